@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { AppContext } from './context.ts';
+import type { RouteDef } from './http/define-route.ts';
+import { HttpError } from './http/errors.ts';
+import { buildOpenApi } from './http/openapi.ts';
+import { buildRouter } from './http/router.ts';
+import type { Logger } from './logger.ts';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    id: string;
+    log: Logger;
+  }
+}
+
+export const API_BASE = '/api/v1';
+
+/** The Express application: request ids and logs, body parsing, the API router, JSON errors. */
+export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: express.Express) => void): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'extended');
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.headers['x-request-id'];
+    req.id = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    req.log = ctx.log.child({ reqId: req.id });
+    res.setHeader('X-Request-Id', req.id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      req.log.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  });
+
+  app.get('/health', async (_req, res) => {
+    try {
+      await ctx.db.selectFrom('companies').select('id').limit(1).execute();
+      res.json({ status: 'ok', version: ctx.version, database: ctx.database.dialect });
+    } catch {
+      res.status(503).json({ status: 'unavailable' });
+    }
+  });
+
+  const openapi = buildOpenApi(routes, ctx.version);
+  app.get(['/openapi.json', `${API_BASE}/openapi.json`], (_req, res) => {
+    res.json(openapi);
+  });
+
+  app.use(API_BASE, express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
+  app.use(API_BASE, express.urlencoded({ extended: true, limit: '5mb' }));
+  app.use(API_BASE, buildRouter(ctx, routes));
+  extra?.(app);
+
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ result: false, message: `No route for ${req.method} ${req.path}` });
+  });
+
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof HttpError) {
+      res.status(err.status).json(err.body);
+      return;
+    }
+    const e = err as { type?: string; status?: number };
+    if (e?.type === 'entity.parse.failed') {
+      res.status(400).json({ result: false, message: 'Malformed request body: not valid JSON' });
+      return;
+    }
+    if (e?.type === 'entity.too.large') {
+      res.status(413).json({ result: false, message: 'Request body too large' });
+      return;
+    }
+    req.log.error({ err }, 'unhandled error');
+    if (res.headersSent) return;
+    res.status(500).json({ result: false, message: 'Internal server error', request_id: req.id });
+  });
+  return app;
+}

@@ -1,0 +1,49 @@
+import path from 'node:path';
+
+export type SeedMode = 'fixtures' | 'demo' | 'none';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  seed: SeedMode;
+  smtpUrl: string | null;
+  mailFrom: string;
+  s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean } | null;
+  logLevel: string;
+  /** Public origin used in links inside mails. */
+  publicUrl: string;
+}
+
+/** Environment variables per CONTRACT section 1. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  const seedRaw = env.SEED?.trim();
+  const seed: SeedMode =
+    seedRaw === 'fixtures' || seedRaw === 'demo' || seedRaw === 'none' ? seedRaw : databaseUrl ? 'none' : 'demo';
+  const port = Number(env.PORT ?? 3000);
+  const host = env.HOST ?? '127.0.0.1';
+  const s3 = env.S3_ENDPOINT && env.S3_BUCKET
+    ? {
+        endpoint: env.S3_ENDPOINT,
+        bucket: env.S3_BUCKET,
+        region: env.S3_REGION ?? 'us-east-1',
+        accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+        forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
+      }
+    : null;
+  return {
+    port,
+    host,
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl,
+    seed,
+    smtpUrl: env.SMTP_URL?.trim() || null,
+    mailFrom: env.MAIL_FROM ?? 'Ops Platform <no-reply@ops.local>',
+    s3,
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    publicUrl: env.PUBLIC_URL ?? `http://${host}:${port}`,
+  };
+}

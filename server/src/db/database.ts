@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  /** PostgreSQL only: the pool, for LISTEN/NOTIFY clients. */
+  pool: pg.Pool | null;
+  pgConnection: { connectionString: string; schema: string | null } | null;
+  close(): Promise<void>;
+}
+
+// bigint (int8) and numeric come back as strings by default; every value we store
+// fits in a double (unix seconds, change numbers, counters).
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export interface OpenOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** SQLite file name inside dataDir, or ':memory:'. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to use (tests isolate each suite in its own schema). */
+  pgSchema?: string | null;
+  poolSize?: number;
+}
+
+export function openDatabase(opts: OpenOptions): Database {
+  if (opts.databaseUrl) {
+    const schema = opts.pgSchema ?? null;
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: 'postgres',
+      pool,
+      pgConnection: { connectionString: opts.databaseUrl, schema },
+      close: () => db.destroy(),
+    };
+  }
+  const file = opts.sqliteFile ?? 'ops.sqlite';
+  let filename = file;
+  if (file !== ':memory:') {
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    filename = path.join(opts.dataDir, file);
+  }
+  const sqlite = new SQLite(filename);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', pool: null, pgConnection: null, close: () => db.destroy() };
+}

@@ -1,0 +1,24 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { DB } from './schema.ts';
+
+const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Every `migrations/NNNN_name.ts` file, in name order; one set for both dialects. */
+class FolderProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const files = fs.readdirSync(dir).filter((f) => /^\d{4}_.+\.ts$/.test(f)).sort();
+    const out: Record<string, Migration> = {};
+    for (const f of files) out[f.replace(/\.ts$/, '')] = (await import(pathToFileURL(path.join(dir, f)).href)) as Migration;
+    return out;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<DB>): Promise<void> {
+  const migrator = new Migrator({ db, provider: new FolderProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}

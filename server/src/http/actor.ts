@@ -1,0 +1,21 @@
+import type { Plan } from '@ops/shared';
+
+/** The caller of a request, resolved once by authentication. */
+export interface Actor {
+  userId: string;
+  identityId: string | null;
+  companyId: string;
+  role: number;
+  email: string | null;
+  name: string;
+  surname: string;
+  supervisorId: string | null;
+  plan: Plan;
+  company: {
+    name: string;
+    timezone: string;
+    flightTimezone: string | null;
+    billingEnabled: boolean;
+  };
+  credential: { kind: 'session' | 'api_key'; id: string };
+}

@@ -1,0 +1,93 @@
+import type { Plan } from '@ops/shared';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { nowSeconds, sha256 } from '../lib/tokens.ts';
+import type { Actor } from './actor.ts';
+
+export const SESSION_TTL_SECONDS = 14 * 24 * 3600;
+/** last_seen / last_used_at are refreshed at most this often, so reads stay reads. */
+const TOUCH_INTERVAL = 60;
+
+export type AuthResult = { ok: true; actor: Actor } | { ok: false; message: string };
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return m ? m[1] : null;
+}
+
+/** Resolves a session token or an API key (`svc_...`) to the caller, in one indexed query. */
+export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthResult> {
+  const now = nowSeconds();
+  const hash = sha256(token);
+  const isKey = token.startsWith('svc_');
+  const base = isKey
+    ? db
+        .selectFrom('api_keys as k')
+        .innerJoin('users as u', 'u.id', 'k.user_id')
+        .select(['k.id as credential_id', 'k.revoked as revoked', 'k.expires as expires', 'k.last_used_at as touched'])
+        .where('k.key_hash', '=', hash)
+    : db
+        .selectFrom('sessions as k')
+        .innerJoin('users as u', 'u.id', 'k.user_id')
+        .select(['k.id as credential_id', 'k.revoked as revoked', 'k.expires as expires', 'k.last_seen as touched'])
+        .where('k.token_hash', '=', hash);
+  const row = await base
+    .innerJoin('companies as c', 'c.id', 'u.company_id')
+    .select([
+      'u.id as user_id',
+      'u.identity_id',
+      'u.company_id',
+      'u.user_group_id',
+      'u.email',
+      'u.name',
+      'u.surname',
+      'u.supervisor_id',
+      'u.active',
+      'u.deleted',
+      'u.expiration',
+      'c.name as company_name',
+      'c.plan',
+      'c.timezone',
+      'c.flight_timezone',
+      'c.billing_enabled',
+      'c.disabled',
+    ])
+    .executeTakeFirst();
+  if (!row) return { ok: false, message: 'Invalid token' };
+  if (row.revoked) return { ok: false, message: isKey ? 'API key revoked' : 'Session ended' };
+  if (row.expires !== null && row.expires <= now) return { ok: false, message: isKey ? 'API key expired' : 'Session expired' };
+  if (!row.active || row.deleted) return { ok: false, message: 'Account inactive' };
+  if (row.disabled) return { ok: false, message: 'Company disabled' };
+  if (row.expiration && row.expiration < new Date(now * 1000).toISOString().slice(0, 10)) {
+    return { ok: false, message: 'Account expired' };
+  }
+  if (row.touched === null || now - row.touched >= TOUCH_INTERVAL) {
+    // Fire and forget: a lost update only delays last_seen/last_used_at.
+    const touch = isKey
+      ? db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.credential_id)
+      : db.updateTable('sessions').set({ last_seen: now }).where('id', '=', row.credential_id);
+    void touch.execute().catch(() => {});
+  }
+  return {
+    ok: true,
+    actor: {
+      userId: row.user_id,
+      identityId: row.identity_id,
+      companyId: row.company_id,
+      role: row.user_group_id,
+      email: row.email,
+      name: row.name,
+      surname: row.surname,
+      supervisorId: row.supervisor_id,
+      plan: row.plan as Plan,
+      company: {
+        name: row.company_name,
+        timezone: row.timezone,
+        flightTimezone: row.flight_timezone,
+        billingEnabled: !!row.billing_enabled,
+      },
+      credential: { kind: isKey ? 'api_key' : 'session', id: row.credential_id },
+    },
+  };
+}

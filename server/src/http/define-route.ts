@@ -1,0 +1,90 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { PermissionKey, Plan } from '@ops/shared';
+import type { AppContext } from '../context.ts';
+import type { Actor } from './actor.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call a route. Declared on the route, checked before the handler runs:
+ * - `public`: no credentials needed (an actor is still resolved when a valid token is sent).
+ * - otherwise a valid session or API key is required, then each gate in turn.
+ */
+export type Access =
+  | { public: true }
+  | {
+      public?: false;
+      /** Role threshold: user_group_id <= maxRole. */
+      maxRole?: number;
+      /** Explicit role list (user_group_id in roles). */
+      roles?: readonly number[];
+      /** Company plan in this list. */
+      plans?: readonly Plan[];
+      /** Company permission key the caller's role must hold. */
+      permission?: PermissionKey;
+      /** Refuse API keys (interactive session only), e.g. `/manager/api_keys*`. */
+      sessionOnly?: boolean;
+      /** Status for a failed role gate: 403 by default; some spec routes answer 404. */
+      deny?: 403 | 404;
+    };
+
+type Infer<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+type ActorFor<A extends Access> = A extends { public: true } ? Actor | null : Actor;
+
+export interface HandlerArgs<A extends Access, P, Q, B> {
+  actor: ActorFor<A>;
+  params: Infer<P>;
+  query: Infer<Q>;
+  body: Infer<B>;
+  ctx: AppContext;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteDef<
+  A extends Access = Access,
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  method: Method | readonly Method[];
+  /** Express 5 path below the base URL, e.g. `/aircraft/view/:id.json`. */
+  path: string;
+  summary: string;
+  /** Functional area (OpenAPI tag, coverage report). */
+  area: string;
+  access: A;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Key of the field errors in a 400 (`errors` by default, `validation` on some spec routes). */
+  validationKey?: 'errors' | 'validation';
+  /** Answer other methods on this path with this status instead of a 404 (spec: 400 or 405). */
+  otherMethods?: 400 | 405;
+  /** Response schema for the OpenAPI document. */
+  response?: z.ZodType;
+  /**
+   * Returns the JSON body (200), a `Reply` for another status, or `undefined`
+   * when it wrote the response itself (files, streams).
+   */
+  handler: (args: HandlerArgs<A, P, Q, B>) => Promise<unknown> | unknown;
+}
+
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+export const reply = (status: number, body: unknown) => new Reply(status, body);
+
+/** Identity function that fixes the generic parameters: the one recipe for an endpoint. */
+export function defineRoute<
+  A extends Access,
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(def: RouteDef<A, P, Q, B>): RouteDef {
+  return def as unknown as RouteDef;
+}

@@ -1,0 +1,83 @@
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { hasPermission } from '../areas/company/permissions.ts';
+import type { AppContext } from '../context.ts';
+import type { Actor } from './actor.ts';
+import { authenticate, bearerToken } from './authenticate.ts';
+import type { Method, RouteDef } from './define-route.ts';
+import { Reply } from './define-route.ts';
+import { forbidden, HttpError, notFound, unauthorized, validationFailed, zodFieldErrors } from './errors.ts';
+
+const METHODS: Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
+export const methodsOf = (r: RouteDef): Method[] => (Array.isArray(r.method) ? [...r.method] : [r.method as Method]);
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    actor?: Actor | null;
+  }
+}
+
+/** Resolves the caller and applies the route's declared gates; throws the spec's answer when one fails. */
+async function admit(ctx: AppContext, route: RouteDef, req: Request): Promise<Actor | null> {
+  const token = bearerToken(req.headers.authorization);
+  const access = route.access;
+  let actor: Actor | null = null;
+  if (token) {
+    const auth = await authenticate(ctx.db, token);
+    if (auth.ok) actor = auth.actor;
+    else if (!access.public) throw unauthorized(auth.message);
+  }
+  req.actor = actor;
+  if (access.public) return actor;
+  if (!actor) throw unauthorized();
+  if (access.sessionOnly && actor.credential.kind === 'api_key') throw forbidden('API keys cannot be used here; sign in interactively');
+  const roleOk =
+    (access.maxRole === undefined || actor.role <= access.maxRole) && (access.roles === undefined || access.roles.includes(actor.role));
+  if (!roleOk) throw access.deny === 404 ? notFound() : forbidden();
+  if (access.plans && !access.plans.includes(actor.plan)) throw forbidden('Your company plan does not include this feature');
+  if (access.permission && !(await hasPermission(ctx.db, actor.companyId, actor.role, access.permission))) {
+    throw forbidden(`Missing permission ${access.permission}`);
+  }
+  return actor;
+}
+
+function parsePart(route: RouteDef, part: 'params' | 'query' | 'body', value: unknown): unknown {
+  const schema = route[part];
+  if (!schema) return part === 'body' ? (value ?? {}) : value;
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw validationFailed(zodFieldErrors(parsed.error), route.validationKey ?? 'errors');
+  return parsed.data;
+}
+
+export function buildRouter(ctx: AppContext, routes: RouteDef[]): Router {
+  const router = Router();
+  for (const route of routes) {
+    const run = async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const actor = await admit(ctx, route, req);
+        const params = parsePart(route, 'params', req.params);
+        const query = parsePart(route, 'query', req.query);
+        const body = parsePart(route, 'body', req.body);
+        const result = await route.handler({ actor: actor as Actor, params, query, body, ctx, req, res } as never);
+        if (res.headersSent || result === undefined) return;
+        if (result instanceof Reply) res.status(result.status).json(result.body);
+        else res.json(result);
+      } catch (err) {
+        next(err);
+      }
+    };
+    for (const m of methodsOf(route)) router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](route.path, run);
+    if (route.otherMethods) {
+      const status = route.otherMethods;
+      const allowed = methodsOf(route);
+      for (const m of METHODS.filter((x) => !allowed.includes(x))) {
+        router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](route.path, (_req, res) => {
+          res.status(status).setHeader('Allow', allowed.join(', '));
+          res.json({ result: false, message: `Method not allowed; use ${allowed.join(' or ')}` });
+        });
+      }
+    }
+  }
+  return router;
+}
+
+export { HttpError };

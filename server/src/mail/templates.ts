@@ -1,0 +1,40 @@
+export type MailTemplate = 'two_factor_code' | 'confirm' | 'welcome' | 'activation' | 'staff_confirm' | 'reminder';
+export type TemplateData = Record<string, string | number | undefined>;
+
+const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+
+const TEMPLATES: Record<MailTemplate, { subject: string; body: string }> = {
+  two_factor_code: {
+    subject: 'Your sign-in code',
+    body: 'Hello {name},\n\nYour sign-in code is {code}. It is valid for 10 minutes.\nIf you did not try to sign in, change your password.',
+  },
+  confirm: {
+    subject: 'Confirm your email address',
+    body: 'Hello {name},\n\nPlease confirm your email address {email} by opening:\n{appUrl}/confirm/{token}',
+  },
+  welcome: {
+    subject: 'Welcome to {company}',
+    body: 'Hello {name},\n\nYou now have an account at {company}. Sign in at {appUrl} with {email}.',
+  },
+  activation: {
+    subject: 'Activate your account at {company}',
+    body: 'Hello {name},\n\nYour account at {company} is ready. Set your password and sign in at {appUrl}/activate/{token}.',
+  },
+  staff_confirm: {
+    subject: 'Your staff account at {company}',
+    body: 'Hello {name},\n\nAn account was created for you at {company}. Confirm your email address at {appUrl}/confirm/{token}.',
+  },
+  reminder: {
+    subject: 'Reminder: activate your account at {company}',
+    body: 'Hello {name},\n\nThis is a reminder to activate your account at {company}: {appUrl}/activate/{token}.',
+  },
+};
+
+const fill = (s: string, data: TemplateData) => s.replace(/\{(\w+)\}/g, (_, k: string) => String(data[k] ?? ''));
+
+export function renderTemplate(template: MailTemplate, data: TemplateData): { subject: string; text: string; html: string } {
+  const t = TEMPLATES[template];
+  const text = fill(t.body, data);
+  const html = `<!doctype html><html><body><p>${esc(text).replace(/\n\n/g, '</p><p>').replace(/\n/g, '<br>')}</p></body></html>`;
+  return { subject: fill(t.subject, data), text, html };
+}

@@ -1,0 +1,24 @@
+import { loadConfig } from './config.ts';
+import { startServer } from './server.ts';
+
+const config = loadConfig();
+const running = await startServer(config);
+running.ctx.log.info(`listening on ${running.url}`);
+// CONTRACT 1: one plain line when ready.
+console.log(`listening on ${running.url}`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    running.ctx.log.info({ signal }, 'shutting down');
+    running
+      .close()
+      .then(() => process.exit(0))
+      .catch((err) => {
+        running.ctx.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  });
+}

@@ -1,0 +1,4 @@
+export * from './roles.ts';
+export * from './ids.ts';
+export * from './enums.ts';
+export * from './permissions.ts';

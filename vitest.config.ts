@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// One run covers every workspace: pure rules in shared/, client-core units and the
+// cross-package HTTP/sync suites in test/. Database suites loop over TEST_DIALECTS.
+export default defineConfig({
+  test: {
+    include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts', 'client-core/src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'test/e2e/**'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+  },
+});
