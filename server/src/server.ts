@@ -14,6 +14,7 @@ import { VERSION } from './version.ts';
 
 export interface RunningServer {
   ctx: AppContext;
+  seeded: Awaited<ReturnType<typeof seedDatabase>>;
   server: Server;
   url: string;
   baseUrl: string;
@@ -71,7 +72,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
     })();
     return closing;
   };
-  return { ctx, server, url, baseUrl: `${url}/api/v1`, close };
+  return { ctx, seeded, server, url, baseUrl: `${url}/api/v1`, close };
 }
 
 const shutdownHooks = new Set<() => void>();

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { CommandRejected, registerCommand } from '../../sync/index.ts';
+import { setDefaultBase } from './bases.service.ts';
+
+/** Server-decided: the company has exactly one default base, whatever devices did offline. */
+registerCommand({
+  name: 'base.set_default',
+  args: z.object({ base_id: z.string().min(1).max(64) }),
+  async run(_ctx, uow, actor, args) {
+    if (actor.role > 110) throw new CommandRejected('Only managers can change the default base', { role: actor.role });
+    const { previous } = await setDefaultBase(uow, actor, args.base_id);
+    return { base_id: args.base_id, previous };
+  },
+});

@@ -1,0 +1,16 @@
+import './tables.ts';
+import { aircraftServerCollection } from './collections/aircraft.ts';
+import { commandsServerCollection, outcomesServerCollection } from './collections/commands.ts';
+import { referenceServerCollection } from './collections/reference.ts';
+import { usersServerCollection } from './collections/users.ts';
+import { registerCollection } from './registry.ts';
+
+/** The server side of every shared collection; areas register theirs the same way. */
+registerCollection(referenceServerCollection);
+registerCollection(usersServerCollection);
+registerCollection(aircraftServerCollection);
+registerCollection(commandsServerCollection);
+registerCollection(outcomesServerCollection);
+
+export { registerCollection } from './registry.ts';
+export { registerCommand, CommandRejected } from './commands.ts';

@@ -1,0 +1,44 @@
+import { blankDoc, rowVisible, visibilityFingerprint } from '@ops/shared';
+import type { AppContext } from '../context.ts';
+import type { Actor } from '../http/actor.ts';
+import type { Checkpoint } from './checkpoint.ts';
+import { type ServerCollection, type SourceRow, viewerOf } from './registry.ts';
+
+export interface PullResult {
+  documents: Record<string, unknown>[];
+  checkpoint: Checkpoint;
+}
+
+/**
+ * Documents of one collection after a checkpoint, as this caller may see them.
+ * On an incremental pull, changed rows the caller may not see (any more) are
+ * sent as deletions, so a record moved away leaves the client at its next pull.
+ * When the caller's visibility fingerprint changed (role change), the pull
+ * restarts from zero in that same mode: everything visible is sent, everything
+ * else is deleted locally.
+ */
+export async function pullCollection(
+  ctx: AppContext,
+  actor: Actor,
+  collection: ServerCollection<{ id: string }>,
+  checkpoint: Checkpoint | null,
+  limit: number,
+): Promise<PullResult> {
+  const viewer = viewerOf(actor);
+  const fp = visibilityFingerprint(viewer);
+  const sameViewer = checkpoint !== null && checkpoint.fp === fp;
+  const after = sameViewer ? { seq: checkpoint.seq, id: checkpoint.id } : { seq: 0, id: '' };
+  const firstPull = checkpoint === null;
+  const batches = await Promise.all(collection.sources.map((s) => s.read(ctx.db, actor.companyId, after, limit, firstPull ? viewer : null)));
+  const rows: SourceRow<{ id: string }>[] = batches.flat();
+  if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const page = rows.slice(0, limit);
+  const def = collection.def;
+  const documents = page.map((r) => {
+    const visible = rowVisible(def.rows, r.scope, viewer);
+    if (!visible) return { ...blankDoc(def, r.id), _deleted: true };
+    return { ...def.visible(r.doc, viewer), _deleted: r.deleted };
+  });
+  const last = page.at(-1);
+  return { documents, checkpoint: last ? { seq: last.seq, id: last.id, fp } : { ...after, fp } };
+}

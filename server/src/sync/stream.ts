@@ -1,0 +1,82 @@
+import type { Request, Response } from 'express';
+import { visibilityFingerprint } from '@ops/shared';
+import type { AppContext } from '../context.ts';
+import type { Actor } from '../http/actor.ts';
+import { authenticate, bearerToken } from '../http/authenticate.ts';
+import { onShutdown } from '../server.ts';
+import { pullCollection } from './pull.ts';
+import { type ServerCollection, viewerOf } from './registry.ts';
+import type { Checkpoint } from './checkpoint.ts';
+
+const PING_MS = 25_000;
+const BATCH = 500;
+
+/**
+ * One server-sent-event stream per client for all its collections. It starts at
+ * the company's current change number (the client's own pull covers what came
+ * before), and on every committed change of the company re-reads the affected
+ * collections through the normal pull path, so visibility rules apply once.
+ */
+export async function openStream(ctx: AppContext, actor: Actor, collections: ServerCollection<{ id: string }>[], req: Request, res: Response) {
+  const token = bearerToken(req.headers.authorization) ?? '';
+  const counter = await ctx.db.selectFrom('sync_counters').select('value').where('company_id', '=', actor.companyId).executeTakeFirst();
+  const fp = visibilityFingerprint(viewerOf(actor));
+  const checkpoints = new Map<string, Checkpoint>(collections.map((c) => [c.def.name, { seq: counter?.value ?? 0, id: '', fp }]));
+
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  res.setHeader('Connection', 'keep-alive');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  send('resync', {});
+
+  let closed = false;
+  let running: Promise<void> = Promise.resolve();
+  const dirty = new Set<string>();
+
+  const flush = async () => {
+    if (closed || dirty.size === 0) return;
+    const auth = await authenticate(ctx.db, token);
+    if (!auth.ok) {
+      send('error', { status: 401, message: auth.message });
+      return end();
+    }
+    if (visibilityFingerprint(viewerOf(auth.actor)) !== fp) {
+      // Role changed: the client re-pulls and loses what it may no longer see.
+      send('resync', { reason: 'visibility changed' });
+      return end();
+    }
+    const names = [...dirty];
+    dirty.clear();
+    for (const c of collections.filter((x) => names.includes(x.def.name))) {
+      for (;;) {
+        const cp = checkpoints.get(c.def.name)!;
+        const page = await pullCollection(ctx, auth.actor, c, cp, BATCH);
+        checkpoints.set(c.def.name, page.checkpoint);
+        if (page.documents.length) send('change', { collection: c.def.name, documents: page.documents, checkpoint: page.checkpoint });
+        if (page.documents.length < BATCH || closed) break;
+      }
+    }
+  };
+
+  const unsubscribe = ctx.changes.subscribe((events) => {
+    for (const e of events) {
+      if (e.companyId !== actor.companyId) continue;
+      for (const c of collections) if (c.sources.some((s) => s.tables.some((t) => e.tables.includes(t)))) dirty.add(c.def.name);
+    }
+    if (dirty.size) running = running.then(flush).catch((err) => req.log.warn({ err }, 'sync stream flush failed'));
+  });
+  const ping = setInterval(() => res.write(': ping\n\n'), PING_MS);
+  const offShutdown = onShutdown(() => end());
+  function end() {
+    if (closed) return;
+    closed = true;
+    clearInterval(ping);
+    unsubscribe();
+    offShutdown();
+    res.end();
+  }
+  req.on('close', end);
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { defineRoute } from '../http/define-route.ts';
+import { notFound } from '../http/errors.ts';
+import { ZCheckpoint } from './checkpoint.ts';
+import { pullCollection } from './pull.ts';
+import { pushCollection } from './push.ts';
+import { allCollections, getCollection } from './registry.ts';
+import { openStream } from './stream.ts';
+import './index.ts';
+
+const collectionParam = z.object({ collection: z.string().regex(/^[a-z_]{1,40}$/, 'Unknown collection') });
+const find = (name: string) => {
+  const c = getCollection(name);
+  if (!c) throw notFound(`Unknown collection ${name}`);
+  return c;
+};
+
+export const syncRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/sync/collections.json',
+    area: 'sync',
+    summary: 'Replicated collections and their schema versions',
+    access: {},
+    handler: () => ({ collections: allCollections().map((c) => ({ name: c.def.name, version: c.def.version, writable: c.def.writableFields.length > 0 })) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/sync/:collection/pull.json',
+    area: 'sync',
+    summary: 'Documents after a checkpoint, as the caller may see them (RxDB pull)',
+    access: {},
+    params: collectionParam,
+    body: z.object({ checkpoint: ZCheckpoint.nullable().optional(), limit: z.number().int().min(1).max(1000).default(200) }),
+    handler: ({ ctx, actor, params, body }) => pullCollection(ctx, actor, find(params.collection), body.checkpoint ?? null, body.limit),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/sync/:collection/push.json',
+    area: 'sync',
+    summary: 'Apply pushed documents through the domain services; answers the conflicts (RxDB push)',
+    access: {},
+    params: collectionParam,
+    body: z.object({
+      rows: z
+        .array(
+          z.object({
+            assumedMasterState: z.record(z.string(), z.unknown()).nullable().optional(),
+            newDocumentState: z.looseObject({ id: z.string().min(1).max(64) }),
+          }),
+        )
+        .max(500),
+    }),
+    handler: async ({ ctx, actor, params, body }) => ({
+      conflicts: await pushCollection(
+        ctx,
+        actor,
+        find(params.collection),
+        body.rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState })),
+      ),
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/sync/stream.json',
+    area: 'sync',
+    summary: 'Live changes of the caller’s collections as server-sent events (one stream per client)',
+    access: {},
+    query: z.object({ collections: z.string().max(2000).optional() }),
+    handler: async ({ ctx, actor, query, req, res }) => {
+      const names = query.collections ? query.collections.split(',').filter(Boolean) : allCollections().map((c) => c.def.name);
+      await openStream(ctx, actor, names.map(find), req, res);
+      return undefined;
+    },
+  }),
+];

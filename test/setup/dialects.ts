@@ -1,0 +1,29 @@
+import pg from 'pg';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+/** Dialects this run covers: TEST_DIALECTS=sqlite,postgres (default both). */
+export const DIALECTS: TestDialect[] = (process.env.TEST_DIALECTS ?? 'sqlite,postgres')
+  .split(',')
+  .map((d) => d.trim())
+  .filter((d): d is TestDialect => d === 'sqlite' || d === 'postgres');
+
+export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh schema per test server, so suites run in parallel on one PostgreSQL database. */
+export async function createPgSchema(): Promise<{ schema: string; drop(): Promise<void> }> {
+  const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${schema}`);
+  await client.end();
+  return {
+    schema,
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
