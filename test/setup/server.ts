@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type RunningServer, startServer } from '@ops/server';
-import { createPgSchema, PG_URL, type TestDialect } from './dialects.ts';
+import { createPgSchema, markDialectRan, PG_URL, type TestDialect } from './dialects.ts';
 
 export interface TestServer extends RunningServer {
   dialect: TestDialect;
@@ -35,6 +35,7 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
     ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}),
     ...opts.env,
   });
+  markDialectRan(dialect);
   const running = await startServer(config, { pgSchema: pgSchema?.schema ?? null, poolSize: 5 });
   const api: TestServer['api'] = async (method, pathname, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };

@@ -25,8 +25,8 @@ export class UnitOfWork {
   constructor(readonly trx: Tx) {}
 
   async changeNo(companyId: string, table: string): Promise<number> {
-    let tables = this.touched.get(companyId);
-    if (!tables) this.touched.set(companyId, (tables = new Set()));
+    const tables = this.touched.get(companyId) ?? new Set<string>();
+    this.touched.set(companyId, tables);
     tables.add(table);
     const known = this.numbers.get(companyId);
     if (known !== undefined) return known;

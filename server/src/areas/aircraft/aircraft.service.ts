@@ -1,4 +1,3 @@
-import type { AppContext } from '../../context.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -16,7 +15,7 @@ export interface AircraftPatch {
  * write path for REST and sync pushes: checks the references are of the
  * caller's company and stamps the change number.
  */
-export async function updateAircraft(ctx: AppContext, uow: UnitOfWork, actor: Actor, id: string, patch: AircraftPatch): Promise<void> {
+export async function updateAircraft(uow: UnitOfWork, actor: Actor, id: string, patch: AircraftPatch): Promise<void> {
   const trx = uow.trx;
   const current = await trx.selectFrom('aircraft').select(['id', 'registration']).where('company_id', '=', actor.companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
   if (!current) throw notFound('Aircraft not found');
