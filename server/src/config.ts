@@ -7,6 +7,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL schema (search_path); tests and multi-tenant hosting put one deployment per schema. */
+  databaseSchema: string | null;
   seed: SeedMode;
   smtpUrl: string | null;
   mailFrom: string;
@@ -39,6 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
     databaseUrl,
+    databaseSchema: env.DATABASE_SCHEMA?.trim() || null,
     seed,
     smtpUrl: env.SMTP_URL?.trim() || null,
     mailFrom: env.MAIL_FROM ?? 'Ops Platform <no-reply@ops.local>',

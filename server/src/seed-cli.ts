@@ -11,8 +11,8 @@ import { VERSION } from './version.ts';
 // `npm run seed`: migrate and seed (SEED, default demo) without starting the server.
 const config = loadConfig({ ...process.env, SEED: process.env.SEED ?? 'demo' });
 const log = createLogger(config.logLevel);
-const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-await migrateToLatest(database.db);
+const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: config.databaseSchema });
+await migrateToLatest(database.db, database.pgConnection?.schema ?? null);
 const changes = new ChangeBus(database, log);
 const ctx: AppContext = {
   config,

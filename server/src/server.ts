@@ -24,8 +24,8 @@ export interface RunningServer {
 /** Opens the database, migrates, seeds an empty database, and listens. */
 export async function startServer(config: Config, dbOptions?: Partial<OpenOptions>): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...dbOptions });
-  await migrateToLatest(database.db);
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: config.databaseSchema, ...dbOptions });
+  await migrateToLatest(database.db, database.pgConnection?.schema ?? null);
   const changes = new ChangeBus(database, log);
   await changes.start();
   const mailer = new Mailer(database.db, log, config.smtpUrl, config.mailFrom, config.publicUrl);

@@ -6,6 +6,8 @@ import { createPgSchema, markDialectRan, PG_URL, type TestDialect } from './dial
 
 export interface TestServer extends RunningServer {
   dialect: TestDialect;
+  /** Where the data lives, to start another server process on the same database. */
+  where: { dataDir: string; schema?: string };
   refs: NonNullable<RunningServer['seeded']>['refs'];
   /** Signs in and returns the bearer token. */
   login(email: string, password?: string): Promise<string>;
@@ -36,7 +38,7 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
     ...opts.env,
   });
   markDialectRan(dialect);
-  const running = await startServer(config, { pgSchema: pgSchema?.schema ?? null, poolSize: 5 });
+  const running = await startServer({ ...config, databaseSchema: pgSchema?.schema ?? null }, { poolSize: 5 });
   const api: TestServer['api'] = async (method, pathname, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
@@ -62,6 +64,7 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
   return {
     ...running,
     dialect,
+    where: { dataDir, schema: pgSchema?.schema },
     refs,
     api,
     async login(email, password = 'demo1234') {

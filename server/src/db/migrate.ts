@@ -16,8 +16,12 @@ class FolderProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<DB>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new FolderProvider() });
+/**
+ * `schema`: on PostgreSQL the migration tables are qualified with the deployment's
+ * schema; Kysely otherwise looks them up across every schema of the database.
+ */
+export async function migrateToLatest(db: Kysely<DB>, schema: string | null = null): Promise<void> {
+  const migrator = new Migrator({ db, provider: new FolderProvider(), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

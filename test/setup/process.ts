@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PG_URL, type TestDialect } from './dialects.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface ServerProcess {
+  baseUrl: string;
+  child: ChildProcess;
+  /** SIGKILL: no graceful shutdown, like a crash. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real server process (`tsx server/src/main.ts`) on a given SQLite data dir or
+ * PostgreSQL schema, resolved when it prints its ready line.
+ */
+export async function spawnServer(dialect: TestDialect, where: { dataDir?: string; schema?: string }, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED: 'none',
+      LOG_LEVEL: 'warn',
+      ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: where.schema ?? '' } : { DATA_DIR: where.dataDir ?? '' }),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${output}`));
+    });
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    baseUrl: `http://127.0.0.1:${port}/api/v1`,
+    child,
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
