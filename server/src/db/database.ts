@@ -59,6 +59,32 @@ export function openDatabase(opts: OpenOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', pool: null, pgConnection: null, close: () => db.destroy() };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing costs more
+ * than running an indexed query. Keep prepared statements by SQL text (LRU). A
+ * statement still iterating (a streamed result) is `busy`: use a fresh one then.
+ */
+function withStatementCache(sqlite: SQLite.Database, size = 1000) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      const hit = cache.get(sql);
+      if (hit && !hit.busy) {
+        cache.delete(sql);
+        cache.set(sql, hit);
+        return hit;
+      }
+      const stmt = sqlite.prepare(sql);
+      if (!hit) {
+        cache.set(sql, stmt);
+        if (cache.size > size) cache.delete(cache.keys().next().value as string);
+      }
+      return stmt;
+    },
+  };
 }

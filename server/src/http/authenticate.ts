@@ -1,5 +1,5 @@
 import type { Plan } from '@ops/shared';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { nowSeconds, sha256 } from '../lib/tokens.ts';
 import type { Actor } from './actor.ts';
@@ -16,11 +16,7 @@ export function bearerToken(header: string | undefined): string | null {
   return m ? m[1] : null;
 }
 
-/** Resolves a session token or an API key (`svc_...`) to the caller, in one indexed query. */
-export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthResult> {
-  const now = nowSeconds();
-  const hash = sha256(token);
-  const isKey = token.startsWith('svc_');
+function credentialQuery(db: Kysely<DB>, isKey: boolean, hash: string) {
   const base = isKey
     ? db
         .selectFrom('api_keys as k')
@@ -32,28 +28,48 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
         .innerJoin('users as u', 'u.id', 'k.user_id')
         .select(['k.id as credential_id', 'k.revoked as revoked', 'k.expires as expires', 'k.last_seen as touched'])
         .where('k.token_hash', '=', hash);
-  const row = await base
-    .innerJoin('companies as c', 'c.id', 'u.company_id')
-    .select([
-      'u.id as user_id',
-      'u.identity_id',
-      'u.company_id',
-      'u.user_group_id',
-      'u.email',
-      'u.name',
-      'u.surname',
-      'u.supervisor_id',
-      'u.active',
-      'u.deleted',
-      'u.expiration',
-      'c.name as company_name',
-      'c.plan',
-      'c.timezone',
-      'c.flight_timezone',
-      'c.billing_enabled',
-      'c.disabled',
-    ])
-    .executeTakeFirst();
+  return base.innerJoin('companies as c', 'c.id', 'u.company_id').select([
+    'u.id as user_id',
+    'u.identity_id',
+    'u.company_id',
+    'u.user_group_id',
+    'u.email',
+    'u.name',
+    'u.surname',
+    'u.supervisor_id',
+    'u.active',
+    'u.deleted',
+    'u.expiration',
+    'c.name as company_name',
+    'c.plan',
+    'c.timezone',
+    'c.flight_timezone',
+    'c.billing_enabled',
+    'c.disabled',
+  ]);
+}
+
+type CredentialRow = Awaited<ReturnType<ReturnType<typeof credentialQuery>['executeTakeFirst']>>;
+
+// The query runs on every request: build and compile it once per database and
+// kind, then execute the compiled SQL with the token hash as its only parameter.
+const compiled = new WeakMap<Kysely<DB>, { key: string; session: string }>();
+
+async function lookup(db: Kysely<DB>, isKey: boolean, hash: string): Promise<CredentialRow> {
+  let sqlText = compiled.get(db);
+  if (!sqlText) {
+    sqlText = { key: credentialQuery(db, true, '?').compile().sql, session: credentialQuery(db, false, '?').compile().sql };
+    compiled.set(db, sqlText);
+  }
+  const result = await db.executeQuery<NonNullable<CredentialRow>>(CompiledQuery.raw(isKey ? sqlText.key : sqlText.session, [hash]));
+  return result.rows[0];
+}
+
+/** Resolves a session token or an API key (`svc_...`) to the caller, in one indexed query. */
+export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthResult> {
+  const now = nowSeconds();
+  const isKey = token.startsWith('svc_');
+  const row = await lookup(db, isKey, sha256(token));
   if (!row) return { ok: false, message: 'Invalid token' };
   if (row.revoked) return { ok: false, message: isKey ? 'API key revoked' : 'Session ended' };
   if (row.expires !== null && row.expires <= now) return { ok: false, message: isKey ? 'API key expired' : 'Session expired' };
