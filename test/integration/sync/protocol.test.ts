@@ -23,6 +23,15 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     expect(bad.status).toBe(400);
   });
 
+  it('lists the replicated collections (13 at most, the free RxDB limit)', async () => {
+    const r = await s.api('GET', '/sync/collections.json', { token: await t('pilot@skyline.test') });
+    expect(r.status).toBe(200);
+    const names = r.body.collections.map((c: any) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['reference', 'users', 'aircraft', 'commands', 'outcomes']));
+    expect(names.length).toBeLessThanOrEqual(13);
+    expect(r.body.collections.find((c: any) => c.name === 'aircraft').writable).toBe(true);
+  });
+
   it('a Harbor client never receives a Skyline document', async () => {
     const token = await t('admin@harbor.test');
     const aircraft = await pullAll(s, token, 'aircraft');

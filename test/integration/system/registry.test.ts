@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { allRoutes } from '@ops/server/areas/index';
+import { buildOpenApi, openApiPaths } from '@ops/server/http/openapi';
+import { describe, expect, it } from 'vitest';
+
+/** The only routes that may answer without credentials (Part A 5.6, CONTRACT 2). */
+const PUBLIC = new Set([
+  '/home/version.json',
+  '/login.json',
+  '/login/verify.json',
+  '/airports/search.json',
+  '/airports/view/:airport{/:date}.json',
+  '/airports/view/:airport.json',
+  '/airports/view/:airport/:date.json',
+  '/airports/night_time/:departure/:arrival/:dTime/:aTime.json',
+  '/news.json',
+  '/news/news/index{/:base_id}.json',
+  '/news/news/index/:base_id.json',
+  '/news/news/view/:slug.json',
+]);
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const testTexts: string[] = [];
+const walk = (dir: string) => {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) walk(full);
+    else if (e.name.endsWith('.ts') && !full.endsWith('registry.test.ts')) testTexts.push(fs.readFileSync(full, 'utf8'));
+  }
+};
+walk(path.join(root, 'test'));
+
+/** The literal part of a path up to its first parameter, as tests spell it. */
+const literal = (p: string) => {
+  const cut = p.search(/[:{*]/);
+  return cut === -1 ? p : p.slice(0, cut);
+};
+
+describe('route registry guard', () => {
+  const routes = allRoutes();
+  const openapi = buildOpenApi(routes, 'test') as { paths: Record<string, Record<string, unknown>> };
+
+  it('has no duplicate method and path', () => {
+    const keys = routes.flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).map((m) => `${m} ${r.path}`));
+    expect(keys.length).toBe(new Set(keys).size);
+  });
+
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s declares access, is public only when the spec says so, has an OpenAPI entry and a test', (_name, r) => {
+    expect(r.access).toBeTypeOf('object');
+    if (r.access.public) expect(PUBLIC.has(r.path), `${r.path} is public but not in the spec's public list`).toBe(true);
+    for (const p of openApiPaths(r.path)) expect(openapi.paths[p], `OpenAPI entry for ${p}`).toBeDefined();
+    const prefix = literal(r.path);
+    expect(testTexts.some((t) => t.includes(prefix)), `no test file calls ${prefix}`).toBe(true);
+  });
+});
