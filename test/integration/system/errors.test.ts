@@ -43,3 +43,33 @@ describe.each(DIALECTS)('public endpoints and errors on %s', (dialect) => {
     expect(r.headers.get('x-request-id')).toBe('abc-123');
   });
 });
+
+describe('unexpected errors', () => {
+  it('answer 500 with a request id and no stack, and are logged', async () => {
+    const { createApp } = await import('@ops/server/app');
+    const { defineRoute } = await import('@ops/server/http/define-route');
+    const logged: unknown[] = [];
+    const log = { child: () => log, info: () => {}, error: (o: unknown) => logged.push(o), warn: () => {} };
+    const boom = defineRoute({
+      method: 'GET',
+      path: '/boom.json',
+      area: 'system',
+      summary: 'test',
+      access: { public: true },
+      handler: () => {
+        throw new Error('secret internals');
+      },
+    });
+    const app = createApp({ log, db: null, database: { dialect: 'sqlite' }, version: 'x' } as never, [boom]);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const { port } = server.address() as { port: number };
+    const r = await fetch(`http://127.0.0.1:${port}/api/v1/boom.json`);
+    const body = (await r.json()) as any;
+    server.close();
+    expect(r.status).toBe(500);
+    expect(body).toEqual({ result: false, message: 'Internal server error', request_id: r.headers.get('x-request-id') });
+    expect(JSON.stringify(body)).not.toContain('secret internals');
+    expect(logged).toHaveLength(1);
+  });
+});
