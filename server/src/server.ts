@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
+import { mountFieldClient } from './field-client.ts';
 import { allRoutes } from './areas/index.ts';
 import type { Config } from './config.ts';
 import { transactionRunner, type AppContext } from './context.ts';
@@ -43,7 +44,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
   if (seeded) log.info({ logins: seeded.logins }, `seeded ${config.seed} data; every demo login uses password demo1234`);
 
   const routes = allRoutes();
-  const app = createApp(ctx, routes);
+  const app = createApp(ctx, routes, (a) => mountFieldClient(a));
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
