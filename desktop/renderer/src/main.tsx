@@ -1,0 +1,14 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import './styles.css';
+
+if ('serviceWorker' in navigator && location.protocol.startsWith('http')) {
+  void navigator.serviceWorker.register('./sw.js', { scope: './' }).catch(() => {});
+}
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
