@@ -3,7 +3,8 @@ import { type CollectionDef, s } from './types.ts';
 /** Why a pushed change did not land as sent: a rejection by the server's rules, or a lost conflict. */
 export interface OutcomeDoc {
   id: string;
-  collection: string;
+  /** Named so: `collection` is a reserved RxDocument property. */
+  collection_name: string;
   document_id: string;
   status: 'rejected' | 'conflict';
   reason: string;
@@ -18,7 +19,7 @@ export const outcomesCollection: CollectionDef<OutcomeDoc> = {
   schema: {
     properties: {
       id: s.id,
-      collection: s.reqStr,
+      collection_name: s.reqStr,
       document_id: s.reqStr,
       status: { type: 'string', maxLength: 16 },
       reason: s.reqStr,
@@ -26,7 +27,7 @@ export const outcomesCollection: CollectionDef<OutcomeDoc> = {
       user_id: s.reqStr,
       created: s.int,
     },
-    required: ['id', 'collection', 'document_id', 'status', 'reason', 'user_id', 'created'],
+    required: ['id', 'collection_name', 'document_id', 'status', 'reason', 'user_id', 'created'],
   },
   rows: { kind: 'own', field: 'user_id' },
   visible: (doc) => doc,

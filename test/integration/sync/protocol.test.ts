@@ -110,7 +110,7 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     expect(stored).toEqual({ base_id: sabadell, user_id: null });
     const outcomes = await pullAll(s, ops, 'outcomes');
     const o = outcomes.docs.find((d) => d.document_id === master.id);
-    expect(o).toMatchObject({ collection: 'aircraft', status: 'conflict' });
+    expect(o).toMatchObject({ collection_name: 'aircraft', status: 'conflict' });
     expect(o.reason).toMatch(/changed this record first/);
     // The mechanic's outcomes do not include the other user's.
     expect((await pullAll(s, mech, 'outcomes')).docs.find((d) => d.document_id === master.id)).toBeUndefined();

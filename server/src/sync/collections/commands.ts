@@ -50,7 +50,7 @@ export const outcomesServerCollection: ServerCollection<OutcomeDoc> = {
       query: outcomeQuery,
       toDoc: (o): OutcomeDoc => ({
         id: o.id,
-        collection: o.collection,
+        collection_name: o.collection,
         document_id: o.document_id,
         status: o.status as OutcomeDoc['status'],
         reason: o.reason,

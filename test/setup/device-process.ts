@@ -1,0 +1,61 @@
+/**
+ * One field device in its own process (free RxDB allows about 13 open
+ * collections per JavaScript context, so each simulated device gets one).
+ * Driven by the parent over IPC: see device.ts.
+ */
+import { createOpsClient, type OpsClient, signIn } from '@ops/client-core';
+import { switchableFetch } from './network.ts';
+
+type Msg = { id: number; op: string; args: any };
+
+let client: OpsClient | null = null;
+const net = switchableFetch();
+const queued = new Map<string, Promise<unknown>>();
+
+async function handle(op: string, args: any): Promise<unknown> {
+  switch (op) {
+    case 'open': {
+      const login = await signIn(args.baseUrl, args.email, 'demo1234');
+      if (!login.result) throw new Error(`sign-in failed for ${args.email}`);
+      client = await createOpsClient({ baseUrl: args.baseUrl, credentials: { token: login.token }, user: login.user, storage: 'memory', fetch: net.fetch, retryTime: 200 });
+      await client.start();
+      await client.awaitInSync();
+      return login.user;
+    }
+    case 'offline':
+      net.goOffline();
+      return null;
+    case 'online':
+      net.goOnline();
+      client!.resync();
+      return null;
+    case 'state':
+      return client!.syncState$.value;
+    case 'save':
+      await client!.save(args.collection, args.doc);
+      return null;
+    case 'find':
+      return (await client!.collections[args.collection].find({ selector: args.selector ?? {} }).exec()).map((d) => d.toJSON());
+    case 'run': {
+      const q = await client!.commands.run(args.name, args.args);
+      queued.set(q.id, q.done);
+      return q.id;
+    }
+    case 'decided':
+      return queued.get(args.id) ?? client!.commands.decided(args.id);
+    case 'close':
+      await client?.destroy();
+      setTimeout(() => process.exit(0), 10);
+      return null;
+    default:
+      throw new Error(`unknown op ${op}`);
+  }
+}
+
+process.on('message', (m: Msg) => {
+  handle(m.op, m.args).then(
+    (result) => process.send!({ id: m.id, ok: true, result }),
+    (err: Error) => process.send!({ id: m.id, ok: false, error: err.message }),
+  );
+});
+process.send!({ ready: true });

@@ -1,0 +1,55 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'device-process.ts');
+
+/** A simulated field device: a client-core instance in a child process, driven over IPC. */
+export class Device {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private constructor(private readonly child: ChildProcess) {
+    child.on('message', (m: { id?: number; ok?: boolean; result?: unknown; error?: string }) => {
+      if (m.id === undefined) return;
+      const w = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (m.ok) w?.resolve(m.result);
+      else w?.reject(new Error(m.error));
+    });
+  }
+
+  static async open(baseUrl: string, email: string): Promise<Device> {
+    const child = fork(script, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    await new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve());
+      child.once('exit', (code) => reject(new Error(`device exited ${code}`)));
+    });
+    const d = new Device(child);
+    await d.call('open', { baseUrl, email });
+    return d;
+  }
+
+  call<T = any>(op: string, args: unknown = {}): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.child.send({ id, op, args });
+    });
+  }
+
+  offline = () => this.call('offline');
+  online = () => this.call('online');
+  state = () => this.call<{ online: boolean; pendingWrites: number; pendingCommands: number; lastError: string | null }>('state');
+  save = (collection: string, doc: Record<string, unknown>) => this.call('save', { collection, doc });
+  find = (collection: string, selector: Record<string, unknown> = {}) => this.call<any[]>('find', { collection, selector });
+  run = (name: string, args: Record<string, unknown>) => this.call<string>('run', { name, args });
+  decided = (id: string) => this.call<any>('decided', { id });
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    await this.call('close').catch(() => {});
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    this.child.kill('SIGKILL');
+  }
+}
