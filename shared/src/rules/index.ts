@@ -1,0 +1,5 @@
+// Pure business rules shared by the server and offline clients.
+export * from './company/operating-hours.ts';
+export * from './flights/flight-times.ts';
+export * from './pilots/currency.ts';
+export * from './pilots/logbook-totals.ts';
