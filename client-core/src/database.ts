@@ -5,7 +5,7 @@ export type OpsCollections = Record<string, RxCollection>;
 export type OpsDatabase = RxDatabase<OpsCollections>;
 
 /** The RxDB schema of a shared collection definition. */
-export function toRxSchema(def: CollectionDef<{ id: string }>): RxJsonSchema<Record<string, unknown>> {
+export function toRxSchema<D extends { id: string }>(def: CollectionDef<D>): RxJsonSchema<Record<string, unknown>> {
   return {
     version: def.version,
     primaryKey: 'id',
