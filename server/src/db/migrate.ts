@@ -21,7 +21,9 @@ class FolderProvider implements MigrationProvider {
  * schema; Kysely otherwise looks them up across every schema of the database.
  */
 export async function migrateToLatest(db: Kysely<DB>, schema: string | null = null): Promise<void> {
-  const migrator = new Migrator({ db, provider: new FolderProvider(), ...(schema ? { migrationTableSchema: schema } : {}) });
+  // Areas number their migrations in ranges (0010 company, 0030 fleet...), so a new
+  // file may sort before one already applied: allow that instead of refusing to start.
+  const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

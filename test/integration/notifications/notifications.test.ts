@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notify } from '@ops/server/areas/notifications/notify';
+import { DIALECTS } from '../../setup/dialects.ts';
+import { startTestServer, type TestServer } from '../../setup/server.ts';
+import { pullAll, push } from '../../setup/sync.ts';
+
+describe.each(DIALECTS)('in-app notifications on %s', (dialect) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer(dialect);
+    const pilot = s.userId('pilot@skyline.test');
+    await s.ctx.tx((uow) => notify(uow, { companyId: s.refs.companies.skyline, userIds: [pilot], title: 'First', body: 'one', link: '/a' }));
+    await new Promise((r) => setTimeout(r, 1100));
+    await s.ctx.tx((uow) =>
+      notify(uow, {
+        companyId: s.refs.companies.skyline,
+        // A Harbor user id is ignored: notifications never cross companies.
+        userIds: [pilot, s.userId('mechanic@skyline.test'), s.userId('admin@harbor.test', 'harbor')],
+        title: 'Second',
+        body: 'two',
+        link: '/b',
+      }),
+    );
+  });
+  afterAll(() => s?.close());
+
+  it('needs credentials', async () => {
+    expect((await s.api('GET', '/notifications.json')).status).toBe(401);
+  });
+
+  it('lists the caller’s notifications newest first in the CONTRACT shape', async () => {
+    const r = await s.api('GET', '/notifications.json', { token: await s.login('pilot@skyline.test') });
+    expect(r.status).toBe(200);
+    expect(r.body.notifications.map((n: any) => n.title)).toEqual(['Second', 'First']);
+    expect(Object.keys(r.body.notifications[0]).sort()).toEqual(['body', 'created', 'id', 'link', 'read', 'title']);
+    expect(r.body.notifications[0].read).toBe(false);
+    const mech = await s.api('GET', '/notifications.json', { token: await s.login('mechanic@skyline.test') });
+    expect(mech.body.notifications.map((n: any) => n.title)).toEqual(['Second']);
+    const harbor = await s.api('GET', '/notifications.json', { token: await s.login('admin@harbor.test') });
+    expect(harbor.body.notifications).toEqual([]);
+  });
+
+  it('marks notifications read; another person’s id is 404 and changes nothing', async () => {
+    const pilot = await s.login('pilot@skyline.test');
+    const mech = await s.login('mechanic@skyline.test');
+    const [second] = (await s.api('GET', '/notifications.json', { token: pilot })).body.notifications;
+    const mechId = (await s.api('GET', '/notifications.json', { token: mech })).body.notifications[0].id;
+    const foreign = await s.api('POST', '/notifications/read.json', { token: pilot, body: { ids: [mechId] } });
+    expect(foreign.status).toBe(404);
+    expect((await s.api('GET', '/notifications.json', { token: mech })).body.notifications[0].read).toBe(false);
+    expect((await s.api('POST', '/notifications/read.json', { token: pilot, body: { ids: [] } })).status).toBe(400);
+    const ok = await s.api('POST', '/notifications/read.json', { token: pilot, body: { ids: [second.id] } });
+    expect(ok.body).toEqual({ result: true, marked: 1 });
+    const unread = await s.api('GET', '/notifications.json?unread=1', { token: pilot });
+    expect(unread.body.notifications.map((n: any) => n.title)).toEqual(['First']);
+    expect((await s.api('POST', '/notifications/read.json', { token: pilot, body: { all: true } })).body.marked).toBe(1);
+  });
+
+  it('replicate to their recipient only; a device may mark one read offline', async () => {
+    const mech = await s.login('mechanic@skyline.test');
+    const docs = (await pullAll(s, mech, 'notifications')).docs;
+    expect(docs.map((d) => d.title)).toEqual(['Second']);
+    const { _deleted, ...doc } = docs[0];
+    const r = await push(s, mech, 'notifications', [{ assumedMasterState: doc, newDocumentState: { ...doc, read: true } }]);
+    expect(r.body.conflicts).toEqual([]);
+    const back = await push(s, mech, 'notifications', [{ assumedMasterState: { ...doc, read: true }, newDocumentState: { ...doc, read: false, title: 'x' } }]);
+    expect(back.body.conflicts[0]).toMatchObject({ read: true, title: 'Second' });
+    const pilot = await s.login('pilot@skyline.test');
+    expect((await pullAll(s, pilot, 'notifications')).docs.every((d) => d.user_id === s.userId('pilot@skyline.test'))).toBe(true);
+  });
+});
