@@ -1,50 +1,106 @@
 import { COLLECTIONS, commandsCollection } from '@ops/shared';
-import type { RxCollection, RxStorage } from 'rxdb';
-import { map } from 'rxjs';
+import type { RxStorage } from 'rxdb';
+import { map, type Subscription } from 'rxjs';
 import { Commands } from './commands.ts';
-import { databaseName, type OpsDatabase, openDatabase } from './database.ts';
-import { Replicator } from './replication.ts';
-import { SyncStateStore } from './sync-state.ts';
+import { databaseName, type OpsCollections, type OpsDatabase, type OpsDoc, openDatabase } from './database.ts';
+import { HttpError, OfflineError } from './errors.ts';
+import { PendingWrites } from './pending-writes.ts';
+import { Replicator, type ReplicatorOptions } from './replication.ts';
+import { type SyncStateObservable, SyncStateStore } from './sync-state.ts';
 import { type Credentials, Transport } from './transport.ts';
 
 export { backoffDelay } from './backoff.ts';
 export { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
-export { SseParser } from './sse.ts';
-export { toRxSchema, databaseName } from './database.ts';
-export type { SyncState } from './sync-state.ts';
-export type { Credentials } from './transport.ts';
-export type { QueuedCommand } from './commands.ts';
+export { SseParser, type SseEvent } from './sse.ts';
+export { databaseName, openDatabase, serverWins, toRxSchema, type OpsCollections, type OpsDatabase, type OpsDoc } from './database.ts';
+export { Commands, type CommandArgs, type CommandName, type CommandResult, type DecidedCommand, type OpsCommands, type QueuedCommand } from './commands.ts';
+export { PendingWrites } from './pending-writes.ts';
+export type { Checkpoint } from './replication.ts';
+export type { SyncState, SyncStateObservable } from './sync-state.ts';
+export { Transport, type Credentials } from './transport.ts';
+
+export interface SignedInUser {
+  id: string;
+  email: string | null;
+  user_group_id: number;
+  company_id: string;
+}
 
 export interface SignedIn {
   token: string;
   expires: number;
-  user: { id: string; email: string | null; user_group_id: number; company_id: string };
+  user: SignedInUser;
 }
 
 export type SignInResult = ({ result: true } & SignedIn) | { result: false; two_factor?: 'EMAIL' | 'TOTP'; challenge?: string; message?: string };
 
-/** `POST {baseUrl}/login.json` (CONTRACT 2). */
-export async function signIn(baseUrl: string, email: string, password: string, fetchImpl: typeof fetch = fetch): Promise<SignInResult> {
-  const res = await fetchImpl(`${baseUrl}/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-  return (await res.json()) as SignInResult;
+async function postPublic(url: string, body: unknown, fetchImpl: typeof fetch): Promise<SignInResult> {
+  let res: Response;
+  try {
+    res = await fetchImpl(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+  } catch (err) {
+    throw new OfflineError((err as Error).message);
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new OfflineError(`unexpected answer (HTTP ${res.status}): not the server`);
+  }
+  // Refusals (wrong password 401, throttled 429, validation 400) come as `{ result: false, message }`.
+  if (typeof parsed === 'object' && parsed !== null && 'result' in parsed) return parsed as SignInResult;
+  throw new HttpError(res.status, parsed);
 }
 
-/** `POST {baseUrl}/login/verify.json` with the two-factor code. */
-export async function verifySignIn(baseUrl: string, challenge: string, code: string, fetchImpl: typeof fetch = fetch): Promise<SignInResult> {
-  const res = await fetchImpl(`${baseUrl}/login/verify.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ challenge, code }) });
-  return (await res.json()) as SignInResult;
+/**
+ * `POST {baseUrl}/login.json` with `{ email, password }`. Answers the session
+ * (`{ result: true, token, expires, user }`), a two-factor challenge
+ * (`{ result: false, two_factor, challenge }`: continue with `verifySignIn`) or
+ * a refusal (`{ result: false, message }`). Throws `OfflineError` when the
+ * server cannot be reached.
+ */
+export function signIn(baseUrl: string, email: string, password: string, fetchImpl: typeof fetch = (...a) => globalThis.fetch(...a)): Promise<SignInResult> {
+  return postPublic(`${baseUrl}/login.json`, { email, password }, fetchImpl);
 }
 
-export interface OpsClientOptions {
+/** `POST {baseUrl}/login/verify.json` with the two-factor challenge and code. */
+export function verifySignIn(baseUrl: string, challenge: string, code: string, fetchImpl: typeof fetch = (...a) => globalThis.fetch(...a)): Promise<SignInResult> {
+  return postPublic(`${baseUrl}/login/verify.json`, { challenge, code }, fetchImpl);
+}
+
+export interface OpsClientOptions extends Omit<ReplicatorOptions, 'identifier'> {
   /** e.g. `http://127.0.0.1:3000/api/v1` */
   baseUrl: string;
   credentials: Credentials;
+  /** The signed-in user (`signIn(...).user`): names the local database and owns queued commands. */
   user: { id: string; company_id: string };
   /** `memory` (Node, tests, integrations), `dexie` (browser, Electron: IndexedDB), or any RxDB storage. */
   storage: 'memory' | 'dexie' | RxStorage<unknown, unknown>;
   fetch?: typeof fetch;
-  /** Milliseconds before a failed pull or push is retried (default 5000). */
-  retryTime?: number;
+  /** A request without an answer for this long counts as offline. Default 60000. */
+  requestTimeoutMs?: number;
+}
+
+export interface OpsClient {
+  db: OpsDatabase;
+  /** One RxDB collection per shared definition (`COLLECTIONS` of @ops/shared), by name. */
+  collections: OpsCollections;
+  commands: Commands;
+  syncState$: SyncStateObservable;
+  /** Saves a document of a client-writable collection locally; it is pushed when online. */
+  save(collection: string, doc: OpsDoc): Promise<void>;
+  /** Installs a new token after the person signed in again: clears `needsSignIn`, replication resumes. */
+  setToken(token: string): void;
+  /** Starts replication (idempotent). Works offline: the client keeps trying. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Resolves when every collection has pulled and pushed everything (waits while offline). */
+  awaitInSync(): Promise<void>;
+  /** Pulls every collection from its checkpoint now. */
+  resync(): void;
+  /** Stops and closes the local database; `removeData` also deletes it (signing out on a shared device). */
+  destroy(options?: { removeData?: boolean }): Promise<void>;
 }
 
 async function resolveStorage(storage: OpsClientOptions['storage']): Promise<RxStorage<unknown, unknown>> {
@@ -53,24 +109,10 @@ async function resolveStorage(storage: OpsClientOptions['storage']): Promise<RxS
   return storage;
 }
 
-export interface OpsClient {
-  db: OpsDatabase;
-  collections: Record<string, RxCollection>;
-  commands: Commands;
-  syncState$: SyncStateStore['state$'];
-  /** Saves a document of a client-writable collection locally; it syncs when online. */
-  save(collection: string, doc: Record<string, unknown> & { id: string }): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  awaitInSync(): Promise<void>;
-  resync(): void;
-  destroy(): Promise<void>;
-}
-
 /**
  * The offline-first client: an RxDB database whose collections come from the
- * shared definitions, live replication with the server, server-decided
- * commands and an observable sync state. Works headless in Node.
+ * shared definitions, live replication with the server over one stream,
+ * server-decided commands and an observable sync state. Works headless in Node.
  */
 export async function createOpsClient(opts: OpsClientOptions): Promise<OpsClient> {
   const state = new SyncStateStore();
@@ -79,48 +121,59 @@ export async function createOpsClient(opts: OpsClientOptions): Promise<OpsClient
     opts.credentials,
     {
       onAnswer: () => state.patch({ online: true }),
-      onOffline: (e) => state.patch({ online: false, lastError: e.message }),
+      // Failures are reported per collection and for the stream by the replicator (lastError).
+      onOffline: () => state.patch({ online: false }),
       onSignInNeeded: () => state.patch({ needsSignIn: true }),
+      onToken: () => state.patch({ needsSignIn: false }),
     },
     opts.fetch,
+    opts.requestTimeoutMs,
   );
-  const db = await openDatabase(databaseName(opts.baseUrl, opts.user.id, opts.user.company_id), await resolveStorage(opts.storage));
-  const collections = db.collections as Record<string, RxCollection>;
-  const replicator = new Replicator(
-    transport,
-    COLLECTIONS.map((def) => ({ def, collection: collections[def.name] })),
-    state,
-    databaseName(opts.baseUrl, opts.user.id, opts.user.company_id),
-    opts.retryTime ?? 5000,
-  );
+  const name = databaseName(opts.baseUrl, opts.user.id, opts.user.company_id);
+  const db = await openDatabase(name, await resolveStorage(opts.storage));
+  const collections = db.collections;
+  const defs = COLLECTIONS.map((def) => ({ def, collection: collections[def.name] }));
+
+  const pending = new PendingWrites();
+  for (const { def, collection } of defs) if (def.writableFields.length) pending.track(def.name, collection);
   const commands = new Commands(collections[commandsCollection.name], opts.user.id);
-  const pendingSub = commands.pending$.pipe(map((p) => p.length)).subscribe((n) => state.patch({ pendingCommands: n }));
-  let started = false;
+  const subs: Subscription[] = [
+    pending.count$.subscribe((n) => state.patch({ pendingWrites: n })),
+    commands.pending$.pipe(map((p) => p.length)).subscribe((n) => state.patch({ pendingCommands: n })),
+  ];
+  const replicator = new Replicator(transport, defs, state, pending, {
+    identifier: name,
+    retryTime: opts.retryTime,
+    pullBatchSize: opts.pullBatchSize,
+    pushBatchSize: opts.pushBatchSize,
+    streamSilenceMs: opts.streamSilenceMs,
+  });
+  const writable = new Set(defs.filter((d) => d.def.writableFields.length).map((d) => d.def.name));
+
   return {
     db,
     collections,
     commands,
     syncState$: state.state$,
     async save(collection, doc) {
+      if (!collections[collection]) throw new Error(`Unknown collection ${collection}`);
+      if (!writable.has(collection)) throw new Error(`${collection} is read-only on clients: change it through its REST endpoint or a command`);
       await collections[collection].upsert(doc);
-      replicator.trackWrite(collection, doc.id);
+      await pending.check(collection, [doc.id]);
     },
-    async start() {
-      if (started) return;
-      started = true;
-      await replicator.start();
-    },
-    async stop() {
-      if (!started) return;
-      started = false;
-      await replicator.stop();
-    },
+    setToken: (token) => transport.setToken(token),
+    start: () => replicator.start(),
+    stop: () => replicator.stop(),
     awaitInSync: () => replicator.awaitInSync(),
     resync: () => replicator.resync(),
-    async destroy() {
-      pendingSub.unsubscribe();
-      if (started) await replicator.stop();
-      await db.close();
+    async destroy(options = {}) {
+      await replicator.stop();
+      for (const s of subs) s.unsubscribe();
+      await pending.settled();
+      pending.dispose();
+      if (options.removeData) await db.remove();
+      else await db.close();
+      state.complete();
     },
   };
 }

@@ -1,166 +1,146 @@
 import type { CollectionDef } from '@ops/shared';
-import type { RxCollection, RxReplicationPullStreamItem } from 'rxdb';
+import type { ReplicationPullHandlerResult, RxCollection, RxReplicationPullStreamItem, WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import { Subject } from 'rxjs';
+import { Subject, type Subscription } from 'rxjs';
 import { backoffDelay } from './backoff.ts';
-import { AuthError, ResetRequired } from './errors.ts';
+import type { OpsDoc } from './database.ts';
+import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
+import type { PendingWrites } from './pending-writes.ts';
 import { SseParser } from './sse.ts';
 import type { SyncStateStore } from './sync-state.ts';
 import type { Transport } from './transport.ts';
 
+/** The server's checkpoint (docs/sync.md): last change number and id, and the viewer fingerprint. */
 export interface Checkpoint {
   seq: number;
   id: string;
   fp: string;
 }
 
-type Doc = Record<string, unknown> & { id: string };
-type StreamItem = RxReplicationPullStreamItem<Doc, Checkpoint>;
+interface PullAnswer {
+  documents: WithDeleted<OpsDoc>[];
+  checkpoint: Checkpoint;
+}
+
+type StreamItem = RxReplicationPullStreamItem<OpsDoc, Checkpoint>;
+
+export interface ReplicatedCollection {
+  def: CollectionDef<{ id: string }>;
+  collection: RxCollection<OpsDoc>;
+}
+
+export interface ReplicatorOptions {
+  /** Prefix of RxDB replication identifiers (checkpoints are stored under it): the database name. */
+  identifier: string;
+  /** Milliseconds before a failed pull or push is retried (RxDB `retryTime`). Default 5000. */
+  retryTime?: number;
+  /** Documents per pull (server maximum 1000). Default 500. */
+  pullBatchSize?: number;
+  /** Rows per push (server maximum 500). Default 50. */
+  pushBatchSize?: number;
+  /** Reconnect the live stream when nothing (not even a `: ping`, every 25 s) arrived for this long. Default 60000. */
+  streamSilenceMs?: number;
+}
+
+const sleepAbortable = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+const errorMessage = (e: unknown): string => {
+  const cause = (e as { parameters?: { errors?: Array<{ name?: string; message?: string }> } }).parameters?.errors?.[0];
+  if (cause?.message) return cause.message;
+  return e instanceof Error ? e.message : String(e);
+};
 
 /**
  * Replicates every collection with the server: one RxDB replication per
- * collection (pull, and push where clients may write), fed by ONE live stream
- * for all of them (browsers allow few connections per origin).
+ * collection (pull; push where clients may write), all fed by ONE live
+ * stream (`/sync/stream.json`, read with fetch since EventSource cannot send
+ * the bearer header; browsers allow about six connections per origin).
  */
 export class Replicator {
-  readonly states = new Map<string, RxReplicationState<Doc, Checkpoint>>();
+  readonly states = new Map<string, RxReplicationState<OpsDoc, Checkpoint>>();
   private readonly streams = new Map<string, Subject<StreamItem>>();
-  /** Ids written locally and not yet acknowledged by a push, per collection. */
-  private readonly unacked = new Map<string, Set<string>>();
-  private abort: AbortController | null = null;
-  private stopped = true;
+  /** Collections restarting after a 410: local ids the server has not sent again yet. */
+  private readonly resets = new Map<string, Set<string>>();
+  private readonly subs: Subscription[] = [];
+  /** Current failures by source (a collection or `stream`); `lastError` shows the latest one. */
+  private readonly errors = new Map<string, string>();
+  /** Collections the server replicates (`GET /sync/collections.json`); null until it answered. */
+  private serverCollections: Set<string> | null = null;
+  /** Aborted by stop(): ends the stream, its back-off sleeps and its wait for a new token. */
+  private lifetime: AbortController | null = null;
+  private streamDone: Promise<void> = Promise.resolve();
   private attempt = 0;
+  private readonly retryTime: number;
+  private readonly pullBatchSize: number;
+  private readonly pushBatchSize: number;
+  private readonly streamSilenceMs: number;
 
   constructor(
     private readonly transport: Transport,
-    private readonly collections: Array<{ def: CollectionDef<{ id: string }>; collection: RxCollection }>,
+    private readonly collections: readonly ReplicatedCollection[],
     private readonly state: SyncStateStore,
-    private readonly identifier: string,
-    private readonly retryTime = 5000,
-  ) {}
-
-  /** Counts a local write as pending until the server acknowledged its push. */
-  trackWrite(collection: string, id: string): void {
-    const set = this.unacked.get(collection) ?? new Set<string>();
-    set.add(id);
-    this.unacked.set(collection, set);
-    this.publishPending();
+    private readonly pending: PendingWrites,
+    private readonly options: ReplicatorOptions,
+  ) {
+    this.retryTime = options.retryTime ?? 5000;
+    this.pullBatchSize = options.pullBatchSize ?? 500;
+    this.pushBatchSize = options.pushBatchSize ?? 50;
+    this.streamSilenceMs = options.streamSilenceMs ?? 60_000;
   }
 
-  private publishPending(): void {
-    let n = 0;
-    for (const s of this.unacked.values()) n += s.size;
-    this.state.patch({ pendingWrites: n });
-  }
-
-  private synced(): void {
-    this.state.patch({ lastSyncAt: Date.now(), lastError: null, needsSignIn: false });
+  get running(): boolean {
+    return this.lifetime !== null;
   }
 
   async start(): Promise<void> {
-    this.stopped = false;
+    if (this.lifetime) return;
+    const lifetime = new AbortController();
+    this.lifetime = lifetime;
     for (const { def, collection } of this.collections) {
-      const stream$ = new Subject<StreamItem>();
-      this.streams.set(def.name, stream$);
       const name = def.name;
-      const rs = replicateRxCollection<Doc, Checkpoint>({
-        collection: collection as unknown as RxCollection<Doc>,
-        replicationIdentifier: `${this.identifier}-${name}-v${def.version}`,
+      const stream$ = new Subject<StreamItem>();
+      this.streams.set(name, stream$);
+      const rs = replicateRxCollection<OpsDoc, Checkpoint>({
+        collection,
+        // The schema version is part of the identifier: a migrated collection pulls again from scratch.
+        replicationIdentifier: `${this.options.identifier}-${name}-v${def.version}`,
         live: true,
         retryTime: this.retryTime,
         waitForLeadership: false,
-        autoStart: true,
-        pull: {
-          batchSize: 500,
-          stream$: stream$.asObservable(),
-          handler: async (checkpoint, batchSize) => {
-            try {
-              const out = await this.transport.post<{ documents: Doc[]; checkpoint: Checkpoint }>(`/sync/${name}/pull.json`, {
-                checkpoint: checkpoint ?? null,
-                limit: batchSize,
-              });
-              this.synced();
-              return { documents: out.documents as never, checkpoint: out.checkpoint };
-            } catch (err) {
-              if (err instanceof ResetRequired) {
-                // Tombstones we needed are gone: drop local copies and start over.
-                await collection.find().remove();
-                return { documents: [], checkpoint: undefined as unknown as Checkpoint };
-              }
-              throw err;
-            }
-          },
-        },
-        ...(def.writableFields.length
-          ? {
-              push: {
-                batchSize: 50,
-                handler: async (rows) => {
-                  const out = await this.transport.post<{ conflicts: Doc[] }>(`/sync/${name}/push.json`, { rows });
-                  const set = this.unacked.get(name);
-                  if (set) for (const r of rows) set.delete((r.newDocumentState as Doc).id);
-                  this.publishPending();
-                  this.synced();
-                  return out.conflicts as never;
-                },
-              },
-            }
-          : {}),
+        autoStart: false,
+        pull: { batchSize: this.pullBatchSize, stream$: stream$.asObservable(), handler: (checkpoint, batchSize) => this.pull(name, collection, checkpoint ?? null, batchSize) },
+        ...(def.writableFields.length ? { push: { batchSize: this.pushBatchSize, handler: (rows) => this.push(name, rows) } } : {}),
       });
-      rs.error$.subscribe((e) => {
-        const cause = (e as { parameters?: { errors?: unknown[] } }).parameters?.errors?.[0];
-        const message = cause instanceof Error ? cause.message : String((e as Error).message ?? e);
-        if (cause instanceof AuthError) this.state.patch({ needsSignIn: true });
-        this.state.patch({ lastError: `${name}: ${message}` });
-      });
+      this.subs.push(
+        rs.error$.subscribe((e) => {
+          const cause = (e as { parameters?: { errors?: Array<{ name?: string }> } }).parameters?.errors?.[0];
+          // Offline and sign-in are reported by the transport already; keep the message for the UI.
+          if (cause?.name === 'AuthError') this.state.patch({ needsSignIn: true });
+          this.fail(name, errorMessage(e));
+        }),
+      );
       this.states.set(name, rs);
     }
-    void this.runStream();
+    await Promise.all([...this.states.values()].map((rs) => rs.start()));
+    if (lifetime.signal.aborted) return;
+    for (const [name, rs] of this.states) this.pending.attach(name, rs);
+    this.attempt = 0;
+    this.streamDone = this.discover().then(() => this.runStream(lifetime.signal));
   }
 
-  /** Triggers a pull of every collection (after reconnecting, or on demand). */
+  /** Pulls every collection from its checkpoint now (after reconnecting, or on demand). */
   resync(): void {
     for (const s of this.streams.values()) s.next('RESYNC');
-  }
-
-  private async runStream(): Promise<void> {
-    const names = this.collections.map((c) => c.def.name).join(',');
-    while (!this.stopped) {
-      this.abort = new AbortController();
-      try {
-        const res = await this.transport.fetch(`/sync/stream.json?collections=${names}`, { signal: this.abort.signal });
-        if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
-        this.attempt = 0;
-        this.state.patch({ online: true });
-        const parser = new SseParser();
-        const reader = res.body.getReader();
-        const decoder = new TextDecoder();
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done || this.stopped) break;
-          for (const ev of parser.push(decoder.decode(value, { stream: true }))) this.dispatch(ev.event, ev.data);
-        }
-      } catch (err) {
-        if (this.stopped) break;
-        if (err instanceof AuthError) {
-          this.state.patch({ needsSignIn: true, online: true });
-          break;
-        }
-        this.state.patch({ online: false, lastError: `stream: ${(err as Error).message}` });
-      }
-      if (this.stopped) break;
-      // The stream ended (server restart, network): reconnect after a back-off.
-      await new Promise((r) => setTimeout(r, backoffDelay(this.attempt++)));
-    }
-  }
-
-  private dispatch(event: string, data: string): void {
-    if (event === 'resync') this.resync();
-    else if (event === 'change') {
-      const payload = JSON.parse(data) as { collection: string; documents: Doc[]; checkpoint: Checkpoint };
-      this.streams.get(payload.collection)?.next({ documents: payload.documents as never, checkpoint: payload.checkpoint });
-      this.synced();
-    }
   }
 
   async awaitInSync(): Promise<void> {
@@ -168,12 +148,199 @@ export class Replicator {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.abort?.abort();
+    if (!this.lifetime) return;
+    this.lifetime.abort();
+    this.lifetime = null;
+    await this.streamDone;
+    for (const name of this.states.keys()) this.pending.detach(name);
     await Promise.all([...this.states.values()].map((s) => s.cancel()));
     for (const s of this.streams.values()) s.complete();
+    for (const s of this.subs.splice(0)) s.unsubscribe();
     this.states.clear();
     this.streams.clear();
-    this.state.patch({ online: false });
+    this.resets.clear();
+    this.errors.clear();
+    this.state.patch({ online: false, lastError: null });
+  }
+
+  /** The server answered `source` (a collection or the stream) with data. */
+  private synced(source: string): void {
+    this.state.patch({ online: true, lastSyncAt: Date.now(), needsSignIn: false });
+    if (this.errors.delete(source)) this.publishErrors();
+  }
+
+  private fail(source: string, message: string): void {
+    this.errors.delete(source);
+    this.errors.set(source, message);
+    this.publishErrors();
+  }
+
+  private publishErrors(): void {
+    const last = [...this.errors].at(-1);
+    this.state.patch({ lastError: last ? `${last[0]}: ${last[1]}` : null });
+  }
+
+  /**
+   * Asks which collections the server replicates, so a client newer than its
+   * server (a collection added to @ops/shared, server not updated yet) keeps
+   * syncing the others: the stream is opened for known collections only, and
+   * unknown ones are reported in \`lastError\`. Offline, every collection is assumed.
+   */
+  private async discover(): Promise<void> {
+    try {
+      const out = await this.transport.get<{ collections: Array<{ name: string; version: number }> }>('/sync/collections.json', { timeoutMs: 10_000 });
+      this.serverCollections = new Set(out.collections.map((c) => c.name));
+      const mine = new Map(this.collections.map((c) => [c.def.name, c.def.version]));
+      for (const c of out.collections) {
+        if (mine.has(c.name) && mine.get(c.name) !== c.version) this.fail(c.name, `schema version ${mine.get(c.name)} here, ${c.version} on the server`);
+      }
+      for (const name of mine.keys()) if (!this.serverCollections.has(name)) this.fail(name, 'not replicated by this server (older server version?)');
+    } catch {
+      // Offline or refused: keep what we knew; the stream's own errors say more.
+    }
+  }
+
+  /**
+   * RxDB pull handler. On 410 (checkpoint older than the server's tombstones)
+   * the collection starts over from a `null` checkpoint: the pages of that full
+   * pull are applied as usual, and with the last page every local document the
+   * server did not send again is deleted. The deletions come in as pulled
+   * master state, so they are never pushed back, and documents with local
+   * changes not yet pushed are kept (RxDB's downstream skips them; the
+   * upstream pushes them and adopts the server's answer).
+   */
+  private async pull(name: string, collection: RxCollection<OpsDoc>, checkpoint: Checkpoint | null, batchSize: number): Promise<ReplicationPullHandlerResult<OpsDoc, Checkpoint>> {
+    const request = (cp: Checkpoint | null) => this.transport.post<PullAnswer>(`/sync/${name}/pull.json`, { checkpoint: cp, limit: batchSize });
+    let reset = this.resets.get(name);
+    let out: PullAnswer;
+    try {
+      out = await request(checkpoint);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 404) {
+        // The server does not know this collection (older server): nothing to pull, the others go on.
+        this.fail(name, 'not replicated by this server (older server version?)');
+        return { documents: [], checkpoint };
+      }
+      if (!(err instanceof ResetRequired)) throw err;
+      const local = await collection.find().exec();
+      reset = new Set(local.map((d) => d.primary));
+      this.resets.set(name, reset);
+      out = await request(null);
+    }
+    this.synced(name);
+    if (reset) {
+      for (const d of out.documents) reset.delete(d.id);
+      if (out.documents.length < batchSize) {
+        // Last page of the fresh pull: what the server no longer has for us goes away locally.
+        this.resets.delete(name);
+        const gone = await collection.findByIds([...reset]).exec();
+        const deletions = [...gone.values()].map((d) => ({ ...(d.toJSON() as OpsDoc), _deleted: true }));
+        return { documents: [...out.documents, ...deletions], checkpoint: out.checkpoint };
+      }
+    }
+    return out;
+  }
+
+  /** RxDB push handler: answers the server's conflicts (master states RxDB adopts). */
+  private async push(name: string, rows: Array<{ newDocumentState: WithDeleted<OpsDoc>; assumedMasterState?: WithDeleted<OpsDoc> }>): Promise<WithDeleted<OpsDoc>[]> {
+    // After a restart the upstream re-sends what was never acknowledged: count it as pending.
+    await this.pending.check(
+      name,
+      rows.map((r) => r.newDocumentState.id),
+    );
+    const out = await this.transport.post<{ conflicts: WithDeleted<OpsDoc>[] }>(`/sync/${name}/push.json`, {
+      rows: rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState })),
+    });
+    this.synced(name);
+    return out.conflicts;
+  }
+
+  /**
+   * The one live stream: `resync` → every collection pulls from its checkpoint
+   * (sent at each connect, so nothing missed while disconnected is lost);
+   * `change` → that collection's `pull.stream$`. Reconnects with exponential
+   * back-off and jitter (0.5 s doubling to 30 s); a stream silent for longer
+   * than `streamSilenceMs` is presumed dead (hangar Wi-Fi) and reopened.
+   */
+  private async runStream(lifetime: AbortSignal): Promise<void> {
+    while (!lifetime.aborted) {
+      const known = this.serverCollections;
+      const names = this.collections
+        .map((c) => c.def.name)
+        .filter((n) => !known || known.has(n))
+        .join(',');
+      if (this.transport.needsSignIn) {
+        // Nothing to gain from the server until someone signs in again.
+        await Promise.race([this.transport.tokenChanged(), new Promise((r) => lifetime.addEventListener('abort', r, { once: true }))]);
+        this.attempt = 0;
+        continue;
+      }
+      const connection = new AbortController();
+      const stop = () => connection.abort();
+      lifetime.addEventListener('abort', stop, { once: true });
+      const parser = new SseParser();
+      let watchdog: ReturnType<typeof setInterval> | null = null;
+      try {
+        const res = await this.transport.fetch(`/sync/stream.json?collections=${names}`, { signal: connection.signal, timeoutMs: 0, headers: { accept: 'text/event-stream' } });
+        if (!res.ok || !res.body) {
+          const body = await res.text().catch(() => '');
+          throw new HttpError(res.status, safeJson(body));
+        }
+        parser.lastChunkAt = Date.now();
+        watchdog = setInterval(() => {
+          if (Date.now() - parser.lastChunkAt > this.streamSilenceMs) connection.abort(new OfflineError(`live stream silent for ${Math.round(this.streamSilenceMs / 1000)} s`));
+        }, Math.min(5000, this.streamSilenceMs));
+        const reader = res.body.getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          for (const ev of parser.push(value)) {
+            // A stream that delivers events is healthy: the next reconnect starts from the shortest delay.
+            this.attempt = 0;
+            this.dispatch(ev.event, ev.data);
+          }
+        }
+      } catch (err) {
+        if (lifetime.aborted) break;
+        const reason: unknown = connection.signal.aborted ? connection.signal.reason : err;
+        if (reason instanceof AuthError) continue; // the transport set needsSignIn; wait for a token above
+        if (!(reason instanceof HttpError)) this.state.patch({ online: false });
+        this.fail('stream', (reason as Error)?.message ?? String(reason));
+        // 404: a collection the server does not know; ask again which ones it replicates.
+        if (reason instanceof HttpError && reason.status === 404) await this.discover();
+      } finally {
+        if (watchdog) clearInterval(watchdog);
+        lifetime.removeEventListener('abort', stop);
+      }
+      if (lifetime.aborted) break;
+      // Ended (server restart, role change, network): reconnect after a back-off.
+      await sleepAbortable(backoffDelay(this.attempt++), lifetime);
+    }
+  }
+
+  private dispatch(event: string, data: string): void {
+    if (event === 'resync') {
+      this.synced('stream');
+      this.resync();
+    } else if (event === 'change') {
+      const payload = safeJson(data) as { collection?: string; documents?: WithDeleted<OpsDoc>[]; checkpoint?: Checkpoint } | null;
+      const stream$ = payload?.collection ? this.streams.get(payload.collection) : undefined;
+      if (!stream$ || !payload?.documents || !payload.checkpoint) return;
+      stream$.next({ documents: payload.documents, checkpoint: payload.checkpoint });
+      this.synced('stream');
+    } else if (event === 'error') {
+      // e.g. {"status":401} when the token was revoked while connected; the server closes the stream
+      // and the reconnect goes through the transport's refresh.
+      const payload = safeJson(data) as { status?: number; message?: string } | null;
+      this.fail('stream', payload?.message ?? data);
+    }
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
 }

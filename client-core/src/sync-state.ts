@@ -1,17 +1,22 @@
-import { BehaviorSubject } from 'rxjs';
+import { BehaviorSubject, type Observable } from 'rxjs';
 
 export interface SyncState {
-  /** The server answered the last request or the live stream is open. */
+  /** The server answered the last request, or the live stream is open (a network alone is not enough). */
   online: boolean;
-  /** Local changes not yet acknowledged by the server. */
+  /** Local changes the server has not acknowledged yet (see PendingWrites). */
   pendingWrites: number;
-  /** Commands still waiting for the server's decision. */
+  /** Commands still waiting for the server's decision (status `pending`). */
   pendingCommands: number;
+  /** Last time the server answered a pull, a push or a stream event (unix ms). */
   lastSyncAt: number | null;
+  /** The last failure, in words; cleared when the server answers again. */
   lastError: string | null;
-  /** Credentials were refused and refreshing failed: ask the person to sign in. */
+  /** Credentials were refused and refreshing failed: ask the person to sign in (local writes stay queued). */
   needsSignIn: boolean;
 }
+
+/** An observable of the state that also holds the current value (`syncState$.value`). */
+export type SyncStateObservable = Observable<SyncState> & { readonly value: SyncState };
 
 export const initialSyncState = (): SyncState => ({
   online: false,
@@ -23,11 +28,21 @@ export const initialSyncState = (): SyncState => ({
 });
 
 export class SyncStateStore {
-  readonly state$ = new BehaviorSubject<SyncState>(initialSyncState());
+  private readonly subject = new BehaviorSubject<SyncState>(initialSyncState());
+  readonly state$: SyncStateObservable = this.subject;
 
+  get value(): SyncState {
+    return this.subject.value;
+  }
+
+  /** Applies a change; emits only when something differs. */
   patch(p: Partial<SyncState>): void {
-    const cur = this.state$.value;
-    if (Object.entries(p).every(([k, v]) => cur[k as keyof SyncState] === v)) return;
-    this.state$.next({ ...cur, ...p });
+    const cur = this.subject.value;
+    if ((Object.keys(p) as (keyof SyncState)[]).every((k) => cur[k] === p[k])) return;
+    this.subject.next({ ...cur, ...p });
+  }
+
+  complete(): void {
+    this.subject.complete();
   }
 }

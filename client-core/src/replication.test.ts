@@ -1,0 +1,308 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpsClient, type OpsClient } from './index.ts';
+
+type Doc = Record<string, unknown> & { id: string; _deleted?: boolean };
+interface Cp {
+  seq: number;
+  id: string;
+  fp: string;
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const enc = new TextEncoder();
+
+/**
+ * The server side of docs/sync.md in a few lines, behind a fetch: pull, push
+ * (commands decided in the push answer), one SSE stream with resync at connect,
+ * 401 for unknown tokens, 410 for checkpoints older than `horizon`.
+ */
+class FakeServer {
+  seq = 0;
+  horizon = 0;
+  reachable = true;
+  connects = 0;
+  readonly tokens = new Set(['ses_a']);
+  /** Collections this server replicates; null = any. */
+  known: Set<string> | null = null;
+  readonly pushes: Array<{ collection: string; rows: Array<{ newDocumentState: Doc }> }> = [];
+  private readonly tables = new Map<string, Map<string, { doc: Doc; seq: number }>>();
+  private readonly streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+
+  table(name: string) {
+    const t = this.tables.get(name) ?? new Map<string, { doc: Doc; seq: number }>();
+    this.tables.set(name, t);
+    return t;
+  }
+
+  docs(name: string) {
+    return [...this.table(name).values()].map((r) => r.doc);
+  }
+
+  write(collection: string, doc: Doc) {
+    const row = { doc: { ...doc, _deleted: !!doc._deleted }, seq: ++this.seq };
+    this.table(collection).set(doc.id, row);
+    this.send('change', { collection, documents: [row.doc], checkpoint: { seq: row.seq, id: doc.id, fp: 'fp' } });
+  }
+
+  /** Forgets a document entirely (tombstone purged): only a full pull can tell a client. */
+  purge(collection: string, id: string) {
+    this.table(collection).delete(id);
+  }
+
+  send(event: string, data: unknown) {
+    for (const c of this.streams) c.enqueue(enc.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+  }
+
+  closeStreams() {
+    for (const c of this.streams) c.close();
+    this.streams.clear();
+  }
+
+  fetch = (async (input: string | URL, init: RequestInit = {}) => {
+    if (!this.reachable) throw new TypeError('fetch failed');
+    const url = new URL(String(input));
+    const auth = (init.headers as Record<string, string>).authorization?.replace(/^Bearer /, '');
+    if (!auth || !this.tokens.has(auth)) return json(401, { result: false, message: 'Session expired' });
+    const path = url.pathname.replace(/^\/api\/v1/, '');
+    const knows = (c: string) => !this.known || this.known.has(c);
+    if (path === '/sync/collections.json' && this.known) return json(200, { collections: [...this.known].map((name) => ({ name, version: 0, writable: true })) });
+    if (path === '/sync/stream.json') {
+      if (!(url.searchParams.get('collections') ?? '').split(',').every(knows)) return json(404, { result: false, message: 'Unknown collection' });
+      this.connects++;
+      let ctrl!: ReadableStreamDefaultController<Uint8Array>;
+      const body = new ReadableStream<Uint8Array>({
+        start: (c) => {
+          ctrl = c;
+          this.streams.add(c);
+          c.enqueue(enc.encode('event: resync\ndata: {}\n\n'));
+        },
+      });
+      init.signal?.addEventListener('abort', () => {
+        this.streams.delete(ctrl);
+        ctrl.error(init.signal?.reason);
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    }
+    const m = /^\/sync\/([a-z_]+)\/(pull|push)\.json$/.exec(path);
+    if (!m) return json(404, { result: false, message: 'Not found' });
+    const [, collection, op] = m;
+    if (!knows(collection)) return json(404, { result: false, message: `Unknown collection ${collection}` });
+    const body = JSON.parse(String(init.body));
+    if (op === 'pull') {
+      const cp = body.checkpoint as Cp | null;
+      if (cp && cp.seq < this.horizon) return json(410, { result: false, message: 'Checkpoint too old' });
+      const after = cp ?? { seq: 0, id: '' };
+      const rows = [...this.table(collection).values()]
+        .filter((r) => r.seq > after.seq || (r.seq === after.seq && r.doc.id > after.id))
+        .filter((r) => cp || !r.doc._deleted)
+        .sort((a, b) => a.seq - b.seq || (a.doc.id < b.doc.id ? -1 : 1))
+        .slice(0, body.limit);
+      const last = rows.at(-1);
+      return json(200, { documents: rows.map((r) => r.doc), checkpoint: last ? { seq: last.seq, id: last.doc.id, fp: 'fp' } : { ...after, fp: 'fp' } });
+    }
+    this.pushes.push({ collection, rows: body.rows });
+    const conflicts: Doc[] = [];
+    for (const row of body.rows as Array<{ assumedMasterState: Doc | null; newDocumentState: Doc }>) {
+      const master = this.table(collection).get(row.newDocumentState.id)?.doc;
+      if (master && !same({ ...row.assumedMasterState, _deleted: !!row.assumedMasterState?._deleted }, master)) {
+        conflicts.push(master);
+      } else if (collection === 'commands') {
+        this.write(collection, { ...row.newDocumentState, status: 'accepted', result: { ok: true }, decided_at: 1 });
+        conflicts.push(this.table(collection).get(row.newDocumentState.id)!.doc);
+      } else {
+        this.write(collection, row.newDocumentState);
+      }
+    }
+    return json(200, { conflicts });
+  }) as unknown as typeof fetch;
+}
+
+const until = async (check: () => boolean | Promise<boolean>, ms = 5000) => {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return false;
+};
+
+const aircraft = (id: string, registration: string, extra: Record<string, unknown> = {}): Doc => ({
+  id,
+  registration,
+  model_name: null,
+  model_icao: null,
+  manufacturer_name: null,
+  multiengine: false,
+  multipilot: false,
+  simulator: false,
+  active: true,
+  hours: 0,
+  landings: 0,
+  flights: 0,
+  user_id: null,
+  base_id: null,
+  ...extra,
+});
+
+describe('replication with a server speaking docs/sync.md', () => {
+  let client: OpsClient | null = null;
+  afterEach(async () => {
+    // Memory storage keeps data for the life of the process: start each test from nothing.
+    await client?.destroy({ removeData: true });
+    client = null;
+  });
+
+  const open = async (server: FakeServer, refresh?: () => Promise<string | null>) => {
+    client = await createOpsClient({
+      baseUrl: 'http://fake/api/v1',
+      credentials: { token: 'ses_a', refresh },
+      user: { id: 'u1', company_id: 'c1' },
+      storage: 'memory',
+      fetch: server.fetch,
+      retryTime: 30,
+    });
+    return client;
+  };
+  const registrations = async (c: OpsClient) => (await c.collections.aircraft.find().exec()).map((d) => d.get('registration') as string).sort();
+
+  it('pulls at start, then receives live changes over one stream shared by every collection', async () => {
+    const server = new FakeServer();
+    server.write('aircraft', aircraft('a1', 'EC-ABC'));
+    server.write('users', { id: 'u1', name: 'Mia' });
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    expect(await registrations(c)).toEqual(['EC-ABC']);
+    expect(c.syncState$.value).toMatchObject({ online: true, pendingWrites: 0, needsSignIn: false, lastError: null });
+    expect(c.syncState$.value.lastSyncAt).not.toBeNull();
+    server.write('aircraft', aircraft('a2', 'EC-DEF'));
+    server.write('aircraft', { ...aircraft('a1', 'EC-ABC'), _deleted: true });
+    expect(await until(async () => (await registrations(c)).join() === 'EC-DEF')).toBe(true);
+    expect(server.connects).toBe(1);
+  });
+
+  it('counts local writes as pending until the server acknowledged them, also across an outage', async () => {
+    const server = new FakeServer();
+    server.write('aircraft', aircraft('a1', 'EC-ABC'));
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    server.reachable = false;
+    server.closeStreams();
+    const doc = (await c.collections.aircraft.findOne('a1').exec())!.toJSON() as Doc;
+    await c.save('aircraft', { ...doc, base_id: 'base-1' });
+    // A direct RxDB write counts too.
+    await c.collections.aircraft.insert(aircraft('a9', 'EC-NEW'));
+    expect(await until(() => c.syncState$.value.pendingWrites === 2)).toBe(true);
+    expect(await until(() => c.syncState$.value.online === false)).toBe(true);
+    // A command queued offline is a pending write too (until its push is answered).
+    await c.commands.run('flight.confirm', { flight_id: 'f1' });
+    expect(await until(() => c.syncState$.value.pendingWrites === 3)).toBe(true);
+    // Saving the same state again adds nothing.
+    await c.save('aircraft', { ...doc, base_id: 'base-1' });
+    expect(c.syncState$.value.pendingWrites).toBe(3);
+    server.reachable = true;
+    expect(await until(() => c.syncState$.value.pendingWrites === 0)).toBe(true);
+    expect(server.docs('aircraft').find((d) => d.id === 'a1')).toMatchObject({ base_id: 'base-1' });
+    expect(server.docs('aircraft').map((d) => d.id).sort()).toEqual(['a1', 'a9']);
+    expect(c.syncState$.value.online).toBe(true);
+    await expect(c.save('users', { id: 'u1', name: 'x' })).rejects.toThrow(/read-only/);
+  });
+
+  it('resolves a command queued offline once the server decided it', async () => {
+    const server = new FakeServer();
+    server.reachable = false;
+    const c = await open(server);
+    await c.start();
+    const q = await c.commands.run('base.set_default', { base_id: 'b1' });
+    expect(await until(() => c.syncState$.value.pendingCommands === 1)).toBe(true);
+    expect(c.syncState$.value.online).toBe(false);
+    // The command document itself is a local write waiting for its push.
+    expect(await until(() => c.syncState$.value.pendingWrites === 1)).toBe(true);
+    server.reachable = true;
+    await expect(q.done).resolves.toMatchObject({ status: 'accepted', result: { ok: true } });
+    expect(await until(() => c.syncState$.value.pendingCommands === 0 && c.syncState$.value.pendingWrites === 0)).toBe(true);
+    expect(server.docs('commands')).toHaveLength(1);
+  });
+
+  it('on 410 starts the collection over: purged documents leave, nothing is pushed back', async () => {
+    const server = new FakeServer();
+    server.write('aircraft', aircraft('a1', 'EC-ABC'));
+    server.write('aircraft', aircraft('a2', 'EC-GONE'));
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    await c.stop();
+    // While the client was away: a2 was deleted and its tombstone purged, a3 added.
+    server.purge('aircraft', 'a2');
+    server.write('aircraft', aircraft('a3', 'EC-NEW'));
+    server.horizon = server.seq;
+    await c.start();
+    expect(await until(async () => (await registrations(c)).join() === 'EC-ABC,EC-NEW')).toBe(true);
+    await c.awaitInSync();
+    expect(server.pushes.filter((p) => p.collection === 'aircraft')).toEqual([]);
+    expect(c.syncState$.value.pendingWrites).toBe(0);
+  });
+
+  it('refreshes the token on 401; when that fails asks for sign-in and keeps local writes queued', async () => {
+    const server = new FakeServer();
+    server.write('aircraft', aircraft('a1', 'EC-ABC'));
+    let refreshes = 0;
+    const c = await open(server, async () => {
+      refreshes++;
+      server.tokens.add('ses_b');
+      return refreshes === 1 ? 'ses_b' : null;
+    });
+    await c.start();
+    await c.awaitInSync();
+    // The session is revoked: the first refresh gives a new token, sync goes on.
+    server.tokens.delete('ses_a');
+    server.closeStreams();
+    server.write('aircraft', aircraft('a2', 'EC-DEF'));
+    c.resync();
+    expect(await until(async () => (await registrations(c)).length === 2)).toBe(true);
+    expect(refreshes).toBe(1);
+    // Revoked again and refresh fails: needsSignIn, the local write stays pending.
+    server.tokens.delete('ses_b');
+    server.closeStreams();
+    const doc = (await c.collections.aircraft.findOne('a1').exec())!.toJSON() as Doc;
+    await c.save('aircraft', { ...doc, active: false });
+    expect(await until(() => c.syncState$.value.needsSignIn)).toBe(true);
+    expect(c.syncState$.value.pendingWrites).toBe(1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(refreshes).toBe(2);
+    // Signed in again: the queued write goes through.
+    server.tokens.add('ses_c');
+    c.setToken('ses_c');
+    expect(c.syncState$.value.needsSignIn).toBe(false);
+    expect(await until(() => c.syncState$.value.pendingWrites === 0)).toBe(true);
+    expect(server.docs('aircraft').find((d) => d.id === 'a1')).toMatchObject({ active: false });
+  });
+
+  it('keeps syncing the other collections when the server does not know one (older server)', async () => {
+    const server = new FakeServer();
+    server.known = new Set(['reference', 'users', 'aircraft', 'commands', 'outcomes']);
+    server.write('aircraft', aircraft('a1', 'EC-ABC'));
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    expect(await registrations(c)).toEqual(['EC-ABC']);
+    expect(c.syncState$.value.lastError).toMatch(/not replicated by this server/);
+    server.write('aircraft', aircraft('a2', 'EC-DEF'));
+    expect(await until(async () => (await registrations(c)).length === 2)).toBe(true);
+    expect(server.connects).toBe(1);
+  });
+
+  it('reconnects the stream after the server closed it', async () => {
+    const server = new FakeServer();
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    expect(server.connects).toBe(1);
+    server.closeStreams();
+    expect(await until(() => server.connects === 2)).toBe(true);
+    server.write('aircraft', aircraft('a5', 'EC-LIVE'));
+    expect(await until(async () => (await registrations(c)).join() === 'EC-LIVE')).toBe(true);
+  });
+});
