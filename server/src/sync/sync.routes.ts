@@ -68,8 +68,11 @@ export const syncRoutes = [
     access: {},
     query: z.object({ collections: z.string().max(2000).optional() }),
     handler: async ({ ctx, actor, query, req, res }) => {
+      // Unknown names are skipped, not fatal: a newer client may list a collection this server lacks.
       const names = query.collections ? query.collections.split(',').filter(Boolean) : allCollections().map((c) => c.def.name);
-      await openStream(ctx, actor, names.map(find), req, res);
+      const known = names.map(getCollection).filter((c) => c !== null);
+      if (!known.length) throw notFound('No known collection requested');
+      await openStream(ctx, actor, known, req, res);
       return undefined;
     },
   }),
