@@ -4,11 +4,22 @@ import { apiKeysRoutes } from './accounts/api-keys.routes.ts';
 import { aircraftRoutes } from './aircraft/aircraft.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { syncRoutes } from '../sync/sync.routes.ts';
+import { inventoryRoutes } from './inventory/inventory.routes.ts';
+import { aircraftReportsRoutes } from './aircraft-reports/aircraft-reports.routes.ts';
+import { maintenanceJobsRoutes } from './maintenance-jobs/maintenance-jobs.routes.ts';
+import { maintenancePlansRoutes } from './maintenance-plans/maintenance-plans.routes.ts';
+import { flightTypesRoutes } from './flight-types/flight-types.routes.ts';
+import { flightsRoutes } from './flights/flights.routes.ts';
+import { airportsRoutes } from './airports/airports.routes.ts';
+import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { companyRoutes } from './company/company.routes.ts';
 import '../db/core-tables.ts';
 import '../db/domain-tables.ts';
 import './bases/bases.commands.ts';
+import './flights/flights.commands.ts';
+import './aircraft-reports/aircraft-reports.commands.ts';
 
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes];
+  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes];
 }

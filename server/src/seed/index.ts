@@ -3,6 +3,10 @@ import type { AppContext } from '../context.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { seedFixtures } from './fixtures.ts';
 import type { SeedRefs } from './refs.ts';
+import { fleetSeedStep } from '../areas/aircraft/fleet.seed.ts';
+import { flightTypesSeedStep } from '../areas/flight-types/flight-types.seed.ts';
+import { flightsSeedStep } from '../areas/flights/flights.seed.ts';
+import { companySeedStep } from '../areas/company/company.seed.ts';
 
 /**
  * A seed step of one area. `fixtures` adds that area's part of CONTRACT 3;
@@ -15,7 +19,7 @@ export interface SeedStep {
 }
 
 /** Areas append their steps here (one line per area). */
-export const seedSteps: SeedStep[] = [];
+export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep];
 
 export const DEMO_LOGINS = [
   'admin@skyline.test',

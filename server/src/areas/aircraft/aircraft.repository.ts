@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import './aircraft.tables.ts';
 
 /** Company-scoped aircraft queries: the company id comes first in every call. */
 function baseQuery(db: Kysely<DB>, companyId: string) {
@@ -18,6 +19,15 @@ function baseQuery(db: Kysely<DB>, companyId: string) {
       'a.landings',
       'a.user_id',
       'a.base_id',
+      'a.model_id',
+      'a.serial_number',
+      'a.adsb',
+      'a.insurance_expiration',
+      'a.airworthiness_expiration',
+      'a.registration_expiration',
+      'a.weight_balance_expiration',
+      'a.radio_expiration',
+      'a.avionics_expiration',
       'm.name as model_name',
       'm.icao as model_icao',
       'f.name as manufacturer_name',

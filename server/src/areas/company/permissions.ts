@@ -1,4 +1,4 @@
-import { defaultPermission, PERMISSION_KEYS, type PermissionKey } from '@ops/shared';
+import { ALL_ROLES, defaultPermission, PERMISSION_KEYS, type PermissionKey, ROLE_NAMES } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 
@@ -25,4 +25,27 @@ export async function hasPermission(db: Kysely<DB>, companyId: string, role: num
     .where('key', '=', key)
     .executeTakeFirst();
   return override ? !!override.allowed : defaultPermission(role, key);
+}
+
+export interface RolePermissions {
+  role: number;
+  name: string;
+  permissions: Record<PermissionKey, boolean>;
+  /** Keys where the company differs from the CONTRACT 3 default. */
+  overridden: PermissionKey[];
+}
+
+/** Every role's permissions in one company (two queries' worth: one read of the overrides). */
+export async function permissionMatrix(db: Kysely<DB>, companyId: string): Promise<RolePermissions[]> {
+  const overrides = await db.selectFrom('company_permissions').select(['role', 'key', 'allowed']).where('company_id', '=', companyId).execute();
+  return ALL_ROLES.map((role) => {
+    const permissions = {} as Record<PermissionKey, boolean>;
+    const overridden: PermissionKey[] = [];
+    for (const key of PERMISSION_KEYS) {
+      const o = overrides.find((x) => x.role === role && x.key === key);
+      permissions[key] = o ? !!o.allowed : defaultPermission(role, key);
+      if (o && !!o.allowed !== defaultPermission(role, key)) overridden.push(key);
+    }
+    return { role, name: ROLE_NAMES[role], permissions, overridden };
+  });
 }

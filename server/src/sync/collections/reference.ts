@@ -2,6 +2,8 @@ import { type ReferenceDoc, referenceCollection } from '@ops/shared';
 import { presentCompanySettings } from '../../areas/company/company.presenter.ts';
 import type { ServerCollection, SyncSource } from '../registry.ts';
 import { tableSource } from '../table-source.ts';
+import { flightReferenceSources } from './flights.ts';
+import { companyReferenceSources } from '../../areas/company/company.reference.ts';
 
 const companySource = tableSource({
   tables: ['companies'],
@@ -26,7 +28,7 @@ const baseSource = tableSource({
 });
 
 /** Other areas add their reference sources here (flight types, operating hours...). */
-export const referenceSources: SyncSource<ReferenceDoc>[] = [companySource, baseSource];
+export const referenceSources: SyncSource<ReferenceDoc>[] = [companySource, baseSource, ...flightReferenceSources, ...companyReferenceSources];
 
 export const referenceServerCollection: ServerCollection<ReferenceDoc> = {
   def: referenceCollection,

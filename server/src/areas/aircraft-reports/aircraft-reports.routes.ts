@@ -1,0 +1,110 @@
+import { MEL_MANAGER_ROLES } from '@ops/shared/rules/aircraft-reports/mel';
+import { z } from 'zod';
+import { defineRoute } from '../../http/define-route.ts';
+import { zId, zUnix } from '../../http/zod.ts';
+import { emptyToNull, parseOr400, REPORT_PLANS, unwrapData } from '../aircraft/fleet-common.ts';
+import { aircraftStatus, listReports, melSummary, releasers, viewReport } from './aircraft-reports.queries.ts';
+import { createReport, decisionError, deleteReport, editReport, extendItem } from './aircraft-reports.service.ts';
+
+const plans = REPORT_PLANS;
+const idParam = z.object({ id: zId });
+
+const ZExtend = z.object({
+  extended_until: z.preprocess(emptyToNull, zUnix.nullable().optional()),
+  reason: z.preprocess(emptyToNull, z.string().trim().max(1000, 'At most 1000 characters').nullable().optional()),
+});
+
+/** Part B 4.2. Bodies are validated in the service so failures carry the field errors in `message`. */
+export const aircraftReportsRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/aircraft_reports/index.json',
+    area: 'aircraft-reports',
+    summary: 'Aircraft reports of the fleet with their MEL items; filters aircraft, flight, type, status, severity, category, wc, job, linked, limit, page',
+    access: { plans },
+    handler: ({ ctx, actor, req }) => listReports(ctx.db, actor, req.body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/aircraft_reports/view/:id.json',
+    area: 'aircraft-reports',
+    summary: 'One aircraft report with its MEL item',
+    access: { plans },
+    params: idParam,
+    handler: ({ ctx, actor, params }) => viewReport(ctx.db, actor, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/aircraft_reports/create.json',
+    area: 'aircraft-reports',
+    summary: 'Create a report (AircraftReport[...], MelItem[...], MelItemLimitation[][...]); notifies staff',
+    access: { plans },
+    handler: async ({ ctx, actor, req }) => {
+      const created = await ctx.tx((uow) => createReport(uow, actor, req.body));
+      return { result: true, id: created.id, message: 'Report saved', MelItem: created.mel_item_id ? { id: created.mel_item_id, starts: created.starts, expires: created.expires } : null };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/aircraft_reports/edit/:id.json',
+    area: 'aircraft-reports',
+    summary: 'Partial update of a report; MEL fields limited; posted limitations replace the set; closure from the posted status',
+    access: { plans },
+    params: idParam,
+    handler: async ({ ctx, actor, params, req }) => {
+      await ctx.tx((uow) => editReport(uow, actor, params.id, req.body));
+      return { result: true, id: params.id, message: 'Report saved' };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/aircraft_reports/delete/:id.json',
+    area: 'aircraft-reports',
+    summary: 'Delete a report',
+    access: { plans },
+    params: idParam,
+    handler: async ({ ctx, actor, params }) => {
+      await ctx.tx((uow) => deleteReport(uow, actor, params.id));
+      return { result: true, message: 'Report deleted' };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/aircraft_reports/releasers.json',
+    area: 'aircraft-reports',
+    summary: 'Users eligible as MelItem released_by',
+    access: { plans },
+    handler: ({ ctx, actor }) => releasers(ctx.db, actor),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/aircraft_reports/extend/:id.json',
+    area: 'aircraft-reports',
+    summary: 'One-time extension of a MEL or CDL item (extended_until, reason)',
+    access: { roles: MEL_MANAGER_ROLES, deny: 404, plans },
+    params: idParam,
+    handler: async ({ ctx, actor, params, req }) => {
+      const body = parseOr400(ZExtend, unwrapData(req.body));
+      const d = await ctx.tx((uow) => extendItem(uow, actor, params.id, body));
+      if (!d.ok) throw decisionError(d);
+      return { result: true, message: 'Item extended', MelItem: { id: d.value.mel_item_id, extended: true, extended_until: d.value.extended_until } };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/aircraft_reports/aircraft_status.json',
+    area: 'aircraft-reports',
+    summary: 'Open MEL/CDL items of an aircraft with derived status, upcoming jobs, blocked and blockReason',
+    access: { plans },
+    query: z.object({ aircraft_id: z.union([z.string(), z.number()], { error: 'Required' }).transform(String).pipe(zId) }),
+    handler: ({ ctx, actor, query }) => aircraftStatus(ctx.db, actor, query.aircraft_id),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/aircraft_reports/mel_summary.json',
+    area: 'aircraft-reports',
+    summary: 'Company-wide counts of open, expiring-soon and expired MEL and CDL items',
+    access: { plans },
+    handler: ({ ctx, actor }) => melSummary(ctx.db, actor),
+  }),
+];

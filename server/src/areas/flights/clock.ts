@@ -1,0 +1,57 @@
+import { computeFlightTimes, DELAY_AFTER_SECONDS, flightStatusOnRead, formatWallClock } from '@ops/shared/rules/flights/flight-times';
+import { DateTime } from 'luxon';
+import type { Actor } from '../../http/actor.ts';
+
+/**
+ * The flights area's view of the shared wall-clock rules
+ * (shared/src/rules/flights/flight-times.ts): the zone a company logs in, and
+ * the conversions the service, presenters and sync documents need.
+ */
+
+/** Part A 2.2: the company's flight time zone, else the company zone. */
+export const flightZone = (actor: Pick<Actor, 'company'>): string => actor.company.flightTimezone ?? actor.company.timezone;
+
+export interface FlightClock {
+  offblocks: string | null;
+  takeoff: string | null;
+  landing: string | null;
+  onblocks: string | null;
+}
+
+export interface FlightInstantsOrNone {
+  offblocks: number | null;
+  takeoff: number | null;
+  landing: number | null;
+  onblocks: number | null;
+  block_time: number;
+  flight_time: number;
+}
+
+export type ClockResult = { ok: true; at: FlightInstantsOrNone } | { ok: false; errors: Record<string, string> };
+
+/**
+ * Wall clock → instants with the next-day rule. A flight may be saved without
+ * any time (a draft or a booking placeholder; confirm then refuses it for lack
+ * of block time); once any time is given the shared rules apply in full.
+ */
+export function instantsFromClock(date: string, clock: FlightClock, zone: string): ClockResult {
+  if (!clock.offblocks && !clock.takeoff && !clock.landing && !clock.onblocks) {
+    return { ok: true, at: { offblocks: null, takeoff: null, landing: null, onblocks: null, block_time: 0, flight_time: 0 } };
+  }
+  const r = computeFlightTimes({ date, offblocks: clock.offblocks ?? '', takeoff: clock.takeoff, landing: clock.landing, onblocks: clock.onblocks ?? '', timeZone: zone });
+  if (!r.ok) return { ok: false, errors: r.errors };
+  return { ok: true, at: { offblocks: r.offblocks, takeoff: r.takeoff, landing: r.landing, onblocks: r.onblocks, block_time: r.block_time, flight_time: r.flight_time } };
+}
+
+/** `HH:MM` of an instant in the flight zone, or null. */
+export const wallClock = (unix: number | null, zone: string): string | null => (unix === null ? null : formatWallClock(Number(unix), zone).time);
+
+/** Midnight starting `date` in `zone`: where a flight without times sorts. */
+export const midnightIn = (date: string, zone: string): number => DateTime.fromISO(date, { zone }).startOf('day').toUnixInteger();
+
+/** Part B 3.1: DELAYED is computed on read from the scheduled off-blocks time. */
+export const statusOnRead = (status: string, offblocks: number | null, now: number): string =>
+  flightStatusOnRead(status, offblocks === null ? null : Number(offblocks), now);
+
+/** Off-blocks before this instant make a SCHEDULED flight read DELAYED (the list's `status:DELAYED`). */
+export const delayedBefore = (now: number): number => now - DELAY_AFTER_SECONDS;

@@ -1,0 +1,203 @@
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import './flights.tables.ts';
+
+/** Statuses a flight can be stored with (DELAYED is computed on read). */
+export const STORED_STATUSES = ['DRAFT', 'SCHEDULED', 'DISPATCHED', 'LANDED', 'CANCELED', 'DELETED'] as const;
+export type StoredStatus = (typeof STORED_STATUSES)[number];
+export const UNCONFIRMED: readonly string[] = ['DRAFT', 'SCHEDULED', 'DISPATCHED'];
+/** Listed by default: the legacy `deleted = 0`. */
+export const LISTED: readonly StoredStatus[] = ['DRAFT', 'SCHEDULED', 'DISPATCHED', 'LANDED'];
+
+/**
+ * One flight with every related record the list and view show, in one query
+ * (left joins: Base, Aircraft with model and maker, FlightType, Pic, Sic,
+ * Supervisor). Company-scoped by its first argument.
+ */
+export function flightsQuery(db: Kysely<DB>, companyId: string) {
+  return db
+    .selectFrom('flights as f')
+    .leftJoin('bases as b', (j) => j.onRef('b.id', '=', 'f.base_id').on('b.company_id', '=', companyId))
+    .leftJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'f.aircraft_id').on('a.company_id', '=', companyId))
+    .leftJoin('aircraft_models as am', 'am.id', 'a.model_id')
+    .leftJoin('aircraft_manufacturers as amf', 'amf.id', 'am.manufacturer_id')
+    .leftJoin('flight_types as t', (j) => j.onRef('t.id', '=', 'f.flight_type_id').on('t.company_id', '=', companyId))
+    .leftJoin('users as pic', (j) => j.onRef('pic.id', '=', 'f.pic_id').on('pic.company_id', '=', companyId))
+    .leftJoin('users as sic', (j) => j.onRef('sic.id', '=', 'f.sic_id').on('sic.company_id', '=', companyId))
+    .select([
+      'f.id',
+      'f.company_id',
+      'f.date',
+      'f.status',
+      'f.callsign',
+      'f.aircraft_id',
+      'f.flight_type_id',
+      'f.base_id',
+      'f.pic_id',
+      'f.sic_id',
+      'f.supervisor_id',
+      'f.user_id',
+      'f.departure_airport',
+      'f.landing_airport',
+      'f.offblocks',
+      'f.takeoff',
+      'f.landing',
+      'f.onblocks',
+      'f.starts',
+      'f.block_time',
+      'f.flight_time',
+      'f.night_flight_time',
+      'f.ifr_flight_time',
+      'f.rules',
+      'f.crosscountry',
+      'f.multiengine',
+      'f.landings',
+      'f.night_landings',
+      'f.engine_starts',
+      'f.pax',
+      'f.oil',
+      'f.fuel',
+      'f.cargo',
+      'f.route',
+      'f.remarks',
+      'f.pf',
+      'f.confirmed_at',
+      'f.confirmed_by',
+      'f.dispatched_at',
+      'f.dispatched_by',
+      'f.change_no',
+      'f.deleted',
+      'f.created',
+      'f.modified',
+      'b.name as base_name',
+      'b.airport_id as base_airport_id',
+      'a.registration as ac_registration',
+      'a.multiengine as ac_multiengine',
+      'a.multipilot as ac_multipilot',
+      'a.simulator as ac_simulator',
+      'a.photo as ac_photo',
+      'a.adsb as ac_adsb',
+      'a.active as ac_active',
+      'a.hours as ac_hours',
+      'a.landings as ac_landings',
+      'a.user_id as ac_user_id',
+      'am.name as ac_model_name',
+      'am.icao as ac_model_icao',
+      'amf.name as ac_manufacturer_name',
+      't.name as type_name',
+      't.color as type_color',
+      't.booking as type_booking',
+      't.pic_flight_time as type_pic',
+      't.sic_flight_time as type_sic',
+      't.supervisor_flight_time as type_supervisor',
+      't.deleted as type_deleted',
+      'pic.name as pic_name',
+      'pic.surname as pic_surname',
+      'pic.user_group_id as pic_group',
+      'pic.active as pic_active',
+      'pic.pilot as pic_pilot',
+      'pic.deleted as pic_deleted',
+      'sic.name as sic_name',
+      'sic.surname as sic_surname',
+      'sic.user_group_id as sic_group',
+      'sic.active as sic_active',
+      'sic.pilot as sic_pilot',
+      'sic.deleted as sic_deleted',
+    ])
+    .where('f.company_id', '=', companyId);
+}
+
+export type FlightJoinedRow = Awaited<ReturnType<ReturnType<typeof flightsQuery>['execute']>>[number];
+
+export interface FlightFilters {
+  statuses: readonly string[];
+  /** Only flights whose off-blocks is before this (with SCHEDULED: the computed DELAYED). */
+  delayedBefore?: number;
+  fromStarts?: number;
+  toStarts?: number;
+  aircraftId?: string;
+  pilotId?: string;
+  baseId?: string;
+  flightTypeId?: string;
+  /** Roles above 170: only flights naming this user (the `involved` row scope). */
+  involvedUserId?: string;
+}
+
+type FlightsEB = ExpressionBuilder<DB & { f: DB['flights'] }, 'f'>;
+
+/** The filters as one WHERE expression, shared by the page query and its count. */
+export function filterExpression(eb: FlightsEB, companyId: string, f: FlightFilters) {
+  const parts = [eb('f.company_id', '=', companyId), eb('f.status', 'in', [...f.statuses])];
+  if (f.delayedBefore !== undefined) parts.push(eb('f.offblocks', '<', f.delayedBefore));
+  if (f.fromStarts !== undefined) parts.push(eb('f.starts', '>=', f.fromStarts));
+  if (f.toStarts !== undefined) parts.push(eb('f.starts', '<', f.toStarts));
+  if (f.aircraftId) parts.push(eb('f.aircraft_id', '=', f.aircraftId));
+  if (f.baseId) parts.push(eb('f.base_id', '=', f.baseId));
+  if (f.flightTypeId) parts.push(eb('f.flight_type_id', '=', f.flightTypeId));
+  if (f.pilotId) parts.push(eb.or([eb('f.pic_id', '=', f.pilotId), eb('f.sic_id', '=', f.pilotId), eb('f.supervisor_id', '=', f.pilotId)]));
+  if (f.involvedUserId) {
+    const u = f.involvedUserId;
+    parts.push(eb.or([eb('f.pic_id', '=', u), eb('f.sic_id', '=', u), eb('f.supervisor_id', '=', u), eb('f.user_id', '=', u)]));
+  }
+  return eb.and(parts);
+}
+
+/** True when the list is the plain company list, answered from the counters. */
+export const isUnfiltered = (f: FlightFilters) =>
+  f.delayedBefore === undefined &&
+  f.fromStarts === undefined &&
+  f.toStarts === undefined &&
+  !f.aircraftId &&
+  !f.pilotId &&
+  !f.baseId &&
+  !f.flightTypeId &&
+  !f.involvedUserId;
+
+export const flightsRepository = {
+  /** The page, newest first, paginated in SQL. */
+  page(db: Kysely<DB>, companyId: string, f: FlightFilters, limit: number, offset: number) {
+    return flightsQuery(db, companyId)
+      .where((eb) => filterExpression(eb as unknown as FlightsEB, companyId, f))
+      .orderBy('f.starts', 'desc')
+      .orderBy('f.id', 'desc')
+      .limit(limit)
+      .offset(offset);
+  },
+  /** Rows strictly after a keyset position (PostgreSQL streaming in batches). */
+  after(db: Kysely<DB>, companyId: string, f: FlightFilters, last: { starts: number; id: string }, limit: number) {
+    return flightsQuery(db, companyId)
+      .where((eb) => filterExpression(eb as unknown as FlightsEB, companyId, f))
+      .where(sql<boolean>`(f.starts < ${last.starts} or (f.starts = ${last.starts} and f.id < ${last.id}))`)
+      .orderBy('f.starts', 'desc')
+      .orderBy('f.id', 'desc')
+      .limit(limit);
+  },
+  async count(db: Kysely<DB>, companyId: string, f: FlightFilters): Promise<number> {
+    if (isUnfiltered(f)) {
+      const row = await db
+        .selectFrom('flight_counts')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), sql<number>`0`).as('n'))
+        .where('company_id', '=', companyId)
+        .where('status', 'in', [...f.statuses])
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    }
+    const row = await db
+      .selectFrom('flights as f')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => filterExpression(eb as unknown as FlightsEB, companyId, f))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  },
+  find: (db: Kysely<DB>, companyId: string, id: string) => flightsQuery(db, companyId).where('f.id', '=', id).executeTakeFirst(),
+};
+
+/** Adds `delta` flights of `status` to the company's counters (same transaction as the write). */
+export async function adjustFlightCount(db: Kysely<DB>, companyId: string, status: string, delta: number): Promise<void> {
+  if (!delta) return;
+  await db
+    .insertInto('flight_counts')
+    .values({ company_id: companyId, status, count: delta })
+    .onConflict((oc) => oc.columns(['company_id', 'status']).doUpdateSet({ count: sql<number>`flight_counts.count + ${delta}` }))
+    .execute();
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/define-route.ts';
+import { zId } from '../../http/zod.ts';
+import { INVENTORY_PLANS, invalid, MAINTENANCE_ROLES, MANAGER_MAX_ROLE, parseOr400, unwrapData } from '../aircraft/fleet-common.ts';
+import { availableParts, listParts, searchProviders, selectables, viewPart, viewProvider } from './inventory.queries.ts';
+import { deletePart, isUniqueViolation, savePart } from './inventory.service.ts';
+
+const plans = INVENTORY_PLANS;
+const idParam = z.object({ id: zId });
+
+/** Part B 4.1. Reads: any company user; edit: managers and mechanics; delete: managers (role <= 110). */
+export const inventoryRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/inventory/available.json',
+    area: 'inventory',
+    summary: 'Parts with a unit not on a work order, by name',
+    access: { plans },
+    handler: ({ ctx, actor }) => availableParts(ctx.db, actor),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/inventory/index.json',
+    area: 'inventory',
+    summary: 'Parts, paginated: filters category, status (approval), name (part number, name, manufacturer), page, limit',
+    access: { plans },
+    handler: ({ ctx, actor, req }) => listParts(ctx.db, actor, req.body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/inventory/selectables.json',
+    area: 'inventory',
+    summary: 'Allowed categories, approval statuses, unit statuses and conditions',
+    access: { plans },
+    handler: () => selectables(),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/inventory/view/:id.json',
+    area: 'inventory',
+    summary: 'A part with its units, providers and change history',
+    access: { plans },
+    params: idParam,
+    handler: ({ ctx, actor, params }) => viewPart(ctx.db, actor, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/inventory/edit.json',
+    area: 'inventory',
+    summary: 'Create (with a first unit) or edit a part: Inventory[...], InventoryProvider[name], InventoryUnit[...]',
+    access: { roles: MAINTENANCE_ROLES, plans },
+    handler: async ({ ctx, actor, req }) => {
+      try {
+        const { id, created } = await ctx.tx((uow) => savePart(uow, actor, req.body));
+        return { result: true, id, message: created ? 'Part created' : 'Part saved' };
+      } catch (err) {
+        // Two concurrent creates of one part number: the unique index decides.
+        if (isUniqueViolation(err)) throw invalid({ part_number: ['Already used by another part of your company'] });
+        throw err;
+      }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/inventory/delete.json',
+    area: 'inventory',
+    summary: 'Delete a part (managers)',
+    access: { maxRole: MANAGER_MAX_ROLE, plans },
+    handler: async ({ ctx, actor, req }) => {
+      const b = parseOr400(z.object({ id: z.string({ error: 'Required' }).min(1, 'Required').max(64) }), unwrapData(req.body));
+      await ctx.tx((uow) => deletePart(uow, actor, b.id));
+      return { result: true, message: 'Part deleted' };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/inventory/providers.json',
+    area: 'inventory',
+    summary: 'Providers, searched by name, email or phone',
+    access: { plans },
+    handler: ({ ctx, actor, req }) => searchProviders(ctx.db, actor, req.body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/inventory/provider/:id.json',
+    area: 'inventory',
+    summary: 'One provider with the parts it supplies',
+    access: { plans },
+    params: idParam,
+    handler: ({ ctx, actor, params }) => viewProvider(ctx.db, actor, params.id),
+  }),
+];

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/define-route.ts';
+import { zId } from '../../http/zod.ts';
+import { emptyToUndefined, MAINTENANCE_ROLES, parseOr400, REPORT_PLANS, unwrapData } from '../aircraft/fleet-common.ts';
+import { assignedPlans, listPlans, listProgrammes, plansForAircraft, viewPlan } from './maintenance-plans.queries.ts';
+import { deletePlan, reorderPlans, savePlan, ZReorder } from './maintenance-plans.service.ts';
+
+const plans = REPORT_PLANS;
+/** Part B 4.3 and 5: edit, delete, reorder by roles 1, 100, 105, 110, 300. */
+const editors = { roles: MAINTENANCE_ROLES, plans };
+const idParam = z.object({ id: zId });
+const aircraftParam = z.object({ aircraftId: zId });
+
+export const maintenancePlansRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/plans/index.json',
+    area: 'maintenance-plans',
+    summary: 'Plan actions in order with aircraft, programme and template work orders; optional `aircraft` filter',
+    access: { plans },
+    handler: ({ ctx, actor, req }) => {
+      const b = parseOr400(z.object({ aircraft: z.preprocess(emptyToUndefined, z.union([z.string(), z.number()]).transform(String).optional()) }), unwrapData(req.body));
+      return listPlans(ctx.db, actor, b.aircraft);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/plans/view/:id.json',
+    area: 'maintenance-plans',
+    summary: 'One plan action with aircraft and template work orders',
+    access: { plans },
+    params: idParam,
+    handler: ({ ctx, actor, params }) => viewPlan(ctx.db, actor, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/plans/edit.json',
+    area: 'maintenance-plans',
+    summary: 'Create or edit a plan action (data[MaintenancePlan], data[Aircraft][Aircraft][], data[PlanWorkOrder][n])',
+    access: editors,
+    handler: async ({ ctx, actor, req }) => {
+      const { id } = await ctx.tx((uow) => savePlan(uow, actor, req.body));
+      const saved = await viewPlan(ctx.db, actor, id);
+      const { result: _r, ...plan } = saved;
+      return { result: true, plan, message: 'Plan action saved' };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/plans/delete/:id.json',
+    area: 'maintenance-plans',
+    summary: 'Soft-delete a plan action; jobs created from it are kept',
+    access: editors,
+    params: idParam,
+    handler: async ({ ctx, actor, params }) => {
+      await ctx.tx((uow) => deletePlan(uow, actor, params.id));
+      return { result: true, message: 'Plan action deleted' };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/plans/reorder.json',
+    area: 'maintenance-plans',
+    summary: 'Reorder plan actions: `order` array of ids',
+    access: editors,
+    handler: async ({ ctx, actor, req }) => {
+      const b = parseOr400(ZReorder, unwrapData(req.body));
+      const count = await ctx.tx((uow) => reorderPlans(uow, actor, b.order));
+      return { result: true, count };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/plans/for_aircraft/:aircraftId.json',
+    area: 'maintenance-plans',
+    summary: 'Linked plan actions in order, next_plan_id and open_plan_ids of an aircraft',
+    access: { plans },
+    params: aircraftParam,
+    handler: ({ ctx, actor, params }) => plansForAircraft(ctx.db, actor, params.aircraftId),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/plans/assigned/:aircraftId.json',
+    area: 'maintenance-plans',
+    summary: 'Plan actions assigned to an aircraft, with their programme',
+    access: { plans },
+    params: aircraftParam,
+    handler: ({ ctx, actor, params }) => assignedPlans(ctx.db, actor, params.aircraftId),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/maintenance/plans/programmes.json',
+    area: 'maintenance-plans',
+    summary: 'Maintenance programmes with their plan counts',
+    access: { plans },
+    handler: ({ ctx, actor }) => listProgrammes(ctx.db, actor),
+  }),
+];

@@ -1,0 +1,2 @@
+export * from './countries.ts';
+export * from './timezones.ts';

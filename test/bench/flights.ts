@@ -1,0 +1,193 @@
+/**
+ * `npm run bench:flights`: GET /flights/load with 20 rows (paginate counts
+ * included) out of 100,000 flights of one company.
+ * (1) In process: median time of the list service (count, page query with its
+ *     joins, presentation, JSON) over many calls. Target < 10 ms.
+ * (2) Under load: requests per second of the real endpoint (server in a child
+ *     process, bearer session) against a bare Express JSON endpoint measured in
+ *     the same run with the same load. Target ratio >= 0.5.
+ * SQLite by default; BENCH_DIALECT=postgres runs on TEST_DATABASE_URL in a fresh schema.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { uuidv7 } from '@ops/shared';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadFlights, parseLoadParams } from '../../server/src/areas/flights/flights.load.ts';
+import { adjustFlightCount } from '../../server/src/areas/flights/flights.repository.ts';
+import { openDatabase } from '../../server/src/db/database.ts';
+import { inTransaction } from '../../server/src/db/unit-of-work.ts';
+import { authenticate } from '../../server/src/http/authenticate.ts';
+import { PG_URL, type TestDialect } from '../setup/dialects.ts';
+import { freePort, spawnServer } from '../setup/process.ts';
+
+const FLIGHTS = Number(process.env.BENCH_FLIGHTS ?? 100_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const dialect: TestDialect = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-bench-flights-'));
+const schema = dialect === 'postgres' ? `bench_${Date.now().toString(36)}` : undefined;
+if (schema) {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`CREATE SCHEMA ${schema}`);
+  await c.end();
+}
+const server = await spawnServer(dialect, { dataDir, schema }, { SEED: 'fixtures', LOG_LEVEL: 'silent' });
+const database = openDatabase({ databaseUrl: dialect === 'postgres' ? PG_URL : null, dataDir, pgSchema: schema ?? null });
+const db = database.db;
+let bare: ChildProcess | null = null;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)];
+
+/** A bare Express app answering a small JSON object: the ceiling for this machine and load. */
+async function startBare(): Promise<string> {
+  const port = await freePort();
+  const code = `import express from 'express'; const app = express(); app.get('/bare.json', (_q, r) => { r.json({ result: true, time: String(Math.floor(Date.now() / 1000)) }); }); app.listen(${port}, '127.0.0.1', () => console.log('ready'));`;
+  bare = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: path.resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => bare!.stdout!.once('data', () => resolve()));
+  return `http://127.0.0.1:${port}/bare.json`;
+}
+
+try {
+  const company = await db.selectFrom('companies').select('id').where('name', '=', 'Skyline Flight Academy').executeTakeFirstOrThrow();
+  const aircraft = await db.selectFrom('aircraft').select(['id', 'base_id']).where('company_id', '=', company.id).execute();
+  const pilots = await db.selectFrom('users').select('id').where('company_id', '=', company.id).where('user_group_id', 'in', [150, 190, 200]).execute();
+  const types = await db.selectFrom('flight_types').select('id').where('company_id', '=', company.id).execute();
+
+  const t0 = performance.now();
+  const now = Math.floor(Date.now() / 1000);
+  const start = now - 5 * 365 * 86400;
+  for (let done = 0; done < FLIGHTS; ) {
+    const n = Math.min(5000, FLIGHTS - done);
+    await inTransaction(db, null, async (uow) => {
+      const changeNo = await uow.changeNo(company.id, 'flights');
+      const rows = Array.from({ length: n }, (_, k) => {
+        const i = done + k;
+        const off = start + Math.floor((i / FLIGHTS) * 5 * 365 * 86400);
+        const a = aircraft[i % aircraft.length];
+        return {
+          id: uuidv7(),
+          company_id: company.id,
+          change_no: changeNo,
+          deleted: 0,
+          created: now,
+          modified: now,
+          date: new Date(off * 1000).toISOString().slice(0, 10),
+          status: 'LANDED',
+          callsign: `SKY${i}`,
+          aircraft_id: a.id,
+          flight_type_id: types[i % types.length].id,
+          base_id: a.base_id,
+          pic_id: pilots[i % pilots.length].id,
+          sic_id: i % 3 ? null : pilots[(i + 1) % pilots.length].id,
+          supervisor_id: null,
+          user_id: pilots[i % pilots.length].id,
+          departure_airport: 'LECU',
+          landing_airport: i % 2 ? 'LECU' : 'LELL',
+          offblocks: off,
+          takeoff: off + 600,
+          landing: off + 4200,
+          onblocks: off + 4800,
+          starts: off,
+          block_time: 4800,
+          flight_time: 3600,
+          night_flight_time: 0,
+          ifr_flight_time: 0,
+          rules: 'VFR',
+          crosscountry: i % 2 ? 0 : 1,
+          multiengine: 0,
+          landings: 1,
+          night_landings: 0,
+          engine_starts: 1,
+          pax: 0,
+          oil: null,
+          fuel: null,
+          cargo: null,
+          route: null,
+          remarks: null,
+          pf: null,
+          confirmed_at: now,
+          confirmed_by: null,
+          dispatched_at: null,
+          dispatched_by: null,
+        };
+      });
+      for (let i = 0; i < rows.length; i += 250) await uow.trx.insertInto('flights').values(rows.slice(i, i + 250)).execute();
+      // The counters are part of every write, bulk loads included.
+      await adjustFlightCount(uow.trx, company.id, 'LANDED', n);
+    });
+    done += n;
+  }
+  if (dialect === 'postgres') await database.db.executeQuery({ sql: 'ANALYZE flights', parameters: [], query: { kind: 'RawNode' } } as never);
+  console.log(`${dialect}: seeded ${FLIGHTS} flights of one company in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  const login = await fetch(`${server.baseUrl}/login.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'dispatch@skyline.test', password: 'demo1234' }),
+  });
+  const { token } = (await login.json()) as { token: string };
+
+  // (1) In process.
+  const auth = await authenticate(db, token);
+  if (!auth.ok) throw new Error('token refused');
+  const ctx = { db, database } as any;
+  const res = {} as any;
+  const time = async (named: string[]) => {
+    const params = parseLoadParams(named);
+    const samples: number[] = [];
+    let body: any = null;
+    for (let i = 0; i < CALLS; i++) {
+      const s0 = process.hrtime.bigint();
+      body = await loadFlights(ctx, auth.actor, params, res);
+      JSON.stringify(body);
+      samples.push(Number(process.hrtime.bigint() - s0) / 1e6);
+    }
+    return { samples, body };
+  };
+  await time([]); // warm up: JIT, statement cache, page cache
+  const first = await time([]);
+  if (first.body.flights.length !== 20 || first.body.paginate.count !== FLIGHTS) throw new Error(`unexpected page: ${first.body.flights.length} rows, count ${first.body.paginate.count}`);
+  console.log(`in process, page 1 of 20 (count from counters): median ${median(first.samples).toFixed(2)} ms, p99 ${p99(first.samples).toFixed(2)} ms (target median < 10 ms)`);
+  const pilot = await time([`pilot:${pilots[0].id}`, 'page:10']);
+  console.log(`in process, pilot filter page 10 (exact COUNT of ${pilot.body.paginate.count}): median ${median(pilot.samples).toFixed(2)} ms, p99 ${p99(pilot.samples).toFixed(2)} ms`);
+  const range = await time(['from:2023-01-01', 'to:2023-03-31']);
+  console.log(`in process, one quarter (exact COUNT of ${range.body.paginate.count}): median ${median(range.samples).toFixed(2)} ms`);
+
+  // A streamed 20,000-row page over HTTP, once.
+  const b0 = performance.now();
+  const big = await fetch(`${server.baseUrl}/flights/load/limit:20000.json`, { headers: { authorization: `Bearer ${token}` } });
+  const bigBody = (await big.json()) as { flights: unknown[] };
+  console.log(`limit:20000 streamed: ${bigBody.flights.length} rows in ${(performance.now() - b0).toFixed(0)} ms`);
+
+  // (2) Under load, in one run: the endpoint, then the bare Express ceiling.
+  const url = `${server.baseUrl}/flights/load.json`;
+  const headers = { authorization: `Bearer ${token}` };
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
+  const flights = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  const bareUrl = await startBare();
+  await autocannon({ url: bareUrl, connections: CONNECTIONS, duration: 2 });
+  const ceiling = await autocannon({ url: bareUrl, connections: CONNECTIONS, duration: DURATION });
+  if (flights.non2xx || ceiling.non2xx) throw new Error(`non-2xx answers: ${flights.non2xx} / ${ceiling.non2xx}`);
+  const ratio = flights.requests.average / ceiling.requests.average;
+  console.log(`GET /flights/load.json: ${flights.requests.average.toFixed(0)} req/s, median latency ${flights.latency.p50} ms`);
+  console.log(`bare Express JSON:     ${ceiling.requests.average.toFixed(0)} req/s, median latency ${ceiling.latency.p50} ms`);
+  console.log(`ratio: ${ratio.toFixed(2)} (target >= 0.5)`);
+} finally {
+  (bare as ChildProcess | null)?.kill('SIGTERM');
+  await database.close();
+  await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (schema) {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await c.end();
+  }
+}
