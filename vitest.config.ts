@@ -4,11 +4,19 @@ import { defineConfig } from 'vitest/config';
 // cross-package HTTP/sync suites in test/. Database suites loop over TEST_DIALECTS.
 export default defineConfig({
   test: {
-    include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts', 'client-core/src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'shared/src/**/*.test.ts',
+      'server/src/**/*.test.ts',
+      'client-core/src/**/*.test.ts',
+      'desktop/renderer/src/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', 'test/e2e/**'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    // CI asks for a JSON report to count passes per dialect (.ci/run).
+    reporters: process.env.VITEST_JSON ? ['default', 'json'] : ['default'],
+    outputFile: process.env.VITEST_JSON ? { json: process.env.VITEST_JSON } : undefined,
   },
 });

@@ -21,6 +21,10 @@ const sources = [
 export function canonical(p: string): string {
   return p
     .replace(/\?.*$/, '')
+    .replace(/\[[^\]]*\]/g, '') // optional segments: the route serves the bare form too
+    .replace(/\/\.json$/, '.json')
+    .replace(/^([^.]*)$/, '$1.json') // the spec writes POST `/login` for POST /login.json
+    .replace(/\/\d+(?=[/.])/g, '/{n}') // `/users/user_groups/1.json` is a parameter value
     .replace(/:(\w+)/g, '{$1}')
     .replace(/(\/\w+:\{\w+\})+/g, '/{named}')
     .replace(/\{\w+\}:\{\w+\}/g, '{p}')

@@ -12,7 +12,8 @@ export const RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.
  */
 export function mountFieldClient(app: Express, dir = RENDERER_DIR): void {
   app.get('/', (_req, res) => res.redirect('/app/'));
-  app.get('/app', (_req, res) => res.redirect('/app/'));
+  // Express matches '/app' and '/app/' alike (non-strict routing): redirect only the bare one.
+  app.get('/app', (req, res, next) => (req.originalUrl.split('?')[0] === '/app' ? res.redirect('/app/') : next()));
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     app.get('/app/', (_req, res) => {
       res.status(503).type('text/plain').send('The field client is not built: run `npm run build -w @ops/desktop`.');

@@ -40,7 +40,7 @@ if (schema) {
 const server = await spawnServer(dialect, { dataDir, schema }, { SEED: 'fixtures', LOG_LEVEL: 'silent' });
 const database = openDatabase({ databaseUrl: dialect === 'postgres' ? PG_URL : null, dataDir, pgSchema: schema ?? null });
 const db = database.db;
-let bare: ChildProcess | null = null;
+const children: ChildProcess[] = [];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)];
@@ -49,8 +49,9 @@ const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 async function startBare(): Promise<string> {
   const port = await freePort();
   const code = `import express from 'express'; const app = express(); app.get('/bare.json', (_q, r) => { r.json({ result: true, time: String(Math.floor(Date.now() / 1000)) }); }); app.listen(${port}, '127.0.0.1', () => console.log('ready'));`;
-  bare = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: path.resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve) => bare!.stdout!.once('data', () => resolve()));
+  const bare = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: path.resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(bare);
+  await new Promise<void>((resolve) => bare.stdout!.once('data', () => resolve()));
   return `http://127.0.0.1:${port}/bare.json`;
 }
 
@@ -180,7 +181,7 @@ try {
   console.log(`bare Express JSON:     ${ceiling.requests.average.toFixed(0)} req/s, median latency ${ceiling.latency.p50} ms`);
   console.log(`ratio: ${ratio.toFixed(2)} (target >= 0.5)`);
 } finally {
-  (bare as ChildProcess | null)?.kill('SIGTERM');
+  for (const c of children) c.kill('SIGTERM');
   await database.close();
   await server.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,29 +1,93 @@
-import { useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { SignInScreen } from './SignIn.tsx';
+import { clearSession, loadSession, resolveApiBase, type StoredSession, saveSession } from './session.ts';
+import type { Workspace } from './workspace.ts';
 
-/** Sign-in against the API of this origin (field client) or the configured server (Electron). */
+// The signed-in app (RxDB, screens) loads after the sign-in screen is up.
+const Shell = lazy(() => import('./Shell.tsx'));
+
+type Phase = { kind: 'boot' } | { kind: 'signin'; baseUrl: string; notice?: string } | { kind: 'opening'; baseUrl: string } | { kind: 'open'; ws: Workspace } | { kind: 'failed'; message: string };
+
+/**
+ * Resumes the last session when there is one (its local database opens without
+ * a network), otherwise asks to sign in.
+ */
 export function App() {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [message, setMessage] = useState<string | null>(null);
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const res = await fetch('../api/v1/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-    const body = (await res.json()) as { result: boolean; message?: string; user?: { email: string } };
-    setMessage(body.result ? `Signed in as ${body.user?.email}` : (body.message ?? 'Sign-in failed'));
-  };
+  const [phase, setPhase] = useState<Phase>({ kind: 'boot' });
+
+  const open = useCallback(async (session: StoredSession) => {
+    setPhase({ kind: 'opening', baseUrl: session.baseUrl });
+    try {
+      const { Workspace } = await import('./workspace.ts');
+      const ws = await Workspace.open(session);
+      setPhase({ kind: 'open', ws });
+    } catch (err) {
+      setPhase({ kind: 'signin', baseUrl: session.baseUrl, notice: `The local data could not be opened: ${(err as Error).message}` });
+    }
+  }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    resolveApiBase().then(
+      (baseUrl) => {
+        if (cancelled) return;
+        const session = loadSession(baseUrl);
+        if (session) void open(session);
+        else setPhase({ kind: 'signin', baseUrl });
+      },
+      (err: Error) => setPhase({ kind: 'failed', message: err.message }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [open]);
+
+  const signedIn = useCallback(
+    async (session: StoredSession) => {
+      saveSession(session);
+      await open(session);
+    },
+    [open],
+  );
+
+  /** Another person (or the same one again) signed in from the session-expired prompt. */
+  const switchTo = useCallback(
+    async (ws: Workspace, session: StoredSession) => {
+      await ws.close().catch(() => {});
+      await signedIn(session);
+    },
+    [signedIn],
+  );
+
+  const signOut = useCallback(async (ws: Workspace) => {
+    // Best effort: offline, the session simply expires on the server.
+    await ws.rest('POST', '/logout.json').catch(() => {});
+    await ws.close().catch(() => {});
+    clearSession();
+    setPhase({ kind: 'signin', baseUrl: ws.baseUrl, notice: 'Signed out. Changes not yet sent stay on this device and are sent at your next sign-in.' });
+  }, []);
+
+  switch (phase.kind) {
+    case 'boot':
+    case 'opening':
+      return <Splash text="Opening local data…" />;
+    case 'failed':
+      return <Splash text={`Cannot start: ${phase.message}`} />;
+    case 'signin':
+      return <SignInScreen baseUrl={phase.baseUrl} notice={phase.notice} onSignedIn={signedIn} />;
+    case 'open':
+      return (
+        <Suspense fallback={<Splash text="Loading…" />}>
+          <Shell ws={phase.ws} onSignOut={() => signOut(phase.ws)} onSwitch={(s) => switchTo(phase.ws, s)} />
+        </Suspense>
+      );
+  }
+}
+
+function Splash({ text }: { text: string }) {
   return (
-    <main className="signin">
-      <h1>Ops Platform</h1>
-      <form onSubmit={submit}>
-        <label>
-          Email <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
-        </label>
-        <label>
-          Password <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} required />
-        </label>
-        <button type="submit">Sign in</button>
-      </form>
-      {message && <p role="status">{message}</p>}
+    <main className="splash">
+      <p>{text}</p>
     </main>
   );
 }

@@ -13,6 +13,13 @@ import { flightsRoutes } from './flights/flights.routes.ts';
 import { airportsRoutes } from './airports/airports.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { companyRoutes } from './company/company.routes.ts';
+import { newsRoutes } from './news/news.routes.ts';
+import { usersRoutes } from './users/users.routes.ts';
+import { profileRoutes } from './profile/profile.routes.ts';
+import { basesRoutes } from './bases/bases.routes.ts';
+import { pilotGroupsRoutes } from './pilot-groups/pilot-groups.routes.ts';
+import { pilotsRoutes } from './pilots/pilots.routes.ts';
+import { certificatesRoutes } from './certificates/certificates.routes.ts';
 import '../db/core-tables.ts';
 import '../db/domain-tables.ts';
 import './bases/bases.commands.ts';
@@ -21,5 +28,5 @@ import './aircraft-reports/aircraft-reports.commands.ts';
 
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes];
+  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes];
 }

@@ -7,6 +7,8 @@ import { fleetSeedStep } from '../areas/aircraft/fleet.seed.ts';
 import { flightTypesSeedStep } from '../areas/flight-types/flight-types.seed.ts';
 import { flightsSeedStep } from '../areas/flights/flights.seed.ts';
 import { companySeedStep } from '../areas/company/company.seed.ts';
+import { newsSeedStep } from '../areas/news/news.seed.ts';
+import { peopleSeedStep } from '../areas/pilots/people.seed.ts';
 
 /**
  * A seed step of one area. `fixtures` adds that area's part of CONTRACT 3;
@@ -19,7 +21,7 @@ export interface SeedStep {
 }
 
 /** Areas append their steps here (one line per area). */
-export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep];
+export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep, newsSeedStep, peopleSeedStep];
 
 export const DEMO_LOGINS = [
   'admin@skyline.test',

@@ -8,6 +8,8 @@ import { maintenanceJobsServerCollection } from './collections/maintenance-jobs.
 import { inventoryServerCollection } from './collections/inventory.ts';
 import { flightsServerCollection } from './collections/flights.ts';
 import { notificationsServerCollection } from './collections/notifications.ts';
+import { newsServerCollection } from './collections/news.ts';
+import { personalServerCollection } from './collections/personal.ts';
 import { registerCollection } from './registry.ts';
 
 /** The server side of every shared collection; areas register theirs the same way. */
@@ -21,6 +23,8 @@ registerCollection(maintenanceJobsServerCollection);
 registerCollection(inventoryServerCollection);
 registerCollection(flightsServerCollection);
 registerCollection(notificationsServerCollection);
+registerCollection(newsServerCollection);
+registerCollection(personalServerCollection);
 
 export { registerCollection } from './registry.ts';
 export { registerCommand, CommandRejected } from './commands.ts';

@@ -9,6 +9,8 @@ import type { CollectionDef } from './types.ts';
 import { usersCollection } from './users.ts';
 import { flightsCollection } from './flights.ts';
 import { notificationsCollection } from './notifications.ts';
+import { newsCollection } from './news.ts';
+import { personalCollection } from './personal.ts';
 
 export * from './types.ts';
 export * from './reference.ts';
@@ -21,11 +23,13 @@ export * from './maintenance-jobs.ts';
 export * from './inventory.ts';
 export * from './flights.ts';
 export * from './notifications.ts';
+export * from './news.ts';
+export * from './personal.ts';
 
 /**
  * Every replicated collection, in one list the server and clients share. Keep
  * it at 13 or fewer: free RxDB opens about 13 collections per context.
  */
 // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous list of definitions
-export const COLLECTIONS: CollectionDef<any>[] = [referenceCollection, usersCollection, aircraftCollection, commandsCollection, outcomesCollection, aircraftReportsCollection, maintenanceJobsCollection, inventoryCollection, flightsCollection, notificationsCollection];
+export const COLLECTIONS: CollectionDef<any>[] = [referenceCollection, usersCollection, aircraftCollection, commandsCollection, outcomesCollection, aircraftReportsCollection, maintenanceJobsCollection, inventoryCollection, flightsCollection, notificationsCollection, newsCollection, personalCollection];
 export const MAX_COLLECTIONS = 13;

@@ -24,7 +24,7 @@ describe.each(DIALECTS)('airports on %s', (dialect) => {
       expect(r.body.airports.every((a: any) => a.Airport.id.startsWith('LEC'))).toBe(true);
       const lecu = r.body.airports.find((a: any) => a.Airport.id === 'LECU');
       expect(lecu).toEqual({
-        Airport: { id: 'LECU', name: 'Cuatro Vientos Airport', city: 'Madrid', lat: 40.3707, lon: -3.78514 },
+        Airport: { id: 'LECU', name: 'Madrid-Cuatro Vientos Airport', city: 'Madrid', lat: 40.3707, lon: -3.78514 },
         Country: { id: 'ES', name: 'Spain' },
         Timezone: { id: 'Europe/Madrid', name: 'Europe/Madrid' },
       });
@@ -52,7 +52,7 @@ describe.each(DIALECTS)('airports on %s', (dialect) => {
       const r = await s.api('GET', '/airports/view/LECU/2024-06-21.json');
       expect(r.status).toBe(200);
       const a = r.body.airport;
-      expect(a.Airport).toMatchObject({ id: 'LECU', name: 'Cuatro Vientos Airport', lat: 40.3707, lon: -3.78514 });
+      expect(a.Airport).toMatchObject({ id: 'LECU', name: 'Madrid-Cuatro Vientos Airport', lat: 40.3707, lon: -3.78514 });
       expect(a.Country).toEqual({ id: 'ES', name: 'Spain' });
       expect(a.Timezone).toMatchObject({ id: 'Europe/Madrid', offset: '+02:00', offset_hours: 2 });
       const sun = sunTimes(40.3707, -3.78514, '2024-06-21', 'Europe/Madrid');

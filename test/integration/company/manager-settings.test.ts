@@ -134,5 +134,12 @@ describe.each(DIALECTS)('company manager settings on %s', (dialect) => {
     const next = await pullAll(s, token, 'reference', first.checkpoint);
     const doc = next.docs.find((d) => d.type === 'company');
     expect(doc.data.CompanySetting.extracrew).toBe(true);
+    // A zone change also re-sends the operating-hours document, which names the zone of its minutes.
+    expect(next.docs.some((d) => d.type === 'operating_hours')).toBe(false);
+    expect((await edit({ CompanyDetail: { timezone_id: 'Europe/Lisbon' } })).status).toBe(200);
+    const moved = await pullAll(s, token, 'reference', next.checkpoint);
+    expect(moved.docs.find((d) => d.type === 'company').data.CompanyDetail.timezone_id).toBe('Europe/Lisbon');
+    expect(moved.docs.find((d) => d.type === 'operating_hours').data.timezone).toBe('Europe/Lisbon');
+    expect((await edit({ CompanyDetail: { timezone_id: 'Europe/Madrid' } })).status).toBe(200);
   });
 });

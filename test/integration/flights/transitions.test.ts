@@ -290,6 +290,22 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       expect(list.body.flights.map((f: any) => f.Flight.id)).not.toContain(id);
     });
 
+    it('notify tells the rest of the crew in-app, not the caller; without notify nobody hears', async () => {
+      const pilot = await t('pilot@skyline.test');
+      const titles = async () => (await s.api('GET', '/notifications.json', { token: pilot })).body.notifications.map((n: any) => n.title);
+      const before = await titles();
+      const quiet = await createFlight(s, pilot, flight({ callsign: 'QUIET1' }));
+      await cancel({ id: quiet, reason: 'Weather' });
+      expect(await titles()).toEqual(before);
+      const f = flight({ callsign: 'NOTE1' });
+      const id = await createFlight(s, pilot, f);
+      expect((await cancel({ id, reason: 'Weather', notify: true })).status).toBe(200);
+      const after = await titles();
+      expect(after).toEqual([`Flight NOTE1 on ${f.date} was canceled`, ...before]);
+      const dispatcher = await s.api('GET', '/notifications.json', { token: await t('dispatch@skyline.test') });
+      expect(dispatcher.body.notifications.map((n: any) => n.title)).not.toContain(after[0]);
+    });
+
     it('cancelling a LANDED flight makes it DELETED and reverses the aircraft books exactly', async () => {
       const aircraft = s.refs.aircraft['EC-ABC'];
       const before = await aircraftRow(s, aircraft);

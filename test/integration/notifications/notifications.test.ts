@@ -26,6 +26,15 @@ describe.each(DIALECTS)('in-app notifications on %s', (dialect) => {
 
   it('needs credentials', async () => {
     expect((await s.api('GET', '/notifications.json')).status).toBe(401);
+    expect((await s.api('POST', '/notifications/read.json', { body: { all: true } })).status).toBe(401);
+  });
+
+  it('rejects a body that is neither ids nor all', async () => {
+    const pilot = await s.login('pilot@skyline.test');
+    for (const body of [{}, { all: false }, { ids: 'x' }]) expect((await s.api('POST', '/notifications/read.json', { token: pilot, body })).status).toBe(400);
+    expect((await s.api('GET', '/notifications.json?page=0', { token: pilot })).status).toBe(400);
+    const unread = await s.api('GET', '/notifications.json?unread=1', { token: pilot });
+    expect(unread.body.notifications.length).toBe(2);
   });
 
   it('lists the caller’s notifications newest first in the CONTRACT shape', async () => {

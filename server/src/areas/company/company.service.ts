@@ -5,6 +5,7 @@ import type { Actor } from '../../http/actor.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { companyFlags, presentCompanySettings } from './company.presenter.ts';
+import { stampReference } from './company.reference.ts';
 import type { TCompanyEdit } from './company.schema.ts';
 import './company.tables.ts';
 
@@ -113,6 +114,8 @@ export async function editCompany(ctx: AppContext, actor: Actor, input: TCompany
       // The company row replicates as the `company` reference document.
       const changeNo = await uow.changeNo(actor.companyId, 'companies');
       await uow.trx.updateTable('companies').set({ ...set, change_no: changeNo, modified: nowSeconds() }).where('id', '=', actor.companyId).execute();
+      // The operating-hours document carries the zone its minutes are read in.
+      if (set.timezone !== undefined && set.timezone !== row.timezone) await stampReference(uow, actor.companyId, 'operating_hours');
     });
   }
   return { result: true, message: Object.keys(set).length ? 'Company settings saved' : 'Nothing to change', ...(await managerSettings(ctx, actor)) };

@@ -89,7 +89,7 @@ export async function loadFlights(ctx: AppContext, actor: Actor, p: LoadParams, 
   const count = await flightsRepository.count(ctx.db, actor.companyId, filters);
   const time = String(now);
   if (p.limit <= STREAM_ABOVE) {
-    const rows = await flightsRepository.page(ctx.db, actor.companyId, filters, p.limit, offset).execute();
+    const rows = await flightsRepository.page(ctx.db, actor.companyId, filters, p.limit, offset);
     return { flights: rows.map((r) => presentFlightRow(r, zone, now)), paginate: paginate(p.page, p.limit, count, rows.length), time };
   }
   res.status(200).setHeader('content-type', 'application/json; charset=utf-8');
@@ -116,16 +116,16 @@ export async function loadFlights(ctx: AppContext, actor: Actor, p: LoadParams, 
 
 async function* rowsOf(ctx: AppContext, companyId: string, filters: FlightFilters, limit: number, offset: number): AsyncGenerator<FlightJoinedRow> {
   if (ctx.database.dialect === 'sqlite') {
-    yield* flightsRepository.page(ctx.db, companyId, filters, limit, offset).stream(BATCH);
+    yield* flightsRepository.pageStream(ctx.db, companyId, filters, limit, offset, BATCH);
     return;
   }
   let left = limit;
-  let batch = await flightsRepository.page(ctx.db, companyId, filters, Math.min(BATCH, left), offset).execute();
+  let batch = await flightsRepository.page(ctx.db, companyId, filters, Math.min(BATCH, left), offset);
   while (batch.length) {
     for (const row of batch) yield row;
     left -= batch.length;
     const last = batch[batch.length - 1];
     if (left <= 0 || batch.length < BATCH) return;
-    batch = await flightsRepository.after(ctx.db, companyId, filters, { starts: Number(last.starts), id: last.id }, Math.min(BATCH, left)).execute();
+    batch = await flightsRepository.after(ctx.db, companyId, filters, { starts: Number(last.starts), id: last.id }, Math.min(BATCH, left));
   }
 }

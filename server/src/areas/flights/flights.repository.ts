@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import './flights.tables.ts';
+import { type Param, runPrepared } from './prepared.ts';
 
 /** Statuses a flight can be stored with (DELAYED is computed on read). */
 export const STORED_STATUSES = ['DRAFT', 'SCHEDULED', 'DISPATCHED', 'LANDED', 'CANCELED', 'DELETED'] as const;
@@ -125,22 +126,59 @@ export interface FlightFilters {
 
 type FlightsEB = ExpressionBuilder<DB & { f: DB['flights'] }, 'f'>;
 
-/** The filters as one WHERE expression, shared by the page query and its count. */
-export function filterExpression(eb: FlightsEB, companyId: string, f: FlightFilters) {
-  const parts = [eb('f.company_id', '=', companyId), eb('f.status', 'in', [...f.statuses])];
-  if (f.delayedBefore !== undefined) parts.push(eb('f.offblocks', '<', f.delayedBefore));
-  if (f.fromStarts !== undefined) parts.push(eb('f.starts', '>=', f.fromStarts));
-  if (f.toStarts !== undefined) parts.push(eb('f.starts', '<', f.toStarts));
-  if (f.aircraftId) parts.push(eb('f.aircraft_id', '=', f.aircraftId));
-  if (f.baseId) parts.push(eb('f.base_id', '=', f.baseId));
-  if (f.flightTypeId) parts.push(eb('f.flight_type_id', '=', f.flightTypeId));
-  if (f.pilotId) parts.push(eb.or([eb('f.pic_id', '=', f.pilotId), eb('f.sic_id', '=', f.pilotId), eb('f.supervisor_id', '=', f.pilotId)]));
+/** Which filters are set: the shape of the SQL (values are parameters). */
+const shapeOf = (f: FlightFilters) =>
+  [
+    f.statuses.length,
+    f.delayedBefore !== undefined ? 'd' : '',
+    f.fromStarts !== undefined ? 'f' : '',
+    f.toStarts !== undefined ? 't' : '',
+    f.aircraftId ? 'a' : '',
+    f.baseId ? 'b' : '',
+    f.flightTypeId ? 'y' : '',
+    f.pilotId ? 'p' : '',
+    f.involvedUserId ? 'i' : '',
+  ].join('');
+
+/** The named values of the filter expression (see `filterExpression`). */
+function filterValues(companyId: string, f: FlightFilters): Record<string, unknown> {
+  const v: Record<string, unknown> = { companyId, delayedBefore: f.delayedBefore, fromStarts: f.fromStarts, toStarts: f.toStarts };
+  Object.assign(v, { aircraftId: f.aircraftId, baseId: f.baseId, flightTypeId: f.flightTypeId, pilotId: f.pilotId, involvedUserId: f.involvedUserId });
+  f.statuses.forEach((s, i) => {
+    v[`status${i}`] = s;
+  });
+  return v;
+}
+
+/**
+ * The filters as one WHERE expression, shared by the page query and its
+ * count. Values come through `p`: the real ones, or placeholders when the
+ * shape is compiled once (prepared.ts).
+ */
+export function filterExpression(eb: FlightsEB, f: FlightFilters, p: Param) {
+  const parts = [eb('f.company_id', '=', p<string>('companyId')), eb('f.status', 'in', f.statuses.map((_, i) => p<string>(`status${i}`)))];
+  if (f.delayedBefore !== undefined) parts.push(eb('f.offblocks', '<', p<number>('delayedBefore')));
+  if (f.fromStarts !== undefined) parts.push(eb('f.starts', '>=', p<number>('fromStarts')));
+  if (f.toStarts !== undefined) parts.push(eb('f.starts', '<', p<number>('toStarts')));
+  if (f.aircraftId) parts.push(eb('f.aircraft_id', '=', p<string>('aircraftId')));
+  if (f.baseId) parts.push(eb('f.base_id', '=', p<string>('baseId')));
+  if (f.flightTypeId) parts.push(eb('f.flight_type_id', '=', p<string>('flightTypeId')));
+  if (f.pilotId) {
+    const u = p<string>('pilotId');
+    parts.push(eb.or([eb('f.pic_id', '=', u), eb('f.sic_id', '=', u), eb('f.supervisor_id', '=', u)]));
+  }
   if (f.involvedUserId) {
-    const u = f.involvedUserId;
+    const u = p<string>('involvedUserId');
     parts.push(eb.or([eb('f.pic_id', '=', u), eb('f.sic_id', '=', u), eb('f.supervisor_id', '=', u), eb('f.user_id', '=', u)]));
   }
   return eb.and(parts);
 }
+
+/** The real values, for one-off builders (streams) that are not prepared. */
+const direct = (companyId: string, f: FlightFilters): Param => {
+  const v = filterValues(companyId, f);
+  return <T>(name: string) => v[name] as T;
+};
 
 /** True when the list is the plain company list, answered from the counters. */
 export const isUnfiltered = (f: FlightFilters) =>
@@ -153,43 +191,68 @@ export const isUnfiltered = (f: FlightFilters) =>
   !f.flightTypeId &&
   !f.involvedUserId;
 
+const pageQuery = (db: Kysely<DB>, f: FlightFilters, p: Param) =>
+  flightsQuery(db, p<string>('companyId'))
+    .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p))
+    .orderBy('f.starts', 'desc')
+    .orderBy('f.id', 'desc')
+    .limit(p<number>('limit'))
+    .offset(p<number>('offset'));
+
 export const flightsRepository = {
-  /** The page, newest first, paginated in SQL. */
-  page(db: Kysely<DB>, companyId: string, f: FlightFilters, limit: number, offset: number) {
+  /** The page, newest first, paginated in SQL (compiled once per filter shape). */
+  page(db: Kysely<DB>, companyId: string, f: FlightFilters, limit: number, offset: number): Promise<FlightJoinedRow[]> {
+    return runPrepared<FlightJoinedRow>(db, `flights.page:${shapeOf(f)}`, (p) => pageQuery(db, f, p), { ...filterValues(companyId, f), limit, offset });
+  },
+  /** The same page as a stream (SQLite `.stream()`): built directly, a large page is rare. */
+  pageStream(db: Kysely<DB>, companyId: string, f: FlightFilters, limit: number, offset: number, chunk: number) {
+    const p = direct(companyId, f);
     return flightsQuery(db, companyId)
-      .where((eb) => filterExpression(eb as unknown as FlightsEB, companyId, f))
+      .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p))
       .orderBy('f.starts', 'desc')
       .orderBy('f.id', 'desc')
       .limit(limit)
-      .offset(offset);
+      .offset(offset)
+      .stream(chunk);
   },
   /** Rows strictly after a keyset position (PostgreSQL streaming in batches). */
   after(db: Kysely<DB>, companyId: string, f: FlightFilters, last: { starts: number; id: string }, limit: number) {
+    const p = direct(companyId, f);
     return flightsQuery(db, companyId)
-      .where((eb) => filterExpression(eb as unknown as FlightsEB, companyId, f))
+      .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p))
       .where(sql<boolean>`(f.starts < ${last.starts} or (f.starts = ${last.starts} and f.id < ${last.id}))`)
       .orderBy('f.starts', 'desc')
       .orderBy('f.id', 'desc')
-      .limit(limit);
+      .limit(limit)
+      .execute();
   },
   async count(db: Kysely<DB>, companyId: string, f: FlightFilters): Promise<number> {
     if (isUnfiltered(f)) {
-      const row = await db
-        .selectFrom('flight_counts')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), sql<number>`0`).as('n'))
-        .where('company_id', '=', companyId)
-        .where('status', 'in', [...f.statuses])
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
+      const rows = await runPrepared<{ n: number | string | null }>(
+        db,
+        `flights.counters:${f.statuses.length}`,
+        (p) =>
+          db
+            .selectFrom('flight_counts')
+            .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), sql<number>`0`).as('n'))
+            .where('company_id', '=', p<string>('companyId'))
+            .where('status', 'in', f.statuses.map((_, i) => p<string>(`status${i}`))),
+        filterValues(companyId, f),
+      );
+      return Number(rows[0]?.n ?? 0);
     }
-    const row = await db
-      .selectFrom('flights as f')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where((eb) => filterExpression(eb as unknown as FlightsEB, companyId, f))
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    const rows = await runPrepared<{ n: number | string }>(
+      db,
+      `flights.count:${shapeOf(f)}`,
+      (p) =>
+        db
+          .selectFrom('flights as f')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p)),
+      filterValues(companyId, f),
+    );
+    return Number(rows[0]?.n ?? 0);
   },
-  find: (db: Kysely<DB>, companyId: string, id: string) => flightsQuery(db, companyId).where('f.id', '=', id).executeTakeFirst(),
 };
 
 /** Adds `delta` flights of `status` to the company's counters (same transaction as the write). */

@@ -1,5 +1,6 @@
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
+import { notify } from '../notifications/notify.ts';
 
 /** The rest of the crew of a flight: PIC, SIC and supervisor, without the caller. */
 export function otherCrew(actor: Pick<Actor, 'userId'>, f: { pic_id: string | null; sic_id: string | null; supervisor_id: string | null }): string[] {
@@ -21,8 +22,6 @@ export async function notifyCrew(
   if (!userIds.length) return userIds;
   const what = f.callsign ? `Flight ${f.callsign} on ${f.date}` : `Your flight on ${f.date}`;
   const message = { companyId: actor.companyId, userIds, title: `${what} was canceled`, body: `${actor.name} ${actor.surname}: ${reason}`, link: `/flights/view/${f.id}.json` };
-  // PENDING-NOTIFY: notifications/notify.ts `notify(uow, message)` once that module lands.
-  void uow;
-  void message;
+  await notify(uow, message);
   return userIds;
 }

@@ -1,0 +1,128 @@
+import { ROLE_NAMES, type Role } from '@ops/shared';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { rejections } from './decisions.ts';
+import { fullName, useCommands, useCompany, useDismissed, useOutcomes, useSyncState, useUsers, WorkspaceContext } from './hooks.ts';
+import { markNavigation } from './perf.ts';
+import { Changes } from './screens/Changes.tsx';
+import { FleetBoard } from './screens/FleetBoard.tsx';
+import { Flights } from './screens/Flights.tsx';
+import { Maintenance } from './screens/Maintenance.tsx';
+import { TechLog } from './screens/TechLog.tsx';
+import type { StoredSession } from './session.ts';
+import { SignInForm } from './SignIn.tsx';
+import { SyncBar } from './SyncBar.tsx';
+import type { Workspace } from './workspace.ts';
+
+export type Screen = 'fleet' | 'techlog' | 'maintenance' | 'flights' | 'changes';
+export interface Route {
+  screen: Screen;
+  /** The aircraft of the technical log. */
+  id?: string;
+}
+
+const SCREENS: Array<{ screen: Screen; label: string }> = [
+  { screen: 'fleet', label: 'Fleet' },
+  { screen: 'techlog', label: 'Technical log' },
+  { screen: 'maintenance', label: 'Maintenance' },
+  { screen: 'flights', label: 'My flights' },
+  { screen: 'changes', label: 'Sync & rejections' },
+];
+
+function parseHash(hash: string): Route | null {
+  const [screen, id] = hash.replace(/^#\/?/, '').split('/');
+  return SCREENS.some((s) => s.screen === screen) ? { screen: screen as Screen, ...(id ? { id: decodeURIComponent(id) } : {}) } : null;
+}
+
+/** Mechanics and managers start on the fleet, pilots and students on their flights. */
+const homeOf = (role: number): Screen => (role >= 150 && role <= 200 ? 'flights' : 'fleet');
+
+export default function Shell({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): void; onSwitch(s: StoredSession): void }) {
+  return (
+    <WorkspaceContext.Provider value={ws}>
+      <ShellBody onSignOut={onSignOut} onSwitch={onSwitch} ws={ws} />
+    </WorkspaceContext.Provider>
+  );
+}
+
+function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): void; onSwitch(s: StoredSession): void }) {
+  const [route, setRoute] = useState<Route>(() => parseHash(location.hash) ?? { screen: homeOf(ws.user.user_group_id) });
+  useEffect(() => {
+    const onHash = () => {
+      const r = parseHash(location.hash);
+      if (r) setRoute(r);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const go = useCallback((r: Route) => {
+    markNavigation(r.screen);
+    const hash = `#${r.screen}${r.id ? `/${encodeURIComponent(r.id)}` : ''}`;
+    if (location.hash !== hash) history.replaceState(null, '', hash);
+    setRoute(r);
+  }, []);
+
+  const company = useCompany();
+  const users = useUsers();
+  const me = users.get(ws.user.id);
+  const { docs: outcomes } = useOutcomes();
+  const { docs: commands } = useCommands();
+  const dismissed = useDismissed();
+  const rejected = useMemo(() => rejections(outcomes, commands, dismissed), [outcomes, commands, dismissed]);
+  const sync = useSyncState();
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <div className="brand">
+          <img src="./icon.svg" alt="" width="28" height="28" />
+          <div>
+            <strong>{company.name || 'Ops Platform'}</strong>
+            <small>
+              {fullName(me) || ws.user.email} · {ROLE_NAMES[ws.user.user_group_id as Role] ?? `Role ${ws.user.user_group_id}`}
+            </small>
+          </div>
+        </div>
+        <nav aria-label="Screens">
+          {SCREENS.map((s) => (
+            <button key={s.screen} type="button" className={route.screen === s.screen ? 'tab active' : 'tab'} aria-current={route.screen === s.screen ? 'page' : undefined} onClick={() => go({ screen: s.screen })}>
+              {s.label}
+              {s.screen === 'changes' && rejected.length > 0 && <span className="count">{rejected.length}</span>}
+            </button>
+          ))}
+        </nav>
+        <button type="button" className="secondary small" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <SyncBar rejected={rejected.length} onShowChanges={() => go({ screen: 'changes' })} />
+      {sync.needsSignIn && <SignInAgain ws={ws} onSwitch={onSwitch} />}
+      <main className="content">
+        {route.screen === 'fleet' && <FleetBoard onOpen={(id) => go({ screen: 'techlog', id })} />}
+        {route.screen === 'techlog' && <TechLog aircraftId={route.id} onPick={(id) => go({ screen: 'techlog', id })} />}
+        {route.screen === 'maintenance' && <Maintenance />}
+        {route.screen === 'flights' && <Flights />}
+        {route.screen === 'changes' && <Changes rejected={rejected} />}
+      </main>
+    </div>
+  );
+}
+
+/** The server refused the token: sign in again without losing anything queued. */
+function SignInAgain({ ws, onSwitch }: { ws: Workspace; onSwitch(s: StoredSession): void }) {
+  return (
+    <section className="reauth" role="alert">
+      <p>
+        <strong>Your session has ended.</strong> Sign in again to keep syncing; your changes stay on this device meanwhile.
+      </p>
+      <SignInForm
+        baseUrl={ws.baseUrl}
+        email={ws.user.email ?? undefined}
+        submitLabel="Sign in again"
+        onSignedIn={(s) => {
+          if (s.user.id === ws.user.id && s.user.company_id === ws.user.company_id) ws.setToken(s.token, s.expires);
+          else onSwitch(s);
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { formatDateTime, formatTime, isoDateIn } from './format.ts';
+import { useCompany, useDeferred, useNetwork, useNow, useSyncState, useWorkspace } from './hooks.ts';
+
+/**
+ * Always visible: online or offline (the server answering, not just a
+ * network), changes and commands waiting for the server, the last sync and
+ * the last error.
+ */
+export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowChanges(): void }) {
+  const ws = useWorkspace();
+  const s = useSyncState();
+  const network = useNetwork();
+  const deferred = useDeferred();
+  const { display } = useCompany();
+  const now = useNow(15_000);
+  const online = s.online && network;
+  const commands = s.pendingCommands + deferred.length;
+  // Command documents are local writes too until pushed: count them once, as commands.
+  const changes = Math.max(0, s.pendingWrites - s.pendingCommands);
+  const lastMs = Math.max(s.lastSyncAt ?? 0, ws.lastSyncAt ?? 0);
+  const last = lastMs ? Math.floor(lastMs / 1000) : null;
+  const lastText = last === null ? 'never' : isoDateIn(last, display.companyZone) === isoDateIn(now, display.companyZone) ? formatTime(last, display) : formatDateTime(last, display);
+  return (
+    <section className={`syncbar ${online ? 'is-online' : 'is-offline'}`} aria-label="Sync status" data-testid="sync-status">
+      <span className="sync-state" data-online={online ? 'true' : 'false'}>
+        <span className="dot" aria-hidden="true" />
+        {online ? 'Online' : network ? 'Offline (server not answering)' : 'Offline'}
+      </span>
+      <button type="button" className={`sync-pending ${changes + commands > 0 ? 'has-pending' : ''}`} onClick={onShowChanges} data-testid="sync-pending">
+        {changes} change{changes === 1 ? '' : 's'} · {commands} command{commands === 1 ? '' : 's'} pending
+      </button>
+      {rejected > 0 && (
+        <button type="button" className="sync-rejected" onClick={onShowChanges} data-testid="sync-rejected">
+          {rejected} rejected
+        </button>
+      )}
+      <span className="sync-last" title={display.companyZone}>
+        Last sync {lastText}
+      </span>
+      {s.lastError && (
+        <span className="sync-error" title={s.lastError}>
+          {s.lastError}
+        </span>
+      )}
+      <button type="button" className="secondary small" onClick={() => ws.client.resync()} disabled={!network}>
+        Sync now
+      </button>
+    </section>
+  );
+}

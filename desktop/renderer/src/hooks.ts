@@ -1,0 +1,135 @@
+import type { OpsDoc, SyncState } from '@ops/client-core';
+import type { CommandDoc, OutcomeDoc, ReferenceDoc, UserDoc } from '@ops/shared';
+import { createContext, useContext, useEffect, useMemo, useState } from 'react';
+import type { MangoQuery } from 'rxdb';
+import type { Observable } from 'rxjs';
+import { type DisplaySettings, displaySettingsOf } from './format.ts';
+import type { Workspace } from './workspace.ts';
+
+export const WorkspaceContext = createContext<Workspace | null>(null);
+
+export function useWorkspace(): Workspace {
+  const ws = useContext(WorkspaceContext);
+  if (!ws) throw new Error('useWorkspace outside a signed-in screen');
+  return ws;
+}
+
+/** The latest value of an observable (`initial` until it emits). */
+export function useObservable<T>(source: Observable<T>, initial: T): T {
+  const [value, setValue] = useState<T>(initial);
+  useEffect(() => {
+    const sub = source.subscribe(setValue);
+    return () => sub.unsubscribe();
+  }, [source]);
+  return value;
+}
+
+export interface Docs<T> {
+  docs: T[];
+  /** False until the local database answered the first time. */
+  ready: boolean;
+}
+
+/**
+ * Live documents of a local collection as plain objects. `query` is compared
+ * by value, so callers may build it inline.
+ */
+export function useDocs<T>(collection: string, query: MangoQuery<OpsDoc> = {}): Docs<T> {
+  const ws = useWorkspace();
+  const key = JSON.stringify(query);
+  const [state, setState] = useState<Docs<T>>({ docs: [], ready: false });
+  useEffect(() => {
+    const c = ws.client.collections[collection];
+    if (!c) {
+      setState({ docs: [], ready: true });
+      return;
+    }
+    const sub = c.find(JSON.parse(key) as MangoQuery<OpsDoc>).$.subscribe((docs) => setState({ docs: docs.map((d) => d.toJSON() as unknown as T), ready: true }));
+    return () => sub.unsubscribe();
+  }, [ws, collection, key]);
+  return state;
+}
+
+export function useSyncState(): SyncState {
+  const ws = useWorkspace();
+  return useObservable(ws.client.syncState$, ws.client.syncState$.value);
+}
+
+export function useMarks(): ReadonlySet<string> {
+  const ws = useWorkspace();
+  return useObservable(ws.marks$, ws.marks$.value);
+}
+
+export function useDeferred() {
+  const ws = useWorkspace();
+  return useObservable(ws.deferred$, ws.deferred$.value);
+}
+
+export function useDismissed(): ReadonlySet<string> {
+  const ws = useWorkspace();
+  return useObservable(ws.dismissed$, ws.dismissed$.value);
+}
+
+/** Every command of this login, newest first. */
+export function useCommands(): Docs<CommandDoc> {
+  return useDocs<CommandDoc>('commands', { sort: [{ id: 'desc' }] });
+}
+
+export function useOutcomes(): Docs<OutcomeDoc> {
+  return useDocs<OutcomeDoc>('outcomes', { sort: [{ created: 'desc' }] });
+}
+
+/** The `company` reference document (settings payload) and the formats it sets. */
+export function useCompany(): { name: string; data: Record<string, unknown> | null; display: DisplaySettings; flags: Record<string, unknown> } {
+  const { docs } = useDocs<ReferenceDoc>('reference', { selector: { type: 'company' } });
+  const doc = docs[0];
+  return useMemo(() => {
+    const data = doc?.data ?? null;
+    const setting = data && typeof data.CompanySetting === 'object' && data.CompanySetting !== null ? (data.CompanySetting as Record<string, unknown>) : {};
+    return { name: doc?.name ?? '', data, display: displaySettingsOf(data), flags: setting };
+  }, [doc]);
+}
+
+/** Permission keys of a role from the `permissions` reference document; missing keys are false. */
+export function usePermissions(role: number): Record<string, boolean> {
+  const { docs } = useDocs<ReferenceDoc>('reference', { selector: { type: 'permissions' } });
+  return useMemo(() => {
+    const roles = docs[0]?.data?.roles;
+    const mine = roles && typeof roles === 'object' ? (roles as Record<string, unknown>)[String(role)] : null;
+    return mine && typeof mine === 'object' ? (mine as Record<string, boolean>) : {};
+  }, [docs, role]);
+}
+
+/** People of the company by id, for names. */
+export function useUsers(): Map<string, UserDoc> {
+  const { docs } = useDocs<UserDoc>('users');
+  return useMemo(() => new Map(docs.map((u) => [u.id, u])), [docs]);
+}
+
+export const fullName = (u: Pick<UserDoc, 'name' | 'surname'> | undefined | null) => (u ? `${u.name} ${u.surname}`.trim() : '');
+
+/** Unix seconds, refreshed every `everyMs` so derived statuses move on while the screen stays open. */
+export function useNow(everyMs = 30_000): number {
+  const [now, setNow] = useState(() => Math.floor(Date.now() / 1000));
+  useEffect(() => {
+    const t = setInterval(() => setNow(Math.floor(Date.now() / 1000)), everyMs);
+    return () => clearInterval(t);
+  }, [everyMs]);
+  return now;
+}
+
+/** Whether the browser reports a network at all (being online also needs the server to answer). */
+export function useNetwork(): boolean {
+  const [up, setUp] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const on = () => setUp(true);
+    const off = () => setUp(false);
+    window.addEventListener('online', on);
+    window.addEventListener('offline', off);
+    return () => {
+      window.removeEventListener('online', on);
+      window.removeEventListener('offline', off);
+    };
+  }, []);
+  return up;
+}

@@ -1,0 +1,426 @@
+import { type AircraftDoc, type AircraftReportDoc, type CommandDoc, type FlightDoc, type OutcomeDoc, type ReferenceDoc, uuidv7 } from '@ops/shared';
+import { type FormEvent, useMemo, useState } from 'react';
+import { commandsByTarget, describeCommand, outcomesByTarget } from '../decisions.ts';
+import { type FlightForm, FLIGHT_RULES, confirmProblem, emptyForm, flightActions, flightDocFrom, formOf, localOverlaps, shownStatus } from '../flights.ts';
+import { type DisplaySettings, formatClock, formatDuration, formatIsoDate, isoDateIn } from '../format.ts';
+import { fullName, useCommands, useCompany, useDeferred, useDocs, useMarks, useNetwork, useNow, useOutcomes, usePermissions, useSyncState, useUsers, useWorkspace } from '../hooks.ts';
+import { fleetBoard, openItems } from '../techlog.ts';
+import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../ui.tsx';
+import { type DeferredCommand, markKey, RestError } from '../workspace.ts';
+
+const STATUS_TONE: Record<string, 'info' | 'warn' | 'ok' | 'danger' | 'neutral'> = {
+  DRAFT: 'neutral',
+  SCHEDULED: 'info',
+  DELAYED: 'warn',
+  DISPATCHED: 'info',
+  LANDED: 'ok',
+  CANCELED: 'danger',
+  DELETED: 'danger',
+};
+
+interface FlightContext {
+  display: DisplaySettings;
+  registration: Map<string, string>;
+  users: Map<string, { name: string; surname: string }>;
+  blocked: Map<string, string>;
+  all: FlightDoc[];
+  online: boolean;
+  mayConfirm: boolean;
+  passwordRequired: boolean;
+  now: number;
+}
+
+/** The signed-in person's flights: create and edit offline, confirm and dispatch as commands, cancel online. */
+export function Flights() {
+  const ws = useWorkspace();
+  const me = ws.user.id;
+  const query = useMemo(() => ({ selector: { $or: [{ pic_id: me }, { sic_id: me }, { supervisor_id: me }, { user_id: me }] } }), [me]);
+  const { docs: flights, ready } = useDocs<FlightDoc>('flights', query);
+  const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
+  const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_reports', { selector: { status: { $ne: 'CLOSED' } } });
+  const { docs: commands } = useCommands();
+  const { docs: outcomes } = useOutcomes();
+  const deferred = useDeferred();
+  const marks = useMarks();
+  const users = useUsers();
+  const { display, flags } = useCompany();
+  const permissions = usePermissions(ws.user.user_group_id);
+  const sync = useSyncState();
+  const network = useNetwork();
+  const now = useNow();
+  const [editing, setEditing] = useState<FlightDoc | 'new' | null>(null);
+  const [showPast, setShowPast] = useState(true);
+
+  const sorted = useMemo(() => [...flights].sort((a, b) => b.starts - a.starts || (a.id < b.id ? 1 : -1)), [flights]);
+  const byTarget = useMemo(() => commandsByTarget(commands), [commands]);
+  const outcomesOf = useMemo(() => outcomesByTarget(outcomes), [outcomes]);
+  const ctx: FlightContext = useMemo(() => {
+    const byId = new Map(aircraft.map((a) => [a.id, a]));
+    const board = fleetBoard(aircraft, openItems(reports, byId, [], now, display.companyZone));
+    return {
+      display,
+      registration: new Map(aircraft.map((a) => [a.id, a.registration])),
+      users,
+      blocked: new Map(board.filter((r) => r.blocked).map((r) => [r.aircraft.id, r.blockReason ?? 'blocked'])),
+      all: flights,
+      online: sync.online && network,
+      mayConfirm: permissions['Flight.confirm'] === true,
+      passwordRequired: flags.require_flight_password === true,
+      now,
+    };
+  }, [aircraft, reports, now, display, users, flights, sync.online, network, permissions, flags]);
+  const shown = showPast ? sorted : sorted.filter((f) => !['LANDED', 'CANCELED', 'DELETED'].includes(f.status));
+
+  return (
+    <section aria-labelledby="flights-title">
+      <div className="screen-head">
+        <h2 id="flights-title">My flights</h2>
+        <button type="button" onClick={() => setEditing('new')} disabled={permissions['Flight.create'] === false}>
+          New flight
+        </button>
+        <label className="check">
+          <input type="checkbox" checked={showPast} onChange={(e) => setShowPast(e.target.checked)} /> Show confirmed and canceled
+        </label>
+        <span className="muted small">Times in {display.flightZone}</span>
+      </div>
+      {editing === 'new' && <FlightEditor flight={null} onDone={() => setEditing(null)} />}
+      {ready && shown.length === 0 && <Empty>No flights yet.</Empty>}
+      <div className="flight-list" data-testid="flights">
+        {shown.map((f) =>
+          editing !== 'new' && editing?.id === f.id ? (
+            <FlightEditor key={f.id} flight={f} onDone={() => setEditing(null)} />
+          ) : (
+            <FlightRow
+              key={f.id}
+              flight={f}
+              ctx={ctx}
+              locallyPending={marks.has(markKey('flights', f.id))}
+              waiting={deferred.filter((d) => d.after === markKey('flights', f.id))}
+              commands={byTarget.get(`flights:${f.id}`) ?? []}
+              outcome={outcomesOf.get(`flights:${f.id}`)?.[0]}
+              onEdit={() => setEditing(f)}
+            />
+          ),
+        )}
+      </div>
+    </section>
+  );
+}
+
+function FlightRow({
+  flight: f,
+  ctx,
+  locallyPending,
+  waiting,
+  commands,
+  outcome,
+  onEdit,
+}: {
+  flight: FlightDoc;
+  ctx: FlightContext;
+  locallyPending: boolean;
+  waiting: DeferredCommand[];
+  commands: CommandDoc[];
+  outcome?: OutcomeDoc;
+  onEdit(): void;
+}) {
+  const ws = useWorkspace();
+  const [note, setNote] = useState<string | null>(null);
+  const [panel, setPanel] = useState<'none' | 'cancel' | 'password'>('none');
+  const { display } = ctx;
+  const status = shownStatus(f, ctx.now);
+  const actions = flightActions(f);
+  const pendingCommands = commands.filter((c) => c.status === 'pending');
+  const latestDecided = commands.find((c) => c.status !== 'pending');
+  const overlaps = actions.confirm ? localOverlaps(f, ctx.all) : [];
+  const blocked = f.aircraft_id ? ctx.blocked.get(f.aircraft_id) : undefined;
+  const busy = pendingCommands.length > 0 || waiting.length > 0;
+
+  const confirm = async () => {
+    const problem = confirmProblem(f);
+    if (problem) return setNote(problem);
+    if (ctx.passwordRequired) {
+      // A password never travels in a stored command: confirming needs the server now.
+      if (!ctx.online) return setNote('Your company requires your password to confirm flights: confirm this flight when online.');
+      return setPanel('password');
+    }
+    setNote(null);
+    await ws.run('flight.confirm', { flight_id: f.id }, { collection: 'flights', id: f.id });
+  };
+  const dispatch = async () => {
+    setNote(null);
+    await ws.run('flight.dispatch', { flight_id: f.id }, { collection: 'flights', id: f.id });
+  };
+
+  return (
+    <article className={`flight ${locallyPending || busy ? 'is-pending' : ''}`} data-flight-id={f.id} data-callsign={f.callsign ?? ''}>
+      <header>
+        <strong>{formatIsoDate(f.date, display)}</strong>
+        <span>{f.callsign ?? 'No callsign'}</span>
+        <span>{f.aircraft_id ? (ctx.registration.get(f.aircraft_id) ?? 'aircraft?') : 'no aircraft'}</span>
+        <span>
+          {f.departure_airport ?? '····'} → {f.landing_airport ?? '····'}
+        </span>
+        <Badge tone={STATUS_TONE[status] ?? 'neutral'}>{status}</Badge>
+        {locallyPending && <PendingBadge what="saved on this device" />}
+        {waiting.map((d) => (
+          <PendingBadge key={d.id} what={`${describeCommand(d).toLowerCase()} (after the flight is sent)`} />
+        ))}
+        {pendingCommands.map((c) => (
+          <PendingBadge key={c.id} what={describeCommand(c).toLowerCase()} />
+        ))}
+      </header>
+      <p className="flight-times">
+        {f.offblocks_time ? (
+          <>
+            Blocks {formatClock(f.offblocks_time, display)}–{formatClock(f.onblocks_time, display)}
+            {f.takeoff_time ? ` · air ${formatClock(f.takeoff_time, display)}–${formatClock(f.landing_time, display)}` : ''} · block {formatDuration(f.block_time, display)} · flight{' '}
+            {formatDuration(f.flight_time, display)}
+          </>
+        ) : (
+          <span className="muted">No times yet</span>
+        )}
+        {' · '}PIC {fullName(ctx.users.get(f.pic_id ?? '')) || '—'}
+        {f.sic_id ? ` · SIC ${fullName(ctx.users.get(f.sic_id))}` : ''}
+      </p>
+      {overlaps.length > 0 && (
+        <p className="form-warning">
+          Overlaps {overlaps.map((o) => o.callsign ?? 'a flight').join(', ')} confirmed on this aircraft (as far as this device knows): the server will refuse to confirm.
+        </p>
+      )}
+      {blocked && actions.dispatch && <p className="form-warning">Aircraft blocked: {blocked}. The server will refuse to dispatch.</p>}
+      <DecisionNote command={latestDecided} outcome={outcome} display={display} />
+      {note && <p className="form-warning">{note}</p>}
+      <div className="actions-row">
+        {actions.edit && (
+          <button type="button" className="secondary small" onClick={onEdit} disabled={busy}>
+            Edit
+          </button>
+        )}
+        {actions.dispatch && (
+          <button type="button" className="secondary small" onClick={dispatch} disabled={busy}>
+            Dispatch
+          </button>
+        )}
+        {actions.confirm && (
+          <button type="button" className="small" onClick={confirm} disabled={busy || !ctx.mayConfirm} title={ctx.mayConfirm ? undefined : 'Your role may not confirm flights in this company'}>
+            Confirm
+          </button>
+        )}
+        {actions.cancel && (
+          <button
+            type="button"
+            className="danger small"
+            onClick={() => setPanel(panel === 'cancel' ? 'none' : 'cancel')}
+            disabled={!ctx.online || locallyPending}
+            title={!ctx.online ? 'Cancelling needs a connection: it is not queued offline' : locallyPending ? 'Wait until the flight reached the server' : undefined}
+          >
+            Cancel flight
+          </button>
+        )}
+        {actions.cancel && !ctx.online && <span className="muted small">Cancelling needs a connection.</span>}
+      </div>
+      {panel === 'cancel' && <CancelForm flight={f} onDone={() => setPanel('none')} />}
+      {panel === 'password' && <PasswordConfirm flight={f} onDone={() => setPanel('none')} />}
+    </article>
+  );
+}
+
+/** POST /flights/cancel.json: a REST action, online only (the flights area offers no cancel command). */
+function CancelForm({ flight, onDone }: { flight: FlightDoc; onDone(): void }) {
+  const ws = useWorkspace();
+  const [reason, setReason] = useState('');
+  const [notify, setNotify] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      await ws.rest('POST', '/flights/cancel.json', { id: flight.id, reason: reason.trim(), notify });
+      ws.client.resync();
+      onDone();
+    } catch (err) {
+      setError(err instanceof RestError ? err.message : String(err));
+    }
+  };
+  return (
+    <form className="inline-form" onSubmit={submit} aria-label="Cancel flight">
+      <Field label="Reason" wide>
+        <input value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={500} />
+      </Field>
+      <label className="check">
+        <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} /> Tell the other crew
+      </label>
+      <button type="submit" className="danger">
+        Cancel flight now
+      </button>
+      {error && <p className="form-error">{error}</p>}
+    </form>
+  );
+}
+
+/** Companies that require the password to confirm: POST /flights/confirm/{id}.json with it, online. */
+function PasswordConfirm({ flight, onDone }: { flight: FlightDoc; onDone(): void }) {
+  const ws = useWorkspace();
+  const [pass, setPass] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      await ws.rest('POST', `/flights/confirm/${encodeURIComponent(flight.id)}.json`, { pass });
+      ws.client.resync();
+      onDone();
+    } catch (err) {
+      setError(err instanceof RestError ? err.message : String(err));
+    }
+  };
+  return (
+    <form className="inline-form" onSubmit={submit} aria-label="Confirm with password">
+      <Field label="Your password (required by your company to confirm)">
+        <input type="password" value={pass} onChange={(e) => setPass(e.target.value)} required autoComplete="current-password" />
+      </Field>
+      <button type="submit">Confirm</button>
+      {error && <p className="form-error">{error}</p>}
+    </form>
+  );
+}
+
+function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): void }) {
+  const ws = useWorkspace();
+  const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
+  const { docs: types } = useDocs<ReferenceDoc>('reference', { selector: { type: 'flight_type' } });
+  const users = useUsers();
+  const { display } = useCompany();
+  const [id] = useState(() => flight?.id ?? uuidv7());
+  const [form, setForm] = useState<FlightForm>(() => (flight ? formOf(flight) : emptyForm(ws.user.id, isoDateIn(Math.floor(Date.now() / 1000), display.flightZone))));
+  const [tried, setTried] = useState(false);
+  const set = (k: keyof FlightForm) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const result = flightDocFrom(form, flight, { id, me: ws.user.id }, display.flightZone, Math.floor(Date.now() / 1000));
+  const errors = !result.ok && tried ? result.errors : {};
+  const pilots = useMemo(() => [...users.values()].filter((u) => u.active && u.pilot).sort((a, b) => fullName(a).localeCompare(fullName(b))), [users]);
+  const flightTypes = useMemo(
+    () =>
+      types
+        .map((t) => (t.data?.FlightType ?? null) as { id: string; name: string; deleted?: boolean } | null)
+        .filter((t): t is { id: string; name: string; deleted?: boolean } => !!t && !t.deleted)
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    [types],
+  );
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (!result.ok) return;
+    await ws.save('flights', result.doc);
+    onDone();
+  };
+
+  return (
+    <form className="card-form" onSubmit={submit} aria-label={flight ? 'Edit flight' : 'New flight'}>
+      <h3>{flight ? 'Edit flight' : 'New flight'}</h3>
+      <p className="muted small">Saved on this device at once and sent when the server can be reached. Times are wall-clock in {display.flightZone}.</p>
+      <div className="grid">
+        <Field label="Date" error={errors.date}>
+          <input type="date" name="date" value={form.date} onChange={set('date')} required />
+        </Field>
+        {(!flight || flight.status === 'DRAFT' || flight.status === 'SCHEDULED') && (
+          <Field label="Status">
+            <select name="status" value={form.status} onChange={(e) => setForm((f) => ({ ...f, status: e.target.value === 'SCHEDULED' ? 'SCHEDULED' : 'DRAFT' }))}>
+              <option value="DRAFT">Draft</option>
+              <option value="SCHEDULED">Scheduled</option>
+            </select>
+          </Field>
+        )}
+        <Field label="Callsign">
+          <input name="callsign" value={form.callsign} onChange={set('callsign')} maxLength={20} />
+        </Field>
+        <Field label="Aircraft">
+          <select name="aircraft_id" value={form.aircraft_id} onChange={set('aircraft_id')}>
+            <option value="">—</option>
+            {aircraft
+              .filter((a) => a.active || a.id === form.aircraft_id)
+              .sort((a, b) => a.registration.localeCompare(b.registration))
+              .map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.registration}
+                </option>
+              ))}
+          </select>
+        </Field>
+        <Field label="Flight type">
+          <select name="flight_type_id" value={form.flight_type_id} onChange={set('flight_type_id')}>
+            <option value="">—</option>
+            {flightTypes.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="PIC">
+          <select name="pic_id" value={form.pic_id} onChange={set('pic_id')}>
+            <option value="">—</option>
+            {pilots.map((u) => (
+              <option key={u.id} value={u.id}>
+                {fullName(u)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="SIC">
+          <select name="sic_id" value={form.sic_id} onChange={set('sic_id')}>
+            <option value="">—</option>
+            {pilots.map((u) => (
+              <option key={u.id} value={u.id}>
+                {fullName(u)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="From (ICAO)" error={errors.departure_airport}>
+          <input name="departure_airport" value={form.departure_airport} onChange={set('departure_airport')} maxLength={4} />
+        </Field>
+        <Field label="To (ICAO)" error={errors.landing_airport}>
+          <input name="landing_airport" value={form.landing_airport} onChange={set('landing_airport')} maxLength={4} />
+        </Field>
+        <Field label="Off-blocks" error={errors.offblocks_time}>
+          <input type="time" name="offblocks_time" value={form.offblocks_time} onChange={set('offblocks_time')} />
+        </Field>
+        <Field label="Takeoff" error={errors.takeoff_time}>
+          <input type="time" name="takeoff_time" value={form.takeoff_time} onChange={set('takeoff_time')} />
+        </Field>
+        <Field label="Landing" error={errors.landing_time}>
+          <input type="time" name="landing_time" value={form.landing_time} onChange={set('landing_time')} />
+        </Field>
+        <Field label="On-blocks" error={errors.onblocks_time}>
+          <input type="time" name="onblocks_time" value={form.onblocks_time} onChange={set('onblocks_time')} />
+        </Field>
+        <Field label="Landings" error={errors.landings}>
+          <input type="number" name="landings" min={0} max={999} value={form.landings} onChange={set('landings')} />
+        </Field>
+        <Field label="Rules">
+          <select name="rules" value={form.rules} onChange={set('rules')}>
+            <option value="">—</option>
+            {FLIGHT_RULES.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Remarks" wide>
+          <input name="remarks" value={form.remarks} onChange={set('remarks')} maxLength={2000} />
+        </Field>
+      </div>
+      {result.ok && result.doc.block_time > 0 && (
+        <p className="muted">
+          Block {formatDuration(result.doc.block_time, display)} · flight {formatDuration(result.doc.flight_time, display)}
+        </p>
+      )}
+      {errors.time_zone && <p className="form-error">{errors.time_zone}</p>}
+      <div className="actions-row">
+        <button type="submit">Save flight</button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

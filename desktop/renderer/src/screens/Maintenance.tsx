@@ -1,0 +1,123 @@
+import { type AircraftDoc, MAINTENANCE_JOB_WRITERS, type MaintenanceJobDoc, WORK_ORDER_STATUSES, type WorkOrderDoc, type WorkOrderStatus } from '@ops/shared';
+import { useMemo, useState } from 'react';
+import { outcomesByTarget } from '../decisions.ts';
+import { formatDate, formatDateTime } from '../format.ts';
+import { fullName, useCompany, useDocs, useMarks, useOutcomes, useUsers, useWorkspace } from '../hooks.ts';
+import { Badge, DecisionNote, Empty, PendingBadge } from '../ui.tsx';
+import { markKey } from '../workspace.ts';
+
+const JOB_TONE: Record<string, 'info' | 'warn' | 'ok'> = { OPEN: 'info', IN_PROGRESS: 'warn', COMPLETED: 'ok' };
+
+/** Maintenance jobs with their work orders; work order progress can be recorded offline. */
+export function Maintenance() {
+  const ws = useWorkspace();
+  const { docs: jobs, ready } = useDocs<MaintenanceJobDoc>('maintenance_jobs');
+  const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
+  const { docs: outcomes } = useOutcomes();
+  const marks = useMarks();
+  const users = useUsers();
+  const { display } = useCompany();
+  const [filter, setFilter] = useState('');
+  const [showCompleted, setShowCompleted] = useState(false);
+  const registration = useMemo(() => new Map(aircraft.map((a) => [a.id, a.registration])), [aircraft]);
+  const outcomesOf = useMemo(() => outcomesByTarget(outcomes), [outcomes]);
+  const mayWrite = (MAINTENANCE_JOB_WRITERS as readonly number[]).includes(ws.user.user_group_id);
+  const shown = jobs
+    .filter((j) => (!filter || j.aircraft_id === filter) && (showCompleted || j.status !== 'COMPLETED'))
+    .sort((a, b) => (a.start ?? Number.MAX_SAFE_INTEGER) - (b.start ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name));
+
+  const setStatus = async (job: MaintenanceJobDoc, wo: WorkOrderDoc, status: WorkOrderStatus) => {
+    const WorkOrder = job.WorkOrder.map((w) => (w.id === wo.id ? { ...w, status } : w));
+    await ws.save('maintenance_jobs', { ...job, WorkOrder, modified: Math.floor(Date.now() / 1000) });
+  };
+
+  return (
+    <section aria-labelledby="mx-title">
+      <div className="screen-head">
+        <h2 id="mx-title">Maintenance jobs</h2>
+        <select aria-label="Aircraft" value={filter} onChange={(e) => setFilter(e.target.value)}>
+          <option value="">All aircraft</option>
+          {[...aircraft]
+            .sort((a, b) => a.registration.localeCompare(b.registration))
+            .map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.registration}
+              </option>
+            ))}
+        </select>
+        <label className="check">
+          <input type="checkbox" checked={showCompleted} onChange={(e) => setShowCompleted(e.target.checked)} /> Show completed
+        </label>
+      </div>
+      {ready && shown.length === 0 && <Empty>No maintenance jobs{showCompleted ? '' : ' open'}.</Empty>}
+      {shown.map((job) => {
+        const pending = marks.has(markKey('maintenance_jobs', job.id));
+        const done = job.WorkOrder.filter((w) => w.status === 'done').length;
+        return (
+          <article key={job.id} className={`job ${pending ? 'is-pending' : ''}`} data-job-id={job.id}>
+            <header>
+              <strong>{registration.get(job.aircraft_id) ?? '?'}</strong>
+              <span>{job.name}</span>
+              <Badge tone={JOB_TONE[job.status] ?? 'info'}>{job.status.replace('_', ' ')}</Badge>
+              {job.crs_signed && <Badge tone="ok">CRS signed {job.crs_signed_at ? formatDate(job.crs_signed_at, display) : ''}</Badge>}
+              {pending && <PendingBadge />}
+            </header>
+            <p className="muted small">
+              {job.start ? `Start ${formatDateTime(job.start, display)}` : 'Not scheduled'}
+              {job.finish ? ` · finish ${formatDateTime(job.finish, display)}` : ''} · {done}/{job.WorkOrder.length} work orders done
+              {job.user_id ? ` · ${fullName(users.get(job.user_id))}` : ''}
+            </p>
+            {job.description && <p>{job.description}</p>}
+            <DecisionNote outcome={outcomesOf.get(`maintenance_jobs:${job.id}`)?.[0]} display={display} />
+            <table className="work-orders">
+              <thead>
+                <tr>
+                  <th>Work order</th>
+                  <th>ATA</th>
+                  <th>Time (h)</th>
+                  <th>Status</th>
+                  <th>Completed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...job.WorkOrder]
+                  .sort((a, b) => a.sort_order - b.sort_order)
+                  .map((wo) => (
+                    <tr key={wo.id}>
+                      <td>
+                        {wo.name}
+                        {wo.remarks && <div className="muted small">{wo.remarks}</div>}
+                      </td>
+                      <td>{wo.ata ?? ''}</td>
+                      <td>{wo.time ?? ''}</td>
+                      <td>
+                        {mayWrite && job.status !== 'COMPLETED' ? (
+                          <select aria-label={`Status of ${wo.name}`} value={wo.status} onChange={(e) => setStatus(job, wo, e.target.value as WorkOrderStatus)}>
+                            {WORK_ORDER_STATUSES.map((s) => (
+                              <option key={s} value={s}>
+                                {s.replace('_', ' ')}
+                              </option>
+                            ))}
+                          </select>
+                        ) : (
+                          wo.status.replace('_', ' ')
+                        )}
+                      </td>
+                      <td>{wo.completed_at ? `${formatDate(wo.completed_at, display)}${wo.completed_by ? ` · ${fullName(users.get(wo.completed_by))}` : ''}` : ''}</td>
+                    </tr>
+                  ))}
+                {job.WorkOrder.length === 0 && (
+                  <tr>
+                    <td colSpan={5} className="muted">
+                      No work orders
+                    </td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </article>
+        );
+      })}
+    </section>
+  );
+}

@@ -1,0 +1,500 @@
+import { type AircraftDoc, type AircraftReportDoc, type CommandDoc, type OutcomeDoc, uuidv7 } from '@ops/shared';
+import {
+  canActOnMel,
+  canBeReleaser,
+  checkExtension,
+  INTERVAL_TYPES,
+  LIMITATION_CODES,
+  MEL_CATEGORIES,
+  MEL_MANAGER_ROLES,
+  SEVERITIES,
+} from '@ops/shared/rules/aircraft-reports/mel';
+import { melItemStateOf } from '@ops/shared';
+import { type FormEvent, useMemo, useState } from 'react';
+import { commandsByTarget, outcomesByTarget } from '../decisions.ts';
+import { type DisplaySettings, endOfDay, formatDate, formatDateTime, isoDateIn } from '../format.ts';
+import { fullName, useCommands, useCompany, useDismissed, useDocs, useMarks, useNow, useOutcomes, useUsers, useWorkspace } from '../hooks.ts';
+import { fleetBoard, type ItemView, openItems } from '../techlog.ts';
+import { Badge, DecisionNote, deadlineText, Empty, Field, MelStatusBadge, PendingBadge } from '../ui.tsx';
+import { markKey } from '../workspace.ts';
+
+const INTERVAL_LABELS: Record<string, string> = { NEXT_FLIGHT: 'Next flight', CALENDAR_DAYS: 'Calendar days', FLIGHTS: 'Flights', FLIGHT_DAYS: 'Flight days', CYCLES: 'Cycles' };
+
+/** One aircraft's open reports; raise defects and MEL or CDL items; extend or close items. Works offline. */
+export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id: string): void }) {
+  const ws = useWorkspace();
+  const { docs: fleet, ready } = useDocs<AircraftDoc>('aircraft');
+  const active = useMemo(() => fleet.filter((a) => a.active).sort((a, b) => a.registration.localeCompare(b.registration)), [fleet]);
+  const aircraft = active.find((a) => a.id === aircraftId) ?? active[0];
+  const reportsQuery = useMemo(() => ({ selector: { aircraft_id: aircraft?.id ?? '' } }), [aircraft?.id]);
+  const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_reports', reportsQuery);
+  const { docs: commands } = useCommands();
+  const { docs: outcomes } = useOutcomes();
+  const dismissed = useDismissed();
+  const marks = useMarks();
+  const { display } = useCompany();
+  const users = useUsers();
+  const now = useNow();
+  const [form, setForm] = useState<'none' | 'defect' | 'mel'>('none');
+  const role = ws.user.user_group_id;
+
+  const views = useMemo(() => {
+    if (!aircraft) return [];
+    const pending = commands.filter((c) => c.status === 'pending');
+    return openItems(reports, new Map([[aircraft.id, aircraft]]), pending, now, display.companyZone).filter((v) => v.report.aircraft_id === aircraft.id);
+  }, [aircraft, reports, commands, now, display.companyZone]);
+  const row = useMemo(() => (aircraft ? fleetBoard([aircraft], views)[0] : null), [aircraft, views]);
+  const byTarget = useMemo(() => commandsByTarget(commands), [commands]);
+  const outcomesOf = useMemo(() => outcomesByTarget(outcomes), [outcomes]);
+  // Raises the server refused never become reports: show them here until dismissed.
+  const refusedRaises = commands.filter((c) => c.name === 'mel.raise' && c.status === 'rejected' && !dismissed.has(c.id) && isForAircraft(c, aircraft?.id));
+
+  if (ready && !aircraft) return <Empty>No aircraft on this device yet.</Empty>;
+  if (!aircraft || !row) return null;
+  const mayRaise = role !== 250 && canActOnMel('raise', role, { isAssignedPilot: aircraft.user_id === ws.user.id });
+  const mayManage = MEL_MANAGER_ROLES.includes(role);
+
+  return (
+    <section aria-labelledby="techlog-title">
+      <div className="screen-head">
+        <h2 id="techlog-title">Technical log</h2>
+        <select aria-label="Aircraft" value={aircraft.id} onChange={(e) => onPick(e.target.value)}>
+          {active.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.registration}
+            </option>
+          ))}
+        </select>
+        {row.blocked ? <Badge tone="danger">Blocked</Badge> : row.grounded ? <Badge tone="danger">Grounded</Badge> : <Badge tone="ok">Dispatchable</Badge>}
+        <span className="muted">
+          {aircraft.model_name} · {Number(aircraft.hours ?? 0).toFixed(1)} h · {aircraft.landings} landings · {aircraft.flights} flights
+        </span>
+      </div>
+      {row.blockReason && <p className="block-reason">{row.blockReason}</p>}
+
+      {refusedRaises.map((c) => (
+        <div key={c.id} className="decision decision-rejected" role="alert">
+          <strong>Not raised — refused by the server:</strong> {c.reason} ({describeRaise(c)}){' '}
+          <button type="button" className="link" onClick={() => ws.dismiss([c.id])}>
+            Dismiss
+          </button>
+        </div>
+      ))}
+
+      {role !== 250 && (
+        <div className="actions-row">
+          <button type="button" onClick={() => setForm(form === 'defect' ? 'none' : 'defect')}>
+            Report a defect
+          </button>
+          {mayRaise && (
+            <button type="button" onClick={() => setForm(form === 'mel' ? 'none' : 'mel')}>
+              Raise MEL/CDL item
+            </button>
+          )}
+        </div>
+      )}
+      {form === 'defect' && <DefectForm aircraft={aircraft} onDone={() => setForm('none')} />}
+      {form === 'mel' && <MelForm aircraft={aircraft} onDone={() => setForm('none')} />}
+
+      <h3>Open MEL and CDL items</h3>
+      {row.items.length === 0 && <Empty>No open MEL or CDL items.</Empty>}
+      <div className="report-list" data-testid="mel-items">
+        {row.items.map((v) => (
+          <ReportCard
+            key={v.report.id}
+            view={v}
+            display={display}
+            users={users}
+            now={now}
+            mayManage={mayManage}
+            locallyPending={marks.has(markKey('aircraft_reports', v.report.id))}
+            command={byTarget.get(`aircraft_reports:${v.report.id}`)?.[0]}
+            outcome={outcomesOf.get(`aircraft_reports:${v.report.id}`)?.[0]}
+          />
+        ))}
+      </div>
+      <h3>Other open reports</h3>
+      {row.defects.length === 0 && <Empty>No other open reports.</Empty>}
+      <div className="report-list" data-testid="defects">
+        {row.defects.map((v) => (
+          <ReportCard
+            key={v.report.id}
+            view={v}
+            display={display}
+            users={users}
+            now={now}
+            mayManage={role !== 250}
+            locallyPending={marks.has(markKey('aircraft_reports', v.report.id))}
+            outcome={outcomesOf.get(`aircraft_reports:${v.report.id}`)?.[0]}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isForAircraft = (c: CommandDoc, aircraftId: string | undefined) => isObject(c.args.AircraftReport) && c.args.AircraftReport.aircraft_id === aircraftId;
+const describeRaise = (c: CommandDoc) => (isObject(c.args.AircraftReport) ? String(c.args.AircraftReport.title ?? '') : '');
+
+function ReportCard({
+  view,
+  display,
+  users,
+  now,
+  mayManage,
+  locallyPending,
+  command,
+  outcome,
+}: {
+  view: ItemView;
+  display: DisplaySettings;
+  users: Map<string, { name: string; surname: string }>;
+  now: number;
+  mayManage: boolean;
+  locallyPending: boolean;
+  command?: CommandDoc;
+  outcome?: OutcomeDoc;
+}) {
+  const ws = useWorkspace();
+  const [extending, setExtending] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const r = view.report;
+  const m = view.item;
+  const raising = view.pending === 'raise';
+
+  const close = async () => {
+    setBusy(true);
+    try {
+      if (m) await ws.run('mel.close', { report_id: r.id });
+      else await ws.save('aircraft_reports', { ...r, status: 'CLOSED', modified: Math.floor(Date.now() / 1000) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <article className={`report ${view.pending || locallyPending ? 'is-pending' : ''}`} data-report-id={r.id} data-title={r.title}>
+      <header>
+        <Badge tone={m ? 'info' : 'neutral'}>
+          {r.type}
+          {m?.category ? ` cat. ${m.category}` : ''}
+        </Badge>
+        <strong>
+          {r.ata_chapter ? `ATA ${r.ata_chapter} · ` : ''}
+          {r.title}
+        </strong>
+        <MelStatusBadge status={view.status} />
+        {r.aircraft_status === 'GROUNDED' && <Badge tone="danger">Grounds the aircraft</Badge>}
+        {view.pending && <PendingBadge what={view.pending} />}
+        {locallyPending && !view.pending && <PendingBadge />}
+      </header>
+      <dl>
+        <dt>Reported</dt>
+        <dd>
+          {formatDateTime(r.created, display)}
+          {r.user_id ? ` by ${fullName(users.get(r.user_id)) || 'someone'}` : ''}
+        </dd>
+        <dt>Severity</dt>
+        <dd>{r.severity}</dd>
+        {m && (
+          <>
+            <dt>Interval</dt>
+            <dd>
+              {m.interval_type ? `${INTERVAL_LABELS[m.interval_type] ?? m.interval_type}${m.interval_value ? ` ${m.interval_value}` : ''}` : 'none'}
+              {m.starts ? `, from ${formatDate(m.starts, display)}` : ''}
+            </dd>
+            <dt>Deadline</dt>
+            <dd className="deadline">
+              {deadlineText(view.deadline, display)}
+              {m.extended ? ' (extended)' : ''}
+            </dd>
+            {m.MelItemLimitation.length > 0 && (
+              <>
+                <dt>Limitations</dt>
+                <dd>
+                  {m.MelItemLimitation.map((l) => (
+                    <Badge key={l.id} tone="warn">
+                      {l.code}
+                      {l.value ? ` ${l.value}` : ''}
+                    </Badge>
+                  ))}
+                </dd>
+              </>
+            )}
+            {m.mel_reference && (
+              <>
+                <dt>MEL reference</dt>
+                <dd>
+                  {m.mel_reference}
+                  {m.placard_fitted ? ' · placard fitted' : ''}
+                </dd>
+              </>
+            )}
+          </>
+        )}
+        {r.description && (
+          <>
+            <dt>Description</dt>
+            <dd>{r.description}</dd>
+          </>
+        )}
+      </dl>
+      <DecisionNote command={command} outcome={outcome} display={display} />
+      {mayManage && !raising && view.pending !== 'close' && r.status !== 'CLOSED' && (
+        <div className="actions-row">
+          {m && m.category !== 'A' && !m.extended && m.interval_type === 'CALENDAR_DAYS' && (
+            <button type="button" className="secondary small" onClick={() => setExtending(!extending)} disabled={view.pending === 'extend'}>
+              Extend
+            </button>
+          )}
+          <button type="button" className="secondary small" onClick={close} disabled={busy}>
+            {m ? 'Close item' : 'Close report'}
+          </button>
+        </div>
+      )}
+      {extending && m && <ExtendForm view={view} display={display} now={now} onDone={() => setExtending(false)} />}
+    </article>
+  );
+}
+
+function ExtendForm({ view, display, now, onDone }: { view: ItemView; display: DisplaySettings; now: number; onDone(): void }) {
+  const ws = useWorkspace();
+  const current = view.item?.expires ?? now;
+  const [day, setDay] = useState(() => isoDateIn(current + (view.item?.interval_value ?? 1) * 86400 - 1, display.companyZone));
+  const [reason, setReason] = useState('');
+  const until = endOfDay(day, display.companyZone);
+  const state = melItemStateOf(view.report);
+  const check = state ? checkExtension(state, { extended_until: until, now, role: ws.user.user_group_id, timeZone: display.companyZone }) : null;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (until === null || !reason.trim()) return;
+    await ws.run('mel.extend', { report_id: view.report.id, extended_until: until, reason: reason.trim() });
+    onDone();
+  };
+  return (
+    <form className="inline-form" onSubmit={submit} aria-label="Extend item">
+      <Field label={`New last day (${display.companyZone})`}>
+        <input type="date" name="last_day" value={day} onChange={(e) => setDay(e.target.value)} required />
+      </Field>
+      <Field label="Reason" wide>
+        <input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={1000} />
+      </Field>
+      {check && !check.ok && <p className="form-warning">The server will likely refuse: {check.reason}</p>}
+      <button type="submit">Queue extension</button>
+    </form>
+  );
+}
+
+function DefectForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }) {
+  const ws = useWorkspace();
+  const [title, setTitle] = useState('');
+  const [ata, setAta] = useState('');
+  const [system, setSystem] = useState('');
+  const [severity, setSeverity] = useState('LOW');
+  const [grounded, setGrounded] = useState(false);
+  const [description, setDescription] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const now = Math.floor(Date.now() / 1000);
+    const doc: AircraftReportDoc = {
+      id: uuidv7(),
+      aircraft_id: aircraft.id,
+      flight_id: null,
+      user_id: ws.user.id,
+      type: 'DEFECT',
+      title: title.trim(),
+      description: description.trim() || null,
+      ata_chapter: ata.trim() || null,
+      system: system.trim() || null,
+      severity,
+      aircraft_status: grounded ? 'GROUNDED' : 'FLYABLE',
+      dispatch_condition: grounded ? 'GROUNDED' : 'NONE',
+      status: 'OPEN',
+      hours: null,
+      cycles: null,
+      deferred_until: null,
+      deferred_reference: null,
+      created: now,
+      modified: now,
+      closed: null,
+      closed_by: null,
+      maintenance_job_id: null,
+      MelItem: null,
+    };
+    await ws.save('aircraft_reports', doc);
+    onDone();
+  };
+  return (
+    <form className="card-form" onSubmit={submit} aria-label="Report a defect">
+      <h3>Report a defect on {aircraft.registration}</h3>
+      <div className="grid">
+        <Field label="Title" wide>
+          <input name="title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={180} />
+        </Field>
+        <Field label="ATA chapter">
+          <input name="ata" value={ata} onChange={(e) => setAta(e.target.value)} maxLength={10} />
+        </Field>
+        <Field label="System">
+          <input value={system} onChange={(e) => setSystem(e.target.value)} maxLength={120} />
+        </Field>
+        <Field label="Severity">
+          <select value={severity} onChange={(e) => setSeverity(e.target.value)}>
+            {SEVERITIES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </Field>
+        <label className="check">
+          <input type="checkbox" checked={grounded} onChange={(e) => setGrounded(e.target.checked)} /> Grounds the aircraft
+        </label>
+        <Field label="Description" wide>
+          <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={3} />
+        </Field>
+      </div>
+      <div className="actions-row">
+        <button type="submit">Save defect</button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function MelForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }) {
+  const ws = useWorkspace();
+  const users = useUsers();
+  const role = ws.user.user_group_id;
+  const [type, setType] = useState<'MEL' | 'CDL'>('MEL');
+  const [title, setTitle] = useState('');
+  const [ata, setAta] = useState('');
+  const [category, setCategory] = useState('B');
+  const [intervalType, setIntervalType] = useState('');
+  const [intervalValue, setIntervalValue] = useState('');
+  const [reference, setReference] = useState('');
+  const [placard, setPlacard] = useState(true);
+  const [procedures, setProcedures] = useState('');
+  const [releasedBy, setReleasedBy] = useState(canBeReleaser(role, true) ? ws.user.id : '');
+  const [limitations, setLimitations] = useState<string[]>([]);
+  const [description, setDescription] = useState('');
+  const releasers = useMemo(
+    () => [...users.values()].filter((u) => u.active && (u.id === ws.user.id || (u.user_group_id !== null && canBeReleaser(u.user_group_id, false)))).sort((a, b) => fullName(a).localeCompare(fullName(b))),
+    [users, ws.user.id],
+  );
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const value = intervalValue.trim() ? Number(intervalValue) : null;
+    await ws.run('mel.raise', {
+      id: uuidv7(),
+      AircraftReport: {
+        aircraft_id: aircraft.id,
+        type,
+        title: title.trim(),
+        ata_chapter: ata.trim() || null,
+        description: description.trim() || null,
+        severity: 'LOW',
+        aircraft_status: 'FLYABLE',
+      },
+      MelItem: {
+        category: category || null,
+        ...(intervalType ? { interval_type: intervalType, interval_value: value } : {}),
+        mel_reference: reference.trim() || null,
+        released_by: releasedBy,
+        placard_fitted: placard,
+        procedures: procedures || null,
+      },
+      MelItemLimitation: limitations.map((code) => ({ code })),
+    });
+    onDone();
+  };
+  const toggle = (code: string) => setLimitations((l) => (l.includes(code) ? l.filter((c) => c !== code) : [...l, code]));
+
+  return (
+    <form className="card-form" onSubmit={submit} aria-label="Raise MEL or CDL item">
+      <h3>Raise a MEL or CDL item on {aircraft.registration}</h3>
+      <p className="muted small">Queued as a command: the server computes the window and checks the rules once it receives it. The deadline shown meanwhile is this device's computation.</p>
+      <div className="grid">
+        <Field label="Type">
+          <select name="type" value={type} onChange={(e) => setType(e.target.value === 'CDL' ? 'CDL' : 'MEL')}>
+            <option>MEL</option>
+            <option>CDL</option>
+          </select>
+        </Field>
+        <Field label="Title" wide>
+          <input name="title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={180} />
+        </Field>
+        <Field label="ATA chapter">
+          <input name="ata" value={ata} onChange={(e) => setAta(e.target.value)} maxLength={10} />
+        </Field>
+        <Field label="Category">
+          <select name="category" value={category} onChange={(e) => setCategory(e.target.value)}>
+            {type === 'CDL' && <option value="">none</option>}
+            {MEL_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Interval">
+          <select value={intervalType} onChange={(e) => setIntervalType(e.target.value)}>
+            <option value="">Standard for the category</option>
+            {INTERVAL_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {INTERVAL_LABELS[t]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {intervalType && intervalType !== 'NEXT_FLIGHT' && (
+          <Field label="Interval value">
+            <input type="number" min={1} step={1} value={intervalValue} onChange={(e) => setIntervalValue(e.target.value)} required />
+          </Field>
+        )}
+        <Field label="MEL reference">
+          <input value={reference} onChange={(e) => setReference(e.target.value)} maxLength={60} />
+        </Field>
+        <Field label="Procedures">
+          <select value={procedures} onChange={(e) => setProcedures(e.target.value)}>
+            <option value="">none</option>
+            <option value="M">(M) maintenance</option>
+            <option value="O">(O) operations</option>
+            <option value="MO">(M) and (O)</option>
+          </select>
+        </Field>
+        <Field label="Released by">
+          <select name="released_by" value={releasedBy} onChange={(e) => setReleasedBy(e.target.value)} required>
+            <option value="">choose…</option>
+            {releasers.map((u) => (
+              <option key={u.id} value={u.id}>
+                {fullName(u)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <label className="check">
+          <input type="checkbox" checked={placard} onChange={(e) => setPlacard(e.target.checked)} /> Placard fitted
+        </label>
+        <fieldset className="field-wide limitations">
+          <legend>Limitations</legend>
+          {LIMITATION_CODES.map((code) => (
+            <label key={code} className="check">
+              <input type="checkbox" checked={limitations.includes(code)} onChange={() => toggle(code)} /> {code}
+            </label>
+          ))}
+        </fieldset>
+        <Field label="Description" wide>
+          <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={2} />
+        </Field>
+      </div>
+      <div className="actions-row">
+        <button type="submit">Raise item</button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,125 @@
+import { uuidv7 } from '@ops/shared';
+import { getCertificateType } from '@ops/shared/reference/certificate-types';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { UserCertificatesTable } from '../../db/domain-tables.ts';
+import type { DB } from '../../db/schema.ts';
+import type { Actor } from '../../http/actor.ts';
+import { forbidden, notFound, validationFailed } from '../../http/errors.ts';
+import { nowSeconds } from '../../lib/tokens.ts';
+import type { TCertificateEdit } from './certificates.schema.ts';
+
+/** Roles up to this number manage and read every company user's certificates (Part A 4.8 item 4, CONTRACT 4). */
+export const CERTIFICATE_ADMIN_MAX_ROLE = 150;
+
+type CertificateRow = Pick<UserCertificatesTable, 'id' | 'user_id' | 'type' | 'name' | 'issue' | 'expiration' | 'comments' | 'upload_id'>;
+
+/**
+ * Part A 2.10 `UserCertificate`. `Upload` carries only its id: the uploads
+ * area owns the file records (filename, type, mime, size).
+ */
+export const presentCertificate = (c: CertificateRow) => ({
+  id: c.id,
+  user_id: c.user_id,
+  type: c.type,
+  name: c.name,
+  issue: c.issue,
+  expiration: c.expiration,
+  comments: c.comments,
+  Upload: c.upload_id ? { id: c.upload_id } : null,
+});
+
+const COLUMNS = ['id', 'user_id', 'type', 'name', 'issue', 'expiration', 'comments', 'upload_id'] as const;
+
+async function companyUser(db: Kysely<DB>, companyId: string, id: string) {
+  const u = await db.selectFrom('users').select(['id']).where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  if (!u) throw notFound('User not found');
+  return u;
+}
+
+/** Another person's certificates: roles <= 150 only. A refusal is 403, not an empty list that would read as "holds none". */
+function requireAccess(actor: Actor, userId: string, verb: 'see' | 'change'): void {
+  if (actor.role > CERTIFICATE_ADMIN_MAX_ROLE && userId !== actor.userId) throw forbidden(`You can only ${verb} your own certificates`);
+}
+
+/** Live certificates of one user, by type (one indexed query). */
+export async function certificatesOf(db: Kysely<DB>, companyId: string, userId: string) {
+  const rows = await db
+    .selectFrom('user_certificates')
+    .select([...COLUMNS])
+    .where('company_id', '=', companyId)
+    .where('user_id', '=', userId)
+    .where('deleted', '=', 0)
+    .orderBy('type')
+    .orderBy('id')
+    .execute();
+  return rows.map(presentCertificate);
+}
+
+/** GET /pilots/certificates/{userId}.json (userId defaults to the caller). */
+export async function listCertificates(ctx: AppContext, actor: Actor, userId: string | undefined) {
+  const target = await companyUser(ctx.db, actor.companyId, userId ?? actor.userId);
+  requireAccess(actor, target.id, 'see');
+  return { certificates: await certificatesOf(ctx.db, actor.companyId, target.id) };
+}
+
+async function findCertificate(db: Kysely<DB>, companyId: string, id: string) {
+  const row = await db.selectFrom('user_certificates').select([...COLUMNS]).where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  if (!row) throw notFound('Certificate not found');
+  return row;
+}
+
+/**
+ * POST /pilots/certificates/edit.json: creates (no id) or changes a
+ * certificate. A certificate never moves to another person. The name defaults
+ * to the catalog name of its type.
+ */
+export async function saveCertificate(ctx: AppContext, actor: Actor, input: TCertificateEdit) {
+  const target = await companyUser(ctx.db, actor.companyId, input.user_id);
+  requireAccess(actor, target.id, 'change');
+  const existing = input.id ? await findCertificate(ctx.db, actor.companyId, input.id) : null;
+  if (existing) {
+    requireAccess(actor, existing.user_id, 'change');
+    if (existing.user_id !== target.id) throw validationFailed({ user_id: ['A certificate cannot move to another person'] });
+  }
+  const issue = input.issue === undefined ? (existing?.issue ?? null) : input.issue;
+  const expiration = input.expiration === undefined ? (existing?.expiration ?? null) : input.expiration;
+  if (issue && expiration && expiration < issue) throw validationFailed({ expiration: ['The expiration cannot be before the issue date'] });
+  const catalogName = getCertificateType(input.type)?.name ?? input.type;
+  const name = input.name === undefined ? (existing && existing.type === input.type ? existing.name : catalogName) : (input.name ?? catalogName);
+  const comments = input.comments === undefined ? (existing?.comments ?? null) : input.comments;
+  const id = existing?.id ?? uuidv7();
+  await ctx.tx(async (uow) => {
+    const now = nowSeconds();
+    const changeNo = await uow.changeNo(actor.companyId, 'user_certificates');
+    if (existing) {
+      await uow.trx
+        .updateTable('user_certificates')
+        .set({ type: input.type, name, issue, expiration, comments, change_no: changeNo, modified: now })
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', id)
+        .execute();
+    } else {
+      await uow.trx
+        .insertInto('user_certificates')
+        .values({ id, company_id: actor.companyId, change_no: changeNo, deleted: 0, created: now, modified: now, user_id: target.id, type: input.type, name, issue, expiration, comments, upload_id: null })
+        .execute();
+    }
+  });
+  return { result: true, id, UserCertificate: presentCertificate(await findCertificate(ctx.db, actor.companyId, id)) };
+}
+
+/** POST /pilots/certificates/delete/{id}.json: a tombstone (replicated to the owner's devices). */
+export async function deleteCertificate(ctx: AppContext, actor: Actor, id: string) {
+  const row = await findCertificate(ctx.db, actor.companyId, id);
+  requireAccess(actor, row.user_id, 'change');
+  await ctx.tx(async (uow) => {
+    await uow.trx
+      .updateTable('user_certificates')
+      .set({ deleted: 1, change_no: await uow.changeNo(actor.companyId, 'user_certificates'), modified: nowSeconds() })
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', row.id)
+      .execute();
+  });
+  return { result: true, id: row.id, message: 'Certificate deleted' };
+}

@@ -1,0 +1,131 @@
+import { ALL_ROLES, isStaff, ROLES, TWO_FACTOR_MODES } from '@ops/shared';
+import { COUNTRIES, timeZoneNames } from '@ops/shared/reference/index';
+import { z } from 'zod';
+import { defineRoute } from '../../http/define-route.ts';
+import { zBoolish, zEmail, zId } from '../../http/zod.ts';
+import { presentUserGroup } from '../users/users.presenter.ts';
+import { ZUserDetailFields } from '../users/users.schema.ts';
+import { changeEmail, changePassword, closeSession, confirmEmail, editProfile, loginsAndSessions, viewProfile } from './profile.service.ts';
+
+const unwrap = (raw: unknown) => {
+  const b = (raw ?? {}) as Record<string, unknown>;
+  return typeof b.data === 'object' && b.data !== null ? b.data : b;
+};
+
+const required = (label: string) => z.string({ error: `${label} is required` }).min(1, `${label} is required`).max(1024, 'Too long');
+
+const ZProfileEdit = z.preprocess(
+  unwrap,
+  z.object({
+    User: z
+      .object({
+        language: z.string().trim().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Expected a language code such as en or pt-BR'),
+        two_factor: z.enum(TWO_FACTOR_MODES, { error: `Expected one of ${TWO_FACTOR_MODES.join(', ')}` }),
+        alerts: zBoolish,
+        message_alerts: zBoolish,
+        newsletter: zBoolish,
+        whatsapp: zBoolish,
+      })
+      .partial()
+      .prefault({}),
+    UserDetail: ZUserDetailFields.prefault({}),
+  }),
+);
+
+/** Part A 4.5: the caller's own profile and sessions; every signed-in role. */
+export const profileRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/users/view.json',
+    area: 'profile',
+    summary: 'The caller’s User (with login preferences), UserDetail and UserGroup',
+    access: {},
+    handler: ({ ctx, actor }) => viewProfile(ctx, actor),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/users/edit.json',
+    area: 'profile',
+    summary: 'Change any subset of the own profile and preferences (alerts, message_alerts, newsletter; whatsapp only off); answers the profile',
+    access: {},
+    body: ZProfileEdit,
+    handler: ({ ctx, actor, body }) => editProfile(ctx, actor, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/users/email.json',
+    area: 'profile',
+    summary: 'Change the own address: new_email, new_email_repeat, password; unconfirmed until the mailed link is confirmed',
+    access: {},
+    body: z.object({
+      new_email: z.string({ error: 'New email is required' }).trim().min(1, 'New email is required').pipe(zEmail),
+      new_email_repeat: z.string({ error: 'Repeat the new email' }).trim().toLowerCase().min(1, 'Repeat the new email'),
+      password: required('Password'),
+    }),
+    handler: ({ ctx, actor, body, req }) => changeEmail(ctx, actor, body, req.ip ?? null),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/users/confirm_email.json',
+    area: 'profile',
+    summary: 'Confirm the own new address with the token of the confirmation mail',
+    access: {},
+    body: z.object({ token: z.string({ error: 'Token is required' }).trim().min(10, 'Token is required').max(200) }),
+    handler: ({ ctx, actor, body }) => confirmEmail(ctx, actor, body.token),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/users/password.json',
+    area: 'profile',
+    summary: 'Change the own password (password, newpassword, newpasswordrepeat); other sessions of the login end; answers `{result, message, sessions_closed}`',
+    access: {},
+    body: z.object({ password: required('Current password'), newpassword: required('New password'), newpasswordrepeat: required('Repeat the new password') }),
+    handler: ({ ctx, actor, body, req }) => changePassword(ctx, actor, body, req.ip ?? null),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/users/logins.json',
+    area: 'profile',
+    summary: 'Recent sign-ins (`logins`), open sessions (`sessions`) and the presenting session id (`currentSession`)',
+    access: {},
+    handler: ({ ctx, actor }) => loginsAndSessions(ctx, actor),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/users/closesession/:sessionId.json',
+    area: 'profile',
+    summary: 'End one of the caller’s sessions (remote logout)',
+    access: {},
+    params: z.object({ sessionId: zId }),
+    handler: ({ ctx, actor, params }) => closeSession(ctx, actor, params.sessionId),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/users/user_groups{/:staff}.json',
+    area: 'profile',
+    summary: 'Roles of the company as `user_groups: [{UserGroup{id, name, role}}]`; `/1` only staff roles (<= 170)',
+    access: {},
+    params: z.object({ staff: z.enum(['0', '1'], { error: 'Expected 1 (staff only) or 0' }).optional() }),
+    handler: ({ actor, params }) => {
+      // The platform administrator role is not a company role; only role 1 sees it.
+      const roles = ALL_ROLES.filter((r) => r !== ROLES.PLATFORM_ADMIN || actor.role === ROLES.PLATFORM_ADMIN).filter((r) => params.staff !== '1' || isStaff(r));
+      return { user_groups: roles.map((r) => ({ UserGroup: presentUserGroup(r) })) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/users/countries.json',
+    area: 'profile',
+    summary: 'Map of ISO 3166 alpha-2 code to country name',
+    access: {},
+    handler: () => COUNTRIES,
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/users/timezones.json',
+    area: 'profile',
+    summary: 'Map of time zone id to IANA name (ids are the names)',
+    access: {},
+    handler: () => Object.fromEntries(timeZoneNames().map((zone) => [zone, zone])),
+  }),
+];
