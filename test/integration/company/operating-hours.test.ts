@@ -59,6 +59,12 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
       expect(r.body.rows.some((m: string) => message.test(m)), `${label}: ${JSON.stringify(r.body.rows)}`).toBe(true);
     }
     expect(await rowsOf()).toEqual(before);
+    // At most 1000 rows per save; an unknown base is 404 (another company's is below).
+    const many = Array.from({ length: 1001 }, (_, i) => ({ override_date: DateTime.fromISO('2030-01-01').plus({ days: i }).toISODate(), closed: 1 }));
+    const tooMany = await save({ rows: many });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.result).toBe(false);
+    expect(await rowsOf()).toEqual(before);
   });
 
   it('replaces the whole set of one scope; other scopes stay', async () => {

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
+import { parseLoadParams, renderFlightsPage } from '@ops/server/areas/flights/flights.load';
+import { flightsRepository, LISTED } from '@ops/server/areas/flights/flights.repository';
+import { authenticate } from '@ops/server/http/authenticate';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { createFlight, tokenCache, typeIds } from './helpers.ts';
 
@@ -74,13 +77,17 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
       { status: 'CANCELED', count: 1 },
       { status: 'DRAFT', count: 27 },
     ]);
-    // Proof that the unfiltered list reads the counter: skew it and restore it.
+    // Proof that the unfiltered list reads the counter: skew it and restore it. Real
+    // writes of the counters also move the company's change number, which the page cache keys on.
+    const bumpVersion = () => s.ctx.db.updateTable('sync_counters').set((eb) => ({ value: eb('value', '+', 1) })).where('company_id', '=', s.refs.companies.skyline).execute();
     await s.ctx.db.updateTable('flight_counts').set({ count: 1027 }).where('company_id', '=', s.refs.companies.skyline).where('status', '=', 'DRAFT').execute();
+    await bumpVersion();
     try {
       expect((await load('')).body.paginate.count).toBe(1027);
       expect((await load('/aircraft:' + s.refs.aircraft['EC-ABC'])).body.paginate.count).toBe(26); // a filter counts exactly
     } finally {
       await s.ctx.db.updateTable('flight_counts').set({ count: 27 }).where('company_id', '=', s.refs.companies.skyline).where('status', '=', 'DRAFT').execute();
+      await bumpVersion();
     }
   });
 
@@ -120,6 +127,15 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
     const pilot = await load('/limit:100', 'pilot@skyline.test');
     expect(pilot.body.paginate.count).toBe(26);
     expect(idsOf(pilot)).not.toContain(ids.student);
+    // A flight naming the pilot in two ways (creator and PIC) counts once.
+    const own = await createFlight(s, await t('pilot@skyline.test'), { date: '2024-04-30', aircraft_id: s.refs.aircraft['EC-ABC'], pic_id: s.userId('pilot@skyline.test'), offblocks_time: '09:00', onblocks_time: '10:00' });
+    const withOwn = await load('/limit:100', 'pilot@skyline.test');
+    expect(withOwn.body.paginate.count).toBe(27);
+    expect(idsOf(withOwn).at(-1)).toBe(own);
+    expect((await load(`/pilot:${s.userId('pilot@skyline.test')}/limit:100`, 'pilot@skyline.test')).body.paginate.count).toBe(27);
+    // Confirmed then canceled, it ends DELETED: out of the lists the next tests count.
+    expect((await s.api('POST', `/flights/confirm/${own}.json`, { token: await t('dispatch@skyline.test'), body: {} })).status).toBe(200);
+    expect((await s.api('POST', '/flights/cancel.json', { token: await t('pilot@skyline.test'), body: { id: own, reason: 'cleanup' } })).body.status).toBe('DELETED');
     const harbor = await load('/limit:100', 'admin@harbor.test');
     expect(harbor.body.flights).toHaveLength(1);
     expect(harbor.body.flights[0].Aircraft.registration).toBe('N123HA');
@@ -136,6 +152,13 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
     expect(big.body.flights).toEqual(small.body.flights);
     const filtered = await load(`/limit:20000/aircraft:${s.refs.aircraft['EC-JET']}`);
     expect(idsOf(filtered)).toEqual([ids.jet]);
+    // Streamed pages are read in keyset batches: each starts exactly after the last row of the previous one.
+    const company = s.refs.companies.skyline;
+    const all = await flightsRepository.page(s.ctx.db, company, { statuses: LISTED }, 12, 3);
+    const first = await flightsRepository.page(s.ctx.db, company, { statuses: LISTED }, 5, 3);
+    const last = first[first.length - 1];
+    const next = await flightsRepository.after(s.ctx.db, company, { statuses: LISTED }, { starts: Number(last.starts), id: last.id }, 7);
+    expect([...first, ...next].map((r) => r.id)).toEqual(all.map((r) => r.id));
   });
 
   it('a SCHEDULED flight more than an hour past its time reads DELAYED (never stored); `status:DELAYED` filters them', async () => {
@@ -154,9 +177,42 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
     expect((await s.ctx.db.selectFrom('flights').select('status').where('id', '=', late).executeTakeFirstOrThrow()).status).toBe('SCHEDULED');
     expect((await s.api('GET', `/flights/view/${late}.json`, { token: dispatch })).body.flight.Flight.status).toBe('DELAYED');
     expect(idsOf(await load('/status:DELAYED'))).toEqual([late]);
+    // Statuses filter as they read: SCHEDULED without the delayed ones, both for all; DELAYED combines with others.
+    expect(idsOf(await load('/status:SCHEDULED'))).toEqual([future]);
+    expect(idsOf(await load('/status:SCHEDULED,DELAYED'))).toEqual([future, late]);
+    expect(idsOf(await load('/status:DELAYED,CANCELED'))).toEqual([late, ids.canceled]);
+    expect((await load('/status:DELAYED,CANCELED')).body.paginate.count).toBe(2);
     // A DRAFT in the past is just a draft.
     expect((await load('/limit:30')).body.flights.find((f: any) => f.Flight.id === ids.may25).Flight.status).toBe('DRAFT');
     await s.api('POST', '/flights/cancel.json', { token: dispatch, body: { id: late, reason: 'cleanup' } });
     await s.api('POST', '/flights/cancel.json', { token: dispatch, body: { id: future, reason: 'cleanup' } });
+  });
+
+  it('a page read again is served from the page cache until the company writes, or a flight on it turns DELAYED', async () => {
+    const dispatch = await t('dispatch@skyline.test');
+    const first = await load('/limit:3');
+    expect(await load('/limit:3')).toMatchObject({ status: 200, body: { flights: first.body.flights } });
+    // A write of the company (here a flight edit) shows at once.
+    expect((await s.api('POST', '/flights/edit.json', { token: dispatch, body: { Flight: { id: ids.student, callsign: 'CACHE1' } } })).status).toBe(200);
+    const edited = await load('/limit:3');
+    expect(edited.body.flights[0].Flight).toMatchObject({ id: ids.student, callsign: 'CACHE1' });
+    // So does a write to a related record (the aircraft's books move when a flight is confirmed).
+    const hours = edited.body.flights[0].Aircraft.hours;
+    expect((await s.api('POST', `/flights/confirm/${ids.student}.json`, { token: dispatch, body: {} })).status).toBe(200);
+    const confirmed = await load('/limit:3');
+    expect(confirmed.body.flights[0].Flight.status).toBe('LANDED');
+    expect(confirmed.body.flights[0].Aircraft.hours).toBeGreaterThan(hours);
+    // Without any write, a SCHEDULED flight turns DELAYED one second past the hour: the cached page is stale then.
+    const auth = await authenticate(s.ctx.db, dispatch);
+    if (!auth.ok) throw new Error('token refused');
+    const id = await createFlight(s, dispatch, { date: '2031-03-01', status: 'SCHEDULED', aircraft_id: s.refs.aircraft['SIM-01'], pic_id: s.userId('pilot@skyline.test'), offblocks_time: '10:00', onblocks_time: '11:00' });
+    const off = Date.UTC(2031, 2, 1, 10) / 1000;
+    const render = async (now: number) => JSON.parse((await renderFlightsPage(s.ctx, auth.actor, parseLoadParams(['from:2031-03-01', 'to:2031-03-01']), now)).toString());
+    expect((await render(off + 3600)).flights.map((f: any) => f.Flight.status)).toEqual(['SCHEDULED']);
+    expect((await render(off + 3600)).flights.map((f: any) => f.Flight.status)).toEqual(['SCHEDULED']);
+    const later = await render(off + 3601);
+    expect(later.flights.map((f: any) => f.Flight.status)).toEqual(['DELAYED']);
+    expect(later.time).toBe(String(off + 3601));
+    await s.api('POST', '/flights/cancel.json', { token: dispatch, body: { id, reason: 'cleanup' } });
   });
 });

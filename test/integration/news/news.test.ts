@@ -223,6 +223,23 @@ describe.each(DIALECTS)('news on %s', (dialect) => {
       expect(form.body.slug).toBe('hangar-safety-2');
     });
 
+    it('only the platform administrator publishes to the public feed, without base or recipients', async () => {
+      // A company manager asking for `public` still writes a company article.
+      const a = await save({ News: { name: 'Not for the world', public: 1, content: 'Internal' } });
+      expect(a.status).toBe(200);
+      expect(await s.ctx.db.selectFrom('news').select(['company_id', 'public']).where('id', '=', a.body.id).executeTakeFirstOrThrow()).toEqual({ company_id: s.refs.companies.skyline, public: 0 });
+      expect(titles(await list(null))).not.toContain('Not for the world');
+      const root = await s.login('root@skyline.test');
+      const withBase = await save({ News: { name: 'Platform with base', public: 1, base_id: s.refs.bases.Sabadell } }, root);
+      expect(withBase.status).toBe(400);
+      expect(Object.keys(withBase.body.errors)).toContain('News.public');
+      const withRecipients = await save({ News: { name: 'Platform with roles', public: 1 }, NewsRecipient: { user_group_id: [190] } }, root);
+      expect(withRecipients.status).toBe(400);
+      expect(titles(await list(null))).toEqual(['Platform news']);
+      // The public feed is the platform's only: a signed-in caller's list is their company's.
+      expect(titles(await list(await s.login('pilot@harbor.test')))).not.toContain('Platform news');
+    });
+
     it('deletes an article of the company; another company’s is 404', async () => {
       const a = await save({ News: { name: 'Short-lived' } });
       expect((await s.api('POST', `/manager/news/news/delete/${harborNews.id}.json`, { token: ops })).status).toBe(404);

@@ -77,4 +77,22 @@ describe.each(DIALECTS)('in-app notifications on %s', (dialect) => {
     const pilot = await s.login('pilot@skyline.test');
     expect((await pullAll(s, pilot, 'notifications')).docs.every((d) => d.user_id === s.userId('pilot@skyline.test'))).toBe(true);
   });
+
+  it('pages by 100, newest first', async () => {
+    const dispatch = s.userId('dispatch@skyline.test');
+    await s.ctx.tx((uow) => notify(uow, { companyId: s.refs.companies.skyline, userIds: [dispatch], title: 'Oldest', body: null, link: null }));
+    await new Promise((r) => setTimeout(r, 1100));
+    for (let i = 0; i < 10; i++) {
+      await s.ctx.tx(async (uow) => {
+        for (let j = 0; j < 10; j++) await notify(uow, { companyId: s.refs.companies.skyline, userIds: [dispatch], title: `N${i * 10 + j}`, body: null, link: null });
+      });
+    }
+    const token = await s.login('dispatch@skyline.test');
+    const p1 = (await s.api('GET', '/notifications.json', { token })).body.notifications;
+    const p2 = (await s.api('GET', '/notifications.json?page=2', { token })).body.notifications;
+    expect(p1.length).toBe(100);
+    expect(p2.map((n: any) => n.title)).toEqual(['Oldest']);
+    expect(new Set([...p1, ...p2].map((n: any) => n.id)).size).toBe(101);
+    expect((await s.api('GET', '/notifications.json?page=3', { token })).body.notifications).toEqual([]);
+  });
 });

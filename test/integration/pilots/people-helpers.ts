@@ -174,3 +174,44 @@ export const mailsTo = (s: TestServer, to: string) =>
   s.ctx.db.selectFrom('mail_outbox').select(['template', 'subject', 'body_text', 'created']).where('to_address', '=', to).orderBy('created').orderBy('id').execute();
 
 export const userRow = (s: TestServer, id: string) => s.ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+/** Tables the people endpoints write; a snapshot proves a refused request changed nothing. */
+const PEOPLE_TABLES = [
+  'users',
+  'identities',
+  'sessions',
+  'bases',
+  'base_schedules',
+  'aircraft',
+  'pilot_groups',
+  'pilot_group_members',
+  'pilot_aircraft',
+  'pilot_flight_types',
+  'user_certificates',
+  'user_changes',
+  'email_tokens',
+  'mail_outbox',
+  'companies',
+] as const;
+
+/** Every row of the people tables, ordered by id (the fixture database is small). */
+export async function snapshot(s: TestServer): Promise<Record<string, unknown[]>> {
+  const db = s.ctx.db as any;
+  const out: Record<string, unknown[]> = {};
+  for (const t of PEOPLE_TABLES) out[t] = await db.selectFrom(t).selectAll().orderBy('id').execute();
+  // Authentication refreshes these now and then (throttled), whatever the request does.
+  out.sessions = out.sessions.map((r: any) => ({ ...r, last_seen: null, expires: null }));
+  return out;
+}
+
+/**
+ * Malformed variants of a body: wrong types in every field, structures where
+ * scalars belong, oversized text. Each must answer 4xx, never 500.
+ */
+export function garbageBodies(model: string | null, fields: Record<string, unknown>): unknown[] {
+  const wrap = (inner: unknown) => (model ? { [model]: inner } : inner);
+  const junk: unknown[] = [{ nested: { deep: [1, 2] } }, [1, 'two', null], 'x'.repeat(5000), -1e308];
+  const out: unknown[] = [wrap(null), wrap([]), wrap('text'), wrap(42)];
+  for (const f of Object.keys(fields)) for (const j of junk) out.push(wrap({ ...fields, [f]: j }));
+  return out;
+}

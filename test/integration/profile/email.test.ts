@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
@@ -94,5 +95,21 @@ describe.each(DIALECTS)('POST /users/email.json on %s', (dialect) => {
     expect(newLogin.body.user.company_id).toBe(s.refs.companies.skyline);
     const oldLogin = await s.api('POST', '/login.json', { body: { email: 'dual@demo.test', password: 'demo1234' } });
     expect(oldLogin.body.user.company_id).toBe(s.refs.companies.harbor);
+  });
+
+  it('500 when the new address cannot be saved; the account keeps its address and no mail goes', async () => {
+    const t = await s.login('instructor@skyline.test');
+    // Break the write: the confirmation token cannot be stored, so the transaction fails.
+    await sql`alter table email_tokens rename to email_tokens_off`.execute(s.ctx.db);
+    try {
+      const r = await change(t, { new_email: 'ivan@new.test', new_email_repeat: 'ivan@new.test', password: 'demo1234' });
+      expect(r.status).toBe(500);
+      expect(r.body).toMatchObject({ result: false, message: expect.any(String) });
+    } finally {
+      await sql`alter table email_tokens_off rename to email_tokens`.execute(s.ctx.db);
+    }
+    expect(await account(s.userId('instructor@skyline.test'))).toMatchObject({ email: 'instructor@skyline.test', email_status: 'confirmed' });
+    await new Promise((res) => setTimeout(res, 200));
+    expect(smtp.to('ivan@new.test')).toEqual([]);
   });
 });

@@ -108,6 +108,12 @@ describe.each(DIALECTS)('user administration reads on %s', (dialect) => {
     const bills = (await s.api('GET', '/manager/bills/pilots.json', { token: auditor })).body.pilots;
     expect(bills.length).toBeGreaterThan(0);
     expect(bills.every((p: any) => p.email === null)).toBe(true);
+    // list.json holds only names: nothing to mask, the same map as a manager's.
+    const names = await s.api('GET', '/manager/users/list.json', { token: auditor });
+    expect(names.status).toBe(200);
+    expect(names.body).toEqual((await s.api('GET', '/manager/users/list.json', { token: admin })).body);
+    expect(Object.values(names.body).every((v) => typeof v === 'string' && !v.includes('@'))).toBe(true);
+    // Every other 4.4 endpoint writes, and the auditor never writes (users-write.test.ts, reminder.test.ts).
   });
 
   it('bills: the billed accounts in the pilot-list shape; paid plans only', async () => {

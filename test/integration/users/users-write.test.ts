@@ -111,6 +111,32 @@ describe.each(DIALECTS)('user administration writes on %s', (dialect) => {
       expect(docs.find((d) => d.id === r.body.id)).toMatchObject({ name: 'Nina', surname: 'New', user_group_id: 200 });
     });
 
+    it('the activation link sets the password once; the account becomes confirmed and signs in', async () => {
+      const r = await create({ User: { email: 'act.ivate@skyline.test', user_group_id: 190 }, UserDetail: { name: 'Ana', surname: 'Active' } });
+      expect(r.status).toBe(200);
+      const mail = await smtp.waitFor((m) => m.to.includes('act.ivate@skyline.test'));
+      const token = /\/activate\/([\w-]+)/.exec(mail.text)![1];
+      const activate = (body: unknown) => s.api('POST', '/users/activate.json', { body });
+      // Bad input changes nothing: the token stays usable.
+      expect((await activate({})).status).toBe(400);
+      expect((await activate({ token: 'x'.repeat(40), password: 'new-secret-1', passwordrepeat: 'new-secret-1' })).status).toBe(404);
+      const short = await activate({ token, password: 'short', passwordrepeat: 'short' });
+      expect(short.status).toBe(400);
+      expect(short.body.errors.password).toBeDefined();
+      expect((await activate({ token, password: 'new-secret-1', passwordrepeat: 'new-secret-2' })).body.errors.passwordrepeat).toBeDefined();
+      expect((await row(r.body.id)).email_status).toBe('pending');
+      const ok = await activate({ token, password: 'new-secret-1', passwordrepeat: 'new-secret-1' });
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({ result: true, email: 'act.ivate@skyline.test' });
+      expect((await row(r.body.id)).email_status).toBe('confirmed');
+      const login = await s.api('POST', '/login.json', { body: { email: 'act.ivate@skyline.test', password: 'new-secret-1' } });
+      expect(login.status).toBe(200);
+      expect(login.body.user.id).toBe(r.body.id);
+      // Single use.
+      expect((await activate({ token, password: 'other-secret-1', passwordrepeat: 'other-secret-1' })).status).toBe(400);
+      expect((await s.api('POST', '/login.json', { body: { email: 'act.ivate@skyline.test', password: 'new-secret-1' } })).status).toBe(200);
+    });
+
     it('an email that already has a login links it (welcome mail, shared password)', async () => {
       const harbor = await s.login('admin@harbor.test');
       const r = await create({ User: { email: 'pilot@skyline.test', user_group_id: 190 }, UserDetail: { name: 'Paula', surname: 'Pilot' } }, harbor);
@@ -178,6 +204,24 @@ describe.each(DIALECTS)('user administration writes on %s', (dialect) => {
       expect((await s.api('GET', '/users/view.json', { token: fresh })).body.User.user_group_id).toBe(170);
     });
 
+    it('managers set two-factor OFF or EMAIL (to reset a lost authenticator), never TOTP', async () => {
+      const id = s.userId('instructor@skyline.test');
+      const totp = await edit({ User: { id, two_factor: 'TOTP' } });
+      expect(totp.status).toBe(400);
+      expect(Object.keys(totp.body.errors)).toContain('User.two_factor');
+      expect((await row(id)).two_factor).toBe('OFF');
+      // The person enrolled an authenticator: posting the record back unchanged is fine.
+      await s.ctx.db.updateTable('users').set({ two_factor: 'TOTP' }).where('id', '=', id).execute();
+      expect((await edit({ User: { id, two_factor: 'TOTP' } })).status).toBe(200);
+      expect((await edit({ User: { id, two_factor: 'SMS' } })).status).toBe(400);
+      expect((await row(id)).two_factor).toBe('TOTP');
+      const email = await edit({ User: { id, two_factor: 'EMAIL' } });
+      expect(email.status).toBe(200);
+      expect(email.body.User.two_factor).toBe('EMAIL');
+      expect((await edit({ User: { id, two_factor: 'OFF' } })).body.User.two_factor).toBe('OFF');
+      expect((await row(id)).two_factor).toBe('OFF');
+    });
+
     it('auditor rules hold on edit: expiration, no pilot, EMAIL two-factor forever', async () => {
       const id = s.userId('dispatch@skyline.test');
       const r1 = await edit({ User: { id, user_group_id: 250 } });
@@ -226,13 +270,18 @@ describe.each(DIALECTS)('user administration writes on %s', (dialect) => {
       expect((await row(s.userId('admin@skyline.test'))).deleted).toBe(0);
     });
 
-    it('removes the account: gone from lists, its sessions end', async () => {
+    it('removes the account: gone from lists, its sessions end, its API keys are revoked', async () => {
       const id = s.userId('student@skyline.test');
       const token = await s.login('student@skyline.test');
+      const key = await s.api('POST', '/manager/api_keys/add.json', { token: admin, body: { name: 'Student integration', user_id: id } });
+      expect(key.status).toBe(200);
+      expect((await s.api('GET', '/users/view.json', { token: key.body.key.plaintext })).status).toBe(200);
       const r = await del(id, { confirm: true });
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ result: true, id });
       expect((await s.api('GET', '/users/view.json', { token })).status).toBe(401);
+      expect((await s.api('GET', '/users/view.json', { token: key.body.key.plaintext })).status).toBe(401);
+      expect((await s.ctx.db.selectFrom('api_keys').select('revoked').where('id', '=', key.body.key.id).executeTakeFirstOrThrow()).revoked).toBe(1);
       expect((await s.api('GET', `/manager/users/view/${id}.json`, { token: admin })).status).toBe(404);
       expect((await s.api('GET', '/manager/users/list.json', { token: admin })).body[id]).toBeUndefined();
       expect((await del(id, { confirm: true })).status).toBe(404);

@@ -73,3 +73,6 @@ export const statusOnRead = (status: string, offblocks: number | null, now: numb
 
 /** Off-blocks before this instant make a SCHEDULED flight read DELAYED (the list's `status:DELAYED`). */
 export const delayedBefore = (now: number): number => now - DELAY_AFTER_SECONDS;
+
+/** The first instant at which a SCHEDULED flight off blocks at `offblocks` reads DELAYED (strictly more than the delay). */
+export const delayedFrom = (offblocks: number): number => offblocks + DELAY_AFTER_SECONDS + 1;

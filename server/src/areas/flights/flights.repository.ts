@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import './flights.tables.ts';
 import { type Param, runPrepared } from './prepared.ts';
@@ -111,9 +111,11 @@ export function flightsQuery(db: Kysely<DB>, companyId: string) {
 export type FlightJoinedRow = Awaited<ReturnType<ReturnType<typeof flightsQuery>['execute']>>[number];
 
 export interface FlightFilters {
+  /** Stored statuses listed in full. */
   statuses: readonly string[];
-  /** Only flights whose off-blocks is before this (with SCHEDULED: the computed DELAYED). */
+  /** With `scheduledPart`: the SCHEDULED flights that read DELAYED (off-blocks before this) or those that do not. */
   delayedBefore?: number;
+  scheduledPart?: 'delayed' | 'on_time';
   fromStarts?: number;
   toStarts?: number;
   aircraftId?: string;
@@ -130,7 +132,7 @@ type FlightsEB = ExpressionBuilder<DB & { f: DB['flights'] }, 'f'>;
 const shapeOf = (f: FlightFilters) =>
   [
     f.statuses.length,
-    f.delayedBefore !== undefined ? 'd' : '',
+    f.scheduledPart === 'delayed' ? 'd' : f.scheduledPart === 'on_time' ? 'o' : '',
     f.fromStarts !== undefined ? 'f' : '',
     f.toStarts !== undefined ? 't' : '',
     f.aircraftId ? 'a' : '',
@@ -156,8 +158,16 @@ function filterValues(companyId: string, f: FlightFilters): Record<string, unkno
  * shape is compiled once (prepared.ts).
  */
 export function filterExpression(eb: FlightsEB, f: FlightFilters, p: Param) {
-  const parts = [eb('f.company_id', '=', p<string>('companyId')), eb('f.status', 'in', f.statuses.map((_, i) => p<string>(`status${i}`)))];
-  if (f.delayedBefore !== undefined) parts.push(eb('f.offblocks', '<', p<number>('delayedBefore')));
+  const parts = [eb('f.company_id', '=', p<string>('companyId'))];
+  const listed = f.statuses.length ? eb('f.status', 'in', f.statuses.map((_, i) => p<string>(`status${i}`))) : null;
+  if (f.scheduledPart) {
+    const before = p<number>('delayedBefore');
+    const part = eb.and([
+      eb('f.status', '=', 'SCHEDULED'),
+      f.scheduledPart === 'delayed' ? eb('f.offblocks', '<', before) : eb.or([eb('f.offblocks', 'is', null), eb('f.offblocks', '>=', before)]),
+    ]);
+    parts.push(listed ? eb.or([listed, part]) : part);
+  } else if (listed) parts.push(listed);
   if (f.fromStarts !== undefined) parts.push(eb('f.starts', '>=', p<number>('fromStarts')));
   if (f.toStarts !== undefined) parts.push(eb('f.starts', '<', p<number>('toStarts')));
   if (f.aircraftId) parts.push(eb('f.aircraft_id', '=', p<string>('aircraftId')));
@@ -174,6 +184,15 @@ export function filterExpression(eb: FlightsEB, f: FlightFilters, p: Param) {
   return eb.and(parts);
 }
 
+type Seat = 'f.pic_id' | 'f.sic_id' | 'f.supervisor_id' | 'f.user_id';
+
+/** The person filter a count is split by: the involvement scope (with the creator), else the pilot filter. */
+function personSeats(f: FlightFilters): { key: 'involvedUserId' | 'pilotId'; seats: Seat[] } | null {
+  if (f.involvedUserId) return { key: 'involvedUserId', seats: ['f.pic_id', 'f.sic_id', 'f.supervisor_id', 'f.user_id'] };
+  if (f.pilotId) return { key: 'pilotId', seats: ['f.pic_id', 'f.sic_id', 'f.supervisor_id'] };
+  return null;
+}
+
 /** The real values, for one-off builders (streams) that are not prepared. */
 const direct = (companyId: string, f: FlightFilters): Param => {
   const v = filterValues(companyId, f);
@@ -182,7 +201,7 @@ const direct = (companyId: string, f: FlightFilters): Param => {
 
 /** True when the list is the plain company list, answered from the counters. */
 export const isUnfiltered = (f: FlightFilters) =>
-  f.delayedBefore === undefined &&
+  f.scheduledPart === undefined &&
   f.fromStarts === undefined &&
   f.toStarts === undefined &&
   !f.aircraftId &&
@@ -204,23 +223,13 @@ export const flightsRepository = {
   page(db: Kysely<DB>, companyId: string, f: FlightFilters, limit: number, offset: number): Promise<FlightJoinedRow[]> {
     return runPrepared<FlightJoinedRow>(db, `flights.page:${shapeOf(f)}`, (p) => pageQuery(db, f, p), { ...filterValues(companyId, f), limit, offset });
   },
-  /** The same page as a stream (SQLite `.stream()`): built directly, a large page is rare. */
-  pageStream(db: Kysely<DB>, companyId: string, f: FlightFilters, limit: number, offset: number, chunk: number) {
-    const p = direct(companyId, f);
-    return flightsQuery(db, companyId)
-      .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p))
-      .orderBy('f.starts', 'desc')
-      .orderBy('f.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .stream(chunk);
-  },
-  /** Rows strictly after a keyset position (PostgreSQL streaming in batches). */
+  /** Rows strictly after a keyset position, newest first (the batches of a streamed page). */
   after(db: Kysely<DB>, companyId: string, f: FlightFilters, last: { starts: number; id: string }, limit: number) {
     const p = direct(companyId, f);
     return flightsQuery(db, companyId)
       .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p))
-      .where(sql<boolean>`(f.starts < ${last.starts} or (f.starts = ${last.starts} and f.id < ${last.id}))`)
+      // A row value: both dialects read it as one range of the (company, starts, id) index.
+      .where(sql<boolean>`(f.starts, f.id) < (${last.starts}, ${last.id})`)
       .orderBy('f.starts', 'desc')
       .orderBy('f.id', 'desc')
       .limit(limit)
@@ -241,14 +250,28 @@ export const flightsRepository = {
       );
       return Number(rows[0]?.n ?? 0);
     }
+    const counted = (p: Param, extra?: (eb: FlightsEB) => Expression<SqlBool>) => {
+      const q = db
+        .selectFrom('flights as f')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p));
+      return extra ? q.where((eb) => extra(eb as unknown as FlightsEB)) : q;
+    };
+    const person = personSeats(f);
     const rows = await runPrepared<{ n: number | string }>(
       db,
       `flights.count:${shapeOf(f)}`,
-      (p) =>
-        db
-          .selectFrom('flights as f')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p)),
+      (p) => {
+        if (!person) return counted(p);
+        // One count per seat, each row in the first seat naming the person: every
+        // branch is a range of that seat's (company, seat, starts) index, where
+        // the OR of the seats would scan the whole company on SQLite.
+        const u = p<string>(person.key);
+        const branches = person.seats.map((seat, i) =>
+          counted(p, (eb) => eb.and([eb(seat, '=', u), ...person.seats.slice(0, i).map((before) => eb.or([eb(before, 'is', null), eb(before, '!=', u)]))])),
+        );
+        return db.selectNoFrom(sql<number>`${sql.join(branches.map((b) => sql`(${b})`), sql` + `)}`.as('n'));
+      },
       filterValues(companyId, f),
     );
     return Number(rows[0]?.n ?? 0);

@@ -178,7 +178,8 @@ export async function deleteGroup(ctx: AppContext, actor: Actor, id: string) {
  * deactivates (0) the members whose state differs. Never the caller
  * (deactivating yourself locks you out) and never an account above the
  * caller's role (role 1 excepted). Activating pilots on the free plan must stay
- * within its 100 pilots, else nothing changes (400).
+ * within its 100 pilots, else nothing changes (400). Each changed account gets
+ * an `edit` row in its history.
  */
 export async function bulkActivate(ctx: AppContext, actor: Actor, id: string, active: boolean) {
   const group = await findGroup(ctx.db, actor.companyId, id);
@@ -211,6 +212,13 @@ export async function bulkActivate(ctx: AppContext, actor: Actor, id: string, ac
         .where('company_id', '=', actor.companyId)
         .where('id', 'in', ids.slice(i, i + 500))
         .where('active', '=', active ? 0 : 1)
+        .execute();
+      // The account history (GET /pilots/changes) records the change like an edit of `active`.
+      const now = nowSeconds();
+      const fields = JSON.stringify([{ field: 'active', from: active ? 0 : 1, to: active ? 1 : 0 }]);
+      await uow.trx
+        .insertInto('user_changes')
+        .values(ids.slice(i, i + 500).map((userId) => ({ id: uuidv7(), company_id: actor.companyId, user_id: userId, changed_by: actor.userId, action: 'edit', fields, created: now })))
         .execute();
     }
   });

@@ -9,6 +9,7 @@ import { type FieldErrors, forbidden, HttpError, notFound, zodFieldErrors } from
 import { nowSeconds } from '../../lib/tokens.ts';
 import type { OutgoingMail } from '../../mail/mailer.ts';
 import { FREE_PLAN_PILOT_LIMIT } from '../company/company.service.ts';
+import { defined, detailColumns, flag } from '../users/user-detail.ts';
 import { auditorExpirationError } from '../users/users.service.ts';
 import { diff, type FieldChange, recordUserChange } from './pilots.history.ts';
 import { loginForNewAccount, moveToEmail, staffConfirmMail } from './pilots.identity.ts';
@@ -30,36 +31,6 @@ export function sanitizeCreated(raw: unknown, now: number): number | undefined {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isFinite(n) || n <= 0 || n > now + CREATED_MAX_AHEAD) return undefined;
   return Math.floor(n);
-}
-
-const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
-const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-
-/** UserDetail fields of a body as column values (undefined: leave alone). */
-function detailColumns(d: TPilotCreate['UserDetail']): Updateable<UsersTable> {
-  return defined({
-    name: d.name,
-    surname: d.surname,
-    passport: d.passport,
-    companyid: d.companyid,
-    dob: d.dob,
-    phonecode: d.phonecode,
-    phone: d.phone,
-    phonecode2: d.phonecode2,
-    phone2: d.phone2,
-    emergency_contact: d.emergency_contact,
-    public_phone: bool(d.public_phone),
-    address: d.address,
-    pc: d.pc,
-    city: d.city,
-    country_id: d.country_id,
-    timezone_id: d.timezone_id,
-    nationality: d.nationality,
-    birthcountry_id: d.birthcountry_id,
-    color: d.color,
-    notes: d.notes,
-    flight_hours: d.flight_hours,
-  });
 }
 
 async function livePilots(db: Kysely<DB>, companyId: string, exceptId?: string): Promise<number> {
@@ -271,8 +242,8 @@ export async function editPilot(ctx: AppContext, actor: Actor, raw: unknown) {
     const set: Updateable<UsersTable> = {
       ...detailColumns(d),
       ...defined({
-        active: bool(u.active),
-        billing: bool(u.billing),
+        active: flag(u.active),
+        billing: flag(u.billing),
         base_id: u.base_id,
         supervisor_id: u.supervisor_id,
         language: u.language,
@@ -292,7 +263,7 @@ export async function editPilot(ctx: AppContext, actor: Actor, raw: unknown) {
 
     // Preferences live on the login and are shared by every account of the email; WhatsApp is only ever switched off here.
     const identityId = (set.identity_id === undefined ? target.identity_id : set.identity_id) as string | null;
-    const prefs = defined({ alerts: bool(u.alerts), message_alerts: bool(u.message_alerts), newsletter: bool(u.newsletter), whatsapp: u.whatsapp === false ? 0 : undefined });
+    const prefs = defined({ alerts: flag(u.alerts), message_alerts: flag(u.message_alerts), newsletter: flag(u.newsletter), whatsapp: u.whatsapp === false ? 0 : undefined });
     if (identityId && Object.keys(prefs).length) {
       const before = await uow.trx.selectFrom('identities').select(['alerts', 'message_alerts', 'newsletter', 'whatsapp']).where('id', '=', identityId).executeTakeFirstOrThrow();
       changes.push(...diff(before, prefs, 'preferences.'));

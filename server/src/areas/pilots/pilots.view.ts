@@ -1,11 +1,10 @@
-import { ROLES } from '@ops/shared';
 import { COUNTRIES } from '@ops/shared/reference/index';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
 import { certificatesOf } from '../certificates/certificates.service.ts';
 import { groupsOfUsers } from '../pilot-groups/pilot-groups.service.ts';
-import { presentUserGroup } from '../users/users.presenter.ts';
+import { NO_PREFERENCES, presentUser, presentUserGroup } from '../users/users.presenter.ts';
 import { preferencesOf } from '../users/users.service.ts';
 import { FULL_VIEW_MAX_ROLE } from './pilots.directory.ts';
 import './pilots.tables.ts';
@@ -84,48 +83,13 @@ export async function viewPilot(ctx: AppContext, actor: Actor, id: string | unde
   const prefs = seesPrivate ? await preferencesOf(ctx.db, u.identity_id) : null;
   const billing = full && company.plan !== 'free' && !!company.billing_enabled;
 
-  const User: Record<string, unknown> = {
-    id: u.id,
-    active: !!u.active,
-    pilot: !!u.pilot,
-    billing: !!u.billing,
-    user_group_id: u.user_group_id,
-    base_id: u.base_id,
-    supervisor_id: u.supervisor_id,
-    email: u.email,
-    email_status: u.email_status,
-    language: u.language,
-    api: !!u.api,
-    two_factor: u.user_group_id === ROLES.AUDITOR ? 'EMAIL' : u.two_factor,
-    created: Number(u.created),
-    expiration: u.expiration,
-    user_login_count: Number(logins.n),
-    ...(prefs ?? {}),
-  };
+  // The 2.6 shapes of user administration, then this view's additions and removals.
+  const shaped = presentUser(u, prefs ?? NO_PREFERENCES);
+  const User: Record<string, unknown> = { ...shaped.User, user_login_count: Number(logins.n) };
+  if (!prefs) for (const f of ['alerts', 'message_alerts', 'newsletter', 'whatsapp'] as const) delete User[f];
+  const { notes: _notes, ...detail } = shaped.UserDetail;
   const UserDetail: Record<string, unknown> = {
-    id: u.id,
-    name: u.name,
-    surname: u.surname,
-    passport: u.passport,
-    companyid: u.companyid,
-    dob: u.dob,
-    phonecode: u.phonecode,
-    phone: u.phone,
-    phonecode2: u.phonecode2,
-    phone2: u.phone2,
-    emergency_contact: u.emergency_contact,
-    public_phone: !!u.public_phone,
-    address: u.address,
-    pc: u.pc,
-    city: u.city,
-    country_id: u.country_id,
-    timezone_id: u.timezone_id,
-    nationality: u.nationality,
-    birthcountry_id: u.birthcountry_id,
-    photo: u.photo,
-    flight_hours: Number(u.flight_hours),
-    color: u.color,
-    modified: Number(u.modified),
+    ...detail,
     Country: country(u.country_id),
     Timezone: u.timezone_id ? { id: u.timezone_id, name: u.timezone_id } : null,
     CountryOfBirth: country(u.birthcountry_id),

@@ -6,6 +6,8 @@ import { zBoolish, zEmail, zId } from '../../http/zod.ts';
 import { presentUserGroup } from '../users/users.presenter.ts';
 import { ZUserDetailFields } from '../users/users.schema.ts';
 import { changeEmail, changePassword, closeSession, confirmEmail, editProfile, loginsAndSessions, viewProfile } from './profile.service.ts';
+import { activateAccount } from './activation.service.ts';
+import { requestWhatsappCode, verifyWhatsappCode } from './whatsapp.service.ts';
 
 const unwrap = (raw: unknown) => {
   const b = (raw ?? {}) as Record<string, unknown>;
@@ -29,6 +31,18 @@ const ZProfileEdit = z.preprocess(
       .partial()
       .prefault({}),
     UserDetail: ZUserDetailFields.prefault({}),
+  }),
+);
+
+const ZWhatsapp = z.preprocess(
+  unwrap,
+  z.object({
+    phone: z.string({ error: 'Expected a phone number' }).trim().max(40, 'Too long').optional(),
+    code: z
+      .union([z.string(), z.number()], { error: 'Expected the 6-digit code' })
+      .transform((v) => String(v).trim())
+      .pipe(z.string().regex(/^\d{6}$/, 'Expected the 6-digit code'))
+      .optional(),
   }),
 );
 
@@ -81,6 +95,24 @@ export const profileRoutes = [
     access: {},
     body: z.object({ password: required('Current password'), newpassword: required('New password'), newpasswordrepeat: required('Repeat the new password') }),
     handler: ({ ctx, actor, body, req }) => changePassword(ctx, actor, body, req.ip ?? null),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/users/activate.json',
+    area: 'profile',
+    summary: 'Set the password of a login created by an administrator with the token of its activation mail (public: the token is the credential); answers `{result, message, email}`',
+    access: { public: true },
+    body: z.object({ token: required('Token').pipe(z.string().max(200, 'Unknown activation link')), password: required('Password'), passwordrepeat: required('Repeat the password') }),
+    handler: ({ ctx, body }) => activateAccount(ctx, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/users/whatsapp.json',
+    area: 'profile',
+    summary: 'Switch WhatsApp messages on: `{phone?}` sends a 6-digit code (10 minutes, single use) to that E.164 number or the profile phone; `{code}` checks it and turns the login’s `whatsapp` preference on',
+    access: {},
+    body: ZWhatsapp,
+    handler: ({ ctx, actor, body }) => (body.code !== undefined ? verifyWhatsappCode(ctx, actor, body.code) : requestWhatsappCode(ctx, actor, body.phone || undefined)),
   }),
   defineRoute({
     method: 'GET',

@@ -7,6 +7,7 @@ import type { Actor } from '../../http/actor.ts';
 import { badRequest, HttpError, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds, sha256 } from '../../lib/tokens.ts';
 import { issueToken } from '../users/identities.ts';
+import { defined, detailColumns, flag } from '../users/user-detail.ts';
 import { presentUser } from '../users/users.presenter.ts';
 import type { TUserDetailFields } from '../users/users.schema.ts';
 import { preferencesOf } from '../users/users.service.ts';
@@ -36,9 +37,6 @@ export interface ProfileEdit {
   UserDetail: TUserDetailFields;
 }
 
-const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
-const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-
 /**
  * POST /users/edit.json: any subset of the profile; omitted fields stay. The
  * preferences are written on the login identity, so every company account of
@@ -56,33 +54,15 @@ export async function editProfile(ctx: AppContext, actor: Actor, input: ProfileE
   if (u.whatsapp === true && !(await preferencesOf(ctx.db, current.identity_id)).whatsapp) errors['User.whatsapp'] = ['WhatsApp is switched on with a verification code (POST /users/whatsapp.json)'];
   if (u.two_factor === 'TOTP' && current.two_factor !== 'TOTP') errors['User.two_factor'] = ['TOTP is switched on with /users/two_factor/totp/setup.json and enable.json'];
   if (current.user_group_id === ROLES.AUDITOR && u.two_factor !== undefined && u.two_factor !== 'EMAIL') errors['User.two_factor'] = ['External auditors always use email codes'];
-  const prefs = defined({ alerts: bool(u.alerts), message_alerts: bool(u.message_alerts), newsletter: bool(u.newsletter), whatsapp: bool(u.whatsapp) });
+  const prefs = defined({ alerts: flag(u.alerts), message_alerts: flag(u.message_alerts), newsletter: flag(u.newsletter), whatsapp: flag(u.whatsapp) });
   if (Object.keys(prefs).length && !current.identity_id) errors.User = ['This account has no login, so it has no preferences'];
   if (Object.keys(errors).length) throw validationFailed(errors);
 
-  const set: Updateable<UsersTable> = defined({
-    name: d.name ?? undefined,
-    surname: d.surname ?? undefined,
-    passport: d.passport,
-    companyid: d.companyid,
-    dob: d.dob,
-    phonecode: d.phonecode,
-    phone: d.phone,
-    phonecode2: d.phonecode2,
-    phone2: d.phone2,
-    emergency_contact: d.emergency_contact,
-    public_phone: bool(d.public_phone),
-    address: d.address,
-    pc: d.pc,
-    city: d.city,
-    country_id: d.country_id,
-    timezone_id: d.timezone_id,
-    nationality: d.nationality,
-    birthcountry_id: d.birthcountry_id,
-    color: d.color,
-    language: u.language,
-    two_factor: u.two_factor,
-  });
+  // Names were checked non-null above.
+  const set: Updateable<UsersTable> = {
+    ...detailColumns({ ...d, name: d.name ?? undefined, surname: d.surname ?? undefined }),
+    ...defined({ language: u.language, two_factor: u.two_factor }),
+  };
   if (Object.keys(set).length || Object.keys(prefs).length) {
     await ctx.tx(async (uow) => {
       if (Object.keys(set).length) {

@@ -14,6 +14,7 @@ import { FREE_PLAN_PILOT_LIMIT } from '../company/company.service.ts';
 import { activationPending, createPendingIdentity, issueToken, type MailQueue } from './identities.ts';
 import { maskForAuditor, NO_PREFERENCES, type Preferences, presentUser, presentUserGroup } from './users.presenter.ts';
 import type { TUserWrite } from './users.schema.ts';
+import { defined, detailColumns, flag } from './user-detail.ts';
 
 /** External auditor accounts last at most this many days (Part A 4.4, 8). */
 export const AUDITOR_MAX_DAYS = 90;
@@ -278,37 +279,6 @@ async function recheckUnderLock(uow: UnitOfWork, actor: Actor, c: { email: strin
   }
 }
 
-const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
-
-/** UserDetail fields of the body as column values (undefined: leave alone). */
-function detailColumns(d: TUserWrite['UserDetail']): Updateable<UsersTable> {
-  return {
-    name: d.name,
-    surname: d.surname,
-    passport: d.passport,
-    companyid: d.companyid,
-    dob: d.dob,
-    phonecode: d.phonecode,
-    phone: d.phone,
-    phonecode2: d.phonecode2,
-    phone2: d.phone2,
-    emergency_contact: d.emergency_contact,
-    public_phone: bool(d.public_phone),
-    address: d.address,
-    pc: d.pc,
-    city: d.city,
-    country_id: d.country_id,
-    timezone_id: d.timezone_id,
-    nationality: d.nationality,
-    birthcountry_id: d.birthcountry_id,
-    color: d.color,
-    notes: d.notes,
-    flight_hours: d.flight_hours,
-  };
-}
-
-const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-
 /** POST /manager/users/create.json. */
 export async function createUser(ctx: AppContext, actor: Actor, input: TUserWrite) {
   const u = input.User;
@@ -389,7 +359,7 @@ export async function createUser(ctx: AppContext, actor: Actor, input: TUserWrit
     };
     await uow.trx
       .insertInto('users')
-      .values({ ...row, ...defined(detailColumns(d)) } as Insertable<UsersTable>)
+      .values({ ...row, ...detailColumns(d) } as Insertable<UsersTable>)
       .execute();
   });
   await sendAll(ctx, mails);
@@ -436,11 +406,11 @@ export async function editUser(ctx: AppContext, actor: Actor, input: TUserWrite)
     await recheckUnderLock(uow, actor, { email: emailChanged ? (u.email ?? null) : null, exceptId: target.id, addsPilot: pilot && active && !(target.pilot && target.active) });
     await checkRefs(uow, actor.companyId, u.base_id, u.supervisor_id);
     const set: Updateable<UsersTable> = {
-      ...defined(detailColumns(d)),
+      ...detailColumns(d),
       ...defined({
-        active: bool(u.active),
-        billing: bool(u.billing),
-        api: bool(u.api),
+        active: flag(u.active),
+        billing: flag(u.billing),
+        api: flag(u.api),
         base_id: u.base_id,
         supervisor_id: u.supervisor_id,
         language: u.language,

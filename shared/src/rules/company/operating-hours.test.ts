@@ -330,3 +330,46 @@ describe('resolveRange', () => {
     expect(() => resolveRange([], null, '2000-01-01', '2026-01-01', MADRID)).toThrow(`at most ${MAX_RANGE_DAYS} days`);
   });
 });
+
+describe('resolveRange across daylight-saving nights in Europe/Madrid', () => {
+  // 2026-03-28 and 2026-10-24 are Saturdays (weekday 5); the clocks change early on the Sundays.
+  const overnight = [week(5, 1320, 1440), week(6, 0, 240)]; // Saturday 22:00-24:00, Sunday 00:00-04:00
+
+  it('an overnight opening stored as two rows stays continuous and loses the skipped hour in spring', () => {
+    const [sat, sun] = resolveRange(overnight, null, '2026-03-28', '2026-03-29', MADRID);
+    expect(sat.windows[0].start).toBe(Date.parse('2026-03-28T21:00:00Z') / 1000);
+    expect(sat.windows[0].end).toBe(sun.windows[0].start);
+    expect(sun.windows[0].end).toBe(Date.parse('2026-03-29T02:00:00Z') / 1000); // 04:00 CEST
+    expect(sun.windows[0].end - sat.windows[0].start).toBe(5 * 3600);
+  });
+
+  it('an overnight opening stored as two rows gains the repeated hour in autumn', () => {
+    const [sat, sun] = resolveRange(overnight, null, '2026-10-24', '2026-10-25', MADRID);
+    expect(sat.windows[0].end).toBe(sun.windows[0].start);
+    expect(sun.windows[0].end).toBe(Date.parse('2026-10-25T03:00:00Z') / 1000); // 04:00 CET
+    expect(sun.windows[0].end - sat.windows[0].start).toBe(7 * 3600);
+  });
+
+  it('01:00-05:00 on the spring-forward Sunday is three hours; the same minutes a week later are four', () => {
+    const rows = [week(6, 60, 300)];
+    const [spring] = resolveRange(rows, null, '2026-03-29', '2026-03-29', MADRID);
+    expect(spring.windows[0].end - spring.windows[0].start).toBe(3 * 3600);
+    const [next] = resolveRange(rows, null, '2026-04-05', '2026-04-05', MADRID);
+    expect(next.windows[0].end - next.windows[0].start).toBe(4 * 3600);
+  });
+
+  it('the priority order holds on a DST day: base override, then company override, then the base week', () => {
+    const rows = [week(6, 480, 1200, 'b1'), dated('2026-03-29', 600, 660), dated('2026-03-29', 540, 600, 'b1')];
+    const [base] = resolveRange(rows, 'b1', '2026-03-29', '2026-03-29', MADRID);
+    expect(base.windows).toEqual([{ start_minute: 540, end_minute: 600, start: local('2026-03-29T09:00', MADRID), end: local('2026-03-29T10:00', MADRID) }]);
+    const [other] = resolveRange(rows, 'b2', '2026-03-29', '2026-03-29', MADRID);
+    expect(other.windows.map((w) => [w.start_minute, w.end_minute])).toEqual([[600, 660]]);
+    const [company] = resolveRange(rows, null, '2026-03-29', '2026-03-29', MADRID);
+    expect(company.windows.map((w) => [w.start_minute, w.end_minute])).toEqual([[600, 660]]);
+    const [week2] = resolveRange(rows, 'b1', '2026-04-05', '2026-04-05', MADRID);
+    expect(week2.windows.map((w) => [w.start_minute, w.end_minute])).toEqual([[480, 1200]]);
+    // The company itself has no weekly rows, only an override: other days it is open around the clock.
+    const [companyNext] = resolveRange(rows, null, '2026-04-05', '2026-04-05', MADRID);
+    expect(companyNext.windows.map((w) => [w.start_minute, w.end_minute])).toEqual([[0, 1440]]);
+  });
+});
