@@ -3,7 +3,8 @@ export type TemplateData = Record<string, string | number | undefined>;
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
-const TEMPLATES: Record<MailTemplate, { subject: string; body: string }> = {
+/** `defaults` fill placeholders a caller may leave out. */
+const TEMPLATES: Record<MailTemplate, { subject: string; body: string; defaults?: TemplateData }> = {
   two_factor_code: {
     subject: 'Your sign-in code',
     body: 'Hello {name},\n\nYour sign-in code is {code}. It is valid for 10 minutes.\nIf you did not try to sign in, change your password.',
@@ -22,7 +23,9 @@ const TEMPLATES: Record<MailTemplate, { subject: string; body: string }> = {
   },
   staff_confirm: {
     subject: 'Your staff account at {company}',
-    body: 'Hello {name},\n\nAn account was created for you at {company}. Confirm your email address at {appUrl}/confirm/{token}.',
+    body: 'Hello {name},\n\nAn account was created for you at {company}. Confirm your email address at {appUrl}/{page}/{token}.',
+    // A login without a password gets an activation token, whose page also sets the password: `page: 'activate'`.
+    defaults: { page: 'confirm' },
   },
   reminder: {
     subject: 'Reminder: activate your account at {company}',
@@ -34,7 +37,8 @@ const fill = (s: string, data: TemplateData) => s.replace(/\{(\w+)\}/g, (_, k: s
 
 export function renderTemplate(template: MailTemplate, data: TemplateData): { subject: string; text: string; html: string } {
   const t = TEMPLATES[template];
-  const text = fill(t.body, data);
+  const values = { ...t.defaults, ...data };
+  const text = fill(t.body, values);
   const html = `<!doctype html><html><body><p>${esc(text).replace(/\n\n/g, '</p><p>').replace(/\n/g, '<br>')}</p></body></html>`;
-  return { subject: fill(t.subject, data), text, html };
+  return { subject: fill(t.subject, values), text, html };
 }

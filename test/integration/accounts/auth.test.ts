@@ -81,6 +81,25 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(again.status).toBe(401);
   });
 
+  it('the auditor can never leave EMAIL codes: TOTP enrolment is refused, a stored OFF or TOTP still asks for the mailed code', async () => {
+    const r = await s.api('POST', '/login.json', { body: { email: 'auditor@skyline.test', password: 'demo1234' } });
+    const ok = await s.api('POST', '/login/verify.json', { body: { challenge: r.body.challenge, code: await lastCode('auditor@skyline.test') } });
+    const token = ok.body.token as string;
+    const setup = await s.api('POST', '/users/two_factor/totp/setup.json', { token });
+    expect(setup.status).toBe(400);
+    expect(setup.body.result).toBe(false);
+    const enable = await s.api('POST', '/users/two_factor/totp/enable.json', { token, body: { code: '123456' } });
+    expect(enable.status).toBe(400);
+    const id = s.userId('auditor@skyline.test');
+    expect((await s.ctx.db.selectFrom('users').select(['two_factor', 'totp_secret']).where('id', '=', id).executeTakeFirstOrThrow()).totp_secret).toBeNull();
+    for (const stored of ['OFF', 'TOTP'] as const) {
+      await s.ctx.db.updateTable('users').set({ two_factor: stored, totp_secret: authenticator.generateSecret() }).where('id', '=', id).execute();
+      const again = await s.api('POST', '/login.json', { body: { email: 'auditor@skyline.test', password: 'demo1234' } });
+      expect(again.body, stored).toMatchObject({ result: false, two_factor: 'EMAIL' });
+    }
+    await s.ctx.db.updateTable('users').set({ two_factor: 'EMAIL', totp_secret: null }).where('id', '=', id).execute();
+  });
+
   it('two-factor TOTP (RFC 6238): enrol, then sign in with an authenticator code', async () => {
     const token = await s.login('instructor@skyline.test');
     const setup = await s.api('POST', '/users/two_factor/totp/setup.json', { token });

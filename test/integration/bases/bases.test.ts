@@ -130,6 +130,19 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
     expect(await liveBaseCount('skyline')).toBe(before);
   });
 
+  it('names are unique ignoring case, accented capitals included, on both databases', async () => {
+    const token = await tok('admin@skyline.test');
+    const first = await s.api('POST', '/bases/add.json', { token, body: { name: 'ÁREA norte' } });
+    expect(first.status).toBe(200);
+    expect(first.body.Base.name).toBe('ÁREA Norte');
+    const before = await liveBaseCount('skyline');
+    const dup = await s.api('POST', '/bases/add.json', { token, body: { name: 'área norte' } });
+    expect(dup.status).toBe(400);
+    expect(dup.body.errors.name).toBeDefined();
+    expect(await liveBaseCount('skyline')).toBe(before);
+    await s.ctx.db.updateTable('bases').set({ deleted: 1 }).where('id', '=', first.body.id).execute();
+  });
+
   it('add with default unsets the previous default (one default per company)', async () => {
     const token = await tok('admin@skyline.test');
     const r = await s.api('POST', '/bases/add.json', { token, body: { name: 'New Home', default: true } });
@@ -174,6 +187,38 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
     expect(dup.status).toBe(400);
     const after = await baseRow(cv);
     expect(after).toEqual(before);
+  });
+
+  it('edit with nothing to change (empty body, empty or misspelt wrapper) is 400 and changes nothing', async () => {
+    const token = await tok('admin@skyline.test');
+    const sab = s.refs.bases['Sabadell'];
+    const before = await baseRow(sab);
+    for (const body of [{}, { Base: {} }, { data: { Base: {} } }, { Bsae: { name: 'Typo' } }, { Base: { nmae: 'Typo' } }, { nmae: 'Typo' }]) {
+      const r = await s.api('POST', `/bases/edit/${sab}.json`, { token, body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.result).toBe(false);
+      expect(r.body.errors.Base[0]).toMatch(/Nothing to change/);
+    }
+    // Form-encoded empty post too.
+    const form = await s.api('POST', `/bases/edit/${sab}.json`, { token, form: {} });
+    expect(form.status).toBe(400);
+    expect(await baseRow(sab)).toEqual(before);
+  });
+
+  it('edit and delete are for roles <= 110: every role above gets 403 and nothing changes', async () => {
+    const sab = s.refs.bases['Sabadell'];
+    const before = await baseRow(sab);
+    for (const email of ['headtraining@skyline.test', 'ground@skyline.test', 'instructor@skyline.test', 'dispatch@skyline.test', 'pilot@skyline.test', 'student@skyline.test', 'mechanic@skyline.test', 'auditor@skyline.test']) {
+      const token = await tok(email);
+      expect((await s.api('POST', `/bases/edit/${sab}.json`, { token, body: { name: 'Grabbed', default: true } })).status, email).toBe(403);
+      expect((await s.api('POST', `/bases/delete/${sab}.json`, { token, body: {} })).status, email).toBe(403);
+      expect((await s.api('POST', '/bases/add.json', { token, body: { name: 'Grabbed' } })).status, email).toBe(403);
+    }
+    expect(await baseRow(sab)).toEqual(before);
+    for (const email of ['root@skyline.test', 'ops@skyline.test', 'safety@skyline.test']) {
+      const r = await s.api('POST', `/bases/edit/${sab}.json`, { token: await tok(email), body: { airport_id: 'LELL' } });
+      expect(r.status, email).toBe(200);
+    }
   });
 
   it('the Harbor admin (free plan) may still edit its own base', async () => {

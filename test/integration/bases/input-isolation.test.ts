@@ -49,6 +49,20 @@ describe.each(DIALECTS)('Bases: plans, input and isolation on %s', (dialect) => 
     }
   });
 
+  it('the club plan may not add bases either (403, nothing created), but edits its own', async () => {
+    await setPlan('club');
+    try {
+      const before = await snapshot(s);
+      const r = await as('admin@harbor.test', 'POST', '/bases/add.json', { name: 'Club Field', airport_id: 'KFRG' });
+      expect(r.status).toBe(403);
+      expect(r.body.result).toBe(false);
+      expect(await snapshot(s)).toEqual(before);
+      expect((await as('admin@harbor.test', 'POST', `/bases/edit/${republic}.json`, { airport_id: 'KFRG' })).status).toBe(200);
+    } finally {
+      await setPlan('free');
+    }
+  });
+
   it.each([
     ['cuatro vientos norte', 'Cuatro Vientos Norte'],
     ['  JFK   north ramp ', 'JFK North Ramp'],
@@ -69,8 +83,8 @@ describe.each(DIALECTS)('Bases: plans, input and isolation on %s', (dialect) => 
       ['/bases/add.json', 'Base', { name: 'Valid Name', airport_id: 'LECU', default: false }],
       [`/bases/edit/${cv}.json`, 'Base', { name: 'Valid Name', airport_id: 'LECU', default: true }],
     ] as const) {
-      // Wrappers without fields are an empty edit (nothing to change), so only the field variants here.
-      for (const body of [...garbageBodies(model, fields).slice(path.includes('edit') ? 4 : 0), ...garbageBodies(null, fields).slice(4)]) {
+      // Wrappers without fields are an edit with nothing to change: refused too (docs/areas/people.md).
+      for (const body of [...garbageBodies(model, fields), ...garbageBodies(null, fields).slice(4)]) {
         const r = await as('admin@skyline.test', 'POST', path, body);
         expect(r.status, `${path} ${JSON.stringify(body).slice(0, 150)}`).toBe(400);
         expect(r.body.result).toBe(false);
@@ -84,12 +98,12 @@ describe.each(DIALECTS)('Bases: plans, input and isolation on %s', (dialect) => 
     const before = await snapshot(s);
     const start = now() + 30 * DAY;
     const add = { base: cv, pilot: s.userId('pilot@skyline.test'), start, end: start + HOUR, type: 'DUTY' };
-    for (const body of [...garbageBodies(null, add).slice(4), ...garbageBodies('BaseSchedule', add).slice(4), { ...add, type: 'duty ' }, { ...add, start: 'tomorrow' }, { ...add, end: start }]) {
+    for (const body of [...garbageBodies(null, add).slice(4), ...garbageBodies('BaseSchedule', add).slice(4), { ...add, type: 'duty ' }, { ...add, start: 'tomorrow' }, { ...add, end: start }, { ...add, start: start * 1000, end: (start + HOUR) * 1000 }, { ...add, end: 9007199254740991 }]) {
       const r = await as('pilot@skyline.test', 'POST', '/bases/add_schedule.json', body);
       expect(r.status, JSON.stringify(body).slice(0, 150)).toBe(400);
     }
     const edit = { id: uuidv7(), start, end: start + HOUR, type: 'OFF' };
-    for (const body of [...garbageBodies(null, edit).slice(4), { ...edit, id: 'not-a-uuid' }]) {
+    for (const body of [...garbageBodies(null, edit).slice(4), { ...edit, id: 'not-a-uuid' }, { ...edit, end: (start + HOUR) * 1000 }]) {
       const r = await as('admin@skyline.test', 'POST', '/bases/edit_schedule.json', body);
       expect(r.status, JSON.stringify(body).slice(0, 150)).toBe(400);
     }

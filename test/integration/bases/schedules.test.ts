@@ -2,7 +2,7 @@ import { uuidv7 } from '@ops/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
-import { DAY, HOUR, now, tokens } from '../pilots/people-helpers.ts';
+import { addUser, DAY, HOUR, now, tokens } from '../pilots/people-helpers.ts';
 
 describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
   let s: TestServer;
@@ -174,6 +174,45 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     const intoPast = await edit('pilot@skyline.test', { id: created.body.id, start: now() - 3 * HOUR, end: now() - 2 * HOUR });
     expect(intoPast.status).toBe(400);
     expect(Number((await row(created.body.id)).start_at)).toBe(start + HOUR);
+  });
+
+  it('schedule leaves out the entries of deleted accounts', async () => {
+    const gone = await addUser(s, { name: 'Gone', surname: 'Away', base: cv });
+    const start = nextSlot();
+    const entry = await add('ops@skyline.test', { base: cv, pilot: gone, start, end: start + HOUR });
+    expect(entry.status).toBe(200);
+    const list = async () => (await s.api('GET', `/bases/schedule/${cv}.json`, { token: await tok('pilot@skyline.test') })).body.schedules.map((e: any) => e.BaseSchedule.id);
+    expect(await list()).toContain(entry.body.id);
+    await s.ctx.db.updateTable('users').set({ deleted: 1 }).where('id', '=', gone).execute();
+    expect(await list()).not.toContain(entry.body.id);
+  });
+
+  it('edit of an entry under way: its start and type are history (400, unchanged); its end may move', async () => {
+    const mechanic = s.userId('mechanic@skyline.test');
+    const started = now() - 2 * HOUR;
+    const created = await add('mechanic@skyline.test', { base: cv, pilot: mechanic, start: started, end: now() + 2 * HOUR, type: 'STANDBY' });
+    expect(created.status).toBe(200);
+    const id = created.body.id;
+    const before = await row(id);
+    const moved = await edit('admin@skyline.test', { id, start: started - DAY, end: now() + 2 * HOUR });
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors.start).toBeDefined();
+    const retyped = await edit('mechanic@skyline.test', { id, start: started, end: now() + 2 * HOUR, type: 'DUTY' });
+    expect(retyped.status).toBe(400);
+    expect(retyped.body.errors.type).toBeDefined();
+    expect(await row(id)).toEqual(before);
+    const shortened = await edit('mechanic@skyline.test', { id, start: started, end: now() + HOUR, type: 'STANDBY' });
+    expect(shortened.status).toBe(200);
+    expect(shortened.body.BaseSchedule).toMatchObject({ start: started, type: 'STANDBY' });
+  });
+
+  it('delete `all` never touches past entries (duty history), even for staff clearing someone', async () => {
+    const past = await insertPast(dana);
+    const future = await add('dispatch@skyline.test', { base: cv, pilot: dana, start: nextSlot(), end: nextSlot() + HOUR });
+    const r = await del('ops@skyline.test', 'all', `?pilot=${dana}`);
+    expect(r.status).toBe(200);
+    expect((await row(future.body.id)).deleted).toBe(1);
+    expect((await row(past)).deleted).toBe(0);
   });
 
   it('edit: a pilot cannot touch another person’s entry (403), staff can; bad id 400; another company’s entry 404', async () => {

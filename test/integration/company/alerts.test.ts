@@ -87,6 +87,32 @@ describe.each(DIALECTS)('company alerts on %s', (dialect) => {
     expect((await s.api('GET', '/companies/alerts.json?from=yesterday', { token: await s.login('admin@skyline.test') })).status).toBe(400);
   });
 
+  it('one bound replaces only its side of the default window; a date `to` covers that whole day', async () => {
+    // `from` alone: back to 90 days ago, still capped at about 3 months ahead.
+    expect(names(await alerts('admin@skyline.test', `?types=UserCertificate&from=${day(-90)}`))).toEqual([
+      'Pilot old rating (60 days ago)',
+      'Pilot medical (expired)',
+      'Pilot licence (10 days)',
+      'Instructor FI rating (20 days)',
+      'Student medical (60 days)',
+    ]);
+    // `to` alone: the 30-day look-back stays, the 3-month cap is lifted.
+    expect(names(await alerts('admin@skyline.test', `?types=UserCertificate&to=${day(365)}`))).toEqual([
+      'Pilot medical (expired)',
+      'Pilot licence (10 days)',
+      'Instructor FI rating (20 days)',
+      'Student medical (60 days)',
+      'Dispatcher licence (200 days)',
+    ]);
+    // A certificate valid through day 10 lapses at the start of day 11: `to` = day 11 includes it, `to` = day 10 not.
+    expect(names(await alerts('admin@skyline.test', `?types=UserCertificate&from=${day(1)}&to=${day(11)}`))).toEqual(['Pilot licence (10 days)']);
+    expect(names(await alerts('admin@skyline.test', `?types=UserCertificate&from=${day(1)}&to=${day(10)}`))).toEqual([]);
+    // Beyond a month ahead the class is muted, also inside an explicit range.
+    const far = await alerts('admin@skyline.test', `?types=UserCertificate&to=${day(365)}`);
+    expect(far.find((a) => a.name === 'Dispatcher licence (200 days)').class).toBe('text-muted');
+    expect((await s.api('GET', '/companies/alerts.json?to=2026-13-01', { token: await s.login('admin@skyline.test') })).status).toBe(400);
+  });
+
   it('instructors get their own and their students’ certificates, nothing company-wide', async () => {
     const list = await alerts('instructor@skyline.test');
     expect(names(list)).toEqual(['Instructor FI rating (20 days)', 'Student medical (60 days)']);

@@ -1,3 +1,5 @@
+import { accountsRoutes } from '@ops/server/areas/accounts/accounts.routes';
+import { apiKeysRoutes } from '@ops/server/areas/accounts/api-keys.routes';
 import { companyRoutes } from '@ops/server/areas/company/company.routes';
 import { newsRoutes } from '@ops/server/areas/news/news.routes';
 import { notificationsRoutes } from '@ops/server/areas/notifications/notifications.routes';
@@ -7,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 
-/** Every route of company, news, users, profile and notifications. */
-const ROUTES = [...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...notificationsRoutes].flatMap((r) =>
+/** Every route of company, news, users, profile, notifications and accounts. */
+const ROUTES = [...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...notificationsRoutes, ...accountsRoutes, ...apiKeysRoutes].flatMap((r) =>
   (Array.isArray(r.method) ? r.method : [r.method]).map((method: string) => ({ method, path: r.path as string })),
 );
 
@@ -50,7 +52,7 @@ const FORMS: Array<Record<string, string>> = [
 
 const QUERIES = ['?page=-1&limit=abc', '?page=1e9&limit=1e9', '?from=xyz&to=', '?from=2026-02-30&to=1', '?types=,,Nope&user_id=x', '?user_id[]=1&user_id[]=2', '?unread=zz&search=%25%27&active=maybe&user_group_id=x'];
 
-describe.each(DIALECTS)('bad input on every company, news, users, profile and notifications route on %s', (dialect) => {
+describe.each(DIALECTS)('bad input on every company, news, users, profile, notifications and accounts route on %s', (dialect) => {
   let s: TestServer;
   let tokens: string[];
 
@@ -59,6 +61,23 @@ describe.each(DIALECTS)('bad input on every company, news, users, profile and no
     tokens = [await s.login('root@skyline.test'), await s.login('pilot@skyline.test')];
   });
   afterAll(() => s?.close());
+
+  it('a POST-only route answers another method with 400 (Part A 7), and does nothing', async () => {
+    const only = [...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...notificationsRoutes].filter(
+      (r) => r.method === 'POST' && !ROUTES.some((o) => o.path === r.path && o.method !== 'POST'),
+    );
+    expect(only.length).toBeGreaterThan(15);
+    for (const route of only) {
+      const path = fill(route.path, 'x');
+      for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+        const r = await s.api(method, path, { token: tokens[1] });
+        expect(r.status, `${method} ${path}`).toBe(400);
+        expect(r.body.result, `${method} ${path}`).toBe(false);
+      }
+    }
+    // The one path with both methods keeps its GET.
+    expect((await s.api('GET', '/manager/companies/permissions.json', { token: tokens[0] })).status).toBe(200);
+  });
 
   it('is answered with a 4xx JSON error and the spec’s envelope, never a 500', async () => {
     const failures: string[] = [];
@@ -69,7 +88,7 @@ describe.each(DIALECTS)('bad input on every company, news, users, profile and no
     for (const token of tokens) {
       for (const route of ROUTES) {
         // Closing sessions or signing out would end the callers used here.
-        if (route.path.includes('closesession')) continue;
+        if (route.path.includes('closesession') || route.path.includes('logout')) continue;
         for (const value of route.path.includes(':') ? PARAM_VALUES : ['-']) {
           const path = fill(route.path, value);
           if (route.method === 'GET') {

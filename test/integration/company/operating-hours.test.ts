@@ -216,4 +216,19 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
       expect(harbor.data.rows).toEqual([]);
     });
   });
+
+  it('rows of a deleted base are not listed nor counted as customised', async () => {
+    const sabadell = s.refs.bases.Sabadell;
+    expect((await save({ base_id: sabadell, rows: [open(2, 600, 720)] })).status).toBe(200);
+    const customisedBases = async () => (await s.api('GET', '/manager/companies/settings.json', { token: admin })).body.Admin.operating_hours.bases;
+    const before = await customisedBases();
+    await s.ctx.db.updateTable('bases').set({ deleted: 1 }).where('id', '=', sabadell).execute();
+    try {
+      expect((await rowsOf()).some((x) => x.base_id === sabadell)).toBe(false);
+      expect(await customisedBases()).toBe(before - 1);
+    } finally {
+      await s.ctx.db.updateTable('bases').set({ deleted: 0 }).where('id', '=', sabadell).execute();
+    }
+    expect((await rowsOf()).some((x) => x.base_id === sabadell)).toBe(true);
+  });
 });

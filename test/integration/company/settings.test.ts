@@ -20,12 +20,16 @@ describe.each(DIALECTS)('company settings and permissions on %s', (dialect) => {
     expect(sky.body.Company).toMatchObject({ id: s.refs.companies.skyline, name: 'Skyline Flight Academy', plan: 'premium' });
     expect(sky.body.CompanyDetail).toMatchObject({ currency: 'EUR', timezone_id: 'Europe/Madrid' });
     expect(sky.body.CompanyDetail.Timezone.offset).toMatch(/^\+0[12]:00$/);
+    // Part A 2.2 Country: the name and the ISO alpha-2 code.
+    expect(sky.body.CompanyDetail.Country).toEqual({ name: 'Spain', iso2: 'ES' });
+    expect(sky.body.CompanyDetail.Timezone).toMatchObject({ id: 'Europe/Madrid', name: 'Europe/Madrid' });
     expect(sky.body.CompanySetting).toMatchObject({ flight_timezone_id: 'UTC', date_format: 'YYYY-MM-DD', time_format: '24' });
     expect(sky.body.CompanySetting.FlightTimezone.name).toBe('UTC');
     expect(sky.body.CompanyBillingSetting.enabled).toBe(true);
     const harbor = await s.api('GET', '/companies/settings.json', { token: await s.login('admin@harbor.test') });
     expect(harbor.body.Company).toMatchObject({ name: 'Harbor Aero Club', plan: 'free' });
     expect(harbor.body.CompanySetting.flight_timezone_id).toBeNull();
+    expect(harbor.body.CompanyDetail.Country).toEqual({ name: 'United States of America', iso2: 'US' });
     expect(harbor.body.CompanySetting.FlightTimezone).toBeUndefined();
     expect(harbor.body.CompanyBillingSetting.enabled).toBe(false);
   });

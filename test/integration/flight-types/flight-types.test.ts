@@ -208,6 +208,29 @@ describe.each(DIALECTS)('flight types on %s', (dialect) => {
     expect([row.name, row.deleted]).toEqual(['Checkride', 0]);
   });
 
+  it('unknown ids are 404 everywhere; another company reordering our ids changes nothing; bad reorder items are 400', async () => {
+    const admin = await t('admin@skyline.test');
+    const unknown = uuidv7();
+    expect((await s.api('GET', `/flight_types/view/${unknown}.json`, { token: admin })).status).toBe(404);
+    expect((await s.api('GET', `/flight_types/manager_edit/${unknown}.json`, { token: admin })).status).toBe(404);
+    expect((await s.api('PUT', `/flight_types/manager_edit/${unknown}.json`, { token: admin, body: { FlightType: { name: 'X' } } })).status).toBe(404);
+    expect((await s.api('POST', `/flight_types/manager_delete/${unknown}.json`, { token: admin })).status).toBe(404);
+    const orderOf = async () =>
+      (await s.ctx.db.selectFrom('flight_types').select(['id', 'sort_order']).where('company_id', '=', s.refs.companies.skyline).orderBy('id').execute()).map((r) => [r.id, r.sort_order]);
+    const before = await orderOf();
+    const ours = before.map(([id]) => id).reverse();
+    const harbor = await s.api('POST', '/flight_types/manager_reorder.json', { token: await t('admin@harbor.test'), body: { items: ours } });
+    expect(harbor.status).toBe(200);
+    expect(harbor.body.items).not.toContain(ours[0]);
+    expect(await orderOf()).toEqual(before);
+    for (const body of [{ items: 'all' }, { items: [{}] }, { items: [''] }]) {
+      const r = await s.api('POST', '/flight_types/manager_reorder.json', { token: admin, body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.result).toBe(false);
+    }
+    expect(await orderOf()).toEqual(before);
+  });
+
   it('manager_delete soft-deletes (POST or DELETE): gone from index, kept in manager_index', async () => {
     const admin = await t('admin@skyline.test');
     const a = (await s.api('POST', '/flight_types/manager_add.json', { token: admin, body: { FlightType: { name: 'Temp A', booking: true } } })).body.id;

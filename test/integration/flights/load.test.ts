@@ -111,6 +111,24 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
     expect(beyond.body.paginate.current).toBe(0);
   });
 
+  it('a person filter pages across seats newest first, each flight once, combined with the other filters', async () => {
+    const pilot = s.userId('pilot@skyline.test');
+    // PIC on the 25 May flights, SIC on the jet flight (newest).
+    const first = await load(`/pilot:${pilot}/limit:3`);
+    expect(idsOf(first)).toEqual([ids.jet, ids.may25, ids.may24]);
+    expect(first.body.paginate).toMatchObject({ count: 26, pageCount: 9 });
+    expect(idsOf(await load(`/pilot:${pilot}/limit:3/page:2`))).toEqual([ids.may23, ids.may22, ids.may21]);
+    const last = await load(`/pilot:${pilot}/limit:3/page:9`);
+    expect(idsOf(last)).toEqual([ids.may2, ids.may1]);
+    const all = await load(`/pilot:${pilot}/limit:100`);
+    expect(new Set(idsOf(all)).size).toBe(26);
+    expect(idsOf(await load(`/pilot:${pilot}/aircraft:${s.refs.aircraft['EC-JET']}`))).toEqual([ids.jet]);
+    expect(idsOf(await load(`/pilot:${pilot}/from:2024-05-20/to:2024-05-21`))).toEqual([ids.may21, ids.may20]);
+    expect(idsOf(await load(`/pilot:${pilot}/status:CANCELED`))).toEqual([ids.canceled]);
+    const nobody = await load(`/pilot:${s.userId('mechanic@skyline.test')}`);
+    expect([nobody.body.flights, nobody.body.paginate.count]).toEqual([[], 0]);
+  });
+
   it('bad named parameters are a 400 with field errors', async () => {
     for (const named of ['/page:0', '/page:x', '/limit:0', '/from:2024-13-01', '/to:yesterday', '/colour:red', '/justtext', '/status:FLYING']) {
       const r = await load(named);

@@ -80,6 +80,28 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       expect((await confirm(uuidv7())).status).toBe(404);
     });
 
+    it('confirms every unconfirmed status (SCHEDULED read as DELAYED, DISPATCHED); a confirmed flight is 400 NOT_UNCONFIRMED and moves nothing', async () => {
+      const dispatcher = await t('dispatch@skyline.test');
+      const delayed = await createFlight(s, dispatcher, flight({ status: 'SCHEDULED' }));
+      const list = await s.api('GET', `/flights/view/${delayed}.json`, { token: dispatcher });
+      expect(list.body.flight.Flight.status).toBe('DELAYED');
+      expect((await confirm(delayed)).body).toEqual({ result: true, id: delayed, status: 'LANDED' });
+      const dispatched = await createFlight(s, dispatcher, flight());
+      expect((await dispatch(dispatched)).body.result).toBe(true);
+      expect((await confirm(dispatched)).body.status).toBe('LANDED');
+      const books = await aircraftRow(s, s.refs.aircraft['EC-ABC']);
+      const again = await confirm(dispatched);
+      expect(again.status).toBe(400);
+      expect(again.body).toMatchObject({ result: false, code: 'NOT_UNCONFIRMED' });
+      expect(await aircraftRow(s, s.refs.aircraft['EC-ABC'])).toEqual(books);
+      expect((await changesOf(s, dispatched)).map((c) => c.action)).toEqual(['create', 'dispatch', 'confirm']);
+      const canceled = await createFlight(s, dispatcher, flight());
+      await cancel({ id: canceled, reason: 'Weather' });
+      expect((await confirm(canceled)).body.code).toBe('NOT_UNCONFIRMED');
+      expect((await flightRow(s, canceled)).status).toBe('CANCELED');
+      expect((await confirm(delayed, 'dispatch@skyline.test', { pass: { x: 1 } })).status).toBe(400);
+    });
+
     it('needs block time, aircraft and PIC', async () => {
       const pilot = await t('dispatch@skyline.test');
       const noTimes = await createFlight(s, pilot, flight({ offblocks_time: null, onblocks_time: null, takeoff_time: null, landing_time: null }));
@@ -254,6 +276,24 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       expect((await s.api('GET', '/flights/frat/x.json', {})).status).toBe(401);
     });
 
+    it('a FRAT is refused for another company (404), a dispatched flight or a malformed body (400), storing nothing', async () => {
+      const pilot = await t('pilot@skyline.test');
+      const id = await createFlight(s, pilot, flight());
+      const form = await s.api('GET', `/flights/frat/${id}.json`, { token: pilot });
+      // The lowest-risk answer to every factor: a valid, complete assessment.
+      const options = Object.fromEntries(form.body.factors.map((f: any) => [f.key, f.options[0].key]));
+      expect((await s.api('POST', `/flights/frat/${id}.json`, { token: await t('admin@harbor.test'), body: { answers: options } })).status).toBe(404);
+      expect((await s.api('POST', `/flights/frat/${uuidv7()}.json`, { token: pilot, body: { answers: options } })).status).toBe(404);
+      for (const body of [{ answers: 'all good' }, { answers: { ...options, weather: 7 } }, {}]) {
+        expect((await s.api('POST', `/flights/frat/${id}.json`, { token: pilot, body })).status, JSON.stringify(body)).toBe(400);
+      }
+      expect((await dispatch(id)).body.result).toBe(true);
+      const late = await s.api('POST', `/flights/frat/${id}.json`, { token: pilot, body: { answers: options } });
+      expect(late.status).toBe(400);
+      expect(late.body.result).toBe(false);
+      expect(await s.ctx.db.selectFrom('flight_risk_assessments').select('id').where('flight_id', '=', id).execute()).toEqual([]);
+    });
+
     it('blocks a PIC without the type’s required certificates when the company says so', async () => {
       const admin = await t('admin@skyline.test');
       const type = await s.api('POST', '/flight_types/manager_add.json', {
@@ -344,6 +384,24 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       const d2 = await aircraftRow(s, def);
       expect([d2.hours, d2.landings, d2.flights]).toEqual([startDef.hours, startDef.landings, startDef.flights]);
       expect((await changesOf(s, id)).map((c) => c.action)).toEqual(['create', 'confirm', 'edit', 'edit', 'revert']);
+    });
+
+    it('a canceled or deleted flight stays as it is with no new history; bad bodies and unknown ids change nothing', async () => {
+      const id = await createFlight(s, await t('dispatch@skyline.test'), flight());
+      expect((await cancel({ id, reason: 'Weather' })).body.status).toBe('CANCELED');
+      const again = await cancel({ id, reason: 'Twice' });
+      expect(again.body).toMatchObject({ result: true, status: 'CANCELED' });
+      expect((await changesOf(s, id)).map((c) => c.action)).toEqual(['create', 'cancel']);
+      const open = await createFlight(s, await t('dispatch@skyline.test'), flight());
+      for (const body of [{ reason: 'no id' }, { id: open, reason: '   ' }, { id: open, reason: 'x', notify: 'maybe' }, { id: open, reason: 'x'.repeat(501) }]) {
+        const r = await cancel(body);
+        expect(r.status, JSON.stringify(body).slice(0, 60)).toBe(400);
+        expect(r.body.result).toBe(false);
+      }
+      expect((await cancel({ id: uuidv7(), reason: 'x' })).status).toBe(404);
+      expect((await dispatch(uuidv7())).status).toBe(404);
+      expect((await flightRow(s, open)).status).toBe('DRAFT');
+      expect((await changesOf(s, open)).map((c) => c.action)).toEqual(['create']);
     });
 
     it('authorization: permission holders, crew or creator; else 400 Not authorized and nothing changes', async () => {

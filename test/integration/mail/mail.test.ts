@@ -25,6 +25,23 @@ describe('mail templates', () => {
     expect(m.html).not.toContain('<Ana');
     expect(renderTemplate('confirm', { name: 'A', email: 'a@b.c', token: 'T0K', appUrl: 'https://ops.example' }).text).toContain('https://ops.example/confirm/T0K');
   });
+
+  it('name the Part A 6 messages: confirmation, welcome, activation, staff confirmation, reminder, sign-in code', () => {
+    const data = { name: 'Ana', company: 'Skyline', email: 'ana@skyline.test', token: 'T0K', code: '123456', appUrl: 'https://ops.example' };
+    expect(renderTemplate('confirm', data).subject).toBe('Confirm your email address');
+    expect(renderTemplate('welcome', data).text).toContain('Sign in at https://ops.example with ana@skyline.test');
+    expect(renderTemplate('activation', data)).toMatchObject({ subject: 'Activate your account at Skyline', text: expect.stringContaining('https://ops.example/activate/T0K') });
+    expect(renderTemplate('reminder', data).text).toContain('https://ops.example/activate/T0K');
+    expect(renderTemplate('two_factor_code', data).text).toContain('Your sign-in code is 123456');
+    // The staff confirmation links the confirmation page, or the activation page when the login has no password yet.
+    expect(renderTemplate('staff_confirm', data).text).toContain('https://ops.example/confirm/T0K');
+    expect(renderTemplate('staff_confirm', { ...data, page: 'activate' }).text).toContain('https://ops.example/activate/T0K');
+    // No placeholder is ever left in a rendered mail.
+    for (const t of ['confirm', 'welcome', 'activation', 'staff_confirm', 'reminder', 'two_factor_code'] as const) {
+      const m = renderTemplate(t, data);
+      expect(`${m.subject} ${m.text}`, t).not.toMatch(/\{\w+\}/);
+    }
+  });
 });
 
 describe.each(DIALECTS)('mail delivery on %s', (dialect) => {

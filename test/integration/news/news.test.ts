@@ -65,6 +65,12 @@ describe.each(DIALECTS)('news on %s', (dialect) => {
     expect(titles(await list(t, `/news/news/index/${s.refs.bases.Sabadell}.json`))).toEqual(['Sabadell apron works', 'Fuel policy update']);
     expect(titles(await list(t, `/news/news/index/${s.refs.bases['Cuatro Vientos']}.json`))).toEqual(['Fuel policy update']);
     expect(titles(await list(t, '/news/news/index.json'))).toEqual(['Sabadell apron works', 'Fuel policy update']);
+    // Another company's base, or an unknown one, is 404 for a signed-in caller.
+    for (const base of [s.refs.bases.Republic, 'no-such-base']) {
+      const r = await s.api('GET', `/news/news/index/${base}.json`, { token: t });
+      expect(r.status, base).toBe(404);
+      expect(r.body.result).toBe(false);
+    }
   });
 
   it('pages by 10 in SQL with the pagination block', async () => {

@@ -44,6 +44,51 @@ describe.each(DIALECTS)('Pilot groups: input and isolation on %s', (dialect) => 
     expect(await snapshot(s)).toEqual(before);
   });
 
+  it('every endpoint is for roles <= 150: each role above gets 403, sends no mail and changes nothing', async () => {
+    const emails = ['dispatch@skyline.test', 'pilot@skyline.test', 'student@skyline.test', 'auditor@skyline.test', 'mechanic@skyline.test'];
+    // Sign in first: a login writes sessions and (for the auditor) a code mail.
+    for (const email of emails) await tok(email);
+    const before = await snapshot(s);
+    for (const email of emails) {
+      for (const [method, path, body] of [
+        ['GET', '/pilot_groups/manager_index.json', undefined],
+        ['GET', `/pilot_groups/manager_view/${mine}.json`, undefined],
+        ['GET', `/pilot_groups/manager_pilots/${mine}.json`, undefined],
+        ['POST', '/pilot_groups/manager_add.json', { PilotGroup: { name: 'Sneaky' } }],
+        ['GET', `/pilot_groups/manager_edit/${mine}.json`, undefined],
+        ['POST', `/pilot_groups/manager_edit/${mine}.json`, { PilotGroup: { name: 'Sneaky', User: [] } }],
+        ['PUT', `/pilot_groups/manager_edit/${mine}.json`, { PilotGroup: { name: 'Sneaky', User: [] } }],
+        ['POST', `/pilot_groups/manager_delete/${mine}.json`, {}],
+        ['DELETE', `/pilot_groups/manager_delete/${mine}.json`, undefined],
+        ['GET', `/pilot_groups/manager_do/${mine}/0.json`, undefined],
+        ['GET', `/pilot_groups/manager_do/${mine}/1.json`, undefined],
+        ['POST', `/pilot_groups/manager_welcomize/${mine}.json`, {}],
+      ] as const) {
+        const r = await as(method, path, body, email);
+        expect(r.status, `${email} ${method} ${path}`).toBe(403);
+        expect(r.body.result).toBe(false);
+        expect(JSON.stringify(r.body)).not.toContain('Mine');
+      }
+    }
+    expect(await snapshot(s)).toEqual(before);
+  });
+
+  it('edit with no name (empty body or wrapper) is 400 with the name error; nothing changes', async () => {
+    const before = await snapshot(s);
+    for (const [method, body] of [
+      ['POST', {}],
+      ['PUT', {}],
+      ['POST', { PilotGroup: {} }],
+      ['PUT', { data: { PilotGroup: { User: [] } } }],
+      ['POST', { PilotGroup: { name: '   ' } }],
+    ] as const) {
+      const r = await as(method, `/pilot_groups/manager_edit/${mine}.json`, body);
+      expect(r.status, `${method} ${JSON.stringify(body)}`).toBe(400);
+      expect(r.body.errors.name[0]).toBe('Name is required');
+    }
+    expect(await snapshot(s)).toEqual(before);
+  });
+
   it('every endpoint answers 404 for a Harbor group, or one that does not exist, and changes nothing', async () => {
     const before = await snapshot(s);
     for (const id of [harborGroup, uuidv7(), 'no-such-group']) {

@@ -76,6 +76,15 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
     expect(form.body.PilotGroup).toMatchObject({ name: 'Form Group', color: '#aabbcc', pilot_count: 0 });
   });
 
+  it('group names are unique ignoring case, accented capitals included (400, nothing created)', async () => {
+    await addGroup('Ópera Team');
+    const before = await groupCount();
+    const dup = await call('POST', '/pilot_groups/manager_add.json', 'instructor@skyline.test', { PilotGroup: { name: 'ópera TEAM' } });
+    expect(dup.status).toBe(400);
+    expect(dup.body.errors.name).toBeDefined();
+    expect(await groupCount()).toBe(before);
+  });
+
   it('index: by name with live member counts, only the caller’s company', async () => {
     const gone = await addUser(s, { name: 'Gone', surname: 'Deleted' });
     const id = await addGroup('Aardvarks', [s.userId('pilot@skyline.test'), s.userId('student@skyline.test'), gone]);

@@ -126,6 +126,21 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
       expect(r.body.pilots.map((p: any) => p.User.id)).toEqual([zelda]);
     });
 
+    it('search ignores case in accented names too (SQLite folds only ASCII case)', async () => {
+      const angel = await addUser(s, { name: 'Ángel', surname: 'Úbeda Núñez' });
+      try {
+        for (const term of ['Ángel', 'ángel', 'ÁNGEL', 'úbeda', 'ÚBEDA NÚÑEZ', 'núñez', 'ángel úbeda', 'úbeda núñez ángel', 'ngel']) {
+          const r = await index('admin@skyline.test', `/search:${encodeURIComponent(term)}`);
+          expect(r.status, term).toBe(200);
+          expect(r.body.pilots.map((p: any) => p.User.id), term).toEqual([angel]);
+        }
+        const reduced = await index('student@skyline.test', `/search:${encodeURIComponent('ángel')}`);
+        expect(reduced.body.pilots).toEqual([]);
+      } finally {
+        await s.ctx.db.updateTable('users').set({ deleted: 1 }).where('id', '=', angel).execute();
+      }
+    });
+
     it('search matches an exact user id, and not partial ids, email middles or passport prefixes', async () => {
       expect((await index('admin@skyline.test', `/search:${zelda}`)).body.pilots.map((p: any) => p.User.id)).toEqual([zelda]);
       for (const term of [zelda.slice(0, 12), 'search@people', 'XK123', 'EMP-7', 'zz%', '%']) {

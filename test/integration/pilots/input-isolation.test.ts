@@ -60,6 +60,12 @@ describe.each(DIALECTS)('Pilots: bad input and company isolation on %s', (dialec
       '/pilots/index/excel:perhaps.json',
       `/pilots/index/search:${'x'.repeat(101)}.json`,
       '/pilots/index/nonsense.json',
+      // Out-of-range numbers would overflow SQL integers (a 500 on PostgreSQL): refused up front.
+      '/pilots/index/user_group_id:99999999999.json',
+      '/pilots/index/user_group_id:175.json',
+      '/pilots/index/page:9007199254740991/limit:100000.json',
+      '/pilots/index/page:1000001.json',
+      '/pilots/index/excel:1/page:9007199254740991.json',
     ]) {
       const r = await as('admin@skyline.test', 'GET', path);
       expect(r.status, path).toBe(400);

@@ -4,7 +4,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
 import { enableTotp, setupTotp } from './two-factor.service.ts';
-import { login, verifyChallenge } from './login.service.ts';
+import { login, startChallenge, verifyChallenge } from './login.service.ts';
 import { accountsOfIdentity, openSession, revokeSession, type ClientInfo } from './sessions.ts';
 
 const clientOf = (req: Request): ClientInfo => ({ ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
@@ -25,6 +25,7 @@ const ZLogin = z.preprocess(
 
 const ZLoginUser = z.object({ id: z.string(), email: z.string().nullable(), user_group_id: z.number(), company_id: z.string() });
 const ZLoginSuccess = z.object({ result: z.literal(true), token: z.string(), expires: z.number(), user: ZLoginUser });
+const ZChallenge = z.object({ result: z.literal(false), two_factor: z.enum(['EMAIL', 'TOTP']), challenge: z.string() });
 
 export const accountsRoutes = [
   defineRoute({
@@ -34,7 +35,7 @@ export const accountsRoutes = [
     summary: 'Sign in with email and password; answers a session token or a two-factor challenge',
     access: { public: true },
     body: ZLogin,
-    response: z.union([ZLoginSuccess, z.object({ result: z.literal(false), two_factor: z.enum(['EMAIL', 'TOTP']), challenge: z.string() })]),
+    response: z.union([ZLoginSuccess, ZChallenge]),
     handler: async ({ ctx, body, req }) => {
       const out = await login(ctx, { email: body.email, password: body.password, companyId: body.company_id }, clientOf(req));
       if (out.result) {
@@ -85,14 +86,25 @@ export const accountsRoutes = [
     method: 'GET',
     path: '/users/switch/:companyId.json',
     area: 'accounts',
-    summary: 'Switch to another company of the same login: a new token; the presented one stops working',
+    summary:
+      'Switch to another company of the same login: a new token, and the presented one stops working. When the target account has two-factor (EMAIL or TOTP; always EMAIL for an external auditor) the answer is the sign-in challenge instead, finished with /login/verify.json',
     access: { sessionOnly: true },
     params: z.object({ companyId: zId }),
-    response: ZLoginSuccess,
+    response: z.union([ZLoginSuccess, ZChallenge]),
     handler: async ({ ctx, actor, params, req }) => {
       if (!actor.identityId) throw forbidden();
-      const target = (await accountsOfIdentity(ctx.db, actor.identityId).execute()).find((a) => a.company_id === params.companyId);
+      const identityId = actor.identityId;
+      const target = (await accountsOfIdentity(ctx.db, identityId).execute()).find((a) => a.company_id === params.companyId);
       if (!target) throw notFound('You have no account in that company');
+      // The second factor protects the target account: a session of another account must not skip it.
+      if (target.id !== actor.userId) {
+        const identity = await ctx.db.selectFrom('identities').select('email').where('id', '=', identityId).executeTakeFirstOrThrow();
+        const challenge = await startChallenge(ctx, target, identity.email, clientOf(req).ip ?? 'unknown');
+        if (challenge) {
+          await revokeSession(ctx.db, actor.credential.id);
+          return challenge;
+        }
+      }
       const session = await openSession(ctx.db, target, clientOf(req), 'switch');
       await revokeSession(ctx.db, actor.credential.id);
       const { session_id: _s, ...rest } = session;

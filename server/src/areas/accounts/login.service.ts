@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { uuidv7 } from '@ops/shared';
+import { ROLES, uuidv7 } from '@ops/shared';
 import argon2 from 'argon2';
 import { authenticator } from 'otplib';
 import type { AppContext } from '../../context.ts';
@@ -25,9 +25,7 @@ export async function login(ctx: AppContext, input: { email: string; password: s
   const identity = await ctx.db.selectFrom('identities').selectAll().where('email', '=', input.email.toLowerCase()).executeTakeFirst();
   dummyHash ??= argon2.hash('not-a-password', { type: argon2.argon2id });
   const ok = await argon2.verify(identity?.password_hash ?? (await dummyHash), input.password).catch(() => false);
-  const accounts = identity && ok ? await accountsOfIdentity(ctx.db, identity.id).execute() : [];
-  const today = new Date().toISOString().slice(0, 10);
-  const usable = accounts.filter((a) => !a.expiration || a.expiration >= today);
+  const usable = identity && ok ? await accountsOfIdentity(ctx.db, identity.id).execute() : [];
   if (!identity || !ok || usable.length === 0) {
     await recordFailure(ctx.db, input.email, ip);
     throw invalid();
@@ -35,29 +33,42 @@ export async function login(ctx: AppContext, input: { email: string; password: s
   await clearFailures(ctx.db, input.email);
   const account = input.companyId ? usable.find((a) => a.company_id === input.companyId) : usable[0];
   if (!account) throw invalid();
+  return (await startChallenge(ctx, account, identity.email, ip)) ?? openSession(ctx.db, account, client, 'password');
+}
 
-  // External auditors always use EMAIL codes (Part A 4.4), whatever is stored.
-  const mode = account.user_group_id === 250 ? 'EMAIL' : account.two_factor;
-  if (mode === 'EMAIL' || (mode === 'TOTP' && account.totp_secret)) {
-    const challenge = uuidv7();
-    let codeHash: string | null = null;
-    if (mode === 'EMAIL') {
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      codeHash = sha256(`${challenge}:${code}`);
-      await ctx.mailer.send({
-        to: account.email ?? identity.email,
-        template: 'two_factor_code',
-        data: { name: account.name, code },
-        companyId: account.company_id,
-      });
-    }
-    await ctx.db
-      .insertInto('login_challenges')
-      .values({ id: challenge, user_id: account.id, mode, code_hash: codeHash, expires: nowSeconds() + CHALLENGE_TTL, attempts: 0, used: 0, ip, created: nowSeconds() })
-      .execute();
-    return { result: false as const, two_factor: mode as 'EMAIL' | 'TOTP', challenge };
+/** Two-factor mode an account signs in with; external auditors always use EMAIL codes (Part A 4.4), whatever is stored. */
+export function twoFactorMode(account: Pick<SignInAccount, 'user_group_id' | 'two_factor' | 'totp_secret'>): 'OFF' | 'EMAIL' | 'TOTP' {
+  if (account.user_group_id === ROLES.AUDITOR) return 'EMAIL';
+  return account.two_factor === 'EMAIL' || (account.two_factor === 'TOTP' && account.totp_secret) ? account.two_factor : 'OFF';
+}
+
+type SignInAccount = Awaited<ReturnType<ReturnType<typeof accountsOfIdentity>['executeTakeFirstOrThrow']>>;
+
+/**
+ * The second factor of an account that has one: mails the EMAIL code and
+ * stores the challenge that /login/verify.json answers. Null when the account
+ * signs in with the password alone.
+ */
+export async function startChallenge(ctx: AppContext, account: SignInAccount, identityEmail: string, ip: string) {
+  const mode = twoFactorMode(account);
+  if (mode === 'OFF') return null;
+  const challenge = uuidv7();
+  let codeHash: string | null = null;
+  if (mode === 'EMAIL') {
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    codeHash = sha256(`${challenge}:${code}`);
+    await ctx.mailer.send({
+      to: account.email ?? identityEmail,
+      template: 'two_factor_code',
+      data: { name: account.name, code },
+      companyId: account.company_id,
+    });
   }
-  return openSession(ctx.db, account, client, 'password');
+  await ctx.db
+    .insertInto('login_challenges')
+    .values({ id: challenge, user_id: account.id, mode, code_hash: codeHash, expires: nowSeconds() + CHALLENGE_TTL, attempts: 0, used: 0, ip, created: nowSeconds() })
+    .execute();
+  return { result: false as const, two_factor: mode, challenge };
 }
 
 export async function verifyChallenge(ctx: AppContext, input: { challenge: string; code: string }, client: ClientInfo) {

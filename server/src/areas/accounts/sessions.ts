@@ -56,8 +56,17 @@ export async function revokeSession(db: Kysely<DB>, sessionId: string): Promise<
   await db.updateTable('sessions').set({ revoked: 1 }).where('id', '=', sessionId).execute();
 }
 
-/** Company accounts a login identity may sign in to: active, not deleted, company enabled. */
+/** Today as the authentication check reads `expiration` (UTC calendar date). */
+export const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * Company accounts a login identity may sign in to: active, not deleted, not
+ * past their expiration (external auditors), company enabled. Sign-in, the
+ * organisations list and the company switch all use it, so an account that
+ * authentication would refuse is never offered or entered.
+ */
 export function accountsOfIdentity(db: Kysely<DB>, identityId: string) {
+  const today = todayUtc();
   return db
     .selectFrom('users as u')
     .innerJoin('companies as c', 'c.id', 'u.company_id')
@@ -65,6 +74,7 @@ export function accountsOfIdentity(db: Kysely<DB>, identityId: string) {
     .where('u.identity_id', '=', identityId)
     .where('u.deleted', '=', 0)
     .where('u.active', '=', 1)
+    .where((eb) => eb.or([eb('u.expiration', 'is', null), eb('u.expiration', '>=', today)]))
     .where('c.disabled', '=', 0)
     .orderBy('u.created')
     .orderBy('u.id');

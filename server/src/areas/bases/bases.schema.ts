@@ -47,15 +47,29 @@ export const ZBaseAdd = z.preprocess(
 );
 export type TBaseAdd = z.output<typeof ZBaseAdd>;
 
-export const ZBaseEdit = z.preprocess(
-  unwrap('Base'),
-  z.object({
-    name: zName.optional(),
-    airport_id: zAirport.optional(),
-    default: zBoolish.optional(),
-  }),
-);
+/**
+ * An edit must name at least one field: a body whose wrapper or keys were
+ * misspelt would otherwise read as "nothing to change" and answer 200, so the
+ * client would believe a rename that never happened.
+ */
+export const ZBaseEdit = z
+  .preprocess(
+    unwrap('Base'),
+    z.object({
+      name: zName.optional(),
+      airport_id: zAirport.optional(),
+      default: zBoolish.optional(),
+    }),
+  )
+  .refine((v) => v.name !== undefined || v.airport_id !== undefined || v.default !== undefined, {
+    path: ['Base'],
+    message: 'Nothing to change: send name, airport_id or default',
+  });
 export type TBaseEdit = z.output<typeof ZBaseEdit>;
+
+/** 2100-01-01T00:00:00Z: a duty roster entry beyond that is a typo (milliseconds sent as seconds, say). */
+export const SCHEDULE_MAX_UNIX = 4_102_444_800;
+const zTime = zUnix.pipe(z.number().max(SCHEDULE_MAX_UNIX, 'Expected unix seconds before 2100 (not milliseconds)'));
 
 const zType = z.enum(SCHEDULE_TYPES, { error: `Expected one of ${SCHEDULE_TYPES.join(', ')}` });
 
@@ -65,8 +79,8 @@ export const ZScheduleAdd = z
     z.object({
       base: zId,
       pilot: zId,
-      start: zUnix.optional(),
-      end: zUnix.optional(),
+      start: zTime.optional(),
+      end: zTime.optional(),
       type: zType.default('DUTY'),
       always: zBoolish.default(false),
     }),
@@ -87,8 +101,8 @@ export const ZScheduleEdit = z
     unwrap('BaseSchedule'),
     z.object({
       id: z.uuid({ error: 'Expected a schedule id (UUID)' }),
-      start: zUnix,
-      end: zUnix,
+      start: zTime,
+      end: zTime,
       type: zType.optional(),
     }),
   )

@@ -123,14 +123,16 @@ export async function baseCrew(ctx: AppContext, actor: Actor, id: string) {
 }
 
 async function nameTaken(db: Kysely<DB>, companyId: string, name: string, exceptId?: string): Promise<boolean> {
+  // Compared in JavaScript: SQLite's lower() folds ASCII only, so "Ópera" and "ópera" would differ there
+  // but not on PostgreSQL. A company has few of these rows.
   let q = db
     .selectFrom('bases')
-    .select('id')
+    .select(['id', 'name'])
     .where('company_id', '=', companyId)
-    .where('deleted', '=', 0)
-    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+    .where('deleted', '=', 0);
   if (exceptId) q = q.where('id', '!=', exceptId);
-  return !!(await q.executeTakeFirst());
+  const wanted = name.toLocaleLowerCase();
+  return (await q.execute()).some((r) => r.name.toLocaleLowerCase() === wanted);
 }
 
 /**

@@ -55,15 +55,17 @@ async function overlapping(db: Kysely<DB>, companyId: string, userId: string, st
 }
 
 /**
- * GET /bases/schedule/{id}.json: the base's entries with the pilot's name and
- * calendar colour, always-available entries first, then by start. `from` and
- * `to` (unix, optional) keep the dated entries overlapping that range.
+ * GET /bases/schedule/{id}.json: the base's entries of live accounts with the
+ * pilot's name and calendar colour, always-available entries first, then by
+ * start. `from` and `to` (unix, optional) keep the dated entries overlapping
+ * that range.
  */
 export async function listSchedules(ctx: AppContext, actor: Actor, baseId: string, range: { from?: number; to?: number }) {
   const base = await findBase(ctx.db, actor.companyId, baseId);
   let q = ctx.db
     .selectFrom('base_schedules as s')
-    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').on('u.company_id', '=', actor.companyId))
+    // A deleted account is on nobody's calendar any more (as it leaves its pilot groups).
+    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').on('u.company_id', '=', actor.companyId).on('u.deleted', '=', 0))
     .select(['s.id', 's.base_id', 's.user_id', 's.start_at', 's.end_at', 's.type', 's.always', 'u.name', 'u.surname', 'u.color'])
     .where('s.company_id', '=', actor.companyId)
     .where('s.base_id', '=', base.id)
@@ -134,7 +136,11 @@ export async function addSchedule(ctx: AppContext, actor: Actor, input: TSchedul
   return { result: true, id, BaseSchedule: presentSchedule(await findSchedule(ctx.db, actor.companyId, id)) };
 }
 
-/** POST /bases/edit_schedule.json: past entries (ended at or before now) and always-available entries cannot be edited. */
+/**
+ * POST /bases/edit_schedule.json: past entries (ended at or before now) and
+ * always-available entries cannot be edited; an entry under way keeps its
+ * start and type (only its end moves).
+ */
 export async function editSchedule(ctx: AppContext, actor: Actor, input: TScheduleEdit) {
   const row = await findSchedule(ctx.db, actor.companyId, input.id);
   requireOwnerOrStaff(actor, row.user_id);
@@ -142,6 +148,13 @@ export async function editSchedule(ctx: AppContext, actor: Actor, input: TSchedu
   if (row.always) throw validationFailed({ id: ['An always-available entry has no times: delete it and add a dated entry'] });
   if (row.end_at !== null && Number(row.end_at) <= now) throw validationFailed({ id: ['Past records cannot be edited'] }, 'errors', 'Past records cannot be edited');
   if (input.end <= now) throw validationFailed({ end: ['The entry would be entirely in the past'] });
+  // An entry under way is half history: its elapsed part stays as it was, only its end may move.
+  if (row.start_at !== null && Number(row.start_at) <= now) {
+    const frozen: Record<string, string[]> = {};
+    if (input.start !== Number(row.start_at)) frozen.start = ['The entry has started: its start cannot change'];
+    if (input.type !== undefined && input.type !== row.type) frozen.type = ['The entry has started: its type cannot change; shorten it and add a new entry'];
+    if (Object.keys(frozen).length) throw validationFailed(frozen);
+  }
   const clash = await overlapping(ctx.db, actor.companyId, row.user_id, input.start, input.end, row.id);
   if (clash) throw validationFailed({ start: [`Overlaps another ${clash.type} entry of this person`] });
   await ctx.tx(async (uow) => {

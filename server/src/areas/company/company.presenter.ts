@@ -1,3 +1,4 @@
+import { COUNTRIES } from '@ops/shared/reference/index';
 import type { CompaniesTable } from '../../db/core-tables.ts';
 
 export const COMPANY_FLAG_KEYS = [
@@ -49,7 +50,8 @@ export function presentCompanySettings(c: CompaniesTable) {
       country_id: c.country_iso,
       zip: c.zip,
       Timezone: presentTimezone(c.timezone),
-      Country: c.country_iso ? { name: c.country_iso, iso2: c.country_iso } : null,
+      // Part A 2.2 Country: the English name and the ISO 3166 alpha-2 code.
+      Country: c.country_iso ? { name: COUNTRIES[c.country_iso] ?? c.country_iso, iso2: c.country_iso } : null,
     },
     CompanySetting: {
       id: c.id,

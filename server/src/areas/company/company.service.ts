@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { companyFlags, presentCompanySettings } from './company.presenter.ts';
 import { stampReference } from './company.reference.ts';
+import { liveBases } from './operating-hours.repository.ts';
 import type { TCompanyEdit } from './company.schema.ts';
 import './company.tables.ts';
 
@@ -47,7 +48,13 @@ export async function managerSettings(ctx: AppContext, actor: Actor) {
     .where('revoked', '=', 0)
     .where((eb) => eb.or([eb('expires', 'is', null), eb('expires', '>', nowSeconds())]))
     .executeTakeFirstOrThrow();
-  const scopes = await ctx.db.selectFrom('operating_hours').select('base_id').distinct().where('company_id', '=', actor.companyId).execute();
+  const scopes = await ctx.db
+    .selectFrom('operating_hours')
+    .select('base_id')
+    .distinct()
+    .where('company_id', '=', actor.companyId)
+    .where((eb) => eb.or([eb('base_id', 'is', null), eb('base_id', 'in', liveBases(ctx.db, actor.companyId))]))
+    .execute();
   return {
     ...presentCompanySettings(row),
     Admin: {

@@ -17,6 +17,9 @@ export function overridesWindow(timeZone: string, now: Date = new Date()): { fro
 
 const scopeOrder = (r: HoursRow) => `${r.base_id === null ? '0' : `1${r.base_id}`}|${r.weekday === null ? `1${r.override_date}` : `0${r.weekday}`}|${String(r.start_minute).padStart(4, '0')}`;
 
+/** Ids of the company's live bases, as a subquery. */
+export const liveBases = (db: Kysely<DB>, companyId: string) => db.selectFrom('bases').select('bases.id').where('bases.company_id', '=', companyId).where('bases.deleted', '=', 0);
+
 /**
  * Rows of the company: every weekly row, and the dated overrides inside
  * [overridesFrom, overridesTo] (null: unbounded). Sorted company scope first,
@@ -31,6 +34,8 @@ export async function loadHoursRows(
     .selectFrom('operating_hours')
     .select(['id', 'base_id', 'weekday', 'override_date', 'closed', 'start_minute', 'end_minute'])
     .where('company_id', '=', companyId)
+    // A deleted base keeps its rows in the table (a restore would bring them back) but they are not shown.
+    .where((eb) => eb.or([eb('base_id', 'is', null), eb('base_id', 'in', liveBases(db, companyId))]))
     .where((eb) => {
       const dated = [eb('override_date', 'is not', null)];
       if (window.overridesFrom) dated.push(eb('override_date', '>=', window.overridesFrom));

@@ -15,9 +15,11 @@ export const LISTED: readonly StoredStatus[] = ['DRAFT', 'SCHEDULED', 'DISPATCHE
  * (left joins: Base, Aircraft with model and maker, FlightType, Pic, Sic,
  * Supervisor). Company-scoped by its first argument.
  */
-export function flightsQuery(db: Kysely<DB>, companyId: string) {
-  return db
-    .selectFrom('flights as f')
+const flightsFrom = (db: Kysely<DB>) => db.selectFrom('flights as f');
+type FlightsSource = ReturnType<typeof flightsFrom>;
+
+export function flightsQuery(db: Kysely<DB>, companyId: string, source: FlightsSource = flightsFrom(db)) {
+  return source
     .leftJoin('bases as b', (j) => j.onRef('b.id', '=', 'f.base_id').on('b.company_id', '=', companyId))
     .leftJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'f.aircraft_id').on('a.company_id', '=', companyId))
     .leftJoin('aircraft_models as am', 'am.id', 'a.model_id')
@@ -210,18 +212,53 @@ export const isUnfiltered = (f: FlightFilters) =>
   !f.flightTypeId &&
   !f.involvedUserId;
 
-const pageQuery = (db: Kysely<DB>, f: FlightFilters, p: Param) =>
-  flightsQuery(db, p<string>('companyId'))
+/**
+ * The ids that can be on the page of a person filter: per seat, the first
+ * `window` (offset + limit) matching rows in page order, each a range of that
+ * seat's (company, seat, starts, id) index. Ordering the OR of the seats
+ * instead walks the company's (company, starts, id) index until enough rows
+ * match: every flight of the company for a person with few or none.
+ */
+function personCandidates(db: Kysely<DB>, f: FlightFilters, p: Param) {
+  const person = personSeats(f);
+  if (!person) return null;
+  const u = p<string>(person.key);
+  const branches = person.seats.map((seat, i) => {
+    const top = db
+      .selectFrom('flights as f')
+      .select('f.id')
+      .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p))
+      .where(seat, '=', u)
+      .orderBy('f.starts', 'desc')
+      .orderBy('f.id', 'desc')
+      .limit(p<number>('window'));
+    // Wrapped: a compound select takes ORDER BY and LIMIT only inside a subquery.
+    return db.selectFrom(top.as(`s${i}`)).select(`s${i}.id`);
+  });
+  // UNION, not UNION ALL: a person in two seats of one flight must not list it twice.
+  return branches.slice(1).reduce((all, b) => all.union(b), branches[0]);
+}
+
+const pageQuery = (db: Kysely<DB>, f: FlightFilters, p: Param) => {
+  const candidates = personCandidates(db, f, p);
+  // The candidates first and CROSS JOIN: SQLite keeps them as the outer loop and
+  // reads each flight by primary key (as `f.id IN (...)` or an inner join after
+  // the left joins, it walked the company's rows in page order); PostgreSQL
+  // plans it as the inner join it is. The cast only drops the `c` alias, which
+  // nothing after this refers to.
+  const source = candidates ? (db.selectFrom(candidates.as('c')).crossJoin('flights as f').whereRef('f.id', '=', 'c.id') as unknown as FlightsSource) : undefined;
+  return flightsQuery(db, p<string>('companyId'), source)
     .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p))
     .orderBy('f.starts', 'desc')
     .orderBy('f.id', 'desc')
     .limit(p<number>('limit'))
     .offset(p<number>('offset'));
+};
 
 export const flightsRepository = {
   /** The page, newest first, paginated in SQL (compiled once per filter shape). */
   page(db: Kysely<DB>, companyId: string, f: FlightFilters, limit: number, offset: number): Promise<FlightJoinedRow[]> {
-    return runPrepared<FlightJoinedRow>(db, `flights.page:${shapeOf(f)}`, (p) => pageQuery(db, f, p), { ...filterValues(companyId, f), limit, offset });
+    return runPrepared<FlightJoinedRow>(db, `flights.page:${shapeOf(f)}`, (p) => pageQuery(db, f, p), { ...filterValues(companyId, f), limit, offset, window: offset + limit });
   },
   /** Rows strictly after a keyset position, newest first (the batches of a streamed page). */
   after(db: Kysely<DB>, companyId: string, f: FlightFilters, last: { starts: number; id: string }, limit: number) {

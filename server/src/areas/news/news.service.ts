@@ -58,6 +58,11 @@ export function paginationBlock(page: number, shown: number, count: number, limi
  */
 export async function listNews(ctx: AppContext, actor: Actor | null, opts: { baseId: string | null; page: number }) {
   const reader = readerOf(actor);
+  // A signed-in caller filters by a base of their company; another company's base is 404 like any of its records.
+  if (actor && opts.baseId) {
+    const base = await ctx.db.selectFrom('bases').select('id').where('company_id', '=', actor.companyId).where('id', '=', opts.baseId).where('deleted', '=', 0).executeTakeFirst();
+    if (!base) throw notFound('Base not found');
+  }
   const scoped = () => {
     const q = visibleNewsQuery(ctx.db, reader);
     return opts.baseId ? q.where((eb) => eb.or([eb('n.base_id', 'is', null), eb('n.base_id', '=', opts.baseId)])) : q;

@@ -3,6 +3,12 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import './notifications.tables.ts';
 
+/**
+ * Rows per statement: 11 columns x 500 rows stays under SQLite's 32766 and
+ * PostgreSQL's 65535 bound parameters, so a whole large company can be notified.
+ */
+const CHUNK = 500;
+
 export interface NotificationMessage {
   companyId: string;
   userIds: readonly string[];
@@ -20,33 +26,33 @@ export interface NotificationMessage {
 export async function notify(uow: UnitOfWork, msg: NotificationMessage): Promise<number> {
   const ids = [...new Set(msg.userIds)];
   if (!ids.length) return 0;
-  const recipients = await uow.trx
-    .selectFrom('users')
-    .select('id')
-    .where('company_id', '=', msg.companyId)
-    .where('id', 'in', ids)
-    .where('deleted', '=', 0)
-    .execute();
+  const recipients: string[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await uow.trx
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', msg.companyId)
+      .where('id', 'in', ids.slice(i, i + CHUNK))
+      .where('deleted', '=', 0)
+      .execute();
+    recipients.push(...rows.map((r) => r.id));
+  }
   if (!recipients.length) return 0;
   const now = nowSeconds();
   const changeNo = await uow.changeNo(msg.companyId, 'notifications');
-  await uow.trx
-    .insertInto('notifications')
-    .values(
-      recipients.map((r) => ({
-        id: uuidv7(),
-        company_id: msg.companyId,
-        change_no: changeNo,
-        deleted: 0,
-        created: now,
-        modified: now,
-        user_id: r.id,
-        title: msg.title.slice(0, 255),
-        body: msg.body ?? null,
-        link: msg.link ?? null,
-        read: 0,
-      })),
-    )
-    .execute();
+  const rows = recipients.map((userId) => ({
+    id: uuidv7(),
+    company_id: msg.companyId,
+    change_no: changeNo,
+    deleted: 0,
+    created: now,
+    modified: now,
+    user_id: userId,
+    title: msg.title.slice(0, 255),
+    body: msg.body ?? null,
+    link: msg.link ?? null,
+    read: 0,
+  }));
+  for (let i = 0; i < rows.length; i += CHUNK) await uow.trx.insertInto('notifications').values(rows.slice(i, i + CHUNK)).execute();
   return recipients.length;
 }

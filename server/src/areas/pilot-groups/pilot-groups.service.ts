@@ -93,13 +93,15 @@ export async function groupForEdit(ctx: AppContext, actor: Actor, id: string) {
 }
 
 async function nameTaken(db: Kysely<DB>, companyId: string, name: string, exceptId?: string) {
+  // Compared in JavaScript: SQLite's lower() folds ASCII only, so "Ópera" and "ópera" would differ there
+  // but not on PostgreSQL. A company has few of these rows.
   let q = db
     .selectFrom('pilot_groups')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+    .select(['id', 'name'])
+    .where('company_id', '=', companyId);
   if (exceptId) q = q.where('id', '!=', exceptId);
-  return !!(await q.executeTakeFirst());
+  const wanted = name.toLocaleLowerCase();
+  return (await q.execute()).some((r) => r.name.toLocaleLowerCase() === wanted);
 }
 
 /** Members must be live users of the company; another company's id answers 404 like any foreign record. */

@@ -66,11 +66,16 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 function searchFilter(search: string, reduced: boolean): Expression<SqlBool> {
   const term = search.toLowerCase();
   const contains = `%${likeEscape(term)}%`;
+  // SQLite's lower() folds ASCII only, so "ángel" misses "Ángel" there; names start their words with
+  // capitals, so the term with capital initials is matched as well (LIKE itself ignores ASCII case).
+  const initials = `%${likeEscape(term.replace(/(^|[\s'-])(\p{L})/gu, (_m, sep: string, c: string) => sep + c.toLocaleUpperCase()))}%`;
   const names = [
     sql<SqlBool>`lower(u.name) like ${contains} escape '\\'`,
     sql<SqlBool>`lower(u.surname) like ${contains} escape '\\'`,
     sql<SqlBool>`lower(u.name || ' ' || u.surname) like ${contains} escape '\\'`,
     sql<SqlBool>`lower(u.surname || ' ' || u.name) like ${contains} escape '\\'`,
+    sql<SqlBool>`(u.name || ' ' || u.surname) like ${initials} escape '\\'`,
+    sql<SqlBool>`(u.surname || ' ' || u.name) like ${initials} escape '\\'`,
     sql<SqlBool>`u.id = ${search}`,
   ];
   if (reduced) return sql<SqlBool>`(${sql.join(names, sql` or `)})`;

@@ -112,12 +112,16 @@ export const ZPilotList = z.object({ active: zTriState.default(true), pilot: zTr
 export const INDEX_MAX_LIMIT = 100_000;
 export const INDEX_DEFAULT_LIMIT = 50;
 
+/** Bounded so that (page - 1) × limit stays a valid SQL offset on every database. */
+export const INDEX_MAX_PAGE = 1_000_000;
+
 export const ZPilotIndex = z.object({
-  page: zIntish.pipe(z.number().int().min(1, 'Pages start at 1')).default(1),
+  page: zIntish.pipe(z.number().int().min(1, 'Pages start at 1').max(INDEX_MAX_PAGE, `At most page ${INDEX_MAX_PAGE}`)).default(1),
   // Above the maximum the page is clamped rather than refused (Part A 8: max 100000).
   limit: zIntish.pipe(z.number().int().min(1, 'At least 1')).transform((n) => Math.min(n, INDEX_MAX_LIMIT)).default(INDEX_DEFAULT_LIMIT),
   search: z.string().trim().max(100, 'At most 100 characters').optional(),
-  user_group_id: zIntish.pipe(z.number().int().min(1, 'Expected a role number')).optional(),
+  // A known role only: an out-of-range number would overflow the integer column on PostgreSQL.
+  user_group_id: zIntish.pipe(z.number().int().refine((v) => isRole(v), 'Unknown role')).optional(),
   pilot_group: zId.optional(),
   base_id: zId.optional(),
   active: zBoolish.optional(),

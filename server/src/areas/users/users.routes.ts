@@ -17,6 +17,11 @@ const writers = { maxRole: USER_ADMIN_MAX_ROLE } as const;
 const PILOT_ADMINS = [ROLES.PLATFORM_ADMIN, ROLES.COMPANY_ADMIN, ROLES.OPERATIONS_MANAGER, ROLES.SAFETY_MANAGER, ROLES.HEAD_OF_TRAINING, ROLES.FLIGHT_INSTRUCTOR] as const;
 
 const zPage = z.coerce.number({ error: 'Expected a page number' }).int('Expected a page number').min(1, 'Pages start at 1').max(1_000_000).default(1);
+/**
+ * The spec answers the whole company as one array (Part A 4.4): without `limit`
+ * every account comes back; `page`/`limit` are an opt-in for large companies.
+ */
+const USERS_LIST_MAX = 100_000;
 const zLimit = (def: number, max: number) => z.coerce.number({ error: 'Expected a number' }).int('Expected a whole number').min(1, 'At least 1').max(max, `At most ${max}`).default(def);
 
 export const usersRoutes = [
@@ -24,11 +29,11 @@ export const usersRoutes = [
     method: 'GET',
     path: '/manager/users.json',
     area: 'users',
-    summary: 'Company accounts ({User, UserDetail, UserGroup}), by role then name; `page`, `limit` (100, max 1000), `search`, `user_group_id`, `active`; totals in X-Total-Posts, X-Number-Pages',
+    summary: 'Company accounts ({User, UserDetail, UserGroup}), by role then name, all of them unless `page`/`limit` (max 100000) ask for one page; `search`, `user_group_id`, `active`; totals in X-Total-Posts, X-Number-Pages',
     access: readers,
     query: z.object({
       page: zPage,
-      limit: zLimit(100, 1000),
+      limit: zLimit(USERS_LIST_MAX, USERS_LIST_MAX),
       search: z.string().trim().max(100).optional(),
       user_group_id: z.coerce.number().int().optional(),
       active: zBoolish.optional(),
@@ -65,6 +70,7 @@ export const usersRoutes = [
     area: 'users',
     summary: 'Create an account (User, UserDetail); links or creates the login of the email and mails it (roles <= 110)',
     access: writers,
+    otherMethods: 400,
     body: ZUserWrite,
     handler: ({ ctx, actor, body }) => createUser(ctx, actor, body),
   }),
@@ -74,6 +80,7 @@ export const usersRoutes = [
     area: 'users',
     summary: 'Edit an account (User.id required; partial); answers the saved record (roles <= 110)',
     access: writers,
+    otherMethods: 400,
     body: ZUserWrite,
     handler: ({ ctx, actor, body }) => editUser(ctx, actor, body),
   }),
@@ -83,6 +90,7 @@ export const usersRoutes = [
     area: 'users',
     summary: 'Delete an account; `confirm` must be true (roles <= 110)',
     access: writers,
+    otherMethods: 400,
     params: z.object({ id: zId }),
     body: z.object({ confirm: zBoolish.optional() }),
     handler: ({ ctx, actor, params, body }) => deleteUser(ctx, actor, params.id, body.confirm === true),
@@ -93,6 +101,7 @@ export const usersRoutes = [
     area: 'users',
     summary: 'Send the activation mail again (or a welcome mail once the login is active); `user` is the account id',
     access: { roles: PILOT_ADMINS },
+    otherMethods: 400,
     body: z.object({ user: z.union([zId, z.number().transform(String)], { error: 'user is required' }) }),
     handler: ({ ctx, actor, body }) => sendReminder(ctx, actor, body.user),
   }),
@@ -100,9 +109,10 @@ export const usersRoutes = [
     method: 'GET',
     path: '/manager/bills/pilots.json',
     area: 'users',
-    summary: 'Accounts billed by the company in the pilot-list shape, with `paginate` (`page`, `limit` 500, max 5000); paid plans',
+    summary: 'Accounts billed by the company in the pilot-list shape, all of them unless `page`/`limit` (max 100000) ask for one page, with `paginate`; paid plans',
     access: { ...readers, plans: ['premium', 'unlimited', 'club'] },
-    query: z.object({ page: zPage, limit: zLimit(500, 5000) }),
+    // The pilot list it mirrors (Part A 4.8 item 1) is not paginated: all billed accounts unless a page is asked for.
+    query: z.object({ page: zPage, limit: zLimit(USERS_LIST_MAX, USERS_LIST_MAX) }),
     handler: ({ ctx, actor, query }) => billedPilots(ctx, actor, query),
   }),
 ];
