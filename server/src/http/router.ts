@@ -40,7 +40,17 @@ async function admit(ctx: AppContext, route: RouteDef, req: Request): Promise<Ac
   return actor;
 }
 
+/** True when a string anywhere in the value holds a NUL character, which PostgreSQL text cannot store. */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  for (const [k, v] of Object.entries(value)) if (k.includes('\u0000') || holdsNul(v, depth + 1)) return true;
+  return false;
+}
+
 function parsePart(route: RouteDef, part: 'params' | 'query' | 'body', value: unknown): unknown {
+  // Refused the same way on both databases, before any schema or handler sees it.
+  if (holdsNul(value)) throw validationFailed({ [part]: ['Text may not contain NUL characters'] }, route.validationKey ?? 'errors');
   const schema = route[part];
   if (!schema) return part === 'body' ? (value ?? {}) : value;
   const parsed = schema.safeParse(value ?? {});
@@ -66,15 +76,25 @@ export function buildRouter(ctx: AppContext, routes: RouteDef[]): Router {
       }
     };
     for (const m of methodsOf(route)) router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](route.path, run);
-    if (route.otherMethods) {
-      const status = route.otherMethods;
-      const allowed = methodsOf(route);
-      for (const m of METHODS.filter((x) => !allowed.includes(x))) {
-        router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](route.path, (_req, res) => {
-          res.status(status).setHeader('Allow', allowed.join(', '));
-          res.json({ result: false, message: `Method not allowed; use ${allowed.join(' or ')}` });
-        });
-      }
+  }
+  // Part A 7: a path that only takes POST answers other methods with 400 (or the status a route declares,
+  // e.g. 405 for upload complete). Registered after every route so a GET route on the same path still wins.
+  const byPath = new Map<string, { allowed: Set<Method>; status?: 400 | 405 }>();
+  for (const route of routes) {
+    const entry = byPath.get(route.path) ?? { allowed: new Set<Method>() };
+    for (const m of methodsOf(route)) entry.allowed.add(m);
+    entry.status = route.otherMethods ?? entry.status;
+    byPath.set(route.path, entry);
+  }
+  for (const [path, { allowed, status }] of byPath) {
+    const onlyPost = allowed.size === 1 && allowed.has('POST');
+    if (!status && !onlyPost) continue;
+    const list = [...allowed];
+    for (const m of METHODS.filter((x) => !allowed.has(x))) {
+      router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path, (_req, res) => {
+        res.status(status ?? 400).setHeader('Allow', list.join(', '));
+        res.json({ result: false, message: `Method not allowed; use ${list.join(' or ')}` });
+      });
     }
   }
   return router;

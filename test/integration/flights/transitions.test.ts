@@ -406,7 +406,7 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
 
     it('authorization: permission holders, crew or creator; else 400 Not authorized and nothing changes', async () => {
       const id = await createFlight(s, await t('instructor@skyline.test'), flight({ pic_id: s.userId('instructor@skyline.test') }));
-      for (const email of ['student@skyline.test', 'mechanic@skyline.test', 'auditor@skyline.test'].slice(0, 2)) {
+      for (const email of ['student@skyline.test', 'mechanic@skyline.test', 'auditor@skyline.test']) {
         const r = await cancel({ id, reason: 'no' }, email);
         expect(r.status, email).toBe(400);
         expect(r.body).toEqual({ result: false, message: 'Not authorized' });

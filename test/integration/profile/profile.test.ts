@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { pullAll } from '../../setup/sync.ts';
-import { signIn } from '../users/helpers.ts';
 
 describe.each(DIALECTS)('own profile on %s', (dialect) => {
   let s: TestServer;
@@ -40,7 +39,7 @@ describe.each(DIALECTS)('own profile on %s', (dialect) => {
     expect(me.UserDetail).toMatchObject({ name: 'Paula', surname: 'Pilot', country_id: 'ES', timezone_id: 'Europe/Madrid' });
     expect(me.UserGroup).toEqual({ id: 190, name: 'Pilot', role: 'pilot' });
     // The auditor's own record is not masked.
-    expect((await view(await signIn(s, 'auditor@skyline.test'))).User.email).toBe('auditor@skyline.test');
+    expect((await view(await s.login('auditor@skyline.test'))).User.email).toBe('auditor@skyline.test');
   });
 
   it('edit changes only the posted fields and answers the profile', async () => {
@@ -81,7 +80,7 @@ describe.each(DIALECTS)('own profile on %s', (dialect) => {
     }
     expect(await view()).toEqual(before);
     // An external auditor never leaves EMAIL codes.
-    const auditor = await signIn(s, 'auditor@skyline.test');
+    const auditor = await s.login('auditor@skyline.test');
     const off = await editOwn({ User: { two_factor: 'OFF' } }, auditor);
     expect(off.status).toBe(400);
     expect((await view(auditor)).User.two_factor).toBe('EMAIL');

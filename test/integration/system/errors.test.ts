@@ -1,3 +1,5 @@
+import { allRoutes } from '@ops/server/areas/index';
+import { match } from 'path-to-regexp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
@@ -36,6 +38,48 @@ describe.each(DIALECTS)('public endpoints and errors on %s', (dialect) => {
     const r = await s.api('POST', '/login.json', { body: '{"email": "x@y.z",' });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ result: false, message: 'Malformed request body: not valid JSON' });
+  });
+
+  it('every path that only takes POST answers other methods with 400 (Part A 7), across all areas', async () => {
+    const byPath = new Map<string, Set<string>>();
+    for (const r of allRoutes()) {
+      const methods = byPath.get(r.path) ?? new Set<string>();
+      for (const m of Array.isArray(r.method) ? r.method : [r.method]) methods.add(m);
+      byPath.set(r.path, methods);
+    }
+    const postOnly = [...byPath].filter(([, m]) => m.size === 1 && m.has('POST')).map(([p]) => p);
+    expect(postOnly.length).toBeGreaterThan(60);
+    // Express matches a GET route first where its pattern also takes this URL (`/pilots/certificates{/:userId}.json`).
+    const getMatchers = [...byPath].filter(([, m]) => m.has('GET')).map(([p]) => match(p));
+    const token = await s.login('admin@skyline.test');
+    let checked = 0;
+    for (const p of postOnly) {
+      const url = p.replace(/\{\/:(\w+)\}/g, '/1').replace(/:(\w+)/g, '1');
+      if (getMatchers.some((m) => m(url))) continue;
+      const r = await s.api('GET', url, { token });
+      expect(r.status, `GET ${p}`).toBe(400);
+      expect(r.body.result).toBe(false);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(60);
+    // A path with a GET route keeps it.
+    expect((await s.api('GET', '/manager/companies/permissions.json', { token })).status).toBe(200);
+  });
+
+  it('a NUL character in a path, query or body answers 400 and changes nothing', async () => {
+    const token = await s.login('admin@skyline.test');
+    const before = await s.api('GET', '/bases/index.json', { token });
+    const cases = [
+      s.api('GET', '/bases/view/1%00.json', { token }),
+      s.api('GET', '/pilots/index.json?search=a%00b', { token }),
+      s.api('POST', '/bases/add.json', { token, body: { Base: { name: 'Nul\u0000 Field' } } }),
+      s.api('POST', '/bases/add.json', { token, body: { Base: { ['na\u0000me']: 'x' } } }),
+    ];
+    for (const r of await Promise.all(cases)) {
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ result: false, errors: expect.any(Object) });
+    }
+    expect((await s.api('GET', '/bases/index.json', { token })).body).toEqual(before.body);
   });
 
   it('every response carries a request id', async () => {

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { startSmtpSink } from '../mail/smtp-sink.ts';
-import { signIn } from './helpers.ts';
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
@@ -25,7 +24,7 @@ describe.each(DIALECTS)('POST /pilots/reminder.json on %s', (dialect) => {
 
   it('needs credentials and a pilot administrator (1, 100, 105, 110, 120, 150)', async () => {
     expect((await remind(s.userId('pilot@skyline.test'), null)).status).toBe(401);
-    for (const t of [await s.login('pilot@skyline.test'), await s.login('ground@skyline.test'), await signIn(s, 'auditor@skyline.test')]) {
+    for (const t of [await s.login('pilot@skyline.test'), await s.login('ground@skyline.test'), await s.login('auditor@skyline.test')]) {
       expect((await remind(s.userId('pilot@skyline.test'), t)).status).toBe(403);
     }
     expect(smtp.to('pilot@skyline.test')).toEqual([]);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
-import { signIn } from './helpers.ts';
 
 const MASKED = ['email', 'phone', 'phone2', 'address', 'city', 'pc', 'passport'];
 
@@ -13,7 +12,7 @@ describe.each(DIALECTS)('user administration reads on %s', (dialect) => {
   beforeAll(async () => {
     s = await startTestServer(dialect);
     admin = await s.login('admin@skyline.test');
-    auditor = await signIn(s, 'auditor@skyline.test');
+    auditor = await s.login('auditor@skyline.test');
     await s.ctx.db
       .updateTable('users')
       .set({ phone: '600111222', phone2: '600333444', address: 'Calle Mayor 1', city: 'Madrid', pc: '28001', passport: 'X1234567', notes: 'Good pilot' })

@@ -5,7 +5,7 @@ import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { pullAll } from '../../setup/sync.ts';
 import { startSmtpSink } from '../mail/smtp-sink.ts';
-import { dateIn, signIn } from './helpers.ts';
+import { dateIn } from './helpers.ts';
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
@@ -34,7 +34,7 @@ describe.each(DIALECTS)('user administration writes on %s', (dialect) => {
     expect((await s.api('POST', '/manager/users/create.json', { body: {} })).status).toBe(401);
     expect((await s.api('POST', '/manager/users/edit.json', { body: {} })).status).toBe(401);
     expect((await s.api('POST', `/manager/users/delete/${s.userId('pilot@skyline.test')}.json`, { body: { confirm: true } })).status).toBe(401);
-    const auditor = await signIn(s, 'auditor@skyline.test');
+    const auditor = await s.login('auditor@skyline.test');
     for (const t of [auditor, await s.login('headtraining@skyline.test'), await s.login('pilot@skyline.test')]) {
       expect((await create({ User: { email: 'x@skyline.test' }, UserDetail: { name: 'X', surname: 'Y' } }, t)).status).toBe(403);
       expect((await edit({ User: { id: s.userId('pilot@skyline.test') }, UserDetail: { city: 'X' } }, t)).status).toBe(403);

@@ -38,7 +38,6 @@ export const notificationsRoutes = [
     area: 'notifications',
     summary: 'Mark notifications read: `ids` (array of ids) or `all: true`',
     access: {},
-    otherMethods: 400,
     body: z.union([z.object({ ids: z.array(zId).min(1).max(500) }), z.object({ all: z.literal(true) })]),
     handler: async ({ ctx, actor, body }) => {
       const marked = await ctx.tx(async (uow) => {

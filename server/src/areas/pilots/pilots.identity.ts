@@ -38,7 +38,7 @@ export async function staffConfirmMail(uow: UnitOfWork, actor: Actor, user: { id
     companyId: actor.companyId,
     email: user.email,
   });
-  return { to: user.email, template: 'staff_confirm', data: { name: user.name, company: actor.company.name, token }, companyId: actor.companyId };
+  return { to: user.email, template: 'staff_confirm', data: { name: user.name, company: actor.company.name, token, page: user.needsPassword ? 'activate' : 'confirm' }, companyId: actor.companyId };
 }
 
 /**
