@@ -11,6 +11,7 @@
  *     the same run with the same load. Target ratio >= 0.5. The same path with
  *     one row shows what the application around the list costs by itself.
  * SQLite by default; BENCH_DIALECT=postgres runs on TEST_DATABASE_URL in a fresh schema.
+ * SERVER_CPU_PROFILE=<dir> writes a V8 CPU profile of the spawned server when it stops.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -31,7 +31,9 @@ export interface ServerProcess {
  */
 export async function spawnServer(dialect: TestDialect, where: { dataDir?: string; schema?: string }, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  // SERVER_CPU_PROFILE=<dir> writes a V8 CPU profile of the server when it stops (benchmarks).
+  const profile = process.env.SERVER_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(root, 'server/src/main.ts')], {
     cwd: root,
     env: {
       ...process.env,
