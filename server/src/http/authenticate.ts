@@ -1,4 +1,5 @@
 import type { Plan } from '@ops/shared';
+import { accountExpired } from '@ops/shared/rules/users/account-expiry';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { nowSeconds, sha256 } from '../lib/tokens.ts';
@@ -75,7 +76,7 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
   if (row.expires !== null && row.expires <= now) return { ok: false, message: isKey ? 'API key expired' : 'Session expired' };
   if (!row.active || row.deleted) return { ok: false, message: 'Account inactive' };
   if (row.disabled) return { ok: false, message: 'Company disabled' };
-  if (row.expiration && row.expiration < new Date(now * 1000).toISOString().slice(0, 10)) {
+  if (accountExpired(row.expiration, row.timezone, now * 1000)) {
     return { ok: false, message: 'Account expired' };
   }
   if (row.touched === null || now - row.touched >= TOUCH_INTERVAL) {

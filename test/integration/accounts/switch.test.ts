@@ -1,8 +1,10 @@
+import { calendarDateIn } from '@ops/shared/rules/users/account-expiry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 
-const utcDate = (days: number) => new Date(Date.now() + days * 86400_000).toISOString().slice(0, 10);
+/** A date of Harbor's calendar (America/New_York), `days` from today there. */
+const harborDate = (days: number) => calendarDateIn('America/New_York', Date.now() + days * 86400_000);
 
 describe.each(DIALECTS)('company switch on %s', (dialect) => {
   let s: TestServer;
@@ -22,7 +24,7 @@ describe.each(DIALECTS)('company switch on %s', (dialect) => {
   afterAll(() => s?.close());
 
   it('an account past its expiration is not offered, not entered, and the presented token keeps working', async () => {
-    await setHarborDana({ expiration: utcDate(-1) });
+    await setHarborDana({ expiration: harborDate(-1) });
     const token = await skylineToken();
     const orgs = await s.api('GET', '/users/organizations.json', { token });
     expect(Object.keys(orgs.body)).toEqual([s.refs.companies.skyline]);
@@ -33,8 +35,33 @@ describe.each(DIALECTS)('company switch on %s', (dialect) => {
     // Sign-in refuses it too.
     expect((await s.api('POST', '/login.json', { body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.harbor } })).status).toBe(401);
     // Expiring today is still usable.
-    await setHarborDana({ expiration: utcDate(0) });
+    await setHarborDana({ expiration: harborDate(0) });
     expect((await s.api('GET', `/users/switch/${s.refs.companies.harbor}.json`, { token })).status).toBe(200);
+  });
+
+  it('expiry follows the company calendar: the same date is still valid west of UTC and past east of it', async () => {
+    // UTC-12 and UTC+14 are 26 hours apart: today in UTC-12 is always yesterday in UTC+14.
+    const westToday = calendarDateIn('Etc/GMT+12');
+    const setZone = (timezone: string) => s.ctx.db.updateTable('companies').set({ timezone }).where('id', '=', s.refs.companies.harbor).execute();
+    try {
+      await setHarborDana({ expiration: westToday });
+      await setZone('Etc/GMT+12');
+      const token = await skylineToken();
+      const sw = await s.api('GET', `/users/switch/${s.refs.companies.harbor}.json`, { token });
+      expect(sw.status).toBe(200);
+      const harborToken = sw.body.token as string;
+      expect((await s.api('GET', '/users/view.json', { token: harborToken })).status).toBe(200);
+      await setZone('Etc/GMT-14');
+      // The open session ends at the company's midnight, and the account is no longer offered or entered.
+      const refused = await s.api('GET', '/users/view.json', { token: harborToken });
+      expect(refused.status).toBe(401);
+      expect(refused.body.message).toBe('Account expired');
+      const again = await skylineToken();
+      expect(Object.keys((await s.api('GET', '/users/organizations.json', { token: again })).body)).toEqual([s.refs.companies.skyline]);
+      expect((await s.api('GET', `/users/switch/${s.refs.companies.harbor}.json`, { token: again })).status).toBe(404);
+    } finally {
+      await setZone('America/New_York');
+    }
   });
 
   it('a target account with two-factor answers the challenge; the code finishes the switch', async () => {
@@ -52,7 +79,7 @@ describe.each(DIALECTS)('company switch on %s', (dialect) => {
   });
 
   it('an external auditor account always asks for the EMAIL code, whatever is stored', async () => {
-    await setHarborDana({ user_group_id: 250, pilot: 0, expiration: utcDate(30), two_factor: 'OFF' });
+    await setHarborDana({ user_group_id: 250, pilot: 0, expiration: harborDate(30), two_factor: 'OFF' });
     const token = await skylineToken();
     const sw = await s.api('GET', `/users/switch/${s.refs.companies.harbor}.json`, { token });
     expect(sw.body).toMatchObject({ result: false, two_factor: 'EMAIL' });

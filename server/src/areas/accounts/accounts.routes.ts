@@ -76,7 +76,7 @@ export const accountsRoutes = [
     summary: 'Companies the caller’s login belongs to, keyed by company id',
     access: {},
     handler: async ({ ctx, actor }) => {
-      const rows = actor.identityId ? await accountsOfIdentity(ctx.db, actor.identityId).execute() : [];
+      const rows = actor.identityId ? await accountsOfIdentity(ctx.db, actor.identityId) : [];
       const out: Record<string, { id: string; name: string; user_id: string; user_group_id: number; current: boolean }> = {};
       for (const r of rows) out[r.company_id] = { id: r.company_id, name: r.company_name, user_id: r.id, user_group_id: r.user_group_id, current: r.company_id === actor.companyId };
       return out;
@@ -94,7 +94,7 @@ export const accountsRoutes = [
     handler: async ({ ctx, actor, params, req }) => {
       if (!actor.identityId) throw forbidden();
       const identityId = actor.identityId;
-      const target = (await accountsOfIdentity(ctx.db, identityId).execute()).find((a) => a.company_id === params.companyId);
+      const target = (await accountsOfIdentity(ctx.db, identityId)).find((a) => a.company_id === params.companyId);
       if (!target) throw notFound('You have no account in that company');
       // The second factor protects the target account: a session of another account must not skip it.
       if (target.id !== actor.userId) {

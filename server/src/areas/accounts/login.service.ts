@@ -5,7 +5,7 @@ import { authenticator } from 'otplib';
 import type { AppContext } from '../../context.ts';
 import { HttpError, tooManyRequests } from '../../http/errors.ts';
 import { nowSeconds, safeEqual, sha256 } from '../../lib/tokens.ts';
-import { type ClientInfo, accountsOfIdentity, openSession } from './sessions.ts';
+import { type ClientInfo, accountsOfIdentity, type IdentityAccount, openSession } from './sessions.ts';
 import { clearFailures, recordFailure, throttleWait } from './throttle.ts';
 
 authenticator.options = { window: 1 };
@@ -25,7 +25,7 @@ export async function login(ctx: AppContext, input: { email: string; password: s
   const identity = await ctx.db.selectFrom('identities').selectAll().where('email', '=', input.email.toLowerCase()).executeTakeFirst();
   dummyHash ??= argon2.hash('not-a-password', { type: argon2.argon2id });
   const ok = await argon2.verify(identity?.password_hash ?? (await dummyHash), input.password).catch(() => false);
-  const usable = identity && ok ? await accountsOfIdentity(ctx.db, identity.id).execute() : [];
+  const usable = identity && ok ? await accountsOfIdentity(ctx.db, identity.id) : [];
   if (!identity || !ok || usable.length === 0) {
     await recordFailure(ctx.db, input.email, ip);
     throw invalid();
@@ -37,19 +37,18 @@ export async function login(ctx: AppContext, input: { email: string; password: s
 }
 
 /** Two-factor mode an account signs in with; external auditors always use EMAIL codes (Part A 4.4), whatever is stored. */
-export function twoFactorMode(account: Pick<SignInAccount, 'user_group_id' | 'two_factor' | 'totp_secret'>): 'OFF' | 'EMAIL' | 'TOTP' {
+export function twoFactorMode(account: Pick<IdentityAccount, 'user_group_id' | 'two_factor' | 'totp_secret'>): 'OFF' | 'EMAIL' | 'TOTP' {
   if (account.user_group_id === ROLES.AUDITOR) return 'EMAIL';
   return account.two_factor === 'EMAIL' || (account.two_factor === 'TOTP' && account.totp_secret) ? account.two_factor : 'OFF';
 }
 
-type SignInAccount = Awaited<ReturnType<ReturnType<typeof accountsOfIdentity>['executeTakeFirstOrThrow']>>;
 
 /**
  * The second factor of an account that has one: mails the EMAIL code and
  * stores the challenge that /login/verify.json answers. Null when the account
  * signs in with the password alone.
  */
-export async function startChallenge(ctx: AppContext, account: SignInAccount, identityEmail: string, ip: string) {
+export async function startChallenge(ctx: AppContext, account: IdentityAccount, identityEmail: string, ip: string) {
   const mode = twoFactorMode(account);
   if (mode === 'OFF') return null;
   const challenge = uuidv7();

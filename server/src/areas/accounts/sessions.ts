@@ -1,4 +1,5 @@
 import { uuidv7 } from '@ops/shared';
+import { accountExpired } from '@ops/shared/rules/users/account-expiry';
 import type { Kysely } from 'kysely';
 import { SESSION_TTL_SECONDS } from '../../http/authenticate.ts';
 import type { DB } from '../../db/schema.ts';
@@ -57,25 +58,27 @@ export async function revokeSession(db: Kysely<DB>, sessionId: string): Promise<
 }
 
 /** Today as the authentication check reads `expiration` (UTC calendar date). */
-export const todayUtc = () => new Date().toISOString().slice(0, 10);
-
 /**
  * Company accounts a login identity may sign in to: active, not deleted, not
- * past their expiration (external auditors), company enabled. Sign-in, the
- * organisations list and the company switch all use it, so an account that
- * authentication would refuse is never offered or entered.
+ * past their expiration (external auditors, company calendar), company enabled.
+ * Sign-in, the organisations list and the company switch all use it, so an
+ * account that authentication would refuse is never offered or entered.
  */
-export function accountsOfIdentity(db: Kysely<DB>, identityId: string) {
-  const today = todayUtc();
-  return db
+export async function accountsOfIdentity(db: Kysely<DB>, identityId: string) {
+  const rows = await db
     .selectFrom('users as u')
     .innerJoin('companies as c', 'c.id', 'u.company_id')
-    .select(['u.id', 'u.identity_id', 'u.company_id', 'u.email', 'u.user_group_id', 'u.two_factor', 'u.totp_secret', 'u.name', 'u.expiration', 'c.name as company_name'])
+    .select(['u.id', 'u.identity_id', 'u.company_id', 'u.email', 'u.user_group_id', 'u.two_factor', 'u.totp_secret', 'u.name', 'u.expiration', 'c.name as company_name', 'c.timezone'])
     .where('u.identity_id', '=', identityId)
     .where('u.deleted', '=', 0)
     .where('u.active', '=', 1)
-    .where((eb) => eb.or([eb('u.expiration', 'is', null), eb('u.expiration', '>=', today)]))
     .where('c.disabled', '=', 0)
     .orderBy('u.created')
-    .orderBy('u.id');
+    .orderBy('u.id')
+    .execute();
+  // Expiry is a date of each company's calendar, so it is decided here rather than in SQL.
+  const now = Date.now();
+  return rows.filter((r) => !accountExpired(r.expiration, r.timezone, now));
 }
+
+export type IdentityAccount = Awaited<ReturnType<typeof accountsOfIdentity>>[number];
