@@ -42,7 +42,6 @@ export function twoFactorMode(account: Pick<IdentityAccount, 'user_group_id' | '
   return account.two_factor === 'EMAIL' || (account.two_factor === 'TOTP' && account.totp_secret) ? account.two_factor : 'OFF';
 }
 
-
 /**
  * The second factor of an account that has one: mails the EMAIL code and
  * stores the challenge that /login/verify.json answers. Null when the account

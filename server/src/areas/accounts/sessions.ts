@@ -57,7 +57,6 @@ export async function revokeSession(db: Kysely<DB>, sessionId: string): Promise<
   await db.updateTable('sessions').set({ revoked: 1 }).where('id', '=', sessionId).execute();
 }
 
-/** Today as the authentication check reads `expiration` (UTC calendar date). */
 /**
  * Company accounts a login identity may sign in to: active, not deleted, not
  * past their expiration (external auditors, company calendar), company enabled.
