@@ -23,16 +23,20 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
 
+  // The access line is only timed when it will be written.
+  const accessLog = ctx.log.isLevelEnabled('info');
   app.use((req: Request, res: Response, next: NextFunction) => {
     const incoming = req.headers['x-request-id'];
     req.id = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     req.log = ctx.log.child({ reqId: req.id });
     res.setHeader('X-Request-Id', req.id);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      req.log.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
-    });
+    if (accessLog) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        req.log.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      });
+    }
     next();
   });
 
@@ -50,8 +54,13 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
     res.json(openapi);
   });
 
-  app.use(API_BASE, express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
-  app.use(API_BASE, express.urlencoded({ extended: true, limit: '5mb' }));
+  const parseJson = express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] });
+  const parseForm = express.urlencoded({ extended: true, limit: '5mb' });
+  // One layer for both parsers, skipped for requests without a body (most reads).
+  app.use(API_BASE, (req: Request, res: Response, next: NextFunction) => {
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    parseJson(req, res, (err?: unknown) => (err ? next(err) : parseForm(req, res, next)));
+  });
   app.use(API_BASE, buildRouter(ctx, routes));
   extra?.(app);
 

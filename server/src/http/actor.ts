@@ -18,4 +18,10 @@ export interface Actor {
     billingEnabled: boolean;
   };
   credential: { kind: 'session' | 'api_key'; id: string };
+  /**
+   * The company's change number (sync_counters) read with the credential, so
+   * before anything the handler reads: version-keyed caches (flights list pages)
+   * need no second query. Absent for actors built outside a request.
+   */
+  companyVersion?: number;
 }

@@ -29,7 +29,8 @@ function credentialQuery(db: Kysely<DB>, isKey: boolean, hash: string) {
         .innerJoin('users as u', 'u.id', 'k.user_id')
         .select(['k.id as credential_id', 'k.revoked as revoked', 'k.expires as expires', 'k.last_seen as touched'])
         .where('k.token_hash', '=', hash);
-  return base.innerJoin('companies as c', 'c.id', 'u.company_id').select([
+  return base.innerJoin('companies as c', 'c.id', 'u.company_id').select((eb) => [
+    eb.selectFrom('sync_counters as sc').select('sc.value').whereRef('sc.company_id', '=', 'u.company_id').as('company_version'),
     'u.id as user_id',
     'u.identity_id',
     'u.company_id',
@@ -66,7 +67,7 @@ async function lookup(db: Kysely<DB>, isKey: boolean, hash: string): Promise<Cre
   return result.rows[0];
 }
 
-/** Resolves a session token or an API key (`svc_...`) to the caller, in one indexed query. */
+/** Resolves a session token or an API key (`svc_...`) to the caller and the company's data version, in one indexed query. */
 export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthResult> {
   const now = nowSeconds();
   const isKey = token.startsWith('svc_');
@@ -105,6 +106,7 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
         billingEnabled: !!row.billing_enabled,
       },
       credential: { kind: isKey ? 'api_key' : 'session', id: row.credential_id },
+      companyVersion: Number(row.company_version ?? 0),
     },
   };
 }

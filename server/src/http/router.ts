@@ -58,7 +58,33 @@ function parsePart(route: RouteDef, part: 'params' | 'query' | 'body', value: un
   return parsed.data;
 }
 
+/** The literal start of a path's first segment (`/flights/load{/*named}.json` → `flights`); '' when it starts with a parameter. */
+const firstSegment = (path: string) => /^\/([\w-]*)/.exec(path)?.[1] ?? '';
+
+/**
+ * One sub-router per first path segment, so a request is matched against its
+ * area's few dozen routes rather than all of them in turn (Express tries each
+ * route in order). Paths that start with a parameter stay in a shared router
+ * tried after the segment's own.
+ */
 export function buildRouter(ctx: AppContext, routes: RouteDef[]): Router {
+  const bySegment = new Map<string, RouteDef[]>();
+  for (const route of routes) {
+    const key = firstSegment(route.path);
+    bySegment.set(key, [...(bySegment.get(key) ?? []), route]);
+  }
+  const routers = new Map([...bySegment].map(([key, list]) => [key, buildSegmentRouter(ctx, list)]));
+  const generic = routers.get('');
+  const router = Router();
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    const own = routers.get(firstSegment(req.path));
+    if (!own || own === generic) return generic ? generic(req, res, next) : next();
+    own(req, res, (err?: unknown) => (err || !generic ? next(err) : generic(req, res, next)));
+  });
+  return router;
+}
+
+function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
   const router = Router();
   for (const route of routes) {
     const run = async (req: Request, res: Response, next: NextFunction) => {

@@ -93,7 +93,7 @@ describe('unexpected errors', () => {
     const { createApp } = await import('@ops/server/app');
     const { defineRoute } = await import('@ops/server/http/define-route');
     const logged: unknown[] = [];
-    const log = { child: () => log, info: () => {}, error: (o: unknown) => logged.push(o), warn: () => {} };
+    const log = { child: () => log, isLevelEnabled: () => true, info: () => {}, error: (o: unknown) => logged.push(o), warn: () => {} };
     const boom = defineRoute({
       method: 'GET',
       path: '/boom.json',

@@ -110,8 +110,8 @@ async function renderPage(ctx: AppContext, actor: Actor, p: LoadParams, filters:
  * joined in the same query. The count comes from the per-company counters
  * when no filter applies, else from an indexed COUNT. The page is kept by
  * company data version (page-cache.ts), so one read again before the company
- * writes costs a single-row read; `cache: false` renders it afresh (the
- * benchmark's cold figure).
+ * writes costs no query of its own (authentication read the version);
+ * `cache: false` renders it afresh (the benchmark's cold figure).
  */
 export async function renderFlightsPage(ctx: AppContext, actor: Actor, p: LoadParams, now = nowSeconds(), opts: { cache?: boolean } = {}): Promise<Buffer> {
   const filters = filtersFor(actor, p, now);
@@ -119,7 +119,7 @@ export async function renderFlightsPage(ctx: AppContext, actor: Actor, p: LoadPa
   const cacheable = opts.cache !== false && filters.scheduledPart === undefined;
   let page: RenderedPage;
   if (cacheable) {
-    const version = await companyVersion(ctx.db, actor.companyId);
+    const version = actor.companyVersion ?? (await companyVersion(ctx.db, actor.companyId));
     const key = JSON.stringify([actor.companyId, flightZone(actor), filters, p.limit, p.page]);
     const hit = cachedPage(ctx.db, key, version, now);
     if (hit) page = hit;
