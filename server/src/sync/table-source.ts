@@ -1,4 +1,4 @@
-import type { RowScope, Viewer } from '@ops/shared';
+import { type RowScope, scopeFields, type Viewer } from '@ops/shared';
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { SourceRow, SyncSource } from './registry.ts';
@@ -41,15 +41,16 @@ export function tableSource<O extends SyncedRow, Doc>(opts: {
         q = q.where(sql<boolean>`(${sql.join(scope.fields.map((f) => sql`${col(f)} = ${onlyVisibleTo.userId}`), sql` or `)})`);
         q = q.where(sql<boolean>`${col('deleted')} = 0`);
       }
-      if (onlyVisibleTo && scope.kind === 'company') q = q.where(sql<boolean>`${col('deleted')} = 0`);
+      // A custom rule runs in the pull (rowVisible); a first pull still needs no deletions.
+      if (onlyVisibleTo && (scope.kind === 'company' || scope.kind === 'custom')) q = q.where(sql<boolean>`${col('deleted')} = 0`);
       const rows = await q.orderBy(col('change_no')).orderBy(col('id')).limit(limit).execute();
-      const scopeFields = scope.kind === 'own' ? [scope.field] : scope.kind === 'involved' ? scope.fields : [];
+      const fields = scopeFields(scope);
       return rows.map(
         (r): SourceRow<Doc> => ({
           seq: Number(r.change_no),
           id: r.id,
           deleted: !!r.deleted,
-          scope: Object.fromEntries(scopeFields.map((f) => [f, (r as unknown as Record<string, unknown>)[f]])),
+          scope: Object.fromEntries(fields.map((f) => [f, (r as unknown as Record<string, unknown>)[f]])),
           doc: opts.toDoc(r),
         }),
       );

@@ -33,7 +33,14 @@ export interface JsonSchemaProp {
 export type RowScope =
   | { kind: 'company' }
   | { kind: 'own'; field: string }
-  | { kind: 'involved'; fields: readonly string[]; staffMaxRole: number };
+  | { kind: 'involved'; fields: readonly string[]; staffMaxRole: number }
+  /**
+   * Any other rule (safety drafts, typed collections mixing scopes): `fields`
+   * are the row's columns the rule reads (the source selects them, `type`
+   * included where a collection carries several record types); `test` is the
+   * one definition REST and sync share.
+   */
+  | { kind: 'custom'; fields: readonly string[]; test(row: Record<string, unknown>, viewer: Viewer): boolean };
 
 export interface CollectionDef<Doc extends { id: string }> {
   name: string;
@@ -53,9 +60,15 @@ export interface CollectionDef<Doc extends { id: string }> {
 }
 
 /** A row of the company the viewer may see under `rows` (the same test the server's SQL applies). */
+/** The row columns a scope reads. */
+export function scopeFields(scope: RowScope): readonly string[] {
+  return scope.kind === 'own' ? [scope.field] : scope.kind === 'involved' || scope.kind === 'custom' ? scope.fields : [];
+}
+
 export function rowVisible(scope: RowScope, row: Record<string, unknown>, viewer: Viewer): boolean {
   if (scope.kind === 'company') return true;
   if (scope.kind === 'own') return row[scope.field] === viewer.userId;
+  if (scope.kind === 'custom') return scope.test(row, viewer);
   return viewer.role <= scope.staffMaxRole || scope.fields.some((f) => row[f] === viewer.userId);
 }
 
