@@ -16,6 +16,8 @@ export interface Config {
   logLevel: string;
   /** Public origin used in links inside mails. */
   publicUrl: string;
+  /** Weather providers (Part A 4.11; docs/areas/reports.md): aviation weather data API and the surface-observation archive. */
+  weather: { aviationUrl: string; archiveUrl: string; timeoutMs: number };
 }
 
 /** Environment variables per CONTRACT section 1. */
@@ -48,5 +50,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     publicUrl: env.PUBLIC_URL ?? `http://${host}:${port}`,
+    weather: {
+      aviationUrl: (env.WEATHER_AVIATION_URL?.trim() || 'https://aviationweather.gov/api/data').replace(/\/+$/, ''),
+      archiveUrl: (env.WEATHER_ARCHIVE_URL?.trim() || 'https://mesonet.agron.iastate.edu/cgi-bin/request').replace(/\/+$/, ''),
+      timeoutMs: Number(env.WEATHER_TIMEOUT_MS ?? 5000) || 5000,
+    },
   };
 }

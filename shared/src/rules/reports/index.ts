@@ -1,0 +1,3 @@
+export * from './months.ts';
+export * from './scope.ts';
+export * from './weather.ts';
