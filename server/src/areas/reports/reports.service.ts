@@ -17,15 +17,15 @@ import './reports.tables.ts';
 
 const LANDED = 'LANDED';
 
-/** Columns the aggregates read (all in the 0090 covering indexes but the airports). */
-type Col = 'block_time' | 'landings' | 'date' | 'starts' | 'flight_type_id' | 'rules' | 'departure_airport' | 'landing_airport' | 'offblocks' | 'onblocks';
+/** Columns the aggregates read (all in the 0090 covering indexes). */
+type Col = 'block_time' | 'landings' | 'date' | 'flight_type_id' | 'rules' | 'departure_airport' | 'landing_airport';
 
 interface Filters {
   /** starts >= (inclusive), an instant. */
   startsFrom?: number;
   /** `date` >= (flight zone day). */
   dateFrom?: string;
-  /** offblocks > since. */
+  /** off-blocks > since (`starts` is the off-blocks instant of a LANDED flight). */
   since?: number;
   /** onblocks < to. */
   to?: number;
@@ -35,7 +35,7 @@ function where(f: Filters): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [];
   if (f.startsFrom !== undefined) parts.push(sql`AND starts >= ${f.startsFrom}`);
   if (f.dateFrom !== undefined) parts.push(sql`AND date >= ${f.dateFrom}`);
-  if (f.since !== undefined) parts.push(sql`AND offblocks > ${f.since}`);
+  if (f.since !== undefined) parts.push(sql`AND starts > ${f.since}`);
   if (f.to !== undefined) parts.push(sql`AND onblocks < ${f.to}`);
   return sql.join(parts, sql` `);
 }
@@ -108,7 +108,7 @@ export async function statsRules(ctx: AppContext, companyId: string, scope: Repo
 }
 
 async function totals(ctx: AppContext, companyId: string, scope: ReportScope, f: Filters = {}) {
-  const src = scopedFlights(companyId, scope, ['block_time', 'landings', 'offblocks', 'onblocks', 'starts'], f);
+  const src = scopedFlights(companyId, scope, ['block_time', 'landings'], f);
   const { rows } = await sql<{ seconds: unknown; flights: unknown; landings: unknown }>`
     SELECT SUM(block_time) AS seconds, COUNT(*) AS flights, SUM(landings) AS landings FROM ${src} AS f`.execute(ctx.db);
   const r = rows[0];
@@ -163,7 +163,7 @@ export async function flightHoursByMonth(ctx: AppContext, actor: Actor, scope: R
   const firstDate = firstBucketDate(buckets);
   const first = buckets[buckets.length - 1]?.timestamp ?? 0;
   // `starts` narrows the index range (a day of margin for a flight zone changed since); `date` decides.
-  const src = scopedFlights(actor.companyId, scope, ['date', 'block_time', 'landings', 'starts'], { startsFrom: first - 86400, dateFrom: firstDate });
+  const src = scopedFlights(actor.companyId, scope, ['date', 'block_time', 'landings'], { startsFrom: first - 86400, dateFrom: firstDate });
   const { rows } = await sql<{ month: string; seconds: unknown; flights: unknown; landings: unknown }>`
     SELECT substr(date, 1, 7) AS month, SUM(block_time) AS seconds, COUNT(*) AS flights, SUM(landings) AS landings FROM ${src} AS f
     GROUP BY substr(date, 1, 7)`.execute(ctx.db);
