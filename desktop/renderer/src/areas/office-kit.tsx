@@ -14,13 +14,21 @@ import './office.css';
 /** Field errors by dotted path (`User.email`), each a list of messages: the server's `errors`/`validation` shape. */
 export type FieldErrors = Record<string, string[]>;
 
+function add(out: FieldErrors, key: string, message: string): void {
+  const list = out[key] ?? [];
+  list.push(message);
+  out[key] = list;
+}
+
 function flatten(value: unknown, prefix: string, out: FieldErrors): void {
   if (typeof value === 'string') {
-    (out[prefix || '_'] ??= []).push(value);
+    add(out, prefix || '_', value);
   } else if (Array.isArray(value)) {
     if (value.every((v) => typeof v === 'string')) {
-      for (const v of value) (out[prefix || '_'] ??= []).push(v);
-    } else value.forEach((v, i) => flatten(v, prefix ? `${prefix}.${i}` : String(i), out));
+      for (const v of value) add(out, prefix || '_', v);
+    } else {
+      for (const [i, v] of value.entries()) flatten(v, prefix ? `${prefix}.${i}` : String(i), out);
+    }
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
   }
@@ -47,7 +55,7 @@ export function check<T>(schema: ZodType<T>, value: unknown): { ok: true; value:
   const r = schema.safeParse(value);
   if (r.success) return { ok: true, value: r.data };
   const errors: FieldErrors = {};
-  for (const issue of r.error.issues) (errors[issue.path.length ? issue.path.map(String).join('.') : '_'] ??= []).push(issue.message);
+  for (const issue of r.error.issues) add(errors, issue.path.length ? issue.path.map(String).join('.') : '_', issue.message);
   return { ok: false, errors };
 }
 
@@ -107,7 +115,7 @@ export function useAction() {
   const [done, setDone] = useState<string | null>(null);
   /** The `rows` messages of a rejected operating-hours save. */
   const [rows, setRows] = useState<string[]>([]);
-  const run = useCallback(async (work: () => Promise<string | undefined | void>): Promise<boolean> => {
+  const run = useCallback(async (work: () => Promise<unknown>): Promise<boolean> => {
     setBusy(true);
     setError(null);
     setErrors({});
@@ -115,7 +123,7 @@ export function useAction() {
     setDone(null);
     try {
       const msg = await work();
-      if (msg) setDone(msg);
+      if (typeof msg === 'string' && msg) setDone(msg);
       return true;
     } catch (err) {
       setErrors(serverFieldErrors(err));

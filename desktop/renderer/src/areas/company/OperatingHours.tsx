@@ -113,7 +113,7 @@ export default function OperatingHours() {
         <span className="muted small">Times in {zone}, on a 15-minute grid; 24:00 is the end of the day.</span>
       </ScreenHead>
       {baseId && list.every((d) => d.weekday === null) && <p className="notice">This base has no week of its own: it follows the company week. Add a window to give it its own.</p>}
-      <table className="week-grid" aria-label={`Week of ${scopeName}`}>
+      <table className="data-table week-grid" aria-label={`Week of ${scopeName}`}>
         <thead>
           <tr>
             <th scope="col">Day</th>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
+import type { ScreenProps } from '../../nav.ts';
 import { Busy, isoDay, Outcome, type Paginate, Pager, ScreenHead, todayIn, useAction, useApi, useLoad, when } from '../office-kit.tsx';
 
 interface Certificate {
@@ -51,7 +52,8 @@ export function certificateState(expiration: string | null, today: string): 'non
 
 const CERT_BADGE = { none: ['neutral', 'no expiry'], expired: ['danger', 'expired'], soon: ['warn', 'expires within a month'], valid: ['ok', 'valid'] } as const;
 
-export default function PilotPage({ id }: { id?: string }) {
+export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
+  const id = route.id;
   const ws = useWorkspace();
   const { post } = useApi();
   const target = id ?? ws.user.id;

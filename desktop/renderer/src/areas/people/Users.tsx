@@ -70,7 +70,10 @@ export default function Users() {
       <ScreenHead title="Users">
         <label className="inline-label">
           <span className="sr-only">Search users</span>
-          <input type="search" placeholder="Search name, email or role" value={search} onChange={(e) => (setSearch(e.target.value), pages.setPage(1))} />
+          <input type="search" placeholder="Search name, email or role" value={search} onChange={(e) => {
+              setSearch(e.target.value);
+              pages.setPage(1);
+            }} />
         </label>
         {canWrite && !editing && (
           <button type="button" onClick={() => setEditing(EMPTY)}>
