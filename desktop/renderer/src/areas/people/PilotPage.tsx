@@ -132,16 +132,16 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
               <dt>Before joining</dt>
               <dd>{hours(totals.data.user.previous_time)}</dd>
               {['PIC', 'DUAL', 'FI', 'SIC'].map((k) => (
-                <span key={k} className="contents">
+                <div key={k} className="contents">
                   <dt>{k}</dt>
                   <dd>{hours(totals.data?.functions[k]?.time ?? 0)}</dd>
-                </span>
+                </div>
               ))}
               {['Night', 'IFR', 'Cross Country'].map((k) => (
-                <span key={k} className="contents">
+                <div key={k} className="contents">
                   <dt>{k}</dt>
                   <dd>{hours(totals.data?.rules[k]?.time ?? 0)}</dd>
-                </span>
+                </div>
               ))}
             </dl>
           )}

@@ -63,13 +63,8 @@ export default function Pilots() {
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
       a.download = 'pilots.xlsx';
-      a.dataset.testid = 'xlsx-link';
-      document.body.append(a);
       a.click();
-      setTimeout(() => {
-        URL.revokeObjectURL(a.href);
-        a.remove();
-      }, 1000);
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
     } catch (err) {
       setExportError(messageOf(err));
     } finally {
