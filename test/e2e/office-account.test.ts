@@ -33,9 +33,7 @@ describe.skipIf(!hasChromium)('office: own account and navigation (Chromium)', (
       const labels = await page.locator('nav[aria-label="Screens"] button').allTextContents();
       expect(labels).toEqual(expect.arrayContaining(['Fleet', 'News', 'My account']));
       for (const hidden of ['Users', 'Company settings', 'Operating hours', 'API keys', 'Pilot groups']) expect(labels).not.toContain(hidden);
-      await page.evaluate(() => {
-        location.hash = '#users';
-      });
+      await page.evaluate("location.hash = '#users'");
       await page.waitForTimeout(300);
       expect(await page.locator('[data-testid=users]').count()).toBe(0);
     } finally {
