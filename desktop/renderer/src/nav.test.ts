@@ -21,8 +21,8 @@ describe('role-aware navigation', () => {
     expect(labels(250)).toEqual(expect.arrayContaining(['Users', 'Pilot directory']));
     expect(labels(250)).not.toContain('API keys');
     for (const role of [190, 200, 300]) {
-      expect(labels(role)).toEqual(expect.arrayContaining(['News', 'My account']));
-      for (const admin of ['Users', 'Company settings', 'Operating hours', 'Permissions', 'API keys', 'Pilot groups', 'Alerts']) expect(labels(role)).not.toContain(admin);
+      expect(labels(role)).toEqual(expect.arrayContaining(['News', 'Alerts', 'My account']));
+      for (const admin of ['Users', 'Company settings', 'Operating hours', 'Permissions', 'API keys', 'Pilot groups']) expect(labels(role)).not.toContain(admin);
     }
   });
 

@@ -5,7 +5,7 @@ import type { ScreenEntry } from '../../nav.ts';
 const manager = (role: number) => role <= 105;
 
 export const companyScreens: ScreenEntry[] = [
-  { screen: 'alerts', label: 'Alerts', group: 'Office', visible: (role) => role <= 170, component: lazy(() => import('./Alerts.tsx')) },
+  { screen: 'alerts', label: 'Alerts', group: 'Office', visible: () => true, component: lazy(() => import('./Alerts.tsx')) },
   { screen: 'company', label: 'Company settings', group: 'Office', visible: manager, component: lazy(() => import('./CompanySettings.tsx')) },
   { screen: 'hours', label: 'Operating hours', group: 'Office', visible: manager, component: lazy(() => import('./OperatingHours.tsx')) },
   { screen: 'permissions', label: 'Permissions', group: 'Office', visible: manager, component: lazy(() => import('./Permissions.tsx')) },
