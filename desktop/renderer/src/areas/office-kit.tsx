@@ -5,9 +5,10 @@
  * These screens are online only: they read and write through the API, never
  * the local database.
  */
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ZodType } from 'zod';
-import { useWorkspace } from '../hooks.ts';
+import { formatDate, formatDateTime } from '../format.ts';
+import { useCompany, useWorkspace } from '../hooks.ts';
 import { RestError } from '../workspace.ts';
 import './office.css';
 
@@ -252,9 +253,17 @@ export function ScreenHead({ title, children }: { title: string; children?: Reac
   );
 }
 
-/** Date and time of unix seconds in the browser's locale (office screens show the company formats where it matters). */
-export const when = (unix: number | null | undefined): string => (unix ? new Date(unix * 1000).toLocaleString() : '—');
-export const isoDay = (unix: number | null | undefined): string => (unix ? new Date(unix * 1000).toISOString().slice(0, 10) : '—');
+/** Dates and times of unix seconds in the company's formats and zone (company settings). */
+export function useFormats() {
+  const { display } = useCompany();
+  return useMemo(
+    () => ({
+      dateTime: (unix: number | null | undefined) => (unix ? formatDateTime(unix, display) : '—'),
+      date: (unix: number | null | undefined) => (unix ? formatDate(unix, display) : '—'),
+    }),
+    [display],
+  );
+}
 
 /** Opens another screen (the shell follows the hash). */
 export function goTo(screen: string, id?: string): void {

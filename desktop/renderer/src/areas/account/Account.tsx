@@ -2,7 +2,7 @@ import { emailChangeForm, ZPasswordForm, ZProfileForm, ZTotpCode } from '@ops/sh
 import { type FormEvent, useEffect, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import { type StoredSession, SWITCH_EVENT } from '../../session.ts';
-import { Busy, Check, check, errorOf, FormField, Outcome, ScreenHead, useAction, useApi, useLoad, when } from '../office-kit.tsx';
+import { Busy, Check, check, errorOf, FormField, Outcome, ScreenHead, useAction, useApi, useLoad, useFormats } from '../office-kit.tsx';
 
 interface Profile {
   User: { id: string; email: string | null; email_status: string; two_factor: 'OFF' | 'EMAIL' | 'TOTP'; user_group_id: number; alerts: boolean; message_alerts: boolean; newsletter: boolean };
@@ -326,6 +326,7 @@ interface Logins {
 }
 
 function SessionsCard() {
+  const fmt = useFormats();
   const { post } = useApi();
   const data = useLoad<Logins>('/users/logins.json');
   const act = useAction();
@@ -361,7 +362,7 @@ function SessionsCard() {
               <tr key={s.id}>
                 <td className="small">{s.user_agent ?? 'unknown'}</td>
                 <td>{s.ip ?? '—'}</td>
-                <td>{when(s.last_seen)}</td>
+                <td>{fmt.dateTime(s.last_seen)}</td>
                 <td>
                   {s.current ? (
                     <span className="badge badge-info">this device</span>
@@ -382,7 +383,7 @@ function SessionsCard() {
         <ul className="history">
           {data.data.logins.map((l) => (
             <li key={l.id}>
-              {when(l.created)} · {l.method} · {l.ip ?? '—'} <span className="muted small">{l.user_agent}</span>
+              {fmt.dateTime(l.created)} · {l.method} · {l.ip ?? '—'} <span className="muted small">{l.user_agent}</span>
             </li>
           ))}
         </ul>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Busy, isoDay, Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
+import { Busy, Outcome, ScreenHead, useLoad, useFormats } from '../office-kit.tsx';
 
 interface Alert {
   type: string;
@@ -29,6 +29,7 @@ export function hrefOf(link: string): string | null {
 }
 
 export default function Alerts() {
+  const fmt = useFormats();
   const [type, setType] = useState('');
   const alerts = useLoad<Alert[]>(`/companies/alerts.json${type ? `?types=${type}` : ''}`);
   const list = alerts.data ?? [];
@@ -65,7 +66,7 @@ export default function Alerts() {
                     <li key={`${a.link}:${a.name}:${a.date}`}>
                       <span className="badge badge-neutral">{TYPE_LABEL[a.type] ?? a.type}</span> {href ? <a href={href}>{a.name}</a> : a.name}
                       <div className="muted small">
-                        {a.details} · {isoDay(a.date)}
+                        {a.details} · {fmt.date(a.date)}
                       </div>
                     </li>
                   );

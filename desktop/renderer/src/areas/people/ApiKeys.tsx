@@ -1,6 +1,6 @@
 import { apiKeyForm } from '@ops/shared/forms/office';
 import { type FormEvent, useState } from 'react';
-import { Busy, check, errorOf, FormField, Outcome, ScreenHead, todayIn, useAction, useApi, useLoad, when } from '../office-kit.tsx';
+import { Busy, check, errorOf, FormField, Outcome, ScreenHead, todayIn, useAction, useApi, useLoad, useFormats } from '../office-kit.tsx';
 
 interface KeyRow {
   ApiKey: { id: string; name: string; key_prefix: string; last_used_at: number | null; expires: number | null; revoked: boolean; created: number };
@@ -11,6 +11,7 @@ interface Created {
 }
 
 export default function ApiKeys() {
+  const fmt = useFormats();
   const { post } = useApi();
   const keys = useLoad<{ keys: KeyRow[] }>('/manager/api_keys.json');
   const users = useLoad<Record<string, string>>('/manager/users/list.json');
@@ -120,9 +121,9 @@ export default function ApiKeys() {
                 <td>{k.name}</td>
                 <td className="mono">{k.key_prefix}…</td>
                 <td>{u.email ?? u.id}</td>
-                <td>{when(k.created)}</td>
-                <td>{when(k.last_used_at)}</td>
-                <td>{k.expires ? when(k.expires) : 'never'}</td>
+                <td>{fmt.dateTime(k.created)}</td>
+                <td>{fmt.dateTime(k.last_used_at)}</td>
+                <td>{k.expires ? fmt.dateTime(k.expires) : 'never'}</td>
                 <td>
                   {k.revoked ? (
                     <span className="badge badge-neutral">revoked</span>

@@ -1,7 +1,7 @@
 import { SCHEDULE_TYPES, scheduleForm, ZBaseForm } from '@ops/shared/forms/office';
 import { type FormEvent, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
-import { Busy, Check, check, errorOf, FormField, Outcome, Pager, ScreenHead, useAction, useApi, useLoad, usePages, when } from '../office-kit.tsx';
+import { Busy, Check, check, errorOf, FormField, Outcome, Pager, ScreenHead, useAction, useApi, useLoad, usePages, useFormats } from '../office-kit.tsx';
 
 interface Base {
   Base: { id: string; name: string; default: boolean; airport_id: string | null };
@@ -114,6 +114,7 @@ export default function Bases() {
 }
 
 function BaseDetail({ base }: { base: Base['Base'] }) {
+  const fmt = useFormats();
   const ws = useWorkspace();
   const { get, post } = useApi();
   const crew = useLoad<Crew[]>(`/bases/crew/${base.id}.json`);
@@ -217,8 +218,8 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
                 <tr key={s.BaseSchedule.id}>
                   <td>{s.Pilot.title}</td>
                   <td>{s.BaseSchedule.type}</td>
-                  <td>{s.BaseSchedule.always ? 'always available' : when(s.BaseSchedule.start)}</td>
-                  <td>{s.BaseSchedule.always ? '' : when(s.BaseSchedule.end)}</td>
+                  <td>{s.BaseSchedule.always ? 'always available' : fmt.dateTime(s.BaseSchedule.start)}</td>
+                  <td>{s.BaseSchedule.always ? '' : fmt.dateTime(s.BaseSchedule.end)}</td>
                   <td>
                     {canWrite && (
                       <button type="button" className="link small" onClick={() => remove(s.BaseSchedule.id)}>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
-import { Busy, isoDay, Outcome, type Paginate, Pager, ScreenHead, todayIn, useAction, useApi, useLoad, when } from '../office-kit.tsx';
+import { Busy, Outcome, type Paginate, Pager, ScreenHead, todayIn, useAction, useApi, useLoad, useFormats } from '../office-kit.tsx';
 
 interface Certificate {
   id: string;
@@ -54,6 +54,7 @@ const CERT_BADGE = { none: ['neutral', 'no expiry'], expired: ['danger', 'expire
 
 export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
   const id = route.id;
+  const fmt = useFormats();
   const ws = useWorkspace();
   const { post } = useApi();
   const target = id ?? ws.user.id;
@@ -110,7 +111,7 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
             <dt>Groups</dt>
             <dd>{PilotGroup.map((g) => g.name).join(', ') || '—'}</dd>
             <dt>Member since</dt>
-            <dd>{isoDay(User.created)}</dd>
+            <dd>{fmt.date(User.created)}</dd>
             {UserDetail.notes !== undefined && (
               <>
                 <dt>Notes</dt>
@@ -203,7 +204,7 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
           <ul className="history">
             {changes.data.changes.map((c) => (
               <li key={c.UserChange.id}>
-                <strong>{when(c.UserChange.created)}</strong> · {c.UserChange.action}
+                <strong>{fmt.dateTime(c.UserChange.created)}</strong> · {c.UserChange.action}
                 {c.ChangedBy && ` by ${c.ChangedBy.name} ${c.ChangedBy.surname}`}:{' '}
                 {c.UserChange.fields.map((f) => `${f.field} ${String(f.from ?? '—')} → ${String(f.to ?? '—')}`).join('; ')}
               </li>

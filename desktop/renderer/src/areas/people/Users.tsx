@@ -70,7 +70,7 @@ export default function Users() {
       <ScreenHead title="Users">
         <label className="inline-label">
           <span className="sr-only">Search users</span>
-          <input type="search" placeholder="Search name, email or role" value={search} onChange={(e) => {
+          <input type="search" className="search" placeholder="Search name, email or role" value={search} onChange={(e) => {
               setSearch(e.target.value);
               pages.setPage(1);
             }} />
@@ -125,21 +125,23 @@ export default function Users() {
                   <td>{u.UserGroup.name}</td>
                   <td>{u.User.active ? <span className="badge badge-ok">active</span> : <span className="badge badge-neutral">inactive</span>}</td>
                   <td>{u.User.two_factor}</td>
-                  <td className="row-actions">
+                  <td>
                     {canWrite && (
-                      <>
+                      <span className="row-actions">
                         <button type="button" className="link small" onClick={() => startEdit(u.User.id)} aria-label={`Edit ${u.UserDetail.name} ${u.UserDetail.surname}`}>
                           Edit
                         </button>
-                        <button type="button" className="link small" onClick={() => setActive(u, !u.User.active)} aria-label={`${u.User.active ? 'Deactivate' : 'Reactivate'} ${u.UserDetail.name} ${u.UserDetail.surname}`}>
-                          {u.User.active ? 'Deactivate' : 'Reactivate'}
-                        </button>
+                        {u.User.id !== ws.user.id && (
+                          <button type="button" className="link small" onClick={() => setActive(u, !u.User.active)} aria-label={`${u.User.active ? 'Deactivate' : 'Reactivate'} ${u.UserDetail.name} ${u.UserDetail.surname}`}>
+                            {u.User.active ? 'Deactivate' : 'Reactivate'}
+                          </button>
+                        )}
                         {u.User.id !== ws.user.id && (
                           <button type="button" className="link small danger" onClick={() => remove(u)} aria-label={`Delete ${u.UserDetail.name} ${u.UserDetail.surname}`}>
                             Delete
                           </button>
                         )}
-                      </>
+                      </span>
                     )}
                   </td>
                 </tr>
