@@ -100,7 +100,8 @@ describe.skipIf(!hasChromium)('office: company (Chromium)', () => {
       await checkAccessibility(page, 'operating hours');
       await screenshot(page, 'office-operating-hours');
 
-      // The server's own refusal (`rows`) is shown too: a Christmas closure twice is fine, a window ending before it starts is not.
+      // The server's own refusal (`rows`) is listed too. The shared rule already refuses what the server would,
+      // so the refusal is simulated here (the server's own rejections are covered by its integration tests).
       await page.route('**/save_operating_hours.json', (route) =>
         route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ result: false, message: 'Invalid operating hours', rows: ['Row 3: refused by the server.'] }) }),
       );
