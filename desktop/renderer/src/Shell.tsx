@@ -3,8 +3,8 @@ import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { rejections } from './decisions.ts';
 import { fullName, useCommands, useCompany, useDismissed, useOutcomes, useSyncState, useUsers, WorkspaceContext } from './hooks.ts';
 import { markNavigation } from './perf.ts';
-import { type Route, screensFor } from './nav.ts';
-import type { StoredSession } from './session.ts';
+import { menuFor, type Route, screensFor } from './nav.ts';
+import { type StoredSession, SWITCH_EVENT } from './session.ts';
 import { SignInForm } from './SignIn.tsx';
 import { SyncBar } from './SyncBar.tsx';
 import type { Workspace } from './workspace.ts';
@@ -28,6 +28,7 @@ export default function Shell({ ws, onSignOut, onSwitch }: { ws: Workspace; onSi
 function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): void; onSwitch(s: StoredSession): void }) {
   const role = ws.user.user_group_id;
   const screens = useMemo(() => screensFor(role), [role]);
+  const menu = useMemo(() => menuFor(role), [role]);
   const [route, setRoute] = useState<Route>(() => parseHash(location.hash, role) ?? { screen: homeOf(role) });
   useEffect(() => {
     const onHash = () => {
@@ -37,6 +38,12 @@ function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): vo
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, [role]);
+  // The account screen's company switch hands over the new session.
+  useEffect(() => {
+    const onSwitchEvent = (e: Event) => onSwitch((e as CustomEvent<StoredSession>).detail);
+    window.addEventListener(SWITCH_EVENT, onSwitchEvent);
+    return () => window.removeEventListener(SWITCH_EVENT, onSwitchEvent);
+  }, [onSwitch]);
   const go = useCallback((r: Route) => {
     markNavigation(r.screen);
     const hash = `#${r.screen}${r.id ? `/${encodeURIComponent(r.id)}` : ''}`;
@@ -66,23 +73,32 @@ function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): vo
             </small>
           </div>
         </div>
-        <nav aria-label="Screens">
-          {screens.map((s) => (
-            <button key={s.screen} type="button" className={route.screen === s.screen ? 'tab active' : 'tab'} aria-current={route.screen === s.screen ? 'page' : undefined} onClick={() => go({ screen: s.screen })}>
-              {s.label}
-              {s.screen === 'changes' && rejected.length > 0 && <span className="count">{rejected.length}</span>}
-            </button>
-          ))}
-        </nav>
         <button type="button" className="secondary small" onClick={onSignOut}>
           Sign out
         </button>
       </header>
       <SyncBar rejected={rejected.length} onShowChanges={() => go({ screen: 'changes' })} />
       {sync.needsSignIn && <SignInAgain ws={ws} onSwitch={onSwitch} />}
-      <main className="content">
-        <Suspense fallback={<p className="muted">Loading…</p>}>{Current && <Current route={route} go={go} rejected={rejected} />}</Suspense>
-      </main>
+      <div className="body">
+        <nav aria-label="Screens" className="sidenav">
+          {menu.map(({ group, screens: items }) => (
+            <div key={group} className="nav-group">
+              <h2 className="nav-group-title">
+                {group}
+              </h2>
+              {items.map((s) => (
+                <button key={s.screen} type="button" className={route.screen === s.screen ? 'tab active' : 'tab'} aria-current={route.screen === s.screen ? 'page' : undefined} onClick={() => go({ screen: s.screen })}>
+                  {s.label}
+                  {s.screen === 'changes' && rejected.length > 0 && <span className="count">{rejected.length}</span>}
+                </button>
+              ))}
+            </div>
+          ))}
+        </nav>
+        <main className="content">
+          <Suspense fallback={<p className="muted">Loading…</p>}>{Current && <Current route={route} go={go} rejected={rejected} />}</Suspense>
+        </main>
+      </div>
     </div>
   );
 }

@@ -12,6 +12,10 @@
  * `visible` mirrors the API's gates for the menu only; the server stays the authority.
  */
 import { type ComponentType, createElement } from 'react';
+import { accountScreens } from './areas/account/screens.ts';
+import { companyScreens } from './areas/company/screens.ts';
+import { newsScreens } from './areas/news/screens.ts';
+import { peopleScreens } from './areas/people/screens.ts';
 import type { Rejection } from './decisions.ts';
 import { Changes } from './screens/Changes.tsx';
 import { FleetBoard } from './screens/FleetBoard.tsx';
@@ -32,13 +36,18 @@ export interface ScreenProps {
   rejected: Rejection[];
 }
 
-export type NavGroup = 'Operations' | 'Maintenance' | 'Training' | 'Safety' | 'Office' | 'Account' | 'Sync';
+export type NavGroup = 'Operations' | 'Maintenance' | 'Training' | 'Safety' | 'People' | 'Office' | 'Account' | 'Sync';
+
+/** The order of the groups in the navigation (screens keep their registry order inside a group). */
+export const NAV_GROUPS: readonly NavGroup[] = ['Operations', 'Maintenance', 'Training', 'Safety', 'People', 'Office', 'Account', 'Sync'];
 
 export interface ScreenEntry {
   screen: string;
   label: string;
   group: NavGroup;
   visible(role: number): boolean;
+  /** Opened by links only (a record's page), not listed in the navigation. */
+  hidden?: boolean;
   component: ComponentType<ScreenProps>;
 }
 
@@ -53,6 +62,18 @@ const coreScreens: ScreenEntry[] = [
 ];
 
 /** Areas: one line each. */
-export const SCREENS: ScreenEntry[] = [...coreScreens];
+export const SCREENS: ScreenEntry[] = [
+  ...coreScreens,
+  ...companyScreens,
+  ...peopleScreens,
+  ...newsScreens,
+  ...accountScreens,
+];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));
+
+/** The navigation of a role: its visible, listed screens by group, groups in `NAV_GROUPS` order, empty groups left out. */
+export function menuFor(role: number): Array<{ group: NavGroup; screens: ScreenEntry[] }> {
+  const mine = screensFor(role).filter((s) => !s.hidden);
+  return NAV_GROUPS.map((group) => ({ group, screens: mine.filter((s) => s.group === group) })).filter((g) => g.screens.length > 0);
+}
