@@ -18,6 +18,8 @@ export interface Config {
   publicUrl: string;
   /** Weather providers (Part A 4.11; docs/areas/reports.md): aviation weather data API and the surface-observation archive. */
   weather: { aviationUrl: string; archiveUrl: string; timeoutMs: number };
+  /** Periodic jobs (cleanups, deliveries) run in this process; `JOBS=off` leaves it out. */
+  jobs: boolean;
 }
 
 /** Environment variables per CONTRACT section 1. */
@@ -55,5 +57,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       archiveUrl: (env.WEATHER_ARCHIVE_URL?.trim() || 'https://mesonet.agron.iastate.edu/cgi-bin/request').replace(/\/+$/, ''),
       timeoutMs: Number(env.WEATHER_TIMEOUT_MS ?? 5000) || 5000,
     },
+    jobs: env.JOBS !== 'off',
   };
 }
