@@ -49,3 +49,17 @@ export function fillMonthBuckets(
     return r ? { ...b, seconds: Number(r.seconds), flights: Number(r.flights), landings: Number(r.landings) } : { ...b };
   });
 }
+
+/** Days before expiry when the logbook warns about a certificate. */
+export const CERTIFICATE_WARNING_DAYS = 60;
+
+export type CertificateState = 'expired' | 'expiring' | 'valid' | 'none';
+
+/** A certificate's state on `today` (`YYYY-MM-DD`): expired after its expiration day, expiring within the warning window. */
+export function certificateState(expiration: string | null | undefined, today: string, warnDays = CERTIFICATE_WARNING_DAYS): CertificateState {
+  if (!expiration) return 'none';
+  const exp = expiration.slice(0, 10);
+  if (exp < today) return 'expired';
+  const limit = DateTime.fromISO(today, { zone: 'UTC' }).plus({ days: warnDays }).toISODate() ?? today;
+  return exp <= limit ? 'expiring' : 'valid';
+}

@@ -79,3 +79,14 @@ describe('weather rules', () => {
     expect(tafSource(now - 31 * 86400, now)).toBe('none');
   });
 });
+
+describe('certificate state', () => {
+  it('expired, expiring within 60 days, valid, none', async () => {
+    const { certificateState } = await import('./months.ts');
+    expect(certificateState('2024-05-31', '2024-06-01')).toBe('expired');
+    expect(certificateState('2024-06-01', '2024-06-01')).toBe('expiring');
+    expect(certificateState('2024-07-31', '2024-06-01')).toBe('expiring');
+    expect(certificateState('2024-08-01', '2024-06-01')).toBe('valid');
+    expect(certificateState(null, '2024-06-01')).toBe('none');
+  });
+});

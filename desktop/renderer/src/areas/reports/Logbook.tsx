@@ -1,0 +1,179 @@
+import { certificateState } from '@ops/shared/rules/reports/index';
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { useWorkspace } from '../../hooks.ts';
+import { Busy, Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
+
+interface MonthBucket {
+  timestamp: number;
+  label: string;
+  seconds: number;
+  flights: number;
+  landings: number;
+}
+interface RouteRow {
+  from: string;
+  to: string;
+  flights: number;
+}
+interface Window {
+  days: number;
+  count?: number;
+  required: number;
+  current: boolean;
+}
+interface Currency {
+  current: boolean;
+  windows: { landings: Window; night_landings: Window; hours: Window & { seconds?: number } };
+}
+interface Certificate {
+  id: string;
+  name: string | null;
+  type: string;
+  expiration: string | null;
+}
+
+const hhmm = (seconds: number) => `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
+
+/** The pilot's logbook: totals, currency, certificates, hours by month (chart and table) and routes (Part A 4.11). */
+export default function Logbook() {
+  const ws = useWorkspace();
+  const hours = useLoad<{ seconds: number }>('/reports/total_hours.json');
+  const flights = useLoad<{ flights: number; seconds: number }>(`/reports/total_flights/${ws.user.id}.json`);
+  const rules = useLoad<{ rules: { rule: string; seconds: number; flights: number }[] }>('/reports/stats_rules.json');
+  const types = useLoad<{ types: { id: string | null; name: string; color: string; total: number }[]; total: number }>('/reports/stats_flight_types.json');
+  const months = useLoad<MonthBucket[]>('/reports/flight_hours_by_month/11.json');
+  const routes = useLoad<{ routes: RouteRow[] }>('/reports/pilots_airports.json');
+  const currency = useLoad<Currency>('/pilots/get_currency.json');
+  const certs = useLoad<{ certificates: Certificate[] }>('/pilots/certificates.json');
+  const today = new Date().toISOString().slice(0, 10);
+  const error = hours.error ?? months.error ?? routes.error;
+  return (
+    <section data-testid="logbook">
+      <ScreenHead title="My logbook" />
+      {hours.loading && <Busy />}
+      <Outcome error={error} />
+      <div className="logbook-grid">
+        <article aria-labelledby="lb-totals">
+          <h3 id="lb-totals">Totals</h3>
+          <dl data-testid="logbook-totals">
+            <dt>Block time</dt>
+            <dd>{hours.data ? hhmm(hours.data.seconds) : '…'}</dd>
+            <dt>Flights</dt>
+            <dd>{flights.data?.flights ?? '…'}</dd>
+            {(rules.data?.rules ?? []).map((r) => (
+              <div key={r.rule}>
+                <dt>{r.rule === 'NONE' ? 'No rule' : r.rule}</dt>
+                <dd>
+                  {hhmm(r.seconds)} ({r.flights})
+                </dd>
+              </div>
+            ))}
+          </dl>
+          <ul className="logbook-types" aria-label="By flight type">
+            {(types.data?.types ?? []).map((t) => (
+              <li key={t.id ?? 'none'}>
+                <span className="swatch" style={{ background: t.color }} aria-hidden="true" /> {t.name}: {hhmm(t.total)}
+              </li>
+            ))}
+          </ul>
+        </article>
+        <article aria-labelledby="lb-currency" data-testid="logbook-currency">
+          <h3 id="lb-currency">Currency</h3>
+          {currency.data ? (
+            <>
+              <p className={currency.data.current ? 'ok' : 'warn'}>{currency.data.current ? 'Current' : 'Not current'}</p>
+              <ul>
+                <li>
+                  Landings: {currency.data.windows.landings.count} of {currency.data.windows.landings.required} in {currency.data.windows.landings.days} days
+                </li>
+                <li>
+                  Night landings: {currency.data.windows.night_landings.count} of {currency.data.windows.night_landings.required} in {currency.data.windows.night_landings.days} days
+                </li>
+              </ul>
+            </>
+          ) : (
+            <Outcome error={currency.error} />
+          )}
+        </article>
+        <article aria-labelledby="lb-certs" data-testid="logbook-certificates">
+          <h3 id="lb-certs">Certificates</h3>
+          <ul>
+            {(certs.data?.certificates ?? []).map((c) => {
+              const state = certificateState(c.expiration, today);
+              return (
+                <li key={c.id} className={`cert-${state}`}>
+                  {c.name ?? c.type}: {c.expiration ? `expires ${c.expiration.slice(0, 10)}` : 'no expiry'}
+                  {state === 'expired' && <strong> expired</strong>}
+                  {state === 'expiring' && <strong> expires soon</strong>}
+                </li>
+              );
+            })}
+            {certs.data && certs.data.certificates.length === 0 && <li>No certificates</li>}
+          </ul>
+        </article>
+      </div>
+      <article aria-labelledby="lb-months">
+        <h3 id="lb-months">Flight hours by month</h3>
+        {months.data && <MonthChart buckets={months.data} />}
+        <table data-testid="logbook-months" className="sr-table">
+          <caption>Block hours, flights and landings per month, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col">Block time</th>
+              <th scope="col">Flights</th>
+              <th scope="col">Landings</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(months.data ?? []).map((b) => (
+              <tr key={b.label}>
+                <th scope="row">{b.label}</th>
+                <td>{hhmm(b.seconds)}</td>
+                <td>{b.flights}</td>
+                <td>{b.landings}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </article>
+      <article aria-labelledby="lb-routes">
+        <h3 id="lb-routes">Routes flown</h3>
+        <ol data-testid="logbook-routes">
+          {(routes.data?.routes ?? []).map((r) => (
+            <li key={`${r.from}-${r.to}`}>
+              {r.from} → {r.to}: {r.flights} {r.flights === 1 ? 'flight' : 'flights'}
+            </li>
+          ))}
+          {routes.data && routes.data.routes.length === 0 && <li>No routes yet</li>}
+        </ol>
+      </article>
+    </section>
+  );
+}
+
+/** Hours per month as bars (uPlot); the table above is the screen-reader equivalent. */
+function MonthChart({ buckets }: { buckets: MonthBucket[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ordered = [...buckets].reverse();
+    const data: uPlot.AlignedData = [ordered.map((b) => b.timestamp), ordered.map((b) => Math.round((b.seconds / 3600) * 10) / 10)];
+    const plot = new uPlot(
+      {
+        width: Math.max(320, el.clientWidth || 640),
+        height: 220,
+        legend: { show: false },
+        series: [{}, { label: 'Hours', stroke: '#1f6feb', fill: 'rgba(31,111,235,0.35)', paths: uPlot.paths.bars?.({ size: [0.6, 60] }), points: { show: false } }],
+        axes: [{ values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(0, 7)) }, { label: 'Hours' }],
+      },
+      data,
+      el,
+    );
+    return () => plot.destroy();
+  }, [buckets]);
+  return <div ref={box} className="logbook-chart" data-testid="logbook-chart" aria-hidden="true" />;
+}

@@ -1,0 +1,49 @@
+/**
+ * The pilot's logbook screen: totals, currency, certificates, the monthly chart
+ * with its table fallback and the routes, against the demo school.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../setup/dialects.ts';
+import { startTestServer, type TestServer } from '../setup/server.ts';
+import { checkAccessibility, openScreen } from './office-support.ts';
+import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn } from './support.ts';
+
+describe.skipIf(!hasChromium)('reports: the pilot logbook (Chromium)', () => {
+  let s: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    buildRenderer();
+    s = await startTestServer(DIALECTS[0], { seed: 'demo' });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  it('shows the pilot totals, currency, certificates, hours by month (chart and table) and routes', async () => {
+    const token = await s.login('pilot@skyline.test');
+    const expected = await s.api('GET', '/reports/total_hours.json', { token });
+    const months = await s.api('GET', '/reports/flight_hours_by_month/11.json', { token });
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, `${s.url}/app/`, 'pilot@skyline.test');
+      await openScreen(page, 'My logbook', 'logbook');
+      const secs = expected.body.seconds as number;
+      const hhmm = `${Math.floor(secs / 3600)}:${String(Math.floor((secs % 3600) / 60)).padStart(2, '0')}`;
+      await expect.poll(() => page.locator('[data-testid=logbook-totals]').textContent()).toContain(hhmm);
+      await expect.poll(() => page.locator('[data-testid=logbook-months] tbody tr').count()).toBe(12);
+      const firstRow = await page.locator('[data-testid=logbook-months] tbody tr').first().locator('th').textContent();
+      expect(firstRow).toBe(months.body[0].label);
+      await page.waitForSelector('[data-testid=logbook-chart] canvas');
+      await expect.poll(() => page.locator('[data-testid=logbook-currency]').textContent()).toMatch(/Current|Not current/);
+      await page.waitForSelector('[data-testid=logbook-routes] li');
+      await screenshot(page, 'reports-logbook');
+      await checkAccessibility(page, 'logbook');
+    } finally {
+      await context.close();
+    }
+  });
+});
