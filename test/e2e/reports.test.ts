@@ -6,21 +6,28 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
+import { startWeatherFake, type WeatherFake } from '../setup/weather-fake.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
 import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn } from './support.ts';
 
 describe.skipIf(!hasChromium)('reports: the pilot logbook (Chromium)', () => {
   let s: TestServer;
   let browser: Browser;
+  let fake: WeatherFake;
 
   beforeAll(async () => {
     buildRenderer();
-    s = await startTestServer(DIALECTS[0], { seed: 'demo' });
+    fake = await startWeatherFake();
+    const t = Math.floor(Date.now() / 1000) - 900;
+    fake.metars.push({ station: 'LEMD', time: t, raw: 'LEMD 231200Z 27008KT CAVOK 15/09 Q1015 NOSIG' });
+    fake.tafs.push({ station: 'LEMD', time: t, raw: 'TAF LEMD 231100Z 2312/2418 27010KT CAVOK' });
+    s = await startTestServer(DIALECTS[0], { seed: 'demo', env: { WEATHER_AVIATION_URL: fake.aviationUrl, WEATHER_ARCHIVE_URL: fake.archiveUrl } });
     browser = await launch();
   });
   afterAll(async () => {
     await browser?.close();
     await s?.close();
+    await fake?.close();
   });
 
   it('shows the pilot totals, currency, certificates, hours by month (chart and table) and routes', async () => {
@@ -42,6 +49,25 @@ describe.skipIf(!hasChromium)('reports: the pilot logbook (Chromium)', () => {
       await page.waitForSelector('[data-testid=logbook-routes] li');
       await screenshot(page, 'reports-logbook');
       await checkAccessibility(page, 'logbook');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the flight form shows the current METAR and TAF of its airports when online', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, `${s.url}/app/`, 'pilot@skyline.test');
+      await openScreen(page, 'My flights', 'flights');
+      await page.click('button:text-is("New flight")');
+      await page.locator('input[name=departure_airport]').fill('LEMD');
+      await page.locator('input[name=landing_airport]').fill('LFPG');
+      const box = page.locator('[data-testid=flight-weather]');
+      await expect.poll(() => box.textContent(), { timeout: 10_000 }).toContain('LEMD 231200Z 27008KT');
+      expect(await box.textContent()).toContain('TAF LEMD 231100Z');
+      expect(await box.textContent()).toContain('NIL');
+      await box.scrollIntoViewIfNeeded();
+      await screenshot(page, 'reports-flight-weather');
     } finally {
       await context.close();
     }

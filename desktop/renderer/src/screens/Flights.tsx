@@ -7,6 +7,7 @@ import { fullName, useCommands, useCompany, useDeferred, useDocs, useMarks, useN
 import { fleetBoard, openItems } from '../techlog.ts';
 import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../ui.tsx';
 import { type DeferredCommand, markKey, RestError } from '../workspace.ts';
+import { FlightWeather } from '../areas/reports/FlightWeather.tsx';
 
 const STATUS_TONE: Record<string, 'info' | 'warn' | 'ok' | 'danger' | 'neutral'> = {
   DRAFT: 'neutral',
@@ -409,6 +410,7 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
           <input name="remarks" value={form.remarks} onChange={set('remarks')} maxLength={2000} />
         </Field>
       </div>
+      <FlightWeather departure={form.departure_airport} landing={form.landing_airport} />
       {result.ok && result.doc.block_time > 0 && (
         <p className="muted">
           Block {formatDuration(result.doc.block_time, display)} · flight {formatDuration(result.doc.flight_time, display)}
