@@ -52,9 +52,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     publicUrl: env.PUBLIC_URL ?? `http://${host}:${port}`,
+    // Tests never reach the public providers: without a URL they get a closed local port (a quick 503).
     weather: {
-      aviationUrl: (env.WEATHER_AVIATION_URL?.trim() || 'https://aviationweather.gov/api/data').replace(/\/+$/, ''),
-      archiveUrl: (env.WEATHER_ARCHIVE_URL?.trim() || 'https://mesonet.agron.iastate.edu/cgi-bin/request').replace(/\/+$/, ''),
+      aviationUrl: (env.WEATHER_AVIATION_URL?.trim() || (env.NODE_ENV === 'test' ? 'http://127.0.0.1:9/api/data' : 'https://aviationweather.gov/api/data')).replace(/\/+$/, ''),
+      archiveUrl: (env.WEATHER_ARCHIVE_URL?.trim() || (env.NODE_ENV === 'test' ? 'http://127.0.0.1:9/cgi-bin/request' : 'https://mesonet.agron.iastate.edu/cgi-bin/request')).replace(/\/+$/, ''),
       timeoutMs: Number(env.WEATHER_TIMEOUT_MS ?? 5000) || 5000,
     },
     jobs: env.JOBS !== 'off',
