@@ -47,6 +47,16 @@ describe('schemas built from the shared collections', () => {
     await db.remove();
   });
 
+  it('the budget: MAX_COLLECTIONS (13) collections open in one JavaScript context, with room for the layout upgrade', async () => {
+    // Today's collections plus stand-ins up to the budget, and one more: the old collection the upgrade opens at a time.
+    const fill = Array.from({ length: MAX_COLLECTIONS - COLLECTIONS.length }, (_, i) => ({ ...aircraftCollection, name: `area${i}` }) as CollectionDef<{ id: string }>);
+    const db = await openDatabase('budget_check', wrappedValidateAjvStorage({ storage: getRxStorageMemory() }) as never, [...COLLECTIONS, ...fill]);
+    expect(Object.keys(db.collections)).toHaveLength(MAX_COLLECTIONS);
+    await db.addCollections({ upgrading: { schema: toRxSchema(aircraftCollection) } });
+    expect(Object.keys(db.collections)).toHaveLength(MAX_COLLECTIONS + 1);
+    await db.remove();
+  });
+
   it('refuses more collections than free RxDB opens, before touching storage', async () => {
     const many = Array.from({ length: MAX_COLLECTIONS + 1 }, (_, i) => ({ ...aircraftCollection, name: `c${i}` }) as CollectionDef<{ id: string }>);
     await expect(openDatabase('too_many', getRxStorageMemory() as never, many)).rejects.toThrow(/at most about 13/);
