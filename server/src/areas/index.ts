@@ -26,6 +26,17 @@ import '../db/domain-tables.ts';
 import './bases/bases.commands.ts';
 import './flights/flights.commands.ts';
 import './aircraft-reports/aircraft-reports.commands.ts';
+import './company/company.sync.ts';
+import './bases/bases.sync.ts';
+import './users/users.sync.ts';
+import './certificates/certificates.sync.ts';
+import './aircraft/aircraft.sync.ts';
+import './aircraft-reports/aircraft-reports.sync.ts';
+import './maintenance-jobs/maintenance-jobs.sync.ts';
+import './inventory/inventory.sync.ts';
+import './flights/flights.sync.ts';
+import './notifications/notifications.sync.ts';
+import './news/news.sync.ts';
 
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {

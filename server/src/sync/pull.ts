@@ -1,8 +1,8 @@
-import { blankDoc, rowVisible, visibilityFingerprint } from '@ops/shared';
+import { blankDoc, rowVisible, scopeFields, visibilityFingerprint } from '@ops/shared';
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../http/actor.ts';
 import type { Checkpoint } from './checkpoint.ts';
-import { type ServerCollection, type SourceRow, viewerOf } from './registry.ts';
+import { type RegisteredCollection, viewerOf } from './registry.ts';
 
 export interface PullResult {
   documents: Record<string, unknown>[];
@@ -20,7 +20,7 @@ export interface PullResult {
 export async function pullCollection(
   ctx: AppContext,
   actor: Actor,
-  collection: ServerCollection<{ id: string }>,
+  collection: RegisteredCollection,
   checkpoint: Checkpoint | null,
   limit: number,
 ): Promise<PullResult> {
@@ -29,11 +29,24 @@ export async function pullCollection(
   const sameViewer = checkpoint !== null && checkpoint.fp === fp;
   const after = sameViewer ? { seq: checkpoint.seq, id: checkpoint.id } : { seq: 0, id: '' };
   const firstPull = checkpoint === null;
-  const batches = await Promise.all(collection.sources.map((s) => s.read(ctx.db, actor.companyId, after, limit, firstPull ? viewer : null)));
-  const rows: SourceRow<{ id: string }>[] = batches.flat();
-  if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const page = rows.slice(0, limit);
   const def = collection.def;
+  const typed = scopeFields(def.rows).includes('type');
+  const batches = await Promise.all(
+    collection.sources.map(async ({ source, type }) => {
+      const rows = await source.read(ctx.db, actor.companyId, after, limit, firstPull ? viewer : null);
+      // A record type's part: stamp its `type` on the document and on what the row scope reads (both fresh objects of the source).
+      if (type !== null)
+        for (const r of rows) {
+          (r.doc as Record<string, unknown>).type = type;
+          r.scope.type = type;
+        }
+      else if (typed) for (const r of rows) r.scope.type = (r.doc as { type?: unknown }).type;
+      return rows;
+    }),
+  );
+  const rows = batches.length === 1 ? batches[0] : batches.flat();
+  if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const documents = page.map((r) => {
     const visible = rowVisible(def.rows, r.scope, viewer);
     if (!visible) return { ...blankDoc(def, r.id), _deleted: true };

@@ -1,7 +1,7 @@
-import { type UserDoc, usersCollection } from '@ops/shared';
+import { PEOPLE_TYPES, peopleCollection, type UserDoc, usersCollection } from '@ops/shared';
 import type { UsersTable } from '../../db/core-tables.ts';
-import type { ServerCollection } from '../registry.ts';
-import { tableSource } from '../table-source.ts';
+import { registerRecordType } from '../../sync/registry.ts';
+import { tableSource } from '../../sync/table-source.ts';
 
 export const toUserDoc = (u: UsersTable): UserDoc => ({
   id: u.id,
@@ -25,8 +25,9 @@ export const toUserDoc = (u: UsersTable): UserDoc => ({
   color: u.color,
 });
 
-export const usersServerCollection: ServerCollection<UserDoc> = {
-  def: usersCollection,
+/** The company directory, the `user` record type of `people` (contact fields masked by `visibleUser`). */
+registerRecordType<UserDoc>(peopleCollection, {
+  types: [PEOPLE_TYPES.user],
   sources: [
     tableSource({
       tables: ['users'],
@@ -36,4 +37,4 @@ export const usersServerCollection: ServerCollection<UserDoc> = {
       toDoc: toUserDoc,
     }),
   ],
-};
+});

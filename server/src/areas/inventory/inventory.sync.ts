@@ -1,7 +1,7 @@
-import { type InventoryPartDoc, inventoryCollection } from '@ops/shared';
+import { FLEET_TYPES, fleetCollection, type InventoryPartDoc } from '@ops/shared';
 import { sql } from 'kysely';
-import { partDocs } from '../../areas/inventory/inventory.queries.ts';
-import type { ServerCollection, SyncSource } from '../registry.ts';
+import { partDocs } from './inventory.queries.ts';
+import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
 
 /** Inventory parts with their units and providers (read-only offline); unit changes stamp their part. */
 const source: SyncSource<InventoryPartDoc> = {
@@ -19,8 +19,9 @@ const source: SyncSource<InventoryPartDoc> = {
   },
 };
 
-export const inventoryServerCollection: ServerCollection<InventoryPartDoc> = {
-  def: inventoryCollection,
+/** The `inventory_part` record type of `fleet` (read-only on devices). */
+registerRecordType<InventoryPartDoc>(fleetCollection, {
+  types: [FLEET_TYPES.part],
   sources: [source],
   async load(db, companyId, id) {
     const row = await db.selectFrom('inventory_parts').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
@@ -28,4 +29,4 @@ export const inventoryServerCollection: ServerCollection<InventoryPartDoc> = {
     const [doc] = await partDocs(db, companyId, [row]);
     return { ...doc, _deleted: !!row.deleted };
   },
-};
+});

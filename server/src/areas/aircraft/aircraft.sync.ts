@@ -1,9 +1,9 @@
-import { type AircraftDoc, aircraftCollection } from '@ops/shared';
+import { type AircraftDoc, aircraftCollection, FLEET_TYPES, fleetCollection } from '@ops/shared';
 import type { Kysely } from 'kysely';
-import { updateAircraft } from '../../areas/aircraft/aircraft.service.ts';
+import { updateAircraft } from './aircraft.service.ts';
 import type { DB } from '../../db/schema.ts';
-import type { ServerCollection } from '../registry.ts';
-import { tableSource } from '../table-source.ts';
+import { registerRecordType } from '../../sync/registry.ts';
+import { tableSource } from '../../sync/table-source.ts';
 
 const query = (db: Kysely<DB>, companyId: string) =>
   db
@@ -33,8 +33,9 @@ const toDoc = (a: Row): AircraftDoc => ({
   base_id: a.base_id,
 });
 
-export const aircraftServerCollection: ServerCollection<AircraftDoc> = {
-  def: aircraftCollection,
+/** Aircraft, the `aircraft` record type of the `fleet` collection. */
+registerRecordType<AircraftDoc>(fleetCollection, {
+  types: [FLEET_TYPES.aircraft],
   sources: [tableSource({ tables: ['aircraft'], alias: 'a', rows: aircraftCollection.rows, query, toDoc })],
   async load(db, companyId, id) {
     const row = await query(db, companyId).where('a.id', '=', id).executeTakeFirst();
@@ -47,4 +48,4 @@ export const aircraftServerCollection: ServerCollection<AircraftDoc> = {
     );
     return { ok: true };
   },
-};
+});

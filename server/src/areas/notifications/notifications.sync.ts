@@ -1,17 +1,18 @@
-import { type NotificationDoc, notificationsCollection } from '@ops/shared';
+import { INBOX_TYPES, inboxCollection, type NotificationDoc, notificationsCollection } from '@ops/shared';
 import type { Kysely } from 'kysely';
-import '../../areas/notifications/notifications.tables.ts';
+import './notifications.tables.ts';
 import type { DB } from '../../db/schema.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import type { ServerCollection } from '../registry.ts';
-import { tableSource } from '../table-source.ts';
+import { registerRecordType } from '../../sync/registry.ts';
+import { tableSource } from '../../sync/table-source.ts';
 
 const query = (db: Kysely<DB>, companyId: string) => db.selectFrom('notifications as n').selectAll('n').where('n.company_id', '=', companyId);
 type Row = Awaited<ReturnType<ReturnType<typeof query>['execute']>>[number];
 const toDoc = (n: Row): NotificationDoc => ({ id: n.id, user_id: n.user_id, title: n.title, body: n.body, link: n.link, read: !!n.read, created: n.created });
 
-export const notificationsServerCollection: ServerCollection<NotificationDoc> = {
-  def: notificationsCollection,
+/** The `notification` record type of `inbox` (own scope). */
+registerRecordType<NotificationDoc>(inboxCollection, {
+  types: [INBOX_TYPES.notification],
   sources: [tableSource({ tables: ['notifications'], alias: 'n', rows: notificationsCollection.rows, query, toDoc })],
   async load(db, companyId, id) {
     const row = await query(db, companyId).where('n.id', '=', id).executeTakeFirst();
@@ -32,4 +33,4 @@ export const notificationsServerCollection: ServerCollection<NotificationDoc> = 
     });
     return { ok: true };
   },
-};
+});

@@ -1,8 +1,8 @@
-import { type MaintenanceJobDoc, maintenanceJobsCollection } from '@ops/shared';
+import { FLEET_TYPES, fleetCollection, type MaintenanceJobDoc } from '@ops/shared';
 import { sql } from 'kysely';
-import { jobDocs } from '../../areas/maintenance-jobs/maintenance-jobs.queries.ts';
-import { createJob, deleteJob, editJob, saveWorkOrder } from '../../areas/maintenance-jobs/maintenance-jobs.service.ts';
-import type { ServerCollection, SyncSource } from '../registry.ts';
+import { jobDocs } from './maintenance-jobs.queries.ts';
+import { createJob, deleteJob, editJob, saveWorkOrder } from './maintenance-jobs.service.ts';
+import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
 
 /** Maintenance jobs with their work orders; a work-order change stamps its job's change number. */
 const source: SyncSource<MaintenanceJobDoc> = {
@@ -22,8 +22,9 @@ const source: SyncSource<MaintenanceJobDoc> = {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-export const maintenanceJobsServerCollection: ServerCollection<MaintenanceJobDoc> = {
-  def: maintenanceJobsCollection,
+/** The `maintenance_job` record type of `fleet`. */
+registerRecordType<MaintenanceJobDoc>(fleetCollection, {
+  types: [FLEET_TYPES.job],
   sources: [source],
   async load(db, companyId, id) {
     const row = await db.selectFrom('maintenance_jobs').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
@@ -66,4 +67,4 @@ export const maintenanceJobsServerCollection: ServerCollection<MaintenanceJobDoc
     });
     return { ok: true };
   },
-};
+});

@@ -1,9 +1,9 @@
-import { type CommandDoc, commandsCollection, type OutcomeDoc, outcomesCollection } from '@ops/shared';
+import { type CommandDoc, commandsCollection, DEVICE_TYPES, deviceCollection, type OutcomeDoc, outcomesCollection } from '@ops/shared';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.ts';
-import { executeCommand } from '../commands.ts';
-import type { ServerCollection } from '../registry.ts';
-import { tableSource } from '../table-source.ts';
+import type { DB } from '../db/schema.ts';
+import { executeCommand } from './commands.ts';
+import { registerRecordType } from './registry.ts';
+import { tableSource } from './table-source.ts';
 
 const parse = (v: string | null) => (v ? (JSON.parse(v) as Record<string, unknown>) : null);
 
@@ -23,8 +23,12 @@ const toCommandDoc = (k: CommandRow): CommandDoc => ({
   decided_at: k.decided_at,
 });
 
-export const commandsServerCollection: ServerCollection<CommandDoc> = {
-  def: commandsCollection,
+/**
+ * The protocol's own collection, `device`: commands (`command`, decided once by
+ * the server) and outcomes of refused pushes (`outcome`), both own scope.
+ */
+registerRecordType<CommandDoc>(deviceCollection, {
+  types: [DEVICE_TYPES.command],
   sources: [tableSource({ tables: ['commands'], alias: 'k', rows: commandsCollection.rows, query: commandQuery, toDoc: toCommandDoc })],
   async load(db, companyId, id) {
     const row = await commandQuery(db, companyId).where('k.id', '=', id).executeTakeFirst();
@@ -36,12 +40,12 @@ export const commandsServerCollection: ServerCollection<CommandDoc> = {
     await executeCommand(ctx, actor, next);
     return { ok: true };
   },
-};
+});
 
 const outcomeQuery = (db: Kysely<DB>, companyId: string) => db.selectFrom('sync_outcomes as o').selectAll('o').where('o.company_id', '=', companyId);
 
-export const outcomesServerCollection: ServerCollection<OutcomeDoc> = {
-  def: outcomesCollection,
+registerRecordType<OutcomeDoc>(deviceCollection, {
+  types: [DEVICE_TYPES.outcome],
   sources: [
     tableSource({
       tables: ['sync_outcomes'],
@@ -60,4 +64,4 @@ export const outcomesServerCollection: ServerCollection<OutcomeDoc> = {
       }),
     }),
   ],
-};
+});

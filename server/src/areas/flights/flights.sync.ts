@@ -1,15 +1,15 @@
-import { type FlightDoc, flightsCollection, type ReferenceDoc } from '@ops/shared';
+import { type FlightDoc, flightsCollection, type ReferenceDoc, referenceCollection } from '@ops/shared';
 import { type Kysely, sql } from 'kysely';
-import { airportReference } from '../../areas/airports/airports.presenter.ts';
-import { presentFlightType } from '../../areas/flight-types/flight-types.presenter.ts';
-import { flightTypesRepository } from '../../areas/flight-types/flight-types.repository.ts';
-import { wallClock } from '../../areas/flights/clock.ts';
-import { ZFlightFields, type TFlightFields } from '../../areas/flights/flights.schema.ts';
-import { saveFlight } from '../../areas/flights/flights.service.ts';
+import { airportReference } from '../airports/airports.presenter.ts';
+import { presentFlightType } from '../flight-types/flight-types.presenter.ts';
+import { flightTypesRepository } from '../flight-types/flight-types.repository.ts';
+import { wallClock } from './clock.ts';
+import { ZFlightFields, type TFlightFields } from './flights.schema.ts';
+import { saveFlight } from './flights.service.ts';
 import type { DB } from '../../db/schema.ts';
 import { validationFailed, zodFieldErrors } from '../../http/errors.ts';
-import type { ServerCollection, SourceRow, SyncSource } from '../registry.ts';
-import { tableSource } from '../table-source.ts';
+import { registerCollection, type SourceRow, type SyncSource } from '../../sync/registry.ts';
+import { tableSource } from '../../sync/table-source.ts';
 
 const query = (db: Kysely<DB>, companyId: string) =>
   db
@@ -114,7 +114,8 @@ function bodyOf(next: FlightDoc, master: FlightDoc | null): TFlightFields {
   return parsed.data;
 }
 
-export const flightsServerCollection: ServerCollection<FlightDoc> = {
+/** The `flights` collection (involved scope: staff see every flight, others those naming them). */
+registerCollection<FlightDoc>({
   def: flightsCollection,
   sources: [tableSource({ tables: ['flights'], alias: 'f', rows: flightsCollection.rows, query, toDoc: toFlightDoc })],
   async load(db, companyId, id) {
@@ -127,14 +128,14 @@ export const flightsServerCollection: ServerCollection<FlightDoc> = {
     await ctx.tx((uow) => saveFlight(uow, actor, body, master ? {} : { newId: next.id }));
     return { ok: true };
   },
-};
+});
 
 /**
  * Flight types as `reference` documents, with their required certificates
  * (read for the whole page in one query). A soft-deleted type stays a live
  * document with `FlightType.deleted`, since old flights still name it.
  */
-export const flightTypeReferenceSource: SyncSource<ReferenceDoc> = {
+const flightTypeReferenceSource: SyncSource<ReferenceDoc> = {
   tables: ['flight_types'],
   async read(db, companyId, after, limit, onlyVisibleTo) {
     let q = db
@@ -190,4 +191,5 @@ const baseAirportSource: SyncSource<ReferenceDoc> = {
   },
 };
 
-export const flightReferenceSources: SyncSource<ReferenceDoc>[] = [flightTypeReferenceSource, companyAirportSource, baseAirportSource];
+/** Flight types and airports as `reference` documents. */
+registerCollection<ReferenceDoc>({ def: referenceCollection, sources: [flightTypeReferenceSource, companyAirportSource, baseAirportSource] });

@@ -1,9 +1,9 @@
-import { type NewsDoc, newsCollection } from '@ops/shared';
+import { INBOX_TYPES, inboxCollection, type NewsDoc } from '@ops/shared';
 import { type Kysely, sql } from 'kysely';
-import { recipientsOf } from '../../areas/news/news.repository.ts';
-import '../../areas/news/news.tables.ts';
+import { recipientsOf } from './news.repository.ts';
+import './news.tables.ts';
 import type { DB } from '../../db/schema.ts';
-import type { ServerCollection, SourceRow, SyncSource } from '../registry.ts';
+import { registerRecordType, type SourceRow, type SyncSource } from '../../sync/registry.ts';
 
 /**
  * Company articles with their recipients and signers, read for a whole page
@@ -58,7 +58,5 @@ async function signersOf(db: Kysely<DB>, companyId: string, ids: string[]): Prom
   return out;
 }
 
-export const newsServerCollection: ServerCollection<NewsDoc> = {
-  def: newsCollection,
-  sources: [newsSource],
-};
+/** The `news` record type of `inbox` (read-only on devices). */
+registerRecordType<NewsDoc>(inboxCollection, { types: [INBOX_TYPES.news], sources: [newsSource] });
