@@ -3,7 +3,7 @@ import ical from 'node-ical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
-import { push } from '../../setup/sync.ts';
+import { pullAll, push } from '../../setup/sync.ts';
 import { setFlag, tokenCache, typeIds } from '../flights/helpers.ts';
 
 const HOUR = 3600;
@@ -460,6 +460,31 @@ describe.each(DIALECTS)('Schedules on %s', (dialect) => {
       expect(loser.reason).toMatch(/aircraft is already booked/);
       expect(loser.details).toMatchObject({ code: 'CONFLICT_AIRCRAFT', conflicts: [{ id: winnerId, start, end: start + HOUR }] });
       expect(await s.ctx.db.selectFrom('schedules').select('id').where('aircraft_id', '=', abc).where('start_at', '=', start).execute()).toEqual([{ id: winnerId }]);
+    });
+
+    it('the bookings collection replicates own bookings to students and instructors, every booking to the office; pushes are refused', async () => {
+      const start = day() + 10 * HOUR;
+      const mine = ok(await edit('dispatch@skyline.test', dual(start)));
+      const other = ok(await edit('dispatch@skyline.test', { aircraft_id: def, pilot_id: pilot, flight_type_id: types.Solo, start, end: start + HOUR }));
+      const live = (docs: any[]) => docs.filter((d) => !d._deleted);
+      const studentDocs = live((await pullAll(s, await t('student@skyline.test'), 'bookings')).docs);
+      expect(studentDocs.map((d) => d.id)).toContain(mine.id);
+      expect(studentDocs.map((d) => d.id)).not.toContain(other.id);
+      expect(studentDocs.find((d) => d.id === mine.id)).toMatchObject({ aircraft_id: abc, pilot_id: student, instructor_id: ivan, start, end: start + 2 * HOUR, status: 'BOOKED', flight_id: mine.flight_id });
+      const ivanDocs = live((await pullAll(s, await t('instructor@skyline.test'), 'bookings')).docs).map((d) => d.id);
+      expect(ivanDocs).toContain(mine.id);
+      expect(ivanDocs).not.toContain(other.id);
+      const office = live((await pullAll(s, await t('dispatch@skyline.test'), 'bookings')).docs).map((d) => d.id);
+      expect(office).toEqual(expect.arrayContaining([mine.id, other.id]));
+      expect((await pullAll(s, await t('admin@harbor.test'), 'bookings')).docs.map((d) => d.id)).not.toContain(mine.id);
+      // A row the viewer may not see arrives only as a blank deletion, nothing of its content.
+      const hidden = (await pullAll(s, await t('student@skyline.test'), 'bookings')).docs.find((d) => d.id === other.id);
+      if (hidden) expect(hidden).toMatchObject({ _deleted: true, pilot_id: '' });
+      const doc = studentDocs.find((d) => d.id === mine.id);
+      const pushed = await push(s, await t('student@skyline.test'), 'bookings', [{ assumedMasterState: doc, newDocumentState: { ...doc, start: start + HOUR } }]);
+      // Read-only: the push answers the master state as a conflict and changes nothing.
+      expect(pushed.body.conflicts).toEqual([expect.objectContaining({ id: mine.id, start })]);
+      expect(Number((await booking(mine.id)).start_at)).toBe(start);
     });
 
     it('the command keeps the REST rules: a student cannot book another pilot offline either', async () => {

@@ -1,5 +1,6 @@
 import { CommandRejected, registerCommand } from '../../sync/index.ts';
 import { onFlightDispatched } from '../flights/flights.hooks.ts';
+import './schedules.sync.ts';
 import { ZScheduleFields } from './schedules.schema.ts';
 import { BookingRefused, decideBooking, syncDispatchedFlight } from './schedules.service.ts';
 
