@@ -72,33 +72,7 @@ export async function listBookings(db: Kysely<DB>, actor: Actor, q: TScheduleInd
   const c = actor.companyId;
   let sel = db
     .selectFrom('schedules as s')
-    .innerJoin('aircraft as a', (j) => j.onRef('a.id', '=', 's.aircraft_id').on('a.company_id', '=', c))
-    .innerJoin('users as p', (j) => j.onRef('p.id', '=', 's.pilot_id').on('p.company_id', '=', c))
-    .leftJoin('users as i', (j) => j.onRef('i.id', '=', 's.instructor_id').on('i.company_id', '=', c))
-    .innerJoin('flight_types as t', (j) => j.onRef('t.id', '=', 's.flight_type_id').on('t.company_id', '=', c))
-    .select([
-      's.id',
-      's.aircraft_id',
-      's.pilot_id',
-      's.instructor_id',
-      's.flight_type_id',
-      's.base_id',
-      's.start_at',
-      's.end_at',
-      's.status',
-      's.flight_id',
-      's.remarks',
-      's.user_id',
-      's.departure_airport',
-      's.landing_airport',
-      'a.registration',
-      'p.name as p_name',
-      'p.surname as p_surname',
-      'i.name as i_name',
-      'i.surname as i_surname',
-      't.name as t_name',
-      't.color as t_color',
-    ])
+    .select(['s.id', 's.aircraft_id', 's.pilot_id', 's.instructor_id', 's.flight_type_id', 's.base_id', 's.start_at', 's.end_at', 's.status', 's.flight_id', 's.remarks', 's.user_id', 's.departure_airport', 's.landing_airport'])
     .where('s.company_id', '=', c)
     .where('s.start_at', '<', to)
     .where('s.start_at', '>', from - MAX_BOOKING_SECONDS)
@@ -114,15 +88,35 @@ export async function listBookings(db: Kysely<DB>, actor: Actor, q: TScheduleInd
     sel = sel.where((eb) => eb.or([eb('s.pilot_id', '=', me), eb('s.instructor_id', '=', me), eb('s.user_id', '=', me)]));
   }
   const rows = await sel.orderBy('s.start_at').orderBy('s.id').execute();
+  // The few aircraft, people and flight types of the page, read once each instead of joined per row.
+  const distinct = (xs: Array<string | null>) => [...new Set(xs.filter((x): x is string => !!x))];
+  const aircraftIds = distinct(rows.map((r) => r.aircraft_id));
+  const userIds = distinct(rows.flatMap((r) => [r.pilot_id, r.instructor_id]));
+  const typeIds = distinct(rows.map((r) => r.flight_type_id));
+  const [aircraft, users, types] = await Promise.all([
+    aircraftIds.length ? db.selectFrom('aircraft').select(['id', 'registration']).where('company_id', '=', c).where('id', 'in', aircraftIds).execute() : [],
+    userIds.length ? inChunks(userIds, (ids) => db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', c).where('id', 'in', ids).execute()) : [],
+    typeIds.length ? db.selectFrom('flight_types').select(['id', 'name', 'color']).where('company_id', '=', c).where('id', 'in', typeIds).execute() : [],
+  ]);
+  const aircraftById = new Map(aircraft.map((a) => [a.id, { id: a.id, registration: a.registration }]));
+  const userById = new Map(users.map((u) => [u.id, { id: u.id, name: u.name, surname: u.surname }]));
+  const typeById = new Map(types.map((t) => [t.id, { id: t.id, name: t.name, color: t.color }]));
   return {
     schedules: rows.map((r) => ({
       Schedule: presentBooking(r),
-      Aircraft: { id: r.aircraft_id, registration: r.registration },
-      Pilot: { id: r.pilot_id, name: r.p_name, surname: r.p_surname },
-      Instructor: r.instructor_id ? { id: r.instructor_id, name: r.i_name, surname: r.i_surname } : null,
-      FlightType: { id: r.flight_type_id, name: r.t_name, color: r.t_color },
+      Aircraft: aircraftById.get(r.aircraft_id) ?? { id: r.aircraft_id, registration: null },
+      Pilot: userById.get(r.pilot_id) ?? { id: r.pilot_id, name: null, surname: null },
+      Instructor: r.instructor_id ? (userById.get(r.instructor_id) ?? { id: r.instructor_id, name: null, surname: null }) : null,
+      FlightType: typeById.get(r.flight_type_id) ?? { id: r.flight_type_id, name: null, color: null },
     })),
   };
+}
+
+/** Runs an IN query per 500 ids (bound-parameter limits of both databases). */
+async function inChunks<T>(ids: string[], run: (ids: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += 500) out.push(...(await run(ids.slice(i, i + 500))));
+  return out;
 }
 
 /** Shortest free window worth offering (a 30-minute lesson). */
