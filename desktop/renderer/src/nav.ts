@@ -18,6 +18,7 @@ import { FleetBoard } from './screens/FleetBoard.tsx';
 import { Flights } from './screens/Flights.tsx';
 import { Maintenance } from './screens/Maintenance.tsx';
 import { TechLog } from './screens/TechLog.tsx';
+import { schedulesScreens } from './areas/schedules/screens.ts';
 
 export interface Route {
   screen: string;
@@ -53,6 +54,6 @@ const coreScreens: ScreenEntry[] = [
 ];
 
 /** Areas: one line each. */
-export const SCREENS: ScreenEntry[] = [...coreScreens];
+export const SCREENS: ScreenEntry[] = [...coreScreens, ...schedulesScreens];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));
