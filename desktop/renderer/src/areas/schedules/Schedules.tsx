@@ -235,6 +235,9 @@ export default function Schedules() {
             <button type="button" aria-pressed={by === 'instructor'} onClick={() => setBy('instructor')}>
               By instructor
             </button>
+            <button type="button" onClick={() => openForm(startOfDay(date, zone) + 9 * 3600)}>
+              New booking
+            </button>
           </div>
           {rows.length === 0 ? (
             <Empty>Nothing to show yet.</Empty>
@@ -263,6 +266,7 @@ export default function Schedules() {
                         zone,
                       );
                       return (
+                        // biome-ignore lint/a11y/useKeyWithClickEvents: a pointer shortcut; keyboard users book with the "New booking" button
                         <td
                           key={d}
                           className={view === 'day' ? 'lane' : 'cell'}
@@ -273,10 +277,6 @@ export default function Schedules() {
                             const at = Math.floor((from + frac * (to - from)) / 1800) * 1800;
                             openForm(at, r.id);
                           }}
-                          onKeyDown={(e) => {
-                            if (e.key === 'Enter' && e.target === e.currentTarget) openForm(Math.floor((from + (view === 'day' ? 3 * 3600 : 9 * 3600)) / 1800) * 1800, r.id);
-                          }}
-                          tabIndex={0}
                           title="Click an empty place to book"
                         >
                           {list.map((b) => {
