@@ -29,7 +29,6 @@ const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 const s = await startTestServer(dialect);
-// biome-ignore lint/suspicious/noExplicitAny: bulk rows written through the data layer
 const db = s.ctx.db as any;
 try {
   const company = s.refs.companies.skyline;

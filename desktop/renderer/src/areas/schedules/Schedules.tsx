@@ -8,6 +8,8 @@ import { Badge, Empty, Field } from '../../ui.tsx';
 import './schedules.css';
 import { allowedStarts, boardDays, bookingsOfDay, placement, shiftDate, startOfDay, todayIn } from './board.ts';
 
+const HOUR_LABELS = Array.from({ length: 16 }, (_, i) => String(6 + i).padStart(2, '0'));
+
 interface TypeInfo {
   id: string;
   name: string;
@@ -248,7 +250,15 @@ export default function Schedules() {
                   <th scope="col">{by === 'aircraft' ? 'Aircraft' : 'Instructor'}</th>
                   {days.map((d) => (
                     <th scope="col" key={d}>
-                      {view === 'day' ? `${d} · 06:00–22:00` : d}
+                      {view === 'day' ? (
+                        <span className="hours">
+                          {HOUR_LABELS.map((h) => (
+                            <span key={h}>{h}</span>
+                          ))}
+                        </span>
+                      ) : (
+                        d
+                      )}
                     </th>
                   ))}
                 </tr>
