@@ -152,6 +152,21 @@ describe.each(DIALECTS)('Schedules on %s', (dialect) => {
       expect(await count()).toBe(before);
     });
 
+    it('role by role: staff book another pilot, pilots and students only themselves, auditor and mechanic never', async () => {
+      const staff = ['root@skyline.test', 'admin@skyline.test', 'ops@skyline.test', 'safety@skyline.test', 'headtraining@skyline.test', 'ground@skyline.test', 'instructor@skyline.test', 'dispatch@skyline.test'];
+      const start = day() + 6 * HOUR;
+      for (const [i, email] of staff.entries()) {
+        const at = start + i * HOUR;
+        const r = await edit(email, { aircraft_id: def, pilot_id: dana, flight_type_id: types.Checkride, start: at, end: at + HOUR });
+        expect(r.body.result, `${email}: ${JSON.stringify(r.body)}`).toBe(true);
+      }
+      for (const email of ['pilot@skyline.test', 'student@skyline.test']) {
+        const r = await edit(email, { aircraft_id: abc, pilot_id: dana, flight_type_id: types.Solo, start, end: start + HOUR });
+        expect(r.body, email).toMatchObject({ result: false, code: 'NOT_ALLOWED' });
+      }
+      expect((await edit('mechanic@skyline.test', { aircraft_id: abc, pilot_id: dana, flight_type_id: types.Solo, start, end: start + HOUR })).status).toBe(403);
+    });
+
     it('bad input is a 400 with field errors and writes nothing', async () => {
       const before = await count();
       const start = day() + 10 * HOUR;
