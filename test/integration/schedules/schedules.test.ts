@@ -439,6 +439,18 @@ describe.each(DIALECTS)('Schedules on %s', (dialect) => {
       const date = new Date(start * 1000).toISOString().slice(0, 10);
       expect((await index('admin@skyline.test', `from=${date}&to=${date}`)).body.schedules.map((x: any) => x.Schedule.id)).toEqual(expect.arrayContaining([a.id, b.id]));
       expect((await index('admin@harbor.test', range)).body.schedules).toEqual([]);
+      // The rendered board is kept by company data version: a write shows at once, a read repeats it.
+      const again = await index('dispatch@skyline.test', range);
+      expect(again.body.schedules.map((x: any) => x.Schedule.id)).toEqual([b.id, a.id]);
+      expect((await del('dispatch@skyline.test', b.id)).body.result).toBe(true);
+      expect((await index('dispatch@skyline.test', range)).body.schedules.map((x: any) => x.Schedule.id)).toEqual([a.id]);
+      await s.ctx.tx(async (uow) => {
+        await uow.trx.updateTable('users').set({ surname: 'Renamed', change_no: await uow.changeNo(sky, 'users') }).where('id', '=', ivan).execute();
+      });
+      expect((await index('dispatch@skyline.test', range)).body.schedules[0].Instructor.surname).toBe('Renamed');
+      await s.ctx.tx(async (uow) => {
+        await uow.trx.updateTable('users').set({ surname: 'Instructor', change_no: await uow.changeNo(sky, 'users') }).where('id', '=', ivan).execute();
+      });
     });
 
     it("another company's booking is 404 to edit or cancel and stays unchanged", async () => {

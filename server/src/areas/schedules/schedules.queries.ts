@@ -119,6 +119,34 @@ async function inChunks<T>(ids: string[], run: (ids: string[]) => Promise<T[]>):
   return out;
 }
 
+/**
+ * Rendered board answers by company data version. Every write to a replicated
+ * table of the company (bookings, aircraft, users, flight types) takes its next
+ * change number, which the credential query reads (`actor.companyVersion`), so
+ * an answer rendered at version V is exact while the company is at V: the office
+ * board, reloaded all day, costs one lookup until something changes.
+ */
+const boardCache = new WeakMap<Kysely<DB>, Map<string, { version: number; text: string }>>();
+const BOARD_CACHE_ENTRIES = 200;
+
+export async function boardText(db: Kysely<DB>, actor: Actor, q: TScheduleIndex): Promise<string> {
+  const version = actor.companyVersion;
+  if (version === undefined) return JSON.stringify(await listBookings(db, actor, q));
+  let cache = boardCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    boardCache.set(db, cache);
+  }
+  const key = `${actor.companyId}|${seesAll(actor.role) ? '*' : actor.userId}|${actor.company.timezone}|${q.from}|${q.to}|${q.aircraft_id ?? ''}|${q.user_id ?? ''}|${q.base_id ?? ''}`;
+  const hit = cache.get(key);
+  if (hit && hit.version === version) return hit.text;
+  const text = JSON.stringify(await listBookings(db, actor, q));
+  cache.delete(key);
+  cache.set(key, { version, text });
+  if (cache.size > BOARD_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return text;
+}
+
 /** Shortest free window worth offering (a 30-minute lesson). */
 export const MIN_FREE_SECONDS = 30 * 60;
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { createFeed, listFeeds, revokeFeed, serveFeed } from './schedules.feeds.ts';
-import { availability, listBookings } from './schedules.queries.ts';
+import { availability, boardText } from './schedules.queries.ts';
 import { ZAvailability, ZFeedCreate, ZScheduleEdit, ZScheduleIndex } from './schedules.schema.ts';
 import { cancelBooking, saveBooking } from './schedules.service.ts';
 
@@ -19,7 +19,10 @@ export const schedulesRoutes = [
     summary: 'Bookings overlapping from..to (unix or YYYY-MM-DD, at most 62 days), optional aircraft_id, user_id, base_id; by start',
     access: {},
     query: ZScheduleIndex,
-    handler: ({ ctx, actor, query }) => listBookings(ctx.db, actor, query),
+    handler: async ({ ctx, actor, query, res }) => {
+      res.type('json').send(await boardText(ctx.db, actor, query));
+      return undefined;
+    },
   }),
   defineRoute({
     method: 'POST',
