@@ -6,8 +6,9 @@
  *     auth, validation, write lock, conflict reads, MEL and duty checks, the
  *     SCHEDULED flight, notifications, commit). Target median < 15 ms.
  * (2) The week board GET /schedules/index.json for a whole week of the
- *     company (about 1,400 bookings with aircraft, people and flight type).
- *     Target median < 20 ms.
+ *     company (about 1,400 bookings with aircraft, people and flight type),
+ *     cold: a company write before each read. Target median < 20 ms. Also the
+ *     same board read again with no write since (the rendered answer reused).
  * SQLite by default; BENCH_DIALECT=postgres runs in a fresh PostgreSQL schema.
  */
 import { uuidv7 } from '@ops/shared';
