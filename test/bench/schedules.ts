@@ -188,6 +188,38 @@ try {
     console.log(`profile: listBookings ${ms(median(tq))}, JSON ${ms(median(tj))}, raw rows ${ms(median(tr))}`);
     void sql;
   }
+  // Server-side only (no HTTP, no client parsing): the board rendered cold, and a booking decided and committed.
+  const { boardText } = await import('../../server/src/areas/schedules/schedules.queries.ts');
+  const { decideBooking } = await import('../../server/src/areas/schedules/schedules.service.ts');
+  const me = await db.selectFrom('users').selectAll().where('id', '=', s.userId('dispatch@skyline.test')).executeTakeFirstOrThrow();
+  const actor = {
+    userId: me.id,
+    identityId: me.identity_id,
+    companyId: company,
+    role: 170,
+    email: me.email,
+    name: me.name,
+    surname: me.surname,
+    supervisorId: null,
+    plan: 'premium',
+    company: { name: 'Skyline Flight Academy', timezone: 'Europe/Madrid', flightTimezone: 'UTC', billingEnabled: true },
+    credential: { kind: 'session', id: 'bench' },
+  } as const;
+  const inBoard: number[] = [];
+  for (let i = 0; i < BOARDS; i++) {
+    const t = performance.now();
+    await boardText(db, { ...actor, companyVersion: -1 - i }, { from: monday, to: monday + 7 * DAY });
+    inBoard.push(performance.now() - t);
+  }
+  const inCreate: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const start = today + (1 + Math.floor(i / AIRCRAFT)) * DAY + 20 * HOUR;
+    const t = performance.now();
+    await s.ctx.tx((uow) => decideBooking(uow, actor, { aircraft_id: aircraft[i % AIRCRAFT], pilot_id: pilots[(i * 7 + 1) % PILOTS], instructor_id: null, flight_type_id: solo, start, end: start + HOUR }));
+    inCreate.push(performance.now() - t);
+  }
+  console.log(`in process: booking decided and committed median ${ms(median(inCreate))}; week board rendered (query, presentation, JSON) median ${ms(median(inBoard))}`);
+
   const create = median(createTimes);
   const board = median(boardTimes);
   console.log(`create booking (HTTP, ${CREATES} calls): median ${ms(create)}, p95 ${ms(p95(createTimes))}  [target < 15 ms] ${create < 15 ? 'OK' : 'MISSED'}`);
