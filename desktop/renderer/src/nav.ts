@@ -22,6 +22,7 @@ import { FleetBoard } from './screens/FleetBoard.tsx';
 import { Flights } from './screens/Flights.tsx';
 import { Maintenance } from './screens/Maintenance.tsx';
 import { TechLog } from './screens/TechLog.tsx';
+import { schedulesScreens } from './areas/schedules/screens.ts';
 
 export interface Route {
   screen: string;
@@ -68,6 +69,7 @@ export const SCREENS: ScreenEntry[] = [
   ...peopleScreens,
   ...newsScreens,
   ...accountScreens,
+  ...schedulesScreens,
 ];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));

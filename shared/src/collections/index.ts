@@ -5,6 +5,7 @@ import { fleetCollection } from './fleet.ts';
 import { peopleCollection } from './people.ts';
 import { inboxCollection } from './inbox.ts';
 import { deviceCollection } from './device.ts';
+import { bookingsCollection } from './schedules.ts';
 
 export * from './types.ts';
 export * from './reference.ts';
@@ -25,6 +26,7 @@ export * from './people.ts';
 export * from './inbox.ts';
 export * from './device.ts';
 export * from './legacy.ts';
+export * from './schedules.ts';
 
 /**
  * Every replicated collection, in one list the server and clients share: one
@@ -41,5 +43,6 @@ export const COLLECTIONS: CollectionDef<any>[] = [
   flightsCollection,
   inboxCollection,
   deviceCollection,
+  bookingsCollection,
 ];
 export const MAX_COLLECTIONS = 13;

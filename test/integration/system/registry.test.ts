@@ -21,6 +21,8 @@ const PUBLIC = new Set([
   '/news/news/index{/:base_id}.json',
   '/news/news/index/:base_id.json',
   '/news/news/view/:slug.json',
+  // Designed (docs/areas/scheduling.md): calendar apps cannot sign in; the secret, revocable token in the URL is the credential.
+  '/schedules/ics/:token.ics',
 ]);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
