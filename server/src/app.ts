@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { mountApiDocs } from './api-docs.ts';
 import type { AppContext } from './context.ts';
 import type { RouteDef } from './http/define-route.ts';
 import { HttpError } from './http/errors.ts';
@@ -53,6 +54,7 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
   app.get(['/openapi.json', `${API_BASE}/openapi.json`], (_req, res) => {
     res.json(openapi);
   });
+  mountApiDocs(app);
 
   const parseJson = express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] });
   const parseForm = express.urlencoded({ extended: true, limit: '5mb' });
