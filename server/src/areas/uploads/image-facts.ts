@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import exifr from 'exifr';
 import sharp from 'sharp';
+import { stripControl } from '@ops/shared/rules/uploads/upload-types';
 
 /** Largest side of a thumbnail, in pixels. */
 export const THUMB_SIZE = 320;
@@ -20,7 +21,7 @@ export const hasImageFacts = (mime: string) => DECODABLE.has(mime);
 function cleanExif(raw: Record<string, unknown>): Record<string, unknown> | null {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) {
-    if (typeof v === 'string') out[k] = v.replace(/\u0000/g, '').trim();
+    if (typeof v === 'string') out[k] = stripControl(v).trim();
     else if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
     else if (typeof v === 'boolean') out[k] = v;
     else if (v instanceof Date && !Number.isNaN(v.getTime())) out[k] = v.toISOString();
@@ -32,7 +33,7 @@ function cleanExif(raw: Record<string, unknown>): Record<string, unknown> | null
 /** EXIF from the leading bytes of a file (the EXIF segment sits at the start of JPEG, TIFF, HEIF). */
 export async function readExif(head: Buffer): Promise<Record<string, unknown> | null> {
   try {
-    const raw = (await exifr.parse(head, { tiff: true, exif: true, gps: true, ifd1: false, xmp: false, icc: false, iptc: false, jfif: false, makerNote: false, userComment: false })) as Record<string, unknown> | undefined;
+    const raw = (await exifr.parse(head, { tiff: true, exif: true, gps: true, ifd1: false, ihdr: false, xmp: false, icc: false, iptc: false, jfif: false, makerNote: false, userComment: false })) as Record<string, unknown> | undefined;
     return raw ? cleanExif(raw) : null;
   } catch {
     return null;

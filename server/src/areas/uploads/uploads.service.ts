@@ -433,7 +433,8 @@ export async function viewUpload(ctx: AppContext, actor: Actor, id: string) {
 /** Signed storage URL of an upload (redirect target of download). */
 export async function downloadUrl(ctx: AppContext, actor: Actor, id: string, origin: string): Promise<string> {
   const r = await findRow(ctx, actor.companyId, id);
-  if (!r || r.verified !== 1 || (r.active !== 1 && r.user_id !== actor.userId)) throw notFound('Upload not found');
+  if (!r) throw notFound('Upload not found');
+  if (r.verified !== 1 || (r.active !== 1 && r.user_id !== actor.userId)) throw notFound('Upload not found');
   if (actor.role === AUDITOR_ROLE && r.model === 'UserCertificate') throw new HttpError(403, { result: false, message: 'External auditors cannot download certificate files' });
   return (await fileStore(ctx).signGet(r.storage_key, DOWNLOAD_URL_SECONDS, origin, { filename: r.filename, contentType: r.mime })).url;
 }

@@ -110,7 +110,7 @@ export function signErrors(input: { filename?: unknown; mime?: unknown; size?: u
   const str = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
   const filename = str(input.filename);
   if (!filename) errors.filename = 'Required';
-  else if (filename.length > 255 || /[\u0000-\u001f/\\]/.test(filename)) errors.filename = 'Invalid file name';
+  else if (filename.length > 255 || /[/\\]/.test(filename) || stripControl(filename) !== filename) errors.filename = 'Invalid file name';
   const mime = str(input.mime);
   if (!mime) errors.mime = 'Required';
   else if (!uploadTypeOf(mime)) errors.mime = 'Unsupported file type';
@@ -131,6 +131,16 @@ export function signErrors(input: { filename?: unknown; mime?: unknown; size?: u
 /** A file name safe for a storage key and a Content-Disposition header. */
 export function safeFilename(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  const cleaned = base.replace(/[\u0000-\u001f"]/g, '').trim().slice(0, 200);
+  const cleaned = stripControl(base).replace(/"/g, '').trim().slice(0, 200);
   return cleaned || 'file';
+}
+
+/** The text without control characters (U+0000 to U+001F and U+007F). */
+export function stripControl(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code >= 0x20 && code !== 0x7f) out += ch;
+  }
+  return out;
 }
