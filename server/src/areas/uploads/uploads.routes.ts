@@ -21,6 +21,7 @@ import {
   viewUpload,
 } from './uploads.service.ts';
 import './uploads.tables.ts';
+import './uploads.alerts.ts';
 
 const idParams = z.object({ id: z.string().trim().min(1).max(64) });
 const PAGE_DEFAULT = 50;
