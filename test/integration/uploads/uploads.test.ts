@@ -349,6 +349,7 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
     const t = await tok('pilot@skyline.test');
     const sign = await s.api('POST', '/uploads/sign.json', { token: t, body: { filename: 'a.pdf', mime: 'application/pdf', size: 500, model: 'Aircraft', foreign_key: aircraftId(s) } });
     const url = new URL(sign.body.url);
+    expect(url.pathname.startsWith('/api/v1/files/object/')).toBe(true);
     const token = url.pathname.split('/').pop()!;
     const [payload, mac] = token.split('.');
     const grant = JSON.parse(Buffer.from(payload!, 'base64url').toString());
