@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { mountFieldClient } from './field-client.ts';
 import { allRoutes } from './areas/index.ts';
+import { startUploadCleanup } from './areas/uploads/uploads.cleanup.ts';
 import type { Config } from './config.ts';
 import { transactionRunner, type AppContext } from './context.ts';
 import { openDatabase, type OpenOptions } from './db/database.ts';
@@ -42,6 +43,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
     tx: transactionRunner(database.db, changes),
   };
   const seeded = await seedDatabase(ctx, config.seed);
+  const stopUploadCleanup = startUploadCleanup(ctx);
   if (seeded) log.info({ logins: seeded.logins }, `seeded ${config.seed} data; every demo login uses password demo1234`);
 
   const routes = allRoutes();
@@ -70,6 +72,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
       for (const fn of shutdownHooks) fn();
       await done;
       clearTimeout(timer);
+      stopUploadCleanup();
       await changes.stop();
       mailer.close();
       await database.close();

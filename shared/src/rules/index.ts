@@ -4,3 +4,4 @@ export * from './flights/flight-times.ts';
 export * from './pilots/currency.ts';
 export * from './pilots/logbook-totals.ts';
 export * from './schedules/booking.ts';
+export * from './uploads/upload-types.ts';
