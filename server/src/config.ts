@@ -16,6 +16,8 @@ export interface Config {
   logLevel: string;
   /** Public origin used in links inside mails. */
   publicUrl: string;
+  /** Days sync tombstones are kept (`SYNC_TOMBSTONE_DAYS`, default 90; docs/sync.md). */
+  syncTombstoneDays: number;
 }
 
 /** Environment variables per CONTRACT section 1. */
@@ -48,5 +50,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     publicUrl: env.PUBLIC_URL ?? `http://${host}:${port}`,
+    syncTombstoneDays: Number(env.SYNC_TOMBSTONE_DAYS) > 0 ? Number(env.SYNC_TOMBSTONE_DAYS) : 90,
   };
 }
