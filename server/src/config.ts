@@ -18,6 +18,8 @@ export interface Config {
   publicUrl: string;
   /** Periodic jobs (cleanups, deliveries) run in this process; `JOBS=off` leaves it out. */
   jobs: boolean;
+  /** Days sync tombstones are kept (`SYNC_TOMBSTONE_DAYS`, default 90; docs/sync.md). */
+  syncTombstoneDays: number;
 }
 
 /** Environment variables per CONTRACT section 1. */
@@ -51,5 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     publicUrl: env.PUBLIC_URL ?? `http://${host}:${port}`,
     jobs: env.JOBS !== 'off',
+    syncTombstoneDays: Number(env.SYNC_TOMBSTONE_DAYS) > 0 ? Number(env.SYNC_TOMBSTONE_DAYS) : 90,
   };
 }

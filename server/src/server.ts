@@ -13,6 +13,7 @@ import { Mailer } from './mail/mailer.ts';
 import { seedDatabase } from './seed/index.ts';
 import { startJobs } from './jobs/scheduler.ts';
 import { ChangeBus } from './sync/change-bus.ts';
+import { startTombstonePurge } from './sync/retention.ts';
 import { VERSION } from './version.ts';
 
 export interface RunningServer {
@@ -46,6 +47,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
   const stopUploadCleanup = startUploadCleanup(ctx);
   if (seeded) log.info({ logins: seeded.logins }, `seeded ${config.seed} data; every demo login uses password demo1234`);
 
+  startTombstonePurge(ctx, onShutdown);
   const routes = allRoutes();
   const app = createApp(ctx, routes, (a) => mountFieldClient(a));
   const server = await new Promise<Server>((resolve) => {

@@ -8,5 +8,6 @@ import './device.ts';
  * (imported for their side effect from `server/src/areas/index.ts`); nothing
  * here imports an area.
  */
-export { registerCollection, registerRecordType } from './registry.ts';
+export { registerCollection, registerRecordType, registerTombstones } from './registry.ts';
 export { registerCommand, CommandRejected } from './commands.ts';
+

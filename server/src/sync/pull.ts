@@ -3,6 +3,8 @@ import type { AppContext } from '../context.ts';
 import type { Actor } from '../http/actor.ts';
 import type { Checkpoint } from './checkpoint.ts';
 import { type RegisteredCollection, viewerOf } from './registry.ts';
+import { horizonOf } from './retention.ts';
+import { HttpError } from '../http/errors.ts';
 
 export interface PullResult {
   documents: Record<string, unknown>[];
@@ -15,7 +17,9 @@ export interface PullResult {
  * sent as deletions, so a record moved away leaves the client at its next pull.
  * When the caller's visibility fingerprint changed (role change), the pull
  * restarts from zero in that same mode: everything visible is sent, everything
- * else is deleted locally.
+ * else is deleted locally. A checkpoint (or a restart from zero) below the
+ * company's tombstone horizon answers 410: deletions it would need are gone,
+ * so the client clears the collection and pulls from null.
  */
 export async function pullCollection(
   ctx: AppContext,
@@ -44,6 +48,11 @@ export async function pullCollection(
       return rows;
     }),
   );
+  // Read after the rows: a purge commits its horizon with its deletions, so a tombstone this pull missed shows here.
+  const horizon = await horizonOf(ctx.db, actor.companyId);
+  if (checkpoint !== null && after.seq < horizon) {
+    throw new HttpError(410, { result: false, message: 'Checkpoint older than the tombstone retention; pull again from the start' });
+  }
   const rows = batches.length === 1 ? batches[0] : batches.flat();
   if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
@@ -53,5 +62,8 @@ export async function pullCollection(
     return { ...def.visible(r.doc, viewer), _deleted: r.deleted };
   });
   const last = page.at(-1);
-  return { documents, checkpoint: last ? { seq: last.seq, id: last.id, fp } : { ...after, fp } };
+  const next = last ? { seq: last.seq, id: last.id, fp } : { ...after, fp };
+  // Read to the end: the checkpoint moves up to the horizon, so the next pull is not taken for one from before it.
+  if (rows.length < limit && next.seq < horizon) return { documents, checkpoint: { seq: horizon, id: '', fp } };
+  return { documents, checkpoint: next };
 }

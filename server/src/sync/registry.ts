@@ -103,4 +103,14 @@ export function allCollections() {
   return [...registry.values()];
 }
 
+/** Replicated tables whose `deleted = 1` rows are only tombstones (purged after the retention horizon, sync/retention.ts). */
+const tombstones = new Set<string>();
+
+export function registerTombstones(table: string): void {
+  if (!/^[a-z_]+$/.test(table)) throw new Error(`bad table name ${table}`);
+  tombstones.add(table);
+}
+
+export const tombstoneTables = () => [...tombstones];
+
 export const viewerOf = (actor: Actor): Viewer => ({ userId: actor.userId, companyId: actor.companyId, role: actor.role });

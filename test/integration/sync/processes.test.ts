@@ -74,7 +74,7 @@ describe.each(DIALECTS)('server processes on %s', (dialect) => {
       await streamA.close();
 
       // And the other way round.
-      const streamB = await openStream(b.baseUrl, mech, ['aircraft']);
+      const streamB = await openStream(b.baseUrl, mech, ['fleet']);
       await streamB.waitFor((e) => e.some((x) => x.event === 'resync'));
       const now = (await pullAll(s, mech, 'aircraft')).docs.find((d) => d.id === master.id);
       const { _deleted: _d, ...m2 } = now;

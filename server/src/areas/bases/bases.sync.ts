@@ -1,7 +1,7 @@
 import { PEOPLE_TYPES, type PersonalDoc, peopleCollection, personalCollection, type ReferenceDoc, referenceCollection } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { registerCollection, registerRecordType } from '../../sync/registry.ts';
+import { registerCollection, registerRecordType, registerTombstones } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import './bases.tables.ts';
 import { presentSchedule } from './schedules.service.ts';
@@ -49,3 +49,6 @@ registerCollection<ReferenceDoc>({
     }),
   ],
 });
+
+/** A deleted row is only a tombstone here: purged after the retention horizon. */
+registerTombstones('base_schedules');

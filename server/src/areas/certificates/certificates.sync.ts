@@ -1,7 +1,7 @@
 import { PEOPLE_TYPES, type PersonalDoc, peopleCollection, personalCollection } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { registerRecordType } from '../../sync/registry.ts';
+import { registerRecordType, registerTombstones } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { presentCertificate } from './certificates.service.ts';
 
@@ -28,3 +28,6 @@ registerRecordType<PersonalDoc>(peopleCollection, {
     return c ? { ...certificateDoc(c), _deleted: !!c.deleted } : null;
   },
 });
+
+/** A deleted row is only a tombstone here: purged after the retention horizon. */
+registerTombstones('user_certificates');

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import './notifications.tables.ts';
 import type { DB } from '../../db/schema.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { registerRecordType } from '../../sync/registry.ts';
+import { registerRecordType, registerTombstones } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 
 const query = (db: Kysely<DB>, companyId: string) => db.selectFrom('notifications as n').selectAll('n').where('n.company_id', '=', companyId);
@@ -34,3 +34,6 @@ registerRecordType<NotificationDoc>(inboxCollection, {
     return { ok: true };
   },
 });
+
+/** A deleted row is only a tombstone here: purged after the retention horizon. */
+registerTombstones('notifications');
