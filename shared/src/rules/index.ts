@@ -3,3 +3,5 @@ export * from './company/operating-hours.ts';
 export * from './flights/flight-times.ts';
 export * from './pilots/currency.ts';
 export * from './pilots/logbook-totals.ts';
+export * from './trainings/progress.ts';
+export * from './trainings/grading.ts';
