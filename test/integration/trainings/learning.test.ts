@@ -212,3 +212,24 @@ describe.each(DIALECTS)('trainings subjects, lessons and exams on %s', (dialect)
     expect((await ok(get('/trainings/subjects/mine.json', pilot))).subjects).toEqual([]);
   });
 });
+
+describe.each(DIALECTS)('trainings demo data on %s', (dialect) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer(dialect, { seed: 'demo' });
+  });
+  afterAll(() => s?.close());
+
+  it('the demo student is enrolled in a real course with progress, a passed test and a class tomorrow', async () => {
+    const token = await s.login('student@skyline.test');
+    const mine = await s.api('GET', '/trainings.json', { token });
+    expect(mine.status).toBe(200);
+    const row = mine.body.trainings[0];
+    expect(row.Training).toMatchObject({ name: 'PPL(A) Integrated course', subjects_count: 3, Lessons: { total: 10, completed: 5, finished: false }, FlightProgress: { completed: 2, total: 5 } });
+    expect(mine.body.upcoming.length).toBe(1);
+    const summary = await s.api('GET', `/trainings/students/summary/${row.TrainingsUser.id}.json`, { token });
+    expect(summary.body.theory).toEqual({ progress: { completed: 5, total: 10, percentage: 50 }, attendance: { given: 1, taken: 1 } });
+    const manager = await s.api('GET', '/manager/trainings.json', { token: await s.login('headtraining@skyline.test') });
+    expect(manager.body.trainings.map((t: any) => [t.Training.name, t.Training.students_count])).toEqual([['PPL(A) Integrated course', 1]]);
+  });
+});
