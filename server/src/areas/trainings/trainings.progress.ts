@@ -31,7 +31,7 @@ export async function structureOf(db: Db, companyId: string, trainingIds: readon
     const lessons = await db
       .selectFrom('training_lessons as l')
       .innerJoin('training_subjects as s', (j) => j.onRef('s.id', '=', 'l.subject_id').on('s.deleted', '=', 0))
-      .leftJoin('training_activities as a', (j) => j.onRef('a.entity_id', '=', 'l.id').on('a.deleted', '=', 0))
+      .leftJoin('training_activities as a', (j) => j.onRef('a.subject_id', '=', 'l.subject_id').onRef('a.entity_id', '=', 'l.id').on('a.deleted', '=', 0))
       .select(['l.id', 'l.training_id', 'l.mandatory', 'a.id as activity_id'])
       .where('l.company_id', '=', companyId)
       .where('l.training_id', 'in', part)
@@ -41,7 +41,7 @@ export async function structureOf(db: Db, companyId: string, trainingIds: readon
     const exams = await db
       .selectFrom('training_exams as x')
       .innerJoin('training_subjects as s', (j) => j.onRef('s.id', '=', 'x.subject_id').on('s.deleted', '=', 0))
-      .leftJoin('training_activities as a', (j) => j.onRef('a.entity_id', '=', 'x.id').on('a.deleted', '=', 0))
+      .leftJoin('training_activities as a', (j) => j.onRef('a.subject_id', '=', 'x.subject_id').onRef('a.entity_id', '=', 'x.id').on('a.deleted', '=', 0))
       .leftJoin('training_lessons as gl', 'gl.id', 'x.lesson_id')
       .select(['x.id', 'x.training_id', 'x.type', 'x.lesson_id', 'x.mandatory', 'a.id as activity_id', 'gl.deleted as gate_deleted'])
       .where('x.company_id', '=', companyId)
