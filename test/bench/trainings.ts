@@ -108,12 +108,14 @@ async function run(dialect: TestDialect) {
       }
       return { median: median(times), body };
     };
+    const baseline = await time('/notifications.json', studentToken);
     const summary = await time(`/trainings/students/summary/${bigEnrollments[0]?.id}.json`, studentToken);
     const mine = await time('/trainings.json', studentToken);
     const list = await time('/manager/trainings.json', managerToken);
     const check = JSON.parse(summary.body) as { theory: { progress: { total: number } } };
     const counted = JSON.parse(list.body) as { pagination: { count: number } };
     const fmt = (ms: number, target: number) => `${ms.toFixed(1)} ms (target < ${target} ms) ${ms < target ? 'OK' : 'OVER'}`;
+    console.log(`${dialect}: baseline GET /notifications.json (authentication and HTTP alone): median ${baseline.median.toFixed(1)} ms`);
     console.log(`${dialect}: summary of an enrollment over ${activities.length} activities, ${progress.length} progress rows (theory total ${check.theory.progress.total}): median ${fmt(summary.median, 20)}`);
     console.log(`${dialect}: GET /trainings.json for that student: median ${fmt(mine.median, 20)}`);
     console.log(`${dialect}: GET /manager/trainings.json over ${counted.pagination.count} trainings and 20000 enrollments: median ${fmt(list.median, 30)}`);

@@ -53,30 +53,15 @@ export async function listMyTrainings(ctx: AppContext, actor: Actor, opts: { pag
       .where('e.company_id', '=', companyId)
       .where('e.user_id', '=', userId)
       .where('e.deleted', '=', 0);
+  // Trainings the user teaches (index company_id, teacher_id) and is not enrolled in.
   const taught = () =>
     ctx.db
       .selectFrom('trainings as t')
       .where('t.company_id', '=', companyId)
       .where('t.deleted', '=', 0)
       .where('t.template', '=', 0)
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('training_subjects as s')
-            .select('s.id')
-            .whereRef('s.training_id', '=', 't.id')
-            .where('s.company_id', '=', companyId)
-            .where('s.teacher_id', '=', userId)
-            .where('s.deleted', '=', 0),
-        ),
-      )
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb.selectFrom('training_enrollments as e2').select('e2.id').whereRef('e2.training_id', '=', 't.id').where('e2.company_id', '=', companyId).where('e2.user_id', '=', userId).where('e2.deleted', '=', 0),
-          ),
-        ),
-      );
+      .where('t.id', 'in', (eb) => eb.selectFrom('training_subjects as s').select('s.training_id').where('s.company_id', '=', companyId).where('s.teacher_id', '=', userId).where('s.deleted', '=', 0))
+      .where('t.id', 'not in', (eb) => eb.selectFrom('training_enrollments as e2').select('e2.training_id').where('e2.company_id', '=', companyId).where('e2.user_id', '=', userId).where('e2.deleted', '=', 0));
   const [{ n: enrolledCount }, { n: taughtCount }] = await Promise.all([
     enrolled().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     taught().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -98,9 +83,15 @@ export async function listMyTrainings(ctx: AppContext, actor: Actor, opts: { pag
   const tRows = room > 0 ? await taught().selectAll('t').orderBy('t.name').orderBy('t.id').limit(room).offset(Math.max(0, offset - eCount)).execute() : [];
 
   const trainingIds = [...eRows.map((r) => r.id), ...tRows.map((r) => r.id)];
-  const structure = await structureOf(ctx.db, companyId, trainingIds);
-  const enrollmentIds = eRows.map((r) => r.e_id);
-  const progress = await progressOf(ctx.db, companyId, enrollmentIds);
+  const [structure, progress, upcoming] = await Promise.all([
+    structureOf(ctx.db, companyId, trainingIds),
+    progressOf(
+      ctx.db,
+      companyId,
+      eRows.map((r) => r.e_id),
+    ),
+    upcomingClasses(ctx, companyId, userId, 30),
+  ]);
 
   const trainings = [
     ...eRows.map((r) => {
@@ -112,7 +103,6 @@ export async function listMyTrainings(ctx: AppContext, actor: Actor, opts: { pag
     }),
     ...tRows.map((t) => ({ role: 'teacher', TrainingsUser: null, Training: myTrainingRow(t, structure, null, null) })),
   ];
-  const upcoming = await upcomingClasses(ctx, companyId, userId, 30);
   return { trainings, upcoming, pagination: pagination(opts.page, trainings.length, eCount + num(taughtCount), MY_TRAININGS_PAGE) };
 }
 

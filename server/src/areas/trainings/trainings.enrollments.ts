@@ -278,8 +278,9 @@ export async function studentSummary(ctx: AppContext, actor: Actor, id: string |
   if (!id) throw badRequest('Enrollment id is required');
   const e = await requireEnrollment(ctx.db, actor.companyId, id);
   if (actor.role > SUMMARY_STAFF_MAX_ROLE && e.user_id !== actor.userId) throw forbidden('You can only see your own training summary');
-  const structure = (await structureOf(ctx.db, actor.companyId, [e.training_id])).get(e.training_id);
-  const data = (await progressOf(ctx.db, actor.companyId, [e.id])).get(e.id);
+  const [structures, datas] = await Promise.all([structureOf(ctx.db, actor.companyId, [e.training_id]), progressOf(ctx.db, actor.companyId, [e.id])]);
+  const structure = structures.get(e.training_id);
+  const data = datas.get(e.id);
   const progress = theoryOf(structure, data);
   const now = nowSeconds();
   const sessions = await ctx.db

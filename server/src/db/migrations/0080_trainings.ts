@@ -42,6 +42,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await s.createIndex('training_subjects_company_training').on('training_subjects').columns(['company_id', 'training_id', 'position']).execute();
+  await s.createIndex('training_subjects_company_teacher').on('training_subjects').columns(['company_id', 'teacher_id', 'training_id']).execute();
   await s.createIndex('training_subjects_company_change').on('training_subjects').columns(['company_id', 'change_no', 'id']).execute();
 
   await replicated(s.createTable('training_lessons'))
