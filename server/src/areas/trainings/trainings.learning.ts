@@ -222,7 +222,7 @@ async function examContext(ctx: AppContext, actor: Actor, enrollmentId: string, 
   const activity = await activityOf(ctx, actor.companyId, exam.id);
   const progress = activity ? await ctx.db.selectFrom('training_progress').select(['reset_at']).where('enrollment_id', '=', e.id).where('activity_id', '=', activity.id).executeTakeFirst() : undefined;
   const resetAt = progress?.reset_at ? num(progress.reset_at) : null;
-  const all = await ctx.db.selectFrom('training_attempts').selectAll().where('company_id', '=', actor.companyId).where('enrollment_id', '=', e.id).where('exam_id', '=', exam.id).where('deleted', '=', 0).orderBy('start', 'desc').execute();
+  const all = await ctx.db.selectFrom('training_attempts').selectAll().where('company_id', '=', actor.companyId).where('enrollment_id', '=', e.id).where('exam_id', '=', exam.id).where('deleted', '=', 0).orderBy('start', 'desc').orderBy('id', 'desc').execute();
   const attempts = attemptsAfterReset(
     all.map((a) => ({ ...a, start: num(a.start) })),
     resetAt,

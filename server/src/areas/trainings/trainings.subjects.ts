@@ -273,20 +273,38 @@ export async function saveExam(ctx: AppContext, actor: Actor, input: ExamInput) 
  * Activity rows of a subject, repaired on read (item 7): lessons and exams
  * without a row get one at the end; a deleted row of a live entity is restored.
  */
-async function repairedActivities(ctx: AppContext, companyId: string, subject: { id: string; training_id: string }) {
-  const lessons = await ctx.db.selectFrom('training_lessons').selectAll().where('company_id', '=', companyId).where('subject_id', '=', subject.id).where('deleted', '=', 0).execute();
-  const exams = await ctx.db.selectFrom('training_exams').selectAll().where('company_id', '=', companyId).where('subject_id', '=', subject.id).where('deleted', '=', 0).execute();
-  let activities = await ctx.db.selectFrom('training_activities').selectAll().where('company_id', '=', companyId).where('subject_id', '=', subject.id).execute();
-  const live = new Map(activities.filter((a) => !a.deleted).map((a) => [a.entity_id, a]));
-  const missing = [...lessons.map((l) => ['LESSON', l.id] as const), ...exams.map((x) => ['EXAM', x.id] as const)].filter(([, id]) => !live.has(id));
+async function repairedActivitiesMany(ctx: AppContext, companyId: string, subjects: readonly { id: string; training_id: string }[]) {
+  const ids = subjects.map((x) => x.id);
+  const load = async () => {
+    const lessons = ids.length ? await ctx.db.selectFrom('training_lessons').selectAll().where('company_id', '=', companyId).where('subject_id', 'in', ids).where('deleted', '=', 0).execute() : [];
+    const exams = ids.length ? await ctx.db.selectFrom('training_exams').selectAll().where('company_id', '=', companyId).where('subject_id', 'in', ids).where('deleted', '=', 0).execute() : [];
+    const activities = ids.length ? await ctx.db.selectFrom('training_activities').selectAll().where('company_id', '=', companyId).where('subject_id', 'in', ids).execute() : [];
+    return { lessons, exams, activities };
+  };
+  let all = await load();
+  const live = new Set(all.activities.filter((a) => !a.deleted).map((a) => `${a.subject_id}/${a.entity_id}`));
+  const missing = [...all.lessons.map((l) => ['LESSON', l.subject_id, l.id] as const), ...all.exams.map((x) => ['EXAM', x.subject_id as string, x.id] as const)].filter(([, sid, id]) => !live.has(`${sid}/${id}`));
   if (missing.length) {
+    const byId = new Map(subjects.map((x) => [x.id, x]));
     await ctx.tx(async (uow) => {
-      for (const [kind, id] of missing) await ensureActivity(uow, companyId, subject, kind, id);
+      for (const [kind, sid, id] of missing) {
+        const subject = byId.get(sid);
+        if (subject) await ensureActivity(uow, companyId, subject, kind, id);
+      }
     });
-    activities = await ctx.db.selectFrom('training_activities').selectAll().where('company_id', '=', companyId).where('subject_id', '=', subject.id).execute();
+    all = await load();
   }
-  const ordered = activities.filter((a) => !a.deleted).sort((a, b) => num(a.position) - num(b.position) || a.id.localeCompare(b.id));
-  return { lessons, exams, activities: ordered };
+  const out = new Map<string, { lessons: typeof all.lessons; exams: typeof all.exams; activities: typeof all.activities }>();
+  for (const id of ids) out.set(id, { lessons: [], exams: [], activities: [] });
+  for (const l of all.lessons) out.get(l.subject_id)?.lessons.push(l);
+  for (const x of all.exams) if (x.subject_id) out.get(x.subject_id)?.exams.push(x);
+  for (const a of all.activities) if (!a.deleted) out.get(a.subject_id)?.activities.push(a);
+  for (const v of out.values()) v.activities.sort((p, q) => num(p.position) - num(q.position) || p.id.localeCompare(q.id));
+  return out;
+}
+
+async function repairedActivities(ctx: AppContext, companyId: string, subject: { id: string; training_id: string }) {
+  return (await repairedActivitiesMany(ctx, companyId, [subject])).get(subject.id) ?? { lessons: [], exams: [], activities: [] };
 }
 
 /** GET /manager/trainings/subjects/view/{id}.json (item 7). */
@@ -422,30 +440,39 @@ async function requireSubjectReader(ctx: AppContext, actor: Actor, enrollmentId:
  * The ordered activities of one subject for one enrollment (items 13 and the
  * manager student view). `staff` shows attempts before a reset with `reset: true`.
  */
-export async function enrollmentSubject(ctx: AppContext, companyId: string, e: { id: string; user_id: string }, subject: { id: string; training_id: string; name: string; description: string | null; teacher_id: string | null }, staff: boolean) {
-  const { lessons, exams, activities } = await repairedActivities(ctx, companyId, subject);
-  const lessonById = new Map(lessons.map((l) => [l.id, l]));
-  const examById = new Map(exams.map((x) => [x.id, x]));
+type SubjectRow = { id: string; training_id: string; name: string; description: string | null; teacher_id: string | null };
+
+export async function enrollmentSubject(ctx: AppContext, companyId: string, e: { id: string; user_id: string }, subject: SubjectRow, staff: boolean) {
+  return (await enrollmentSubjects(ctx, companyId, e, [subject], staff))[0];
+}
+
+/** Several subjects of one enrollment in a fixed number of queries. */
+export async function enrollmentSubjects(ctx: AppContext, companyId: string, e: { id: string; user_id: string }, subjects: readonly SubjectRow[], staff: boolean) {
+  const structure = await repairedActivitiesMany(ctx, companyId, subjects);
   const progress = await ctx.db.selectFrom('training_progress').selectAll().where('company_id', '=', companyId).where('enrollment_id', '=', e.id).where('deleted', '=', 0).execute();
   const progressByActivity = new Map(progress.map((p) => [p.activity_id, p]));
-  const attempts = await ctx.db
-    .selectFrom('training_attempts')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('enrollment_id', '=', e.id)
-    .where('exam_id', 'in', exams.length ? exams.map((x) => x.id) : [''])
-    .where('deleted', '=', 0)
-    .orderBy('start', 'desc')
-    .execute();
-  const sessions = await ctx.db
-    .selectFrom('training_sessions as c')
-    .innerJoin('training_session_students as ss', (j) => j.onRef('ss.session_id', '=', 'c.id').on('ss.user_id', '=', e.user_id).on('ss.deleted', '=', 0))
-    .select(['c.id', 'c.datetime', 'c.minutes', 'c.lesson_id', 'ss.id as ss_id', 'ss.invited', 'ss.attended', 'ss.attendance_status'])
-    .where('c.company_id', '=', companyId)
-    .where('c.subject_id', '=', subject.id)
-    .where('c.deleted', '=', 0)
-    .orderBy('c.datetime')
-    .execute();
+  const allAttempts = await ctx.db.selectFrom('training_attempts').selectAll().where('company_id', '=', companyId).where('enrollment_id', '=', e.id).where('deleted', '=', 0).orderBy('start', 'desc').orderBy('id', 'desc').execute();
+  const allSessions = subjects.length
+    ? await ctx.db
+        .selectFrom('training_sessions as c')
+        .innerJoin('training_session_students as ss', (j) => j.onRef('ss.session_id', '=', 'c.id').on('ss.user_id', '=', e.user_id).on('ss.deleted', '=', 0))
+        .select(['c.id', 'c.datetime', 'c.minutes', 'c.lesson_id', 'c.subject_id', 'ss.id as ss_id', 'ss.invited', 'ss.attended', 'ss.attendance_status'])
+        .where('c.company_id', '=', companyId)
+        .where(
+          'c.subject_id',
+          'in',
+          subjects.map((x) => x.id),
+        )
+        .where('c.deleted', '=', 0)
+        .orderBy('c.datetime')
+        .execute()
+    : [];
+  return subjects.map((subject) => {
+    const { lessons, exams, activities } = structure.get(subject.id) ?? { lessons: [], exams: [], activities: [] };
+    const lessonById = new Map(lessons.map((l) => [l.id, l]));
+    const examById = new Map(exams.map((x) => [x.id, x]));
+    const attempts = allAttempts;
+    const sessions = allSessions.filter((x) => x.subject_id === subject.id);
   const sessionProgress = new Map(progress.filter((p) => p.session_id).map((p) => [p.session_id as string, p]));
   const items = activities.flatMap((a): { TrainingActivity: Record<string, unknown> }[] => {
     const p = progressByActivity.get(a.id);
@@ -490,7 +517,8 @@ export async function enrollmentSubject(ctx: AppContext, companyId: string, e: {
       },
     ];
   });
-  return { id: subject.id, training_id: subject.training_id, name: subject.name, description: subject.description, teacher_id: subject.teacher_id, TrainingActivity: items.map((i) => i.TrainingActivity) };
+    return { id: subject.id, training_id: subject.training_id, name: subject.name, description: subject.description, teacher_id: subject.teacher_id, TrainingActivity: items.map((i) => i.TrainingActivity) };
+  });
 }
 
 /** GET /trainings/subjects/view/{enrollmentId}/{subjectId}.json (item 13). */
@@ -539,7 +567,7 @@ async function enrollmentInFull(ctx: AppContext, actor: Actor, e: Awaited<Return
     .where('a.company_id', '=', actor.companyId)
     .where('a.enrollment_id', '=', e.id)
     .where('a.deleted', '=', 0)
-    .orderBy('a.start')
+    .orderBy('a.start').orderBy('a.id')
     .execute();
   const user = await ctx.db.selectFrom('users').select(['id', 'name', 'surname', 'email']).where('id', '=', e.user_id).executeTakeFirst();
   return {
@@ -566,7 +594,6 @@ export async function managerStudentView(ctx: AppContext, actor: Actor, enrollme
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
   const full = await enrollmentInFull(ctx, actor, e, true);
   const subjects = await ctx.db.selectFrom('training_subjects').selectAll().where('company_id', '=', actor.companyId).where('training_id', '=', e.training_id).where('deleted', '=', 0).orderBy('position').orderBy('name').execute();
-  const detailed = [];
-  for (const s of subjects) detailed.push(await enrollmentSubject(ctx, actor.companyId, e, s, true));
+  const detailed = await enrollmentSubjects(ctx, actor.companyId, e, subjects, true);
   return { ...full, subjects: detailed };
 }
