@@ -10,6 +10,7 @@ import { companySeedStep } from '../areas/company/company.seed.ts';
 import { newsSeedStep } from '../areas/news/news.seed.ts';
 import { peopleSeedStep } from '../areas/pilots/people.seed.ts';
 import { schedulesSeedStep } from '../areas/schedules/schedules.seed.ts';
+import { trainingsSeedStep } from '../areas/trainings/trainings.seed.ts';
 
 /**
  * A seed step of one area. `fixtures` adds that area's part of CONTRACT 3;
@@ -22,7 +23,7 @@ export interface SeedStep {
 }
 
 /** Areas append their steps here (one line per area). */
-export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep, newsSeedStep, peopleSeedStep, schedulesSeedStep];
+export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep, newsSeedStep, peopleSeedStep, schedulesSeedStep, trainingsSeedStep];
 
 export const DEMO_LOGINS = [
   'admin@skyline.test',

@@ -5,3 +5,5 @@ export * from './pilots/currency.ts';
 export * from './pilots/logbook-totals.ts';
 export * from './schedules/booking.ts';
 export * from './uploads/upload-types.ts';
+export * from './trainings/progress.ts';
+export * from './trainings/grading.ts';
