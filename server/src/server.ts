@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { mountFieldClient } from './field-client.ts';
 import { allRoutes } from './areas/index.ts';
-import { startUploadCleanup } from './areas/uploads/uploads.cleanup.ts';
 import type { Config } from './config.ts';
 import { transactionRunner, type AppContext } from './context.ts';
 import { openDatabase, type OpenOptions } from './db/database.ts';
@@ -13,7 +12,7 @@ import { Mailer } from './mail/mailer.ts';
 import { seedDatabase } from './seed/index.ts';
 import { startJobs } from './jobs/scheduler.ts';
 import { ChangeBus } from './sync/change-bus.ts';
-import { startTombstonePurge } from './sync/retention.ts';
+import './sync/retention.ts';
 import { VERSION } from './version.ts';
 
 export interface RunningServer {
@@ -44,10 +43,8 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
     tx: transactionRunner(database.db, changes),
   };
   const seeded = await seedDatabase(ctx, config.seed);
-  const stopUploadCleanup = startUploadCleanup(ctx);
   if (seeded) log.info({ logins: seeded.logins }, `seeded ${config.seed} data; every demo login uses password demo1234`);
 
-  startTombstonePurge(ctx, onShutdown);
   const routes = allRoutes();
   const app = createApp(ctx, routes, (a) => mountFieldClient(a));
   const server = await new Promise<Server>((resolve) => {
@@ -74,7 +71,6 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
       for (const fn of shutdownHooks) fn();
       await done;
       clearTimeout(timer);
-      stopUploadCleanup();
       await changes.stop();
       mailer.close();
       await database.close();

@@ -1,9 +1,9 @@
 import { type Kysely, sql } from 'kysely';
-import type { AppContext } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { nowSeconds } from '../lib/tokens.ts';
 import { tombstoneTables } from './registry.ts';
 import './tables.ts';
+import { registerJob } from '../jobs/scheduler.ts';
 
 /**
  * Tombstone retention (docs/sync.md). Areas opt their replicated tables in
@@ -48,21 +48,12 @@ export async function purgeTombstones(db: Kysely<DB>, days: number, now = nowSec
   return purged;
 }
 
-const HOUR_MS = 3_600_000;
-
-/** Runs the purge at start and every hour while the server runs. */
-export function startTombstonePurge(ctx: AppContext, onShutdown: (fn: () => void) => () => void): void {
-  const run = () =>
-    purgeTombstones(ctx.db, ctx.config.syncTombstoneDays)
-      .then((n) => n && ctx.log.info({ purged: n }, 'sync tombstones purged'))
-      .catch((err) => ctx.log.warn({ err }, 'sync tombstone purge failed'));
-  const first = setTimeout(run, 5_000);
-  const timer = setInterval(run, HOUR_MS);
-  first.unref();
-  timer.unref();
-  const off = onShutdown(() => {
-    clearTimeout(first);
-    clearInterval(timer);
-    off();
-  });
-}
+/** Once an hour in one server process (the purge is also safe when two run at once). */
+registerJob({
+  name: 'sync.tombstone_purge',
+  everySeconds: 3600,
+  run: async (ctx) => {
+    const n = await purgeTombstones(ctx.db, ctx.config.syncTombstoneDays);
+    if (n) ctx.log.info({ purged: n }, 'sync tombstones purged');
+  },
+});

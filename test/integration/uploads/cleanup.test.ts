@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runUploadCleanup } from '@ops/server/areas/uploads/uploads.cleanup';
+import { UPLOAD_CLEANUP_JOB } from '@ops/server/areas/uploads/uploads.cleanup';
+import { runJob } from '@ops/server/jobs/scheduler';
 import { fileStore } from '@ops/server/files/index';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { tokens } from '../pilots/people-helpers.ts';
@@ -13,7 +14,7 @@ describe.each(DIALECT_STORES)('Upload cleanup on %s with the %s store', (dialect
   let tok: (email: string) => Promise<string>;
   beforeAll(async () => {
     if (storeKind === 's3') s3 = await startS3();
-    s = await startTestServer(dialect, { env: s3?.env ?? {} });
+    s = await startTestServer(dialect, { env: { ...(s3?.env ?? {}), JOBS: 'off' } });
     tok = tokens(() => s);
   });
   afterAll(async () => {
@@ -41,10 +42,8 @@ describe.each(DIALECT_STORES)('Upload cleanup on %s with the %s store', (dialect
     await s.ctx.db.updateTable('uploads').set({ created: t - 24 * 3600 - 60 }).where('id', 'in', [stale.id, staleNoBytes.id, done.id]).execute();
 
     // Several processes wake up in the same window: one runs, the others stand down.
-    const now = t + 600;
-    const results = await Promise.all(['p1', 'p2', 'p3', 'p4'].map((holder) => runUploadCleanup(s.ctx, { holder, now })));
-    expect(results.filter((r) => r.ran)).toHaveLength(1);
-    expect(results.find((r) => r.ran)?.removed).toBe(2);
+    const results = await Promise.all([1, 2, 3, 4].map(() => runJob(s.ctx, UPLOAD_CLEANUP_JOB, false)));
+    expect(results.filter(Boolean)).toHaveLength(1);
     expect((await uploadRow(s, stale.id))?.deleted).toBe(1);
     expect((await uploadRow(s, staleNoBytes.id))?.deleted).toBe(1);
     expect(await fileStore(s.ctx).head(stale.key)).toBeNull();
@@ -55,10 +54,10 @@ describe.each(DIALECT_STORES)('Upload cleanup on %s with the %s store', (dialect
     expect(kept?.deleted).toBe(0);
     expect(await fileStore(s.ctx).head(kept!.storage_key)).not.toBeNull();
 
-    // Still inside the window: nobody runs again; the next window has one runner.
-    expect((await runUploadCleanup(s.ctx, { holder: 'p5', now: now + 60 })).ran).toBe(false);
-    const next = await Promise.all(['p1', 'p2'].map((holder) => runUploadCleanup(s.ctx, { holder, now: now + 3600 })));
-    expect(next.filter((r) => r.ran)).toHaveLength(1);
-    expect(next.find((r) => r.ran)?.removed).toBe(0);
+    // Still inside the window: nobody runs again; the next run has one runner.
+    expect(await runJob(s.ctx, UPLOAD_CLEANUP_JOB, false)).toBe(false);
+    const next = await Promise.all([1, 2].map(() => runJob(s.ctx, UPLOAD_CLEANUP_JOB, true)));
+    expect(next.filter(Boolean)).toHaveLength(1);
+    expect((await uploadRow(s, fresh.id))?.deleted).toBe(0);
   });
 });

@@ -22,6 +22,7 @@ import {
 } from './uploads.service.ts';
 import './uploads.tables.ts';
 import './uploads.alerts.ts';
+import './uploads.cleanup.ts';
 
 const idParams = z.object({ id: z.string().trim().min(1).max(64) });
 const PAGE_DEFAULT = 50;

@@ -28,6 +28,5 @@ declare module '../../db/schema.ts' {
   interface DB {
     uploads: UploadsTable;
     uploads_secrets: { name: string; value: string; created: number };
-    uploads_job_leases: { name: string; holder: string; until: number; last_run: number };
   }
 }

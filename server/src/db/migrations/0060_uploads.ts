@@ -42,17 +42,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('value', 'text', (c) => c.notNull())
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await s
-    .createTable('uploads_job_leases')
-    .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('holder', 'text', (c) => c.notNull())
-    .addColumn('until', 'bigint', (c) => c.notNull())
-    .addColumn('last_run', 'bigint', (c) => c.notNull().defaultTo(0))
-    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('uploads_job_leases').execute();
   await db.schema.dropTable('uploads_secrets').execute();
   await db.schema.dropTable('uploads').execute();
 }
