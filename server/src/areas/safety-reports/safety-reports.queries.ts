@@ -16,7 +16,7 @@ import {
   SAFETY_TYPES,
   type TrailEntry,
 } from '@ops/shared/rules/safety-reports/safety';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -267,6 +267,9 @@ export async function statistic(db: Kysely<DB>, actor: Actor, kind: StatKind, ye
   return { result: true, year: year ?? null, data: rows, total: rows.reduce((s, x) => s + x.count, 0) };
 }
 
+/** `YYYY-MM` of the stored datetime; literal SQL (no parameters) so select and group by match on PostgreSQL. */
+const MONTH = sql<string>`substr(safety_reports.datetime, 1, 7)`;
+
 /** Counts per month (oldest first) by severity over the last `months` months, this one included. */
 export async function reportsByMonth(db: Kysely<DB>, actor: Actor, months: number, now = new Date()) {
   if (!Number.isInteger(months) || months < 1 || months > 120) throw invalid({ months: ['Expected 1 to 120 months'] });
@@ -277,8 +280,8 @@ export async function reportsByMonth(db: Kysely<DB>, actor: Actor, months: numbe
   }
   const r = await statsBase(db, actor)
     .where('safety_reports.datetime', '>=', `${keys[0]}-01 00:00:00`)
-    .select((eb) => [eb.fn<string>('substr', ['safety_reports.datetime', eb.val(1), eb.val(7)]).as('month'), 'safety_reports.severity', eb.fn.countAll<number>().as('count')])
-    .groupBy((eb) => [eb.fn('substr', ['safety_reports.datetime', eb.val(1), eb.val(7)]), 'safety_reports.severity'])
+    .select((eb) => [MONTH.as('month'), 'safety_reports.severity', eb.fn.countAll<number>().as('count')])
+    .groupBy([MONTH, 'safety_reports.severity'])
     .execute();
   const data = keys.map((month) => {
     const out: Record<string, number | string> = { month };
