@@ -68,8 +68,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reported', 'bigint')
     .execute();
   // List (top level, newest first), statistics and sync, all led by company_id.
-  await s.createIndex('safety_reports_company_list').on('safety_reports').columns(['company_id', 'deleted', 'parent_id', 'datetime', 'id']).execute();
-  await s.createIndex('safety_reports_company_status_dt').on('safety_reports').columns(['company_id', 'deleted', 'status', 'datetime']).execute();
+  // Covering: the page (newest first), its count and the per-month statistic read the index alone.
+  await s.createIndex('safety_reports_company_list').on('safety_reports').columns(['company_id', 'deleted', 'parent_id', 'datetime', 'status', 'author_id', 'id']).execute();
+  // One covering index per statistic dimension: grouped in index order, filtered by status and year without the table.
+  for (const d of ['severity', 'flight_phase', 'safety_report_category_id', 'safety_report_department_id', 'flight_type_id']) {
+    await s.createIndex(`safety_reports_company_stat_${d}`).on('safety_reports').columns(['company_id', 'deleted', 'parent_id', d, 'status', 'datetime']).execute();
+  }
   await s.createIndex('safety_reports_company_change').on('safety_reports').columns(['company_id', 'change_no', 'id']).execute();
   await s.createIndex('safety_reports_company_flight').on('safety_reports').columns(['company_id', 'flight_id']).execute();
   await s.createIndex('safety_reports_company_parent').on('safety_reports').columns(['company_id', 'parent_id', 'child_no']).execute();
