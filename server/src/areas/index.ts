@@ -26,6 +26,7 @@ import '../db/domain-tables.ts';
 import './bases/bases.commands.ts';
 import './flights/flights.commands.ts';
 import './aircraft-reports/aircraft-reports.commands.ts';
+import './safety-reports/safety-reports.sync.ts';
 
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {
