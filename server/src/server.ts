@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { Mailer } from './mail/mailer.ts';
 import { seedDatabase } from './seed/index.ts';
+import { startJobs } from './jobs/scheduler.ts';
 import { ChangeBus } from './sync/change-bus.ts';
 import { VERSION } from './version.ts';
 
@@ -48,6 +49,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
+  const stopJobs = config.jobs ? startJobs(ctx) : () => {};
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
   const sockets = new Set<import('node:net').Socket>();
@@ -64,6 +66,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
       const timer = setTimeout(() => {
         for (const s of sockets) s.destroy();
       }, 2000);
+      stopJobs();
       for (const fn of shutdownHooks) fn();
       await done;
       clearTimeout(timer);

@@ -21,6 +21,7 @@ import { pilotGroupsRoutes } from './pilot-groups/pilot-groups.routes.ts';
 import { pilotsRoutes } from './pilots/pilots.routes.ts';
 import { certificatesRoutes } from './certificates/certificates.routes.ts';
 import { safetyReportsRoutes } from './safety-reports/safety-reports.routes.ts';
+import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import '../db/core-tables.ts';
 import '../db/domain-tables.ts';
 import './bases/bases.commands.ts';
@@ -30,5 +31,5 @@ import './safety-reports/safety-reports.sync.ts';
 
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...safetyReportsRoutes];
+  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...safetyReportsRoutes, ...webhooksRoutes];
 }
