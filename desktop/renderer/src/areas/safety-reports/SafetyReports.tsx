@@ -3,6 +3,7 @@ import { assessRisk, FLIGHT_PHASES, icaoRiskMatrix, RISK_PROBABILITIES, RISK_SEV
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import './safety.css';
 import { useDocs, useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
 import { Busy, Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
@@ -80,7 +81,7 @@ function ReportList({ open }: { open(id: string): void }) {
         </label>
       </div>
       {!ready && <Busy />}
-      <table className="grid" data-testid="safety-list">
+      <table className="safety-table" data-testid="safety-list">
         <thead>
           <tr>
             <th>Number</th>
@@ -164,7 +165,7 @@ function FileReport({ done }: { done(): void }) {
     e.currentTarget.reset();
   };
   return (
-    <form onSubmit={submit} className="form" data-testid="safety-form">
+    <form onSubmit={submit} className="form safety-form" data-testid="safety-form" aria-label="File a safety report" style={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 12, maxWidth: 760 }}>
       <label>
         Event <input name="name" maxLength={255} required />
       </label>
@@ -204,7 +205,7 @@ function FileReport({ done }: { done(): void }) {
           ))}
         </select>
       </label>
-      <label>
+      <label style={{ gridColumn: '1 / -1' }}>
         What happened <textarea name="events" rows={5} maxLength={20000} required />
       </label>
       <label>
@@ -275,7 +276,7 @@ function Statistics() {
       <h3>Reports per month by severity</h3>
       <div ref={ref} />
       <h3>By category</h3>
-      <table className="grid">
+      <table className="safety-table">
         <tbody>
           {cats.data?.data.map((c) => (
             <tr key={c.key}>
@@ -295,7 +296,7 @@ function RiskMatrixView() {
   const options = useOptions();
   const matrix = options?.riskMatrix ?? icaoRiskMatrix();
   return (
-    <table className="grid risk-matrix" data-testid="safety-risk">
+    <table className="safety-table risk-matrix" data-testid="safety-risk">
       <thead>
         <tr>
           <th>Probability \ Severity</th>
@@ -376,7 +377,7 @@ function ReportView({ id, back }: { id: string; back(): void }) {
         </p>
       )}
       {ws.user.user_group_id <= MANAGER_MAX_ROLE && v.data?.report.SafetyReportChange && (
-        <table className="grid" data-testid="safety-trail">
+        <table className="safety-trail" data-testid="safety-trail">
           <thead>
             <tr>
               <th>When</th>
@@ -392,9 +393,13 @@ function ReportView({ id, back }: { id: string; back(): void }) {
                 <td>{c.action}</td>
                 <td>{c.user?.name ?? '—'}</td>
                 <td>
-                  {c.fields
-                    .map((f) => (f.kind === 'text' ? `${f.label}: ${show(f.from)} → ${show(f.to)} characters` : `${f.label}: ${show(f.from_label ?? f.from)} → ${show(f.to_label ?? f.to)}`))
-                    .join('; ')}
+                  <ul className="trail-fields">
+                    {c.fields.map((f) => (
+                      <li key={f.field}>
+                        {f.kind === 'text' ? `${f.label}: ${show(f.from)} → ${show(f.to)} characters` : `${f.label}: ${show(f.from_label ?? f.from)} → ${show(f.to_label ?? f.to)}`}
+                      </li>
+                    ))}
+                  </ul>
                 </td>
               </tr>
             ))}
