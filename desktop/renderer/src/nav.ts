@@ -16,6 +16,7 @@ import { accountScreens } from './areas/account/screens.ts';
 import { companyScreens } from './areas/company/screens.ts';
 import { newsScreens } from './areas/news/screens.ts';
 import { peopleScreens } from './areas/people/screens.ts';
+import { safetyScreens } from './areas/safety-reports/screens.ts';
 import type { Rejection } from './decisions.ts';
 import { Changes } from './screens/Changes.tsx';
 import { FleetBoard } from './screens/FleetBoard.tsx';
@@ -70,6 +71,7 @@ export const SCREENS: ScreenEntry[] = [
   ...newsScreens,
   ...accountScreens,
   ...schedulesScreens,
+  ...safetyScreens,
 ];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));

@@ -20,6 +20,7 @@ import { basesRoutes } from './bases/bases.routes.ts';
 import { pilotGroupsRoutes } from './pilot-groups/pilot-groups.routes.ts';
 import { pilotsRoutes } from './pilots/pilots.routes.ts';
 import { certificatesRoutes } from './certificates/certificates.routes.ts';
+import { safetyReportsRoutes } from './safety-reports/safety-reports.routes.ts';
 import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import { schedulesRoutes } from './schedules/schedules.routes.ts';
 import { uploadsRoutes } from './uploads/uploads.routes.ts';
@@ -41,8 +42,9 @@ import './flights/flights.sync.ts';
 import './notifications/notifications.sync.ts';
 import './news/news.sync.ts';
 import './schedules/schedules.commands.ts';
+import './safety-reports/safety-reports.sync.ts';
 
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...webhooksRoutes, ...schedulesRoutes, ...uploadsRoutes, ...trainingsRoutes];
+  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...webhooksRoutes, ...schedulesRoutes, ...uploadsRoutes, ...trainingsRoutes, ...safetyReportsRoutes];
 }

@@ -6,6 +6,7 @@ import { peopleCollection } from './people.ts';
 import { inboxCollection } from './inbox.ts';
 import { deviceCollection } from './device.ts';
 import { bookingsCollection } from './schedules.ts';
+import { safetyCollection } from './safety.ts';
 
 export * from './types.ts';
 export * from './reference.ts';
@@ -27,6 +28,7 @@ export * from './inbox.ts';
 export * from './device.ts';
 export * from './legacy.ts';
 export * from './schedules.ts';
+export * from './safety.ts';
 
 /**
  * Every replicated collection, in one list the server and clients share: one
@@ -44,5 +46,6 @@ export const COLLECTIONS: CollectionDef<any>[] = [
   inboxCollection,
   deviceCollection,
   bookingsCollection,
+  safetyCollection,
 ];
 export const MAX_COLLECTIONS = 13;
