@@ -37,7 +37,7 @@ const SPECIFIER = /((?:\bfrom|\bimport)\s*\(?\s*)(["'])([^"'\n]+)\2/g;
 
 /** Rewrites the import specifiers of one emitted module. */
 function rewrite(code, file) {
-  return code.replace(SPECIFIER, (whole, lead, quote, spec) => {
+  return code.replace(SPECIFIER, (_whole, lead, quote, spec) => {
     let next = spec;
     if (spec.startsWith('./') || spec.startsWith('../')) {
       next = spec.replace(/\.ts$/, '.js');
