@@ -6,6 +6,7 @@ import { HttpError } from './http/errors.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { buildRouter } from './http/router.ts';
 import type { Logger } from './logger.ts';
+import { mountMetricsMiddleware, mountOpsRoutes } from './ops/index.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -22,6 +23,7 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
+  mountMetricsMiddleware(app, ctx);
 
   // The access line is only timed when it will be written.
   const accessLog = ctx.log.isLevelEnabled('info');
@@ -48,6 +50,8 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
       res.status(503).json({ status: 'unavailable' });
     }
   });
+
+  mountOpsRoutes(app, ctx);
 
   const openapi = buildOpenApi(routes, ctx.version);
   app.get(['/openapi.json', `${API_BASE}/openapi.json`], (_req, res) => {
