@@ -8,6 +8,7 @@ import { transactionRunner, type AppContext } from './context.ts';
 import { openDatabase, type OpenOptions } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
+import { withCredentialCache } from './ops/credential-cache.ts';
 import { bootHandler, readinessOf } from './ops/index.ts';
 import { Mailer } from './mail/mailer.ts';
 import { seedDatabase } from './seed/index.ts';
@@ -51,15 +52,17 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
     changes = new ChangeBus(database, log);
     await changes.start();
     mailer = new Mailer(database.db, log, config.smtpUrl, config.mailFrom, config.publicUrl);
+    // PostgreSQL: sessions resolved from a per-process cache of at most 0.5 s (AUTH_CACHE_MS, 0 = off, capped at 1000).
+    const db = database.pool ? withCredentialCache(database.db, changes, Number(process.env.AUTH_CACHE_MS ?? 500)) : database.db;
     ctx = {
       config,
       database,
-      db: database.db,
+      db,
       log,
       mailer,
       changes,
       version: VERSION,
-      tx: transactionRunner(database.db, changes),
+      tx: transactionRunner(db, changes),
     };
     state.phase = 'seeding';
     seeded = await seedDatabase(ctx, config.seed);
