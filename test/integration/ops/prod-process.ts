@@ -14,7 +14,7 @@ export interface ProdProcess {
   url: string;
   baseUrl: string;
   child: ChildProcess;
-  api(method: string, pathname: string, o?: { token?: string | null; body?: unknown }): Promise<{ status: number; body: any }>;
+  api(method: string, pathname: string, o?: { token?: string | null; body?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
   login(email: string, password?: string): Promise<{ token: string; sessionId: string; userId: string }>;
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -61,7 +61,7 @@ export async function startProd(env: Record<string, string>): Promise<ProdProces
     } catch {
       /* not JSON */
     }
-    return { status: res.status, body };
+    return { status: res.status, body, headers: res.headers };
   };
   return {
     url,
