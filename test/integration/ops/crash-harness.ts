@@ -40,7 +40,7 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
   const writers = opts.writers ?? 4;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-crash-'));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : null;
-  const env = pgSchema ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: pgSchema.schema } : { DATA_DIR: dataDir };
+  const env: Record<string, string> = pgSchema ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: pgSchema.schema } : { DATA_DIR: dataDir };
   const attempts: Attempt[] = [];
   let seq = 0;
   const run = `${Date.now().toString(36).slice(-4)}`;
