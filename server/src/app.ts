@@ -21,7 +21,9 @@ export const API_BASE = '/api/v1';
 export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: express.Express) => void): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // TRUST_PROXY: which proxies' X-Forwarded-For to believe (Express syntax: 'loopback', 'uniquelocal', a hop count, addresses).
+  const trust = process.env.TRUST_PROXY?.trim() || 'loopback';
+  app.set('trust proxy', /^\d+$/.test(trust) ? Number(trust) : trust);
   app.set('query parser', 'extended');
   mountMetricsMiddleware(app, ctx);
 
