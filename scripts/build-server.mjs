@@ -55,8 +55,21 @@ function rewrite(code, file) {
 
 const started = Date.now();
 let count = 0;
+/** Every file under dir. */
+function filesUnder(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+/** Atomic per file (write aside, rename), so a server starting from dist during a rebuild never reads half a module. */
+function writeAtomic(file, text) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
+
 for (const { src, out } of packages) {
-  fs.rmSync(out, { recursive: true, force: true });
   const entryPoints = sources(src);
   const result = await build({
     entryPoints,
@@ -71,13 +84,16 @@ for (const { src, out } of packages) {
     write: false,
     logLevel: 'warning',
   });
+  const written = new Set([path.join(out, 'package.json')]);
   for (const file of result.outputFiles) {
-    fs.mkdirSync(path.dirname(file.path), { recursive: true });
     const text = file.path.endsWith('.js') ? rewrite(file.text, file.path) : file.text;
-    fs.writeFileSync(file.path, text);
+    writeAtomic(file.path, text);
+    written.add(file.path);
   }
   // Marks the output as ES modules even when copied without its package.json.
-  fs.writeFileSync(path.join(out, 'package.json'), '{ "type": "module" }\n');
+  writeAtomic(path.join(out, 'package.json'), '{ "type": "module" }\n');
+  // Modules whose source is gone (not temporary files of a concurrent build).
+  for (const f of filesUnder(out)) if (!written.has(f) && !f.endsWith('.tmp')) fs.rmSync(f, { force: true });
   count += entryPoints.length;
 }
 console.log(`server build: ${count} modules to server/dist and shared/dist in ${Date.now() - started} ms`);
