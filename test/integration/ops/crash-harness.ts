@@ -112,8 +112,9 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
     await flowing;
     onAck = null;
     await new Promise((r) => setTimeout(r, killAt));
-    await p.kill();
+    // No new writes from here: the ones in flight are cut by the kill.
     alive = false;
+    await p.kill();
     await Promise.all(streams);
     opts.log?.(`${dialect} cycle ${c + 1}/${cycles}: ${attempts.length} writes so far`);
   }
