@@ -16,6 +16,8 @@ export interface Config {
   logLevel: string;
   /** Public origin used in links inside mails. */
   publicUrl: string;
+  /** Periodic jobs (cleanups, deliveries) run in this process; `JOBS=off` leaves it out. */
+  jobs: boolean;
 }
 
 /** Environment variables per CONTRACT section 1. */
@@ -48,5 +50,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     publicUrl: env.PUBLIC_URL ?? `http://${host}:${port}`,
+    jobs: env.JOBS !== 'off',
   };
 }

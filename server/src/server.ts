@@ -12,6 +12,7 @@ import { withCredentialCache } from './ops/credential-cache.ts';
 import { bootHandler, readinessOf } from './ops/index.ts';
 import { Mailer } from './mail/mailer.ts';
 import { seedDatabase } from './seed/index.ts';
+import { startJobs } from './jobs/scheduler.ts';
 import { ChangeBus } from './sync/change-bus.ts';
 import { VERSION } from './version.ts';
 
@@ -80,6 +81,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
   const app = createApp(ctx, routes, (a) => mountFieldClient(a));
   handle = app;
   state.phase = 'ready';
+  const stopJobs = config.jobs ? startJobs(ctx) : () => {};
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
   const sockets = new Set<import('node:net').Socket>();
@@ -97,6 +99,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
       const timer = setTimeout(() => {
         for (const s of sockets) s.destroy();
       }, 2000);
+      stopJobs();
       for (const fn of shutdownHooks) fn();
       await done;
       clearTimeout(timer);

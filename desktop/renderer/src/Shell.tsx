@@ -1,40 +1,21 @@
 import { ROLE_NAMES, type Role } from '@ops/shared';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { rejections } from './decisions.ts';
 import { fullName, useCommands, useCompany, useDismissed, useOutcomes, useSyncState, useUsers, WorkspaceContext } from './hooks.ts';
 import { markNavigation } from './perf.ts';
-import { Changes } from './screens/Changes.tsx';
-import { FleetBoard } from './screens/FleetBoard.tsx';
-import { Flights } from './screens/Flights.tsx';
-import { Maintenance } from './screens/Maintenance.tsx';
-import { TechLog } from './screens/TechLog.tsx';
-import type { StoredSession } from './session.ts';
+import { menuFor, type Route, screensFor } from './nav.ts';
+import { type StoredSession, SWITCH_EVENT } from './session.ts';
 import { SignInForm } from './SignIn.tsx';
 import { SyncBar } from './SyncBar.tsx';
 import type { Workspace } from './workspace.ts';
 
-export type Screen = 'fleet' | 'techlog' | 'maintenance' | 'flights' | 'changes';
-export interface Route {
-  screen: Screen;
-  /** The aircraft of the technical log. */
-  id?: string;
-}
-
-const SCREENS: Array<{ screen: Screen; label: string }> = [
-  { screen: 'fleet', label: 'Fleet' },
-  { screen: 'techlog', label: 'Technical log' },
-  { screen: 'maintenance', label: 'Maintenance' },
-  { screen: 'flights', label: 'My flights' },
-  { screen: 'changes', label: 'Sync & rejections' },
-];
-
-function parseHash(hash: string): Route | null {
+function parseHash(hash: string, role: number): Route | null {
   const [screen, id] = hash.replace(/^#\/?/, '').split('/');
-  return SCREENS.some((s) => s.screen === screen) ? { screen: screen as Screen, ...(id ? { id: decodeURIComponent(id) } : {}) } : null;
+  return screensFor(role).some((s) => s.screen === screen) ? { screen, ...(id ? { id: decodeURIComponent(id) } : {}) } : null;
 }
 
 /** Mechanics and managers start on the fleet, pilots and students on their flights. */
-const homeOf = (role: number): Screen => (role >= 150 && role <= 200 ? 'flights' : 'fleet');
+const homeOf = (role: number): string => (role >= 150 && role <= 200 ? 'flights' : 'fleet');
 
 export default function Shell({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): void; onSwitch(s: StoredSession): void }) {
   return (
@@ -45,15 +26,24 @@ export default function Shell({ ws, onSignOut, onSwitch }: { ws: Workspace; onSi
 }
 
 function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): void; onSwitch(s: StoredSession): void }) {
-  const [route, setRoute] = useState<Route>(() => parseHash(location.hash) ?? { screen: homeOf(ws.user.user_group_id) });
+  const role = ws.user.user_group_id;
+  const screens = useMemo(() => screensFor(role), [role]);
+  const menu = useMemo(() => menuFor(role), [role]);
+  const [route, setRoute] = useState<Route>(() => parseHash(location.hash, role) ?? { screen: homeOf(role) });
   useEffect(() => {
     const onHash = () => {
-      const r = parseHash(location.hash);
+      const r = parseHash(location.hash, role);
       if (r) setRoute(r);
     };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
-  }, []);
+  }, [role]);
+  // The account screen's company switch hands over the new session.
+  useEffect(() => {
+    const onSwitchEvent = (e: Event) => onSwitch((e as CustomEvent<StoredSession>).detail);
+    window.addEventListener(SWITCH_EVENT, onSwitchEvent);
+    return () => window.removeEventListener(SWITCH_EVENT, onSwitchEvent);
+  }, [onSwitch]);
   const go = useCallback((r: Route) => {
     markNavigation(r.screen);
     const hash = `#${r.screen}${r.id ? `/${encodeURIComponent(r.id)}` : ''}`;
@@ -69,6 +59,7 @@ function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): vo
   const dismissed = useDismissed();
   const rejected = useMemo(() => rejections(outcomes, commands, dismissed), [outcomes, commands, dismissed]);
   const sync = useSyncState();
+  const Current = screens.find((s) => s.screen === route.screen)?.component;
 
   return (
     <div className="app">
@@ -82,27 +73,32 @@ function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): vo
             </small>
           </div>
         </div>
-        <nav aria-label="Screens">
-          {SCREENS.map((s) => (
-            <button key={s.screen} type="button" className={route.screen === s.screen ? 'tab active' : 'tab'} aria-current={route.screen === s.screen ? 'page' : undefined} onClick={() => go({ screen: s.screen })}>
-              {s.label}
-              {s.screen === 'changes' && rejected.length > 0 && <span className="count">{rejected.length}</span>}
-            </button>
-          ))}
-        </nav>
         <button type="button" className="secondary small" onClick={onSignOut}>
           Sign out
         </button>
       </header>
       <SyncBar rejected={rejected.length} onShowChanges={() => go({ screen: 'changes' })} />
       {sync.needsSignIn && <SignInAgain ws={ws} onSwitch={onSwitch} />}
-      <main className="content">
-        {route.screen === 'fleet' && <FleetBoard onOpen={(id) => go({ screen: 'techlog', id })} />}
-        {route.screen === 'techlog' && <TechLog aircraftId={route.id} onPick={(id) => go({ screen: 'techlog', id })} />}
-        {route.screen === 'maintenance' && <Maintenance />}
-        {route.screen === 'flights' && <Flights />}
-        {route.screen === 'changes' && <Changes rejected={rejected} />}
-      </main>
+      <div className="body">
+        <nav aria-label="Screens" className="sidenav">
+          {menu.map(({ group, screens: items }) => (
+            <div key={group} className="nav-group">
+              <h2 className="nav-group-title">
+                {group}
+              </h2>
+              {items.map((s) => (
+                <button key={s.screen} type="button" className={route.screen === s.screen ? 'tab active' : 'tab'} aria-current={route.screen === s.screen ? 'page' : undefined} onClick={() => go({ screen: s.screen })}>
+                  {s.label}
+                  {s.screen === 'changes' && rejected.length > 0 && <span className="count">{rejected.length}</span>}
+                </button>
+              ))}
+            </div>
+          ))}
+        </nav>
+        <main className="content">
+          <Suspense fallback={<p className="muted">Loading…</p>}>{Current && <Current route={route} go={go} rejected={rejected} />}</Suspense>
+        </main>
+      </div>
     </div>
   );
 }

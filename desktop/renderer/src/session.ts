@@ -36,6 +36,9 @@ declare global {
 
 const KEY = 'ops.session.v1';
 
+/** Window event asking the shell to continue as another session (`detail`: the StoredSession), e.g. after a company switch. */
+export const SWITCH_EVENT = 'ops:switch-session';
+
 /**
  * The API base: in Electron the configured server, in the browser the server
  * that served the app (the field client lives at /app/, the API at /api/v1/).

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
+import { onJobRun } from '../jobs/scheduler.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -102,6 +103,11 @@ export class Metrics {
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
       registers,
     });
+    // Runs of the job scheduler (server/src/jobs/scheduler.ts) of this process.
+    onJobRun((job, ok, seconds) => {
+      this.jobRuns.inc({ job, outcome: ok ? 'ok' : 'error' });
+      this.jobDuration.observe({ job }, seconds);
+    });
   }
 
   /** Express middleware: counts, times and tracks every request by its route pattern once it ends. */
@@ -179,9 +185,9 @@ export function metricsOf(database: Database): Metrics {
 }
 
 /**
- * For areas with background jobs (reminders, expiry alerts, digests): wrap each
- * run so `job_runs_total` and `job_duration_seconds` count it.
- *   await runJob(ctx, 'expiry-alerts', () => sendExpiryAlerts(ctx));
+ * Jobs of the scheduler are counted by themselves (onJobRun); work run outside
+ * it (a one-off maintenance task) can be counted the same way:
+ *   await runJob(ctx, 'reindex', () => reindex(ctx));
  */
 export const runJob = <T>(ctx: AppContext, job: string, fn: () => Promise<T>): Promise<T> => metricsOf(ctx.database).runJob(job, fn);
 

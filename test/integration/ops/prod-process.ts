@@ -20,8 +20,18 @@ export interface ProdProcess {
   stop(): Promise<void>;
 }
 
-/** `npm run start:prod` (plain node on server/dist), resolved on its ready line. */
+/** `npm run start:prod` (plain node on server/dist), resolved on its ready line; another port when the chosen one was taken meanwhile. */
 export async function startProd(env: Record<string, string>): Promise<ProdProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startProdOnce(env);
+    } catch (err) {
+      if (attempt >= 3 || !String((err as Error).message).includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+async function startProdOnce(env: Record<string, string>): Promise<ProdProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
     cwd: root,

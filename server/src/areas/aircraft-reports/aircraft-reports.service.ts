@@ -33,6 +33,7 @@ import {
 } from './aircraft-reports.schema.ts';
 import { itemState } from './mel-state.ts';
 import { notifyReportCreated } from './report-notifications.ts';
+import { emitMelWebhook } from './aircraft-reports.webhooks.ts';
 
 /**
  * The one write path of the technical log, used by REST and by sync (pushed
@@ -243,6 +244,7 @@ export async function createReport(uow: UnitOfWork, actor: Actor, raw: unknown, 
       .execute();
     await insertLimitations(uow, actor.companyId, melId, limitations, now);
     created = { id, mel_item_id: melId, starts: window.starts, expires: window.expires };
+    await emitMelWebhook(uow, actor, id, 'mel.raised');
   }
   await notifyReportCreated(uow, actor, { id, title: r.title, severity: r.severity ?? 'LOW', aircraft_status: r.aircraft_status ?? 'FLYABLE', registration: aircraft.registration });
   return created;
@@ -328,6 +330,8 @@ export async function editReport(uow: UnitOfWork, actor: Actor, id: string, raw:
     await trx.deleteFrom('mel_item_limitations').where('company_id', '=', actor.companyId).where('mel_item_id', '=', melRow.id).execute();
     await insertLimitations(uow, actor.companyId, melRow.id, limitations, now);
   }
+  // Every closing path (REST edit, the offline command) passes here.
+  if (melRow && r.status === 'CLOSED' && report.status !== 'CLOSED') await emitMelWebhook(uow, actor, id, 'mel.closed');
 }
 
 export async function deleteReport(uow: UnitOfWork, actor: Actor, id: string): Promise<void> {
@@ -379,6 +383,7 @@ export async function extendItem(
     .where('company_id', '=', actor.companyId)
     .where('id', '=', reportId)
     .execute();
+  await emitMelWebhook(uow, actor, reportId, 'mel.extended');
   return { ok: true, value: { extended_until: until, mel_item_id: item.id } };
 }
 

@@ -12,6 +12,7 @@ import { moveBooks } from './books.ts';
 import { adjustFlightCount, UNCONFIRMED } from './flights.repository.ts';
 import { canCancel, canDispatch, isCrew, isInvolved, isStaff } from './flights.policy.ts';
 import { type FlightRow, flightActor, landedProblems, loadFlightRow } from './flights.service.ts';
+import { emitFlightWebhook } from './flights.webhooks.ts';
 import { recordChange } from './history.ts';
 import { notifyCrew } from './notify-crew.ts';
 import { assertNoOverlap } from './overlap.ts';
@@ -78,6 +79,7 @@ export async function confirmFlight(uow: UnitOfWork, actor: Actor, id: string, o
   await setStatus(uow, actor, f, 'LANDED', { confirmed_at: nowSeconds(), confirmed_by: actor.userId });
   await moveBooks(uow, actor.companyId, { aircraft_id: f.aircraft_id, flight_time: Number(f.flight_time), landings: Number(f.landings) }, 1);
   await recordChange(uow, { companyId: actor.companyId, flightId: f.id, userId: actor.userId, action: 'confirm', fields: [{ field: 'status', from: f.status, to: 'LANDED' }] });
+  await emitFlightWebhook(uow, actor, f.id, 'flight.confirmed');
   return { status: 'LANDED' };
 }
 
@@ -131,6 +133,7 @@ export async function dispatchFlight(uow: UnitOfWork, actor: Actor, id: string, 
   }
   await setStatus(uow, actor, f, 'DISPATCHED', { dispatched_at: now, dispatched_by: actor.userId });
   await recordChange(uow, { companyId: actor.companyId, flightId: f.id, userId: actor.userId, action: 'dispatch', fields: [{ field: 'status', from: f.status, to: 'DISPATCHED' }] });
+  await emitFlightWebhook(uow, actor, f.id, 'flight.dispatched');
   return { result: true, status: 'DISPATCHED' };
 }
 
@@ -155,5 +158,6 @@ export async function cancelFlight(
   const comments = input.text ? `${input.reason}\n\n${input.text}` : input.reason;
   await recordChange(uow, { companyId: actor.companyId, flightId: f.id, userId: actor.userId, action: 'cancel', fields: [{ field: 'status', from: f.status, to: status }], comments });
   if (input.notify) await notifyCrew(uow, actor, f, input.reason);
+  await emitFlightWebhook(uow, actor, f.id, 'flight.canceled');
   return { status, changed: true };
 }

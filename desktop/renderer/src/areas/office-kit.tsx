@@ -1,0 +1,290 @@
+/**
+ * What the office screens (company, people, news, account) share: online REST
+ * calls through the workspace's authenticated fetch, field errors from the
+ * shared zod schemas and from the server side by side, pagination and progress.
+ * These screens are online only: they read and write through the API, never
+ * the local database.
+ */
+import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { ZodType } from 'zod';
+import { formatDate, formatDateTime } from '../format.ts';
+import { useCompany, useWorkspace } from '../hooks.ts';
+import { RestError } from '../workspace.ts';
+import './office.css';
+
+/** Field errors by dotted path (`User.email`), each a list of messages: the server's `errors`/`validation` shape. */
+export type FieldErrors = Record<string, string[]>;
+
+function add(out: FieldErrors, key: string, message: string): void {
+  const list = out[key] ?? [];
+  list.push(message);
+  out[key] = list;
+}
+
+function flatten(value: unknown, prefix: string, out: FieldErrors): void {
+  if (typeof value === 'string') {
+    add(out, prefix || '_', value);
+  } else if (Array.isArray(value)) {
+    if (value.every((v) => typeof v === 'string')) {
+      for (const v of value) add(out, prefix || '_', v);
+    } else {
+      for (const [i, v] of value.entries()) flatten(v, prefix ? `${prefix}.${i}` : String(i), out);
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  }
+}
+
+/** The field errors of a failed call (`errors` or `validation`, flat or nested), or none. */
+export function serverFieldErrors(err: unknown): FieldErrors {
+  if (!(err instanceof RestError) || typeof err.body !== 'object' || err.body === null) return {};
+  const body = err.body as Record<string, unknown>;
+  const out: FieldErrors = {};
+  flatten(body.errors ?? body.validation ?? null, '', out);
+  return out;
+}
+
+/** The `rows` messages of a rejected operating-hours save. */
+export function serverRows(err: unknown): string[] {
+  if (!(err instanceof RestError) || typeof err.body !== 'object' || err.body === null) return [];
+  const rows = (err.body as { rows?: unknown }).rows;
+  return Array.isArray(rows) ? rows.filter((r): r is string => typeof r === 'string') : [];
+}
+
+/** Validates `value` with a shared schema: the parsed value, or field errors keyed like the server's. */
+export function check<T>(schema: ZodType<T>, value: unknown): { ok: true; value: T } | { ok: false; errors: FieldErrors } {
+  const r = schema.safeParse(value);
+  if (r.success) return { ok: true, value: r.data };
+  const errors: FieldErrors = {};
+  for (const issue of r.error.issues) add(errors, issue.path.length ? issue.path.map(String).join('.') : '_', issue.message);
+  return { ok: false, errors };
+}
+
+/** The first message for a field: exact key, or a key ending in `.field` (servers and forms nest differently). */
+export function errorOf(errors: FieldErrors, key: string): string | undefined {
+  if (errors[key]?.length) return errors[key][0];
+  const leaf = key.split('.').pop() ?? key;
+  for (const [k, v] of Object.entries(errors)) if ((k === leaf || k.endsWith(`.${leaf}`)) && v.length) return v[0];
+  return undefined;
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** GET/POST against the API of the signed-in login. */
+export function useApi() {
+  const ws = useWorkspace();
+  return {
+    ws,
+    get: useCallback(<T,>(path: string) => ws.rest<T>('GET', path), [ws]),
+    post: useCallback(<T,>(path: string, body: unknown = {}) => ws.rest<T>('POST', path, body), [ws]),
+  };
+}
+
+export interface Loaded<T> {
+  data: T | null;
+  error: string | null;
+  loading: boolean;
+  reload(): void;
+}
+
+/** Loads `path` (none while null) and again on `reload()`; a newer load wins over an older one. */
+export function useLoad<T>(path: string | null): Loaded<T> {
+  const { get } = useApi();
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: path !== null });
+  const [tick, setTick] = useState(0);
+  const seq = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-runs the load on purpose
+  useEffect(() => {
+    if (path === null) return;
+    const mine = ++seq.current;
+    setState((s) => ({ ...s, loading: true, error: null }));
+    get<T>(path).then(
+      (data) => mine === seq.current && setState({ data, error: null, loading: false }),
+      (err) => mine === seq.current && setState((s) => ({ data: s.data, error: messageOf(err), loading: false })),
+    );
+  }, [path, tick, get]);
+  return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };
+}
+
+/** A form submit with progress and outcome: `run` gets the work, answers whether it succeeded. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [done, setDone] = useState<string | null>(null);
+  /** The `rows` messages of a rejected operating-hours save. */
+  const [rows, setRows] = useState<string[]>([]);
+  const run = useCallback(async (work: () => Promise<unknown>): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    setErrors({});
+    setRows([]);
+    setDone(null);
+    try {
+      const msg = await work();
+      if (typeof msg === 'string' && msg) setDone(msg);
+      return true;
+    } catch (err) {
+      setErrors(serverFieldErrors(err));
+      setRows(serverRows(err));
+      setError(messageOf(err));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  /** Client-side validation failed: show the field errors without calling the server. */
+  const invalid = useCallback((e: FieldErrors) => {
+    setErrors(e);
+    setDone(null);
+    setError('Check the highlighted fields');
+  }, []);
+  return { busy, error, errors, rows, done, run, invalid, setDone };
+}
+
+/** Outcome line of a form: the error (announced) or the confirmation. */
+export function Outcome({ error, done }: { error: string | null; done?: string | null }) {
+  if (error)
+    return (
+      <p role="alert" className="form-error">
+        {error}
+      </p>
+    );
+  if (done)
+    return (
+      <p role="status" className="form-done">
+        {done}
+      </p>
+    );
+  return null;
+}
+
+/** A labelled control with its error beside it (`aria-invalid`, `aria-describedby`). */
+export function FormField({
+  label,
+  error,
+  hint,
+  wide,
+  children,
+}: {
+  label: string;
+  error?: string;
+  hint?: string;
+  wide?: boolean;
+  children: (props: { id: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }) => ReactNode;
+}) {
+  const id = useId();
+  const described = [error ? `${id}-err` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={wide ? 'field field-wide' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, ...(error ? { 'aria-invalid': true } : {}), ...(described ? { 'aria-describedby': described } : {}) })}
+      {hint && (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-err`} className="field-error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export interface Paginate {
+  page: number;
+  pageCount: number;
+  count: number;
+  prevPage: boolean;
+  nextPage: boolean;
+}
+
+/** Previous / next over a server-paginated list (`paginate` or `pagination`). */
+export function Pager({ paginate, onPage, label = 'Pages' }: { paginate: Paginate | null | undefined; onPage(page: number): void; label?: string }) {
+  if (!paginate || paginate.pageCount <= 1) return paginate ? <p className="muted small">{paginate.count} in all</p> : null;
+  return (
+    <nav className="pager" aria-label={label}>
+      <button type="button" className="secondary small" disabled={!paginate.prevPage} onClick={() => onPage(paginate.page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {paginate.page} of {paginate.pageCount} · {paginate.count} in all
+      </span>
+      <button type="button" className="secondary small" disabled={!paginate.nextPage} onClick={() => onPage(paginate.page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** Client-side pages of an already loaded list (lists the API answers whole). */
+export function usePages<T>(items: readonly T[], size = 25) {
+  const [page, setPage] = useState(1);
+  const pageCount = Math.max(1, Math.ceil(items.length / size));
+  const current = Math.min(page, pageCount);
+  return {
+    rows: items.slice((current - 1) * size, current * size),
+    paginate: { page: current, pageCount, count: items.length, prevPage: current > 1, nextPage: current < pageCount },
+    setPage,
+  };
+}
+
+/** Progress of a load or a long operation. */
+export function Busy({ what = 'Loading…' }: { what?: string }) {
+  return (
+    <p className="busy" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {what}
+    </p>
+  );
+}
+
+/** Header of an office screen. */
+export function ScreenHead({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="screen-head">
+      <h1>{title}</h1>
+      {children}
+    </div>
+  );
+}
+
+/** Dates and times of unix seconds in the company's formats and zone (company settings). */
+export function useFormats() {
+  const { display } = useCompany();
+  return useMemo(
+    () => ({
+      dateTime: (unix: number | null | undefined) => (unix ? formatDateTime(unix, display) : '—'),
+      date: (unix: number | null | undefined) => (unix ? formatDate(unix, display) : '—'),
+    }),
+    [display],
+  );
+}
+
+/** Opens another screen (the shell follows the hash). */
+export function goTo(screen: string, id?: string): void {
+  location.hash = `#${screen}${id ? `/${encodeURIComponent(id)}` : ''}`;
+}
+
+/** Yes / no checkbox with its label. */
+export function Check({ label, checked, onChange, disabled }: { label: string; checked: boolean; onChange(v: boolean): void; disabled?: boolean }) {
+  return (
+    <label className="check">
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+      {label}
+    </label>
+  );
+}
+
+/** The company's calendar date today (YYYY-MM-DD) in `zone`. */
+export function todayIn(zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  } catch {
+    return new Date().toISOString().slice(0, 10);
+  }
+}

@@ -1,0 +1,228 @@
+import { ROLE_NAMES, ROLES, type Role } from '@ops/shared';
+import { userForm } from '@ops/shared/forms/office';
+import { type FormEvent, useMemo, useState } from 'react';
+import { useWorkspace } from '../../hooks.ts';
+import { Busy, Check, check, errorOf, FormField, goTo, Outcome, Pager, ScreenHead, todayIn, useAction, useApi, useLoad, usePages } from '../office-kit.tsx';
+
+interface UserRow {
+  User: { id: string; active: boolean; email_status: string; pilot: boolean; two_factor: string; email: string | null; user_group_id: number; expiration: string | null };
+  UserDetail: { name: string; surname: string };
+  UserGroup: { name: string };
+}
+
+interface Draft {
+  id?: string;
+  User: { email: string; user_group_id: number; active: boolean; pilot: boolean; expiration: string; send_email: boolean };
+  UserDetail: { name: string; surname: string };
+}
+
+const EMPTY: Draft = { User: { email: '', user_group_id: ROLES.PILOT, active: true, pilot: true, expiration: '', send_email: true }, UserDetail: { name: '', surname: '' } };
+
+/** Roles a user administrator may hand out: their own level and below (the server checks again). */
+const assignable = (mine: number) => (Object.keys(ROLE_NAMES).map(Number) as Role[]).filter((r) => r >= mine && r !== ROLES.PLATFORM_ADMIN);
+
+export default function Users() {
+  const ws = useWorkspace();
+  const canWrite = ws.user.user_group_id <= 110;
+  const users = useLoad<UserRow[]>('/manager/users.json');
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<Draft | null>(null);
+  const act = useAction();
+  const { post } = useApi();
+
+  const filtered = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    const all = users.data ?? [];
+    if (!q) return all;
+    return all.filter((u) => `${u.UserDetail.name} ${u.UserDetail.surname} ${u.User.email ?? ''} ${u.UserGroup.name}`.toLowerCase().includes(q));
+  }, [users.data, search]);
+  const pages = usePages(filtered, 20);
+
+  const startEdit = async (id: string) => {
+    await act.run(async () => {
+      const u = await ws.rest<UserRow & { User: { expiration: string | null } }>('GET', `/manager/users/view/${id}.json`);
+      setEditing({
+        id,
+        User: { email: u.User.email ?? '', user_group_id: u.User.user_group_id, active: u.User.active, pilot: u.User.pilot, expiration: u.User.expiration ?? '', send_email: false },
+        UserDetail: { name: u.UserDetail.name, surname: u.UserDetail.surname },
+      });
+    });
+  };
+
+  const setActive = (u: UserRow, active: boolean) =>
+    act.run(async () => {
+      await post('/manager/users/edit.json', { User: { id: u.User.id, active } });
+      users.reload();
+      return `${u.UserDetail.name} ${u.UserDetail.surname} ${active ? 'reactivated' : 'deactivated'}`;
+    });
+
+  const remove = (u: UserRow) => {
+    if (!window.confirm(`Delete ${u.UserDetail.name} ${u.UserDetail.surname}? Their flights and records stay; the login of this company is removed.`)) return;
+    void act.run(async () => {
+      await post(`/manager/users/delete/${u.User.id}.json`, { confirm: true });
+      users.reload();
+      return 'User deleted';
+    });
+  };
+
+  return (
+    <section data-testid="users">
+      <ScreenHead title="Users">
+        <label className="inline-label">
+          <span className="sr-only">Search users</span>
+          <input type="search" className="search" placeholder="Search name, email or role" value={search} onChange={(e) => {
+              setSearch(e.target.value);
+              pages.setPage(1);
+            }} />
+        </label>
+        {canWrite && !editing && (
+          <button type="button" onClick={() => setEditing(EMPTY)}>
+            New user
+          </button>
+        )}
+      </ScreenHead>
+      {editing && (
+        <UserForm
+          draft={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(msg) => {
+            setEditing(null);
+            users.reload();
+            act.setDone(msg);
+          }}
+        />
+      )}
+      <Outcome error={act.error} done={act.done} />
+      {!users.data ? (
+        users.error ? <Outcome error={users.error} /> : <Busy />
+      ) : (
+        <>
+          <table className="data-table">
+            <caption className="sr-only">Users of the company</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">State</th>
+                <th scope="col">Two-factor</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {pages.rows.map((u) => (
+                <tr key={u.User.id} data-user={u.User.email ?? u.User.id} className={u.User.active ? undefined : 'inactive'}>
+                  <td>
+                    <a href={`#pilot/${u.User.id}`}>
+                      {u.UserDetail.name} {u.UserDetail.surname}
+                    </a>
+                  </td>
+                  <td>
+                    {u.User.email ?? <span className="muted">none</span>} {u.User.email && u.User.email_status !== 'confirmed' && <span className="badge badge-warn">{u.User.email_status}</span>}
+                  </td>
+                  <td>{u.UserGroup.name}</td>
+                  <td>{u.User.active ? <span className="badge badge-ok">active</span> : <span className="badge badge-neutral">inactive</span>}</td>
+                  <td>{u.User.two_factor}</td>
+                  <td>
+                    {canWrite && (
+                      <span className="row-actions">
+                        <button type="button" className="link small" onClick={() => startEdit(u.User.id)} aria-label={`Edit ${u.UserDetail.name} ${u.UserDetail.surname}`}>
+                          Edit
+                        </button>
+                        {u.User.id !== ws.user.id && (
+                          <button type="button" className="link small" onClick={() => setActive(u, !u.User.active)} aria-label={`${u.User.active ? 'Deactivate' : 'Reactivate'} ${u.UserDetail.name} ${u.UserDetail.surname}`}>
+                            {u.User.active ? 'Deactivate' : 'Reactivate'}
+                          </button>
+                        )}
+                        {u.User.id !== ws.user.id && (
+                          <button type="button" className="link small danger" onClick={() => remove(u)} aria-label={`Delete ${u.UserDetail.name} ${u.UserDetail.surname}`}>
+                            Delete
+                          </button>
+                        )}
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {filtered.length === 0 && <p className="empty">No user matches.</p>}
+          <Pager paginate={pages.paginate} onPage={pages.setPage} label="User pages" />
+        </>
+      )}
+    </section>
+  );
+}
+
+function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; onSaved(message: string): void }) {
+  const ws = useWorkspace();
+  const { post } = useApi();
+  const [d, setD] = useState<Draft>(draft);
+  const act = useAction();
+  const e = (k: string) => errorOf(act.errors, k);
+  const setU = (p: Partial<Draft['User']>) => setD({ ...d, User: { ...d.User, ...p } });
+  const setDetail = (p: Partial<Draft['UserDetail']>) => setD({ ...d, UserDetail: { ...d.UserDetail, ...p } });
+  const auditor = d.User.user_group_id === ROLES.AUDITOR;
+
+  const submit = async (ev: FormEvent) => {
+    ev.preventDefault();
+    const r = check(userForm(todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone)), d);
+    if (!r.ok) return act.invalid(r.errors);
+    await act.run(async () => {
+      const body = { User: { ...d.User, ...(d.id ? { id: d.id } : {}), ...(auditor ? { pilot: false } : {}) }, UserDetail: d.UserDetail };
+      const res = await post<{ message?: string }>(d.id ? '/manager/users/edit.json' : '/manager/users/create.json', body);
+      onSaved(res.message ?? 'Saved');
+    });
+  };
+
+  return (
+    <form className="card-form" onSubmit={submit} aria-label={d.id ? 'Edit user' : 'New user'} noValidate>
+      <h2>{d.id ? `Edit ${draft.UserDetail.name} ${draft.UserDetail.surname}` : 'New user'}</h2>
+      <div className="grid">
+        <FormField label="Name" error={e('UserDetail.name')}>
+          {(p) => <input {...p} name="name" value={d.UserDetail.name} onChange={(v) => setDetail({ name: v.target.value })} />}
+        </FormField>
+        <FormField label="Surname" error={e('UserDetail.surname')}>
+          {(p) => <input {...p} name="surname" value={d.UserDetail.surname} onChange={(v) => setDetail({ surname: v.target.value })} />}
+        </FormField>
+        <FormField label="Email" error={e('User.email')}>
+          {(p) => <input {...p} name="email" type="email" value={d.User.email} onChange={(v) => setU({ email: v.target.value })} />}
+        </FormField>
+        <FormField label="Role" error={e('User.user_group_id')}>
+          {(p) => (
+            <select {...p} name="role" value={d.User.user_group_id} onChange={(v) => setU({ user_group_id: Number(v.target.value) })}>
+              {assignable(ws.user.user_group_id).map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_NAMES[r]}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+        <FormField label={auditor ? 'Account expires (required, at most 90 days)' : 'Account expires'} error={e('User.expiration')}>
+          {(p) => <input {...p} name="expiration" type="date" value={d.User.expiration} onChange={(v) => setU({ expiration: v.target.value })} />}
+        </FormField>
+        <Check label="Active" checked={d.User.active} onChange={(v) => setU({ active: v })} />
+        <Check label="Flies (pilot)" checked={d.User.pilot && !auditor} disabled={auditor} onChange={(v) => setU({ pilot: v })} />
+        <Check label={d.id ? 'Mail them if the email changes' : 'Send a welcome mail'} checked={d.User.send_email} onChange={(v) => setU({ send_email: v })} />
+      </div>
+      {auditor && <p className="muted small">External auditors sign in with an email code and see personal contact data masked.</p>}
+      <div className="actions-row">
+        <button type="submit" disabled={act.busy}>
+          {act.busy ? 'Saving…' : d.id ? 'Save user' : 'Create user'}
+        </button>
+        <button type="button" className="secondary" onClick={onClose}>
+          Cancel
+        </button>
+        <Outcome error={act.error} />
+        {d.id && (
+          <button type="button" className="link small" onClick={() => goTo('pilot', d.id)}>
+            Open the full page
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

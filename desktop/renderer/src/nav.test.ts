@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { menuFor, NAV_GROUPS, SCREENS, screensFor } from './nav.ts';
+
+const labels = (role: number) => menuFor(role).flatMap((g) => g.screens.map((s) => s.label));
+
+describe('role-aware navigation', () => {
+  it('groups follow NAV_GROUPS order and leave empty groups out', () => {
+    for (const role of [1, 100, 105, 110, 120, 135, 150, 170, 190, 200, 250, 300]) {
+      const groups = menuFor(role).map((g) => g.group);
+      expect(groups).toEqual(NAV_GROUPS.filter((g) => groups.includes(g)));
+      expect(menuFor(role).every((g) => g.screens.length > 0)).toBe(true);
+    }
+  });
+
+  it('mirrors the API gates: administration for managers only', () => {
+    expect(labels(100)).toEqual(expect.arrayContaining(['Users', 'Company settings', 'Operating hours', 'Permissions', 'API keys', 'Pilot groups', 'Pilot directory', 'News', 'My account']));
+    expect(labels(110)).toContain('API keys');
+    expect(labels(110)).not.toContain('Company settings');
+    expect(labels(150)).toEqual(expect.arrayContaining(['Pilot groups', 'Pilot directory']));
+    expect(labels(150)).not.toContain('Users');
+    expect(labels(250)).toEqual(expect.arrayContaining(['Users', 'Pilot directory']));
+    expect(labels(250)).not.toContain('API keys');
+    for (const role of [190, 200, 300]) {
+      expect(labels(role)).toEqual(expect.arrayContaining(['News', 'Alerts', 'My account']));
+      for (const admin of ['Users', 'Company settings', 'Operating hours', 'Permissions', 'API keys', 'Pilot groups']) expect(labels(role)).not.toContain(admin);
+    }
+  });
+
+  it('hidden screens open by link but are not listed', () => {
+    expect(screensFor(190).some((s) => s.screen === 'pilot')).toBe(true);
+    expect(labels(190)).not.toContain('Pilot');
+    expect(new Set(SCREENS.map((s) => s.screen)).size).toBe(SCREENS.length);
+  });
+});

@@ -1,0 +1,36 @@
+declare module '../../db/schema.ts' {
+  interface DB {
+    webhook_endpoints: {
+      id: string;
+      company_id: string;
+      url: string;
+      description: string | null;
+      secret: string;
+      /** JSON array of event types. */
+      events: string;
+      active: number;
+      deleted: number;
+      created_by: string | null;
+      created: number;
+      modified: number;
+    };
+    webhook_events: { id: string; company_id: string; type: string; model: string; record_id: string; payload: string; created: number };
+    webhook_deliveries: {
+      id: string;
+      company_id: string;
+      endpoint_id: string;
+      event_id: string;
+      record_id: string;
+      /** pending, delivered, failed */
+      status: string;
+      attempts: number;
+      next_attempt: number;
+      last_attempt: number | null;
+      response_status: number | null;
+      error: string | null;
+      delivered: number | null;
+      created: number;
+    };
+  }
+}
+export {};
