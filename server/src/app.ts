@@ -7,6 +7,7 @@ import { HttpError } from './http/errors.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { buildRouter } from './http/router.ts';
 import type { Logger } from './logger.ts';
+import { mountMetricsMiddleware, mountOpsRoutes } from './ops/index.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -21,8 +22,11 @@ export const API_BASE = '/api/v1';
 export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: express.Express) => void): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // TRUST_PROXY: which proxies' X-Forwarded-For to believe (Express syntax: 'loopback', 'uniquelocal', a hop count, addresses).
+  const trust = process.env.TRUST_PROXY?.trim() || 'loopback';
+  app.set('trust proxy', /^\d+$/.test(trust) ? Number(trust) : trust);
   app.set('query parser', 'extended');
+  mountMetricsMiddleware(app, ctx);
 
   // The access line is only timed when it will be written.
   const accessLog = ctx.log.isLevelEnabled('info');
@@ -49,6 +53,8 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
       res.status(503).json({ status: 'unavailable' });
     }
   });
+
+  mountOpsRoutes(app, ctx);
 
   const openapi = buildOpenApi(routes, ctx.version);
   app.get(['/openapi.json', `${API_BASE}/openapi.json`], (_req, res) => {

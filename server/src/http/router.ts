@@ -89,6 +89,8 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
   const router = Router();
   for (const route of routes) {
     const run = async (req: Request, res: Response, next: NextFunction) => {
+      req.routePattern = route.path;
+      req.onRouteMatched?.();
       try {
         const actor = await admit(ctx, route, req);
         const params = parsePart(route, 'params', req.params);

@@ -1,5 +1,5 @@
 import { getAirport } from '@ops/shared/airports';
-import { greatCircleDistanceNm } from '@ops/shared/rules/airports/night-time';
+import { flightDistanceNm } from '@ops/shared/rules/flights/distance';
 import { ROLE_NAMES, type Role } from '@ops/shared';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -50,7 +50,7 @@ export async function viewFlight(ctx: AppContext, actor: Actor, id: string) {
     .execute();
   const dep = airportRecord(row.departure_airport);
   const arr = airportRecord(row.landing_airport);
-  const distance = dep && arr ? Math.round(greatCircleDistanceNm(dep, arr) * 10) / 10 : 0;
+  const distance = flightDistanceNm(dep, arr);
   return {
     flight: {
       ...presented,
