@@ -121,8 +121,9 @@ export class Metrics {
         if (key !== null || !req.routePattern) return;
         key = `${req.method} ${req.routePattern}`;
         this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
-        if (req.routePattern === PUSH_ROUTE && req.params?.collection === 'commands' && Array.isArray(req.body?.rows)) {
-          commands = req.body.rows.length;
+        if (req.routePattern === PUSH_ROUTE && req.params?.collection === 'device' && Array.isArray(req.body?.rows)) {
+          // The device collection carries commands (and outcomes, which devices never push).
+          commands = req.body.rows.filter((r: { newDocumentState?: { type?: string } }) => r?.newDocumentState?.type === 'command').length;
           this.pendingCommands += commands;
         }
       };
