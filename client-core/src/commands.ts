@@ -1,4 +1,4 @@
-import { type CommandDoc, uuidv7 } from '@ops/shared';
+import { type CommandDoc, DEVICE_TYPES, uuidv7 } from '@ops/shared';
 import type { RxCollection } from 'rxdb';
 import { filter, firstValueFrom, map, type Observable } from 'rxjs';
 import type { OpsDoc } from './database.ts';
@@ -56,7 +56,7 @@ const plain = (d: { toJSON(): unknown }) => d.toJSON() as unknown as CommandDoc;
 
 /**
  * Server-decided commands (docs/sync.md, "Commands"). `run` inserts a pending
- * `CommandDoc` into the replicated `commands` collection, which works offline;
+ * `CommandDoc` (`type: 'command'`) into the replicated `device` collection, which works offline;
  * the push delivers it, the server decides once (idempotent by id) and answers
  * the decided document, which replaces the pending one locally.
  */
@@ -67,8 +67,9 @@ export class Commands {
   ) {}
 
   async run<N extends CommandName>(name: N, args: CommandArgs<N>): Promise<QueuedCommand<N>> {
-    const doc: CommandDoc = {
+    const doc: CommandDoc & { type: string } = {
       id: uuidv7(),
+      type: DEVICE_TYPES.command,
       name,
       args: args as Record<string, unknown>,
       client_time: Date.now(),
@@ -98,11 +99,11 @@ export class Commands {
 
   /** Commands waiting for the server, oldest first. */
   get pending$(): Observable<CommandDoc[]> {
-    return this.collection.find({ selector: { status: 'pending' }, sort: [{ id: 'asc' }] }).$.pipe(map((docs) => docs.map(plain)));
+    return this.collection.find({ selector: { type: DEVICE_TYPES.command, status: 'pending' }, sort: [{ id: 'asc' }] }).$.pipe(map((docs) => docs.map(plain)));
   }
 
   /** Every command of this login, newest first (a history of decisions). */
   get all$(): Observable<CommandDoc[]> {
-    return this.collection.find({ sort: [{ id: 'desc' }] }).$.pipe(map((docs) => docs.map(plain)));
+    return this.collection.find({ selector: { type: DEVICE_TYPES.command }, sort: [{ id: 'desc' }] }).$.pipe(map((docs) => docs.map(plain)));
   }
 }

@@ -1,4 +1,4 @@
-import { COLLECTIONS, type CollectionDef, MAX_COLLECTIONS, aircraftCollection, commandsCollection } from '@ops/shared';
+import { COLLECTIONS, type CollectionDef, MAX_COLLECTIONS, aircraftCollection, commandsCollection, deviceCollection } from '@ops/shared';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { addRxPlugin, createRxDatabase } from 'rxdb';
 import { RxDBDevModePlugin } from 'rxdb/plugins/dev-mode';
@@ -21,6 +21,9 @@ describe('schemas built from the shared collections', () => {
       expect(schema.indexes).toEqual(def.schema.indexes?.length ? def.schema.indexes : undefined);
     }
     expect(toRxSchema(commandsCollection).required).toEqual(['id', 'name', 'args', 'client_time', 'status']);
+    // An area collection: the union of its record types, `type` required and leading every index.
+    expect(toRxSchema(deviceCollection).required).toEqual(['id', 'type', 'status']);
+    for (const def of COLLECTIONS) for (const index of def.schema.indexes ?? []) if (def.schema.properties.type) expect(index[0]).toBe('type');
   });
 
   it('pass RxDB dev-mode schema checks (reserved names, index rules) and validate documents', async () => {
@@ -29,8 +32,9 @@ describe('schemas built from the shared collections', () => {
     const db = await createRxDatabase({ name: 'schemacheck', storage: wrappedValidateAjvStorage({ storage: getRxStorageMemory() }), multiInstance: false });
     await db.addCollections(Object.fromEntries(COLLECTIONS.map((c) => [c.name, { schema: toRxSchema(c) }])));
     expect(Object.keys(db.collections).sort()).toEqual(COLLECTIONS.map((c) => c.name).sort());
-    await db.collections.aircraft.insert({ id: 'a1', registration: 'EC-ABC', active: true });
-    await expect(db.collections.aircraft.insert({ id: 'a2', active: true })).rejects.toThrow();
+    await db.collections.fleet.insert({ id: 'a1', type: 'aircraft', registration: 'EC-ABC', active: true });
+    // Every document carries its record type.
+    await expect(db.collections.fleet.insert({ id: 'a2', registration: 'EC-DEF', active: true })).rejects.toThrow();
     await db.close();
   });
 
@@ -38,8 +42,18 @@ describe('schemas built from the shared collections', () => {
     // Dev-mode (added above) demands a validator and checks Dexie's index rules too.
     const db = await openDatabase('ops_dexie_test', wrappedValidateAjvStorage({ storage: getRxStorageDexie({ indexedDB, IDBKeyRange }) }) as never);
     expect(Object.keys(db.collections).sort()).toEqual(COLLECTIONS.map((c) => c.name).sort());
-    await db.collections.aircraft.insert({ id: 'a1', registration: 'EC-ABC', active: true });
-    expect((await db.collections.aircraft.findOne('a1').exec())?.get('registration')).toBe('EC-ABC');
+    await db.collections.fleet.insert({ id: 'a1', type: 'aircraft', registration: 'EC-ABC', active: true });
+    expect((await db.collections.fleet.findOne('a1').exec())?.get('registration')).toBe('EC-ABC');
+    await db.remove();
+  });
+
+  it('the budget: MAX_COLLECTIONS (13) collections open in one JavaScript context, with room for the layout upgrade', async () => {
+    // Today's collections plus stand-ins up to the budget, and one more: the old collection the upgrade opens at a time.
+    const fill = Array.from({ length: MAX_COLLECTIONS - COLLECTIONS.length }, (_, i) => ({ ...aircraftCollection, name: `area${i}` }) as CollectionDef<{ id: string }>);
+    const db = await openDatabase('budget_check', wrappedValidateAjvStorage({ storage: getRxStorageMemory() }) as never, [...COLLECTIONS, ...fill]);
+    expect(Object.keys(db.collections)).toHaveLength(MAX_COLLECTIONS);
+    await db.addCollections({ upgrading: { schema: toRxSchema(aircraftCollection) } });
+    expect(Object.keys(db.collections)).toHaveLength(MAX_COLLECTIONS + 1);
     await db.remove();
   });
 

@@ -1,4 +1,4 @@
-import { COLLECTIONS, commandsCollection } from '@ops/shared';
+import { COLLECTIONS, deviceCollection } from '@ops/shared';
 import type { RxStorage } from 'rxdb';
 import { map, type Subscription } from 'rxjs';
 import { Commands } from './commands.ts';
@@ -7,6 +7,7 @@ import { HttpError, OfflineError } from './errors.ts';
 import { PendingWrites } from './pending-writes.ts';
 import { Replicator, type ReplicatorOptions } from './replication.ts';
 import { type SyncStateObservable, SyncStateStore } from './sync-state.ts';
+import { CarriedMasters, upgradeLayout } from './upgrade.ts';
 import { type Credentials, Transport } from './transport.ts';
 
 export { backoffDelay } from './backoff.ts';
@@ -15,6 +16,7 @@ export { SseParser, type SseEvent } from './sse.ts';
 export { databaseName, openDatabase, serverWins, toRxSchema, type OpsCollections, type OpsDatabase, type OpsDoc } from './database.ts';
 export { Commands, type CommandArgs, type CommandName, type CommandResult, type DecidedCommand, type OpsCommands, type QueuedCommand } from './commands.ts';
 export { PendingWrites } from './pending-writes.ts';
+export { CarriedMasters, upgradeLayout } from './upgrade.ts';
 export type { Checkpoint } from './replication.ts';
 export type { SyncState, SyncStateObservable } from './sync-state.ts';
 export { Transport, type Credentials } from './transport.ts';
@@ -131,17 +133,20 @@ export async function createOpsClient(opts: OpsClientOptions): Promise<OpsClient
   );
   const name = databaseName(opts.baseUrl, opts.user.id, opts.user.company_id);
   const db = await openDatabase(name, await resolveStorage(opts.storage));
+  // A database of the old layout (one collection per record type): carry its unpushed writes and queued commands over.
+  const carried = await CarriedMasters.load(db);
+  await upgradeLayout(db, name, carried);
   const collections = db.collections;
   const defs = COLLECTIONS.map((def) => ({ def, collection: collections[def.name] }));
 
   const pending = new PendingWrites();
   for (const { def, collection } of defs) if (def.writableFields.length) pending.track(def.name, collection);
-  const commands = new Commands(collections[commandsCollection.name], opts.user.id);
+  const commands = new Commands(collections[deviceCollection.name], opts.user.id);
   const subs: Subscription[] = [
     pending.count$.subscribe((n) => state.patch({ pendingWrites: n })),
     commands.pending$.pipe(map((p) => p.length)).subscribe((n) => state.patch({ pendingCommands: n })),
   ];
-  const replicator = new Replicator(transport, defs, state, pending, {
+  const replicator = new Replicator(transport, defs, state, pending, carried, {
     identifier: name,
     retryTime: opts.retryTime,
     pullBatchSize: opts.pullBatchSize,

@@ -107,7 +107,7 @@ class FakeServer {
       const master = this.table(collection).get(row.newDocumentState.id)?.doc;
       if (master && !same({ ...row.assumedMasterState, _deleted: !!row.assumedMasterState?._deleted }, master)) {
         conflicts.push(master);
-      } else if (collection === 'commands') {
+      } else if (collection === 'device') {
         this.write(collection, { ...row.newDocumentState, status: 'accepted', result: { ok: true }, decided_at: 1 });
         conflicts.push(this.table(collection).get(row.newDocumentState.id)!.doc);
       } else {
@@ -129,6 +129,7 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 5000) => {
 
 const aircraft = (id: string, registration: string, extra: Record<string, unknown> = {}): Doc => ({
   id,
+  type: 'aircraft',
   registration,
   model_name: null,
   model_icao: null,
@@ -164,50 +165,50 @@ describe('replication with a server speaking docs/sync.md', () => {
     });
     return client;
   };
-  const registrations = async (c: OpsClient) => (await c.collections.aircraft.find().exec()).map((d) => d.get('registration') as string).sort();
+  const registrations = async (c: OpsClient) => (await c.collections.fleet.find().exec()).map((d) => d.get('registration') as string).sort();
 
   it('pulls at start, then receives live changes over one stream shared by every collection', async () => {
     const server = new FakeServer();
-    server.write('aircraft', aircraft('a1', 'EC-ABC'));
-    server.write('users', { id: 'u1', name: 'Mia' });
+    server.write('fleet', aircraft('a1', 'EC-ABC'));
+    server.write('people', { id: 'u1', type: 'user', name: 'Mia' });
     const c = await open(server);
     await c.start();
     await c.awaitInSync();
     expect(await registrations(c)).toEqual(['EC-ABC']);
     expect(c.syncState$.value).toMatchObject({ online: true, pendingWrites: 0, needsSignIn: false, lastError: null });
     expect(c.syncState$.value.lastSyncAt).not.toBeNull();
-    server.write('aircraft', aircraft('a2', 'EC-DEF'));
-    server.write('aircraft', { ...aircraft('a1', 'EC-ABC'), _deleted: true });
+    server.write('fleet', aircraft('a2', 'EC-DEF'));
+    server.write('fleet', { ...aircraft('a1', 'EC-ABC'), _deleted: true });
     expect(await until(async () => (await registrations(c)).join() === 'EC-DEF')).toBe(true);
     expect(server.connects).toBe(1);
   });
 
   it('counts local writes as pending until the server acknowledged them, also across an outage', async () => {
     const server = new FakeServer();
-    server.write('aircraft', aircraft('a1', 'EC-ABC'));
+    server.write('fleet', aircraft('a1', 'EC-ABC'));
     const c = await open(server);
     await c.start();
     await c.awaitInSync();
     server.reachable = false;
     server.closeStreams();
-    const doc = (await c.collections.aircraft.findOne('a1').exec())!.toJSON() as Doc;
-    await c.save('aircraft', { ...doc, base_id: 'base-1' });
+    const doc = (await c.collections.fleet.findOne('a1').exec())!.toJSON() as Doc;
+    await c.save('fleet', { ...doc, base_id: 'base-1' });
     // A direct RxDB write counts too.
-    await c.collections.aircraft.insert(aircraft('a9', 'EC-NEW'));
+    await c.collections.fleet.insert(aircraft('a9', 'EC-NEW'));
     expect(await until(() => c.syncState$.value.pendingWrites === 2)).toBe(true);
     expect(await until(() => c.syncState$.value.online === false)).toBe(true);
     // A command queued offline is a pending write too (until its push is answered).
     await c.commands.run('flight.confirm', { flight_id: 'f1' });
     expect(await until(() => c.syncState$.value.pendingWrites === 3)).toBe(true);
     // Saving the same state again adds nothing.
-    await c.save('aircraft', { ...doc, base_id: 'base-1' });
+    await c.save('fleet', { ...doc, base_id: 'base-1' });
     expect(c.syncState$.value.pendingWrites).toBe(3);
     server.reachable = true;
     expect(await until(() => c.syncState$.value.pendingWrites === 0)).toBe(true);
-    expect(server.docs('aircraft').find((d) => d.id === 'a1')).toMatchObject({ base_id: 'base-1' });
-    expect(server.docs('aircraft').map((d) => d.id).sort()).toEqual(['a1', 'a9']);
+    expect(server.docs('fleet').find((d) => d.id === 'a1')).toMatchObject({ base_id: 'base-1' });
+    expect(server.docs('fleet').map((d) => d.id).sort()).toEqual(['a1', 'a9']);
     expect(c.syncState$.value.online).toBe(true);
-    await expect(c.save('users', { id: 'u1', name: 'x' })).rejects.toThrow(/read-only/);
+    await expect(c.save('people', { id: 'u1', type: 'user', name: 'x' })).rejects.toThrow(/read-only/);
   });
 
   it('resolves a command queued offline once the server decided it', async () => {
@@ -223,31 +224,31 @@ describe('replication with a server speaking docs/sync.md', () => {
     server.reachable = true;
     await expect(q.done).resolves.toMatchObject({ status: 'accepted', result: { ok: true } });
     expect(await until(() => c.syncState$.value.pendingCommands === 0 && c.syncState$.value.pendingWrites === 0)).toBe(true);
-    expect(server.docs('commands')).toHaveLength(1);
+    expect(server.docs('device')).toHaveLength(1);
   });
 
   it('on 410 starts the collection over: purged documents leave, nothing is pushed back', async () => {
     const server = new FakeServer();
-    server.write('aircraft', aircraft('a1', 'EC-ABC'));
-    server.write('aircraft', aircraft('a2', 'EC-GONE'));
+    server.write('fleet', aircraft('a1', 'EC-ABC'));
+    server.write('fleet', aircraft('a2', 'EC-GONE'));
     const c = await open(server);
     await c.start();
     await c.awaitInSync();
     await c.stop();
     // While the client was away: a2 was deleted and its tombstone purged, a3 added.
-    server.purge('aircraft', 'a2');
-    server.write('aircraft', aircraft('a3', 'EC-NEW'));
+    server.purge('fleet', 'a2');
+    server.write('fleet', aircraft('a3', 'EC-NEW'));
     server.horizon = server.seq;
     await c.start();
     expect(await until(async () => (await registrations(c)).join() === 'EC-ABC,EC-NEW')).toBe(true);
     await c.awaitInSync();
-    expect(server.pushes.filter((p) => p.collection === 'aircraft')).toEqual([]);
+    expect(server.pushes.filter((p) => p.collection === 'fleet')).toEqual([]);
     expect(c.syncState$.value.pendingWrites).toBe(0);
   });
 
   it('refreshes the token on 401; when that fails asks for sign-in and keeps local writes queued', async () => {
     const server = new FakeServer();
-    server.write('aircraft', aircraft('a1', 'EC-ABC'));
+    server.write('fleet', aircraft('a1', 'EC-ABC'));
     let refreshes = 0;
     const c = await open(server, async () => {
       refreshes++;
@@ -259,15 +260,15 @@ describe('replication with a server speaking docs/sync.md', () => {
     // The session is revoked: the first refresh gives a new token, sync goes on.
     server.tokens.delete('ses_a');
     server.closeStreams();
-    server.write('aircraft', aircraft('a2', 'EC-DEF'));
+    server.write('fleet', aircraft('a2', 'EC-DEF'));
     c.resync();
     expect(await until(async () => (await registrations(c)).length === 2)).toBe(true);
     expect(refreshes).toBe(1);
     // Revoked again and refresh fails: needsSignIn, the local write stays pending.
     server.tokens.delete('ses_b');
     server.closeStreams();
-    const doc = (await c.collections.aircraft.findOne('a1').exec())!.toJSON() as Doc;
-    await c.save('aircraft', { ...doc, active: false });
+    const doc = (await c.collections.fleet.findOne('a1').exec())!.toJSON() as Doc;
+    await c.save('fleet', { ...doc, active: false });
     expect(await until(() => c.syncState$.value.needsSignIn)).toBe(true);
     expect(c.syncState$.value.pendingWrites).toBe(1);
     await new Promise((r) => setTimeout(r, 100));
@@ -277,19 +278,19 @@ describe('replication with a server speaking docs/sync.md', () => {
     c.setToken('ses_c');
     expect(c.syncState$.value.needsSignIn).toBe(false);
     expect(await until(() => c.syncState$.value.pendingWrites === 0)).toBe(true);
-    expect(server.docs('aircraft').find((d) => d.id === 'a1')).toMatchObject({ active: false });
+    expect(server.docs('fleet').find((d) => d.id === 'a1')).toMatchObject({ active: false });
   });
 
   it('keeps syncing the other collections when the server does not know one (older server)', async () => {
     const server = new FakeServer();
-    server.known = new Set(['reference', 'users', 'aircraft', 'commands', 'outcomes']);
-    server.write('aircraft', aircraft('a1', 'EC-ABC'));
+    server.known = new Set(['reference', 'people', 'fleet', 'device']);
+    server.write('fleet', aircraft('a1', 'EC-ABC'));
     const c = await open(server);
     await c.start();
     await c.awaitInSync();
     expect(await registrations(c)).toEqual(['EC-ABC']);
     expect(c.syncState$.value.lastError).toMatch(/not replicated by this server/);
-    server.write('aircraft', aircraft('a2', 'EC-DEF'));
+    server.write('fleet', aircraft('a2', 'EC-DEF'));
     expect(await until(async () => (await registrations(c)).length === 2)).toBe(true);
     expect(server.connects).toBe(1);
   });
@@ -302,7 +303,7 @@ describe('replication with a server speaking docs/sync.md', () => {
     expect(server.connects).toBe(1);
     server.closeStreams();
     expect(await until(() => server.connects === 2)).toBe(true);
-    server.write('aircraft', aircraft('a5', 'EC-LIVE'));
+    server.write('fleet', aircraft('a5', 'EC-LIVE'));
     expect(await until(async () => (await registrations(c)).join() === 'EC-LIVE')).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
 import type { PendingWrites } from './pending-writes.ts';
 import { SseParser } from './sse.ts';
 import type { SyncStateStore } from './sync-state.ts';
+import type { CarriedMasters } from './upgrade.ts';
 import type { Transport } from './transport.ts';
 
 /** The server's checkpoint (docs/sync.md): last change number and id, and the viewer fingerprint. */
@@ -90,6 +91,7 @@ export class Replicator {
     private readonly collections: readonly ReplicatedCollection[],
     private readonly state: SyncStateStore,
     private readonly pending: PendingWrites,
+    private readonly carried: CarriedMasters | null,
     private readonly options: ReplicatorOptions,
   ) {
     this.retryTime = options.retryTime ?? 5000;
@@ -249,9 +251,14 @@ export class Replicator {
       rows.map((r) => r.newDocumentState.id),
     );
     const out = await this.transport.post<{ conflicts: WithDeleted<OpsDoc>[] }>(`/sync/${name}/push.json`, {
-      rows: rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState })),
+      // A document carried over from the old layout has no assumed master under its new name: send the old one.
+      rows: rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? this.carried?.assumed(name, r.newDocumentState.id) ?? null, newDocumentState: r.newDocumentState })),
     });
     this.synced(name);
+    await this.carried?.acknowledge(
+      name,
+      rows.map((r) => r.newDocumentState.id),
+    );
     return out.conflicts;
   }
 

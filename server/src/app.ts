@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { mountApiDocs } from './api-docs.ts';
 import type { AppContext } from './context.ts';
 import type { RouteDef } from './http/define-route.ts';
 import { HttpError } from './http/errors.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { buildRouter } from './http/router.ts';
 import type { Logger } from './logger.ts';
+import { mountMetricsMiddleware, mountOpsRoutes } from './ops/index.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -20,8 +22,11 @@ export const API_BASE = '/api/v1';
 export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: express.Express) => void): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // TRUST_PROXY: which proxies' X-Forwarded-For to believe (Express syntax: 'loopback', 'uniquelocal', a hop count, addresses).
+  const trust = process.env.TRUST_PROXY?.trim() || 'loopback';
+  app.set('trust proxy', /^\d+$/.test(trust) ? Number(trust) : trust);
   app.set('query parser', 'extended');
+  mountMetricsMiddleware(app, ctx);
 
   // The access line is only timed when it will be written.
   const accessLog = ctx.log.isLevelEnabled('info');
@@ -49,10 +54,13 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
     }
   });
 
+  mountOpsRoutes(app, ctx);
+
   const openapi = buildOpenApi(routes, ctx.version);
   app.get(['/openapi.json', `${API_BASE}/openapi.json`], (_req, res) => {
     res.json(openapi);
   });
+  mountApiDocs(app);
 
   const parseJson = express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] });
   const parseForm = express.urlencoded({ extended: true, limit: '5mb' });

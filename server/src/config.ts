@@ -20,6 +20,8 @@ export interface Config {
   weather: { aviationUrl: string; archiveUrl: string; timeoutMs: number };
   /** Periodic jobs (cleanups, deliveries) run in this process; `JOBS=off` leaves it out. */
   jobs: boolean;
+  /** Days sync tombstones are kept (`SYNC_TOMBSTONE_DAYS`, default 90; docs/sync.md). */
+  syncTombstoneDays: number;
 }
 
 /** Environment variables per CONTRACT section 1. */
@@ -59,5 +61,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: Number(env.WEATHER_TIMEOUT_MS ?? 5000) || 5000,
     },
     jobs: env.JOBS !== 'off',
+    syncTombstoneDays: Number(env.SYNC_TOMBSTONE_DAYS) > 0 ? Number(env.SYNC_TOMBSTONE_DAYS) : 90,
   };
 }

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { mountFieldClient } from './field-client.ts';
@@ -8,10 +8,13 @@ import { transactionRunner, type AppContext } from './context.ts';
 import { openDatabase, type OpenOptions } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
+import { withCredentialCache } from './ops/credential-cache.ts';
+import { bootHandler, readinessOf } from './ops/index.ts';
 import { Mailer } from './mail/mailer.ts';
 import { seedDatabase } from './seed/index.ts';
 import { startJobs } from './jobs/scheduler.ts';
 import { ChangeBus } from './sync/change-bus.ts';
+import './sync/retention.ts';
 import { VERSION } from './version.ts';
 
 export interface RunningServer {
@@ -27,28 +30,58 @@ export interface RunningServer {
 export async function startServer(config: Config, dbOptions?: Partial<OpenOptions>): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: config.databaseSchema, ...dbOptions });
-  await migrateToLatest(database.db, database.pgConnection?.schema ?? null);
-  const changes = new ChangeBus(database, log);
-  await changes.start();
-  const mailer = new Mailer(database.db, log, config.smtpUrl, config.mailFrom, config.publicUrl);
-  const ctx: AppContext = {
-    config,
-    database,
-    db: database.db,
-    log,
-    mailer,
-    changes,
-    version: VERSION,
-    tx: transactionRunner(database.db, changes),
-  };
-  const seeded = await seedDatabase(ctx, config.seed);
-  if (seeded) log.info({ logins: seeded.logins }, `seeded ${config.seed} data; every demo login uses password demo1234`);
+  // An idle pooled connection that breaks (database restart, network cut) is dropped by the pool; without a
+  // listener its 'error' event would end the process. Readiness reports the outage instead.
+  database.pool?.on('error', (err) => log.warn({ err: err.message }, 'database connection lost'));
+  // Listen first: while migrations and the seed run, probes see "alive, not ready" (GET /health/ready is 503).
+  const state = readinessOf(database);
+  let handle: (req: IncomingMessage, res: ServerResponse) => void = bootHandler(database);
+  const server = createServer((req, res) => handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  let changes: ChangeBus | null = null;
+  let mailer: Mailer | null = null;
+  let ctx: AppContext;
+  let seeded: Awaited<ReturnType<typeof seedDatabase>>;
+  try {
+    state.phase = 'migrating';
+    await migrateToLatest(database.db, database.pgConnection?.schema ?? null);
+    changes = new ChangeBus(database, log);
+    await changes.start();
+    mailer = new Mailer(database.db, log, config.smtpUrl, config.mailFrom, config.publicUrl);
+    // PostgreSQL: sessions resolved from a per-process cache of at most 0.5 s (AUTH_CACHE_MS, 0 = off, capped at 1000).
+    const db = database.pool ? withCredentialCache(database.db, changes, Number(process.env.AUTH_CACHE_MS ?? 500)) : database.db;
+    ctx = {
+      config,
+      database,
+      db,
+      log,
+      mailer,
+      changes,
+      version: VERSION,
+      tx: transactionRunner(db, changes),
+    };
+    state.phase = 'seeding';
+    seeded = await seedDatabase(ctx, config.seed);
+    if (seeded) log.info({ logins: seeded.logins }, `seeded ${config.seed} data; every demo login uses password demo1234`);
+  } catch (err) {
+    state.phase = 'stopping';
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await changes?.stop().catch(() => {});
+    mailer?.close();
+    await database.close().catch(() => {});
+    throw err;
+  }
 
   const routes = allRoutes();
   const app = createApp(ctx, routes, (a) => mountFieldClient(a));
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-  });
+  handle = app;
+  state.phase = 'ready';
   const stopJobs = config.jobs ? startJobs(ctx) : () => {};
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
@@ -61,6 +94,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
   const close = () => {
     closing ??= (async () => {
       // Stop accepting, let in-flight requests finish briefly, then end idle and streaming sockets.
+      state.phase = 'stopping';
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => {
@@ -70,8 +104,8 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
       for (const fn of shutdownHooks) fn();
       await done;
       clearTimeout(timer);
-      await changes.stop();
-      mailer.close();
+      await changes?.stop();
+      mailer?.close();
       await database.close();
     })();
     return closing;

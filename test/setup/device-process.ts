@@ -5,6 +5,7 @@
  */
 import { createOpsClient, type OpsClient, signIn } from '@ops/client-core';
 import { switchableFetch } from './network.ts';
+import { recordView } from './records.ts';
 
 type Msg = { id: number; op: string; args: any };
 
@@ -31,11 +32,17 @@ async function handle(op: string, args: any): Promise<unknown> {
       return null;
     case 'state':
       return client!.syncState$.value;
-    case 'save':
-      await client!.save(args.collection, args.doc);
+    // A record type's name (`aircraft`) reads and writes its area collection (see records.ts).
+    case 'save': {
+      const view = recordView(args.collection);
+      await client!.save(view.collection, view.toStored(args.doc) as never);
       return null;
-    case 'find':
-      return (await client!.collections[args.collection].find({ selector: args.selector ?? {} }).exec()).map((d) => d.toJSON());
+    }
+    case 'find': {
+      const view = recordView(args.collection);
+      const docs = (await client!.collections[view.collection].find({ selector: args.selector ?? {} }).exec()).map((d) => d.toJSON() as Record<string, unknown>);
+      return docs.filter(view.owns).map(view.toRecord);
+    }
     case 'run': {
       const q = await client!.commands.run(args.name, args.args);
       queued.set(q.id, q.done);

@@ -1,3 +1,4 @@
+import { recordView } from './records.ts';
 import type { TestServer } from './server.ts';
 
 export interface Checkpoint {
@@ -6,22 +7,34 @@ export interface Checkpoint {
   fp: string;
 }
 
-/** Pulls a whole collection page by page (the protocol a client follows). */
-export async function pullAll(s: Pick<TestServer, 'api'>, token: string, collection: string, checkpoint: Checkpoint | null = null) {
+/**
+ * Pulls a whole collection page by page (the protocol a client follows). A
+ * record type's name (`aircraft`, `users`...) pulls its area collection and
+ * keeps that type's documents, in the record's shape (see records.ts).
+ */
+export async function pullAll(s: Pick<TestServer, 'api'>, token: string, name: string, checkpoint: Checkpoint | null = null) {
+  const view = recordView(name);
+  const collection = view.collection;
   const docs: any[] = [];
   let cp = checkpoint;
   for (;;) {
     const r = await s.api('POST', `/sync/${collection}/pull.json`, { token, body: { checkpoint: cp, limit: 100 } });
-    if (r.status !== 200) throw new Error(`pull ${collection}: ${r.status} ${JSON.stringify(r.body)}`);
-    docs.push(...r.body.documents);
+    if (r.status !== 200) throw new Error(`pull ${name}: ${r.status} ${JSON.stringify(r.body)}`);
+    docs.push(...r.body.documents.filter(view.owns).map(view.toRecord));
     cp = r.body.checkpoint;
     if (r.body.documents.length < 100) break;
   }
   return { docs, checkpoint: cp as Checkpoint };
 }
 
-export const push = (s: Pick<TestServer, 'api'>, token: string, collection: string, rows: Array<{ assumedMasterState: unknown; newDocumentState: unknown }>) =>
-  s.api('POST', `/sync/${collection}/push.json`, { token, body: { rows } });
+/** Pushes rows; a record type's name pushes to its area collection, documents converted (see records.ts). */
+export async function push(s: Pick<TestServer, 'api'>, token: string, name: string, rows: Array<{ assumedMasterState: unknown; newDocumentState: unknown }>) {
+  const view = recordView(name);
+  const stored = (d: unknown) => (d && typeof d === 'object' ? view.toStored(d as Record<string, unknown>) : d);
+  const r = await s.api('POST', `/sync/${view.collection}/push.json`, { token, body: { rows: rows.map((x) => ({ assumedMasterState: stored(x.assumedMasterState), newDocumentState: stored(x.newDocumentState) })) } });
+  if (r.status === 200 && Array.isArray(r.body?.conflicts)) r.body.conflicts = r.body.conflicts.map(view.toRecord);
+  return r;
+}
 
 export interface StreamEvent {
   event: string;

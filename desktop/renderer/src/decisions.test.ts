@@ -18,7 +18,7 @@ const cmd = (over: Partial<CommandDoc>): CommandDoc => ({
 
 const outcome = (over: Partial<OutcomeDoc>): OutcomeDoc => ({
   id: 'o1',
-  collection_name: 'aircraft_reports',
+  collection_name: 'aircraft_report',
   document_id: 'r1',
   status: 'rejected',
   reason: 'External auditors have read-only access',
@@ -53,8 +53,8 @@ describe('commands in words and their records', () => {
 
   it('finds the record a command acts on', () => {
     expect(commandTarget(cmd({}))).toEqual({ collection: 'flights', id: 'f1' });
-    expect(commandTarget(cmd({ name: 'mel.close', args: { report_id: 'r1' } }))).toEqual({ collection: 'aircraft_reports', id: 'r1' });
-    expect(commandTarget(cmd({ name: 'mel.raise', args: { id: 'r2' } }))).toEqual({ collection: 'aircraft_reports', id: 'r2' });
+    expect(commandTarget(cmd({ name: 'mel.close', args: { report_id: 'r1' } }))).toEqual({ collection: 'aircraft_report', id: 'r1' });
+    expect(commandTarget(cmd({ name: 'mel.raise', args: { id: 'r2' } }))).toEqual({ collection: 'aircraft_report', id: 'r2' });
     expect(commandTarget(cmd({ name: 'base.set_default', args: { base_id: 'b' } }))).toBeNull();
   });
 

@@ -55,17 +55,17 @@ export function conflictsOf(details: unknown): Conflict[] {
 export function commandTarget(cmd: Pick<CommandDoc, 'name' | 'args'>): Target | null {
   const a = cmd.args;
   if (cmd.name === 'flight.confirm' || cmd.name === 'flight.dispatch') return str(a.flight_id) ? { collection: 'flights', id: String(a.flight_id) } : null;
-  if (cmd.name === 'mel.extend' || cmd.name === 'mel.close') return str(a.report_id) ? { collection: 'aircraft_reports', id: String(a.report_id) } : null;
-  if (cmd.name === 'mel.raise') return str(a.id) ? { collection: 'aircraft_reports', id: String(a.id) } : null;
+  if (cmd.name === 'mel.extend' || cmd.name === 'mel.close') return str(a.report_id) ? { collection: 'aircraft_report', id: String(a.report_id) } : null;
+  if (cmd.name === 'mel.raise') return str(a.id) ? { collection: 'aircraft_report', id: String(a.id) } : null;
   return null;
 }
 
 const COLLECTION_NAMES: Record<string, string> = {
-  aircraft_reports: 'technical log entry',
+  aircraft_report: 'technical log entry',
   flights: 'flight',
-  maintenance_jobs: 'maintenance job',
+  maintenance_job: 'maintenance job',
   aircraft: 'aircraft',
-  inventory: 'inventory part',
+  inventory_part: 'inventory part',
 };
 
 /** A command in words, e.g. "Raise MEL item: Beacon light". */

@@ -4,7 +4,7 @@ import { createContext, useContext, useEffect, useMemo, useState } from 'react';
 import type { MangoQuery } from 'rxdb';
 import type { Observable } from 'rxjs';
 import { type DisplaySettings, displaySettingsOf } from './format.ts';
-import type { Workspace } from './workspace.ts';
+import { recordLocation, type Workspace } from './workspace.ts';
 
 export const WorkspaceContext = createContext<Workspace | null>(null);
 
@@ -31,22 +31,28 @@ export interface Docs<T> {
 }
 
 /**
- * Live documents of a local collection as plain objects. `query` is compared
- * by value, so callers may build it inline.
+ * Live documents of a local collection, or of one record type of an area
+ * collection (`recordLocation`: `aircraft_report` reads `fleet` where
+ * `type` is `aircraft_report`, through its type-led index), as plain objects.
+ * `query` is compared by value, so callers may build it inline.
  */
-export function useDocs<T>(collection: string, query: MangoQuery<OpsDoc> = {}): Docs<T> {
+export function useDocs<T>(name: string, query: MangoQuery<OpsDoc> = {}): Docs<T> {
   const ws = useWorkspace();
   const key = JSON.stringify(query);
   const [state, setState] = useState<Docs<T>>({ docs: [], ready: false });
   useEffect(() => {
-    const c = ws.client.collections[collection];
+    const where = recordLocation(name);
+    const c = ws.client.collections[where.collection];
     if (!c) {
       setState({ docs: [], ready: true });
       return;
     }
-    const sub = c.find(JSON.parse(key) as MangoQuery<OpsDoc>).$.subscribe((docs) => setState({ docs: docs.map((d) => d.toJSON() as unknown as T), ready: true }));
+    const q = JSON.parse(key) as MangoQuery<OpsDoc>;
+    const typed: MangoQuery<OpsDoc> = where.type ? { ...q, selector: { type: where.type, ...(q.selector ?? {}) } } : q;
+    const read = where.read ?? ((d: Record<string, unknown>) => d);
+    const sub = c.find(typed).$.subscribe((docs) => setState({ docs: docs.map((d) => read(d.toJSON() as Record<string, unknown>) as unknown as T), ready: true }));
     return () => sub.unsubscribe();
-  }, [ws, collection, key]);
+  }, [ws, name, key]);
   return state;
 }
 
@@ -72,11 +78,11 @@ export function useDismissed(): ReadonlySet<string> {
 
 /** Every command of this login, newest first. */
 export function useCommands(): Docs<CommandDoc> {
-  return useDocs<CommandDoc>('commands', { sort: [{ id: 'desc' }] });
+  return useDocs<CommandDoc>('command', { sort: [{ id: 'desc' }] });
 }
 
 export function useOutcomes(): Docs<OutcomeDoc> {
-  return useDocs<OutcomeDoc>('outcomes', { sort: [{ created: 'desc' }] });
+  return useDocs<OutcomeDoc>('outcome', { sort: [{ created: 'desc' }] });
 }
 
 /** The `company` reference document (settings payload) and the formats it sets. */
@@ -102,7 +108,7 @@ export function usePermissions(role: number): Record<string, boolean> {
 
 /** People of the company by id, for names. */
 export function useUsers(): Map<string, UserDoc> {
-  const { docs } = useDocs<UserDoc>('users');
+  const { docs } = useDocs<UserDoc>('user');
   return useMemo(() => new Map(docs.map((u) => [u.id, u])), [docs]);
 }
 

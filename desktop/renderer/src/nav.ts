@@ -17,12 +17,14 @@ import { companyScreens } from './areas/company/screens.ts';
 import { newsScreens } from './areas/news/screens.ts';
 import { peopleScreens } from './areas/people/screens.ts';
 import { reportsScreens } from './areas/reports/screens.ts';
+import { safetyScreens } from './areas/safety-reports/screens.ts';
 import type { Rejection } from './decisions.ts';
 import { Changes } from './screens/Changes.tsx';
 import { FleetBoard } from './screens/FleetBoard.tsx';
 import { Flights } from './screens/Flights.tsx';
 import { Maintenance } from './screens/Maintenance.tsx';
 import { TechLog } from './screens/TechLog.tsx';
+import { schedulesScreens } from './areas/schedules/screens.ts';
 
 export interface Route {
   screen: string;
@@ -70,6 +72,8 @@ export const SCREENS: ScreenEntry[] = [
   ...newsScreens,
   ...accountScreens,
   ...reportsScreens,
+  ...schedulesScreens,
+  ...safetyScreens,
 ];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));

@@ -10,12 +10,44 @@
  *   decides the confirm).
  */
 import { type CommandArgs, type CommandName, createOpsClient, databaseName, type OpsClient, type OpsDoc } from '@ops/client-core';
-import { type CommandDoc, uuidv7 } from '@ops/shared';
+import { type AircraftReportDoc, type CommandDoc, DEVICE_TYPES, FLEET_TYPES, type FleetReportDoc, fromFleetReport, INBOX_TYPES, PEOPLE_TYPES, toFleetReport, uuidv7 } from '@ops/shared';
 import { BehaviorSubject, type Subscription } from 'rxjs';
 import { type StoredSession, saveSession } from './session.ts';
 
-/** Collections whose documents the device writes (and badges while pending). */
-const TRACKED = ['aircraft_reports', 'flights', 'maintenance_jobs'] as const;
+/**
+ * Where a record type lives: its area collection, the `type` selecting it, and
+ * how a stored document reads and writes (the fleet keeps a report's own type
+ * as `report_type`; screens and the shared rules use the REST shape).
+ */
+export interface RecordLocation {
+  collection: string;
+  type: string | null;
+  read?: (doc: Record<string, unknown>) => Record<string, unknown>;
+  write?: (doc: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const RECORDS: Record<string, RecordLocation> = {
+  aircraft: { collection: 'fleet', type: FLEET_TYPES.aircraft },
+  aircraft_report: {
+    collection: 'fleet',
+    type: FLEET_TYPES.report,
+    read: (d) => fromFleetReport(d as unknown as FleetReportDoc) as unknown as Record<string, unknown>,
+    write: (d) => toFleetReport(d as unknown as AircraftReportDoc) as unknown as Record<string, unknown>,
+  },
+  maintenance_job: { collection: 'fleet', type: FLEET_TYPES.job },
+  inventory_part: { collection: 'fleet', type: FLEET_TYPES.part },
+  user: { collection: 'people', type: PEOPLE_TYPES.user },
+  notification: { collection: 'inbox', type: INBOX_TYPES.notification },
+  news: { collection: 'inbox', type: INBOX_TYPES.news },
+  command: { collection: 'device', type: DEVICE_TYPES.command },
+  outcome: { collection: 'device', type: DEVICE_TYPES.outcome },
+};
+
+/** A record type's location; any other name is a collection of its own (`flights`, `reference`). */
+export const recordLocation = (name: string): RecordLocation => RECORDS[name] ?? { collection: name, type: null };
+
+/** Record types the device writes (and badges while pending). */
+const TRACKED = ['aircraft_report', 'flights', 'maintenance_job'] as const;
 export type TrackedCollection = (typeof TRACKED)[number];
 
 export interface DeferredCommand {
@@ -105,14 +137,15 @@ export class Workspace {
   }
 
   private watch(): void {
-    for (const name of TRACKED) {
+    for (const name of new Set(TRACKED.map((t) => recordLocation(t).collection))) {
       const collection = this.client.collections[name];
       if (!collection) continue;
+      const kinds = TRACKED.filter((t) => recordLocation(t).collection === name);
       this.subs.push(
         collection.storageInstance.changeStream().subscribe((bulk) => {
           // A replication write (pulled server state, or a resolved conflict) means the server has spoken about the document.
           if (!bulk.context.startsWith('replication-')) return;
-          this.unmark(bulk.events.map((e) => markKey(name, e.documentId)));
+          this.unmark(bulk.events.flatMap((e) => kinds.map((k) => markKey(k, e.documentId))));
         }),
       );
     }
@@ -162,7 +195,9 @@ export class Workspace {
     const next = new Set(this.marks$.value);
     next.add(markKey(collection, doc.id));
     this.setMarks(next);
-    await this.client.save(collection, doc as unknown as OpsDoc);
+    const where = recordLocation(collection);
+    const stored = where.write ? where.write(doc as unknown as Record<string, unknown>) : where.type ? { ...doc, type: where.type } : doc;
+    await this.client.save(where.collection, stored as unknown as OpsDoc);
   }
 
   /**
@@ -182,8 +217,8 @@ export class Workspace {
 
   /** The same document `Commands.run` inserts, with the id and time of the person's action. */
   private async insertCommand(d: DeferredCommand): Promise<void> {
-    const doc: CommandDoc = { id: d.id, name: d.name, args: d.args, client_time: d.client_time, user_id: this.session.user.id, status: 'pending', reason: null, details: null, result: null, decided_at: null };
-    await this.client.collections.commands.insert(doc as unknown as OpsDoc);
+    const doc: CommandDoc & { type: string } = { type: DEVICE_TYPES.command, id: d.id, name: d.name, args: d.args, client_time: d.client_time, user_id: this.session.user.id, status: 'pending', reason: null, details: null, result: null, decided_at: null };
+    await this.client.collections.device.insert(doc as unknown as OpsDoc);
   }
 
   /** Queues the deferred commands whose document the server now knows, in the order they were given. */

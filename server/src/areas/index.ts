@@ -21,14 +21,31 @@ import { pilotGroupsRoutes } from './pilot-groups/pilot-groups.routes.ts';
 import { pilotsRoutes } from './pilots/pilots.routes.ts';
 import { certificatesRoutes } from './certificates/certificates.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
+import { safetyReportsRoutes } from './safety-reports/safety-reports.routes.ts';
 import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
+import { schedulesRoutes } from './schedules/schedules.routes.ts';
+import { uploadsRoutes } from './uploads/uploads.routes.ts';
+import { trainingsRoutes } from './trainings/trainings.routes.ts';
 import '../db/core-tables.ts';
 import '../db/domain-tables.ts';
 import './bases/bases.commands.ts';
 import './flights/flights.commands.ts';
 import './aircraft-reports/aircraft-reports.commands.ts';
+import './company/company.sync.ts';
+import './bases/bases.sync.ts';
+import './users/users.sync.ts';
+import './certificates/certificates.sync.ts';
+import './aircraft/aircraft.sync.ts';
+import './aircraft-reports/aircraft-reports.sync.ts';
+import './maintenance-jobs/maintenance-jobs.sync.ts';
+import './inventory/inventory.sync.ts';
+import './flights/flights.sync.ts';
+import './notifications/notifications.sync.ts';
+import './news/news.sync.ts';
+import './schedules/schedules.commands.ts';
+import './safety-reports/safety-reports.sync.ts';
 
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...webhooksRoutes, ...reportsRoutes];
+  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...webhooksRoutes, ...reportsRoutes, ...schedulesRoutes, ...uploadsRoutes, ...trainingsRoutes, ...safetyReportsRoutes];
 }

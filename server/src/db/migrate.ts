@@ -4,14 +4,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { DB } from './schema.ts';
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const here = fileURLToPath(import.meta.url);
+const dir = path.join(path.dirname(here), 'migrations');
+/** `.ts` from source (tsx, tests), `.js` from the production build (server/dist). */
+const ext = path.extname(here);
+const MIGRATION_FILE = new RegExp(`^\\d{4}_.+\\${ext}$`);
 
-/** Every `migrations/NNNN_name.ts` file, in name order; one set for both dialects. */
+/** Every `migrations/NNNN_name.ts` file (`.js` once built), in name order; one set for both dialects. */
 class FolderProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    const files = fs.readdirSync(dir).filter((f) => /^\d{4}_.+\.ts$/.test(f)).sort();
+    const files = fs.readdirSync(dir).filter((f) => MIGRATION_FILE.test(f)).sort();
     const out: Record<string, Migration> = {};
-    for (const f of files) out[f.replace(/\.ts$/, '')] = (await import(pathToFileURL(path.join(dir, f)).href)) as Migration;
+    for (const f of files) out[f.slice(0, -ext.length)] = (await import(pathToFileURL(path.join(dir, f)).href)) as Migration;
     return out;
   }
 }

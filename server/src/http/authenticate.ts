@@ -2,6 +2,7 @@ import type { Plan } from '@ops/shared';
 import { accountExpired } from '@ops/shared/rules/users/account-expiry';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { credentialCacheOf } from '../ops/credential-cache.ts';
 import { nowSeconds, sha256 } from '../lib/tokens.ts';
 import type { Actor } from './actor.ts';
 
@@ -71,7 +72,14 @@ async function lookup(db: Kysely<DB>, isKey: boolean, hash: string): Promise<Cre
 export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthResult> {
   const now = nowSeconds();
   const isKey = token.startsWith('svc_');
-  const row = await lookup(db, isKey, sha256(token));
+  const hash = sha256(token);
+  // PostgreSQL: a per-process cache of at most ~1 s (ops/credential-cache.ts); absent on SQLite.
+  const cache = credentialCacheOf<NonNullable<CredentialRow>>(db);
+  let row = cache?.get(hash);
+  if (!row) {
+    row = await lookup(db, isKey, hash);
+    if (row && cache) cache.set(hash, row);
+  }
   if (!row) return { ok: false, message: 'Invalid token' };
   if (row.revoked) return { ok: false, message: isKey ? 'API key revoked' : 'Session ended' };
   if (row.expires !== null && row.expires <= now) return { ok: false, message: isKey ? 'API key expired' : 'Session expired' };
@@ -81,6 +89,7 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
     return { ok: false, message: 'Account expired' };
   }
   if (row.touched === null || now - row.touched >= TOUCH_INTERVAL) {
+    row.touched = now; // a cached row touches once, not on every hit
     // Fire and forget: a lost update only delays last_seen/last_used_at.
     const touch = isKey
       ? db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.credential_id)
@@ -106,7 +115,7 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
         billingEnabled: !!row.billing_enabled,
       },
       credential: { kind: isKey ? 'api_key' : 'session', id: row.credential_id },
-      companyVersion: Number(row.company_version ?? 0),
+      companyVersion: cache ? cache.version(row.company_id, Number(row.company_version ?? 0)) : Number(row.company_version ?? 0),
     },
   };
 }

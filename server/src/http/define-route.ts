@@ -27,6 +27,8 @@ export type Access =
       sessionOnly?: boolean;
       /** Status for a failed role gate: 403 by default; some spec routes answer 404. */
       deny?: 403 | 404;
+      /** Also accept the credential as the `token` query parameter (file downloads opened by a browser, Part B 4.4 item 3). */
+      queryToken?: boolean;
     };
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { methodsOf } from './router.ts';
 import type { RouteDef } from './define-route.ts';
+import { apiDescription, SESSION_ONLY_NOTE, tagsFor } from './openapi-docs.ts';
 
 const toSchema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
 
@@ -24,6 +25,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       const names = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const op: Record<string, unknown> = {
         summary: r.summary,
+        ...(!r.access.public && r.access.sessionOnly ? { description: SESSION_ONLY_NOTE } : {}),
         tags: [r.area],
         security: r.access.public ? [] : [{ bearer: [] }],
         'x-access': r.access,
@@ -54,7 +56,8 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Operations Platform API', version },
+    info: { title: 'Operations Platform API', version, description: apiDescription(routes) },
+    tags: tagsFor(routes),
     servers: [{ url: '/api/v1' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Session token or API key (svc_...)' } } },
     paths,

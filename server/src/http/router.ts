@@ -18,8 +18,9 @@ declare module 'express-serve-static-core' {
 
 /** Resolves the caller and applies the route's declared gates; throws the spec's answer when one fails. */
 async function admit(ctx: AppContext, route: RouteDef, req: Request): Promise<Actor | null> {
-  const token = bearerToken(req.headers.authorization);
   const access = route.access;
+  const fromQuery = !access.public && access.queryToken && typeof req.query.token === 'string' ? req.query.token : null;
+  const token = bearerToken(req.headers.authorization) ?? fromQuery;
   let actor: Actor | null = null;
   if (token) {
     const auth = await authenticate(ctx.db, token);
@@ -88,6 +89,8 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
   const router = Router();
   for (const route of routes) {
     const run = async (req: Request, res: Response, next: NextFunction) => {
+      req.routePattern = route.path;
+      req.onRouteMatched?.();
       try {
         const actor = await admit(ctx, route, req);
         const params = parsePart(route, 'params', req.params);

@@ -9,6 +9,9 @@ import { flightsSeedStep } from '../areas/flights/flights.seed.ts';
 import { companySeedStep } from '../areas/company/company.seed.ts';
 import { newsSeedStep } from '../areas/news/news.seed.ts';
 import { peopleSeedStep } from '../areas/pilots/people.seed.ts';
+import { schedulesSeedStep } from '../areas/schedules/schedules.seed.ts';
+import { trainingsSeedStep } from '../areas/trainings/trainings.seed.ts';
+import { safetyReportsSeedStep } from '../areas/safety-reports/safety-reports.seed.ts';
 
 /**
  * A seed step of one area. `fixtures` adds that area's part of CONTRACT 3;
@@ -21,7 +24,7 @@ export interface SeedStep {
 }
 
 /** Areas append their steps here (one line per area). */
-export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep, newsSeedStep, peopleSeedStep];
+export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep, newsSeedStep, peopleSeedStep, schedulesSeedStep, trainingsSeedStep, safetyReportsSeedStep];
 
 export const DEMO_LOGINS = [
   'admin@skyline.test',

@@ -1,8 +1,10 @@
-import { blankDoc, rowVisible, visibilityFingerprint } from '@ops/shared';
+import { blankDoc, rowVisible, scopeFields, visibilityFingerprint } from '@ops/shared';
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../http/actor.ts';
 import type { Checkpoint } from './checkpoint.ts';
-import { type ServerCollection, type SourceRow, viewerOf } from './registry.ts';
+import { type RegisteredCollection, viewerOf } from './registry.ts';
+import { horizonOf } from './retention.ts';
+import { HttpError } from '../http/errors.ts';
 
 export interface PullResult {
   documents: Record<string, unknown>[];
@@ -15,12 +17,14 @@ export interface PullResult {
  * sent as deletions, so a record moved away leaves the client at its next pull.
  * When the caller's visibility fingerprint changed (role change), the pull
  * restarts from zero in that same mode: everything visible is sent, everything
- * else is deleted locally.
+ * else is deleted locally. A checkpoint (or a restart from zero) below the
+ * company's tombstone horizon answers 410: deletions it would need are gone,
+ * so the client clears the collection and pulls from null.
  */
 export async function pullCollection(
   ctx: AppContext,
   actor: Actor,
-  collection: ServerCollection<{ id: string }>,
+  collection: RegisteredCollection,
   checkpoint: Checkpoint | null,
   limit: number,
 ): Promise<PullResult> {
@@ -29,16 +33,37 @@ export async function pullCollection(
   const sameViewer = checkpoint !== null && checkpoint.fp === fp;
   const after = sameViewer ? { seq: checkpoint.seq, id: checkpoint.id } : { seq: 0, id: '' };
   const firstPull = checkpoint === null;
-  const batches = await Promise.all(collection.sources.map((s) => s.read(ctx.db, actor.companyId, after, limit, firstPull ? viewer : null)));
-  const rows: SourceRow<{ id: string }>[] = batches.flat();
-  if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const page = rows.slice(0, limit);
   const def = collection.def;
+  const typed = scopeFields(def.rows).includes('type');
+  const batches = await Promise.all(
+    collection.sources.map(async ({ source, type }) => {
+      const rows = await source.read(ctx.db, actor.companyId, after, limit, firstPull ? viewer : null);
+      // A record type's part: stamp its `type` on the document and on what the row scope reads (both fresh objects of the source).
+      if (type !== null)
+        for (const r of rows) {
+          (r.doc as Record<string, unknown>).type = type;
+          r.scope.type = type;
+        }
+      else if (typed) for (const r of rows) r.scope.type = (r.doc as { type?: unknown }).type;
+      return rows;
+    }),
+  );
+  // Read after the rows: a purge commits its horizon with its deletions, so a tombstone this pull missed shows here.
+  const horizon = await horizonOf(ctx.db, actor.companyId);
+  if (checkpoint !== null && after.seq < horizon) {
+    throw new HttpError(410, { result: false, message: 'Checkpoint older than the tombstone retention; pull again from the start' });
+  }
+  const rows = batches.length === 1 ? batches[0] : batches.flat();
+  if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const documents = page.map((r) => {
     const visible = rowVisible(def.rows, r.scope, viewer);
     if (!visible) return { ...blankDoc(def, r.id), _deleted: true };
     return { ...def.visible(r.doc, viewer), _deleted: r.deleted };
   });
   const last = page.at(-1);
-  return { documents, checkpoint: last ? { seq: last.seq, id: last.id, fp } : { ...after, fp } };
+  const next = last ? { seq: last.seq, id: last.id, fp } : { ...after, fp };
+  // Read to the end: the checkpoint moves up to the horizon, so the next pull is not taken for one from before it.
+  if (rows.length < limit && next.seq < horizon) return { documents, checkpoint: { seq: horizon, id: '', fp } };
+  return { documents, checkpoint: next };
 }

@@ -1,9 +1,9 @@
-import { blankDoc, rowVisible, uuidv7 } from '@ops/shared';
+import { blankDoc, commandsCollection, recordDefOf, rowVisible, uuidv7 } from '@ops/shared';
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../http/actor.ts';
 import { HttpError } from '../http/errors.ts';
 import { nowSeconds } from '../lib/tokens.ts';
-import { type ServerCollection, viewerOf } from './registry.ts';
+import { partFor, type RegisteredCollection, viewerOf } from './registry.ts';
 
 export interface PushRow {
   assumedMasterState: Record<string, unknown> | null;
@@ -44,39 +44,51 @@ async function recordOutcome(ctx: AppContext, actor: Actor, collection: string, 
  * a client may write, so a second local edit pushed before the next pull is not
  * a false conflict.
  */
-export async function pushCollection(ctx: AppContext, actor: Actor, collection: ServerCollection<Doc>, rows: PushRow[]): Promise<Doc[]> {
+export async function pushCollection(ctx: AppContext, actor: Actor, collection: RegisteredCollection, rows: PushRow[]): Promise<Doc[]> {
   const def = collection.def;
   const viewer = viewerOf(actor);
   const conflicts: Doc[] = [];
   const name = def.name;
   for (const row of rows) {
     const id = row.newDocumentState.id;
+    const type = row.newDocumentState.type;
+    const part = partFor(collection, type);
+    // In an area collection every rule is the record type's own (roles, writable fields).
+    const record = recordDefOf(def, row.newDocumentState);
+    // The outcome names the record type in an area collection (what the screens show), else the collection.
+    const label = record && record !== def ? String(type) : name;
     const load = async (): Promise<Doc | null> => {
-      const m = collection.load ? await collection.load(ctx.db, actor.companyId, id) : null;
+      const m = part?.load ? ((await part.load(ctx.db, actor.companyId, id)) as Doc | null) : null;
       if (!m) return null;
+      if (part?.types?.length === 1) m.type = part.types[0];
       // A row the caller may not see answers as a deletion stand-in, never its content.
       if (!rowVisible(def.rows, m, viewer)) return { ...blankDoc(def, id), _deleted: true };
       return { ...def.visible(m, viewer), _deleted: !!m._deleted };
     };
+    if (!part || !record) {
+      await recordOutcome(ctx, actor, name, row, 'rejected', `Unknown record type ${String(type)} in ${name}`);
+      continue;
+    }
     const master = await load();
-    if (!def.canPush(viewer) || !collection.write) {
-      await recordOutcome(ctx, actor, name, row, 'rejected', `Your role cannot change ${name} records`);
+    if (!record.canPush(viewer) || !part.write) {
+      await recordOutcome(ctx, actor, label, row, 'rejected', `Your role cannot change ${label} records`);
       if (master) conflicts.push(master);
       continue;
     }
     const assumed = row.assumedMasterState;
-    const fields = def.writableFields as readonly string[];
+    const fields = record.writableFields as readonly string[];
     const mismatch = master !== null && (!assumed || fields.some((f) => !same(assumed[f], master[f])) || !!assumed._deleted !== !!master._deleted);
     if (mismatch && master) {
+      const commandLike = record.name === commandsCollection.name;
       // Commands replayed after a lost response land here: answer the decided command, run nothing.
-      if (name !== 'commands') await recordOutcome(ctx, actor, name, row, 'conflict', 'Someone else changed this record first; your change was not applied');
+      if (!commandLike) await recordOutcome(ctx, actor, label, row, 'conflict', 'Someone else changed this record first; your change was not applied');
       conflicts.push(master);
       continue;
     }
     try {
-      const decision = await collection.write(ctx, actor, row.newDocumentState as Doc, master);
+      const decision = await part.write(ctx, actor, row.newDocumentState as Doc, master);
       if (!decision.ok) {
-        await recordOutcome(ctx, actor, name, row, 'rejected', decision.reason);
+        await recordOutcome(ctx, actor, label, row, 'rejected', decision.reason);
         const now = await load();
         if (now) conflicts.push(now);
         continue;
@@ -86,7 +98,7 @@ export async function pushCollection(ctx: AppContext, actor: Actor, collection: 
       if (now && !same({ ...now, _deleted: undefined }, { ...row.newDocumentState, _deleted: undefined })) conflicts.push(now);
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
-      await recordOutcome(ctx, actor, name, row, 'rejected', err.message);
+      await recordOutcome(ctx, actor, label, row, 'rejected', err.message);
       const now = await load();
       if (now) conflicts.push(now);
     }

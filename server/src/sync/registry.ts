@@ -1,4 +1,4 @@
-import type { CollectionDef, Viewer } from '@ops/shared';
+import type { AreaCollectionDef, AreaDoc, CollectionDef, Viewer } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db/schema.ts';
@@ -27,8 +27,15 @@ export interface SyncSource<Doc> {
 
 export type PushDecision = { ok: true; doc?: unknown } | { ok: false; reason: string };
 
-export interface ServerCollection<Doc extends { id: string }> {
-  def: CollectionDef<Doc>;
+/**
+ * What an area contributes to one collection: the sources feeding it and, for
+ * records devices may write, how to load the master and apply a push. In an
+ * area collection (`areaCollection` in @ops/shared) each record type is one
+ * part, registered by its own area; `types` names the `type` values it serves
+ * (the kernel stamps a single one on the documents its sources read).
+ */
+export interface CollectionPart<Doc extends { id: string }> {
+  types?: readonly string[];
   sources: SyncSource<Doc>[];
   /** The current master document (unmasked) or null. */
   load?(db: Kysely<DB>, companyId: string, id: string): Promise<Doc | null>;
@@ -40,11 +47,52 @@ export interface ServerCollection<Doc extends { id: string }> {
   write?(ctx: AppContext, actor: Actor, next: Doc, master: Doc | null): Promise<PushDecision>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: heterogeneous registry keyed by name
-const registry = new Map<string, ServerCollection<any>>();
+export interface ServerCollection<Doc extends { id: string }> extends CollectionPart<Doc> {
+  def: CollectionDef<Doc>;
+}
 
+/** A registered collection: its shared definition and the parts areas registered for it. */
+export interface RegisteredCollection {
+  def: CollectionDef<{ id: string }>;
+  // biome-ignore lint/suspicious/noExplicitAny: parts of different record types
+  parts: CollectionPart<any>[];
+  /** Every source of every part (pull and stream). */
+  // biome-ignore lint/suspicious/noExplicitAny: parts of different record types
+  sources: Array<{ source: SyncSource<any>; type: string | null }>;
+}
+
+const registry = new Map<string, RegisteredCollection>();
+
+/**
+ * Registers (a part of) a collection. Called by areas, for their side effect,
+ * from `server/src/areas/<area>/<area>.sync.ts`; several areas may register
+ * parts of one collection (record types of an area collection, or reference
+ * sources). The kernel never imports areas.
+ */
 export function registerCollection<Doc extends { id: string }>(c: ServerCollection<Doc>): void {
-  registry.set(c.def.name, c);
+  const { def, ...part } = c;
+  let entry = registry.get(def.name);
+  if (!entry) {
+    entry = { def: def as unknown as CollectionDef<{ id: string }>, parts: [], sources: [] };
+    registry.set(def.name, entry);
+  } else if (entry.def !== (def as unknown)) throw new Error(`sync: two definitions registered for collection ${def.name}`);
+  for (const t of part.types ?? []) if (entry.parts.some((p) => p.types?.includes(t))) throw new Error(`sync: record type ${def.name}/${t} registered twice`);
+  entry.parts.push(part);
+  const single = part.types?.length === 1 ? part.types[0] : null;
+  for (const source of part.sources) entry.sources.push({ source, type: single });
+}
+
+/**
+ * Registers one record type (a part) of an area collection: the documents its
+ * sources read get `type` stamped; pushes of that `type` reach its `write`.
+ */
+export function registerRecordType<Doc extends { id: string }>(collection: AreaCollectionDef<AreaDoc>, part: CollectionPart<Doc> & { types: readonly string[] }): void {
+  registerCollection({ ...part, def: collection } as unknown as ServerCollection<Doc>);
+}
+
+/** The part serving a document of `type` (the untyped part of a plain collection). */
+export function partFor(c: RegisteredCollection, type: unknown): CollectionPart<{ id: string }> | null {
+  return c.parts.find((p) => (p.types ? typeof type === 'string' && p.types.includes(type) : true)) ?? null;
 }
 
 export function getCollection(name: string) {
@@ -54,5 +102,15 @@ export function getCollection(name: string) {
 export function allCollections() {
   return [...registry.values()];
 }
+
+/** Replicated tables whose `deleted = 1` rows are only tombstones (purged after the retention horizon, sync/retention.ts). */
+const tombstones = new Set<string>();
+
+export function registerTombstones(table: string): void {
+  if (!/^[a-z_]+$/.test(table)) throw new Error(`bad table name ${table}`);
+  tombstones.add(table);
+}
+
+export const tombstoneTables = () => [...tombstones];
 
 export const viewerOf = (actor: Actor): Viewer => ({ userId: actor.userId, companyId: actor.companyId, role: actor.role });

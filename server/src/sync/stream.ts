@@ -5,7 +5,7 @@ import type { Actor } from '../http/actor.ts';
 import { authenticate, bearerToken } from '../http/authenticate.ts';
 import { onShutdown } from '../server.ts';
 import { pullCollection } from './pull.ts';
-import { type ServerCollection, viewerOf } from './registry.ts';
+import { type RegisteredCollection, viewerOf } from './registry.ts';
 import type { Checkpoint } from './checkpoint.ts';
 
 const PING_MS = 25_000;
@@ -17,7 +17,7 @@ const BATCH = 500;
  * before), and on every committed change of the company re-reads the affected
  * collections through the normal pull path, so visibility rules apply once.
  */
-export async function openStream(ctx: AppContext, actor: Actor, collections: ServerCollection<{ id: string }>[], req: Request, res: Response) {
+export async function openStream(ctx: AppContext, actor: Actor, collections: RegisteredCollection[], req: Request, res: Response) {
   const token = bearerToken(req.headers.authorization) ?? '';
   const counter = await ctx.db.selectFrom('sync_counters').select('value').where('company_id', '=', actor.companyId).executeTakeFirst();
   const fp = visibilityFingerprint(viewerOf(actor));
@@ -64,7 +64,7 @@ export async function openStream(ctx: AppContext, actor: Actor, collections: Ser
   const unsubscribe = ctx.changes.subscribe((events) => {
     for (const e of events) {
       if (e.companyId !== actor.companyId) continue;
-      for (const c of collections) if (c.sources.some((s) => s.tables.some((t) => e.tables.includes(t)))) dirty.add(c.def.name);
+      for (const c of collections) if (c.sources.some(({ source }) => source.tables.some((t) => e.tables.includes(t)))) dirty.add(c.def.name);
     }
     if (dirty.size) running = running.then(flush).catch((err) => req.log.warn({ err }, 'sync stream flush failed'));
   });

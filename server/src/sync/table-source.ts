@@ -35,7 +35,7 @@ export function tableSource<O extends SyncedRow, Doc>(opts: {
       let q = opts.query(db, companyId)
         .where(sql<boolean>`(${col('change_no')} > ${after.seq} or (${col('change_no')} = ${after.seq} and ${col('id')} > ${after.id}))`);
       const scope = opts.rows;
-      if (onlyVisibleTo && scope.kind === 'own') q = q.where(sql<boolean>`${col(scope.field)} = ${onlyVisibleTo.userId}`);
+      if (onlyVisibleTo && scope.kind === 'own') q = q.where(sql<boolean>`${col(scope.field)} = ${onlyVisibleTo.userId}`).where(sql<boolean>`${col('deleted')} = 0`);
       if (onlyVisibleTo && scope.kind === 'involved' && onlyVisibleTo.role > scope.staffMaxRole) {
         // First pull of a non-staff viewer: the deletions-only rows are not needed, filter in SQL.
         q = q.where(sql<boolean>`(${sql.join(scope.fields.map((f) => sql`${col(f)} = ${onlyVisibleTo.userId}`), sql` or `)})`);

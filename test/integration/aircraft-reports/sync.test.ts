@@ -29,10 +29,17 @@ describe.each(DIALECTS)('aircraft reports offline on %s', (dialect) => {
   const raiseB = async () => (await createReport(s, await t('mechanic@skyline.test'), melBody(abc, mech, { category: 'B' }))).body.id as string;
   const melRow = (reportId: string) => s.ctx.db.selectFrom('mel_items').selectAll().where('aircraft_report_id', '=', reportId).executeTakeFirstOrThrow();
 
-  it('registers the three fleet collections within the 13-collection limit', async () => {
+  it('replicates the fleet records in one `fleet` collection within the 13-collection limit', async () => {
     const r = await s.api('GET', '/sync/collections.json', { token: await t('mechanic@skyline.test') });
     const names = r.body.collections.map((c: any) => c.name);
-    expect(names).toEqual(expect.arrayContaining(['aircraft_reports', 'maintenance_jobs', 'inventory']));
+    expect(names).toContain('fleet');
+    expect(names).not.toEqual(expect.arrayContaining(['aircraft_reports']));
+    const fleet = await pullAll(s, await t('mechanic@skyline.test'), 'fleet');
+    const kinds = ['aircraft', 'aircraft_report', 'maintenance_job', 'inventory_part'];
+    expect(fleet.docs.map((d: any) => d.type)).toContain('aircraft');
+    expect(fleet.docs.every((d: any) => kinds.includes(d.type))).toBe(true);
+    // A report's own type (DEFECT, MEL...) travels as report_type.
+    expect(fleet.docs.filter((d: any) => d.type === 'aircraft_report').every((d: any) => typeof d.report_type === 'string')).toBe(true);
     expect(names.length).toBeLessThanOrEqual(13);
   });
 

@@ -287,9 +287,9 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     expect((await del('dispatch@skyline.test', 'all', `?pilot=${s.userId('pilot@harbor.test', 'harbor')}`)).status).toBe(404);
   });
 
-  it('own entries replicate in the `personal` collection, others’ never', async () => {
+  it('own entries replicate in the `people` collection, others’ never', async () => {
     const token = await tok('pilot@skyline.test');
-    const pull = await s.api('POST', '/sync/personal/pull.json', { token, body: { checkpoint: null, limit: 1000 } });
+    const pull = await s.api('POST', '/sync/people/pull.json', { token, body: { checkpoint: null, limit: 1000 } });
     expect(pull.status).toBe(200);
     const schedules = pull.body.documents.filter((d: any) => d.type === 'schedule');
     expect(schedules.length).toBeGreaterThan(0);
@@ -297,7 +297,7 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     const start = nextSlot();
     const created = await add('dispatch@skyline.test', { base: cv, pilot: dana, start, end: start + HOUR });
     const mine = await add('dispatch@skyline.test', { base: cv, pilot: paula, start, end: start + HOUR });
-    const next = await s.api('POST', '/sync/personal/pull.json', { token, body: { checkpoint: pull.body.checkpoint, limit: 1000 } });
+    const next = await s.api('POST', '/sync/people/pull.json', { token, body: { checkpoint: pull.body.checkpoint, limit: 1000 } });
     const ids = next.body.documents.filter((d: any) => !d._deleted).map((d: any) => d.id);
     expect(ids).toContain(mine.body.id);
     expect(ids).not.toContain(created.body.id);
@@ -305,7 +305,7 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     expect(doc.data.Base).toEqual({ id: cv, name: 'Cuatro Vientos' });
     // A deleted entry arrives as a deletion.
     await del('pilot@skyline.test', mine.body.id);
-    const after = await s.api('POST', '/sync/personal/pull.json', { token, body: { checkpoint: next.body.checkpoint, limit: 1000 } });
+    const after = await s.api('POST', '/sync/people/pull.json', { token, body: { checkpoint: next.body.checkpoint, limit: 1000 } });
     expect(after.body.documents.find((d: any) => d.id === mine.body.id)._deleted).toBe(true);
   });
 });

@@ -140,7 +140,7 @@ describe.each(DIALECTS)('flight types on %s', (dialect) => {
         RequiredCertificate: [
           { role: 'pic', certificate_type: 'SEP' },
           { role: 'pic', certificate_type: 'SEP' },
-          { role: 'pic', certificate_type: 'MEDICAL_2' },
+          { role: 'pic', certificate_type: 'MED_CLASS2' },
           { role: 'captain', certificate_type: 'SEP' },
           { role: 'sic', certificate_type: '' },
           { role: 'supervisor', certificate_type: 'FI' },
@@ -150,7 +150,7 @@ describe.each(DIALECTS)('flight types on %s', (dialect) => {
     });
     expect(synced.status).toBe(200);
     expect(await certRows(id)).toEqual([
-      { role: 'pic', certificate_type: 'MEDICAL_2' },
+      { role: 'pic', certificate_type: 'MED_CLASS2' },
       { role: 'pic', certificate_type: 'SEP' },
       { role: 'supervisor', certificate_type: 'FI' },
     ]);
@@ -162,7 +162,7 @@ describe.each(DIALECTS)('flight types on %s', (dialect) => {
     expect(edit.body.FlightType.name).toBe('Certs 2');
     expect(edit.body.usage).toBe(0);
     expect(edit.body.requiredCertificates).toEqual([
-      { role: 'pic', certificate_type: 'MEDICAL_2' },
+      { role: 'pic', certificate_type: 'MED_CLASS2' },
       { role: 'pic', certificate_type: 'SEP' },
       { role: 'supervisor', certificate_type: 'FI' },
     ]);
@@ -177,6 +177,33 @@ describe.each(DIALECTS)('flight types on %s', (dialect) => {
     expect(await certRows(id)).toEqual([]);
     // The requirements are part of the replicated type: its change number moved.
     expect((await typeRow(id)).change_no).toBeGreaterThan(before);
+  });
+
+  it('required certificates: types outside the certificate type catalog are ignored on add and edit', async () => {
+    const admin = await t('admin@skyline.test');
+    const add = await s.api('POST', '/flight_types/manager_add.json', {
+      token: admin,
+      body: {
+        FlightType: { name: 'Catalog only' },
+        syncRequiredCertificates: true,
+        RequiredCertificate: [
+          { role: 'pic', certificate_type: 'NOT_IN_CATALOG' },
+          { role: 'pic', certificate_type: 'sep' },
+          { role: 'sic', certificate_type: 'MCC' },
+        ],
+      },
+    });
+    expect(add.status).toBe(200);
+    const id = add.body.id;
+    expect(await certRows(id)).toEqual([{ role: 'sic', certificate_type: 'MCC' }]);
+    const edit = await s.api('POST', `/flight_types/manager_edit/${id}.json`, {
+      token: admin,
+      body: { syncRequiredCertificates: true, RequiredCertificate: [{ role: 'supervisor', certificate_type: 'MADE_UP_42' }, { role: 'supervisor', certificate_type: 'FI' }] },
+    });
+    expect(edit.status).toBe(200);
+    expect(await certRows(id)).toEqual([{ role: 'supervisor', certificate_type: 'FI' }]);
+    const view = await s.api('GET', `/flight_types/view/${id}.json`, { token: admin });
+    expect(JSON.stringify(view.body)).not.toContain('MADE_UP_42');
   });
 
   it('manager_edit counts the flights that use the type and refuses bad input without changing anything', async () => {
@@ -279,7 +306,7 @@ describe.each(DIALECTS)('flight types on %s', (dialect) => {
           syncRequiredCertificates: true,
           RequiredCertificate: [
             { role: 'pic', certificate_type: 'SEP' },
-            { role: 'pic', certificate_type: 'MEDICAL_1' },
+            { role: 'pic', certificate_type: 'MED_CLASS1' },
             { role: 'sic', certificate_type: 'MCC' },
           ],
         },
@@ -288,8 +315,8 @@ describe.each(DIALECTS)('flight types on %s', (dialect) => {
       const now = Math.floor(Date.now() / 1000);
       // Pilot: SEP never expires; two medicals, the later one counts; MCC expired.
       await addCert('pilot@skyline.test', 'SEP', '2020-01-01', null);
-      await addCert('pilot@skyline.test', 'MEDICAL_1', '2020-01-01', ymd(now + 10 * day));
-      await addCert('pilot@skyline.test', 'MEDICAL_1', '2020-01-01', ymd(now + 40 * day));
+      await addCert('pilot@skyline.test', 'MED_CLASS1', '2020-01-01', ymd(now + 10 * day));
+      await addCert('pilot@skyline.test', 'MED_CLASS1', '2020-01-01', ymd(now + 40 * day));
       await addCert('pilot@skyline.test', 'MCC', '2019-01-01', '2020-01-01');
       // Student: SEP issued in the future.
       await addCert('student@skyline.test', 'SEP', ymd(now + 5 * day), null);
@@ -300,7 +327,7 @@ describe.each(DIALECTS)('flight types on %s', (dialect) => {
       expect(r.status).toBe(200);
       expect(r.body.user_id).toBe(s.userId('pilot@skyline.test'));
       const { pic, sic, supervisor } = r.body.compliance;
-      expect(pic).toMatchObject({ compliant: true, ok: ['MEDICAL_1', 'SEP'], required: ['MEDICAL_1', 'SEP'] });
+      expect(pic).toMatchObject({ compliant: true, ok: ['MED_CLASS1', 'SEP'], required: ['MED_CLASS1', 'SEP'] });
       // The later medical decides; it lapses at midnight (Europe/Madrid) after its expiration date.
       const exp = ymd(Math.floor(Date.now() / 1000) + 40 * day);
       const madridMidnight = Math.floor(new Date(`${exp}T00:00:00Z`).getTime() / 1000) + day;

@@ -298,14 +298,14 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       const admin = await t('admin@skyline.test');
       const type = await s.api('POST', '/flight_types/manager_add.json', {
         token: admin,
-        body: { FlightType: { name: 'Needs SEP' }, syncRequiredCertificates: true, RequiredCertificate: [{ role: 'pic', certificate_type: 'SEP_DISPATCH' }] },
+        body: { FlightType: { name: 'Needs SEP' }, syncRequiredCertificates: true, RequiredCertificate: [{ role: 'pic', certificate_type: 'FAA_BASICMED' }] },
       });
       const id = await createFlight(s, await t('dispatch@skyline.test'), flight({ flight_type_id: type.body.id }));
       await setFlag(s, s.refs.companies.skyline, 'require_pic_docs', true);
       await setFlag(s, s.refs.companies.skyline, 'block_pic_without_docs', true);
       try {
         const r = await dispatch(id);
-        expect(r.body).toMatchObject({ result: false, message: expect.stringMatching(/SEP_DISPATCH/) });
+        expect(r.body).toMatchObject({ result: false, message: expect.stringMatching(/FAA_BASICMED/) });
       } finally {
         await setFlag(s, s.refs.companies.skyline, 'require_pic_docs', false);
         await setFlag(s, s.refs.companies.skyline, 'block_pic_without_docs', false);

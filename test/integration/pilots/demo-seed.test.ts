@@ -24,7 +24,7 @@ describe.each(DIALECTS)('People demo data on %s', (dialect) => {
     const types = new Set(schedule.body.schedules.map((e: any) => e.BaseSchedule.type));
     expect(types).toEqual(new Set(['DUTY', 'OFF', 'STANDBY']));
     expect(schedule.body.schedules.every((e: any) => e.BaseSchedule.end > Date.now() / 1000)).toBe(true);
-    const personal = await s.api('POST', '/sync/personal/pull.json', { token: paula, body: { checkpoint: null, limit: 100 } });
+    const personal = await s.api('POST', '/sync/people/pull.json', { token: paula, body: { checkpoint: null, limit: 1000 } });
     expect(personal.body.documents.filter((d: any) => d.type === 'certificate')).toHaveLength(3);
     expect(personal.body.documents.filter((d: any) => d.type === 'schedule').length).toBeGreaterThan(0);
     // Harbor gets its own certificates only.

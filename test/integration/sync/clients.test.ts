@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { Device } from '../../setup/device.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
+import { push } from '../../setup/sync.ts';
 
 const until = async (check: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
   const start = Date.now();
@@ -108,7 +109,7 @@ describe.each(DIALECTS)('client-core devices against a real server on %s', (dial
     const watcher = await open('dispatch@skyline.test');
     const mech = await s.login('mechanic@skyline.test');
     const { _deleted, _meta, _rev, _attachments, ...master } = await aircraft(watcher, 'SIM-01');
-    await s.api('POST', '/sync/aircraft/push.json', { token: mech, body: { rows: [{ assumedMasterState: master, newDocumentState: { ...master, user_id: s.userId('pilot@skyline.test') } }] } });
+    await push(s, mech, 'aircraft', [{ assumedMasterState: master, newDocumentState: { ...master, user_id: s.userId('pilot@skyline.test') } }]);
     expect(await until(async () => (await aircraft(watcher, 'SIM-01')).user_id === s.userId('pilot@skyline.test'), 5000)).toBe(true);
     await watcher.close();
   });

@@ -22,6 +22,7 @@ describe.each(DIALECTS)('server processes on %s', (dialect) => {
     const bases = [s.refs.bases.Sabadell, s.refs.bases['Cuatro Vientos']];
     const commands = Array.from({ length: 300 }, (_, i) => ({
       id: uuidv7(),
+      type: 'command',
       name: 'base.set_default',
       args: { base_id: bases[i % 2] },
       client_time: Date.now() + i,
@@ -29,7 +30,7 @@ describe.each(DIALECTS)('server processes on %s', (dialect) => {
     }));
     const rows = commands.map((c) => ({ assumedMasterState: null, newDocumentState: c }));
     const b = await spawnServer(dialect, s.where);
-    const inFlight = post(b.baseUrl, '/sync/commands/push.json', admin, { rows }).catch((err: Error) => err);
+    const inFlight = post(b.baseUrl, '/sync/device/push.json', admin, { rows }).catch((err: Error) => err);
     // Kill once part of the batch has committed.
     for (let i = 0; i < 200; i++) {
       const n = await s.ctx.db.selectFrom('commands').select('id').where('id', 'in', commands.map((c) => c.id)).execute();
@@ -45,7 +46,7 @@ describe.each(DIALECTS)('server processes on %s', (dialect) => {
 
     // The client retries the same batch against the restarted server.
     const b2 = await spawnServer(dialect, s.where);
-    const retry = await post(b2.baseUrl, '/sync/commands/push.json', admin, { rows });
+    const retry = await post(b2.baseUrl, '/sync/device/push.json', admin, { rows });
     expect(retry.status).toBe(200);
     expect(retry.body.conflicts).toHaveLength(300);
     expect(retry.body.conflicts.every((c: any) => c.status === 'accepted')).toBe(true);
@@ -62,17 +63,18 @@ describe.each(DIALECTS)('server processes on %s', (dialect) => {
     const b = await spawnServer(dialect, s.where);
     try {
       // Stream from the in-test server, write through the other process.
-      const streamA = await openStream(s.baseUrl, mech, ['aircraft']);
+      const streamA = await openStream(s.baseUrl, mech, ['fleet']);
       await streamA.waitFor((e) => e.some((x) => x.event === 'resync'));
       const doc = (await pullAll(s, mech, 'aircraft')).docs.find((d) => d.registration === 'EC-DEF');
       const { _deleted, ...master } = doc;
-      const r = await post(b.baseUrl, '/sync/aircraft/push.json', mech, { rows: [{ assumedMasterState: master, newDocumentState: { ...master, user_id: s.userId('pilot@skyline.test') } }] });
+      const stored = { ...master, type: 'aircraft' };
+      const r = await post(b.baseUrl, '/sync/fleet/push.json', mech, { rows: [{ assumedMasterState: stored, newDocumentState: { ...stored, user_id: s.userId('pilot@skyline.test') } }] });
       expect(r.body.conflicts).toEqual([]);
       expect(await streamA.waitFor((e) => e.some((x) => x.event === 'change' && x.data.documents.some((d: any) => d.id === master.id && d.user_id === s.userId('pilot@skyline.test'))))).toBe(true);
       await streamA.close();
 
       // And the other way round.
-      const streamB = await openStream(b.baseUrl, mech, ['aircraft']);
+      const streamB = await openStream(b.baseUrl, mech, ['fleet']);
       await streamB.waitFor((e) => e.some((x) => x.event === 'resync'));
       const now = (await pullAll(s, mech, 'aircraft')).docs.find((d) => d.id === master.id);
       const { _deleted: _d, ...m2 } = now;

@@ -27,9 +27,11 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     const r = await s.api('GET', '/sync/collections.json', { token: await t('pilot@skyline.test') });
     expect(r.status).toBe(200);
     const names = r.body.collections.map((c: any) => c.name);
-    expect(names).toEqual(expect.arrayContaining(['reference', 'users', 'aircraft', 'commands', 'outcomes']));
+    // One collection per area (docs/sync.md, budget table).
+    expect(names).toEqual(expect.arrayContaining(['reference', 'people', 'fleet', 'flights', 'inbox', 'device']));
     expect(names.length).toBeLessThanOrEqual(13);
-    expect(r.body.collections.find((c: any) => c.name === 'aircraft').writable).toBe(true);
+    expect(r.body.collections.find((c: any) => c.name === 'fleet').writable).toBe(true);
+    expect(r.body.collections.find((c: any) => c.name === 'people').writable).toBe(false);
   });
 
   it('a Harbor client never receives a Skyline document', async () => {
@@ -72,11 +74,15 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
 
   it('pulls page by page with checkpoints and then nothing new', async () => {
     const token = await t('dispatch@skyline.test');
-    const first = await s.api('POST', '/sync/users/pull.json', { token, body: { checkpoint: null, limit: 5 } });
+    const first = await s.api('POST', '/sync/people/pull.json', { token, body: { checkpoint: null, limit: 5 } });
     expect(first.body.documents).toHaveLength(5);
-    const rest = await pullAll(s, token, 'users', first.body.checkpoint);
-    expect(first.body.documents.length + rest.docs.length).toBe(Object.keys(s.refs.users.skyline).length);
-    const again = await s.api('POST', '/sync/users/pull.json', { token, body: { checkpoint: rest.checkpoint, limit: 5 } });
+    const rest = await pullAll(s, token, 'people', first.body.checkpoint);
+    const all = [...first.body.documents, ...rest.docs];
+    // The directory plus the caller's own certificates and schedules, never another person's.
+    expect(all.filter((d) => d.type === 'user')).toHaveLength(Object.keys(s.refs.users.skyline).length);
+    expect(all.filter((d) => d.type !== 'user').every((d) => d.user_id === s.userId('dispatch@skyline.test'))).toBe(true);
+    expect(new Set(all.map((d) => d.id)).size).toBe(all.length);
+    const again = await s.api('POST', '/sync/people/pull.json', { token, body: { checkpoint: rest.checkpoint, limit: 5 } });
     expect(again.body.documents).toEqual([]);
     expect(again.body.checkpoint).toEqual(rest.checkpoint);
   });
@@ -182,7 +188,7 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
 
   it('the live stream sends resync at connect, then changes of the caller’s company only, filtered', async () => {
     const pilot = await t('pilot@skyline.test');
-    const stream = await openStream(s.baseUrl, pilot, ['aircraft', 'users']);
+    const stream = await openStream(s.baseUrl, pilot, ['fleet', 'people']);
     expect(stream.status).toBe(200);
     expect(await stream.waitFor((e) => e.some((x) => x.event === 'resync'))).toBe(true);
     const harbor = await t('admin@harbor.test');
@@ -198,14 +204,15 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     const changes = stream.events.filter((e) => e.event === 'change');
     expect(changes.flatMap((c) => c.data.documents).some((d: any) => d.registration === 'N123HA')).toBe(false);
     const change = changes.find((c) => c.data.documents.some((d: any) => d.id === master.id))!;
-    expect(change.data.collection).toBe('aircraft');
+    expect(change.data.collection).toBe('fleet');
+    expect(change.data.documents.find((d: any) => d.id === master.id).type).toBe('aircraft');
     expect(change.data.checkpoint.seq).toBeGreaterThan(0);
     await stream.close();
   });
 
   it('a revoked session ends its stream at the next change', async () => {
     const token = await s.login('ground@skyline.test');
-    const stream = await openStream(s.baseUrl, token, ['aircraft']);
+    const stream = await openStream(s.baseUrl, token, ['fleet']);
     await stream.waitFor((e) => e.some((x) => x.event === 'resync'));
     await s.api('POST', '/logout.json', { token });
     const mech = await t('mechanic@skyline.test');

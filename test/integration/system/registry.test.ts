@@ -21,6 +21,12 @@ const PUBLIC = new Set([
   '/news/news/index{/:base_id}.json',
   '/news/news/index/:base_id.json',
   '/news/news/view/:slug.json',
+  // Designed (docs/areas/scheduling.md): calendar apps cannot sign in; the secret, revocable token in the URL is the credential.
+  '/schedules/ics/:token.ics',
+  // Part A 4.9: sign answers 404 (not 401) when there is no authenticated user; the handler decides.
+  '/uploads/sign.json',
+  // docs/areas/uploads.md: the local store's signed URL; the HMAC-signed, expiring token is the credential.
+  '/files/object/:token',
 ]);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

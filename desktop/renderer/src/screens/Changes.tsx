@@ -3,7 +3,7 @@ import { formatDateTime } from '../format.ts';
 import { useCommands, useCompany, useDeferred, useMarks, useSyncState, useWorkspace } from '../hooks.ts';
 import { Badge, Empty } from '../ui.tsx';
 
-const COLLECTION_LABEL: Record<string, string> = { aircraft_reports: 'Technical log', flights: 'Flights', maintenance_jobs: 'Maintenance', commands: 'Commands' };
+const COLLECTION_LABEL: Record<string, string> = { aircraft_report: 'Technical log', flights: 'Flights', maintenance_job: 'Maintenance', command: 'Commands' };
 
 /** What waits for the server, and what the server refused (with its reasons). */
 export function Changes({ rejected }: { rejected: Rejection[] }) {

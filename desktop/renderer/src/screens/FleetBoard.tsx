@@ -19,8 +19,8 @@ export function FleetBoard({ onOpen }: { onOpen(aircraftId: string): void }) {
   const renderStart = useRef(0);
   renderStart.current = performance.now();
   const aircraft = useDocs<AircraftDoc>('aircraft');
-  const reports = useDocs<AircraftReportDoc>('aircraft_reports', OPEN_REPORTS);
-  const commands = useDocs<CommandDoc>('commands', PENDING_COMMANDS);
+  const reports = useDocs<AircraftReportDoc>('aircraft_report', OPEN_REPORTS);
+  const commands = useDocs<CommandDoc>('command', PENDING_COMMANDS);
   const marks = useMarks();
   const { display } = useCompany();
   const now = useNow();
@@ -57,7 +57,7 @@ export function FleetBoard({ onOpen }: { onOpen(aircraftId: string): void }) {
 
 const AircraftCard = memo(function AircraftCard({ row, display, marks, onOpen }: { row: BoardRow; display: DisplaySettings; marks: ReadonlySet<string>; onOpen(id: string): void }) {
   const a = row.aircraft;
-  const pendingDefects = row.defects.some((d) => marks.has(markKey('aircraft_reports', d.report.id)));
+  const pendingDefects = row.defects.some((d) => marks.has(markKey('aircraft_report', d.report.id)));
   const state = row.blocked ? 'blocked' : row.grounded ? 'grounded' : 'ok';
   return (
     <article className={`aircraft-card state-${state}`} data-registration={a.registration} data-blocked={row.blocked ? 'true' : 'false'}>

@@ -38,7 +38,7 @@ export function Flights() {
   const query = useMemo(() => ({ selector: { $or: [{ pic_id: me }, { sic_id: me }, { supervisor_id: me }, { user_id: me }] } }), [me]);
   const { docs: flights, ready } = useDocs<FlightDoc>('flights', query);
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
-  const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_reports', { selector: { status: { $ne: 'CLOSED' } } });
+  const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', { selector: { status: { $ne: 'CLOSED' } } });
   const { docs: commands } = useCommands();
   const { docs: outcomes } = useOutcomes();
   const deferred = useDeferred();

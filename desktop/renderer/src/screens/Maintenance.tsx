@@ -11,7 +11,7 @@ const JOB_TONE: Record<string, 'info' | 'warn' | 'ok'> = { OPEN: 'info', IN_PROG
 /** Maintenance jobs with their work orders; work order progress can be recorded offline. */
 export function Maintenance() {
   const ws = useWorkspace();
-  const { docs: jobs, ready } = useDocs<MaintenanceJobDoc>('maintenance_jobs');
+  const { docs: jobs, ready } = useDocs<MaintenanceJobDoc>('maintenance_job');
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
   const { docs: outcomes } = useOutcomes();
   const marks = useMarks();
@@ -28,7 +28,7 @@ export function Maintenance() {
 
   const setStatus = async (job: MaintenanceJobDoc, wo: WorkOrderDoc, status: WorkOrderStatus) => {
     const WorkOrder = job.WorkOrder.map((w) => (w.id === wo.id ? { ...w, status } : w));
-    await ws.save('maintenance_jobs', { ...job, WorkOrder, modified: Math.floor(Date.now() / 1000) });
+    await ws.save('maintenance_job', { ...job, WorkOrder, modified: Math.floor(Date.now() / 1000) });
   };
 
   return (
@@ -51,7 +51,7 @@ export function Maintenance() {
       </div>
       {ready && shown.length === 0 && <Empty>No maintenance jobs{showCompleted ? '' : ' open'}.</Empty>}
       {shown.map((job) => {
-        const pending = marks.has(markKey('maintenance_jobs', job.id));
+        const pending = marks.has(markKey('maintenance_job', job.id));
         const done = job.WorkOrder.filter((w) => w.status === 'done').length;
         return (
           <article key={job.id} className={`job ${pending ? 'is-pending' : ''}`} data-job-id={job.id}>
@@ -68,7 +68,7 @@ export function Maintenance() {
               {job.user_id ? ` · ${fullName(users.get(job.user_id))}` : ''}
             </p>
             {job.description && <p>{job.description}</p>}
-            <DecisionNote outcome={outcomesOf.get(`maintenance_jobs:${job.id}`)?.[0]} display={display} />
+            <DecisionNote outcome={outcomesOf.get(`maintenance_job:${job.id}`)?.[0]} display={display} />
             <table className="work-orders">
               <thead>
                 <tr>

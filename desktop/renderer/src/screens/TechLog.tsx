@@ -27,7 +27,7 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
   const active = useMemo(() => fleet.filter((a) => a.active).sort((a, b) => a.registration.localeCompare(b.registration)), [fleet]);
   const aircraft = active.find((a) => a.id === aircraftId) ?? active[0];
   const reportsQuery = useMemo(() => ({ selector: { aircraft_id: aircraft?.id ?? '' } }), [aircraft?.id]);
-  const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_reports', reportsQuery);
+  const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', reportsQuery);
   const { docs: commands } = useCommands();
   const { docs: outcomes } = useOutcomes();
   const dismissed = useDismissed();
@@ -107,9 +107,9 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
             users={users}
             now={now}
             mayManage={mayManage}
-            locallyPending={marks.has(markKey('aircraft_reports', v.report.id))}
-            command={byTarget.get(`aircraft_reports:${v.report.id}`)?.[0]}
-            outcome={outcomesOf.get(`aircraft_reports:${v.report.id}`)?.[0]}
+            locallyPending={marks.has(markKey('aircraft_report', v.report.id))}
+            command={byTarget.get(`aircraft_report:${v.report.id}`)?.[0]}
+            outcome={outcomesOf.get(`aircraft_report:${v.report.id}`)?.[0]}
           />
         ))}
       </div>
@@ -124,8 +124,8 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
             users={users}
             now={now}
             mayManage={role !== 250}
-            locallyPending={marks.has(markKey('aircraft_reports', v.report.id))}
-            outcome={outcomesOf.get(`aircraft_reports:${v.report.id}`)?.[0]}
+            locallyPending={marks.has(markKey('aircraft_report', v.report.id))}
+            outcome={outcomesOf.get(`aircraft_report:${v.report.id}`)?.[0]}
           />
         ))}
       </div>
@@ -167,7 +167,7 @@ function ReportCard({
     setBusy(true);
     try {
       if (m) await ws.run('mel.close', { report_id: r.id });
-      else await ws.save('aircraft_reports', { ...r, status: 'CLOSED', modified: Math.floor(Date.now() / 1000) });
+      else await ws.save('aircraft_report', { ...r, status: 'CLOSED', modified: Math.floor(Date.now() / 1000) });
     } finally {
       setBusy(false);
     }
@@ -322,7 +322,7 @@ function DefectForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): voi
       maintenance_job_id: null,
       MelItem: null,
     };
-    await ws.save('aircraft_reports', doc);
+    await ws.save('aircraft_report', doc);
     onDone();
   };
   return (

@@ -7,6 +7,7 @@ import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { emptyToUndefined, paginate, parseOr400, unwrapData, zPage } from '../aircraft/fleet-common.ts';
+import { uploadsOf } from '../uploads/attachments.ts';
 import { aircraftBlockState, openMelItemsQuery } from './aircraft-block.ts';
 import { reportDocs, reportsRepository } from './aircraft-reports.repository.ts';
 import { deriveAll } from './mel-state.ts';
@@ -135,6 +136,8 @@ export async function viewReport(db: Kysely<DB>, actor: Actor, id: string) {
     result: true,
     ...presentReport(aircraftReportsCollection.visible(doc, viewerOf(actor)), { registration: aircraft?.registration ?? null, reporter: reporter ?? null }),
     MaintenanceJob: job ? { id: job.id, name: job.name, status: job.status, start: job.start, crs_signed: !!job.crs_signed } : null,
+    // Photos and documents of the defect (uploads with model `AircraftReport`).
+    Upload: (await uploadsOf(db, actor.companyId, 'AircraftReport', [row.id])).get(row.id) ?? [],
   };
 }
 

@@ -7,6 +7,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
+import { type UploadSummary, uploadsOf } from '../uploads/attachments.ts';
 import type { TCertificateEdit } from './certificates.schema.ts';
 
 /** Roles up to this number manage and read every company user's certificates (Part A 4.8 item 4, CONTRACT 4). */
@@ -15,10 +16,11 @@ export const CERTIFICATE_ADMIN_MAX_ROLE = 150;
 type CertificateRow = Pick<UserCertificatesTable, 'id' | 'user_id' | 'type' | 'name' | 'issue' | 'expiration' | 'comments' | 'upload_id'>;
 
 /**
- * Part A 2.10 `UserCertificate`. `Upload` carries only its id: the uploads
- * area owns the file records (filename, type, mime, size).
+ * Part A 2.10 `UserCertificate`. `Upload` is the certificate's scan (id, filename,
+ * type, mime, size): the newest active upload attached with model `UserCertificate`,
+ * else the one named by `upload_id`; null when there is none.
  */
-export const presentCertificate = (c: CertificateRow) => ({
+export const presentCertificate = (c: CertificateRow, uploads: Map<string, UploadSummary[]> = new Map()) => ({
   id: c.id,
   user_id: c.user_id,
   type: c.type,
@@ -26,8 +28,25 @@ export const presentCertificate = (c: CertificateRow) => ({
   issue: c.issue,
   expiration: c.expiration,
   comments: c.comments,
-  Upload: c.upload_id ? { id: c.upload_id } : null,
+  Upload: certificateUpload(c, uploads),
 });
+
+function certificateUpload(c: CertificateRow, uploads: Map<string, UploadSummary[]>) {
+  const list = uploads.get(c.id) ?? [];
+  const u = list.find((x) => x.id === c.upload_id) ?? list[list.length - 1];
+  if (u) return { id: u.id, filename: u.filename, type: u.type, mime: u.mime, size: u.size };
+  // Callers without the upload rows (the offline document) keep the reference.
+  return c.upload_id ? { id: c.upload_id } : null;
+}
+
+/** The attached uploads of these certificates, in one query. */
+const uploadsOfCertificates = (db: Kysely<DB>, companyId: string, rows: readonly CertificateRow[]) =>
+  uploadsOf(
+    db,
+    companyId,
+    'UserCertificate',
+    rows.map((r) => r.id),
+  );
 
 const COLUMNS = ['id', 'user_id', 'type', 'name', 'issue', 'expiration', 'comments', 'upload_id'] as const;
 
@@ -53,7 +72,8 @@ export async function certificatesOf(db: Kysely<DB>, companyId: string, userId: 
     .orderBy('type')
     .orderBy('id')
     .execute();
-  return rows.map(presentCertificate);
+  const uploads = await uploadsOfCertificates(db, companyId, rows);
+  return rows.map((r) => presentCertificate(r, uploads));
 }
 
 /** GET /pilots/certificates/{userId}.json (userId defaults to the caller). */
@@ -106,7 +126,8 @@ export async function saveCertificate(ctx: AppContext, actor: Actor, input: TCer
         .execute();
     }
   });
-  return { result: true, id, UserCertificate: presentCertificate(await findCertificate(ctx.db, actor.companyId, id)) };
+  const saved = await findCertificate(ctx.db, actor.companyId, id);
+  return { result: true, id, UserCertificate: presentCertificate(saved, await uploadsOfCertificates(ctx.db, actor.companyId, [saved])) };
 }
 
 /** POST /pilots/certificates/delete/{id}.json: a tombstone (replicated to the owner's devices). */

@@ -1,4 +1,5 @@
 import { uuidv7 } from '@ops/shared';
+import { cleanRequiredCertificates } from '@ops/shared/rules/flight-types/required-certificates';
 import type { Kysely, Updateable } from 'kysely';
 import type { FlightTypesTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/schema.ts';
@@ -11,29 +12,8 @@ import { presentFlightType } from './flight-types.presenter.ts';
 import { flightTypesRepository } from './flight-types.repository.ts';
 import { SEATS, type Seat, type TFlightTypeAdd, type TFlightTypeEdit } from './flight-types.schema.ts';
 
-/** Certificate type keys: short identifiers (licence, rating or medical class keys). */
-const CERTIFICATE_TYPE_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/**
- * Part B 4.5: the posted list, minus invalid roles or types and duplicate
- * pairs (ignored, not refused, so an old client's list still saves).
- */
-export function cleanRequirements(list: readonly unknown[]): Array<{ role: Seat; certificate_type: string }> {
-  const seen = new Set<string>();
-  const out: Array<{ role: Seat; certificate_type: string }> = [];
-  for (const item of list) {
-    if (!item || typeof item !== 'object') continue;
-    const { role, certificate_type } = item as Record<string, unknown>;
-    if (typeof role !== 'string' || !(SEATS as readonly string[]).includes(role.trim().toLowerCase())) continue;
-    if (typeof certificate_type !== 'string' || !CERTIFICATE_TYPE_RE.test(certificate_type.trim())) continue;
-    const pair = { role: role.trim().toLowerCase() as Seat, certificate_type: certificate_type.trim() };
-    const key = `${pair.role}\u0000${pair.certificate_type}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(pair);
-  }
-  return out;
-}
+/** Part B 4.5: invalid roles, types outside the certificate type catalog and duplicate pairs are ignored. */
+export const cleanRequirements = (list: readonly unknown[]): Array<{ role: Seat; certificate_type: string }> => cleanRequiredCertificates(list);
 
 async function replaceRequirements(uow: UnitOfWork, companyId: string, typeId: string, list: readonly unknown[]) {
   const trx = uow.trx;

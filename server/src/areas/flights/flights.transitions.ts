@@ -13,6 +13,7 @@ import { adjustFlightCount, UNCONFIRMED } from './flights.repository.ts';
 import { canCancel, canDispatch, isCrew, isInvolved, isStaff } from './flights.policy.ts';
 import { type FlightRow, flightActor, landedProblems, loadFlightRow } from './flights.service.ts';
 import { emitFlightWebhook } from './flights.webhooks.ts';
+import { runDispatchHooks } from './flights.hooks.ts';
 import { recordChange } from './history.ts';
 import { notifyCrew } from './notify-crew.ts';
 import { assertNoOverlap } from './overlap.ts';
@@ -134,6 +135,7 @@ export async function dispatchFlight(uow: UnitOfWork, actor: Actor, id: string, 
   await setStatus(uow, actor, f, 'DISPATCHED', { dispatched_at: now, dispatched_by: actor.userId });
   await recordChange(uow, { companyId: actor.companyId, flightId: f.id, userId: actor.userId, action: 'dispatch', fields: [{ field: 'status', from: f.status, to: 'DISPATCHED' }] });
   await emitFlightWebhook(uow, actor, f.id, 'flight.dispatched');
+  await runDispatchHooks(uow, actor, f);
   return { result: true, status: 'DISPATCHED' };
 }
 
@@ -146,11 +148,13 @@ export async function cancelFlight(
   uow: UnitOfWork,
   actor: Actor,
   input: { id: string; reason: string; text?: string; notify?: boolean },
+  opts: { trusted?: boolean } = {},
 ): Promise<{ status: string; changed: boolean }> {
   const trx = uow.trx;
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, input.id);
-  if (!canCancel(who, f)) throw badRequest('Not authorized');
+  // `trusted`: a schedule booking cancelling its own SCHEDULED flight, already authorized there.
+  if (!opts.trusted && !canCancel(who, f)) throw badRequest('Not authorized');
   if (f.status === 'CANCELED' || f.status === 'DELETED') return { status: f.status, changed: false };
   const status = f.status === 'LANDED' ? 'DELETED' : 'CANCELED';
   await setStatus(uow, actor, f, status);

@@ -1,5 +1,5 @@
 import { getAirport } from '@ops/shared/airports';
-import { greatCircleDistanceNm } from '@ops/shared/rules/airports/night-time';
+import { flightDistanceNm } from '@ops/shared/rules/flights/distance';
 import { ROLE_NAMES, type Role } from '@ops/shared';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -11,6 +11,7 @@ import { presentFlightRow } from './flights.presenter.ts';
 import { flightsQuery } from './flights.repository.ts';
 import { flightActor } from './flights.service.ts';
 import { CHANGE_NAMES } from './history.ts';
+import { uploadsOf } from '../uploads/attachments.ts';
 
 const airportRecord = (icao: string | null) => {
   const a = icao ? getAirport(icao) : null;
@@ -49,7 +50,7 @@ export async function viewFlight(ctx: AppContext, actor: Actor, id: string) {
     .execute();
   const dep = airportRecord(row.departure_airport);
   const arr = airportRecord(row.landing_airport);
-  const distance = dep && arr ? Math.round(greatCircleDistanceNm(dep, arr) * 10) / 10 : 0;
+  const distance = flightDistanceNm(dep, arr);
   return {
     flight: {
       ...presented,
@@ -78,8 +79,8 @@ export async function viewFlight(ctx: AppContext, actor: Actor, id: string) {
         created: Number(c.created),
         User: c.user_id && c.name !== null ? { id: c.user_id, UserDetail: { name: c.name, surname: c.surname } } : null,
       })),
-      // Attachments and safety reports belong to areas not built yet; the keys keep the spec's shape.
-      Upload: [] as unknown[],
+      Upload: (await uploadsOf(db, actor.companyId, 'Flight', [id])).get(id) ?? [],
+      // Safety reports belong to an area not built yet; the key keeps the spec's shape.
       SafetyReport: [] as unknown[],
     },
     distance,

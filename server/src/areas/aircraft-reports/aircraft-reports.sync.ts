@@ -1,0 +1,68 @@
+import { AIRCRAFT_REPORT_WRITABLE, FLEET_TYPES, type FleetReportDoc, fleetCollection, toFleetReport } from '@ops/shared';
+import { sql } from 'kysely';
+import { reportDocs } from './aircraft-reports.repository.ts';
+import { createReport, deleteReport, editReport, raisedAtOf } from './aircraft-reports.service.ts';
+import { nowSeconds } from '../../lib/tokens.ts';
+import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
+
+/**
+ * Aircraft reports with their MEL/CDL item, limitations and derived status
+ * (computed with the shared rules at pull time). Items and limitations are
+ * read for the whole page at once; an item change stamps its report's change
+ * number, so it travels with the report.
+ */
+const source: SyncSource<FleetReportDoc> = {
+  tables: ['aircraft_reports'],
+  async read(db, companyId, after, limit, onlyVisibleTo) {
+    let q = db
+      .selectFrom('aircraft_reports as r')
+      .selectAll('r')
+      .where('r.company_id', '=', companyId)
+      .where(sql<boolean>`(r.change_no > ${after.seq} or (r.change_no = ${after.seq} and r.id > ${after.id}))`);
+    if (onlyVisibleTo) q = q.where('r.deleted', '=', 0);
+    const rows = await q.orderBy('r.change_no').orderBy('r.id').limit(limit).execute();
+    const docs = await reportDocs(db, companyId, rows, nowSeconds());
+    return rows.map((r, i) => ({ seq: Number(r.change_no), id: r.id, deleted: !!r.deleted, scope: {}, doc: toFleetReport(docs[i]) }));
+  },
+};
+
+const isMel = (t: unknown) => t === 'MEL' || t === 'CDL';
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * The `aircraft_report` record type of `fleet`; the report's own type travels
+ * as `report_type`.
+ */
+registerRecordType<FleetReportDoc>(fleetCollection, {
+  types: [FLEET_TYPES.report],
+  sources: [source],
+  async load(db, companyId, id) {
+    const row = await db.selectFrom('aircraft_reports').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    if (!row) return null;
+    const [doc] = await reportDocs(db, companyId, [row], nowSeconds());
+    return { ...toFleetReport(doc), _deleted: !!row.deleted };
+  },
+  async write(ctx, actor, next, master) {
+    const incoming = next as FleetReportDoc & { _deleted?: boolean };
+    const stored = master as (FleetReportDoc & { _deleted?: boolean }) | null;
+    if (incoming._deleted) {
+      if (!stored || stored._deleted) return { ok: true };
+      await ctx.tx((uow) => deleteReport(uow, actor, incoming.id));
+      return { ok: true };
+    }
+    if (stored?._deleted) return { ok: false, reason: 'This report was deleted' };
+    if (!stored) {
+      // Decisions on MEL and CDL items are commands: the server computes the window and checks the roles once.
+      if (isMel(incoming.report_type)) return { ok: false, reason: 'Raise MEL and CDL items with the mel.raise command' };
+      const fields: Record<string, unknown> = { aircraft_id: incoming.aircraft_id, flight_id: incoming.flight_id, type: incoming.report_type };
+      for (const f of AIRCRAFT_REPORT_WRITABLE) fields[f] = incoming[f];
+      await ctx.tx((uow) => createReport(uow, actor, { AircraftReport: fields }, { id: incoming.id, raisedAt: raisedAtOf(Number(incoming.created) || 0, nowSeconds()) }));
+      return { ok: true };
+    }
+    const changed: Record<string, unknown> = {};
+    for (const f of AIRCRAFT_REPORT_WRITABLE) if (!same(incoming[f], stored[f])) changed[f] = incoming[f];
+    if (!Object.keys(changed).length) return { ok: true };
+    await ctx.tx((uow) => editReport(uow, actor, incoming.id, { AircraftReport: changed }));
+    return { ok: true };
+  },
+});

@@ -1,0 +1,165 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DAMAGES, FLIGHT_PHASES, PERSONAL_DAMAGES, SAFETY_SEVERITIES, SAFETY_STATUSES } from '@ops/shared/rules/safety-reports/safety';
+import ExcelJS from 'exceljs';
+import type { Response } from 'express';
+import type { Kysely } from 'kysely';
+import PDFDocument from 'pdfkit';
+import type { DB } from '../../db/schema.ts';
+import type { Actor } from '../../http/actor.ts';
+import { filteredQuery, type ListFilters, viewSafetyReport } from './safety-reports.queries.ts';
+
+/** DejaVu Sans ships with the server (accented names in every PDF, whatever fonts the host has). */
+const FONTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets/fonts');
+const REGULAR = path.join(FONTS, 'DejaVuSans.ttf');
+const BOLD = path.join(FONTS, 'DejaVuSans-Bold.ttf');
+
+/** Rows of the spreadsheet: the whole filtered list, capped so one download stays bounded. */
+export const EXCEL_MAX_ROWS = 10000;
+
+const statusLabel = (k: string) => SAFETY_STATUSES.find((s) => s.key === k)?.label ?? k;
+const severityLabel = (k: string) => SAFETY_SEVERITIES.find((s) => s.key === k)?.label ?? k;
+const plain = (v: unknown) =>
+  v === null || v === undefined
+    ? ''
+    : String(v)
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/&nbsp;/g, ' ')
+        .replace(/[ \t]+/g, ' ')
+        .trim();
+
+/** GET index/.../excel:true?token=: the filtered list as an .xlsx file. */
+export async function sendExcel(db: Kysely<DB>, actor: Actor, f: ListFilters, res: Response): Promise<void> {
+  const rows = await filteredQuery(db, actor, f)
+    .leftJoin('safety_report_categories as c', 'c.id', 'safety_reports.safety_report_category_id')
+    .leftJoin('safety_report_departments as d', 'd.id', 'safety_reports.safety_report_department_id')
+    .leftJoin('users as u', 'u.id', 'safety_reports.user_id')
+    .select([
+      'safety_reports.idn',
+      'safety_reports.name',
+      'safety_reports.status',
+      'safety_reports.type',
+      'safety_reports.severity',
+      'safety_reports.datetime',
+      'safety_reports.location',
+      'safety_reports.flight_phase',
+      'c.name as category',
+      'd.name as department',
+      'u.name as rname',
+      'u.surname as rsurname',
+      'safety_reports.risk_probability',
+      'safety_reports.risk_severity',
+    ])
+    .orderBy('safety_reports.datetime', 'desc')
+    .orderBy('safety_reports.id', 'desc')
+    .limit(EXCEL_MAX_ROWS)
+    .execute();
+  const wb = new ExcelJS.Workbook();
+  wb.creator = actor.company.name;
+  const ws = wb.addWorksheet('Safety reports');
+  ws.columns = [
+    { header: 'Number', key: 'idn', width: 14 },
+    { header: 'Date', key: 'datetime', width: 20 },
+    { header: 'Name', key: 'name', width: 36 },
+    { header: 'Status', key: 'status', width: 12 },
+    { header: 'Type', key: 'type', width: 14 },
+    { header: 'Severity', key: 'severity', width: 12 },
+    { header: 'Location', key: 'location', width: 16 },
+    { header: 'Flight phase', key: 'phase', width: 18 },
+    { header: 'Department', key: 'department', width: 20 },
+    { header: 'Category', key: 'category', width: 20 },
+    { header: 'Reporter', key: 'reporter', width: 22 },
+  ];
+  ws.getRow(1).font = { bold: true };
+  for (const r of rows)
+    ws.addRow({
+      idn: r.idn ?? 'Draft',
+      datetime: r.datetime,
+      name: r.name,
+      status: statusLabel(r.status),
+      type: r.type,
+      severity: severityLabel(r.severity),
+      location: r.location,
+      phase: r.flight_phase ? ((FLIGHT_PHASES as Record<string, string>)[r.flight_phase] ?? r.flight_phase) : '',
+      department: r.department ?? '',
+      category: r.category ?? '',
+      reporter: r.rname ? `${r.rname} ${r.rsurname}` : 'Anonymous',
+    });
+  const buf = Buffer.from(await wb.xlsx.writeBuffer());
+  res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  res.setHeader('Content-Disposition', 'attachment; filename="safety-reports.xlsx"');
+  res.end(buf);
+}
+
+/** GET view/{id}/pdf:true?token=: one report as a PDF (same visibility as the view; the trail for managers). */
+export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Response): Promise<void> {
+  const view = await viewSafetyReport(db, actor, id);
+  const rep = view.report;
+  const r = rep.SafetyReport;
+  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Safety report ${r.idn ?? 'draft'}`, Author: actor.company.name } });
+  doc.registerFont('regular', REGULAR);
+  doc.registerFont('bold', BOLD);
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
+
+  const color = SAFETY_SEVERITIES.find((s) => s.key === r.severity)?.color ?? '#333333';
+  doc.font('bold').fontSize(9).fillColor('#64748b').text(actor.company.name.toUpperCase());
+  doc.moveDown(0.3);
+  doc.font('bold').fontSize(18).fillColor('#111111').text(`Safety report ${r.idn ?? '(draft)'}`);
+  doc.font('regular').fontSize(13).text(r.name);
+  doc.moveDown(0.4);
+  const y = doc.y;
+  doc.roundedRect(50, y, 90, 18, 4).fill(color);
+  doc.font('bold').fontSize(9).fillColor('#ffffff').text(severityLabel(r.severity), 50, y + 5, { width: 90, align: 'center' });
+  doc.font('regular').fontSize(9).fillColor('#111111').text(`${statusLabel(r.status)} · ${r.type === 'INFORMATION' ? 'Information' : 'Occurrence'}`, 150, y + 5);
+  doc.x = 50;
+  doc.y = y + 30;
+
+  const field = (label: string, value: unknown) => {
+    doc.font('bold').fontSize(9).fillColor('#475569').text(label, { continued: true });
+    doc.font('regular').fillColor('#111111').text(`  ${plain(value) || '—'}`);
+  };
+  field('Date and time (UTC)', r.datetime);
+  field('Location', r.location);
+  field('Flight phase', r.flight_phase ? `${r.flight_phase} ${(FLIGHT_PHASES as Record<string, string>)[r.flight_phase] ?? ''}` : '');
+  field('Department / category', [rep.SafetyReportDepartment?.name, rep.SafetyReportCategory?.name].filter(Boolean).join(' / '));
+  field('Reporter', rep.User ? `${rep.User.name} ${rep.User.surname}` : 'Anonymous');
+  if (rep.Reviewer) field('Reviewer', `${rep.Reviewer.name} ${rep.Reviewer.surname}`);
+  if (rep.Flight) field('Flight', `${rep.Flight.date} ${rep.Flight.registration ?? ''} ${rep.Flight.departure_airport ?? ''}–${rep.Flight.landing_airport ?? ''}`);
+  if (rep.Aircraft?.length) field('Aircraft', rep.Aircraft.map((a) => a.registration).join(', '));
+  field('Damages', r.damages ? (DAMAGES as Record<string, string>)[r.damages] : '');
+  field('Personal damages', r.personal_damages ? (PERSONAL_DAMAGES as Record<string, string>)[r.personal_damages] : '');
+  const risk = rep.Risk;
+  field('Risk before mitigation', risk.before ? `${risk.before.index} (${risk.before.tolerability})` : '');
+  field('Risk after mitigation', risk.after ? `${risk.after.index} (${risk.after.tolerability})` : '');
+
+  const section = (title: string, text: unknown) => {
+    if (!plain(text)) return;
+    doc.moveDown(0.6);
+    doc.font('bold').fontSize(11).fillColor('#111111').text(title);
+    doc.font('regular').fontSize(10).fillColor('#222222').text(plain(text), { align: 'left' });
+  };
+  section('Events', r.events);
+  section('Actions', r.actions);
+  section('Immediate consequences', r.immediate_consequences);
+  section('Meteorological conditions', r.met_conditions);
+  section('Result', r.result);
+  section('Corrective measures', r.corrective_measures);
+  section('Reviewer outcome', r.reviewer_outcome);
+  if (rep.Children?.length) section('Related reports', rep.Children.map((c) => `${c.idn ?? 'draft'}  ${c.name}`).join('\n'));
+  if (rep.SafetyReportChange?.length) {
+    const lines = rep.SafetyReportChange.map(
+      (t) => `${new Date(t.created * 1000).toISOString().slice(0, 16).replace('T', ' ')}  ${t.action}  ${t.user?.name ?? '—'}  ${t.fields.map((f) => f.label).join(', ')}`,
+    );
+    section('Change history', lines.join('\n'));
+  }
+  doc.moveDown(1);
+  doc.font('regular').fontSize(8).fillColor('#64748b').text(`Printed ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by ${actor.name} ${actor.surname}`);
+  doc.end();
+  await done;
+  const buf = Buffer.concat(chunks);
+  res.setHeader('Content-Type', 'application/pdf');
+  res.setHeader('Content-Disposition', `attachment; filename="safety-report-${String(r.idn ?? 'draft').replace(/\//g, '-')}.pdf"`);
+  res.end(buf);
+}

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/define-route.ts';
+import { notFound, validationFailed, zodFieldErrors } from '../../http/errors.ts';
+import { zId } from '../../http/zod.ts';
+import { REPORT_PLANS } from '../aircraft/fleet-common.ts';
+import { parseNamed } from '../flights/named-params.ts';
+import { sendExcel, sendPdf } from './safety-reports.export.ts';
+import {
+  enumerations,
+  formOptions,
+  LIST_KEYS,
+  listSafetyReports,
+  reportsByMonth,
+  type StatKind,
+  statistic,
+  viewSafetyReport,
+  ZListFilters,
+  ZYearNamed,
+} from './safety-reports.queries.ts';
+import { createSafetyReport, deleteSafetyReport, editSafetyReport } from './safety-reports.service.ts';
+
+const plans = REPORT_PLANS;
+const area = 'safety-reports';
+const idParam = z.object({ id: zId });
+type Named = { named?: string[] };
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw validationFailed(zodFieldErrors(r.error));
+  return r.data;
+}
+
+/** `index/{flightId}` or `index/key:value/...`: a first segment without `:` is the flight. */
+function listFilters(segments: string[] | undefined) {
+  const list = [...(segments ?? [])];
+  let flightId: string | undefined;
+  if (list.length && list[0] !== '' && !list[0].includes(':')) flightId = list.shift();
+  const named = parseNamed(list, LIST_KEYS);
+  return parse(ZListFilters, { ...named, ...(flightId ? { flight_id: flightId } : {}) });
+}
+
+const isTrue = (v: string | undefined) => v === 'true' || v === '1';
+
+const statRoute = (kind: StatKind, file: string) =>
+  defineRoute({
+    method: 'GET',
+    path: `/safety_reports/${file}{/*named}.json`,
+    area,
+    summary: `Statistics: non-draft reports by ${kind.replace('_', ' ')}; optional named year:{year}`,
+    access: { plans },
+    handler: ({ ctx, actor, req }) => statistic(ctx.db, actor, kind, parse(ZYearNamed, parseNamed((req.params as Named).named, ['year'])).year),
+  });
+
+/** Part B 4.4. */
+export const safetyReportsRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/safety_reports/index{/*named}.json',
+    area,
+    summary: 'Top-level safety reports visible to the caller, with `paginate`; index/{flightId}; named limit, page, status, report_category, severity, department, from, to, excel:true (xlsx, `token` query parameter)',
+    access: { plans, queryToken: true },
+    handler: async ({ ctx, actor, req, res }) => {
+      const f = listFilters((req.params as Named).named);
+      if (isTrue(f.excel)) return sendExcel(ctx.db, actor, f, res);
+      return listSafetyReports(ctx.db, actor, f);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/safety_reports/index/*named',
+    area,
+    summary: 'The list as a spreadsheet: index/from:../to:../status:../report_category:../severity:../excel:true?token=<token>',
+    access: { plans, queryToken: true },
+    handler: async ({ ctx, actor, req, res }) => {
+      const f = listFilters((req.params as Named).named);
+      if (!isTrue(f.excel)) throw notFound();
+      return sendExcel(ctx.db, actor, f, res);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/safety_reports/view/:id.json',
+    area,
+    summary: 'One report with flight, aircraft, reporter, children, risk before and after mitigation, `allowEdit`; `SafetyReportChange` for roles < 111',
+    access: { plans },
+    params: idParam,
+    handler: ({ ctx, actor, params }) => viewSafetyReport(ctx.db, actor, params.id),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/safety_reports/view/:id/:flag',
+    area,
+    summary: 'One report as a PDF: view/{id}/pdf:true?token=<token>',
+    access: { plans, queryToken: true },
+    params: z.object({ id: zId, flag: z.string() }),
+    handler: async ({ ctx, actor, params, res }) => {
+      if (params.flag !== 'pdf:true' && params.flag !== 'pdf:true.pdf') throw notFound();
+      await sendPdf(ctx.db, actor, params.id, res);
+    },
+  }),
+  ...(['/safety_reports/create.json', '/safety_reports/create/:flightId.json'] as const).map((path) =>
+    defineRoute({
+      method: 'POST',
+      path,
+      area,
+      summary: 'File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private',
+      access: { plans },
+      handler: async ({ ctx, actor, req }) => {
+        const flightId = (req.params as { flightId?: string }).flightId;
+        const row = await ctx.tx((uow) => createSafetyReport(uow, actor, req.body, flightId));
+        return { result: true, id: row.id, idn: row.idn, status: row.status, message: row.status === 'draft' ? 'Draft saved' : 'Safety report saved' };
+      },
+    }),
+  ),
+  defineRoute({
+    method: ['POST', 'PUT'],
+    path: '/safety_reports/edit{/:id}.json',
+    area,
+    summary: 'Edit a report (id in the path or SafetyReport.id); draft to open submits it',
+    access: { plans },
+    handler: async ({ ctx, actor, req }) => {
+      const body = (req.body ?? {}) as { SafetyReport?: { id?: unknown }; data?: { SafetyReport?: { id?: unknown } } };
+      const raw = (req.params as { id?: string }).id ?? body.SafetyReport?.id ?? body.data?.SafetyReport?.id;
+      const id = parse(z.object({ id: zId }), { id: typeof raw === 'number' ? String(raw) : raw }).id;
+      const row = await ctx.tx((uow) => editSafetyReport(uow, actor, id, req.body));
+      return { result: true, id: row.id, idn: row.idn, status: row.status, message: 'Safety report saved' };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/safety_reports/delete/:id.json',
+    area,
+    summary: 'Soft-delete a report and its children (roles <= 110)',
+    access: { plans, maxRole: 110 },
+    params: idParam,
+    handler: async ({ ctx, actor, params }) => {
+      const n = await ctx.tx((uow) => deleteSafetyReport(uow, actor, params.id));
+      return { result: true, deleted: n, message: 'Safety report deleted' };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/safety_reports/stats.json',
+    area,
+    summary: 'Reference enumerations: status, severity, flight phase, damages, personal damages, risk keys',
+    access: { plans },
+    handler: () => enumerations(),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/safety_reports/reports_by_month{/:months}.json',
+    area,
+    summary: 'Statistics: non-draft reports per month by severity over the last N months (default 6)',
+    access: { plans },
+    params: z.object({ months: z.string().regex(/^\d{1,3}$/, 'Expected a number of months').optional() }),
+    handler: ({ ctx, actor, params }) => reportsByMonth(ctx.db, actor, params.months ? Number(params.months) : 6),
+  }),
+  statRoute('flight_type', 'reports_by_flight_type'),
+  statRoute('category', 'reports_by_category'),
+  statRoute('severity', 'reports_by_severity'),
+  statRoute('flight_phase', 'reports_by_flight_phase'),
+  statRoute('department', 'reports_by_department'),
+  defineRoute({
+    method: 'GET',
+    path: '/safety_reports/form_options.json',
+    area,
+    summary: 'Departments with their categories nested, enumerations and the company risk matrix, for the create form',
+    access: { plans },
+    handler: ({ ctx, actor }) => formOptions(ctx.db, actor),
+  }),
+];

@@ -1,0 +1,28 @@
+import { CommandRejected, registerCommand } from '../../sync/index.ts';
+import { onFlightDispatched } from '../flights/flights.hooks.ts';
+import './schedules.sync.ts';
+import { ZScheduleFields } from './schedules.schema.ts';
+import { BookingRefused, decideBooking, syncDispatchedFlight } from './schedules.service.ts';
+
+/**
+ * `schedule.book`: a booking or move made offline, decided once when it
+ * reaches the server, with the same rules as REST. The loser is rejected with
+ * the reason, its code and the competing bookings in `details`.
+ */
+registerCommand({
+  name: 'schedule.book',
+  args: ZScheduleFields.extend({ new_id: ZScheduleFields.shape.id }),
+  async run(_ctx, uow, actor, args) {
+    const { new_id, ...input } = args;
+    try {
+      const r = await decideBooking(uow, actor, input, { newId: new_id });
+      return { id: r.id, flight_id: r.flight_id, warning: r.warning ?? null };
+    } catch (e) {
+      if (e instanceof BookingRefused) throw new CommandRejected(e.answer.message, { code: e.answer.code, conflicts: e.answer.conflicts ?? [] });
+      throw e;
+    }
+  },
+});
+
+/** Part B 3.1: a dispatched flight's departure and destination go back to its booking. */
+onFlightDispatched(syncDispatchedFlight);

@@ -1,0 +1,89 @@
+import { ROLES } from '@ops/shared';
+import { z } from 'zod';
+import { defineRoute } from '../../http/define-route.ts';
+import { zId } from '../../http/zod.ts';
+import { createFeed, listFeeds, revokeFeed, serveFeed } from './schedules.feeds.ts';
+import { availability, boardText } from './schedules.queries.ts';
+import { ZAvailability, ZFeedCreate, ZScheduleEdit, ZScheduleIndex } from './schedules.schema.ts';
+import { cancelBooking, saveBooking } from './schedules.service.ts';
+
+/** The read-only auditor and mechanics see the board but never book. */
+const BOOKERS = Object.values(ROLES).filter((r) => r !== ROLES.AUDITOR && r !== ROLES.MECHANIC);
+const idParam = z.object({ id: zId });
+
+export const schedulesRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/schedules/index.json',
+    area: 'schedules',
+    summary: 'Bookings overlapping from..to (unix or YYYY-MM-DD, at most 62 days), optional aircraft_id, user_id, base_id; by start',
+    access: {},
+    query: ZScheduleIndex,
+    handler: async ({ ctx, actor, query, res }) => {
+      res.type('json').send(await boardText(ctx.db, actor, query));
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/schedules/edit.json',
+    area: 'schedules',
+    summary: 'Create (no id) or move a booking and its SCHEDULED flight; refusals are result false with a code',
+    access: { roles: BOOKERS },
+    body: ZScheduleEdit,
+    handler: ({ ctx, actor, body }) => saveBooking(ctx, actor, body.Schedule),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/schedules/delete/:id.json',
+    area: 'schedules',
+    summary: 'Cancel a booking; its SCHEDULED flight becomes CANCELED with a history row',
+    access: { roles: BOOKERS },
+    params: idParam,
+    handler: ({ ctx, actor, params }) => cancelBooking(ctx, actor, params.id),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/schedules/availability.json',
+    area: 'schedules',
+    summary: 'Free windows per aircraft and per instructor of a base inside its resolved operating hours on date',
+    access: {},
+    query: ZAvailability,
+    handler: ({ ctx, actor, query }) => availability(ctx.db, actor, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/schedules/feeds.json',
+    area: 'schedules',
+    summary: "The caller's calendar feed URLs (without their secrets)",
+    access: { sessionOnly: true },
+    handler: ({ ctx, actor }) => listFeeds(ctx.db, actor),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/schedules/feeds/create.json',
+    area: 'schedules',
+    summary: 'A new secret ICS feed URL: kind user (own bookings) or aircraft (staff, aircraft_id)',
+    access: { sessionOnly: true },
+    body: ZFeedCreate,
+    handler: ({ ctx, actor, body, req }) => createFeed(ctx, actor, body, req),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/schedules/feeds/revoke/:id.json',
+    area: 'schedules',
+    summary: 'Revoke a calendar feed URL (it answers 404 from then on)',
+    access: { sessionOnly: true },
+    params: idParam,
+    handler: ({ ctx, actor, params }) => revokeFeed(ctx, actor, params.id),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/schedules/ics/:token.ics',
+    area: 'schedules',
+    summary: 'An ICS calendar feed behind its secret token (public; revocable)',
+    access: { public: true },
+    params: z.object({ token: z.string().trim().min(10).max(100) }),
+    handler: ({ ctx, params, res }) => serveFeed(ctx, params.token, res),
+  }),
+];

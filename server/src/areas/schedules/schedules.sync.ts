@@ -1,0 +1,46 @@
+import { type BookingDoc, bookingsCollection } from '@ops/shared';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { registerCollection, type ServerCollection } from '../../sync/registry.ts';
+import { tableSource } from '../../sync/table-source.ts';
+import './schedules.tables.ts';
+
+const query = (db: Kysely<DB>, companyId: string) =>
+  db
+    .selectFrom('schedules as s')
+    .select(['s.id', 's.change_no', 's.deleted', 's.aircraft_id', 's.pilot_id', 's.instructor_id', 's.flight_type_id', 's.base_id', 's.start_at', 's.end_at', 's.status', 's.flight_id', 's.remarks', 's.user_id', 's.departure_airport', 's.landing_airport', 's.modified'])
+    .where('s.company_id', '=', companyId);
+
+type Row = Awaited<ReturnType<ReturnType<typeof query>['execute']>>[number];
+
+export function toBookingDoc(r: Row): BookingDoc {
+  return {
+    id: r.id,
+    aircraft_id: r.aircraft_id,
+    pilot_id: r.pilot_id,
+    instructor_id: r.instructor_id,
+    flight_type_id: r.flight_type_id,
+    base_id: r.base_id,
+    start: Number(r.start_at),
+    end: Number(r.end_at),
+    status: r.status,
+    flight_id: r.flight_id,
+    remarks: r.remarks,
+    user_id: r.user_id,
+    departure_airport: r.departure_airport,
+    landing_airport: r.landing_airport,
+    modified: Number(r.modified),
+  };
+}
+
+/** The `bookings` collection: read-only replication of the `schedules` table (writes are `schedule.book`). */
+export const bookingsServerCollection: ServerCollection<BookingDoc> = {
+  def: bookingsCollection,
+  sources: [tableSource({ tables: ['schedules'], alias: 's', rows: bookingsCollection.rows, query, toDoc: toBookingDoc })],
+  async load(db, companyId, id) {
+    const r = await query(db, companyId).where('s.id', '=', id).executeTakeFirst();
+    return r ? toBookingDoc(r) : null;
+  },
+};
+
+registerCollection(bookingsServerCollection);

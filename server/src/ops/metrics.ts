@@ -1,0 +1,200 @@
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/database.ts';
+import { onJobRun } from '../jobs/scheduler.ts';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The matched route's declared path (`/flights/view/:id.json`), set by the API router; the metrics label. */
+    routePattern?: string;
+  }
+}
+
+const STREAM_ROUTE = '/sync/stream.json';
+const PUSH_ROUTE = '/sync/:collection/push.json';
+
+/**
+ * One Prometheus registry per server (tests run several servers in one
+ * process). Request metrics are labelled by route pattern, never by the raw
+ * URL, so ids do not explode the series count.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly requests: Counter<'method' | 'route' | 'status'>;
+  readonly errors: Counter<'method' | 'route' | 'kind'>;
+  readonly duration: Histogram<'method' | 'route'>;
+  readonly jobRuns: Counter<'job' | 'outcome'>;
+  readonly jobDuration: Histogram<'job'>;
+  /** In-flight requests by route pattern; sync streams and pending commands are read from it. */
+  private readonly inFlight = new Map<string, number>();
+  private pendingCommands = 0;
+
+  constructor(database: Database) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
+    this.errors = new Counter({
+      name: 'http_request_errors_total',
+      help: 'HTTP requests answered with an error: kind client (4xx) or server (5xx), by route pattern',
+      labelNames: ['method', 'route', 'kind'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to the response head being finished, by method and route pattern',
+      labelNames: ['method', 'route'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    const inFlight = this.inFlight;
+    new Gauge({
+      name: 'http_requests_in_flight',
+      help: 'Requests being answered (sync streams stay in flight while open)',
+      registers,
+      collect() {
+        let n = 0;
+        for (const v of inFlight.values()) n += v;
+        this.set(n);
+      },
+    });
+    new Gauge({
+      name: 'sync_streams_open',
+      help: 'Open live-change streams (GET /sync/stream.json)',
+      registers,
+      collect() {
+        this.set(inFlight.get(`GET ${STREAM_ROUTE}`) ?? 0);
+      },
+    });
+    const self = this;
+    new Gauge({
+      name: 'sync_commands_pending',
+      help: 'Offline commands received in sync pushes and not yet decided',
+      registers,
+      collect() {
+        this.set(self.pendingCommands);
+      },
+    });
+    const pool = database.pool;
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database pool connections by state (PostgreSQL; SQLite is one in-process connection)',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        if (pool) {
+          this.set({ state: 'total' }, pool.totalCount);
+          this.set({ state: 'idle' }, pool.idleCount);
+          this.set({ state: 'active' }, pool.totalCount - pool.idleCount);
+          this.set({ state: 'waiting' }, pool.waitingCount);
+        } else {
+          this.set({ state: 'total' }, 1);
+          this.set({ state: 'idle' }, 0);
+          this.set({ state: 'active' }, 1);
+          this.set({ state: 'waiting' }, 0);
+        }
+      },
+    });
+    this.jobRuns = new Counter({ name: 'job_runs_total', help: 'Background job runs by job name and outcome (ok, error)', labelNames: ['job', 'outcome'], registers });
+    this.jobDuration = new Histogram({
+      name: 'job_duration_seconds',
+      help: 'Background job run time by job name',
+      labelNames: ['job'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+      registers,
+    });
+    // Runs of the job scheduler (server/src/jobs/scheduler.ts) of this process.
+    onJobRun((job, ok, seconds) => {
+      this.jobRuns.inc({ job, outcome: ok ? 'ok' : 'error' });
+      this.jobDuration.observe({ job }, seconds);
+    });
+  }
+
+  /** Express middleware: counts, times and tracks every request by its route pattern once it ends. */
+  middleware() {
+    return (req: Request, res: Response, next: NextFunction) => {
+      const started = process.hrtime.bigint();
+      let key: string | null = null;
+      let commands = 0;
+      // The route is known once the router matched it; track in-flight from then.
+      const track = () => {
+        if (key !== null || !req.routePattern) return;
+        key = `${req.method} ${req.routePattern}`;
+        this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+        if (req.routePattern === PUSH_ROUTE && req.params?.collection === 'device' && Array.isArray(req.body?.rows)) {
+          // The device collection carries commands (and outcomes, which devices never push).
+          commands = req.body.rows.filter((r: { newDocumentState?: { type?: string } }) => r?.newDocumentState?.type === 'command').length;
+          this.pendingCommands += commands;
+        }
+      };
+      req.onRouteMatched = track;
+      const done = () => {
+        res.removeListener('finish', done);
+        res.removeListener('close', done);
+        if (key !== null) {
+          const left = (this.inFlight.get(key) ?? 1) - 1;
+          if (left > 0) this.inFlight.set(key, left);
+          else this.inFlight.delete(key);
+          this.pendingCommands -= commands;
+        }
+        const route = req.routePattern ?? (req.path.startsWith('/api/') ? 'unmatched' : 'other');
+        const method = req.method;
+        const status = res.statusCode;
+        this.requests.inc({ method, route, status: String(status) });
+        if (status >= 400) this.errors.inc({ method, route, kind: status >= 500 ? 'server' : 'client' });
+        this.duration.observe({ method, route }, Number(process.hrtime.bigint() - started) / 1e9);
+      };
+      res.on('finish', done);
+      res.on('close', done);
+      next();
+    };
+  }
+
+  /** Runs a background job, counting it and timing it; rethrows its error. */
+  async runJob<T>(job: string, fn: () => Promise<T>): Promise<T> {
+    const end = this.jobDuration.startTimer({ job });
+    try {
+      const out = await fn();
+      this.jobRuns.inc({ job, outcome: 'ok' });
+      return out;
+    } catch (err) {
+      this.jobRuns.inc({ job, outcome: 'error' });
+      throw err;
+    } finally {
+      end();
+    }
+  }
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Called by the API router once it matched a route (after `routePattern` is set). */
+    onRouteMatched?: () => void;
+  }
+}
+
+const byDatabase = new WeakMap<Database, Metrics>();
+
+/** The metrics of the server that owns `database`. */
+export function metricsOf(database: Database): Metrics {
+  let m = byDatabase.get(database);
+  if (!m) {
+    m = new Metrics(database);
+    byDatabase.set(database, m);
+  }
+  return m;
+}
+
+/**
+ * Jobs of the scheduler are counted by themselves (onJobRun); work run outside
+ * it (a one-off maintenance task) can be counted the same way:
+ *   await runJob(ctx, 'reindex', () => reindex(ctx));
+ */
+export const runJob = <T>(ctx: AppContext, job: string, fn: () => Promise<T>): Promise<T> => metricsOf(ctx.database).runJob(job, fn);
+
+/** Bearer token the /metrics endpoint requires when METRICS_TOKEN is set (else open, for a private network). */
+export function metricsAuthorized(req: Request): boolean {
+  const token = process.env.METRICS_TOKEN;
+  if (!token) return true;
+  return req.headers.authorization === `Bearer ${token}`;
+}
