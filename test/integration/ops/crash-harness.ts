@@ -51,8 +51,8 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
   const pilot = await p.login('pilot@skyline.test');
   const types = await p.api('GET', '/flight_types/index.json', { token: admin.token });
   const typeId = types.body.flight_types.find((t: { FlightType: { name: string } }) => t.FlightType.name === 'Solo')?.FlightType.id ?? types.body.flight_types[0].FlightType.id;
-  const aircraft = await p.api('POST', '/sync/aircraft/pull.json', { token: admin.token, body: { checkpoint: null, limit: 100 } });
-  const aircraftId = aircraft.body.documents.find((d: { registration: string }) => d.registration === 'EC-ABC')?.id ?? aircraft.body.documents[0].id;
+  const aircraft = await p.api('GET', '/aircraft/index.json', { token: admin.token });
+  const aircraftId = aircraft.body.aircraft.find((a: { Aircraft: { registration: string } }) => a.Aircraft.registration === 'EC-ABC')?.Aircraft.id ?? aircraft.body.aircraft[0].Aircraft.id;
   await p.stop();
 
   let onAck: (() => void) | null = null;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSchema, DIALECTS, markDialectRan, PG_URL } from '../../setup/dialects.ts';
-import { openStream, pullAll } from '../../setup/sync.ts';
+import { openStream, pullAll, push } from '../../setup/sync.ts';
 import { buildServer, type ProdProcess, startProd } from './prod-process.ts';
 
 /** Polls `probe` until it answers `status`; the milliseconds it took, or null after `limitMs`. */
@@ -53,13 +53,13 @@ describe.runIf(DIALECTS.includes('postgres'))('two start:prod replicas on one Po
       [b, a],
       [a, b],
     ] as const) {
-      const stream = await openStream(reader.baseUrl, token, ['aircraft']);
+      const stream = await openStream(reader.baseUrl, token, ['fleet']);
       expect(stream.status).toBe(200);
       await stream.waitFor((e) => e.some((x) => x.event === 'resync'));
       const doc = (await pullAll(writer, token, 'aircraft')).docs.find((d) => d.registration === 'EC-DEF');
       const { _deleted, ...master } = doc;
       const next = master.user_id === null ? userId : null;
-      const r = await writer.api('POST', '/sync/aircraft/push.json', { token, body: { rows: [{ assumedMasterState: master, newDocumentState: { ...master, user_id: next } }] } });
+      const r = await push(writer, token, 'aircraft', [{ assumedMasterState: master, newDocumentState: { ...master, user_id: next } }]);
       expect(r.body.conflicts).toEqual([]);
       expect(await stream.waitFor((e) => e.some((x) => x.event === 'change' && x.data.documents.some((d: any) => d.id === master.id && d.user_id === next)))).toBe(true);
       await stream.close();
