@@ -25,6 +25,7 @@ export function canonical(p: string): string {
     .replace(/\/\.json$/, '.json')
     .replace(/^([^.]*)$/, '$1.json') // the spec writes POST `/login` for POST /login.json
     .replace(/\/\d+(?=[/.])/g, '/{n}') // `/users/user_groups/1.json` is a parameter value
+    .replace(/\/\w+:\w+(?=\/|\.json$)/g, '/{p}') // a literal named parameter (`/pdf:true`) is a parameter value
     .replace(/:(\w+)/g, '{$1}')
     .replace(/(\/\w+:\{\w+\})+/g, '/{named}')
     .replace(/\{\w+\}:\{\w+\}/g, '{p}')
@@ -56,7 +57,16 @@ for (const file of sources) {
 }
 
 const served = new Map<string, string>();
-for (const r of allRoutes()) for (const m of methodsOf(r)) for (const p of openApiPaths(r.path)) served.set(`${m} ${canonical(p)}`, r.area);
+/** Routes ending in a wildcard (`/safety_reports/index/*named`) serve any run of named segments. */
+const wildcards: Array<{ method: string; prefix: string; area: string }> = [];
+for (const r of allRoutes())
+  for (const m of methodsOf(r)) {
+    for (const p of openApiPaths(r.path)) served.set(`${m} ${canonical(p)}`, r.area);
+    const star = /^(.*\/)\*\w+$/.exec(r.path);
+    if (star) wildcards.push({ method: m, prefix: canonical(star[1]).replace(/\.json$/, ''), area: r.area });
+  }
+const servedBy = (method: string, specPath: string) =>
+  served.get(`${method} ${canonical(specPath)}`) ?? wildcards.find((w) => w.method === method && canonical(specPath).startsWith(w.prefix))?.area;
 
 const testFiles: Array<{ file: string; text: string }> = [];
 const walk = (dir: string) => {
@@ -76,7 +86,7 @@ const staticPrefix = (p: string) => {
 
 let done = 0;
 const rows = endpoints.map((e) => {
-  const area = served.get(`${e.method} ${canonical(e.path)}`);
+  const area = servedBy(e.method, e.path);
   const prefix = staticPrefix(e.path);
   const tests = area ? testFiles.filter((t) => prefix.length > 1 && t.text.includes(prefix)).map((t) => t.file) : [];
   if (area) done++;
