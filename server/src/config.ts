@@ -20,6 +20,8 @@ export interface Config {
   weather: { aviationUrl: string; archiveUrl: string; timeoutMs: number };
   /** Periodic jobs (cleanups, deliveries) run in this process; `JOBS=off` leaves it out. */
   jobs: boolean;
+  /** PostgreSQL: how long a resolved credential is trusted in this process (`AUTH_CACHE_MS`, 0 off, at most 1000). */
+  authCacheMs: number;
   /** Days sync tombstones are kept (`SYNC_TOMBSTONE_DAYS`, default 90; docs/sync.md). */
   syncTombstoneDays: number;
 }
@@ -61,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: Number(env.WEATHER_TIMEOUT_MS ?? 5000) || 5000,
     },
     jobs: env.JOBS !== 'off',
+    authCacheMs: Math.min(1000, Math.max(0, Number(env.AUTH_CACHE_MS ?? 500) || 0)),
     syncTombstoneDays: Number(env.SYNC_TOMBSTONE_DAYS) > 0 ? Number(env.SYNC_TOMBSTONE_DAYS) : 90,
   };
 }

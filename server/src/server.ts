@@ -55,7 +55,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
     await changes.start();
     mailer = new Mailer(database.db, log, config.smtpUrl, config.mailFrom, config.publicUrl);
     // PostgreSQL: sessions resolved from a per-process cache of at most 0.5 s (AUTH_CACHE_MS, 0 = off, capped at 1000).
-    const db = database.pool ? withCredentialCache(database.db, changes, Number(process.env.AUTH_CACHE_MS ?? 500)) : database.db;
+    const db = database.pool ? withCredentialCache(database.db, changes, config.authCacheMs) : database.db;
     ctx = {
       config,
       database,

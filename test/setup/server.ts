@@ -34,6 +34,8 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
     DATA_DIR: dataDir,
     SEED: opts.seed ?? 'fixtures',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Query-count assertions need every request to read its credential; the cache is tested across processes (ops).
+    AUTH_CACHE_MS: '0',
     ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}),
     ...opts.env,
   });
