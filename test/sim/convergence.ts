@@ -92,8 +92,10 @@ const canon = (v: unknown): unknown => {
   if (Array.isArray(v)) return v.map(canon);
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
+    // `derived_at` (an MEL item's status computed at read time) is the server's clock at each pull, not state.
     return Object.fromEntries(
       Object.keys(o)
+        .filter((k) => k !== 'derived_at')
         .sort()
         .map((k) => [k, canon(o[k])]),
     );
@@ -270,8 +272,8 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const drained = await until(async () => {
       const states = await Promise.all(devices.map((x) => x.state()));
       return states.every((st) => st.pendingWrites === 0 && st.pendingCommands === 0);
-    }, 60_000);
-    if (!drained) log(`warning: queues did not drain in 60 s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`);
+    }, 20_000);
+    if (!drained) log(`warning: queues did not drain in 20 s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`);
 
     // Commands: decided exactly once, and the device knows the server's decision.
     const decisions = await Promise.all(cmds.map((c) => Promise.race([(devices[c.device] as Device).decided(c.id), sleep(30_000).then(() => null)])));
@@ -369,13 +371,15 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
 }
 
 function diff(a: string, b: string): string {
-  const x = JSON.parse(a) as Record<string, unknown>;
-  const y = JSON.parse(b) as Record<string, unknown>;
-  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
-  return [...keys]
-    .filter((k) => JSON.stringify(x[k]) !== JSON.stringify(y[k]))
-    .map((k) => `${k}: device ${JSON.stringify(x[k])?.slice(0, 120)} server ${JSON.stringify(y[k])?.slice(0, 120)}`)
-    .join('; ');
+  const walk = (x: unknown, y: unknown, at: string): string[] => {
+    if (x && y && typeof x === 'object' && typeof y === 'object') {
+      const xo = x as Record<string, unknown>;
+      const yo = y as Record<string, unknown>;
+      return [...new Set([...Object.keys(xo), ...Object.keys(yo)])].flatMap((k) => walk(xo[k], yo[k], at ? `${at}.${k}` : k));
+    }
+    return JSON.stringify(x) === JSON.stringify(y) ? [] : [`${at}: device ${JSON.stringify(x)?.slice(0, 80)} server ${JSON.stringify(y)?.slice(0, 80)}`];
+  };
+  return walk(JSON.parse(a), JSON.parse(b), '').join('; ');
 }
 
 async function callApi(baseUrl: string, method: string, pathname: string, o: { token?: string | null; body?: unknown }) {
