@@ -289,7 +289,8 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     cmds.forEach((c, i) => {
       const row = byId.get(c.id);
       const dec = decisions[i] as { status?: string } | null;
-      if (!row || row.n !== 1) violations.push(`command ${c.name} ${c.id} stored ${row?.n ?? 0} times`);
+      if (!row) violations.push(`command ${c.name} ${c.id} never reached the server`);
+      else if (row.n !== 1) violations.push(`command ${c.name} ${c.id} stored ${row.n} times`);
       else if (row.status !== 'accepted' && row.status !== 'rejected') violations.push(`command ${c.id} not decided (${row.status})`);
       else if (dec?.status !== row.status) violations.push(`command ${c.id}: device says ${dec?.status}, server ${row.status}`);
       if (row?.status === 'accepted') accepted++;
