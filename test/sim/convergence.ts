@@ -299,36 +299,6 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
 
     violations.push(...(await serverInvariants(s, company)));
 
-    // Lost writes: every acknowledged edit is on the chain that leads to the server's value, or its device has a rejection outcome for the record.
-    const lostWrites: string[] = [];
-    let editRejections = 0;
-    const finalValue = new Map<string, string | null>();
-    const fRows = await s.ctx.db.selectFrom('flights').select(['id', 'remarks']).where('company_id', '=', company).where('deleted', '=', 0).execute();
-    for (const f of fRows) finalValue.set(`flights:${f.id}`, f.remarks);
-    const aRows = await s.ctx.db.selectFrom('aircraft').select(['id', 'registration']).where('company_id', '=', company).execute();
-    for (const a of aRows) finalValue.set(`aircraft:${a.id}`, a.registration);
-    const byMarker = new Map(edits.map((e) => [e.marker, e]));
-    const applied = new Set<string>();
-    for (const v of finalValue.values()) {
-      let e = v ? byMarker.get(v) : undefined;
-      while (e && !applied.has(e.marker)) {
-        applied.add(e.marker);
-        e = e.prev ? byMarker.get(e.prev) : undefined;
-      }
-    }
-    const outcomeCache = new Map<number, Set<string>>();
-    for (const e of edits) {
-      if (applied.has(e.marker)) continue;
-      let out = outcomeCache.get(e.device);
-      if (!out) {
-        const docs = await (devices[e.device] as Device).find('outcomes');
-        out = new Set(docs.filter((o) => o.status === 'conflict' || o.status === 'rejected').map((o) => o.document_id as string));
-        outcomeCache.set(e.device, out);
-      }
-      if (out.has(e.id)) editRejections++;
-      else lostWrites.push(`${e.collection} ${e.id}: ${e.field}=${e.marker} by device ${e.device} neither applied nor rejected`);
-    }
-
     // Every device holds exactly the server's visible state for its user.
     const tokens = new Map<string, string>();
     for (const email of new Set(emails)) tokens.set(email, await s.login(email));
@@ -357,6 +327,42 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       60_000,
       500,
     );
+
+    // Lost writes (after convergence, so every outcome has reached its device): every acknowledged edit is on the chain that leads to the server's value, or its device has a rejection outcome for the record.
+    const lostWrites: string[] = [];
+    let editRejections = 0;
+    const finalValue = new Map<string, string | null>();
+    const fRows = await s.ctx.db.selectFrom('flights').select(['id', 'remarks']).where('company_id', '=', company).where('deleted', '=', 0).execute();
+    for (const f of fRows) finalValue.set(`flights:${f.id}`, f.remarks);
+    const aRows = await s.ctx.db.selectFrom('aircraft').select(['id', 'registration']).where('company_id', '=', company).execute();
+    for (const a of aRows) finalValue.set(`aircraft:${a.id}`, a.registration);
+    const byMarker = new Map(edits.map((e) => [e.marker, e]));
+    const applied = new Set<string>();
+    for (const v of finalValue.values()) {
+      let e = v ? byMarker.get(v) : undefined;
+      while (e && !applied.has(e.marker)) {
+        applied.add(e.marker);
+        e = e.prev ? byMarker.get(e.prev) : undefined;
+      }
+    }
+    const outcomeCache = new Map<number, Set<string>>();
+    for (const e of edits) {
+      if (applied.has(e.marker)) continue;
+      // Applied, then overwritten by a later edit: a created flight that exists, or the flight's history shows the value written.
+      if (e.collection === 'flights' && e.prev === null && finalValue.has(`flights:${e.id}`)) continue;
+      if (e.collection === 'flights') {
+        const h = await s.ctx.db.selectFrom('flight_changes').select('id').where('flight_id', '=', e.id).where('fields', 'like', `%"${e.marker}"%`).executeTakeFirst();
+        if (h) continue;
+      }
+      let out = outcomeCache.get(e.device);
+      if (!out) {
+        const docs = await (devices[e.device] as Device).find('outcomes');
+        out = new Set(docs.filter((o) => o.status === 'conflict' || o.status === 'rejected').map((o) => o.document_id as string));
+        outcomeCache.set(e.device, out);
+      }
+      if (out.has(e.id)) editRejections++;
+      else lostWrites.push(`${e.collection} ${e.id}: ${e.field}=${e.marker} by device ${e.device} neither applied nor rejected`);
+    }
 
     const ok = violations.length === 0 && lostWrites.length === 0 && mismatches.length === 0;
     for (const v of [...violations, ...lostWrites, ...mismatches].slice(0, 30)) log(`  ${v}`);
