@@ -48,6 +48,14 @@ async function handle(op: string, args: any): Promise<unknown> {
       queued.set(q.id, q.done);
       return q.id;
     }
+    // Every collection's live documents, for end-state comparisons (convergence simulation).
+    case 'dump': {
+      const out: Record<string, Record<string, unknown>[]> = {};
+      for (const [name, col] of Object.entries(client!.collections)) {
+        out[name] = (await col.find().exec()).map((d) => d.toJSON() as Record<string, unknown>);
+      }
+      return out;
+    }
     case 'decided':
       return queued.get(args.id) ?? client!.commands.decided(args.id);
     case 'close':

@@ -43,6 +43,7 @@ export class Device {
   save = (collection: string, doc: Record<string, unknown>) => this.call('save', { collection, doc });
   find = (collection: string, selector: Record<string, unknown> = {}) => this.call<any[]>('find', { collection, selector });
   run = (name: string, args: Record<string, unknown>) => this.call<string>('run', { name, args });
+  dump = () => this.call<Record<string, Record<string, unknown>[]>>('dump');
   decided = (id: string) => this.call<any>('decided', { id });
 
   async close(): Promise<void> {

@@ -69,10 +69,12 @@ export async function pushCollection(ctx: AppContext, actor: Actor, collection: 
       await recordOutcome(ctx, actor, name, row, 'rejected', `Unknown record type ${String(type)} in ${name}`);
       continue;
     }
+    // A refused new document has no master: answer a deletion stand-in, else the device would keep a record the server never had.
+    const refusedState = async () => (await load()) ?? { ...blankDoc(def, id), _deleted: true };
     const master = await load();
     if (!record.canPush(viewer) || !part.write) {
       await recordOutcome(ctx, actor, label, row, 'rejected', `Your role cannot change ${label} records`);
-      if (master) conflicts.push(master);
+      conflicts.push(master ?? { ...blankDoc(def, id), _deleted: true });
       continue;
     }
     const assumed = row.assumedMasterState;
@@ -89,8 +91,7 @@ export async function pushCollection(ctx: AppContext, actor: Actor, collection: 
       const decision = await part.write(ctx, actor, row.newDocumentState as Doc, master);
       if (!decision.ok) {
         await recordOutcome(ctx, actor, label, row, 'rejected', decision.reason);
-        const now = await load();
-        if (now) conflicts.push(now);
+        conflicts.push(await refusedState());
         continue;
       }
       // The server may have derived fields (a decided command): hand back the master at once.
@@ -99,8 +100,7 @@ export async function pushCollection(ctx: AppContext, actor: Actor, collection: 
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       await recordOutcome(ctx, actor, label, row, 'rejected', err.message);
-      const now = await load();
-      if (now) conflicts.push(now);
+      conflicts.push(await refusedState());
     }
   }
   return conflicts;

@@ -119,13 +119,16 @@ describe.each(DIALECTS)('flights offline on %s', (dialect) => {
     const doc = blankDoc({ pic_id: s.userId('student@skyline.test') });
     const r = await push(s, student, 'flights', [{ assumedMasterState: null, newDocumentState: doc }]);
     expect(r.status).toBe(200);
+    // The device gets a deletion for the record it created, so it does not keep a flight the server never had.
+    expect(r.body.conflicts).toEqual([expect.objectContaining({ id: doc.id, _deleted: true })]);
     expect(await s.ctx.db.selectFrom('flights').select('id').where('id', '=', doc.id).execute()).toEqual([]);
     const outcomes = await pullAll(s, student, 'outcomes');
     expect(outcomes.docs.find((o) => o.document_id === doc.id)).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/Flight.create/) });
     // Bad data from a device is the same 400 as REST.
     const pilot = await t('pilot@skyline.test');
     const bad = blankDoc({ onblocks_time: '25:99' });
-    await push(s, pilot, 'flights', [{ assumedMasterState: null, newDocumentState: bad }]);
+    const badPush = await push(s, pilot, 'flights', [{ assumedMasterState: null, newDocumentState: bad }]);
+    expect(badPush.body.conflicts).toEqual([expect.objectContaining({ id: bad.id, _deleted: true })]);
     expect(await s.ctx.db.selectFrom('flights').select('id').where('id', '=', bad.id).execute()).toEqual([]);
     expect((await pullAll(s, pilot, 'outcomes')).docs.find((o) => o.document_id === bad.id).status).toBe('rejected');
     // Deleting from a device is refused: flights are canceled.

@@ -43,9 +43,10 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     const ref = await pullAll(s, token, 'reference');
     expect(ref.docs.find((d) => d.type === 'company').data.Company.name).toBe('Harbor Aero Club');
     expect(ref.docs.filter((d) => d.type === 'base').map((d) => d.name)).toEqual(['Republic']);
-    // A Skyline id pushed by a Harbor client is not found and not leaked.
+    // A Skyline id pushed by a Harbor client is not found and not leaked: the answer is the
+    // content-free deletion any refused new document gets, so the device drops its copy.
     const r = await push(s, token, 'aircraft', [{ assumedMasterState: null, newDocumentState: { id: s.refs.aircraft['EC-ABC'], registration: 'HACKED', active: true } }]);
-    expect(r.body.conflicts).toEqual([]);
+    expect(r.body.conflicts).toEqual([{ id: s.refs.aircraft['EC-ABC'], _deleted: true }]);
     const abc = await s.ctx.db.selectFrom('aircraft').select('registration').where('id', '=', s.refs.aircraft['EC-ABC']).executeTakeFirstOrThrow();
     expect(abc.registration).toBe('EC-ABC');
   });

@@ -1,0 +1,473 @@
+/**
+ * Convergence simulation (issue 14, item 4): N client-core devices, each in its
+ * own process, against a real server process; a seeded random schedule of M
+ * operations (online and offline edits of the same flights and aircraft, flight
+ * creation, flight.confirm / flight.dispatch and mel.raise / mel.extend /
+ * mel.close commands, partitions, reconnects) and one SIGKILL of the server in
+ * the middle, restarted on the same database and port. At the end every device
+ * must hold exactly what a pull as its user returns, every command must be
+ * decided exactly once, and the server's invariants must hold.
+ *
+ *   npm run sim:convergence -- [--dialect sqlite|postgres] [--devices 10] [--ops 1000] [--seed S]
+ */
+import { uuidv7 } from '@ops/shared';
+import { Device } from '../setup/device.ts';
+import type { TestDialect } from '../setup/dialects.ts';
+import { type ServerProcess, spawnServer } from '../setup/process.ts';
+import { startTestServer, type TestServer } from '../setup/server.ts';
+import { pullAll } from '../setup/sync.ts';
+
+export interface SimOptions {
+  dialect: TestDialect;
+  devices: number;
+  ops: number;
+  seed: number;
+  log?: (line: string) => void;
+}
+
+export interface SimResult {
+  seed: number;
+  devices: number;
+  operations: number;
+  durationMs: number;
+  commands: number;
+  accepted: number;
+  rejected: number;
+  edits: number;
+  editRejections: number;
+  violations: string[];
+  lostWrites: string[];
+  mismatches: string[];
+  line: string;
+}
+
+/** mulberry32: small, fast, reproducible. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T,
+  };
+}
+
+const USERS = ['mechanic@skyline.test', 'dispatch@skyline.test', 'pilot@skyline.test', 'ops@skyline.test', 'instructor@skyline.test', 'admin@skyline.test', 'student@skyline.test', 'ground@skyline.test'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An acknowledged local edit: `marker` written into `field`, over `prev` as the device saw it. */
+interface Edit {
+  device: number;
+  collection: 'flights' | 'aircraft';
+  id: string;
+  field: 'remarks' | 'registration';
+  marker: string;
+  prev: string | null;
+}
+
+interface Cmd {
+  device: number;
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs: number, stepMs = 100): Promise<boolean> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    if (await check()) return true;
+    await sleep(stepMs);
+  }
+  return false;
+}
+
+/** Canonical JSON (keys sorted at every depth), without RxDB's own `_` fields at the top. */
+const canon = (v: unknown): unknown => {
+  if (Array.isArray(v)) return v.map(canon);
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    // `derived_at` (an MEL item's status computed at read time) is the server's clock at each pull, not state.
+    return Object.fromEntries(
+      Object.keys(o)
+        .filter((k) => k !== 'derived_at')
+        .sort()
+        .map((k) => [k, canon(o[k])]),
+    );
+  }
+  return v;
+};
+const strip = (d: Record<string, unknown>) => JSON.stringify(canon(Object.fromEntries(Object.entries(d).filter(([k]) => !k.startsWith('_')))));
+
+export async function runConvergence(opts: SimOptions): Promise<SimResult> {
+  const log = opts.log ?? (() => {});
+  const started = Date.now();
+  const rnd = prng(opts.seed);
+  log(`seed: ${opts.seed} (${opts.dialect}, ${opts.devices} devices, ${opts.ops} operations)`);
+
+  // Seed the fixtures in-process (it also gives direct DB access for the invariants), then run the real server as its own process.
+  const s: TestServer = await startTestServer(opts.dialect);
+  let server: ServerProcess | null = null;
+  const devices: Device[] = [];
+  try {
+    const company = s.refs.companies.skyline;
+    const aircraftIds = Object.values(s.refs.aircraft);
+    // One aircraft starts with an expired MEL item: its dispatches must be refused until the item is closed.
+    const { insertExpiredMel } = await import('../integration/flights/helpers.ts');
+    await insertExpiredMel(s, company, aircraftIds[0] as string, { ata: '33', category: 'C', title: 'Landing light' });
+    const types = await s.ctx.db.selectFrom('flight_types').select(['id']).where('company_id', '=', company).where('deleted', '=', 0).execute();
+
+    server = await spawnServer(opts.dialect, s.where);
+    const baseUrl = server.baseUrl;
+    const port = new URL(baseUrl).port;
+    const emails = Array.from({ length: opts.devices }, (_, i) => USERS[i % USERS.length] as string);
+    for (const email of emails) devices.push(await Device.open(server.baseUrl, email));
+    log(`devices open after ${Date.now() - started} ms`);
+
+    const offlineUntil = new Array<number>(opts.devices).fill(-1);
+    const edits: Edit[] = [];
+    const cmds: Cmd[] = [];
+    const flightIds: string[] = [];
+    const reportIds: string[] = [];
+    let restart: Promise<ServerProcess> | null = null;
+    const killAt = Math.floor(opts.ops / 2);
+    let markerNo = 0;
+    const marker = (d: number) => `S${d.toString(36)}${(markerNo++).toString(36)}`.toUpperCase();
+    const today = new Date().toISOString().slice(0, 10);
+    const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+    const userIdOf = (email: string) => s.userId(email);
+    const mechanic = userIdOf('mechanic@skyline.test');
+
+    for (let op = 0; op < opts.ops; op++) {
+      if (op === killAt) {
+        log(`op ${op}: SIGKILL server`);
+        await server.kill();
+        restart = spawnServer(opts.dialect, s.where, { PORT: port }).then((b) => {
+          let tail = '';
+          b.child.stderr?.on('data', (x: Buffer) => {
+            tail = (tail + x.toString()).slice(-2000);
+          });
+          b.child.once('exit', (code) => log(`restarted server exited (${code}): ${tail}`));
+          return b;
+        });
+      }
+      const d = rnd.int(0, opts.devices - 1);
+      const dev = devices[d] as Device;
+      // Reconnect devices whose partition ended.
+      for (let i = 0; i < opts.devices; i++) {
+        if (offlineUntil[i] !== -1 && offlineUntil[i] <= op) {
+          offlineUntil[i] = -1;
+          await (devices[i] as Device).online();
+        }
+      }
+      const r = rnd.next();
+      if (r < 0.08) {
+        // Partition: cut this device off for a random span of operations.
+        if (offlineUntil[d] === -1) {
+          offlineUntil[d] = op + rnd.int(5, Math.max(6, Math.floor(opts.ops / 8)));
+          await dev.offline();
+        }
+      } else if (r < 0.33) {
+        const flights = await dev.find('flights');
+        if (flights.length) {
+          const f = rnd.pick(flights);
+          const m = marker(d);
+          await dev.save('flights', { ...f, remarks: m });
+          edits.push({ device: d, collection: 'flights', id: f.id, field: 'remarks', marker: m, prev: f.remarks ?? null });
+        }
+      } else if (r < 0.45) {
+        const aircraft = await dev.find('aircraft');
+        if (aircraft.length) {
+          const a = rnd.pick(aircraft);
+          const m = marker(d);
+          await dev.save('aircraft', { ...a, registration: m });
+          edits.push({ device: d, collection: 'aircraft', id: a.id, field: 'registration', marker: m, prev: a.registration ?? null });
+        }
+      } else if (r < 0.6) {
+        const start = rnd.int(6 * 60, 17 * 60);
+        const id = uuidv7();
+        const m = marker(d);
+        const doc = {
+          id,
+          date: today,
+          status: 'SCHEDULED',
+          callsign: null,
+          aircraft_id: rnd.pick(aircraftIds),
+          flight_type_id: types.length ? rnd.pick(types).id : null,
+          base_id: null,
+          pic_id: userIdOf(rnd.pick(['pilot@skyline.test', 'instructor@skyline.test'])),
+          sic_id: null,
+          supervisor_id: null,
+          user_id: null,
+          departure_airport: 'LECU',
+          landing_airport: 'LELL',
+          offblocks_time: hhmm(start),
+          takeoff_time: hhmm(start + 10),
+          landing_time: hhmm(start + 50),
+          onblocks_time: hhmm(start + 60),
+          offblocks: null,
+          takeoff: null,
+          landing: null,
+          onblocks: null,
+          starts: 0,
+          block_time: 0,
+          flight_time: 0,
+          night_flight_time: null,
+          ifr_flight_time: 0,
+          rules: 'VFR',
+          crosscountry: true,
+          multiengine: false,
+          landings: 1,
+          night_landings: 0,
+          pax: 0,
+          route: null,
+          remarks: m,
+          confirmed_at: null,
+          dispatched_at: null,
+          modified: 0,
+        };
+        await dev.save('flights', doc);
+        flightIds.push(id);
+        edits.push({ device: d, collection: 'flights', id, field: 'remarks', marker: m, prev: null });
+      } else if (r < 0.72) {
+        const flights = await dev.find('flights');
+        const f = flights.length ? rnd.pick(flights) : null;
+        if (f) {
+          const name = rnd.next() < 0.5 ? 'flight.confirm' : 'flight.dispatch';
+          const args = { flight_id: f.id };
+          cmds.push({ device: d, id: await dev.run(name, args), name, args });
+        }
+      } else if (r < 0.82) {
+        const id = uuidv7();
+        const args = { id, AircraftReport: { aircraft_id: rnd.pick(aircraftIds), type: 'MEL', title: `Sim item ${op}`, ata_chapter: '33-41' }, MelItem: { category: rnd.pick(['B', 'C']), released_by: mechanic } };
+        cmds.push({ device: d, id: await dev.run('mel.raise', args), name: 'mel.raise', args });
+        reportIds.push(id);
+      } else if (r < 0.94) {
+        if (reportIds.length) {
+          const reportId = rnd.pick(reportIds);
+          const item = await s.ctx.db.selectFrom('mel_items').select(['expires']).where('aircraft_report_id', '=', reportId).executeTakeFirst();
+          const base = item?.expires ? Number(item.expires) : Math.floor(Date.now() / 1000) + 3 * 86400;
+          const args = { report_id: reportId, extended_until: base + rnd.int(1, 3) * 86400, reason: `Sim ${op}` };
+          cmds.push({ device: d, id: await dev.run('mel.extend', args), name: 'mel.extend', args });
+        }
+      } else {
+        const pool = rnd.next() < 0.15 ? [await expiredReportId(s, aircraftIds[0] as string)] : reportIds;
+        if (pool.length && pool[0]) {
+          const args = { report_id: rnd.pick(pool) as string };
+          cmds.push({ device: d, id: await dev.run('mel.close', args), name: 'mel.close', args });
+        }
+      }
+      await sleep(rnd.int(0, 3));
+    }
+    if (restart) server = await restart;
+    log(`schedule done after ${Date.now() - started} ms (server restarted: ${restart !== null})`);
+
+    // Reconnect everyone and let the queues drain.
+    for (let i = 0; i < opts.devices; i++) if (offlineUntil[i] !== -1) await (devices[i] as Device).online();
+    const drained = await until(async () => {
+      const states = await Promise.all(devices.map((x) => x.state()));
+      return states.every((st) => st.pendingWrites === 0 && st.pendingCommands === 0);
+    }, 20_000);
+    if (!drained) log(`warning: queues did not drain in 20 s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`);
+
+    // Commands: decided exactly once, and the device knows the server's decision.
+    const decisions = await Promise.all(cmds.map((c) => Promise.race([(devices[c.device] as Device).decided(c.id), sleep(30_000).then(() => null)])));
+    const stored = await s.ctx.db.selectFrom('commands').select(['id', 'status', 'name']).where('company_id', '=', company).execute();
+    const byId = new Map<string, { status: string; n: number }>();
+    for (const row of stored) {
+      const e = byId.get(row.id);
+      byId.set(row.id, { status: row.status, n: (e?.n ?? 0) + 1 });
+    }
+    const violations: string[] = [];
+    let accepted = 0;
+    let rejected = 0;
+    cmds.forEach((c, i) => {
+      const row = byId.get(c.id);
+      const dec = decisions[i] as { status?: string } | null;
+      if (!row) violations.push(`command ${c.name} ${c.id} never reached the server`);
+      else if (row.n !== 1) violations.push(`command ${c.name} ${c.id} stored ${row.n} times`);
+      else if (row.status !== 'accepted' && row.status !== 'rejected') violations.push(`command ${c.id} not decided (${row.status})`);
+      else if (dec?.status !== row.status) violations.push(`command ${c.id}: device says ${dec?.status}, server ${row.status}`);
+      if (row?.status === 'accepted') accepted++;
+      if (row?.status === 'rejected') rejected++;
+    });
+
+    violations.push(...(await serverInvariants(s, company)));
+
+    // Every device holds exactly the server's visible state for its user.
+    const tokens = new Map<string, string>();
+    for (const email of new Set(emails)) tokens.set(email, await s.login(email));
+    const api = { api: (method: string, pathname: string, o: { token?: string | null; body?: unknown } = {}) => callApi(baseUrl, method, pathname, o) };
+    const compare = async (): Promise<string[]> => {
+      const problems: string[] = [];
+      for (let i = 0; i < opts.devices; i++) {
+        const local = await (devices[i] as Device).dump();
+        for (const [name, docs] of Object.entries(local)) {
+          const remote = (await pullAll(api as never, tokens.get(emails[i] as string) as string, name)).docs.filter((x) => x._deleted !== true);
+          const mine = new Map(docs.map((x) => [x.id as string, strip(x)]));
+          const theirs = new Map(remote.map((x) => [x.id as string, strip(x)]));
+          // Queued commands and outcomes the device wrote itself replicate too; both sides must agree on them as well.
+          for (const [id, v] of theirs) if (mine.get(id) !== v) problems.push(`device ${i} ${name} ${id}: ${mine.has(id) ? `differs: ${diff(mine.get(id) as string, v)}` : 'missing'}`);
+          for (const [id, v] of mine) if (!theirs.has(id)) problems.push(`device ${i} ${name} ${id}: not on the server: ${v.slice(0, 300)}`);
+        }
+      }
+      return problems;
+    };
+    let mismatches: string[] = [];
+    await until(
+      async () => {
+        mismatches = await compare();
+        return mismatches.length === 0;
+      },
+      60_000,
+      500,
+    );
+
+    // Lost writes (after convergence, so every outcome has reached its device): every acknowledged edit is on the chain that leads to the server's value, or its device has a rejection outcome for the record.
+    const lostWrites: string[] = [];
+    let editRejections = 0;
+    const finalValue = new Map<string, string | null>();
+    const fRows = await s.ctx.db.selectFrom('flights').select(['id', 'remarks']).where('company_id', '=', company).where('deleted', '=', 0).execute();
+    for (const f of fRows) finalValue.set(`flights:${f.id}`, f.remarks);
+    const aRows = await s.ctx.db.selectFrom('aircraft').select(['id', 'registration']).where('company_id', '=', company).execute();
+    for (const a of aRows) finalValue.set(`aircraft:${a.id}`, a.registration);
+    const byMarker = new Map(edits.map((e) => [e.marker, e]));
+    const applied = new Set<string>();
+    for (const v of finalValue.values()) {
+      let e = v ? byMarker.get(v) : undefined;
+      while (e && !applied.has(e.marker)) {
+        applied.add(e.marker);
+        e = e.prev ? byMarker.get(e.prev) : undefined;
+      }
+    }
+    const outcomeCache = new Map<number, Set<string>>();
+    for (const e of edits) {
+      if (applied.has(e.marker)) continue;
+      // Applied, then overwritten by a later edit: a created flight that exists, or the flight's history shows the value written.
+      if (e.collection === 'flights' && e.prev === null && finalValue.has(`flights:${e.id}`)) continue;
+      if (e.collection === 'flights') {
+        const h = await s.ctx.db.selectFrom('flight_changes').select('id').where('flight_id', '=', e.id).where('fields', 'like', `%"${e.marker}"%`).executeTakeFirst();
+        if (h) continue;
+      }
+      let out = outcomeCache.get(e.device);
+      if (!out) {
+        const docs = await (devices[e.device] as Device).find('outcomes');
+        out = new Set(docs.filter((o) => o.status === 'conflict' || o.status === 'rejected').map((o) => o.document_id as string));
+        outcomeCache.set(e.device, out);
+      }
+      if (out.has(e.id)) editRejections++;
+      else lostWrites.push(`${e.collection} ${e.id}: ${e.field}=${e.marker} by device ${e.device} neither applied nor rejected`);
+    }
+
+    const ok = violations.length === 0 && lostWrites.length === 0 && mismatches.length === 0;
+    for (const v of [...violations, ...lostWrites, ...mismatches].slice(0, 30)) log(`  ${v}`);
+    const durationMs = Date.now() - started;
+    log(`commands: ${cmds.length} decided once (${accepted} accepted, ${rejected} rejected); edits: ${edits.length} (${editRejections} rejected with an outcome); state mismatches: ${mismatches.length}; ${durationMs} ms`);
+    const line = `${ok ? 'converged' : 'NOT converged'}: ${opts.devices} devices, ${opts.ops} operations, ${violations.length + mismatches.length} invariant violations, ${lostWrites.length} lost writes`;
+    return { seed: opts.seed, devices: opts.devices, operations: opts.ops, durationMs, commands: cmds.length, accepted, rejected, edits: edits.length, editRejections, violations, lostWrites, mismatches, line };
+  } finally {
+    await Promise.all(devices.map((d) => d.close()));
+    await server?.stop().catch(() => {});
+    await s.close();
+  }
+}
+
+function diff(a: string, b: string): string {
+  const walk = (x: unknown, y: unknown, at: string): string[] => {
+    if (x && y && typeof x === 'object' && typeof y === 'object') {
+      const xo = x as Record<string, unknown>;
+      const yo = y as Record<string, unknown>;
+      return [...new Set([...Object.keys(xo), ...Object.keys(yo)])].flatMap((k) => walk(xo[k], yo[k], at ? `${at}.${k}` : k));
+    }
+    return JSON.stringify(x) === JSON.stringify(y) ? [] : [`${at}: device ${JSON.stringify(x)?.slice(0, 80)} server ${JSON.stringify(y)?.slice(0, 80)}`];
+  };
+  return walk(JSON.parse(a), JSON.parse(b), '').join('; ');
+}
+
+async function callApi(baseUrl: string, method: string, pathname: string, o: { token?: string | null; body?: unknown }) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  const res = await fetch(`${baseUrl}${pathname}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+async function expiredReportId(s: TestServer, aircraftId: string): Promise<string | undefined> {
+  const r = await s.ctx.db.selectFrom('aircraft_reports').select('id').where('aircraft_id', '=', aircraftId).where('title', '=', 'Landing light').executeTakeFirst();
+  return r?.id;
+}
+
+/** The server-side invariants, read straight from the database. */
+async function serverInvariants(s: TestServer, company: string): Promise<string[]> {
+  const out: string[] = [];
+  const flights = await s.ctx.db
+    .selectFrom('flights')
+    .select(['id', 'aircraft_id', 'status', 'offblocks', 'onblocks', 'starts', 'block_time', 'dispatched_at'])
+    .where('company_id', '=', company)
+    .where('deleted', '=', 0)
+    .execute();
+  // No two LANDED flights of one aircraft overlap.
+  const landed = flights.filter((f) => f.status === 'LANDED' && f.aircraft_id);
+  const span = (f: (typeof flights)[number]) => {
+    const a = Number(f.offblocks ?? f.starts);
+    return [a, Number(f.onblocks ?? a + Number(f.block_time))] as const;
+  };
+  for (let i = 0; i < landed.length; i++) {
+    for (let j = i + 1; j < landed.length; j++) {
+      const [x, y] = [landed[i]!, landed[j]!];
+      if (x.aircraft_id !== y.aircraft_id) continue;
+      const [a0, a1] = span(x);
+      const [b0, b1] = span(y);
+      if (a0 < b1 && b0 < a1) out.push(`LANDED flights ${x.id} and ${y.id} of aircraft ${x.aircraft_id} overlap`);
+    }
+  }
+  // No flight DISPATCHED while its aircraft had an expired MEL/CDL item.
+  const items = await s.ctx.db
+    .selectFrom('mel_items')
+    .innerJoin('aircraft_reports', 'aircraft_reports.id', 'mel_items.aircraft_report_id')
+    .select(['aircraft_reports.id as report_id', 'aircraft_reports.aircraft_id', 'aircraft_reports.closed', 'aircraft_reports.created', 'mel_items.expires', 'mel_items.extended', 'mel_items.extended_until'])
+    .where('mel_items.company_id', '=', company)
+    .execute();
+  for (const f of flights) {
+    if (f.dispatched_at === null || f.dispatched_at === undefined) continue;
+    const at = Number(f.dispatched_at);
+    for (const m of items) {
+      if (m.aircraft_id !== f.aircraft_id || Number(m.created) > at) continue;
+      const expires = Number(m.extended ? (m.extended_until ?? m.expires) : m.expires);
+      const open = m.closed === null || Number(m.closed) > at;
+      if (open && m.expires !== null && expires < at) out.push(`flight ${f.id} dispatched at ${at} while MEL item ${m.report_id} had expired at ${expires}`);
+    }
+  }
+  // No MEL item extended twice.
+  const ext = await s.ctx.db.selectFrom('commands').select(['args']).where('company_id', '=', company).where('name', '=', 'mel.extend').where('status', '=', 'accepted').execute();
+  const count = new Map<string, number>();
+  for (const c of ext) {
+    const args = (typeof c.args === 'string' ? JSON.parse(c.args) : c.args) as { report_id: string };
+    count.set(args.report_id, (count.get(args.report_id) ?? 0) + 1);
+  }
+  for (const [id, n] of count) if (n > 1) out.push(`MEL item of report ${id} extended ${n} times`);
+  return out;
+}
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? (process.argv[i + 1] as string) : fallback;
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() as string)) {
+  const dialect = arg('dialect', 'sqlite') as TestDialect;
+  const result = await runConvergence({
+    dialect,
+    devices: Number(arg('devices', '10')),
+    ops: Number(arg('ops', '1000')),
+    seed: Number(arg('seed', String(Math.floor(Math.random() * 2 ** 31)))),
+    log: (l) => console.log(l),
+  });
+  console.log(result.line);
+  process.exit(result.line.startsWith('converged') ? 0 : 1);
+}
