@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { registerCollection, type ServerCollection } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
+import { presentBooking } from './schedules.queries.ts';
 import './schedules.tables.ts';
 
 const query = (db: Kysely<DB>, companyId: string) =>
@@ -13,24 +14,9 @@ const query = (db: Kysely<DB>, companyId: string) =>
 
 type Row = Awaited<ReturnType<ReturnType<typeof query>['execute']>>[number];
 
+/** The REST `Schedule` record, stamped with its change time for the client. */
 export function toBookingDoc(r: Row): BookingDoc {
-  return {
-    id: r.id,
-    aircraft_id: r.aircraft_id,
-    pilot_id: r.pilot_id,
-    instructor_id: r.instructor_id,
-    flight_type_id: r.flight_type_id,
-    base_id: r.base_id,
-    start: Number(r.start_at),
-    end: Number(r.end_at),
-    status: r.status,
-    flight_id: r.flight_id,
-    remarks: r.remarks,
-    user_id: r.user_id,
-    departure_airport: r.departure_airport,
-    landing_airport: r.landing_airport,
-    modified: Number(r.modified),
-  };
+  return { ...presentBooking(r), modified: Number(r.modified) };
 }
 
 /** The `bookings` collection: read-only replication of the `schedules` table (writes are `schedule.book`). */
