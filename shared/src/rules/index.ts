@@ -8,3 +8,4 @@ export * from './schedules/booking.ts';
 export * from './uploads/upload-types.ts';
 export * from './trainings/progress.ts';
 export * from './trainings/grading.ts';
+export * from './trainings/attendance.ts';
