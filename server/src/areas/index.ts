@@ -44,6 +44,7 @@ import './notifications/notifications.sync.ts';
 import './news/news.sync.ts';
 import './schedules/schedules.commands.ts';
 import './safety-reports/safety-reports.sync.ts';
+import './trainings/trainings.sync.ts';
 
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {
