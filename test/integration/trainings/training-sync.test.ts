@@ -1,0 +1,276 @@
+import { uuidv7 } from '@ops/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../setup/dialects.ts';
+import { startTestServer, type TestServer } from '../../setup/server.ts';
+import { pullAll, push } from '../../setup/sync.ts';
+
+/**
+ * The `training` sync collection (issue 18 item 7, issue 19 item 9): who
+ * receives which rows, company isolation, and the two offline writes
+ * (a student's lesson completion, a class's attendance) re-decided on push.
+ */
+describe.each(DIALECTS)('training sync collection on %s', (dialect) => {
+  let s: TestServer;
+  const tokens = new Map<string, string>();
+  const t = async (email: string) => {
+    if (!tokens.has(email)) tokens.set(email, await s.login(email));
+    return tokens.get(email) as string;
+  };
+  let training: string;
+  let lesson: string;
+  let lessonActivity: string;
+  let examActivity: string;
+  let studentEnrollment: string;
+  let pilotEnrollment: string;
+  let ownClass: string;
+  let groundClass: string;
+  let signedClass: string;
+  let rows: Record<string, string>;
+  let harborTraining: string;
+
+  const ok = async (p: Promise<{ status: number; body: any }>) => {
+    const r = await p;
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body;
+  };
+  const post = async (path: string, body: unknown, email = 'admin@skyline.test') => ok(s.api('POST', path, { token: await t(email), body }));
+  const docs = async (email: string) => (await pullAll(s, await t(email), 'training')).docs.filter((d: any) => !d._deleted);
+  const ids = async (email: string, type: string) => (await docs(email)).filter((d: any) => d.type === type).map((d: any) => d.id);
+  const reasonOf = async (id: string) => (await s.ctx.db.selectFrom('sync_outcomes').select(['status', 'reason']).where('document_id', '=', id).orderBy('created', 'desc').orderBy('id', 'desc').executeTakeFirst()) ?? null;
+  const ssRow = (id: string) => s.ctx.db.selectFrom('training_session_students').select(['attendance_status', 'attended', 'change_no']).where('id', '=', id).executeTakeFirstOrThrow();
+
+  /** A class and its students, written through the data layer with real change numbers (the class endpoints are REST, another part). */
+  async function addClass(teacher: string, students: Array<[string, string]>, signed = false) {
+    const company = s.refs.companies.skyline;
+    const id = uuidv7();
+    const now = Math.floor(Date.now() / 1000);
+    const made: Record<string, string> = {};
+    const { subject_id } = await s.ctx.db.selectFrom('training_lessons').select('subject_id').where('id', '=', lesson).executeTakeFirstOrThrow();
+    await s.ctx.tx(async (uow) => {
+      const base = async (table: string) => ({ company_id: company, change_no: await uow.changeNo(company, table), deleted: 0, created: now, modified: now });
+      await uow.trx
+        .insertInto('training_sessions')
+        .values({
+          id,
+          ...(await base('training_sessions')),
+          training_id: training,
+          subject_id,
+          activity_id: lessonActivity,
+          lesson_id: lesson,
+          exam_id: null,
+          datetime: now + 600,
+          minutes: 60,
+          teacher_id: s.userId(teacher),
+          location_id: null,
+          remarks: null,
+          allow_classwork_upload: 0,
+          classwork_deadline: null,
+          classwork_description: null,
+          classwork_notified_at: null,
+          justification_deadline: null,
+          signed_at: signed ? now : null,
+          signed_by: signed ? s.userId(teacher) : null,
+        })
+        .execute();
+      for (const [email, enrollment] of students) {
+        const ssId = uuidv7();
+        made[email] = ssId;
+        await uow.trx
+          .insertInto('training_session_students')
+          .values({ id: ssId, ...(await base('training_session_students')), session_id: id, user_id: s.userId(email), enrollment_id: enrollment, invited: 1, attended: 0, attendance_status: null, missed_email_sent_at: null, attendance_notified_at: null })
+          .execute();
+      }
+    });
+    return { id, students: made };
+  }
+
+  beforeAll(async () => {
+    s = await startTestServer(dialect);
+    training = (await post('/manager/trainings/trainings/create.json', { name: 'PPL ground school', type: 'ONSITE', theory: true })).id;
+    const subject = (await post('/manager/trainings/subjects/edit.json', { training_id: training, name: 'Navigation', teacher_id: s.userId('instructor@skyline.test') })).id;
+    lesson = (await post('/manager/trainings/lessons/edit.json', { training_subject_id: subject, name: 'Charts', minutes: 50 })).id;
+    await post('/manager/trainings/subjects/add_exam.json', { training_subject_id: subject, name: 'Nav oral', type: 'ONSITE' });
+    const enrolled = await post('/manager/trainings/students/enroll.json', { training_id: training, students: [s.userId('student@skyline.test'), s.userId('pilot@skyline.test')] });
+    studentEnrollment = enrolled.results[s.userId('student@skyline.test')].TrainingsUser.id;
+    pilotEnrollment = enrolled.results[s.userId('pilot@skyline.test')].TrainingsUser.id;
+    const acts = await s.ctx.db.selectFrom('training_activities').select(['id', 'kind']).where('training_id', '=', training).execute();
+    lessonActivity = acts.find((a) => a.kind === 'LESSON')?.id as string;
+    examActivity = acts.find((a) => a.kind === 'EXAM')?.id as string;
+    const both: Array<[string, string]> = [
+      ['student@skyline.test', studentEnrollment],
+      ['pilot@skyline.test', pilotEnrollment],
+    ];
+    const own = await addClass('instructor@skyline.test', both);
+    const ground = await addClass('ground@skyline.test', both);
+    const signed = await addClass('instructor@skyline.test', [['student@skyline.test', studentEnrollment]], true);
+    ownClass = own.id;
+    groundClass = ground.id;
+    signedClass = signed.id;
+    rows = {
+      ownStudent: own.students['student@skyline.test'],
+      ownPilot: own.students['pilot@skyline.test'],
+      groundStudent: ground.students['student@skyline.test'],
+      groundPilot: ground.students['pilot@skyline.test'],
+      signedStudent: signed.students['student@skyline.test'],
+    };
+    harborTraining = (await post('/manager/trainings/trainings/create.json', { name: 'Harbor course', type: 'ONSITE' }, 'admin@harbor.test')).id;
+  });
+  afterAll(() => s?.close());
+
+  it('is one collection of the budget, writable', async () => {
+    const r = await s.api('GET', '/sync/collections.json', { token: await t('student@skyline.test') });
+    const c = r.body.collections.find((x: any) => x.name === 'training');
+    expect(c).toBeTruthy();
+    expect(c.writable).toBe(true);
+  });
+
+  it('a student receives the structure, the timetable and only their own enrollment, progress and class rows', async () => {
+    const all = await docs('student@skyline.test');
+    const of = (type: string) => all.filter((d: any) => d.type === type);
+    expect(of('training').map((d: any) => d.id)).toContain(training);
+    expect(of('training').find((d: any) => d.id === training)).toMatchObject({ name: 'PPL ground school', training_type: 'ONSITE', active: true });
+    expect(of('lesson').map((d: any) => d.id)).toContain(lesson);
+    expect(of('exam').find((d: any) => d.name === 'Nav oral')).toMatchObject({ exam_type: 'ONSITE' });
+    expect(of('activity').map((d: any) => d.id)).toEqual(expect.arrayContaining([lessonActivity, examActivity]));
+    expect(of('class').map((d: any) => d.id)).toEqual(expect.arrayContaining([ownClass, groundClass, signedClass]));
+    expect(of('enrollment').map((d: any) => d.id)).toEqual([studentEnrollment]);
+    expect(of('class_student').map((d: any) => d.id).sort()).toEqual([rows.ownStudent, rows.groundStudent, rows.signedStudent].sort());
+    expect(all.every((d: any) => d.type !== 'class_student' || d.user_id === s.userId('student@skyline.test'))).toBe(true);
+  });
+
+  it('a flight instructor receives the students of the classes they teach, not of the others; a ground instructor (135) every row', async () => {
+    const mine = await ids('instructor@skyline.test', 'class_student');
+    expect(mine.sort()).toEqual([rows.ownStudent, rows.ownPilot, rows.signedStudent].sort());
+    expect(await ids('instructor@skyline.test', 'enrollment')).toEqual([]);
+    const ground = await ids('ground@skyline.test', 'class_student');
+    expect(ground).toEqual(expect.arrayContaining(Object.values(rows)));
+    expect(await ids('ground@skyline.test', 'enrollment')).toEqual(expect.arrayContaining([studentEnrollment, pilotEnrollment]));
+    // The supervisor of an enrollment receives it.
+    await s.ctx.db.updateTable('training_enrollments').set({ supervisor_id: s.userId('instructor@skyline.test') }).where('id', '=', pilotEnrollment).execute();
+    expect(await ids('instructor@skyline.test', 'enrollment')).toEqual([pilotEnrollment]);
+  });
+
+  it('isolation: another company receives none of it and cannot write it', async () => {
+    const harbor = await docs('admin@harbor.test');
+    expect(harbor.map((d: any) => d.id)).toContain(harborTraining);
+    const skyline = new Set([training, lesson, lessonActivity, studentEnrollment, ownClass, ...Object.values(rows)]);
+    expect(harbor.filter((d: any) => skyline.has(d.id))).toEqual([]);
+    const before = await ssRow(rows.ownStudent);
+    const r = await push(s, await t('admin@harbor.test'), 'training', [
+      { assumedMasterState: null, newDocumentState: { id: rows.ownStudent, type: 'class_student', session_id: ownClass, user_id: s.userId('student@skyline.test'), attendance_status: 'absent', invited: true, attended: false, modified: 0 } },
+    ]);
+    expect(r.status).toBe(200);
+    expect(r.body.conflicts).toEqual([expect.objectContaining({ id: rows.ownStudent, _deleted: true })]);
+    expect(r.body.conflicts[0].session_id ?? '').toBe('');
+    expect(await ssRow(rows.ownStudent)).toEqual(before);
+  });
+
+  describe('attendance offline', () => {
+    const mark = async (email: string, rowId: string, status: unknown) => {
+      const master = (await docs(email)).find((d: any) => d.id === rowId) ?? null;
+      const next = { ...(master ?? { id: rowId, type: 'class_student', session_id: ownClass, user_id: s.userId('student@skyline.test'), invited: true, attended: false, modified: 0 }), attendance_status: status };
+      const r = await push(s, await t(email), 'training', [{ assumedMasterState: master, newDocumentState: next }]);
+      expect(r.status).toBe(200);
+      return r.body.conflicts as any[];
+    };
+
+    it('the class teacher marks attendance: stored with the attended flag the status implies', async () => {
+      await mark('instructor@skyline.test', rows.ownStudent, 'attended');
+      await mark('instructor@skyline.test', rows.ownPilot, 'absent');
+      expect(await ssRow(rows.ownStudent)).toMatchObject({ attendance_status: 'attended', attended: 1 });
+      expect(await ssRow(rows.ownPilot)).toMatchObject({ attendance_status: 'absent', attended: 0 });
+      const seen = (await docs('student@skyline.test')).find((d: any) => d.id === rows.ownStudent);
+      expect(seen).toMatchObject({ attendance_status: 'attended', attended: true });
+    });
+
+    it('a training manager (135) marks attendance of a class they do not teach', async () => {
+      await mark('ground@skyline.test', rows.ownPilot, 'attended_post_class');
+      expect(await ssRow(rows.ownPilot)).toMatchObject({ attendance_status: 'attended_post_class', attended: 1 });
+    });
+
+    it('refused with the reason, nothing changed: a student, another instructor, a signed class, an unknown status', async () => {
+      const cases: Array<[string, string, unknown, string]> = [
+        ['student@skyline.test', rows.groundStudent, 'attended', 'Only the class teacher or a training manager may take attendance.'],
+        ['instructor@skyline.test', rows.signedStudent, 'absent', 'The attendance of this class is signed; unsign it before changing it.'],
+        ['ground@skyline.test', rows.signedStudent, 'absent', 'The attendance of this class is signed; unsign it before changing it.'],
+        ['instructor@skyline.test', rows.ownStudent, 'present', 'Unknown attendance status present'],
+      ];
+      for (const [email, rowId, status, reason] of cases) {
+        const before = await ssRow(rowId);
+        const conflicts = await mark(email, rowId, status);
+        expect(conflicts.map((c) => c.id)).toEqual([rowId]);
+        expect((await reasonOf(rowId))?.reason).toContain(reason);
+        expect(await ssRow(rowId)).toEqual(before);
+      }
+      // A flight instructor pushing a row of a class they do not teach never sees its content, and changes nothing.
+      const before = await ssRow(rows.groundPilot);
+      const conflicts = await mark('instructor@skyline.test', rows.groundPilot, 'attended');
+      expect(conflicts).toEqual([expect.objectContaining({ id: rows.groundPilot, _deleted: true })]);
+      expect(await ssRow(rows.groundPilot)).toEqual(before);
+    });
+
+    it('a new class student from a device is refused (students are invited online)', async () => {
+      const id = uuidv7();
+      const conflicts = await mark('instructor@skyline.test', id, 'attended');
+      expect(conflicts).toEqual([expect.objectContaining({ id, _deleted: true })]);
+      expect((await reasonOf(id))?.reason).toContain('invited to a class online');
+      expect(await s.ctx.db.selectFrom('training_session_students').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+    });
+  });
+
+  describe('lesson completion offline', () => {
+    const progressDoc = (id: string, enrollment: string, activity: string, value: number, email = 'student@skyline.test') => ({ id, type: 'progress', enrollment_id: enrollment, activity_id: activity, value, user_id: s.userId(email), modified: 0 });
+    const progressRows = (enrollment: string) => s.ctx.db.selectFrom('training_progress').select(['id', 'activity_id', 'value']).where('enrollment_id', '=', enrollment).execute();
+
+    it('refused with the reason, nothing stored: someone else’s enrollment, an exam, a fraction, a bad id, another company', async () => {
+      const cases: Array<[string, ReturnType<typeof progressDoc>, string]> = [
+        ['pilot@skyline.test', progressDoc(uuidv7(), studentEnrollment, lessonActivity, 1, 'pilot@skyline.test'), 'Only the student completes their own lesson.'],
+        ['ground@skyline.test', progressDoc(uuidv7(), studentEnrollment, lessonActivity, 1, 'ground@skyline.test'), 'Only the student completes their own lesson.'],
+        ['student@skyline.test', progressDoc(uuidv7(), studentEnrollment, examActivity, 1), 'Exams are completed by passing them'],
+        ['student@skyline.test', progressDoc(uuidv7(), studentEnrollment, lessonActivity, 0.5), 'can only be marked complete'],
+        ['student@skyline.test', progressDoc('not-a-uuid', studentEnrollment, lessonActivity, 1), 'needs a UUID'],
+        ['admin@harbor.test', progressDoc(uuidv7(), studentEnrollment, lessonActivity, 1), 'Only the student completes their own lesson.'],
+      ];
+      for (const [email, doc, reason] of cases) {
+        const r = await push(s, await t(email), 'training', [{ assumedMasterState: null, newDocumentState: doc }]);
+        expect(r.status).toBe(200);
+        expect(r.body.conflicts).toEqual([expect.objectContaining({ id: doc.id, _deleted: true })]);
+        expect((await reasonOf(doc.id))?.reason).toContain(reason);
+      }
+      expect(await progressRows(studentEnrollment)).toEqual([]);
+    });
+
+    it('the student completes a lesson: stored with the device’s id, pulled back; a second device’s copy lands on the same row', async () => {
+      const id = uuidv7();
+      const r = await push(s, await t('student@skyline.test'), 'training', [{ assumedMasterState: null, newDocumentState: progressDoc(id, studentEnrollment, lessonActivity, 1) }]);
+      expect(r.status).toBe(200);
+      expect(r.body.conflicts.filter((c: any) => c._deleted)).toEqual([]);
+      expect(await progressRows(studentEnrollment)).toEqual([{ id, activity_id: lessonActivity, value: 1 }]);
+      expect((await docs('student@skyline.test')).find((d: any) => d.id === id)).toMatchObject({ type: 'progress', value: 1, enrollment_id: studentEnrollment });
+      expect(await ids('pilot@skyline.test', 'progress')).not.toContain(id);
+      expect(await ids('ground@skyline.test', 'progress')).toContain(id);
+      const other = uuidv7();
+      const again = await push(s, await t('student@skyline.test'), 'training', [{ assumedMasterState: null, newDocumentState: progressDoc(other, studentEnrollment, lessonActivity, 1) }]);
+      expect(again.body.conflicts).toEqual([expect.objectContaining({ id: other, _deleted: true })]);
+      expect((await progressRows(studentEnrollment)).map((p) => p.id)).toEqual([id]);
+    });
+
+    it('a stopped enrollment takes no completion', async () => {
+      await s.ctx.db.updateTable('training_enrollments').set({ status: 'STOPPED' }).where('id', '=', pilotEnrollment).execute();
+      const doc = progressDoc(uuidv7(), pilotEnrollment, lessonActivity, 1, 'pilot@skyline.test');
+      const r = await push(s, await t('pilot@skyline.test'), 'training', [{ assumedMasterState: null, newDocumentState: doc }]);
+      expect(r.body.conflicts).toEqual([expect.objectContaining({ id: doc.id, _deleted: true })]);
+      expect((await reasonOf(doc.id))?.reason).toContain('STOPPED');
+      expect(await progressRows(pilotEnrollment)).toEqual([]);
+    });
+
+    it('read-only record types refuse pushes', async () => {
+      const before = await s.ctx.db.selectFrom('trainings').select(['name', 'change_no']).where('id', '=', training).executeTakeFirstOrThrow();
+      const master = (await docs('admin@skyline.test')).find((d: any) => d.id === training);
+      const r = await push(s, await t('admin@skyline.test'), 'training', [{ assumedMasterState: master, newDocumentState: { ...master, name: 'Renamed offline' } }]);
+      expect(r.body.conflicts).toEqual([expect.objectContaining({ id: training, name: 'PPL ground school' })]);
+      expect((await reasonOf(training))?.reason).toContain('cannot change training');
+      expect(await s.ctx.db.selectFrom('trainings').select(['name', 'change_no']).where('id', '=', training).executeTakeFirstOrThrow()).toEqual(before);
+    });
+  });
+});
