@@ -25,6 +25,7 @@ import { Flights } from './screens/Flights.tsx';
 import { Maintenance } from './screens/Maintenance.tsx';
 import { TechLog } from './screens/TechLog.tsx';
 import { schedulesScreens } from './areas/schedules/screens.ts';
+import { trainingsScreens } from './areas/trainings/screens.ts';
 
 export interface Route {
   screen: string;
@@ -74,6 +75,7 @@ export const SCREENS: ScreenEntry[] = [
   ...reportsScreens,
   ...schedulesScreens,
   ...safetyScreens,
+  ...trainingsScreens,
 ];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));

@@ -206,12 +206,12 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
   for (const missionId of missionIds.slice(0, 2))
     await trx.insertInto('training_mission_flights').values({ id: uuidv7(), ...(await row('training_mission_flights')), enrollment_id: enrollmentId, mission_id: missionId, flight_id: null, user_id: studentId, completed: 1, debrief_signed_at: now - 86400 }).execute();
 
-  // Classes: one Meteorology class last week (attended), one tomorrow, and a Navigation class today at 16:00 UTC
-  // taught by the demo flight instructor (their "Today" screen; attendance not taken yet).
+  // Classes: one Meteorology class last week (attended), one tomorrow, and a Navigation class half an hour after
+  // seeding taught by the demo flight instructor (their "Today" screen; attendance not taken yet).
   const met = activities.find((a) => a.lessonName === 'Clouds and fog');
   const metar = activities.find((a) => a.lessonName === 'METAR and TAF');
   const charts = activities.find((a) => a.lessonName === 'Charts and projections');
-  const today = Math.floor(now / 86400) * 86400 + 16 * 3600;
+  const today = now + 1800;
   for (const [a, when, attended, teacher] of [
     [met, now - 7 * 86400, 'attended', 'ground@skyline.test'],
     [metar, now + 86400, null, 'ground@skyline.test'],
