@@ -7,6 +7,7 @@ import { inboxCollection } from './inbox.ts';
 import { deviceCollection } from './device.ts';
 import { bookingsCollection } from './schedules.ts';
 import { safetyCollection } from './safety.ts';
+import { filesCollection } from './files.ts';
 
 export * from './types.ts';
 export * from './reference.ts';
@@ -29,6 +30,7 @@ export * from './device.ts';
 export * from './legacy.ts';
 export * from './schedules.ts';
 export * from './safety.ts';
+export * from './files.ts';
 
 /**
  * Every replicated collection, in one list the server and clients share: one
@@ -47,5 +49,6 @@ export const COLLECTIONS: CollectionDef<any>[] = [
   deviceCollection,
   bookingsCollection,
   safetyCollection,
+  filesCollection,
 ];
 export const MAX_COLLECTIONS = 13;
