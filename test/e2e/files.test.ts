@@ -3,7 +3,8 @@
  * reports a defect, photographs it (the file input a camera fills), sees the
  * photo and "1 file pending"; back online the defect is pushed, the file queue
  * signs, PUTs and completes, and the server has the photo attached with its
- * dimensions. Offline is the browser context's network switched off.
+ * dimensions. It survives a restart of the app while offline. Offline is the
+ * browser context's network switched off.
  *
  * Run: npx vitest run test/e2e/files.test.ts --config test/e2e/vitest.config.ts
  */
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, CHROMIUM, eventually, hasChromium, launch, newPage, screenshot, signIn, waitOffline, waitOnline } from './support.ts';
+import { buildRenderer, CHROMIUM, eventually, hasChromium, launch, newPage, screenshot, signIn, waitForServiceWorker, waitOffline, waitOnline } from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
@@ -55,6 +56,7 @@ describe.skipIf(!hasChromium)('offline photos in the technical log (Chromium)', 
       await page.waitForSelector('[data-testid=fleet-board] [data-registration=EC-ABC]');
       await waitOnline(page);
       expect(await page.locator('[data-testid=sync-files]').textContent()).toBe('0 files pending');
+      await waitForServiceWorker(page);
 
       await context.setOffline(true);
       await waitOffline(page);
@@ -83,6 +85,13 @@ describe.skipIf(!hasChromium)('offline photos in the technical log (Chromium)', 
       expect(await page.locator('[data-testid=sync-pending]').textContent()).toContain('1 change');
       await screenshot(page, 'techlog-photo-offline');
       expect(await s.ctx.db.selectFrom('uploads').select('id').where('foreign_key', '=', reportId).executeTakeFirst()).toBeUndefined();
+
+      // Still offline, the app restarts: the photo waits in IndexedDB with its thumbnail.
+      await page.reload();
+      await page.waitForSelector('header.topbar');
+      await page.click('nav button:has-text("Technical log")');
+      await defect.locator('[data-testid=photos] li.photo[data-state=pending] img').waitFor();
+      await expect.poll(() => page.locator('[data-testid=sync-files]').textContent()).toBe('1 file pending');
 
       await context.setOffline(false);
       const row = await eventually(
