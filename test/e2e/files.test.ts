@@ -17,6 +17,12 @@ import { buildRenderer, CHROMIUM, eventually, hasChromium, launch, newPage, scre
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
+/** The image element finished loading a decodable picture. */
+const loaded = (img: unknown) => {
+  const i = img as { complete: boolean; naturalWidth: number };
+  return i.complete && i.naturalWidth > 0;
+};
+
 /** A camera-like JPEG (a tyre with a cut, EXIF of a hangar camera), 1600×1200. */
 async function tyrePhoto(): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">
@@ -80,7 +86,7 @@ describe.skipIf(!hasChromium)('offline photos in the technical log (Chromium)', 
       await waiting.waitFor();
       // Its thumbnail was made on the device (no server involved).
       await expect.poll(() => waiting.locator('img').getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
-      expect(await waiting.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      expect(await waiting.locator('img').evaluate(loaded)).toBe(true);
       await expect.poll(() => page.locator('[data-testid=sync-files]').textContent()).toBe('1 file pending');
       expect(await page.locator('[data-testid=sync-pending]').textContent()).toContain('1 change');
       await screenshot(page, 'techlog-photo-offline');
@@ -109,7 +115,7 @@ describe.skipIf(!hasChromium)('offline photos in the technical log (Chromium)', 
       const uploaded = defect.locator(`[data-testid=photos] li.photo[data-upload-id="${row.id}"]`);
       await uploaded.waitFor();
       await expect.poll(() => uploaded.locator('img').getAttribute('src'), { timeout: 30_000 }).toMatch(/^http/);
-      await expect.poll(() => uploaded.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      await expect.poll(() => uploaded.locator('img').evaluate(loaded)).toBe(true);
       expect(await defect.locator('[data-testid=photos] li.photo[data-state=pending]').count()).toBe(0);
       await screenshot(page, 'techlog-photo-uploaded');
     } finally {

@@ -95,11 +95,15 @@ export function usePendingFileCount(): number {
   return files.filter((f) => f.state === 'pending' || f.state === 'uploading').length;
 }
 
-/** The uploads of one record from the local `files` collection (works offline). */
+/**
+ * The uploads of one record from the local `files` collection (works offline).
+ * The query names the model only, so every card of a screen shares one RxDB
+ * query (RxDB caches identical queries) and picks its record's files from it.
+ */
 export function useAttachments(model: string, foreignKey: string): UploadDoc[] {
-  const query = useMemo((): MangoQuery<OpsDoc> => ({ selector: { type: FILES_TYPES.upload, model, foreign_key: foreignKey } }), [model, foreignKey]);
+  const query = useMemo((): MangoQuery<OpsDoc> => ({ selector: { type: FILES_TYPES.upload, model } }), [model]);
   const { docs } = useDocs<UploadDoc>('files', query);
-  return useMemo(() => docs.filter((d) => d.active).sort((a, b) => a.created - b.created || a.id.localeCompare(b.id)), [docs]);
+  return useMemo(() => docs.filter((d) => d.foreign_key === foreignKey && d.active).sort((a, b) => a.created - b.created || a.id.localeCompare(b.id)), [docs, foreignKey]);
 }
 
 interface ThumbCache {
