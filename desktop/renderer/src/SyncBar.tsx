@@ -1,10 +1,12 @@
 import { formatDateTime, formatTime, isoDateIn } from './format.ts';
 import { useCompany, useDeferred, useNetwork, useNow, useSyncState, useWorkspace } from './hooks.ts';
+import { usePendingFileCount } from './areas/uploads/files.ts';
 
 /**
  * Always visible: online or offline (the server answering, not just a
- * network), changes and commands waiting for the server, the last sync and
- * the last error.
+ * network), changes, commands and files (photos) waiting for the server, the
+ * last sync and the last error. Mounted while signed in, so it keeps the file
+ * queue uploading.
  */
 export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowChanges(): void }) {
   const ws = useWorkspace();
@@ -14,6 +16,7 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
   const { display } = useCompany();
   const now = useNow(15_000);
   const online = s.online && network;
+  const files = usePendingFileCount();
   const commands = s.pendingCommands + deferred.length;
   // Command documents are local writes too until pushed: count them once, as commands.
   const changes = Math.max(0, s.pendingWrites - s.pendingCommands);
@@ -29,6 +32,9 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
       <button type="button" className={`sync-pending ${changes + commands > 0 ? 'has-pending' : ''}`} onClick={onShowChanges} data-testid="sync-pending">
         {changes} change{changes === 1 ? '' : 's'} · {commands} command{commands === 1 ? '' : 's'} pending
       </button>
+      <span className={`sync-files ${files > 0 ? 'has-pending' : ''}`} data-testid="sync-files" title="Photos and files saved on this device, uploaded when the server can be reached">
+        {files} file{files === 1 ? '' : 's'} pending
+      </span>
       {rejected > 0 && (
         <button type="button" className="sync-rejected" onClick={onShowChanges} data-testid="sync-rejected">
           {rejected} rejected

@@ -7,6 +7,7 @@ import { inboxCollection } from './inbox.ts';
 import { deviceCollection } from './device.ts';
 import { bookingsCollection } from './schedules.ts';
 import { safetyCollection } from './safety.ts';
+import { filesCollection } from './files.ts';
 import { trainingCollection } from './training.ts';
 
 export * from './types.ts';
@@ -30,6 +31,7 @@ export * from './device.ts';
 export * from './legacy.ts';
 export * from './schedules.ts';
 export * from './safety.ts';
+export * from './files.ts';
 export * from './training.ts';
 
 /**
@@ -49,6 +51,7 @@ export const COLLECTIONS: CollectionDef<any>[] = [
   deviceCollection,
   bookingsCollection,
   safetyCollection,
+  filesCollection,
   trainingCollection,
 ];
 export const MAX_COLLECTIONS = 13;

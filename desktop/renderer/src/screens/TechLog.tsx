@@ -17,6 +17,7 @@ import { fullName, useCommands, useCompany, useDismissed, useDocs, useMarks, use
 import { fleetBoard, type ItemView, openItems } from '../techlog.ts';
 import { Badge, DecisionNote, deadlineText, Empty, Field, MelStatusBadge, PendingBadge } from '../ui.tsx';
 import { markKey } from '../workspace.ts';
+import { Photos } from '../areas/uploads/Photos.tsx';
 
 const INTERVAL_LABELS: Record<string, string> = { NEXT_FLIGHT: 'Next flight', CALENDAR_DAYS: 'Calendar days', FLIGHTS: 'Flights', FLIGHT_DAYS: 'Flight days', CYCLES: 'Cycles' };
 
@@ -240,6 +241,7 @@ function ReportCard({
           </>
         )}
       </dl>
+      {!raising && <Photos model="AircraftReport" foreignKey={r.id} canAdd={ws.user.user_group_id !== 250 && r.status !== 'CLOSED'} />}
       <DecisionNote command={command} outcome={outcome} display={display} />
       {mayManage && !raising && view.pending !== 'close' && r.status !== 'CLOSED' && (
         <div className="actions-row">

@@ -23,6 +23,7 @@ import {
 import './uploads.tables.ts';
 import './uploads.alerts.ts';
 import './uploads.cleanup.ts';
+import './uploads.sync.ts';
 
 const idParams = z.object({ id: z.string().trim().min(1).max(64) });
 const PAGE_DEFAULT = 50;

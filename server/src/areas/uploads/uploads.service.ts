@@ -12,6 +12,7 @@ import {
   signErrors,
   uploadTypeOf,
 } from '@ops/shared/rules/uploads/upload-types';
+import { uploadFileWithheld, uploadVisible } from '@ops/shared/rules/uploads/visibility';
 import { uuidv7 } from '@ops/shared';
 import type { AppContext } from '../../context.ts';
 import { fileStore, type FileStore } from '../../files/index.ts';
@@ -22,7 +23,6 @@ import { uploadModel } from './attachments.ts';
 import { hasImageFacts, imageFacts } from './image-facts.ts';
 import type { UploadsTable } from './uploads.tables.ts';
 
-export const AUDITOR_ROLE = 250;
 /** Staff (group <= 170) may change the expiration of, and delete, any upload of the company. */
 export const UPLOAD_ADMIN_MAX_ROLE = 170;
 /** Lifetime of download and list URLs. */
@@ -400,7 +400,7 @@ const datetime = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 
 
 export async function viewUpload(ctx: AppContext, actor: Actor, id: string) {
   const r = await findRow(ctx, actor.companyId, id);
-  if (!r || (r.active !== 1 && r.user_id !== actor.userId)) throw notFound('Upload not found');
+  if (!r || !uploadVisible(r, actor)) throw notFound('Upload not found');
   let exif: Record<string, unknown> | null = null;
   if (r.exif) {
     try {
@@ -434,8 +434,8 @@ export async function viewUpload(ctx: AppContext, actor: Actor, id: string) {
 export async function downloadUrl(ctx: AppContext, actor: Actor, id: string, origin: string): Promise<string> {
   const r = await findRow(ctx, actor.companyId, id);
   if (!r) throw notFound('Upload not found');
-  if (r.verified !== 1 || (r.active !== 1 && r.user_id !== actor.userId)) throw notFound('Upload not found');
-  if (actor.role === AUDITOR_ROLE && r.model === 'UserCertificate') throw new HttpError(403, { result: false, message: 'External auditors cannot download certificate files' });
+  if (r.verified !== 1 || !uploadVisible(r, actor)) throw notFound('Upload not found');
+  if (uploadFileWithheld(r, actor)) throw new HttpError(403, { result: false, message: 'External auditors cannot download certificate files' });
   return (await fileStore(ctx).signGet(r.storage_key, DOWNLOAD_URL_SECONDS, origin, { filename: r.filename, contentType: r.mime })).url;
 }
 
@@ -464,7 +464,7 @@ export async function listUploads(ctx: AppContext, actor: Actor, model: string, 
     .limit(paging.limit)
     .offset((page - 1) * paging.limit)
     .execute();
-  const hideUrls = actor.role === AUDITOR_ROLE && model === 'UserCertificate';
+  const hideUrls = uploadFileWithheld({ model }, actor);
   const store = fileStore(ctx);
   const extras = (await uploadModel(model)?.listExtras?.(ctx.db, actor.companyId, [foreignKey]))?.get(foreignKey) ?? {};
   const uploads = await Promise.all(
