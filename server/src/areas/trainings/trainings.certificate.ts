@@ -71,7 +71,7 @@ export async function sendCertificate(ctx: AppContext, actor: Actor, enrollmentI
   center(name || '—', 184, 'bold', 28);
   center('has completed the training', 232, 'regular', 13, '#334155');
   center(e.training_name, 256, 'bold', 20);
-  center(`${e.training_type} · completed on ${day(completedAt)} · enrolled ${day(num(e.created))}`, 290, 'regular', 11, '#475569');
+  center(`${e.training_type.charAt(0)}${e.training_type.slice(1).toLowerCase()} training · completed on ${day(completedAt)} · enrolled ${day(num(e.created))}`, 290, 'regular', 11, '#475569');
 
   // Subjects with their ground hours, in two columns when long.
   const list = subjects.map((s) => `${s.name}  ${(num(s.minutes) / 60).toFixed(1)} h`);
@@ -101,8 +101,8 @@ export async function sendCertificate(ctx: AppContext, actor: Actor, enrollmentI
     .font('regular')
     .fontSize(10)
     .fillColor('#334155')
-    .text(signer ? `${signer.name} ${signer.surname}` : 'Head of training', W - 300, sy + 6, { width: 220, align: 'center' });
-  doc.font('regular').fontSize(8).fillColor('#64748b').text('Head of training', W - 300, sy + 20, { width: 220, align: 'center' });
+    .text(signer ? `${signer.name} ${signer.surname}` : actor.company.name, W - 300, sy + 6, { width: 220, align: 'center' });
+  doc.font('regular').fontSize(8).fillColor('#64748b').text('Training manager', W - 300, sy + 20, { width: 220, align: 'center' });
   doc.font('regular').fontSize(8).fillColor('#64748b').text(`Certificate no. ${e.id}`, 80, sy + 6);
   doc.text(`Issued ${day(Math.floor(Date.now() / 1000))}`, 80, sy + 20);
   doc.end();
