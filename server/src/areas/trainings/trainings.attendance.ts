@@ -1,4 +1,4 @@
-import { type AttendanceStatus, attendanceEditRefusal, attendedFlag, signRefusal } from '@ops/shared/rules/trainings/attendance';
+import { type AttendanceStatus, attendanceEditRefusal, attendedFlag, signRefusal, unsignRefusal } from '@ops/shared/rules/trainings/attendance';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -154,8 +154,11 @@ async function sendMissedMails(ctx: AppContext, actor: Actor, classId: string, u
 /** POST /trainings/onsite/unsign_class.json: the teacher or a manager reopens a signed class; sent markers stay. */
 export async function unsignClass(ctx: AppContext, actor: Actor, classId: string) {
   const c = await requireClass(ctx.db, actor.companyId, classId);
-  if (!runsClass(actor, c)) throw forbidden('Only the class teacher or a training manager may unsign a class');
-  if (c.signed_at == null) throw badRequest('The attendance of this class is not signed', { code: 'CLASS_NOT_SIGNED' });
+  const refusal = unsignRefusal({ id: actor.userId, role: actor.role }, c);
+  if (refusal) {
+    if (!runsClass(actor, c)) throw forbidden(refusal);
+    throw badRequest(refusal, { code: 'CLASS_NOT_SIGNED' });
+  }
   await ctx.tx(async (uow) => {
     await uow.trx
       .updateTable('training_sessions')

@@ -1,4 +1,4 @@
-import { ATTENDANCE_STATUSES, JUSTIFICATION_STATUSES } from '@ops/shared/rules/trainings/attendance';
+import { ATTENDANCE_STATUSES, isValidGrade, JUSTIFICATION_STATUSES } from '@ops/shared/rules/trainings/attendance';
 import { canonicalTimeZone, isCountryCode } from '@ops/shared/reference/index';
 import { z } from 'zod';
 import { zBoolish, zId, zIntish, zUnix } from '../../http/zod.ts';
@@ -113,7 +113,7 @@ export const ZClassworkGrade = z.object({
     .union([z.number(), z.string().trim().regex(/^\d{1,3}(\.\d)?$/, 'A score between 0 and 100 with at most one decimal')])
     .transform(Number)
     .pipe(z.number().min(0, 'Between 0 and 100').max(100, 'Between 0 and 100'))
-    .refine((n) => Math.abs(n * 10 - Math.round(n * 10)) < 1e-9, 'At most one decimal'),
+    .refine(isValidGrade, 'At most one decimal'),
   feedback: zOptText(10_000),
   upload_id: zOptId,
 });

@@ -1,5 +1,5 @@
 import { uuidv7 } from '@ops/shared';
-import { type AttendanceStatus, attendedFlag, defaultDeadline, isLate, type JustificationStatus, statusAfterJustification } from '@ops/shared/rules/trainings/attendance';
+import { type AttendanceStatus, attendedFlag, defaultDeadline, isLate, type JustificationStatus, justificationRefusal, statusAfterJustification } from '@ops/shared/rules/trainings/attendance';
 import type { AppContext } from '../../context.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -108,11 +108,9 @@ export async function submitJustification(ctx: AppContext, actor: Actor, input: 
   const c = await requireClass(ctx.db, actor.companyId, input.class_id);
   const row = await ownRow(ctx, actor, c);
   const status = row.attendance_status as AttendanceStatus | null;
-  if (status === 'attended' || status === 'attended_post_class') throw badRequest('You attended this class; there is nothing to justify', { code: 'NOT_ABSENT' });
-  if (status === 'absent_justified') throw badRequest('This absence is already justified', { code: 'ALREADY_JUSTIFIED' });
-  const now = nowSeconds();
   const deadline = c.justification_deadline === null ? null : num(c.justification_deadline);
-  if (isLate(now, deadline)) throw badRequest('The justification deadline of this class has passed', { code: 'DEADLINE_PASSED' });
+  const refusal = justificationRefusal(status, nowSeconds(), deadline);
+  if (refusal) throw badRequest(refusal.message, { code: refusal.code });
   const previous = await ctx.db
     .selectFrom('training_justifications')
     .selectAll()
