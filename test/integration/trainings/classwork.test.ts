@@ -1,5 +1,6 @@
 import { uuidv7 } from '@ops/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Z from '../../../server/src/areas/trainings/trainings.classes.schema.ts';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { directUpload } from '../uploads/helpers.ts';
@@ -203,5 +204,27 @@ describe.each(DIALECTS)('training justifications, class work and missions on %s'
     expect(twice.result).toBe(false);
     expect((await ok(get('/trainings/missions/unsigned.json', student))).missions.map((m: any) => m.training_name)).toEqual(['Flying ended']);
     expect(today).toMatch(/^\d{4}/);
+  });
+  it('answers match the response schemas of the OpenAPI document', async () => {
+    const check = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, body: unknown) => {
+      const r = schema.safeParse(body);
+      expect(r.success, JSON.stringify(r.error)).toBe(true);
+    };
+    check(Z.ZClassView, await ok(get(`/trainings/onsite/class/${klass}.json`, instructor)));
+    check(Z.ZClassView, await ok(get(`/trainings/onsite/class/${klass}.json`, student)));
+    check(Z.ZJustificationList, await ok(get(`/trainings/onsite/justifications/${klass}.json`, instructor)));
+    check(Z.ZClassworkList, await ok(get(`/trainings/onsite/classwork/${klass}.json`, instructor)));
+    check(Z.ZMissionsUnsigned, await ok(get('/trainings/missions/unsigned.json', student)));
+    check(Z.ZLocationList, await ok(get('/trainings/locations.json', student)));
+    check(Z.ZEvaluationOut, await ok(get(`/trainings/onsite/get_student_evaluation/${klass}/${studentId}.json`, instructor)));
+    check(Z.ZEvaluationSaved, await ok(post('/trainings/onsite/save_student_evaluation.json', { class_id: klass, student_id: studentId, remarks: 'ok' }, instructor)));
+    check(Z.ZClassResult, await ok(post('/trainings/onsite/store_attendance.json', { classId: klass, students: { [studentId]: 'attended' } }, instructor)));
+    check(Z.ZSigned, await ok(post('/trainings/onsite/sign_class.json', { classId: klass, password: 'demo1234' }, instructor)));
+    check(Z.ZClassResult, await ok(post('/trainings/onsite/unsign_class.json', { classId: klass }, instructor)));
+    check(Z.ZClassSaved, await ok(post('/manager/trainings/onsite/class.json', { training_subject_id: subject, start: now(), teacher_id: instructorId, students: studentId })));
+    check(Z.ZCalendar, await ok(get(`/trainings/trainings/calendar.json?start=${now() - 30 * 86400}&end=${now() + 86400}&timeZone=Europe/Madrid`, instructor)));
+    check(Z.ZFeedState, await ok(get('/trainings/calendar/feed.json', student)));
+    check(Z.ZFeedCreated, await ok(post('/trainings/calendar/feed.json', {}, student)));
+    expect(ppl).toBeTruthy();
   });
 });
