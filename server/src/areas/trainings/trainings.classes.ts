@@ -245,7 +245,8 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
       minutes,
       teacher_id: input.teacher_id,
       location_id: input.location_id || null,
-      remarks: input.remarks ?? existing?.remarks ?? null,
+      // The form is the whole class: an omitted location or remark clears it (the class work fields keep theirs).
+      remarks: input.remarks ?? null,
       allow_classwork_upload: (input.allow_classwork_upload ?? bool(existing?.allow_classwork_upload)) ? 1 : 0,
       classwork_deadline: classworkDeadline,
       classwork_description: input.classwork_description !== undefined ? input.classwork_description : (existing?.classwork_description ?? null),
