@@ -15217,6 +15217,2163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/trainings/onsite/class/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A class with its students and attendance (teacher, roles <= 150: every student; an invited student: their own row) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Class: {
+                                id: string;
+                                training_id: string;
+                                training_subject_id: string;
+                                training_subject_lesson_id: string | null;
+                                training_subject_exam_id: string | null;
+                                activity_id: string | null;
+                                datetime: number;
+                                minutes: number;
+                                teacher_id: string | null;
+                                teacher_name: string | null;
+                                location_id: string | null;
+                                remarks: string | null;
+                                allow_classwork_upload: boolean;
+                                classwork_deadline: number | null;
+                                classwork_description: string | null;
+                                classwork_notified_at: number | null;
+                                justification_deadline: number | null;
+                                signed_at: number | null;
+                                signed_by: string | null;
+                                signed_by_name: string | null;
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                } | null;
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Lesson: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Exam: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                } | null;
+                                Location: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    timezone_id: string;
+                                } | null;
+                                SessionStudent: {
+                                    id: string;
+                                    user_id: string;
+                                    enrollment_id: string | null;
+                                    name: string | null;
+                                    invited: boolean;
+                                    attended: boolean;
+                                    attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | null;
+                                    missed_email_sent_at: number | null;
+                                    attendance_notified_at: number | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manager/trainings/onsite/class.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create or update a class (form or JSON): subject, lesson or exam, start, teacher, location, students comma list, notify, classwork and justification deadlines */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        id?: string;
+                        training_subject_id: string;
+                        training_subject_lesson_id?: string | "" | null;
+                        training_subject_exam_id?: string | "" | null;
+                        start: (number | string) | string;
+                        minutes?: number | string;
+                        teacher_id: string;
+                        location_id?: string | "" | null;
+                        remarks?: string | null;
+                        notify?: boolean | number | string;
+                        students: string | (string | number)[];
+                        allow_classwork_upload?: boolean | number | string;
+                        classwork_deadline?: ((number | string) | string) | "" | null;
+                        classwork_description?: string | null;
+                        justification_deadline?: ((number | string) | string) | "" | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        id?: string;
+                        training_subject_id: string;
+                        training_subject_lesson_id?: string | "" | null;
+                        training_subject_exam_id?: string | "" | null;
+                        start: (number | string) | string;
+                        minutes?: number | string;
+                        teacher_id: string;
+                        location_id?: string | "" | null;
+                        remarks?: string | null;
+                        notify?: boolean | number | string;
+                        students: string | (string | number)[];
+                        allow_classwork_upload?: boolean | number | string;
+                        classwork_deadline?: ((number | string) | string) | "" | null;
+                        classwork_description?: string | null;
+                        justification_deadline?: ((number | string) | string) | "" | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            id: string;
+                            invited: number;
+                            Class: {
+                                id: string;
+                                training_id: string;
+                                training_subject_id: string;
+                                training_subject_lesson_id: string | null;
+                                training_subject_exam_id: string | null;
+                                activity_id: string | null;
+                                datetime: number;
+                                minutes: number;
+                                teacher_id: string | null;
+                                teacher_name: string | null;
+                                location_id: string | null;
+                                remarks: string | null;
+                                allow_classwork_upload: boolean;
+                                classwork_deadline: number | null;
+                                classwork_description: string | null;
+                                classwork_notified_at: number | null;
+                                justification_deadline: number | null;
+                                signed_at: number | null;
+                                signed_by: string | null;
+                                signed_by_name: string | null;
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                } | null;
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Lesson: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Exam: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                } | null;
+                                Location: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    timezone_id: string;
+                                } | null;
+                                SessionStudent: {
+                                    id: string;
+                                    user_id: string;
+                                    enrollment_id: string | null;
+                                    name: string | null;
+                                    invited: boolean;
+                                    attended: boolean;
+                                    attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | null;
+                                    missed_email_sent_at: number | null;
+                                    attendance_notified_at: number | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manager/trainings/onsite/delete_class/{classId}/true.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delete an unsigned class and its student rows */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/store_attendance.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Store attendance: classId and students ([{user_id, attendance_status}] or {user_id: status}); teacher or roles <= 135; unsigned classes only */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        classId: string;
+                        students: {
+                            user_id: string;
+                            attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | "" | null;
+                        }[] | {
+                            [key: string]: ("attended" | "attended_post_class" | "absent" | "absent_justified") | "" | null;
+                        };
+                    };
+                    "application/x-www-form-urlencoded": {
+                        classId: string;
+                        students: {
+                            user_id: string;
+                            attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | "" | null;
+                        }[] | {
+                            [key: string]: ("attended" | "attended_post_class" | "absent" | "absent_justified") | "" | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            Class: {
+                                id: string;
+                                training_id: string;
+                                training_subject_id: string;
+                                training_subject_lesson_id: string | null;
+                                training_subject_exam_id: string | null;
+                                activity_id: string | null;
+                                datetime: number;
+                                minutes: number;
+                                teacher_id: string | null;
+                                teacher_name: string | null;
+                                location_id: string | null;
+                                remarks: string | null;
+                                allow_classwork_upload: boolean;
+                                classwork_deadline: number | null;
+                                classwork_description: string | null;
+                                classwork_notified_at: number | null;
+                                justification_deadline: number | null;
+                                signed_at: number | null;
+                                signed_by: string | null;
+                                signed_by_name: string | null;
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                } | null;
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Lesson: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Exam: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                } | null;
+                                Location: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    timezone_id: string;
+                                } | null;
+                                SessionStudent: {
+                                    id: string;
+                                    user_id: string;
+                                    enrollment_id: string | null;
+                                    name: string | null;
+                                    invited: boolean;
+                                    attended: boolean;
+                                    attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | null;
+                                    missed_email_sent_at: number | null;
+                                    attendance_notified_at: number | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/sign_class.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The teacher signs a class with their password; missed-class mails and attendance notifications go once per student
+         * @description **Session only**: an API key (`svc_…`) is refused with 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        classId: string;
+                        password: string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        classId: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            signed_at: number;
+                            missed_mails: number;
+                            Class: {
+                                id: string;
+                                training_id: string;
+                                training_subject_id: string;
+                                training_subject_lesson_id: string | null;
+                                training_subject_exam_id: string | null;
+                                activity_id: string | null;
+                                datetime: number;
+                                minutes: number;
+                                teacher_id: string | null;
+                                teacher_name: string | null;
+                                location_id: string | null;
+                                remarks: string | null;
+                                allow_classwork_upload: boolean;
+                                classwork_deadline: number | null;
+                                classwork_description: string | null;
+                                classwork_notified_at: number | null;
+                                justification_deadline: number | null;
+                                signed_at: number | null;
+                                signed_by: string | null;
+                                signed_by_name: string | null;
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                } | null;
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Lesson: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Exam: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                } | null;
+                                Location: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    timezone_id: string;
+                                } | null;
+                                SessionStudent: {
+                                    id: string;
+                                    user_id: string;
+                                    enrollment_id: string | null;
+                                    name: string | null;
+                                    invited: boolean;
+                                    attended: boolean;
+                                    attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | null;
+                                    missed_email_sent_at: number | null;
+                                    attendance_notified_at: number | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/unsign_class.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reopen a signed class (teacher or roles <= 135); sent markers stay */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        classId: string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        classId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            Class: {
+                                id: string;
+                                training_id: string;
+                                training_subject_id: string;
+                                training_subject_lesson_id: string | null;
+                                training_subject_exam_id: string | null;
+                                activity_id: string | null;
+                                datetime: number;
+                                minutes: number;
+                                teacher_id: string | null;
+                                teacher_name: string | null;
+                                location_id: string | null;
+                                remarks: string | null;
+                                allow_classwork_upload: boolean;
+                                classwork_deadline: number | null;
+                                classwork_description: string | null;
+                                classwork_notified_at: number | null;
+                                justification_deadline: number | null;
+                                signed_at: number | null;
+                                signed_by: string | null;
+                                signed_by_name: string | null;
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                } | null;
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Lesson: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Exam: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                } | null;
+                                Location: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    timezone_id: string;
+                                } | null;
+                                SessionStudent: {
+                                    id: string;
+                                    user_id: string;
+                                    enrollment_id: string | null;
+                                    name: string | null;
+                                    invited: boolean;
+                                    attended: boolean;
+                                    attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | null;
+                                    missed_email_sent_at: number | null;
+                                    attendance_notified_at: number | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/justifications/submit.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A student justifies their absence from a class (text, optional upload_id) before its justification deadline */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        class_id: string;
+                        text: string;
+                        upload_id?: string | "" | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        class_id: string;
+                        text: string;
+                        upload_id?: string | "" | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            Justification: {
+                                id: string;
+                                class_id: string;
+                                session_student_id: string;
+                                user_id: string;
+                                text: string;
+                                upload_id: string | null;
+                                Upload: {
+                                    id: string;
+                                    filename: string;
+                                    mime: string;
+                                    created: number;
+                                    deadline: number | null;
+                                    late: boolean;
+                                } | null;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected";
+                                reviewed_by: string | null;
+                                reviewed_at: number | null;
+                                review_note: string | null;
+                                deadline: number | null;
+                                late: boolean;
+                                created: number;
+                                modified: number;
+                            };
+                            attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | null;
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/justifications/review.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve or reject a pending justification (teacher or roles <= 135); approval turns absent into absent_justified */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "approved" | "rejected";
+                        review_note?: string | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "approved" | "rejected";
+                        review_note?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            Justification: {
+                                id: string;
+                                class_id: string;
+                                session_student_id: string;
+                                user_id: string;
+                                text: string;
+                                upload_id: string | null;
+                                Upload: {
+                                    id: string;
+                                    filename: string;
+                                    mime: string;
+                                    created: number;
+                                    deadline: number | null;
+                                    late: boolean;
+                                } | null;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected";
+                                reviewed_by: string | null;
+                                reviewed_at: number | null;
+                                review_note: string | null;
+                                deadline: number | null;
+                                late: boolean;
+                                created: number;
+                                modified: number;
+                            };
+                            attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | null;
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/justifications/{classId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Justifications of a class, newest first (a student: their own) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            justifications: {
+                                id: string;
+                                class_id: string;
+                                session_student_id: string;
+                                user_id: string;
+                                text: string;
+                                upload_id: string | null;
+                                Upload: {
+                                    id: string;
+                                    filename: string;
+                                    mime: string;
+                                    created: number;
+                                    deadline: number | null;
+                                    late: boolean;
+                                } | null;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected";
+                                reviewed_by: string | null;
+                                reviewed_at: number | null;
+                                review_note: string | null;
+                                deadline: number | null;
+                                late: boolean;
+                                created: number;
+                                modified: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/classwork/request.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for class work (description, deadline; notify once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        class_id: string;
+                        classwork_description?: string | null;
+                        classwork_deadline?: ((number | string) | string) | "" | null;
+                        notify?: boolean | number | string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        class_id: string;
+                        classwork_description?: string | null;
+                        classwork_deadline?: ((number | string) | string) | "" | null;
+                        notify?: boolean | number | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            notified: number;
+                            Class: {
+                                id: string;
+                                training_id: string;
+                                training_subject_id: string;
+                                training_subject_lesson_id: string | null;
+                                training_subject_exam_id: string | null;
+                                activity_id: string | null;
+                                datetime: number;
+                                minutes: number;
+                                teacher_id: string | null;
+                                teacher_name: string | null;
+                                location_id: string | null;
+                                remarks: string | null;
+                                allow_classwork_upload: boolean;
+                                classwork_deadline: number | null;
+                                classwork_description: string | null;
+                                classwork_notified_at: number | null;
+                                justification_deadline: number | null;
+                                signed_at: number | null;
+                                signed_by: string | null;
+                                signed_by_name: string | null;
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                } | null;
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Lesson: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Exam: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                } | null;
+                                Location: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    timezone_id: string;
+                                } | null;
+                                SessionStudent: {
+                                    id: string;
+                                    user_id: string;
+                                    enrollment_id: string | null;
+                                    name: string | null;
+                                    invited: boolean;
+                                    attended: boolean;
+                                    attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | null;
+                                    missed_email_sent_at: number | null;
+                                    attendance_notified_at: number | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/classwork/submit.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A student hands in class work (upload_id); after the deadline it is flagged late */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        class_id: string;
+                        upload_id: string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        class_id: string;
+                        upload_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            Upload: {
+                                id: string;
+                                filename: string;
+                                mime: string;
+                                created: number;
+                                deadline: number | null;
+                                late: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/classwork/grade.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grade a student’s class work: score 0-100 with one decimal, feedback (one grade per student and class) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        class_id: string;
+                        user_id: string;
+                        score: number | string;
+                        feedback?: string | null;
+                        upload_id?: string | "" | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        class_id: string;
+                        user_id: string;
+                        score: number | string;
+                        feedback?: string | null;
+                        upload_id?: string | "" | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            Grade: {
+                                id: string;
+                                session_student_id: string;
+                                user_id: string;
+                                upload_id: string | null;
+                                score: number;
+                                feedback: string | null;
+                                graded_by: string;
+                                graded_at: number;
+                                created: number;
+                                modified: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/classwork/{classId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Class work uploads and grades per student (a student: their own) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allow_classwork_upload: boolean;
+                            classwork_deadline: number | null;
+                            classwork_description: string | null;
+                            students: {
+                                session_student_id: string;
+                                user_id: string;
+                                name: string | null;
+                                uploads: {
+                                    id: string;
+                                    filename: string;
+                                    mime: string;
+                                    created: number;
+                                    deadline: number | null;
+                                    late: boolean;
+                                }[];
+                                late: boolean;
+                                Grade: {
+                                    id: string;
+                                    session_student_id: string;
+                                    user_id: string;
+                                    upload_id: string | null;
+                                    score: number;
+                                    feedback: string | null;
+                                    graded_by: string;
+                                    graded_at: number;
+                                    created: number;
+                                    modified: number;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/get_student_evaluation/{classId}/{userId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A student’s evaluation for a class (remarks, measures, objectives); empty fields when none yet */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    classId: string;
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Evaluation: {
+                                id: string | null;
+                                class_id: string;
+                                student_id: string;
+                                remarks: string | null;
+                                measures: string | null;
+                                objectives: string | null;
+                                evaluated_by: string | null;
+                                modified: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/onsite/save_student_evaluation.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save a student’s evaluation for a class (class_id, student_id; remarks, measures, objectives) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        class_id: string;
+                        student_id: string;
+                        remarks?: string | null;
+                        measures?: string | null;
+                        objectives?: string | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        class_id: string;
+                        student_id: string;
+                        remarks?: string | null;
+                        measures?: string | null;
+                        objectives?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Evaluation: {
+                                id: string | null;
+                                class_id: string;
+                                student_id: string;
+                                remarks: string | null;
+                                measures: string | null;
+                                objectives: string | null;
+                                evaluated_by: string | null;
+                                modified: number | null;
+                            };
+                            /** @constant */
+                            result: true;
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/locations.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Training locations of the company by name */
+        get: {
+            parameters: {
+                query?: {
+                    query?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            locations: {
+                                Location: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    country_id: string;
+                                    timezone_id: string;
+                                    phone: string | null;
+                                    address: string | null;
+                                    description: string | null;
+                                    created: number;
+                                    modified: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/locations/view/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One training location */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Location: {
+                                id: string;
+                                name: string;
+                                type: string;
+                                country_id: string;
+                                timezone_id: string;
+                                phone: string | null;
+                                address: string | null;
+                                description: string | null;
+                                created: number;
+                                modified: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manager/trainings/locations/edit.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create or edit a training location (name, type, country_id, timezone_id required) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        id?: string;
+                        name: string;
+                        type: string;
+                        country_id: string;
+                        timezone_id: string;
+                        phone?: string | null;
+                        address?: string | null;
+                        description?: string | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        id?: string;
+                        name: string;
+                        type: string;
+                        country_id: string;
+                        timezone_id: string;
+                        phone?: string | null;
+                        address?: string | null;
+                        description?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            id: string;
+                            Location: {
+                                id: string;
+                                name: string;
+                                type: string;
+                                country_id: string;
+                                timezone_id: string;
+                                phone: string | null;
+                                address: string | null;
+                                description: string | null;
+                                created: number;
+                                modified: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/trainings/calendar.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Classes between start and end (unix, YYYY-MM-DD or ISO) as events in timeZone (IANA, required); training optional */
+        get: {
+            parameters: {
+                query?: {
+                    query?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            timeZone: string;
+                            events: {
+                                id: string;
+                                title: string;
+                                start: string;
+                                end: string;
+                                /** @constant */
+                                allDay: false;
+                                color: string | null;
+                                training_id: string;
+                                training_name: string;
+                                subject_name: string | null;
+                                location_name: string | null;
+                                teacher_id: string | null;
+                                /** @enum {string} */
+                                role: "teacher" | "student" | "staff";
+                                signed: boolean;
+                                attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/calendar/feed.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the caller has a class calendar feed URL */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            created: number | null;
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /**
+         * A new secret ICS URL of the caller’s classes (replaces the previous one)
+         * @description **Session only**: an API key (`svc_…`) is refused with 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                    "application/x-www-form-urlencoded": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            token: string;
+                            path: string;
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/calendar/feed/revoke.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke the caller’s class calendar URL (404 from then on)
+         * @description **Session only**: an API key (`svc_…`) is refused with 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                    "application/x-www-form-urlencoded": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/calendar/ics/{token}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** ICS feed of a user’s classes behind its secret token (public; revocable) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/trainings/certificate/{enrollmentId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** PDF certificate of a COMPLETED enrollment (the student, roles <= 150); ?token= for browsers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    enrollmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/missions/unsigned.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s flight missions lacking a debriefing signature (active trainings that require one) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            missions: {
+                                id: string;
+                                enrollment_id: string;
+                                training_id: string;
+                                training_name: string;
+                                mission_id: string;
+                                mission_name: string | null;
+                                minutes: number;
+                                flight_id: string | null;
+                                flight_date: string | null;
+                                completed: boolean;
+                                debrief_signed_at: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trainings/missions/sign.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The student who flew signs a mission debriefing with their password (result false when already signed)
+         * @description **Session only**: an API key (`svc_…`) is refused with 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        user_training_flight_id: string;
+                        pass: string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        user_training_flight_id: string;
+                        pass: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message?: string;
+                            Mission: {
+                                id: string;
+                                enrollment_id: string;
+                                training_id: string;
+                                training_name: string;
+                                mission_id: string;
+                                mission_name: string | null;
+                                minutes: number;
+                                flight_id: string | null;
+                                flight_date: string | null;
+                                completed: boolean;
+                                debrief_signed_at: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/safety_reports/index.json": {
         parameters: {
             query?: never;

@@ -1,4 +1,4 @@
-export type MailTemplate = 'two_factor_code' | 'confirm' | 'welcome' | 'activation' | 'staff_confirm' | 'reminder';
+export type MailTemplate = 'two_factor_code' | 'confirm' | 'welcome' | 'activation' | 'staff_confirm' | 'reminder' | 'class_invitation' | 'class_missed';
 export type TemplateData = Record<string, string | number | undefined>;
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
@@ -26,6 +26,14 @@ const TEMPLATES: Record<MailTemplate, { subject: string; body: string; defaults?
     body: 'Hello {name},\n\nAn account was created for you at {company}. Confirm your email address at {appUrl}/{page}/{token}.',
     // A login without a password gets an activation token, whose page also sets the password: `page: 'activate'`.
     defaults: { page: 'confirm' },
+  },
+  class_invitation: {
+    subject: 'Class: {subject} on {when}',
+    body: 'Hello {name},\n\nYou are invited to the class {activity} of {subject} ({training}) on {when}, {minutes} minutes{place}.\nTeacher: {teacher}.',
+  },
+  class_missed: {
+    subject: 'You missed the class {subject} on {when}',
+    body: 'Hello {name},\n\nThe attendance of the class {activity} of {subject} ({training}) on {when} was signed and you were marked absent.\nYou may send a justification until {deadline}: {appUrl}/trainings/classes/{classId}',
   },
   reminder: {
     subject: 'Reminder: activate your account at {company}',

@@ -229,7 +229,19 @@ describe.each(DIALECTS)('trainings demo data on %s', (dialect) => {
     // Today's class starts half an hour after seeding: still upcoming.
     expect(mine.body.upcoming.length).toBe(2);
     const summary = await s.api('GET', `/trainings/students/summary/${row.TrainingsUser.id}.json`, { token });
-    expect(summary.body.theory).toEqual({ progress: { completed: 5, total: 10, percentage: 50 }, attendance: { given: 1, taken: 1 } });
+    expect(summary.body.theory).toEqual({ progress: { completed: 5, total: 10, percentage: 50 }, attendance: { given: 2, taken: 1 } });
+    // Part 2 demo: locations, classes in the calendar, a pending justification, one debriefing to sign.
+    expect((await s.api('GET', '/trainings/locations.json', { token })).body.locations.map((l: any) => l.Location.name)).toEqual(['Briefing room 1', 'Classroom A']);
+    const now = Math.floor(Date.now() / 1000);
+    const cal = await s.api('GET', `/trainings/trainings/calendar.json?start=${now - 10 * 86400}&end=${now + 10 * 86400}&timeZone=Europe/Madrid`, { token });
+    expect(cal.body.events.map((e: any) => [e.signed, e.attendance_status])).toEqual([
+      [true, 'attended'],
+      [true, 'absent'],
+      [false, null],
+      [false, null],
+    ]);
+    expect((await s.api('GET', `/trainings/onsite/justifications/${cal.body.events[1].id}.json`, { token })).body.justifications[0].status).toBe('pending');
+    expect((await s.api('GET', '/trainings/missions/unsigned.json', { token })).body.missions.map((m: any) => m.mission_name)).toEqual(['Circuits']);
     const manager = await s.api('GET', '/manager/trainings.json', { token: await s.login('headtraining@skyline.test') });
     expect(manager.body.trainings.map((t: any) => [t.Training.name, t.Training.students_count])).toEqual([['PPL(A) Integrated course', 1]]);
   });

@@ -2,6 +2,7 @@ import { ENROLLMENT_STATUSES, EXAM_TYPES, TRAINING_TYPES } from '@ops/shared/rul
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId, zIntish, zUnix } from '../../http/zod.ts';
+import { classesRoutes } from './trainings.classes.routes.ts';
 import { createTraining, editTraining, listManagerTrainings, listMyTrainings, listTemplates, teachingReport, trainingSchema } from './trainings.catalog.ts';
 import { TRAINING_MANAGER_MAX_ROLE } from './trainings.common.ts';
 import { changeStatus, enroll, listStudents, parseStudentFilters, saveNotes, studentSummary } from './trainings.enrollments.ts';
@@ -410,4 +411,5 @@ export const trainingsRoutes = [
     params: z.object({ attemptId: zId }),
     handler: ({ ctx, actor, params }) => examResult(ctx, actor, params.attemptId),
   }),
+  ...classesRoutes,
 ];

@@ -2,6 +2,7 @@ import { uuidv7 } from '@ops/shared';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { SeedStep } from '../../seed/index.ts';
 import type { SeedRefs } from '../../seed/refs.ts';
+import './trainings.classes.tables.ts';
 import './trainings.tables.ts';
 
 interface DemoLesson {
@@ -203,51 +204,99 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
       .insertInto('training_attempts')
       .values({ id: uuidv7(), ...(await row('training_attempts')), enrollment_id: enrollmentId, exam_id: examAct.entityId, user_id: studentId, session_id: null, start: now - 10 * 86400, finished_at: now - 10 * 86400 + 900, correct: 3, total: 3, score: 100, passed: 1 })
       .execute();
-  for (const missionId of missionIds.slice(0, 2))
-    await trx.insertInto('training_mission_flights').values({ id: uuidv7(), ...(await row('training_mission_flights')), enrollment_id: enrollmentId, mission_id: missionId, flight_id: null, user_id: studentId, completed: 1, debrief_signed_at: now - 86400 }).execute();
+  // The second mission's debriefing is still to be signed (GET /trainings/missions/unsigned.json shows it).
+  for (const [i, missionId] of missionIds.slice(0, 2).entries())
+    await trx
+      .insertInto('training_mission_flights')
+      .values({ id: uuidv7(), ...(await row('training_mission_flights')), enrollment_id: enrollmentId, mission_id: missionId, flight_id: null, user_id: studentId, completed: 1, debrief_signed_at: i === 0 ? now - 86400 : null })
+      .execute();
 
-  // Classes: one Meteorology class last week (attended), one tomorrow, and a Navigation class half an hour after
-  // seeding taught by the demo flight instructor (their "Today" screen; attendance not taken yet).
-  const met = activities.find((a) => a.lessonName === 'Clouds and fog');
-  const metar = activities.find((a) => a.lessonName === 'METAR and TAF');
-  const charts = activities.find((a) => a.lessonName === 'Charts and projections');
-  const today = now + 1800;
-  for (const [a, when, attended, teacher] of [
-    [met, now - 7 * 86400, 'attended', 'ground@skyline.test'],
-    [metar, now + 86400, null, 'ground@skyline.test'],
-    [charts, today, null, 'instructor@skyline.test'],
-  ] as const) {
-    if (!a) continue;
+  // Locations, and classes: Meteorology last week (attended, signed), Navigation three days ago
+  // (absent, signed, a justification pending), METAR tomorrow (class work asked), and Charts half an hour after
+  // seeding, taught by the demo flight instructor (their "Classes today" screen; attendance not taken yet).
+  const location = async (name: string, type: string, description: string) => {
+    const id = uuidv7();
+    await trx
+      .insertInto('training_locations')
+      .values({ id, ...(await row('training_locations')), name, type, country_id: 'ES', timezone_id: 'Europe/Madrid', phone: null, address: 'Aeródromo de Cuatro Vientos, Hangar 3', description })
+      .execute();
+    return id;
+  };
+  const classroom = await location('Classroom A', 'CLASSROOM', 'Projector and 16 seats');
+  const briefing = await location('Briefing room 1', 'BRIEFING_ROOM', 'Whiteboard and charts table');
+  const lessonAct = (name: string) => activities.find((a) => a.lessonName === name);
+  const ground = user('ground@skyline.test');
+  const instructor = user('instructor@skyline.test');
+  const day = 86400;
+  const classes = [
+    { a: lessonAct('Clouds and fog'), when: now - 7 * day, status: 'attended', teacher: ground, loc: classroom, signed: true, classwork: false },
+    { a: lessonAct('Dead reckoning'), when: now - 3 * day, status: 'absent', teacher: instructor, loc: briefing, signed: true, classwork: false },
+    { a: lessonAct('METAR and TAF'), when: now + day, status: null, teacher: ground, loc: classroom, signed: false, classwork: true },
+    { a: lessonAct('Charts and projections'), when: now + 1800, status: null, teacher: instructor, loc: briefing, signed: false, classwork: false },
+  ];
+  for (const c of classes) {
+    if (!c.a) continue;
     const sessionId = uuidv7();
+    const signedAt = c.signed ? c.when + 2 * 3600 : null;
     await trx
       .insertInto('training_sessions')
       .values({
         id: sessionId,
         ...(await row('training_sessions')),
         training_id: trainingId,
-        subject_id: a.subjectId,
-        activity_id: a.id,
-        lesson_id: a.entityId,
+        subject_id: c.a.subjectId,
+        activity_id: c.a.id,
+        lesson_id: c.a.entityId,
         exam_id: null,
-        datetime: when,
+        datetime: c.when,
         minutes: 90,
-        teacher_id: user(teacher),
-        location_id: null,
+        teacher_id: c.teacher,
+        location_id: c.loc,
         remarks: null,
-        allow_classwork_upload: 0,
-        classwork_deadline: null,
-        classwork_description: null,
-        classwork_notified_at: null,
-        justification_deadline: null,
-        signed_at: null,
-        signed_by: null,
+        allow_classwork_upload: c.classwork ? 1 : 0,
+        classwork_deadline: c.when + 7 * day,
+        classwork_description: c.classwork ? 'Decode the five METARs on the handout.' : null,
+        classwork_notified_at: c.classwork ? now : null,
+        justification_deadline: c.when + 5 * day,
+        signed_at: signedAt,
+        signed_by: signedAt ? c.teacher : null,
       })
       .execute();
+    const rowId = uuidv7();
     await trx
       .insertInto('training_session_students')
-      .values({ id: uuidv7(), ...(await row('training_session_students')), session_id: sessionId, user_id: studentId, enrollment_id: enrollmentId, invited: 1, attended: attended ? 1 : 0, attendance_status: attended, missed_email_sent_at: null, attendance_notified_at: null })
+      .values({
+        id: rowId,
+        ...(await row('training_session_students')),
+        session_id: sessionId,
+        user_id: studentId,
+        enrollment_id: enrollmentId,
+        invited: 1,
+        attended: c.status === 'attended' ? 1 : 0,
+        attendance_status: c.status,
+        missed_email_sent_at: signedAt && c.status === 'absent' ? signedAt : null,
+        attendance_notified_at: signedAt,
+      })
       .execute();
-    if (attended) await trx.insertInto('training_progress').values({ id: uuidv7(), ...(await row('training_progress')), enrollment_id: enrollmentId, activity_id: a.id, value: 1, session_id: sessionId, reset_at: null, time_spent: 0 }).execute();
+    if (c.status === 'attended') await trx.insertInto('training_progress').values({ id: uuidv7(), ...(await row('training_progress')), enrollment_id: enrollmentId, activity_id: c.a.id, value: 1, session_id: sessionId, reset_at: null, time_spent: 0 }).execute();
+    if (c.status === 'absent') {
+      await trx
+        .insertInto('training_justifications')
+        .values({
+          id: uuidv7(),
+          ...(await row('training_justifications')),
+          session_student_id: rowId,
+          session_id: sessionId,
+          user_id: studentId,
+          upload_id: null,
+          text: 'I had a fever; the doctor’s note follows.',
+          status: 'pending',
+          reviewed_by: null,
+          reviewed_at: null,
+          review_note: null,
+        })
+        .execute();
+    }
   }
 }
 

@@ -486,7 +486,7 @@ export async function listUploads(ctx: AppContext, actor: Actor, model: string, 
         expiration: r.expiration,
         created: Number(r.created),
         user_name: name || null,
-        ...(r.tag === 'SessionClasswork' || r.tag === 'SessionJustification' ? { deadline: null, late: false, ...extras } : {}),
+        ...(r.tag === 'SessionClasswork' || r.tag === 'SessionJustification' ? { deadline: r.deadline == null ? null : Number(r.deadline), late: Number(r.late) === 1, ...extras } : {}),
       };
       if (!hideUrls) {
         row.url = (await store.signGet(r.storage_key, LIST_URL_SECONDS, origin, { filename: r.filename, contentType: r.mime })).url;

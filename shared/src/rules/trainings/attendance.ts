@@ -61,3 +61,27 @@ export function defaultDeadline(classStart: number, days: number): number {
 export function isLate(submittedAt: number, deadline: number | null): boolean {
   return deadline != null && submittedAt > deadline;
 }
+
+/** Unsigning reopens a class: its teacher or a training manager; only a signed class. */
+export function unsignRefusal(actor: AttendanceActor, session: AttendanceClass): string | null {
+  if (actor.role > TRAINING_MANAGER_MAX_ROLE && session.teacher_id !== actor.id) return 'Only the class teacher or a training manager may unsign a class.';
+  if (session.signed_at == null) return 'The attendance of this class is not signed.';
+  return null;
+}
+
+/**
+ * Why a student may not justify their absence from a class now, or null:
+ * nothing to justify when they attended, nothing more once justified, and
+ * nothing after the class's justification deadline.
+ */
+export function justificationRefusal(status: AttendanceStatus | null, now: number, deadline: number | null): { code: string; message: string } | null {
+  if (status === 'attended' || status === 'attended_post_class') return { code: 'NOT_ABSENT', message: 'You attended this class; there is nothing to justify' };
+  if (status === 'absent_justified') return { code: 'ALREADY_JUSTIFIED', message: 'This absence is already justified' };
+  if (isLate(now, deadline)) return { code: 'DEADLINE_PASSED', message: 'The justification deadline of this class has passed' };
+  return null;
+}
+
+/** Class work grades: 0 to 100 with at most one decimal (2.8: three digits, one decimal). */
+export function isValidGrade(score: number): boolean {
+  return Number.isFinite(score) && score >= 0 && score <= 100 && Math.abs(score * 10 - Math.round(score * 10)) < 1e-9;
+}
