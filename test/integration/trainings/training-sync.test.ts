@@ -273,4 +273,33 @@ describe.each(DIALECTS)('training sync collection on %s', (dialect) => {
       expect(await s.ctx.db.selectFrom('trainings').select(['name', 'change_no']).where('id', '=', training).executeTakeFirstOrThrow()).toEqual(before);
     });
   });
+
+  describe('a class changes teacher', () => {
+    it('the new teacher’s next pull receives its class_student rows; the old teacher’s pull deletes them', async () => {
+      const { subject_id } = await s.ctx.db.selectFrom('training_lessons').select('subject_id').where('id', '=', lesson).executeTakeFirstOrThrow();
+      const form = { training_subject_id: subject_id, training_subject_lesson_id: lesson, start: Math.floor(Date.now() / 1000) + 7200, students: [s.userId('student@skyline.test')] };
+      const classId = (await post('/manager/trainings/onsite/class.json', { ...form, teacher_id: s.userId('instructor@skyline.test') })).id;
+      const { id: rowId } = await s.ctx.db.selectFrom('training_session_students').select('id').where('session_id', '=', classId).executeTakeFirstOrThrow();
+      // Both teachers are in sync before the change: the old one holds the row, the new one (170, not a manager) does not.
+      const oldBefore = await pullAll(s, await t('instructor@skyline.test'), 'training');
+      const newBefore = await pullAll(s, await t('dispatch@skyline.test'), 'training');
+      expect(oldBefore.docs.find((d: any) => d.id === rowId)).toMatchObject({ _deleted: false, class_teacher_id: s.userId('instructor@skyline.test') });
+      // (A row the caller may not see can come as a blank deletion, never with its content.)
+      expect(newBefore.docs.filter((d: any) => !d._deleted).map((d: any) => d.id)).not.toContain(rowId);
+
+      await post('/manager/trainings/onsite/class.json', { ...form, id: classId, teacher_id: s.userId('dispatch@skyline.test') });
+
+      const newAfter = await pullAll(s, await t('dispatch@skyline.test'), 'training', newBefore.checkpoint);
+      expect(newAfter.docs.find((d: any) => d.id === rowId)).toMatchObject({ _deleted: false, session_id: classId, user_id: s.userId('student@skyline.test'), class_teacher_id: s.userId('dispatch@skyline.test') });
+      expect(newAfter.docs.find((d: any) => d.id === classId)).toMatchObject({ teacher_id: s.userId('dispatch@skyline.test') });
+      // The kernel sends a changed row the caller may no longer see as a deletion (sync/pull.ts), content blanked.
+      const oldAfter = await pullAll(s, await t('instructor@skyline.test'), 'training', oldBefore.checkpoint);
+      const gone = oldAfter.docs.find((d: any) => d.id === rowId);
+      expect(gone).toMatchObject({ _deleted: true });
+      expect(gone.user_id ?? '').toBe('');
+      expect(await ids('instructor@skyline.test', 'class_student')).not.toContain(rowId);
+      // The student keeps their row throughout.
+      expect(await ids('student@skyline.test', 'class_student')).toContain(rowId);
+    });
+  });
 });
