@@ -2,10 +2,13 @@
  * Trainings offline end to end (issue 18 item 7, issue 19 item 9): the demo
  * instructor opens today's class with the network cut, marks attendance and
  * the marks reach the server when back online; the demo student completes a
- * lesson offline and it syncs; the managers' overview. Screenshots in
+ * lesson offline and it syncs; the managers' overview. The instructor signs
+ * the class with their password (a wrong one signs nothing); a signed class
+ * takes no more marks, also offline. Screenshots in
  * docs/screenshots/trainings-*.png.
  */
 import type { Browser } from 'playwright-core';
+import { attendanceEditRefusal } from '@ops/shared/rules/trainings/attendance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
@@ -69,9 +72,50 @@ describe.skipIf(!hasChromium)('trainings (Chromium, offline-first)', () => {
       // Online and nothing left to push: signing asks for the password (the sign endpoint checks it).
       await expect.poll(() => card.locator('[data-testid=sign-class]').isDisabled(), { timeout: 30_000 }).toBe(false);
       await card.locator('[data-testid=sign-class]').click();
-      await card.locator('form[aria-label="Sign attendance"] input[type=password]').waitFor();
+      const form = card.locator('form[aria-label="Sign attendance"]');
+      const signedAt = async () => (await s.ctx.db.selectFrom('training_sessions').select('signed_at').where('id', '=', row.class_id).executeTakeFirstOrThrow()).signed_at;
+
+      // A wrong password: refused with the server's message, nothing signed, the marks still open.
+      await form.locator('input[type=password]').fill('not-my-password');
+      await form.locator('button:has-text("Sign")').click();
+      await expect.poll(() => card.locator('[role=alert]').textContent()).toContain('Wrong password');
+      expect(await signedAt()).toBeNull();
+      expect(await card.locator('header .badge').textContent()).toBe('Not signed');
+      expect(await card.locator(`[data-student="${studentId}"] button[data-status=absent]`).isDisabled()).toBe(false);
+
+      // The demo password (test/e2e/support.ts): signed on the server and shown at once.
+      await form.locator('input[type=password]').fill('demo1234');
+      await form.locator('button:has-text("Sign")').click();
+      await card.locator('[data-testid=class-signed]').waitFor();
+      expect(await card.locator('header .badge').textContent()).toBe('Signed');
+      expect(await card.locator('[role=alert]').count()).toBe(0);
+      expect(await signedAt()).not.toBeNull();
+      expect((await s.ctx.db.selectFrom('training_sessions').select('signed_by').where('id', '=', row.class_id).executeTakeFirstOrThrow()).signed_by).toBe(s.userId('instructor@skyline.test'));
+      // A signed class takes no marks: the buttons are disabled and the screen says why (the shared rule's reason).
+      const reason = attendanceEditRefusal({ id: s.userId('instructor@skyline.test'), role: 150 }, { teacher_id: s.userId('instructor@skyline.test'), signed_at: 1 });
+      expect(reason).toMatch(/signed/);
+      await expect.poll(() => card.locator('[data-testid=attendance-locked]').textContent()).toBe(reason);
+      expect(await card.locator(`[data-student="${studentId}"] button[data-status=absent]`).isDisabled()).toBe(true);
+      expect(await card.locator(`[data-student="${studentId}"] button[data-status=absent]`).getAttribute('title')).toBe(reason);
       await screenshot(page, 'trainings-today');
-      await card.locator('form[aria-label="Sign attendance"] button:has-text("Cancel")').click();
+
+      // Offline, after a reload (the class as pulled into the local database): still signed, still refused.
+      await expect.poll(() => card.getAttribute('data-signed-stored'), { timeout: 30_000 }).toBe('true');
+      await context.setOffline(true);
+      await page.reload();
+      await waitOffline(page);
+      await page.click('nav button:has-text("Classes today")');
+      await card.locator('[data-testid=class-signed]').waitFor();
+      expect(await card.locator('[data-testid=attendance-locked]').textContent()).toBe(reason);
+      const absent = card.locator(`[data-student="${studentId}"] button[data-status=absent]`);
+      expect(await absent.isDisabled()).toBe(true);
+      await absent.click({ force: true }).catch(() => {});
+      expect(await card.getByText('Waiting to sync').count()).toBe(0);
+      expect(await card.locator(`[data-student="${studentId}"] button[data-status=attended]`).getAttribute('aria-pressed')).toBe('true');
+      await context.setOffline(false);
+      await waitOnline(page);
+      expect((await s.ctx.db.selectFrom('training_session_students').select('attendance_status').where('id', '=', row.id).executeTakeFirstOrThrow()).attendance_status).toBe('attended');
+
       await page.click('button:has-text("Week")');
       await page.locator('[data-testid=training-week] .tr-event').first().waitFor();
       await screenshot(page, 'trainings-week');

@@ -53,8 +53,11 @@ export default function TrainingToday() {
   );
 }
 
-function ClassCard({ data, session }: { data: TrainingData; session: TrainingClassDoc }) {
+function ClassCard({ data, session: stored }: { data: TrainingData; session: TrainingClassDoc }) {
   const ws = useWorkspace();
+  // The signature the server just accepted, shown (and locking the marks) before the pull brings the class back.
+  const [signedNow, setSignedNow] = useState<number | null>(null);
+  const session = stored.signed_at == null && signedNow != null ? { ...stored, signed_at: signedNow } : stored;
   const users = useUsers();
   const { display } = useCompany();
   const { save, pending, online } = useTrainingSave();
@@ -68,7 +71,7 @@ function ClassCard({ data, session }: { data: TrainingData; session: TrainingCla
   const exam = data.exams.find((x) => x.id === session.exam_id);
   const mark = (row: TrainingClassStudentDoc, status: AttendanceStatus) => save({ ...row, type: 'class_student', attendance_status: status, attended: attendedFlag(status) });
   return (
-    <article className="tr-card" data-testid="class" data-class={session.id}>
+    <article className="tr-card" data-testid="class" data-class={session.id} data-signed-stored={stored.signed_at != null}>
       <header>
         <h2>
           {formatTime(session.datetime, display)} · {subject?.name ?? 'Class'}
@@ -95,7 +98,7 @@ function ClassCard({ data, session }: { data: TrainingData; session: TrainingCla
                 <td>
                   <fieldset className="tr-choices" aria-label={`Attendance of ${fullName(users.get(r.user_id))}`}>
                     {ATTENDANCE_STATUSES.map((st) => (
-                      <button key={st} type="button" aria-pressed={r.attendance_status === st} disabled={!!locked} data-status={st} onClick={() => void mark(r, st)}>
+                      <button key={st} type="button" aria-pressed={r.attendance_status === st} disabled={!!locked} title={locked ?? undefined} data-status={st} onClick={() => void mark(r, st)}>
                         {STATUS_LABELS[st]}
                       </button>
                     ))}
@@ -115,30 +118,45 @@ function ClassCard({ data, session }: { data: TrainingData; session: TrainingCla
         </tbody>
       </table>
       {rows.length === 0 && <Empty>No students invited.</Empty>}
-      {locked && !session.signed_at && <p className="tr-muted">{locked}</p>}
-      <SignClass session={session} online={online} waiting={pending.size > 0} />
+      {/* Why the marks are disabled (a signed class: unsign first), so nothing is marked only to be refused at sync. */}
+      {locked && (
+        <p className="tr-muted" data-testid="attendance-locked">
+          {locked}
+        </p>
+      )}
+      <SignClass session={session} online={online} waiting={pending.size > 0} onSigned={setSignedNow} />
     </article>
   );
 }
 
 /** Signing sends the teacher's password to the server: online only, after the marks reached it. */
-function SignClass({ session, online, waiting }: { session: TrainingClassDoc; online: boolean; waiting: boolean }) {
+function SignClass({ session, online, waiting, onSigned }: { session: TrainingClassDoc; online: boolean; waiting: boolean; onSigned: (signedAt: number) => void }) {
   const ws = useWorkspace();
+  const { display } = useCompany();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState(false);
+  if (session.signed_at != null) {
+    return (
+      <p role="status" data-testid="class-signed">
+        Attendance signed at {formatTime(session.signed_at, display)}.
+      </p>
+    );
+  }
   const refusal = signRefusal({ id: ws.user.id, role: ws.user.user_group_id }, session);
-  if (refusal && !done) return session.signed_at ? null : <p className="tr-muted">{refusal}</p>;
-  if (done) return <p role="status">Attendance signed.</p>;
+  if (refusal) return <p className="tr-muted">{refusal}</p>;
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const password = String(new FormData(e.currentTarget).get('password') ?? '');
+    const form = e.currentTarget;
+    const password = String(new FormData(form).get('password') ?? '');
     setError(null);
     try {
-      await ws.rest('POST', '/trainings/onsite/sign_class.json', { classId: session.id, password });
-      setDone(true);
+      const res = await ws.rest<{ signed_at: number }>('POST', '/trainings/onsite/sign_class.json', { classId: session.id, password });
       setOpen(false);
+      onSigned(res.signed_at);
+      // Bring the signed class into the local database now rather than at the next change event.
+      ws.client.resync();
     } catch (err) {
+      form.reset();
       setError(err instanceof Error ? err.message : String(err));
     }
   };
