@@ -5,14 +5,16 @@
  * webhook outbox events) on SQLite and PostgreSQL (CRASH_DIALECTS=sqlite,postgres),
  * against the production build (run `npm run build` first, or this builds
  * the server part). Prints the figures; exits 1 on any lost, duplicated or
- * half-written write.
+ * half-written write. TEST_DATABASE_URL picks the PostgreSQL database (a
+ * database of its own keeps a long run clear of other suites' schema cleanup).
  */
 import { crashWrites } from '../test/integration/ops/crash-harness.ts';
 import { buildServer } from '../test/integration/ops/prod-process.ts';
 
 const cycles = Number(process.env.CRASH_CYCLES ?? 100);
 const dialects = (process.env.CRASH_DIALECTS ?? 'sqlite,postgres').split(',').filter((d): d is 'sqlite' | 'postgres' => d === 'sqlite' || d === 'postgres');
-buildServer();
+// CRASH_SKIP_BUILD=1 when another run on this tree already built it (two dialects in parallel).
+if (!process.env.CRASH_SKIP_BUILD) buildServer();
 let failed = false;
 for (const dialect of dialects) {
   const r = await crashWrites(dialect, cycles, { log: (s) => process.stderr.write(`\r${s}   `) });
