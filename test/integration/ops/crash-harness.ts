@@ -106,8 +106,8 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
     a.acked = r.status >= 200 && r.status < 300 && r.body?.result !== false;
     if (a.acked) onAck?.();
     if (r.status >= 400 && r.status < 500) throw new Error(`write refused (${a.kind} ${r.status}): ${JSON.stringify(r.body)}`);
-    // A later step on the same record only after this one was acknowledged, and not once the kill is decided.
-    return a.acked && alive;
+    // A later step on the same record only after this one was acknowledged.
+    return a.acked;
   };
   const flightBody = (day: string, callsign: string) => ({
     Flight: {
@@ -129,7 +129,15 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
     SafetyReport: { name, status, datetime: '2026-03-14T10:30:00Z', location: 'LECU', events: 'Crash harness', flight_phase: 'APR', safety_report_category_id: category.id },
   });
 
+  /**
+   * Second steps on acknowledged records (confirm, extend, close, submit), taken
+   * before any new record: in the same cycle while writes flow, else first
+   * thing in the next one, so they meet the kill as often as creations do.
+   */
+  const followUps: Array<(proc: ProdProcess) => Promise<void>> = [];
   const writeOne = async (proc: ProdProcess) => {
+    const next = followUps.shift();
+    if (next) return next(proc);
     const n = seq++;
     const marker = `K${run}${n.toString(36)}`;
     const token = admin.token;
@@ -145,48 +153,48 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
       case 2: {
         // One day per confirmed flight, before the drafts' range: confirms never overlap.
         const day = new Date(Date.UTC(1990, 0, 1) + confirmDay++ * 86400000).toISOString().slice(0, 10);
-        const create: Attempt = { kind: 'flight', marker, acked: false };
-        let created: { body: any } | null = null;
-        const go = await step(create, async () => {
+        let id = '';
+        const created = await step({ kind: 'flight', marker, acked: false }, async () => {
           const r = await proc.api('POST', '/flights/edit.json', { token, body: flightBody(day, marker) });
-          created = r;
+          id = r.body?.id ?? '';
           return r;
         });
-        if (!go || !created) return;
-        const id = (created as { body: any }).body.id as string;
-        await step({ kind: 'confirm', marker, id, acked: false }, () => proc.api('POST', `/flights/confirm/${id}.json`, { token, body: { pass: 'demo1234' } }));
+        if (created) followUps.push((q) => step({ kind: 'confirm', marker, id, acked: false }, () => q.api('POST', `/flights/confirm/${id}.json`, { token, body: { pass: 'demo1234' } })).then(() => {}));
         return;
       }
       case 3: {
-        let raised: any = null;
-        const go = await step({ kind: 'mel.raise', marker, acked: false }, async () => {
+        let id = '';
+        let expires = 0;
+        const raised = await step({ kind: 'mel.raise', marker, acked: false }, async () => {
           const r = await proc.api('POST', '/maintenance/aircraft_reports/create.json', {
             token,
             body: { AircraftReport: { aircraft_id: melAircraftId, type: 'MEL', title: marker, ata_chapter: '34' }, MelItem: { released_by: mechanic.userId, category: 'C' } },
           });
-          raised = r.body;
+          id = r.body?.id ?? '';
+          expires = Number(r.body?.MelItem?.expires ?? 0);
           return r;
         });
-        if (!go) return;
-        const id = raised.id as string;
+        if (!raised) return;
+        const close = (q: ProdProcess) => step({ kind: 'mel.close', marker, id, acked: false }, () => q.api('POST', `/maintenance/aircraft_reports/edit/${id}.json`, { token, body: { AircraftReport: { status: 'CLOSED' } } })).then(() => {});
         // Every other item is extended before it is closed.
-        if (n % 12 === 3 && !(await step({ kind: 'mel.extend', marker, id, acked: false }, () => proc.api('POST', `/maintenance/aircraft_reports/extend/${id}.json`, { token, body: { extended_until: raised.MelItem.expires + 86400 } })))) return;
-        await step({ kind: 'mel.close', marker, id, acked: false }, () => proc.api('POST', `/maintenance/aircraft_reports/edit/${id}.json`, { token, body: { AircraftReport: { status: 'CLOSED' } } }));
+        if (n % 12 === 3) {
+          followUps.push(async (q) => {
+            if (await step({ kind: 'mel.extend', marker, id, acked: false }, () => q.api('POST', `/maintenance/aircraft_reports/extend/${id}.json`, { token, body: { extended_until: expires + 86400 } }))) followUps.push(close);
+          });
+        } else followUps.push(close);
         return;
       }
       case 4:
         await step({ kind: 'safety.open', marker, acked: false }, () => proc.api('POST', '/safety_reports/create.json', { token, body: safetyBody(marker, 'open') }));
         return;
       default: {
-        let draft: any = null;
-        const go = await step({ kind: 'safety.draft', marker, acked: false }, async () => {
+        let id = '';
+        const drafted = await step({ kind: 'safety.draft', marker, acked: false }, async () => {
           const r = await proc.api('POST', '/safety_reports/create.json', { token, body: safetyBody(marker, 'draft') });
-          draft = r.body;
+          id = r.body?.id ?? '';
           return r;
         });
-        if (!go) return;
-        const id = draft.id as string;
-        await step({ kind: 'safety.submit', marker, id, acked: false }, () => proc.api('POST', `/safety_reports/edit/${id}.json`, { token, body: { SafetyReport: { status: 'open' } } }));
+        if (drafted) followUps.push((q) => step({ kind: 'safety.submit', marker, id, acked: false }, () => q.api('POST', `/safety_reports/edit/${id}.json`, { token, body: { SafetyReport: { status: 'open' } } })).then(() => {}));
       }
     }
   };
@@ -198,7 +206,8 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
       onAck = resolve;
       setTimeout(resolve, 15_000);
     });
-    const killAt = Math.random() * 400;
+    // Up to 1.5 s: on a loaded machine a write takes a few hundred ms, so several are acknowledged and several cut per cycle.
+    const killAt = Math.random() * 1500;
     alive = true;
     const streams = Array.from({ length: writers }, async () => {
       while (alive) {
