@@ -1,16 +1,20 @@
 /**
  * npm run crash:writes: 100 cycles (CRASH_CYCLES) of SIGKILL during a stream
- * of REST writes on SQLite and PostgreSQL (CRASH_DIALECTS=sqlite,postgres),
+ * of REST writes (flight types, flights, flight confirms, MEL raise, extend
+ * and close, safety reports filed open or submitted from a draft, with their
+ * webhook outbox events) on SQLite and PostgreSQL (CRASH_DIALECTS=sqlite,postgres),
  * against the production build (run `npm run build` first, or this builds
  * the server part). Prints the figures; exits 1 on any lost, duplicated or
- * half-written write.
+ * half-written write. TEST_DATABASE_URL picks the PostgreSQL database (a
+ * database of its own keeps a long run clear of other suites' schema cleanup).
  */
 import { crashWrites } from '../test/integration/ops/crash-harness.ts';
 import { buildServer } from '../test/integration/ops/prod-process.ts';
 
 const cycles = Number(process.env.CRASH_CYCLES ?? 100);
 const dialects = (process.env.CRASH_DIALECTS ?? 'sqlite,postgres').split(',').filter((d): d is 'sqlite' | 'postgres' => d === 'sqlite' || d === 'postgres');
-buildServer();
+// CRASH_SKIP_BUILD=1 when another run on this tree already built it (two dialects in parallel).
+if (!process.env.CRASH_SKIP_BUILD) buildServer();
 let failed = false;
 for (const dialect of dialects) {
   const r = await crashWrites(dialect, cycles, { log: (s) => process.stderr.write(`\r${s}   `) });
@@ -19,6 +23,8 @@ for (const dialect of dialects) {
     `${dialect}: ${r.cycles} SIGKILL cycles in ${(r.ms / 1000).toFixed(0)} s; ${r.attempted} writes, ${r.acknowledged} acknowledged (all present exactly once: ${r.missing.length === 0 && r.duplicated.length === 0 ? 'yes' : 'NO'}), ` +
       `${r.unacknowledged} cut by the kill (${r.unacknowledgedButStored} of them committed before the kill, none twice); half-written: ${r.halfWritten.length}`,
   );
+  for (const [kind, k] of Object.entries(r.byKind)) console.log(`  ${kind.padEnd(14)} ${k.attempted} attempted, ${k.acknowledged} acknowledged, ${k.attempted - k.acknowledged} cut (${k.cutButStored} committed before the kill)`);
+  console.log(`  webhook outbox events checked against their changes: ${r.webhookEvents}`);
   if (r.missing.length || r.duplicated.length || r.halfWritten.length) {
     failed = true;
     console.log(JSON.stringify({ missing: r.missing, duplicated: r.duplicated, halfWritten: r.halfWritten }, null, 2));

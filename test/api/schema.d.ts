@@ -9781,13 +9781,13 @@ export interface paths {
                 content: {
                     "application/json": {
                         url: string;
-                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed")[];
+                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
                     "application/x-www-form-urlencoded": {
                         url: string;
-                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed")[];
+                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
@@ -9846,13 +9846,13 @@ export interface paths {
                 content: {
                     "application/json": {
                         url?: string;
-                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed")[];
+                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
                     "application/x-www-form-urlencoded": {
                         url?: string;
-                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed")[];
+                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };

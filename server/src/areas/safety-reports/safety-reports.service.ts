@@ -28,6 +28,7 @@ import { viewerOf } from './safety-reports.access.ts';
 import { notifySubmitted, notifyEdited } from './safety-reports.notify.ts';
 import { parseCreate, parseEdit, type TEdit } from './safety-reports.schema.ts';
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
+import { emitSubmittedWebhook } from './safety-reports.webhooks.ts';
 
 type Row = SafetyReportsTable;
 
@@ -300,6 +301,7 @@ export async function createSafetyReport(uow: UnitOfWork, actor: Actor, raw: unk
   await uow.trx.insertInto('safety_reports').values(row).execute();
   await writeTrail(uow, actor, 'create', null, row, { always: true });
   if (status === 'open') await notifySubmitted(uow, actor, row);
+  if (status === 'open') await emitSubmittedWebhook(uow, actor, row);
   return row;
 }
 
@@ -357,6 +359,7 @@ export async function editSafetyReport(uow: UnitOfWork, actor: Actor, id: string
   await uow.trx.updateTable('safety_reports').set(set).where('company_id', '=', actor.companyId).where('id', '=', id).execute();
   await writeTrail(uow, actor, submitting ? 'submit' : 'edit', before, next, { always: submitting });
   if (submitting) await notifySubmitted(uow, actor, next);
+  if (submitting) await emitSubmittedWebhook(uow, actor, next);
   else if (before.status !== 'draft') await notifyEdited(uow, actor, before, next);
   return next;
 }

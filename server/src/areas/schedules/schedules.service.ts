@@ -32,6 +32,7 @@ import { cancelFlight } from '../flights/flights.transitions.ts';
 import { notify } from '../notifications/notify.ts';
 import type { TScheduleFields } from './schedules.schema.ts';
 import type { SchedulesTable } from './schedules.tables.ts';
+import { emitBookingWebhook } from './schedules.webhooks.ts';
 
 /** Flight states after which a booking no longer moves or cancels its flight. */
 const LOCKED_FLIGHT = ['DISPATCHED', 'LANDED'];
@@ -325,6 +326,7 @@ export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TSched
     const title = current ? `Booking moved: ${refs.aircraft.registration} ${when}` : `New booking: ${refs.aircraft.registration} ${when}`;
     const recipients = [...new Set([input.pilot_id, input.instructor_id, current?.pilot_id, current?.instructor_id])].filter((u): u is string => !!u && u !== actor.userId);
     await notify(uow, { companyId: actor.companyId, userIds: recipients, title, body: `${refs.type.name}, booked by ${actor.name} ${actor.surname}`, link: `/schedules/view/${id}` });
+    await emitBookingWebhook(uow, actor, id, current ? 'booking.moved' : 'booking.created');
   }
   return { result: true, id, flight_id: flightId, ...(warning ? { warning } : {}) };
 }
@@ -359,6 +361,7 @@ export async function cancelBooking(ctx: AppContext, actor: Actor, id: string): 
       }
       if (flight) await cancelFlight(uow, actor, { id: flight.id, reason: 'Booking canceled' }, { trusted: true });
       await trx.updateTable('schedules').set({ status: 'CANCELED', modified: nowSeconds(), change_no: changeNo }).where('company_id', '=', actor.companyId).where('id', '=', b.id).execute();
+      await emitBookingWebhook(uow, actor, b.id, 'booking.canceled');
       const reg = await trx.selectFrom('aircraft').select('registration').where('id', '=', b.aircraft_id).executeTakeFirst();
       const recipients = [b.pilot_id, b.instructor_id].filter((u): u is string => !!u && u !== actor.userId);
       await notify(uow, {

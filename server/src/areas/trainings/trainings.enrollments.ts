@@ -5,6 +5,7 @@ import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { notify } from '../notifications/notify.ts';
+import { emitWebhook } from '../webhooks/outbox.ts';
 import {
   chunks,
   ENROLLMENT_COLUMNS,
@@ -268,6 +269,7 @@ export async function changeStatus(ctx: AppContext, actor: Actor, input: { id: s
       })
       .where('id', '=', e.id)
       .execute();
+    if (input.status === 'COMPLETED') await emitWebhook(uow, actor.companyId, 'enrollment.completed', 'TrainingsUser', e.id, async () => ({ TrainingsUser: presentEnrollment(await requireEnrollment(uow.trx, actor.companyId, e.id), true) }));
   });
   const fresh = await requireEnrollment(ctx.db, actor.companyId, e.id);
   return { result: true, message: `Enrollment ${input.status}`, TrainingsUser: presentEnrollment(fresh, true) };

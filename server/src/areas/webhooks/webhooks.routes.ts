@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId } from '../../http/zod.ts';
 import './delivery.ts';
+import './mel-expiry.ts';
 import { createEndpoint, deleteEndpoint, editEndpoint, listDeliveries, listEndpoints, redeliver, rotateSecret, viewEndpoint } from './webhooks.service.ts';
 
 /** Managers (roles <= 110, the API-key managers) by session or API key: integrations register their own endpoints. */

@@ -31,6 +31,10 @@ declare module '../../db/schema.ts' {
       delivered: number | null;
       created: number;
     };
+    /** An MEL/CDL item's expiry published (`mel.expired`), once per deadline: `extended` 0 before the extension, 1 after. */
+    mel_expiry_marks: { mel_item_id: string; extended: number; company_id: string; aircraft_report_id: string; created: number };
+    /** The block state last published for an aircraft (`aircraft.blocked` / `aircraft.unblocked`); no row reads as not blocked. */
+    aircraft_block_marks: { aircraft_id: string; company_id: string; blocked: number; modified: number };
   }
 }
 export {};

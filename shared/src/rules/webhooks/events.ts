@@ -10,6 +10,14 @@ export const WEBHOOK_EVENTS = [
   'mel.raised',
   'mel.extended',
   'mel.closed',
+  'mel.expired',
+  'aircraft.blocked',
+  'aircraft.unblocked',
+  'safety_report.submitted',
+  'enrollment.completed',
+  'booking.created',
+  'booking.moved',
+  'booking.canceled',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
