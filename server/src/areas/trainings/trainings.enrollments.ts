@@ -220,8 +220,9 @@ export function parseStudentFilters(segments: readonly string[] | undefined): Re
 /** POST /manager/trainings/students/notes.json: `{id, notes}` replaces the enrollment's manager notes. */
 export async function saveNotes(ctx: AppContext, actor: Actor, input: { id: string; notes: string | null }) {
   const e = await requireEnrollment(ctx.db, actor.companyId, input.id);
-  await ctx.tx(async (uow) => {
-    await uow.trx
+  const changed = await ctx.tx(async (uow) => {
+    // Conditional on the status read above: of two simultaneous changes only one applies (and emits).
+    const res = await uow.trx
       .updateTable('training_enrollments')
       .set({ notes: input.notes, ...(await stamp(uow, actor.companyId, 'training_enrollments')) })
       .where('id', '=', e.id)
@@ -256,8 +257,9 @@ export async function changeStatus(ctx: AppContext, actor: Actor, input: { id: s
       .executeTakeFirst();
     if (other) throw badRequest('The student has another active enrollment in this training');
   }
-  await ctx.tx(async (uow) => {
-    await uow.trx
+  const changed = await ctx.tx(async (uow) => {
+    // Conditional on the status read above: of two simultaneous changes only one applies (and emits).
+    const res = await uow.trx
       .updateTable('training_enrollments')
       .set({
         status: input.status,
@@ -268,10 +270,14 @@ export async function changeStatus(ctx: AppContext, actor: Actor, input: { id: s
         ...(await stamp(uow, actor.companyId, 'training_enrollments')),
       })
       .where('id', '=', e.id)
-      .execute();
+      .where('status', '=', from)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return false;
     if (input.status === 'COMPLETED') await emitWebhook(uow, actor.companyId, 'enrollment.completed', 'TrainingsUser', e.id, async () => ({ TrainingsUser: presentEnrollment(await requireEnrollment(uow.trx, actor.companyId, e.id), true) }));
+    return true;
   });
   const fresh = await requireEnrollment(ctx.db, actor.companyId, e.id);
+  if (!changed) return { result: false, message: `The enrollment changed meanwhile; it is now ${fresh.status}`, TrainingsUser: presentEnrollment(fresh, true) };
   return { result: true, message: `Enrollment ${input.status}`, TrainingsUser: presentEnrollment(fresh, true) };
 }
 
