@@ -1,4 +1,5 @@
 import { uuidv7 } from '@ops/shared';
+import { DateTime } from 'luxon';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { SeedStep } from '../../seed/index.ts';
 import type { SeedRefs } from '../../seed/refs.ts';
@@ -64,6 +65,16 @@ const MISSIONS: [string, string, number][] = [
   ['First solo', 'Supervised solo', 30],
   ['Solo cross-country', 'Solo', 120],
 ];
+
+/**
+ * The demo instructor's class of the day: half an hour after seeding, or half an hour before when that
+ * would already be tomorrow in the school's zone (so "Classes today" is never empty after a late seed).
+ */
+export function demoTodayClassStart(now: number): number {
+  const zone = 'Europe/Madrid';
+  const soon = now + 1800;
+  return DateTime.fromSeconds(soon, { zone }).hasSame(DateTime.fromSeconds(now, { zone }), 'day') ? soon : now - 1800;
+}
 
 async function demo(uow: UnitOfWork, refs: SeedRefs) {
   const trx = uow.trx;
@@ -232,7 +243,7 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
     { a: lessonAct('Clouds and fog'), when: now - 7 * day, status: 'attended', teacher: ground, loc: classroom, signed: true, classwork: false },
     { a: lessonAct('Dead reckoning'), when: now - 3 * day, status: 'absent', teacher: instructor, loc: briefing, signed: true, classwork: false },
     { a: lessonAct('METAR and TAF'), when: now + day, status: null, teacher: ground, loc: classroom, signed: false, classwork: true },
-    { a: lessonAct('Charts and projections'), when: now + 1800, status: null, teacher: instructor, loc: briefing, signed: false, classwork: false },
+    { a: lessonAct('Charts and projections'), when: demoTodayClassStart(now), status: null, teacher: instructor, loc: briefing, signed: false, classwork: false },
   ];
   for (const c of classes) {
     if (!c.a) continue;
