@@ -84,7 +84,7 @@ export async function listMyTrainings(ctx: AppContext, actor: Actor, opts: { pag
 
   const trainingIds = [...eRows.map((r) => r.id), ...tRows.map((r) => r.id)];
   const [structure, progress, upcoming] = await Promise.all([
-    structureOf(ctx.db, companyId, trainingIds),
+    structureOf(ctx.db, companyId, trainingIds, actor.companyVersion),
     progressOf(
       ctx.db,
       companyId,
