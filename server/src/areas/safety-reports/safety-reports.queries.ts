@@ -76,6 +76,33 @@ function filtered(db: Kysely<DB>, actor: Actor, f: ListFilters) {
   return q;
 }
 
+/**
+ * The count of listed reports seen by role (statuses in `seen`). Without a day
+ * range or flight, and with at most one of severity, category and department,
+ * it is a sum over the statistics aggregate (the same live, submitted,
+ * top-level reports); otherwise the reports are counted.
+ */
+async function seenCount(db: Kysely<DB>, actor: Actor, f: ListFilters, seen: string[]): Promise<number> {
+  const statuses = f.status ? seen.filter((x) => x === f.status) : seen;
+  if (!statuses.length) return 0;
+  const keyed = [
+    ['severity', f.severity],
+    ['category', f.report_category],
+    ['department', f.department],
+  ].filter((x): x is [StatKind, string] => x[1] !== undefined);
+  if (f.from || f.to || f.flight_id || keyed.length > 1) {
+    const r = await filtered(db, actor, f)
+      .where((eb) => seenByRoleSql(eb, actor))
+      .select((eb) => eb.fn.countAll<number>().as('c'))
+      .executeTakeFirstOrThrow();
+    return Number(r.c);
+  }
+  const [dimension, key] = keyed[0] ?? ['severity', undefined];
+  let q = db.selectFrom('safety_report_stats').select(sql<number>`coalesce(sum("count"), 0)`.as('c')).where('company_id', '=', actor.companyId).where('dimension', '=', dimension).where('status', 'in', statuses);
+  if (key !== undefined) q = q.where('key', '=', key);
+  return Number((await q.executeTakeFirstOrThrow()).c);
+}
+
 /** Presented report fields: reads as the spec (datetime, ids), the author hidden, sets as lists. */
 export function present(r: Row) {
   const { author_id: _a, crew_pic_id: _p, crew_sic_id: _s, crew_supervisor_id: _v, aircraft_ids, involved_user_ids, idn_year: _y, idn_seq: _q, child_no: _n, change_no: _c, ...rest } = r;
@@ -89,10 +116,7 @@ export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFil
   // role (a status range) and the linked ones of other statuses (author, reviewer, crew indexes).
   const seen = statusesSeenByRole(actor);
   const [bySeen, byLink, rows] = await Promise.all([
-    filtered(db, actor, f)
-      .where((eb) => seenByRoleSql(eb, actor))
-      .select((eb) => eb.fn.countAll<number>().as('c'))
-      .executeTakeFirstOrThrow(),
+    seenCount(db, actor, f, seen),
     filtered(db, actor, f)
       .where((eb) => linkedSql(eb, actor, { drafts: true }))
       .where('safety_reports.status', 'not in', seen)
@@ -110,7 +134,7 @@ export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFil
       .offset((f.page - 1) * f.limit)
       .execute(),
   ]);
-  const total = Number(bySeen.c) + Number(byLink.c);
+  const total = bySeen + Number(byLink.c);
   return {
     result: true,
     reports: rows.map((r) => ({
@@ -268,7 +292,7 @@ type StatRow = { key: string | null; label: string | null; count: number };
 async function aggregateCounts(db: Kysely<DB>, actor: Actor, kind: StatKind, seen: string[], year?: number): Promise<StatRow[]> {
   if (!seen.length) return [];
   const base = year === undefined ? aggregateBase(db, actor, kind, seen) : aggregateBase(db, actor, kind, seen, `${year}-01`, `${year}-12`);
-  const total = sql<number>`sum(st.count)`;
+  const total = sql<number>`sum(st."count")`;
   if (kind === 'category' || kind === 'department') {
     const r = await (kind === 'category'
       ? base.innerJoin('safety_report_categories as l', 'l.id', 'st.key')
@@ -357,7 +381,7 @@ export async function reportsByMonth(db: Kysely<DB>, actor: Actor, months: numbe
   const seen = statusesSeenByRole(actor);
   const linked = seen.length < SUBMITTED_STATUSES.length;
   const [fromAggregate, fromReports] = await Promise.all([
-    seen.length ? aggregateBase(db, actor, 'severity', seen, keys[0]).select(['st.month', 'st.key as severity', sql<number>`sum(st.count)`.as('count')]).groupBy(['st.month', 'st.key']).execute() : [],
+    seen.length ? aggregateBase(db, actor, 'severity', seen, keys[0]).select(['st.month', 'st.key as severity', sql<number>`sum(st."count")`.as('count')]).groupBy(['st.month', 'st.key']).execute() : [],
     linked
       ? statsBase(db, actor, seen)
           .where('safety_reports.datetime', '>=', `${keys[0]}-01 00:00:00`)
