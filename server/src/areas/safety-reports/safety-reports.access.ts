@@ -49,4 +49,10 @@ export function statusesSeenByRole(actor: Actor): string[] {
   return SUBMITTED_STATUSES.filter((status) => safetyVisible({ status, ...nobody }, viewerOf(actor)));
 }
 
+/** The other statuses (drafts included), seen only through a link: listed as `in (...)`, which indexes answer. */
+export function statusesSeenByLink(actor: Actor): string[] {
+  const seen = statusesSeenByRole(actor);
+  return SAFETY_STATUSES.map((s) => s.key).filter((k) => !seen.includes(k));
+}
+
 export { safetyVisible, sql };

@@ -22,7 +22,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, paginate } from '../aircraft/fleet-common.ts';
 import { loadVisible } from './safety-reports.service.ts';
-import { linkedSql, seenByRoleSql, statusesSeenByRole, SUBMITTED_STATUSES, viewerOf, visibleSql } from './safety-reports.access.ts';
+import { linkedSql, seenByRoleSql, statusesSeenByLink, statusesSeenByRole, SUBMITTED_STATUSES, viewerOf, visibleSql } from './safety-reports.access.ts';
 import type { StatKind } from './safety-reports.stats.ts';
 
 export type { StatKind };
@@ -119,7 +119,7 @@ export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFil
     seenCount(db, actor, f, seen),
     filtered(db, actor, f)
       .where((eb) => linkedSql(eb, actor, { drafts: true }))
-      .where('safety_reports.status', 'not in', seen)
+      .where('safety_reports.status', 'in', statusesSeenByLink(actor))
       .select((eb) => eb.fn.countAll<number>().as('c'))
       .executeTakeFirstOrThrow(),
     base
@@ -264,7 +264,7 @@ export async function formOptions(db: Kysely<DB>, actor: Actor) {
  * regardless of links (all for roles <= 150, published above) come from the
  * aggregate; the rest (own, reviewed, crewed) from the reports with `visibleSql`.
  */
-function statsBase(db: Kysely<DB>, actor: Actor, seen: string[], year?: number) {
+function statsBase(db: Kysely<DB>, actor: Actor, year?: number) {
   let linked = db
     .selectFrom('safety_reports')
     .select('safety_reports.id')
@@ -272,7 +272,7 @@ function statsBase(db: Kysely<DB>, actor: Actor, seen: string[], year?: number) 
     .where('safety_reports.deleted', '=', 0)
     .where('safety_reports.parent_id', 'is', null)
     .where((eb) => linkedSql(eb, actor, { drafts: false }));
-  if (seen.length) linked = linked.where('safety_reports.status', 'not in', seen);
+  linked = linked.where('safety_reports.status', 'in', statusesSeenByLink(actor));
   if (year !== undefined) linked = linked.where('safety_reports.datetime', '>=', `${year}-01-01 00:00:00`).where('safety_reports.datetime', '<', `${year + 1}-01-01 00:00:00`);
   // The few linked reports by their indexes first: grouped directly, SQLite would walk a dimension index over every report of the company.
   return db.selectFrom('safety_reports').where('safety_reports.id', 'in', linked);
@@ -316,7 +316,7 @@ export const ZYearNamed = z.object({ year: z.coerce.number({ error: 'Expected a 
 export async function statistic(db: Kysely<DB>, actor: Actor, kind: StatKind, year?: number) {
   const seen = statusesSeenByRole(actor);
   const linked = seen.length < SUBMITTED_STATUSES.length;
-  const [fromAggregate, fromReports] = await Promise.all([aggregateCounts(db, actor, kind, seen, year), linked ? liveCounts(statsBase(db, actor, seen, year), kind) : []]);
+  const [fromAggregate, fromReports] = await Promise.all([aggregateCounts(db, actor, kind, seen, year), linked ? liveCounts(statsBase(db, actor, year), kind) : []]);
   const byKey = new Map<string | null, StatRow>();
   for (const x of [...fromAggregate, ...fromReports]) {
     const had = byKey.get(x.key);
@@ -383,7 +383,7 @@ export async function reportsByMonth(db: Kysely<DB>, actor: Actor, months: numbe
   const [fromAggregate, fromReports] = await Promise.all([
     seen.length ? aggregateBase(db, actor, 'severity', seen, keys[0]).select(['st.month', 'st.key as severity', sql<number>`sum(st."count")`.as('count')]).groupBy(['st.month', 'st.key']).execute() : [],
     linked
-      ? statsBase(db, actor, seen)
+      ? statsBase(db, actor)
           .where('safety_reports.datetime', '>=', `${keys[0]}-01 00:00:00`)
           .select((eb) => [MONTH.as('month'), 'safety_reports.severity', eb.fn.countAll<number>().as('count')])
           .groupBy([MONTH, 'safety_reports.severity'])
