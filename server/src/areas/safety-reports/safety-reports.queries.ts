@@ -265,17 +265,26 @@ export async function formOptions(db: Kysely<DB>, actor: Actor) {
  * aggregate; the rest (own, reviewed, crewed) from the reports with `visibleSql`.
  */
 function statsBase(db: Kysely<DB>, actor: Actor, year?: number) {
-  let linked = db
-    .selectFrom('safety_reports')
-    .select('safety_reports.id')
-    .where('safety_reports.company_id', '=', actor.companyId)
-    .where('safety_reports.deleted', '=', 0)
-    .where('safety_reports.parent_id', 'is', null)
-    .where((eb) => linkedSql(eb, actor, { drafts: false }));
-  linked = linked.where('safety_reports.status', 'in', statusesSeenByLink(actor));
-  if (year !== undefined) linked = linked.where('safety_reports.datetime', '>=', `${year}-01-01 00:00:00`).where('safety_reports.datetime', '<', `${year + 1}-01-01 00:00:00`);
-  // The few linked reports by their indexes first: grouped directly, SQLite would walk a dimension index over every report of the company.
-  return db.selectFrom('safety_reports').where('safety_reports.id', 'in', linked);
+  // The few linked reports first, by their indexes (PostgreSQL BitmapOr, SQLite multi-index OR), then
+  // grouped: planned as one query, SQLite walks a dimension index over every report of the company and
+  // PostgreSQL joins them back to the table. A materialized CTE keeps the order on both.
+  return db
+    .with(
+      (w) => w('linked').materialized(),
+      (q) => {
+        let linked = q
+          .selectFrom('safety_reports')
+          .select(['safety_reports.datetime', 'safety_reports.severity', 'safety_reports.flight_phase', 'safety_reports.safety_report_category_id', 'safety_reports.safety_report_department_id', 'safety_reports.flight_type_id'])
+          .where('safety_reports.company_id', '=', actor.companyId)
+          .where('safety_reports.deleted', '=', 0)
+          .where('safety_reports.parent_id', 'is', null)
+          .where((eb) => linkedSql(eb, actor, { drafts: false }))
+          .where('safety_reports.status', 'in', statusesSeenByLink(actor));
+        if (year !== undefined) linked = linked.where('safety_reports.datetime', '>=', `${year}-01-01 00:00:00`).where('safety_reports.datetime', '<', `${year + 1}-01-01 00:00:00`);
+        return linked;
+      },
+    )
+    .selectFrom('linked as safety_reports');
 }
 
 /** The aggregate rows of one dimension for the statuses seen regardless of links, from `fromMonth` (and to `toMonth`). */
