@@ -111,7 +111,9 @@ export function present(r: Row) {
 
 /** GET index (Part B 4.4 item 1). */
 export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFilters) {
-  const base = filteredQuery(db, actor, f);
+  const seenAtAll = f.status ? statusesSeenByRole(actor).includes(f.status) : statusesSeenByRole(actor).length > 0;
+  // A status filter outside the statuses seen by role leaves the linked reports alone: read them by their indexes.
+  const base = seenAtAll ? filteredQuery(db, actor, f) : filtered(db, actor, f).where((eb) => linkedSql(eb, actor, { drafts: true }));
   // The count in two disjoint parts of the visibility rule, each an index range: the reports seen by
   // role (a status range) and the linked ones of other statuses (author, reviewer, crew indexes).
   const seen = statusesSeenByRole(actor);
