@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
+import { rebuildStats } from '../../../server/src/areas/safety-reports/safety-reports.stats.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { auditorToken, categoryId, countRows, createSR, crewedFlight, notified, reportBody, setPlan, tokens } from './safety-helpers.ts';
 
@@ -500,6 +501,19 @@ describe.each(DIALECTS)('safety reports on %s', (dialect) => {
       } finally {
         await setPlan(s, 'harbor', 'free');
       }
+    });
+  });
+
+  describe('statistics aggregate', () => {
+    it('after every write of this suite equals a recount from the reports (both companies)', async () => {
+      const read = async () =>
+        (await s.ctx.db.selectFrom('safety_report_stats').select(['company_id', 'dimension', 'month', 'status', 'key', 'count']).where('count', '!=', 0).execute())
+          .map((r) => ({ ...r, count: Number(r.count) }))
+          .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      const kept = await read();
+      expect(kept.length).toBeGreaterThan(0);
+      for (const company of Object.values(s.refs.companies)) await rebuildStats(s.ctx.db, company);
+      expect(await read()).toEqual(kept);
     });
   });
 });

@@ -238,6 +238,23 @@ describe.each(DIALECTS)('trainings catalog and enrollments on %s', (dialect) => 
     expect((await s.api('GET', '/trainings/students/summary/nope.json', { token: admin })).status).toBe(404);
   });
 
+  it('summary and GET /trainings.json follow structure edits at once (structure cached by company version)', async () => {
+    const t = (await ok(post('/manager/trainings/trainings/create.json', { name: 'Cache check', type: 'ONSITE', theory: true }))).id;
+    const subject = (await ok(post('/manager/trainings/subjects/edit.json', { training_id: t, name: 'Meteorology' }))).id;
+    await ok(post('/manager/trainings/lessons/edit.json', { training_subject_id: subject, name: 'Clouds', minutes: 30 }));
+    const enrolled = await ok(s.api('POST', '/manager/trainings/students/enroll.json', { token: head, form: { training_id: t, 'students[0]': studentId } }));
+    const e = enrolled.results[studentId].TrainingsUser.id;
+    const totals = async () => [
+      (await ok(s.api('GET', `/trainings/students/summary/${e}.json`, { token: student }))).theory.progress.total,
+      (await ok(s.api('GET', '/trainings.json', { token: student }))).trainings.find((r: any) => r.Training.id === t).Training.Lessons.total,
+    ];
+    expect(await totals()).toEqual([1, 1]);
+    const fronts = (await ok(post('/manager/trainings/lessons/edit.json', { training_subject_id: subject, name: 'Fronts', minutes: 30 }))).id;
+    expect(await totals()).toEqual([2, 2]);
+    await ok(post('/manager/trainings/lessons/edit.json', { id: fronts, training_subject_id: subject, name: 'Fronts', minutes: 30, mandatory: false }));
+    expect(await totals()).toEqual([1, 1]);
+  });
+
   it('summary: attendance of past invited classes and landed block time of missions', async () => {
     const now = Math.floor(Date.now() / 1000);
     const company = s.refs.companies.skyline;

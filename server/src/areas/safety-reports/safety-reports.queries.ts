@@ -22,7 +22,10 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, paginate } from '../aircraft/fleet-common.ts';
 import { loadVisible } from './safety-reports.service.ts';
-import { viewerOf, visibleSql } from './safety-reports.access.ts';
+import { linkedSql, seenByRoleSql, statusesSeenByLink, statusesSeenByRole, SUBMITTED_STATUSES, viewerOf, visibleSql } from './safety-reports.access.ts';
+import type { StatKind } from './safety-reports.stats.ts';
+
+export type { StatKind };
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
 
 type Row = SafetyReportsTable;
@@ -53,12 +56,16 @@ export type ListFilters = z.output<typeof ZListFilters>;
 
 /** The filtered, visible, live top-level reports (list and spreadsheet). */
 export function filteredQuery(db: Kysely<DB>, actor: Actor, f: ListFilters) {
+  return filtered(db, actor, f).where((eb) => visibleSql(eb, actor, { drafts: true }));
+}
+
+/** The live top-level reports of the company matching the named filters, visibility not applied. */
+function filtered(db: Kysely<DB>, actor: Actor, f: ListFilters) {
   let q = db
     .selectFrom('safety_reports')
     .where('safety_reports.company_id', '=', actor.companyId)
     .where('safety_reports.deleted', '=', 0)
-    .where('safety_reports.parent_id', 'is', null)
-    .where((eb) => visibleSql(eb, actor, { drafts: true }));
+    .where('safety_reports.parent_id', 'is', null);
   if (f.status) q = q.where('safety_reports.status', '=', f.status);
   if (f.severity) q = q.where('safety_reports.severity', '=', f.severity);
   if (f.report_category) q = q.where('safety_reports.safety_report_category_id', '=', f.report_category);
@@ -69,6 +76,33 @@ export function filteredQuery(db: Kysely<DB>, actor: Actor, f: ListFilters) {
   return q;
 }
 
+/**
+ * The count of listed reports seen by role (statuses in `seen`). Without a day
+ * range or flight, and with at most one of severity, category and department,
+ * it is a sum over the statistics aggregate (the same live, submitted,
+ * top-level reports); otherwise the reports are counted.
+ */
+async function seenCount(db: Kysely<DB>, actor: Actor, f: ListFilters, seen: string[]): Promise<number> {
+  const statuses = f.status ? seen.filter((x) => x === f.status) : seen;
+  if (!statuses.length) return 0;
+  const keyed = [
+    ['severity', f.severity],
+    ['category', f.report_category],
+    ['department', f.department],
+  ].filter((x): x is [StatKind, string] => x[1] !== undefined);
+  if (f.from || f.to || f.flight_id || keyed.length > 1) {
+    const r = await filtered(db, actor, f)
+      .where((eb) => seenByRoleSql(eb, actor))
+      .select((eb) => eb.fn.countAll<number>().as('c'))
+      .executeTakeFirstOrThrow();
+    return Number(r.c);
+  }
+  const [dimension, key] = keyed[0] ?? ['severity', undefined];
+  let q = db.selectFrom('safety_report_stats').select(sql<number>`coalesce(sum("count"), 0)`.as('c')).where('company_id', '=', actor.companyId).where('dimension', '=', dimension).where('status', 'in', statuses);
+  if (key !== undefined) q = q.where('key', '=', key);
+  return Number((await q.executeTakeFirstOrThrow()).c);
+}
+
 /** Presented report fields: reads as the spec (datetime, ids), the author hidden, sets as lists. */
 export function present(r: Row) {
   const { author_id: _a, crew_pic_id: _p, crew_sic_id: _s, crew_supervisor_id: _v, aircraft_ids, involved_user_ids, idn_year: _y, idn_seq: _q, child_no: _n, change_no: _c, ...rest } = r;
@@ -77,9 +111,19 @@ export function present(r: Row) {
 
 /** GET index (Part B 4.4 item 1). */
 export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFilters) {
-  const base = filteredQuery(db, actor, f);
-  const [count, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('c')).executeTakeFirstOrThrow(),
+  const seenAtAll = f.status ? statusesSeenByRole(actor).includes(f.status) : statusesSeenByRole(actor).length > 0;
+  // A status filter outside the statuses seen by role leaves the linked reports alone: read them by their indexes.
+  const base = seenAtAll ? filteredQuery(db, actor, f) : filtered(db, actor, f).where((eb) => linkedSql(eb, actor, { drafts: true }));
+  // The count in two disjoint parts of the visibility rule, each an index range: the reports seen by
+  // role (a status range) and the linked ones of other statuses (author, reviewer, crew indexes).
+  const seen = statusesSeenByRole(actor);
+  const [bySeen, byLink, rows] = await Promise.all([
+    seenCount(db, actor, f, seen),
+    filtered(db, actor, f)
+      .where((eb) => linkedSql(eb, actor, { drafts: true }))
+      .where('safety_reports.status', 'in', statusesSeenByLink(actor))
+      .select((eb) => eb.fn.countAll<number>().as('c'))
+      .executeTakeFirstOrThrow(),
     base
       .leftJoin('safety_report_categories as c', 'c.id', 'safety_reports.safety_report_category_id')
       .leftJoin('safety_report_departments as d', 'd.id', 'safety_reports.safety_report_department_id')
@@ -92,7 +136,7 @@ export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFil
       .offset((f.page - 1) * f.limit)
       .execute(),
   ]);
-  const total = Number(count.c);
+  const total = bySeen + Number(byLink.c);
   return {
     result: true,
     reports: rows.map((r) => ({
@@ -216,55 +260,122 @@ export async function formOptions(db: Kysely<DB>, actor: Actor) {
   };
 }
 
-/** Statistics (Part B 4.4 item 8): visible, live, non-draft, top-level reports of the company, optionally of one year. */
+/**
+ * Statistics (Part B 4.4 item 8): visible, live, non-draft, top-level reports of
+ * the company, optionally of one year. The reports of statuses the caller sees
+ * regardless of links (all for roles <= 150, published above) come from the
+ * aggregate; the rest (own, reviewed, crewed) from the reports with `visibleSql`.
+ */
 function statsBase(db: Kysely<DB>, actor: Actor, year?: number) {
-  let q = db
-    .selectFrom('safety_reports')
-    .where('safety_reports.company_id', '=', actor.companyId)
-    .where('safety_reports.deleted', '=', 0)
-    .where('safety_reports.parent_id', 'is', null)
-    .where((eb) => visibleSql(eb, actor, { drafts: false }));
-  if (year !== undefined) q = q.where('safety_reports.datetime', '>=', `${year}-01-01 00:00:00`).where('safety_reports.datetime', '<', `${year + 1}-01-01 00:00:00`);
+  // The few linked reports first, by their indexes (PostgreSQL BitmapOr, SQLite multi-index OR), then
+  // grouped: planned as one query, SQLite walks a dimension index over every report of the company and
+  // PostgreSQL joins them back to the table. A materialized CTE keeps the order on both.
+  return db
+    .with(
+      (w) => w('linked').materialized(),
+      (q) => {
+        let linked = q
+          .selectFrom('safety_reports')
+          .select(['safety_reports.datetime', 'safety_reports.severity', 'safety_reports.flight_phase', 'safety_reports.safety_report_category_id', 'safety_reports.safety_report_department_id', 'safety_reports.flight_type_id'])
+          .where('safety_reports.company_id', '=', actor.companyId)
+          .where('safety_reports.deleted', '=', 0)
+          .where('safety_reports.parent_id', 'is', null)
+          .where((eb) => linkedSql(eb, actor, { drafts: false }))
+          .where('safety_reports.status', 'in', statusesSeenByLink(actor));
+        if (year !== undefined) linked = linked.where('safety_reports.datetime', '>=', `${year}-01-01 00:00:00`).where('safety_reports.datetime', '<', `${year + 1}-01-01 00:00:00`);
+        return linked;
+      },
+    )
+    .selectFrom('linked as safety_reports');
+}
+
+/** The aggregate rows of one dimension for the statuses seen regardless of links, from `fromMonth` (and to `toMonth`). */
+function aggregateBase(db: Kysely<DB>, actor: Actor, kind: StatKind, seen: string[], fromMonth?: string, toMonth?: string) {
+  let q = db.selectFrom('safety_report_stats as st').where('st.company_id', '=', actor.companyId).where('st.dimension', '=', kind).where('st.status', 'in', seen);
+  if (fromMonth) q = q.where('st.month', '>=', fromMonth);
+  if (toMonth) q = q.where('st.month', '<=', toMonth);
   return q;
+}
+
+type StatRow = { key: string | null; label: string | null; count: number };
+
+/** Counts by key from the aggregate (the report columns' nulls are stored as ''). */
+async function aggregateCounts(db: Kysely<DB>, actor: Actor, kind: StatKind, seen: string[], year?: number): Promise<StatRow[]> {
+  if (!seen.length) return [];
+  const base = year === undefined ? aggregateBase(db, actor, kind, seen) : aggregateBase(db, actor, kind, seen, `${year}-01`, `${year}-12`);
+  const total = sql<number>`sum(st."count")`;
+  if (kind === 'category' || kind === 'department') {
+    const r = await (kind === 'category'
+      ? base.innerJoin('safety_report_categories as l', 'l.id', 'st.key')
+      : base.innerJoin('safety_report_departments as l', 'l.id', 'st.key')
+    )
+      .select(['l.id as key', 'l.name as label', total.as('count')])
+      .groupBy(['l.id', 'l.name'])
+      .execute();
+    return r.map((x) => ({ key: x.key, label: x.label, count: Number(x.count) }));
+  }
+  if (kind === 'flight_type') {
+    const r = await base.leftJoin('flight_types as ft', 'ft.id', 'st.key').select(['st.key', 'ft.name as label', total.as('count')]).groupBy(['st.key', 'ft.name']).execute();
+    return r.map((x) => ({ key: x.key || null, label: x.label, count: Number(x.count) }));
+  }
+  const r = await base.select(['st.key', total.as('count')]).groupBy('st.key').execute();
+  return r.map((x) => ({ key: x.key || null, label: null, count: Number(x.count) }));
 }
 
 export const ZYearNamed = z.object({ year: z.coerce.number({ error: 'Expected a year' }).int('Expected a year').min(1900, 'Expected a year').max(2999, 'Expected a year').optional() });
 
-export type StatKind = 'flight_type' | 'category' | 'severity' | 'flight_phase' | 'department';
-
 export async function statistic(db: Kysely<DB>, actor: Actor, kind: StatKind, year?: number) {
-  const base = statsBase(db, actor, year);
-  let rows: { key: string | null; label: string | null; count: number }[];
+  const seen = statusesSeenByRole(actor);
+  const linked = seen.length < SUBMITTED_STATUSES.length;
+  const [fromAggregate, fromReports] = await Promise.all([aggregateCounts(db, actor, kind, seen, year), linked ? liveCounts(statsBase(db, actor, year), kind) : []]);
+  const byKey = new Map<string | null, StatRow>();
+  for (const x of [...fromAggregate, ...fromReports]) {
+    const had = byKey.get(x.key);
+    if (had) had.count += x.count;
+    else byKey.set(x.key, { ...x });
+  }
+  const labels: Record<string, string> | null =
+    kind === 'severity' ? Object.fromEntries(SAFETY_SEVERITIES.map((s) => [s.key, s.label])) : kind === 'flight_phase' ? (FLIGHT_PHASES as Record<string, string>) : null;
+  const rows = [...byKey.values()]
+    .filter((x) => x.count > 0)
+    .map((x) => {
+      if (labels) return { ...x, label: x.key ? (labels[x.key] ?? x.key) : null };
+      if (kind === 'flight_type' && !x.key) return { ...x, label: 'No flight type' };
+      return x;
+    });
+  rows.sort((a, b) => b.count - a.count || String(a.label).localeCompare(String(b.label)));
+  return { result: true, year: year ?? null, data: rows, total: rows.reduce((s, x) => s + x.count, 0) };
+}
+
+/** Counts by key over the reports of `base` (grouped in SQL). */
+async function liveCounts(base: ReturnType<typeof statsBase>, kind: StatKind): Promise<StatRow[]> {
   if (kind === 'severity' || kind === 'flight_phase') {
     const col = kind === 'severity' ? 'safety_reports.severity' : 'safety_reports.flight_phase';
     const r = await base.select([`${col} as key`, (eb) => eb.fn.countAll<number>().as('count')]).groupBy(col).execute();
-    const labels: Record<string, string> =
-      kind === 'severity' ? Object.fromEntries(SAFETY_SEVERITIES.map((s) => [s.key, s.label])) : (FLIGHT_PHASES as Record<string, string>);
-    rows = r.map((x) => ({ key: x.key, label: x.key ? (labels[x.key] ?? x.key) : null, count: Number(x.count) }));
-  } else if (kind === 'category') {
+    return r.map((x) => ({ key: x.key, label: null, count: Number(x.count) }));
+  }
+  if (kind === 'category') {
     const r = await base
       .innerJoin('safety_report_categories as c', 'c.id', 'safety_reports.safety_report_category_id')
       .select(['c.id as key', 'c.name as label', (eb) => eb.fn.countAll<number>().as('count')])
       .groupBy(['c.id', 'c.name'])
       .execute();
-    rows = r.map((x) => ({ key: x.key, label: x.label, count: Number(x.count) }));
-  } else if (kind === 'department') {
+    return r.map((x) => ({ key: x.key, label: x.label, count: Number(x.count) }));
+  }
+  if (kind === 'department') {
     const r = await base
       .innerJoin('safety_report_departments as d', 'd.id', 'safety_reports.safety_report_department_id')
       .select(['d.id as key', 'd.name as label', (eb) => eb.fn.countAll<number>().as('count')])
       .groupBy(['d.id', 'd.name'])
       .execute();
-    rows = r.map((x) => ({ key: x.key, label: x.label, count: Number(x.count) }));
-  } else {
-    const r = await base
-      .leftJoin('flight_types as ft', 'ft.id', 'safety_reports.flight_type_id')
-      .select(['safety_reports.flight_type_id as key', 'ft.name as label', (eb) => eb.fn.countAll<number>().as('count')])
-      .groupBy(['safety_reports.flight_type_id', 'ft.name'])
-      .execute();
-    rows = r.map((x) => ({ key: x.key, label: x.key ? x.label : 'No flight type', count: Number(x.count) }));
+    return r.map((x) => ({ key: x.key, label: x.label, count: Number(x.count) }));
   }
-  rows.sort((a, b) => b.count - a.count || String(a.label).localeCompare(String(b.label)));
-  return { result: true, year: year ?? null, data: rows, total: rows.reduce((s, x) => s + x.count, 0) };
+  const r = await base
+    .leftJoin('flight_types as ft', 'ft.id', 'safety_reports.flight_type_id')
+    .select(['safety_reports.flight_type_id as key', 'ft.name as label', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy(['safety_reports.flight_type_id', 'ft.name'])
+    .execute();
+  return r.map((x) => ({ key: x.key, label: x.label, count: Number(x.count) }));
 }
 
 /** `YYYY-MM` of the stored datetime; literal SQL (no parameters) so select and group by match on PostgreSQL. */
@@ -278,20 +389,27 @@ export async function reportsByMonth(db: Kysely<DB>, actor: Actor, months: numbe
     const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1));
     keys.push(d.toISOString().slice(0, 7));
   }
-  const r = await statsBase(db, actor)
-    .where('safety_reports.datetime', '>=', `${keys[0]}-01 00:00:00`)
-    .select((eb) => [MONTH.as('month'), 'safety_reports.severity', eb.fn.countAll<number>().as('count')])
-    .groupBy([MONTH, 'safety_reports.severity'])
-    .execute();
+  const seen = statusesSeenByRole(actor);
+  const linked = seen.length < SUBMITTED_STATUSES.length;
+  const [fromAggregate, fromReports] = await Promise.all([
+    seen.length ? aggregateBase(db, actor, 'severity', seen, keys[0]).select(['st.month', 'st.key as severity', sql<number>`sum(st."count")`.as('count')]).groupBy(['st.month', 'st.key']).execute() : [],
+    linked
+      ? statsBase(db, actor)
+          .where('safety_reports.datetime', '>=', `${keys[0]}-01 00:00:00`)
+          .select((eb) => [MONTH.as('month'), 'safety_reports.severity', eb.fn.countAll<number>().as('count')])
+          .groupBy([MONTH, 'safety_reports.severity'])
+          .execute()
+      : [],
+  ]);
   const data = keys.map((month) => {
     const out: Record<string, number | string> = { month };
     for (const s of SAFETY_SEVERITIES) out[s.key] = 0;
     return out;
   });
   const byMonth = new Map(data.map((d) => [d.month as string, d]));
-  for (const x of r) {
+  for (const x of [...fromAggregate, ...fromReports]) {
     const d = byMonth.get(x.month);
-    if (d) d[x.severity] = Number(x.count);
+    if (d && x.severity) d[x.severity] = Number(d[x.severity] ?? 0) + Number(x.count);
   }
   return { result: true, months, data };
 }

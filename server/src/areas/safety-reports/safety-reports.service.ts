@@ -24,6 +24,7 @@ import type { Actor } from '../../http/actor.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { invalid } from '../aircraft/fleet-common.ts';
+import { moveStats } from './safety-reports.stats.ts';
 import { viewerOf } from './safety-reports.access.ts';
 import { notifySubmitted, notifyEdited } from './safety-reports.notify.ts';
 import { parseCreate, parseEdit, type TEdit } from './safety-reports.schema.ts';
@@ -299,6 +300,7 @@ export async function createSafetyReport(uow: UnitOfWork, actor: Actor, raw: unk
   };
   if (status === 'open') Object.assign(row, await assignIdn(uow, actor.companyId, row.parent_id, now), { reported: now });
   await uow.trx.insertInto('safety_reports').values(row).execute();
+  await moveStats(uow, null, row);
   await writeTrail(uow, actor, 'create', null, row, { always: true });
   if (status === 'open') await notifySubmitted(uow, actor, row);
   if (status === 'open') await emitSubmittedWebhook(uow, actor, row);
@@ -357,6 +359,7 @@ export async function editSafetyReport(uow: UnitOfWork, actor: Actor, id: string
   if (submitting) Object.assign(next, await assignIdn(uow, actor.companyId, next.parent_id, now), { reported: now });
   const { id: _id, company_id: _c, ...set } = next;
   await uow.trx.updateTable('safety_reports').set(set).where('company_id', '=', actor.companyId).where('id', '=', id).execute();
+  await moveStats(uow, before, next);
   await writeTrail(uow, actor, submitting ? 'submit' : 'edit', before, next, { always: submitting });
   if (submitting) await notifySubmitted(uow, actor, next);
   if (submitting) await emitSubmittedWebhook(uow, actor, next);
@@ -377,6 +380,9 @@ export async function deleteSafetyReport(uow: UnitOfWork, actor: Actor, id: stri
     .where('company_id', '=', actor.companyId)
     .where('id', 'in', all.map((r) => r.id))
     .execute();
-  for (const r of all) await writeTrail(uow, actor, 'delete', r, { ...r, deleted: 1 }, { always: true });
+  for (const r of all) {
+    await moveStats(uow, r, { ...r, deleted: 1 });
+    await writeTrail(uow, actor, 'delete', r, { ...r, deleted: 1 }, { always: true });
+  }
   return all.length;
 }

@@ -90,6 +90,20 @@ export interface SafetyRiskMatricesTable {
   modified: number;
 }
 
+/**
+ * Counts of live, submitted, top-level reports per company, month of the event
+ * (`YYYY-MM`), status and one statistic dimension's key (`''` for none); kept
+ * in the transaction of every report write (safety-reports.stats.ts).
+ */
+export interface SafetyReportStatsTable {
+  company_id: string;
+  dimension: string;
+  month: string;
+  status: string;
+  key: string;
+  count: number;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
     safety_report_departments: SafetyReportDepartmentsTable;
@@ -98,5 +112,6 @@ declare module '../../db/schema.ts' {
     safety_report_counters: SafetyReportCountersTable;
     safety_report_changes: SafetyReportChangesTable;
     safety_risk_matrices: SafetyRiskMatricesTable;
+    safety_report_stats: SafetyReportStatsTable;
   }
 }

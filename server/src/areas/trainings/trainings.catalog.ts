@@ -62,35 +62,33 @@ export async function listMyTrainings(ctx: AppContext, actor: Actor, opts: { pag
       .where('t.template', '=', 0)
       .where('t.id', 'in', (eb) => eb.selectFrom('training_subjects as s').select('s.training_id').where('s.company_id', '=', companyId).where('s.teacher_id', '=', userId).where('s.deleted', '=', 0))
       .where('t.id', 'not in', (eb) => eb.selectFrom('training_enrollments as e2').select('e2.training_id').where('e2.company_id', '=', companyId).where('e2.user_id', '=', userId).where('e2.deleted', '=', 0));
-  const [{ n: enrolledCount }, { n: taughtCount }] = await Promise.all([
+  const offset = (opts.page - 1) * MY_TRAININGS_PAGE;
+  // One round trip for the counts, the enrollment page and the classes (independent of each other).
+  const [{ n: enrolledCount }, { n: taughtCount }, eRows, upcoming] = await Promise.all([
     enrolled().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     taught().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    enrolled()
+      .selectAll('t')
+      .select(['e.id as e_id', 'e.user_id as e_user_id', 'e.supervisor_id as e_supervisor_id', 'e.finish_before as e_finish_before', 'e.finished as e_finished', 'e.status as e_status', 'e.status_reason as e_status_reason', 'e.created as e_created'])
+      .orderBy('e.created', 'desc')
+      .orderBy('e.id', 'desc')
+      .limit(MY_TRAININGS_PAGE)
+      .offset(offset)
+      .execute(),
+    upcomingClasses(ctx, companyId, userId, 30),
   ]);
-  const offset = (opts.page - 1) * MY_TRAININGS_PAGE;
   const eCount = num(enrolledCount);
-  const eRows =
-    offset < eCount
-      ? await enrolled()
-          .selectAll('t')
-          .select(['e.id as e_id', 'e.user_id as e_user_id', 'e.supervisor_id as e_supervisor_id', 'e.finish_before as e_finish_before', 'e.finished as e_finished', 'e.status as e_status', 'e.status_reason as e_status_reason', 'e.created as e_created'])
-          .orderBy('e.created', 'desc')
-          .orderBy('e.id', 'desc')
-          .limit(MY_TRAININGS_PAGE)
-          .offset(offset)
-          .execute()
-      : [];
   const room = MY_TRAININGS_PAGE - eRows.length;
   const tRows = room > 0 ? await taught().selectAll('t').orderBy('t.name').orderBy('t.id').limit(room).offset(Math.max(0, offset - eCount)).execute() : [];
 
   const trainingIds = [...eRows.map((r) => r.id), ...tRows.map((r) => r.id)];
-  const [structure, progress, upcoming] = await Promise.all([
-    structureOf(ctx.db, companyId, trainingIds),
+  const [structure, progress] = await Promise.all([
+    structureOf(ctx.db, companyId, trainingIds, actor.companyVersion),
     progressOf(
       ctx.db,
       companyId,
       eRows.map((r) => r.e_id),
     ),
-    upcomingClasses(ctx, companyId, userId, 30),
   ]);
 
   const trainings = [

@@ -181,8 +181,19 @@ export async function listStudents(ctx: AppContext, actor: Actor, f: Record<stri
     .limit(STUDENTS_PAGE)
     .offset((page - 1) * STUDENTS_PAGE)
     .execute();
-  const structure = await structureOf(ctx.db, actor.companyId, rows.map((r) => r.training_id));
-  const progress = await progressOf(ctx.db, actor.companyId, rows.map((r) => r.id));
+  const [structure, progress] = await Promise.all([
+    structureOf(
+      ctx.db,
+      actor.companyId,
+      rows.map((r) => r.training_id),
+      actor.companyVersion,
+    ),
+    progressOf(
+      ctx.db,
+      actor.companyId,
+      rows.map((r) => r.id),
+    ),
+  ]);
   const students = rows.map((r) => {
     const p = theoryOf(structure.get(r.training_id), progress.get(r.id));
     const st = structure.get(r.training_id);
@@ -286,36 +297,42 @@ export async function studentSummary(ctx: AppContext, actor: Actor, id: string |
   if (!id) throw badRequest('Enrollment id is required');
   const e = await requireEnrollment(ctx.db, actor.companyId, id);
   if (actor.role > SUMMARY_STAFF_MAX_ROLE && e.user_id !== actor.userId) throw forbidden('You can only see your own training summary');
-  const [structures, datas] = await Promise.all([structureOf(ctx.db, actor.companyId, [e.training_id]), progressOf(ctx.db, actor.companyId, [e.id])]);
+  const now = nowSeconds();
+  // Independent reads together: the structure (cached by company version), progress, sessions and mission flights.
+  const [structures, datas, sessions, missions] = await Promise.all([
+    structureOf(ctx.db, actor.companyId, [e.training_id], actor.companyVersion),
+    progressOf(ctx.db, actor.companyId, [e.id]),
+    ctx.db
+      .selectFrom('training_session_students as ss')
+      .innerJoin('training_sessions as c', (j) => j.onRef('c.id', '=', 'ss.session_id').on('c.deleted', '=', 0))
+      .innerJoin('training_subjects as s', (j) => j.onRef('s.id', '=', 'c.subject_id').on('s.deleted', '=', 0))
+      .select(['c.datetime', 'ss.invited', 'ss.attended', 'ss.attendance_status'])
+      .where('ss.company_id', '=', actor.companyId)
+      .where('ss.user_id', '=', e.user_id)
+      .where('c.training_id', '=', e.training_id)
+      .where('ss.deleted', '=', 0)
+      .execute(),
+    e.training_flights
+      ? ctx.db
+          .selectFrom('training_mission_flights as mf')
+          .leftJoin('flights as f', (j) => j.onRef('f.id', '=', 'mf.flight_id').on('f.status', '=', 'LANDED'))
+          .select([(eb) => eb.fn.countAll<number>().as('attempts'), (eb) => eb.fn.sum<number>('mf.completed').as('passed'), (eb) => eb.fn.sum<number>('f.block_time').as('block')])
+          .where('mf.company_id', '=', actor.companyId)
+          .where('mf.enrollment_id', '=', e.id)
+          .where('mf.deleted', '=', 0)
+          .executeTakeFirstOrThrow()
+      : null,
+  ]);
   const structure = structures.get(e.training_id);
   const data = datas.get(e.id);
   const progress = theoryOf(structure, data);
-  const now = nowSeconds();
-  const sessions = await ctx.db
-    .selectFrom('training_session_students as ss')
-    .innerJoin('training_sessions as c', (j) => j.onRef('c.id', '=', 'ss.session_id').on('c.deleted', '=', 0))
-    .innerJoin('training_subjects as s', (j) => j.onRef('s.id', '=', 'c.subject_id').on('s.deleted', '=', 0))
-    .select(['c.datetime', 'ss.invited', 'ss.attended', 'ss.attendance_status'])
-    .where('ss.company_id', '=', actor.companyId)
-    .where('ss.user_id', '=', e.user_id)
-    .where('c.training_id', '=', e.training_id)
-    .where('ss.deleted', '=', 0)
-    .execute();
   const attendance = theoryAttendance(
     e.training_type,
     sessions.map((r) => ({ past: num(r.datetime) < now, invited: !!r.invited, attended: attendedFrom(r.attendance_status, !!r.attended) })),
     progress,
   );
   let flight: Record<string, unknown> | null = null;
-  if (e.training_flights) {
-    const missions = await ctx.db
-      .selectFrom('training_mission_flights as mf')
-      .leftJoin('flights as f', (j) => j.onRef('f.id', '=', 'mf.flight_id').on('f.status', '=', 'LANDED'))
-      .select([(eb) => eb.fn.countAll<number>().as('attempts'), (eb) => eb.fn.sum<number>('mf.completed').as('passed'), (eb) => eb.fn.sum<number>('f.block_time').as('block')])
-      .where('mf.company_id', '=', actor.companyId)
-      .where('mf.enrollment_id', '=', e.id)
-      .where('mf.deleted', '=', 0)
-      .executeTakeFirstOrThrow();
+  if (missions) {
     flight = {
       progress: { total: structure?.missions ?? 0, completed: data?.missionsCompleted ?? 0 },
       attendance: { attempts: num(missions.attempts), passed: num(missions.passed) },
