@@ -33,7 +33,8 @@ export type Access =
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 /** What a handler may return: the declared 200 body (checked at compile time), a `Reply`, or nothing when it wrote the answer. */
-type Answer<R> = R extends z.ZodType ? z.input<R> | Reply | undefined : unknown;
+// biome-ignore lint/suspicious/noConfusingVoidType: handlers that write the answer themselves are typed `Promise<void>`.
+type Answer<R> = R extends z.ZodType ? z.input<R> | Reply | undefined | void : unknown;
 
 /** A response header the spec names (paging totals, `Cache-Control`). */
 export interface HeaderDoc {

@@ -6,6 +6,7 @@ import { createFeed, listFeeds, revokeFeed, serveFeed } from './schedules.feeds.
 import { availability, boardText } from './schedules.queries.ts';
 import { ZAvailability, ZFeedCreate, ZScheduleEdit, ZScheduleIndex } from './schedules.schema.ts';
 import { cancelBooking, saveBooking } from './schedules.service.ts';
+import { ZSchedulesEdit, ZSchedulesDelete, ZSchedulesAvailability, ZSchedulesFeeds, ZSchedulesFeedsCreate, ZSchedulesFeedsRevoke } from './schedules.responses.ts';
 
 /** The read-only auditor and mechanics see the board but never book. */
 const BOOKERS = Object.values(ROLES).filter((r) => r !== ROLES.AUDITOR && r !== ROLES.MECHANIC);
@@ -31,6 +32,7 @@ export const schedulesRoutes = [
     summary: 'Create (no id) or move a booking and its SCHEDULED flight; refusals are result false with a code',
     access: { roles: BOOKERS },
     body: ZScheduleEdit,
+    response: ZSchedulesEdit,
     handler: ({ ctx, actor, body }) => saveBooking(ctx, actor, body.Schedule),
   }),
   defineRoute({
@@ -40,6 +42,7 @@ export const schedulesRoutes = [
     summary: 'Cancel a booking; its SCHEDULED flight becomes CANCELED with a history row',
     access: { roles: BOOKERS },
     params: idParam,
+    response: ZSchedulesDelete,
     handler: ({ ctx, actor, params }) => cancelBooking(ctx, actor, params.id),
   }),
   defineRoute({
@@ -49,6 +52,7 @@ export const schedulesRoutes = [
     summary: 'Free windows per aircraft and per instructor of a base inside its resolved operating hours on date',
     access: {},
     query: ZAvailability,
+    response: ZSchedulesAvailability,
     handler: ({ ctx, actor, query }) => availability(ctx.db, actor, query),
   }),
   defineRoute({
@@ -57,6 +61,7 @@ export const schedulesRoutes = [
     area: 'schedules',
     summary: "The caller's calendar feed URLs (without their secrets)",
     access: { sessionOnly: true },
+    response: ZSchedulesFeeds,
     handler: ({ ctx, actor }) => listFeeds(ctx.db, actor),
   }),
   defineRoute({
@@ -66,6 +71,7 @@ export const schedulesRoutes = [
     summary: 'A new secret ICS feed URL: kind user (own bookings) or aircraft (staff, aircraft_id)',
     access: { sessionOnly: true },
     body: ZFeedCreate,
+    response: ZSchedulesFeedsCreate,
     handler: ({ ctx, actor, body, req }) => createFeed(ctx, actor, body, req),
   }),
   defineRoute({
@@ -75,6 +81,7 @@ export const schedulesRoutes = [
     summary: 'Revoke a calendar feed URL (it answers 404 from then on)',
     access: { sessionOnly: true },
     params: idParam,
+    response: ZSchedulesFeedsRevoke,
     handler: ({ ctx, actor, params }) => revokeFeed(ctx, actor, params.id),
   }),
   defineRoute({

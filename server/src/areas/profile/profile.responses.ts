@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+/**
+ * Response schemas of the profile routes: the 200 bodies as the handlers return them (each route's
+ * `response`). The handler's return type is checked against these at compile time and every answer
+ * of the integration suite against the document they produce (the contract test).
+ */
+
+/** GET /users/view.json */
+export const ZUsersView = z.strictObject({
+  User: z.object({
+    id: z.string(),
+    active: z.boolean(),
+    pilot: z.boolean(),
+    billing: z.boolean(),
+    user_group_id: z.number(),
+    base_id: z.string().nullable(),
+    supervisor_id: z.string().nullable(),
+    email: z.string().nullable(),
+    email_status: z.string(),
+    language: z.string(),
+    api: z.boolean(),
+    two_factor: z.string(),
+    newsletter: z.boolean(),
+    alerts: z.boolean(),
+    message_alerts: z.boolean(),
+    whatsapp: z.boolean(),
+    created: z.number(),
+    expiration: z.string().nullable(),
+  }),
+  UserDetail: z.object({
+    id: z.string(),
+    name: z.string(),
+    surname: z.string(),
+    passport: z.string().nullable(),
+    companyid: z.string().nullable(),
+    dob: z.string().nullable(),
+    phonecode: z.string().nullable(),
+    phone: z.string().nullable(),
+    phonecode2: z.string().nullable(),
+    phone2: z.string().nullable(),
+    emergency_contact: z.string().nullable(),
+    public_phone: z.boolean(),
+    address: z.string().nullable(),
+    pc: z.string().nullable(),
+    city: z.string().nullable(),
+    country_id: z.string().nullable(),
+    timezone_id: z.string().nullable(),
+    nationality: z.string().nullable(),
+    birthcountry_id: z.string().nullable(),
+    photo: z.string().nullable(),
+    flight_hours: z.number(),
+    color: z.string().nullable(),
+    notes: z.string().nullable(),
+    modified: z.number(),
+  }),
+  UserGroup: z.object({
+    id: z.number(),
+    name: z.string(),
+    role: z.string(),
+  }),
+});
+
+/** POST /users/email.json */
+export const ZUsersEmail = z.strictObject({
+  result: z.boolean(),
+  message: z.string(),
+  email: z.string(),
+  email_status: z.string(),
+});
+
+/** POST /users/password.json */
+export const ZUsersPassword = z.strictObject({
+  result: z.boolean(),
+  message: z.string(),
+  sessions_closed: z.number(),
+});
+
+/** POST /users/activate.json */
+export const ZUsersActivate = z.strictObject({
+  result: z.boolean(),
+  message: z.string(),
+  email: z.string(),
+});
+
+/** POST /users/whatsapp.json */
+export const ZUsersWhatsapp = z.union([z.object({
+  result: z.boolean(),
+  message: z.string(),
+  whatsapp: z.boolean(),
+  phone: z.string(),
+}), z.object({
+  result: z.boolean(),
+  message: z.string(),
+  phone: z.string(),
+  expires: z.number(),
+})]);
+
+/** GET /users/logins.json */
+export const ZUsersLogins = z.strictObject({
+  logins: z.array(z.object({
+    id: z.string(),
+    created: z.number(),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    method: z.string(),
+  })),
+  sessions: z.array(z.object({
+    id: z.string(),
+    created: z.number(),
+    last_seen: z.number(),
+    expires: z.number(),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    current: z.boolean(),
+  })),
+  currentSession: z.string().nullable(),
+});
+
+/** POST /users/closesession/:sessionId.json */
+export const ZUsersClosesession = z.strictObject({
+  result: z.boolean(),
+  id: z.string(),
+  current: z.boolean(),
+  message: z.string(),
+});
+
+/** GET /users/user_groups{/:staff}.json */
+export const ZUsersUserGroups = z.strictObject({
+  user_groups: z.array(z.object({
+    UserGroup: z.object({
+      id: z.number(),
+      name: z.string(),
+      role: z.string(),
+    }),
+  })),
+});
+
+/** GET /users/countries.json */
+export const ZUsersCountries = z.record(z.string(), z.string());
