@@ -65,7 +65,7 @@ export function contractChecker(doc: Doc = buildOpenApi(allRoutes(), '0.0.0') as
     const content = declared.content as Record<string, { schema?: Json }> | undefined;
     if (!content) return { operation, outcome: 'undocumented' };
     const mediaType = (r.contentType ?? '').split(';')[0]!.trim().toLowerCase();
-    const entry = content[mediaType];
+    const entry = content[mediaType] ?? content['*/*'];
     if (!entry) {
       if (r.status === 204 || (r.contentType === null && r.body === undefined)) return { operation, outcome: 'validated' };
       return { operation, outcome: 'violation', message: `status ${r.status} answered ${mediaType || 'no content type'}; declared ${Object.keys(content).join(', ')}` };

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { presentFlightRow } from './flights.presenter.ts';
+import { ZPaginate } from '../../http/responses.ts';
 
 /**
  * Response schemas of the flights routes: the 200 bodies as the handlers return them (each route's
@@ -311,3 +313,131 @@ export const ZFlightsFratPost = z.strictObject({
     modified: z.number(),
   }),
 });
+
+/** One row of GET /flights/load (presentFlightRow). */
+export const ZFlightRow = z.object({
+  Flight: z.object({
+    id: z.string(),
+    date: z.string(),
+    status: z.string(),
+    callsign: z.string().nullable(),
+    departure_airport: z.string().nullable(),
+    landing_airport: z.string().nullable(),
+    offblocks_time: z.string().nullable(),
+    takeoff_time: z.string().nullable(),
+    landing_time: z.string().nullable(),
+    onblocks_time: z.string().nullable(),
+    offblocks: z.number().nullable(),
+    takeoff: z.number().nullable(),
+    landing: z.number().nullable(),
+    onblocks: z.number().nullable(),
+    block_time: z.number(),
+    flight_time: z.number(),
+    night_flight_time: z.number(),
+    ifr_flight_time: z.number(),
+    rules: z.string().nullable(),
+    crosscountry: z.boolean(),
+    multiengine: z.boolean(),
+    landings: z.number(),
+    night_landings: z.number(),
+    engine_starts: z.number(),
+    pax: z.number(),
+    oil: z.number().nullable(),
+    fuel: z.number().nullable(),
+    cargo: z.number().nullable(),
+    route: z.string().nullable(),
+    remarks: z.string().nullable(),
+    pf: z.string().nullable(),
+    aircraft_id: z.string().nullable(),
+    flight_type_id: z.string().nullable(),
+    base_id: z.string().nullable(),
+    pic_id: z.string().nullable(),
+    sic_id: z.string().nullable(),
+    supervisor_id: z.string().nullable(),
+    user_id: z.string().nullable(),
+    confirmed_at: z.number().nullable(),
+    confirmed_by: z.string().nullable(),
+    dispatched_at: z.number().nullable(),
+    dispatched_by: z.string().nullable(),
+    created: z.number(),
+    modified: z.number(),
+  }),
+  Base: z.object({
+    id: z.string(),
+    name: z.string(),
+    airport_id: z.string().nullable(),
+  }).nullable(),
+  Aircraft: z.object({
+    id: z.string(),
+    registration: z.string(),
+    multiengine: z.boolean(),
+    multipilot: z.boolean(),
+    simulator: z.boolean(),
+    photo: z.string().nullable(),
+    adsb: z.string().nullable(),
+    active: z.boolean(),
+    hours: z.number().nullable(),
+    landings: z.number().nullable(),
+    AircraftModel: z.object({
+      name: z.string().nullable(),
+      icao: z.string().nullable(),
+      AircraftManufacturer: z.object({
+        name: z.string().nullable(),
+      }),
+    }),
+  }).nullable(),
+  FlightType: z.object({
+    id: z.string(),
+    name: z.string(),
+    color: z.string().nullable(),
+    booking: z.boolean(),
+    pic_flight_time: z.string().nullable(),
+    sic_flight_time: z.string().nullable(),
+    supervisor_flight_time: z.string().nullable(),
+    deleted: z.boolean(),
+  }).nullable(),
+  Pic: z.union([z.object({
+    id: z.string(),
+    user_group_id: z.number().nullable(),
+    UserDetail: z.object({
+      id: z.string(),
+      name: z.string(),
+      surname: z.string().nullable(),
+    }),
+  }), z.object({
+    active: z.boolean(),
+    pilot: z.boolean(),
+    deleted: z.boolean(),
+    id: z.string(),
+    user_group_id: z.number().nullable(),
+    UserDetail: z.object({
+      id: z.string(),
+      name: z.string(),
+      surname: z.string().nullable(),
+    }),
+  })]).nullable(),
+  Sic: z.union([z.object({
+    id: z.string(),
+    user_group_id: z.number().nullable(),
+    UserDetail: z.object({
+      id: z.string(),
+      name: z.string(),
+      surname: z.string().nullable(),
+    }),
+  }), z.object({
+    active: z.boolean(),
+    pilot: z.boolean(),
+    deleted: z.boolean(),
+    id: z.string(),
+    user_group_id: z.number().nullable(),
+    UserDetail: z.object({
+      id: z.string(),
+      name: z.string(),
+      surname: z.string().nullable(),
+    }),
+  })]).nullable(),
+});
+
+/** GET /flights/load{/*named}.json: written as text (cached or streamed), so the presenter is checked here instead. */
+export const ZFlightsLoad = z.strictObject({ flights: z.array(ZFlightRow), paginate: ZPaginate, time: z.string() });
+export const flightRowChecked = (f: ReturnType<typeof presentFlightRow>): z.input<typeof ZFlightRow> => f;

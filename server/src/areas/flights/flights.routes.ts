@@ -7,7 +7,7 @@ import { saveFlight } from './flights.service.ts';
 import { cancelFlight, confirmFlight, dispatchFlight } from './flights.transitions.ts';
 import { viewFlight } from './flights.view.ts';
 import { getFrat, saveFrat } from './frat.service.ts';
-import { ZFlightsView, ZFlightsEdit, ZFlightsCancel, ZFlightsDispatch, ZFlightsFrat, ZFlightsFratPost } from './flights.responses.ts';
+import { ZFlightsView, ZFlightsEdit, ZFlightsCancel, ZFlightsDispatch, ZFlightsFrat, ZFlightsFratPost, ZFlightsLoad } from './flights.responses.ts';
 
 const idParam = z.object({ id: zId });
 
@@ -19,6 +19,7 @@ export const flightsRoutes = [
     summary:
       'Flights newest first with Base, Aircraft, FlightType, Pic, Sic; named parameters page, limit (default 20, max 20000), from, to, aircraft, pilot, base, flight_type, status',
     access: {},
+    response: ZFlightsLoad,
     handler: async ({ ctx, actor, req, res }) => loadFlights(ctx, actor, parseLoadParams((req.params as { named?: string[] }).named), res),
   }),
   defineRoute({

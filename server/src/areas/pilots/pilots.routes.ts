@@ -1,5 +1,6 @@
 import { CERTIFICATE_TYPES } from '@ops/shared/reference/certificate-types';
 import { z } from 'zod';
+import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { listPilots, pilotIndex } from './pilots.directory.ts';
@@ -31,6 +32,7 @@ export const pilotsRoutes = [
       'Pilot directory with `paginate`; named parameters page, search, user_group_id (150 = all <= 150), pilot_group, base_id, active, pilot, limit (50, max 100000), excel:1 (an .xlsx file)',
     access: {},
     response: ZPilotsIndex,
+    file: { mediaType: MEDIA.xlsx },
     handler: ({ ctx, actor, req, res }) => pilotIndex(ctx, actor, (req.params as Named).named, res),
   }),
   defineRoute({

@@ -68,4 +68,4 @@ export const ZReportsTotalLandings = z.strictObject({
 });
 
 /** GET /reports/${kind}{/:airport}{/:date}.json */
-export const ZReports$ = z.array(z.string());
+export const ZReportsKind = z.array(z.string());

@@ -14,10 +14,11 @@ import {
   totalHours,
   totalLandings,
 } from './reports.service.ts';
-import { ZReportsPilotsAirports, ZReportsStatsRules, ZReportsTotalFlights, ZReportsStatsFlightTypes, ZReportsFlightHoursByMonth, ZReportsTotalHours, ZReportsTotalLandings, ZReports$ } from './reports.responses.ts';
+import { ZReportsPilotsAirports, ZReportsStatsRules, ZReportsTotalFlights, ZReportsStatsFlightTypes, ZReportsFlightHoursByMonth, ZReportsTotalHours, ZReportsTotalLandings, ZReportsKind } from './reports.responses.ts';
 
 /** Part A 8 response caches (private); reports without a lifetime in the spec are not reused without revalidation. */
 const HOUR = 3600;
+const CACHE_HEADERS = { 'Cache-Control': { description: '`private, max-age=<seconds>` (Part A 8), or `private, no-cache`' } } as const;
 function cache(res: Response, seconds: number | null) {
   res.setHeader('Cache-Control', seconds === null ? 'private, no-cache' : `private, max-age=${seconds}`);
 }
@@ -41,6 +42,7 @@ export const reportsRoutes = [
     access: {},
     params: userParam,
     response: ZReportsPilotsAirports,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const body = await pilotsAirports(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
       cache(res, null);
@@ -55,6 +57,7 @@ export const reportsRoutes = [
     access: {},
     params: userParam,
     response: ZReportsStatsRules,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const body = await statsRules(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
       cache(res, null);
@@ -69,6 +72,7 @@ export const reportsRoutes = [
     access: {},
     params: z.object({ userId: zId }),
     response: ZReportsTotalFlights,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const body = await totalFlights(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
       cache(res, null);
@@ -83,6 +87,7 @@ export const reportsRoutes = [
     access: {},
     params: userParam,
     response: ZReportsStatsFlightTypes,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const body = await statsFlightTypes(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
       cache(res, HOUR);
@@ -97,6 +102,7 @@ export const reportsRoutes = [
     access: {},
     params: z.object({ months: z.string().trim().regex(/^-?\d{1,6}$/, 'Expected a whole number of months'), userId: zId.optional(), aircraftId: zId.optional() }),
     response: ZReportsFlightHoursByMonth,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const scope = await resolveScope(ctx, actor, params.userId, params.aircraftId);
       const body = await flightHoursByMonth(ctx, actor, scope, clampMonths(Number(params.months)));
@@ -112,6 +118,7 @@ export const reportsRoutes = [
     access: {},
     params: userParam,
     response: ZReportsTotalHours,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const body = await totalHours(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
       cache(res, null);
@@ -126,6 +133,7 @@ export const reportsRoutes = [
     access: {},
     params: z.object({ userId: zId.optional(), aircraftId: zId.optional(), since: z.string().trim().max(20).optional(), to: z.string().trim().max(20).optional() }),
     response: ZReportsTotalLandings,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const since = unixParam(params.since, 'since') ?? 0;
       const to = unixParam(params.to, 'to');
@@ -146,7 +154,8 @@ export const reportsRoutes = [
           : 'TAF of an airport: current, or the one issued closest to a past `date` within ±6 hours (last 30 days); ["NIL"] when none; private cache 5 minutes',
       access: {},
       params: z.object({ airport: z.string().trim().max(10).optional(), date: z.string().trim().max(20).optional() }),
-      response: ZReports$,
+      response: ZReportsKind,
+      headers: CACHE_HEADERS,
     handler: async ({ ctx, params, res }) => {
         const icao = params.airport?.toUpperCase();
         if (!isWeatherIcao(icao)) throw notFound('Invalid airport code');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { notFound, validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
@@ -62,6 +63,7 @@ export const safetyReportsRoutes = [
     summary: 'Top-level safety reports visible to the caller, with `paginate`; index/{flightId}; named limit, page, status, report_category, severity, department, from, to, excel:true (xlsx, `token` query parameter)',
     access: { plans, queryToken: true },
     response: ZSafetyReportsIndex,
+    file: { mediaType: MEDIA.xlsx },
     handler: async ({ ctx, actor, req, res }) => {
       const f = listFilters((req.params as Named).named);
       if (isTrue(f.excel)) return sendExcel(ctx.db, actor, f, res);
@@ -73,6 +75,7 @@ export const safetyReportsRoutes = [
     path: '/safety_reports/index/*named',
     area,
     summary: 'The list as a spreadsheet: index/from:../to:../status:../report_category:../severity:../excel:true?token=<token>',
+    file: { mediaType: MEDIA.xlsx },
     access: { plans, queryToken: true },
     handler: async ({ ctx, actor, req, res }) => {
       const f = listFilters((req.params as Named).named);
@@ -95,6 +98,7 @@ export const safetyReportsRoutes = [
     path: '/safety_reports/view/:id/:flag',
     area,
     summary: 'One report as a PDF: view/{id}/pdf:true?token=<token>',
+    file: { mediaType: MEDIA.pdf },
     access: { plans, queryToken: true },
     params: z.object({ id: zId, flag: z.string() }),
     handler: async ({ ctx, actor, params, res }) => {

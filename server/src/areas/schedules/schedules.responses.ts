@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { listBookings } from './schedules.queries.ts';
 
 /**
  * Response schemas of the schedules routes: the 200 bodies as the handlers return them (each route's
@@ -102,3 +103,60 @@ export const ZSchedulesFeedsCreate = z.strictObject({
 export const ZSchedulesFeedsRevoke = z.strictObject({
   result: z.boolean(),
 });
+
+/** GET /schedules/index.json: written as cached text (boardText), so listBookings is checked here instead. */
+export const ZSchedulesIndex = z.strictObject({
+  schedules: z.array(z.object({
+    Schedule: z.object({
+      id: z.string(),
+      aircraft_id: z.string(),
+      pilot_id: z.string(),
+      instructor_id: z.string().nullable(),
+      flight_type_id: z.string(),
+      base_id: z.string().nullable(),
+      start: z.number(),
+      end: z.number(),
+      status: z.string(),
+      flight_id: z.string().nullable(),
+      remarks: z.string().nullable(),
+      user_id: z.string().nullable(),
+      departure_airport: z.string().nullable(),
+      landing_airport: z.string().nullable(),
+    }),
+    Aircraft: z.union([z.object({
+      id: z.string(),
+      registration: z.string(),
+    }), z.object({
+      id: z.string(),
+      registration: z.null(),
+    })]),
+    Pilot: z.union([z.object({
+      id: z.string(),
+      name: z.string(),
+      surname: z.string(),
+    }), z.object({
+      id: z.string(),
+      name: z.null(),
+      surname: z.null(),
+    })]),
+    Instructor: z.union([z.object({
+      id: z.string(),
+      name: z.string(),
+      surname: z.string(),
+    }), z.object({
+      id: z.string(),
+      name: z.null(),
+      surname: z.null(),
+    })]).nullable(),
+    FlightType: z.union([z.object({
+      id: z.string(),
+      name: z.string(),
+      color: z.string().nullable(),
+    }), z.object({
+      id: z.string(),
+      name: z.null(),
+      color: z.null(),
+    })]),
+  })),
+});
+export const boardChecked = (b: Awaited<ReturnType<typeof listBookings>>): z.input<typeof ZSchedulesIndex> => b;

@@ -1,12 +1,13 @@
 import { ROLES } from '@ops/shared';
 import { z } from 'zod';
+import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { createFeed, listFeeds, revokeFeed, serveFeed } from './schedules.feeds.ts';
 import { availability, boardText } from './schedules.queries.ts';
 import { ZAvailability, ZFeedCreate, ZScheduleEdit, ZScheduleIndex } from './schedules.schema.ts';
 import { cancelBooking, saveBooking } from './schedules.service.ts';
-import { ZSchedulesEdit, ZSchedulesDelete, ZSchedulesAvailability, ZSchedulesFeeds, ZSchedulesFeedsCreate, ZSchedulesFeedsRevoke } from './schedules.responses.ts';
+import { ZSchedulesEdit, ZSchedulesDelete, ZSchedulesAvailability, ZSchedulesFeeds, ZSchedulesFeedsCreate, ZSchedulesFeedsRevoke, ZSchedulesIndex } from './schedules.responses.ts';
 
 /** The read-only auditor and mechanics see the board but never book. */
 const BOOKERS = Object.values(ROLES).filter((r) => r !== ROLES.AUDITOR && r !== ROLES.MECHANIC);
@@ -20,6 +21,7 @@ export const schedulesRoutes = [
     summary: 'Bookings overlapping from..to (unix or YYYY-MM-DD, at most 62 days), optional aircraft_id, user_id, base_id; by start',
     access: {},
     query: ZScheduleIndex,
+    response: ZSchedulesIndex,
     handler: async ({ ctx, actor, query, res }) => {
       res.type('json').send(await boardText(ctx.db, actor, query));
       return undefined;
@@ -89,6 +91,8 @@ export const schedulesRoutes = [
     path: '/schedules/ics/:token.ics',
     area: 'schedules',
     summary: 'An ICS calendar feed behind its secret token (public; revocable)',
+    file: { mediaType: MEDIA.ics },
+    headers: { 'Cache-Control': { description: '`private, max-age=300`' } },
     access: { public: true },
     params: z.object({ token: z.string().trim().min(10).max(100) }),
     handler: ({ ctx, params, res }) => serveFeed(ctx, params.token, res),

@@ -95,7 +95,8 @@ export const ZUploadsDelete = z.strictObject({
 });
 
 /** [GET, PUT] ${LOCAL_FILE_PATH}/:token */
-export const Z$ = z.strictObject({
+/** PUT to the local store: the bytes received. */
+export const ZLocalFile = z.strictObject({
   result: z.boolean(),
   size: z.number(),
 });

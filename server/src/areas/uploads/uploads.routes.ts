@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { fileStore } from '../../files/index.ts';
 import { LOCAL_FILE_PATH, type LocalFileStore } from '../../files/local-store.ts';
 import { contentDisposition, TooLargeError } from '../../files/store.ts';
+import { PAGING_HEADERS } from '../../http/responses.ts';
 import { defineRoute, reply } from '../../http/define-route.ts';
 import { notFound } from '../../http/errors.ts';
 import { parseNamed } from '../flights/named-params.ts';
@@ -23,7 +24,7 @@ import {
 import './uploads.tables.ts';
 import './uploads.alerts.ts';
 import './uploads.cleanup.ts';
-import { ZUploadsIndex, ZUploadsView, ZUploadsSign, ZUploadsComplete, ZUploadsConfirm, ZUploadsExpiration, ZUploadsDelete, Z$ } from './uploads.responses.ts';
+import { ZUploadsIndex, ZUploadsView, ZUploadsSign, ZUploadsComplete, ZUploadsConfirm, ZUploadsExpiration, ZUploadsDelete, ZLocalFile } from './uploads.responses.ts';
 
 const idParams = z.object({ id: z.string().trim().min(1).max(64) });
 const PAGE_DEFAULT = 50;
@@ -49,6 +50,12 @@ export const uploadsRoutes = [
       'Active uploads of one record, newest first, 50 per page (named or query `page`, `limit`); paging in `paginate` and the X-… headers. External auditors get no `url`/`thumb_url` on UserCertificate rows',
     access: {},
     response: ZUploadsIndex,
+    headers: {
+      ...PAGING_HEADERS,
+      'X-Paging-recs': { description: 'Records on this page', type: 'integer' },
+      'X-Paging-Prev-Page': { description: '`true` when a previous page exists' },
+      'X-Paging-Next-Page': { description: '`true` when a next page exists' },
+    },
     handler: async ({ ctx, actor, req, res }) => {
       const p = req.params as { model: string; foreignKey: string; named?: string[] };
       const named = parseNamed(p.named, ['page', 'limit']);
@@ -91,6 +98,7 @@ export const uploadsRoutes = [
     path: '/uploads/download/:id.json',
     area: 'uploads',
     summary: 'Redirect (302) to a short-lived signed storage URL of the file; company-scoped',
+    redirect: true,
     access: {},
     params: idParams,
     handler: async ({ ctx, actor, params, req, res }) => {
@@ -184,7 +192,7 @@ export const uploadsRoutes = [
     summary:
       'Local disk store only: the signed URL of a direct upload (PUT raw bytes, no Authorization) or of a download (GET); HMAC-signed and expiring, 403 otherwise',
     access: { public: true },
-    response: Z$,
+    response: ZLocalFile,
     handler: async ({ ctx, req, res }) => {
       const store = fileStore(ctx);
       if (store.kind !== 'local') throw notFound();

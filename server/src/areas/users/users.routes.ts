@@ -1,5 +1,6 @@
 import { ROLES } from '@ops/shared';
 import { z } from 'zod';
+import { PAGING_HEADERS } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId } from '../../http/zod.ts';
 import { ZUserWrite } from './users.schema.ts';
@@ -32,6 +33,7 @@ export const usersRoutes = [
     area: 'users',
     summary: 'Company accounts ({User, UserDetail, UserGroup}), by role then name, all of them unless `page`/`limit` (max 100000) ask for one page; `search`, `user_group_id`, `active`; totals in X-Total-Posts, X-Number-Pages',
     access: readers,
+    headers: PAGING_HEADERS,
     query: z.object({
       page: zPage,
       limit: zLimit(USERS_LIST_MAX, USERS_LIST_MAX),
