@@ -110,7 +110,8 @@ export function contractRecorder(dir: string) {
       const key = `${v.operation} ${v.message}`;
       if (seen.has(key)) return;
       seen.add(key);
-      const test = (globalThis as { expect?: { getState(): { currentTestName?: string; testPath?: string } } }).expect?.getState();
+      // Vitest keeps the running test's name in the shared matcher state (no `globals` needed).
+      const test = (globalThis as Record<symbol, { state?: { currentTestName?: string; testPath?: string } } | undefined>)[Symbol.for('$$jest-matchers-object')]?.state;
       fs.appendFileSync(file('violations'), `${line}\n    in ${test?.testPath ? path.relative(process.cwd(), test.testPath) : '?'} › ${test?.currentTestName ?? '?'}\n`);
     },
     flush() {

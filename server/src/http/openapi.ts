@@ -29,11 +29,14 @@ export function responsesFor(r: RouteDef): Record<string, unknown> {
   const success: Record<string, unknown> = {};
   if (r.redirect) {
     success[302] = { description: 'Redirect to the file', headers: { Location: { description: 'Where the file is served', schema: { type: 'string' } } } };
-  } else if (r.file) {
-    const types = typeof r.file.mediaType === 'string' ? [r.file.mediaType] : r.file.mediaType;
-    success[200] = { description: 'The file', ...headers, content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) };
   } else {
-    success[200] = { description: 'Success', ...headers, ...(r.response ? { content: { 'application/json': { schema: toOutSchema(r.response) } } } : {}) };
+    // A JSON answer, a file, or either (a list that also exports `excel:true`).
+    const types = r.file ? (typeof r.file.mediaType === 'string' ? [r.file.mediaType] : r.file.mediaType) : [];
+    const content: Record<string, unknown> = {
+      ...(r.response ? { 'application/json': { schema: toOutSchema(r.response) } } : {}),
+      ...Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+    };
+    success[200] = { description: r.file ? (r.response ? 'JSON, or the file' : 'The file') : 'Success', ...headers, ...(Object.keys(content).length ? { content } : {}) };
   }
   for (const [status, schema] of Object.entries(r.responses ?? {})) {
     if (schema) success[status] = { description: status === '201' ? 'Created' : status === '202' ? 'Accepted' : 'See the summary', content: { 'application/json': { schema: toOutSchema(schema) } } };

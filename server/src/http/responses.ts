@@ -7,6 +7,8 @@ import { z } from 'zod';
  */
 
 const zFieldErrors = z.record(z.string(), z.array(z.string()));
+/** Uploads (Part A 4.9) key one message per field. */
+const zFieldError = z.record(z.string(), z.string());
 
 /**
  * Part A 7 error envelope (401, 403, 404, 405, 409, 410, 413, 429, 5xx). A few routes add a machine-readable
@@ -24,12 +26,26 @@ export const ZError = z.strictObject({
 /** 400: as `ZError`, with the field errors under `errors` (or `validation` on the spec routes that say so). */
 export const ZValidationError = ZError.extend({
   // Most routes key messages by field; the pilot import lists whole-row messages.
-  errors: z.union([zFieldErrors, z.array(z.string())]).optional(),
+  errors: z.union([zFieldErrors, zFieldError, z.array(z.string())]).optional(),
   validation: zFieldErrors.optional(),
   /** Operating hours: one message list per submitted row. */
   rows: z.array(z.unknown()).optional(),
   /** Pilot edit echoes the id it was saving (null for a new pilot). */
   id: z.string().nullable().optional(),
+  /** Flight overlap (`code: FLIGHT_OVERLAP`): the confirmed flights in the way and the list that shows them. */
+  url: z.string().optional(),
+  conflicts: z
+    .array(
+      z.object({
+        id: z.string(),
+        callsign: z.string().nullable(),
+        date: z.string(),
+        offblocks_time: z.number().nullable(),
+        onblocks_time: z.number().nullable(),
+        link: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 
 /** `{result: true, message?}`: a write that answers no record. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZUser, ZUserDetail, ZUserGroup } from '../users/users.responses.ts';
 
 /**
  * Response schemas of the profile routes: the 200 bodies as the handlers return them (each route's
@@ -8,57 +9,9 @@ import { z } from 'zod';
 
 /** GET /users/view.json */
 export const ZUsersView = z.strictObject({
-  User: z.object({
-    id: z.string(),
-    active: z.boolean(),
-    pilot: z.boolean(),
-    billing: z.boolean(),
-    user_group_id: z.number(),
-    base_id: z.string().nullable(),
-    supervisor_id: z.string().nullable(),
-    email: z.string().nullable(),
-    email_status: z.string(),
-    language: z.string(),
-    api: z.boolean(),
-    two_factor: z.string(),
-    newsletter: z.boolean(),
-    alerts: z.boolean(),
-    message_alerts: z.boolean(),
-    whatsapp: z.boolean(),
-    created: z.number(),
-    expiration: z.string().nullable(),
-  }),
-  UserDetail: z.object({
-    id: z.string(),
-    name: z.string(),
-    surname: z.string(),
-    passport: z.string().nullable(),
-    companyid: z.string().nullable(),
-    dob: z.string().nullable(),
-    phonecode: z.string().nullable(),
-    phone: z.string().nullable(),
-    phonecode2: z.string().nullable(),
-    phone2: z.string().nullable(),
-    emergency_contact: z.string().nullable(),
-    public_phone: z.boolean(),
-    address: z.string().nullable(),
-    pc: z.string().nullable(),
-    city: z.string().nullable(),
-    country_id: z.string().nullable(),
-    timezone_id: z.string().nullable(),
-    nationality: z.string().nullable(),
-    birthcountry_id: z.string().nullable(),
-    photo: z.string().nullable(),
-    flight_hours: z.number(),
-    color: z.string().nullable(),
-    notes: z.string().nullable(),
-    modified: z.number(),
-  }),
-  UserGroup: z.object({
-    id: z.number(),
-    name: z.string(),
-    role: z.string(),
-  }),
+  User: ZUser,
+  UserDetail: ZUserDetail,
+  UserGroup: ZUserGroup,
 });
 
 /** POST /users/email.json */
@@ -128,11 +81,7 @@ export const ZUsersClosesession = z.strictObject({
 /** GET /users/user_groups{/:staff}.json */
 export const ZUsersUserGroups = z.strictObject({
   user_groups: z.array(z.object({
-    UserGroup: z.object({
-      id: z.number(),
-      name: z.string(),
-      role: z.string(),
-    }),
+    UserGroup: ZUserGroup,
   })),
 });
 
