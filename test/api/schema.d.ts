@@ -9988,12 +9988,26 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The file */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": {
+                            pilots: {
+                                [key: string]: unknown;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     };
                 };
@@ -10031,12 +10045,26 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The file */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": {
+                            pilots: {
+                                [key: string]: unknown;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     };
                 };
@@ -18647,12 +18675,78 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The file */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": {
+                            result: boolean;
+                            reports: {
+                                SafetyReport: {
+                                    deleted: boolean;
+                                    involved_users: string[];
+                                    aircraft_ids: string[];
+                                    idn: string | null;
+                                    name: string;
+                                    status: string;
+                                    type: string;
+                                    severity: string;
+                                    datetime: string;
+                                    location: string;
+                                    events: string | null;
+                                    actions: string | null;
+                                    result: string | null;
+                                    corrective_measures: string | null;
+                                    met_conditions: string | null;
+                                    immediate_consequences: string | null;
+                                    flight_phase: string | null;
+                                    safety_report_category_id: string | null;
+                                    safety_report_department_id: string | null;
+                                    flight_id: string | null;
+                                    flight_type_id: string | null;
+                                    parent_id: string | null;
+                                    user_id: string | null;
+                                    reviewer_id: string | null;
+                                    reviewer_outcome: string | null;
+                                    damages: string | null;
+                                    personal_damages: string | null;
+                                    air_space: string | null;
+                                    risk_probability: string | null;
+                                    risk_severity: string | null;
+                                    mitigated_risk_probability: string | null;
+                                    mitigated_risk_severity: string | null;
+                                    reported: number | null;
+                                    id: string;
+                                    company_id: string;
+                                    created: number;
+                                    modified: number;
+                                };
+                                SafetyReportCategory: {
+                                    id: string;
+                                    name: string | null;
+                                } | null;
+                                SafetyReportDepartment: {
+                                    id: string;
+                                    name: string | null;
+                                } | null;
+                                User: {
+                                    id: string;
+                                    name: string | null;
+                                    surname: string | null;
+                                } | null;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     };
                 };
@@ -18690,12 +18784,78 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The file */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": {
+                            result: boolean;
+                            reports: {
+                                SafetyReport: {
+                                    deleted: boolean;
+                                    involved_users: string[];
+                                    aircraft_ids: string[];
+                                    idn: string | null;
+                                    name: string;
+                                    status: string;
+                                    type: string;
+                                    severity: string;
+                                    datetime: string;
+                                    location: string;
+                                    events: string | null;
+                                    actions: string | null;
+                                    result: string | null;
+                                    corrective_measures: string | null;
+                                    met_conditions: string | null;
+                                    immediate_consequences: string | null;
+                                    flight_phase: string | null;
+                                    safety_report_category_id: string | null;
+                                    safety_report_department_id: string | null;
+                                    flight_id: string | null;
+                                    flight_type_id: string | null;
+                                    parent_id: string | null;
+                                    user_id: string | null;
+                                    reviewer_id: string | null;
+                                    reviewer_outcome: string | null;
+                                    damages: string | null;
+                                    personal_damages: string | null;
+                                    air_space: string | null;
+                                    risk_probability: string | null;
+                                    risk_severity: string | null;
+                                    mitigated_risk_probability: string | null;
+                                    mitigated_risk_severity: string | null;
+                                    reported: number | null;
+                                    id: string;
+                                    company_id: string;
+                                    created: number;
+                                    modified: number;
+                                };
+                                SafetyReportCategory: {
+                                    id: string;
+                                    name: string | null;
+                                } | null;
+                                SafetyReportDepartment: {
+                                    id: string;
+                                    name: string | null;
+                                } | null;
+                                User: {
+                                    id: string;
+                                    name: string | null;
+                                    surname: string | null;
+                                } | null;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     };
                 };
@@ -20347,12 +20507,23 @@ export interface components {
                     request_id?: string;
                     errors?: {
                         [key: string]: string[];
+                    } | {
+                        [key: string]: string;
                     } | string[];
                     validation?: {
                         [key: string]: string[];
                     };
                     rows?: unknown[];
                     id?: string | null;
+                    url?: string;
+                    conflicts?: {
+                        id: string;
+                        callsign: string | null;
+                        date: string;
+                        offblocks_time: number | null;
+                        onblocks_time: number | null;
+                        link: string | null;
+                    }[];
                 };
             };
         };
