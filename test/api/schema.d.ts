@@ -15733,7 +15733,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -15743,6 +15743,7 @@ export interface paths {
                             result: boolean;
                             size: number;
                         };
+                        "*/*": string;
                     };
                 };
                 400: components["responses"]["ValidationFailed"];
@@ -15764,7 +15765,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -15774,6 +15775,7 @@ export interface paths {
                             result: boolean;
                             size: number;
                         };
+                        "*/*": string;
                     };
                 };
                 400: components["responses"]["ValidationFailed"];

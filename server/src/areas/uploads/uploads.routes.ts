@@ -193,6 +193,7 @@ export const uploadsRoutes = [
       'Local disk store only: the signed URL of a direct upload (PUT raw bytes, no Authorization) or of a download (GET); HMAC-signed and expiring, 403 otherwise',
     access: { public: true },
     response: ZLocalFile,
+    file: { mediaType: '*/*' },
     handler: async ({ ctx, req, res }) => {
       const store = fileStore(ctx);
       if (store.kind !== 'local') throw notFound();
