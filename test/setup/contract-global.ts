@@ -23,6 +23,8 @@ export default function setup(): (() => void) | undefined {
     console.log(`\nAPI contract: ${per.join('; ')}; ${ops.length} operations exercised`);
     if (process.env.OPS_CONTRACT_COVERAGE) for (const [op, n] of ops.sort()) console.log(`  ${String(n).padStart(6)}  ${op}`);
     if (violations.length) {
+      // Vitest only logs an error thrown by a global teardown; the exit code is what fails CI.
+      process.exitCode = 1;
       throw new Error(`API contract: ${violations.length} distinct responses broke their operation's declared schema:\n${violations.slice(0, 60).join('\n')}`);
     }
   };
