@@ -13,6 +13,8 @@ export default defineConfig({
     ],
     exclude: ['**/node_modules/**', 'test/e2e/**'],
     pool: 'forks',
+    // The contract test: every API response of the suite checked against /openapi.json (test/setup/contract.ts).
+    globalSetup: ['test/setup/contract-global.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // CI asks for a JSON report to count passes per dialect (.ci/run).

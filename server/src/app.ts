@@ -5,6 +5,7 @@ import type { AppContext } from './context.ts';
 import type { RouteDef } from './http/define-route.ts';
 import { HttpError } from './http/errors.ts';
 import { buildOpenApi } from './http/openapi.ts';
+import { observerMiddleware } from './http/observe.ts';
 import { buildRouter } from './http/router.ts';
 import type { Logger } from './logger.ts';
 import { mountMetricsMiddleware, mountOpsRoutes } from './ops/index.ts';
@@ -61,6 +62,10 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
     res.json(openapi);
   });
   mountApiDocs(app);
+
+  // Test servers only: the contract test sees every API response (test/setup/contract.ts).
+  const observe = observerMiddleware(ctx.database.dialect);
+  if (observe) app.use(API_BASE, observe);
 
   const parseJson = express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] });
   const parseForm = express.urlencoded({ extended: true, limit: '5mb' });

@@ -33,13 +33,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -108,13 +106,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -173,13 +169,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -212,22 +206,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -258,22 +249,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            [key: string]: {
+                                id: string;
+                                name: string;
+                                user_id: string;
+                                user_group_id: number;
+                                current: boolean;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -332,20 +324,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -383,22 +366,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            secret: string;
+                            otpauth_url: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -443,22 +424,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            two_factor: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -492,22 +470,32 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            keys: {
+                                ApiKey: {
+                                    id: string;
+                                    user_id: string;
+                                    name: string;
+                                    key_prefix: string;
+                                    last_used_at: number | null;
+                                    expires: number | null;
+                                    revoked: boolean;
+                                    created: number;
+                                };
+                                User: {
+                                    id: string;
+                                    email: string | null;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -558,22 +546,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            key: {
+                                id: string;
+                                name: string;
+                                user_id: string;
+                                key_prefix: string;
+                                expires: number | null;
+                                plaintext: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -611,22 +604,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -657,22 +647,37 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            aircraft: {
+                                Aircraft: {
+                                    id: string;
+                                    registration: string;
+                                    multiengine: boolean;
+                                    multipilot: boolean;
+                                    simulator: boolean;
+                                    active: boolean;
+                                    hours: number;
+                                    landings: number;
+                                    user_id: string | null;
+                                    base_id: string | null;
+                                };
+                                AircraftModel: {
+                                    name: string | null;
+                                    icao: string | null;
+                                    AircraftManufacturer: {
+                                        name: string | null;
+                                    };
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -707,22 +712,51 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Aircraft: {
+                                model_id: string | null;
+                                serial_number: string | null;
+                                adsb: string | null;
+                                insurance_expiration: string | null;
+                                airworthiness_expiration: string | null;
+                                registration_expiration: string | null;
+                                weight_balance_expiration: string | null;
+                                radio_expiration: string | null;
+                                avionics_expiration: string | null;
+                                id: string;
+                                registration: string;
+                                multiengine: boolean;
+                                multipilot: boolean;
+                                simulator: boolean;
+                                active: boolean;
+                                hours: number;
+                                landings: number;
+                                user_id: string | null;
+                                base_id: string | null;
+                            };
+                            Base: {
+                                id: string;
+                                name: string;
+                                default: boolean;
+                                airport_id: string | null;
+                                company_id: string;
+                            } | null;
+                            AircraftModel: {
+                                name: string | null;
+                                icao: string | null;
+                                AircraftManufacturer: {
+                                    name: string | null;
+                                };
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -755,22 +789,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            models: {
+                                AircraftModel: {
+                                    id: string;
+                                    name: string;
+                                    icao: string | null;
+                                    manufacturer_id: string;
+                                };
+                                AircraftManufacturer: {
+                                    id: string;
+                                    name: string;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -803,22 +843,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            manufacturers: {
+                                id: string;
+                                name: string;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -853,22 +891,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -903,22 +938,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -953,22 +985,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -999,22 +1028,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            collections: {
+                                name: string;
+                                version: number;
+                                writable: boolean;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -1072,22 +1100,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            documents: {
+                                [key: string]: unknown;
+                            }[];
+                            checkpoint: {
+                                seq: number;
+                                id: string;
+                                fp: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -1149,22 +1180,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            conflicts: ({
+                                id: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -1192,27 +1223,20 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description The file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "text/event-stream": string;
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -1245,22 +1269,35 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            flight_types: {
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                    booking: boolean;
+                                    pic_flight_time: string;
+                                    sic_flight_time: string;
+                                    supervisor_flight_time: string;
+                                    order: number;
+                                    deleted: boolean;
+                                    created: number;
+                                    modified: number;
+                                };
+                                RequiredCertificate: {
+                                    role: string;
+                                    certificate_type: string;
+                                }[];
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -1295,22 +1332,35 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            flight_types: {
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                    booking: boolean;
+                                    pic_flight_time: string;
+                                    sic_flight_time: string;
+                                    supervisor_flight_time: string;
+                                    order: number;
+                                    deleted: boolean;
+                                    created: number;
+                                    modified: number;
+                                };
+                                RequiredCertificate: {
+                                    role: string;
+                                    certificate_type: string;
+                                }[];
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -1343,22 +1393,41 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            flight_types: {
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                    booking: boolean;
+                                    pic_flight_time: string;
+                                    sic_flight_time: string;
+                                    supervisor_flight_time: string;
+                                    order: number;
+                                    deleted: boolean;
+                                    created: number;
+                                    modified: number;
+                                };
+                                RequiredCertificate: {
+                                    role: string;
+                                    certificate_type: string;
+                                }[];
+                            }[];
+                            classifications: {
+                                name: string;
+                                rollup: string;
+                                /** @enum {string} */
+                                value: "sup" | "none" | "pic" | "picus" | "sic" | "fi" | "dual" | "cri" | "iri" | "fifi" | "sfi" | "tri" | "exa";
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -1393,22 +1462,35 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            flight_type: {
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                    booking: boolean;
+                                    pic_flight_time: string;
+                                    sic_flight_time: string;
+                                    supervisor_flight_time: string;
+                                    order: number;
+                                    deleted: boolean;
+                                    created: number;
+                                    modified: number;
+                                };
+                                RequiredCertificate: {
+                                    role: string;
+                                    certificate_type: string;
+                                }[];
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -1474,22 +1556,44 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            flight_type: {
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                    booking: boolean;
+                                    pic_flight_time: string;
+                                    sic_flight_time: string;
+                                    supervisor_flight_time: string;
+                                    order: number;
+                                    deleted: boolean;
+                                    created: number;
+                                    modified: number;
+                                };
+                                RequiredCertificate: {
+                                    role: string;
+                                    certificate_type: string;
+                                }[];
+                            };
+                            classifications: {
+                                name: string;
+                                rollup: string;
+                                /** @enum {string} */
+                                value: "sup" | "none" | "pic" | "picus" | "sic" | "fi" | "dual" | "cri" | "iri" | "fifi" | "sfi" | "tri" | "exa";
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -1522,22 +1626,44 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            usage: number;
+                            requiredCertificates: {
+                                role: string;
+                                certificate_type: string;
+                            }[];
+                            classifications: {
+                                name: string;
+                                rollup: string;
+                                /** @enum {string} */
+                                value: "sup" | "none" | "pic" | "picus" | "sic" | "fi" | "dual" | "cri" | "iri" | "fifi" | "sfi" | "tri" | "exa";
+                            }[];
+                            FlightType: {
+                                id: string;
+                                name: string;
+                                color: string | null;
+                                booking: boolean;
+                                pic_flight_time: string;
+                                sic_flight_time: string;
+                                supervisor_flight_time: string;
+                                order: number;
+                                deleted: boolean;
+                                created: number;
+                                modified: number;
+                            };
+                            RequiredCertificate: {
+                                role: string;
+                                certificate_type: string;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         /** Change a flight type; requirements are replaced only when `syncRequiredCertificates` is true */
@@ -1588,22 +1714,38 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            flight_type: {
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                    booking: boolean;
+                                    pic_flight_time: string;
+                                    sic_flight_time: string;
+                                    supervisor_flight_time: string;
+                                    order: number;
+                                    deleted: boolean;
+                                    created: number;
+                                    modified: number;
+                                };
+                                RequiredCertificate: {
+                                    role: string;
+                                    certificate_type: string;
+                                }[];
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         /** Change a flight type; requirements are replaced only when `syncRequiredCertificates` is true */
@@ -1654,22 +1796,38 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            flight_type: {
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                    booking: boolean;
+                                    pic_flight_time: string;
+                                    sic_flight_time: string;
+                                    supervisor_flight_time: string;
+                                    order: number;
+                                    deleted: boolean;
+                                    created: number;
+                                    modified: number;
+                                };
+                                RequiredCertificate: {
+                                    role: string;
+                                    certificate_type: string;
+                                }[];
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -1704,22 +1862,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         /** Soft-delete a flight type of the company (flights keep it) */
@@ -1739,22 +1894,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         options?: never;
@@ -1795,22 +1947,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            items: string[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -1845,22 +1994,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            flight_type_id: string;
+                            user_id: string;
+                            at: number;
+                            compliance: {
+                                pic: {
+                                    compliant: boolean;
+                                    ok: string[];
+                                    required: string[];
+                                    limit: number | null;
+                                };
+                                sic: {
+                                    compliant: boolean;
+                                    ok: string[];
+                                    required: string[];
+                                    limit: number | null;
+                                };
+                                supervisor: {
+                                    compliant: boolean;
+                                    ok: string[];
+                                    required: string[];
+                                    limit: number | null;
+                                };
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -1893,22 +2059,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            items: {
+                                id: string;
+                                name: string;
+                                category: string;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -1943,22 +2109,42 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            items: {
+                                Inventory: {
+                                    id: string;
+                                    part_number: string;
+                                    name: string;
+                                    mfr_name: string;
+                                    category: string;
+                                    approval_status: string;
+                                    description: string | null;
+                                    created: number;
+                                    modified: number;
+                                };
+                                unit_count: number;
+                                available_count: number;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -1989,22 +2175,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            readonly categories: ("Avionics" | "Hydraulics" | "Engine" | "Landing Gear" | "Electrical" | "Fuel System" | "Flight Controls" | "Cabin Interior" | "Propulsion" | "Navigation" | "Pneumatics" | "Airframe" | "Communication" | "Lighting" | "Braking System" | "Oxygen System" | "Environmental Control System" | "Emergency Equipment" | "Structure" | "Consumables" | "Miscellaneous")[];
+                            readonly statuses: ("Pending" | "Approved" | "Rejected" | "Quarantined" | "Certified" | "Non-certified" | "Under-review" | "Expired" | "Unapproved")[];
+                            readonly unit_statuses: ("IN_STOCK" | "RESERVED" | "INSTALLED" | "IN_REPAIR" | "SCRAPPED")[];
+                            readonly unit_conditions: ("NEW" | "OVERHAULED" | "SERVICEABLE" | "REPAIRED" | "UNSERVICEABLE")[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2039,22 +2224,55 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            Inventory: {
+                                id: string;
+                                part_number: string;
+                                name: string;
+                                mfr_name: string;
+                                category: string;
+                                approval_status: string;
+                                description: string | null;
+                                created: number;
+                                modified: number;
+                            };
+                            InventoryUnit: {
+                                id: string;
+                                serial_number: string | null;
+                                status: string;
+                                condition: string;
+                                base_id: string | null;
+                                aircraft_id: string | null;
+                                workorder_id: string | null;
+                                created: number;
+                            }[];
+                            InventoryProvider: {
+                                id: string;
+                                name: string;
+                                email: string | null;
+                                phone: string | null;
+                            }[];
+                            InventoryHistory: {
+                                id: string;
+                                action: string;
+                                fields: unknown;
+                                created: number;
+                                User: {
+                                    id: string;
+                                    name: string | null;
+                                    surname: string | null;
+                                } | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2089,22 +2307,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -2137,22 +2353,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -2185,22 +2398,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            providers: {
+                                id: string;
+                                name: string;
+                                email: string | null;
+                                phone: string | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -2233,22 +2448,29 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            InventoryProvider: {
+                                created: number;
+                                id: string;
+                                name: string;
+                                email: string | null;
+                                phone: string | null;
+                            };
+                            Inventory: {
+                                id: string;
+                                name: string;
+                                part_number: string;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2283,22 +2505,92 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            reports: {
+                                AircraftReport: {
+                                    id: string;
+                                    aircraft_id: string;
+                                    flight_id: string | null;
+                                    user_id: string | null;
+                                    type: string;
+                                    title: string;
+                                    description: string | null;
+                                    ata_chapter: string | null;
+                                    system: string | null;
+                                    severity: string;
+                                    aircraft_status: string;
+                                    dispatch_condition: string;
+                                    status: string;
+                                    hours: number | null;
+                                    cycles: number | null;
+                                    deferred_until: number | null;
+                                    deferred_reference: string | null;
+                                    created: number;
+                                    modified: number;
+                                    closed: number | null;
+                                    closed_by: string | null;
+                                    maintenance_job_id: string | null;
+                                };
+                                MelItem: {
+                                    id: string;
+                                    aircraft_report_id: string;
+                                    mel_reference: string | null;
+                                    category: ("A" | "B" | "C" | "D") | null;
+                                    interval_type: ("NEXT_FLIGHT" | "CALENDAR_DAYS" | "FLIGHTS" | "FLIGHT_DAYS" | "CYCLES") | null;
+                                    interval_value: number | null;
+                                    starts: number | null;
+                                    expires: number | null;
+                                    baseline_flights: number | null;
+                                    baseline_cycles: number | null;
+                                    placard_fitted: boolean;
+                                    procedures: string | null;
+                                    released_by: string | null;
+                                    released: number | null;
+                                    extended: boolean;
+                                    extended_by: string | null;
+                                    extended_until: number | null;
+                                    extension_reason: string | null;
+                                    MelItemLimitation: {
+                                        id: string;
+                                        code: string;
+                                        value: string | null;
+                                        note: string | null;
+                                        created: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    status: "OPEN" | "CLOSED" | "EXPIRING_SOON" | "EXPIRED";
+                                    derived_at: number;
+                                } | null;
+                                Aircraft: {
+                                    id: string;
+                                    registration: string | null;
+                                };
+                                User: {
+                                    id: string | null;
+                                    name: string;
+                                    surname: string;
+                                } | null;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -2331,22 +2623,98 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            MaintenanceJob: {
+                                id: string;
+                                name: string;
+                                status: string;
+                                start: number | null;
+                                crs_signed: boolean;
+                            } | null;
+                            Upload: {
+                                id: string;
+                                filename: string;
+                                type: string;
+                                mime: string;
+                                size: string | null;
+                                width: string | null;
+                                height: string | null;
+                                created: number;
+                                user_id: string;
+                            }[];
+                            AircraftReport: {
+                                id: string;
+                                aircraft_id: string;
+                                flight_id: string | null;
+                                user_id: string | null;
+                                type: string;
+                                title: string;
+                                description: string | null;
+                                ata_chapter: string | null;
+                                system: string | null;
+                                severity: string;
+                                aircraft_status: string;
+                                dispatch_condition: string;
+                                status: string;
+                                hours: number | null;
+                                cycles: number | null;
+                                deferred_until: number | null;
+                                deferred_reference: string | null;
+                                created: number;
+                                modified: number;
+                                closed: number | null;
+                                closed_by: string | null;
+                                maintenance_job_id: string | null;
+                            };
+                            MelItem: {
+                                id: string;
+                                aircraft_report_id: string;
+                                mel_reference: string | null;
+                                category: ("A" | "B" | "C" | "D") | null;
+                                interval_type: ("NEXT_FLIGHT" | "CALENDAR_DAYS" | "FLIGHTS" | "FLIGHT_DAYS" | "CYCLES") | null;
+                                interval_value: number | null;
+                                starts: number | null;
+                                expires: number | null;
+                                baseline_flights: number | null;
+                                baseline_cycles: number | null;
+                                placard_fitted: boolean;
+                                procedures: string | null;
+                                released_by: string | null;
+                                released: number | null;
+                                extended: boolean;
+                                extended_by: string | null;
+                                extended_until: number | null;
+                                extension_reason: string | null;
+                                MelItemLimitation: {
+                                    id: string;
+                                    code: string;
+                                    value: string | null;
+                                    note: string | null;
+                                    created: number;
+                                }[];
+                                /** @enum {string} */
+                                status: "OPEN" | "CLOSED" | "EXPIRING_SOON" | "EXPIRED";
+                                derived_at: number;
+                            } | null;
+                            Aircraft: {
+                                id: string;
+                                registration: string | null;
+                            };
+                            User: {
+                                id: string | null;
+                                name: string;
+                                surname: string;
+                            } | null;
+                            result: boolean;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2381,22 +2749,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                            MelItem: {
+                                id: string;
+                                starts: number | null;
+                                expires: number | null;
+                            } | null;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -2431,22 +2802,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -2479,22 +2848,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2527,22 +2892,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            releasers: {
+                                id: string;
+                                name: string;
+                                user_group_id: number;
+                                surname: string;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2579,22 +2945,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            MelItem: {
+                                id: string;
+                                extended: boolean;
+                                extended_until: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -2627,22 +2995,64 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            aircraft_id: string;
+                            registration: string;
+                            blocked: boolean;
+                            blockReason: string | null;
+                            checked_at: number;
+                            items: {
+                                report_id: string;
+                                mel_item_id: string;
+                                /** @enum {string} */
+                                type: "MEL" | "CDL";
+                                title: string;
+                                ata_chapter: string | null;
+                                category: ("A" | "B" | "C" | "D") | null;
+                                mel_reference: string | null;
+                                interval_type: string | null;
+                                interval_value: number | null;
+                                starts: number | null;
+                                expires: number | null;
+                                extended: boolean;
+                                extended_until: number | null;
+                                /** @enum {string} */
+                                status: "OPEN" | "CLOSED" | "EXPIRING_SOON" | "EXPIRED";
+                                deadline: {
+                                    /** @constant */
+                                    kind: "time";
+                                    expires: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "counter";
+                                    remaining: number;
+                                    used: number;
+                                    limit: number;
+                                    /** @enum {string} */
+                                    unit: "cycles" | "flights" | "flight_days";
+                                    known: boolean;
+                                } | {
+                                    /** @constant */
+                                    kind: "none";
+                                };
+                            }[];
+                            jobs: {
+                                id: string;
+                                name: string;
+                                status: string;
+                                start: number | null;
+                                maintenance_plan_id: string | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2675,22 +3085,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            MEL: {
+                                open: number;
+                                expiring_soon: number;
+                                expired: number;
+                            };
+                            CDL: {
+                                open: number;
+                                expiring_soon: number;
+                                expired: number;
+                            };
+                            aircraft: {
+                                blocked: boolean;
+                                open: number;
+                                expiring_soon: number;
+                                expired: number;
+                                aircraft_id: string;
+                                registration: string;
+                            }[];
+                            open: number;
+                            expiring_soon: number;
+                            expired: number;
+                            result: boolean;
+                            checked_at: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2723,22 +3150,51 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            jobs: {
+                                Job: {
+                                    id: string;
+                                    aircraft_id: string;
+                                    name: string;
+                                    description: string | null;
+                                    status: string;
+                                    start: number | null;
+                                    finish: number | null;
+                                    crs_signed: boolean;
+                                    crs_signed_by: string | null;
+                                    crs_signed_at: number | null;
+                                    crs_expiration: number | null;
+                                    maintenance_plan_id: string | null;
+                                    repeat: string;
+                                    created: number;
+                                };
+                                Aircraft: {
+                                    id: string;
+                                    registration: string | null;
+                                };
+                                report_count: number;
+                                work_order_count: number;
+                                work_orders_closed: number;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2773,22 +3229,117 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            Job: {
+                                id: string;
+                                aircraft_id: string;
+                                user_id: string | null;
+                                name: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "OPEN" | "IN_PROGRESS" | "COMPLETED";
+                                start: number | null;
+                                finish: number | null;
+                                crs_signed: boolean;
+                                crs_signed_by: string | null;
+                                crs_signed_at: number | null;
+                                crs_expiration: number | null;
+                                maintenance_plan_id: string | null;
+                                repeat: string;
+                                created: number;
+                                modified: number;
+                            };
+                            Aircraft: {
+                                id: string;
+                                registration: string;
+                            } | null;
+                            AircraftReport: {
+                                id: string;
+                                aircraft_id: string;
+                                flight_id: string | null;
+                                user_id: string | null;
+                                type: string;
+                                title: string;
+                                description: string | null;
+                                ata_chapter: string | null;
+                                system: string | null;
+                                severity: string;
+                                aircraft_status: string;
+                                dispatch_condition: string;
+                                status: string;
+                                hours: number | null;
+                                cycles: number | null;
+                                deferred_until: number | null;
+                                deferred_reference: string | null;
+                                created: number;
+                                modified: number;
+                                closed: number | null;
+                                closed_by: string | null;
+                                maintenance_job_id: string | null;
+                                MelItem: {
+                                    id: string;
+                                    aircraft_report_id: string;
+                                    mel_reference: string | null;
+                                    category: ("A" | "B" | "C" | "D") | null;
+                                    interval_type: ("NEXT_FLIGHT" | "CALENDAR_DAYS" | "FLIGHTS" | "FLIGHT_DAYS" | "CYCLES") | null;
+                                    interval_value: number | null;
+                                    starts: number | null;
+                                    expires: number | null;
+                                    baseline_flights: number | null;
+                                    baseline_cycles: number | null;
+                                    placard_fitted: boolean;
+                                    procedures: string | null;
+                                    released_by: string | null;
+                                    released: number | null;
+                                    extended: boolean;
+                                    extended_by: string | null;
+                                    extended_until: number | null;
+                                    extension_reason: string | null;
+                                    MelItemLimitation: {
+                                        id: string;
+                                        code: string;
+                                        value: string | null;
+                                        note: string | null;
+                                        created: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    status: "OPEN" | "CLOSED" | "EXPIRING_SOON" | "EXPIRED";
+                                    derived_at: number;
+                                } | null;
+                            }[];
+                            WorkOrder: {
+                                InventoryUnit: {
+                                    id: string;
+                                    part_number: string;
+                                    status: string;
+                                    serial_number: string | null;
+                                    condition: string;
+                                    part_id: string;
+                                    part_name: string;
+                                }[];
+                                id: string;
+                                plan_work_order_id: string | null;
+                                name: string;
+                                description: string | null;
+                                ata: string | null;
+                                time: number | null;
+                                /** @enum {string} */
+                                status: "done" | "cancelled" | "in_progress" | "pending";
+                                remarks: string | null;
+                                sort_order: number;
+                                completed_at: number | null;
+                                completed_by: string | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2823,22 +3374,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -2873,22 +3421,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -2923,22 +3468,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -2971,22 +3512,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3019,22 +3556,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3069,22 +3602,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            closed_reports: number;
+                            next_job_id: string | null;
+                            result: boolean;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3117,22 +3649,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3165,22 +3694,52 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            plans: {
+                                MaintenancePlan: {
+                                    id: string;
+                                    company_id: string;
+                                    user_id: string | null;
+                                    name: string;
+                                    description: string | null;
+                                    hours_interval: number | null;
+                                    landings_interval: number | null;
+                                    repeat: string;
+                                    maintenance_programme_id: string | null;
+                                    sort_order: number;
+                                    created: number;
+                                    modified: number;
+                                };
+                                Aircraft: {
+                                    id: string;
+                                    registration: string;
+                                }[];
+                                MaintenanceProgramme: {
+                                    id: string;
+                                    name: string;
+                                    sort_order: number;
+                                } | null;
+                                PlanWorkOrder: {
+                                    id: string;
+                                    maintenance_plan_id: string;
+                                    name: string;
+                                    description: string | null;
+                                    ata: string | null;
+                                    time: number | null;
+                                    sort_order: number;
+                                }[];
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3213,22 +3772,49 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            MaintenancePlan: {
+                                id: string;
+                                company_id: string;
+                                user_id: string | null;
+                                name: string;
+                                description: string | null;
+                                hours_interval: number | null;
+                                landings_interval: number | null;
+                                repeat: string;
+                                maintenance_programme_id: string | null;
+                                sort_order: number;
+                                created: number;
+                                modified: number;
+                            };
+                            Aircraft: {
+                                id: string;
+                                registration: string;
+                            }[];
+                            MaintenanceProgramme: {
+                                id: string;
+                                name: string;
+                                sort_order: number;
+                            } | null;
+                            PlanWorkOrder: {
+                                id: string;
+                                maintenance_plan_id: string;
+                                name: string;
+                                description: string | null;
+                                ata: string | null;
+                                time: number | null;
+                                sort_order: number;
+                            }[];
+                            result: boolean;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -3263,22 +3849,53 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            plan: {
+                                MaintenancePlan: {
+                                    id: string;
+                                    company_id: string;
+                                    user_id: string | null;
+                                    name: string;
+                                    description: string | null;
+                                    hours_interval: number | null;
+                                    landings_interval: number | null;
+                                    repeat: string;
+                                    maintenance_programme_id: string | null;
+                                    sort_order: number;
+                                    created: number;
+                                    modified: number;
+                                };
+                                Aircraft: {
+                                    id: string;
+                                    registration: string;
+                                }[];
+                                MaintenanceProgramme: {
+                                    id: string;
+                                    name: string;
+                                    sort_order: number;
+                                } | null;
+                                PlanWorkOrder: {
+                                    id: string;
+                                    maintenance_plan_id: string;
+                                    name: string;
+                                    description: string | null;
+                                    ata: string | null;
+                                    time: number | null;
+                                    sort_order: number;
+                                }[];
+                            };
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3311,22 +3928,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -3361,22 +3974,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            count: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3409,22 +4019,53 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            plans: {
+                                MaintenancePlan: {
+                                    id: string;
+                                    company_id: string;
+                                    user_id: string | null;
+                                    name: string;
+                                    description: string | null;
+                                    hours_interval: number | null;
+                                    landings_interval: number | null;
+                                    repeat: string;
+                                    maintenance_programme_id: string | null;
+                                    sort_order: number;
+                                    created: number;
+                                    modified: number;
+                                };
+                                Aircraft: {
+                                    id: string;
+                                    registration: string;
+                                }[];
+                                MaintenanceProgramme: {
+                                    id: string;
+                                    name: string;
+                                    sort_order: number;
+                                } | null;
+                                PlanWorkOrder: {
+                                    id: string;
+                                    maintenance_plan_id: string;
+                                    name: string;
+                                    description: string | null;
+                                    ata: string | null;
+                                    time: number | null;
+                                    sort_order: number;
+                                }[];
+                            }[];
+                            next_plan_id: string | null;
+                            open_plan_ids: string[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -3459,22 +4100,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            count: number;
+                            plans: {
+                                id: string;
+                                name: string;
+                                hours_interval: number | null;
+                                landings_interval: number | null;
+                                repeat: string;
+                                maintenance_programme_id: string | null;
+                                programme_name: string | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -3507,22 +4153,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            programmes: {
+                                id: string;
+                                name: string;
+                                plan_count: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -3555,22 +4201,148 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            flights: {
+                                Flight: {
+                                    id: string;
+                                    date: string;
+                                    status: string;
+                                    callsign: string | null;
+                                    departure_airport: string | null;
+                                    landing_airport: string | null;
+                                    offblocks_time: string | null;
+                                    takeoff_time: string | null;
+                                    landing_time: string | null;
+                                    onblocks_time: string | null;
+                                    offblocks: number | null;
+                                    takeoff: number | null;
+                                    landing: number | null;
+                                    onblocks: number | null;
+                                    block_time: number;
+                                    flight_time: number;
+                                    night_flight_time: number;
+                                    ifr_flight_time: number;
+                                    rules: string | null;
+                                    crosscountry: boolean;
+                                    multiengine: boolean;
+                                    landings: number;
+                                    night_landings: number;
+                                    engine_starts: number;
+                                    pax: number;
+                                    oil: number | null;
+                                    fuel: number | null;
+                                    cargo: number | null;
+                                    route: string | null;
+                                    remarks: string | null;
+                                    pf: string | null;
+                                    aircraft_id: string | null;
+                                    flight_type_id: string | null;
+                                    base_id: string | null;
+                                    pic_id: string | null;
+                                    sic_id: string | null;
+                                    supervisor_id: string | null;
+                                    user_id: string | null;
+                                    confirmed_at: number | null;
+                                    confirmed_by: string | null;
+                                    dispatched_at: number | null;
+                                    dispatched_by: string | null;
+                                    created: number;
+                                    modified: number;
+                                };
+                                Base: {
+                                    id: string;
+                                    name: string;
+                                    airport_id: string | null;
+                                } | null;
+                                Aircraft: {
+                                    id: string;
+                                    registration: string;
+                                    multiengine: boolean;
+                                    multipilot: boolean;
+                                    simulator: boolean;
+                                    photo: string | null;
+                                    adsb: string | null;
+                                    active: boolean;
+                                    hours: number | null;
+                                    landings: number | null;
+                                    AircraftModel: {
+                                        name: string | null;
+                                        icao: string | null;
+                                        AircraftManufacturer: {
+                                            name: string | null;
+                                        };
+                                    };
+                                } | null;
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                    booking: boolean;
+                                    pic_flight_time: string | null;
+                                    sic_flight_time: string | null;
+                                    supervisor_flight_time: string | null;
+                                    deleted: boolean;
+                                } | null;
+                                Pic: ({
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                } | {
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                }) | null;
+                                Sic: ({
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                } | {
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                }) | null;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                            time: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -3605,22 +4377,148 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            flights: {
+                                Flight: {
+                                    id: string;
+                                    date: string;
+                                    status: string;
+                                    callsign: string | null;
+                                    departure_airport: string | null;
+                                    landing_airport: string | null;
+                                    offblocks_time: string | null;
+                                    takeoff_time: string | null;
+                                    landing_time: string | null;
+                                    onblocks_time: string | null;
+                                    offblocks: number | null;
+                                    takeoff: number | null;
+                                    landing: number | null;
+                                    onblocks: number | null;
+                                    block_time: number;
+                                    flight_time: number;
+                                    night_flight_time: number;
+                                    ifr_flight_time: number;
+                                    rules: string | null;
+                                    crosscountry: boolean;
+                                    multiengine: boolean;
+                                    landings: number;
+                                    night_landings: number;
+                                    engine_starts: number;
+                                    pax: number;
+                                    oil: number | null;
+                                    fuel: number | null;
+                                    cargo: number | null;
+                                    route: string | null;
+                                    remarks: string | null;
+                                    pf: string | null;
+                                    aircraft_id: string | null;
+                                    flight_type_id: string | null;
+                                    base_id: string | null;
+                                    pic_id: string | null;
+                                    sic_id: string | null;
+                                    supervisor_id: string | null;
+                                    user_id: string | null;
+                                    confirmed_at: number | null;
+                                    confirmed_by: string | null;
+                                    dispatched_at: number | null;
+                                    dispatched_by: string | null;
+                                    created: number;
+                                    modified: number;
+                                };
+                                Base: {
+                                    id: string;
+                                    name: string;
+                                    airport_id: string | null;
+                                } | null;
+                                Aircraft: {
+                                    id: string;
+                                    registration: string;
+                                    multiengine: boolean;
+                                    multipilot: boolean;
+                                    simulator: boolean;
+                                    photo: string | null;
+                                    adsb: string | null;
+                                    active: boolean;
+                                    hours: number | null;
+                                    landings: number | null;
+                                    AircraftModel: {
+                                        name: string | null;
+                                        icao: string | null;
+                                        AircraftManufacturer: {
+                                            name: string | null;
+                                        };
+                                    };
+                                } | null;
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                    booking: boolean;
+                                    pic_flight_time: string | null;
+                                    sic_flight_time: string | null;
+                                    supervisor_flight_time: string | null;
+                                    deleted: boolean;
+                                } | null;
+                                Pic: ({
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                } | {
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                }) | null;
+                                Sic: ({
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                } | {
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                }) | null;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                            time: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -3655,22 +4553,247 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            flight: {
+                                Pic: ({
+                                    UserGroup: {
+                                        role: number;
+                                        name: string;
+                                    } | null;
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                } | {
+                                    UserGroup: {
+                                        role: number;
+                                        name: string;
+                                    } | null;
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                }) | null;
+                                Sic: ({
+                                    UserGroup: {
+                                        role: number;
+                                        name: string;
+                                    } | null;
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                } | {
+                                    UserGroup: {
+                                        role: number;
+                                        name: string;
+                                    } | null;
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
+                                }) | null;
+                                Supervisor: {
+                                    id: string;
+                                    user_group_id: number;
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string;
+                                    };
+                                    UserGroup: {
+                                        role: number;
+                                        name: string;
+                                    } | null;
+                                } | null;
+                                DepartureAirport: {
+                                    id: string;
+                                    name: string;
+                                    lat: number;
+                                    lon: number;
+                                } | null;
+                                LandingAirport: {
+                                    id: string;
+                                    name: string;
+                                    lat: number;
+                                    lon: number;
+                                } | null;
+                                FlightChange: {
+                                    id: string;
+                                    flight_id: string;
+                                    user_id: string | null;
+                                    action: string;
+                                    fields: unknown;
+                                    comments: string | null;
+                                    created: number;
+                                    User: {
+                                        id: string;
+                                        UserDetail: {
+                                            name: string;
+                                            surname: string | null;
+                                        };
+                                    } | null;
+                                }[];
+                                Upload: {
+                                    id: string;
+                                    filename: string;
+                                    type: string;
+                                    mime: string;
+                                    size: string | null;
+                                    width: string | null;
+                                    height: string | null;
+                                    created: number;
+                                    user_id: string;
+                                }[];
+                                SafetyReport: unknown[];
+                                Flight: {
+                                    id: string;
+                                    date: string;
+                                    status: string;
+                                    callsign: string | null;
+                                    departure_airport: string | null;
+                                    landing_airport: string | null;
+                                    offblocks_time: string | null;
+                                    takeoff_time: string | null;
+                                    landing_time: string | null;
+                                    onblocks_time: string | null;
+                                    offblocks: number | null;
+                                    takeoff: number | null;
+                                    landing: number | null;
+                                    onblocks: number | null;
+                                    block_time: number;
+                                    flight_time: number;
+                                    night_flight_time: number;
+                                    ifr_flight_time: number;
+                                    rules: string | null;
+                                    crosscountry: boolean;
+                                    multiengine: boolean;
+                                    landings: number;
+                                    night_landings: number;
+                                    engine_starts: number;
+                                    pax: number;
+                                    oil: number | null;
+                                    fuel: number | null;
+                                    cargo: number | null;
+                                    route: string | null;
+                                    remarks: string | null;
+                                    pf: string | null;
+                                    aircraft_id: string | null;
+                                    flight_type_id: string | null;
+                                    base_id: string | null;
+                                    pic_id: string | null;
+                                    sic_id: string | null;
+                                    supervisor_id: string | null;
+                                    user_id: string | null;
+                                    confirmed_at: number | null;
+                                    confirmed_by: string | null;
+                                    dispatched_at: number | null;
+                                    dispatched_by: string | null;
+                                    created: number;
+                                    modified: number;
+                                };
+                                Base: {
+                                    id: string;
+                                    name: string;
+                                    airport_id: string | null;
+                                } | null;
+                                Aircraft: {
+                                    id: string;
+                                    registration: string;
+                                    multiengine: boolean;
+                                    multipilot: boolean;
+                                    simulator: boolean;
+                                    photo: string | null;
+                                    adsb: string | null;
+                                    active: boolean;
+                                    hours: number | null;
+                                    landings: number | null;
+                                    AircraftModel: {
+                                        name: string | null;
+                                        icao: string | null;
+                                        AircraftManufacturer: {
+                                            name: string | null;
+                                        };
+                                    };
+                                } | null;
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                    booking: boolean;
+                                    pic_flight_time: string | null;
+                                    sic_flight_time: string | null;
+                                    supervisor_flight_time: string | null;
+                                    deleted: boolean;
+                                } | null;
+                            };
+                            distance: number;
+                            canConfirm: boolean;
+                            canEdit: boolean;
+                            canCreate: boolean;
+                            canDelete: boolean;
+                            changeNames: {
+                                create: {
+                                    icon: string;
+                                    name: string;
+                                    class: string;
+                                };
+                                edit: {
+                                    icon: string;
+                                    name: string;
+                                    class: string;
+                                };
+                                confirm: {
+                                    icon: string;
+                                    name: string;
+                                    class: string;
+                                };
+                                dispatch: {
+                                    icon: string;
+                                    name: string;
+                                    class: string;
+                                };
+                                cancel: {
+                                    icon: string;
+                                    name: string;
+                                    class: string;
+                                };
+                                revert: {
+                                    icon: string;
+                                    name: string;
+                                    class: string;
+                                };
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -3776,22 +4899,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3839,22 +4959,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            status: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3898,22 +5016,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            status: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3948,22 +5064,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @constant */
+                            result: true;
+                            /** @constant */
+                            status: "DISPATCHED";
+                        } | {
+                            id: string;
+                            /** @constant */
+                            result: false;
+                            message: string;
+                            code: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3996,22 +5118,44 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            frat: {
+                                id: string;
+                                flight_id: string;
+                                user_id: string;
+                                answers: {
+                                    [key: string]: string;
+                                };
+                                score: number;
+                                level: string;
+                                mitigation: string | null;
+                                completed: boolean;
+                                created: number;
+                                modified: number;
+                            } | null;
+                            readonly factors: {
+                                key: string;
+                                label: string;
+                                readonly options: {
+                                    key: string;
+                                    label: string;
+                                    points: number;
+                                }[];
+                            }[];
+                            readonly levels: {
+                                /** @enum {string} */
+                                level: "LOW" | "MEDIUM" | "HIGH";
+                                min: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4047,22 +5191,32 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            frat: {
+                                id: string;
+                                flight_id: string;
+                                user_id: string;
+                                answers: {
+                                    [key: string]: string;
+                                };
+                                score: number;
+                                level: string;
+                                mitigation: string | null;
+                                completed: boolean;
+                                created: number;
+                                modified: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -4095,15 +5249,33 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            airports: {
+                                Airport: {
+                                    id: string;
+                                    name: string;
+                                    city: string;
+                                    lat: number;
+                                    lon: number;
+                                };
+                                Country: {
+                                    id: string | null;
+                                    name: string;
+                                };
+                                Timezone: {
+                                    id: string;
+                                    name: string;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4138,15 +5310,46 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            airport: {
+                                Timezone: {
+                                    id: string;
+                                    name: string;
+                                    offset: string;
+                                    offset_hours: number;
+                                    description: string;
+                                };
+                                Sun: {
+                                    date: string;
+                                    sunrise: number | null;
+                                    sunset: number | null;
+                                    sunrise_time: string | null;
+                                    sunset_time: string | null;
+                                    daylight: number | null;
+                                    polar: ("day" | "night") | null;
+                                    definition: string;
+                                };
+                                Airport: {
+                                    id: string;
+                                    name: string;
+                                    city: string;
+                                    lat: number;
+                                    lon: number;
+                                };
+                                Country: {
+                                    id: string | null;
+                                    name: string;
+                                };
+                            };
+                        };
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4182,15 +5385,46 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            airport: {
+                                Timezone: {
+                                    id: string;
+                                    name: string;
+                                    offset: string;
+                                    offset_hours: number;
+                                    description: string;
+                                };
+                                Sun: {
+                                    date: string;
+                                    sunrise: number | null;
+                                    sunset: number | null;
+                                    sunrise_time: string | null;
+                                    sunset_time: string | null;
+                                    daylight: number | null;
+                                    polar: ("day" | "night") | null;
+                                    definition: string;
+                                };
+                                Airport: {
+                                    id: string;
+                                    name: string;
+                                    city: string;
+                                    lat: number;
+                                    lon: number;
+                                };
+                                Country: {
+                                    id: string | null;
+                                    name: string;
+                                };
+                            };
+                        };
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4228,22 +5462,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            seconds: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4278,22 +5507,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            notifications: {
+                                read: boolean;
+                                link: string | null;
+                                id: string;
+                                title: string;
+                                body: string | null;
+                                created: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4343,22 +5574,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            marked: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -4389,22 +5617,86 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Company: {
+                                id: string;
+                                name: string;
+                                disabled: boolean;
+                                api: boolean;
+                                plan: string;
+                                type: string;
+                            };
+                            CompanyTheme: {
+                                id: string;
+                                logo: string | null;
+                                color: string | null;
+                            };
+                            CompanyDetail: {
+                                id: string;
+                                currency: string;
+                                icao: string | null;
+                                timezone_id: string;
+                                country_id: string | null;
+                                zip: string | null;
+                                Timezone: {
+                                    id: string;
+                                    name: string;
+                                    description: string;
+                                    offset_hours: number;
+                                    offset: string;
+                                    country_iso: null;
+                                };
+                                Country: {
+                                    name: string;
+                                    iso2: string;
+                                } | null;
+                            };
+                            CompanySetting: {
+                                FlightTimezone?: {
+                                    id: string;
+                                    name: string;
+                                    description: string;
+                                    offset_hours: number;
+                                    offset: string;
+                                    country_iso: null;
+                                };
+                                self_schedule: boolean;
+                                require_pic_docs: boolean;
+                                schedule_self_allow_nodocs: boolean;
+                                block_pic_without_docs: boolean;
+                                require_flight_password: boolean;
+                                schedule_dispatch_frat: boolean;
+                                require_debriefing_signature: boolean;
+                                id: string;
+                                company_id: string;
+                                flight_timezone_id: string | null;
+                                date_format: string;
+                                time_format: string;
+                                duration_format: string;
+                                aoc: boolean;
+                                extracrew: boolean;
+                                cabincrew: boolean;
+                                max_duty_hours: number | null;
+                                max_flight_hours_year: number | null;
+                            };
+                            CompanyBillingSetting: {
+                                id: string;
+                                company_id: string;
+                                enabled: boolean;
+                                billed_person: string | null;
+                                tax: number;
+                                send_notification: boolean;
+                                public_key: string | null;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4437,22 +5729,100 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Admin: {
+                                created: number;
+                                modified: number;
+                                user_count: number;
+                                active_user_count: number;
+                                pilot_count: number;
+                                pilot_limit: number | null;
+                                base_count: number;
+                                active_api_keys: number;
+                                operating_hours: {
+                                    company: boolean;
+                                    bases: number;
+                                };
+                            };
+                            Company: {
+                                id: string;
+                                name: string;
+                                disabled: boolean;
+                                api: boolean;
+                                plan: string;
+                                type: string;
+                            };
+                            CompanyTheme: {
+                                id: string;
+                                logo: string | null;
+                                color: string | null;
+                            };
+                            CompanyDetail: {
+                                id: string;
+                                currency: string;
+                                icao: string | null;
+                                timezone_id: string;
+                                country_id: string | null;
+                                zip: string | null;
+                                Timezone: {
+                                    id: string;
+                                    name: string;
+                                    description: string;
+                                    offset_hours: number;
+                                    offset: string;
+                                    country_iso: null;
+                                };
+                                Country: {
+                                    name: string;
+                                    iso2: string;
+                                } | null;
+                            };
+                            CompanySetting: {
+                                FlightTimezone?: {
+                                    id: string;
+                                    name: string;
+                                    description: string;
+                                    offset_hours: number;
+                                    offset: string;
+                                    country_iso: null;
+                                };
+                                self_schedule: boolean;
+                                require_pic_docs: boolean;
+                                schedule_self_allow_nodocs: boolean;
+                                block_pic_without_docs: boolean;
+                                require_flight_password: boolean;
+                                schedule_dispatch_frat: boolean;
+                                require_debriefing_signature: boolean;
+                                id: string;
+                                company_id: string;
+                                flight_timezone_id: string | null;
+                                date_format: string;
+                                time_format: string;
+                                duration_format: string;
+                                aoc: boolean;
+                                extracrew: boolean;
+                                cabincrew: boolean;
+                                max_duty_hours: number | null;
+                                max_flight_hours_year: number | null;
+                            };
+                            CompanyBillingSetting: {
+                                id: string;
+                                company_id: string;
+                                enabled: boolean;
+                                billed_person: string | null;
+                                tax: number;
+                                send_notification: boolean;
+                                public_key: string | null;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4576,22 +5946,103 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Admin: {
+                                created: number;
+                                modified: number;
+                                user_count: number;
+                                active_user_count: number;
+                                pilot_count: number;
+                                pilot_limit: number | null;
+                                base_count: number;
+                                active_api_keys: number;
+                                operating_hours: {
+                                    company: boolean;
+                                    bases: number;
+                                };
+                            };
+                            Company: {
+                                id: string;
+                                name: string;
+                                disabled: boolean;
+                                api: boolean;
+                                plan: string;
+                                type: string;
+                            };
+                            CompanyTheme: {
+                                id: string;
+                                logo: string | null;
+                                color: string | null;
+                            };
+                            CompanyDetail: {
+                                id: string;
+                                currency: string;
+                                icao: string | null;
+                                timezone_id: string;
+                                country_id: string | null;
+                                zip: string | null;
+                                Timezone: {
+                                    id: string;
+                                    name: string;
+                                    description: string;
+                                    offset_hours: number;
+                                    offset: string;
+                                    country_iso: null;
+                                };
+                                Country: {
+                                    name: string;
+                                    iso2: string;
+                                } | null;
+                            };
+                            CompanySetting: {
+                                FlightTimezone?: {
+                                    id: string;
+                                    name: string;
+                                    description: string;
+                                    offset_hours: number;
+                                    offset: string;
+                                    country_iso: null;
+                                };
+                                self_schedule: boolean;
+                                require_pic_docs: boolean;
+                                schedule_self_allow_nodocs: boolean;
+                                block_pic_without_docs: boolean;
+                                require_flight_password: boolean;
+                                schedule_dispatch_frat: boolean;
+                                require_debriefing_signature: boolean;
+                                id: string;
+                                company_id: string;
+                                flight_timezone_id: string | null;
+                                date_format: string;
+                                time_format: string;
+                                duration_format: string;
+                                aoc: boolean;
+                                extracrew: boolean;
+                                cabincrew: boolean;
+                                max_duty_hours: number | null;
+                                max_flight_hours_year: number | null;
+                            };
+                            CompanyBillingSetting: {
+                                id: string;
+                                company_id: string;
+                                enabled: boolean;
+                                billed_person: string | null;
+                                tax: number;
+                                send_notification: boolean;
+                                public_key: string | null;
+                            };
+                            result: boolean;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -4622,22 +6073,35 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            OperatingHours: {
+                                timezone: string;
+                                overrides_from: string;
+                                overrides_to: string;
+                                rows: {
+                                    id: string;
+                                    base_id: string | null;
+                                    weekday: number | null;
+                                    override_date: string | null;
+                                    closed: boolean;
+                                    start_minute: number;
+                                    end_minute: number;
+                                }[];
+                                bases: {
+                                    id: string;
+                                    name: string;
+                                    customised: boolean;
+                                }[];
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4683,22 +6147,29 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            base_id: string | null;
+                            rows: {
+                                id: string;
+                                base_id: string | null;
+                                weekday: number | null;
+                                override_date: string | null;
+                                closed: boolean;
+                                start_minute: number;
+                                end_minute: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -4733,22 +6204,30 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            base_id: string | null;
+                            timezone: string;
+                            from: string;
+                            to: string;
+                            days: {
+                                date: string;
+                                closed: boolean;
+                                windows: {
+                                    start: number;
+                                    end: number;
+                                    start_minute: number;
+                                    end_minute: number;
+                                }[];
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4781,22 +6260,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            "Flight.create": boolean;
+                            "Flight.edit": boolean;
+                            "Flight.confirm": boolean;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4829,22 +6305,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            roles: {
+                                role: number;
+                                name: string;
+                                permissions: {
+                                    "Flight.create": boolean;
+                                    "Flight.edit": boolean;
+                                    "Flight.confirm": boolean;
+                                };
+                                overridden: ("Flight.create" | "Flight.edit" | "Flight.confirm")[];
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4878,22 +6358,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            role?: {
+                                role: number;
+                                name: string;
+                                permissions: {
+                                    "Flight.create": boolean;
+                                    "Flight.edit": boolean;
+                                    "Flight.confirm": boolean;
+                                };
+                                overridden: ("Flight.create" | "Flight.edit" | "Flight.confirm")[];
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -4926,22 +6412,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            type: "Aircraft" | "UserCertificate" | "Maintenance" | "AircraftUpload" | "Document";
+                            icon: string;
+                            /** @enum {string} */
+                            class: "text-danger" | "text-warning" | "text-muted";
+                            link: string;
+                            name: string;
+                            date: number;
+                            details: string;
+                        }[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -4976,15 +6465,56 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            news: {
+                                News: {
+                                    content: string | null;
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
+                                } | {
+                                    summary: string | null;
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
+                                };
+                                NewsSignature: {
+                                    id: string;
+                                    user_id: string;
+                                    news_id: string;
+                                    created: number;
+                                }[];
+                            }[];
+                            pagination: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -5019,15 +6549,56 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            news: {
+                                News: {
+                                    content: string | null;
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
+                                } | {
+                                    summary: string | null;
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
+                                };
+                                NewsSignature: {
+                                    id: string;
+                                    user_id: string;
+                                    news_id: string;
+                                    created: number;
+                                }[];
+                            }[];
+                            pagination: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -5064,15 +6635,56 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            news: {
+                                News: {
+                                    content: string | null;
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
+                                } | {
+                                    summary: string | null;
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
+                                };
+                                NewsSignature: {
+                                    id: string;
+                                    user_id: string;
+                                    news_id: string;
+                                    created: number;
+                                }[];
+                            }[];
+                            pagination: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -5107,15 +6719,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -5187,22 +6801,30 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            id: string;
+                            slug: string;
+                            News: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                                created: string;
+                                sign: boolean;
+                                notification: boolean;
+                                public: boolean;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -5237,22 +6859,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -5296,22 +6916,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            NewsSignature: {
+                                id: string;
+                                user_id: string;
+                                news_id: string;
+                                created: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -5342,24 +6965,46 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Records matching the filters */
+                        "X-Total-Posts"?: number;
+                        /** @description This page (1-based) */
+                        "X-Actual-Page"?: number;
+                        /** @description Page size */
+                        "X-Paging-limit"?: number;
+                        /** @description Pages in all */
+                        "X-Number-Pages"?: number;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            User: {
+                                id: string;
+                                active: boolean;
+                                email_status: string;
+                                pilot: boolean;
+                                two_factor: string;
+                                api: boolean;
+                                email: string | null;
+                                user_group_id: number;
+                                expiration: string | null;
+                            };
+                            UserDetail: {
+                                name: string;
+                                surname: string;
+                                photo: string | null;
+                            };
+                            UserGroup: {
+                                name: string;
+                                id: number;
+                            };
+                        }[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -5392,22 +7037,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            [key: string]: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -5442,22 +7082,96 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Base: {
+                                id: string;
+                                name: string;
+                                airport_id: string | null;
+                            } | null;
+                            Supervisor: {
+                                id: string;
+                                UserDetail: {
+                                    name: string;
+                                    surname: string;
+                                };
+                            } | null;
+                            Company: {
+                                id: string;
+                                name: string;
+                                plan: string;
+                                timezone: string;
+                            };
+                            UserLogin: {
+                                id: string;
+                                created: number;
+                                ip: string | null;
+                                user_agent: string | null;
+                                method: string;
+                            }[];
+                            Login: {
+                                company_accounts: number;
+                                activation_pending: boolean;
+                            };
+                            User: {
+                                id: string;
+                                active: boolean;
+                                pilot: boolean;
+                                billing: boolean;
+                                user_group_id: number;
+                                base_id: string | null;
+                                supervisor_id: string | null;
+                                email: string | null;
+                                email_status: string;
+                                language: string;
+                                api: boolean;
+                                two_factor: string;
+                                newsletter: boolean;
+                                alerts: boolean;
+                                message_alerts: boolean;
+                                whatsapp: boolean;
+                                created: number;
+                                expiration: string | null;
+                            };
+                            UserDetail: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                passport: string | null;
+                                companyid: string | null;
+                                dob: string | null;
+                                phonecode: string | null;
+                                phone: string | null;
+                                phonecode2: string | null;
+                                phone2: string | null;
+                                emergency_contact: string | null;
+                                public_phone: boolean;
+                                address: string | null;
+                                pc: string | null;
+                                city: string | null;
+                                country_id: string | null;
+                                timezone_id: string | null;
+                                nationality: string | null;
+                                birthcountry_id: string | null;
+                                photo: string | null;
+                                flight_hours: number;
+                                color: string | null;
+                                notes: string | null;
+                                modified: number;
+                            };
+                            UserGroup: {
+                                id: number;
+                                name: string;
+                                role: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -5581,22 +7295,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -5718,22 +7430,71 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            User: {
+                                id: string;
+                                active: boolean;
+                                pilot: boolean;
+                                billing: boolean;
+                                user_group_id: number;
+                                base_id: string | null;
+                                supervisor_id: string | null;
+                                email: string | null;
+                                email_status: string;
+                                language: string;
+                                api: boolean;
+                                two_factor: string;
+                                newsletter: boolean;
+                                alerts: boolean;
+                                message_alerts: boolean;
+                                whatsapp: boolean;
+                                created: number;
+                                expiration: string | null;
+                            };
+                            UserDetail: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                passport: string | null;
+                                companyid: string | null;
+                                dob: string | null;
+                                phonecode: string | null;
+                                phone: string | null;
+                                phonecode2: string | null;
+                                phone2: string | null;
+                                emergency_contact: string | null;
+                                public_phone: boolean;
+                                address: string | null;
+                                pc: string | null;
+                                city: string | null;
+                                country_id: string | null;
+                                timezone_id: string | null;
+                                nationality: string | null;
+                                birthcountry_id: string | null;
+                                photo: string | null;
+                                flight_hours: number;
+                                color: string | null;
+                                notes: string | null;
+                                modified: number;
+                            };
+                            UserGroup: {
+                                id: number;
+                                name: string;
+                                role: string;
+                            };
+                            result: boolean;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -5777,22 +7538,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -5834,22 +7593,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            mail: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -5882,22 +7639,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            pilots: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                user_group_id: number;
+                                active: boolean;
+                                pilot: boolean;
+                                billing: boolean;
+                                base_id: string | null;
+                                email: string | null;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -5930,22 +7701,67 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            User: {
+                                id: string;
+                                active: boolean;
+                                pilot: boolean;
+                                billing: boolean;
+                                user_group_id: number;
+                                base_id: string | null;
+                                supervisor_id: string | null;
+                                email: string | null;
+                                email_status: string;
+                                language: string;
+                                api: boolean;
+                                two_factor: string;
+                                newsletter: boolean;
+                                alerts: boolean;
+                                message_alerts: boolean;
+                                whatsapp: boolean;
+                                created: number;
+                                expiration: string | null;
+                            };
+                            UserDetail: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                passport: string | null;
+                                companyid: string | null;
+                                dob: string | null;
+                                phonecode: string | null;
+                                phone: string | null;
+                                phonecode2: string | null;
+                                phone2: string | null;
+                                emergency_contact: string | null;
+                                public_phone: boolean;
+                                address: string | null;
+                                pc: string | null;
+                                city: string | null;
+                                country_id: string | null;
+                                timezone_id: string | null;
+                                nationality: string | null;
+                                birthcountry_id: string | null;
+                                photo: string | null;
+                                flight_hours: number;
+                                color: string | null;
+                                notes: string | null;
+                                modified: number;
+                            };
+                            UserGroup: {
+                                id: number;
+                                name: string;
+                                role: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -6051,22 +7867,68 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            User: {
+                                id: string;
+                                active: boolean;
+                                pilot: boolean;
+                                billing: boolean;
+                                user_group_id: number;
+                                base_id: string | null;
+                                supervisor_id: string | null;
+                                email: string | null;
+                                email_status: string;
+                                language: string;
+                                api: boolean;
+                                two_factor: string;
+                                newsletter: boolean;
+                                alerts: boolean;
+                                message_alerts: boolean;
+                                whatsapp: boolean;
+                                created: number;
+                                expiration: string | null;
+                            };
+                            UserDetail: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                passport: string | null;
+                                companyid: string | null;
+                                dob: string | null;
+                                phonecode: string | null;
+                                phone: string | null;
+                                phonecode2: string | null;
+                                phone2: string | null;
+                                emergency_contact: string | null;
+                                public_phone: boolean;
+                                address: string | null;
+                                pc: string | null;
+                                city: string | null;
+                                country_id: string | null;
+                                timezone_id: string | null;
+                                nationality: string | null;
+                                birthcountry_id: string | null;
+                                photo: string | null;
+                                flight_hours: number;
+                                color: string | null;
+                                notes: string | null;
+                                modified: number;
+                            };
+                            UserGroup: {
+                                id: number;
+                                name: string;
+                                role: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -6112,22 +7974,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            email: string;
+                            email_status: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -6169,22 +8030,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            email: string;
+                            email_status: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -6230,22 +8090,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            sessions_closed: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -6291,15 +8149,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            email: string;
+                        };
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -6343,22 +8205,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            whatsapp: boolean;
+                            phone: string;
+                        } | {
+                            result: boolean;
+                            message: string;
+                            phone: string;
+                            expires: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -6389,22 +8255,33 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            logins: {
+                                id: string;
+                                created: number;
+                                ip: string | null;
+                                user_agent: string | null;
+                                method: string;
+                            }[];
+                            sessions: {
+                                id: string;
+                                created: number;
+                                last_seen: number;
+                                expires: number;
+                                ip: string | null;
+                                user_agent: string | null;
+                                current: boolean;
+                            }[];
+                            currentSession: string | null;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -6441,22 +8318,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            current: boolean;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -6487,22 +8363,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            user_groups: {
+                                UserGroup: {
+                                    id: number;
+                                    name: string;
+                                    role: string;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -6537,22 +8414,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            user_groups: {
+                                UserGroup: {
+                                    id: number;
+                                    name: string;
+                                    role: string;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -6585,22 +8463,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            [key: string]: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -6633,22 +8506,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            [key: string]: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -6681,22 +8549,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            bases: {
+                                Base: {
+                                    id: string;
+                                    name: string;
+                                    default: boolean;
+                                    airport_id: string | null;
+                                    company_id: string;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -6729,22 +8600,67 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Base: {
+                                id: string;
+                                name: string;
+                                default: boolean;
+                                airport_id: string | null;
+                                company_id: string;
+                            };
+                            Airport: ({
+                                id: string;
+                                name: null;
+                                city: null;
+                                country_iso: null;
+                                country_name: null;
+                                lat: null;
+                                lon: null;
+                                timezone: null;
+                            } | {
+                                id: string;
+                                name: string;
+                                city: string;
+                                country_iso: string | null;
+                                country_name: string;
+                                lat: number;
+                                lon: number;
+                                timezone: string;
+                            }) | null;
+                            Aircraft: {
+                                id: string;
+                                registration: string;
+                                active: boolean;
+                                multiengine: boolean;
+                                multipilot: boolean;
+                                simulator: boolean;
+                                model: string | null;
+                            }[];
+                            Pilots: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                active: boolean;
+                                photo: string | null;
+                                color: string | null;
+                            }[];
+                            Mechanics: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                active: boolean;
+                                photo: string | null;
+                                color: string | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -6779,22 +8695,67 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Base: {
+                                id: string;
+                                name: string;
+                                default: boolean;
+                                airport_id: string | null;
+                                company_id: string;
+                            };
+                            Airport: ({
+                                id: string;
+                                name: null;
+                                city: null;
+                                country_iso: null;
+                                country_name: null;
+                                lat: null;
+                                lon: null;
+                                timezone: null;
+                            } | {
+                                id: string;
+                                name: string;
+                                city: string;
+                                country_iso: string | null;
+                                country_name: string;
+                                lat: number;
+                                lon: number;
+                                timezone: string;
+                            }) | null;
+                            Aircraft: {
+                                id: string;
+                                registration: string;
+                                active: boolean;
+                                multiengine: boolean;
+                                multipilot: boolean;
+                                simulator: boolean;
+                                model: string | null;
+                            }[];
+                            Pilots: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                active: boolean;
+                                photo: string | null;
+                                color: string | null;
+                            }[];
+                            Mechanics: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                active: boolean;
+                                photo: string | null;
+                                color: string | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -6842,22 +8803,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                            Base: {
+                                id: string;
+                                name: string;
+                                default: boolean;
+                                airport_id: string | null;
+                                company_id: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -6905,22 +8871,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                            Base: {
+                                id: string;
+                                name: string;
+                                default: boolean;
+                                airport_id: string | null;
+                                company_id: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -6955,22 +8926,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                            moved_to: string | null;
+                            moved: {
+                                aircraft: number;
+                                users: number;
+                            };
+                            removed_schedules: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -7003,22 +8978,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            id: string;
+                            title: string;
+                            eventColor: string;
+                        }[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -7055,22 +9027,34 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            schedules: {
+                                BaseSchedule: {
+                                    id: string;
+                                    base: string;
+                                    pilot: string;
+                                    start: number | null;
+                                    end: number | null;
+                                    type: string;
+                                    always: boolean;
+                                };
+                                Pilot: {
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                    title: string;
+                                    eventColor: string;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -7132,22 +9116,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            BaseSchedule: {
+                                id: string;
+                                base: string;
+                                pilot: string;
+                                start: number | null;
+                                end: number | null;
+                                type: string;
+                                always: boolean;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -7199,22 +9189,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            BaseSchedule: {
+                                id: string;
+                                base: string;
+                                pilot: string;
+                                start: number | null;
+                                end: number | null;
+                                type: string;
+                                always: boolean;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -7249,22 +9245,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            deleted: number;
+                            message: string;
+                            id?: unknown;
+                        } | {
+                            result: boolean;
+                            deleted: number;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -7297,22 +9296,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            pilotGroups: {
+                                PilotGroup: {
+                                    pilot_count?: number;
+                                    id: string;
+                                    company_id: string;
+                                    name: string;
+                                    color: string;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -7347,22 +9349,43 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            PilotGroup: {
+                                pilot_count?: number;
+                                id: string;
+                                company_id: string;
+                                name: string;
+                                color: string;
+                            };
+                            User: {
+                                User: {
+                                    id: string;
+                                    active: boolean;
+                                    pilot: boolean;
+                                    email: string | null;
+                                    email_status: string;
+                                    user_group_id: number;
+                                };
+                                UserDetail: {
+                                    name: string;
+                                    surname: string;
+                                    photo: string | null;
+                                };
+                                PilotGroup: {
+                                    id: string;
+                                    name: string;
+                                    color: string;
+                                }[];
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -7397,22 +9420,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            pilot: boolean;
+                            id: string;
+                            name: string;
+                            email: string | null;
+                            email_status: string;
+                            user_group_id: number;
+                            base_id: string | null;
+                            surname: string;
+                            photo: string | null;
+                        }[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -7460,22 +9487,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                            PilotGroup: {
+                                pilot_count?: number;
+                                id: string;
+                                company_id: string;
+                                name: string;
+                                color: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -7508,22 +9540,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            PilotGroup: {
+                                User: {
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                }[];
+                                pilot_count?: number;
+                                id: string;
+                                company_id: string;
+                                name: string;
+                                color: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         /** Rename (and recolour) a group; PilotGroup.User given replaces the membership */
@@ -7556,22 +9594,32 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            PilotGroup: {
+                                User: {
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                }[];
+                                pilot_count?: number;
+                                id: string;
+                                company_id: string;
+                                name: string;
+                                color: string;
+                            };
+                            result: boolean;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         /** Rename (and recolour) a group; PilotGroup.User given replaces the membership */
@@ -7604,22 +9652,32 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            PilotGroup: {
+                                User: {
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                }[];
+                                pilot_count?: number;
+                                id: string;
+                                company_id: string;
+                                name: string;
+                                color: string;
+                            };
+                            result: boolean;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -7654,22 +9712,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         /** Delete a group and its memberships (not the users) */
@@ -7689,22 +9745,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         options?: never;
@@ -7737,22 +9791,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            action: number;
+                            changed: string[];
+                            skipped: string[];
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -7789,22 +9842,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            sent: number;
+                            mails: {
+                                activation: number;
+                                confirm: number;
+                                welcome: number;
+                            };
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -7835,22 +9891,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            pilots: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                user_group_id: number | null;
+                                active: boolean;
+                                pilot: boolean;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -7885,22 +9943,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            pilots: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                user_group_id: number | null;
+                                active: boolean;
+                                pilot: boolean;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -7928,27 +9988,34 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            pilots: {
+                                [key: string]: unknown;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -7978,27 +10045,34 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            pilots: {
+                                [key: string]: unknown;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8116,22 +10190,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            id: string;
+                            result: boolean;
+                            validation: Record<string, never>;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -8169,22 +10241,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            id: string;
+                            result: boolean;
+                            errors: string[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -8215,22 +10285,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            user: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8265,22 +10332,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            user: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8317,22 +10381,43 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            changes: {
+                                UserChange: {
+                                    id: string;
+                                    user_id: string;
+                                    action: string;
+                                    fields: {
+                                        field: string;
+                                        from: unknown;
+                                        to: unknown;
+                                    }[];
+                                    created: number;
+                                };
+                                ChangedBy: {
+                                    id: string;
+                                    name: string | null;
+                                    surname: string | null;
+                                } | null;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8365,22 +10450,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            readonly certificate_types: {
+                                key: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "licence" | "rating" | "medical";
+                                /** @enum {string} */
+                                authority: "EASA" | "FAA";
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8413,22 +10500,103 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: string | number;
+                                previous_time: number;
+                                other_companies: number;
+                            };
+                            average: number;
+                            total_time: number;
+                            flight_time: number;
+                            flight_types: {
+                                [key: string]: number;
+                            };
+                            functions: {
+                                FI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                PIC: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                SIC: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                DUAL: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                PICUS: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                CRI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                IRI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                FIFI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                SFI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                TRI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                EXA: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                SUPERVISOR: {
+                                    icon: string;
+                                    time: number;
+                                };
+                            };
+                            rules: {
+                                VFR: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                IFR: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                SIM: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                "Cross Country": {
+                                    icon: string;
+                                    time: number;
+                                };
+                                Night: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                "Multi Engine": {
+                                    icon: string;
+                                    time: number;
+                                };
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8463,22 +10631,103 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: string | number;
+                                previous_time: number;
+                                other_companies: number;
+                            };
+                            average: number;
+                            total_time: number;
+                            flight_time: number;
+                            flight_types: {
+                                [key: string]: number;
+                            };
+                            functions: {
+                                FI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                PIC: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                SIC: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                DUAL: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                PICUS: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                CRI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                IRI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                FIFI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                SFI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                TRI: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                EXA: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                SUPERVISOR: {
+                                    icon: string;
+                                    time: number;
+                                };
+                            };
+                            rules: {
+                                VFR: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                IFR: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                SIM: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                "Cross Country": {
+                                    icon: string;
+                                    time: number;
+                                };
+                                Night: {
+                                    icon: string;
+                                    time: number;
+                                };
+                                "Multi Engine": {
+                                    icon: string;
+                                    time: number;
+                                };
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8511,22 +10760,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8561,22 +10835,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8611,22 +10910,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8662,22 +10986,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8712,22 +11061,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8763,22 +11137,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8814,22 +11213,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8866,22 +11290,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8916,22 +11365,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -8967,22 +11441,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9018,22 +11517,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9070,22 +11594,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9121,22 +11670,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9173,22 +11747,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9225,22 +11824,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9278,22 +11902,47 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            windows: {
+                                landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                night_landings: {
+                                    days: number;
+                                    count: number;
+                                    required: number;
+                                    current: boolean;
+                                };
+                                hours: {
+                                    days: number;
+                                    seconds: number;
+                                    required_seconds: number;
+                                    current: boolean;
+                                };
+                            };
+                            current: boolean;
+                            user_id: string;
+                            now: number;
+                            d1: number;
+                            d2: number;
+                            d3: number;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9326,22 +11975,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9373,22 +12021,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            requirements: {
+                                landings: number;
+                                night_landings: number;
+                                hours: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -9442,22 +12091,41 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            UserCertificate: {
+                                id: string;
+                                user_id: string;
+                                type: string;
+                                name: string | null;
+                                issue: string | null;
+                                expiration: string | null;
+                                comments: string | null;
+                                Upload: ({
+                                    id: string;
+                                    filename: string;
+                                    type: string;
+                                    mime: string;
+                                    size: string | null;
+                                } | {
+                                    id: string;
+                                    filename?: unknown;
+                                    type?: unknown;
+                                    mime?: unknown;
+                                    size?: unknown;
+                                }) | null;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -9492,22 +12160,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -9538,22 +12204,38 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            certificates: {
+                                id: string;
+                                user_id: string;
+                                type: string;
+                                name: string | null;
+                                issue: string | null;
+                                expiration: string | null;
+                                comments: string | null;
+                                Upload: ({
+                                    id: string;
+                                    filename: string;
+                                    type: string;
+                                    mime: string;
+                                    size: string | null;
+                                } | {
+                                    id: string;
+                                    filename?: unknown;
+                                    type?: unknown;
+                                    mime?: unknown;
+                                    size?: unknown;
+                                }) | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9588,22 +12270,38 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            certificates: {
+                                id: string;
+                                user_id: string;
+                                type: string;
+                                name: string | null;
+                                issue: string | null;
+                                expiration: string | null;
+                                comments: string | null;
+                                Upload: ({
+                                    id: string;
+                                    filename: string;
+                                    type: string;
+                                    mime: string;
+                                    size: string | null;
+                                } | {
+                                    id: string;
+                                    filename?: unknown;
+                                    type?: unknown;
+                                    mime?: unknown;
+                                    size?: unknown;
+                                }) | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9636,22 +12334,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            endpoints: {
+                                id: string;
+                                url: string;
+                                description: string | null;
+                                events: string[];
+                                active: boolean;
+                                secret_hint: string;
+                                created: number;
+                                modified: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9684,22 +12386,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            readonly events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed")[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9734,22 +12431,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            endpoint: {
+                                id: string;
+                                url: string;
+                                description: string | null;
+                                events: string[];
+                                active: boolean;
+                                secret_hint: string;
+                                created: number;
+                                modified: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -9799,22 +12500,30 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            secret: string;
+                            endpoint: {
+                                id: string;
+                                url: string;
+                                description: string | null;
+                                events: string[];
+                                active: boolean;
+                                secret_hint: string;
+                                created: number;
+                                modified: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -9864,22 +12573,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            endpoint: {
+                                id: string;
+                                url: string;
+                                description: string | null;
+                                events: string[];
+                                active: boolean;
+                                secret_hint: string;
+                                created: number;
+                                modified: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -9914,22 +12629,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            secret: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -9964,22 +12676,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -10014,22 +12722,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                attempts: number;
+                                next_attempt: number | null;
+                                last_attempt: number | null;
+                                delivered: number | null;
+                                created: number;
+                                id: string;
+                                event_id: string;
+                                error: string | null;
+                                status: string;
+                                record_id: string;
+                                response_status: number | null;
+                                type: string;
+                                model: string;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10066,22 +12783,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -10110,24 +12824,29 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            routes: {
+                                from: string;
+                                to: string;
+                                from_lat: number;
+                                from_lon: number;
+                                to_lat: number;
+                                to_lon: number;
+                                flights: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10160,24 +12879,29 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            routes: {
+                                from: string;
+                                to: string;
+                                from_lat: number;
+                                from_lon: number;
+                                to_lat: number;
+                                to_lon: number;
+                                flights: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10208,24 +12932,27 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            rules: {
+                                rule: string;
+                                seconds: number;
+                                flights: number;
+                            }[];
+                            total: number;
+                            flights: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10258,24 +12985,27 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            rules: {
+                                rule: string;
+                                seconds: number;
+                                flights: number;
+                            }[];
+                            total: number;
+                            flights: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10308,24 +13038,22 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            flights: number;
+                            seconds: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10356,24 +13084,27 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            types: {
+                                id: string | null;
+                                name: string;
+                                color: string;
+                                total: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10406,24 +13137,27 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            types: {
+                                id: string | null;
+                                name: string;
+                                color: string;
+                                total: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10456,24 +13190,25 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            timestamp: number;
+                            label: string;
+                            seconds: number;
+                            flights: number;
+                            landings: number;
+                        }[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10507,24 +13242,25 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            timestamp: number;
+                            label: string;
+                            seconds: number;
+                            flights: number;
+                            landings: number;
+                        }[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10558,24 +13294,25 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            timestamp: number;
+                            label: string;
+                            seconds: number;
+                            flights: number;
+                            landings: number;
+                        }[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10610,24 +13347,25 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            timestamp: number;
+                            label: string;
+                            seconds: number;
+                            flights: number;
+                            landings: number;
+                        }[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10658,24 +13396,22 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            seconds: number;
+                            hours: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10708,24 +13444,22 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            seconds: number;
+                            hours: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10756,24 +13490,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10806,24 +13537,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10856,24 +13584,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10907,24 +13632,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -10957,24 +13679,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11008,24 +13727,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11059,24 +13775,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11111,24 +13824,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11161,24 +13871,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11212,24 +13919,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11263,24 +13967,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11315,24 +14016,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11366,24 +14064,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11418,24 +14113,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11470,24 +14162,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11523,24 +14212,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            landings: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11571,24 +14257,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": string[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11621,24 +14302,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": string[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11671,24 +14347,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": string[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11722,24 +14393,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": string[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11770,24 +14436,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": string[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11820,24 +14481,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": string[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11870,24 +14526,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": string[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11921,24 +14572,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": string[];
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -11973,22 +14619,68 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            schedules: {
+                                Schedule: {
+                                    id: string;
+                                    aircraft_id: string;
+                                    pilot_id: string;
+                                    instructor_id: string | null;
+                                    flight_type_id: string;
+                                    base_id: string | null;
+                                    start: number;
+                                    end: number;
+                                    status: string;
+                                    flight_id: string | null;
+                                    remarks: string | null;
+                                    user_id: string | null;
+                                    departure_airport: string | null;
+                                    landing_airport: string | null;
+                                };
+                                Aircraft: {
+                                    id: string;
+                                    registration: string;
+                                } | {
+                                    id: string;
+                                    registration: null;
+                                };
+                                Pilot: {
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                } | {
+                                    id: string;
+                                    name: null;
+                                    surname: null;
+                                };
+                                Instructor: ({
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                } | {
+                                    id: string;
+                                    name: null;
+                                    surname: null;
+                                }) | null;
+                                FlightType: {
+                                    id: string;
+                                    name: string;
+                                    color: string | null;
+                                } | {
+                                    id: string;
+                                    name: null;
+                                    color: null;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -12052,22 +14744,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            id: string;
+                            flight_id: string | null;
+                            warning?: string;
+                        } | {
+                            /** @constant */
+                            result: false;
+                            /** @enum {string} */
+                            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED";
+                            message: string;
+                            conflicts?: {
+                                id: string;
+                                aircraft_id: string;
+                                pilot_id: string;
+                                instructor_id: string | null;
+                                start: number;
+                                end: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -12102,22 +14808,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            id: string;
+                            flight_id: string | null;
+                            warning?: string;
+                        } | {
+                            /** @constant */
+                            result: false;
+                            /** @enum {string} */
+                            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED";
+                            message: string;
+                            conflicts?: {
+                                id: string;
+                                aircraft_id: string;
+                                pilot_id: string;
+                                instructor_id: string | null;
+                                start: number;
+                                end: number;
+                            }[];
+                        } | {
+                            /** @constant */
+                            result: true;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -12150,22 +14873,42 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            date: string;
+                            base_id: string | null;
+                            hours: {
+                                closed: boolean;
+                                windows: {
+                                    start: number;
+                                    end: number;
+                                }[];
+                            };
+                            aircraft: {
+                                id: string;
+                                registration: string;
+                                free: {
+                                    start: number;
+                                    end: number;
+                                }[];
+                            }[];
+                            instructors: {
+                                id: string;
+                                name: string;
+                                surname: string;
+                                free: {
+                                    start: number;
+                                    end: number;
+                                }[];
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -12201,22 +14944,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            feeds: {
+                                id: string;
+                                kind: string;
+                                subject_id: string;
+                                created: number;
+                                revoked: boolean;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -12267,22 +15011,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            token: string;
+                            path: string;
+                            url: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -12320,22 +15064,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -12363,20 +15103,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description The file */
                 200: {
                     headers: {
+                        /** @description `private, max-age=300` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "text/calendar": string;
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -12410,24 +15152,44 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Records matching the filters */
+                        "X-Total-Posts"?: number;
+                        /** @description This page (1-based) */
+                        "X-Actual-Page"?: number;
+                        /** @description Page size */
+                        "X-Paging-limit"?: number;
+                        /** @description Pages in all */
+                        "X-Number-Pages"?: number;
+                        /** @description Records on this page */
+                        "X-Paging-recs"?: number;
+                        /** @description `true` when a previous page exists */
+                        "X-Paging-Prev-Page"?: string;
+                        /** @description `true` when a next page exists */
+                        "X-Paging-Next-Page"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            uploads: {
+                                [key: string]: unknown;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -12462,24 +15224,44 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Records matching the filters */
+                        "X-Total-Posts"?: number;
+                        /** @description This page (1-based) */
+                        "X-Actual-Page"?: number;
+                        /** @description Page size */
+                        "X-Paging-limit"?: number;
+                        /** @description Pages in all */
+                        "X-Number-Pages"?: number;
+                        /** @description Records on this page */
+                        "X-Paging-recs"?: number;
+                        /** @description `true` when a previous page exists */
+                        "X-Paging-Prev-Page"?: string;
+                        /** @description `true` when a next page exists */
+                        "X-Paging-Next-Page"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            uploads: {
+                                [key: string]: unknown;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -12514,22 +15296,35 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            upload: {
+                                id: string;
+                                user_id: string;
+                                company_id: string;
+                                foreign_key: string | null;
+                                type: string;
+                                model: string | null;
+                                mime: string;
+                                size: string | null;
+                                active: boolean;
+                                filename: string;
+                                exif: {
+                                    [key: string]: unknown;
+                                } | null;
+                                expiration: string | null;
+                                width: string | null;
+                                height: string | null;
+                                created: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -12559,27 +15354,20 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
-                200: {
+                /** @description Redirect to the file */
+                302: {
                     headers: {
+                        /** @description Where the file is served */
+                        Location?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -12614,15 +15402,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            upload_id: string;
+                            url: string;
+                            key: string;
+                            expires: number;
+                            error: null;
+                        };
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -12657,22 +15452,29 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            file: {
+                                id: string;
+                                filename: string;
+                                type: string;
+                                mime: string;
+                                size: string | null;
+                                active: boolean;
+                                model: string | null;
+                                foreign_key: string | null;
+                            };
+                            error: null;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -12705,22 +15507,29 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            file: {
+                                id: string;
+                                filename: string;
+                                type: string;
+                                mime: string;
+                                size: string | null;
+                                active: boolean;
+                                model: string | null;
+                                foreign_key: string | null;
+                            };
+                            error: null;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -12766,22 +15575,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            Upload: {
+                                id: string;
+                                filename: string;
+                                active: boolean;
+                                model: string;
+                                foreign_key: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -12825,22 +15637,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            file: {
+                                Upload: {
+                                    id: string;
+                                    filename: string;
+                                    company_id: string;
+                                    model: string | null;
+                                    user_id: string;
+                                    expiration: string | null;
+                                };
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -12873,22 +15691,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            filename: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -12918,20 +15733,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            size: number;
+                        };
+                        "*/*": string;
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         /** Local disk store only: the signed URL of a direct upload (PUT raw bytes, no Authorization) or of a download (GET); HMAC-signed and expiring, 403 otherwise */
@@ -12946,20 +15765,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            size: number;
+                        };
+                        "*/*": string;
                     };
-                    content?: never;
                 };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         post?: never;
@@ -12993,22 +15816,71 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            trainings: ({
+                                role: string;
+                                TrainingsUser: {
+                                    notes?: string | null;
+                                    id: string;
+                                    training_id: string;
+                                    user_id: string;
+                                    supervisor_id: string | null;
+                                    finish_before: number | null;
+                                    finished: boolean;
+                                    status: string;
+                                    status_reason: string | null;
+                                    created: number;
+                                };
+                                Training: {
+                                    [key: string]: unknown;
+                                };
+                            } | {
+                                role: string;
+                                TrainingsUser: null;
+                                Training: {
+                                    [key: string]: unknown;
+                                };
+                            })[];
+                            upcoming: {
+                                Session: {
+                                    id: string;
+                                    datetime: number;
+                                    minutes: number;
+                                    training_id: string;
+                                    subject_id: string;
+                                    lesson_id: string | null;
+                                    exam_id: string | null;
+                                    teacher_id: string | null;
+                                    location_id: string | null;
+                                };
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                };
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                };
+                                role: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13043,22 +15915,45 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            trainings: {
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    active: boolean;
+                                    theory: boolean;
+                                    flights: boolean;
+                                    flights_count: number;
+                                    competencies: boolean;
+                                    metrics: boolean;
+                                    announcement: string | null;
+                                    start: string | null;
+                                    end: string | null;
+                                    color: string | null;
+                                    created: number;
+                                    students_count: number;
+                                    subjects_count: number;
+                                };
+                            }[];
+                            pagination: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13136,22 +16031,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            id: string;
+                            Training: {
+                                id: string;
+                                name: string;
+                                type: string;
+                                active: boolean;
+                                theory: boolean;
+                                flights: boolean;
+                                flights_count: number;
+                                competencies: boolean;
+                                metrics: boolean;
+                                announcement: string | null;
+                                start: string | null;
+                                end: string | null;
+                                color: string | null;
+                                created: number;
+                                require_debriefing_signature: boolean;
+                                classwork_deadline_default_days: number;
+                                justification_deadline_default_days: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -13227,22 +16139,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            id: string;
+                            Training: {
+                                id: string;
+                                name: string;
+                                type: string;
+                                active: boolean;
+                                theory: boolean;
+                                flights: boolean;
+                                flights_count: number;
+                                competencies: boolean;
+                                metrics: boolean;
+                                announcement: string | null;
+                                start: string | null;
+                                end: string | null;
+                                color: string | null;
+                                created: number;
+                                require_debriefing_signature: boolean;
+                                classwork_deadline_default_days: number;
+                                justification_deadline_default_days: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -13273,22 +16202,38 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            templates: {
+                                Training: {
+                                    subjects_count: number;
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    active: boolean;
+                                    theory: boolean;
+                                    flights: boolean;
+                                    flights_count: number;
+                                    competencies: boolean;
+                                    metrics: boolean;
+                                    announcement: string | null;
+                                    start: string | null;
+                                    end: string | null;
+                                    color: string | null;
+                                    created: number;
+                                    require_debriefing_signature: boolean;
+                                    classwork_deadline_default_days: number;
+                                    justification_deadline_default_days: number;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13336,22 +16281,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            training: {
+                                id: string;
+                                name: string;
+                            };
+                            from: number;
+                            to: number;
+                            report: {
+                                teacher_id: string | null;
+                                name: string;
+                                surname: string;
+                                sessions: number;
+                                minutes: number;
+                                hours: number;
+                            }[];
+                            totals: {
+                                sessions: number;
+                                minutes: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -13382,22 +16341,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            training_id: string;
+                            ground_hours_total: number;
+                            flight_hours_total: number;
+                            flights_per_flight_type: {
+                                flight_type_id: string | null;
+                                missions: number;
+                                hours: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13432,22 +16394,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            training_id: string;
+                            ground_hours_total: number;
+                            flight_hours_total: number;
+                            flights_per_flight_type: {
+                                flight_type_id: string | null;
+                                missions: number;
+                                hours: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13482,22 +16447,77 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            TrainingsUser: {
+                                notes?: string | null;
+                                id: string;
+                                training_id: string;
+                                user_id: string;
+                                supervisor_id: string | null;
+                                finish_before: number | null;
+                                finished: boolean;
+                                status: string;
+                                status_reason: string | null;
+                                created: number;
+                            };
+                            User: {
+                                id: string;
+                                name: string;
+                                email: string | null;
+                                surname: string;
+                            } | null;
+                            Training: {
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                    teacher_id: string | null;
+                                    Lesson: {
+                                        id: string;
+                                        name: string;
+                                        minutes: number;
+                                    }[];
+                                }[];
+                                id: string;
+                                name: string;
+                                type: string;
+                                active: boolean;
+                                theory: boolean;
+                                flights: boolean;
+                                flights_count: number;
+                                competencies: boolean;
+                                metrics: boolean;
+                                announcement: string | null;
+                                start: string | null;
+                                end: string | null;
+                                color: string | null;
+                                created: number;
+                                require_debriefing_signature: boolean;
+                                classwork_deadline_default_days: number;
+                                justification_deadline_default_days: number;
+                            };
+                            ExamAttempt: {
+                                id: string;
+                                exam_id: string;
+                                start: number;
+                                finished: number | null;
+                                score: number | null;
+                                passed: boolean;
+                                Exam: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    training_subject_id: string | null;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13530,22 +16550,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            enrollment_id: string;
+                            training: {
+                                id: string;
+                                name: string;
+                                type: string;
+                            };
+                            theory: {
+                                progress: {
+                                    completed: number;
+                                    total: number;
+                                    percentage: number;
+                                };
+                                attendance: {
+                                    given: number;
+                                    taken: number;
+                                };
+                            };
+                            flight: {
+                                [key: string]: unknown;
+                            } | null;
+                            status: string;
+                            status_reason: string | null;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13580,22 +16617,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            enrollment_id: string;
+                            training: {
+                                id: string;
+                                name: string;
+                                type: string;
+                            };
+                            theory: {
+                                progress: {
+                                    completed: number;
+                                    total: number;
+                                    percentage: number;
+                                };
+                                attendance: {
+                                    given: number;
+                                    taken: number;
+                                };
+                            };
+                            flight: {
+                                [key: string]: unknown;
+                            } | null;
+                            status: string;
+                            status_reason: string | null;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13635,22 +16689,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            results: {
+                                [key: string]: unknown;
+                            };
+                            skipped: string[];
+                            from_groups: string[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -13681,22 +16736,61 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            students: {
+                                TrainingsUser: {
+                                    notes?: string | null;
+                                    id: string;
+                                    training_id: string;
+                                    user_id: string;
+                                    supervisor_id: string | null;
+                                    finish_before: number | null;
+                                    finished: boolean;
+                                    status: string;
+                                    status_reason: string | null;
+                                    created: number;
+                                };
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                };
+                                User: {
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                    email: string | null;
+                                    user_group_id: number;
+                                };
+                                Progress: {
+                                    theory: {
+                                        total: number;
+                                        completed: number;
+                                        percentage: number;
+                                    } | null;
+                                    flight: {
+                                        total: number;
+                                        completed: number;
+                                    } | null;
+                                };
+                            }[];
+                            pagination: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13731,22 +16825,61 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            students: {
+                                TrainingsUser: {
+                                    notes?: string | null;
+                                    id: string;
+                                    training_id: string;
+                                    user_id: string;
+                                    supervisor_id: string | null;
+                                    finish_before: number | null;
+                                    finished: boolean;
+                                    status: string;
+                                    status_reason: string | null;
+                                    created: number;
+                                };
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                };
+                                User: {
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                    email: string | null;
+                                    user_group_id: number;
+                                };
+                                Progress: {
+                                    theory: {
+                                        total: number;
+                                        completed: number;
+                                        percentage: number;
+                                    } | null;
+                                    flight: {
+                                        total: number;
+                                        completed: number;
+                                    } | null;
+                                };
+                            }[];
+                            pagination: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13781,22 +16914,87 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            subjects: {
+                                id: string;
+                                training_id: string;
+                                name: string;
+                                description: string | null;
+                                teacher_id: string | null;
+                                TrainingActivity: {
+                                    [key: string]: unknown;
+                                }[];
+                            }[];
+                            TrainingsUser: {
+                                notes?: string | null;
+                                id: string;
+                                training_id: string;
+                                user_id: string;
+                                supervisor_id: string | null;
+                                finish_before: number | null;
+                                finished: boolean;
+                                status: string;
+                                status_reason: string | null;
+                                created: number;
+                            };
+                            User: {
+                                id: string;
+                                name: string;
+                                email: string | null;
+                                surname: string;
+                            } | null;
+                            Training: {
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                    teacher_id: string | null;
+                                    Lesson: {
+                                        id: string;
+                                        name: string;
+                                        minutes: number;
+                                    }[];
+                                }[];
+                                id: string;
+                                name: string;
+                                type: string;
+                                active: boolean;
+                                theory: boolean;
+                                flights: boolean;
+                                flights_count: number;
+                                competencies: boolean;
+                                metrics: boolean;
+                                announcement: string | null;
+                                start: string | null;
+                                end: string | null;
+                                color: string | null;
+                                created: number;
+                                require_debriefing_signature: boolean;
+                                classwork_deadline_default_days: number;
+                                justification_deadline_default_days: number;
+                            };
+                            ExamAttempt: {
+                                id: string;
+                                exam_id: string;
+                                start: number;
+                                finished: number | null;
+                                score: number | null;
+                                passed: boolean;
+                                Exam: {
+                                    id: string;
+                                    name: string;
+                                    type: string;
+                                    training_subject_id: string | null;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13842,22 +17040,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            id: string;
+                            notes: string | null;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -13905,22 +17102,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            TrainingsUser: {
+                                notes?: string | null;
+                                id: string;
+                                training_id: string;
+                                user_id: string;
+                                supervisor_id: string | null;
+                                finish_before: number | null;
+                                finished: boolean;
+                                status: string;
+                                status_reason: string | null;
+                                created: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -13951,22 +17157,30 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            subjects: {
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                    description: string | null;
+                                    teacher_id: string | null;
+                                    position: number;
+                                };
+                                Training: {
+                                    id: string;
+                                    name: string;
+                                };
+                                enrollment_id: string;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14020,22 +17234,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            TrainingSubject: {
+                                name: string;
+                                description: string | null;
+                                teacher_id: string | null;
+                                position: number;
+                                id: string;
+                                training_id: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -14095,22 +17314,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            Lesson: {
+                                mandatory: boolean;
+                                name: string;
+                                minutes: number;
+                                description: string | null;
+                                id: string;
+                                training_subject_id: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -14160,22 +17384,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            Mission: {
+                                name: string;
+                                flight_type_id: string | null;
+                                minutes: number;
+                                id: string;
+                                training_id: string;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -14208,22 +17436,59 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            subject: {
+                                id: string;
+                                training_id: string;
+                                name: string;
+                                description: string | null;
+                                teacher_id: string | null;
+                                Lesson: {
+                                    id: string;
+                                    name: string;
+                                    description: string | null;
+                                    minutes: number;
+                                    mandatory: boolean;
+                                    training_subject_id: string;
+                                }[];
+                                Exam: {
+                                    questions?: number;
+                                    attempts?: number;
+                                    score?: number;
+                                    instructions?: string | null;
+                                    show_answers?: boolean;
+                                    expiration?: number;
+                                    id: string;
+                                    training_subject_id: string | null;
+                                    training_subject_lesson_id: string | null;
+                                    type: string;
+                                    name: string;
+                                    reference: string | null;
+                                    description: string | null;
+                                    minutes: number;
+                                    mandatory: boolean;
+                                    caa_exam: boolean;
+                                    access_mode: string;
+                                    access_window_days: number | null;
+                                }[];
+                                TrainingActivity: {
+                                    id: string;
+                                    kind: string;
+                                    order: number;
+                                    lesson_id: string | null;
+                                    exam_id: string | null;
+                                }[];
+                                total_minutes: number;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14256,22 +17521,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            teachers: {
+                                [key: string]: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14317,22 +17581,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            items: string[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -14376,22 +17637,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            studentsCompleted: number;
+                            studentsTouched: number;
+                            examAttempts: number;
+                            sessions: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -14485,22 +17746,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            Exam: {
+                                questions?: number;
+                                attempts?: number;
+                                score?: number;
+                                instructions?: string | null;
+                                show_answers?: boolean;
+                                expiration?: number;
+                                id: string;
+                                training_subject_id: string | null;
+                                training_subject_lesson_id: string | null;
+                                type: string;
+                                name: string;
+                                reference: string | null;
+                                description: string | null;
+                                minutes: number;
+                                mandatory: boolean;
+                                caa_exam: boolean;
+                                access_mode: string;
+                                access_window_days: number | null;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -14533,22 +17811,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            exams: {
+                                id: string;
+                                name: string;
+                                type: string;
+                                access_mode: string;
+                                access_window_days: number;
+                                training_subject_lesson_id: string | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14584,22 +17864,38 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            TrainingsUser: {
+                                notes?: string | null;
+                                id: string;
+                                training_id: string;
+                                user_id: string;
+                                supervisor_id: string | null;
+                                finish_before: number | null;
+                                finished: boolean;
+                                status: string;
+                                status_reason: string | null;
+                                created: number;
+                            };
+                            subject: {
+                                id: string;
+                                training_id: string;
+                                name: string;
+                                description: string | null;
+                                teacher_id: string | null;
+                                TrainingActivity: {
+                                    [key: string]: unknown;
+                                }[];
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14635,22 +17931,51 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Lesson: {
+                                id: string;
+                                name: string;
+                                description: string | null;
+                                minutes: number;
+                                mandatory: boolean;
+                                training_subject_id: string;
+                                subject_name: string;
+                                slides_count: number;
+                            };
+                            TrainingsUser: {
+                                id: string;
+                                user_id: string;
+                                status: string;
+                            };
+                            Progress: {
+                                value: number;
+                                time_spent: number;
+                                session_id: string | null;
+                                reset_at: number | null;
+                            } | null;
+                            Attendance: {
+                                Session: {
+                                    id: string;
+                                    datetime: number;
+                                    minutes: number;
+                                    teacher_id: string | null;
+                                };
+                                SessionStudent: {
+                                    id: string;
+                                    invited: boolean;
+                                    attended: boolean;
+                                    attendance_status: string | null;
+                                } | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14685,22 +18010,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Lesson: {
+                                id: string;
+                                name: string;
+                            };
+                            slides: {
+                                id: string;
+                                title: string;
+                                position: number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14735,22 +18063,29 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Slide: {
+                                id: string;
+                                title: string;
+                                content: string | null;
+                                position: number;
+                                lesson_id: string;
+                            };
+                            navigation: {
+                                index: number;
+                                total: number;
+                                previous: string | null;
+                                next: string | null;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14798,22 +18133,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            lessonId: string;
+                            enrollmentId: string;
+                            activityId: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -14846,22 +18181,41 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Subject: {
+                                id: string;
+                                name: string;
+                            };
+                            attendance: {
+                                Session: {
+                                    id: string;
+                                    datetime: number;
+                                    minutes: number;
+                                    lesson_id: string | null;
+                                    exam_id: string | null;
+                                };
+                                SessionStudent: {
+                                    id: string;
+                                    user_id: string;
+                                    invited: boolean;
+                                    attended: boolean;
+                                    attendance_status: string | null;
+                                };
+                                User: {
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14896,22 +18250,38 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            exams: {
+                                Exam: {
+                                    questions?: number;
+                                    attempts?: number;
+                                    score?: number;
+                                    instructions?: string | null;
+                                    show_answers?: boolean;
+                                    expiration?: number;
+                                    id: string;
+                                    training_subject_id: string | null;
+                                    training_subject_lesson_id: string | null;
+                                    type: string;
+                                    name: string;
+                                    reference: string | null;
+                                    description: string | null;
+                                    minutes: number;
+                                    mandatory: boolean;
+                                    caa_exam: boolean;
+                                    access_mode: string;
+                                    access_window_days: number | null;
+                                };
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14947,22 +18317,48 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Exam: {
+                                questions?: number;
+                                attempts?: number;
+                                score?: number;
+                                instructions?: string | null;
+                                show_answers?: boolean;
+                                expiration?: number;
+                                id: string;
+                                training_subject_id: string | null;
+                                training_subject_lesson_id: string | null;
+                                type: string;
+                                name: string;
+                                reference: string | null;
+                                description: string | null;
+                                minutes: number;
+                                mandatory: boolean;
+                                caa_exam: boolean;
+                                access_mode: string;
+                                access_window_days: number | null;
+                            };
+                            ExamAttempt: {
+                                id: string;
+                                start: number;
+                                finished: number | null;
+                                correct: number;
+                                total: number;
+                                score: number | null;
+                                passed: boolean;
+                            }[];
+                            can_start: boolean;
+                            reason: ("PASSED" | "NO_ATTEMPTS_LEFT" | "NOT_SCHEDULED" | "WINDOW_CLOSED" | "NOT_YET_OPEN") | null;
+                            open_attempt_id: string | null;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -14984,22 +18380,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            attempt_id: string;
+                            reason?: unknown;
+                        } | {
+                            result: boolean;
+                            message: string;
+                            /** @enum {string} */
+                            reason: "PASSED" | "NO_ATTEMPTS_LEFT" | "NOT_SCHEDULED" | "WINDOW_CLOSED" | "NOT_YET_OPEN";
+                            attempt_id?: unknown;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -15032,22 +18433,41 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Exam: {
+                                id: string;
+                                name: string;
+                                instructions: string | null;
+                                minutes: number;
+                            };
+                            ExamAttempt: {
+                                id: string;
+                                start: number;
+                                finished: number | null;
+                                correct: number;
+                                total: number;
+                                score: number | null;
+                                passed: boolean;
+                            };
+                            questions: {
+                                attemptDetailId: string;
+                                position: number;
+                                text: string;
+                                chosen: string | null;
+                                options: {
+                                    id: string;
+                                    text: string;
+                                }[];
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -15093,22 +18513,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            attemptDetailId: string;
+                            questionOptionId: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -15141,22 +18559,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            message: string;
+                            ExamAttempt: {
+                                id: string;
+                                start: number;
+                                finished: number | null;
+                                correct: number;
+                                total: number;
+                                score: number | null;
+                                passed: boolean;
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -15191,22 +18614,42 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            Exam: {
+                                id: string;
+                                name: string;
+                                score: number;
+                                show_answers: boolean;
+                            };
+                            ExamAttempt: {
+                                id: string;
+                                start: number;
+                                finished: number | null;
+                                correct: number;
+                                total: number;
+                                score: number | null;
+                                passed: boolean;
+                            };
+                            questions: {
+                                options: {
+                                    id: string;
+                                    text: string;
+                                }[];
+                                correct_option_id?: string | null;
+                                is_correct?: boolean;
+                                attemptDetailId: string;
+                                text: string;
+                                chosen: string | null;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -17391,27 +20834,86 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            reports: {
+                                SafetyReport: {
+                                    deleted: boolean;
+                                    involved_users: string[];
+                                    aircraft_ids: string[];
+                                    idn: string | null;
+                                    name: string;
+                                    status: string;
+                                    type: string;
+                                    severity: string;
+                                    datetime: string;
+                                    location: string;
+                                    events: string | null;
+                                    actions: string | null;
+                                    result: string | null;
+                                    corrective_measures: string | null;
+                                    met_conditions: string | null;
+                                    immediate_consequences: string | null;
+                                    flight_phase: string | null;
+                                    safety_report_category_id: string | null;
+                                    safety_report_department_id: string | null;
+                                    flight_id: string | null;
+                                    flight_type_id: string | null;
+                                    parent_id: string | null;
+                                    user_id: string | null;
+                                    reviewer_id: string | null;
+                                    reviewer_outcome: string | null;
+                                    damages: string | null;
+                                    personal_damages: string | null;
+                                    air_space: string | null;
+                                    risk_probability: string | null;
+                                    risk_severity: string | null;
+                                    mitigated_risk_probability: string | null;
+                                    mitigated_risk_severity: string | null;
+                                    reported: number | null;
+                                    id: string;
+                                    company_id: string;
+                                    created: number;
+                                    modified: number;
+                                };
+                                SafetyReportCategory: {
+                                    id: string;
+                                    name: string | null;
+                                } | null;
+                                SafetyReportDepartment: {
+                                    id: string;
+                                    name: string | null;
+                                } | null;
+                                User: {
+                                    id: string;
+                                    name: string | null;
+                                    surname: string | null;
+                                } | null;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -17441,27 +20943,86 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description JSON, or the file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            reports: {
+                                SafetyReport: {
+                                    deleted: boolean;
+                                    involved_users: string[];
+                                    aircraft_ids: string[];
+                                    idn: string | null;
+                                    name: string;
+                                    status: string;
+                                    type: string;
+                                    severity: string;
+                                    datetime: string;
+                                    location: string;
+                                    events: string | null;
+                                    actions: string | null;
+                                    result: string | null;
+                                    corrective_measures: string | null;
+                                    met_conditions: string | null;
+                                    immediate_consequences: string | null;
+                                    flight_phase: string | null;
+                                    safety_report_category_id: string | null;
+                                    safety_report_department_id: string | null;
+                                    flight_id: string | null;
+                                    flight_type_id: string | null;
+                                    parent_id: string | null;
+                                    user_id: string | null;
+                                    reviewer_id: string | null;
+                                    reviewer_outcome: string | null;
+                                    damages: string | null;
+                                    personal_damages: string | null;
+                                    air_space: string | null;
+                                    risk_probability: string | null;
+                                    risk_severity: string | null;
+                                    mitigated_risk_probability: string | null;
+                                    mitigated_risk_severity: string | null;
+                                    reported: number | null;
+                                    id: string;
+                                    company_id: string;
+                                    created: number;
+                                    modified: number;
+                                };
+                                SafetyReportCategory: {
+                                    id: string;
+                                    name: string | null;
+                                } | null;
+                                SafetyReportDepartment: {
+                                    id: string;
+                                    name: string | null;
+                                } | null;
+                                User: {
+                                    id: string;
+                                    name: string | null;
+                                    surname: string | null;
+                                } | null;
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -17491,27 +21052,20 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description The file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -17546,22 +21100,169 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            report: {
+                                SafetyReport: {
+                                    deleted: boolean;
+                                    involved_users: string[];
+                                    aircraft_ids: string[];
+                                    idn: string | null;
+                                    name: string;
+                                    status: string;
+                                    type: string;
+                                    severity: string;
+                                    datetime: string;
+                                    location: string;
+                                    events: string | null;
+                                    actions: string | null;
+                                    result: string | null;
+                                    corrective_measures: string | null;
+                                    met_conditions: string | null;
+                                    immediate_consequences: string | null;
+                                    flight_phase: string | null;
+                                    safety_report_category_id: string | null;
+                                    safety_report_department_id: string | null;
+                                    flight_id: string | null;
+                                    flight_type_id: string | null;
+                                    parent_id: string | null;
+                                    user_id: string | null;
+                                    reviewer_id: string | null;
+                                    reviewer_outcome: string | null;
+                                    damages: string | null;
+                                    personal_damages: string | null;
+                                    air_space: string | null;
+                                    risk_probability: string | null;
+                                    risk_severity: string | null;
+                                    mitigated_risk_probability: string | null;
+                                    mitigated_risk_severity: string | null;
+                                    reported: number | null;
+                                    id: string;
+                                    company_id: string;
+                                    created: number;
+                                    modified: number;
+                                };
+                                Flight: {
+                                    registration: string | null;
+                                    id: string;
+                                    date: string;
+                                    supervisor_id: string | null;
+                                    aircraft_id: string | null;
+                                    status: string;
+                                    pic_id: string | null;
+                                    sic_id: string | null;
+                                    departure_airport: string | null;
+                                    landing_airport: string | null;
+                                } | null;
+                                Aircraft: unknown[] | {
+                                    id: string;
+                                    registration: string;
+                                }[];
+                                User: {
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                } | null;
+                                Reviewer: {
+                                    id: string;
+                                    name: string;
+                                    surname: string;
+                                } | null;
+                                SafetyReportCategory: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                SafetyReportDepartment: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                Parent: {
+                                    id: string;
+                                    name: string;
+                                    idn: string | null;
+                                } | null;
+                                Children: {
+                                    deleted: boolean;
+                                    involved_users: string[];
+                                    aircraft_ids: string[];
+                                    idn: string | null;
+                                    name: string;
+                                    status: string;
+                                    type: string;
+                                    severity: string;
+                                    datetime: string;
+                                    location: string;
+                                    events: string | null;
+                                    actions: string | null;
+                                    result: string | null;
+                                    corrective_measures: string | null;
+                                    met_conditions: string | null;
+                                    immediate_consequences: string | null;
+                                    flight_phase: string | null;
+                                    safety_report_category_id: string | null;
+                                    safety_report_department_id: string | null;
+                                    flight_id: string | null;
+                                    flight_type_id: string | null;
+                                    parent_id: string | null;
+                                    user_id: string | null;
+                                    reviewer_id: string | null;
+                                    reviewer_outcome: string | null;
+                                    damages: string | null;
+                                    personal_damages: string | null;
+                                    air_space: string | null;
+                                    risk_probability: string | null;
+                                    risk_severity: string | null;
+                                    mitigated_risk_probability: string | null;
+                                    mitigated_risk_severity: string | null;
+                                    reported: number | null;
+                                    id: string;
+                                    company_id: string;
+                                    created: number;
+                                    modified: number;
+                                }[];
+                                Risk: {
+                                    before: {
+                                        index: string;
+                                        /** @enum {string} */
+                                        tolerability: "intolerable" | "tolerable" | "acceptable";
+                                    } | null;
+                                    after: {
+                                        index: string;
+                                        /** @enum {string} */
+                                        tolerability: "intolerable" | "tolerable" | "acceptable";
+                                    } | null;
+                                };
+                                SafetyReportChange?: {
+                                    id: string;
+                                    action: string;
+                                    user: {
+                                        id: string;
+                                        name: string | null;
+                                    } | null;
+                                    comments: string | null;
+                                    fields: {
+                                        field: string;
+                                        label: string;
+                                        /** @enum {string} */
+                                        kind?: "set" | "text";
+                                        from: unknown;
+                                        to: unknown;
+                                        from_label?: string | null;
+                                        to_label?: string | null;
+                                    }[];
+                                    created: number;
+                                }[];
+                            };
+                            allowEdit: boolean;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -17592,27 +21293,20 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description The file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/pdf": string;
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -17647,22 +21341,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            idn: string | null;
+                            status: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -17697,22 +21391,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            idn: string | null;
+                            status: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -17744,22 +21438,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            idn: string | null;
+                            status: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         /** Edit a report (id in the path or SafetyReport.id); draft to open submits it */
@@ -17777,22 +21471,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            idn: string | null;
+                            status: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -17826,22 +21520,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            idn: string | null;
+                            status: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         /** Edit a report (id in the path or SafetyReport.id); draft to open submits it */
@@ -17861,22 +21555,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            id: string;
+                            idn: string | null;
+                            status: string;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -17909,22 +21603,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            deleted: number;
+                            message: string;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -17957,22 +21648,173 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            readonly status: ({
+                                /** @constant */
+                                key: "draft";
+                                /** @constant */
+                                label: "Draft";
+                                /** @constant */
+                                color: "#64748b";
+                            } | {
+                                /** @constant */
+                                key: "open";
+                                /** @constant */
+                                label: "Open";
+                                /** @constant */
+                                color: "#ff9900";
+                            } | {
+                                /** @constant */
+                                key: "reviewed";
+                                /** @constant */
+                                label: "Reviewed";
+                                /** @constant */
+                                color: "#ffcc00";
+                            } | {
+                                /** @constant */
+                                key: "closed";
+                                /** @constant */
+                                label: "Closed";
+                                /** @constant */
+                                color: "#999999";
+                            } | {
+                                /** @constant */
+                                key: "published";
+                                /** @constant */
+                                label: "Published";
+                                /** @constant */
+                                color: "#34eb77";
+                            })[];
+                            readonly severity: ({
+                                /** @constant */
+                                key: "incident";
+                                /** @constant */
+                                label: "Incident";
+                                /** @constant */
+                                color: "#fcd319";
+                                /** @constant */
+                                type: "OCCURRENCE";
+                            } | {
+                                /** @constant */
+                                key: "accident";
+                                /** @constant */
+                                label: "Accident";
+                                /** @constant */
+                                color: "#ff260a";
+                                /** @constant */
+                                type: "OCCURRENCE";
+                            } | {
+                                /** @constant */
+                                key: "information";
+                                /** @constant */
+                                label: "Information";
+                                /** @constant */
+                                color: "#1f6ac4";
+                                /** @constant */
+                                type: "INFORMATION";
+                            } | {
+                                /** @constant */
+                                key: "hazard";
+                                /** @constant */
+                                label: "Hazard";
+                                /** @constant */
+                                color: "#fc19c3";
+                                /** @constant */
+                                type: "INFORMATION";
+                            })[];
+                            readonly type: ("OCCURRENCE" | "INFORMATION")[];
+                            flight_phase: {
+                                key: string;
+                                /** @enum {string} */
+                                label: "Approach" | "Emergency Descent" | "En Route" | "Initial Climb" | "Landing" | "Maneuvering" | "Post-Impact" | "Pushback/Towing" | "Standing" | "Takeoff" | "Taxi" | "Uncontrolled Descent" | "Unknown";
+                            }[];
+                            damages: {
+                                key: string;
+                                /** @enum {string} */
+                                label: "None" | "Minimal" | "Important" | "Catastrophic (aircraft destroyed)";
+                            }[];
+                            personal_damages: {
+                                key: string;
+                                /** @enum {string} */
+                                label: "No injuries" | "Light injuries, no hospitalization" | "Serious injuries" | "Loss of life";
+                            }[];
+                            air_space: {
+                                key: string;
+                                /** @enum {string} */
+                                label: "Controlled" | "Uncontrolled";
+                            }[];
+                            risk_probability: ({
+                                /** @constant */
+                                value: 5;
+                                /** @constant */
+                                label: "Frequent";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                value: 4;
+                                /** @constant */
+                                label: "Occasional";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                value: 3;
+                                /** @constant */
+                                label: "Remote";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                value: 2;
+                                /** @constant */
+                                label: "Improbable";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                value: 1;
+                                /** @constant */
+                                label: "Extremely Improbable";
+                                key: string;
+                            })[];
+                            risk_severity: ({
+                                /** @constant */
+                                letter: "A";
+                                /** @constant */
+                                label: "Catastrophic";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                letter: "B";
+                                /** @constant */
+                                label: "Hazardous";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                letter: "C";
+                                /** @constant */
+                                label: "Major";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                letter: "D";
+                                /** @constant */
+                                label: "Minor";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                letter: "E";
+                                /** @constant */
+                                label: "Negligible";
+                                key: string;
+                            })[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18005,22 +21847,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            months: number;
+                            data: {
+                                [key: string]: string | number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18055,22 +21896,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            months: number;
+                            data: {
+                                [key: string]: string | number;
+                            }[];
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18103,22 +21943,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            year: number | null;
+                            data: {
+                                key: string | null;
+                                label: string | null;
+                                count: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18153,22 +21995,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            year: number | null;
+                            data: {
+                                key: string | null;
+                                label: string | null;
+                                count: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18201,22 +22045,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            year: number | null;
+                            data: {
+                                key: string | null;
+                                label: string | null;
+                                count: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18251,22 +22097,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            year: number | null;
+                            data: {
+                                key: string | null;
+                                label: string | null;
+                                count: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18299,22 +22147,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            year: number | null;
+                            data: {
+                                key: string | null;
+                                label: string | null;
+                                count: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18349,22 +22199,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            year: number | null;
+                            data: {
+                                key: string | null;
+                                label: string | null;
+                                count: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18397,22 +22249,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            year: number | null;
+                            data: {
+                                key: string | null;
+                                label: string | null;
+                                count: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18447,22 +22301,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            year: number | null;
+                            data: {
+                                key: string | null;
+                                label: string | null;
+                                count: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18495,22 +22351,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            year: number | null;
+                            data: {
+                                key: string | null;
+                                label: string | null;
+                                count: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18545,22 +22403,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            result: boolean;
+                            year: number | null;
+                            data: {
+                                key: string | null;
+                                label: string | null;
+                                count: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18593,22 +22453,188 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            readonly status: ({
+                                /** @constant */
+                                key: "draft";
+                                /** @constant */
+                                label: "Draft";
+                                /** @constant */
+                                color: "#64748b";
+                            } | {
+                                /** @constant */
+                                key: "open";
+                                /** @constant */
+                                label: "Open";
+                                /** @constant */
+                                color: "#ff9900";
+                            } | {
+                                /** @constant */
+                                key: "reviewed";
+                                /** @constant */
+                                label: "Reviewed";
+                                /** @constant */
+                                color: "#ffcc00";
+                            } | {
+                                /** @constant */
+                                key: "closed";
+                                /** @constant */
+                                label: "Closed";
+                                /** @constant */
+                                color: "#999999";
+                            } | {
+                                /** @constant */
+                                key: "published";
+                                /** @constant */
+                                label: "Published";
+                                /** @constant */
+                                color: "#34eb77";
+                            })[];
+                            readonly severity: ({
+                                /** @constant */
+                                key: "incident";
+                                /** @constant */
+                                label: "Incident";
+                                /** @constant */
+                                color: "#fcd319";
+                                /** @constant */
+                                type: "OCCURRENCE";
+                            } | {
+                                /** @constant */
+                                key: "accident";
+                                /** @constant */
+                                label: "Accident";
+                                /** @constant */
+                                color: "#ff260a";
+                                /** @constant */
+                                type: "OCCURRENCE";
+                            } | {
+                                /** @constant */
+                                key: "information";
+                                /** @constant */
+                                label: "Information";
+                                /** @constant */
+                                color: "#1f6ac4";
+                                /** @constant */
+                                type: "INFORMATION";
+                            } | {
+                                /** @constant */
+                                key: "hazard";
+                                /** @constant */
+                                label: "Hazard";
+                                /** @constant */
+                                color: "#fc19c3";
+                                /** @constant */
+                                type: "INFORMATION";
+                            })[];
+                            readonly type: ("OCCURRENCE" | "INFORMATION")[];
+                            flight_phase: {
+                                key: string;
+                                /** @enum {string} */
+                                label: "Approach" | "Emergency Descent" | "En Route" | "Initial Climb" | "Landing" | "Maneuvering" | "Post-Impact" | "Pushback/Towing" | "Standing" | "Takeoff" | "Taxi" | "Uncontrolled Descent" | "Unknown";
+                            }[];
+                            damages: {
+                                key: string;
+                                /** @enum {string} */
+                                label: "None" | "Minimal" | "Important" | "Catastrophic (aircraft destroyed)";
+                            }[];
+                            personal_damages: {
+                                key: string;
+                                /** @enum {string} */
+                                label: "No injuries" | "Light injuries, no hospitalization" | "Serious injuries" | "Loss of life";
+                            }[];
+                            air_space: {
+                                key: string;
+                                /** @enum {string} */
+                                label: "Controlled" | "Uncontrolled";
+                            }[];
+                            risk_probability: ({
+                                /** @constant */
+                                value: 5;
+                                /** @constant */
+                                label: "Frequent";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                value: 4;
+                                /** @constant */
+                                label: "Occasional";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                value: 3;
+                                /** @constant */
+                                label: "Remote";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                value: 2;
+                                /** @constant */
+                                label: "Improbable";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                value: 1;
+                                /** @constant */
+                                label: "Extremely Improbable";
+                                key: string;
+                            })[];
+                            risk_severity: ({
+                                /** @constant */
+                                letter: "A";
+                                /** @constant */
+                                label: "Catastrophic";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                letter: "B";
+                                /** @constant */
+                                label: "Hazardous";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                letter: "C";
+                                /** @constant */
+                                label: "Major";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                letter: "D";
+                                /** @constant */
+                                label: "Minor";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                letter: "E";
+                                /** @constant */
+                                label: "Negligible";
+                                key: string;
+                            })[];
+                            result: boolean;
+                            departments: {
+                                SafetyReportDepartment: {
+                                    id: string;
+                                    name: string;
+                                };
+                                SafetyReportCategory: {
+                                    id: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            riskMatrix: {
+                                cells: {
+                                    [key: string]: "intolerable" | "tolerable" | "acceptable";
+                                };
+                            };
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18623,7 +22649,129 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: never;
-    responses: never;
+    responses: {
+        /** @description Validation failed: `{result: false, message, errors|validation}` (field → messages) */
+        ValidationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    result: false;
+                    message: string;
+                    code?: string;
+                    error?: string;
+                    retry_after?: number;
+                    request_id?: string;
+                    errors?: {
+                        [key: string]: string[];
+                    } | {
+                        [key: string]: string;
+                    } | string[];
+                    validation?: {
+                        [key: string]: string[];
+                    };
+                    rows?: unknown[];
+                    id?: string | null;
+                    url?: string;
+                    conflicts?: {
+                        id: string;
+                        callsign: string | null;
+                        date: string;
+                        offblocks_time: number | null;
+                        onblocks_time: number | null;
+                        link: string | null;
+                    }[];
+                };
+            };
+        };
+        /** @description Missing, unknown, expired or revoked token */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    result: false;
+                    message: string;
+                    code?: string;
+                    error?: string;
+                    retry_after?: number;
+                    request_id?: string;
+                };
+            };
+        };
+        /** @description A role, plan, permission or session-only gate refused the caller */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    result: false;
+                    message: string;
+                    code?: string;
+                    error?: string;
+                    retry_after?: number;
+                    request_id?: string;
+                };
+            };
+        };
+        /** @description No such record in the caller’s company (another company’s record is also 404) */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    result: false;
+                    message: string;
+                    code?: string;
+                    error?: string;
+                    retry_after?: number;
+                    request_id?: string;
+                };
+            };
+        };
+        /** @description Throttled (sign-in, password or code attempts); `retry_after` seconds */
+        TooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    result: false;
+                    message: string;
+                    code?: string;
+                    error?: string;
+                    retry_after?: number;
+                    request_id?: string;
+                };
+            };
+        };
+        /** @description Other errors (405, 409, 410, 413, 5xx) in the same envelope */
+        Error: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    result: false;
+                    message: string;
+                    code?: string;
+                    error?: string;
+                    retry_after?: number;
+                    request_id?: string;
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;

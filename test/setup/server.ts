@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type RunningServer, startServer } from '@ops/server';
+import { observeResponses } from '@ops/server/http/observe';
+import { CONTRACT_DIR_ENV, contractRecorder } from './contract.ts';
 import { createPgSchema, markDialectRan, PG_URL, type TestDialect } from './dialects.ts';
 
 export interface TestServer extends RunningServer {
@@ -23,6 +25,11 @@ export interface TestServerOptions {
   /** Reuse an existing PostgreSQL schema or SQLite data dir (restart tests). */
   reuse?: { schema?: string; dataDir?: string };
 }
+
+/** The contract recorder of this worker, when the global setup asked for one (test/setup/contract-global.ts). */
+const contractDir = process.env[CONTRACT_DIR_ENV];
+const recorder = contractDir && fs.existsSync(contractDir) ? contractRecorder(contractDir) : null;
+if (recorder) observeResponses(recorder.observe);
 
 export async function startTestServer(dialect: TestDialect, opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ops-test-'));
@@ -94,6 +101,7 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
     },
     async close() {
       await running.close();
+      recorder?.flush();
       await pgSchema?.drop();
       if (!opts.reuse?.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -32,6 +32,16 @@ export type Access =
     };
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+/** What a handler may return: the declared 200 body (checked at compile time), a `Reply`, or nothing when it wrote the answer. */
+// biome-ignore lint/suspicious/noConfusingVoidType: handlers that write the answer themselves are typed `Promise<void>`.
+type Answer<R> = R extends z.ZodType ? z.input<R> | Reply | undefined | void : unknown;
+
+/** A response header the spec names (paging totals, `Cache-Control`). */
+export interface HeaderDoc {
+  description: string;
+  /** JSON type of the value (`integer` for counts). */
+  type?: 'string' | 'integer';
+}
 type ActorFor<A extends Access> = A extends { public: true } ? Actor | null : Actor;
 
 export interface HandlerArgs<A extends Access, P, Q, B> {
@@ -49,6 +59,7 @@ export interface RouteDef<
   P extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | undefined = z.ZodType | undefined,
 > {
   method: Method | readonly Method[];
   /** Express 5 path below the base URL, e.g. `/aircraft/view/:id.json`. */
@@ -64,13 +75,24 @@ export interface RouteDef<
   validationKey?: 'errors' | 'validation';
   /** Answer other methods on this path with this status instead of a 404 (spec: 400 or 405). */
   otherMethods?: 400 | 405;
-  /** Response schema for the OpenAPI document. */
-  response?: z.ZodType;
+  /**
+   * Schema of the JSON body of a 200, documented in /openapi.json and checked by the contract test
+   * (test/setup/contract.ts). The handler's return type is checked against it, so the two cannot drift.
+   */
+  response?: R;
+  /** Bodies of other statuses a handler answers with `reply()` (e.g. 201, 202, 409). */
+  responses?: Readonly<Partial<Record<number, z.ZodType>>>;
+  /** The 200 is a file the handler writes (PDF, spreadsheet, calendar...): its media type(s). */
+  file?: { mediaType: string | readonly string[] };
+  /** Answers a 302 redirect to the resource (`Location` header); no body is documented. */
+  redirect?: boolean;
+  /** Headers the spec names on the 200 (paging totals, `Cache-Control`). */
+  headers?: Readonly<Record<string, HeaderDoc>>;
   /**
    * Returns the JSON body (200), a `Reply` for another status, or `undefined`
    * when it wrote the response itself (files, streams).
    */
-  handler: (args: HandlerArgs<A, P, Q, B>) => Promise<unknown> | unknown;
+  handler: (args: HandlerArgs<A, P, Q, B>) => Promise<Answer<R>> | Answer<R>;
 }
 
 export class Reply {
@@ -87,6 +109,7 @@ export function defineRoute<
   P extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
->(def: RouteDef<A, P, Q, B>): RouteDef {
+  R extends z.ZodType | undefined = undefined,
+>(def: RouteDef<A, P, Q, B, R>): RouteDef {
   return def as unknown as RouteDef;
 }

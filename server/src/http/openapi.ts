@@ -1,9 +1,60 @@
 import { z } from 'zod';
 import { methodsOf } from './router.ts';
 import type { RouteDef } from './define-route.ts';
+import { ZError, ZValidationError } from './responses.ts';
 import { apiDescription, SESSION_ONLY_NOTE, tagsFor } from './openapi-docs.ts';
 
 const toSchema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
+/** A response body as the server writes it: `output` makes a plain z.object closed (additionalProperties false). */
+const toOutSchema = (s: z.ZodType) => {
+  const { $schema: _s, ...schema } = z.toJSONSchema(s, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return schema;
+};
+
+const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const ERROR_RESPONSES = {
+  ValidationFailed: { description: 'Validation failed: `{result: false, message, errors|validation}` (field → messages)', schema: ZValidationError },
+  Unauthorized: { description: 'Missing, unknown, expired or revoked token', schema: ZError },
+  Forbidden: { description: 'A role, plan, permission or session-only gate refused the caller', schema: ZError },
+  NotFound: { description: 'No such record in the caller’s company (another company’s record is also 404)', schema: ZError },
+  TooManyRequests: { description: 'Throttled (sign-in, password or code attempts); `retry_after` seconds', schema: ZError },
+  Error: { description: 'Other errors (405, 409, 410, 413, 5xx) in the same envelope', schema: ZError },
+} as const;
+
+/** The `responses` object of one operation: the 200 (JSON, file or redirect), declared others, then the error envelope. */
+export function responsesFor(r: RouteDef): Record<string, unknown> {
+  const headers = r.headers
+    ? { headers: Object.fromEntries(Object.entries(r.headers).map(([k, h]) => [k, { description: h.description, schema: { type: h.type ?? 'string' } }])) }
+    : {};
+  const success: Record<string, unknown> = {};
+  if (r.redirect) {
+    success[302] = { description: 'Redirect to the file', headers: { Location: { description: 'Where the file is served', schema: { type: 'string' } } } };
+  } else {
+    // A JSON answer, a file, or either (a list that also exports `excel:true`).
+    const types = r.file ? (typeof r.file.mediaType === 'string' ? [r.file.mediaType] : r.file.mediaType) : [];
+    const content: Record<string, unknown> = {
+      ...(r.response ? { 'application/json': { schema: toOutSchema(r.response) } } : {}),
+      ...Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+    };
+    success[200] = { description: r.file ? (r.response ? 'JSON, or the file' : 'The file') : 'Success', ...headers, ...(Object.keys(content).length ? { content } : {}) };
+  }
+  for (const [status, schema] of Object.entries(r.responses ?? {})) {
+    if (schema) success[status] = { description: status === '201' ? 'Created' : status === '202' ? 'Accepted' : 'See the summary', content: { 'application/json': { schema: toOutSchema(schema) } } };
+  }
+  const write = methodsOf(r).some((m) => m !== 'GET');
+  return {
+    ...success,
+    400: ref('ValidationFailed'),
+    ...(r.access.public ? {} : { 401: ref('Unauthorized') }),
+    403: ref('Forbidden'),
+    404: ref('NotFound'),
+    ...(write || r.access.public ? { 429: ref('TooManyRequests') } : {}),
+    default: ref('Error'),
+  };
+}
+
+/** True when the route documents its success answer (JSON schema, file or redirect). */
+export const documentsResponse = (r: RouteDef) => !!(r.response || r.file || r.redirect);
 
 /** `/a/:id{/:b}.json` → the OpenAPI paths it stands for (optional groups expanded). */
 export function openApiPaths(path: string): string[] {
@@ -33,11 +84,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
           ...names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
           ...(r.query ? [{ name: 'query', in: 'query', content: { 'application/json': { schema: toSchema(r.query) } } }] : []),
         ],
-        responses: {
-          200: { description: 'Success', ...(r.response ? { content: { 'application/json': { schema: toSchema(r.response) } } } : {}) },
-          400: { description: 'Validation failed: `{result: false, message, errors|validation}`' },
-          ...(r.access.public ? {} : { 401: { description: 'Missing, unknown, expired or revoked token' } }),
-        },
+        responses: responsesFor(r),
       };
       if (r.body) {
         op.requestBody = {
@@ -59,7 +106,12 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
     info: { title: 'Operations Platform API', version, description: apiDescription(routes) },
     tags: tagsFor(routes),
     servers: [{ url: '/api/v1' }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Session token or API key (svc_...)' } } },
+    components: {
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([name, e]) => [name, { description: e.description, content: { 'application/json': { schema: toOutSchema(e.schema) } } }]),
+      ),
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Session token or API key (svc_...)' } },
+    },
     paths,
   };
 }

@@ -7,6 +7,7 @@ import { pushCollection } from './push.ts';
 import { allCollections, getCollection } from './registry.ts';
 import { openStream } from './stream.ts';
 import './index.ts';
+import { ZSyncCollections, ZSyncPull, ZSyncPush } from './sync.responses.ts';
 
 const collectionParam = z.object({ collection: z.string().regex(/^[a-z_]{1,40}$/, 'Unknown collection') });
 const find = (name: string) => {
@@ -22,6 +23,7 @@ export const syncRoutes = [
     area: 'sync',
     summary: 'Replicated collections and their schema versions',
     access: {},
+    response: ZSyncCollections,
     handler: () => ({ collections: allCollections().map((c) => ({ name: c.def.name, version: c.def.version, writable: c.def.writableFields.length > 0 })) }),
   }),
   defineRoute({
@@ -32,6 +34,7 @@ export const syncRoutes = [
     access: {},
     params: collectionParam,
     body: z.object({ checkpoint: ZCheckpoint.nullable().optional(), limit: z.number().int().min(1).max(1000).default(200) }),
+    response: ZSyncPull,
     handler: ({ ctx, actor, params, body }) => pullCollection(ctx, actor, find(params.collection), body.checkpoint ?? null, body.limit),
   }),
   defineRoute({
@@ -51,6 +54,7 @@ export const syncRoutes = [
         )
         .max(500),
     }),
+    response: ZSyncPush,
     handler: async ({ ctx, actor, params, body }) => ({
       conflicts: await pushCollection(
         ctx,
@@ -65,6 +69,7 @@ export const syncRoutes = [
     path: '/sync/stream.json',
     area: 'sync',
     summary: 'Live changes of the caller’s collections as server-sent events (one stream per client)',
+    file: { mediaType: 'text/event-stream' },
     access: {},
     query: z.object({ collections: z.string().max(2000).optional() }),
     handler: async ({ ctx, actor, query, req, res }) => {

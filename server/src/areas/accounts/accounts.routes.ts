@@ -6,6 +6,7 @@ import { zId } from '../../http/zod.ts';
 import { enableTotp, setupTotp } from './two-factor.service.ts';
 import { login, startChallenge, verifyChallenge } from './login.service.ts';
 import { accountsOfIdentity, openSession, revokeSession, type ClientInfo } from './sessions.ts';
+import { ZLogout, ZUsersOrganizations, ZUsersTwoFactorTotpSetup, ZUsersTwoFactorTotpEnable } from './accounts.responses.ts';
 
 const clientOf = (req: Request): ClientInfo => ({ ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
 
@@ -64,6 +65,7 @@ export const accountsRoutes = [
     area: 'accounts',
     summary: 'End the presented session',
     access: {},
+    response: ZLogout,
     handler: async ({ ctx, actor }) => {
       if (actor.credential.kind === 'session') await revokeSession(ctx.db, actor.credential.id);
       return { result: true, message: actor.credential.kind === 'session' ? 'Signed out' : 'API keys are not affected by logout' };
@@ -75,6 +77,7 @@ export const accountsRoutes = [
     area: 'accounts',
     summary: 'Companies the caller’s login belongs to, keyed by company id',
     access: {},
+    response: ZUsersOrganizations,
     handler: async ({ ctx, actor }) => {
       const rows = actor.identityId ? await accountsOfIdentity(ctx.db, actor.identityId) : [];
       const out: Record<string, { id: string; name: string; user_id: string; user_group_id: number; current: boolean }> = {};
@@ -117,6 +120,7 @@ export const accountsRoutes = [
     area: 'accounts',
     summary: 'Start TOTP enrolment: a new secret and its otpauth URL',
     access: { sessionOnly: true },
+    response: ZUsersTwoFactorTotpSetup,
     handler: ({ ctx, actor }) => setupTotp(ctx, actor),
   }),
   defineRoute({
@@ -126,6 +130,7 @@ export const accountsRoutes = [
     summary: 'Finish TOTP enrolment with a code from the authenticator app',
     access: { sessionOnly: true },
     body: z.object({ code: z.string().trim().min(6, 'Code is required').max(12) }),
+    response: ZUsersTwoFactorTotpEnable,
     handler: ({ ctx, actor, body }) => enableTotp(ctx, actor, body.code),
   }),
 ];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId, zUnix } from '../../http/zod.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.ts';
+import { ZManagerApiKeys, ZManagerApiKeysAdd, ZManagerApiKeysRevoke } from './api-keys.responses.ts';
 
 /** Part A 4.1: roles <= 110, interactive session only (an API key never manages keys). */
 const access = { maxRole: 110, sessionOnly: true } as const;
@@ -13,6 +14,7 @@ export const apiKeysRoutes = [
     area: 'accounts',
     summary: 'API keys of the company (never their secrets)',
     access,
+    response: ZManagerApiKeys,
     handler: async ({ ctx, actor }) => ({ keys: await listApiKeys(ctx, actor) }),
   }),
   defineRoute({
@@ -26,6 +28,7 @@ export const apiKeysRoutes = [
       user_id: z.union([zId, z.number().transform(String)], { error: 'user_id is required' }),
       expires: zUnix.optional().or(z.literal('').transform(() => undefined)).or(z.null().transform(() => undefined)),
     }),
+    response: ZManagerApiKeysAdd,
     handler: ({ ctx, actor, body }) => createApiKey(ctx, actor, body),
   }),
   defineRoute({
@@ -35,6 +38,7 @@ export const apiKeysRoutes = [
     summary: 'Revoke an API key (irreversible; kept for audit)',
     access,
     params: z.object({ id: zId }),
+    response: ZManagerApiKeysRevoke,
     handler: ({ ctx, actor, params }) => revokeApiKey(ctx, actor, params.id),
   }),
 ];

@@ -5,6 +5,7 @@ import { zId, zUnix } from '../../http/zod.ts';
 import { emptyToNull, parseOr400, REPORT_PLANS, unwrapData } from '../aircraft/fleet-common.ts';
 import { aircraftStatus, listReports, melSummary, releasers, viewReport } from './aircraft-reports.queries.ts';
 import { createReport, decisionError, deleteReport, editReport, extendItem } from './aircraft-reports.service.ts';
+import { ZMaintenanceAircraftReportsIndex, ZMaintenanceAircraftReportsView, ZMaintenanceAircraftReportsCreate, ZMaintenanceAircraftReportsEdit, ZMaintenanceAircraftReportsDelete, ZMaintenanceAircraftReportsReleasers, ZMaintenanceAircraftReportsExtend, ZMaintenanceAircraftReportsAircraftStatus, ZMaintenanceAircraftReportsMelSummary } from './aircraft-reports.responses.ts';
 
 const plans = REPORT_PLANS;
 const idParam = z.object({ id: zId });
@@ -22,6 +23,7 @@ export const aircraftReportsRoutes = [
     area: 'aircraft-reports',
     summary: 'Aircraft reports of the fleet with their MEL items; filters aircraft, flight, type, status, severity, category, wc, job, linked, limit, page',
     access: { plans },
+    response: ZMaintenanceAircraftReportsIndex,
     handler: ({ ctx, actor, req }) => listReports(ctx.db, actor, req.body),
   }),
   defineRoute({
@@ -31,6 +33,7 @@ export const aircraftReportsRoutes = [
     summary: 'One aircraft report with its MEL item',
     access: { plans },
     params: idParam,
+    response: ZMaintenanceAircraftReportsView,
     handler: ({ ctx, actor, params }) => viewReport(ctx.db, actor, params.id),
   }),
   defineRoute({
@@ -39,6 +42,7 @@ export const aircraftReportsRoutes = [
     area: 'aircraft-reports',
     summary: 'Create a report (AircraftReport[...], MelItem[...], MelItemLimitation[][...]); notifies staff',
     access: { plans },
+    response: ZMaintenanceAircraftReportsCreate,
     handler: async ({ ctx, actor, req }) => {
       const created = await ctx.tx((uow) => createReport(uow, actor, req.body));
       return { result: true, id: created.id, message: 'Report saved', MelItem: created.mel_item_id ? { id: created.mel_item_id, starts: created.starts, expires: created.expires } : null };
@@ -51,6 +55,7 @@ export const aircraftReportsRoutes = [
     summary: 'Partial update of a report; MEL fields limited; posted limitations replace the set; closure from the posted status',
     access: { plans },
     params: idParam,
+    response: ZMaintenanceAircraftReportsEdit,
     handler: async ({ ctx, actor, params, req }) => {
       await ctx.tx((uow) => editReport(uow, actor, params.id, req.body));
       return { result: true, id: params.id, message: 'Report saved' };
@@ -63,6 +68,7 @@ export const aircraftReportsRoutes = [
     summary: 'Delete a report',
     access: { plans },
     params: idParam,
+    response: ZMaintenanceAircraftReportsDelete,
     handler: async ({ ctx, actor, params }) => {
       await ctx.tx((uow) => deleteReport(uow, actor, params.id));
       return { result: true, message: 'Report deleted' };
@@ -74,6 +80,7 @@ export const aircraftReportsRoutes = [
     area: 'aircraft-reports',
     summary: 'Users eligible as MelItem released_by',
     access: { plans },
+    response: ZMaintenanceAircraftReportsReleasers,
     handler: ({ ctx, actor }) => releasers(ctx.db, actor),
   }),
   defineRoute({
@@ -83,6 +90,7 @@ export const aircraftReportsRoutes = [
     summary: 'One-time extension of a MEL or CDL item (extended_until, reason)',
     access: { roles: MEL_MANAGER_ROLES, deny: 404, plans },
     params: idParam,
+    response: ZMaintenanceAircraftReportsExtend,
     handler: async ({ ctx, actor, params, req }) => {
       const body = parseOr400(ZExtend, unwrapData(req.body));
       const d = await ctx.tx((uow) => extendItem(uow, actor, params.id, body));
@@ -97,6 +105,7 @@ export const aircraftReportsRoutes = [
     summary: 'Open MEL/CDL items of an aircraft with derived status, upcoming jobs, blocked and blockReason',
     access: { plans },
     query: z.object({ aircraft_id: z.union([z.string(), z.number()], { error: 'Required' }).transform(String).pipe(zId) }),
+    response: ZMaintenanceAircraftReportsAircraftStatus,
     handler: ({ ctx, actor, query }) => aircraftStatus(ctx.db, actor, query.aircraft_id),
   }),
   defineRoute({
@@ -105,6 +114,7 @@ export const aircraftReportsRoutes = [
     area: 'aircraft-reports',
     summary: 'Company-wide counts of open, expiring-soon and expired MEL and CDL items',
     access: { plans },
+    response: ZMaintenanceAircraftReportsMelSummary,
     handler: ({ ctx, actor }) => melSummary(ctx.db, actor),
   }),
 ];

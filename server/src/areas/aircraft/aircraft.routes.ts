@@ -6,6 +6,7 @@ import { createAircraft, deactivateAircraft, editAircraft } from './aircraft.man
 import { presentAircraft, presentAircraftDetails } from './aircraft.presenter.ts';
 import { aircraftRepository } from './aircraft.repository.ts';
 import { AIRCRAFT_MANAGER_ROLES } from './fleet-common.ts';
+import { ZAircraftIndex, ZAircraftView, ZAircraftModels, ZAircraftManufacturers, ZManagerAircraftAdd } from './aircraft.responses.ts';
 
 export const aircraftRoutes = [
   defineRoute({
@@ -14,6 +15,7 @@ export const aircraftRoutes = [
     area: 'aircraft',
     summary: 'Aircraft of the company with model and manufacturer (CONTRACT 4)',
     access: {},
+    response: ZAircraftIndex,
     handler: async ({ ctx, actor }) => ({ aircraft: (await aircraftRepository.list(ctx.db, actor.companyId)).map(presentAircraft) }),
   }),
   defineRoute({
@@ -23,6 +25,7 @@ export const aircraftRoutes = [
     summary: 'One aircraft with its model and base (CONTRACT 4), plus certificate expiry dates',
     access: {},
     params: z.object({ id: zId }),
+    response: ZAircraftView,
     handler: async ({ ctx, actor, params }) => {
       const row = await aircraftRepository.find(ctx.db, actor.companyId, params.id);
       if (!row) throw notFound('Aircraft not found');
@@ -43,6 +46,7 @@ export const aircraftRoutes = [
     area: 'aircraft',
     summary: 'Aircraft models with their manufacturer, by name',
     access: {},
+    response: ZAircraftModels,
     handler: async ({ ctx }) => {
       const rows = await ctx.db
         .selectFrom('aircraft_models as m')
@@ -65,6 +69,7 @@ export const aircraftRoutes = [
     area: 'aircraft',
     summary: 'Aircraft manufacturers, by name',
     access: {},
+    response: ZAircraftManufacturers,
     handler: async ({ ctx }) => ({ manufacturers: await ctx.db.selectFrom('aircraft_manufacturers').select(['id', 'name']).orderBy('name').orderBy('id').execute() }),
   }),
   defineRoute({
@@ -73,6 +78,7 @@ export const aircraftRoutes = [
     area: 'aircraft',
     summary: 'Add an aircraft (managers); body Aircraft{registration, model_id | model_name, ...}',
     access: { roles: AIRCRAFT_MANAGER_ROLES },
+    response: ZManagerAircraftAdd,
     handler: async ({ ctx, actor, req }) => {
       const { id } = await ctx.tx((uow) => createAircraft(uow, actor, req.body));
       return { result: true, id };
@@ -85,6 +91,7 @@ export const aircraftRoutes = [
     summary: 'Edit an aircraft (managers); partial Aircraft{...}',
     access: { roles: AIRCRAFT_MANAGER_ROLES },
     params: z.object({ id: zId }),
+    response: ZManagerAircraftAdd,
     handler: async ({ ctx, actor, params, req }) => {
       await ctx.tx((uow) => editAircraft(uow, actor, params.id, req.body));
       return { result: true, id: params.id };
@@ -97,6 +104,7 @@ export const aircraftRoutes = [
     summary: 'Deactivate an aircraft (managers); it stays in history and can be reactivated by edit',
     access: { roles: AIRCRAFT_MANAGER_ROLES },
     params: z.object({ id: zId }),
+    response: ZManagerAircraftAdd,
     handler: async ({ ctx, actor, params }) => {
       await ctx.tx((uow) => deactivateAircraft(uow, actor, params.id));
       return { result: true, id: params.id };

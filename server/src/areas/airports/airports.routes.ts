@@ -6,6 +6,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { presentTimezone } from '../company/company.presenter.ts';
 import { presentAirport } from './airports.presenter.ts';
+import { ZAirportsSearch, ZAirportsView, ZAirportsNightTime } from './airports.responses.ts';
 
 /** Part A 8: airport search answers at most 10 results. */
 export const SEARCH_LIMIT = 10;
@@ -53,6 +54,7 @@ export const airportsRoutes = [
     summary: 'Airports by ICAO prefix, else by name or city prefix (at most 10); public',
     access: { public: true },
     query: z.object({ q: z.string().trim().max(100, 'At most 100 characters').optional() }),
+    response: ZAirportsSearch,
     handler: ({ query }) => ({ airports: searchAirports(query.q ?? '', SEARCH_LIMIT).map(presentAirport) }),
   }),
   defineRoute({
@@ -62,6 +64,7 @@ export const airportsRoutes = [
     summary: 'One airport with country, time zone and official sunrise and sunset of a day (default today, airport zone); public',
     access: { public: true },
     params: z.object({ airport: zIcao, date: z.string().trim().max(40).optional() }),
+    response: ZAirportsView,
     handler: ({ params }) => {
       const a = findAirport(params.airport);
       const date = localDate(params.date, a.tz);
@@ -93,6 +96,7 @@ export const airportsRoutes = [
     summary: 'Seconds of night (official sunset to sunrise) along the great circle between two airports',
     access: {},
     params: z.object({ departure: zIcao, arrival: zIcao, dTime: z.string().trim().max(40), aTime: z.string().trim().max(40) }),
+    response: ZAirportsNightTime,
     handler: ({ params }) => {
       const dep = findAirport(params.departure);
       const arr = findAirport(params.arrival);

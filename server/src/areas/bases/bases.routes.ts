@@ -5,6 +5,7 @@ import { zId, zUnix } from '../../http/zod.ts';
 import { ZBaseAdd, ZBaseEdit, ZScheduleAdd, ZScheduleEdit } from './bases.schema.ts';
 import { baseCrew, createBase, deleteBase, editBase, listBases, viewBase } from './bases.service.ts';
 import { addSchedule, deleteSchedule, editSchedule, listSchedules } from './schedules.service.ts';
+import { ZBasesIndex, ZBasesView, ZBasesAdd, ZBasesDelete, ZBasesCrew, ZBasesSchedule, ZBasesAddSchedule, ZBasesDeleteSchedule } from './bases.responses.ts';
 
 /** Managers (role <= 110, as for API keys and the `base.set_default` command) change bases. */
 export const BASE_MANAGER_MAX_ROLE = 110;
@@ -20,6 +21,7 @@ export const basesRoutes = [
     area: 'bases',
     summary: 'Bases of the company ({Base}), by name',
     access: {},
+    response: ZBasesIndex,
     handler: ({ ctx, actor }) => listBases(ctx, actor),
   }),
   defineRoute({
@@ -29,6 +31,7 @@ export const basesRoutes = [
     summary: 'One base (omitted id: the default base) with its Airport, Aircraft, Pilots and Mechanics',
     access: {},
     params: z.object({ id: zId.optional() }),
+    response: ZBasesView,
     handler: ({ ctx, actor, params }) => viewBase(ctx, actor, params.id),
   }),
   defineRoute({
@@ -38,6 +41,7 @@ export const basesRoutes = [
     summary: 'Create a base: name (stored in Title Case), airport_id (ICAO), default; premium or unlimited plans, roles <= 110',
     access: { maxRole: BASE_MANAGER_MAX_ROLE, plans: ['premium', 'unlimited'] },
     body: ZBaseAdd,
+    response: ZBasesAdd,
     handler: ({ ctx, actor, body }) => createBase(ctx, actor, body),
   }),
   defineRoute({
@@ -48,6 +52,7 @@ export const basesRoutes = [
     access: { maxRole: BASE_MANAGER_MAX_ROLE },
     params: idParam,
     body: ZBaseEdit,
+    response: ZBasesAdd,
     handler: ({ ctx, actor, params, body }) => editBase(ctx, actor, params.id, body),
   }),
   defineRoute({
@@ -57,6 +62,7 @@ export const basesRoutes = [
     summary: 'Delete a base (not the default); its aircraft and people move to the default base (roles <= 110)',
     access: { maxRole: BASE_MANAGER_MAX_ROLE },
     params: idParam,
+    response: ZBasesDelete,
     handler: ({ ctx, actor, params }) => deleteBase(ctx, actor, params.id),
   }),
   defineRoute({
@@ -66,6 +72,7 @@ export const basesRoutes = [
     summary: 'Active pilots of the base as calendar resources {id, title, eventColor}',
     access: {},
     params: idParam,
+    response: ZBasesCrew,
     handler: ({ ctx, actor, params }) => baseCrew(ctx, actor, params.id),
   }),
   defineRoute({
@@ -76,6 +83,7 @@ export const basesRoutes = [
     access: {},
     params: idParam,
     query: z.object({ from: zUnix.optional(), to: zUnix.optional() }),
+    response: ZBasesSchedule,
     handler: ({ ctx, actor, params, query }) => listSchedules(ctx, actor, params.id, query),
   }),
   defineRoute({
@@ -85,6 +93,7 @@ export const basesRoutes = [
     summary: 'Add a schedule entry (base, pilot, start, end, type DUTY|OFF|STANDBY|REST, or always); staff for anyone, others for themselves',
     access: { roles: SCHEDULE_WRITERS },
     body: ZScheduleAdd,
+    response: ZBasesAddSchedule,
     handler: ({ ctx, actor, body }) => addSchedule(ctx, actor, body),
   }),
   defineRoute({
@@ -94,6 +103,7 @@ export const basesRoutes = [
     summary: 'Change the times or type of a schedule entry (not past ones)',
     access: { roles: SCHEDULE_WRITERS },
     body: ZScheduleEdit,
+    response: ZBasesAddSchedule,
     handler: ({ ctx, actor, body }) => editSchedule(ctx, actor, body),
   }),
   defineRoute({
@@ -104,6 +114,7 @@ export const basesRoutes = [
     access: { roles: SCHEDULE_WRITERS },
     params: z.object({ id: z.string().trim().min(1).max(64) }),
     query: z.object({ pilot: zId.optional() }),
+    response: ZBasesDeleteSchedule,
     handler: ({ ctx, actor, params, query }) => deleteSchedule(ctx, actor, params.id, query.pilot),
   }),
 ];

@@ -4,6 +4,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { ZCertificateEdit } from './certificates.schema.ts';
 import { deleteCertificate, listCertificates, saveCertificate } from './certificates.service.ts';
+import { ZPilotsCertificatesEdit, ZPilotsCertificatesDelete, ZPilotsCertificates } from './certificates.responses.ts';
 
 /** The external auditor reads but never writes (roles <= 150 write for anyone, others for themselves). */
 const WRITERS = ALL_ROLES.filter((r) => r !== ROLES.AUDITOR);
@@ -16,6 +17,7 @@ export const certificatesRoutes = [
     summary: 'Create or change a certificate: UserCertificate{id?, user_id, type, name?, issue?, expiration?, comments?} (CONTRACT 4)',
     access: { roles: WRITERS },
     body: ZCertificateEdit,
+    response: ZPilotsCertificatesEdit,
     handler: ({ ctx, actor, body }) => saveCertificate(ctx, actor, body),
   }),
   defineRoute({
@@ -25,6 +27,7 @@ export const certificatesRoutes = [
     summary: 'Delete a certificate (roles <= 150 for anyone, others their own)',
     access: { roles: WRITERS },
     params: z.object({ id: zId }),
+    response: ZPilotsCertificatesDelete,
     handler: ({ ctx, actor, params }) => deleteCertificate(ctx, actor, params.id),
   }),
   defineRoute({
@@ -34,6 +37,7 @@ export const certificatesRoutes = [
     summary: 'Certificates of a user (default: the caller); roles > 150 only their own (403 otherwise) (CONTRACT 4)',
     access: {},
     params: z.object({ userId: zId.optional() }),
+    response: ZPilotsCertificates,
     handler: ({ ctx, actor, params }) => listCertificates(ctx, actor, params.userId),
   }),
 ];

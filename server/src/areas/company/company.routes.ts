@@ -9,6 +9,7 @@ import { editCompany, managerSettings, publicSettings } from './company.service.
 import { listOperatingHours, resolvedHours, saveOperatingHours } from './operating-hours.service.ts';
 import { permissionMatrix, permissionsFor } from './permissions.ts';
 import { setRolePermissions } from './permissions.service.ts';
+import { ZCompaniesSettings, ZManagerCompaniesSettings, ZManagerCompaniesEdit, ZManagerCompaniesOperatingHours, ZManagerCompaniesSaveOperatingHours, ZCompaniesHours, ZCompaniesPermissions, ZManagerCompaniesPermissions, ZManagerCompaniesPermissionsPost, ZCompaniesAlerts } from './company.responses.ts';
 
 /**
  * Company managers: platform administrator, company administrator and
@@ -64,6 +65,7 @@ export const companyRoutes = [
     area: 'company',
     summary: 'Company, theme, detail, settings and billing settings of the caller’s company (Part A 4.2 item 1)',
     access: {},
+    response: ZCompaniesSettings,
     handler: ({ ctx, actor }) => publicSettings(ctx, actor),
   }),
   defineRoute({
@@ -72,6 +74,7 @@ export const companyRoutes = [
     area: 'company',
     summary: 'The settings payload plus `Admin` (user, pilot, base and API key counts, plan pilot limit, customised hours) for managers (roles <= 105)',
     access: manager,
+    response: ZManagerCompaniesSettings,
     handler: ({ ctx, actor }) => managerSettings(ctx, actor),
   }),
   defineRoute({
@@ -81,6 +84,7 @@ export const companyRoutes = [
     summary: 'Change profile, theme, formats, time zones, flags and billing settings (partial; roles <= 105); answers the manager settings',
     access: manager,
     body: ZCompanyEdit,
+    response: ZManagerCompaniesEdit,
     handler: ({ ctx, actor, body }) => editCompany(ctx, actor, body),
   }),
   defineRoute({
@@ -89,6 +93,7 @@ export const companyRoutes = [
     area: 'company',
     summary: 'Weekly operating-hours rows of every scope and dated overrides from 7 days ago to 365 days ahead (roles <= 105)',
     access: manager,
+    response: ZManagerCompaniesOperatingHours,
     handler: ({ ctx, actor }) => listOperatingHours(ctx, actor),
   }),
   defineRoute({
@@ -98,6 +103,7 @@ export const companyRoutes = [
     summary: 'Replace the whole row set of one scope (company or a base); validated first, atomic; rejections carry `rows` messages',
     access: manager,
     body: ZSaveHours,
+    response: ZManagerCompaniesSaveOperatingHours,
     handler: ({ ctx, actor, body }) => saveOperatingHours(ctx, actor, { base_id: body.base_id, rows: body.rows }),
   }),
   defineRoute({
@@ -107,6 +113,7 @@ export const companyRoutes = [
     summary: 'Resolved operating hours of a base (or `company`) for each date from..to (at most 366 days), with unix instants',
     access: {},
     params: z.object({ scope: zId, from: zDateParam, to: zDateParam }),
+    response: ZCompaniesHours,
     handler: ({ ctx, actor, params }) => resolvedHours(ctx, actor, params.scope, params.from, params.to),
   }),
   defineRoute({
@@ -115,6 +122,7 @@ export const companyRoutes = [
     area: 'company',
     summary: 'Permission keys of the caller in the current company (flat map; a missing key is false)',
     access: {},
+    response: ZCompaniesPermissions,
     handler: ({ ctx, actor }) => permissionsFor(ctx.db, actor.companyId, actor.role),
   }),
   defineRoute({
@@ -123,6 +131,7 @@ export const companyRoutes = [
     area: 'company',
     summary: 'Permission matrix of every role in the company, with the keys that differ from the defaults (roles <= 105)',
     access: manager,
+    response: ZManagerCompaniesPermissions,
     handler: async ({ ctx, actor }) => ({ roles: await permissionMatrix(ctx.db, actor.companyId) }),
   }),
   defineRoute({
@@ -132,6 +141,7 @@ export const companyRoutes = [
     summary: 'Set permission keys of one role: `role`, `permissions` {key: bool} (roles <= 100; not roles above the caller’s)',
     access: { maxRole: PERMISSIONS_ADMIN_MAX_ROLE },
     body: ZPermissionsEdit,
+    response: ZManagerCompaniesPermissionsPost,
     handler: ({ ctx, actor, body }) => setRolePermissions(ctx, actor, body.role, body.permissions),
   }),
   defineRoute({
@@ -157,6 +167,7 @@ export const companyRoutes = [
         }),
       user_id: z.string().trim().max(64).optional(),
     }),
+    response: ZCompaniesAlerts,
     handler: async ({ ctx, actor, query }) => {
       const zone = actor.company.timezone;
       return companyAlerts(ctx, actor, {

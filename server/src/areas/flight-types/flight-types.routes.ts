@@ -12,6 +12,7 @@ import {
   loadFlightType,
   reorderFlightTypes,
 } from './flight-types.service.ts';
+import { ZFlightTypesIndex, ZFlightTypesManagerIndex, ZFlightTypesView, ZFlightTypesManagerAdd, ZFlightTypesManagerEdit, ZFlightTypesManagerEditPost, ZFlightTypesManagerDelete, ZFlightTypesManagerReorder, ZFlightTypesCompliance } from './flight-types.responses.ts';
 
 /** Writes to the company's flight types: managers (docs/areas/flights.md). */
 const MANAGERS = { maxRole: 110 } as const;
@@ -24,6 +25,7 @@ export const flightTypesRoutes = [
     summary: 'Active flight types ordered by display order; `/index/true.json` only those available for booking',
     access: {},
     params: z.object({ booking: z.string().optional() }),
+    response: ZFlightTypesIndex,
     handler: async ({ ctx, actor, params }) => ({
       flight_types: await listFlightTypes(ctx.db, actor.companyId, { includeDeleted: false, bookingOnly: params.booking === 'true' || params.booking === '1' }),
     }),
@@ -34,6 +36,7 @@ export const flightTypesRoutes = [
     area: 'flight-types',
     summary: 'All flight types of the company including soft-deleted ones (staff)',
     access: { maxRole: 170 },
+    response: ZFlightTypesManagerIndex,
     handler: async ({ ctx, actor }) => ({
       flight_types: await listFlightTypes(ctx.db, actor.companyId, { includeDeleted: true, bookingOnly: false }),
       classifications: CLASSIFICATION_LIST,
@@ -46,6 +49,7 @@ export const flightTypesRoutes = [
     summary: 'One flight type with its required certificates',
     access: {},
     params: z.object({ id: zId }),
+    response: ZFlightTypesView,
     handler: async ({ ctx, actor, params }) => ({ flight_type: await loadFlightType(ctx.db, actor.companyId, params.id) }),
   }),
   defineRoute({
@@ -55,6 +59,7 @@ export const flightTypesRoutes = [
     summary: 'Create a flight type; `syncRequiredCertificates` opts in to saving the posted RequiredCertificate list',
     access: MANAGERS,
     body: ZFlightTypeAdd,
+    response: ZFlightTypesManagerAdd,
     handler: async ({ ctx, actor, body }) => {
       const id = await ctx.tx((uow) => addFlightType(uow, actor, body));
       return { result: true, id, flight_type: await loadFlightType(ctx.db, actor.companyId, id), classifications: CLASSIFICATION_LIST };
@@ -67,6 +72,7 @@ export const flightTypesRoutes = [
     summary: 'A flight type for editing: the record, how many flights use it, and its required certificates as a flat list',
     access: MANAGERS,
     params: z.object({ id: zId }),
+    response: ZFlightTypesManagerEdit,
     handler: async ({ ctx, actor, params }) => {
       const t = await loadFlightType(ctx.db, actor.companyId, params.id);
       return {
@@ -85,6 +91,7 @@ export const flightTypesRoutes = [
     access: MANAGERS,
     params: z.object({ id: zId }),
     body: ZFlightTypeEdit,
+    response: ZFlightTypesManagerEditPost,
     handler: async ({ ctx, actor, params, body }) => {
       await ctx.tx((uow) => editFlightType(uow, actor, params.id, body));
       return { result: true, id: params.id, flight_type: await loadFlightType(ctx.db, actor.companyId, params.id) };
@@ -97,6 +104,7 @@ export const flightTypesRoutes = [
     summary: 'Soft-delete a flight type of the company (flights keep it)',
     access: MANAGERS,
     params: z.object({ id: zId }),
+    response: ZFlightTypesManagerDelete,
     handler: async ({ ctx, actor, params }) => {
       await ctx.tx((uow) => deleteFlightType(uow, actor, params.id));
       return { result: true, id: params.id };
@@ -109,6 +117,7 @@ export const flightTypesRoutes = [
     summary: 'Set the display order: `items` is the list of type ids in order (roles <= 110)',
     access: MANAGERS,
     body: z.object({ items: z.array(zId).min(1, 'Give the type ids in display order') }),
+    response: ZFlightTypesManagerReorder,
     handler: async ({ ctx, actor, body }) => ({ result: true, items: await ctx.tx((uow) => reorderFlightTypes(uow, actor, body.items)) }),
   }),
   defineRoute({
@@ -119,6 +128,7 @@ export const flightTypesRoutes = [
     access: {},
     params: z.object({ id: zId }),
     query: z.object({ user_id: zId.optional(), at: zUnix.optional() }),
+    response: ZFlightTypesCompliance,
     handler: async ({ ctx, actor, params, query }) => flightTypeCompliance(ctx.db, actor, params.id, { userId: query.user_id, at: query.at }),
   }),
 ];

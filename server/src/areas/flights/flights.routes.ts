@@ -7,6 +7,7 @@ import { saveFlight } from './flights.service.ts';
 import { cancelFlight, confirmFlight, dispatchFlight } from './flights.transitions.ts';
 import { viewFlight } from './flights.view.ts';
 import { getFrat, saveFrat } from './frat.service.ts';
+import { ZFlightsView, ZFlightsEdit, ZFlightsCancel, ZFlightsDispatch, ZFlightsFrat, ZFlightsFratPost, ZFlightsLoad } from './flights.responses.ts';
 
 const idParam = z.object({ id: zId });
 
@@ -18,6 +19,7 @@ export const flightsRoutes = [
     summary:
       'Flights newest first with Base, Aircraft, FlightType, Pic, Sic; named parameters page, limit (default 20, max 20000), from, to, aircraft, pilot, base, flight_type, status',
     access: {},
+    response: ZFlightsLoad,
     handler: async ({ ctx, actor, req, res }) => loadFlights(ctx, actor, parseLoadParams((req.params as { named?: string[] }).named), res),
   }),
   defineRoute({
@@ -27,6 +29,7 @@ export const flightsRoutes = [
     summary: 'One flight with related records, history, distance and what the caller may do',
     access: {},
     params: idParam,
+    response: ZFlightsView,
     handler: ({ ctx, actor, params }) => viewFlight(ctx, actor, params.id),
   }),
   defineRoute({
@@ -36,6 +39,7 @@ export const flightsRoutes = [
     summary: 'Create (no id) or edit a flight; wall-clock times in the flight time zone; block, flight and night times derived (CONTRACT 4)',
     access: {},
     body: ZFlightEdit,
+    response: ZFlightsEdit,
     handler: async ({ ctx, actor, body }) => {
       const saved = await ctx.tx((uow) => saveFlight(uow, actor, body.Flight));
       return { result: true, id: saved.id };
@@ -48,6 +52,7 @@ export const flightsRoutes = [
     summary: 'Cancel a flight (LANDED becomes DELETED, others CANCELED); `notify` tells the other crew',
     access: {},
     body: ZCancel,
+    response: ZFlightsCancel,
     handler: async ({ ctx, actor, body }) => {
       const r = await ctx.tx((uow) => cancelFlight(uow, actor, body));
       return { result: true, id: body.id, status: r.status };
@@ -61,6 +66,7 @@ export const flightsRoutes = [
     access: {},
     params: idParam,
     body: ZConfirm,
+    response: ZFlightsCancel,
     handler: async ({ ctx, actor, params, body }) => {
       const r = await ctx.tx((uow) => confirmFlight(uow, actor, params.id, { pass: body.pass }));
       return { result: true, id: params.id, status: r.status };
@@ -73,6 +79,7 @@ export const flightsRoutes = [
     summary: 'Dispatch a DRAFT or SCHEDULED flight; refused with `result: false` and the reason (MEL, FRAT, ...)',
     access: {},
     params: idParam,
+    response: ZFlightsDispatch,
     handler: async ({ ctx, actor, params }) => {
       const r = await ctx.tx((uow) => dispatchFlight(uow, actor, params.id));
       return { ...r, id: params.id };
@@ -85,6 +92,7 @@ export const flightsRoutes = [
     summary: 'The flight risk assessment of a flight (or null) and the questionnaire',
     access: {},
     params: idParam,
+    response: ZFlightsFrat,
     handler: ({ ctx, actor, params }) => getFrat(ctx.db, actor, params.id),
   }),
   defineRoute({
@@ -95,6 +103,7 @@ export const flightsRoutes = [
     access: {},
     params: idParam,
     body: ZFrat,
+    response: ZFlightsFratPost,
     handler: async ({ ctx, actor, params, body }) => ({ result: true, frat: await ctx.tx((uow) => saveFrat(uow, actor, params.id, body)) }),
   }),
 ];

@@ -4,6 +4,7 @@ import { zId } from '../../http/zod.ts';
 import { INVENTORY_PLANS, invalid, MAINTENANCE_ROLES, MANAGER_MAX_ROLE, parseOr400, unwrapData } from '../aircraft/fleet-common.ts';
 import { availableParts, listParts, searchProviders, selectables, viewPart, viewProvider } from './inventory.queries.ts';
 import { deletePart, isUniqueViolation, savePart } from './inventory.service.ts';
+import { ZMaintenanceInventoryAvailable, ZMaintenanceInventoryIndex, ZMaintenanceInventorySelectables, ZMaintenanceInventoryView, ZMaintenanceInventoryEdit, ZMaintenanceInventoryDelete, ZMaintenanceInventoryProviders, ZMaintenanceInventoryProvider } from './inventory.responses.ts';
 
 const plans = INVENTORY_PLANS;
 const idParam = z.object({ id: zId });
@@ -16,6 +17,7 @@ export const inventoryRoutes = [
     area: 'inventory',
     summary: 'Parts with a unit not on a work order, by name',
     access: { plans },
+    response: ZMaintenanceInventoryAvailable,
     handler: ({ ctx, actor }) => availableParts(ctx.db, actor),
   }),
   defineRoute({
@@ -24,6 +26,7 @@ export const inventoryRoutes = [
     area: 'inventory',
     summary: 'Parts, paginated: filters category, status (approval), name (part number, name, manufacturer), page, limit',
     access: { plans },
+    response: ZMaintenanceInventoryIndex,
     handler: ({ ctx, actor, req }) => listParts(ctx.db, actor, req.body),
   }),
   defineRoute({
@@ -32,6 +35,7 @@ export const inventoryRoutes = [
     area: 'inventory',
     summary: 'Allowed categories, approval statuses, unit statuses and conditions',
     access: { plans },
+    response: ZMaintenanceInventorySelectables,
     handler: () => selectables(),
   }),
   defineRoute({
@@ -41,6 +45,7 @@ export const inventoryRoutes = [
     summary: 'A part with its units, providers and change history',
     access: { plans },
     params: idParam,
+    response: ZMaintenanceInventoryView,
     handler: ({ ctx, actor, params }) => viewPart(ctx.db, actor, params.id),
   }),
   defineRoute({
@@ -49,6 +54,7 @@ export const inventoryRoutes = [
     area: 'inventory',
     summary: 'Create (with a first unit) or edit a part: Inventory[...], InventoryProvider[name], InventoryUnit[...]',
     access: { roles: MAINTENANCE_ROLES, plans },
+    response: ZMaintenanceInventoryEdit,
     handler: async ({ ctx, actor, req }) => {
       try {
         const { id, created } = await ctx.tx((uow) => savePart(uow, actor, req.body));
@@ -66,6 +72,7 @@ export const inventoryRoutes = [
     area: 'inventory',
     summary: 'Delete a part (managers)',
     access: { maxRole: MANAGER_MAX_ROLE, plans },
+    response: ZMaintenanceInventoryDelete,
     handler: async ({ ctx, actor, req }) => {
       const b = parseOr400(z.object({ id: z.string({ error: 'Required' }).min(1, 'Required').max(64) }), unwrapData(req.body));
       await ctx.tx((uow) => deletePart(uow, actor, b.id));
@@ -78,6 +85,7 @@ export const inventoryRoutes = [
     area: 'inventory',
     summary: 'Providers, searched by name, email or phone',
     access: { plans },
+    response: ZMaintenanceInventoryProviders,
     handler: ({ ctx, actor, req }) => searchProviders(ctx.db, actor, req.body),
   }),
   defineRoute({
@@ -87,6 +95,7 @@ export const inventoryRoutes = [
     summary: 'One provider with the parts it supplies',
     access: { plans },
     params: idParam,
+    response: ZMaintenanceInventoryProvider,
     handler: ({ ctx, actor, params }) => viewProvider(ctx.db, actor, params.id),
   }),
 ];

@@ -6,6 +6,7 @@ import { zId } from '../../http/zod.ts';
 import { parseOr400, REPORT_PLANS, unwrapData } from '../aircraft/fleet-common.ts';
 import { listJobs, viewJob } from './maintenance-jobs.queries.ts';
 import { createJob, deleteJob, editJob, linkReports, saveWorkOrder, signCrs, unlinkReport, verifySignerPassword, ZSignCrs } from './maintenance-jobs.service.ts';
+import { ZMaintenanceJobsIndex, ZMaintenanceJobsView, ZMaintenanceJobsCreate, ZMaintenanceJobsDelete, ZMaintenanceJobsSignCrs } from './maintenance-jobs.responses.ts';
 
 const plans = REPORT_PLANS;
 /** Managers and mechanics write jobs and sign CRS (docs/areas/fleet.md). */
@@ -19,6 +20,7 @@ export const maintenanceJobsRoutes = [
     area: 'maintenance-jobs',
     summary: 'Maintenance jobs (designed): query aircraft_id, maintenance_plan_id, status open|completed|in_progress, page, limit',
     access: { plans },
+    response: ZMaintenanceJobsIndex,
     handler: ({ ctx, actor, req }) => listJobs(ctx.db, actor, req.query),
   }),
   defineRoute({
@@ -28,6 +30,7 @@ export const maintenanceJobsRoutes = [
     summary: 'One job with its reports and work orders (CONTRACT 4)',
     access: { plans },
     params: idParam,
+    response: ZMaintenanceJobsView,
     handler: ({ ctx, actor, params }) => viewJob(ctx.db, actor, params.id),
   }),
   defineRoute({
@@ -36,6 +39,7 @@ export const maintenanceJobsRoutes = [
     area: 'maintenance-jobs',
     summary: 'Create a job: Job{aircraft_id, name, start?, maintenance_plan_id?, aircraft_report_ids[]?} (CONTRACT 4)',
     access: writers,
+    response: ZMaintenanceJobsCreate,
     handler: async ({ ctx, actor, req }) => {
       const { id } = await ctx.tx((uow) => createJob(uow, actor, req.body));
       return { result: true, id };
@@ -48,6 +52,7 @@ export const maintenanceJobsRoutes = [
     summary: 'Rename or reschedule an open job (designed): Job{name?, description?, start?}',
     access: writers,
     params: idParam,
+    response: ZMaintenanceJobsCreate,
     handler: async ({ ctx, actor, params, req }) => {
       await ctx.tx((uow) => editJob(uow, actor, params.id, req.body));
       return { result: true, id: params.id };
@@ -60,6 +65,7 @@ export const maintenanceJobsRoutes = [
     summary: 'Delete a job whose CRS is not signed (designed); its reports are detached',
     access: writers,
     params: idParam,
+    response: ZMaintenanceJobsDelete,
     handler: async ({ ctx, actor, params }) => {
       await ctx.tx((uow) => deleteJob(uow, actor, params.id));
       return { result: true };
@@ -71,6 +77,7 @@ export const maintenanceJobsRoutes = [
     area: 'maintenance-jobs',
     summary: 'Attach reports of the same aircraft to a job before its CRS (CONTRACT 4)',
     access: writers,
+    response: ZMaintenanceJobsDelete,
     handler: async ({ ctx, actor, req }) => {
       await ctx.tx((uow) => linkReports(uow, actor, req.body));
       return { result: true };
@@ -82,6 +89,7 @@ export const maintenanceJobsRoutes = [
     area: 'maintenance-jobs',
     summary: 'Detach one report from a job before its CRS (CONTRACT 4)',
     access: writers,
+    response: ZMaintenanceJobsDelete,
     handler: async ({ ctx, actor, req }) => {
       await ctx.tx((uow) => unlinkReport(uow, actor, req.body));
       return { result: true };
@@ -94,6 +102,7 @@ export const maintenanceJobsRoutes = [
     summary: 'Sign the CRS with the signer’s password; closes the reports and schedules the next plan job (CONTRACT 4)',
     access: writers,
     params: idParam,
+    response: ZMaintenanceJobsSignCrs,
     handler: async ({ ctx, actor, params, req }) => {
       const body = parseOr400(ZSignCrs, unwrapData(req.body));
       // Checked before the transaction: argon2 is slow and needs no lock.
@@ -108,6 +117,7 @@ export const maintenanceJobsRoutes = [
     area: 'maintenance-jobs',
     summary: 'Create or update a work order of an open job (designed): WorkOrder{id?, maintenance_job_id, name, status, ...}',
     access: writers,
+    response: ZMaintenanceJobsCreate,
     handler: async ({ ctx, actor, req }) => {
       const { id } = await ctx.tx((uow) => saveWorkOrder(uow, actor, req.body));
       return { result: true, id };

@@ -4,6 +4,7 @@ import { zId } from '../../http/zod.ts';
 import { emptyToUndefined, MAINTENANCE_ROLES, parseOr400, REPORT_PLANS, unwrapData } from '../aircraft/fleet-common.ts';
 import { assignedPlans, listPlans, listProgrammes, plansForAircraft, viewPlan } from './maintenance-plans.queries.ts';
 import { deletePlan, reorderPlans, savePlan, ZReorder } from './maintenance-plans.service.ts';
+import { ZMaintenancePlansIndex, ZMaintenancePlansView, ZMaintenancePlansEdit, ZMaintenancePlansDelete, ZMaintenancePlansReorder, ZMaintenancePlansForAircraft, ZMaintenancePlansAssigned, ZMaintenancePlansProgrammes } from './maintenance-plans.responses.ts';
 
 const plans = REPORT_PLANS;
 /** Part B 4.3 and 5: edit, delete, reorder by roles 1, 100, 105, 110, 300. */
@@ -18,6 +19,7 @@ export const maintenancePlansRoutes = [
     area: 'maintenance-plans',
     summary: 'Plan actions in order with aircraft, programme and template work orders; optional `aircraft` filter',
     access: { plans },
+    response: ZMaintenancePlansIndex,
     handler: ({ ctx, actor, req }) => {
       const b = parseOr400(z.object({ aircraft: z.preprocess(emptyToUndefined, z.union([z.string(), z.number()]).transform(String).optional()) }), unwrapData(req.body));
       return listPlans(ctx.db, actor, b.aircraft);
@@ -30,6 +32,7 @@ export const maintenancePlansRoutes = [
     summary: 'One plan action with aircraft and template work orders',
     access: { plans },
     params: idParam,
+    response: ZMaintenancePlansView,
     handler: ({ ctx, actor, params }) => viewPlan(ctx.db, actor, params.id),
   }),
   defineRoute({
@@ -38,6 +41,7 @@ export const maintenancePlansRoutes = [
     area: 'maintenance-plans',
     summary: 'Create or edit a plan action (data[MaintenancePlan], data[Aircraft][Aircraft][], data[PlanWorkOrder][n])',
     access: editors,
+    response: ZMaintenancePlansEdit,
     handler: async ({ ctx, actor, req }) => {
       const { id } = await ctx.tx((uow) => savePlan(uow, actor, req.body));
       const saved = await viewPlan(ctx.db, actor, id);
@@ -52,6 +56,7 @@ export const maintenancePlansRoutes = [
     summary: 'Soft-delete a plan action; jobs created from it are kept',
     access: editors,
     params: idParam,
+    response: ZMaintenancePlansDelete,
     handler: async ({ ctx, actor, params }) => {
       await ctx.tx((uow) => deletePlan(uow, actor, params.id));
       return { result: true, message: 'Plan action deleted' };
@@ -63,6 +68,7 @@ export const maintenancePlansRoutes = [
     area: 'maintenance-plans',
     summary: 'Reorder plan actions: `order` array of ids',
     access: editors,
+    response: ZMaintenancePlansReorder,
     handler: async ({ ctx, actor, req }) => {
       const b = parseOr400(ZReorder, unwrapData(req.body));
       const count = await ctx.tx((uow) => reorderPlans(uow, actor, b.order));
@@ -76,6 +82,7 @@ export const maintenancePlansRoutes = [
     summary: 'Linked plan actions in order, next_plan_id and open_plan_ids of an aircraft',
     access: { plans },
     params: aircraftParam,
+    response: ZMaintenancePlansForAircraft,
     handler: ({ ctx, actor, params }) => plansForAircraft(ctx.db, actor, params.aircraftId),
   }),
   defineRoute({
@@ -85,6 +92,7 @@ export const maintenancePlansRoutes = [
     summary: 'Plan actions assigned to an aircraft, with their programme',
     access: { plans },
     params: aircraftParam,
+    response: ZMaintenancePlansAssigned,
     handler: ({ ctx, actor, params }) => assignedPlans(ctx.db, actor, params.aircraftId),
   }),
   defineRoute({
@@ -93,6 +101,7 @@ export const maintenancePlansRoutes = [
     area: 'maintenance-plans',
     summary: 'Maintenance programmes with their plan counts',
     access: { plans },
+    response: ZMaintenancePlansProgrammes,
     handler: ({ ctx, actor }) => listProgrammes(ctx.db, actor),
   }),
 ];

@@ -4,6 +4,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { ZNewsEdit } from './news.schema.ts';
 import { deleteNews, listNews, saveNews, signNews, viewNews } from './news.service.ts';
+import { ZNews, ZNewsNewsView, ZManagerNewsNewsEdit, ZManagerNewsNewsDelete, ZNewsNewsSign } from './news.responses.ts';
 
 /** `?page=N` (1-based); a page past the end answers an empty list with its pagination block. */
 const ZPage = z.object({ page: z.coerce.number({ error: 'Expected a page number' }).int('Expected a page number').min(1, 'Pages start at 1').max(1_000_000).default(1) });
@@ -19,6 +20,7 @@ export const newsRoutes = [
     summary: 'Company news addressed to the caller, newest first, 10 per page (`?page=`); without credentials the public platform feed',
     access: { public: true },
     query: ZPage,
+    response: ZNews,
     handler: ({ ctx, actor, query }) => listNews(ctx, actor, { baseId: null, page: query.page }),
   }),
   defineRoute({
@@ -29,6 +31,7 @@ export const newsRoutes = [
     access: { public: true },
     params: z.object({ base_id: zId.optional() }),
     query: ZPage,
+    response: ZNews,
     handler: ({ ctx, actor, params, query }) => listNews(ctx, actor, { baseId: params.base_id ?? null, page: query.page }),
   }),
   defineRoute({
@@ -38,6 +41,7 @@ export const newsRoutes = [
     summary: 'One article; managers (<= 135) also get NewsRecipient and NewsRecipientUsers, others add a view',
     access: { public: true },
     params: z.object({ slug: z.string().trim().min(1).max(120) }),
+    response: ZNewsNewsView,
     handler: ({ ctx, actor, params }) => viewNews(ctx, actor, params.slug),
   }),
   defineRoute({
@@ -47,6 +51,7 @@ export const newsRoutes = [
     summary: 'Create (no News.id) or update an article; NewsRecipient.user_group_id[] replaces the recipients (roles <= 135)',
     access: newsAdmin,
     body: ZNewsEdit,
+    response: ZManagerNewsNewsEdit,
     handler: ({ ctx, actor, body }) => saveNews(ctx, actor, body),
   }),
   defineRoute({
@@ -56,6 +61,7 @@ export const newsRoutes = [
     summary: 'Delete an article (roles <= 135)',
     access: newsAdmin,
     params: z.object({ id: zId }),
+    response: ZManagerNewsNewsDelete,
     handler: ({ ctx, actor, params }) => deleteNews(ctx, actor, params.id),
   }),
   defineRoute({
@@ -66,6 +72,7 @@ export const newsRoutes = [
     access: {},
     params: z.object({ id: zId }),
     body: z.object({ password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024) }),
+    response: ZNewsNewsSign,
     handler: ({ ctx, actor, params, body, req }) => signNews(ctx, actor, params.id, body.password, req.ip ?? null),
   }),
 ];

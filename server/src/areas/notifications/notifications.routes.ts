@@ -4,6 +4,7 @@ import { notFound } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import './notifications.tables.ts';
+import { ZNotifications, ZNotificationsRead } from './notifications.responses.ts';
 
 const PAGE = 100;
 
@@ -15,6 +16,7 @@ export const notificationsRoutes = [
     summary: 'The caller’s in-app notifications, newest first (CONTRACT 4); `unread:1` keeps unread ones, `page` pages by 100',
     access: {},
     query: z.object({ unread: z.enum(['0', '1']).optional(), page: z.coerce.number().int().min(1).max(100000).default(1) }),
+    response: ZNotifications,
     handler: async ({ ctx, actor, query }) => {
       let q = ctx.db
         .selectFrom('notifications')
@@ -39,6 +41,7 @@ export const notificationsRoutes = [
     summary: 'Mark notifications read: `ids` (array of ids) or `all: true`',
     access: {},
     body: z.union([z.object({ ids: z.array(zId).min(1).max(500) }), z.object({ all: z.literal(true) })]),
+    response: ZNotificationsRead,
     handler: async ({ ctx, actor, body }) => {
       const marked = await ctx.tx(async (uow) => {
         let q = uow.trx

@@ -3,6 +3,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { ZPilotGroupAdd, ZPilotGroupEdit } from './pilot-groups.schema.ts';
 import { bulkActivate, createGroup, deleteGroup, editGroup, groupForEdit, groupPilots, listGroups, viewGroup, welcomize } from './pilot-groups.service.ts';
+import { ZPilotGroupsManagerIndex, ZPilotGroupsManagerView, ZPilotGroupsManagerPilots, ZPilotGroupsManagerAdd, ZPilotGroupsManagerEdit, ZPilotGroupsManagerEditPost, ZPilotGroupsManagerDelete, ZPilotGroupsManagerDo, ZPilotGroupsManagerWelcomize } from './pilot-groups.responses.ts';
 
 /** Part A 4.7: every pilot-group endpoint is for roles <= 150. */
 const access = { maxRole: 150 } as const;
@@ -15,6 +16,7 @@ export const pilotGroupsRoutes = [
     area: 'pilot-groups',
     summary: 'Pilot groups by name with pilot_count',
     access,
+    response: ZPilotGroupsManagerIndex,
     handler: ({ ctx, actor }) => listGroups(ctx, actor),
   }),
   defineRoute({
@@ -24,6 +26,7 @@ export const pilotGroupsRoutes = [
     summary: 'A group with its members; each member lists its other groups',
     access,
     params: idParam,
+    response: ZPilotGroupsManagerView,
     handler: ({ ctx, actor, params }) => viewGroup(ctx, actor, params.id),
   }),
   defineRoute({
@@ -33,6 +36,7 @@ export const pilotGroupsRoutes = [
     summary: 'Members of a group as a flat array (deleted users excluded)',
     access,
     params: idParam,
+    response: ZPilotGroupsManagerPilots,
     handler: ({ ctx, actor, params }) => groupPilots(ctx, actor, params.id),
   }),
   defineRoute({
@@ -42,6 +46,7 @@ export const pilotGroupsRoutes = [
     summary: 'Create a group: PilotGroup{name, color?, User?[{id}]}',
     access,
     body: ZPilotGroupAdd,
+    response: ZPilotGroupsManagerAdd,
     handler: ({ ctx, actor, body }) => createGroup(ctx, actor, body),
   }),
   defineRoute({
@@ -51,6 +56,7 @@ export const pilotGroupsRoutes = [
     summary: 'The group with its members, for form prefill',
     access,
     params: idParam,
+    response: ZPilotGroupsManagerEdit,
     handler: ({ ctx, actor, params }) => groupForEdit(ctx, actor, params.id),
   }),
   defineRoute({
@@ -61,6 +67,7 @@ export const pilotGroupsRoutes = [
     access,
     params: idParam,
     body: ZPilotGroupEdit,
+    response: ZPilotGroupsManagerEditPost,
     handler: ({ ctx, actor, params, body }) => editGroup(ctx, actor, params.id, body),
   }),
   defineRoute({
@@ -70,6 +77,7 @@ export const pilotGroupsRoutes = [
     summary: 'Delete a group and its memberships (not the users)',
     access,
     params: idParam,
+    response: ZPilotGroupsManagerDelete,
     handler: ({ ctx, actor, params }) => deleteGroup(ctx, actor, params.id),
   }),
   defineRoute({
@@ -79,6 +87,7 @@ export const pilotGroupsRoutes = [
     summary: 'Activate (1) or deactivate (0) the members whose state differs',
     access,
     params: z.object({ id: zId, action: z.enum(['0', '1'], { error: 'Action must be 1 (activate) or 0 (deactivate)' }) }),
+    response: ZPilotGroupsManagerDo,
     handler: ({ ctx, actor, params }) => bulkActivate(ctx, actor, params.id, params.action === '1'),
   }),
   defineRoute({
@@ -88,6 +97,7 @@ export const pilotGroupsRoutes = [
     summary: 'Welcome, activation or confirmation mail to each active member with an email',
     access,
     params: idParam,
+    response: ZPilotGroupsManagerWelcomize,
     handler: ({ ctx, actor, params }) => welcomize(ctx, actor, params.id),
   }),
 ];

@@ -1,5 +1,6 @@
 import { CERTIFICATE_TYPES } from '@ops/shared/reference/certificate-types';
 import { z } from 'zod';
+import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { listPilots, pilotIndex } from './pilots.directory.ts';
@@ -8,6 +9,7 @@ import { currencyRequirements, pilotCurrency, pilotTotals, saveCurrencyRequireme
 import { ZCurrencyRequirements, ZPilotCreate } from './pilots.schema.ts';
 import { createPilot, editPilot, PILOT_ADMIN_ROLES } from './pilots.service.ts';
 import { viewPilot } from './pilots.view.ts';
+import { ZPilotsList, ZPilotsIndex, ZPilotsCreate, ZPilotsEdit, ZPilotsView, ZPilotsChanges, ZPilotsCertificateTypes, ZPilotsTotals, ZPilotsGetCurrency, ZPilotsCurrencyRequirements, ZPilotsCurrencyRequirementsPost } from './pilots.responses.ts';
 
 type Named = { named?: string[] };
 const zPage = z.coerce.number({ error: 'Expected a page number' }).int('Expected a page number').min(1, 'Pages start at 1').max(1_000_000).default(1);
@@ -19,6 +21,7 @@ export const pilotsRoutes = [
     area: 'pilots',
     summary: 'Minimal list of the company’s live accounts by role, name, surname; named parameters active:{1|0|all} (default 1), pilot:{1|0|all} (default 1)',
     access: {},
+    response: ZPilotsList,
     handler: ({ ctx, actor, req }) => listPilots(ctx, actor, (req.params as Named).named),
   }),
   defineRoute({
@@ -28,6 +31,8 @@ export const pilotsRoutes = [
     summary:
       'Pilot directory with `paginate`; named parameters page, search, user_group_id (150 = all <= 150), pilot_group, base_id, active, pilot, limit (50, max 100000), excel:1 (an .xlsx file)',
     access: {},
+    response: ZPilotsIndex,
+    file: { mediaType: MEDIA.xlsx },
     handler: ({ ctx, actor, req, res }) => pilotIndex(ctx, actor, (req.params as Named).named, res),
   }),
   defineRoute({
@@ -38,6 +43,7 @@ export const pilotsRoutes = [
     access: { roles: PILOT_ADMIN_ROLES },
     body: ZPilotCreate,
     validationKey: 'validation',
+    response: ZPilotsCreate,
     handler: ({ ctx, actor, body }) => createPilot(ctx, actor, body),
   }),
   defineRoute({
@@ -48,6 +54,7 @@ export const pilotsRoutes = [
     access: { roles: PILOT_ADMIN_ROLES },
     // Parsed by the service: failures answer the flat `errors[]` list of this endpoint.
     body: z.unknown(),
+    response: ZPilotsEdit,
     handler: ({ ctx, actor, body }) => editPilot(ctx, actor, body),
   }),
   defineRoute({
@@ -57,6 +64,7 @@ export const pilotsRoutes = [
     summary: 'A pilot (default: the caller) with groups, aircraft, flight types, certificates and logins, by the viewer’s visibility',
     access: {},
     params: z.object({ id: zId.optional() }),
+    response: ZPilotsView,
     handler: ({ ctx, actor, params }) => viewPilot(ctx, actor, params.id),
   }),
   defineRoute({
@@ -67,6 +75,7 @@ export const pilotsRoutes = [
     access: {},
     params: z.object({ userId: zId }),
     query: z.object({ page: zPage, limit: z.coerce.number().int().min(1).max(500).default(50) }),
+    response: ZPilotsChanges,
     handler: ({ ctx, actor, params, query }) => userChanges(ctx, actor, params.userId, query),
   }),
   defineRoute({
@@ -75,6 +84,7 @@ export const pilotsRoutes = [
     area: 'pilots',
     summary: 'Catalog of certificate types {key, name, kind (licence|rating|medical), authority (EASA|FAA)}',
     access: {},
+    response: ZPilotsCertificateTypes,
     handler: () => ({ certificate_types: CERTIFICATE_TYPES }),
   }),
   defineRoute({
@@ -84,6 +94,7 @@ export const pilotsRoutes = [
     summary: 'Logbook totals from LANDED flights (default: the caller); staff anyone, others themselves and their students',
     access: {},
     params: z.object({ userId: zId.optional() }),
+    response: ZPilotsTotals,
     handler: ({ ctx, actor, params }) => pilotTotals(ctx, actor, params.userId),
   }),
   defineRoute({
@@ -93,6 +104,7 @@ export const pilotsRoutes = [
     summary: 'Currency against the company requirements: d1 days for landings (30, max 999), d2 night landings (90), d3 hours (90); userId forced to the caller when null or role > 170',
     access: {},
     params: z.object({ userId: z.string().max(64).optional(), d1: z.string().max(12).optional(), d2: z.string().max(12).optional(), d3: z.string().max(12).optional() }),
+    response: ZPilotsGetCurrency,
     handler: ({ ctx, actor, params }) => pilotCurrency(ctx, actor, params),
   }),
   defineRoute({
@@ -101,6 +113,7 @@ export const pilotsRoutes = [
     area: 'pilots',
     summary: 'The company’s currency requirements {landings, night_landings, hours}',
     access: {},
+    response: ZPilotsCurrencyRequirements,
     handler: async ({ ctx, actor }) => ({ requirements: await currencyRequirements(ctx.db, actor.companyId) }),
   }),
   defineRoute({
@@ -110,6 +123,7 @@ export const pilotsRoutes = [
     summary: 'Set the company’s currency requirements {landings, night_landings, hours} (roles <= 110)',
     access: { maxRole: 110 },
     body: ZCurrencyRequirements,
+    response: ZPilotsCurrencyRequirementsPost,
     handler: ({ ctx, actor, body }) => saveCurrencyRequirements(ctx, actor, body),
   }),
 ];

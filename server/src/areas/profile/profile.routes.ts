@@ -8,6 +8,7 @@ import { ZUserDetailFields } from '../users/users.schema.ts';
 import { changeEmail, changePassword, closeSession, confirmEmail, editProfile, loginsAndSessions, viewProfile } from './profile.service.ts';
 import { activateAccount } from './activation.service.ts';
 import { requestWhatsappCode, verifyWhatsappCode } from './whatsapp.service.ts';
+import { ZUsersView, ZUsersEmail, ZUsersPassword, ZUsersActivate, ZUsersWhatsapp, ZUsersLogins, ZUsersClosesession, ZUsersUserGroups, ZUsersCountries } from './profile.responses.ts';
 
 const unwrap = (raw: unknown) => {
   const b = (raw ?? {}) as Record<string, unknown>;
@@ -54,6 +55,7 @@ export const profileRoutes = [
     area: 'profile',
     summary: 'The caller’s User (with login preferences), UserDetail and UserGroup',
     access: {},
+    response: ZUsersView,
     handler: ({ ctx, actor }) => viewProfile(ctx, actor),
   }),
   defineRoute({
@@ -63,6 +65,7 @@ export const profileRoutes = [
     summary: 'Change any subset of the own profile and preferences (alerts, message_alerts, newsletter; whatsapp only off); answers the profile',
     access: {},
     body: ZProfileEdit,
+    response: ZUsersView,
     handler: ({ ctx, actor, body }) => editProfile(ctx, actor, body),
   }),
   defineRoute({
@@ -76,6 +79,7 @@ export const profileRoutes = [
       new_email_repeat: z.string({ error: 'Repeat the new email' }).trim().toLowerCase().min(1, 'Repeat the new email'),
       password: required('Password'),
     }),
+    response: ZUsersEmail,
     handler: ({ ctx, actor, body, req }) => changeEmail(ctx, actor, body, req.ip ?? null),
   }),
   defineRoute({
@@ -85,6 +89,7 @@ export const profileRoutes = [
     summary: 'Confirm the own new address with the token of the confirmation mail',
     access: {},
     body: z.object({ token: z.string({ error: 'Token is required' }).trim().min(10, 'Token is required').max(200) }),
+    response: ZUsersEmail,
     handler: ({ ctx, actor, body }) => confirmEmail(ctx, actor, body.token),
   }),
   defineRoute({
@@ -94,6 +99,7 @@ export const profileRoutes = [
     summary: 'Change the own password (password, newpassword, newpasswordrepeat); other sessions of the login end; answers `{result, message, sessions_closed}`',
     access: {},
     body: z.object({ password: required('Current password'), newpassword: required('New password'), newpasswordrepeat: required('Repeat the new password') }),
+    response: ZUsersPassword,
     handler: ({ ctx, actor, body, req }) => changePassword(ctx, actor, body, req.ip ?? null),
   }),
   defineRoute({
@@ -103,6 +109,7 @@ export const profileRoutes = [
     summary: 'Set the password of a login created by an administrator with the token of its activation mail (public: the token is the credential); answers `{result, message, email}`',
     access: { public: true },
     body: z.object({ token: required('Token').pipe(z.string().max(200, 'Unknown activation link')), password: required('Password'), passwordrepeat: required('Repeat the password') }),
+    response: ZUsersActivate,
     handler: ({ ctx, body }) => activateAccount(ctx, body),
   }),
   defineRoute({
@@ -112,6 +119,7 @@ export const profileRoutes = [
     summary: 'Switch WhatsApp messages on: `{phone?}` sends a 6-digit code (10 minutes, single use) to that E.164 number or the profile phone; `{code}` checks it and turns the login’s `whatsapp` preference on',
     access: {},
     body: ZWhatsapp,
+    response: ZUsersWhatsapp,
     handler: ({ ctx, actor, body }) => (body.code !== undefined ? verifyWhatsappCode(ctx, actor, body.code) : requestWhatsappCode(ctx, actor, body.phone || undefined)),
   }),
   defineRoute({
@@ -120,6 +128,7 @@ export const profileRoutes = [
     area: 'profile',
     summary: 'Recent sign-ins (`logins`), open sessions (`sessions`) and the presenting session id (`currentSession`)',
     access: {},
+    response: ZUsersLogins,
     handler: ({ ctx, actor }) => loginsAndSessions(ctx, actor),
   }),
   defineRoute({
@@ -129,6 +138,7 @@ export const profileRoutes = [
     summary: 'End one of the caller’s sessions (remote logout)',
     access: {},
     params: z.object({ sessionId: zId }),
+    response: ZUsersClosesession,
     handler: ({ ctx, actor, params }) => closeSession(ctx, actor, params.sessionId),
   }),
   defineRoute({
@@ -138,6 +148,7 @@ export const profileRoutes = [
     summary: 'Roles of the company as `user_groups: [{UserGroup{id, name, role}}]`; `/1` only staff roles (<= 170)',
     access: {},
     params: z.object({ staff: z.enum(['0', '1'], { error: 'Expected 1 (staff only) or 0' }).optional() }),
+    response: ZUsersUserGroups,
     handler: ({ actor, params }) => {
       // The platform administrator role is not a company role; only role 1 sees it.
       const roles = ALL_ROLES.filter((r) => r !== ROLES.PLATFORM_ADMIN || actor.role === ROLES.PLATFORM_ADMIN).filter((r) => params.staff !== '1' || isStaff(r));
@@ -150,6 +161,7 @@ export const profileRoutes = [
     area: 'profile',
     summary: 'Map of ISO 3166 alpha-2 code to country name',
     access: {},
+    response: ZUsersCountries,
     handler: () => COUNTRIES,
   }),
   defineRoute({
@@ -158,6 +170,7 @@ export const profileRoutes = [
     area: 'profile',
     summary: 'Map of time zone id to IANA name (ids are the names)',
     access: {},
+    response: ZUsersCountries,
     handler: () => Object.fromEntries(timeZoneNames().map((zone) => [zone, zone])),
   }),
 ];

@@ -14,9 +14,11 @@ import {
   totalHours,
   totalLandings,
 } from './reports.service.ts';
+import { ZReportsPilotsAirports, ZReportsStatsRules, ZReportsTotalFlights, ZReportsStatsFlightTypes, ZReportsFlightHoursByMonth, ZReportsTotalHours, ZReportsTotalLandings, ZReportsKind } from './reports.responses.ts';
 
 /** Part A 8 response caches (private); reports without a lifetime in the spec are not reused without revalidation. */
 const HOUR = 3600;
+const CACHE_HEADERS = { 'Cache-Control': { description: '`private, max-age=<seconds>` (Part A 8), or `private, no-cache`' } } as const;
 function cache(res: Response, seconds: number | null) {
   res.setHeader('Cache-Control', seconds === null ? 'private, no-cache' : `private, max-age=${seconds}`);
 }
@@ -39,6 +41,8 @@ export const reportsRoutes = [
     summary: 'Routes flown (LANDED) with coordinates and counts, most flown first; the caller above role 170',
     access: {},
     params: userParam,
+    response: ZReportsPilotsAirports,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const body = await pilotsAirports(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
       cache(res, null);
@@ -52,6 +56,8 @@ export const reportsRoutes = [
     summary: 'Block time and flights per flight rule (LANDED)',
     access: {},
     params: userParam,
+    response: ZReportsStatsRules,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const body = await statsRules(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
       cache(res, null);
@@ -65,6 +71,8 @@ export const reportsRoutes = [
     summary: 'Total block time and flight count of a user (LANDED)',
     access: {},
     params: z.object({ userId: zId }),
+    response: ZReportsTotalFlights,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const body = await totalFlights(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
       cache(res, null);
@@ -78,6 +86,8 @@ export const reportsRoutes = [
     summary: 'Block time per flight type, the user as PIC or SIC (LANDED); private cache 1 hour',
     access: {},
     params: userParam,
+    response: ZReportsStatsFlightTypes,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const body = await statsFlightTypes(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
       cache(res, HOUR);
@@ -91,6 +101,8 @@ export const reportsRoutes = [
     summary: 'Block time, flights and landings per month in the flight zone, newest first, zero-filled; private cache 12 hours',
     access: {},
     params: z.object({ months: z.string().trim().regex(/^-?\d{1,6}$/, 'Expected a whole number of months'), userId: zId.optional(), aircraftId: zId.optional() }),
+    response: ZReportsFlightHoursByMonth,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const scope = await resolveScope(ctx, actor, params.userId, params.aircraftId);
       const body = await flightHoursByMonth(ctx, actor, scope, clampMonths(Number(params.months)));
@@ -105,6 +117,8 @@ export const reportsRoutes = [
     summary: 'Total block time (LANDED), the caller by default',
     access: {},
     params: userParam,
+    response: ZReportsTotalHours,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const body = await totalHours(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
       cache(res, null);
@@ -118,6 +132,8 @@ export const reportsRoutes = [
     summary: 'Landings (LANDED) of a user and/or aircraft, off-blocks after `since`, on-blocks before `to`; private cache 1 hour',
     access: {},
     params: z.object({ userId: zId.optional(), aircraftId: zId.optional(), since: z.string().trim().max(20).optional(), to: z.string().trim().max(20).optional() }),
+    response: ZReportsTotalLandings,
+    headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       const since = unixParam(params.since, 'since') ?? 0;
       const to = unixParam(params.to, 'to');
@@ -138,7 +154,9 @@ export const reportsRoutes = [
           : 'TAF of an airport: current, or the one issued closest to a past `date` within ±6 hours (last 30 days); ["NIL"] when none; private cache 5 minutes',
       access: {},
       params: z.object({ airport: z.string().trim().max(10).optional(), date: z.string().trim().max(20).optional() }),
-      handler: async ({ ctx, params, res }) => {
+      response: ZReportsKind,
+      headers: CACHE_HEADERS,
+    handler: async ({ ctx, params, res }) => {
         const icao = params.airport?.toUpperCase();
         if (!isWeatherIcao(icao)) throw notFound('Invalid airport code');
         const date = unixParam(params.date, 'date');

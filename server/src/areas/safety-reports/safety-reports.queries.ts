@@ -139,11 +139,12 @@ export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFil
   const total = bySeen + Number(byLink.c);
   return {
     result: true,
-    reports: rows.map((r) => ({
+    // The joined names go to their own blocks only, not into SafetyReport (the contract test caught them there).
+    reports: rows.map(({ category_name, department_name, reporter_name, reporter_surname, ...r }) => ({
       SafetyReport: present(r as Row),
-      SafetyReportCategory: r.safety_report_category_id ? { id: r.safety_report_category_id, name: r.category_name } : null,
-      SafetyReportDepartment: r.safety_report_department_id ? { id: r.safety_report_department_id, name: r.department_name } : null,
-      User: r.user_id ? { id: r.user_id, name: r.reporter_name, surname: r.reporter_surname } : null,
+      SafetyReportCategory: r.safety_report_category_id ? { id: r.safety_report_category_id, name: category_name } : null,
+      SafetyReportDepartment: r.safety_report_department_id ? { id: r.safety_report_department_id, name: department_name } : null,
+      User: r.user_id ? { id: r.user_id, name: reporter_name, surname: reporter_surname } : null,
     })),
     paginate: paginate(f.page, f.limit, total, rows.length),
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { notFound, validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
@@ -18,6 +19,7 @@ import {
   ZYearNamed,
 } from './safety-reports.queries.ts';
 import { createSafetyReport, deleteSafetyReport, editSafetyReport } from './safety-reports.service.ts';
+import { ZSafetyReports$, ZSafetyReportsIndex, ZSafetyReportsView, ZPath, ZSafetyReportsDelete, ZSafetyReportsStats, ZSafetyReportsReportsByMonth, ZSafetyReportsFormOptions } from './safety-reports.responses.ts';
 
 const plans = REPORT_PLANS;
 const area = 'safety-reports';
@@ -48,6 +50,7 @@ const statRoute = (kind: StatKind, file: string) =>
     area,
     summary: `Statistics: non-draft reports by ${kind.replace('_', ' ')}; optional named year:{year}`,
     access: { plans },
+    response: ZSafetyReports$,
     handler: ({ ctx, actor, req }) => statistic(ctx.db, actor, kind, parse(ZYearNamed, parseNamed((req.params as Named).named, ['year'])).year),
   });
 
@@ -59,6 +62,8 @@ export const safetyReportsRoutes = [
     area,
     summary: 'Top-level safety reports visible to the caller, with `paginate`; index/{flightId}; named limit, page, status, report_category, severity, department, from, to, excel:true (xlsx, `token` query parameter)',
     access: { plans, queryToken: true },
+    response: ZSafetyReportsIndex,
+    file: { mediaType: MEDIA.xlsx },
     handler: async ({ ctx, actor, req, res }) => {
       const f = listFilters((req.params as Named).named);
       if (isTrue(f.excel)) return sendExcel(ctx.db, actor, f, res);
@@ -70,6 +75,7 @@ export const safetyReportsRoutes = [
     path: '/safety_reports/index/*named',
     area,
     summary: 'The list as a spreadsheet: index/from:../to:../status:../report_category:../severity:../excel:true?token=<token>',
+    file: { mediaType: MEDIA.xlsx },
     access: { plans, queryToken: true },
     handler: async ({ ctx, actor, req, res }) => {
       const f = listFilters((req.params as Named).named);
@@ -84,6 +90,7 @@ export const safetyReportsRoutes = [
     summary: 'One report with flight, aircraft, reporter, children, risk before and after mitigation, `allowEdit`; `SafetyReportChange` for roles < 111',
     access: { plans },
     params: idParam,
+    response: ZSafetyReportsView,
     handler: ({ ctx, actor, params }) => viewSafetyReport(ctx.db, actor, params.id),
   }),
   defineRoute({
@@ -91,6 +98,7 @@ export const safetyReportsRoutes = [
     path: '/safety_reports/view/:id/:flag',
     area,
     summary: 'One report as a PDF: view/{id}/pdf:true?token=<token>',
+    file: { mediaType: MEDIA.pdf },
     access: { plans, queryToken: true },
     params: z.object({ id: zId, flag: z.string() }),
     handler: async ({ ctx, actor, params, res }) => {
@@ -105,7 +113,8 @@ export const safetyReportsRoutes = [
       area,
       summary: 'File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private',
       access: { plans },
-      handler: async ({ ctx, actor, req }) => {
+      response: ZPath,
+    handler: async ({ ctx, actor, req }) => {
         const flightId = (req.params as { flightId?: string }).flightId;
         const row = await ctx.tx((uow) => createSafetyReport(uow, actor, req.body, flightId));
         return { result: true, id: row.id, idn: row.idn, status: row.status, message: row.status === 'draft' ? 'Draft saved' : 'Safety report saved' };
@@ -118,6 +127,7 @@ export const safetyReportsRoutes = [
     area,
     summary: 'Edit a report (id in the path or SafetyReport.id); draft to open submits it',
     access: { plans },
+    response: ZPath,
     handler: async ({ ctx, actor, req }) => {
       const body = (req.body ?? {}) as { SafetyReport?: { id?: unknown }; data?: { SafetyReport?: { id?: unknown } } };
       const raw = (req.params as { id?: string }).id ?? body.SafetyReport?.id ?? body.data?.SafetyReport?.id;
@@ -133,6 +143,7 @@ export const safetyReportsRoutes = [
     summary: 'Soft-delete a report and its children (roles <= 110)',
     access: { plans, maxRole: 110 },
     params: idParam,
+    response: ZSafetyReportsDelete,
     handler: async ({ ctx, actor, params }) => {
       const n = await ctx.tx((uow) => deleteSafetyReport(uow, actor, params.id));
       return { result: true, deleted: n, message: 'Safety report deleted' };
@@ -144,6 +155,7 @@ export const safetyReportsRoutes = [
     area,
     summary: 'Reference enumerations: status, severity, flight phase, damages, personal damages, risk keys',
     access: { plans },
+    response: ZSafetyReportsStats,
     handler: () => enumerations(),
   }),
   defineRoute({
@@ -153,6 +165,7 @@ export const safetyReportsRoutes = [
     summary: 'Statistics: non-draft reports per month by severity over the last N months (default 6)',
     access: { plans },
     params: z.object({ months: z.string().regex(/^\d{1,3}$/, 'Expected a number of months').optional() }),
+    response: ZSafetyReportsReportsByMonth,
     handler: ({ ctx, actor, params }) => reportsByMonth(ctx.db, actor, params.months ? Number(params.months) : 6),
   }),
   statRoute('flight_type', 'reports_by_flight_type'),
@@ -166,6 +179,7 @@ export const safetyReportsRoutes = [
     area,
     summary: 'Departments with their categories nested, enumerations and the company risk matrix, for the create form',
     access: { plans },
+    response: ZSafetyReportsFormOptions,
     handler: ({ ctx, actor }) => formOptions(ctx.db, actor),
   }),
 ];

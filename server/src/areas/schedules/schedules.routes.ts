@@ -1,11 +1,13 @@
 import { ROLES } from '@ops/shared';
 import { z } from 'zod';
+import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { createFeed, listFeeds, revokeFeed, serveFeed } from './schedules.feeds.ts';
 import { availability, boardText } from './schedules.queries.ts';
 import { ZAvailability, ZFeedCreate, ZScheduleEdit, ZScheduleIndex } from './schedules.schema.ts';
 import { cancelBooking, saveBooking } from './schedules.service.ts';
+import { ZSchedulesEdit, ZSchedulesDelete, ZSchedulesAvailability, ZSchedulesFeeds, ZSchedulesFeedsCreate, ZSchedulesFeedsRevoke, ZSchedulesIndex } from './schedules.responses.ts';
 
 /** The read-only auditor and mechanics see the board but never book. */
 const BOOKERS = Object.values(ROLES).filter((r) => r !== ROLES.AUDITOR && r !== ROLES.MECHANIC);
@@ -19,6 +21,7 @@ export const schedulesRoutes = [
     summary: 'Bookings overlapping from..to (unix or YYYY-MM-DD, at most 62 days), optional aircraft_id, user_id, base_id; by start',
     access: {},
     query: ZScheduleIndex,
+    response: ZSchedulesIndex,
     handler: async ({ ctx, actor, query, res }) => {
       res.type('json').send(await boardText(ctx.db, actor, query));
       return undefined;
@@ -31,6 +34,7 @@ export const schedulesRoutes = [
     summary: 'Create (no id) or move a booking and its SCHEDULED flight; refusals are result false with a code',
     access: { roles: BOOKERS },
     body: ZScheduleEdit,
+    response: ZSchedulesEdit,
     handler: ({ ctx, actor, body }) => saveBooking(ctx, actor, body.Schedule),
   }),
   defineRoute({
@@ -40,6 +44,7 @@ export const schedulesRoutes = [
     summary: 'Cancel a booking; its SCHEDULED flight becomes CANCELED with a history row',
     access: { roles: BOOKERS },
     params: idParam,
+    response: ZSchedulesDelete,
     handler: ({ ctx, actor, params }) => cancelBooking(ctx, actor, params.id),
   }),
   defineRoute({
@@ -49,6 +54,7 @@ export const schedulesRoutes = [
     summary: 'Free windows per aircraft and per instructor of a base inside its resolved operating hours on date',
     access: {},
     query: ZAvailability,
+    response: ZSchedulesAvailability,
     handler: ({ ctx, actor, query }) => availability(ctx.db, actor, query),
   }),
   defineRoute({
@@ -57,6 +63,7 @@ export const schedulesRoutes = [
     area: 'schedules',
     summary: "The caller's calendar feed URLs (without their secrets)",
     access: { sessionOnly: true },
+    response: ZSchedulesFeeds,
     handler: ({ ctx, actor }) => listFeeds(ctx.db, actor),
   }),
   defineRoute({
@@ -66,6 +73,7 @@ export const schedulesRoutes = [
     summary: 'A new secret ICS feed URL: kind user (own bookings) or aircraft (staff, aircraft_id)',
     access: { sessionOnly: true },
     body: ZFeedCreate,
+    response: ZSchedulesFeedsCreate,
     handler: ({ ctx, actor, body, req }) => createFeed(ctx, actor, body, req),
   }),
   defineRoute({
@@ -75,6 +83,7 @@ export const schedulesRoutes = [
     summary: 'Revoke a calendar feed URL (it answers 404 from then on)',
     access: { sessionOnly: true },
     params: idParam,
+    response: ZSchedulesFeedsRevoke,
     handler: ({ ctx, actor, params }) => revokeFeed(ctx, actor, params.id),
   }),
   defineRoute({
@@ -82,6 +91,8 @@ export const schedulesRoutes = [
     path: '/schedules/ics/:token.ics',
     area: 'schedules',
     summary: 'An ICS calendar feed behind its secret token (public; revocable)',
+    file: { mediaType: MEDIA.ics },
+    headers: { 'Cache-Control': { description: '`private, max-age=300`' } },
     access: { public: true },
     params: z.object({ token: z.string().trim().min(10).max(100) }),
     handler: ({ ctx, params, res }) => serveFeed(ctx, params.token, res),

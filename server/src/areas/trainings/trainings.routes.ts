@@ -22,6 +22,7 @@ import {
   subjectTeachers,
   trainingView,
 } from './trainings.subjects.ts';
+import { ZTrainings, ZManagerTrainings, ZManagerTrainingsTrainingsCreate, ZManagerTrainingsTrainingsTemplates, ZManagerTrainingsTrainingsTeachingReport, ZTrainingsTrainingsSchema, ZTrainingsTrainingsView, ZTrainingsStudentsSummary, ZManagerTrainingsStudentsEnroll, ZManagerTrainingsStudentsList, ZManagerTrainingsStudentsView, ZManagerTrainingsStudentsNotes, ZManagerTrainingsStudentsStatus, ZTrainingsSubjectsMine, ZManagerTrainingsSubjectsEdit, ZManagerTrainingsLessonsEdit, ZManagerTrainingsMissionsEdit, ZManagerTrainingsSubjectsView, ZManagerTrainingsSubjectsTeachers, ZManagerTrainingsSubjectsReorderActivities, ZManagerTrainingsSubjectsActivityImpact, ZManagerTrainingsSubjectsAddExam, ZManagerTrainingsExamsList, ZTrainingsSubjectsView, ZTrainingsLessonsView, ZTrainingsLessonsSlides, ZTrainingsLessonsSlide, ZTrainingsLessonsComplete, ZTrainingsLessonsAttendance, ZTrainingsExamsIndex, ZTrainingsExamsStart, ZTrainingsExamsStartPost, ZTrainingsExamsDo, ZTrainingsExamsAnswer, ZTrainingsExamsFinish, ZTrainingsExamsView } from './trainings.responses.ts';
 
 const area = 'trainings';
 const manager = { maxRole: TRAINING_MANAGER_MAX_ROLE } as const;
@@ -58,6 +59,7 @@ export const trainingsRoutes = [
     summary: 'The caller’s enrollments, then trainings they teach, 30 per page, with progress counts and upcoming classes; `user_id` only for API keys',
     access: signedIn,
     query: ZPage.extend({ user_id: zId.optional() }),
+    response: ZTrainings,
     handler: ({ ctx, actor, query }) => listMyTrainings(ctx, actor, { page: query.page, userId: query.user_id }),
   }),
   defineRoute({
@@ -67,6 +69,7 @@ export const trainingsRoutes = [
     summary: 'Trainings of the company by name, 50 per page, with students_count and subjects_count (roles <= 135)',
     access: manager,
     query: ZPage,
+    response: ZManagerTrainings,
     handler: ({ ctx, actor, query }) => listManagerTrainings(ctx, actor, query.page),
   }),
   defineRoute({
@@ -76,6 +79,7 @@ export const trainingsRoutes = [
     summary: 'Create a training (name, type required), optionally from a template (template_id)',
     access: manager,
     body: ZTrainingFields.extend({ name: zName, type: z.enum(TRAINING_TYPES, { error: `Type is one of ${TRAINING_TYPES.join(', ')}` }), template_id: zId.optional() }),
+    response: ZManagerTrainingsTrainingsCreate,
     handler: ({ ctx, actor, body }) => createTraining(ctx, actor, body),
   }),
   defineRoute({
@@ -85,6 +89,7 @@ export const trainingsRoutes = [
     summary: 'Edit a training’s fields (2.8), including the classwork and justification deadline defaults',
     access: manager,
     body: ZTrainingFields.extend({ id: zId, name: zName.optional() }),
+    response: ZManagerTrainingsTrainingsCreate,
     handler: ({ ctx, actor, body }) => editTraining(ctx, actor, body),
   }),
   defineRoute({
@@ -93,6 +98,7 @@ export const trainingsRoutes = [
     area,
     summary: 'Course templates of the company',
     access: manager,
+    response: ZManagerTrainingsTrainingsTemplates,
     handler: ({ ctx, actor }) => listTemplates(ctx, actor),
   }),
   defineRoute({
@@ -102,6 +108,7 @@ export const trainingsRoutes = [
     summary: 'Classes and hours per teacher of a training between from and to (unix)',
     access: manager,
     body: z.object({ training: zId, from: zUnix, to: zUnix }),
+    response: ZManagerTrainingsTrainingsTeachingReport,
     handler: ({ ctx, actor, body }) => teachingReport(ctx, actor, body),
   }),
   defineRoute({
@@ -111,6 +118,7 @@ export const trainingsRoutes = [
     summary: 'Ground hours, flight hours and missions per flight type of a training (400 without id, 404 outside the company)',
     access: signedIn,
     params: z.object({ id: zId.optional() }),
+    response: ZTrainingsTrainingsSchema,
     handler: ({ ctx, actor, params }) => trainingSchema(ctx, actor, params.id),
   }),
   defineRoute({
@@ -120,6 +128,7 @@ export const trainingsRoutes = [
     summary: 'One enrollment in full with every exam attempt oldest first (the student, the training’s teachers, roles <= 150)',
     access: signedIn,
     params: z.object({ id: zId }),
+    response: ZTrainingsTrainingsView,
     handler: ({ ctx, actor, params }) => trainingView(ctx, actor, params.id),
   }),
   defineRoute({
@@ -129,6 +138,7 @@ export const trainingsRoutes = [
     summary: 'Progress, attendance, flight progress and hours, status of an enrollment (roles > 170 only their own)',
     access: signedIn,
     params: z.object({ id: zId.optional() }),
+    response: ZTrainingsStudentsSummary,
     handler: ({ ctx, actor, params }) => studentSummary(ctx, actor, params.id),
   }),
   defineRoute({
@@ -138,6 +148,7 @@ export const trainingsRoutes = [
     summary: 'Enroll users and pilot group members (form or JSON); results keyed by user id',
     access: manager,
     body: z.unknown(),
+    response: ZManagerTrainingsStudentsEnroll,
     handler: ({ ctx, actor, body }) => enroll(ctx, actor, body as Parameters<typeof enroll>[2]),
   }),
   defineRoute({
@@ -146,6 +157,7 @@ export const trainingsRoutes = [
     area,
     summary: 'Enrollments with their student and progress; named filters training, finished, group, pilot_group, username, page',
     access: manager,
+    response: ZManagerTrainingsStudentsList,
     handler: ({ ctx, actor, req }) => listStudents(ctx, actor, parseStudentFilters((req.params as { named?: string[] }).named)),
   }),
   defineRoute({
@@ -155,6 +167,7 @@ export const trainingsRoutes = [
     summary: 'An enrollment in full for managers, with every subject’s activities and attempts before a reset marked',
     access: manager,
     params: z.object({ id: zId }),
+    response: ZManagerTrainingsStudentsView,
     handler: ({ ctx, actor, params }) => managerStudentView(ctx, actor, params.id),
   }),
   defineRoute({
@@ -164,6 +177,7 @@ export const trainingsRoutes = [
     summary: 'Replace the manager notes of an enrollment (`id`, `notes`)',
     access: manager,
     body: z.object({ id: zId, notes: zText(10_000).nullable() }),
+    response: ZManagerTrainingsStudentsNotes,
     handler: ({ ctx, actor, body }) => saveNotes(ctx, actor, body),
   }),
   defineRoute({
@@ -173,6 +187,7 @@ export const trainingsRoutes = [
     summary: 'Move an enrollment between ACTIVE, COMPLETED, STOPPED, FAILED, EXPELLED (docs/areas/trainings.md)',
     access: manager,
     body: z.object({ id: zId, status: z.enum(ENROLLMENT_STATUSES, { error: `Status is one of ${ENROLLMENT_STATUSES.join(', ')}` }), status_reason: zText(1000).nullable().optional() }),
+    response: ZManagerTrainingsStudentsStatus,
     handler: ({ ctx, actor, body }) => changeStatus(ctx, actor, body),
   }),
   defineRoute({
@@ -181,6 +196,7 @@ export const trainingsRoutes = [
     area,
     summary: 'Subjects of the caller’s unfinished enrollments',
     access: signedIn,
+    response: ZTrainingsSubjectsMine,
     handler: ({ ctx, actor }) => mySubjects(ctx, actor),
   }),
   defineRoute({
@@ -190,6 +206,7 @@ export const trainingsRoutes = [
     summary: 'Create or edit a subject of a training (name, teacher)',
     access: manager,
     body: z.object({ id: zId.optional(), training_id: zId, name: zName, description: zText(5000).nullable().optional(), teacher_id: zId.nullable().optional(), position: zIntish.optional() }),
+    response: ZManagerTrainingsSubjectsEdit,
     handler: ({ ctx, actor, body }) => saveSubject(ctx, actor, body),
   }),
   defineRoute({
@@ -207,6 +224,7 @@ export const trainingsRoutes = [
       description: zText(5000).nullable().optional(),
       slides: z.array(z.object({ title: zName, content: zText(100_000).nullable().optional() })).max(500).optional(),
     }),
+    response: ZManagerTrainingsLessonsEdit,
     handler: ({ ctx, actor, body }) => saveLesson(ctx, actor, body),
   }),
   defineRoute({
@@ -216,6 +234,7 @@ export const trainingsRoutes = [
     summary: 'Create or edit a flight mission template of a training (name, flight type, minutes)',
     access: manager,
     body: z.object({ id: zId.optional(), training_id: zId, name: zName, flight_type_id: zId.nullable().optional(), minutes: zMinutes }),
+    response: ZManagerTrainingsMissionsEdit,
     handler: ({ ctx, actor, body }) => saveMission(ctx, actor, body),
   }),
   defineRoute({
@@ -225,6 +244,7 @@ export const trainingsRoutes = [
     summary: 'A subject with lessons, exams, the TrainingActivity order and total_minutes; missing activity rows made on read',
     access: manager,
     params: z.object({ id: zId }),
+    response: ZManagerTrainingsSubjectsView,
     handler: ({ ctx, actor, params }) => managerSubjectView(ctx, actor, params.id),
   }),
   defineRoute({
@@ -233,6 +253,7 @@ export const trainingsRoutes = [
     area,
     summary: 'Teachers grouped by role name: user id to name and surname',
     access: manager,
+    response: ZManagerTrainingsSubjectsTeachers,
     handler: ({ ctx, actor }) => subjectTeachers(ctx, actor),
   }),
   defineRoute({
@@ -242,6 +263,7 @@ export const trainingsRoutes = [
     summary: 'Order the activities of a subject (`id`, `items`); ids outside the subject dropped; above 135 only the subject’s teacher',
     access: signedIn,
     body: z.object({ id: zId, items: z.array(zId).max(5000) }),
+    response: ZManagerTrainingsSubjectsReorderActivities,
     handler: ({ ctx, actor, body }) => reorderActivities(ctx, actor, body),
   }),
   defineRoute({
@@ -251,6 +273,7 @@ export const trainingsRoutes = [
     summary: 'Preview before deleting a lesson or an exam: students completed and touched, exam attempts, sessions',
     access: manager,
     body: z.object({ lesson_id: zId.optional(), exam_id: zId.optional() }),
+    response: ZManagerTrainingsSubjectsActivityImpact,
     handler: ({ ctx, actor, body }) => activityImpact(ctx, actor, body),
   }),
   defineRoute({
@@ -283,6 +306,7 @@ export const trainingsRoutes = [
         .max(1000)
         .optional(),
     }),
+    response: ZManagerTrainingsSubjectsAddExam,
     handler: ({ ctx, actor, body }) => saveExam(ctx, actor, body),
   }),
   defineRoute({
@@ -292,6 +316,7 @@ export const trainingsRoutes = [
     summary: 'Exams a class can hold: ONSITE and SCHEDULED ONLINE exams of a subject',
     access: manager,
     params: z.object({ subjectId: zId }),
+    response: ZManagerTrainingsExamsList,
     handler: ({ ctx, actor, params }) => sessionExams(ctx, actor, params.subjectId),
   }),
   defineRoute({
@@ -301,6 +326,7 @@ export const trainingsRoutes = [
     summary: 'A subject for one enrollment: ordered activities with sessions and attendance, or exam attempts newest first',
     access: signedIn,
     params: z.object({ enrollmentId: zId, subjectId: zId }),
+    response: ZTrainingsSubjectsView,
     handler: ({ ctx, actor, params }) => studentSubjectView(ctx, actor, params.enrollmentId, params.subjectId),
   }),
   defineRoute({
@@ -310,6 +336,7 @@ export const trainingsRoutes = [
     summary: 'A lesson with the enrollment’s progress and attendance of its classes',
     access: signedIn,
     params: z.object({ lessonId: zId, enrollmentId: zId }),
+    response: ZTrainingsLessonsView,
     handler: ({ ctx, actor, params }) => lessonView(ctx, actor, params.lessonId, params.enrollmentId),
   }),
   defineRoute({
@@ -319,6 +346,7 @@ export const trainingsRoutes = [
     summary: 'The e-learning slides of a lesson in order',
     access: signedIn,
     params: z.object({ lessonId: zId }),
+    response: ZTrainingsLessonsSlides,
     handler: ({ ctx, actor, params }) => lessonSlides(ctx, actor, params.lessonId),
   }),
   defineRoute({
@@ -328,6 +356,7 @@ export const trainingsRoutes = [
     summary: 'One slide with content and previous/next navigation',
     access: signedIn,
     params: z.object({ slideId: zId }),
+    response: ZTrainingsLessonsSlide,
     handler: ({ ctx, actor, params }) => lessonSlide(ctx, actor, params.slideId),
   }),
   defineRoute({
@@ -337,6 +366,7 @@ export const trainingsRoutes = [
     summary: 'The student completes an e-learning lesson (lessonId, timeSpent seconds, enrollmentId, all required)',
     access: signedIn,
     body: z.object({ lessonId: zId, timeSpent: zIntish.pipe(z.number().int().min(0, 'Not negative').max(864_000, 'Too large')), enrollmentId: zId }),
+    response: ZTrainingsLessonsComplete,
     handler: ({ ctx, actor, body }) => completeLesson(ctx, actor, body),
   }),
   defineRoute({
@@ -346,6 +376,7 @@ export const trainingsRoutes = [
     summary: 'Attendance of a subject’s classes (students: their own)',
     access: signedIn,
     params: z.object({ subjectId: zId }),
+    response: ZTrainingsLessonsAttendance,
     handler: ({ ctx, actor, params }) => subjectAttendance(ctx, actor, params.subjectId),
   }),
   defineRoute({
@@ -355,6 +386,7 @@ export const trainingsRoutes = [
     summary: 'Online exams of a subject (`subject:{id}`) or gate exams of a lesson (`lesson:{id}`)',
     access: signedIn,
     params: z.object({ spec: z.string().trim().min(1).max(100) }),
+    response: ZTrainingsExamsIndex,
     handler: ({ ctx, actor, params }) => examIndex(ctx, actor, params.spec),
   }),
   defineRoute({
@@ -364,6 +396,7 @@ export const trainingsRoutes = [
     summary: 'Preview an online exam with previous attempts and whether an attempt may start',
     access: signedIn,
     params: z.object({ enrollmentId: zId, examId: zId }),
+    response: ZTrainingsExamsStart,
     handler: ({ ctx, actor, params }) => examPreview(ctx, actor, params.enrollmentId, params.examId),
   }),
   defineRoute({
@@ -373,6 +406,7 @@ export const trainingsRoutes = [
     summary: 'Begin an attempt (attempt limit, access window of SCHEDULED exams)',
     access: signedIn,
     params: z.object({ enrollmentId: zId, examId: zId }),
+    response: ZTrainingsExamsStartPost,
     handler: ({ ctx, actor, params }) => examStart(ctx, actor, params.enrollmentId, params.examId),
   }),
   defineRoute({
@@ -382,6 +416,7 @@ export const trainingsRoutes = [
     summary: 'Questions of the caller’s open attempt, without answers',
     access: signedIn,
     params: z.object({ attemptId: zId }),
+    response: ZTrainingsExamsDo,
     handler: ({ ctx, actor, params }) => examDo(ctx, actor, params.attemptId),
   }),
   defineRoute({
@@ -391,6 +426,7 @@ export const trainingsRoutes = [
     summary: 'Answer one question of the caller’s open attempt (attemptDetailId, questionOptionId)',
     access: signedIn,
     body: z.object({ attemptDetailId: zId, questionOptionId: zId }),
+    response: ZTrainingsExamsAnswer,
     handler: ({ ctx, actor, body }) => examAnswer(ctx, actor, body),
   }),
   defineRoute({
@@ -400,6 +436,7 @@ export const trainingsRoutes = [
     summary: 'Finish and grade the caller’s attempt',
     access: signedIn,
     params: z.object({ attemptId: zId }),
+    response: ZTrainingsExamsFinish,
     handler: ({ ctx, actor, params }) => examFinish(ctx, actor, params.attemptId),
   }),
   defineRoute({
@@ -409,6 +446,7 @@ export const trainingsRoutes = [
     summary: 'Result of a finished attempt; correct answers when the exam shows them',
     access: signedIn,
     params: z.object({ attemptId: zId }),
+    response: ZTrainingsExamsView,
     handler: ({ ctx, actor, params }) => examResult(ctx, actor, params.attemptId),
   }),
   ...classesRoutes,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { fileStore } from '../../files/index.ts';
 import { LOCAL_FILE_PATH, type LocalFileStore } from '../../files/local-store.ts';
 import { contentDisposition, TooLargeError } from '../../files/store.ts';
+import { PAGING_HEADERS } from '../../http/responses.ts';
 import { defineRoute, reply } from '../../http/define-route.ts';
 import { notFound } from '../../http/errors.ts';
 import { parseNamed } from '../flights/named-params.ts';
@@ -24,6 +25,7 @@ import './uploads.tables.ts';
 import './uploads.alerts.ts';
 import './uploads.cleanup.ts';
 import './uploads.sync.ts';
+import { ZUploadsIndex, ZUploadsView, ZUploadsSign, ZUploadsComplete, ZUploadsConfirm, ZUploadsExpiration, ZUploadsDelete, ZLocalFile } from './uploads.responses.ts';
 
 const idParams = z.object({ id: z.string().trim().min(1).max(64) });
 const PAGE_DEFAULT = 50;
@@ -48,6 +50,13 @@ export const uploadsRoutes = [
     summary:
       'Active uploads of one record, newest first, 50 per page (named or query `page`, `limit`); paging in `paginate` and the X-… headers. External auditors get no `url`/`thumb_url` on UserCertificate rows',
     access: {},
+    response: ZUploadsIndex,
+    headers: {
+      ...PAGING_HEADERS,
+      'X-Paging-recs': { description: 'Records on this page', type: 'integer' },
+      'X-Paging-Prev-Page': { description: '`true` when a previous page exists' },
+      'X-Paging-Next-Page': { description: '`true` when a next page exists' },
+    },
     handler: async ({ ctx, actor, req, res }) => {
       const p = req.params as { model: string; foreignKey: string; named?: string[] };
       const named = parseNamed(p.named, ['page', 'limit']);
@@ -82,6 +91,7 @@ export const uploadsRoutes = [
     summary: 'One upload with its EXIF (images); 404 outside the company',
     access: {},
     params: idParams,
+    response: ZUploadsView,
     handler: ({ ctx, actor, params }) => viewUpload(ctx, actor, params.id),
   }),
   defineRoute({
@@ -89,6 +99,7 @@ export const uploadsRoutes = [
     path: '/uploads/download/:id.json',
     area: 'uploads',
     summary: 'Redirect (302) to a short-lived signed storage URL of the file; company-scoped',
+    redirect: true,
     access: {},
     params: idParams,
     handler: async ({ ctx, actor, params, req, res }) => {
@@ -104,6 +115,7 @@ export const uploadsRoutes = [
       'Direct upload step 1: validates filename, mime, size (<= 2 GB), model, foreign_key and returns a presigned PUT URL valid 15 minutes; 404 without an authenticated user',
     // Part A 4.9: no authenticated user is a 404 here, not a 401.
     access: { public: true },
+    response: ZUploadsSign,
     handler: async ({ ctx, actor, body, req }) => {
       if (!actor) return reply(404, { result: false, error: 'Not found', message: 'Not found' });
       return signUpload(ctx, actor, (body ?? {}) as Record<string, unknown>, originOf(req));
@@ -118,6 +130,7 @@ export const uploadsRoutes = [
     access: {},
     params: idParams,
     otherMethods: 405,
+    response: ZUploadsComplete,
     handler: ({ ctx, actor, params }) => completeUpload(ctx, actor, params.id),
   }),
   defineRoute({
@@ -126,6 +139,7 @@ export const uploadsRoutes = [
     area: 'uploads',
     summary: 'Multipart upload through the API (`file`, optional `active`, `model`, `id`, `acl`), streamed to storage, at most 100 MB',
     access: {},
+    response: ZUploadsComplete,
     handler: ({ ctx, actor, req }) => createUpload(ctx, actor, req),
   }),
   defineRoute({
@@ -136,6 +150,7 @@ export const uploadsRoutes = [
     access: {},
     params: idParams,
     body: z.object({ model: z.string().trim().min(1, 'Required').max(64), foreign_key: z.string().trim().min(1, 'Required').max(64) }),
+    response: ZUploadsConfirm,
     handler: ({ ctx, actor, params, body }) => confirmUpload(ctx, actor, params.id, body),
   }),
   defineRoute({
@@ -146,6 +161,7 @@ export const uploadsRoutes = [
     access: {},
     params: idParams,
     body: z.object({ expiration: zExpiration }),
+    response: ZUploadsExpiration,
     handler: ({ ctx, actor, params, body }) => {
       const raw = body.expiration;
       if (raw === undefined) return reply(400, { result: false, message: 'Validation failed', errors: { expiration: ['Required: a date, unix seconds, or empty to clear'] } });
@@ -167,6 +183,7 @@ export const uploadsRoutes = [
     summary: 'Deletes the record and its file; group <= 170 any upload of the company, others only their own',
     access: {},
     params: idParams,
+    response: ZUploadsDelete,
     handler: ({ ctx, actor, params }) => deleteUpload(ctx, actor, params.id),
   }),
   defineRoute({
@@ -176,6 +193,8 @@ export const uploadsRoutes = [
     summary:
       'Local disk store only: the signed URL of a direct upload (PUT raw bytes, no Authorization) or of a download (GET); HMAC-signed and expiring, 403 otherwise',
     access: { public: true },
+    response: ZLocalFile,
+    file: { mediaType: '*/*' },
     handler: async ({ ctx, req, res }) => {
       const store = fileStore(ctx);
       if (store.kind !== 'local') throw notFound();

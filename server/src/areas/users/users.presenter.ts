@@ -1,5 +1,6 @@
 import { AUDITOR_MASKED_FIELDS, isRole, ROLE_NAMES, ROLES, type Viewer } from '@ops/shared';
 import type { UsersTable } from '../../db/core-tables.ts';
+import type { TUserRecord } from './users.responses.ts';
 
 /** The login identity's preferences, shared by every company account of the email (Part A 2.6). */
 export interface Preferences {
@@ -19,7 +20,7 @@ export function presentUserGroup(role: number) {
 }
 
 /** Part A 2.6 `User` and `UserDetail` of a company account. */
-export function presentUser(u: UsersTable, prefs: Preferences) {
+export function presentUser(u: UsersTable, prefs: Preferences): TUserRecord {
   return {
     User: {
       id: u.id,

@@ -1,9 +1,11 @@
 import { ROLES } from '@ops/shared';
 import { z } from 'zod';
+import { PAGING_HEADERS } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId } from '../../http/zod.ts';
 import { ZUserWrite } from './users.schema.ts';
 import { billedPilots, createUser, deleteUser, editUser, listUsers, sendReminder, userNameMap, viewUser } from './users.service.ts';
+import { ZManagerUsers, ZManagerUsersList, ZManagerUsersView, ZManagerUsersCreate, ZManagerUsersEdit, ZPilotsReminder, ZManagerBillsPilots } from './users.responses.ts';
 
 /**
  * Part A 4.4 user administration. Managers are roles <= 110 (the spec's
@@ -31,6 +33,7 @@ export const usersRoutes = [
     area: 'users',
     summary: 'Company accounts ({User, UserDetail, UserGroup}), by role then name, all of them unless `page`/`limit` (max 100000) ask for one page; `search`, `user_group_id`, `active`; totals in X-Total-Posts, X-Number-Pages',
     access: readers,
+    headers: PAGING_HEADERS,
     query: z.object({
       page: zPage,
       limit: zLimit(USERS_LIST_MAX, USERS_LIST_MAX),
@@ -38,6 +41,7 @@ export const usersRoutes = [
       user_group_id: z.coerce.number().int().optional(),
       active: zBoolish.optional(),
     }),
+    response: ZManagerUsers,
     handler: async ({ ctx, actor, query, res }) => {
       const { users, total } = await listUsers(ctx, actor, query);
       res.setHeader('X-Total-Posts', String(total));
@@ -53,6 +57,7 @@ export const usersRoutes = [
     area: 'users',
     summary: 'Map of user id to full name of the company’s accounts (dropdowns)',
     access: readers,
+    response: ZManagerUsersList,
     handler: ({ ctx, actor }) => userNameMap(ctx, actor),
   }),
   defineRoute({
@@ -62,6 +67,7 @@ export const usersRoutes = [
     summary: 'One account with preferences, base, supervisor, company, the last 20 sign-ins and its login state',
     access: readers,
     params: z.object({ id: zId }),
+    response: ZManagerUsersView,
     handler: ({ ctx, actor, params }) => viewUser(ctx, actor, params.id),
   }),
   defineRoute({
@@ -71,6 +77,7 @@ export const usersRoutes = [
     summary: 'Create an account (User, UserDetail); links or creates the login of the email and mails it (roles <= 110)',
     access: writers,
     body: ZUserWrite,
+    response: ZManagerUsersCreate,
     handler: ({ ctx, actor, body }) => createUser(ctx, actor, body),
   }),
   defineRoute({
@@ -80,6 +87,7 @@ export const usersRoutes = [
     summary: 'Edit an account (User.id required; partial); answers the saved record (roles <= 110)',
     access: writers,
     body: ZUserWrite,
+    response: ZManagerUsersEdit,
     handler: ({ ctx, actor, body }) => editUser(ctx, actor, body),
   }),
   defineRoute({
@@ -90,6 +98,7 @@ export const usersRoutes = [
     access: writers,
     params: z.object({ id: zId }),
     body: z.object({ confirm: zBoolish.optional() }),
+    response: ZManagerUsersCreate,
     handler: ({ ctx, actor, params, body }) => deleteUser(ctx, actor, params.id, body.confirm === true),
   }),
   defineRoute({
@@ -99,6 +108,7 @@ export const usersRoutes = [
     summary: 'Send the activation mail again (or a welcome mail once the login is active); `user` is the account id',
     access: { roles: PILOT_ADMINS },
     body: z.object({ user: z.union([zId, z.number().transform(String)], { error: 'user is required' }) }),
+    response: ZPilotsReminder,
     handler: ({ ctx, actor, body }) => sendReminder(ctx, actor, body.user),
   }),
   defineRoute({
@@ -109,6 +119,7 @@ export const usersRoutes = [
     access: { ...readers, plans: ['premium', 'unlimited', 'club'] },
     // The pilot list it mirrors (Part A 4.8 item 1) is not paginated: all billed accounts unless a page is asked for.
     query: z.object({ page: zPage, limit: zLimit(USERS_LIST_MAX, USERS_LIST_MAX) }),
+    response: ZManagerBillsPilots,
     handler: ({ ctx, actor, query }) => billedPilots(ctx, actor, query),
   }),
 ];

@@ -5,6 +5,7 @@ import { zBoolish, zId } from '../../http/zod.ts';
 import './delivery.ts';
 import './mel-expiry.ts';
 import { createEndpoint, deleteEndpoint, editEndpoint, listDeliveries, listEndpoints, redeliver, rotateSecret, viewEndpoint } from './webhooks.service.ts';
+import { ZWebhooksIndex, ZWebhooksEvents, ZWebhooksView, ZWebhooksAdd, ZWebhooksEdit, ZWebhooksRotateSecret, ZWebhooksDelete, ZWebhooksDeliveries, ZWebhooksRedeliver } from './webhooks.responses.ts';
 
 /** Managers (roles <= 110, the API-key managers) by session or API key: integrations register their own endpoints. */
 const access = { maxRole: 110 } as const;
@@ -24,6 +25,7 @@ export const webhooksRoutes = [
     area: 'webhooks',
     summary: 'Webhook endpoints of the company (secrets only as a hint)',
     access,
+    response: ZWebhooksIndex,
     handler: ({ ctx, actor }) => listEndpoints(ctx, actor),
   }),
   defineRoute({
@@ -32,6 +34,7 @@ export const webhooksRoutes = [
     area: 'webhooks',
     summary: 'Event types an endpoint can subscribe to',
     access,
+    response: ZWebhooksEvents,
     handler: () => ({ events: WEBHOOK_EVENTS }),
   }),
   defineRoute({
@@ -41,6 +44,7 @@ export const webhooksRoutes = [
     summary: 'One webhook endpoint',
     access,
     params: z.object({ id: zId }),
+    response: ZWebhooksView,
     handler: ({ ctx, actor, params }) => viewEndpoint(ctx, actor, params.id),
   }),
   defineRoute({
@@ -50,6 +54,7 @@ export const webhooksRoutes = [
     summary: 'Register an endpoint for event types; the signing secret is shown once',
     access,
     body: z.object({ url: zUrl, events: zEvents, description: zDescription.optional(), active: zBoolish.optional() }),
+    response: ZWebhooksAdd,
     handler: ({ ctx, actor, body }) => createEndpoint(ctx, actor, body),
   }),
   defineRoute({
@@ -62,6 +67,7 @@ export const webhooksRoutes = [
     body: z
       .object({ url: zUrl.optional(), events: zEvents.optional(), description: zDescription.optional(), active: zBoolish.optional() })
       .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Nothing to change' }),
+    response: ZWebhooksEdit,
     handler: ({ ctx, actor, params, body }) => editEndpoint(ctx, actor, params.id, body),
   }),
   defineRoute({
@@ -71,6 +77,7 @@ export const webhooksRoutes = [
     summary: 'Replace the signing secret; the new one is shown once',
     access,
     params: z.object({ id: zId }),
+    response: ZWebhooksRotateSecret,
     handler: ({ ctx, actor, params }) => rotateSecret(ctx, actor, params.id),
   }),
   defineRoute({
@@ -80,6 +87,7 @@ export const webhooksRoutes = [
     summary: 'Remove an endpoint; pending deliveries stop, the log stays',
     access,
     params: z.object({ id: zId }),
+    response: ZWebhooksDelete,
     handler: ({ ctx, actor, params }) => deleteEndpoint(ctx, actor, params.id),
   }),
   defineRoute({
@@ -90,6 +98,7 @@ export const webhooksRoutes = [
     access,
     params: z.object({ id: zId }),
     query: z.object({ page: z.coerce.number().int().min(1).max(100000).default(1) }),
+    response: ZWebhooksDeliveries,
     handler: ({ ctx, actor, params, query }) => listDeliveries(ctx, actor, params.id, query.page),
   }),
   defineRoute({
@@ -99,6 +108,7 @@ export const webhooksRoutes = [
     summary: 'Deliver an event again (a new delivery of a delivered or failed one)',
     access,
     params: z.object({ id: zId }),
+    response: ZWebhooksRedeliver,
     handler: ({ ctx, actor, params }) => redeliver(ctx, actor, params.id),
   }),
 ];
