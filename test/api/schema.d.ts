@@ -12388,7 +12388,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            readonly events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed")[];
+                            readonly events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
                         };
                     };
                 };
@@ -18746,20 +18746,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -18897,20 +18888,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -18951,20 +18934,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -19084,20 +19058,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -19210,20 +19176,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -19329,20 +19287,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -19421,20 +19371,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -19515,20 +19457,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -19591,20 +19525,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -19719,20 +19644,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -19791,20 +19708,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -19873,20 +19782,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -19953,20 +19854,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -20017,20 +19909,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -20099,20 +19982,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -20164,20 +20039,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -20229,20 +20095,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -20320,20 +20177,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -20390,20 +20239,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -20443,20 +20283,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -20493,20 +20324,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -20554,20 +20377,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -20604,13 +20419,11 @@ export interface paths {
                         "application/json": string;
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -20649,20 +20462,11 @@ export interface paths {
                         "application/json": string;
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -20713,20 +20517,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -20795,20 +20590,12 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
             };
         };
         delete?: never;

@@ -23,6 +23,8 @@ const PUBLIC = new Set([
   '/news/news/view/:slug.json',
   // Designed (docs/areas/scheduling.md): calendar apps cannot sign in; the secret, revocable token in the URL is the credential.
   '/schedules/ics/:token.ics',
+  // Designed (docs/areas/trainings.md): the per-user class feed, same reasoning.
+  '/trainings/calendar/ics/:token.ics',
   // Part A 4.9: sign answers 404 (not 401) when there is no authenticated user; the handler decides.
   '/uploads/sign.json',
   // docs/areas/uploads.md: the local store's signed URL; the HMAC-signed, expiring token is the credential.

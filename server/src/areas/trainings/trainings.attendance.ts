@@ -55,7 +55,7 @@ export async function storeAttendance(ctx: AppContext, actor: Actor, input: Stor
         .execute();
     }
   });
-  return { result: true, Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null) };
+  return { result: true as const, Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null) };
 }
 
 /**
@@ -121,7 +121,7 @@ export async function signClass(ctx: AppContext, actor: Actor, input: { classId:
   });
   if (!signedOk) throw badRequest('The attendance of this class is already signed.', { code: 'CLASS_SIGNED' });
   if (missed.length) await sendMissedMails(ctx, actor, c.id, missed);
-  return { result: true, signed_at: now, missed_mails: missed.length, Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null) };
+  return { result: true as const, signed_at: now, missed_mails: missed.length, Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null) };
 }
 
 async function sendMissedMails(ctx: AppContext, actor: Actor, classId: string, userIds: string[]) {
@@ -167,5 +167,5 @@ export async function unsignClass(ctx: AppContext, actor: Actor, classId: string
       .where('company_id', '=', actor.companyId)
       .execute();
   });
-  return { result: true, Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null) };
+  return { result: true as const, Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null) };
 }

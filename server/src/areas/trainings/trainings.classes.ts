@@ -323,7 +323,7 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
     for (const m of mails) await ctx.mailer.send(m);
   }
   const saved = await requireClass(db, actor.companyId, id);
-  return { result: true, id, invited: invitedNow.length, Class: await presentClass(db, actor.companyId, saved, null) };
+  return { result: true as const, id, invited: invitedNow.length, Class: await presentClass(db, actor.companyId, saved, null) };
 }
 
 /** GET /manager/trainings/onsite/delete_class/{id}/true.json: removes an unsigned class and its student rows. */
@@ -345,5 +345,5 @@ export async function deleteClass(ctx: AppContext, actor: Actor, id: string) {
       .where('deleted', '=', 0)
       .execute();
   });
-  return { result: true, id };
+  return { result: true as const, id };
 }

@@ -53,5 +53,5 @@ export async function saveEvaluation(ctx: AppContext, actor: Actor, input: Evalu
         .values({ id: uuidv7(), company_id: actor.companyId, deleted: 0, created: st.modified, ...st, session_id: c.id, user_id: input.student_id, ...fields })
         .execute();
   });
-  return { result: true, ...(await getEvaluation(ctx, actor, c.id, input.student_id)) };
+  return { result: true as const, ...(await getEvaluation(ctx, actor, c.id, input.student_id)) };
 }

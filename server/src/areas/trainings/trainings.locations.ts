@@ -57,5 +57,5 @@ export async function saveLocation(ctx: AppContext, actor: Actor, input: Locatio
     if (existing) await uow.trx.updateTable('training_locations').set({ ...fields, ...st }).where('id', '=', id).where('company_id', '=', actor.companyId).execute();
     else await uow.trx.insertInto('training_locations').values({ id, company_id: actor.companyId, deleted: 0, created: st.modified, ...st, ...fields }).execute();
   });
-  return { result: true, id, Location: presentLocation(await requireLocation(ctx.db, actor.companyId, id)) };
+  return { result: true as const, id, Location: presentLocation(await requireLocation(ctx.db, actor.companyId, id)) };
 }

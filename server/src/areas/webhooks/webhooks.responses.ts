@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEBHOOK_EVENTS } from '@ops/shared/rules/webhooks/events';
 
 /**
  * Response schemas of the webhooks routes: the 200 bodies as the handlers return them (each route's
@@ -22,7 +23,7 @@ export const ZWebhooksIndex = z.strictObject({
 
 /** GET /webhooks/events.json */
 export const ZWebhooksEvents = z.strictObject({
-  events: z.array(z.enum(["flight.confirmed", "flight.canceled", "flight.dispatched", "mel.raised", "mel.extended", "mel.closed"])).readonly(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)).readonly(),
 });
 
 /** GET /webhooks/view/:id.json */
