@@ -231,9 +231,8 @@ export function parseStudentFilters(segments: readonly string[] | undefined): Re
 /** POST /manager/trainings/students/notes.json: `{id, notes}` replaces the enrollment's manager notes. */
 export async function saveNotes(ctx: AppContext, actor: Actor, input: { id: string; notes: string | null }) {
   const e = await requireEnrollment(ctx.db, actor.companyId, input.id);
-  const changed = await ctx.tx(async (uow) => {
-    // Conditional on the status read above: of two simultaneous changes only one applies (and emits).
-    const res = await uow.trx
+  await ctx.tx(async (uow) => {
+    await uow.trx
       .updateTable('training_enrollments')
       .set({ notes: input.notes, ...(await stamp(uow, actor.companyId, 'training_enrollments')) })
       .where('id', '=', e.id)
