@@ -47,6 +47,7 @@ import { getEvaluation, saveEvaluation } from './trainings.evaluations.ts';
 import { gradeClasswork, listClasswork, listJustifications, requestClasswork, reviewJustification, submitClasswork, submitJustification } from './trainings.justifications.ts';
 import { listLocations, saveLocation, viewLocation } from './trainings.locations.ts';
 import { signMission, unsignedMissions } from './trainings.missions.ts';
+import { MEDIA } from '../../http/responses.ts';
 
 /** Trainings part 2 routes (Part B 4.7 items 15, 16, 19-21; docs/areas/trainings.md "Classes and attendance"). */
 
@@ -283,7 +284,7 @@ export const classesRoutes = [
     summary: 'ICS feed of a user’s classes behind its secret token (public; revocable)',
     access: { public: true },
     params: z.object({ token: z.string().trim().min(10).max(100) }),
-    response: z.string(),
+    file: { mediaType: MEDIA.ics },
     handler: ({ ctx, params, res }) => serveFeed(ctx, params.token, res),
   }),
   defineRoute({
@@ -293,7 +294,7 @@ export const classesRoutes = [
     summary: 'PDF certificate of a COMPLETED enrollment (the student, roles <= 150); ?token= for browsers',
     access: { queryToken: true },
     params: z.object({ enrollmentId: zId }),
-    response: z.string().describe('application/pdf'),
+    file: { mediaType: MEDIA.pdf },
     handler: ({ ctx, actor, params, res }) => sendCertificate(ctx, actor, params.enrollmentId, res),
   }),
   defineRoute({
