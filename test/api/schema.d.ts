@@ -21008,6 +21008,17 @@ export interface paths {
                                     created: number;
                                     modified: number;
                                 }[];
+                                Upload: {
+                                    id: string;
+                                    filename: string;
+                                    type: string;
+                                    mime: string;
+                                    size: string | null;
+                                    width: string | null;
+                                    height: string | null;
+                                    created: number;
+                                    user_id: string;
+                                }[];
                                 Risk: {
                                     before: {
                                         index: string;

@@ -2,7 +2,8 @@
  * Trainings offline end to end (issue 18 item 7, issue 19 item 9): the demo
  * instructor opens today's class with the network cut, marks attendance and
  * the marks reach the server when back online; the demo student completes a
- * lesson offline and it syncs; the managers' overview. The instructor signs
+ * lesson offline and it syncs, and sees their class work grade and
+ * justification status with the network cut; the managers' overview. The instructor signs
  * the class with their password (a wrong one signs nothing); a signed class
  * takes no more marks, also offline. Screenshots in
  * docs/screenshots/trainings-*.png.
@@ -126,7 +127,7 @@ describe.skipIf(!hasChromium)('trainings (Chromium, offline-first)', () => {
     }
   });
 
-  it('a student completes a lesson offline and it syncs', async () => {
+  it('a student completes a lesson offline and it syncs; their grade and justification show offline', async () => {
     const studentId = s.userId('student@skyline.test');
     const enrollment = await s.ctx.db.selectFrom('training_enrollments').select('id').where('user_id', '=', studentId).executeTakeFirstOrThrow();
     const lesson = await s.ctx.db
@@ -152,6 +153,13 @@ describe.skipIf(!hasChromium)('trainings (Chromium, offline-first)', () => {
       await item.getByText('Done').waitFor();
       // Computed on the device with the shared progress rules: 6 of 10.
       await expect.poll(() => page.locator('[data-testid=enrollment] [role=progressbar]').first().getAttribute('aria-valuenow')).toBe('60');
+      // Grades and justifications are in the local collection: shown with the network cut.
+      const grade = await s.ctx.db.selectFrom('training_classwork_grades').select(['session_id', 'score', 'feedback']).where('user_id', '=', studentId).executeTakeFirstOrThrow();
+      const justification = await s.ctx.db.selectFrom('training_justifications').select(['session_id', 'status']).where('user_id', '=', studentId).executeTakeFirstOrThrow();
+      const gradedClass = page.locator(`[data-testid=my-class][data-class="${grade.session_id}"]`);
+      expect(await gradedClass.locator('[data-testid=grade]').textContent()).toBe(`${grade.score} ${grade.feedback}`);
+      expect(await page.locator(`[data-testid=my-class][data-class="${justification.session_id}"] [data-testid=justification]`).textContent()).toBe(justification.status);
+      expect(await page.locator('[data-testid=my-class]').count()).toBe(4);
       await screenshot(page, 'trainings-my-training');
       expect(await s.ctx.db.selectFrom('training_progress').select('id').where('enrollment_id', '=', enrollment.id).where('activity_id', '=', lesson.activity_id).executeTakeFirst()).toBeUndefined();
 

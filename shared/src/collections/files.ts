@@ -1,4 +1,4 @@
-import { uploadFileWithheld, uploadVisible } from '../rules/uploads/visibility.ts';
+import { uploadFileWithheld, uploadReplicated } from '../rules/uploads/visibility.ts';
 import { areaCollection } from './area.ts';
 import { type CollectionDef, s } from './types.ts';
 
@@ -68,7 +68,7 @@ export const uploadRecord: CollectionDef<UploadDoc> = {
     },
     required: ['id', 'type', 'file_type', 'filename', 'mime', 'model', 'foreign_key', 'user_id', 'active', 'verified', 'has_thumb', 'downloadable', 'created', 'modified'],
   },
-  rows: { kind: 'custom', fields: ['active', 'user_id'], test: (row, viewer) => uploadVisible(row as { active: unknown; user_id: unknown }, viewer) },
+  rows: { kind: 'custom', fields: ['active', 'user_id', 'model'], test: (row, viewer) => uploadReplicated(row as { active: unknown; user_id: unknown; model: unknown }, viewer) },
   visible: (doc, viewer) => (uploadFileWithheld(doc, viewer) ? { ...doc, has_thumb: false, downloadable: false } : doc),
   writableFields: [],
   canPush: () => false,

@@ -14,13 +14,15 @@ import { type CollectionDef, type JsonSchemaProp, type RowScope, s, type Viewer 
  *   them (exam questions and slides are not replicated);
  * - enrollments, progress and exam attempts: roles <= 135 (training managers)
  *   every row, the student their own, the supervisor the enrollments they supervise;
- * - class students (attendance): roles <= 135 every row, the student their
- *   own, the class teacher the students of the classes they teach.
+ * - class students (attendance), classwork grades and absence justifications:
+ *   roles <= 135 every row, the student their own, the class teacher those of
+ *   the classes they teach (one scope, `TRAINING_SCOPES.classStudent`).
  *
  * Writable offline: `progress.value` (a student completes a lesson; the
  * server re-decides with the progress rules) and `class_student.attendance_status`
  * (the teacher or a manager takes attendance; re-decided with `attendanceEditRefusal`).
- * Signing a class needs the password: an online REST step.
+ * Signing a class needs the password: an online REST step. Grades and
+ * justifications are read-only offline (grading and submitting are REST steps).
  */
 
 /** Record types of `training`. */
@@ -35,6 +37,8 @@ export const TRAINING_RECORDS = {
   attempt: 'attempt',
   class: 'class',
   classStudent: 'class_student',
+  grade: 'grade',
+  justification: 'justification',
 } as const;
 
 export interface TrainingCourseDoc {
@@ -155,6 +159,42 @@ export interface TrainingClassStudentDoc {
   modified: number;
 }
 
+/** A classwork grade (`training_classwork_grades`); fields as the REST `Grade` (trainings.justifications.ts). */
+export interface TrainingGradeDoc {
+  id: string;
+  /** The class (REST: the `class_id` of the classwork endpoints). */
+  class_id: string;
+  session_student_id: string;
+  user_id: string;
+  upload_id: string | null;
+  score: number;
+  feedback: string | null;
+  graded_by: string;
+  /** Unix seconds. */
+  graded_at: number;
+  /** The class's teacher when the row last changed (row scope, as on class_student). */
+  class_teacher_id: string | null;
+  created: number;
+  modified: number;
+}
+/** An absence justification (`training_justifications`); fields as the REST presenter (trainings.justifications.ts). */
+export interface TrainingJustificationDoc {
+  id: string;
+  class_id: string;
+  session_student_id: string;
+  user_id: string;
+  text: string;
+  upload_id: string | null;
+  /** pending, approved or rejected. */
+  status: string;
+  reviewed_by: string | null;
+  reviewed_at: number | null;
+  review_note: string | null;
+  class_teacher_id: string | null;
+  created: number;
+  modified: number;
+}
+
 const manager = (viewer: Viewer) => viewer.role <= TRAINING_MANAGER_MAX_ROLE;
 const mine = (row: Record<string, unknown>, viewer: Viewer, fields: readonly string[]) => fields.some((f) => row[f] === viewer.userId);
 
@@ -168,6 +208,7 @@ export const TRAINING_SCOPES = {
   enrollment: personal(['user_id', 'supervisor_id']),
   progress: personal(['user_id']),
   attempt: personal(['user_id']),
+  /** Rows of a class's students (attendance, grades, justifications): the student and the class teacher. */
   classStudent: personal(['user_id', 'class_teacher_id']),
 } as const;
 
@@ -264,6 +305,46 @@ export const trainingClassStudentRecord = record<TrainingClassStudentDoc>(
   ['attendance_status'],
 );
 
+export const trainingGradeRecord = record<TrainingGradeDoc>(
+  'grade',
+  {
+    id: s.id,
+    class_id: str(),
+    session_student_id: str(),
+    user_id: str(),
+    upload_id: optStr,
+    score: { type: 'number' },
+    feedback: optStr,
+    graded_by: str(),
+    graded_at: s.int,
+    class_teacher_id: optStr,
+    created: s.int,
+    modified: s.int,
+  },
+  ['id', 'class_id', 'session_student_id', 'user_id', 'score', 'graded_by', 'graded_at', 'created', 'modified'],
+  TRAINING_SCOPES.classStudent,
+);
+export const trainingJustificationRecord = record<TrainingJustificationDoc>(
+  'justification',
+  {
+    id: s.id,
+    class_id: str(),
+    session_student_id: str(),
+    user_id: str(),
+    text: s.reqStr,
+    upload_id: optStr,
+    status: str(16),
+    reviewed_by: optStr,
+    reviewed_at: optNum,
+    review_note: optStr,
+    class_teacher_id: optStr,
+    created: s.int,
+    modified: s.int,
+  },
+  ['id', 'class_id', 'session_student_id', 'user_id', 'status', 'created', 'modified'],
+  TRAINING_SCOPES.classStudent,
+);
+
 const T = TRAINING_RECORDS;
 export const trainingCollection = areaCollection({
   name: 'training',
@@ -279,5 +360,7 @@ export const trainingCollection = areaCollection({
     { types: [T.attempt], def: trainingAttemptRecord },
     { types: [T.class], def: trainingClassRecord },
     { types: [T.classStudent], def: trainingClassStudentRecord },
+    { types: [T.grade], def: trainingGradeRecord },
+    { types: [T.justification], def: trainingJustificationRecord },
   ],
 });

@@ -243,6 +243,8 @@ describe.each(DIALECTS)('trainings demo data on %s', (dialect) => {
       [false, null],
     ]);
     expect((await s.api('GET', `/trainings/onsite/justifications/${cal.body.events[1].id}.json`, { token })).body.justifications[0].status).toBe('pending');
+    // Meteorology's class work is graded (the offline "My training" shows it, test/e2e/trainings.test.ts).
+    expect((await s.api('GET', `/trainings/onsite/classwork/${cal.body.events[0].id}.json`, { token })).body.students[0].Grade).toMatchObject({ score: 8.5, feedback: expect.stringContaining('Good sketches') });
     expect((await s.api('GET', '/trainings/missions/unsigned.json', { token })).body.missions.map((m: any) => m.mission_name)).toEqual(['Circuits']);
     const manager = await s.api('GET', '/manager/trainings.json', { token: await s.login('headtraining@skyline.test') });
     expect(manager.body.trainings.map((t: any) => [t.Training.name, t.Training.students_count])).toEqual([['PPL(A) Integrated course', 1]]);

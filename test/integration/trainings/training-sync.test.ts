@@ -7,7 +7,8 @@ import { pullAll, push } from '../../setup/sync.ts';
 /**
  * The `training` sync collection (issue 18 item 7, issue 19 item 9): who
  * receives which rows, company isolation, and the two offline writes
- * (a student's lesson completion, a class's attendance) re-decided on push.
+ * (a student's lesson completion, a class's attendance) re-decided on push;
+ * the read-only classwork grades and absence justifications.
  */
 describe.each(DIALECTS)('training sync collection on %s', (dialect) => {
   let s: TestServer;
@@ -27,6 +28,8 @@ describe.each(DIALECTS)('training sync collection on %s', (dialect) => {
   let signedClass: string;
   let rows: Record<string, string>;
   let harborTraining: string;
+  const grades: Record<string, string> = {};
+  const justifications: Record<string, string> = {};
 
   const ok = async (p: Promise<{ status: number; body: any }>) => {
     const r = await p;
@@ -84,6 +87,50 @@ describe.each(DIALECTS)('training sync collection on %s', (dialect) => {
     return { id, students: made };
   }
 
+  /** A grade or a justification of a class student, written through the data layer (REST has its own tests). */
+  async function addGrade(classId: string, rowId: string, email: string, score: number, grader: string) {
+    const company = s.refs.companies.skyline;
+    const id = uuidv7();
+    const now = Math.floor(Date.now() / 1000);
+    await s.ctx.tx(async (uow) => {
+      const change_no = await uow.changeNo(company, 'training_classwork_grades');
+      await uow.trx
+        .insertInto('training_classwork_grades')
+        .values({ id, company_id: company, change_no, deleted: 0, created: now, modified: now, session_student_id: rowId, session_id: classId, user_id: s.userId(email), upload_id: null, score, feedback: 'Neat work', graded_by: s.userId(grader), graded_at: now })
+        .execute();
+    });
+    return id;
+  }
+  async function addJustification(classId: string, rowId: string, email: string, status: string) {
+    const company = s.refs.companies.skyline;
+    const id = uuidv7();
+    const now = Math.floor(Date.now() / 1000);
+    await s.ctx.tx(async (uow) => {
+      const change_no = await uow.changeNo(company, 'training_justifications');
+      await uow.trx
+        .insertInto('training_justifications')
+        .values({
+          id,
+          company_id: company,
+          change_no,
+          deleted: 0,
+          created: now,
+          modified: now,
+          session_student_id: rowId,
+          session_id: classId,
+          user_id: s.userId(email),
+          upload_id: null,
+          text: 'I was sick',
+          status,
+          reviewed_by: status === 'pending' ? null : s.userId('ground@skyline.test'),
+          reviewed_at: status === 'pending' ? null : now,
+          review_note: status === 'rejected' ? 'No certificate' : null,
+        })
+        .execute();
+    });
+    return id;
+  }
+
   beforeAll(async () => {
     s = await startTestServer(dialect);
     training = (await post('/manager/trainings/trainings/create.json', { name: 'PPL ground school', type: 'ONSITE', theory: true })).id;
@@ -113,6 +160,10 @@ describe.each(DIALECTS)('training sync collection on %s', (dialect) => {
       groundPilot: ground.students['pilot@skyline.test'],
       signedStudent: signed.students['student@skyline.test'],
     };
+    grades.ownStudent = await addGrade(ownClass, rows.ownStudent, 'student@skyline.test', 8.25, 'instructor@skyline.test');
+    grades.groundPilot = await addGrade(groundClass, rows.groundPilot, 'pilot@skyline.test', 6, 'ground@skyline.test');
+    justifications.groundStudent = await addJustification(groundClass, rows.groundStudent, 'student@skyline.test', 'pending');
+    justifications.ownPilot = await addJustification(ownClass, rows.ownPilot, 'pilot@skyline.test', 'rejected');
     harborTraining = (await post('/manager/trainings/trainings/create.json', { name: 'Harbor course', type: 'ONSITE' }, 'admin@harbor.test')).id;
   });
   afterAll(() => s?.close());
@@ -163,6 +214,73 @@ describe.each(DIALECTS)('training sync collection on %s', (dialect) => {
     expect(r.body.conflicts).toEqual([expect.objectContaining({ id: rows.ownStudent, _deleted: true })]);
     expect(r.body.conflicts[0].session_id ?? '').toBe('');
     expect(await ssRow(rows.ownStudent)).toEqual(before);
+  });
+
+  describe('grades and justifications (read-only)', () => {
+    it('the student receives their own, with the REST field names', async () => {
+      expect(await ids('student@skyline.test', 'grade')).toEqual([grades.ownStudent]);
+      expect(await ids('student@skyline.test', 'justification')).toEqual([justifications.groundStudent]);
+      const all = await docs('student@skyline.test');
+      expect(all.find((d: any) => d.id === grades.ownStudent)).toMatchObject({
+        class_id: ownClass,
+        session_student_id: rows.ownStudent,
+        user_id: s.userId('student@skyline.test'),
+        score: 8.3,
+        feedback: 'Neat work',
+        graded_by: s.userId('instructor@skyline.test'),
+        class_teacher_id: s.userId('instructor@skyline.test'),
+      });
+      expect(all.find((d: any) => d.id === justifications.groundStudent)).toMatchObject({ class_id: groundClass, session_student_id: rows.groundStudent, status: 'pending', text: 'I was sick', reviewed_by: null, review_note: null });
+      expect(await ids('pilot@skyline.test', 'grade')).toEqual([grades.groundPilot]);
+      const pilot = await docs('pilot@skyline.test');
+      expect(pilot.filter((d: any) => d.type === 'justification')).toEqual([expect.objectContaining({ id: justifications.ownPilot, status: 'rejected', review_note: 'No certificate' })]);
+    });
+
+    it('the class teacher receives those of the classes they teach; a manager (135) all; an admin all', async () => {
+      expect(await ids('instructor@skyline.test', 'grade')).toEqual([grades.ownStudent]);
+      expect(await ids('instructor@skyline.test', 'justification')).toEqual([justifications.ownPilot]);
+      for (const email of ['ground@skyline.test', 'admin@skyline.test']) {
+        expect((await ids(email, 'grade')).sort()).toEqual(Object.values(grades).sort());
+        expect((await ids(email, 'justification')).sort()).toEqual(Object.values(justifications).sort());
+      }
+      expect(await ids('dispatch@skyline.test', 'grade')).toEqual([]);
+      expect(await ids('dispatch@skyline.test', 'justification')).toEqual([]);
+    });
+
+    it('isolation: another company receives none', async () => {
+      const harbor = new Set((await docs('admin@harbor.test')).map((d: any) => d.id));
+      for (const id of [...Object.values(grades), ...Object.values(justifications)]) expect(harbor.has(id)).toBe(false);
+    });
+
+    it('pushes are refused, nothing changed: the student changing their grade or justification, the teacher, a new grade', async () => {
+      const gradeRow = () => s.ctx.db.selectFrom('training_classwork_grades').select(['score', 'change_no']).where('id', '=', grades.ownStudent).executeTakeFirstOrThrow();
+      const justRow = () => s.ctx.db.selectFrom('training_justifications').select(['status', 'change_no']).where('id', '=', justifications.groundStudent).executeTakeFirstOrThrow();
+      const beforeGrade = await gradeRow();
+      const beforeJust = await justRow();
+      const cases: Array<[string, string, Record<string, unknown>]> = [
+        ['student@skyline.test', grades.ownStudent, { score: 10 }],
+        ['instructor@skyline.test', grades.ownStudent, { score: 1 }],
+        ['student@skyline.test', justifications.groundStudent, { status: 'approved' }],
+        ['ground@skyline.test', justifications.groundStudent, { status: 'approved' }],
+      ];
+      for (const [email, id, change] of cases) {
+        const master = (await docs(email)).find((d: any) => d.id === id);
+        const r = await push(s, await t(email), 'training', [{ assumedMasterState: master, newDocumentState: { ...master, ...change } }]);
+        expect(r.status).toBe(200);
+        expect(r.body.conflicts.map((c: any) => c.id)).toEqual([id]);
+        const key = Object.keys(change)[0] as string;
+        expect(r.body.conflicts[0][key]).toBe(master[key]);
+        expect((await reasonOf(id))?.reason).toMatch(/cannot change/);
+      }
+      const fresh = uuidv7();
+      const r = await push(s, await t('instructor@skyline.test'), 'training', [
+        { assumedMasterState: null, newDocumentState: { id: fresh, type: 'grade', class_id: ownClass, session_student_id: rows.ownPilot, user_id: s.userId('pilot@skyline.test'), score: 9, graded_by: s.userId('instructor@skyline.test'), graded_at: 0, created: 0, modified: 0 } },
+      ]);
+      expect(r.body.conflicts).toEqual([expect.objectContaining({ id: fresh, _deleted: true })]);
+      expect(await gradeRow()).toEqual(beforeGrade);
+      expect(await justRow()).toEqual(beforeJust);
+      expect(await s.ctx.db.selectFrom('training_classwork_grades').select('id').where('id', '=', fresh).executeTakeFirst()).toBeUndefined();
+    });
   });
 
   describe('attendance offline', () => {
@@ -280,6 +398,7 @@ describe.each(DIALECTS)('training sync collection on %s', (dialect) => {
       const form = { training_subject_id: subject_id, training_subject_lesson_id: lesson, start: Math.floor(Date.now() / 1000) + 7200, students: [s.userId('student@skyline.test')] };
       const classId = (await post('/manager/trainings/onsite/class.json', { ...form, teacher_id: s.userId('instructor@skyline.test') })).id;
       const { id: rowId } = await s.ctx.db.selectFrom('training_session_students').select('id').where('session_id', '=', classId).executeTakeFirstOrThrow();
+      const gradeId = await addGrade(classId, rowId, 'student@skyline.test', 7, 'instructor@skyline.test');
       // Both teachers are in sync before the change: the old one holds the row, the new one (170, not a manager) does not.
       const oldBefore = await pullAll(s, await t('instructor@skyline.test'), 'training');
       const newBefore = await pullAll(s, await t('dispatch@skyline.test'), 'training');
@@ -292,12 +411,14 @@ describe.each(DIALECTS)('training sync collection on %s', (dialect) => {
       const newAfter = await pullAll(s, await t('dispatch@skyline.test'), 'training', newBefore.checkpoint);
       expect(newAfter.docs.find((d: any) => d.id === rowId)).toMatchObject({ _deleted: false, session_id: classId, user_id: s.userId('student@skyline.test'), class_teacher_id: s.userId('dispatch@skyline.test') });
       expect(newAfter.docs.find((d: any) => d.id === classId)).toMatchObject({ teacher_id: s.userId('dispatch@skyline.test') });
+      expect(newAfter.docs.find((d: any) => d.id === gradeId)).toMatchObject({ _deleted: false, score: 7, class_teacher_id: s.userId('dispatch@skyline.test') });
       // The kernel sends a changed row the caller may no longer see as a deletion (sync/pull.ts), content blanked.
       const oldAfter = await pullAll(s, await t('instructor@skyline.test'), 'training', oldBefore.checkpoint);
       const gone = oldAfter.docs.find((d: any) => d.id === rowId);
       expect(gone).toMatchObject({ _deleted: true });
       expect(gone.user_id ?? '').toBe('');
       expect(await ids('instructor@skyline.test', 'class_student')).not.toContain(rowId);
+      expect(oldAfter.docs.find((d: any) => d.id === gradeId)).toMatchObject({ _deleted: true });
       // The student keeps their row throughout.
       expect(await ids('student@skyline.test', 'class_student')).toContain(rowId);
     });

@@ -86,13 +86,13 @@ describe.each(DIALECTS)('Upload attachments on %s', (dialect) => {
     const others = await createMultipart(s, await tok('student@skyline.test'), { bytes: pdfSample(), filename: 'theirs.pdf', mime: 'application/pdf' });
     const harbor = await createMultipart(s, await tok('pilot@harbor.test'), { bytes: pdfSample(), filename: 'harbor.pdf', mime: 'application/pdf' });
     const actor = { userId: s.userId('pilot@skyline.test'), companyId: s.refs.companies.skyline, role: 190 } as never;
-    const attached = await s.ctx.tx((uow) => attachUploads(uow, actor, 'SafetyReport', 'report-1', [mine.body.file.id, others.body.file.id, harbor.body.file.id, 'nope']));
+    const attached = await s.ctx.tx((uow) => attachUploads(uow, actor, 'Checklist', 'report-1', [mine.body.file.id, others.body.file.id, harbor.body.file.id, 'nope']));
     expect(attached).toEqual([mine.body.file.id]);
-    expect(await uploadRow(s, mine.body.file.id)).toMatchObject({ model: 'SafetyReport', foreign_key: 'report-1', active: 1 });
+    expect(await uploadRow(s, mine.body.file.id)).toMatchObject({ model: 'Checklist', foreign_key: 'report-1', active: 1 });
     expect(await uploadRow(s, others.body.file.id)).toMatchObject({ model: null, active: 0 });
-    const list = await s.api('GET', '/uploads/index/SafetyReport/report-1.json', { token: pilot });
+    const list = await s.api('GET', '/uploads/index/Checklist/report-1.json', { token: pilot });
     expect(list.body.uploads.map((u: any) => u.filename)).toEqual(['evidence.pdf']);
-    const keys = await s.ctx.tx((uow) => detachAllUploads(uow, s.refs.companies.skyline, 'SafetyReport', 'report-1'));
+    const keys = await s.ctx.tx((uow) => detachAllUploads(uow, s.refs.companies.skyline, 'Checklist', 'report-1'));
     expect(keys).toHaveLength(1);
     expect((await uploadRow(s, mine.body.file.id))?.deleted).toBe(1);
   });

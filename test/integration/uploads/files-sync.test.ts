@@ -42,7 +42,7 @@ describe.each(DIALECTS)('files collection on %s', (dialect) => {
     const cert = await createMultipart(s, await t('pilot@skyline.test'), { bytes: jpeg, filename: 'medical.jpg', mime: 'image/jpeg' }, { active: '1', model: 'UserCertificate', id: certId });
     expect(cert.status, JSON.stringify(cert.body)).toBe(200);
     certUpload = cert.body.file.id;
-    const harbor = await createMultipart(s, await t('admin@harbor.test'), { bytes: pdfSample(), filename: 'harbor.pdf', mime: 'application/pdf' }, { active: '1', model: 'SafetyReport', id: uuidv7() });
+    const harbor = await createMultipart(s, await t('admin@harbor.test'), { bytes: pdfSample(), filename: 'harbor.pdf', mime: 'application/pdf' }, { active: '1', model: 'Checklist', id: uuidv7() });
     expect(harbor.status).toBe(200);
     harborUpload = harbor.body.file.id;
   });

@@ -21,6 +21,8 @@ import { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, paginate } from '../aircraft/fleet-common.ts';
+import { uploadsOf } from '../uploads/attachments.ts';
+import { SAFETY_REPORT_MODEL } from './safety-reports.attachments.ts';
 import { loadVisible } from './safety-reports.service.ts';
 import { linkedSql, seenByRoleSql, statusesSeenByLink, statusesSeenByRole, SUBMITTED_STATUSES, viewerOf, visibleSql } from './safety-reports.access.ts';
 import type { StatKind } from './safety-reports.stats.ts';
@@ -168,7 +170,7 @@ export async function viewSafetyReport(db: Kysely<DB>, actor: Actor, id: string)
   const r = await loadVisible({ trx: db as never }, actor, id);
   const c = actor.companyId;
   const aircraftIds = parseIds(r.aircraft_ids);
-  const [flight, aircraft, reporter, reviewer, category, department, children, matrix, parent, trail] = await Promise.all([
+  const [flight, aircraft, reporter, reviewer, category, department, children, matrix, parent, trail, uploads] = await Promise.all([
     r.flight_id
       ? db
           .selectFrom('flights as f')
@@ -198,6 +200,7 @@ export async function viewSafetyReport(db: Kysely<DB>, actor: Actor, id: string)
     actor.role <= SAFETY_MANAGER_MAX_ROLE
       ? db.selectFrom('safety_report_changes').selectAll().where('company_id', '=', c).where('safety_report_id', '=', r.id).orderBy('created', 'desc').orderBy('id', 'desc').execute()
       : undefined,
+    uploadsOf(db, c, SAFETY_REPORT_MODEL, [r.id]),
   ]);
   const report = {
     SafetyReport: present(r),
@@ -209,6 +212,7 @@ export async function viewSafetyReport(db: Kysely<DB>, actor: Actor, id: string)
     SafetyReportDepartment: department ?? null,
     Parent: parent ?? null,
     Children: children.map((ch) => present(ch as Row)),
+    Upload: uploads.get(r.id) ?? [],
     Risk: {
       before: assessRisk(r.risk_probability, r.risk_severity, matrix),
       after: assessRisk(r.mitigated_risk_probability, r.mitigated_risk_severity, matrix),

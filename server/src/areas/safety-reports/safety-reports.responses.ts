@@ -200,6 +200,17 @@ export const ZSafetyReportsView = z.strictObject({
       created: z.number(),
       modified: z.number(),
     })),
+    Upload: z.array(z.object({
+      id: z.string(),
+      filename: z.string(),
+      type: z.string(),
+      mime: z.string(),
+      size: z.string().nullable(),
+      width: z.string().nullable(),
+      height: z.string().nullable(),
+      created: z.number(),
+      user_id: z.string(),
+    })),
     Risk: z.object({
       before: z.object({
         index: z.string(),

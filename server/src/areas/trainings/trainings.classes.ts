@@ -265,9 +265,13 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
     const sst = await stamp(uow, actor.companyId, 'training_session_students');
     const removed = current.filter((r) => r.deleted === 0 && !studentIds.includes(r.user_id)).map((r) => r.id);
     for (const part of chunks(removed)) await uow.trx.updateTable('training_session_students').set({ deleted: 1, ...sst }).where('id', 'in', part).execute();
-    // The `training` collection files class_student rows under the class teacher: a new teacher must receive them.
+    // The `training` collection files class_student, grade and justification rows under the class teacher: a new teacher must receive them.
     if (existing && existing.teacher_id !== input.teacher_id) {
       await uow.trx.updateTable('training_session_students').set(sst).where('company_id', '=', actor.companyId).where('session_id', '=', id).where('deleted', '=', 0).execute();
+      const gst = await stamp(uow, actor.companyId, 'training_classwork_grades');
+      await uow.trx.updateTable('training_classwork_grades').set(gst).where('company_id', '=', actor.companyId).where('session_id', '=', id).where('deleted', '=', 0).execute();
+      const jst = await stamp(uow, actor.companyId, 'training_justifications');
+      await uow.trx.updateTable('training_justifications').set(jst).where('company_id', '=', actor.companyId).where('session_id', '=', id).where('deleted', '=', 0).execute();
     }
     const added: string[] = [];
     for (const userId of studentIds) {

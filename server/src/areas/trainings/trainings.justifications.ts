@@ -22,17 +22,29 @@ import { type Db, num, requireTraining, SUBJECT_VIEW_STAFF_MAX_ROLE, stamp } fro
 export const JUSTIFICATION_MODEL = 'SessionJustification';
 export const CLASSWORK_MODEL = 'SessionClasswork';
 
+/** Everyone who sees every student of the class: the teacher, managers, instructors (<= 150). */
+const seesAll = (actor: Actor, c: Pick<SessionRow, 'teacher_id'>) => actor.role <= SUBJECT_VIEW_STAFF_MAX_ROLE || c.teacher_id === actor.userId;
+
 const liveSessionStudent = {
   async exists(db: Db, companyId: string, id: string) {
     const row = await db.selectFrom('training_session_students').select('id').where('id', '=', id).where('company_id', '=', companyId).where('deleted', '=', 0).executeTakeFirst();
     return !!row;
   },
+  /** The files of a student's row follow the class work and justification lists: the student, the teacher and staff (`seesAll`). */
+  async visibleTo(db: Db, actor: Actor, foreignKeys: readonly string[]) {
+    if (foreignKeys.length === 0) return new Set<string>();
+    const rows = await db
+      .selectFrom('training_session_students as s')
+      .innerJoin('training_sessions as c', (j) => j.onRef('c.id', '=', 's.session_id').onRef('c.company_id', '=', 's.company_id'))
+      .select(['s.id', 's.user_id', 'c.teacher_id'])
+      .where('s.company_id', '=', actor.companyId)
+      .where('s.id', 'in', [...new Set(foreignKeys)])
+      .execute();
+    return new Set(rows.filter((r) => r.user_id === actor.userId || seesAll(actor, r)).map((r) => r.id));
+  },
 };
 registerUploadModel(JUSTIFICATION_MODEL, liveSessionStudent);
 registerUploadModel(CLASSWORK_MODEL, liveSessionStudent);
-
-/** Everyone who sees every student of the class: the teacher, managers, instructors (<= 150). */
-const seesAll = (actor: Actor, c: SessionRow) => actor.role <= SUBJECT_VIEW_STAFF_MAX_ROLE || c.teacher_id === actor.userId;
 
 async function ownRow(ctx: AppContext, actor: Actor, c: SessionRow) {
   const row = await classStudent(ctx.db, actor.companyId, c.id, actor.userId);

@@ -222,7 +222,7 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
       .values({ id: uuidv7(), ...(await row('training_mission_flights')), enrollment_id: enrollmentId, mission_id: missionId, flight_id: null, user_id: studentId, completed: 1, debrief_signed_at: i === 0 ? now - 86400 : null })
       .execute();
 
-  // Locations, and classes: Meteorology last week (attended, signed), Navigation three days ago
+  // Locations, and classes: Meteorology last week (attended, signed, class work handed in and graded), Navigation three days ago
   // (absent, signed, a justification pending), METAR tomorrow (class work asked), and Charts half an hour after
   // seeding, taught by the demo flight instructor (their "Classes today" screen; attendance not taken yet).
   const location = async (name: string, type: string, description: string) => {
@@ -240,10 +240,10 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
   const instructor = user('instructor@skyline.test');
   const day = 86400;
   const classes = [
-    { a: lessonAct('Clouds and fog'), when: now - 7 * day, status: 'attended', teacher: ground, loc: classroom, signed: true, classwork: false },
-    { a: lessonAct('Dead reckoning'), when: now - 3 * day, status: 'absent', teacher: instructor, loc: briefing, signed: true, classwork: false },
-    { a: lessonAct('METAR and TAF'), when: now + day, status: null, teacher: ground, loc: classroom, signed: false, classwork: true },
-    { a: lessonAct('Charts and projections'), when: demoTodayClassStart(now), status: null, teacher: instructor, loc: briefing, signed: false, classwork: false },
+    { a: lessonAct('Clouds and fog'), when: now - 7 * day, status: 'attended', teacher: ground, loc: classroom, signed: true, classwork: 'Sketch the cloud types of the photo sheet.' },
+    { a: lessonAct('Dead reckoning'), when: now - 3 * day, status: 'absent', teacher: instructor, loc: briefing, signed: true, classwork: null },
+    { a: lessonAct('METAR and TAF'), when: now + day, status: null, teacher: ground, loc: classroom, signed: false, classwork: 'Decode the five METARs on the handout.' },
+    { a: lessonAct('Charts and projections'), when: demoTodayClassStart(now), status: null, teacher: instructor, loc: briefing, signed: false, classwork: null },
   ];
   for (const c of classes) {
     if (!c.a) continue;
@@ -266,8 +266,8 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
         remarks: null,
         allow_classwork_upload: c.classwork ? 1 : 0,
         classwork_deadline: c.when + 7 * day,
-        classwork_description: c.classwork ? 'Decode the five METARs on the handout.' : null,
-        classwork_notified_at: c.classwork ? now : null,
+        classwork_description: c.classwork,
+        classwork_notified_at: c.classwork ? Math.min(now, c.when + 2 * 3600) : null,
         justification_deadline: c.when + 5 * day,
         signed_at: signedAt,
         signed_by: signedAt ? c.teacher : null,
@@ -290,6 +290,13 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
       })
       .execute();
     if (c.status === 'attended') await trx.insertInto('training_progress').values({ id: uuidv7(), ...(await row('training_progress')), enrollment_id: enrollmentId, activity_id: c.a.id, value: 1, session_id: sessionId, reset_at: null, time_spent: 0 }).execute();
+    if (c.classwork && c.status === 'attended') {
+      // Graded class work: "My training" shows it offline (the `training` collection's `grade`).
+      await trx
+        .insertInto('training_classwork_grades')
+        .values({ id: uuidv7(), ...(await row('training_classwork_grades')), session_student_id: rowId, session_id: sessionId, user_id: studentId, upload_id: null, score: 8.5, feedback: 'Good sketches; cumulonimbus base too high.', graded_by: c.teacher, graded_at: c.when + day })
+        .execute();
+    }
     if (c.status === 'absent') {
       await trx
         .insertInto('training_justifications')

@@ -8,6 +8,8 @@ import {
   type TrainingCourseDoc,
   type TrainingEnrollmentDoc,
   type TrainingExamDoc,
+  type TrainingGradeDoc,
+  type TrainingJustificationDoc,
   type TrainingLessonDoc,
   type TrainingProgressDoc,
   type TrainingSubjectDoc,
@@ -19,6 +21,8 @@ import {
   trainingCourseRecord,
   trainingEnrollmentRecord,
   trainingExamRecord,
+  trainingGradeRecord,
+  trainingJustificationRecord,
   trainingLessonRecord,
   trainingProgressRecord,
   trainingSubjectRecord,
@@ -38,7 +42,8 @@ import './trainings.tables.ts';
  * per table, rows filtered by the record type's scope. Two record types take
  * offline writes, each re-decided here with the shared rules: a student's
  * lesson completion (`progress.value`) and a class's attendance
- * (`class_student.attendance_status`, `attendanceEditRefusal`).
+ * (`class_student.attendance_status`, `attendanceEditRefusal`). Grades and
+ * justifications are read-only here: no `write`, so the kernel refuses a push.
  */
 
 type Db = Kysely<DB>;
@@ -340,3 +345,50 @@ part(T.classStudent, trainingClassStudentRecord, 'training_session_students', 's
   });
   return { ok: true };
 });
+
+// Grades and justifications carry the class's teacher like class students (one scope); the class edit restamps them when the teacher changes.
+const gradeQuery = (db: Db, c: string) =>
+  db
+    .selectFrom('training_classwork_grades as g')
+    .leftJoin('training_sessions as gc', 'gc.id', 'g.session_id')
+    .select(['g.id', 'g.change_no', 'g.deleted', 'g.session_id', 'g.session_student_id', 'g.user_id', 'g.upload_id', 'g.score', 'g.feedback', 'g.graded_by', 'g.graded_at', 'gc.teacher_id as class_teacher_id', 'g.created', 'g.modified'])
+    .where('g.company_id', '=', c);
+type GradeRow = Awaited<ReturnType<ReturnType<typeof gradeQuery>['execute']>>[number];
+part(T.grade, trainingGradeRecord, 'training_classwork_grades', 'g', gradeQuery, (r: GradeRow): TrainingGradeDoc => ({
+  id: r.id,
+  class_id: r.session_id,
+  session_student_id: r.session_student_id,
+  user_id: r.user_id,
+  upload_id: r.upload_id,
+  // Rounded as the REST `Grade` presents it.
+  score: Math.round(Number(r.score) * 10) / 10,
+  feedback: r.feedback,
+  graded_by: r.graded_by,
+  graded_at: num(r.graded_at),
+  class_teacher_id: r.class_teacher_id ?? null,
+  created: num(r.created),
+  modified: num(r.modified),
+}));
+
+const justificationQuery = (db: Db, c: string) =>
+  db
+    .selectFrom('training_justifications as j')
+    .leftJoin('training_sessions as jc', 'jc.id', 'j.session_id')
+    .select(['j.id', 'j.change_no', 'j.deleted', 'j.session_id', 'j.session_student_id', 'j.user_id', 'j.text', 'j.upload_id', 'j.status', 'j.reviewed_by', 'j.reviewed_at', 'j.review_note', 'jc.teacher_id as class_teacher_id', 'j.created', 'j.modified'])
+    .where('j.company_id', '=', c);
+type JustificationRow = Awaited<ReturnType<ReturnType<typeof justificationQuery>['execute']>>[number];
+part(T.justification, trainingJustificationRecord, 'training_justifications', 'j', justificationQuery, (r: JustificationRow): TrainingJustificationDoc => ({
+  id: r.id,
+  class_id: r.session_id,
+  session_student_id: r.session_student_id,
+  user_id: r.user_id,
+  text: r.text,
+  upload_id: r.upload_id,
+  status: r.status,
+  reviewed_by: r.reviewed_by,
+  reviewed_at: nullableNum(r.reviewed_at),
+  review_note: r.review_note,
+  class_teacher_id: r.class_teacher_id ?? null,
+  created: num(r.created),
+  modified: num(r.modified),
+}));

@@ -1,3 +1,4 @@
+import { UPLOAD_MODELS_WITH_RECORD_VISIBILITY } from '@ops/shared/rules/uploads/visibility';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
@@ -17,14 +18,35 @@ export interface UploadModel {
   exists(db: Kysely<DB>, companyId: string, id: string): Promise<boolean>;
   /** Extra list fields for rows of this model (e.g. `deadline` and `late` on classwork). */
   listExtras?(db: Kysely<DB>, companyId: string, foreignKeys: string[]): Promise<Map<string, Record<string, unknown>>>;
+  /**
+   * The keys among `foreignKeys` whose record `actor` may see, in one query for
+   * all of them. Absent: every record of the company is visible to its users.
+   * Models with it are listed in UPLOAD_MODELS_WITH_RECORD_VISIBILITY (shared),
+   * which the `files` sync collection keeps to their uploaders.
+   */
+  visibleTo?(db: Kysely<DB>, actor: Actor, foreignKeys: readonly string[]): Promise<Set<string>>;
 }
 
 const models = new Map<string, UploadModel>();
 
 export function registerUploadModel(model: string, def: UploadModel): void {
+  // The shared list and the registrations must agree, or sync would replicate what REST hides.
+  const listed = (UPLOAD_MODELS_WITH_RECORD_VISIBILITY as readonly string[]).includes(model);
+  if (listed !== !!def.visibleTo) throw new Error(`Upload model ${model}: visibleTo and UPLOAD_MODELS_WITH_RECORD_VISIBILITY disagree`);
   models.set(model, def);
 }
 export const uploadModel = (model: string): UploadModel | undefined => models.get(model);
+
+/**
+ * The one gate on uploads attached to records (docs/areas/uploads.md): whether
+ * `actor` may see the record `model`/`foreignKey`, hence its uploads. Unattached
+ * uploads and models without `visibleTo` are visible company-wide.
+ */
+export async function attachedRecordVisible(db: Kysely<DB>, actor: Actor, model: string | null, foreignKey: string | null): Promise<boolean> {
+  const check = model && foreignKey ? models.get(model)?.visibleTo : undefined;
+  if (!check || !foreignKey) return true;
+  return (await check(db, actor, [foreignKey])).has(foreignKey);
+}
 
 /** A replicated table row that is live in the company. */
 function liveIn(table: 'flights' | 'aircraft' | 'user_certificates' | 'aircraft_reports'): UploadModel {

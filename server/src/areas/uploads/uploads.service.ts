@@ -19,7 +19,7 @@ import { fileStore, type FileStore } from '../../files/index.ts';
 import { TooLargeError } from '../../files/store.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, HttpError, notFound } from '../../http/errors.ts';
-import { uploadModel } from './attachments.ts';
+import { attachedRecordVisible, uploadModel } from './attachments.ts';
 import { hasImageFacts, imageFacts } from './image-facts.ts';
 import type { UploadsTable } from './uploads.tables.ts';
 
@@ -48,13 +48,23 @@ const keys = (companyId: string, id: string, filename: string) => ({
 /** Upload error in the spec's shape: `result: false` with `error` (and `message` like every other 400). */
 const uploadError = (status: number, error: string, extra: Record<string, unknown> = {}) => new HttpError(status, { result: false, error, message: error, ...extra });
 
-async function findRow(ctx: AppContext, companyId: string, id: string): Promise<Row | undefined> {
-  return ctx.db.selectFrom('uploads').selectAll().where('id', '=', id).where('company_id', '=', companyId).where('deleted', '=', 0).executeTakeFirst();
+/**
+ * A live upload of the caller's company whose attached record the caller may
+ * see (attachedRecordVisible): every endpoint reading one upload by id starts
+ * here, so an upload of a record the caller cannot see is a 404 like another
+ * company's.
+ */
+async function findRow(ctx: AppContext, actor: Actor, id: string): Promise<Row | undefined> {
+  const row = await ctx.db.selectFrom('uploads').selectAll().where('id', '=', id).where('company_id', '=', actor.companyId).where('deleted', '=', 0).executeTakeFirst();
+  if (!row || !(await attachedRecordVisible(ctx.db, actor, row.model, row.foreign_key))) return undefined;
+  return row;
 }
 
-async function checkRecord(ctx: AppContext, companyId: string, model: string, foreignKey: string): Promise<void> {
+/** A registered model's record must be live in the company and visible to the caller (else 404) before files attach to it or are listed. */
+async function checkRecord(ctx: AppContext, actor: Actor, model: string, foreignKey: string): Promise<void> {
   const def = uploadModel(model);
-  if (def && !(await def.exists(ctx.db, companyId, foreignKey))) throw notFound(`No ${model} ${foreignKey} in your company`);
+  if (def && !(await def.exists(ctx.db, actor.companyId, foreignKey))) throw notFound(`No ${model} ${foreignKey} in your company`);
+  if (!(await attachedRecordVisible(ctx.db, actor, model, foreignKey))) throw notFound(`No ${model} ${foreignKey} in your company`);
 }
 
 export const fileShape = (r: Row) => ({
@@ -108,7 +118,7 @@ export async function signUpload(ctx: AppContext, actor: Actor, input: SignInput
   const size = Number(input.size);
   const model = String(input.model).trim();
   const foreignKey = String(input.foreign_key).trim();
-  await checkRecord(ctx, actor.companyId, model, foreignKey);
+  await checkRecord(ctx, actor, model, foreignKey);
   const id = uuidv7();
   const k = keys(actor.companyId, id, filename);
   const t = now();
@@ -185,7 +195,7 @@ async function reject(ctx: AppContext, row: Row, key: string, error: string): Pr
 // ---------------------------------------------------------------- complete
 
 export async function completeUpload(ctx: AppContext, actor: Actor, id: string) {
-  const row = await findRow(ctx, actor.companyId, id);
+  const row = await findRow(ctx, actor, id);
   if (!row || row.user_id !== actor.userId) throw uploadError(404, 'Upload not found');
   if (row.verified === 1) return { result: true, file: fileShape(row), error: null };
   const store = fileStore(ctx);
@@ -310,7 +320,7 @@ export async function createUpload(ctx: AppContext, actor: Actor, req: Request) 
   if ((model && model.length > 64) || (foreignKey && foreignKey.length > 64)) return fail('`model` and `id` are at most 64 characters');
   if (model && foreignKey) {
     try {
-      await checkRecord(ctx, actor.companyId, model, foreignKey);
+      await checkRecord(ctx, actor, model, foreignKey);
     } catch (err) {
       await store.delete(got.key).catch(() => {});
       throw err;
@@ -355,10 +365,10 @@ export async function createUpload(ctx: AppContext, actor: Actor, req: Request) 
 // ---------------------------------------------------------------- confirm, expiration, delete
 
 export async function confirmUpload(ctx: AppContext, actor: Actor, id: string, body: { model: string; foreign_key: string }) {
-  const row = await findRow(ctx, actor.companyId, id);
+  const row = await findRow(ctx, actor, id);
   if (!row || row.user_id !== actor.userId) throw notFound('Upload not found');
   if (row.verified !== 1) throw badRequest('Complete the upload before confirming it');
-  await checkRecord(ctx, actor.companyId, body.model, body.foreign_key);
+  await checkRecord(ctx, actor, body.model, body.foreign_key);
   await ctx.tx(async (uow) => {
     const changeNo = await uow.changeNo(actor.companyId, 'uploads');
     await uow.trx
@@ -373,7 +383,7 @@ export async function confirmUpload(ctx: AppContext, actor: Actor, id: string, b
 
 /** The upload when the caller may manage it: staff (group <= 170) any of the company, others their own; else 404. */
 async function managed(ctx: AppContext, actor: Actor, id: string): Promise<Row> {
-  const row = await findRow(ctx, actor.companyId, id);
+  const row = await findRow(ctx, actor, id);
   if (!row || (actor.role > UPLOAD_ADMIN_MAX_ROLE && row.user_id !== actor.userId)) throw notFound('Upload not found');
   return row;
 }
@@ -399,7 +409,7 @@ export async function deleteUpload(ctx: AppContext, actor: Actor, id: string) {
 const datetime = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 export async function viewUpload(ctx: AppContext, actor: Actor, id: string) {
-  const r = await findRow(ctx, actor.companyId, id);
+  const r = await findRow(ctx, actor, id);
   if (!r || !uploadVisible(r, actor)) throw notFound('Upload not found');
   let exif: Record<string, unknown> | null = null;
   if (r.exif) {
@@ -432,7 +442,7 @@ export async function viewUpload(ctx: AppContext, actor: Actor, id: string) {
 
 /** Signed storage URL of an upload (redirect target of download). */
 export async function downloadUrl(ctx: AppContext, actor: Actor, id: string, origin: string): Promise<string> {
-  const r = await findRow(ctx, actor.companyId, id);
+  const r = await findRow(ctx, actor, id);
   if (!r) throw notFound('Upload not found');
   if (r.verified !== 1 || !uploadVisible(r, actor)) throw notFound('Upload not found');
   if (uploadFileWithheld(r, actor)) throw new HttpError(403, { result: false, message: 'External auditors cannot download certificate files' });
@@ -445,6 +455,8 @@ export interface Paging {
 }
 
 export async function listUploads(ctx: AppContext, actor: Actor, model: string, foreignKey: string, paging: Paging, origin: string) {
+  // Same gate as findRow: the files (and thumbnails) of a record the caller cannot see are a 404.
+  if (!(await attachedRecordVisible(ctx.db, actor, model, foreignKey))) throw notFound('Upload not found');
   const base = ctx.db
     .selectFrom('uploads')
     .where('uploads.company_id', '=', actor.companyId)

@@ -8,8 +8,9 @@ import './uploads.tables.ts';
 
 /**
  * The `files` collection (shared/src/collections/files.ts): upload metadata, so
- * a device offline lists a record's attachments. Rows follow `uploadVisible`,
- * the rule REST's index, view and download apply; the auditor's withheld files
+ * a device offline lists a record's attachments. Rows follow `uploadReplicated`:
+ * `uploadVisible`, the rule REST's index, view and download apply, and uploads of
+ * records with their own visibility to their uploader only; the auditor's withheld files
  * are masked by the shared `visible`. Storage keys never leave the server.
  */
 const query = (db: Kysely<DB>, companyId: string) => db.selectFrom('uploads as u').selectAll('u').where('u.company_id', '=', companyId);

@@ -17,11 +17,26 @@ export interface UploadVisibilityRow {
   user_id: unknown;
 }
 
+/**
+ * Models whose uploads only those who may see the attached record see (the
+ * server's `visibleTo` of each, in uploads/attachments.ts, which refuses to
+ * register a model that disagrees with this list): training class work and
+ * justifications, safety reports. The `files` collection replicates their
+ * uploads to the uploader alone; the others follow `uploadVisible`.
+ */
+export const UPLOAD_MODELS_WITH_RECORD_VISIBILITY = ['SessionClasswork', 'SessionJustification', 'SafetyReport'] as const;
+
 const truthy = (v: unknown) => v === true || v === 1 || v === '1';
 
 /** Every user of the company sees active uploads; an inactive one (signed, not yet completed or confirmed) only its uploader. */
 export function uploadVisible(row: UploadVisibilityRow, viewer: UploadViewer): boolean {
   return truthy(row.active) || row.user_id === viewer.userId;
+}
+
+/** Replicated to the viewer by the `files` collection: `uploadVisible`, and uploads of records with their own visibility only to their uploader. */
+export function uploadReplicated(row: UploadVisibilityRow & { model: unknown }, viewer: UploadViewer): boolean {
+  if ((UPLOAD_MODELS_WITH_RECORD_VISIBILITY as readonly unknown[]).includes(row.model)) return row.user_id === viewer.userId;
+  return uploadVisible(row, viewer);
 }
 
 /**

@@ -6,14 +6,15 @@ import { fullName, useCompany, useNow, useUsers, useWorkspace } from '../../hook
 import { Badge, Empty } from '../../ui.tsx';
 import { Busy, ScreenHead } from '../office-kit.tsx';
 import { Bar } from './Bar.tsx';
-import { completion, enrollmentProgress } from './training-data.ts';
+import { completion, enrollmentProgress, myClasses } from './training-data.ts';
 import './trainings.css';
 import { useTraining, useTrainingSave } from './use-training.ts';
 
 /**
  * "My training" (issue 18 item 7, issue 19 item 9): the student's enrollments
  * with progress, subjects and lessons, next classes, deadlines and results,
- * all from the local database. Completing a lesson works offline: it is a
+ * and per class the class work and justification deadlines, the grade and the
+ * justification status, all from the local database. Completing a lesson works offline: it is a
  * progress row pushed when online, which the server re-decides.
  */
 export default function MyTraining() {
@@ -38,6 +39,7 @@ export default function MyTraining() {
     .filter((d): d is { what: string; at: number } => !!d && d.at >= now);
   for (const e of mine) if (e.finish_before && e.finish_before >= now) deadlines.push({ what: `Finish ${data.trainings.find((t) => t.id === e.training_id)?.name ?? 'training'}`, at: e.finish_before });
   deadlines.sort((a, b) => a.at - b.at);
+  const classes = myClasses(data, me);
 
   if (!data.ready) return <Busy />;
   return (
@@ -128,6 +130,57 @@ export default function MyTraining() {
           </ul>
         </article>
       </div>
+      <article className="tr-card">
+        <h2>My classes</h2>
+        {classes.length === 0 && <Empty>No classes yet.</Empty>}
+        <table className="tr-my-classes" data-testid="my-classes">
+          {classes.length > 0 && (
+            <thead>
+              <tr>
+                <th>Class</th>
+                <th>Class work due</th>
+                <th>Justify before</th>
+                <th>Grade</th>
+                <th>Justification</th>
+              </tr>
+            </thead>
+          )}
+          <tbody>
+            {classes.map(({ row, class: c, grade, justification }) => (
+              <tr key={row.id} data-testid="my-class" data-class={c.id}>
+                <td>
+                  {formatDateTime(c.datetime, display)} · {subjectName(c.subject_id)}
+                  {c.lesson_id ? ` · ${data.lessons.find((l) => l.id === c.lesson_id)?.name ?? ''}` : ''}
+                </td>
+                <td>{c.classwork_deadline ? formatDate(c.classwork_deadline, display) : '–'}</td>
+                <td>{c.justification_deadline ? formatDate(c.justification_deadline, display) : '–'}</td>
+                <td data-testid="grade">
+                  {grade ? (
+                    <>
+                      <strong>{grade.score}</strong>
+                      {grade.feedback && <span className="tr-muted"> {grade.feedback}</span>}
+                    </>
+                  ) : (
+                    '–'
+                  )}
+                </td>
+                <td data-testid="justification">
+                  {justification ? (
+                    <>
+                      <Badge tone={JUSTIFICATION_TONE[justification.status] ?? 'neutral'}>{justification.status}</Badge>
+                      {justification.review_note && <span className="tr-muted"> {justification.review_note}</span>}
+                    </>
+                  ) : (
+                    '–'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </article>
     </section>
   );
 }
+
+const JUSTIFICATION_TONE: Record<string, 'ok' | 'warn' | 'danger'> = { pending: 'warn', approved: 'ok', rejected: 'danger' };

@@ -12,6 +12,8 @@ import {
   type TrainingCourseDoc,
   type TrainingEnrollmentDoc,
   type TrainingExamDoc,
+  type TrainingGradeDoc,
+  type TrainingJustificationDoc,
   type TrainingLessonDoc,
   type TrainingProgressDoc,
   type TrainingSubjectDoc,
@@ -29,6 +31,8 @@ export interface TrainingData {
   attempts: TrainingAttemptDoc[];
   classes: TrainingClassDoc[];
   classStudents: TrainingClassStudentDoc[];
+  grades: TrainingGradeDoc[];
+  justifications: TrainingJustificationDoc[];
 }
 
 type Stored = { type: string } & Record<string, unknown>;
@@ -48,6 +52,9 @@ export function groupTraining(docs: readonly Stored[]): TrainingData {
     attempts: of<TrainingAttemptDoc>(T.attempt),
     classes: of<TrainingClassDoc>(T.class).sort((a, b) => a.datetime - b.datetime),
     classStudents: of<TrainingClassStudentDoc>(T.classStudent),
+    grades: of<TrainingGradeDoc>(T.grade),
+    // Newest first: the latest submission is the one that counts.
+    justifications: of<TrainingJustificationDoc>(T.justification).sort((a, b) => b.created - a.created),
   };
 }
 
@@ -91,4 +98,32 @@ export function weekOf(iso: string): string[] {
   const weekday = (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7;
   const monday = addDays(iso, -weekday);
   return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+}
+
+/** One of a student's classes with what they owe and what they got: deadlines, the grade, the justification. */
+export interface MyClass {
+  row: TrainingClassStudentDoc;
+  class: TrainingClassDoc;
+  grade: TrainingGradeDoc | null;
+  justification: TrainingJustificationDoc | null;
+}
+
+/** The student's classes (newest first), each with its grade and latest justification, from the local collection. */
+export function myClasses(data: TrainingData, userId: string): MyClass[] {
+  const classes = new Map(data.classes.map((c) => [c.id, c]));
+  return data.classStudents
+    .filter((r) => r.user_id === userId)
+    .flatMap((row) => {
+      const c = classes.get(row.session_id);
+      if (!c) return [];
+      return [
+        {
+          row,
+          class: c,
+          grade: data.grades.find((g) => g.session_student_id === row.id) ?? null,
+          justification: data.justifications.find((j) => j.session_student_id === row.id) ?? null,
+        },
+      ];
+    })
+    .sort((a, b) => b.class.datetime - a.class.datetime);
 }
