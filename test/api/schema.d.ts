@@ -20410,13 +20410,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description The file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/calendar": string;
                     };
                 };
                 400: components["responses"]["ValidationFailed"];
@@ -20453,13 +20453,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Success */
+                /** @description The file */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "application/pdf": string;
                     };
                 };
                 400: components["responses"]["ValidationFailed"];
