@@ -121,7 +121,7 @@ export class Replicator {
         waitForLeadership: false,
         autoStart: false,
         pull: { batchSize: this.pullBatchSize, stream$: stream$.asObservable(), handler: (checkpoint, batchSize) => this.pull(name, collection, checkpoint ?? null, batchSize) },
-        ...(def.writableFields.length ? { push: { batchSize: this.pushBatchSize, handler: (rows) => this.push(name, rows) } } : {}),
+        ...(def.writableFields.length ? { push: { batchSize: this.pushBatchSize, handler: (rows) => this.push(name, collection, rows) } } : {}),
       });
       this.subs.push(
         rs.error$.subscribe((e) => {
@@ -243,8 +243,24 @@ export class Replicator {
     return out;
   }
 
-  /** RxDB push handler: answers the server's conflicts (master states RxDB adopts). */
-  private async push(name: string, rows: Array<{ newDocumentState: WithDeleted<OpsDoc>; assumedMasterState?: WithDeleted<OpsDoc> }>): Promise<WithDeleted<OpsDoc>[]> {
+  /**
+   * RxDB push handler: answers the server's conflicts (master states RxDB adopts).
+   *
+   * A "conflict" equal to the state sent is an acknowledgement: it is what a
+   * push applied by the server gets when its first answer was lost (network
+   * cut, server killed after the commit) and the retry still carries the old
+   * assumed master. RxDB must not see it as a conflict: for a conflict whose
+   * master equals the pushed state it writes neither the document nor its
+   * assumed master, so the document stays "pending" for ever, is never pushed
+   * again, and its downstream skips every later server change (a stale copy).
+   * Left out of the answer, the row counts as written and its assumed master
+   * becomes the state the server holds.
+   */
+  private async push(
+    name: string,
+    collection: RxCollection<OpsDoc>,
+    rows: Array<{ newDocumentState: WithDeleted<OpsDoc>; assumedMasterState?: WithDeleted<OpsDoc> }>,
+  ): Promise<WithDeleted<OpsDoc>[]> {
     // After a restart the upstream re-sends what was never acknowledged: count it as pending.
     await this.pending.check(
       name,
@@ -259,7 +275,11 @@ export class Replicator {
       name,
       rows.map((r) => r.newDocumentState.id),
     );
-    return out.conflicts;
+    const sent = new Map(rows.map((r) => [r.newDocumentState.id, r.newDocumentState]));
+    return out.conflicts.filter((master) => {
+      const mine = sent.get(master.id);
+      return !mine || !collection.conflictHandler.isEqual({ ...master, _deleted: !!master._deleted }, mine, 'ops-push-acknowledged');
+    });
   }
 
   /**
