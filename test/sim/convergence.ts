@@ -135,6 +135,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const flightIds: string[] = [];
     const reportIds: string[] = [];
     let restart: Promise<ServerProcess> | null = null;
+    let partitions = 0;
     const killAt = Math.floor(opts.ops / 2);
     let markerNo = 0;
     const marker = (d: number) => `S${d.toString(36)}${(markerNo++).toString(36)}`.toUpperCase();
@@ -170,6 +171,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
         // Partition: cut this device off for a random span of operations.
         if (offlineUntil[d] === -1) {
           offlineUntil[d] = op + rnd.int(5, Math.max(6, Math.floor(opts.ops / 8)));
+          partitions++;
           await dev.offline();
         }
       } else if (r < 0.33) {
@@ -367,6 +369,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const ok = violations.length === 0 && lostWrites.length === 0 && mismatches.length === 0;
     for (const v of [...violations, ...lostWrites, ...mismatches].slice(0, 30)) log(`  ${v}`);
     const durationMs = Date.now() - started;
+    log(`partitions: ${partitions}; server kills: ${restart ? 1 : 0}`);
     log(`commands: ${cmds.length} decided once (${accepted} accepted, ${rejected} rejected); edits: ${edits.length} (${editRejections} rejected with an outcome); state mismatches: ${mismatches.length}; ${durationMs} ms`);
     const line = `${ok ? 'converged' : 'NOT converged'}: ${opts.devices} devices, ${opts.ops} operations, ${violations.length + mismatches.length} invariant violations, ${lostWrites.length} lost writes`;
     return { seed: opts.seed, devices: opts.devices, operations: opts.ops, durationMs, commands: cmds.length, accepted, rejected, edits: edits.length, editRejections, violations, lostWrites, mismatches, line };
