@@ -59,6 +59,8 @@ function prng(seed: number) {
 }
 
 const USERS = ['mechanic@skyline.test', 'dispatch@skyline.test', 'pilot@skyline.test', 'ops@skyline.test', 'instructor@skyline.test', 'admin@skyline.test', 'student@skyline.test', 'ground@skyline.test'];
+/** How long the devices get to push what they queued once everyone is back online (SIM_DRAIN_MS; a loaded machine needs more). */
+const DRAIN_MS = Number(process.env.SIM_DRAIN_MS ?? 120_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An acknowledged local edit: `marker` written into `field`, over `prev` as the device saw it. */
@@ -274,8 +276,8 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const drained = await until(async () => {
       const states = await Promise.all(devices.map((x) => x.state()));
       return states.every((st) => st.pendingWrites === 0 && st.pendingCommands === 0);
-    }, 20_000);
-    if (!drained) log(`warning: queues did not drain in 20 s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`);
+    }, DRAIN_MS);
+    if (!drained) log(`warning: queues did not drain in ${DRAIN_MS / 1000} s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`);
 
     // Commands: decided exactly once, and the device knows the server's decision.
     const decisions = await Promise.all(cmds.map((c) => Promise.race([(devices[c.device] as Device).decided(c.id), sleep(30_000).then(() => null)])));
