@@ -7,7 +7,10 @@
  * storage), and the ratio of the two; (3) measures the delay from an HTTP
  * write to a live client seeing it, over 200 writes (median and p99).
  * The server runs in a child process on SQLite. Targets (2 cores): 100,000
- * documents in under 10 s; live median under 100 ms.
+ * documents in under 10 s; live median under 100 ms. Each phase also prints the
+ * bench process's CPU time and event-loop use (a loaded machine stretches the
+ * wall clock, much less the CPU). BENCH_DOCS, BENCH_WRITES, BENCH_PULL_BATCH
+ * (the client's pull page size, default client-core's) for comparisons.
  */
 import fs from 'node:fs';
 import os from 'node:os';
