@@ -33,7 +33,9 @@ export function tableSource<O extends SyncedRow, Doc>(opts: {
     tables: opts.tables,
     async read(db, companyId, after, limit, onlyVisibleTo: Viewer | null) {
       let q = opts.query(db, companyId)
-        .where(sql<boolean>`(${col('change_no')} > ${after.seq} or (${col('change_no')} = ${after.seq} and ${col('id')} > ${after.id}))`);
+        // A row-value comparison is one index range on (company_id, change_no, id) in both databases;
+        // PostgreSQL cannot use the index bound for the equivalent `a > x or (a = x and b > y)`.
+        .where(sql<boolean>`(${col('change_no')}, ${col('id')}) > (${after.seq}, ${after.id})`);
       const scope = opts.rows;
       if (onlyVisibleTo && scope.kind === 'own') q = q.where(sql<boolean>`${col(scope.field)} = ${onlyVisibleTo.userId}`).where(sql<boolean>`${col('deleted')} = 0`);
       if (onlyVisibleTo && scope.kind === 'involved' && onlyVisibleTo.role > scope.staffMaxRole) {
