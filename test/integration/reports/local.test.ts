@@ -143,6 +143,8 @@ describe.each(DIALECTS)('Reports computed locally equal the server on %s', (dial
     const ac = s.refs.aircraft['EC-ABC']!;
     const byAircraft: ReportScope = { userId: null, aircraftId: ac };
     expect(await get(`/reports/flight_hours_by_month/18/null/${ac}.json`)).toEqual(localHoursByMonth(rows, byAircraft, Math.floor(Date.now() / 1000), zone, 18));
+    // Extension: stats_flight_types by aircraft (the company statistics view).
+    expect(await get(`/reports/stats_flight_types/null/${ac}.json`)).toEqual(localStatsFlightTypes(rows, byAircraft, types));
     const since = t0 - 200 * DAY;
     const to = t0 - 30 * DAY;
     expect(await get(`/reports/total_landings/-/${ac}/${since}/${to}.json`)).toEqual({ landings: localTotals(rows, byAircraft, { since, to }).landings });
