@@ -1,5 +1,5 @@
 import { resolveRange } from '@ops/shared/rules/company/operating-hours';
-import { aircraftBlockedMessage, type BookingSpan, blockedFrom, freeWindows, MAX_BOOKING_SECONDS } from '@ops/shared/rules/schedules/booking';
+import { type BookingSpan, blockedFrom, freeWindows, MAX_BOOKING_SECONDS } from '@ops/shared/rules/schedules/booking';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { DB } from '../../db/schema.ts';
@@ -230,7 +230,7 @@ export async function availability(db: Kysely<DB>, actor: Actor, q: { date: stri
       const block = blocks.get(a.id) ?? null;
       const busy = bookings.filter((b) => b.aircraft_id === a.id).map(span);
       if (block) busy.push({ start: block.at, end: Math.max(block.at, dayEnd) });
-      const blocked = block && block.at < dayEnd ? { from: block.at, reason: aircraftBlockedMessage(a.registration, block.item) } : null;
+      const blocked = block && block.at < dayEnd ? { from: block.at, reason: `${a.registration}: ${block.item.label} (${block.item.expiredAtStart ? 'expired' : 'expires'})` } : null;
       return { id: a.id, registration: a.registration, free: freeWindows(open, busy, MIN_FREE_SECONDS), blocked };
     }),
     instructors: instructors.map((i) => ({
