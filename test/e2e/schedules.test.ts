@@ -197,6 +197,19 @@ describe.skipIf(!hasChromium)('scheduling (Chromium, offline-first)', () => {
       await context.setOffline(false);
       await waitOnline(page);
       expect((await s.ctx.db.selectFrom('commands').select('id').where('name', '=', 'schedule.book').execute()).length).toBe(before.length);
+
+      // Keyboard users move through the form: Enter on the booking opens it with its values; the same move command.
+      await page.locator(`[data-testid=schedule-board] .booking[data-booking="${id}"]`).focus();
+      await page.keyboard.press('Enter');
+      const form = page.locator('form[aria-label="Change booking"]');
+      await form.waitFor();
+      await form.locator('input[type=time]').fill('19:00');
+      await form.locator('button[type=submit]').click();
+      await eventually(async () => {
+        const row = await s.ctx.db.selectFrom('schedules').select(['start_at', 'end_at']).where('id', '=', id).executeTakeFirstOrThrow();
+        const hm = new Date(Number(row.start_at) * 1000).toLocaleTimeString('en-GB', { timeZone: 'Europe/Madrid', hour: '2-digit', minute: '2-digit' });
+        return hm === '19:00' && Number(row.end_at) - Number(row.start_at) === 3600;
+      }, 'the keyboard move');
     } finally {
       await context.close();
     }

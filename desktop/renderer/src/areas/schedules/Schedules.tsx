@@ -19,6 +19,8 @@ interface TypeInfo {
 }
 
 interface Draft {
+  /** Set when moving or changing an existing booking (the same `schedule.book` command with its id). */
+  id?: string;
   aircraft_id: string;
   pilot_id: string;
   instructor_id: string;
@@ -190,6 +192,21 @@ export default function Schedules() {
     });
   };
 
+  /** Opens a booking in the form to move or change it: the keyboard's way to do what dragging does. */
+  const openMove = (b: BookingDoc) => {
+    setDraft({
+      id: b.id,
+      aircraft_id: b.aircraft_id,
+      pilot_id: b.pilot_id,
+      instructor_id: b.instructor_id ?? '',
+      flight_type_id: b.flight_type_id,
+      date: isoDateIn(b.start, zone),
+      time: formatTime(b.start, { ...display, timeFormat: '24' }, zone),
+      minutes: Math.round((b.end - b.start) / 60),
+      remarks: b.remarks ?? '',
+    });
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!draft) return;
@@ -197,7 +214,7 @@ export default function Schedules() {
     const [hh, mm] = draft.time.split(':').map(Number);
     const start = zonedToUnix({ year: y, month: m, day: d, hour: hh, minute: mm }, zone);
     const queued = await book({
-      new_id: uuidv7(),
+      ...(draft.id ? { id: draft.id } : { new_id: uuidv7() }),
       aircraft_id: draft.aircraft_id,
       pilot_id: self ? me : draft.pilot_id,
       instructor_id: draft.instructor_id || null,
@@ -347,9 +364,11 @@ export default function Schedules() {
                             const label = `${formatTime(b.start, display)}–${formatTime(b.end, display)} ${by === 'aircraft' ? who : (registration.get(b.aircraft_id) ?? '')}`;
                             const movable = !('pending' in b);
                             return (
-                              // biome-ignore lint/a11y/noStaticElementInteractions: dragging is a pointer shortcut for a move; the booking itself is text
-                              <span
+                              <button
                                 key={b.id}
+                                type="button"
+                                disabled={!movable}
+                                onClick={() => openMove(b)}
                                 draggable={movable}
                                 onDragStart={(e) => {
                                   e.dataTransfer.setData(DRAG_TYPE, b.id);
@@ -367,7 +386,7 @@ export default function Schedules() {
                               >
                                 {label}
                                 {'pending' in b && <small> (waiting)</small>}
-                              </span>
+                              </button>
                             );
                           })}
                         </td>
@@ -382,8 +401,8 @@ export default function Schedules() {
       )}
 
       {draft && (
-        <form className="card-form booking-form" aria-label="New booking" onSubmit={submit}>
-          <h3>New booking</h3>
+        <form className="card-form booking-form" aria-label={draft.id ? 'Change booking' : 'New booking'} onSubmit={submit}>
+          <h3>{draft.id ? 'Change booking' : 'New booking'}</h3>
           <div className="grid">
             <Field label="Aircraft">
               <select value={draft.aircraft_id} onChange={(e) => setDraft({ ...draft, aircraft_id: e.target.value })} required>
@@ -437,7 +456,9 @@ export default function Schedules() {
             </Field>
             <Field label="Length">
               <select value={draft.minutes} onChange={(e) => setDraft({ ...draft, minutes: Number(e.target.value) })}>
-                {[30, 60, 90, 120, 180, 240].map((n) => (
+                {[...new Set([30, 60, 90, 120, 180, 240, draft.minutes])]
+                  .sort((a, b) => a - b)
+                  .map((n) => (
                   <option key={n} value={n}>
                     {n} min
                   </option>
@@ -449,7 +470,7 @@ export default function Schedules() {
             </Field>
           </div>
           <div className="actions">
-            <button type="submit">Book</button>
+            <button type="submit">{draft.id ? 'Move' : 'Book'}</button>
             <button type="button" onClick={() => setDraft(null)}>
               Cancel
             </button>
