@@ -21,6 +21,8 @@ class FakeServer {
   seq = 0;
   horizon = 0;
   reachable = true;
+  /** Applies the next push, then fails like a network cut before the answer arrived. */
+  loseNextPushAnswer = false;
   connects = 0;
   readonly tokens = new Set(['ses_a']);
   /** Collections this server replicates; null = any. */
@@ -113,6 +115,10 @@ class FakeServer {
       } else {
         this.write(collection, row.newDocumentState);
       }
+    }
+    if (this.loseNextPushAnswer) {
+      this.loseNextPushAnswer = false;
+      throw new TypeError('fetch failed: connection reset');
     }
     return json(200, { conflicts });
   }) as unknown as typeof fetch;
@@ -209,6 +215,25 @@ describe('replication with a server speaking docs/sync.md', () => {
     expect(server.docs('fleet').map((d) => d.id).sort()).toEqual(['a1', 'a9']);
     expect(c.syncState$.value.online).toBe(true);
     await expect(c.save('people', { id: 'u1', type: 'user', name: 'x' })).rejects.toThrow(/read-only/);
+  });
+
+  it('a push applied by the server whose answer was lost settles on the retry and keeps following the server', async () => {
+    const server = new FakeServer();
+    server.write('fleet', aircraft('a1', 'EC-ABC'));
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    const doc = (await c.collections.fleet.findOne('a1').exec())!.toJSON() as Doc;
+    // The server applies the write, but the answer never arrives (partition, server killed after commit).
+    server.loseNextPushAnswer = true;
+    await c.save('fleet', { ...doc, registration: 'EC-NEW' });
+    expect(await until(() => server.pushes.length >= 2)).toBe(true);
+    // The retry is answered with a "conflict" equal to what was sent: the write is acknowledged, not pending.
+    expect(await until(() => c.syncState$.value.pendingWrites === 0)).toBe(true);
+    // Later changes by others must still reach this device.
+    server.write('fleet', aircraft('a1', 'EC-LATER'));
+    expect(await until(async () => (await registrations(c)).join() === 'EC-LATER')).toBe(true);
+    expect(c.syncState$.value.pendingWrites).toBe(0);
   });
 
   it('resolves a command queued offline once the server decided it', async () => {

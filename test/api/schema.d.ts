@@ -13071,7 +13071,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Block time per flight type, the user as PIC or SIC (LANDED); private cache 1 hour */
+        /** Block time per flight type, the user as PIC or SIC, or an aircraft with a null user (LANDED); private cache 1 hour */
         get: {
             parameters: {
                 query?: never;
@@ -13115,6 +13115,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/stats_flight_types/{aircraftId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Block time per flight type, the user as PIC or SIC, or an aircraft with a null user (LANDED); private cache 1 hour */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    aircraftId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports/stats_flight_types/{userId}.json": {
         parameters: {
             query?: never;
@@ -13122,7 +13172,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Block time per flight type, the user as PIC or SIC (LANDED); private cache 1 hour */
+        /** Block time per flight type, the user as PIC or SIC, or an aircraft with a null user (LANDED); private cache 1 hour */
         get: {
             parameters: {
                 query?: never;
@@ -13158,6 +13208,57 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 default: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/stats_flight_types/{userId}/{aircraftId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Block time per flight type, the user as PIC or SIC, or an aircraft with a null user (LANDED); private cache 1 hour */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                    aircraftId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Validation failed: `{result: false, message, errors|validation}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, unknown, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
             };
         };
         put?: never;

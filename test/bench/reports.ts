@@ -80,7 +80,8 @@ const AIRPORTS = ['LECU', 'LEMD', 'LEBL', 'LEMG', 'LEZL', 'LEVC', 'LEPA', 'GCLP'
 const CHUNK = 50_000;
 for (let start = 0; start < FLIGHTS; start += CHUNK) {
   const end = Math.min(FLIGHTS, start + CHUNK) - 1;
-  const series = dialect === 'postgres' ? sql`SELECT generate_series(${start}::int, ${end}::int) AS i` : sql`WITH RECURSIVE n(i) AS (SELECT ${start} UNION ALL SELECT i + 1 FROM n WHERE i < ${end}) SELECT i FROM n`;
+  // bigint on PostgreSQL: i * 7919 overflows int4 past 271,000 flights.
+  const series = dialect === 'postgres' ? sql`SELECT generate_series(${start}::bigint, ${end}::bigint) AS i` : sql`WITH RECURSIVE n(i) AS (SELECT ${start} UNION ALL SELECT i + 1 FROM n WHERE i < ${end}) SELECT i FROM n`;
   const off = sql`(${now} - ((s.i * 7919) % ${SPAN}) - 3600)`;
   const day = dialect === 'postgres' ? sql`to_char(to_timestamp(${off}) AT TIME ZONE 'UTC', 'YYYY-MM-DD')` : sql`date(${off}, 'unixepoch')`;
   const id = dialect === 'postgres' ? sql`md5(s.i::text || 'f')` : sql`lower(hex(randomblob(16)))`;

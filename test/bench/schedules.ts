@@ -132,6 +132,21 @@ try {
     createTimes.push(performance.now() - t);
     if (r.body?.result !== true) throw new Error(`create ${i} refused: ${JSON.stringify(r.body)}`);
   }
+  if (process.env.BENCH_EXPLAIN) {
+    // The conflict reads of a booking (schedules.service.ts `competing`), planned on this data.
+    const { sql } = await import('kysely');
+    const start = today + 2 * DAY + 9 * HOUR;
+    const ex = dialect === 'postgres' ? sql.raw('EXPLAIN (ANALYZE, BUFFERS)') : sql.raw('EXPLAIN QUERY PLAN');
+    for (const [col, v] of [
+      ['aircraft_id', aircraft[0]],
+      ['pilot_id', pilots[0]],
+      ['instructor_id', instructors[0]],
+    ] as const) {
+      const { rows: plan } = await sql<Record<string, unknown>>`${ex} SELECT id FROM schedules WHERE company_id = ${company} AND start_at < ${start + HOUR} AND start_at > ${start - 7 * DAY} AND end_at > ${start} AND status = 'BOOKED' AND deleted = 0 AND ${sql.ref(col)} = ${v}`.execute(db);
+      console.log(`-- ${col}`);
+      for (const r of plan) console.log(Object.values(r).join(' '));
+    }
+  }
   const conflictTimes: number[] = [];
   for (let i = 0; i < 50; i++) {
     const start = today + 2 * DAY + SLOTS[i % 4] * HOUR + HOUR;

@@ -8,7 +8,7 @@ import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { startWeatherFake, type WeatherFake } from '../setup/weather-fake.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn } from './support.ts';
+import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, waitOffline } from './support.ts';
 
 describe.skipIf(!hasChromium)('reports: the pilot logbook (Chromium)', () => {
   let s: TestServer;
@@ -49,6 +49,46 @@ describe.skipIf(!hasChromium)('reports: the pilot logbook (Chromium)', () => {
       await page.waitForSelector('[data-testid=logbook-routes] li');
       await screenshot(page, 'reports-logbook');
       await checkAccessibility(page, 'logbook');
+
+      // Network cut: the figures come from the replicated flights (shared rules), the same as the server's.
+      const routes = await page.locator('[data-testid=logbook-routes] li').allTextContents();
+      await context.setOffline(true);
+      await waitOffline(page);
+      await openScreen(page, 'My flights', 'flights');
+      await openScreen(page, 'My logbook', 'logbook');
+      await expect.poll(() => page.locator('[data-testid=logbook-totals]').textContent()).toContain(hhmm);
+      await expect.poll(() => page.locator('[data-testid=logbook-months] tbody tr').count()).toBe(12);
+      expect(await page.locator('[data-testid=logbook-months] tbody tr').first().locator('th').textContent()).toBe(months.body[0].label);
+      const cells = await page.locator('[data-testid=logbook-months] tbody tr').first().locator('td').allTextContents();
+      expect(cells[1]).toBe(String(months.body[0].flights));
+      expect(await page.locator('[data-testid=logbook-routes] li').allTextContents()).toEqual(routes);
+      await context.setOffline(false);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('office staff see the company statistics: per month, per aircraft and per flight type, charts with tables', async () => {
+    const token = await s.login('admin@skyline.test');
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, `${s.url}/app/`, 'admin@skyline.test');
+      await openScreen(page, 'Company statistics', 'company-stats');
+      await expect.poll(() => page.locator('[data-testid=company-stats-months] tbody tr').count(), { timeout: 15_000 }).toBe(12);
+      await page.waitForSelector('[data-testid=company-stats-months-chart] canvas');
+      await page.waitForSelector('[data-testid=company-stats-aircraft-chart] canvas');
+      await page.waitForSelector('[data-testid=company-stats-types-chart] canvas');
+      // The month figures are the fleet's sum of the per-aircraft report.
+      const fleet = await s.ctx.db.selectFrom('aircraft').select('id').where('company_id', '=', s.refs.companies.skyline).where('deleted', '=', 0).execute();
+      const ids = fleet.map((a) => a.id);
+      let flights = 0;
+      for (const id of ids) flights += (await s.api('GET', `/reports/flight_hours_by_month/11/null/${id}.json`, { token })).body.reduce((t: number, b: any) => t + b.flights, 0);
+      const shown = (await page.locator('[data-testid=company-stats-months] tbody tr td:nth-child(3)').allTextContents()).reduce((t, v) => t + Number(v), 0);
+      expect(shown).toBe(flights);
+      expect(await page.locator('[data-testid=company-stats-aircraft] tbody tr').count()).toBeGreaterThan(0);
+      expect(await page.locator('[data-testid=company-stats-types] tbody tr').count()).toBeGreaterThan(0);
+      await screenshot(page, 'reports-company-stats');
+      await checkAccessibility(page, 'company-stats');
     } finally {
       await context.close();
     }

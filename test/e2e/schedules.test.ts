@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { addUser } from '../integration/pilots/people-helpers.ts';
-import { buildRenderer, CHROMIUM, eventually, hasChromium, launch, newPage, screenshot, signIn, waitOffline, waitOnline } from './support.ts';
+import { buildRenderer, CHROMIUM, eventually, hasChromium, insertExpiredMel, launch, newPage, screenshot, signIn, waitOffline, waitOnline } from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
@@ -125,6 +125,91 @@ describe.skipIf(!hasChromium)('scheduling (Chromium, offline-first)', () => {
       await page.click('button:has-text("By instructor")');
       await page.click('button:has-text("By aircraft")');
       await screenshot(page, 'schedules-board-week');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the office drags a booking to another time and aircraft (a move the server decides); a clash and a MEL-blocked aircraft are refused with reasons', async () => {
+    const token = await s.login('dispatch@skyline.test');
+    const types = (await s.api('GET', '/flight_types/index.json', { token })).body.flight_types.map((x: any) => x.FlightType);
+    const [y, m, d] = tomorrow().split('-').map(Number);
+    const start = Date.UTC(y, m - 1, d, 6, 0) / 1000; // 07:00 or 08:00 in Madrid
+    const solo = types.find((t: any) => t.name === 'Solo').id;
+    const made = await s.api('POST', '/schedules/edit.json', {
+      token,
+      body: { Schedule: { aircraft_id: s.refs.aircraft['EC-DEF'], pilot_id: s.userId('pilot@skyline.test'), flight_type_id: solo, start, end: start + 3600 } },
+    });
+    expect(made.body.result, JSON.stringify(made.body)).toBe(true);
+    const id = made.body.id as string;
+    // An expired MEL item on EC-JET: the shared rule refuses a drop there on the device.
+    await insertExpiredMel(s, s.refs.companies.skyline, s.refs.aircraft['EC-JET']!, 'Pitot heat inoperative');
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, url, 'dispatch@skyline.test');
+      await page.click('nav button:has-text("Schedule")');
+      await page.waitForSelector('[data-testid=schedule-board]');
+      await waitOnline(page);
+      await page.locator('.board-controls input[type=date]').fill(tomorrow());
+      const booking = page.locator(`[data-testid=schedule-board] .booking[data-booking="${id}"]`);
+      await booking.waitFor();
+      const lane = (reg: string) => page.locator('[data-testid=schedule-board] tbody tr', { hasText: reg }).locator('td.lane');
+      // Lanes show 06:00-22:00 company time. Drag to EC-ABC; the pointer lands 11 hours (of 16) across the lane, the booking's middle under it.
+      const abc = lane('EC-ABC');
+      const box = await abc.boundingBox();
+      if (!box) throw new Error('no lane');
+      await booking.dragTo(abc, { targetPosition: { x: box.width * (11.5 / 16), y: box.height / 2 } });
+      await eventually(async () => {
+        const row = await s.ctx.db.selectFrom('schedules').select(['aircraft_id', 'start_at', 'end_at']).where('id', '=', id).executeTakeFirst();
+        return row?.aircraft_id === s.refs.aircraft['EC-ABC'] ? row : null;
+      }, 'the move decided by the server');
+      const moved = await s.ctx.db.selectFrom('schedules').select(['start_at', 'end_at', 'flight_id']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(Number(moved.end_at) - Number(moved.start_at)).toBe(3600);
+      const madrid = new Date(Number(moved.start_at) * 1000).toLocaleTimeString('en-GB', { timeZone: 'Europe/Madrid', hour: '2-digit', minute: '2-digit' });
+      expect(['16:45', '17:00', '17:15']).toContain(madrid);
+      // The linked flight moved with it.
+      const flight = await s.ctx.db.selectFrom('flights').select(['aircraft_id']).where('id', '=', moved.flight_id as string).executeTakeFirstOrThrow();
+      expect(flight.aircraft_id).toBe(s.refs.aircraft['EC-ABC']);
+      await page.locator(`[data-testid=schedule-board] tbody tr:has-text("EC-ABC") .booking[data-booking="${id}"]`).waitFor();
+      await screenshot(page, 'schedules-board-drag');
+
+      // Dropped over the student's 10:00 lesson on EC-ABC: the server refuses the move and the board says why.
+      const lesson = page.locator('[data-testid=schedule-board] tbody tr:has-text("EC-ABC") .booking').first();
+      const lb = await lesson.boundingBox();
+      if (!lb) throw new Error('no lesson');
+      await page.locator(`[data-testid=schedule-board] .booking[data-booking="${id}"]`).dragTo(abc, { targetPosition: { x: lb.x - box.x + lb.width / 2, y: box.height / 2 } });
+      const refused = page.locator('[data-testid=booking-refused]').first();
+      await refused.waitFor({ timeout: 45_000 });
+      expect(await refused.textContent()).toContain('CONFLICT_AIRCRAFT');
+      expect((await s.ctx.db.selectFrom('schedules').select('aircraft_id').where('id', '=', id).executeTakeFirstOrThrow()).aircraft_id).toBe(s.refs.aircraft['EC-ABC']);
+
+      // Offline, onto the MEL-blocked EC-JET: refused on the device with the server's code and words, nothing queued.
+      await context.setOffline(true);
+      await waitOffline(page);
+      const before = await s.ctx.db.selectFrom('commands').select('id').where('name', '=', 'schedule.book').execute();
+      await page.locator(`[data-testid=schedule-board] .booking[data-booking="${id}"]`).dragTo(lane('EC-JET'), { targetPosition: { x: box.width * (4.5 / 16), y: box.height / 2 } });
+      const here = page.locator('[data-testid=booking-refused-here]');
+      await here.waitFor();
+      expect(await here.textContent()).toContain('AIRCRAFT_BLOCKED');
+      expect(await here.textContent()).toMatch(/EC-JET cannot be booked: MEL item 30 \(category B\): Pitot heat inoperative is expired/);
+      expect(await page.locator('[data-testid=bookings-pending]').count()).toBe(0);
+      await screenshot(page, 'schedules-board-blocked');
+      await context.setOffline(false);
+      await waitOnline(page);
+      expect((await s.ctx.db.selectFrom('commands').select('id').where('name', '=', 'schedule.book').execute()).length).toBe(before.length);
+
+      // Keyboard users move through the form: Enter on the booking opens it with its values; the same move command.
+      await page.locator(`[data-testid=schedule-board] .booking[data-booking="${id}"]`).focus();
+      await page.keyboard.press('Enter');
+      const form = page.locator('form[aria-label="Change booking"]');
+      await form.waitFor();
+      await form.locator('input[type=time]').fill('19:00');
+      await form.locator('button[type=submit]').click();
+      await eventually(async () => {
+        const row = await s.ctx.db.selectFrom('schedules').select(['start_at', 'end_at']).where('id', '=', id).executeTakeFirstOrThrow();
+        const hm = new Date(Number(row.start_at) * 1000).toLocaleTimeString('en-GB', { timeZone: 'Europe/Madrid', hour: '2-digit', minute: '2-digit' });
+        return hm === '19:00' && Number(row.end_at) - Number(row.start_at) === 3600;
+      }, 'the keyboard move');
     } finally {
       await context.close();
     }

@@ -3,6 +3,7 @@
  * collections per JavaScript context, so each simulated device gets one).
  * Driven by the parent over IPC: see device.ts.
  */
+import { appendFileSync } from 'node:fs';
 import { createOpsClient, type OpsClient, signIn } from '@ops/client-core';
 import { switchableFetch } from './network.ts';
 import { recordView } from './records.ts';
@@ -11,6 +12,53 @@ type Msg = { id: number; op: string; args: any };
 
 let client: OpsClient | null = null;
 const net = switchableFetch();
+// SIM_TRACE=<dir>: log every push and pull of this device (debugging the simulation).
+const traceDir = process.env.SIM_TRACE;
+const traceFile = traceDir ? `${traceDir}/device-${process.pid}.log` : null;
+const trace = (line: string) => {
+  if (traceFile) appendFileSync(traceFile, `${Date.now()} ${line}\n`);
+};
+const brief = (d: any) => (d ? `${d.id?.slice(-6)}:${d.type ?? ''}:${d.registration ?? d.remarks ?? ''}${d._deleted ? ':DEL' : ''}` : 'null');
+const tracedFetch: typeof fetch = async (input, init) => {
+  const url = String(input);
+  const kind = /\/(push|pull)\.json/.exec(url)?.[1];
+  if (traceFile && url.includes('/stream.json')) {
+    const res = await net.fetch(input, init);
+    if (!res.body) return res;
+    const [mine, theirs] = res.body.tee();
+    void (async () => {
+      const reader = mine.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = '';
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf += value;
+          const lines = buf.split('\n');
+          buf = lines.pop() ?? '';
+          for (const l of lines) if (l.startsWith('data:') && l.includes('registration')) trace(`STREAM ${JSON.parse(l.slice(5)).documents?.filter((d: any) => d.type === 'aircraft').map(brief).join(', ')}`);
+        }
+      } catch {
+        trace('STREAM closed');
+      }
+    })();
+    return new Response(theirs, { status: res.status, headers: res.headers });
+  }
+  if (!traceFile || !kind) return net.fetch(input, init);
+  const n = Math.random().toString(36).slice(2, 7);
+  const body = JSON.parse(String(init?.body ?? '{}'));
+  trace(`${n} ${kind} ${url.split('/sync/')[1]} ${kind === 'push' ? body.rows.map((r: any) => `${brief(r.newDocumentState)} over ${brief(r.assumedMasterState)}`).join(', ') : JSON.stringify(body.checkpoint)}`);
+  try {
+    const res = await net.fetch(input, init);
+    const text = await res.clone().text();
+    const out = JSON.parse(text);
+    trace(`${n} -> ${res.status} ${kind === 'push' ? (out.conflicts ?? []).map(brief).join(', ') : (out.documents ?? []).filter((d: any) => d.type === 'aircraft' || d.registration).map(brief).join(', ')}`);
+    return res;
+  } catch (e) {
+    trace(`${n} -> ERR ${(e as Error).message}`);
+    throw e;
+  }
+};
 const queued = new Map<string, Promise<unknown>>();
 
 async function handle(op: string, args: any): Promise<unknown> {
@@ -18,15 +66,17 @@ async function handle(op: string, args: any): Promise<unknown> {
     case 'open': {
       const login = await signIn(args.baseUrl, args.email, 'demo1234');
       if (!login.result) throw new Error(`sign-in failed for ${args.email}`);
-      client = await createOpsClient({ baseUrl: args.baseUrl, credentials: { token: login.token }, user: login.user, storage: 'memory', fetch: net.fetch, retryTime: 200 });
+      client = await createOpsClient({ baseUrl: args.baseUrl, credentials: { token: login.token }, user: login.user, storage: 'memory', fetch: tracedFetch, retryTime: 200 });
       await client.start();
       await client.awaitInSync();
       return login.user;
     }
     case 'offline':
+      trace('OFFLINE');
       net.goOffline();
       return null;
     case 'online':
+      trace('ONLINE');
       net.goOnline();
       client!.resync();
       return null;
@@ -35,6 +85,7 @@ async function handle(op: string, args: any): Promise<unknown> {
     // A record type's name (`aircraft`) reads and writes its area collection (see records.ts).
     case 'save': {
       const view = recordView(args.collection);
+      trace(`SAVE ${brief(args.doc)}`);
       await client!.save(view.collection, view.toStored(args.doc) as never);
       return null;
     }

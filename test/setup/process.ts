@@ -48,7 +48,7 @@ export async function spawnServer(dialect: TestDialect, where: { dataDir?: strin
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 120_000);
     const onData = (d: Buffer) => {
       output += d.toString();
       if (output.includes('listening on')) {

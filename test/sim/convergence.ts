@@ -59,6 +59,8 @@ function prng(seed: number) {
 }
 
 const USERS = ['mechanic@skyline.test', 'dispatch@skyline.test', 'pilot@skyline.test', 'ops@skyline.test', 'instructor@skyline.test', 'admin@skyline.test', 'student@skyline.test', 'ground@skyline.test'];
+/** How long the devices get to push what they queued once everyone is back online (SIM_DRAIN_MS; a loaded machine needs more). */
+const DRAIN_MS = Number(process.env.SIM_DRAIN_MS ?? 120_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An acknowledged local edit: `marker` written into `field`, over `prev` as the device saw it. */
@@ -135,6 +137,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const flightIds: string[] = [];
     const reportIds: string[] = [];
     let restart: Promise<ServerProcess> | null = null;
+    let partitions = 0;
     const killAt = Math.floor(opts.ops / 2);
     let markerNo = 0;
     const marker = (d: number) => `S${d.toString(36)}${(markerNo++).toString(36)}`.toUpperCase();
@@ -170,6 +173,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
         // Partition: cut this device off for a random span of operations.
         if (offlineUntil[d] === -1) {
           offlineUntil[d] = op + rnd.int(5, Math.max(6, Math.floor(opts.ops / 8)));
+          partitions++;
           await dev.offline();
         }
       } else if (r < 0.33) {
@@ -272,8 +276,8 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const drained = await until(async () => {
       const states = await Promise.all(devices.map((x) => x.state()));
       return states.every((st) => st.pendingWrites === 0 && st.pendingCommands === 0);
-    }, 20_000);
-    if (!drained) log(`warning: queues did not drain in 20 s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`);
+    }, DRAIN_MS);
+    if (!drained) log(`warning: queues did not drain in ${DRAIN_MS / 1000} s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`);
 
     // Commands: decided exactly once, and the device knows the server's decision.
     const decisions = await Promise.all(cmds.map((c) => Promise.race([(devices[c.device] as Device).decided(c.id), sleep(30_000).then(() => null)])));
@@ -367,6 +371,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const ok = violations.length === 0 && lostWrites.length === 0 && mismatches.length === 0;
     for (const v of [...violations, ...lostWrites, ...mismatches].slice(0, 30)) log(`  ${v}`);
     const durationMs = Date.now() - started;
+    log(`partitions: ${partitions}; server kills: ${restart ? 1 : 0}`);
     log(`commands: ${cmds.length} decided once (${accepted} accepted, ${rejected} rejected); edits: ${edits.length} (${editRejections} rejected with an outcome); state mismatches: ${mismatches.length}; ${durationMs} ms`);
     const line = `${ok ? 'converged' : 'NOT converged'}: ${opts.devices} devices, ${opts.ops} operations, ${violations.length + mismatches.length} invariant violations, ${lostWrites.length} lost writes`;
     return { seed: opts.seed, devices: opts.devices, operations: opts.ops, durationMs, commands: cmds.length, accepted, rejected, edits: edits.length, editRejections, violations, lostWrites, mismatches, line };

@@ -26,6 +26,11 @@ describe('role-aware navigation', () => {
     }
   });
 
+  it('company statistics for office staff (roles up to 170, who may scope reports by aircraft)', () => {
+    for (const role of [100, 105, 120, 150, 170]) expect(labels(role)).toContain('Company statistics');
+    for (const role of [190, 200, 250, 300]) expect(labels(role)).not.toContain('Company statistics');
+  });
+
   it('hidden screens open by link but are not listed', () => {
     expect(screensFor(190).some((s) => s.screen === 'pilot')).toBe(true);
     expect(labels(190)).not.toContain('Pilot');

@@ -79,7 +79,14 @@ export async function pushCollection(ctx: AppContext, actor: Actor, collection: 
     }
     const assumed = row.assumedMasterState;
     const fields = record.writableFields as readonly string[];
-    const mismatch = master !== null && (!assumed || fields.some((f) => !same(assumed[f], master[f])) || !!assumed._deleted !== !!master._deleted);
+    const sameAs = (doc: Record<string, unknown>) => !fields.some((f) => !same(doc[f], master?.[f])) && !!doc._deleted === !!master?._deleted;
+    const mismatch = master !== null && (!assumed || !sameAs(assumed));
+    // A replay of a push already applied (its first answer was lost): nothing to do and no conflict to report;
+    // hand back the master only where it differs from what was sent (server-derived fields).
+    if (mismatch && master && record.name !== commandsCollection.name && sameAs(row.newDocumentState)) {
+      if (!same({ ...master, _deleted: undefined }, { ...row.newDocumentState, _deleted: undefined })) conflicts.push(master);
+      continue;
+    }
     if (mismatch && master) {
       const commandLike = record.name === commandsCollection.name;
       // Commands replayed after a lost response land here: answer the decided command, run nothing.

@@ -2,6 +2,7 @@ import { type RowScope, scopeFields, type Viewer } from '@ops/shared';
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { SourceRow, SyncSource } from './registry.ts';
+import { afterCheckpoint } from './checkpoint.ts';
 
 /** The part of a Kysely select builder a source needs (keeps sources free of alias generics). */
 export interface SourceQuery<O> {
@@ -33,7 +34,7 @@ export function tableSource<O extends SyncedRow, Doc>(opts: {
     tables: opts.tables,
     async read(db, companyId, after, limit, onlyVisibleTo: Viewer | null) {
       let q = opts.query(db, companyId)
-        .where(sql<boolean>`(${col('change_no')} > ${after.seq} or (${col('change_no')} = ${after.seq} and ${col('id')} > ${after.id}))`);
+        .where(afterCheckpoint(`${opts.alias}.change_no`, `${opts.alias}.id`, after));
       const scope = opts.rows;
       if (onlyVisibleTo && scope.kind === 'own') q = q.where(sql<boolean>`${col(scope.field)} = ${onlyVisibleTo.userId}`).where(sql<boolean>`${col('deleted')} = 0`);
       if (onlyVisibleTo && scope.kind === 'involved' && onlyVisibleTo.role > scope.staffMaxRole) {

@@ -166,6 +166,7 @@ describe.each(DIALECTS)('Reports on %s', (dialect) => {
     // Another company's aircraft is 404 too.
     expect((await get(`/reports/flight_hours_by_month/3/null/${s.refs.aircraft.N123HA}.json`)).status).toBe(404);
     expect((await get(`/reports/total_landings/-/${s.refs.aircraft.N123HA}.json`)).status).toBe(404);
+    expect((await get(`/reports/stats_flight_types/null/${s.refs.aircraft.N123HA}.json`)).status).toBe(404);
   });
 
   it('stats_rules: time and count per flight rule', async () => {

@@ -411,6 +411,39 @@ describe.each(DIALECTS)('Schedules on %s', (dialect) => {
       ok(await edit('dispatch@skyline.test', body(start - HOUR, start + HOUR)));
     });
 
+    it('availability: an aircraft blocked by an open MEL item has no free time from the block on, with the reason; others unaffected', async () => {
+      const start = day();
+      const date = new Date(start * 1000).toISOString().slice(0, 10);
+      const expiring = await insertMel(s, abc, start + 12 * HOUR, 'Landing light');
+      const expired = await insertMel(s, sim, start - HOUR, 'Motion platform');
+      try {
+        const avail = await s.api('GET', `/schedules/availability.json?date=${date}`, { token: await t('student@skyline.test') });
+        expect(avail.status).toBe(200);
+        const of = (reg: string) => avail.body.aircraft.find((a: any) => a.registration === reg);
+        // Expiring at 12:00 UTC: free time ends there, as a booking ending later is AIRCRAFT_BLOCKED.
+        expect(of('EC-ABC').blocked).toMatchObject({ from: start + 12 * HOUR });
+        expect(of('EC-ABC').blocked.reason).toBe('EC-ABC: MEL item 33 (category C): Landing light (expires)');
+        expect(of('EC-ABC').free.every((w: any) => w.end <= start + 12 * HOUR)).toBe(true);
+        expect(of('EC-ABC').free.length).toBeGreaterThan(0);
+        // Expired before the day: the whole day is blocked.
+        expect(of('SIM-01').free).toEqual([]);
+        expect(of('SIM-01').blocked.reason).toBe('SIM-01: MEL item 33 (category C): Motion platform (expired)');
+        expect(of('EC-DEF').blocked).toBeNull();
+        expect(of('EC-DEF').free.length).toBeGreaterThan(0);
+        // The booking rule gives the same answer: the last free window fits, one minute past the block does not.
+        const last = of('EC-ABC').free.at(-1);
+        const fits = { aircraft_id: abc, pilot_id: pilot, flight_type_id: types.Solo, start: last.end - HOUR, end: last.end };
+        ok(await edit('dispatch@skyline.test', fits));
+        const past = await edit('dispatch@skyline.test', { ...fits, start: last.end, end: last.end + HOUR });
+        expect(past.body).toMatchObject({ result: false, code: 'AIRCRAFT_BLOCKED' });
+        expect(past.body.message).toBe('EC-ABC cannot be booked: MEL item 33 (category C): Landing light is expired at the start.');
+        const sims = await edit('dispatch@skyline.test', { aircraft_id: sim, pilot_id: pilot, flight_type_id: types.Solo, start: start + 9 * HOUR, end: start + 10 * HOUR });
+        expect(sims.body).toMatchObject({ result: false, code: 'AIRCRAFT_BLOCKED' });
+      } finally {
+        await s.ctx.db.updateTable('aircraft_reports').set({ status: 'CLOSED' }).where('id', 'in', [expiring, expired]).execute();
+      }
+    });
+
     it('INSTRUCTOR_UNAVAILABLE over an OFF or REST duty entry; a DUTY entry is fine', async () => {
       const start = day() + 10 * HOUR;
       const cv = s.refs.bases['Cuatro Vientos'];

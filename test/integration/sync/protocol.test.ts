@@ -132,6 +132,20 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     expect((await s.ctx.db.selectFrom('aircraft').select('active').where('id', '=', master.id).executeTakeFirstOrThrow()).active).toBe(0);
   });
 
+  it('a push replayed after its answer was lost is acknowledged: no conflict, no outcome, applied once', async () => {
+    const mech = await t('mechanic@skyline.test');
+    const doc = (await pullAll(s, mech, 'aircraft')).docs.find((d) => d.registration === 'SIM-01');
+    const { _deleted, ...master } = doc;
+    const row = { assumedMasterState: master, newDocumentState: { ...master, base_id: s.refs.bases.Sabadell } };
+    expect((await push(s, mech, 'aircraft', [row])).body.conflicts).toEqual([]);
+    // The device never saw that answer (partition, server killed after the commit) and sends the same row again.
+    const replay = await push(s, mech, 'aircraft', [row]);
+    expect(replay.status).toBe(200);
+    expect(replay.body.conflicts).toEqual([]);
+    expect((await pullAll(s, mech, 'outcomes')).docs.find((d) => d.document_id === master.id)).toBeUndefined();
+    expect((await s.ctx.db.selectFrom('aircraft').select('base_id').where('id', '=', master.id).executeTakeFirstOrThrow()).base_id).toBe(s.refs.bases.Sabadell);
+  });
+
   it('a push the domain rejects changes nothing and records the reason', async () => {
     const mech = await t('mechanic@skyline.test');
     const pilot = await t('pilot@skyline.test');

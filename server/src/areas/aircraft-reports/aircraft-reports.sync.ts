@@ -4,6 +4,7 @@ import { reportDocs } from './aircraft-reports.repository.ts';
 import { createReport, deleteReport, editReport, raisedAtOf } from './aircraft-reports.service.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
+import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
 /**
  * Aircraft reports with their MEL/CDL item, limitations and derived status
@@ -18,7 +19,7 @@ const source: SyncSource<FleetReportDoc> = {
       .selectFrom('aircraft_reports as r')
       .selectAll('r')
       .where('r.company_id', '=', companyId)
-      .where(sql<boolean>`(r.change_no > ${after.seq} or (r.change_no = ${after.seq} and r.id > ${after.id}))`);
+      .where(afterCheckpoint('r.change_no', 'r.id', after));
     if (onlyVisibleTo) q = q.where('r.deleted', '=', 0);
     const rows = await q.orderBy('r.change_no').orderBy('r.id').limit(limit).execute();
     const docs = await reportDocs(db, companyId, rows, nowSeconds());

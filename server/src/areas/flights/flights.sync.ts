@@ -10,6 +10,7 @@ import type { DB } from '../../db/schema.ts';
 import { validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { registerCollection, type SourceRow, type SyncSource } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
+import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
 const query = (db: Kysely<DB>, companyId: string) =>
   db
@@ -142,7 +143,7 @@ const flightTypeReferenceSource: SyncSource<ReferenceDoc> = {
       .selectFrom('flight_types as t')
       .select(['t.id', 't.name', 't.color', 't.booking', 't.pic_flight_time', 't.sic_flight_time', 't.supervisor_flight_time', 't.sort_order', 't.deleted', 't.created', 't.modified', 't.change_no'])
       .where('t.company_id', '=', companyId)
-      .where(sql<boolean>`(t.change_no > ${after.seq} or (t.change_no = ${after.seq} and t.id > ${after.id}))`);
+      .where(afterCheckpoint('t.change_no', 't.id', after));
     if (onlyVisibleTo) q = q.where('t.deleted', '=', 0);
     const rows = await q.orderBy('t.change_no').orderBy('t.id').limit(limit).execute();
     const reqs = await flightTypesRepository.requirements(db, companyId, rows.map((r) => r.id));
@@ -182,7 +183,7 @@ const baseAirportSource: SyncSource<ReferenceDoc> = {
       .select(['b.id', 'b.airport_id', 'b.change_no', 'b.modified'])
       .where('b.company_id', '=', companyId)
       .where('b.airport_id', 'is not', null)
-      .where(sql<boolean>`(b.change_no > ${after.seq} or (b.change_no = ${after.seq} and ${key} > ${after.id}))`);
+      .where(afterCheckpoint('b.change_no', key, after));
     if (onlyVisibleTo) q = q.where('b.deleted', '=', 0);
     const rows = await q.orderBy('b.change_no').orderBy(key).limit(limit).execute();
     return rows.map(

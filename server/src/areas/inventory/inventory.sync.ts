@@ -2,6 +2,7 @@ import { FLEET_TYPES, fleetCollection, type InventoryPartDoc } from '@ops/shared
 import { sql } from 'kysely';
 import { partDocs } from './inventory.queries.ts';
 import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
+import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
 /** Inventory parts with their units and providers (read-only offline); unit changes stamp their part. */
 const source: SyncSource<InventoryPartDoc> = {
@@ -11,7 +12,7 @@ const source: SyncSource<InventoryPartDoc> = {
       .selectFrom('inventory_parts as p')
       .selectAll('p')
       .where('p.company_id', '=', companyId)
-      .where(sql<boolean>`(p.change_no > ${after.seq} or (p.change_no = ${after.seq} and p.id > ${after.id}))`);
+      .where(afterCheckpoint('p.change_no', 'p.id', after));
     if (onlyVisibleTo) q = q.where('p.deleted', '=', 0);
     const rows = await q.orderBy('p.change_no').orderBy('p.id').limit(limit).execute();
     const docs = await partDocs(db, companyId, rows);

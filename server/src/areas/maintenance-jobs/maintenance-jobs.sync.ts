@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { jobDocs } from './maintenance-jobs.queries.ts';
 import { createJob, deleteJob, editJob, saveWorkOrder } from './maintenance-jobs.service.ts';
 import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
+import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
 /** Maintenance jobs with their work orders; a work-order change stamps its job's change number. */
 const source: SyncSource<MaintenanceJobDoc> = {
@@ -12,7 +13,7 @@ const source: SyncSource<MaintenanceJobDoc> = {
       .selectFrom('maintenance_jobs as j')
       .selectAll('j')
       .where('j.company_id', '=', companyId)
-      .where(sql<boolean>`(j.change_no > ${after.seq} or (j.change_no = ${after.seq} and j.id > ${after.id}))`);
+      .where(afterCheckpoint('j.change_no', 'j.id', after));
     if (onlyVisibleTo) q = q.where('j.deleted', '=', 0);
     const rows = await q.orderBy('j.change_no').orderBy('j.id').limit(limit).execute();
     const docs = await jobDocs(db, companyId, rows);

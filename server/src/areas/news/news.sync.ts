@@ -4,6 +4,7 @@ import { recipientsOf } from './news.repository.ts';
 import './news.tables.ts';
 import type { DB } from '../../db/schema.ts';
 import { registerRecordType, type SourceRow, type SyncSource } from '../../sync/registry.ts';
+import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
 /**
  * Company articles with their recipients and signers, read for a whole page
@@ -18,7 +19,7 @@ const newsSource: SyncSource<NewsDoc> = {
       .selectFrom('news as n')
       .select(['n.id', 'n.slug', 'n.name', 'n.category', 'n.content', 'n.base_id', 'n.sign', 'n.published', 'n.modified', 'n.change_no', 'n.deleted'])
       .where('n.company_id', '=', companyId)
-      .where(sql<boolean>`(n.change_no > ${after.seq} or (n.change_no = ${after.seq} and n.id > ${after.id}))`);
+      .where(afterCheckpoint('n.change_no', 'n.id', after));
     if (onlyVisibleTo) q = q.where('n.deleted', '=', 0);
     const rows = await q.orderBy('n.change_no').orderBy('n.id').limit(limit).execute();
     const ids = rows.map((r) => r.id);

@@ -81,15 +81,16 @@ export const reportsRoutes = [
   }),
   defineRoute({
     method: 'GET',
-    path: '/reports/stats_flight_types{/:userId}.json',
+    path: '/reports/stats_flight_types{/:userId}{/:aircraftId}.json',
     area: 'reports',
-    summary: 'Block time per flight type, the user as PIC or SIC (LANDED); private cache 1 hour',
+    summary: 'Block time per flight type, the user as PIC or SIC, or an aircraft with a null user (LANDED); private cache 1 hour',
     access: {},
-    params: userParam,
+    params: z.object({ userId: zId.optional(), aircraftId: zId.optional() }),
     response: ZReportsStatsFlightTypes,
     headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
-      const body = await statsFlightTypes(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId));
+      // The aircraft segment is an extension (the company statistics view sums it per aircraft), scoped like flight_hours_by_month.
+      const body = await statsFlightTypes(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId, params.aircraftId));
       cache(res, HOUR);
       return body;
     },

@@ -1,4 +1,4 @@
-import { emptyMonthBuckets, fillMonthBuckets, firstBucketDate, type ReportScope, reportScope } from '@ops/shared/rules/reports/index';
+import { emptyMonthBuckets, fillMonthBuckets, firstBucketDate, normaliseColor, type ReportScope, reportScope } from '@ops/shared/rules/reports/index';
 import { getAirport } from '@ops/shared/airports';
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
@@ -145,13 +145,6 @@ export async function statsFlightTypes(ctx: AppContext, companyId: string, scope
     total: num(r.total),
   }));
   return { types, total: types.reduce((s, t) => s + t.total, 0) };
-}
-
-/** `#rrggbb`: stored colours may lack the hash; none is grey. */
-function normaliseColor(c: string | null): string {
-  if (!c) return '#9e9e9e';
-  const v = c.trim();
-  return /^#?[0-9a-fA-F]{6}$/.test(v) ? (v.startsWith('#') ? v : `#${v}`).toLowerCase() : /^#?[0-9a-fA-F]{3}$/.test(v) ? (v.startsWith('#') ? v : `#${v}`).toLowerCase() : '#9e9e9e';
 }
 
 /** The company's flight zone (flight_timezone, else timezone). */

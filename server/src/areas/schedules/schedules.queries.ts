@@ -1,11 +1,13 @@
 import { resolveRange } from '@ops/shared/rules/company/operating-hours';
-import { type BookingSpan, freeWindows, MAX_BOOKING_SECONDS } from '@ops/shared/rules/schedules/booking';
+import { type BookingSpan, blockedFrom, freeWindows, MAX_BOOKING_SECONDS } from '@ops/shared/rules/schedules/booking';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound, validationFailed } from '../../http/errors.ts';
+import { nowSeconds } from '../../lib/tokens.ts';
 import { rowsForResolution } from '../company/operating-hours.repository.ts';
+import { timedMelItemsOf } from './schedules.blocking.ts';
 import { INSTRUCTOR_MAX_ROLE } from './schedules.service.ts';
 import type { TScheduleIndex } from './schedules.schema.ts';
 
@@ -217,11 +219,20 @@ export async function availability(db: Kysely<DB>, actor: Actor, q: { date: stri
         .execute()
     : [];
   const span = (r: { start_at: number | null; end_at: number | null }) => ({ start: Number(r.start_at), end: Number(r.end_at) });
+  // Rule 3 on availability: from the instant an open MEL/CDL item blocks the aircraft, nothing is free (the booking rule would refuse it).
+  const melItems = await timedMelItemsOf(db, c, aircraft.map((a) => a.id), Math.max(dayStart, nowSeconds()));
+  const blocks = new Map(aircraft.map((a) => [a.id, blockedFrom(melItems.get(a.id) ?? [], Math.max(dayStart, nowSeconds()))]));
   return {
     date: q.date,
     base_id: baseId,
     hours: { closed: day.closed, windows: open },
-    aircraft: aircraft.map((a) => ({ id: a.id, registration: a.registration, free: freeWindows(open, bookings.filter((b) => b.aircraft_id === a.id).map(span), MIN_FREE_SECONDS) })),
+    aircraft: aircraft.map((a) => {
+      const block = blocks.get(a.id) ?? null;
+      const busy = bookings.filter((b) => b.aircraft_id === a.id).map(span);
+      if (block) busy.push({ start: block.at, end: Math.max(block.at, dayEnd) });
+      const blocked = block && block.at < dayEnd ? { from: block.at, reason: `${a.registration}: ${block.item.label} (${block.item.expiredAtStart ? 'expired' : 'expires'})` } : null;
+      return { id: a.id, registration: a.registration, free: freeWindows(open, busy, MIN_FREE_SECONDS), blocked };
+    }),
     instructors: instructors.map((i) => ({
       id: i.id,
       name: i.name,

@@ -2,6 +2,7 @@ import { uuidv7 } from '@ops/shared';
 import { resolveRange } from '@ops/shared/rules/company/operating-hours';
 import {
   aircraftBlockedFor,
+  aircraftBlockedMessage,
   type BookingCode,
   bookingVisible,
   documentsDecision,
@@ -22,7 +23,6 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, type FieldErrors, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { aircraftBlockState } from '../aircraft-reports/aircraft-block.ts';
 import { companyFlags } from '../company/company.presenter.ts';
 import { rowsForResolution } from '../company/operating-hours.repository.ts';
 import { seatCompliance } from '../flight-types/compliance.ts';
@@ -30,6 +30,7 @@ import { flightZone, wallClock } from '../flights/clock.ts';
 import { loadFlightRow, saveFlight } from '../flights/flights.service.ts';
 import { cancelFlight } from '../flights/flights.transitions.ts';
 import { notify } from '../notifications/notify.ts';
+import { timedMelItems } from './schedules.blocking.ts';
 import type { TScheduleFields } from './schedules.schema.ts';
 import type { SchedulesTable } from './schedules.tables.ts';
 import { emitBookingWebhook } from './schedules.webhooks.ts';
@@ -233,18 +234,8 @@ export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TSched
     }
   }
 
-  const block = await aircraftBlockState(trx, actor.companyId, input.aircraft_id, span.start);
-  const blocking = aircraftBlockedFor(
-    block.items.map((i) => ({
-      label: `${i.type} item${i.ata_chapter ? ` ${i.ata_chapter}` : ''}${i.category ? ` (category ${i.category})` : ''}: ${i.title}`,
-      expiredAtStart: i.status === 'EXPIRED',
-      expires: i.deadline.kind === 'time' ? i.deadline.expires : null,
-    })),
-    span,
-  );
-  if (blocking) {
-    refuse('AIRCRAFT_BLOCKED', `${refs.aircraft.registration} cannot be booked: ${blocking.label} ${blocking.expiredAtStart ? 'is expired at the start' : 'expires before the end'}.`);
-  }
+  const blocking = aircraftBlockedFor(await timedMelItems(trx, actor.companyId, input.aircraft_id, span.start), span);
+  if (blocking) refuse('AIRCRAFT_BLOCKED', aircraftBlockedMessage(refs.aircraft.registration, blocking));
 
   if (input.instructor_id) {
     const duty = await trx

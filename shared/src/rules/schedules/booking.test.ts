@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { resolveRange } from '../company/operating-hours.ts';
 import {
   aircraftBlockedFor,
+  aircraftBlockedMessage,
+  blockedFrom,
   bookingVisible,
   documentsDecision,
   findConflict,
@@ -130,6 +132,22 @@ describe('instructorUnavailable and aircraftBlockedFor', () => {
     expect(aircraftBlockedFor([{ label: 'b', expiredAtStart: false, expires: H / 2 }], { start: 0, end: H })?.label).toBe('b');
     expect(aircraftBlockedFor([{ label: 'c', expiredAtStart: false, expires: H }], { start: 0, end: H })).toBeNull();
     expect(aircraftBlockedFor([{ label: 'd', expiredAtStart: false, expires: null }], { start: 0, end: H })).toBeNull();
+  });
+  it('blockedFrom: availability ends where aircraftBlockedFor starts refusing', () => {
+    const items = [
+      { label: 'late', expiredAtStart: false, expires: 9 * H },
+      { label: 'early', expiredAtStart: false, expires: 5 * H },
+      { label: 'counter', expiredAtStart: false, expires: null },
+    ];
+    const b1 = blockedFrom(items, 0);
+    expect(b1).toEqual({ at: 5 * H, item: items[1] });
+    // A span ending at `at` fits, one ending after it is refused: the same answer as the booking rule.
+    expect(aircraftBlockedFor(items, { start: 4 * H, end: 5 * H })).toBeNull();
+    expect(aircraftBlockedFor(items, { start: 4 * H, end: 5 * H + 300 })?.label).toBe('early');
+    expect(blockedFrom([{ label: 'x', expiredAtStart: true, expires: null }, ...items], 2 * H)).toMatchObject({ at: 2 * H, item: { label: 'x' } });
+    expect(blockedFrom([{ label: 'c', expiredAtStart: false, expires: null }], 0)).toBeNull();
+    expect(blockedFrom([], 0)).toBeNull();
+    expect(aircraftBlockedMessage('EC-JET', { label: 'MEL item 33: Lamp', expiredAtStart: true, expires: null })).toBe('EC-JET cannot be booked: MEL item 33: Lamp is expired at the start.');
   });
 });
 

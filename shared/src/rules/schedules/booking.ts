@@ -173,6 +173,30 @@ export function aircraftBlockedFor(items: readonly TimedMelItem[], span: Booking
   return items.find((i) => i.expiredAtStart) ?? items.find((i) => i.expires !== null && i.expires < span.end) ?? null;
 }
 
+/** The words of an AIRCRAFT_BLOCKED refusal (server and offline device say the same). */
+export function aircraftBlockedMessage(registration: string, item: TimedMelItem): string {
+  return `${registration} cannot be booked: ${item.label} ${item.expiredAtStart ? 'is expired at the start' : 'expires before the end'}.`;
+}
+
+/** The label of an open MEL/CDL item in a refusal (type, ATA chapter, category, title). */
+export function melItemLabel(i: { type: string; ata_chapter: string | null; category: string | null; title: string }): string {
+  return `${i.type} item${i.ata_chapter ? ` ${i.ata_chapter}` : ''}${i.category ? ` (category ${i.category})` : ''}: ${i.title}`;
+}
+
+/**
+ * Availability with rule 3: from which instant on (at or after `from`) the
+ * aircraft cannot be booked, as `aircraftBlockedFor` decides, and by which
+ * item. A span ending at or before `at` still fits; null when nothing blocks.
+ * `items` carry their status at `from`.
+ */
+export function blockedFrom(items: readonly TimedMelItem[], from: number): { at: number; item: TimedMelItem } | null {
+  const expired = items.find((i) => i.expiredAtStart);
+  if (expired) return { at: from, item: expired };
+  let first: TimedMelItem | null = null;
+  for (const i of items) if (i.expires !== null && (first === null || i.expires < (first.expires as number))) first = i;
+  return first ? { at: Math.max(from, first.expires as number), item: first } : null;
+}
+
 export interface FlightTypeSeats {
   pic_flight_time: string;
   sic_flight_time: string;

@@ -1,22 +1,10 @@
-import { certificateState } from '@ops/shared/rules/reports/index';
+import { certificateState, type MonthBucket } from '@ops/shared/rules/reports/index';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useWorkspace } from '../../hooks.ts';
-import { Busy, Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
-
-interface MonthBucket {
-  timestamp: number;
-  label: string;
-  seconds: number;
-  flights: number;
-  landings: number;
-}
-interface RouteRow {
-  from: string;
-  to: string;
-  flights: number;
-}
+import { Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
+import { useLocalReports } from './local-reports.ts';
 interface Window {
   days: number;
   count?: number;
@@ -39,30 +27,32 @@ const hhmm = (seconds: number) => `${Math.floor(seconds / 3600)}:${String(Math.f
 /** The pilot's logbook: totals, currency, certificates, hours by month (chart and table) and routes (Part A 4.11). */
 export default function Logbook() {
   const ws = useWorkspace();
-  const hours = useLoad<{ seconds: number }>('/reports/total_hours.json');
-  const flights = useLoad<{ flights: number; seconds: number }>(`/reports/total_flights/${ws.user.id}.json`);
-  const rules = useLoad<{ rules: { rule: string; seconds: number; flights: number }[] }>('/reports/stats_rules.json');
-  const types = useLoad<{ types: { id: string | null; name: string; color: string; total: number }[]; total: number }>('/reports/stats_flight_types.json');
-  const months = useLoad<MonthBucket[]>('/reports/flight_hours_by_month/11.json');
-  const routes = useLoad<{ routes: RouteRow[] }>('/reports/pilots_airports.json');
+  // Figures from the replicated flights (shared rules, the server's numbers), so the logbook works offline.
+  const local = useLocalReports({ userId: ws.user.id, aircraftId: null }, 11);
   const currency = useLoad<Currency>('/pilots/get_currency.json');
   const certs = useLoad<{ certificates: Certificate[] }>('/pilots/certificates.json');
   const today = new Date().toISOString().slice(0, 10);
-  const error = hours.error ?? months.error ?? routes.error;
+  const hours = local.ready ? local.hours : null;
+  const flights = local.ready ? local.totals : null;
+  const rules = local.ready ? local.rules : null;
+  const types = local.ready ? local.types : null;
+  const months = local.ready ? local.months : null;
+  const routes = local.ready ? local.routes : null;
   return (
     <section data-testid="logbook">
       <ScreenHead title="My logbook" />
-      {hours.loading && <Busy />}
-      <Outcome error={error} />
+      <p className="hint" data-testid="logbook-source">
+        Figures from the flights on this device{local.pending > 0 ? ` (${local.pending} not yet sent)` : ''}.
+      </p>
       <div className="logbook-grid">
         <article aria-labelledby="lb-totals">
           <h3 id="lb-totals">Totals</h3>
           <dl data-testid="logbook-totals">
             <dt>Block time</dt>
-            <dd>{hours.data ? hhmm(hours.data.seconds) : '…'}</dd>
+            <dd>{hours ? hhmm(hours.seconds) : '…'}</dd>
             <dt>Flights</dt>
-            <dd>{flights.data?.flights ?? '…'}</dd>
-            {(rules.data?.rules ?? []).map((r) => (
+            <dd>{flights?.flights ?? '…'}</dd>
+            {(rules?.rules ?? []).map((r) => (
               <div key={r.rule}>
                 <dt>{r.rule === 'NONE' ? 'No rule' : r.rule}</dt>
                 <dd>
@@ -72,7 +62,7 @@ export default function Logbook() {
             ))}
           </dl>
           <ul className="logbook-types" aria-label="By flight type">
-            {(types.data?.types ?? []).map((t) => (
+            {(types?.types ?? []).map((t) => (
               <li key={t.id ?? 'none'}>
                 <span className="swatch" style={{ background: t.color }} aria-hidden="true" /> {t.name}: {hhmm(t.total)}
               </li>
@@ -116,7 +106,7 @@ export default function Logbook() {
       </div>
       <article aria-labelledby="lb-months">
         <h3 id="lb-months">Flight hours by month</h3>
-        {months.data && <MonthChart buckets={months.data} />}
+        {months && <MonthChart buckets={months} />}
         <table data-testid="logbook-months" className="sr-table">
           <caption>Block hours, flights and landings per month, newest first</caption>
           <thead>
@@ -128,7 +118,7 @@ export default function Logbook() {
             </tr>
           </thead>
           <tbody>
-            {(months.data ?? []).map((b) => (
+            {(months ?? []).map((b) => (
               <tr key={b.label}>
                 <th scope="row">{b.label}</th>
                 <td>{hhmm(b.seconds)}</td>
@@ -142,12 +132,12 @@ export default function Logbook() {
       <article aria-labelledby="lb-routes">
         <h3 id="lb-routes">Routes flown</h3>
         <ol data-testid="logbook-routes">
-          {(routes.data?.routes ?? []).map((r) => (
+          {(routes?.routes ?? []).map((r) => (
             <li key={`${r.from}-${r.to}`}>
               {r.from} → {r.to}: {r.flights} {r.flights === 1 ? 'flight' : 'flights'}
             </li>
           ))}
-          {routes.data && routes.data.routes.length === 0 && <li>No routes yet</li>}
+          {routes && routes.routes.length === 0 && <li>No routes yet</li>}
         </ol>
       </article>
     </section>

@@ -1,12 +1,13 @@
-import { type AircraftDoc, type BookingDoc, type CommandDoc, type ReferenceDoc, uuidv7 } from '@ops/shared';
+import { type AircraftDoc, type AircraftReportDoc, type BookingDoc, type CommandDoc, type ReferenceDoc, uuidv7 } from '@ops/shared';
 import { type HoursRow, resolveDay } from '@ops/shared/rules/company/operating-hours';
-import { isSelfBooker } from '@ops/shared/rules/schedules/booking';
-import { type FormEvent, useMemo, useState } from 'react';
+import { aircraftBlockedFor, aircraftBlockedMessage, blockedFrom, isSelfBooker, melItemLabel, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
+import { type DragEvent, type FormEvent, useMemo, useState } from 'react';
 import { type DisplaySettings, endOfDay, formatDateTime, formatTime, isoDateIn, zonedToUnix } from '../../format.ts';
 import { fullName, useCommands, useCompany, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
+import { openItems } from '../../techlog.ts';
 import { Badge, Empty, Field } from '../../ui.tsx';
 import './schedules.css';
-import { allowedStarts, boardDays, bookingsOfDay, placement, shiftDate, startOfDay, todayIn } from './board.ts';
+import { allowedStarts, boardDays, bookingsOfDay, type BookArgs, DRAG_TYPE, droppedStart, movedArgs, placement, shiftDate, startOfDay, todayIn } from './board.ts';
 
 const HOUR_LABELS = Array.from({ length: 16 }, (_, i) => String(6 + i).padStart(2, '0'));
 
@@ -18,6 +19,8 @@ interface TypeInfo {
 }
 
 interface Draft {
+  /** Set when moving or changing an existing booking (the same `schedule.book` command with its id). */
+  id?: string;
   aircraft_id: string;
   pilot_id: string;
   instructor_id: string;
@@ -93,6 +96,10 @@ export default function Schedules() {
   const [by, setBy] = useState<'aircraft' | 'instructor'>('aircraft');
   const [date, setDate] = useState(() => todayIn(zone));
   const [draft, setDraft] = useState<Draft | null>(null);
+  /** A booking refused on this device before queueing (rule 3 decided offline by the shared rule). */
+  const [localRefusal, setLocalRefusal] = useState<{ code: string; message: string } | null>(null);
+  const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', { selector: { status: { $ne: 'CLOSED' } } });
+  const melItems = useMelItems(aircraft, reports, commands, now, zone);
 
   const active = useMemo(() => aircraft.filter((a) => a.active !== false).sort((a, b) => a.registration.localeCompare(b.registration)), [aircraft]);
   const registration = useMemo(() => new Map(aircraft.map((a) => [a.id, a.registration])), [aircraft]);
@@ -133,7 +140,41 @@ export default function Schedules() {
       pending: true,
     };
   });
-  const shown = [...bookings, ...pendingDocs];
+  // A pending move shows at its new place only (waiting); the server's copy stays hidden until it decides.
+  const moving = new Set(pending.map((c) => (c.args as { id?: unknown }).id).filter((x): x is string => typeof x === 'string'));
+  const shown = [...bookings.filter((b) => !moving.has(b.id)), ...pendingDocs];
+
+  /**
+   * Every booking and move goes here: rule 3 (an aircraft blocked by an open
+   * MEL/CDL item) is decided on the device with the shared rule, so it is
+   * refused offline too with the server's code and words; the rest is the
+   * `schedule.book` command, decided once by the server.
+   */
+  const book = async (args: BookArgs): Promise<boolean> => {
+    const blocked = aircraftBlockedFor(melItems.get(args.aircraft_id) ?? [], args);
+    if (blocked) {
+      setLocalRefusal({ code: 'AIRCRAFT_BLOCKED', message: aircraftBlockedMessage(registration.get(args.aircraft_id) ?? 'The aircraft', blocked) });
+      return false;
+    }
+    setLocalRefusal(null);
+    await ws.run('schedule.book', args);
+    return true;
+  };
+
+  /** Drop of a dragged booking on a row and day: the same booking, same length, at the new place (a move command). */
+  const onDrop = (e: DragEvent<HTMLTableCellElement>, rowId: string, from: number, to: number, dayIso: string) => {
+    e.preventDefault();
+    const id = e.dataTransfer.getData(DRAG_TYPE);
+    const b = bookings.find((x) => x.id === id);
+    if (!b) return;
+    const rect = e.currentTarget.getBoundingClientRect();
+    const grab = Number(e.dataTransfer.getData('text/x-grab-seconds')) || 0;
+    const start =
+      view === 'day' ? droppedStart(from, to, (e.clientX - rect.left) / rect.width, grab) : startOfDay(dayIso, zone) + (b.start - startOfDay(isoDateIn(b.start, zone), zone));
+    const args = movedArgs(b, start, by === 'aircraft' ? { aircraft_id: rowId } : { instructor_id: rowId });
+    if (args.start === b.start && args.aircraft_id === b.aircraft_id && args.instructor_id === b.instructor_id) return;
+    void book(args);
+  };
 
   const openForm = (start: number, rowId?: string) => {
     const c = isoDateIn(start, zone);
@@ -151,14 +192,29 @@ export default function Schedules() {
     });
   };
 
+  /** Opens a booking in the form to move or change it: the keyboard's way to do what dragging does. */
+  const openMove = (b: BookingDoc) => {
+    setDraft({
+      id: b.id,
+      aircraft_id: b.aircraft_id,
+      pilot_id: b.pilot_id,
+      instructor_id: b.instructor_id ?? '',
+      flight_type_id: b.flight_type_id,
+      date: isoDateIn(b.start, zone),
+      time: formatTime(b.start, { ...display, timeFormat: '24' }, zone),
+      minutes: Math.round((b.end - b.start) / 60),
+      remarks: b.remarks ?? '',
+    });
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!draft) return;
     const [y, m, d] = draft.date.split('-').map(Number);
     const [hh, mm] = draft.time.split(':').map(Number);
     const start = zonedToUnix({ year: y, month: m, day: d, hour: hh, minute: mm }, zone);
-    await ws.run('schedule.book', {
-      new_id: uuidv7(),
+    const queued = await book({
+      ...(draft.id ? { id: draft.id } : { new_id: uuidv7() }),
       aircraft_id: draft.aircraft_id,
       pilot_id: self ? me : draft.pilot_id,
       instructor_id: draft.instructor_id || null,
@@ -167,7 +223,7 @@ export default function Schedules() {
       end: start + draft.minutes * 60,
       remarks: draft.remarks || null,
     });
-    setDraft(null);
+    if (queued) setDraft(null);
   };
 
   return (
@@ -191,6 +247,11 @@ export default function Schedules() {
           <Badge tone="pending">{pending.length} waiting</Badge> Booking requests made here wait for the server, which decides conflicts once.
         </p>
       )}
+      {localRefusal && (
+        <div className="decision decision-rejected" role="alert" data-testid="booking-refused-here">
+          <strong>Not booked</strong>: {localRefusal.message} <Badge tone="danger">{localRefusal.code}</Badge>
+        </div>
+      )}
       {refused.length > 0 && (
         <div className="refused-list" data-testid="bookings-refused">
           {refused.map((c) => (
@@ -211,8 +272,9 @@ export default function Schedules() {
           instructors={instructors}
           hours={hours}
           mine={shown.filter((b) => b.pilot_id === me || b.instructor_id === me)}
+          melItems={melItems}
           onBook={async (args) => {
-            await ws.run('schedule.book', { new_id: uuidv7(), pilot_id: me, ...args });
+            await book({ new_id: uuidv7(), pilot_id: me, ...args });
           }}
         />
       ) : (
@@ -287,24 +349,44 @@ export default function Schedules() {
                             const at = Math.floor((from + frac * (to - from)) / 1800) * 1800;
                             openForm(at, r.id);
                           }}
-                          title="Click an empty place to book"
+                          title="Click an empty place to book; drop a booking here to move it"
+                          onDragOver={(e) => {
+                            if (e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault();
+                          }}
+                          onDrop={(e) => onDrop(e, r.id, from, to, d)}
+                          data-row={r.id}
+                          data-day={d}
                         >
                           {list.map((b) => {
                             const p = placement(b, from, to);
                             const t = typeName.get(b.flight_type_id);
                             const who = [fullName(users.get(b.pilot_id)), b.instructor_id ? fullName(users.get(b.instructor_id)) : ''].filter(Boolean).join(' / ');
                             const label = `${formatTime(b.start, display)}–${formatTime(b.end, display)} ${by === 'aircraft' ? who : (registration.get(b.aircraft_id) ?? '')}`;
+                            const movable = !('pending' in b);
                             return (
-                              <span
+                              <button
                                 key={b.id}
-                                className={`booking${'pending' in b ? ' booking-pending' : ''}`}
+                                type="button"
+                                disabled={!movable}
+                                onClick={() => openMove(b)}
+                                draggable={movable}
+                                onDragStart={(e) => {
+                                  e.dataTransfer.setData(DRAG_TYPE, b.id);
+                                  // Where in the booking it was grabbed, so it lands under the pointer.
+                                  const rect = e.currentTarget.getBoundingClientRect();
+                                  const lane = e.currentTarget.parentElement?.getBoundingClientRect();
+                                  const grab = lane && view === 'day' ? ((e.clientX - rect.left) / lane.width) * (to - from) : 0;
+                                  e.dataTransfer.setData('text/x-grab-seconds', String(Math.round(grab)));
+                                  e.dataTransfer.effectAllowed = 'move';
+                                }}
+                                className={`booking${'pending' in b ? ' booking-pending' : ''}${movable ? ' booking-movable' : ''}`}
                                 style={view === 'day' ? { left: `${p.left}%`, width: `${p.width}%`, background: t?.color ?? undefined } : { background: t?.color ?? undefined }}
                                 title={`${label} · ${t?.name ?? ''}`}
                                 data-booking={b.id}
                               >
                                 {label}
                                 {'pending' in b && <small> (waiting)</small>}
-                              </span>
+                              </button>
                             );
                           })}
                         </td>
@@ -319,8 +401,8 @@ export default function Schedules() {
       )}
 
       {draft && (
-        <form className="card-form booking-form" aria-label="New booking" onSubmit={submit}>
-          <h3>New booking</h3>
+        <form className="card-form booking-form" aria-label={draft.id ? 'Change booking' : 'New booking'} onSubmit={submit}>
+          <h3>{draft.id ? 'Change booking' : 'New booking'}</h3>
           <div className="grid">
             <Field label="Aircraft">
               <select value={draft.aircraft_id} onChange={(e) => setDraft({ ...draft, aircraft_id: e.target.value })} required>
@@ -374,7 +456,9 @@ export default function Schedules() {
             </Field>
             <Field label="Length">
               <select value={draft.minutes} onChange={(e) => setDraft({ ...draft, minutes: Number(e.target.value) })}>
-                {[30, 60, 90, 120, 180, 240].map((n) => (
+                {[...new Set([30, 60, 90, 120, 180, 240, draft.minutes])]
+                  .sort((a, b) => a - b)
+                  .map((n) => (
                   <option key={n} value={n}>
                     {n} min
                   </option>
@@ -386,7 +470,7 @@ export default function Schedules() {
             </Field>
           </div>
           <div className="actions">
-            <button type="submit">Book</button>
+            <button type="submit">{draft.id ? 'Move' : 'Book'}</button>
             <button type="button" onClick={() => setDraft(null)}>
               Cancel
             </button>
@@ -429,6 +513,8 @@ interface LessonProps {
   instructors: Array<{ id: string; name: string; surname: string }>;
   hours: HoursRow[];
   mine: BookingDoc[];
+  /** Open MEL/CDL items per aircraft (rule 3): time from the block on is not offered. */
+  melItems: ReadonlyMap<string, TimedMelItem[]>;
   onBook(args: { aircraft_id: string; instructor_id: string | null; flight_type_id: string; start: number; end: number }): Promise<void>;
 }
 
@@ -444,8 +530,10 @@ function LessonFlow(p: LessonProps) {
     if (!plane) return [];
     const open = openWindows(p.hours, plane.base_id ?? null, p.date, p.zone);
     const busy = p.mine.map((b) => ({ start: b.start, end: b.end }));
+    const block = blockedFrom(p.melItems.get(plane.id) ?? [], p.now);
+    if (block) busy.push({ start: block.at, end: Number.MAX_SAFE_INTEGER });
     return allowedStarts(open, busy, minutes * 60, p.now);
-  }, [plane, p.hours, p.date, p.zone, p.mine, minutes, p.now]);
+  }, [plane, p.hours, p.date, p.zone, p.mine, minutes, p.now, p.melItems]);
 
   if (!type || !plane) return <Empty>No aircraft or bookable flight type is available for self-booking.</Empty>;
   return (
@@ -527,4 +615,23 @@ function LessonFlow(p: LessonProps) {
       )}
     </div>
   );
+}
+
+/** Open MEL/CDL items of each aircraft as the booking rule takes them, recomputed on the device (techlog rules) so time running out offline counts. */
+function useMelItems(aircraft: readonly AircraftDoc[], reports: readonly AircraftReportDoc[], commands: readonly CommandDoc[], now: number, zone: string): Map<string, TimedMelItem[]> {
+  return useMemo(() => {
+    const byId = new Map(aircraft.map((a) => [a.id, a]));
+    const out = new Map<string, TimedMelItem[]>();
+    for (const v of openItems(reports, byId, commands, now, zone)) {
+      if (!v.item || v.report.status === 'CLOSED' || v.pending === 'close') continue;
+      const list = out.get(v.report.aircraft_id) ?? [];
+      list.push({
+        label: melItemLabel({ type: v.report.type, ata_chapter: v.report.ata_chapter, category: v.item.category ?? null, title: v.report.title }),
+        expiredAtStart: v.status === 'EXPIRED',
+        expires: v.deadline?.kind === 'time' ? v.deadline.expires : null,
+      });
+      out.set(v.report.aircraft_id, list);
+    }
+    return out;
+  }, [aircraft, reports, commands, now, zone]);
 }

@@ -2,6 +2,7 @@
  * Pure helpers of the scheduling screens: the days and hours a board shows,
  * where a booking sits on it, and the slots a self-booker may pick.
  */
+import type { OpsCommands } from '@ops/client-core';
 import type { BookingDoc } from '@ops/shared';
 import { type BookingSpan, freeWindows } from '@ops/shared/rules/schedules/booking';
 import { endOfDay, isoDateIn, zonedToUnix } from '../../format.ts';
@@ -16,6 +17,38 @@ declare module '@ops/client-core' {
 }
 
 export const DAY = 86_400;
+
+export type BookArgs = OpsCommands['schedule.book']['args'];
+
+/** The drag payload type of a booking on the board. */
+export const DRAG_TYPE = 'application/x-ops-booking';
+
+/** Drops snap to this grid (the server's 5-minute grid times three). */
+export const DROP_SNAP_SECONDS = 900;
+
+/** Start of a booking dropped at `frac` (0..1) across a lane showing [from, to), grabbed `grab` seconds after its start; snapped. */
+export function droppedStart(from: number, to: number, frac: number, grab: number): number {
+  const at = from + Math.min(1, Math.max(0, frac)) * (to - from) - grab;
+  return Math.round(at / DROP_SNAP_SECONDS) * DROP_SNAP_SECONDS;
+}
+
+/** The `schedule.book` arguments of moving booking `b` to `start` (same length), optionally to another aircraft or instructor. */
+export function movedArgs(
+  b: Pick<BookingDoc, 'id' | 'aircraft_id' | 'pilot_id' | 'instructor_id' | 'flight_type_id' | 'start' | 'end' | 'remarks'>,
+  start: number,
+  to: { aircraft_id?: string; instructor_id?: string },
+): BookArgs {
+  return {
+    id: b.id,
+    aircraft_id: to.aircraft_id ?? b.aircraft_id,
+    pilot_id: b.pilot_id,
+    instructor_id: to.instructor_id ?? b.instructor_id,
+    flight_type_id: b.flight_type_id,
+    start,
+    end: start + (b.end - b.start),
+    remarks: b.remarks,
+  };
+}
 
 /** Company midnight starting `iso`. */
 export function startOfDay(iso: string, zone: string): number {
