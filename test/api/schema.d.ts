@@ -13137,24 +13137,27 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            types: {
+                                id: string | null;
+                                name: string;
+                                color: string;
+                                total: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -13241,24 +13244,27 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description `private, max-age=<seconds>` (Part A 8), or `private, no-cache` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Validation failed: `{result: false, message, errors|validation}` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": {
+                            types: {
+                                id: string | null;
+                                name: string;
+                                color: string;
+                                total: number;
+                            }[];
+                            total: number;
+                        };
                     };
-                    content?: never;
                 };
-                /** @description Missing, unknown, expired or revoked token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
             };
         };
         put?: never;

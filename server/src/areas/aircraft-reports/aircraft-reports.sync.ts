@@ -1,5 +1,4 @@
 import { AIRCRAFT_REPORT_WRITABLE, FLEET_TYPES, type FleetReportDoc, fleetCollection, toFleetReport } from '@ops/shared';
-import { sql } from 'kysely';
 import { reportDocs } from './aircraft-reports.repository.ts';
 import { createReport, deleteReport, editReport, raisedAtOf } from './aircraft-reports.service.ts';
 import { nowSeconds } from '../../lib/tokens.ts';

@@ -1,5 +1,4 @@
 import { FLEET_TYPES, fleetCollection, type InventoryPartDoc } from '@ops/shared';
-import { sql } from 'kysely';
 import { partDocs } from './inventory.queries.ts';
 import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';

@@ -1,5 +1,4 @@
 import { FLEET_TYPES, fleetCollection, type MaintenanceJobDoc } from '@ops/shared';
-import { sql } from 'kysely';
 import { jobDocs } from './maintenance-jobs.queries.ts';
 import { createJob, deleteJob, editJob, saveWorkOrder } from './maintenance-jobs.service.ts';
 import { registerRecordType, type SyncSource } from '../../sync/registry.ts';

@@ -1,5 +1,5 @@
 import { INBOX_TYPES, inboxCollection, type NewsDoc } from '@ops/shared';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely, } from 'kysely';
 import { recipientsOf } from './news.repository.ts';
 import './news.tables.ts';
 import type { DB } from '../../db/schema.ts';
