@@ -67,6 +67,8 @@ export const ZSchedulesAvailability = z.strictObject({
       start: z.number(),
       end: z.number(),
     })),
+    /** Set when the aircraft is blocked (expired MEL/CDL item) before the day ends: no free time from `from`. */
+    blocked: z.object({ from: z.number(), reason: z.string() }).nullable(),
   })),
   instructors: z.array(z.object({
     id: z.string(),
