@@ -61,6 +61,7 @@ export const maintenanceJobsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/jobs/delete/:id.json',
+    noBody: true,
     area: 'maintenance-jobs',
     summary: 'Delete a job whose CRS is not signed (designed); its reports are detached',
     access: writers,

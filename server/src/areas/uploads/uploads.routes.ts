@@ -124,6 +124,7 @@ export const uploadsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/uploads/complete/:id.json',
+    noBody: true,
     area: 'uploads',
     summary:
       'Direct upload step 3: verifies the stored object (exists, not empty, within the signed size and 2 GB, leading bytes match the type), reads size, dimensions, EXIF, makes a thumbnail; failures delete object and record',
