@@ -3196,7 +3196,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        AircraftReport: {
+                        AircraftReport?: {
                             /** @enum {string} */
                             type?: "DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING";
                             title?: string;
@@ -3229,7 +3229,7 @@ export interface paths {
                         }[];
                     };
                     "application/x-www-form-urlencoded": {
-                        AircraftReport: {
+                        AircraftReport?: {
                             /** @enum {string} */
                             type?: "DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING";
                             title?: string;
@@ -22219,7 +22219,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        SafetyReport: {
+                        SafetyReport?: {
                             name?: string;
                             type?: ("OCCURRENCE" | "INFORMATION") | null;
                             severity?: ("incident" | "accident" | "information" | "hazard") | null;
@@ -22256,7 +22256,7 @@ export interface paths {
                         crew?: (string | number)[];
                     };
                     "application/x-www-form-urlencoded": {
-                        SafetyReport: {
+                        SafetyReport?: {
                             name?: string;
                             type?: ("OCCURRENCE" | "INFORMATION") | null;
                             severity?: ("incident" | "accident" | "information" | "hazard") | null;
@@ -22329,7 +22329,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        SafetyReport: {
+                        SafetyReport?: {
                             name?: string;
                             type?: ("OCCURRENCE" | "INFORMATION") | null;
                             severity?: ("incident" | "accident" | "information" | "hazard") | null;
@@ -22366,7 +22366,7 @@ export interface paths {
                         crew?: (string | number)[];
                     };
                     "application/x-www-form-urlencoded": {
-                        SafetyReport: {
+                        SafetyReport?: {
                             name?: string;
                             type?: ("OCCURRENCE" | "INFORMATION") | null;
                             severity?: ("incident" | "accident" | "information" | "hazard") | null;
@@ -22455,7 +22455,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        SafetyReport: {
+                        SafetyReport?: {
                             name?: string;
                             type?: ("OCCURRENCE" | "INFORMATION") | null;
                             severity?: ("incident" | "accident" | "information" | "hazard") | null;
@@ -22492,7 +22492,7 @@ export interface paths {
                         crew?: (string | number)[];
                     };
                     "application/x-www-form-urlencoded": {
-                        SafetyReport: {
+                        SafetyReport?: {
                             name?: string;
                             type?: ("OCCURRENCE" | "INFORMATION") | null;
                             severity?: ("incident" | "accident" | "information" | "hazard") | null;
@@ -22567,7 +22567,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        SafetyReport: {
+                        SafetyReport?: {
                             name?: string;
                             type?: ("OCCURRENCE" | "INFORMATION") | null;
                             severity?: ("incident" | "accident" | "information" | "hazard") | null;
@@ -22604,7 +22604,7 @@ export interface paths {
                         crew?: (string | number)[];
                     };
                     "application/x-www-form-urlencoded": {
-                        SafetyReport: {
+                        SafetyReport?: {
                             name?: string;
                             type?: ("OCCURRENCE" | "INFORMATION") | null;
                             severity?: ("incident" | "accident" | "information" | "hazard") | null;

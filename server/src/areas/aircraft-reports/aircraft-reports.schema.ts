@@ -101,7 +101,7 @@ export type TLimitation = z.output<typeof ZLimitation>;
  * `MelItem` may also sit inside `AircraftReport`; an empty `MelItemLimitation` removes all limitations.
  */
 export const ZReportCreateBody = z.object({ AircraftReport: ZReportCreate, MelItem: ZMelCreate.optional(), MelItemLimitation: z.array(ZLimitation).optional() });
-export const ZReportEditBody = z.object({ AircraftReport: ZReportEdit, MelItem: ZMelEdit.optional(), MelItemLimitation: z.array(ZLimitation).optional() });
+export const ZReportEditBody = z.object({ AircraftReport: ZReportEdit.optional(), MelItem: ZMelEdit.optional(), MelItemLimitation: z.array(ZLimitation).optional() });
 
 export interface ReportInput {
   report: Record<string, unknown>;
