@@ -884,7 +884,108 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        Aircraft: {
+                            registration: string;
+                            model_id?: string | null;
+                            model_name?: string | null;
+                            manufacturer_name?: string | null;
+                            model_icao?: string | null;
+                            multiengine?: boolean | number | string;
+                            multipilot?: boolean | number | string;
+                            simulator?: boolean | number | string;
+                            active?: boolean | number | string;
+                            hours?: number | string;
+                            landings?: number | string;
+                            flights?: number | string;
+                            base_id?: string | null;
+                            user_id?: string | null;
+                            serial_number?: string | null;
+                            adsb?: string | null;
+                            insurance_expiration?: string | null;
+                            airworthiness_expiration?: string | null;
+                            registration_expiration?: string | null;
+                            weight_balance_expiration?: string | null;
+                            radio_expiration?: string | null;
+                            avionics_expiration?: string | null;
+                        };
+                    } | {
+                        registration: string;
+                        model_id?: string | null;
+                        model_name?: string | null;
+                        manufacturer_name?: string | null;
+                        model_icao?: string | null;
+                        multiengine?: boolean | number | string;
+                        multipilot?: boolean | number | string;
+                        simulator?: boolean | number | string;
+                        active?: boolean | number | string;
+                        hours?: number | string;
+                        landings?: number | string;
+                        flights?: number | string;
+                        base_id?: string | null;
+                        user_id?: string | null;
+                        serial_number?: string | null;
+                        adsb?: string | null;
+                        insurance_expiration?: string | null;
+                        airworthiness_expiration?: string | null;
+                        registration_expiration?: string | null;
+                        weight_balance_expiration?: string | null;
+                        radio_expiration?: string | null;
+                        avionics_expiration?: string | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        Aircraft: {
+                            registration: string;
+                            model_id?: string | null;
+                            model_name?: string | null;
+                            manufacturer_name?: string | null;
+                            model_icao?: string | null;
+                            multiengine?: boolean | number | string;
+                            multipilot?: boolean | number | string;
+                            simulator?: boolean | number | string;
+                            active?: boolean | number | string;
+                            hours?: number | string;
+                            landings?: number | string;
+                            flights?: number | string;
+                            base_id?: string | null;
+                            user_id?: string | null;
+                            serial_number?: string | null;
+                            adsb?: string | null;
+                            insurance_expiration?: string | null;
+                            airworthiness_expiration?: string | null;
+                            registration_expiration?: string | null;
+                            weight_balance_expiration?: string | null;
+                            radio_expiration?: string | null;
+                            avionics_expiration?: string | null;
+                        };
+                    } | {
+                        registration: string;
+                        model_id?: string | null;
+                        model_name?: string | null;
+                        manufacturer_name?: string | null;
+                        model_icao?: string | null;
+                        multiengine?: boolean | number | string;
+                        multipilot?: boolean | number | string;
+                        simulator?: boolean | number | string;
+                        active?: boolean | number | string;
+                        hours?: number | string;
+                        landings?: number | string;
+                        flights?: number | string;
+                        base_id?: string | null;
+                        user_id?: string | null;
+                        serial_number?: string | null;
+                        adsb?: string | null;
+                        insurance_expiration?: string | null;
+                        airworthiness_expiration?: string | null;
+                        registration_expiration?: string | null;
+                        weight_balance_expiration?: string | null;
+                        radio_expiration?: string | null;
+                        avionics_expiration?: string | null;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -931,7 +1032,96 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        Aircraft: {
+                            registration?: string;
+                            model_id?: string | null;
+                            model_name?: string | null;
+                            manufacturer_name?: string | null;
+                            model_icao?: string | null;
+                            multiengine?: boolean | number | string;
+                            multipilot?: boolean | number | string;
+                            simulator?: boolean | number | string;
+                            active?: boolean | number | string;
+                            base_id?: string | null;
+                            user_id?: string | null;
+                            serial_number?: string | null;
+                            adsb?: string | null;
+                            insurance_expiration?: string | null;
+                            airworthiness_expiration?: string | null;
+                            registration_expiration?: string | null;
+                            weight_balance_expiration?: string | null;
+                            radio_expiration?: string | null;
+                            avionics_expiration?: string | null;
+                        };
+                    } | {
+                        registration?: string;
+                        model_id?: string | null;
+                        model_name?: string | null;
+                        manufacturer_name?: string | null;
+                        model_icao?: string | null;
+                        multiengine?: boolean | number | string;
+                        multipilot?: boolean | number | string;
+                        simulator?: boolean | number | string;
+                        active?: boolean | number | string;
+                        base_id?: string | null;
+                        user_id?: string | null;
+                        serial_number?: string | null;
+                        adsb?: string | null;
+                        insurance_expiration?: string | null;
+                        airworthiness_expiration?: string | null;
+                        registration_expiration?: string | null;
+                        weight_balance_expiration?: string | null;
+                        radio_expiration?: string | null;
+                        avionics_expiration?: string | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        Aircraft: {
+                            registration?: string;
+                            model_id?: string | null;
+                            model_name?: string | null;
+                            manufacturer_name?: string | null;
+                            model_icao?: string | null;
+                            multiengine?: boolean | number | string;
+                            multipilot?: boolean | number | string;
+                            simulator?: boolean | number | string;
+                            active?: boolean | number | string;
+                            base_id?: string | null;
+                            user_id?: string | null;
+                            serial_number?: string | null;
+                            adsb?: string | null;
+                            insurance_expiration?: string | null;
+                            airworthiness_expiration?: string | null;
+                            registration_expiration?: string | null;
+                            weight_balance_expiration?: string | null;
+                            radio_expiration?: string | null;
+                            avionics_expiration?: string | null;
+                        };
+                    } | {
+                        registration?: string;
+                        model_id?: string | null;
+                        model_name?: string | null;
+                        manufacturer_name?: string | null;
+                        model_icao?: string | null;
+                        multiengine?: boolean | number | string;
+                        multipilot?: boolean | number | string;
+                        simulator?: boolean | number | string;
+                        active?: boolean | number | string;
+                        base_id?: string | null;
+                        user_id?: string | null;
+                        serial_number?: string | null;
+                        adsb?: string | null;
+                        insurance_expiration?: string | null;
+                        airworthiness_expiration?: string | null;
+                        registration_expiration?: string | null;
+                        weight_balance_expiration?: string | null;
+                        radio_expiration?: string | null;
+                        avionics_expiration?: string | null;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -2102,7 +2292,24 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        category?: string;
+                        status?: string;
+                        name?: string;
+                        page?: number | string;
+                        limit?: number | string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        category?: string;
+                        status?: string;
+                        name?: string;
+                        page?: number | string;
+                        limit?: number | string;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -2300,7 +2507,66 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        Inventory?: {
+                            id?: string;
+                            part_number?: string;
+                            name?: string;
+                            mfr_name?: string;
+                            /** @enum {string} */
+                            category?: "Avionics" | "Hydraulics" | "Engine" | "Landing Gear" | "Electrical" | "Fuel System" | "Flight Controls" | "Cabin Interior" | "Propulsion" | "Navigation" | "Pneumatics" | "Airframe" | "Communication" | "Lighting" | "Braking System" | "Oxygen System" | "Environmental Control System" | "Emergency Equipment" | "Structure" | "Consumables" | "Miscellaneous";
+                            /** @enum {string} */
+                            approval_status?: "Pending" | "Approved" | "Rejected" | "Quarantined" | "Certified" | "Non-certified" | "Under-review" | "Expired" | "Unapproved";
+                            description?: string | null;
+                        };
+                        InventoryProvider?: {
+                            name?: string | null;
+                            email?: string | null;
+                            phone?: string | null;
+                        };
+                        InventoryUnit?: {
+                            id?: string;
+                            serial_number?: string | null;
+                            /** @enum {string} */
+                            status?: "IN_STOCK" | "RESERVED" | "INSTALLED" | "IN_REPAIR" | "SCRAPPED";
+                            /** @enum {string} */
+                            condition?: "NEW" | "OVERHAULED" | "SERVICEABLE" | "REPAIRED" | "UNSERVICEABLE";
+                            base_id?: string | number | null;
+                            aircraft_id?: string | number | null;
+                        };
+                    };
+                    "application/x-www-form-urlencoded": {
+                        Inventory?: {
+                            id?: string;
+                            part_number?: string;
+                            name?: string;
+                            mfr_name?: string;
+                            /** @enum {string} */
+                            category?: "Avionics" | "Hydraulics" | "Engine" | "Landing Gear" | "Electrical" | "Fuel System" | "Flight Controls" | "Cabin Interior" | "Propulsion" | "Navigation" | "Pneumatics" | "Airframe" | "Communication" | "Lighting" | "Braking System" | "Oxygen System" | "Environmental Control System" | "Emergency Equipment" | "Structure" | "Consumables" | "Miscellaneous";
+                            /** @enum {string} */
+                            approval_status?: "Pending" | "Approved" | "Rejected" | "Quarantined" | "Certified" | "Non-certified" | "Under-review" | "Expired" | "Unapproved";
+                            description?: string | null;
+                        };
+                        InventoryProvider?: {
+                            name?: string | null;
+                            email?: string | null;
+                            phone?: string | null;
+                        };
+                        InventoryUnit?: {
+                            id?: string;
+                            serial_number?: string | null;
+                            /** @enum {string} */
+                            status?: "IN_STOCK" | "RESERVED" | "INSTALLED" | "IN_REPAIR" | "SCRAPPED";
+                            /** @enum {string} */
+                            condition?: "NEW" | "OVERHAULED" | "SERVICEABLE" | "REPAIRED" | "UNSERVICEABLE";
+                            base_id?: string | number | null;
+                            aircraft_id?: string | number | null;
+                        };
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -2346,7 +2612,16 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        id: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -2391,7 +2666,16 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        search?: string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        search?: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -2498,7 +2782,42 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        aircraft?: string | number;
+                        flight?: string;
+                        type?: ("DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING")[];
+                        status?: ("OPEN" | "DEFERRED" | "CLOSED")[];
+                        /** @enum {string} */
+                        severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        category?: "A" | "B" | "C" | "D";
+                        wc?: string;
+                        job?: string;
+                        /** @enum {string} */
+                        linked?: "yes" | "no";
+                        limit?: number | string;
+                        page?: number | string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        aircraft?: string | number;
+                        flight?: string;
+                        type?: ("DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING")[];
+                        status?: ("OPEN" | "DEFERRED" | "CLOSED")[];
+                        /** @enum {string} */
+                        severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        category?: "A" | "B" | "C" | "D";
+                        wc?: string;
+                        job?: string;
+                        /** @enum {string} */
+                        linked?: "yes" | "no";
+                        limit?: number | string;
+                        page?: number | string;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -2742,7 +3061,86 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        AircraftReport: {
+                            /** @enum {string} */
+                            type: "DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING";
+                            title: string;
+                            description?: string | null;
+                            ata_chapter?: string | null;
+                            system?: string | null;
+                            /** @enum {string} */
+                            severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            aircraft_status?: "FLYABLE" | "GROUNDED";
+                            /** @enum {string} */
+                            dispatch_condition?: "NONE" | "GROUNDED" | "MEL" | "CDL" | "MONITOR";
+                            /** @enum {string} */
+                            status?: "OPEN" | "DEFERRED" | "CLOSED";
+                            hours?: (number | string) | null;
+                            cycles?: (number | string) | null;
+                            deferred_until?: (number | string) | null;
+                            deferred_reference?: string | null;
+                            aircraft_id: string | number;
+                            flight_id?: string | null;
+                        };
+                        MelItem?: {
+                            category?: ("A" | "B" | "C" | "D") | null;
+                            interval_type?: ("NEXT_FLIGHT" | "CALENDAR_DAYS" | "FLIGHTS" | "FLIGHT_DAYS" | "CYCLES") | null;
+                            interval_value?: (number | string) | null;
+                            mel_reference?: string | null;
+                            released_by?: string | number;
+                            placard_fitted?: boolean | number | string;
+                            procedures?: ("M" | "O" | "MO") | null;
+                        };
+                        MelItemLimitation?: {
+                            code: string;
+                            value?: string | null;
+                            note?: string | null;
+                        }[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        AircraftReport: {
+                            /** @enum {string} */
+                            type: "DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING";
+                            title: string;
+                            description?: string | null;
+                            ata_chapter?: string | null;
+                            system?: string | null;
+                            /** @enum {string} */
+                            severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            aircraft_status?: "FLYABLE" | "GROUNDED";
+                            /** @enum {string} */
+                            dispatch_condition?: "NONE" | "GROUNDED" | "MEL" | "CDL" | "MONITOR";
+                            /** @enum {string} */
+                            status?: "OPEN" | "DEFERRED" | "CLOSED";
+                            hours?: (number | string) | null;
+                            cycles?: (number | string) | null;
+                            deferred_until?: (number | string) | null;
+                            deferred_reference?: string | null;
+                            aircraft_id: string | number;
+                            flight_id?: string | null;
+                        };
+                        MelItem?: {
+                            category?: ("A" | "B" | "C" | "D") | null;
+                            interval_type?: ("NEXT_FLIGHT" | "CALENDAR_DAYS" | "FLIGHTS" | "FLIGHT_DAYS" | "CYCLES") | null;
+                            interval_value?: (number | string) | null;
+                            mel_reference?: string | null;
+                            released_by?: string | number;
+                            placard_fitted?: boolean | number | string;
+                            procedures?: ("M" | "O" | "MO") | null;
+                        };
+                        MelItemLimitation?: {
+                            code: string;
+                            value?: string | null;
+                            note?: string | null;
+                        }[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -2795,7 +3193,76 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        AircraftReport?: {
+                            /** @enum {string} */
+                            type?: "DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING";
+                            title?: string;
+                            description?: string | null;
+                            ata_chapter?: string | null;
+                            system?: string | null;
+                            /** @enum {string} */
+                            severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            aircraft_status?: "FLYABLE" | "GROUNDED";
+                            /** @enum {string} */
+                            dispatch_condition?: "NONE" | "GROUNDED" | "MEL" | "CDL" | "MONITOR";
+                            /** @enum {string} */
+                            status?: "OPEN" | "DEFERRED" | "CLOSED";
+                            hours?: (number | string) | null;
+                            cycles?: (number | string) | null;
+                            deferred_until?: (number | string) | null;
+                            deferred_reference?: string | null;
+                        };
+                        MelItem?: {
+                            mel_reference?: string | null;
+                            released_by?: string | number;
+                            placard_fitted?: boolean | number | string;
+                            procedures?: ("M" | "O" | "MO") | null;
+                        };
+                        MelItemLimitation?: {
+                            code: string;
+                            value?: string | null;
+                            note?: string | null;
+                        }[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        AircraftReport?: {
+                            /** @enum {string} */
+                            type?: "DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING";
+                            title?: string;
+                            description?: string | null;
+                            ata_chapter?: string | null;
+                            system?: string | null;
+                            /** @enum {string} */
+                            severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            aircraft_status?: "FLYABLE" | "GROUNDED";
+                            /** @enum {string} */
+                            dispatch_condition?: "NONE" | "GROUNDED" | "MEL" | "CDL" | "MONITOR";
+                            /** @enum {string} */
+                            status?: "OPEN" | "DEFERRED" | "CLOSED";
+                            hours?: (number | string) | null;
+                            cycles?: (number | string) | null;
+                            deferred_until?: (number | string) | null;
+                            deferred_reference?: string | null;
+                        };
+                        MelItem?: {
+                            mel_reference?: string | null;
+                            released_by?: string | number;
+                            placard_fitted?: boolean | number | string;
+                            procedures?: ("M" | "O" | "MO") | null;
+                        };
+                        MelItemLimitation?: {
+                            code: string;
+                            value?: string | null;
+                            note?: string | null;
+                        }[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -2938,7 +3405,18 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        extended_until?: (number | string) | null;
+                        reason?: string | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        extended_until?: (number | string) | null;
+                        reason?: string | null;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -3367,7 +3845,44 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        Job: {
+                            aircraft_id: string | number;
+                            name?: string;
+                            description?: string | null;
+                            start?: (number | string) | null;
+                            maintenance_plan_id?: string | null;
+                            aircraft_report_ids?: (string | number)[];
+                        };
+                    } | {
+                        aircraft_id: string | number;
+                        name?: string;
+                        description?: string | null;
+                        start?: (number | string) | null;
+                        maintenance_plan_id?: string | null;
+                        aircraft_report_ids?: (string | number)[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        Job: {
+                            aircraft_id: string | number;
+                            name?: string;
+                            description?: string | null;
+                            start?: (number | string) | null;
+                            maintenance_plan_id?: string | null;
+                            aircraft_report_ids?: (string | number)[];
+                        };
+                    } | {
+                        aircraft_id: string | number;
+                        name?: string;
+                        description?: string | null;
+                        start?: (number | string) | null;
+                        maintenance_plan_id?: string | null;
+                        aircraft_report_ids?: (string | number)[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -3414,7 +3929,32 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        Job: {
+                            name?: string;
+                            description?: string | null;
+                            start?: (number | string) | null;
+                        };
+                    } | {
+                        name?: string;
+                        description?: string | null;
+                        start?: (number | string) | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        Job: {
+                            name?: string;
+                            description?: string | null;
+                            start?: (number | string) | null;
+                        };
+                    } | {
+                        name?: string;
+                        description?: string | null;
+                        start?: (number | string) | null;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -3505,7 +4045,18 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        aircraft_report_ids?: (string | number)[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        job_id: string;
+                        aircraft_report_ids?: (string | number)[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -3549,7 +4100,18 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        aircraft_report_id: string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        job_id: string;
+                        aircraft_report_id: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -3595,7 +4157,20 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        password: string;
+                        finish?: (number | string) | null;
+                        expiration?: (number | string) | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        password: string;
+                        finish?: (number | string) | null;
+                        expiration?: (number | string) | null;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -3642,7 +4217,60 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        WorkOrder: {
+                            id?: string;
+                            maintenance_job_id?: string;
+                            name?: string;
+                            description?: string | null;
+                            ata?: string | null;
+                            time?: (number | string) | null;
+                            /** @enum {string} */
+                            status?: "pending" | "in_progress" | "done" | "cancelled";
+                            remarks?: string | null;
+                            inventory_unit_ids?: (string | number)[];
+                        };
+                    } | {
+                        id?: string;
+                        maintenance_job_id?: string;
+                        name?: string;
+                        description?: string | null;
+                        ata?: string | null;
+                        time?: (number | string) | null;
+                        /** @enum {string} */
+                        status?: "pending" | "in_progress" | "done" | "cancelled";
+                        remarks?: string | null;
+                        inventory_unit_ids?: (string | number)[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        WorkOrder: {
+                            id?: string;
+                            maintenance_job_id?: string;
+                            name?: string;
+                            description?: string | null;
+                            ata?: string | null;
+                            time?: (number | string) | null;
+                            /** @enum {string} */
+                            status?: "pending" | "in_progress" | "done" | "cancelled";
+                            remarks?: string | null;
+                            inventory_unit_ids?: (string | number)[];
+                        };
+                    } | {
+                        id?: string;
+                        maintenance_job_id?: string;
+                        name?: string;
+                        description?: string | null;
+                        ata?: string | null;
+                        time?: (number | string) | null;
+                        /** @enum {string} */
+                        status?: "pending" | "in_progress" | "done" | "cancelled";
+                        remarks?: string | null;
+                        inventory_unit_ids?: (string | number)[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -3687,7 +4315,16 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        aircraft?: string | number;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        aircraft?: string | number;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -3842,7 +4479,52 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        MaintenancePlan: {
+                            id?: string;
+                            name?: string;
+                            description?: string | null;
+                            hours_interval?: (number | string) | null;
+                            landings_interval?: (number | string) | null;
+                            /** @enum {string} */
+                            repeat?: "NEVER" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "SEMESTER" | "YEAR";
+                            maintenance_programme_id?: string | number | null;
+                            programme_name?: string | null;
+                        };
+                        Aircraft?: string[];
+                        PlanWorkOrder?: {
+                            id?: string | number;
+                            name?: string;
+                            description?: string | null;
+                            ata?: string | null;
+                            time?: (number | string) | null;
+                        }[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        MaintenancePlan: {
+                            id?: string;
+                            name?: string;
+                            description?: string | null;
+                            hours_interval?: (number | string) | null;
+                            landings_interval?: (number | string) | null;
+                            /** @enum {string} */
+                            repeat?: "NEVER" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "SEMESTER" | "YEAR";
+                            maintenance_programme_id?: string | number | null;
+                            programme_name?: string | null;
+                        };
+                        Aircraft?: string[];
+                        PlanWorkOrder?: {
+                            id?: string | number;
+                            name?: string;
+                            description?: string | null;
+                            ata?: string | null;
+                            time?: (number | string) | null;
+                        }[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -3967,7 +4649,16 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        order?: (string | number)[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        order?: (string | number)[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -15506,7 +16197,26 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        filename: string;
+                        mime: string;
+                        /** @description Bytes, at most 2 GB */
+                        size: number | string;
+                        model: string;
+                        foreign_key: string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        filename: string;
+                        mime: string;
+                        /** @description Bytes, at most 2 GB */
+                        size: number | string;
+                        model: string;
+                        foreign_key: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -15611,7 +16321,23 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The file, at most 100 MB
+                         */
+                        file: string;
+                        /** @enum {string} */
+                        active?: "0" | "1" | "true" | "on" | "false" | "off";
+                        model?: string;
+                        /** @description Id of the attached record (`foreign_key` also accepted) */
+                        id?: string;
+                        foreign_key?: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -15874,7 +16600,11 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
             responses: {
                 /** @description JSON, or the file */
                 200: {
@@ -21243,7 +21973,82 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        SafetyReport: {
+                            name: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime: string;
+                            location: string;
+                            events: string;
+                            /** @enum {string} */
+                            flight_phase: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("open" | "draft") | null;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        SafetyReport: {
+                            name: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime: string;
+                            location: string;
+                            events: string;
+                            /** @enum {string} */
+                            flight_phase: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("open" | "draft") | null;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -21293,7 +22098,82 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        SafetyReport: {
+                            name: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime: string;
+                            location: string;
+                            events: string;
+                            /** @enum {string} */
+                            flight_phase: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("open" | "draft") | null;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        SafetyReport: {
+                            name: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime: string;
+                            location: string;
+                            events: string;
+                            /** @enum {string} */
+                            flight_phase: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("open" | "draft") | null;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -21340,7 +22220,84 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        SafetyReport?: {
+                            name?: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime?: string;
+                            location?: string;
+                            events?: string;
+                            /** @enum {string} */
+                            flight_phase?: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id?: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("draft" | "open" | "reviewed" | "closed" | "published") | null;
+                            id?: string;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        SafetyReport?: {
+                            name?: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime?: string;
+                            location?: string;
+                            events?: string;
+                            /** @enum {string} */
+                            flight_phase?: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id?: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("draft" | "open" | "reviewed" | "closed" | "published") | null;
+                            id?: string;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -21373,7 +22330,84 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        SafetyReport?: {
+                            name?: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime?: string;
+                            location?: string;
+                            events?: string;
+                            /** @enum {string} */
+                            flight_phase?: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id?: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("draft" | "open" | "reviewed" | "closed" | "published") | null;
+                            id?: string;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        SafetyReport?: {
+                            name?: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime?: string;
+                            location?: string;
+                            events?: string;
+                            /** @enum {string} */
+                            flight_phase?: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id?: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("draft" | "open" | "reviewed" | "closed" | "published") | null;
+                            id?: string;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -21422,7 +22456,84 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        SafetyReport?: {
+                            name?: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime?: string;
+                            location?: string;
+                            events?: string;
+                            /** @enum {string} */
+                            flight_phase?: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id?: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("draft" | "open" | "reviewed" | "closed" | "published") | null;
+                            id?: string;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        SafetyReport?: {
+                            name?: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime?: string;
+                            location?: string;
+                            events?: string;
+                            /** @enum {string} */
+                            flight_phase?: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id?: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("draft" | "open" | "reviewed" | "closed" | "published") | null;
+                            id?: string;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -21457,7 +22568,84 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        SafetyReport?: {
+                            name?: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime?: string;
+                            location?: string;
+                            events?: string;
+                            /** @enum {string} */
+                            flight_phase?: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id?: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("draft" | "open" | "reviewed" | "closed" | "published") | null;
+                            id?: string;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        SafetyReport?: {
+                            name?: string;
+                            type?: ("OCCURRENCE" | "INFORMATION") | null;
+                            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+                            datetime?: string;
+                            location?: string;
+                            events?: string;
+                            /** @enum {string} */
+                            flight_phase?: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
+                            safety_report_category_id?: string | number;
+                            user_id?: unknown;
+                            flight_id?: string | number | null;
+                            flight_type_id?: string | number | null;
+                            parent_id?: string | number | null;
+                            reviewer_id?: string | number | null;
+                            reviewer_outcome?: string | null;
+                            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
+                            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
+                            air_space?: ("controlled" | "uncontrolled") | null;
+                            actions?: string | null;
+                            result?: string | null;
+                            corrective_measures?: string | null;
+                            met_conditions?: string | null;
+                            immediate_consequences?: string | null;
+                            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
+                            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
+                            Aircraft?: (string | number)[];
+                            crew?: (string | number)[];
+                            status?: ("draft" | "open" | "reviewed" | "closed" | "published") | null;
+                            id?: string;
+                        };
+                        Aircraft?: (string | number)[];
+                        crew?: (string | number)[];
+                    };
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {

@@ -31,6 +31,9 @@ export type Access =
       queryToken?: boolean;
     };
 
+/** Media types a request body may be documented with. */
+export type BodyMedia = 'application/json' | 'application/x-www-form-urlencoded' | 'multipart/form-data' | 'application/octet-stream';
+
 type Infer<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 /** What a handler may return: the declared 200 body (checked at compile time), a `Reply`, or nothing when it wrote the answer. */
 // biome-ignore lint/suspicious/noConfusingVoidType: handlers that write the answer themselves are typed `Promise<void>`.
@@ -71,6 +74,15 @@ export interface RouteDef<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * Documentation only: the body's fields for /openapi.json when the handler reads them itself
+   * (multipart uploads, raw bytes, fields read by hand) and a validating `body` would change its answers.
+   */
+  bodyDoc?: z.ZodType;
+  /** Media types of the documented body (`body` or `bodyDoc`); JSON and form-encoded by default. */
+  bodyMedia?: readonly BodyMedia[];
+  /** The write reads no request body (an action on the path's id): documented as taking none. */
+  noBody?: true;
   /** Key of the field errors in a 400 (`errors` by default, `validation` on some spec routes). */
   validationKey?: 'errors' | 'validation';
   /** Answer other methods on this path with this status instead of a 404 (spec: 400 or 405). */

@@ -56,6 +56,22 @@ export function responsesFor(r: RouteDef): Record<string, unknown> {
 /** True when the route documents its success answer (JSON schema, file or redirect). */
 export const documentsResponse = (r: RouteDef) => !!(r.response || r.file || r.redirect);
 
+/** Media types of a body when the route names none: the spec accepts JSON and form-encoded alike. */
+const DEFAULT_BODY_MEDIA = ['application/json', 'application/x-www-form-urlencoded'] as const;
+
+/**
+ * The request body of a write: `requestBody` from `body` (validated) or `bodyDoc` (documentation only),
+ * or `x-request-body: none` for a write explicitly taking no body, so every write says which.
+ */
+export function requestBodyFor(r: RouteDef): Record<string, unknown> {
+  if (r.noBody) return { 'x-request-body': 'none' };
+  const schema = r.body ?? r.bodyDoc;
+  if (!schema) return {};
+  const media = r.bodyMedia ?? DEFAULT_BODY_MEDIA;
+  const json = toSchema(schema);
+  return { requestBody: { content: Object.fromEntries(media.map((t) => [t, { schema: json }])) } };
+}
+
 /** `/a/:id{/:b}.json` → the OpenAPI paths it stands for (optional groups expanded). */
 export function openApiPaths(path: string): string[] {
   const expand = (p: string): string[] => {
@@ -86,17 +102,11 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         ],
         responses: responsesFor(r),
       };
-      if (r.body) {
-        op.requestBody = {
-          content: {
-            'application/json': { schema: toSchema(r.body) },
-            'application/x-www-form-urlencoded': { schema: toSchema(r.body) },
-          },
-        };
-      }
+      const body = requestBodyFor(r);
       for (const m of methodsOf(r)) {
         const item = paths[p] ?? {};
-        item[m.toLowerCase()] = op;
+        // A GET sharing the path (`GET,PUT /files/object/:token`) takes no body.
+        item[m.toLowerCase()] = m === 'GET' ? op : { ...op, ...body };
         paths[p] = item;
       }
     }

@@ -35,6 +35,29 @@ describe('API contract', () => {
     expect(operations).toBeGreaterThan(200);
   });
 
+  it('every write declares its request body, or that it takes none (issue 23 item 1)', () => {
+    const ops = doc.paths as Record<string, Record<string, { requestBody?: { content: Record<string, unknown> }; 'x-request-body'?: string }>>;
+    const undocumented: string[] = [];
+    for (const [p, item] of Object.entries(ops)) {
+      for (const [m, op] of Object.entries(item)) {
+        if (m === 'get') {
+          expect(op.requestBody, `GET ${p}`).toBeUndefined();
+          continue;
+        }
+        // Exactly one of the two: a body, or the explicit "none".
+        if (!!op.requestBody === (op['x-request-body'] === 'none')) undocumented.push(`${m.toUpperCase()} ${p}`);
+      }
+    }
+    expect(undocumented).toEqual([]);
+    // A route marked as taking no body declares no schema for one either.
+    expect(routes.filter((r) => r.noBody && (r.body || r.bodyDoc)).map((r) => r.path)).toEqual([]);
+    // JSON and form-encoded by default; the multipart upload and the raw PUT name their own media type.
+    expect(Object.keys(ops['/manager/aircraft/add.json'].post.requestBody?.content ?? {})).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(Object.keys(ops['/uploads/create.json'].post.requestBody?.content ?? {})).toEqual(['multipart/form-data']);
+    expect(Object.keys(ops['/files/object/{token}'].put.requestBody?.content ?? {})).toEqual(['application/octet-stream']);
+    expect(ops['/logout.json'].post['x-request-body']).toBe('none');
+  });
+
   it('documents the error envelope on every operation', () => {
     for (const [p, item] of Object.entries(doc.paths)) {
       for (const [m, op] of Object.entries(item)) {

@@ -62,6 +62,7 @@ export const accountsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/logout.json',
+    noBody: true,
     area: 'accounts',
     summary: 'End the presented session',
     access: {},
@@ -117,6 +118,7 @@ export const accountsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/users/two_factor/totp/setup.json',
+    noBody: true,
     area: 'accounts',
     summary: 'Start TOTP enrolment: a new secret and its otpauth URL',
     access: { sessionOnly: true },

@@ -34,6 +34,7 @@ export const apiKeysRoutes = [
   defineRoute({
     method: 'POST',
     path: '/manager/api_keys/revoke/:id.json',
+    noBody: true,
     area: 'accounts',
     summary: 'Revoke an API key (irreversible; kept for audit)',
     access,

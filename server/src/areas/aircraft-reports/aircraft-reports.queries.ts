@@ -38,7 +38,7 @@ const list = (allowed: readonly string[], label: string) =>
     z.array(z.enum(allowed as [string, ...string[]], { error: `Each ${label} one of ${allowed.join(', ')}` })).optional(),
   );
 
-const ZIndex = z.object({
+export const ZIndex = z.object({
   aircraft: z.preprocess(emptyToUndefined, z.union([z.string(), z.number()]).transform(String).optional()),
   flight: z.preprocess(emptyToUndefined, z.string().max(64).optional()),
   type: list(REPORT_TYPES, 'type'),

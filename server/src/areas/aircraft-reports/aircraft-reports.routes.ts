@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId, zUnix } from '../../http/zod.ts';
 import { emptyToNull, parseOr400, REPORT_PLANS, unwrapData } from '../aircraft/fleet-common.ts';
-import { aircraftStatus, listReports, melSummary, releasers, viewReport } from './aircraft-reports.queries.ts';
+import { aircraftStatus, listReports, melSummary, releasers, viewReport, ZIndex } from './aircraft-reports.queries.ts';
+import { ZReportCreateBody, ZReportEditBody } from './aircraft-reports.schema.ts';
 import { createReport, decisionError, deleteReport, editReport, extendItem } from './aircraft-reports.service.ts';
 import { ZMaintenanceAircraftReportsIndex, ZMaintenanceAircraftReportsView, ZMaintenanceAircraftReportsCreate, ZMaintenanceAircraftReportsEdit, ZMaintenanceAircraftReportsDelete, ZMaintenanceAircraftReportsReleasers, ZMaintenanceAircraftReportsExtend, ZMaintenanceAircraftReportsAircraftStatus, ZMaintenanceAircraftReportsMelSummary } from './aircraft-reports.responses.ts';
 
@@ -15,11 +16,12 @@ const ZExtend = z.object({
   reason: z.preprocess(emptyToNull, z.string().trim().max(1000, 'At most 1000 characters').nullable().optional()),
 });
 
-/** Part B 4.2. Bodies are validated in the service so failures carry the field errors in `message`. */
+/** Part B 4.2. Bodies are validated in the service so failures carry the field errors in `message`; `bodyDoc` documents them. */
 export const aircraftReportsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/aircraft_reports/index.json',
+    bodyDoc: ZIndex,
     area: 'aircraft-reports',
     summary: 'Aircraft reports of the fleet with their MEL items; filters aircraft, flight, type, status, severity, category, wc, job, linked, limit, page',
     access: { plans },
@@ -39,6 +41,7 @@ export const aircraftReportsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/aircraft_reports/create.json',
+    bodyDoc: ZReportCreateBody,
     area: 'aircraft-reports',
     summary: 'Create a report (AircraftReport[...], MelItem[...], MelItemLimitation[][...]); notifies staff',
     access: { plans },
@@ -51,6 +54,7 @@ export const aircraftReportsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/aircraft_reports/edit/:id.json',
+    bodyDoc: ZReportEditBody,
     area: 'aircraft-reports',
     summary: 'Partial update of a report; MEL fields limited; posted limitations replace the set; closure from the posted status',
     access: { plans },
@@ -86,6 +90,7 @@ export const aircraftReportsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/aircraft_reports/extend/:id.json',
+    bodyDoc: ZExtend,
     area: 'aircraft-reports',
     summary: 'One-time extension of a MEL or CDL item (extended_until, reason)',
     access: { roles: MEL_MANAGER_ROLES, deny: 404, plans },

@@ -96,6 +96,13 @@ export const ZLimitation = z.object({
 });
 export type TLimitation = z.output<typeof ZLimitation>;
 
+/**
+ * Create and edit bodies as `splitReportBody` reads them, for /openapi.json (the service validates each part).
+ * `MelItem` may also sit inside `AircraftReport`; an empty `MelItemLimitation` removes all limitations.
+ */
+export const ZReportCreateBody = z.object({ AircraftReport: ZReportCreate, MelItem: ZMelCreate.optional(), MelItemLimitation: z.array(ZLimitation).optional() });
+export const ZReportEditBody = z.object({ AircraftReport: ZReportEdit.optional(), MelItem: ZMelEdit.optional(), MelItemLimitation: z.array(ZLimitation).optional() });
+
 export interface ReportInput {
   report: Record<string, unknown>;
   mel: Record<string, unknown> | null;

@@ -44,9 +44,9 @@ const ZAircraftFields = z.object({
   avionics_expiration: zDate,
 });
 
-const ZCreate = ZAircraftFields;
+export const ZCreate = ZAircraftFields;
 // Counters belong to the flights area once an aircraft exists; an edit may not rewrite them.
-const ZEdit = ZAircraftFields.omit({ hours: true, landings: true, flights: true }).partial();
+export const ZEdit = ZAircraftFields.omit({ hours: true, landings: true, flights: true }).partial();
 
 const aircraftOf = (raw: unknown) => {
   const b = unwrapData(raw);

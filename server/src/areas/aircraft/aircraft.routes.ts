@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
+import { underModel } from '../../http/body-doc.ts';
 import { notFound } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
-import { createAircraft, deactivateAircraft, editAircraft } from './aircraft.manage.ts';
+import { createAircraft, deactivateAircraft, editAircraft, ZCreate, ZEdit } from './aircraft.manage.ts';
 import { presentAircraft, presentAircraftDetails } from './aircraft.presenter.ts';
 import { aircraftRepository } from './aircraft.repository.ts';
 import { AIRCRAFT_MANAGER_ROLES } from './fleet-common.ts';
@@ -75,6 +76,8 @@ export const aircraftRoutes = [
   defineRoute({
     method: 'POST',
     path: '/manager/aircraft/add.json',
+    // Validated by the service (fields under `Aircraft` or at the top level); documented here.
+    bodyDoc: underModel('Aircraft', ZCreate, true),
     area: 'aircraft',
     summary: 'Add an aircraft (managers); body Aircraft{registration, model_id | model_name, ...}',
     access: { roles: AIRCRAFT_MANAGER_ROLES },
@@ -87,6 +90,7 @@ export const aircraftRoutes = [
   defineRoute({
     method: 'POST',
     path: '/manager/aircraft/edit/:id.json',
+    bodyDoc: underModel('Aircraft', ZEdit, true),
     area: 'aircraft',
     summary: 'Edit an aircraft (managers); partial Aircraft{...}',
     access: { roles: AIRCRAFT_MANAGER_ROLES },
@@ -100,6 +104,7 @@ export const aircraftRoutes = [
   defineRoute({
     method: 'POST',
     path: '/manager/aircraft/deactivate/:id.json',
+    noBody: true,
     area: 'aircraft',
     summary: 'Deactivate an aircraft (managers); it stays in history and can be reactivated by edit',
     access: { roles: AIRCRAFT_MANAGER_ROLES },

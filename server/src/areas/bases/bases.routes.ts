@@ -58,6 +58,7 @@ export const basesRoutes = [
   defineRoute({
     method: 'POST',
     path: '/bases/delete/:id.json',
+    noBody: true,
     area: 'bases',
     summary: 'Delete a base (not the default); its aircraft and people move to the default base (roles <= 110)',
     access: { maxRole: BASE_MANAGER_MAX_ROLE },

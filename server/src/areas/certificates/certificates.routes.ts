@@ -23,6 +23,7 @@ export const certificatesRoutes = [
   defineRoute({
     method: 'POST',
     path: '/pilots/certificates/delete/:id.json',
+    noBody: true,
     area: 'certificates',
     summary: 'Delete a certificate (roles <= 150 for anyone, others their own)',
     access: { roles: WRITERS },

@@ -100,6 +100,7 @@ export const flightTypesRoutes = [
   defineRoute({
     method: ['POST', 'DELETE'],
     path: '/flight_types/manager_delete/:id.json',
+    noBody: true,
     area: 'flight-types',
     summary: 'Soft-delete a flight type of the company (flights keep it)',
     access: MANAGERS,

@@ -75,6 +75,7 @@ export const flightsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/flights/dispatch/:id.json',
+    noBody: true,
     area: 'flights',
     summary: 'Dispatch a DRAFT or SCHEDULED flight; refused with `result: false` and the reason (MEL, FRAT, ...)',
     access: {},

@@ -81,7 +81,7 @@ export async function availableParts(db: Kysely<DB>, actor: Actor) {
   return { result: true, items };
 }
 
-const ZIndex = z.object({
+export const ZIndex = z.object({
   category: z.preprocess(emptyToUndefined, z.string().max(60).optional()),
   status: z.preprocess(emptyToUndefined, z.string().max(60).optional()),
   name: z.preprocess(emptyToUndefined, z.string().trim().max(120).optional()),
@@ -186,8 +186,10 @@ export async function viewPart(db: Kysely<DB>, actor: Actor, id: string) {
   };
 }
 
+export const ZProviderSearch = z.object({ search: z.preprocess(emptyToUndefined, z.string().trim().max(120).optional()) });
+
 export async function searchProviders(db: Kysely<DB>, actor: Actor, raw: unknown) {
-  const f = parseOr400(z.object({ search: z.preprocess(emptyToUndefined, z.string().trim().max(120).optional()) }), unwrapData(raw));
+  const f = parseOr400(ZProviderSearch, unwrapData(raw));
   let q = db.selectFrom('inventory_providers').select(['id', 'name', 'email', 'phone']).where('company_id', '=', actor.companyId).where('deleted', '=', 0);
   if (f.search) {
     const p = likePattern(f.search);

@@ -2,12 +2,17 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { INVENTORY_PLANS, invalid, MAINTENANCE_ROLES, MANAGER_MAX_ROLE, parseOr400, unwrapData } from '../aircraft/fleet-common.ts';
-import { availableParts, listParts, searchProviders, selectables, viewPart, viewProvider } from './inventory.queries.ts';
-import { deletePart, isUniqueViolation, savePart } from './inventory.service.ts';
+import { availableParts, listParts, searchProviders, selectables, viewPart, viewProvider, ZIndex, ZProviderSearch } from './inventory.queries.ts';
+import { deletePart, isUniqueViolation, savePart, ZPart, ZProvider, ZUnit } from './inventory.service.ts';
 import { ZMaintenanceInventoryAvailable, ZMaintenanceInventoryIndex, ZMaintenanceInventorySelectables, ZMaintenanceInventoryView, ZMaintenanceInventoryEdit, ZMaintenanceInventoryDelete, ZMaintenanceInventoryProviders, ZMaintenanceInventoryProvider } from './inventory.responses.ts';
 
 const plans = INVENTORY_PLANS;
 const idParam = z.object({ id: zId });
+
+// The service validates these bodies itself (its own field-error keys); they are documented through `bodyDoc`.
+const ZDelete = z.object({ id: z.string({ error: 'Required' }).min(1, 'Required').max(64) });
+/** A save: the part under `Inventory`, optionally a new provider and a unit. */
+const ZSave = z.object({ Inventory: ZPart.optional(), InventoryProvider: ZProvider.optional(), InventoryUnit: ZUnit.optional() });
 
 /** Part B 4.1. Reads: any company user; edit: managers and mechanics; delete: managers (role <= 110). */
 export const inventoryRoutes = [
@@ -23,6 +28,7 @@ export const inventoryRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/inventory/index.json',
+    bodyDoc: ZIndex,
     area: 'inventory',
     summary: 'Parts, paginated: filters category, status (approval), name (part number, name, manufacturer), page, limit',
     access: { plans },
@@ -51,6 +57,7 @@ export const inventoryRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/inventory/edit.json',
+    bodyDoc: ZSave,
     area: 'inventory',
     summary: 'Create (with a first unit) or edit a part: Inventory[...], InventoryProvider[name], InventoryUnit[...]',
     access: { roles: MAINTENANCE_ROLES, plans },
@@ -69,12 +76,13 @@ export const inventoryRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/inventory/delete.json',
+    bodyDoc: ZDelete,
     area: 'inventory',
     summary: 'Delete a part (managers)',
     access: { maxRole: MANAGER_MAX_ROLE, plans },
     response: ZMaintenanceInventoryDelete,
     handler: async ({ ctx, actor, req }) => {
-      const b = parseOr400(z.object({ id: z.string({ error: 'Required' }).min(1, 'Required').max(64) }), unwrapData(req.body));
+      const b = parseOr400(ZDelete, unwrapData(req.body));
       await ctx.tx((uow) => deletePart(uow, actor, b.id));
       return { result: true, message: 'Part deleted' };
     },
@@ -82,6 +90,7 @@ export const inventoryRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/inventory/providers.json',
+    bodyDoc: ZProviderSearch,
     area: 'inventory',
     summary: 'Providers, searched by name, email or phone',
     access: { plans },

@@ -23,7 +23,7 @@ const oneOf = <T extends readonly string[]>(values: T, label: string) =>
   );
 const optId = z.preprocess(emptyToNull, z.union([z.string(), z.number()]).transform(String).pipe(z.string().max(64)).nullable().optional());
 
-const ZPart = z.object({
+export const ZPart = z.object({
   id: z.preprocess(emptyToUndefined, z.string().max(64).optional()),
   part_number: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(60, 'At most 60 characters').optional()),
   name: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(180, 'At most 180 characters').optional()),
@@ -33,13 +33,13 @@ const ZPart = z.object({
   description: zOptText(5000),
 });
 
-const ZProvider = z.object({
+export const ZProvider = z.object({
   name: zOptText(120),
   email: z.preprocess(emptyToNull, z.email('Invalid email address').max(254).nullable().optional()),
   phone: zOptText(40),
 });
 
-const ZUnit = z.object({
+export const ZUnit = z.object({
   id: z.preprocess(emptyToUndefined, z.string().max(64).optional()),
   serial_number: zOptText(60),
   status: oneOf(UNIT_STATUSES, 'Status'),

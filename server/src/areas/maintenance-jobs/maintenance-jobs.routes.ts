@@ -1,11 +1,12 @@
 import { MAINTENANCE_JOB_WRITERS } from '@ops/shared';
 import { z } from 'zod';
+import { underModel } from '../../http/body-doc.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { badRequest } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
 import { parseOr400, REPORT_PLANS, unwrapData } from '../aircraft/fleet-common.ts';
 import { listJobs, viewJob } from './maintenance-jobs.queries.ts';
-import { createJob, deleteJob, editJob, linkReports, saveWorkOrder, signCrs, unlinkReport, verifySignerPassword, ZSignCrs } from './maintenance-jobs.service.ts';
+import { createJob, deleteJob, editJob, linkReports, saveWorkOrder, signCrs, unlinkReport, verifySignerPassword, ZJobCreate, ZJobEdit, ZLinkReports, ZSignCrs, ZUnlinkReport, ZWorkOrder } from './maintenance-jobs.service.ts';
 import { ZMaintenanceJobsIndex, ZMaintenanceJobsView, ZMaintenanceJobsCreate, ZMaintenanceJobsDelete, ZMaintenanceJobsSignCrs } from './maintenance-jobs.responses.ts';
 
 const plans = REPORT_PLANS;
@@ -36,6 +37,8 @@ export const maintenanceJobsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/jobs/create.json',
+    // Bodies are validated by the service; `bodyDoc` documents them.
+    bodyDoc: underModel('Job', ZJobCreate, true),
     area: 'maintenance-jobs',
     summary: 'Create a job: Job{aircraft_id, name, start?, maintenance_plan_id?, aircraft_report_ids[]?} (CONTRACT 4)',
     access: writers,
@@ -48,6 +51,7 @@ export const maintenanceJobsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/jobs/edit/:id.json',
+    bodyDoc: underModel('Job', ZJobEdit, true),
     area: 'maintenance-jobs',
     summary: 'Rename or reschedule an open job (designed): Job{name?, description?, start?}',
     access: writers,
@@ -61,6 +65,7 @@ export const maintenanceJobsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/jobs/delete/:id.json',
+    noBody: true,
     area: 'maintenance-jobs',
     summary: 'Delete a job whose CRS is not signed (designed); its reports are detached',
     access: writers,
@@ -74,6 +79,7 @@ export const maintenanceJobsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/jobs/link_reports.json',
+    bodyDoc: ZLinkReports,
     area: 'maintenance-jobs',
     summary: 'Attach reports of the same aircraft to a job before its CRS (CONTRACT 4)',
     access: writers,
@@ -86,6 +92,7 @@ export const maintenanceJobsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/jobs/unlink_report.json',
+    bodyDoc: ZUnlinkReport,
     area: 'maintenance-jobs',
     summary: 'Detach one report from a job before its CRS (CONTRACT 4)',
     access: writers,
@@ -98,6 +105,7 @@ export const maintenanceJobsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/jobs/sign_crs/:id.json',
+    bodyDoc: ZSignCrs,
     area: 'maintenance-jobs',
     summary: 'Sign the CRS with the signer’s password; closes the reports and schedules the next plan job (CONTRACT 4)',
     access: writers,
@@ -114,6 +122,7 @@ export const maintenanceJobsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/jobs/work_orders/edit.json',
+    bodyDoc: underModel('WorkOrder', ZWorkOrder, true),
     area: 'maintenance-jobs',
     summary: 'Create or update a work order of an open job (designed): WorkOrder{id?, maintenance_job_id, name, status, ...}',
     access: writers,

@@ -22,7 +22,7 @@ import './maintenance-jobs.tables.ts';
 
 const optUnix = z.preprocess(emptyToNull, zUnix.nullable().optional());
 
-const ZJobCreate = z.object({
+export const ZJobCreate = z.object({
   aircraft_id: z.union([z.string(), z.number()], { error: 'Required' }).transform(String).pipe(z.string().trim().min(1, 'Required').max(64)),
   name: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(180, 'At most 180 characters').optional()),
   description: zOptText(5000),
@@ -31,7 +31,7 @@ const ZJobCreate = z.object({
   aircraft_report_ids: zIdList.optional(),
 });
 
-const ZJobEdit = z.object({
+export const ZJobEdit = z.object({
   name: z.string().trim().min(1, 'Required').max(180, 'At most 180 characters').optional(),
   description: zOptText(5000),
   start: optUnix,

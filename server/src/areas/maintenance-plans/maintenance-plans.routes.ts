@@ -3,7 +3,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { emptyToUndefined, MAINTENANCE_ROLES, parseOr400, REPORT_PLANS, unwrapData } from '../aircraft/fleet-common.ts';
 import { assignedPlans, listPlans, listProgrammes, plansForAircraft, viewPlan } from './maintenance-plans.queries.ts';
-import { deletePlan, reorderPlans, savePlan, ZReorder } from './maintenance-plans.service.ts';
+import { deletePlan, reorderPlans, savePlan, ZPlan, ZReorder, ZTemplate } from './maintenance-plans.service.ts';
 import { ZMaintenancePlansIndex, ZMaintenancePlansView, ZMaintenancePlansEdit, ZMaintenancePlansDelete, ZMaintenancePlansReorder, ZMaintenancePlansForAircraft, ZMaintenancePlansAssigned, ZMaintenancePlansProgrammes } from './maintenance-plans.responses.ts';
 
 const plans = REPORT_PLANS;
@@ -11,17 +11,22 @@ const plans = REPORT_PLANS;
 const editors = { roles: MAINTENANCE_ROLES, plans };
 const idParam = z.object({ id: zId });
 const aircraftParam = z.object({ aircraftId: zId });
+// Bodies are validated by the handler or service (field-error keys as the spec names them); `bodyDoc` documents them.
+const ZPlansIndex = z.object({ aircraft: z.preprocess(emptyToUndefined, z.union([z.string(), z.number()]).transform(String).optional()) });
+/** A save: the action under `MaintenancePlan`; `Aircraft` (ids) and `PlanWorkOrder` (rows) replace those sets when posted. */
+const ZPlanSave = z.object({ MaintenancePlan: ZPlan, Aircraft: z.array(zId).optional(), PlanWorkOrder: z.array(ZTemplate).optional() });
 
 export const maintenancePlansRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/plans/index.json',
+    bodyDoc: ZPlansIndex,
     area: 'maintenance-plans',
     summary: 'Plan actions in order with aircraft, programme and template work orders; optional `aircraft` filter',
     access: { plans },
     response: ZMaintenancePlansIndex,
     handler: ({ ctx, actor, req }) => {
-      const b = parseOr400(z.object({ aircraft: z.preprocess(emptyToUndefined, z.union([z.string(), z.number()]).transform(String).optional()) }), unwrapData(req.body));
+      const b = parseOr400(ZPlansIndex, unwrapData(req.body));
       return listPlans(ctx.db, actor, b.aircraft);
     },
   }),
@@ -38,6 +43,7 @@ export const maintenancePlansRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/plans/edit.json',
+    bodyDoc: ZPlanSave,
     area: 'maintenance-plans',
     summary: 'Create or edit a plan action (data[MaintenancePlan], data[Aircraft][Aircraft][], data[PlanWorkOrder][n])',
     access: editors,
@@ -65,6 +71,7 @@ export const maintenancePlansRoutes = [
   defineRoute({
     method: 'POST',
     path: '/maintenance/plans/reorder.json',
+    bodyDoc: ZReorder,
     area: 'maintenance-plans',
     summary: 'Reorder plan actions: `order` array of ids',
     access: editors,

@@ -16,7 +16,7 @@ import './maintenance-plans.tables.ts';
  * whole before anything is written, and runs in one transaction.
  */
 
-const ZPlan = z.object({
+export const ZPlan = z.object({
   id: z.preprocess(emptyToUndefined, z.string().max(64).optional()),
   name: z.preprocess(emptyToUndefined, z.string().trim().min(1, 'Required').max(180, 'At most 180 characters').optional()),
   description: zOptText(5000),
@@ -27,7 +27,7 @@ const ZPlan = z.object({
   programme_name: zOptText(120),
 });
 
-const ZTemplate = z.object({
+export const ZTemplate = z.object({
   id: z.preprocess(emptyToUndefined, z.union([z.string(), z.number()]).transform(String).optional()),
   name: z.preprocess(emptyToUndefined, z.string().trim().max(180, 'At most 180 characters').optional()),
   description: zOptText(5000),

@@ -57,6 +57,7 @@ export const newsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/manager/news/news/delete/:id.json',
+    noBody: true,
     area: 'news',
     summary: 'Delete an article (roles <= 135)',
     access: newsAdmin,

@@ -73,6 +73,7 @@ export const pilotGroupsRoutes = [
   defineRoute({
     method: ['POST', 'DELETE'],
     path: '/pilot_groups/manager_delete/:id.json',
+    noBody: true,
     area: 'pilot-groups',
     summary: 'Delete a group and its memberships (not the users)',
     access,
@@ -93,6 +94,7 @@ export const pilotGroupsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/pilot_groups/manager_welcomize/:id.json',
+    noBody: true,
     area: 'pilot-groups',
     summary: 'Welcome, activation or confirmation mail to each active member with an email',
     access,

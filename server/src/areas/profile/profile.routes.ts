@@ -134,6 +134,7 @@ export const profileRoutes = [
   defineRoute({
     method: 'POST',
     path: '/users/closesession/:sessionId.json',
+    noBody: true,
     area: 'profile',
     summary: 'End one of the caller’s sessions (remote logout)',
     access: {},

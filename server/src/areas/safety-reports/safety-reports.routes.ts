@@ -5,6 +5,7 @@ import { notFound, validationFailed, zodFieldErrors } from '../../http/errors.ts
 import { zId } from '../../http/zod.ts';
 import { REPORT_PLANS } from '../aircraft/fleet-common.ts';
 import { parseNamed } from '../flights/named-params.ts';
+import { ZCreateBody, ZEditBody } from './safety-reports.schema.ts';
 import { sendExcel, sendPdf } from './safety-reports.export.ts';
 import {
   enumerations,
@@ -112,6 +113,7 @@ export const safetyReportsRoutes = [
       path,
       area,
       summary: 'File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private',
+      bodyDoc: ZCreateBody,
       access: { plans },
       response: ZPath,
     handler: async ({ ctx, actor, req }) => {
@@ -124,6 +126,7 @@ export const safetyReportsRoutes = [
   defineRoute({
     method: ['POST', 'PUT'],
     path: '/safety_reports/edit{/:id}.json',
+    bodyDoc: ZEditBody,
     area,
     summary: 'Edit a report (id in the path or SafetyReport.id); draft to open submits it',
     access: { plans },

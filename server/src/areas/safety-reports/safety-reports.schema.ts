@@ -94,6 +94,12 @@ export const ZEdit = z.object({
   safety_report_category_id: fields.safety_report_category_id.optional(),
   status: optEnum(SAFETY_STATUSES.map((s) => s.key) as [string, ...string[]]),
 });
+/**
+ * Create and edit bodies as `flatten` reads them, for /openapi.json (the service validates the flat fields):
+ * the report under `SafetyReport`; `Aircraft` and `crew` there or at the top level; on edit the id may be `SafetyReport.id`.
+ */
+export const ZCreateBody = z.object({ SafetyReport: ZCreate, Aircraft: ZCreate.shape.Aircraft, crew: ZCreate.shape.crew });
+export const ZEditBody = z.object({ SafetyReport: ZEdit.extend({ id: z.string().max(64).optional() }).optional(), Aircraft: ZEdit.shape.Aircraft, crew: ZEdit.shape.crew });
 export type TCreate = z.output<typeof ZCreate>;
 export type TEdit = z.output<typeof ZEdit>;
 

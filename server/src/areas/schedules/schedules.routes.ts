@@ -40,6 +40,7 @@ export const schedulesRoutes = [
   defineRoute({
     method: 'POST',
     path: '/schedules/delete/:id.json',
+    noBody: true,
     area: 'schedules',
     summary: 'Cancel a booking; its SCHEDULED flight becomes CANCELED with a history row',
     access: { roles: BOOKERS },
@@ -79,6 +80,7 @@ export const schedulesRoutes = [
   defineRoute({
     method: 'POST',
     path: '/schedules/feeds/revoke/:id.json',
+    noBody: true,
     area: 'schedules',
     summary: 'Revoke a calendar feed URL (it answers 404 from then on)',
     access: { sessionOnly: true },

@@ -404,6 +404,7 @@ export const trainingsRoutes = [
     path: '/trainings/exams/start/:enrollmentId/:examId.json',
     area,
     summary: 'Begin an attempt (attempt limit, access window of SCHEDULED exams)',
+    noBody: true,
     access: signedIn,
     params: z.object({ enrollmentId: zId, examId: zId }),
     response: ZTrainingsExamsStartPost,

@@ -42,6 +42,24 @@ const zExpiration = z
   .union([z.string(), z.number(), z.null()], { error: 'Required: a date, unix seconds, or empty to clear' })
   .optional();
 
+
+// Upload bodies are read by the service (its own error answers, multipart streaming); `bodyDoc` documents them.
+const ZSignBody = z.object({
+  filename: z.string(),
+  mime: z.string(),
+  size: z.union([z.number().int(), z.string()]).meta({ description: 'Bytes, at most 2 GB' }),
+  model: z.string(),
+  foreign_key: z.string(),
+});
+const ZCreateBody = z.object({
+  file: z.string().meta({ format: 'binary', description: 'The file, at most 100 MB' }),
+  active: z.enum(['1', 'true', 'on', '0', 'false', 'off']).optional(),
+  model: z.string().max(64).optional(),
+  id: z.string().max(64).optional().meta({ description: 'Id of the attached record (`foreign_key` also accepted)' }),
+  foreign_key: z.string().max(64).optional(),
+});
+const ZRawBytes = z.string().meta({ format: 'binary', description: 'The file’s bytes' });
+
 export const uploadsRoutes = [
   defineRoute({
     method: 'GET',
@@ -110,6 +128,7 @@ export const uploadsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/uploads/sign.json',
+    bodyDoc: ZSignBody,
     area: 'uploads',
     summary:
       'Direct upload step 1: validates filename, mime, size (<= 2 GB), model, foreign_key and returns a presigned PUT URL valid 15 minutes; 404 without an authenticated user',
@@ -124,6 +143,7 @@ export const uploadsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/uploads/complete/:id.json',
+    noBody: true,
     area: 'uploads',
     summary:
       'Direct upload step 3: verifies the stored object (exists, not empty, within the signed size and 2 GB, leading bytes match the type), reads size, dimensions, EXIF, makes a thumbnail; failures delete object and record',
@@ -136,6 +156,8 @@ export const uploadsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/uploads/create.json',
+    bodyDoc: ZCreateBody,
+    bodyMedia: ['multipart/form-data'],
     area: 'uploads',
     summary: 'Multipart upload through the API (`file`, optional `active`, `model`, `id`, `acl`), streamed to storage, at most 100 MB',
     access: {},
@@ -189,6 +211,8 @@ export const uploadsRoutes = [
   defineRoute({
     method: ['GET', 'PUT'],
     path: `${LOCAL_FILE_PATH}/:token`,
+    bodyDoc: ZRawBytes,
+    bodyMedia: ['application/octet-stream'],
     area: 'uploads',
     summary:
       'Local disk store only: the signed URL of a direct upload (PUT raw bytes, no Authorization) or of a download (GET); HMAC-signed and expiring, 403 otherwise',

@@ -73,6 +73,7 @@ export const webhooksRoutes = [
   defineRoute({
     method: 'POST',
     path: '/webhooks/rotate_secret/:id.json',
+    noBody: true,
     area: 'webhooks',
     summary: 'Replace the signing secret; the new one is shown once',
     access,
@@ -83,6 +84,7 @@ export const webhooksRoutes = [
   defineRoute({
     method: 'POST',
     path: '/webhooks/delete/:id.json',
+    noBody: true,
     area: 'webhooks',
     summary: 'Remove an endpoint; pending deliveries stop, the log stays',
     access,
@@ -104,6 +106,7 @@ export const webhooksRoutes = [
   defineRoute({
     method: 'POST',
     path: '/webhooks/redeliver/:id.json',
+    noBody: true,
     area: 'webhooks',
     summary: 'Deliver an event again (a new delivery of a delivered or failed one)',
     access,
