@@ -16313,7 +16313,6 @@ export interface paths {
                         "application/json": {
                             templates: {
                                 Training: {
-                                    subjects_count: number;
                                     id: string;
                                     name: string;
                                     type: string;
@@ -16331,6 +16330,7 @@ export interface paths {
                                     require_debriefing_signature: boolean;
                                     classwork_deadline_default_days: number;
                                     justification_deadline_default_days: number;
+                                    subjects_count: number;
                                 };
                             }[];
                         };
@@ -16575,16 +16575,6 @@ export interface paths {
                                 surname: string;
                             } | null;
                             Training: {
-                                Subject: {
-                                    id: string;
-                                    name: string;
-                                    teacher_id: string | null;
-                                    Lesson: {
-                                        id: string;
-                                        name: string;
-                                        minutes: number;
-                                    }[];
-                                }[];
                                 id: string;
                                 name: string;
                                 type: string;
@@ -16602,6 +16592,16 @@ export interface paths {
                                 require_debriefing_signature: boolean;
                                 classwork_deadline_default_days: number;
                                 justification_deadline_default_days: number;
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                    teacher_id: string | null;
+                                    Lesson: {
+                                        id: string;
+                                        name: string;
+                                        minutes: number;
+                                    }[];
+                                }[];
                             };
                             ExamAttempt: {
                                 id: string;
@@ -17023,16 +17023,6 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            subjects: {
-                                id: string;
-                                training_id: string;
-                                name: string;
-                                description: string | null;
-                                teacher_id: string | null;
-                                TrainingActivity: {
-                                    [key: string]: unknown;
-                                }[];
-                            }[];
                             TrainingsUser: {
                                 notes?: string | null;
                                 id: string;
@@ -17052,16 +17042,6 @@ export interface paths {
                                 surname: string;
                             } | null;
                             Training: {
-                                Subject: {
-                                    id: string;
-                                    name: string;
-                                    teacher_id: string | null;
-                                    Lesson: {
-                                        id: string;
-                                        name: string;
-                                        minutes: number;
-                                    }[];
-                                }[];
                                 id: string;
                                 name: string;
                                 type: string;
@@ -17079,6 +17059,16 @@ export interface paths {
                                 require_debriefing_signature: boolean;
                                 classwork_deadline_default_days: number;
                                 justification_deadline_default_days: number;
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                    teacher_id: string | null;
+                                    Lesson: {
+                                        id: string;
+                                        name: string;
+                                        minutes: number;
+                                    }[];
+                                }[];
                             };
                             ExamAttempt: {
                                 id: string;
@@ -17093,6 +17083,16 @@ export interface paths {
                                     type: string;
                                     training_subject_id: string | null;
                                 };
+                            }[];
+                            subjects: {
+                                id: string;
+                                training_id: string;
+                                name: string;
+                                description: string | null;
+                                teacher_id: string | null;
+                                TrainingActivity: {
+                                    [key: string]: unknown;
+                                }[];
                             }[];
                         };
                     };
