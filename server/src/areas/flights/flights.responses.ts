@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAttachedUpload } from '../uploads/uploads.responses.ts';
 import type { presentFlightRow } from './flights.presenter.ts';
 import { ZPaginate } from '../../http/responses.ts';
 
@@ -179,17 +180,7 @@ export const ZFlightsView = z.strictObject({
         }),
       }).nullable(),
     })),
-    Upload: z.array(z.object({
-      id: z.string(),
-      filename: z.string(),
-      type: z.string(),
-      mime: z.string(),
-      size: z.string().nullable(),
-      width: z.string().nullable(),
-      height: z.string().nullable(),
-      created: z.number(),
-      user_id: z.string(),
-    })),
+    Upload: z.array(ZAttachedUpload),
     SafetyReport: z.array(z.unknown()),
     Flight: zFlight,
     Base: zFlightBase.nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAttachedUpload } from '../uploads/uploads.responses.ts';
 import { ZPaginate } from '../../http/responses.ts';
 
 /**
@@ -231,17 +232,7 @@ export const ZSafetyReportsView = z.strictObject({
       idn: z.string().nullable(),
     }).nullable(),
     Children: z.array(zSafetyReport),
-    Upload: z.array(z.object({
-      id: z.string(),
-      filename: z.string(),
-      type: z.string(),
-      mime: z.string(),
-      size: z.string().nullable(),
-      width: z.string().nullable(),
-      height: z.string().nullable(),
-      created: z.number(),
-      user_id: z.string(),
-    })),
+    Upload: z.array(ZAttachedUpload),
     Risk: z.object({
       before: z.object({
         index: z.string(),
