@@ -6,6 +6,15 @@ import { z } from 'zod';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** The aircraft's model with its manufacturer. */
+const zAircraftModel = z.object({
+  name: z.string().nullable(),
+  icao: z.string().nullable(),
+  AircraftManufacturer: z.object({
+    name: z.string().nullable(),
+  }),
+});
+
 /** GET /aircraft/index.json */
 export const ZAircraftIndex = z.strictObject({
   aircraft: z.array(z.object({
@@ -21,13 +30,7 @@ export const ZAircraftIndex = z.strictObject({
       user_id: z.string().nullable(),
       base_id: z.string().nullable(),
     }),
-    AircraftModel: z.object({
-      name: z.string().nullable(),
-      icao: z.string().nullable(),
-      AircraftManufacturer: z.object({
-        name: z.string().nullable(),
-      }),
-    }),
+    AircraftModel: zAircraftModel,
   })),
 });
 
@@ -61,13 +64,7 @@ export const ZAircraftView = z.strictObject({
     airport_id: z.string().nullable(),
     company_id: z.string(),
   }).nullable(),
-  AircraftModel: z.object({
-    name: z.string().nullable(),
-    icao: z.string().nullable(),
-    AircraftManufacturer: z.object({
-      name: z.string().nullable(),
-    }),
-  }),
+  AircraftModel: zAircraftModel,
 });
 
 /** GET /aircraft/models.json */
