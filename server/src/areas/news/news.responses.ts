@@ -7,6 +7,14 @@ import { ZPaginate } from '../../http/responses.ts';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** Who signed the news item, and when. */
+const zNewsSignature = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  news_id: z.string(),
+  created: z.number(),
+});
+
 /** GET /news.json */
 export const ZNews = z.strictObject({
   news: z.array(z.object({
@@ -33,12 +41,7 @@ export const ZNews = z.strictObject({
       base_id: z.string().nullable(),
       notification: z.boolean(),
     })]),
-    NewsSignature: z.array(z.object({
-      id: z.string(),
-      user_id: z.string(),
-      news_id: z.string(),
-      created: z.number(),
-    })),
+    NewsSignature: z.array(zNewsSignature),
   })),
   pagination: ZPaginate,
 });
@@ -74,10 +77,5 @@ export const ZManagerNewsNewsDelete = z.strictObject({
 export const ZNewsNewsSign = z.strictObject({
   result: z.boolean(),
   message: z.string(),
-  NewsSignature: z.object({
-    id: z.string(),
-    user_id: z.string(),
-    news_id: z.string(),
-    created: z.number(),
-  }),
+  NewsSignature: zNewsSignature,
 });
