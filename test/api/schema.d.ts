@@ -715,15 +715,6 @@ export interface paths {
                     content: {
                         "application/json": {
                             Aircraft: {
-                                model_id: string | null;
-                                serial_number: string | null;
-                                adsb: string | null;
-                                insurance_expiration: string | null;
-                                airworthiness_expiration: string | null;
-                                registration_expiration: string | null;
-                                weight_balance_expiration: string | null;
-                                radio_expiration: string | null;
-                                avionics_expiration: string | null;
                                 id: string;
                                 registration: string;
                                 multiengine: boolean;
@@ -734,6 +725,15 @@ export interface paths {
                                 landings: number;
                                 user_id: string | null;
                                 base_id: string | null;
+                                model_id: string | null;
+                                serial_number: string | null;
+                                adsb: string | null;
+                                insurance_expiration: string | null;
+                                airworthiness_expiration: string | null;
+                                registration_expiration: string | null;
+                                weight_balance_expiration: string | null;
+                                radio_expiration: string | null;
+                                avionics_expiration: string | null;
                             };
                             Base: {
                                 id: string;
