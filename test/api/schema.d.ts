@@ -6469,18 +6469,17 @@ export interface paths {
                         "application/json": {
                             news: {
                                 News: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
                                     content: string | null;
-                                    id: string;
-                                    slug: string;
-                                    name: string;
-                                    category: string | null;
-                                    view_count: number;
-                                    sign: boolean;
-                                    created: string;
-                                    base_id: string | null;
-                                    notification: boolean;
                                 } | {
-                                    summary: string | null;
                                     id: string;
                                     slug: string;
                                     name: string;
@@ -6490,6 +6489,7 @@ export interface paths {
                                     created: string;
                                     base_id: string | null;
                                     notification: boolean;
+                                    summary: string | null;
                                 };
                                 NewsSignature: {
                                     id: string;
@@ -6553,18 +6553,17 @@ export interface paths {
                         "application/json": {
                             news: {
                                 News: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
                                     content: string | null;
-                                    id: string;
-                                    slug: string;
-                                    name: string;
-                                    category: string | null;
-                                    view_count: number;
-                                    sign: boolean;
-                                    created: string;
-                                    base_id: string | null;
-                                    notification: boolean;
                                 } | {
-                                    summary: string | null;
                                     id: string;
                                     slug: string;
                                     name: string;
@@ -6574,6 +6573,7 @@ export interface paths {
                                     created: string;
                                     base_id: string | null;
                                     notification: boolean;
+                                    summary: string | null;
                                 };
                                 NewsSignature: {
                                     id: string;
@@ -6639,18 +6639,17 @@ export interface paths {
                         "application/json": {
                             news: {
                                 News: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
                                     content: string | null;
-                                    id: string;
-                                    slug: string;
-                                    name: string;
-                                    category: string | null;
-                                    view_count: number;
-                                    sign: boolean;
-                                    created: string;
-                                    base_id: string | null;
-                                    notification: boolean;
                                 } | {
-                                    summary: string | null;
                                     id: string;
                                     slug: string;
                                     name: string;
@@ -6660,6 +6659,7 @@ export interface paths {
                                     created: string;
                                     base_id: string | null;
                                     notification: boolean;
+                                    summary: string | null;
                                 };
                                 NewsSignature: {
                                     id: string;

@@ -15,32 +15,23 @@ const zNewsSignature = z.object({
   created: z.number(),
 });
 
+/** A news list item without its text (the row carries either its content or its summary). */
+const zNewsItem = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  category: z.string().nullable(),
+  view_count: z.number(),
+  sign: z.boolean(),
+  created: z.string(),
+  base_id: z.string().nullable(),
+  notification: z.boolean(),
+});
+
 /** GET /news.json */
 export const ZNews = z.strictObject({
   news: z.array(z.object({
-    News: z.union([z.object({
-      content: z.string().nullable(),
-      id: z.string(),
-      slug: z.string(),
-      name: z.string(),
-      category: z.string().nullable(),
-      view_count: z.number(),
-      sign: z.boolean(),
-      created: z.string(),
-      base_id: z.string().nullable(),
-      notification: z.boolean(),
-    }), z.object({
-      summary: z.string().nullable(),
-      id: z.string(),
-      slug: z.string(),
-      name: z.string(),
-      category: z.string().nullable(),
-      view_count: z.number(),
-      sign: z.boolean(),
-      created: z.string(),
-      base_id: z.string().nullable(),
-      notification: z.boolean(),
-    })]),
+    News: z.union([zNewsItem.extend({ content: z.string().nullable() }), zNewsItem.extend({ summary: z.string().nullable() })]),
     NewsSignature: z.array(zNewsSignature),
   })),
   pagination: ZPaginate,
