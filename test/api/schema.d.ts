@@ -4293,9 +4293,6 @@ export interface paths {
                                         surname: string | null;
                                     };
                                 } | {
-                                    active: boolean;
-                                    pilot: boolean;
-                                    deleted: boolean;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -4303,6 +4300,9 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
                                 }) | null;
                                 Sic: ({
                                     id: string;
@@ -4313,9 +4313,6 @@ export interface paths {
                                         surname: string | null;
                                     };
                                 } | {
-                                    active: boolean;
-                                    pilot: boolean;
-                                    deleted: boolean;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -4323,6 +4320,9 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
                                 }) | null;
                             }[];
                             paginate: {
@@ -4469,9 +4469,6 @@ export interface paths {
                                         surname: string | null;
                                     };
                                 } | {
-                                    active: boolean;
-                                    pilot: boolean;
-                                    deleted: boolean;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -4479,6 +4476,9 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
                                 }) | null;
                                 Sic: ({
                                     id: string;
@@ -4489,9 +4489,6 @@ export interface paths {
                                         surname: string | null;
                                     };
                                 } | {
-                                    active: boolean;
-                                    pilot: boolean;
-                                    deleted: boolean;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -4499,6 +4496,9 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
                                 }) | null;
                             }[];
                             paginate: {
@@ -4557,10 +4557,6 @@ export interface paths {
                         "application/json": {
                             flight: {
                                 Pic: ({
-                                    UserGroup: {
-                                        role: number;
-                                        name: string;
-                                    } | null;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -4568,27 +4564,27 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
-                                } | {
                                     UserGroup: {
                                         role: number;
                                         name: string;
                                     } | null;
+                                } | {
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
                                     active: boolean;
                                     pilot: boolean;
                                     deleted: boolean;
-                                    id: string;
-                                    user_group_id: number | null;
-                                    UserDetail: {
-                                        id: string;
+                                    UserGroup: {
+                                        role: number;
                                         name: string;
-                                        surname: string | null;
-                                    };
+                                    } | null;
                                 }) | null;
                                 Sic: ({
-                                    UserGroup: {
-                                        role: number;
-                                        name: string;
-                                    } | null;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -4596,21 +4592,25 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
-                                } | {
                                     UserGroup: {
                                         role: number;
                                         name: string;
                                     } | null;
+                                } | {
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
                                     active: boolean;
                                     pilot: boolean;
                                     deleted: boolean;
-                                    id: string;
-                                    user_group_id: number | null;
-                                    UserDetail: {
-                                        id: string;
+                                    UserGroup: {
+                                        role: number;
                                         name: string;
-                                        surname: string | null;
-                                    };
+                                    } | null;
                                 }) | null;
                                 Supervisor: {
                                     id: string;

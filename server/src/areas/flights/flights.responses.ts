@@ -16,27 +16,34 @@ const zCrewName = z.object({
   surname: z.string().nullable(),
 });
 
-/** A pilot on the flight: the short form, or the full user when the viewer may see more. */
-const zCrewMember = z.union([z.object({
-  UserGroup: z.object({
-    role: z.number(),
-    name: z.string(),
-  }).nullable(),
+/** A pilot's group (role) as the flight view shows it. */
+const zCrewGroup = z.object({
+  role: z.number(),
+  name: z.string(),
+});
+
+/** A pilot on a flight, short form. */
+const zCrewShort = z.object({
   id: z.string(),
   user_group_id: z.number().nullable(),
   UserDetail: zCrewName,
-}), z.object({
-  UserGroup: z.object({
-    role: z.number(),
-    name: z.string(),
-  }).nullable(),
+});
+
+/** A pilot on a flight when the viewer may see the full user. */
+const zCrewFull = zCrewShort.extend({
   active: z.boolean(),
   pilot: z.boolean(),
   deleted: z.boolean(),
-  id: z.string(),
-  user_group_id: z.number().nullable(),
-  UserDetail: zCrewName,
-})]);
+});
+
+/** A pilot on a flight row: the short form, or the full user when the viewer may see more. */
+const zCrewRow = z.union([zCrewShort, zCrewFull]);
+
+/** A pilot on the flight view: as on a row, with the user's group. */
+const zCrewMember = z.union([
+  zCrewShort.extend({ UserGroup: zCrewGroup.nullable() }),
+  zCrewFull.extend({ UserGroup: zCrewGroup.nullable() }),
+]);
 
 /** A flight row as presented (times as local HH:MM text next to the epoch values). */
 const zFlight = z.object({
@@ -157,10 +164,7 @@ export const ZFlightsView = z.strictObject({
         name: z.string(),
         surname: z.string(),
       }),
-      UserGroup: z.object({
-        role: z.number(),
-        name: z.string(),
-      }).nullable(),
+      UserGroup: zCrewGroup.nullable(),
     }).nullable(),
     DepartureAirport: zFlightAirport.nullable(),
     LandingAirport: zFlightAirport.nullable(),
@@ -264,20 +268,6 @@ export const ZFlightsFratPost = z.strictObject({
   result: z.boolean(),
   frat: zFrat,
 });
-
-/** A pilot on a flight row: the short form, or the full user when the viewer may see more. */
-const zCrewRow = z.union([z.object({
-  id: z.string(),
-  user_group_id: z.number().nullable(),
-  UserDetail: zCrewName,
-}), z.object({
-  active: z.boolean(),
-  pilot: z.boolean(),
-  deleted: z.boolean(),
-  id: z.string(),
-  user_group_id: z.number().nullable(),
-  UserDetail: zCrewName,
-})]);
 
 /** One row of GET /flights/load (presentFlightRow). */
 export const ZFlightRow = z.object({
