@@ -14998,6 +14998,10 @@ export interface paths {
                                     start: number;
                                     end: number;
                                 }[];
+                                blocked: {
+                                    from: number;
+                                    reason: string;
+                                } | null;
                             }[];
                             instructors: {
                                 id: string;

@@ -56,6 +56,11 @@ export const ZSchedulesAvailability = z.strictObject({
       start: z.number(),
       end: z.number(),
     })),
+    /** From when an open MEL item grounds the aircraft that day (null: not blocked). */
+    blocked: z.object({
+      from: z.number(),
+      reason: z.string(),
+    }).nullable(),
   })),
   instructors: z.array(z.object({
     id: z.string(),
