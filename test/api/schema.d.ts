@@ -715,15 +715,6 @@ export interface paths {
                     content: {
                         "application/json": {
                             Aircraft: {
-                                model_id: string | null;
-                                serial_number: string | null;
-                                adsb: string | null;
-                                insurance_expiration: string | null;
-                                airworthiness_expiration: string | null;
-                                registration_expiration: string | null;
-                                weight_balance_expiration: string | null;
-                                radio_expiration: string | null;
-                                avionics_expiration: string | null;
                                 id: string;
                                 registration: string;
                                 multiengine: boolean;
@@ -734,6 +725,15 @@ export interface paths {
                                 landings: number;
                                 user_id: string | null;
                                 base_id: string | null;
+                                model_id: string | null;
+                                serial_number: string | null;
+                                adsb: string | null;
+                                insurance_expiration: string | null;
+                                airworthiness_expiration: string | null;
+                                registration_expiration: string | null;
+                                weight_balance_expiration: string | null;
+                                radio_expiration: string | null;
+                                avionics_expiration: string | null;
                             };
                             Base: {
                                 id: string;
@@ -4984,9 +4984,6 @@ export interface paths {
                                         surname: string | null;
                                     };
                                 } | {
-                                    active: boolean;
-                                    pilot: boolean;
-                                    deleted: boolean;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -4994,6 +4991,9 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
                                 }) | null;
                                 Sic: ({
                                     id: string;
@@ -5004,9 +5004,6 @@ export interface paths {
                                         surname: string | null;
                                     };
                                 } | {
-                                    active: boolean;
-                                    pilot: boolean;
-                                    deleted: boolean;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -5014,6 +5011,9 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
                                 }) | null;
                             }[];
                             paginate: {
@@ -5160,9 +5160,6 @@ export interface paths {
                                         surname: string | null;
                                     };
                                 } | {
-                                    active: boolean;
-                                    pilot: boolean;
-                                    deleted: boolean;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -5170,6 +5167,9 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
                                 }) | null;
                                 Sic: ({
                                     id: string;
@@ -5180,9 +5180,6 @@ export interface paths {
                                         surname: string | null;
                                     };
                                 } | {
-                                    active: boolean;
-                                    pilot: boolean;
-                                    deleted: boolean;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -5190,6 +5187,9 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
+                                    active: boolean;
+                                    pilot: boolean;
+                                    deleted: boolean;
                                 }) | null;
                             }[];
                             paginate: {
@@ -5248,10 +5248,6 @@ export interface paths {
                         "application/json": {
                             flight: {
                                 Pic: ({
-                                    UserGroup: {
-                                        role: number;
-                                        name: string;
-                                    } | null;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -5259,27 +5255,27 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
-                                } | {
                                     UserGroup: {
                                         role: number;
                                         name: string;
                                     } | null;
+                                } | {
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
                                     active: boolean;
                                     pilot: boolean;
                                     deleted: boolean;
-                                    id: string;
-                                    user_group_id: number | null;
-                                    UserDetail: {
-                                        id: string;
+                                    UserGroup: {
+                                        role: number;
                                         name: string;
-                                        surname: string | null;
-                                    };
+                                    } | null;
                                 }) | null;
                                 Sic: ({
-                                    UserGroup: {
-                                        role: number;
-                                        name: string;
-                                    } | null;
                                     id: string;
                                     user_group_id: number | null;
                                     UserDetail: {
@@ -5287,21 +5283,25 @@ export interface paths {
                                         name: string;
                                         surname: string | null;
                                     };
-                                } | {
                                     UserGroup: {
                                         role: number;
                                         name: string;
                                     } | null;
+                                } | {
+                                    id: string;
+                                    user_group_id: number | null;
+                                    UserDetail: {
+                                        id: string;
+                                        name: string;
+                                        surname: string | null;
+                                    };
                                     active: boolean;
                                     pilot: boolean;
                                     deleted: boolean;
-                                    id: string;
-                                    user_group_id: number | null;
-                                    UserDetail: {
-                                        id: string;
+                                    UserGroup: {
+                                        role: number;
                                         name: string;
-                                        surname: string | null;
-                                    };
+                                    } | null;
                                 }) | null;
                                 Supervisor: {
                                     id: string;
@@ -7160,18 +7160,17 @@ export interface paths {
                         "application/json": {
                             news: {
                                 News: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
                                     content: string | null;
-                                    id: string;
-                                    slug: string;
-                                    name: string;
-                                    category: string | null;
-                                    view_count: number;
-                                    sign: boolean;
-                                    created: string;
-                                    base_id: string | null;
-                                    notification: boolean;
                                 } | {
-                                    summary: string | null;
                                     id: string;
                                     slug: string;
                                     name: string;
@@ -7181,6 +7180,7 @@ export interface paths {
                                     created: string;
                                     base_id: string | null;
                                     notification: boolean;
+                                    summary: string | null;
                                 };
                                 NewsSignature: {
                                     id: string;
@@ -7244,18 +7244,17 @@ export interface paths {
                         "application/json": {
                             news: {
                                 News: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
                                     content: string | null;
-                                    id: string;
-                                    slug: string;
-                                    name: string;
-                                    category: string | null;
-                                    view_count: number;
-                                    sign: boolean;
-                                    created: string;
-                                    base_id: string | null;
-                                    notification: boolean;
                                 } | {
-                                    summary: string | null;
                                     id: string;
                                     slug: string;
                                     name: string;
@@ -7265,6 +7264,7 @@ export interface paths {
                                     created: string;
                                     base_id: string | null;
                                     notification: boolean;
+                                    summary: string | null;
                                 };
                                 NewsSignature: {
                                     id: string;
@@ -7330,18 +7330,17 @@ export interface paths {
                         "application/json": {
                             news: {
                                 News: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    category: string | null;
+                                    view_count: number;
+                                    sign: boolean;
+                                    created: string;
+                                    base_id: string | null;
+                                    notification: boolean;
                                     content: string | null;
-                                    id: string;
-                                    slug: string;
-                                    name: string;
-                                    category: string | null;
-                                    view_count: number;
-                                    sign: boolean;
-                                    created: string;
-                                    base_id: string | null;
-                                    notification: boolean;
                                 } | {
-                                    summary: string | null;
                                     id: string;
                                     slug: string;
                                     name: string;
@@ -7351,6 +7350,7 @@ export interface paths {
                                     created: string;
                                     base_id: string | null;
                                     notification: boolean;
+                                    summary: string | null;
                                 };
                                 NewsSignature: {
                                     id: string;
@@ -17047,7 +17047,6 @@ export interface paths {
                         "application/json": {
                             templates: {
                                 Training: {
-                                    subjects_count: number;
                                     id: string;
                                     name: string;
                                     type: string;
@@ -17065,6 +17064,7 @@ export interface paths {
                                     require_debriefing_signature: boolean;
                                     classwork_deadline_default_days: number;
                                     justification_deadline_default_days: number;
+                                    subjects_count: number;
                                 };
                             }[];
                         };
@@ -17309,16 +17309,6 @@ export interface paths {
                                 surname: string;
                             } | null;
                             Training: {
-                                Subject: {
-                                    id: string;
-                                    name: string;
-                                    teacher_id: string | null;
-                                    Lesson: {
-                                        id: string;
-                                        name: string;
-                                        minutes: number;
-                                    }[];
-                                }[];
                                 id: string;
                                 name: string;
                                 type: string;
@@ -17336,6 +17326,16 @@ export interface paths {
                                 require_debriefing_signature: boolean;
                                 classwork_deadline_default_days: number;
                                 justification_deadline_default_days: number;
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                    teacher_id: string | null;
+                                    Lesson: {
+                                        id: string;
+                                        name: string;
+                                        minutes: number;
+                                    }[];
+                                }[];
                             };
                             ExamAttempt: {
                                 id: string;
@@ -17757,16 +17757,6 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            subjects: {
-                                id: string;
-                                training_id: string;
-                                name: string;
-                                description: string | null;
-                                teacher_id: string | null;
-                                TrainingActivity: {
-                                    [key: string]: unknown;
-                                }[];
-                            }[];
                             TrainingsUser: {
                                 notes?: string | null;
                                 id: string;
@@ -17786,16 +17776,6 @@ export interface paths {
                                 surname: string;
                             } | null;
                             Training: {
-                                Subject: {
-                                    id: string;
-                                    name: string;
-                                    teacher_id: string | null;
-                                    Lesson: {
-                                        id: string;
-                                        name: string;
-                                        minutes: number;
-                                    }[];
-                                }[];
                                 id: string;
                                 name: string;
                                 type: string;
@@ -17813,6 +17793,16 @@ export interface paths {
                                 require_debriefing_signature: boolean;
                                 classwork_deadline_default_days: number;
                                 justification_deadline_default_days: number;
+                                Subject: {
+                                    id: string;
+                                    name: string;
+                                    teacher_id: string | null;
+                                    Lesson: {
+                                        id: string;
+                                        name: string;
+                                        minutes: number;
+                                    }[];
+                                }[];
                             };
                             ExamAttempt: {
                                 id: string;
@@ -17827,6 +17817,16 @@ export interface paths {
                                     type: string;
                                     training_subject_id: string | null;
                                 };
+                            }[];
+                            subjects: {
+                                id: string;
+                                training_id: string;
+                                name: string;
+                                description: string | null;
+                                teacher_id: string | null;
+                                TrainingActivity: {
+                                    [key: string]: unknown;
+                                }[];
                             }[];
                         };
                     };

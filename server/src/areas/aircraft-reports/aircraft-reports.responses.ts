@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAttachedUpload } from '../uploads/uploads.responses.ts';
 import { ZPaginate } from '../../http/responses.ts';
 
 /**
@@ -7,73 +8,85 @@ import { ZPaginate } from '../../http/responses.ts';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** An MEL deferral with its limitations and its derived status (also in maintenance job answers). */
+export const ZMelItem = z.object({
+  id: z.string(),
+  aircraft_report_id: z.string(),
+  mel_reference: z.string().nullable(),
+  category: z.enum(["A", "B", "C", "D"]).nullable(),
+  interval_type: z.enum(["NEXT_FLIGHT", "CALENDAR_DAYS", "FLIGHTS", "FLIGHT_DAYS", "CYCLES"]).nullable(),
+  interval_value: z.number().nullable(),
+  starts: z.number().nullable(),
+  expires: z.number().nullable(),
+  baseline_flights: z.number().nullable(),
+  baseline_cycles: z.number().nullable(),
+  placard_fitted: z.boolean(),
+  procedures: z.string().nullable(),
+  released_by: z.string().nullable(),
+  released: z.number().nullable(),
+  extended: z.boolean(),
+  extended_by: z.string().nullable(),
+  extended_until: z.number().nullable(),
+  extension_reason: z.string().nullable(),
+  MelItemLimitation: z.array(z.object({
+    id: z.string(),
+    code: z.string(),
+    value: z.string().nullable(),
+    note: z.string().nullable(),
+    created: z.number(),
+  })),
+  status: z.enum(["OPEN", "CLOSED", "EXPIRING_SOON", "EXPIRED"]),
+  derived_at: z.number(),
+});
+
+/** One aircraft report (defect) row. */
+export const ZAircraftReport = z.object({
+  id: z.string(),
+  aircraft_id: z.string(),
+  flight_id: z.string().nullable(),
+  user_id: z.string().nullable(),
+  type: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  ata_chapter: z.string().nullable(),
+  system: z.string().nullable(),
+  severity: z.string(),
+  aircraft_status: z.string(),
+  dispatch_condition: z.string(),
+  status: z.string(),
+  hours: z.number().nullable(),
+  cycles: z.number().nullable(),
+  deferred_until: z.number().nullable(),
+  deferred_reference: z.string().nullable(),
+  created: z.number(),
+  modified: z.number(),
+  closed: z.number().nullable(),
+  closed_by: z.string().nullable(),
+  maintenance_job_id: z.string().nullable(),
+});
+
+/** Who raised the report. */
+const zReportUser = z.object({
+  id: z.string().nullable(),
+  name: z.string(),
+  surname: z.string(),
+});
+
+/** A report with its MEL deferral, aircraft and reporter (the list row; the view adds job and uploads). */
+const zReportEntry = z.object({
+  AircraftReport: ZAircraftReport,
+  MelItem: ZMelItem.nullable(),
+  Aircraft: z.object({
+    id: z.string(),
+    registration: z.string().nullable(),
+  }),
+  User: zReportUser.nullable(),
+});
+
 /** POST /maintenance/aircraft_reports/index.json */
 export const ZMaintenanceAircraftReportsIndex = z.strictObject({
   result: z.boolean(),
-  reports: z.array(z.object({
-    AircraftReport: z.object({
-      id: z.string(),
-      aircraft_id: z.string(),
-      flight_id: z.string().nullable(),
-      user_id: z.string().nullable(),
-      type: z.string(),
-      title: z.string(),
-      description: z.string().nullable(),
-      ata_chapter: z.string().nullable(),
-      system: z.string().nullable(),
-      severity: z.string(),
-      aircraft_status: z.string(),
-      dispatch_condition: z.string(),
-      status: z.string(),
-      hours: z.number().nullable(),
-      cycles: z.number().nullable(),
-      deferred_until: z.number().nullable(),
-      deferred_reference: z.string().nullable(),
-      created: z.number(),
-      modified: z.number(),
-      closed: z.number().nullable(),
-      closed_by: z.string().nullable(),
-      maintenance_job_id: z.string().nullable(),
-    }),
-    MelItem: z.object({
-      id: z.string(),
-      aircraft_report_id: z.string(),
-      mel_reference: z.string().nullable(),
-      category: z.enum(["A", "B", "C", "D"]).nullable(),
-      interval_type: z.enum(["NEXT_FLIGHT", "CALENDAR_DAYS", "FLIGHTS", "FLIGHT_DAYS", "CYCLES"]).nullable(),
-      interval_value: z.number().nullable(),
-      starts: z.number().nullable(),
-      expires: z.number().nullable(),
-      baseline_flights: z.number().nullable(),
-      baseline_cycles: z.number().nullable(),
-      placard_fitted: z.boolean(),
-      procedures: z.string().nullable(),
-      released_by: z.string().nullable(),
-      released: z.number().nullable(),
-      extended: z.boolean(),
-      extended_by: z.string().nullable(),
-      extended_until: z.number().nullable(),
-      extension_reason: z.string().nullable(),
-      MelItemLimitation: z.array(z.object({
-        id: z.string(),
-        code: z.string(),
-        value: z.string().nullable(),
-        note: z.string().nullable(),
-        created: z.number(),
-      })),
-      status: z.enum(["OPEN", "CLOSED", "EXPIRING_SOON", "EXPIRED"]),
-      derived_at: z.number(),
-    }).nullable(),
-    Aircraft: z.object({
-      id: z.string(),
-      registration: z.string().nullable(),
-    }),
-    User: z.object({
-      id: z.string().nullable(),
-      name: z.string(),
-      surname: z.string(),
-    }).nullable(),
-  })),
+  reports: z.array(zReportEntry),
   paginate: ZPaginate,
 });
 
@@ -86,79 +99,8 @@ export const ZMaintenanceAircraftReportsView = z.strictObject({
     start: z.number().nullable(),
     crs_signed: z.boolean(),
   }).nullable(),
-  Upload: z.array(z.object({
-    id: z.string(),
-    filename: z.string(),
-    type: z.string(),
-    mime: z.string(),
-    size: z.string().nullable(),
-    width: z.string().nullable(),
-    height: z.string().nullable(),
-    created: z.number(),
-    user_id: z.string(),
-  })),
-  AircraftReport: z.object({
-    id: z.string(),
-    aircraft_id: z.string(),
-    flight_id: z.string().nullable(),
-    user_id: z.string().nullable(),
-    type: z.string(),
-    title: z.string(),
-    description: z.string().nullable(),
-    ata_chapter: z.string().nullable(),
-    system: z.string().nullable(),
-    severity: z.string(),
-    aircraft_status: z.string(),
-    dispatch_condition: z.string(),
-    status: z.string(),
-    hours: z.number().nullable(),
-    cycles: z.number().nullable(),
-    deferred_until: z.number().nullable(),
-    deferred_reference: z.string().nullable(),
-    created: z.number(),
-    modified: z.number(),
-    closed: z.number().nullable(),
-    closed_by: z.string().nullable(),
-    maintenance_job_id: z.string().nullable(),
-  }),
-  MelItem: z.object({
-    id: z.string(),
-    aircraft_report_id: z.string(),
-    mel_reference: z.string().nullable(),
-    category: z.enum(["A", "B", "C", "D"]).nullable(),
-    interval_type: z.enum(["NEXT_FLIGHT", "CALENDAR_DAYS", "FLIGHTS", "FLIGHT_DAYS", "CYCLES"]).nullable(),
-    interval_value: z.number().nullable(),
-    starts: z.number().nullable(),
-    expires: z.number().nullable(),
-    baseline_flights: z.number().nullable(),
-    baseline_cycles: z.number().nullable(),
-    placard_fitted: z.boolean(),
-    procedures: z.string().nullable(),
-    released_by: z.string().nullable(),
-    released: z.number().nullable(),
-    extended: z.boolean(),
-    extended_by: z.string().nullable(),
-    extended_until: z.number().nullable(),
-    extension_reason: z.string().nullable(),
-    MelItemLimitation: z.array(z.object({
-      id: z.string(),
-      code: z.string(),
-      value: z.string().nullable(),
-      note: z.string().nullable(),
-      created: z.number(),
-    })),
-    status: z.enum(["OPEN", "CLOSED", "EXPIRING_SOON", "EXPIRED"]),
-    derived_at: z.number(),
-  }).nullable(),
-  Aircraft: z.object({
-    id: z.string(),
-    registration: z.string().nullable(),
-  }),
-  User: z.object({
-    id: z.string().nullable(),
-    name: z.string(),
-    surname: z.string(),
-  }).nullable(),
+  Upload: z.array(ZAttachedUpload),
+  ...zReportEntry.shape,
   result: z.boolean(),
 });
 

@@ -6,34 +6,40 @@ import { z } from 'zod';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** The aircraft's model with its manufacturer. */
+const zAircraftModel = z.object({
+  name: z.string().nullable(),
+  icao: z.string().nullable(),
+  AircraftManufacturer: z.object({
+    name: z.string().nullable(),
+  }),
+});
+
+/** One aircraft as the fleet list shows it (the view adds the documents and their expirations). */
+const zAircraftRow = z.object({
+  id: z.string(),
+  registration: z.string(),
+  multiengine: z.boolean(),
+  multipilot: z.boolean(),
+  simulator: z.boolean(),
+  active: z.boolean(),
+  hours: z.number(),
+  landings: z.number(),
+  user_id: z.string().nullable(),
+  base_id: z.string().nullable(),
+});
+
 /** GET /aircraft/index.json */
 export const ZAircraftIndex = z.strictObject({
   aircraft: z.array(z.object({
-    Aircraft: z.object({
-      id: z.string(),
-      registration: z.string(),
-      multiengine: z.boolean(),
-      multipilot: z.boolean(),
-      simulator: z.boolean(),
-      active: z.boolean(),
-      hours: z.number(),
-      landings: z.number(),
-      user_id: z.string().nullable(),
-      base_id: z.string().nullable(),
-    }),
-    AircraftModel: z.object({
-      name: z.string().nullable(),
-      icao: z.string().nullable(),
-      AircraftManufacturer: z.object({
-        name: z.string().nullable(),
-      }),
-    }),
+    Aircraft: zAircraftRow,
+    AircraftModel: zAircraftModel,
   })),
 });
 
 /** GET /aircraft/view/:id.json */
 export const ZAircraftView = z.strictObject({
-  Aircraft: z.object({
+  Aircraft: zAircraftRow.extend({
     model_id: z.string().nullable(),
     serial_number: z.string().nullable(),
     adsb: z.string().nullable(),
@@ -43,16 +49,6 @@ export const ZAircraftView = z.strictObject({
     weight_balance_expiration: z.string().nullable(),
     radio_expiration: z.string().nullable(),
     avionics_expiration: z.string().nullable(),
-    id: z.string(),
-    registration: z.string(),
-    multiengine: z.boolean(),
-    multipilot: z.boolean(),
-    simulator: z.boolean(),
-    active: z.boolean(),
-    hours: z.number(),
-    landings: z.number(),
-    user_id: z.string().nullable(),
-    base_id: z.string().nullable(),
   }),
   Base: z.object({
     id: z.string(),
@@ -61,13 +57,7 @@ export const ZAircraftView = z.strictObject({
     airport_id: z.string().nullable(),
     company_id: z.string(),
   }).nullable(),
-  AircraftModel: z.object({
-    name: z.string().nullable(),
-    icao: z.string().nullable(),
-    AircraftManufacturer: z.object({
-      name: z.string().nullable(),
-    }),
-  }),
+  AircraftModel: zAircraftModel,
 });
 
 /** GET /aircraft/models.json */

@@ -6,16 +6,19 @@ import { z } from 'zod';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** One airport row. */
+const zAirport = z.object({
+  id: z.string(),
+  name: z.string(),
+  city: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+});
+
 /** GET /airports/search.json */
 export const ZAirportsSearch = z.strictObject({
   airports: z.array(z.object({
-    Airport: z.object({
-      id: z.string(),
-      name: z.string(),
-      city: z.string(),
-      lat: z.number(),
-      lon: z.number(),
-    }),
+    Airport: zAirport,
     Country: z.object({
       id: z.string().nullable(),
       name: z.string(),
@@ -47,13 +50,7 @@ export const ZAirportsView = z.strictObject({
       polar: z.enum(["day", "night"]).nullable(),
       definition: z.string(),
     }),
-    Airport: z.object({
-      id: z.string(),
-      name: z.string(),
-      city: z.string(),
-      lat: z.number(),
-      lon: z.number(),
-    }),
+    Airport: zAirport,
     Country: z.object({
       id: z.string().nullable(),
       name: z.string(),

@@ -6,28 +6,35 @@ import { z } from 'zod';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** One base row. */
+const zBase = z.object({
+  id: z.string(),
+  name: z.string(),
+  default: z.boolean(),
+  airport_id: z.string().nullable(),
+  company_id: z.string(),
+});
+
 /** GET /bases/index.json */
 export const ZBasesIndex = z.strictObject({
   bases: z.array(z.object({
-    Base: z.object({
-      id: z.string(),
-      name: z.string(),
-      default: z.boolean(),
-      airport_id: z.string().nullable(),
-      company_id: z.string(),
-    }),
+    Base: zBase,
   })),
+});
+
+/** A person assigned to the base. */
+const zBaseMember = z.object({
+  id: z.string(),
+  name: z.string(),
+  surname: z.string(),
+  active: z.boolean(),
+  photo: z.string().nullable(),
+  color: z.string().nullable(),
 });
 
 /** GET /bases/view{/:id}.json */
 export const ZBasesView = z.strictObject({
-  Base: z.object({
-    id: z.string(),
-    name: z.string(),
-    default: z.boolean(),
-    airport_id: z.string().nullable(),
-    company_id: z.string(),
-  }),
+  Base: zBase,
   Airport: z.union([z.object({
     id: z.string(),
     name: z.null(),
@@ -56,22 +63,8 @@ export const ZBasesView = z.strictObject({
     simulator: z.boolean(),
     model: z.string().nullable(),
   })),
-  Pilots: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    surname: z.string(),
-    active: z.boolean(),
-    photo: z.string().nullable(),
-    color: z.string().nullable(),
-  })),
-  Mechanics: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    surname: z.string(),
-    active: z.boolean(),
-    photo: z.string().nullable(),
-    color: z.string().nullable(),
-  })),
+  Pilots: z.array(zBaseMember),
+  Mechanics: z.array(zBaseMember),
 });
 
 /** POST /bases/add.json */
@@ -79,13 +72,7 @@ export const ZBasesAdd = z.strictObject({
   result: z.boolean(),
   id: z.string(),
   message: z.string(),
-  Base: z.object({
-    id: z.string(),
-    name: z.string(),
-    default: z.boolean(),
-    airport_id: z.string().nullable(),
-    company_id: z.string(),
-  }),
+  Base: zBase,
 });
 
 /** POST /bases/delete/:id.json */
@@ -108,18 +95,21 @@ export const ZBasesCrew = z.array(z.object({
   eventColor: z.string(),
 }));
 
+/** One base assignment period of a pilot. */
+const zBaseSchedule = z.object({
+  id: z.string(),
+  base: z.string(),
+  pilot: z.string(),
+  start: z.number().nullable(),
+  end: z.number().nullable(),
+  type: z.string(),
+  always: z.boolean(),
+});
+
 /** GET /bases/schedule/:id.json */
 export const ZBasesSchedule = z.strictObject({
   schedules: z.array(z.object({
-    BaseSchedule: z.object({
-      id: z.string(),
-      base: z.string(),
-      pilot: z.string(),
-      start: z.number().nullable(),
-      end: z.number().nullable(),
-      type: z.string(),
-      always: z.boolean(),
-    }),
+    BaseSchedule: zBaseSchedule,
     Pilot: z.object({
       id: z.string(),
       name: z.string(),
@@ -134,15 +124,7 @@ export const ZBasesSchedule = z.strictObject({
 export const ZBasesAddSchedule = z.strictObject({
   result: z.boolean(),
   id: z.string(),
-  BaseSchedule: z.object({
-    id: z.string(),
-    base: z.string(),
-    pilot: z.string(),
-    start: z.number().nullable(),
-    end: z.number().nullable(),
-    type: z.string(),
-    always: z.boolean(),
-  }),
+  BaseSchedule: zBaseSchedule,
 });
 
 /** GET /bases/delete_schedule/:id.json */

@@ -6,32 +6,35 @@ import { z } from 'zod';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** A pilot's certificate with its type and scans. */
+const zUserCertificate = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  type: z.string(),
+  name: z.string().nullable(),
+  issue: z.string().nullable(),
+  expiration: z.string().nullable(),
+  comments: z.string().nullable(),
+  Upload: z.union([z.object({
+    id: z.string(),
+    filename: z.string(),
+    type: z.string(),
+    mime: z.string(),
+    size: z.string().nullable(),
+  }), z.object({
+    id: z.string(),
+    filename: z.undefined().optional(),
+    type: z.undefined().optional(),
+    mime: z.undefined().optional(),
+    size: z.undefined().optional(),
+  })]).nullable(),
+});
+
 /** POST /pilots/certificates/edit.json */
 export const ZPilotsCertificatesEdit = z.strictObject({
   result: z.boolean(),
   id: z.string(),
-  UserCertificate: z.object({
-    id: z.string(),
-    user_id: z.string(),
-    type: z.string(),
-    name: z.string().nullable(),
-    issue: z.string().nullable(),
-    expiration: z.string().nullable(),
-    comments: z.string().nullable(),
-    Upload: z.union([z.object({
-      id: z.string(),
-      filename: z.string(),
-      type: z.string(),
-      mime: z.string(),
-      size: z.string().nullable(),
-    }), z.object({
-      id: z.string(),
-      filename: z.undefined().optional(),
-      type: z.undefined().optional(),
-      mime: z.undefined().optional(),
-      size: z.undefined().optional(),
-    })]).nullable(),
-  }),
+  UserCertificate: zUserCertificate,
 });
 
 /** POST /pilots/certificates/delete/:id.json */
@@ -43,26 +46,5 @@ export const ZPilotsCertificatesDelete = z.strictObject({
 
 /** GET /pilots/certificates{/:userId}.json */
 export const ZPilotsCertificates = z.strictObject({
-  certificates: z.array(z.object({
-    id: z.string(),
-    user_id: z.string(),
-    type: z.string(),
-    name: z.string().nullable(),
-    issue: z.string().nullable(),
-    expiration: z.string().nullable(),
-    comments: z.string().nullable(),
-    Upload: z.union([z.object({
-      id: z.string(),
-      filename: z.string(),
-      type: z.string(),
-      mime: z.string(),
-      size: z.string().nullable(),
-    }), z.object({
-      id: z.string(),
-      filename: z.undefined().optional(),
-      type: z.undefined().optional(),
-      mime: z.undefined().optional(),
-      size: z.undefined().optional(),
-    })]).nullable(),
-  })),
+  certificates: z.array(zUserCertificate),
 });

@@ -6,8 +6,18 @@ import { z } from 'zod';
  * of the integration suite against the document they produce (the contract test).
  */
 
-/** GET /companies/settings.json */
-export const ZCompaniesSettings = z.strictObject({
+/** A timezone as the company presents it. */
+const zTimezone = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  offset_hours: z.number(),
+  offset: z.string(),
+  country_iso: z.null(),
+});
+
+/** The company's records as the settings screens read them (the manager answers add `Admin`). */
+const companySettings = {
   Company: z.object({
     id: z.string(),
     name: z.string(),
@@ -28,28 +38,14 @@ export const ZCompaniesSettings = z.strictObject({
     timezone_id: z.string(),
     country_id: z.string().nullable(),
     zip: z.string().nullable(),
-    Timezone: z.object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string(),
-      offset_hours: z.number(),
-      offset: z.string(),
-      country_iso: z.null(),
-    }),
+    Timezone: zTimezone,
     Country: z.object({
       name: z.string(),
       iso2: z.string(),
     }).nullable(),
   }),
   CompanySetting: z.object({
-    FlightTimezone: z.object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string(),
-      offset_hours: z.number(),
-      offset: z.string(),
-      country_iso: z.null(),
-    }).optional(),
+    FlightTimezone: zTimezone.optional(),
     self_schedule: z.boolean(),
     require_pic_docs: z.boolean(),
     schedule_self_allow_nodocs: z.boolean(),
@@ -77,185 +73,51 @@ export const ZCompaniesSettings = z.strictObject({
     tax: z.number(),
     send_notification: z.boolean(),
     public_key: z.string().nullable(),
+  }),
+};
+
+/** GET /companies/settings.json */
+export const ZCompaniesSettings = z.strictObject(companySettings);
+
+/** Account figures only the manager sees. */
+const zCompanyAdmin = z.object({
+  created: z.number(),
+  modified: z.number(),
+  user_count: z.number(),
+  active_user_count: z.number(),
+  pilot_count: z.number(),
+  pilot_limit: z.number().nullable(),
+  base_count: z.number(),
+  active_api_keys: z.number(),
+  operating_hours: z.object({
+    company: z.boolean(),
+    bases: z.number(),
   }),
 });
 
 /** GET /manager/companies/settings.json */
 export const ZManagerCompaniesSettings = z.strictObject({
-  Admin: z.object({
-    created: z.number(),
-    modified: z.number(),
-    user_count: z.number(),
-    active_user_count: z.number(),
-    pilot_count: z.number(),
-    pilot_limit: z.number().nullable(),
-    base_count: z.number(),
-    active_api_keys: z.number(),
-    operating_hours: z.object({
-      company: z.boolean(),
-      bases: z.number(),
-    }),
-  }),
-  Company: z.object({
-    id: z.string(),
-    name: z.string(),
-    disabled: z.boolean(),
-    api: z.boolean(),
-    plan: z.string(),
-    type: z.string(),
-  }),
-  CompanyTheme: z.object({
-    id: z.string(),
-    logo: z.string().nullable(),
-    color: z.string().nullable(),
-  }),
-  CompanyDetail: z.object({
-    id: z.string(),
-    currency: z.string(),
-    icao: z.string().nullable(),
-    timezone_id: z.string(),
-    country_id: z.string().nullable(),
-    zip: z.string().nullable(),
-    Timezone: z.object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string(),
-      offset_hours: z.number(),
-      offset: z.string(),
-      country_iso: z.null(),
-    }),
-    Country: z.object({
-      name: z.string(),
-      iso2: z.string(),
-    }).nullable(),
-  }),
-  CompanySetting: z.object({
-    FlightTimezone: z.object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string(),
-      offset_hours: z.number(),
-      offset: z.string(),
-      country_iso: z.null(),
-    }).optional(),
-    self_schedule: z.boolean(),
-    require_pic_docs: z.boolean(),
-    schedule_self_allow_nodocs: z.boolean(),
-    block_pic_without_docs: z.boolean(),
-    require_flight_password: z.boolean(),
-    schedule_dispatch_frat: z.boolean(),
-    require_debriefing_signature: z.boolean(),
-    id: z.string(),
-    company_id: z.string(),
-    flight_timezone_id: z.string().nullable(),
-    date_format: z.string(),
-    time_format: z.string(),
-    duration_format: z.string(),
-    aoc: z.boolean(),
-    extracrew: z.boolean(),
-    cabincrew: z.boolean(),
-    max_duty_hours: z.number().nullable(),
-    max_flight_hours_year: z.number().nullable(),
-  }),
-  CompanyBillingSetting: z.object({
-    id: z.string(),
-    company_id: z.string(),
-    enabled: z.boolean(),
-    billed_person: z.string().nullable(),
-    tax: z.number(),
-    send_notification: z.boolean(),
-    public_key: z.string().nullable(),
-  }),
+  Admin: zCompanyAdmin,
+  ...companySettings,
 });
 
 /** POST /manager/companies/edit.json */
 export const ZManagerCompaniesEdit = z.strictObject({
-  Admin: z.object({
-    created: z.number(),
-    modified: z.number(),
-    user_count: z.number(),
-    active_user_count: z.number(),
-    pilot_count: z.number(),
-    pilot_limit: z.number().nullable(),
-    base_count: z.number(),
-    active_api_keys: z.number(),
-    operating_hours: z.object({
-      company: z.boolean(),
-      bases: z.number(),
-    }),
-  }),
-  Company: z.object({
-    id: z.string(),
-    name: z.string(),
-    disabled: z.boolean(),
-    api: z.boolean(),
-    plan: z.string(),
-    type: z.string(),
-  }),
-  CompanyTheme: z.object({
-    id: z.string(),
-    logo: z.string().nullable(),
-    color: z.string().nullable(),
-  }),
-  CompanyDetail: z.object({
-    id: z.string(),
-    currency: z.string(),
-    icao: z.string().nullable(),
-    timezone_id: z.string(),
-    country_id: z.string().nullable(),
-    zip: z.string().nullable(),
-    Timezone: z.object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string(),
-      offset_hours: z.number(),
-      offset: z.string(),
-      country_iso: z.null(),
-    }),
-    Country: z.object({
-      name: z.string(),
-      iso2: z.string(),
-    }).nullable(),
-  }),
-  CompanySetting: z.object({
-    FlightTimezone: z.object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string(),
-      offset_hours: z.number(),
-      offset: z.string(),
-      country_iso: z.null(),
-    }).optional(),
-    self_schedule: z.boolean(),
-    require_pic_docs: z.boolean(),
-    schedule_self_allow_nodocs: z.boolean(),
-    block_pic_without_docs: z.boolean(),
-    require_flight_password: z.boolean(),
-    schedule_dispatch_frat: z.boolean(),
-    require_debriefing_signature: z.boolean(),
-    id: z.string(),
-    company_id: z.string(),
-    flight_timezone_id: z.string().nullable(),
-    date_format: z.string(),
-    time_format: z.string(),
-    duration_format: z.string(),
-    aoc: z.boolean(),
-    extracrew: z.boolean(),
-    cabincrew: z.boolean(),
-    max_duty_hours: z.number().nullable(),
-    max_flight_hours_year: z.number().nullable(),
-  }),
-  CompanyBillingSetting: z.object({
-    id: z.string(),
-    company_id: z.string(),
-    enabled: z.boolean(),
-    billed_person: z.string().nullable(),
-    tax: z.number(),
-    send_notification: z.boolean(),
-    public_key: z.string().nullable(),
-  }),
+  Admin: zCompanyAdmin,
+  ...companySettings,
   result: z.boolean(),
   message: z.string(),
+});
+
+/** One opening-hours row (a weekday or a dated override; base_id null for the company). */
+const zOperatingHoursRow = z.object({
+  id: z.string(),
+  base_id: z.string().nullable(),
+  weekday: z.number().nullable(),
+  override_date: z.string().nullable(),
+  closed: z.boolean(),
+  start_minute: z.number(),
+  end_minute: z.number(),
 });
 
 /** GET /manager/companies/operating_hours.json */
@@ -264,15 +126,7 @@ export const ZManagerCompaniesOperatingHours = z.strictObject({
     timezone: z.string(),
     overrides_from: z.string(),
     overrides_to: z.string(),
-    rows: z.array(z.object({
-      id: z.string(),
-      base_id: z.string().nullable(),
-      weekday: z.number().nullable(),
-      override_date: z.string().nullable(),
-      closed: z.boolean(),
-      start_minute: z.number(),
-      end_minute: z.number(),
-    })),
+    rows: z.array(zOperatingHoursRow),
     bases: z.array(z.object({
       id: z.string(),
       name: z.string(),
@@ -286,15 +140,7 @@ export const ZManagerCompaniesSaveOperatingHours = z.strictObject({
   result: z.boolean(),
   message: z.string(),
   base_id: z.string().nullable(),
-  rows: z.array(z.object({
-    id: z.string(),
-    base_id: z.string().nullable(),
-    weekday: z.number().nullable(),
-    override_date: z.string().nullable(),
-    closed: z.boolean(),
-    start_minute: z.number(),
-    end_minute: z.number(),
-  })),
+  rows: z.array(zOperatingHoursRow),
 });
 
 /** GET /companies/hours/:scope/:from/:to.json */
@@ -322,33 +168,27 @@ export const ZCompaniesPermissions = z.strictObject({
   "Flight.confirm": z.boolean(),
 });
 
+/** One role's permissions and which of them override the defaults. */
+const zRolePermissions = z.object({
+  role: z.number(),
+  name: z.string(),
+  permissions: z.object({
+    "Flight.create": z.boolean(),
+    "Flight.edit": z.boolean(),
+    "Flight.confirm": z.boolean(),
+  }),
+  overridden: z.array(z.enum(["Flight.create", "Flight.edit", "Flight.confirm"])),
+});
+
 /** GET /manager/companies/permissions.json */
 export const ZManagerCompaniesPermissions = z.strictObject({
-  roles: z.array(z.object({
-    role: z.number(),
-    name: z.string(),
-    permissions: z.object({
-      "Flight.create": z.boolean(),
-      "Flight.edit": z.boolean(),
-      "Flight.confirm": z.boolean(),
-    }),
-    overridden: z.array(z.enum(["Flight.create", "Flight.edit", "Flight.confirm"])),
-  })),
+  roles: z.array(zRolePermissions),
 });
 
 /** POST /manager/companies/permissions.json */
 export const ZManagerCompaniesPermissionsPost = z.strictObject({
   result: z.boolean(),
-  role: z.object({
-    role: z.number(),
-    name: z.string(),
-    permissions: z.object({
-      "Flight.create": z.boolean(),
-      "Flight.edit": z.boolean(),
-      "Flight.confirm": z.boolean(),
-    }),
-    overridden: z.array(z.enum(["Flight.create", "Flight.edit", "Flight.confirm"])),
-  }).optional(),
+  role: zRolePermissions.optional(),
 });
 
 /** GET /companies/alerts.json */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAttachedUpload } from '../uploads/uploads.responses.ts';
 import type { presentFlightRow } from './flights.presenter.ts';
 import { ZPaginate } from '../../http/responses.ts';
 
@@ -8,65 +9,150 @@ import { ZPaginate } from '../../http/responses.ts';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** The crew member's name. */
+const zCrewName = z.object({
+  id: z.string(),
+  name: z.string(),
+  surname: z.string().nullable(),
+});
+
+/** A pilot's group (role) as the flight view shows it. */
+const zCrewGroup = z.object({
+  role: z.number(),
+  name: z.string(),
+});
+
+/** A pilot on a flight, short form. */
+const zCrewShort = z.object({
+  id: z.string(),
+  user_group_id: z.number().nullable(),
+  UserDetail: zCrewName,
+});
+
+/** A pilot on a flight when the viewer may see the full user. */
+const zCrewFull = zCrewShort.extend({
+  active: z.boolean(),
+  pilot: z.boolean(),
+  deleted: z.boolean(),
+});
+
+/** A pilot on a flight row: the short form, or the full user when the viewer may see more. */
+const zCrewRow = z.union([zCrewShort, zCrewFull]);
+
+/** A pilot on the flight view: as on a row, with the user's group. */
+const zCrewMember = z.union([
+  zCrewShort.extend({ UserGroup: zCrewGroup.nullable() }),
+  zCrewFull.extend({ UserGroup: zCrewGroup.nullable() }),
+]);
+
+/** A flight row as presented (times as local HH:MM text next to the epoch values). */
+const zFlight = z.object({
+  id: z.string(),
+  date: z.string(),
+  status: z.string(),
+  callsign: z.string().nullable(),
+  departure_airport: z.string().nullable(),
+  landing_airport: z.string().nullable(),
+  offblocks_time: z.string().nullable(),
+  takeoff_time: z.string().nullable(),
+  landing_time: z.string().nullable(),
+  onblocks_time: z.string().nullable(),
+  offblocks: z.number().nullable(),
+  takeoff: z.number().nullable(),
+  landing: z.number().nullable(),
+  onblocks: z.number().nullable(),
+  block_time: z.number(),
+  flight_time: z.number(),
+  night_flight_time: z.number(),
+  ifr_flight_time: z.number(),
+  rules: z.string().nullable(),
+  crosscountry: z.boolean(),
+  multiengine: z.boolean(),
+  landings: z.number(),
+  night_landings: z.number(),
+  engine_starts: z.number(),
+  pax: z.number(),
+  oil: z.number().nullable(),
+  fuel: z.number().nullable(),
+  cargo: z.number().nullable(),
+  route: z.string().nullable(),
+  remarks: z.string().nullable(),
+  pf: z.string().nullable(),
+  aircraft_id: z.string().nullable(),
+  flight_type_id: z.string().nullable(),
+  base_id: z.string().nullable(),
+  pic_id: z.string().nullable(),
+  sic_id: z.string().nullable(),
+  supervisor_id: z.string().nullable(),
+  user_id: z.string().nullable(),
+  confirmed_at: z.number().nullable(),
+  confirmed_by: z.string().nullable(),
+  dispatched_at: z.number().nullable(),
+  dispatched_by: z.string().nullable(),
+  created: z.number(),
+  modified: z.number(),
+});
+
+/** The flight's aircraft with its model. */
+const zFlightAircraft = z.object({
+  id: z.string(),
+  registration: z.string(),
+  multiengine: z.boolean(),
+  multipilot: z.boolean(),
+  simulator: z.boolean(),
+  photo: z.string().nullable(),
+  adsb: z.string().nullable(),
+  active: z.boolean(),
+  hours: z.number().nullable(),
+  landings: z.number().nullable(),
+  AircraftModel: z.object({
+    name: z.string().nullable(),
+    icao: z.string().nullable(),
+    AircraftManufacturer: z.object({
+      name: z.string().nullable(),
+    }),
+  }),
+});
+
+/** The flight type as a flight row carries it. */
+const zFlightFlightType = z.object({
+  id: z.string(),
+  name: z.string(),
+  color: z.string().nullable(),
+  booking: z.boolean(),
+  pic_flight_time: z.string().nullable(),
+  sic_flight_time: z.string().nullable(),
+  supervisor_flight_time: z.string().nullable(),
+  deleted: z.boolean(),
+});
+
+/** The base as a flight row carries it. */
+const zFlightBase = z.object({
+  id: z.string(),
+  name: z.string(),
+  airport_id: z.string().nullable(),
+});
+
+/** An airport as the flight view maps it. */
+const zFlightAirport = z.object({
+  id: z.string(),
+  name: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+});
+
+/** How the change log shows one kind of change. */
+const zChangeAction = z.object({
+  icon: z.string(),
+  name: z.string(),
+  class: z.string(),
+});
+
 /** GET /flights/view/:id.json */
 export const ZFlightsView = z.strictObject({
   flight: z.object({
-    Pic: z.union([z.object({
-      UserGroup: z.object({
-        role: z.number(),
-        name: z.string(),
-      }).nullable(),
-      id: z.string(),
-      user_group_id: z.number().nullable(),
-      UserDetail: z.object({
-        id: z.string(),
-        name: z.string(),
-        surname: z.string().nullable(),
-      }),
-    }), z.object({
-      UserGroup: z.object({
-        role: z.number(),
-        name: z.string(),
-      }).nullable(),
-      active: z.boolean(),
-      pilot: z.boolean(),
-      deleted: z.boolean(),
-      id: z.string(),
-      user_group_id: z.number().nullable(),
-      UserDetail: z.object({
-        id: z.string(),
-        name: z.string(),
-        surname: z.string().nullable(),
-      }),
-    })]).nullable(),
-    Sic: z.union([z.object({
-      UserGroup: z.object({
-        role: z.number(),
-        name: z.string(),
-      }).nullable(),
-      id: z.string(),
-      user_group_id: z.number().nullable(),
-      UserDetail: z.object({
-        id: z.string(),
-        name: z.string(),
-        surname: z.string().nullable(),
-      }),
-    }), z.object({
-      UserGroup: z.object({
-        role: z.number(),
-        name: z.string(),
-      }).nullable(),
-      active: z.boolean(),
-      pilot: z.boolean(),
-      deleted: z.boolean(),
-      id: z.string(),
-      user_group_id: z.number().nullable(),
-      UserDetail: z.object({
-        id: z.string(),
-        name: z.string(),
-        surname: z.string().nullable(),
-      }),
-    })]).nullable(),
+    Pic: zCrewMember.nullable(),
+    Sic: zCrewMember.nullable(),
     Supervisor: z.object({
       id: z.string(),
       user_group_id: z.number(),
@@ -78,23 +164,10 @@ export const ZFlightsView = z.strictObject({
         name: z.string(),
         surname: z.string(),
       }),
-      UserGroup: z.object({
-        role: z.number(),
-        name: z.string(),
-      }).nullable(),
+      UserGroup: zCrewGroup.nullable(),
     }).nullable(),
-    DepartureAirport: z.object({
-      id: z.string(),
-      name: z.string(),
-      lat: z.number(),
-      lon: z.number(),
-    }).nullable(),
-    LandingAirport: z.object({
-      id: z.string(),
-      name: z.string(),
-      lat: z.number(),
-      lon: z.number(),
-    }).nullable(),
+    DepartureAirport: zFlightAirport.nullable(),
+    LandingAirport: zFlightAirport.nullable(),
     FlightChange: z.array(z.object({
       id: z.string(),
       flight_id: z.string(),
@@ -111,98 +184,12 @@ export const ZFlightsView = z.strictObject({
         }),
       }).nullable(),
     })),
-    Upload: z.array(z.object({
-      id: z.string(),
-      filename: z.string(),
-      type: z.string(),
-      mime: z.string(),
-      size: z.string().nullable(),
-      width: z.string().nullable(),
-      height: z.string().nullable(),
-      created: z.number(),
-      user_id: z.string(),
-    })),
+    Upload: z.array(ZAttachedUpload),
     SafetyReport: z.array(z.unknown()),
-    Flight: z.object({
-      id: z.string(),
-      date: z.string(),
-      status: z.string(),
-      callsign: z.string().nullable(),
-      departure_airport: z.string().nullable(),
-      landing_airport: z.string().nullable(),
-      offblocks_time: z.string().nullable(),
-      takeoff_time: z.string().nullable(),
-      landing_time: z.string().nullable(),
-      onblocks_time: z.string().nullable(),
-      offblocks: z.number().nullable(),
-      takeoff: z.number().nullable(),
-      landing: z.number().nullable(),
-      onblocks: z.number().nullable(),
-      block_time: z.number(),
-      flight_time: z.number(),
-      night_flight_time: z.number(),
-      ifr_flight_time: z.number(),
-      rules: z.string().nullable(),
-      crosscountry: z.boolean(),
-      multiengine: z.boolean(),
-      landings: z.number(),
-      night_landings: z.number(),
-      engine_starts: z.number(),
-      pax: z.number(),
-      oil: z.number().nullable(),
-      fuel: z.number().nullable(),
-      cargo: z.number().nullable(),
-      route: z.string().nullable(),
-      remarks: z.string().nullable(),
-      pf: z.string().nullable(),
-      aircraft_id: z.string().nullable(),
-      flight_type_id: z.string().nullable(),
-      base_id: z.string().nullable(),
-      pic_id: z.string().nullable(),
-      sic_id: z.string().nullable(),
-      supervisor_id: z.string().nullable(),
-      user_id: z.string().nullable(),
-      confirmed_at: z.number().nullable(),
-      confirmed_by: z.string().nullable(),
-      dispatched_at: z.number().nullable(),
-      dispatched_by: z.string().nullable(),
-      created: z.number(),
-      modified: z.number(),
-    }),
-    Base: z.object({
-      id: z.string(),
-      name: z.string(),
-      airport_id: z.string().nullable(),
-    }).nullable(),
-    Aircraft: z.object({
-      id: z.string(),
-      registration: z.string(),
-      multiengine: z.boolean(),
-      multipilot: z.boolean(),
-      simulator: z.boolean(),
-      photo: z.string().nullable(),
-      adsb: z.string().nullable(),
-      active: z.boolean(),
-      hours: z.number().nullable(),
-      landings: z.number().nullable(),
-      AircraftModel: z.object({
-        name: z.string().nullable(),
-        icao: z.string().nullable(),
-        AircraftManufacturer: z.object({
-          name: z.string().nullable(),
-        }),
-      }),
-    }).nullable(),
-    FlightType: z.object({
-      id: z.string(),
-      name: z.string(),
-      color: z.string().nullable(),
-      booking: z.boolean(),
-      pic_flight_time: z.string().nullable(),
-      sic_flight_time: z.string().nullable(),
-      supervisor_flight_time: z.string().nullable(),
-      deleted: z.boolean(),
-    }).nullable(),
+    Flight: zFlight,
+    Base: zFlightBase.nullable(),
+    Aircraft: zFlightAircraft.nullable(),
+    FlightType: zFlightFlightType.nullable(),
   }),
   distance: z.number(),
   canConfirm: z.boolean(),
@@ -210,36 +197,12 @@ export const ZFlightsView = z.strictObject({
   canCreate: z.boolean(),
   canDelete: z.boolean(),
   changeNames: z.object({
-    create: z.object({
-      icon: z.string(),
-      name: z.string(),
-      class: z.string(),
-    }),
-    edit: z.object({
-      icon: z.string(),
-      name: z.string(),
-      class: z.string(),
-    }),
-    confirm: z.object({
-      icon: z.string(),
-      name: z.string(),
-      class: z.string(),
-    }),
-    dispatch: z.object({
-      icon: z.string(),
-      name: z.string(),
-      class: z.string(),
-    }),
-    cancel: z.object({
-      icon: z.string(),
-      name: z.string(),
-      class: z.string(),
-    }),
-    revert: z.object({
-      icon: z.string(),
-      name: z.string(),
-      class: z.string(),
-    }),
+    create: zChangeAction,
+    edit: zChangeAction,
+    confirm: zChangeAction,
+    dispatch: zChangeAction,
+    cancel: zChangeAction,
+    revert: zChangeAction,
   }),
 });
 
@@ -268,20 +231,23 @@ export const ZFlightsDispatch = z.union([z.object({
   code: z.string(),
 })]);
 
+/** A flight's risk assessment. */
+const zFrat = z.object({
+  id: z.string(),
+  flight_id: z.string(),
+  user_id: z.string(),
+  answers: z.record(z.string(), z.string()),
+  score: z.number(),
+  level: z.string(),
+  mitigation: z.string().nullable(),
+  completed: z.boolean(),
+  created: z.number(),
+  modified: z.number(),
+});
+
 /** GET /flights/frat/:id.json */
 export const ZFlightsFrat = z.strictObject({
-  frat: z.object({
-    id: z.string(),
-    flight_id: z.string(),
-    user_id: z.string(),
-    answers: z.record(z.string(), z.string()),
-    score: z.number(),
-    level: z.string(),
-    mitigation: z.string().nullable(),
-    completed: z.boolean(),
-    created: z.number(),
-    modified: z.number(),
-  }).nullable(),
+  frat: zFrat.nullable(),
   factors: z.array(z.object({
     key: z.string(),
     label: z.string(),
@@ -300,142 +266,17 @@ export const ZFlightsFrat = z.strictObject({
 /** POST /flights/frat/:id.json */
 export const ZFlightsFratPost = z.strictObject({
   result: z.boolean(),
-  frat: z.object({
-    id: z.string(),
-    flight_id: z.string(),
-    user_id: z.string(),
-    answers: z.record(z.string(), z.string()),
-    score: z.number(),
-    level: z.string(),
-    mitigation: z.string().nullable(),
-    completed: z.boolean(),
-    created: z.number(),
-    modified: z.number(),
-  }),
+  frat: zFrat,
 });
 
 /** One row of GET /flights/load (presentFlightRow). */
 export const ZFlightRow = z.object({
-  Flight: z.object({
-    id: z.string(),
-    date: z.string(),
-    status: z.string(),
-    callsign: z.string().nullable(),
-    departure_airport: z.string().nullable(),
-    landing_airport: z.string().nullable(),
-    offblocks_time: z.string().nullable(),
-    takeoff_time: z.string().nullable(),
-    landing_time: z.string().nullable(),
-    onblocks_time: z.string().nullable(),
-    offblocks: z.number().nullable(),
-    takeoff: z.number().nullable(),
-    landing: z.number().nullable(),
-    onblocks: z.number().nullable(),
-    block_time: z.number(),
-    flight_time: z.number(),
-    night_flight_time: z.number(),
-    ifr_flight_time: z.number(),
-    rules: z.string().nullable(),
-    crosscountry: z.boolean(),
-    multiengine: z.boolean(),
-    landings: z.number(),
-    night_landings: z.number(),
-    engine_starts: z.number(),
-    pax: z.number(),
-    oil: z.number().nullable(),
-    fuel: z.number().nullable(),
-    cargo: z.number().nullable(),
-    route: z.string().nullable(),
-    remarks: z.string().nullable(),
-    pf: z.string().nullable(),
-    aircraft_id: z.string().nullable(),
-    flight_type_id: z.string().nullable(),
-    base_id: z.string().nullable(),
-    pic_id: z.string().nullable(),
-    sic_id: z.string().nullable(),
-    supervisor_id: z.string().nullable(),
-    user_id: z.string().nullable(),
-    confirmed_at: z.number().nullable(),
-    confirmed_by: z.string().nullable(),
-    dispatched_at: z.number().nullable(),
-    dispatched_by: z.string().nullable(),
-    created: z.number(),
-    modified: z.number(),
-  }),
-  Base: z.object({
-    id: z.string(),
-    name: z.string(),
-    airport_id: z.string().nullable(),
-  }).nullable(),
-  Aircraft: z.object({
-    id: z.string(),
-    registration: z.string(),
-    multiengine: z.boolean(),
-    multipilot: z.boolean(),
-    simulator: z.boolean(),
-    photo: z.string().nullable(),
-    adsb: z.string().nullable(),
-    active: z.boolean(),
-    hours: z.number().nullable(),
-    landings: z.number().nullable(),
-    AircraftModel: z.object({
-      name: z.string().nullable(),
-      icao: z.string().nullable(),
-      AircraftManufacturer: z.object({
-        name: z.string().nullable(),
-      }),
-    }),
-  }).nullable(),
-  FlightType: z.object({
-    id: z.string(),
-    name: z.string(),
-    color: z.string().nullable(),
-    booking: z.boolean(),
-    pic_flight_time: z.string().nullable(),
-    sic_flight_time: z.string().nullable(),
-    supervisor_flight_time: z.string().nullable(),
-    deleted: z.boolean(),
-  }).nullable(),
-  Pic: z.union([z.object({
-    id: z.string(),
-    user_group_id: z.number().nullable(),
-    UserDetail: z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string().nullable(),
-    }),
-  }), z.object({
-    active: z.boolean(),
-    pilot: z.boolean(),
-    deleted: z.boolean(),
-    id: z.string(),
-    user_group_id: z.number().nullable(),
-    UserDetail: z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string().nullable(),
-    }),
-  })]).nullable(),
-  Sic: z.union([z.object({
-    id: z.string(),
-    user_group_id: z.number().nullable(),
-    UserDetail: z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string().nullable(),
-    }),
-  }), z.object({
-    active: z.boolean(),
-    pilot: z.boolean(),
-    deleted: z.boolean(),
-    id: z.string(),
-    user_group_id: z.number().nullable(),
-    UserDetail: z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string().nullable(),
-    }),
-  })]).nullable(),
+  Flight: zFlight,
+  Base: zFlightBase.nullable(),
+  Aircraft: zFlightAircraft.nullable(),
+  FlightType: zFlightFlightType.nullable(),
+  Pic: zCrewRow.nullable(),
+  Sic: zCrewRow.nullable(),
 });
 
 /** GET /flights/load{/*named}.json: written as text (cached or streamed), so the presenter is checked here instead. */

@@ -17,21 +17,24 @@ export const ZMaintenanceInventoryAvailable = z.strictObject({
   })),
 });
 
+/** One inventory part (catalogue entry). */
+const zInventory = z.object({
+  id: z.string(),
+  part_number: z.string(),
+  name: z.string(),
+  mfr_name: z.string(),
+  category: z.string(),
+  approval_status: z.string(),
+  description: z.string().nullable(),
+  created: z.number(),
+  modified: z.number(),
+});
+
 /** POST /maintenance/inventory/index.json */
 export const ZMaintenanceInventoryIndex = z.strictObject({
   result: z.boolean(),
   items: z.array(z.object({
-    Inventory: z.object({
-      id: z.string(),
-      part_number: z.string(),
-      name: z.string(),
-      mfr_name: z.string(),
-      category: z.string(),
-      approval_status: z.string(),
-      description: z.string().nullable(),
-      created: z.number(),
-      modified: z.number(),
-    }),
+    Inventory: zInventory,
     unit_count: z.number(),
     available_count: z.number(),
   })),
@@ -47,20 +50,18 @@ export const ZMaintenanceInventorySelectables = z.strictObject({
   unit_conditions: z.array(z.enum(["NEW", "OVERHAULED", "SERVICEABLE", "REPAIRED", "UNSERVICEABLE"])).readonly(),
 });
 
+/** An inventory provider. */
+const zInventoryProvider = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+});
+
 /** GET /maintenance/inventory/view/:id.json */
 export const ZMaintenanceInventoryView = z.strictObject({
   result: z.boolean(),
-  Inventory: z.object({
-    id: z.string(),
-    part_number: z.string(),
-    name: z.string(),
-    mfr_name: z.string(),
-    category: z.string(),
-    approval_status: z.string(),
-    description: z.string().nullable(),
-    created: z.number(),
-    modified: z.number(),
-  }),
+  Inventory: zInventory,
   InventoryUnit: z.array(z.object({
     id: z.string(),
     serial_number: z.string().nullable(),
@@ -71,12 +72,7 @@ export const ZMaintenanceInventoryView = z.strictObject({
     workorder_id: z.string().nullable(),
     created: z.number(),
   })),
-  InventoryProvider: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-  })),
+  InventoryProvider: z.array(zInventoryProvider),
   InventoryHistory: z.array(z.object({
     id: z.string(),
     action: z.string(),
@@ -106,12 +102,7 @@ export const ZMaintenanceInventoryDelete = z.strictObject({
 /** POST /maintenance/inventory/providers.json */
 export const ZMaintenanceInventoryProviders = z.strictObject({
   result: z.boolean(),
-  providers: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-  })),
+  providers: z.array(zInventoryProvider),
 });
 
 /** GET /maintenance/inventory/provider/:id.json */

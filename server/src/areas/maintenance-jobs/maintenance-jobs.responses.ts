@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZPaginate } from '../../http/responses.ts';
+import { ZAircraftReport, ZMelItem } from '../aircraft-reports/aircraft-reports.responses.ts';
 
 /**
  * Response schemas of the maintenance-jobs routes: the 200 bodies as the handlers return them (each route's
@@ -63,59 +64,7 @@ export const ZMaintenanceJobsView = z.strictObject({
     id: z.string(),
     registration: z.string(),
   }).nullable(),
-  AircraftReport: z.array(z.object({
-    id: z.string(),
-    aircraft_id: z.string(),
-    flight_id: z.string().nullable(),
-    user_id: z.string().nullable(),
-    type: z.string(),
-    title: z.string(),
-    description: z.string().nullable(),
-    ata_chapter: z.string().nullable(),
-    system: z.string().nullable(),
-    severity: z.string(),
-    aircraft_status: z.string(),
-    dispatch_condition: z.string(),
-    status: z.string(),
-    hours: z.number().nullable(),
-    cycles: z.number().nullable(),
-    deferred_until: z.number().nullable(),
-    deferred_reference: z.string().nullable(),
-    created: z.number(),
-    modified: z.number(),
-    closed: z.number().nullable(),
-    closed_by: z.string().nullable(),
-    maintenance_job_id: z.string().nullable(),
-    MelItem: z.object({
-      id: z.string(),
-      aircraft_report_id: z.string(),
-      mel_reference: z.string().nullable(),
-      category: z.enum(["A", "B", "C", "D"]).nullable(),
-      interval_type: z.enum(["NEXT_FLIGHT", "CALENDAR_DAYS", "FLIGHTS", "FLIGHT_DAYS", "CYCLES"]).nullable(),
-      interval_value: z.number().nullable(),
-      starts: z.number().nullable(),
-      expires: z.number().nullable(),
-      baseline_flights: z.number().nullable(),
-      baseline_cycles: z.number().nullable(),
-      placard_fitted: z.boolean(),
-      procedures: z.string().nullable(),
-      released_by: z.string().nullable(),
-      released: z.number().nullable(),
-      extended: z.boolean(),
-      extended_by: z.string().nullable(),
-      extended_until: z.number().nullable(),
-      extension_reason: z.string().nullable(),
-      MelItemLimitation: z.array(z.object({
-        id: z.string(),
-        code: z.string(),
-        value: z.string().nullable(),
-        note: z.string().nullable(),
-        created: z.number(),
-      })),
-      status: z.enum(["OPEN", "CLOSED", "EXPIRING_SOON", "EXPIRED"]),
-      derived_at: z.number(),
-    }).nullable(),
-  })),
+  AircraftReport: z.array(ZAircraftReport.extend({ MelItem: ZMelItem.nullable() })),
   WorkOrder: z.array(z.object({
     InventoryUnit: z.array(z.object({
       id: z.string(),

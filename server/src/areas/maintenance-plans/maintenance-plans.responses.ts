@@ -6,119 +6,67 @@ import { z } from 'zod';
  * of the integration suite against the document they produce (the contract test).
  */
 
-/** POST /maintenance/plans/index.json */
-export const ZMaintenancePlansIndex = z.strictObject({
-  result: z.boolean(),
-  plans: z.array(z.object({
-    MaintenancePlan: z.object({
-      id: z.string(),
-      company_id: z.string(),
-      user_id: z.string().nullable(),
-      name: z.string(),
-      description: z.string().nullable(),
-      hours_interval: z.number().nullable(),
-      landings_interval: z.number().nullable(),
-      repeat: z.string(),
-      maintenance_programme_id: z.string().nullable(),
-      sort_order: z.number(),
-      created: z.number(),
-      modified: z.number(),
-    }),
-    Aircraft: z.array(z.object({
-      id: z.string(),
-      registration: z.string(),
-    })),
-    MaintenanceProgramme: z.object({
-      id: z.string(),
-      name: z.string(),
-      sort_order: z.number(),
-    }).nullable(),
-    PlanWorkOrder: z.array(z.object({
-      id: z.string(),
-      maintenance_plan_id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      ata: z.string().nullable(),
-      time: z.number().nullable(),
-      sort_order: z.number(),
-    })),
-  })),
+/** One maintenance plan row. */
+const zMaintenancePlan = z.object({
+  id: z.string(),
+  company_id: z.string(),
+  user_id: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  hours_interval: z.number().nullable(),
+  landings_interval: z.number().nullable(),
+  repeat: z.string(),
+  maintenance_programme_id: z.string().nullable(),
+  sort_order: z.number(),
+  created: z.number(),
+  modified: z.number(),
 });
 
-/** GET /maintenance/plans/view/:id.json */
-export const ZMaintenancePlansView = z.strictObject({
-  MaintenancePlan: z.object({
-    id: z.string(),
-    company_id: z.string(),
-    user_id: z.string().nullable(),
-    name: z.string(),
-    description: z.string().nullable(),
-    hours_interval: z.number().nullable(),
-    landings_interval: z.number().nullable(),
-    repeat: z.string(),
-    maintenance_programme_id: z.string().nullable(),
-    sort_order: z.number(),
-    created: z.number(),
-    modified: z.number(),
-  }),
+/** A work order template of the plan. */
+const zPlanWorkOrder = z.object({
+  id: z.string(),
+  maintenance_plan_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  ata: z.string().nullable(),
+  time: z.number().nullable(),
+  sort_order: z.number(),
+});
+
+/** The programme the plan belongs to. */
+const zPlanProgramme = z.object({
+  id: z.string(),
+  name: z.string(),
+  sort_order: z.number(),
+});
+
+/** A plan with its programme and the work order it opened. */
+const zPlanEntry = z.object({
+  MaintenancePlan: zMaintenancePlan,
   Aircraft: z.array(z.object({
     id: z.string(),
     registration: z.string(),
   })),
-  MaintenanceProgramme: z.object({
-    id: z.string(),
-    name: z.string(),
-    sort_order: z.number(),
-  }).nullable(),
-  PlanWorkOrder: z.array(z.object({
-    id: z.string(),
-    maintenance_plan_id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    ata: z.string().nullable(),
-    time: z.number().nullable(),
-    sort_order: z.number(),
-  })),
+  MaintenanceProgramme: zPlanProgramme.nullable(),
+  PlanWorkOrder: z.array(zPlanWorkOrder),
+});
+
+/** POST /maintenance/plans/index.json */
+export const ZMaintenancePlansIndex = z.strictObject({
+  result: z.boolean(),
+  plans: z.array(zPlanEntry),
+});
+
+/** GET /maintenance/plans/view/:id.json */
+export const ZMaintenancePlansView = z.strictObject({
+  ...zPlanEntry.shape,
   result: z.boolean(),
 });
 
 /** POST /maintenance/plans/edit.json */
 export const ZMaintenancePlansEdit = z.strictObject({
   result: z.boolean(),
-  plan: z.object({
-    MaintenancePlan: z.object({
-      id: z.string(),
-      company_id: z.string(),
-      user_id: z.string().nullable(),
-      name: z.string(),
-      description: z.string().nullable(),
-      hours_interval: z.number().nullable(),
-      landings_interval: z.number().nullable(),
-      repeat: z.string(),
-      maintenance_programme_id: z.string().nullable(),
-      sort_order: z.number(),
-      created: z.number(),
-      modified: z.number(),
-    }),
-    Aircraft: z.array(z.object({
-      id: z.string(),
-      registration: z.string(),
-    })),
-    MaintenanceProgramme: z.object({
-      id: z.string(),
-      name: z.string(),
-      sort_order: z.number(),
-    }).nullable(),
-    PlanWorkOrder: z.array(z.object({
-      id: z.string(),
-      maintenance_plan_id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      ata: z.string().nullable(),
-      time: z.number().nullable(),
-      sort_order: z.number(),
-    })),
-  }),
+  plan: zPlanEntry,
   message: z.string(),
 });
 
@@ -137,40 +85,7 @@ export const ZMaintenancePlansReorder = z.strictObject({
 /** GET /maintenance/plans/for_aircraft/:aircraftId.json */
 export const ZMaintenancePlansForAircraft = z.strictObject({
   result: z.boolean(),
-  plans: z.array(z.object({
-    MaintenancePlan: z.object({
-      id: z.string(),
-      company_id: z.string(),
-      user_id: z.string().nullable(),
-      name: z.string(),
-      description: z.string().nullable(),
-      hours_interval: z.number().nullable(),
-      landings_interval: z.number().nullable(),
-      repeat: z.string(),
-      maintenance_programme_id: z.string().nullable(),
-      sort_order: z.number(),
-      created: z.number(),
-      modified: z.number(),
-    }),
-    Aircraft: z.array(z.object({
-      id: z.string(),
-      registration: z.string(),
-    })),
-    MaintenanceProgramme: z.object({
-      id: z.string(),
-      name: z.string(),
-      sort_order: z.number(),
-    }).nullable(),
-    PlanWorkOrder: z.array(z.object({
-      id: z.string(),
-      maintenance_plan_id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      ata: z.string().nullable(),
-      time: z.number().nullable(),
-      sort_order: z.number(),
-    })),
-  })),
+  plans: z.array(zPlanEntry),
   next_plan_id: z.string().nullable(),
   open_plan_ids: z.array(z.string()),
 });

@@ -7,38 +7,32 @@ import { ZPaginate } from '../../http/responses.ts';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** Who signed the news item, and when. */
+const zNewsSignature = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  news_id: z.string(),
+  created: z.number(),
+});
+
+/** A news list item without its text (the row carries either its content or its summary). */
+const zNewsItem = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  category: z.string().nullable(),
+  view_count: z.number(),
+  sign: z.boolean(),
+  created: z.string(),
+  base_id: z.string().nullable(),
+  notification: z.boolean(),
+});
+
 /** GET /news.json */
 export const ZNews = z.strictObject({
   news: z.array(z.object({
-    News: z.union([z.object({
-      content: z.string().nullable(),
-      id: z.string(),
-      slug: z.string(),
-      name: z.string(),
-      category: z.string().nullable(),
-      view_count: z.number(),
-      sign: z.boolean(),
-      created: z.string(),
-      base_id: z.string().nullable(),
-      notification: z.boolean(),
-    }), z.object({
-      summary: z.string().nullable(),
-      id: z.string(),
-      slug: z.string(),
-      name: z.string(),
-      category: z.string().nullable(),
-      view_count: z.number(),
-      sign: z.boolean(),
-      created: z.string(),
-      base_id: z.string().nullable(),
-      notification: z.boolean(),
-    })]),
-    NewsSignature: z.array(z.object({
-      id: z.string(),
-      user_id: z.string(),
-      news_id: z.string(),
-      created: z.number(),
-    })),
+    News: z.union([zNewsItem.extend({ content: z.string().nullable() }), zNewsItem.extend({ summary: z.string().nullable() })]),
+    NewsSignature: z.array(zNewsSignature),
   })),
   pagination: ZPaginate,
 });
@@ -74,10 +68,5 @@ export const ZManagerNewsNewsDelete = z.strictObject({
 export const ZNewsNewsSign = z.strictObject({
   result: z.boolean(),
   message: z.string(),
-  NewsSignature: z.object({
-    id: z.string(),
-    user_id: z.string(),
-    news_id: z.string(),
-    created: z.number(),
-  }),
+  NewsSignature: zNewsSignature,
 });

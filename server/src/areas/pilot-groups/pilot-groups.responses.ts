@@ -6,28 +6,25 @@ import { z } from 'zod';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** One pilot group row. */
+const zPilotGroup = z.object({
+  pilot_count: z.number().optional(),
+  id: z.string(),
+  company_id: z.string(),
+  name: z.string(),
+  color: z.string(),
+});
+
 /** GET /pilot_groups/manager_index.json */
 export const ZPilotGroupsManagerIndex = z.strictObject({
   pilotGroups: z.array(z.object({
-    PilotGroup: z.object({
-      pilot_count: z.number().optional(),
-      id: z.string(),
-      company_id: z.string(),
-      name: z.string(),
-      color: z.string(),
-    }),
+    PilotGroup: zPilotGroup,
   })),
 });
 
 /** GET /pilot_groups/manager_view/:id.json */
 export const ZPilotGroupsManagerView = z.strictObject({
-  PilotGroup: z.object({
-    pilot_count: z.number().optional(),
-    id: z.string(),
-    company_id: z.string(),
-    name: z.string(),
-    color: z.string(),
-  }),
+  PilotGroup: zPilotGroup,
   User: z.array(z.object({
     User: z.object({
       id: z.string(),
@@ -69,45 +66,31 @@ export const ZPilotGroupsManagerAdd = z.strictObject({
   result: z.boolean(),
   id: z.string(),
   message: z.string(),
-  PilotGroup: z.object({
-    pilot_count: z.number().optional(),
+  PilotGroup: zPilotGroup,
+});
+
+/** A pilot group with its members. */
+const zPilotGroupDetail = z.object({
+  User: z.array(z.object({
     id: z.string(),
-    company_id: z.string(),
     name: z.string(),
-    color: z.string(),
-  }),
+    surname: z.string(),
+  })),
+  pilot_count: z.number().optional(),
+  id: z.string(),
+  company_id: z.string(),
+  name: z.string(),
+  color: z.string(),
 });
 
 /** GET /pilot_groups/manager_edit/:id.json */
 export const ZPilotGroupsManagerEdit = z.strictObject({
-  PilotGroup: z.object({
-    User: z.array(z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string(),
-    })),
-    pilot_count: z.number().optional(),
-    id: z.string(),
-    company_id: z.string(),
-    name: z.string(),
-    color: z.string(),
-  }),
+  PilotGroup: zPilotGroupDetail,
 });
 
 /** [POST, PUT] /pilot_groups/manager_edit/:id.json */
 export const ZPilotGroupsManagerEditPost = z.strictObject({
-  PilotGroup: z.object({
-    User: z.array(z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string(),
-    })),
-    pilot_count: z.number().optional(),
-    id: z.string(),
-    company_id: z.string(),
-    name: z.string(),
-    color: z.string(),
-  }),
+  PilotGroup: zPilotGroupDetail,
   result: z.boolean(),
   id: z.string(),
   message: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAttachedUpload } from '../uploads/uploads.responses.ts';
 import { ZPaginate } from '../../http/responses.ts';
 
 /**
@@ -6,6 +7,159 @@ import { ZPaginate } from '../../http/responses.ts';
  * `response`). The handler's return type is checked against these at compile time and every answer
  * of the integration suite against the document they produce (the contract test).
  */
+
+/** One safety report row as presented (the involved users and aircraft as id lists). */
+const zSafetyReport = z.object({
+  deleted: z.boolean(),
+  involved_users: z.array(z.string()),
+  aircraft_ids: z.array(z.string()),
+  idn: z.string().nullable(),
+  name: z.string(),
+  status: z.string(),
+  type: z.string(),
+  severity: z.string(),
+  datetime: z.string(),
+  location: z.string(),
+  events: z.string().nullable(),
+  actions: z.string().nullable(),
+  result: z.string().nullable(),
+  corrective_measures: z.string().nullable(),
+  met_conditions: z.string().nullable(),
+  immediate_consequences: z.string().nullable(),
+  flight_phase: z.string().nullable(),
+  safety_report_category_id: z.string().nullable(),
+  safety_report_department_id: z.string().nullable(),
+  flight_id: z.string().nullable(),
+  flight_type_id: z.string().nullable(),
+  parent_id: z.string().nullable(),
+  user_id: z.string().nullable(),
+  reviewer_id: z.string().nullable(),
+  reviewer_outcome: z.string().nullable(),
+  damages: z.string().nullable(),
+  personal_damages: z.string().nullable(),
+  air_space: z.string().nullable(),
+  risk_probability: z.string().nullable(),
+  risk_severity: z.string().nullable(),
+  mitigated_risk_probability: z.string().nullable(),
+  mitigated_risk_severity: z.string().nullable(),
+  reported: z.number().nullable(),
+  id: z.string(),
+  company_id: z.string(),
+  created: z.number(),
+  modified: z.number(),
+});
+
+/** The option lists of the report form; the stats answer them too. */
+const safetyReportOptions = {
+  status: z.array(z.union([z.object({
+    key: z.literal("draft"),
+    label: z.literal("Draft"),
+    color: z.literal("#64748b"),
+  }), z.object({
+    key: z.literal("open"),
+    label: z.literal("Open"),
+    color: z.literal("#ff9900"),
+  }), z.object({
+    key: z.literal("reviewed"),
+    label: z.literal("Reviewed"),
+    color: z.literal("#ffcc00"),
+  }), z.object({
+    key: z.literal("closed"),
+    label: z.literal("Closed"),
+    color: z.literal("#999999"),
+  }), z.object({
+    key: z.literal("published"),
+    label: z.literal("Published"),
+    color: z.literal("#34eb77"),
+  })])).readonly(),
+  severity: z.array(z.union([z.object({
+    key: z.literal("incident"),
+    label: z.literal("Incident"),
+    color: z.literal("#fcd319"),
+    type: z.literal("OCCURRENCE"),
+  }), z.object({
+    key: z.literal("accident"),
+    label: z.literal("Accident"),
+    color: z.literal("#ff260a"),
+    type: z.literal("OCCURRENCE"),
+  }), z.object({
+    key: z.literal("information"),
+    label: z.literal("Information"),
+    color: z.literal("#1f6ac4"),
+    type: z.literal("INFORMATION"),
+  }), z.object({
+    key: z.literal("hazard"),
+    label: z.literal("Hazard"),
+    color: z.literal("#fc19c3"),
+    type: z.literal("INFORMATION"),
+  })])).readonly(),
+  type: z.array(z.enum(["OCCURRENCE", "INFORMATION"])).readonly(),
+  flight_phase: z.array(z.object({
+    key: z.string(),
+    label: z.enum(["Approach", "Emergency Descent", "En Route", "Initial Climb", "Landing", "Maneuvering", "Post-Impact", "Pushback/Towing", "Standing", "Takeoff", "Taxi", "Uncontrolled Descent", "Unknown"]),
+  })),
+  damages: z.array(z.object({
+    key: z.string(),
+    label: z.enum(["None", "Minimal", "Important", "Catastrophic (aircraft destroyed)"]),
+  })),
+  personal_damages: z.array(z.object({
+    key: z.string(),
+    label: z.enum(["No injuries", "Light injuries, no hospitalization", "Serious injuries", "Loss of life"]),
+  })),
+  air_space: z.array(z.object({
+    key: z.string(),
+    label: z.enum(["Controlled", "Uncontrolled"]),
+  })),
+  risk_probability: z.array(z.union([z.object({
+    value: z.literal(5),
+    label: z.literal("Frequent"),
+    key: z.string(),
+  }), z.object({
+    value: z.literal(4),
+    label: z.literal("Occasional"),
+    key: z.string(),
+  }), z.object({
+    value: z.literal(3),
+    label: z.literal("Remote"),
+    key: z.string(),
+  }), z.object({
+    value: z.literal(2),
+    label: z.literal("Improbable"),
+    key: z.string(),
+  }), z.object({
+    value: z.literal(1),
+    label: z.literal("Extremely Improbable"),
+    key: z.string(),
+  })])),
+  risk_severity: z.array(z.union([z.object({
+    letter: z.literal("A"),
+    label: z.literal("Catastrophic"),
+    key: z.string(),
+  }), z.object({
+    letter: z.literal("B"),
+    label: z.literal("Hazardous"),
+    key: z.string(),
+  }), z.object({
+    letter: z.literal("C"),
+    label: z.literal("Major"),
+    key: z.string(),
+  }), z.object({
+    letter: z.literal("D"),
+    label: z.literal("Minor"),
+    key: z.string(),
+  }), z.object({
+    letter: z.literal("E"),
+    label: z.literal("Negligible"),
+    key: z.string(),
+  })])),
+};
+
+/** A person a report names (reporter, reviewer). */
+const zPerson = z.object({
+  id: z.string(),
+  name: z.string(),
+  surname: z.string(),
+});
 
 /** GET /safety_reports/${file}{/*named}.json */
 export const ZSafetyReports$ = z.strictObject({
@@ -23,45 +177,7 @@ export const ZSafetyReports$ = z.strictObject({
 export const ZSafetyReportsIndex = z.strictObject({
   result: z.boolean(),
   reports: z.array(z.object({
-    SafetyReport: z.object({
-      deleted: z.boolean(),
-      involved_users: z.array(z.string()),
-      aircraft_ids: z.array(z.string()),
-      idn: z.string().nullable(),
-      name: z.string(),
-      status: z.string(),
-      type: z.string(),
-      severity: z.string(),
-      datetime: z.string(),
-      location: z.string(),
-      events: z.string().nullable(),
-      actions: z.string().nullable(),
-      result: z.string().nullable(),
-      corrective_measures: z.string().nullable(),
-      met_conditions: z.string().nullable(),
-      immediate_consequences: z.string().nullable(),
-      flight_phase: z.string().nullable(),
-      safety_report_category_id: z.string().nullable(),
-      safety_report_department_id: z.string().nullable(),
-      flight_id: z.string().nullable(),
-      flight_type_id: z.string().nullable(),
-      parent_id: z.string().nullable(),
-      user_id: z.string().nullable(),
-      reviewer_id: z.string().nullable(),
-      reviewer_outcome: z.string().nullable(),
-      damages: z.string().nullable(),
-      personal_damages: z.string().nullable(),
-      air_space: z.string().nullable(),
-      risk_probability: z.string().nullable(),
-      risk_severity: z.string().nullable(),
-      mitigated_risk_probability: z.string().nullable(),
-      mitigated_risk_severity: z.string().nullable(),
-      reported: z.number().nullable(),
-      id: z.string(),
-      company_id: z.string(),
-      created: z.number(),
-      modified: z.number(),
-    }),
+    SafetyReport: zSafetyReport,
     SafetyReportCategory: z.object({
       id: z.string(),
       name: z.string().nullable(),
@@ -83,45 +199,7 @@ export const ZSafetyReportsIndex = z.strictObject({
 export const ZSafetyReportsView = z.strictObject({
   result: z.boolean(),
   report: z.object({
-    SafetyReport: z.object({
-      deleted: z.boolean(),
-      involved_users: z.array(z.string()),
-      aircraft_ids: z.array(z.string()),
-      idn: z.string().nullable(),
-      name: z.string(),
-      status: z.string(),
-      type: z.string(),
-      severity: z.string(),
-      datetime: z.string(),
-      location: z.string(),
-      events: z.string().nullable(),
-      actions: z.string().nullable(),
-      result: z.string().nullable(),
-      corrective_measures: z.string().nullable(),
-      met_conditions: z.string().nullable(),
-      immediate_consequences: z.string().nullable(),
-      flight_phase: z.string().nullable(),
-      safety_report_category_id: z.string().nullable(),
-      safety_report_department_id: z.string().nullable(),
-      flight_id: z.string().nullable(),
-      flight_type_id: z.string().nullable(),
-      parent_id: z.string().nullable(),
-      user_id: z.string().nullable(),
-      reviewer_id: z.string().nullable(),
-      reviewer_outcome: z.string().nullable(),
-      damages: z.string().nullable(),
-      personal_damages: z.string().nullable(),
-      air_space: z.string().nullable(),
-      risk_probability: z.string().nullable(),
-      risk_severity: z.string().nullable(),
-      mitigated_risk_probability: z.string().nullable(),
-      mitigated_risk_severity: z.string().nullable(),
-      reported: z.number().nullable(),
-      id: z.string(),
-      company_id: z.string(),
-      created: z.number(),
-      modified: z.number(),
-    }),
+    SafetyReport: zSafetyReport,
     Flight: z.object({
       registration: z.string().nullable(),
       id: z.string(),
@@ -138,16 +216,8 @@ export const ZSafetyReportsView = z.strictObject({
       id: z.string(),
       registration: z.string(),
     }))]),
-    User: z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string(),
-    }).nullable(),
-    Reviewer: z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string(),
-    }).nullable(),
+    User: zPerson.nullable(),
+    Reviewer: zPerson.nullable(),
     SafetyReportCategory: z.object({
       id: z.string(),
       name: z.string(),
@@ -161,56 +231,8 @@ export const ZSafetyReportsView = z.strictObject({
       name: z.string(),
       idn: z.string().nullable(),
     }).nullable(),
-    Children: z.array(z.object({
-      deleted: z.boolean(),
-      involved_users: z.array(z.string()),
-      aircraft_ids: z.array(z.string()),
-      idn: z.string().nullable(),
-      name: z.string(),
-      status: z.string(),
-      type: z.string(),
-      severity: z.string(),
-      datetime: z.string(),
-      location: z.string(),
-      events: z.string().nullable(),
-      actions: z.string().nullable(),
-      result: z.string().nullable(),
-      corrective_measures: z.string().nullable(),
-      met_conditions: z.string().nullable(),
-      immediate_consequences: z.string().nullable(),
-      flight_phase: z.string().nullable(),
-      safety_report_category_id: z.string().nullable(),
-      safety_report_department_id: z.string().nullable(),
-      flight_id: z.string().nullable(),
-      flight_type_id: z.string().nullable(),
-      parent_id: z.string().nullable(),
-      user_id: z.string().nullable(),
-      reviewer_id: z.string().nullable(),
-      reviewer_outcome: z.string().nullable(),
-      damages: z.string().nullable(),
-      personal_damages: z.string().nullable(),
-      air_space: z.string().nullable(),
-      risk_probability: z.string().nullable(),
-      risk_severity: z.string().nullable(),
-      mitigated_risk_probability: z.string().nullable(),
-      mitigated_risk_severity: z.string().nullable(),
-      reported: z.number().nullable(),
-      id: z.string(),
-      company_id: z.string(),
-      created: z.number(),
-      modified: z.number(),
-    })),
-    Upload: z.array(z.object({
-      id: z.string(),
-      filename: z.string(),
-      type: z.string(),
-      mime: z.string(),
-      size: z.string().nullable(),
-      width: z.string().nullable(),
-      height: z.string().nullable(),
-      created: z.number(),
-      user_id: z.string(),
-    })),
+    Children: z.array(zSafetyReport),
+    Upload: z.array(ZAttachedUpload),
     Risk: z.object({
       before: z.object({
         index: z.string(),
@@ -263,107 +285,7 @@ export const ZSafetyReportsDelete = z.strictObject({
 /** GET /safety_reports/stats.json */
 export const ZSafetyReportsStats = z.strictObject({
   result: z.boolean(),
-  status: z.array(z.union([z.object({
-    key: z.literal("draft"),
-    label: z.literal("Draft"),
-    color: z.literal("#64748b"),
-  }), z.object({
-    key: z.literal("open"),
-    label: z.literal("Open"),
-    color: z.literal("#ff9900"),
-  }), z.object({
-    key: z.literal("reviewed"),
-    label: z.literal("Reviewed"),
-    color: z.literal("#ffcc00"),
-  }), z.object({
-    key: z.literal("closed"),
-    label: z.literal("Closed"),
-    color: z.literal("#999999"),
-  }), z.object({
-    key: z.literal("published"),
-    label: z.literal("Published"),
-    color: z.literal("#34eb77"),
-  })])).readonly(),
-  severity: z.array(z.union([z.object({
-    key: z.literal("incident"),
-    label: z.literal("Incident"),
-    color: z.literal("#fcd319"),
-    type: z.literal("OCCURRENCE"),
-  }), z.object({
-    key: z.literal("accident"),
-    label: z.literal("Accident"),
-    color: z.literal("#ff260a"),
-    type: z.literal("OCCURRENCE"),
-  }), z.object({
-    key: z.literal("information"),
-    label: z.literal("Information"),
-    color: z.literal("#1f6ac4"),
-    type: z.literal("INFORMATION"),
-  }), z.object({
-    key: z.literal("hazard"),
-    label: z.literal("Hazard"),
-    color: z.literal("#fc19c3"),
-    type: z.literal("INFORMATION"),
-  })])).readonly(),
-  type: z.array(z.enum(["OCCURRENCE", "INFORMATION"])).readonly(),
-  flight_phase: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["Approach", "Emergency Descent", "En Route", "Initial Climb", "Landing", "Maneuvering", "Post-Impact", "Pushback/Towing", "Standing", "Takeoff", "Taxi", "Uncontrolled Descent", "Unknown"]),
-  })),
-  damages: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["None", "Minimal", "Important", "Catastrophic (aircraft destroyed)"]),
-  })),
-  personal_damages: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["No injuries", "Light injuries, no hospitalization", "Serious injuries", "Loss of life"]),
-  })),
-  air_space: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["Controlled", "Uncontrolled"]),
-  })),
-  risk_probability: z.array(z.union([z.object({
-    value: z.literal(5),
-    label: z.literal("Frequent"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(4),
-    label: z.literal("Occasional"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(3),
-    label: z.literal("Remote"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(2),
-    label: z.literal("Improbable"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(1),
-    label: z.literal("Extremely Improbable"),
-    key: z.string(),
-  })])),
-  risk_severity: z.array(z.union([z.object({
-    letter: z.literal("A"),
-    label: z.literal("Catastrophic"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("B"),
-    label: z.literal("Hazardous"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("C"),
-    label: z.literal("Major"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("D"),
-    label: z.literal("Minor"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("E"),
-    label: z.literal("Negligible"),
-    key: z.string(),
-  })])),
+  ...safetyReportOptions,
 });
 
 /** GET /safety_reports/reports_by_month{/:months}.json */
@@ -375,107 +297,7 @@ export const ZSafetyReportsReportsByMonth = z.strictObject({
 
 /** GET /safety_reports/form_options.json */
 export const ZSafetyReportsFormOptions = z.strictObject({
-  status: z.array(z.union([z.object({
-    key: z.literal("draft"),
-    label: z.literal("Draft"),
-    color: z.literal("#64748b"),
-  }), z.object({
-    key: z.literal("open"),
-    label: z.literal("Open"),
-    color: z.literal("#ff9900"),
-  }), z.object({
-    key: z.literal("reviewed"),
-    label: z.literal("Reviewed"),
-    color: z.literal("#ffcc00"),
-  }), z.object({
-    key: z.literal("closed"),
-    label: z.literal("Closed"),
-    color: z.literal("#999999"),
-  }), z.object({
-    key: z.literal("published"),
-    label: z.literal("Published"),
-    color: z.literal("#34eb77"),
-  })])).readonly(),
-  severity: z.array(z.union([z.object({
-    key: z.literal("incident"),
-    label: z.literal("Incident"),
-    color: z.literal("#fcd319"),
-    type: z.literal("OCCURRENCE"),
-  }), z.object({
-    key: z.literal("accident"),
-    label: z.literal("Accident"),
-    color: z.literal("#ff260a"),
-    type: z.literal("OCCURRENCE"),
-  }), z.object({
-    key: z.literal("information"),
-    label: z.literal("Information"),
-    color: z.literal("#1f6ac4"),
-    type: z.literal("INFORMATION"),
-  }), z.object({
-    key: z.literal("hazard"),
-    label: z.literal("Hazard"),
-    color: z.literal("#fc19c3"),
-    type: z.literal("INFORMATION"),
-  })])).readonly(),
-  type: z.array(z.enum(["OCCURRENCE", "INFORMATION"])).readonly(),
-  flight_phase: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["Approach", "Emergency Descent", "En Route", "Initial Climb", "Landing", "Maneuvering", "Post-Impact", "Pushback/Towing", "Standing", "Takeoff", "Taxi", "Uncontrolled Descent", "Unknown"]),
-  })),
-  damages: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["None", "Minimal", "Important", "Catastrophic (aircraft destroyed)"]),
-  })),
-  personal_damages: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["No injuries", "Light injuries, no hospitalization", "Serious injuries", "Loss of life"]),
-  })),
-  air_space: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["Controlled", "Uncontrolled"]),
-  })),
-  risk_probability: z.array(z.union([z.object({
-    value: z.literal(5),
-    label: z.literal("Frequent"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(4),
-    label: z.literal("Occasional"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(3),
-    label: z.literal("Remote"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(2),
-    label: z.literal("Improbable"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(1),
-    label: z.literal("Extremely Improbable"),
-    key: z.string(),
-  })])),
-  risk_severity: z.array(z.union([z.object({
-    letter: z.literal("A"),
-    label: z.literal("Catastrophic"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("B"),
-    label: z.literal("Hazardous"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("C"),
-    label: z.literal("Major"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("D"),
-    label: z.literal("Minor"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("E"),
-    label: z.literal("Negligible"),
-    key: z.string(),
-  })])),
+  ...safetyReportOptions,
   result: z.boolean(),
   departments: z.array(z.object({
     SafetyReportDepartment: z.object({

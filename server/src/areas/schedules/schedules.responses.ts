@@ -7,13 +7,8 @@ import type { listBookings } from './schedules.queries.ts';
  * of the integration suite against the document they produce (the contract test).
  */
 
-/** POST /schedules/edit.json */
-export const ZSchedulesEdit = z.union([z.object({
-  result: z.literal(true),
-  id: z.string(),
-  flight_id: z.string().nullable(),
-  warning: z.string().optional(),
-}), z.object({
+/** A booking write the rules refused, with the bookings in the way. */
+const zBookingRefused = z.object({
   result: z.literal(false),
   code: z.enum(["CONFLICT_AIRCRAFT", "CONFLICT_PILOT", "CONFLICT_INSTRUCTOR", "OUTSIDE_HOURS", "AIRCRAFT_BLOCKED", "INSTRUCTOR_UNAVAILABLE", "DOCUMENTS", "NOT_ALLOWED", "FLIGHT_LOCKED"]),
   message: z.string(),
@@ -25,27 +20,21 @@ export const ZSchedulesEdit = z.union([z.object({
     start: z.number(),
     end: z.number(),
   })).optional(),
-})]);
+});
+
+/** A booking write that went through (warning: saved, but worth a look). */
+const zBookingSaved = z.object({
+  result: z.literal(true),
+  id: z.string(),
+  flight_id: z.string().nullable(),
+  warning: z.string().optional(),
+});
+
+/** POST /schedules/edit.json */
+export const ZSchedulesEdit = z.union([zBookingSaved, zBookingRefused]);
 
 /** POST /schedules/delete/:id.json */
-export const ZSchedulesDelete = z.union([z.object({
-  result: z.literal(true),
-  id: z.string(),
-  flight_id: z.string().nullable(),
-  warning: z.string().optional(),
-}), z.object({
-  result: z.literal(false),
-  code: z.enum(["CONFLICT_AIRCRAFT", "CONFLICT_PILOT", "CONFLICT_INSTRUCTOR", "OUTSIDE_HOURS", "AIRCRAFT_BLOCKED", "INSTRUCTOR_UNAVAILABLE", "DOCUMENTS", "NOT_ALLOWED", "FLIGHT_LOCKED"]),
-  message: z.string(),
-  conflicts: z.array(z.object({
-    id: z.string(),
-    aircraft_id: z.string(),
-    pilot_id: z.string(),
-    instructor_id: z.string().nullable(),
-    start: z.number(),
-    end: z.number(),
-  })).optional(),
-}), z.object({
+export const ZSchedulesDelete = z.union([zBookingSaved, zBookingRefused, z.object({
   result: z.literal(true),
 })]);
 
@@ -106,6 +95,17 @@ export const ZSchedulesFeedsRevoke = z.strictObject({
   result: z.boolean(),
 });
 
+/** A person on a booking (names null once the user is gone). */
+const zBookingPerson = z.union([z.object({
+  id: z.string(),
+  name: z.string(),
+  surname: z.string(),
+}), z.object({
+  id: z.string(),
+  name: z.null(),
+  surname: z.null(),
+})]);
+
 /** GET /schedules/index.json: written as cached text (boardText), so listBookings is checked here instead. */
 export const ZSchedulesIndex = z.strictObject({
   schedules: z.array(z.object({
@@ -132,24 +132,8 @@ export const ZSchedulesIndex = z.strictObject({
       id: z.string(),
       registration: z.null(),
     })]),
-    Pilot: z.union([z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string(),
-    }), z.object({
-      id: z.string(),
-      name: z.null(),
-      surname: z.null(),
-    })]),
-    Instructor: z.union([z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string(),
-    }), z.object({
-      id: z.string(),
-      name: z.null(),
-      surname: z.null(),
-    })]).nullable(),
+    Pilot: zBookingPerson,
+    Instructor: zBookingPerson.nullable(),
     FlightType: z.union([z.object({
       id: z.string(),
       name: z.string(),

@@ -7,22 +7,117 @@ import { ZPaginate } from '../../http/responses.ts';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** One enrollment (TrainingsUser row). */
+const zEnrollment = z.object({
+  notes: z.string().nullable().optional(),
+  id: z.string(),
+  training_id: z.string(),
+  user_id: z.string(),
+  supervisor_id: z.string().nullable(),
+  finish_before: z.number().nullable(),
+  finished: z.boolean(),
+  status: z.string(),
+  status_reason: z.string().nullable(),
+  created: z.number(),
+});
+
+/** An exam as the manager configured it (the question settings only where set). */
+const zExam = z.object({
+  questions: z.number().optional(),
+  attempts: z.number().optional(),
+  score: z.number().optional(),
+  instructions: z.string().nullable().optional(),
+  show_answers: z.boolean().optional(),
+  expiration: z.number().optional(),
+  id: z.string(),
+  training_subject_id: z.string().nullable(),
+  training_subject_lesson_id: z.string().nullable(),
+  type: z.string(),
+  name: z.string(),
+  reference: z.string().nullable(),
+  description: z.string().nullable(),
+  minutes: z.number(),
+  mandatory: z.boolean(),
+  caa_exam: z.boolean(),
+  access_mode: z.string(),
+  access_window_days: z.number().nullable(),
+});
+
+/** One attempt with its tally. */
+const zExamAttempt = z.object({
+  id: z.string(),
+  start: z.number(),
+  finished: z.number().nullable(),
+  correct: z.number(),
+  total: z.number(),
+  score: z.number().nullable(),
+  passed: z.boolean(),
+});
+
+const zIdName = z.object({
+  id: z.string(),
+  name: z.string(),
+});
+
+/** The enrolled student. */
+const zUserBrief = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  surname: z.string(),
+});
+
+/** The training record without its per-training defaults (the list rows). */
+const zTrainingSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  active: z.boolean(),
+  theory: z.boolean(),
+  flights: z.boolean(),
+  flights_count: z.number(),
+  competencies: z.boolean(),
+  metrics: z.boolean(),
+  announcement: z.string().nullable(),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  color: z.string().nullable(),
+  created: z.number(),
+});
+
+const zTraining = zTrainingSummary.extend({
+  require_debriefing_signature: z.boolean(),
+  classwork_deadline_default_days: z.number(),
+  justification_deadline_default_days: z.number(),
+});
+
+/** A subject with its lesson outline. */
+const zSubjectOutline = z.object({
+  id: z.string(),
+  name: z.string(),
+  teacher_id: z.string().nullable(),
+  Lesson: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    minutes: z.number(),
+  })),
+});
+
+/** A subject with its ordered activities (each as the student's progress presents it). */
+const zSubjectActivities = z.object({
+  id: z.string(),
+  training_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  teacher_id: z.string().nullable(),
+  TrainingActivity: z.array(z.record(z.string(), z.unknown())),
+});
+
 /** GET /trainings.json */
 export const ZTrainings = z.strictObject({
   trainings: z.array(z.union([z.object({
     role: z.string(),
-    TrainingsUser: z.object({
-      notes: z.string().nullable().optional(),
-      id: z.string(),
-      training_id: z.string(),
-      user_id: z.string(),
-      supervisor_id: z.string().nullable(),
-      finish_before: z.number().nullable(),
-      finished: z.boolean(),
-      status: z.string(),
-      status_reason: z.string().nullable(),
-      created: z.number(),
-    }),
+    TrainingsUser: zEnrollment,
     Training: z.record(z.string(), z.unknown()),
   }), z.object({
     role: z.string(),
@@ -41,14 +136,8 @@ export const ZTrainings = z.strictObject({
       teacher_id: z.string().nullable(),
       location_id: z.string().nullable(),
     }),
-    Subject: z.object({
-      id: z.string(),
-      name: z.string(),
-    }),
-    Training: z.object({
-      id: z.string(),
-      name: z.string(),
-    }),
+    Subject: zIdName,
+    Training: zIdName,
     role: z.string(),
   })),
   pagination: ZPaginate,
@@ -57,21 +146,7 @@ export const ZTrainings = z.strictObject({
 /** GET /manager/trainings.json */
 export const ZManagerTrainings = z.strictObject({
   trainings: z.array(z.object({
-    Training: z.object({
-      id: z.string(),
-      name: z.string(),
-      type: z.string(),
-      active: z.boolean(),
-      theory: z.boolean(),
-      flights: z.boolean(),
-      flights_count: z.number(),
-      competencies: z.boolean(),
-      metrics: z.boolean(),
-      announcement: z.string().nullable(),
-      start: z.string().nullable(),
-      end: z.string().nullable(),
-      color: z.string().nullable(),
-      created: z.number(),
+    Training: zTrainingSummary.extend({
       students_count: z.number(),
       subjects_count: z.number(),
     }),
@@ -84,60 +159,20 @@ export const ZManagerTrainingsTrainingsCreate = z.strictObject({
   result: z.boolean(),
   message: z.string(),
   id: z.string(),
-  Training: z.object({
-    id: z.string(),
-    name: z.string(),
-    type: z.string(),
-    active: z.boolean(),
-    theory: z.boolean(),
-    flights: z.boolean(),
-    flights_count: z.number(),
-    competencies: z.boolean(),
-    metrics: z.boolean(),
-    announcement: z.string().nullable(),
-    start: z.string().nullable(),
-    end: z.string().nullable(),
-    color: z.string().nullable(),
-    created: z.number(),
-    require_debriefing_signature: z.boolean(),
-    classwork_deadline_default_days: z.number(),
-    justification_deadline_default_days: z.number(),
-  }),
+  Training: zTraining,
 });
 
 /** GET /manager/trainings/trainings/templates.json */
 export const ZManagerTrainingsTrainingsTemplates = z.strictObject({
   templates: z.array(z.object({
-    Training: z.object({
-      subjects_count: z.number(),
-      id: z.string(),
-      name: z.string(),
-      type: z.string(),
-      active: z.boolean(),
-      theory: z.boolean(),
-      flights: z.boolean(),
-      flights_count: z.number(),
-      competencies: z.boolean(),
-      metrics: z.boolean(),
-      announcement: z.string().nullable(),
-      start: z.string().nullable(),
-      end: z.string().nullable(),
-      color: z.string().nullable(),
-      created: z.number(),
-      require_debriefing_signature: z.boolean(),
-      classwork_deadline_default_days: z.number(),
-      justification_deadline_default_days: z.number(),
-    }),
+    Training: zTraining.extend({ subjects_count: z.number() }),
   })),
 });
 
 /** POST /manager/trainings/trainings/teaching_report.json */
 export const ZManagerTrainingsTrainingsTeachingReport = z.strictObject({
   result: z.boolean(),
-  training: z.object({
-    id: z.string(),
-    name: z.string(),
-  }),
+  training: zIdName,
   from: z.number(),
   to: z.number(),
   report: z.array(z.object({
@@ -169,53 +204,9 @@ export const ZTrainingsTrainingsSchema = z.strictObject({
 
 /** GET /trainings/trainings/view/:id.json */
 export const ZTrainingsTrainingsView = z.strictObject({
-  TrainingsUser: z.object({
-    notes: z.string().nullable().optional(),
-    id: z.string(),
-    training_id: z.string(),
-    user_id: z.string(),
-    supervisor_id: z.string().nullable(),
-    finish_before: z.number().nullable(),
-    finished: z.boolean(),
-    status: z.string(),
-    status_reason: z.string().nullable(),
-    created: z.number(),
-  }),
-  User: z.object({
-    id: z.string(),
-    name: z.string(),
-    email: z.string().nullable(),
-    surname: z.string(),
-  }).nullable(),
-  Training: z.object({
-    Subject: z.array(z.object({
-      id: z.string(),
-      name: z.string(),
-      teacher_id: z.string().nullable(),
-      Lesson: z.array(z.object({
-        id: z.string(),
-        name: z.string(),
-        minutes: z.number(),
-      })),
-    })),
-    id: z.string(),
-    name: z.string(),
-    type: z.string(),
-    active: z.boolean(),
-    theory: z.boolean(),
-    flights: z.boolean(),
-    flights_count: z.number(),
-    competencies: z.boolean(),
-    metrics: z.boolean(),
-    announcement: z.string().nullable(),
-    start: z.string().nullable(),
-    end: z.string().nullable(),
-    color: z.string().nullable(),
-    created: z.number(),
-    require_debriefing_signature: z.boolean(),
-    classwork_deadline_default_days: z.number(),
-    justification_deadline_default_days: z.number(),
-  }),
+  TrainingsUser: zEnrollment,
+  User: zUserBrief.nullable(),
+  Training: zTraining.extend({ Subject: z.array(zSubjectOutline) }),
   ExamAttempt: z.array(z.object({
     id: z.string(),
     exam_id: z.string(),
@@ -268,22 +259,8 @@ export const ZManagerTrainingsStudentsEnroll = z.strictObject({
 /** GET /manager/trainings/students/list{/*named}.json */
 export const ZManagerTrainingsStudentsList = z.strictObject({
   students: z.array(z.object({
-    TrainingsUser: z.object({
-      notes: z.string().nullable().optional(),
-      id: z.string(),
-      training_id: z.string(),
-      user_id: z.string(),
-      supervisor_id: z.string().nullable(),
-      finish_before: z.number().nullable(),
-      finished: z.boolean(),
-      status: z.string(),
-      status_reason: z.string().nullable(),
-      created: z.number(),
-    }),
-    Training: z.object({
-      id: z.string(),
-      name: z.string(),
-    }),
+    TrainingsUser: zEnrollment,
+    Training: zIdName,
     User: z.object({
       id: z.string(),
       name: z.string(),
@@ -307,76 +284,8 @@ export const ZManagerTrainingsStudentsList = z.strictObject({
 });
 
 /** GET /manager/trainings/students/view/:id.json */
-export const ZManagerTrainingsStudentsView = z.strictObject({
-  subjects: z.array(z.object({
-    id: z.string(),
-    training_id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    teacher_id: z.string().nullable(),
-    TrainingActivity: z.array(z.record(z.string(), z.unknown())),
-  })),
-  TrainingsUser: z.object({
-    notes: z.string().nullable().optional(),
-    id: z.string(),
-    training_id: z.string(),
-    user_id: z.string(),
-    supervisor_id: z.string().nullable(),
-    finish_before: z.number().nullable(),
-    finished: z.boolean(),
-    status: z.string(),
-    status_reason: z.string().nullable(),
-    created: z.number(),
-  }),
-  User: z.object({
-    id: z.string(),
-    name: z.string(),
-    email: z.string().nullable(),
-    surname: z.string(),
-  }).nullable(),
-  Training: z.object({
-    Subject: z.array(z.object({
-      id: z.string(),
-      name: z.string(),
-      teacher_id: z.string().nullable(),
-      Lesson: z.array(z.object({
-        id: z.string(),
-        name: z.string(),
-        minutes: z.number(),
-      })),
-    })),
-    id: z.string(),
-    name: z.string(),
-    type: z.string(),
-    active: z.boolean(),
-    theory: z.boolean(),
-    flights: z.boolean(),
-    flights_count: z.number(),
-    competencies: z.boolean(),
-    metrics: z.boolean(),
-    announcement: z.string().nullable(),
-    start: z.string().nullable(),
-    end: z.string().nullable(),
-    color: z.string().nullable(),
-    created: z.number(),
-    require_debriefing_signature: z.boolean(),
-    classwork_deadline_default_days: z.number(),
-    justification_deadline_default_days: z.number(),
-  }),
-  ExamAttempt: z.array(z.object({
-    id: z.string(),
-    exam_id: z.string(),
-    start: z.number(),
-    finished: z.number().nullable(),
-    score: z.number().nullable(),
-    passed: z.boolean(),
-    Exam: z.object({
-      id: z.string(),
-      name: z.string(),
-      type: z.string(),
-      training_subject_id: z.string().nullable(),
-    }),
-  })),
+export const ZManagerTrainingsStudentsView = ZTrainingsTrainingsView.extend({
+  subjects: z.array(zSubjectActivities),
 });
 
 /** POST /manager/trainings/students/notes.json */
@@ -391,18 +300,7 @@ export const ZManagerTrainingsStudentsNotes = z.strictObject({
 export const ZManagerTrainingsStudentsStatus = z.strictObject({
   result: z.boolean(),
   message: z.string(),
-  TrainingsUser: z.object({
-    notes: z.string().nullable().optional(),
-    id: z.string(),
-    training_id: z.string(),
-    user_id: z.string(),
-    supervisor_id: z.string().nullable(),
-    finish_before: z.number().nullable(),
-    finished: z.boolean(),
-    status: z.string(),
-    status_reason: z.string().nullable(),
-    created: z.number(),
-  }),
+  TrainingsUser: zEnrollment,
 });
 
 /** GET /trainings/subjects/mine.json */
@@ -415,10 +313,7 @@ export const ZTrainingsSubjectsMine = z.strictObject({
       teacher_id: z.string().nullable(),
       position: z.number(),
     }),
-    Training: z.object({
-      id: z.string(),
-      name: z.string(),
-    }),
+    Training: zIdName,
     enrollment_id: z.string(),
   })),
 });
@@ -480,26 +375,7 @@ export const ZManagerTrainingsSubjectsView = z.strictObject({
       mandatory: z.boolean(),
       training_subject_id: z.string(),
     })),
-    Exam: z.array(z.object({
-      questions: z.number().optional(),
-      attempts: z.number().optional(),
-      score: z.number().optional(),
-      instructions: z.string().nullable().optional(),
-      show_answers: z.boolean().optional(),
-      expiration: z.number().optional(),
-      id: z.string(),
-      training_subject_id: z.string().nullable(),
-      training_subject_lesson_id: z.string().nullable(),
-      type: z.string(),
-      name: z.string(),
-      reference: z.string().nullable(),
-      description: z.string().nullable(),
-      minutes: z.number(),
-      mandatory: z.boolean(),
-      caa_exam: z.boolean(),
-      access_mode: z.string(),
-      access_window_days: z.number().nullable(),
-    })),
+    Exam: z.array(zExam),
     TrainingActivity: z.array(z.object({
       id: z.string(),
       kind: z.string(),
@@ -535,26 +411,7 @@ export const ZManagerTrainingsSubjectsActivityImpact = z.strictObject({
 export const ZManagerTrainingsSubjectsAddExam = z.strictObject({
   result: z.boolean(),
   id: z.string(),
-  Exam: z.object({
-    questions: z.number().optional(),
-    attempts: z.number().optional(),
-    score: z.number().optional(),
-    instructions: z.string().nullable().optional(),
-    show_answers: z.boolean().optional(),
-    expiration: z.number().optional(),
-    id: z.string(),
-    training_subject_id: z.string().nullable(),
-    training_subject_lesson_id: z.string().nullable(),
-    type: z.string(),
-    name: z.string(),
-    reference: z.string().nullable(),
-    description: z.string().nullable(),
-    minutes: z.number(),
-    mandatory: z.boolean(),
-    caa_exam: z.boolean(),
-    access_mode: z.string(),
-    access_window_days: z.number().nullable(),
-  }),
+  Exam: zExam,
 });
 
 /** GET /manager/trainings/exams/list/:subjectId.json */
@@ -571,26 +428,8 @@ export const ZManagerTrainingsExamsList = z.strictObject({
 
 /** GET /trainings/subjects/view/:enrollmentId/:subjectId.json */
 export const ZTrainingsSubjectsView = z.strictObject({
-  TrainingsUser: z.object({
-    notes: z.string().nullable().optional(),
-    id: z.string(),
-    training_id: z.string(),
-    user_id: z.string(),
-    supervisor_id: z.string().nullable(),
-    finish_before: z.number().nullable(),
-    finished: z.boolean(),
-    status: z.string(),
-    status_reason: z.string().nullable(),
-    created: z.number(),
-  }),
-  subject: z.object({
-    id: z.string(),
-    training_id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    teacher_id: z.string().nullable(),
-    TrainingActivity: z.array(z.record(z.string(), z.unknown())),
-  }),
+  TrainingsUser: zEnrollment,
+  subject: zSubjectActivities,
 });
 
 /** GET /trainings/lessons/view/:lessonId/:enrollmentId.json */
@@ -634,10 +473,7 @@ export const ZTrainingsLessonsView = z.strictObject({
 
 /** GET /trainings/lessons/slides/:lessonId.json */
 export const ZTrainingsLessonsSlides = z.strictObject({
-  Lesson: z.object({
-    id: z.string(),
-    name: z.string(),
-  }),
+  Lesson: zIdName,
   slides: z.array(z.object({
     id: z.string(),
     title: z.string(),
@@ -673,10 +509,7 @@ export const ZTrainingsLessonsComplete = z.strictObject({
 
 /** GET /trainings/lessons/attendance/:subjectId.json */
 export const ZTrainingsLessonsAttendance = z.strictObject({
-  Subject: z.object({
-    id: z.string(),
-    name: z.string(),
-  }),
+  Subject: zIdName,
   attendance: z.array(z.object({
     Session: z.object({
       id: z.string(),
@@ -703,60 +536,14 @@ export const ZTrainingsLessonsAttendance = z.strictObject({
 /** GET /trainings/exams/index/:spec.json */
 export const ZTrainingsExamsIndex = z.strictObject({
   exams: z.array(z.object({
-    Exam: z.object({
-      questions: z.number().optional(),
-      attempts: z.number().optional(),
-      score: z.number().optional(),
-      instructions: z.string().nullable().optional(),
-      show_answers: z.boolean().optional(),
-      expiration: z.number().optional(),
-      id: z.string(),
-      training_subject_id: z.string().nullable(),
-      training_subject_lesson_id: z.string().nullable(),
-      type: z.string(),
-      name: z.string(),
-      reference: z.string().nullable(),
-      description: z.string().nullable(),
-      minutes: z.number(),
-      mandatory: z.boolean(),
-      caa_exam: z.boolean(),
-      access_mode: z.string(),
-      access_window_days: z.number().nullable(),
-    }),
+    Exam: zExam,
   })),
 });
 
 /** GET /trainings/exams/start/:enrollmentId/:examId.json */
 export const ZTrainingsExamsStart = z.strictObject({
-  Exam: z.object({
-    questions: z.number().optional(),
-    attempts: z.number().optional(),
-    score: z.number().optional(),
-    instructions: z.string().nullable().optional(),
-    show_answers: z.boolean().optional(),
-    expiration: z.number().optional(),
-    id: z.string(),
-    training_subject_id: z.string().nullable(),
-    training_subject_lesson_id: z.string().nullable(),
-    type: z.string(),
-    name: z.string(),
-    reference: z.string().nullable(),
-    description: z.string().nullable(),
-    minutes: z.number(),
-    mandatory: z.boolean(),
-    caa_exam: z.boolean(),
-    access_mode: z.string(),
-    access_window_days: z.number().nullable(),
-  }),
-  ExamAttempt: z.array(z.object({
-    id: z.string(),
-    start: z.number(),
-    finished: z.number().nullable(),
-    correct: z.number(),
-    total: z.number(),
-    score: z.number().nullable(),
-    passed: z.boolean(),
-  })),
+  Exam: zExam,
+  ExamAttempt: z.array(zExamAttempt),
   can_start: z.boolean(),
   reason: z.enum(["PASSED", "NO_ATTEMPTS_LEFT", "NOT_SCHEDULED", "WINDOW_CLOSED", "NOT_YET_OPEN"]).nullable(),
   open_attempt_id: z.string().nullable(),
@@ -783,15 +570,7 @@ export const ZTrainingsExamsDo = z.strictObject({
     instructions: z.string().nullable(),
     minutes: z.number(),
   }),
-  ExamAttempt: z.object({
-    id: z.string(),
-    start: z.number(),
-    finished: z.number().nullable(),
-    correct: z.number(),
-    total: z.number(),
-    score: z.number().nullable(),
-    passed: z.boolean(),
-  }),
+  ExamAttempt: zExamAttempt,
   questions: z.array(z.object({
     attemptDetailId: z.string(),
     position: z.number(),
@@ -815,15 +594,7 @@ export const ZTrainingsExamsAnswer = z.strictObject({
 export const ZTrainingsExamsFinish = z.strictObject({
   result: z.boolean(),
   message: z.string(),
-  ExamAttempt: z.object({
-    id: z.string(),
-    start: z.number(),
-    finished: z.number().nullable(),
-    correct: z.number(),
-    total: z.number(),
-    score: z.number().nullable(),
-    passed: z.boolean(),
-  }),
+  ExamAttempt: zExamAttempt,
 });
 
 /** GET /trainings/exams/view/:attemptId.json */
@@ -834,15 +605,7 @@ export const ZTrainingsExamsView = z.strictObject({
     score: z.number(),
     show_answers: z.boolean(),
   }),
-  ExamAttempt: z.object({
-    id: z.string(),
-    start: z.number(),
-    finished: z.number().nullable(),
-    correct: z.number(),
-    total: z.number(),
-    score: z.number().nullable(),
-    passed: z.boolean(),
-  }),
+  ExamAttempt: zExamAttempt,
   questions: z.array(z.object({
     options: z.array(z.object({
       id: z.string(),

@@ -7,6 +7,19 @@ import { ZPaginate } from '../../http/responses.ts';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** A file attached to a record (flight, safety report, aircraft report), as those views list it. */
+export const ZAttachedUpload = z.object({
+  id: z.string(),
+  filename: z.string(),
+  type: z.string(),
+  mime: z.string(),
+  size: z.string().nullable(),
+  width: z.string().nullable(),
+  height: z.string().nullable(),
+  created: z.number(),
+  user_id: z.string(),
+});
+
 /** GET /uploads/index/:model/:foreignKey{/*named}.json */
 export const ZUploadsIndex = z.strictObject({
   uploads: z.array(z.record(z.string(), z.unknown())),

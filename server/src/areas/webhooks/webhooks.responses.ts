@@ -7,18 +7,21 @@ import { WEBHOOK_EVENTS } from '@ops/shared/rules/webhooks/events';
  * of the integration suite against the document they produce (the contract test).
  */
 
+/** One webhook endpoint (the secret never included). */
+const zWebhookEndpoint = z.object({
+  id: z.string(),
+  url: z.string(),
+  description: z.string().nullable(),
+  events: z.array(z.string()),
+  active: z.boolean(),
+  secret_hint: z.string(),
+  created: z.number(),
+  modified: z.number(),
+});
+
 /** GET /webhooks/index.json */
 export const ZWebhooksIndex = z.strictObject({
-  endpoints: z.array(z.object({
-    id: z.string(),
-    url: z.string(),
-    description: z.string().nullable(),
-    events: z.array(z.string()),
-    active: z.boolean(),
-    secret_hint: z.string(),
-    created: z.number(),
-    modified: z.number(),
-  })),
+  endpoints: z.array(zWebhookEndpoint),
 });
 
 /** GET /webhooks/events.json */
@@ -28,16 +31,7 @@ export const ZWebhooksEvents = z.strictObject({
 
 /** GET /webhooks/view/:id.json */
 export const ZWebhooksView = z.strictObject({
-  endpoint: z.object({
-    id: z.string(),
-    url: z.string(),
-    description: z.string().nullable(),
-    events: z.array(z.string()),
-    active: z.boolean(),
-    secret_hint: z.string(),
-    created: z.number(),
-    modified: z.number(),
-  }),
+  endpoint: zWebhookEndpoint,
 });
 
 /** POST /webhooks/add.json */
@@ -45,31 +39,13 @@ export const ZWebhooksAdd = z.strictObject({
   result: z.boolean(),
   id: z.string(),
   secret: z.string(),
-  endpoint: z.object({
-    id: z.string(),
-    url: z.string(),
-    description: z.string().nullable(),
-    events: z.array(z.string()),
-    active: z.boolean(),
-    secret_hint: z.string(),
-    created: z.number(),
-    modified: z.number(),
-  }),
+  endpoint: zWebhookEndpoint,
 });
 
 /** POST /webhooks/edit/:id.json */
 export const ZWebhooksEdit = z.strictObject({
   result: z.boolean(),
-  endpoint: z.object({
-    id: z.string(),
-    url: z.string(),
-    description: z.string().nullable(),
-    events: z.array(z.string()),
-    active: z.boolean(),
-    secret_hint: z.string(),
-    created: z.number(),
-    modified: z.number(),
-  }),
+  endpoint: zWebhookEndpoint,
 });
 
 /** POST /webhooks/rotate_secret/:id.json */
