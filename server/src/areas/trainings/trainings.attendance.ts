@@ -27,6 +27,9 @@ export interface StoreInput {
 }
 
 /** POST /trainings/onsite/store_attendance.json: statuses of listed students; others unchanged. */
+/** The two columns one attendance decision writes (the legacy `attended` flag follows the status). Store and sync use it. */
+export const attendanceColumns = (status: AttendanceStatus | null) => ({ attendance_status: status, attended: attendedFlag(status) ? 1 : 0 });
+
 export async function storeAttendance(ctx: AppContext, actor: Actor, input: StoreInput) {
   const c = await requireClass(ctx.db, actor.companyId, input.classId);
   const refusal = attendanceEditRefusal({ id: actor.userId, role: actor.role }, c);
@@ -50,7 +53,7 @@ export async function storeAttendance(ctx: AppContext, actor: Actor, input: Stor
     for (const [userId, status] of wanted) {
       await uow.trx
         .updateTable('training_session_students')
-        .set({ attendance_status: status, attended: attendedFlag(status) ? 1 : 0, ...st })
+        .set({ ...attendanceColumns(status), ...st })
         .where('id', '=', onClass.get(userId) as string)
         .execute();
     }

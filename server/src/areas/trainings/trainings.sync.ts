@@ -27,7 +27,7 @@ import {
   trainingProgressRecord,
   trainingSubjectRecord,
 } from '@ops/shared';
-import { ATTENDANCE_STATUSES, type AttendanceStatus, attendanceEditRefusal, attendedFlag } from '@ops/shared/rules/trainings/attendance';
+import { ATTENDANCE_STATUSES, type AttendanceStatus, attendanceEditRefusal, } from '@ops/shared/rules/trainings/attendance';
 import { isComplete } from '@ops/shared/rules/trainings/progress';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
@@ -36,6 +36,7 @@ import { type SourceQuery, tableSource } from '../../sync/table-source.ts';
 import { bool, num, stamp } from './trainings.common.ts';
 import { setProgress } from './trainings.learning.ts';
 import './trainings.tables.ts';
+import { attendanceColumns } from './trainings.attendance.ts';
 
 /**
  * The `training` collection (shared/src/collections/training.ts): one source
@@ -338,7 +339,7 @@ part(T.classStudent, trainingClassStudentRecord, 'training_session_students', 's
   await ctx.tx(async (uow) => {
     await uow.trx
       .updateTable('training_session_students')
-      .set({ attendance_status: status, attended: attendedFlag(status) ? 1 : 0, ...(await stamp(uow, actor.companyId, 'training_session_students')) })
+      .set({ ...attendanceColumns(status), ...(await stamp(uow, actor.companyId, 'training_session_students')) })
       .where('company_id', '=', actor.companyId)
       .where('id', '=', master.id)
       .execute();
