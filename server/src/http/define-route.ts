@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { PermissionKey, Plan } from '@ops/shared';
+import type { PermissionKey, Plan, RoleGate } from '@ops/shared';
 import type { AppContext } from '../context.ts';
 import type { Actor } from './actor.ts';
 
@@ -15,10 +15,8 @@ export type Access =
   | { public: true }
   | {
       public?: false;
-      /** Role threshold: user_group_id <= maxRole. */
-      maxRole?: number;
-      /** Explicit role list (user_group_id in roles). */
-      roles?: readonly number[];
+      /** Who may call: a named gate from `roles.ts` (GATES) or the area's `rules/<area>/policy.ts`. */
+      who: RoleGate;
       /** Company plan in this list. */
       plans?: readonly Plan[];
       /** Company permission key the caller's role must hold. */

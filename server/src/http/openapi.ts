@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { methodsOf } from './router.ts';
-import type { RouteDef } from './define-route.ts';
+import type { Access, RouteDef } from './define-route.ts';
 import { ZError, ZValidationError } from './responses.ts';
 import { apiDescription, SESSION_ONLY_NOTE, tagsFor } from './openapi-docs.ts';
 
@@ -84,6 +84,13 @@ export function openApiPaths(path: string): string[] {
   return expand(path).map((p) => p.replace(/:(\w+)/g, '{$1}').replace(/\*(\w+)/g, '{$1}'));
 }
 
+/** The route's gates as the document has always shown them: the gate's role rule inline. */
+function accessDoc(access: Access): Record<string, unknown> {
+  if (access.public) return access;
+  const { who, ...rest } = access;
+  return { ...(who.maxRole === undefined ? {} : { maxRole: who.maxRole }), ...(who.roles ? { roles: who.roles } : {}), ...rest };
+}
+
 /** OpenAPI 3.1 built from the route registry: every route defined through the recipe appears here. */
 export function buildOpenApi(routes: RouteDef[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -95,7 +102,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         ...(!r.access.public && r.access.sessionOnly ? { description: SESSION_ONLY_NOTE } : {}),
         tags: [r.area],
         security: r.access.public ? [] : [{ bearer: [] }],
-        'x-access': r.access,
+        'x-access': accessDoc(r.access),
         parameters: [
           ...names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
           ...(r.query ? [{ name: 'query', in: 'query', content: { 'application/json': { schema: toSchema(r.query) } } }] : []),

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isRoleGate } from '@ops/shared';
 import { allRoutes } from '@ops/server/areas/index';
 import { buildOpenApi, openApiPaths } from '@ops/server/http/openapi';
 import { describe, expect, it } from 'vitest';
@@ -63,5 +64,40 @@ describe('route registry guard', () => {
     for (const p of openApiPaths(r.path)) expect(openapi.paths[p], `OpenAPI entry for ${p}`).toBeDefined();
     const prefix = literal(r.path);
     expect(testTexts.some((t) => t.includes(prefix)), `no test file calls ${prefix}`).toBe(true);
+  });
+
+  it.each(routes.filter((r) => !r.access.public).map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s takes its role gate from roles.ts or its area policy',
+    (_name, r) => {
+      if (r.access.public) return;
+      expect(isRoleGate(r.access.who), `${r.path}: access.who must be a gate made by roleGate() in shared/src/roles.ts or shared/src/rules/<area>/policy.ts`).toBe(true);
+    },
+  );
+});
+
+/** Authorization lives in one place: role numbers are compared only in roles.ts and the area policies. */
+describe('authorization in one place', () => {
+  const ROLE_TEST = /\brole\s*(<=|>=|<|>|===|!==)\s*[A-Z0-9]|(<=|>=|<|>)\s*[\w.]*\brole\b|\broles\.includes\(|\broleGate\(/;
+  const allowed = (file: string) =>
+    file === 'shared/src/roles.ts' ||
+    file === 'shared/src/permissions.ts' ||
+    /^shared\/src\/rules\/[a-z-]+\/policy\.ts$/.test(file) ||
+    file.startsWith('server/src/seed/') ||
+    file.endsWith('.seed.ts') ||
+    /\.test\.tsx?$/.test(file);
+  const files: string[] = [];
+  const collect = (dir: string) => {
+    for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) collect(rel);
+      else if (/\.tsx?$/.test(e.name) && !allowed(rel)) files.push(rel);
+    }
+  };
+  for (const dir of ['shared/src', 'server/src', 'client-core/src', 'desktop/renderer/src']) collect(dir);
+
+  it.each(files)('%s compares no role numbers (it asks a policy)', (file) => {
+    const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
+    const found = lines.map((l, i) => [i + 1, l] as const).filter(([, l]) => ROLE_TEST.test(l) && !l.trim().startsWith('//') && !l.trim().startsWith('*'));
+    expect(found.map(([n, l]) => `${file}:${n}: ${l.trim()}`)).toEqual([]);
   });
 });
