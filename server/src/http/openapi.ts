@@ -88,6 +88,7 @@ export function openApiPaths(path: string): string[] {
 function accessDoc(access: Access): Record<string, unknown> {
   if (access.public) return access;
   const { who, ...rest } = access;
+  if (!who) return rest;
   return { ...(who.maxRole === undefined ? {} : { maxRole: who.maxRole }), ...(who.roles ? { roles: who.roles } : {}), ...rest };
 }
 
