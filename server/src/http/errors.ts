@@ -36,3 +36,33 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
 export function validationFailed(errors: FieldErrors, key: 'errors' | 'validation' = 'errors', message = 'Validation failed') {
   return new HttpError(400, { result: false, message, [key]: errors });
 }
+
+/** One line naming each field error: the spec's `message` holding field errors. */
+export function errorsMessage(errors: FieldErrors): string {
+  return Object.entries(errors)
+    .map(([k, v]) => `${k}: ${v.join(', ')}`)
+    .join('; ');
+}
+
+/** 400 `{result: false, message: "<field errors>", errors}`. */
+export function invalid(errors: FieldErrors): HttpError {
+  return new HttpError(400, { result: false, message: errorsMessage(errors), errors });
+}
+
+export function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw invalid(zodFieldErrors(r.error));
+  return r.data;
+}
+
+/** Adds a message to a field's error list. */
+export function addError(errors: FieldErrors, key: string, message: string): void {
+  const list = errors[key] ?? [];
+  list.push(message);
+  errors[key] = list;
+}
+
+/** Merges field errors under a key prefix (`MelItem.`, `InventoryUnit.`...). */
+export function mergeErrors(errors: FieldErrors, prefix: string, more: FieldErrors): void {
+  for (const [k, v] of Object.entries(more)) for (const m of v) addError(errors, prefix + k, m);
+}

@@ -10,7 +10,8 @@ import {
 } from '@ops/shared/rules/aircraft-reports/mel';
 import { z } from 'zod';
 import { zBoolish, zIntish, zUnix } from '../../http/zod.ts';
-import { emptyToNull, emptyToUndefined, rowsOf, unwrapData, zDecimal } from '../aircraft/fleet-common.ts';
+import { rowsOf, unwrapData } from '../../http/body.ts';
+import { emptyToNull, emptyToUndefined, zDecimal } from '../../http/zod.ts';
 
 /**
  * Input of the aircraft report endpoints (Part B 2.2, 2.3, 4.2), as form

@@ -17,7 +17,8 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { type FieldErrors, type HttpError, badRequest, forbidden, notFound, zodFieldErrors } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { AUDITOR_ROLE, addError, invalid, mergeErrors } from '../aircraft/fleet-common.ts';
+import { AUDITOR_ROLE } from '../aircraft/fleet-common.ts';
+import { addError, invalid, mergeErrors } from '../../http/errors.ts';
 import { type ReportRow, reportsRepository } from './aircraft-reports.repository.ts';
 import {
   type ReportInput,

@@ -9,7 +9,9 @@ import { zBoolish } from '../../http/zod.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { updateAircraft } from './aircraft.service.ts';
 import { CERTIFICATES, certificateColumn } from './aircraft.tables.ts';
-import { emptyToNull, emptyToUndefined, invalid, parseOr400, unwrapData, zDate, zDecimal, zOptText } from './fleet-common.ts';
+import { unwrapData } from '../../http/body.ts';
+import { invalid, parseOr400 } from '../../http/errors.ts';
+import { emptyToNull, emptyToUndefined, zDate, zDecimal, zOptText } from '../../http/zod.ts';
 
 /**
  * Manager create and edit of aircraft (designed; docs/areas/fleet.md). Body

@@ -12,6 +12,7 @@ import { parseNamed } from './named-params.ts';
 import { cachedPage, companyVersion, type RenderedPage, storePage } from './page-cache.ts';
 import { presentFlightRow } from './flights.presenter.ts';
 import { zDate } from './flights.schema.ts';
+import { paginate } from '../../http/paging.ts';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 20000;
@@ -79,10 +80,6 @@ export function filtersFor(actor: Actor, p: LoadParams, now: number): FlightFilt
   return f;
 }
 
-function paginate(page: number, limit: number, count: number, current: number) {
-  const pageCount = Math.max(1, Math.ceil(count / limit));
-  return { page, current, count, prevPage: page > 1, nextPage: page < pageCount, pageCount, limit };
-}
 
 /**
  * One page presented and serialised up to its `time` value: count, rows with

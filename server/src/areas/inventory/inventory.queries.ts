@@ -4,7 +4,10 @@ import { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
-import { emptyToUndefined, paginate, parseOr400, unwrapData, zPage } from '../aircraft/fleet-common.ts';
+import { unwrapData } from '../../http/body.ts';
+import { parseOr400 } from '../../http/errors.ts';
+import { paginate } from '../../http/paging.ts';
+import { emptyToUndefined, zPage } from '../../http/zod.ts';
 import type { InventoryPartsTable } from './inventory.tables.ts';
 
 type PartRow = Selectable<InventoryPartsTable>;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { INVENTORY_PLANS, invalid, MAINTENANCE_ROLES, MANAGER_MAX_ROLE, parseOr400, unwrapData } from '../aircraft/fleet-common.ts';
+import { INVENTORY_PLANS, MAINTENANCE_ROLES, MANAGER_MAX_ROLE } from '../aircraft/fleet-common.ts';
+import { unwrapData } from '../../http/body.ts';
+import { invalid, parseOr400 } from '../../http/errors.ts';
 import { availableParts, listParts, searchProviders, selectables, viewPart, viewProvider, ZIndex, ZProviderSearch } from './inventory.queries.ts';
 import { deletePart, isUniqueViolation, savePart, ZPart, ZProvider, ZUnit } from './inventory.service.ts';
 import { ZMaintenanceInventoryAvailable, ZMaintenanceInventoryIndex, ZMaintenanceInventorySelectables, ZMaintenanceInventoryView, ZMaintenanceInventoryEdit, ZMaintenanceInventoryDelete, ZMaintenanceInventoryProviders, ZMaintenanceInventoryProvider } from './inventory.responses.ts';

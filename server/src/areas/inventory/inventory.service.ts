@@ -6,7 +6,9 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, type FieldErrors, notFound, zodFieldErrors } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { addError, emptyToNull, emptyToUndefined, invalid, mergeErrors, unwrapData, zOptText } from '../aircraft/fleet-common.ts';
+import { unwrapData } from '../../http/body.ts';
+import { addError, invalid, mergeErrors } from '../../http/errors.ts';
+import { emptyToNull, emptyToUndefined, zOptText } from '../../http/zod.ts';
 import './inventory.tables.ts';
 
 /** Inventory writes (Part B 4.1): parts, their units and providers, with a change history per part. */

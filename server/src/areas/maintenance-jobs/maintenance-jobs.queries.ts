@@ -5,7 +5,9 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { emptyToUndefined, paginate, parseOr400, zPage } from '../aircraft/fleet-common.ts';
+import { parseOr400 } from '../../http/errors.ts';
+import { paginate } from '../../http/paging.ts';
+import { emptyToUndefined, zPage } from '../../http/zod.ts';
 import { reportDocs } from '../aircraft-reports/aircraft-reports.repository.ts';
 import type { MaintenanceJobsTable, WorkOrdersTable } from './maintenance-jobs.tables.ts';
 

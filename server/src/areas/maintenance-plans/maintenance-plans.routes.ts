@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { emptyToUndefined, MAINTENANCE_ROLES, parseOr400, REPORT_PLANS, unwrapData } from '../aircraft/fleet-common.ts';
+import { MAINTENANCE_ROLES, REPORT_PLANS } from '../aircraft/fleet-common.ts';
+import { unwrapData } from '../../http/body.ts';
+import { parseOr400 } from '../../http/errors.ts';
+import { emptyToUndefined } from '../../http/zod.ts';
 import { assignedPlans, listPlans, listProgrammes, plansForAircraft, viewPlan } from './maintenance-plans.queries.ts';
 import { deletePlan, reorderPlans, savePlan, ZPlan, ZReorder, ZTemplate } from './maintenance-plans.service.ts';
 import { ZMaintenancePlansIndex, ZMaintenancePlansView, ZMaintenancePlansEdit, ZMaintenancePlansDelete, ZMaintenancePlansReorder, ZMaintenancePlansForAircraft, ZMaintenancePlansAssigned, ZMaintenancePlansProgrammes } from './maintenance-plans.responses.ts';

@@ -12,6 +12,7 @@ import { verifyOwnPassword } from '../profile/password-check.ts';
 import { type NewsReader, recipientsOf, recipientUsersQuery, signaturesOf, visibleNewsQuery } from './news.repository.ts';
 import type { TNewsEdit } from './news.schema.ts';
 import type { NewsTable } from './news.tables.ts';
+import { paginate } from '../../http/paging.ts';
 
 /** Part A 8: ten articles per page. */
 export const NEWS_PAGE_SIZE = 10;
@@ -46,8 +47,7 @@ function presentNews(n: NewsRow, content: 'full' | 'summary') {
 
 /** The pagination block of news (Part A conventions: key `pagination`). */
 export function paginationBlock(page: number, shown: number, count: number, limit: number) {
-  const pageCount = Math.max(1, Math.ceil(count / limit));
-  return { page, current: shown, count, prevPage: page > 1, nextPage: page < pageCount, pageCount, limit };
+  return paginate(page, limit, count, shown);
 }
 
 /**

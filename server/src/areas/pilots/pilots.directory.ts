@@ -12,6 +12,7 @@ import { parseNamed } from '../flights/named-params.ts';
 import { groupsOfUsers } from '../pilot-groups/pilot-groups.service.ts';
 import { INDEX_MAX_LIMIT, type TPilotIndex, ZPilotIndex, ZPilotList } from './pilots.schema.ts';
 import './pilots.tables.ts';
+import { paginate } from '../../http/paging.ts';
 
 /** Directory viewers above this role get the reduced view and only staff rows (Part A 4.8 item 2). */
 export const STAFF_MAX_ROLE = ROLES.DISPATCHER;
@@ -192,10 +193,9 @@ export async function directoryPage(ctx: AppContext, actor: Actor, p: TPilotInde
     return { User, UserDetail, UserGroup, Base, PilotGroup };
   });
   const count = Number(n);
-  const pageCount = Math.max(1, Math.ceil(count / p.limit));
   return {
     pilots,
-    paginate: { page: p.page, current: pilots.length, count, prevPage: p.page > 1, nextPage: p.page < pageCount, pageCount, limit: p.limit },
+    paginate: paginate(p.page, p.limit, count, pilots.length),
     billing,
     reduced,
   };

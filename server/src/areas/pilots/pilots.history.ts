@@ -7,6 +7,7 @@ import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import './pilots.tables.ts';
+import { paginate } from '../../http/paging.ts';
 
 export interface FieldChange {
   field: string;
@@ -67,12 +68,11 @@ export async function userChanges(ctx: AppContext, actor: Actor, userId: string,
     .offset((page.page - 1) * page.limit)
     .execute();
   const count = Number(n);
-  const pageCount = Math.max(1, Math.ceil(count / page.limit));
   return {
     changes: rows.map((r) => ({
       UserChange: { id: r.id, user_id: r.user_id, action: r.action, fields: JSON.parse(r.fields) as FieldChange[], created: Number(r.created) },
       ChangedBy: r.changed_by ? { id: r.changed_by, name: r.name, surname: r.surname } : null,
     })),
-    paginate: { page: page.page, current: rows.length, count, prevPage: page.page > 1, nextPage: page.page < pageCount, pageCount, limit: page.limit },
+    paginate: paginate(page.page, page.limit, count, rows.length),
   };
 }

@@ -1,6 +1,8 @@
 import { AIR_SPACES, DAMAGES, FLIGHT_PHASES, PERSONAL_DAMAGES, RISK_PROBABILITIES, RISK_SEVERITIES, SAFETY_SEVERITIES, SAFETY_STATUSES, SAFETY_TYPES } from '@ops/shared/rules/safety-reports/safety';
 import { z } from 'zod';
-import { emptyToUndefined, parseOr400, rowsOf, unwrapData } from '../aircraft/fleet-common.ts';
+import { rowsOf, unwrapData } from '../../http/body.ts';
+import { parseOr400 } from '../../http/errors.ts';
+import { emptyToUndefined } from '../../http/zod.ts';
 
 /** Narrative texts: generous, but bounded (a 400 beyond). */
 export const NARRATIVE_MAX = 20000;

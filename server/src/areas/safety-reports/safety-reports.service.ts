@@ -23,7 +23,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { invalid } from '../aircraft/fleet-common.ts';
+import { invalid } from '../../http/errors.ts';
 import { moveStats } from './safety-reports.stats.ts';
 import { viewerOf } from './safety-reports.access.ts';
 import { notifySubmitted, notifyEdited } from './safety-reports.notify.ts';

@@ -6,6 +6,7 @@ import { notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import './trainings.tables.ts';
 import type { TrainingsTable } from './trainings.tables.ts';
+import { paginate } from '../../http/paging.ts';
 
 /** Manager training lists and operations (Part B 5). */
 export const TRAINING_MANAGER_MAX_ROLE = 135;
@@ -22,8 +23,7 @@ export const bool = (v: number | boolean | null | undefined) => !!v && v !== 0;
 export const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 
 export function pagination(page: number, shown: number, count: number, limit: number) {
-  const pageCount = Math.max(1, Math.ceil(count / limit));
-  return { page, current: shown, count, prevPage: page > 1, nextPage: page < pageCount, pageCount, limit };
+  return paginate(page, limit, count, shown);
 }
 
 /** Stamps for a write to a replicated table. */

@@ -22,6 +22,7 @@ import { badRequest, HttpError, notFound } from '../../http/errors.ts';
 import { attachedRecordVisible, uploadModel } from './attachments.ts';
 import { hasImageFacts, imageFacts } from './image-facts.ts';
 import type { UploadsTable } from './uploads.tables.ts';
+import { pageCountOf, paginate } from '../../http/paging.ts';
 
 /** Staff (group <= 170) may change the expiration of, and delete, any upload of the company. */
 export const UPLOAD_ADMIN_MAX_ROLE = 170;
@@ -465,7 +466,7 @@ export async function listUploads(ctx: AppContext, actor: Actor, model: string, 
     .where('uploads.deleted', '=', 0)
     .where('uploads.active', '=', 1);
   const count = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const pageCount = Math.max(1, Math.ceil(count / paging.limit));
+  const pageCount = pageCountOf(count, paging.limit);
   const page = Math.min(Math.max(1, paging.page), pageCount);
   const rows = await base
     .leftJoin('users', (j) => j.onRef('users.id', '=', 'uploads.user_id').onRef('users.company_id', '=', 'uploads.company_id'))
@@ -509,14 +510,6 @@ export async function listUploads(ctx: AppContext, actor: Actor, model: string, 
   );
   return {
     uploads,
-    paginate: {
-      page,
-      current: uploads.length,
-      count,
-      prevPage: page > 1,
-      nextPage: page < pageCount,
-      pageCount,
-      limit: paging.limit,
-    },
+    paginate: paginate(page, paging.limit, count, uploads.length),
   };
 }

@@ -6,6 +6,7 @@ import { zBoolish, zId } from '../../http/zod.ts';
 import { ZUserWrite } from './users.schema.ts';
 import { billedPilots, createUser, deleteUser, editUser, listUsers, sendReminder, userNameMap, viewUser } from './users.service.ts';
 import { ZManagerUsers, ZManagerUsersList, ZManagerUsersView, ZManagerUsersCreate, ZManagerUsersEdit, ZPilotsReminder, ZManagerBillsPilots } from './users.responses.ts';
+import { pageCountOf } from '../../http/paging.ts';
 
 /**
  * Part A 4.4 user administration. Managers are roles <= 110 (the spec's
@@ -47,7 +48,7 @@ export const usersRoutes = [
       res.setHeader('X-Total-Posts', String(total));
       res.setHeader('X-Actual-Page', String(query.page));
       res.setHeader('X-Paging-limit', String(query.limit));
-      res.setHeader('X-Number-Pages', String(Math.max(1, Math.ceil(total / query.limit))));
+      res.setHeader('X-Number-Pages', String(pageCountOf(total, query.limit)));
       return users;
     },
   }),

@@ -15,6 +15,7 @@ import { activationPending, createPendingIdentity, issueToken, type MailQueue } 
 import { maskForAuditor, NO_PREFERENCES, type Preferences, presentUser, presentUserGroup } from './users.presenter.ts';
 import type { TUserWrite } from './users.schema.ts';
 import { defined, detailColumns, flag } from './user-detail.ts';
+import { paginate } from '../../http/paging.ts';
 
 /** External auditor accounts last at most this many days (Part A 4.4, 8). */
 export const AUDITOR_MAX_DAYS = 90;
@@ -189,10 +190,9 @@ export async function billedPilots(ctx: AppContext, actor: Actor, page: { page: 
     };
   });
   const total = Number(n);
-  const pageCount = Math.max(1, Math.ceil(total / page.limit));
   return {
     pilots,
-    paginate: { page: page.page, current: pilots.length, count: total, prevPage: page.page > 1, nextPage: page.page < pageCount, pageCount, limit: page.limit },
+    paginate: paginate(page.page, page.limit, total, pilots.length),
   };
 }
 
