@@ -1,6 +1,7 @@
 import { PERMISSION_KEYS } from '@ops/shared';
 import { useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
+import { mayEditPermissionsOf } from '../../policy-todo.ts';
 import { Busy, Outcome, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
 
 interface Matrix {
@@ -58,7 +59,7 @@ export default function Permissions() {
                     type="checkbox"
                     aria-label={`${k} for ${r.name}`}
                     checked={r.permissions[k] === true}
-                    disabled={!canEdit || r.role < myRole || pending !== null}
+                    disabled={!canEdit || !mayEditPermissionsOf(myRole, r.role) || pending !== null}
                     onChange={(e) => toggle(r.role, k, e.target.checked)}
                   />
                 </td>
