@@ -1,4 +1,4 @@
-import { ROLE_NAMES, type Role } from '@ops/shared';
+import { ROLE_NAMES, ROLES, type Role } from '@ops/shared';
 import { ZNewsForm, ZSignForm } from '@ops/shared/forms/office';
 import { type FormEvent, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
@@ -172,7 +172,8 @@ function NewsArticle({ slug }: { slug: string }) {
   );
 }
 
-const WRITABLE_ROLES = (Object.keys(ROLE_NAMES).map(Number) as Role[]).filter((r) => r !== 1);
+/** Recipients: every company role (the platform administrator belongs to no company). */
+const WRITABLE_ROLES = (Object.keys(ROLE_NAMES).map(Number) as Role[]).filter((r) => r !== ROLES.PLATFORM_ADMIN);
 
 function NewsWrite({ slug }: { slug?: string }) {
   const { post } = useApi();
