@@ -4,6 +4,8 @@ import { rejections } from './decisions.ts';
 import { fullName, useCommands, useCompany, useDismissed, useOutcomes, useSyncState, useUsers, WorkspaceContext } from './hooks.ts';
 import { markNavigation } from './perf.ts';
 import { menuFor, type Route, screensFor } from './nav.ts';
+import { startsOnFlights } from './policy-todo.ts';
+import { ScreenBoundary } from './ScreenBoundary.tsx';
 import { type StoredSession, SWITCH_EVENT } from './session.ts';
 import { SignInForm } from './SignIn.tsx';
 import { SyncBar } from './SyncBar.tsx';
@@ -15,7 +17,7 @@ function parseHash(hash: string, role: number): Route | null {
 }
 
 /** Mechanics and managers start on the fleet, pilots and students on their flights. */
-const homeOf = (role: number): string => (role >= 150 && role <= 200 ? 'flights' : 'fleet');
+const homeOf = (role: number): string => (startsOnFlights(role) ? 'flights' : 'fleet');
 
 export default function Shell({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): void; onSwitch(s: StoredSession): void }) {
   return (
@@ -59,7 +61,8 @@ function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): vo
   const dismissed = useDismissed();
   const rejected = useMemo(() => rejections(outcomes, commands, dismissed), [outcomes, commands, dismissed]);
   const sync = useSyncState();
-  const Current = screens.find((s) => s.screen === route.screen)?.component;
+  const current = screens.find((s) => s.screen === route.screen);
+  const Current = current?.component;
 
   return (
     <div className="app">
@@ -96,7 +99,13 @@ function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): vo
           ))}
         </nav>
         <main className="content">
-          <Suspense fallback={<p className="muted">Loading…</p>}>{Current && <Current route={route} go={go} rejected={rejected} />}</Suspense>
+          {current && Current && (
+            <ScreenBoundary key={current.screen} label={current.label} onHome={() => go({ screen: homeOf(role) })}>
+              <Suspense fallback={<p className="muted">Loading…</p>}>
+                <Current route={route} go={go} rejected={rejected} />
+              </Suspense>
+            </ScreenBoundary>
+          )}
         </main>
       </div>
     </div>

@@ -5,27 +5,32 @@
  *
  *   export const safetyScreens: ScreenEntry[] = [{
  *     screen: 'safety', label: 'Safety reports', group: 'Safety',
- *     visible: (role) => role !== 250,
+ *     visible: (role) => allows(GATES.member, role),   // a gate from roles.ts or the area's policy
  *     component: lazy(() => import('./SafetyReports.tsx')),   // lazy: keeps the first load small
  *   }];
  *
+ * A screen component is the file's default export and takes `ScreenProps`.
+ *
  * `visible` mirrors the API's gates for the menu only; the server stays the authority.
  */
-import { type ComponentType, createElement } from 'react';
-import { accountScreens } from './areas/account/screens.ts';
+import { type ComponentType, lazy } from 'react';
+import { accountsScreens } from './areas/accounts/screens.ts';
+import { aircraftScreens } from './areas/aircraft/screens.ts';
+import { aircraftReportsScreens } from './areas/aircraft-reports/screens.ts';
+import { basesScreens } from './areas/bases/screens.ts';
 import { companyScreens } from './areas/company/screens.ts';
+import { flightsScreens } from './areas/flights/screens.ts';
+import { maintenanceJobsScreens } from './areas/maintenance-jobs/screens.ts';
 import { newsScreens } from './areas/news/screens.ts';
-import { peopleScreens } from './areas/people/screens.ts';
+import { pilotGroupsScreens } from './areas/pilot-groups/screens.ts';
+import { pilotsScreens } from './areas/pilots/screens.ts';
+import { profileScreens } from './areas/profile/screens.ts';
 import { reportsScreens } from './areas/reports/screens.ts';
 import { safetyScreens } from './areas/safety-reports/screens.ts';
-import type { Rejection } from './decisions.ts';
-import { Changes } from './screens/Changes.tsx';
-import { FleetBoard } from './screens/FleetBoard.tsx';
-import { Flights } from './screens/Flights.tsx';
-import { Maintenance } from './screens/Maintenance.tsx';
-import { TechLog } from './screens/TechLog.tsx';
 import { schedulesScreens } from './areas/schedules/screens.ts';
 import { trainingsScreens } from './areas/trainings/screens.ts';
+import { usersScreens } from './areas/users/screens.ts';
+import type { Rejection } from './decisions.ts';
 
 export interface Route {
   screen: string;
@@ -55,23 +60,24 @@ export interface ScreenEntry {
   component: ComponentType<ScreenProps>;
 }
 
-const everyone = () => true;
+/** The shell's own screen: generic sync UI (what waits, what the server refused), for every role. */
+const syncScreens: ScreenEntry[] = [{ screen: 'changes', label: 'Sync & rejections', group: 'Sync', visible: () => true, component: lazy(() => import('./Changes.tsx')) }];
 
-const coreScreens: ScreenEntry[] = [
-  { screen: 'fleet', label: 'Fleet', group: 'Maintenance', visible: everyone, component: ({ go }) => createElement(FleetBoard, { onOpen: (id) => go({ screen: 'techlog', id }) }) },
-  { screen: 'techlog', label: 'Technical log', group: 'Maintenance', visible: everyone, component: ({ route, go }) => createElement(TechLog, { aircraftId: route.id, onPick: (id) => go({ screen: 'techlog', id }) }) },
-  { screen: 'maintenance', label: 'Maintenance', group: 'Maintenance', visible: everyone, component: Maintenance },
-  { screen: 'flights', label: 'My flights', group: 'Operations', visible: everyone, component: Flights },
-  { screen: 'changes', label: 'Sync & rejections', group: 'Sync', visible: everyone, component: ({ rejected }) => createElement(Changes, { rejected }) },
-];
-
-/** Areas: one line each. */
+/** Areas: one line each (the order is the menu order inside a group). */
 export const SCREENS: ScreenEntry[] = [
-  ...coreScreens,
+  ...aircraftScreens,
+  ...aircraftReportsScreens,
+  ...maintenanceJobsScreens,
+  ...flightsScreens,
+  ...syncScreens,
   ...companyScreens,
-  ...peopleScreens,
+  ...usersScreens,
+  ...pilotsScreens,
+  ...pilotGroupsScreens,
+  ...basesScreens,
+  ...accountsScreens,
   ...newsScreens,
-  ...accountScreens,
+  ...profileScreens,
   ...reportsScreens,
   ...schedulesScreens,
   ...safetyScreens,

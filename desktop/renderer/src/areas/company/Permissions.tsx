@@ -1,13 +1,14 @@
-import { PERMISSION_KEYS } from '@ops/shared';
+import { allows, GATES, PERMISSION_KEYS } from '@ops/shared';
 import { useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
+import { mayEditPermissionsOf } from '../../policy-todo.ts';
 import { Busy, Outcome, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
 
 interface Matrix {
   roles: Array<{ role: number; name: string; permissions: Record<string, boolean>; overridden: string[] }>;
 }
 
-/** Roles <= 100 change the matrix (never for roles above their own); managers up to 105 read it. */
+/** Administrators (GATES.admin) change the matrix (never for roles above their own); management reads it. */
 export default function Permissions() {
   const ws = useWorkspace();
   const { post } = useApi();
@@ -15,7 +16,7 @@ export default function Permissions() {
   const act = useAction();
   const [pending, setPending] = useState<string | null>(null);
   const myRole = ws.user.user_group_id;
-  const canEdit = myRole <= 100;
+  const canEdit = allows(GATES.admin, myRole);
 
   if (!matrix.data) return matrix.error ? <Outcome error={matrix.error} /> : <Busy />;
 
@@ -58,7 +59,7 @@ export default function Permissions() {
                     type="checkbox"
                     aria-label={`${k} for ${r.name}`}
                     checked={r.permissions[k] === true}
-                    disabled={!canEdit || r.role < myRole || pending !== null}
+                    disabled={!canEdit || !mayEditPermissionsOf(myRole, r.role) || pending !== null}
                     onChange={(e) => toggle(r.role, k, e.target.checked)}
                   />
                 </td>

@@ -1,8 +1,9 @@
+import { allows, GATES } from '@ops/shared';
 import { lazy } from 'react';
 import type { ScreenEntry } from '../../nav.ts';
 
-/** Company managers (roles <= 105) own settings, hours and permissions (server: COMPANY_MANAGER_MAX_ROLE). */
-const manager = (role: number) => role <= 105;
+/** Company management (server: the management gate) owns settings, hours and permissions. */
+const manager = (role: number) => allows(GATES.management, role);
 
 export const companyScreens: ScreenEntry[] = [
   { screen: 'alerts', label: 'Alerts', group: 'Office', visible: () => true, component: lazy(() => import('./Alerts.tsx')) },

@@ -1,12 +1,10 @@
-import { ROLE_NAMES, type Role } from '@ops/shared';
+import { ROLE_NAMES, ROLES, type Role } from '@ops/shared';
 import { ZNewsForm, ZSignForm } from '@ops/shared/forms/office';
 import { type FormEvent, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
+import { mayWriteNews } from '../../policy-todo.ts';
 import { Busy, Check, check, errorOf, FormField, goTo, Outcome, type Paginate, Pager, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
-
-/** Roles <= 135 write news and see read receipts (Part A 4.3). */
-export const NEWS_WRITER_MAX_ROLE = 135;
 
 interface NewsItem {
   News: { id: string; slug: string; name: string; category: string | null; sign: boolean; created: string; base_id: string | null; summary?: string; view_count: number };
@@ -35,7 +33,7 @@ function NewsIndex() {
   const ws = useWorkspace();
   const [page, setPage] = useState(1);
   const list = useLoad<NewsList>(`/news.json?page=${page}`);
-  const writer = ws.user.user_group_id <= NEWS_WRITER_MAX_ROLE;
+  const writer = mayWriteNews(ws.user.user_group_id);
   const items = list.data?.news ?? [];
   const toSign = items.filter((n) => n.News.sign && n.NewsSignature.length === 0);
   return (
@@ -82,7 +80,7 @@ function NewsArticle({ slug }: { slug: string }) {
   const article = useLoad<Article>(`/news/news/view/${encodeURIComponent(slug)}.json`);
   const [password, setPassword] = useState('');
   const act = useAction();
-  const writer = ws.user.user_group_id <= NEWS_WRITER_MAX_ROLE;
+  const writer = mayWriteNews(ws.user.user_group_id);
 
   if (!article.data) return article.error ? <Outcome error={article.error} /> : <Busy />;
   const a = article.data;
@@ -174,7 +172,8 @@ function NewsArticle({ slug }: { slug: string }) {
   );
 }
 
-const WRITABLE_ROLES = (Object.keys(ROLE_NAMES).map(Number) as Role[]).filter((r) => r !== 1);
+/** Recipients: every company role (the platform administrator belongs to no company). */
+const WRITABLE_ROLES = (Object.keys(ROLE_NAMES).map(Number) as Role[]).filter((r) => r !== ROLES.PLATFORM_ADMIN);
 
 function NewsWrite({ slug }: { slug?: string }) {
   const { post } = useApi();
@@ -194,8 +193,8 @@ function NewsWrite({ slug }: { slug?: string }) {
   }
   if (!form) return existing.error ? <Outcome error={existing.error} /> : <Busy />;
   const setN = (p: Partial<typeof form.News>) => setForm({ ...form, News: { ...form.News, ...p } });
-  const roles = form.NewsRecipient.user_group_id;
-  const toggleRole = (r: number, on: boolean) => setForm({ ...form, NewsRecipient: { user_group_id: on ? [...roles, r] : roles.filter((x) => x !== r) } });
+  const recipients = form.NewsRecipient.user_group_id;
+  const toggleRole = (r: number, on: boolean) => setForm({ ...form, NewsRecipient: { user_group_id: on ? [...recipients, r] : recipients.filter((x) => x !== r) } });
   const e = (k: string) => errorOf(act.errors, k);
 
   const submit = async (ev: FormEvent) => {
@@ -238,7 +237,7 @@ function NewsWrite({ slug }: { slug?: string }) {
         <legend>Recipients</legend>
         <div className="grid">
           {WRITABLE_ROLES.map((r) => (
-            <Check key={r} label={ROLE_NAMES[r]} checked={roles.includes(r)} onChange={(on) => toggleRole(r, on)} />
+            <Check key={r} label={ROLE_NAMES[r]} checked={recipients.includes(r)} onChange={(on) => toggleRole(r, on)} />
           ))}
         </div>
         {e('NewsRecipient.user_group_id') && <p className="field-error">{e('NewsRecipient.user_group_id')}</p>}

@@ -6,6 +6,7 @@ import 'uplot/dist/uPlot.min.css';
 import './safety.css';
 import { useDocs, useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
+import { maySeeSafetyTrail } from '../../policy-todo.ts';
 import { Busy, Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
 
 declare module '@ops/client-core' {
@@ -20,7 +21,6 @@ interface Options {
   riskMatrix: RiskMatrix;
 }
 
-const MANAGER_MAX_ROLE = 110;
 const color = (sev: string) => SAFETY_SEVERITIES.find((s) => s.key === sev)?.color ?? '#64748b';
 const statusLabel = (k: string) => SAFETY_STATUSES.find((s) => s.key === k)?.label ?? k;
 
@@ -376,7 +376,7 @@ function ReportView({ id, back }: { id: string; back(): void }) {
           {v.data.report.Risk.after ? `${v.data.report.Risk.after.index} ${v.data.report.Risk.after.tolerability}` : '—'}
         </p>
       )}
-      {ws.user.user_group_id <= MANAGER_MAX_ROLE && v.data?.report.SafetyReportChange && (
+      {maySeeSafetyTrail(ws.user.user_group_id) && v.data?.report.SafetyReportChange && (
         <table className="safety-trail" data-testid="safety-trail">
           <thead>
             <tr>

@@ -1,3 +1,4 @@
+import { allows, GATES } from '@ops/shared';
 import { useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import { Busy, messageOf, Outcome, type Paginate, Pager, ScreenHead, useLoad } from '../office-kit.tsx';
@@ -5,7 +6,8 @@ import { Busy, messageOf, Outcome, type Paginate, Pager, ScreenHead, useLoad } f
 interface PilotRow {
   User: { id: string; active: boolean; pilot: boolean; email?: string | null; email_status?: string; user_group_id: number };
   UserDetail: { name: string; surname: string; phone?: string | null; city?: string | null; Country?: { name: string } | null };
-  UserGroup: { name: string };
+  /** Left out, or its name null, for viewers the API does not show roles to (the auditor, issue 28 item 2). */
+  UserGroup?: { name: string | null };
   Base: { id: string; name: string } | null;
   PilotGroup: Record<string, string>;
 }
@@ -40,7 +42,7 @@ export default function Pilots() {
   const [filters, setFilters] = useState<Filters>(INITIAL);
   const [page, setPage] = useState(1);
   const dir = useLoad<Directory>(directoryPath(filters, { page, limit: PAGE_SIZE }));
-  const groups = useLoad<{ pilotGroups: Array<{ PilotGroup: { id: string; name: string } }> }>(ws.user.user_group_id <= 150 ? '/pilot_groups/manager_index.json' : null);
+  const groups = useLoad<{ pilotGroups: Array<{ PilotGroup: { id: string; name: string } }> }>(allows(GATES.instructors, ws.user.user_group_id) ? '/pilot_groups/manager_index.json' : null);
   const bases = useLoad<{ bases: Array<{ Base: { id: string; name: string } }> }>('/bases/index.json');
   const [exporting, setExporting] = useState<string | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
@@ -161,7 +163,7 @@ export default function Pilots() {
                       {p.UserDetail.name} {p.UserDetail.surname}
                     </a>
                   </td>
-                  <td>{p.UserGroup.name}</td>
+                  <td>{p.UserGroup?.name ?? '—'}</td>
                   <td>{p.Base?.name ?? '—'}</td>
                   <td>
                     {Object.entries(p.PilotGroup ?? {}).map(([color, name]) => (

@@ -1,6 +1,7 @@
 import { emailChangeForm, ZPasswordForm, ZProfileForm, ZTotpCode } from '@ops/shared/forms/office';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
+import { isAuditor } from '../../policy-todo.ts';
 import { type StoredSession, SWITCH_EVENT } from '../../session.ts';
 import { Busy, Check, check, errorOf, FormField, Outcome, ScreenHead, useAction, useApi, useLoad, useFormats } from '../office-kit.tsx';
 
@@ -170,7 +171,7 @@ function TwoFactorCard({ profile, onSaved }: { profile: Profile; onSaved(): void
   const [code, setCode] = useState('');
   const act = useAction();
   const mode = profile.User.two_factor;
-  const auditor = profile.User.user_group_id === 250;
+  const auditor = isAuditor(profile.User.user_group_id);
 
   const setMode = (two_factor: 'OFF' | 'EMAIL') =>
     act.run(async () => {

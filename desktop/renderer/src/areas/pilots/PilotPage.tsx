@@ -1,3 +1,4 @@
+import { allows, GATES } from '@ops/shared';
 import { useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
@@ -15,7 +16,8 @@ interface PilotView {
   user: {
     User: { id: string; active: boolean; pilot: boolean; email?: string | null; email_status?: string; created: number; two_factor?: string };
     UserDetail: { name: string; surname: string; phone?: string | null; city?: string | null; notes?: string | null; flight_hours?: number; Country?: { name: string } | null; Timezone?: { name: string } | null };
-    UserGroup: { id: number; name: string };
+    /** Only for viewers who see the private part (staff, the pilot themself). */
+    UserGroup?: { id: number; name: string };
     Base: { id: string; name: string } | null;
     Supervisor: { id: string; UserDetail: { name: string; surname: string } } | null;
     UserCertificate?: Certificate[];
@@ -62,13 +64,13 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
   const totals = useLoad<Totals>(`/pilots/totals/${target}.json`);
   const currency = useLoad<Currency>(`/pilots/get_currency/${target}.json`);
   const [page, setPage] = useState(1);
-  const changes = useLoad<Changes>(ws.user.user_group_id <= 150 || target === ws.user.id ? `/pilots/changes/${target}.json?page=${page}&limit=20` : null);
+  const changes = useLoad<Changes>(allows(GATES.instructors, ws.user.user_group_id) || target === ws.user.id ? `/pilots/changes/${target}.json?page=${page}&limit=20` : null);
   const act = useAction();
 
   if (!view.data) return view.error ? <Outcome error={view.error} /> : <Busy />;
   const { User, UserDetail, UserGroup, Base, Supervisor, UserCertificate, PilotGroup } = view.data.user;
   const today = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const isAdmin = ws.user.user_group_id <= 150;
+  const isAdmin = allows(GATES.instructors, ws.user.user_group_id);
 
   const remind = () =>
     act.run(async () => {
@@ -79,7 +81,7 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
   return (
     <section data-testid="pilot-page">
       <ScreenHead title={`${UserDetail.name} ${UserDetail.surname}`}>
-        <span className="badge badge-info">{UserGroup.name}</span>
+        {UserGroup && <span className="badge badge-info">{UserGroup.name}</span>}
         {!User.active && <span className="badge badge-neutral">inactive</span>}
         {isAdmin && User.email && (
           <button type="button" className="secondary small" onClick={remind} disabled={act.busy}>

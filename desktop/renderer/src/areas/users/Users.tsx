@@ -1,7 +1,8 @@
-import { ROLE_NAMES, ROLES, type Role } from '@ops/shared';
+import { allows, GATES, ROLE_NAMES, ROLES } from '@ops/shared';
 import { userForm } from '@ops/shared/forms/office';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
+import { assignableRoles, isAuditor } from '../../policy-todo.ts';
 import { Busy, Check, check, errorOf, FormField, goTo, Outcome, Pager, ScreenHead, todayIn, useAction, useApi, useLoad, usePages } from '../office-kit.tsx';
 
 interface UserRow {
@@ -19,11 +20,9 @@ interface Draft {
 const EMPTY: Draft = { User: { email: '', user_group_id: ROLES.PILOT, active: true, pilot: true, expiration: '', send_email: true }, UserDetail: { name: '', surname: '' } };
 
 /** Roles a user administrator may hand out: their own level and below (the server checks again). */
-const assignable = (mine: number) => (Object.keys(ROLE_NAMES).map(Number) as Role[]).filter((r) => r >= mine && r !== ROLES.PLATFORM_ADMIN);
-
 export default function Users() {
   const ws = useWorkspace();
-  const canWrite = ws.user.user_group_id <= 110;
+  const canWrite = allows(GATES.managers, ws.user.user_group_id);
   const users = useLoad<UserRow[]>('/manager/users.json');
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Draft | null>(null);
@@ -164,7 +163,7 @@ function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; 
   const e = (k: string) => errorOf(act.errors, k);
   const setU = (p: Partial<Draft['User']>) => setD({ ...d, User: { ...d.User, ...p } });
   const setDetail = (p: Partial<Draft['UserDetail']>) => setD({ ...d, UserDetail: { ...d.UserDetail, ...p } });
-  const auditor = d.User.user_group_id === ROLES.AUDITOR;
+  const auditor = isAuditor(d.User.user_group_id);
 
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
@@ -193,7 +192,7 @@ function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; 
         <FormField label="Role" error={e('User.user_group_id')}>
           {(p) => (
             <select {...p} name="role" value={d.User.user_group_id} onChange={(v) => setU({ user_group_id: Number(v.target.value) })}>
-              {assignable(ws.user.user_group_id).map((r) => (
+              {assignableRoles(ws.user.user_group_id).map((r) => (
                 <option key={r} value={r}>
                   {ROLE_NAMES[r]}
                 </option>

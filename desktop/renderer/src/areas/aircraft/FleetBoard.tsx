@@ -1,11 +1,12 @@
 import type { AircraftDoc, AircraftReportDoc, CommandDoc } from '@ops/shared';
 import { memo, useLayoutEffect, useMemo, useRef } from 'react';
-import type { DisplaySettings } from '../format.ts';
-import { useCompany, useDocs, useMarks, useNow } from '../hooks.ts';
-import { reportRender } from '../perf.ts';
-import { type BoardRow, fleetBoard, openItems } from '../techlog.ts';
-import { Badge, deadlineText, Empty, MelStatusBadge, PendingBadge } from '../ui.tsx';
-import { markKey } from '../workspace.ts';
+import type { DisplaySettings } from '../../format.ts';
+import { useCompany, useDocs, useMarks, useNow } from '../../hooks.ts';
+import type { ScreenProps } from '../../nav.ts';
+import { reportRender } from '../../perf.ts';
+import { type BoardRow, fleetBoard, openItems } from '../aircraft-reports/techlog.ts';
+import { Badge, deadlineText, Empty, MelStatusBadge, PendingBadge } from '../../ui.tsx';
+import { markKey } from '../../workspace.ts';
 
 const OPEN_REPORTS = { selector: { status: { $ne: 'CLOSED' } } };
 const PENDING_COMMANDS = { selector: { status: 'pending' } };
@@ -14,6 +15,11 @@ const PENDING_COMMANDS = { selector: { status: 'pending' } };
  * Every aircraft with its open MEL and CDL items, their status recomputed
  * now, and whether it may be dispatched. Built from local data only.
  */
+/** The fleet screen: a row opens that aircraft's technical log. */
+export default function FleetBoardScreen({ go }: Pick<ScreenProps, 'go'>) {
+  return <FleetBoard onOpen={(id) => go({ screen: 'techlog', id })} />;
+}
+
 export function FleetBoard({ onOpen }: { onOpen(aircraftId: string): void }) {
   // Start of this render; the layout effect below runs once it is committed.
   const renderStart = useRef(0);

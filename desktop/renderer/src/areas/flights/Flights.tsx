@@ -1,13 +1,13 @@
 import { type AircraftDoc, type AircraftReportDoc, type CommandDoc, type FlightDoc, type OutcomeDoc, type ReferenceDoc, uuidv7 } from '@ops/shared';
 import { type FormEvent, useMemo, useState } from 'react';
-import { commandsByTarget, describeCommand, outcomesByTarget } from '../decisions.ts';
-import { type FlightForm, FLIGHT_RULES, confirmProblem, emptyForm, flightActions, flightDocFrom, formOf, localOverlaps, shownStatus } from '../flights.ts';
-import { type DisplaySettings, formatClock, formatDuration, formatIsoDate, isoDateIn } from '../format.ts';
-import { fullName, useCommands, useCompany, useDeferred, useDocs, useMarks, useNetwork, useNow, useOutcomes, usePermissions, useSyncState, useUsers, useWorkspace } from '../hooks.ts';
-import { fleetBoard, openItems } from '../techlog.ts';
-import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../ui.tsx';
-import { type DeferredCommand, markKey, RestError } from '../workspace.ts';
-import { FlightWeather } from '../areas/reports/FlightWeather.tsx';
+import { commandsByTarget, describeCommand, outcomesByTarget } from '../../decisions.ts';
+import { type FlightForm, FLIGHT_RULES, confirmProblem, emptyForm, flightActions, flightDocFrom, formOf, localOverlaps, shownStatus } from './flights.ts';
+import { type DisplaySettings, formatClock, formatDuration, formatIsoDate, isoDateIn } from '../../format.ts';
+import { fullName, useCommands, useCompany, useDeferred, useDocs, useMarks, useNetwork, useNow, useOutcomes, usePermissions, useSyncState, useUsers, useWorkspace } from '../../hooks.ts';
+import { fleetBoard, openItems } from '../aircraft-reports/techlog.ts';
+import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../../ui.tsx';
+import { type DeferredCommand, markKey, RestError } from '../../workspace.ts';
+import { FlightWeather } from '../reports/FlightWeather.tsx';
 
 const STATUS_TONE: Record<string, 'info' | 'warn' | 'ok' | 'danger' | 'neutral'> = {
   DRAFT: 'neutral',
@@ -32,7 +32,7 @@ interface FlightContext {
 }
 
 /** The signed-in person's flights: create and edit offline, confirm and dispatch as commands, cancel online. */
-export function Flights() {
+export default function Flights() {
   const ws = useWorkspace();
   const me = ws.user.id;
   const query = useMemo(() => ({ selector: { $or: [{ pic_id: me }, { sic_id: me }, { supervisor_id: me }, { user_id: me }] } }), [me]);

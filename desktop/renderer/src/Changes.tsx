@@ -1,12 +1,12 @@
-import { type Rejection, describeCommand } from '../decisions.ts';
-import { formatDateTime } from '../format.ts';
-import { useCommands, useCompany, useDeferred, useMarks, useSyncState, useWorkspace } from '../hooks.ts';
-import { Badge, Empty } from '../ui.tsx';
+import { type Rejection, describeCommand } from './decisions.ts';
+import { formatDateTime } from './format.ts';
+import { useCommands, useCompany, useDeferred, useMarks, useSyncState, useWorkspace } from './hooks.ts';
+import { Badge, Empty } from './ui.tsx';
 
 const COLLECTION_LABEL: Record<string, string> = { aircraft_report: 'Technical log', flights: 'Flights', maintenance_job: 'Maintenance', command: 'Commands' };
 
 /** What waits for the server, and what the server refused (with its reasons). */
-export function Changes({ rejected }: { rejected: Rejection[] }) {
+export default function Changes({ rejected }: { rejected: Rejection[] }) {
   const ws = useWorkspace();
   const sync = useSyncState();
   const { docs: commands } = useCommands();

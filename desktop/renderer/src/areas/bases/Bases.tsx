@@ -1,6 +1,8 @@
 import { SCHEDULE_TYPES, scheduleForm, ZBaseForm } from '@ops/shared/forms/office';
 import { type FormEvent, useState } from 'react';
+import { allows, GATES } from '@ops/shared';
 import { useWorkspace } from '../../hooks.ts';
+import { isAuditor } from '../../policy-todo.ts';
 import { Busy, Check, check, errorOf, FormField, Outcome, Pager, ScreenHead, useAction, useApi, useLoad, usePages, useFormats } from '../office-kit.tsx';
 
 interface Base {
@@ -21,7 +23,7 @@ const unixOf = (v: string) => (v ? Math.floor(new Date(v).getTime() / 1000) : Nu
 
 export default function Bases() {
   const ws = useWorkspace();
-  const canManage = ws.user.user_group_id <= 110;
+  const canManage = allows(GATES.managers, ws.user.user_group_id);
   const { post } = useApi();
   const bases = useLoad<{ bases: Base[] }>('/bases/index.json');
   const [selected, setSelected] = useState<string | null>(null);
@@ -124,7 +126,7 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
   const pages = usePages(upcoming, 15);
   const [draft, setDraft] = useState({ pilot: '', start: '', end: '', type: 'DUTY' as (typeof SCHEDULE_TYPES)[number] });
   const act = useAction();
-  const canWrite = ws.user.user_group_id !== 250;
+  const canWrite = !isAuditor(ws.user.user_group_id);
 
   const add = async (e: FormEvent) => {
     e.preventDefault();

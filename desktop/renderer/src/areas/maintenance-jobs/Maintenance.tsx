@@ -1,15 +1,16 @@
-import { type AircraftDoc, MAINTENANCE_JOB_WRITERS, type MaintenanceJobDoc, WORK_ORDER_STATUSES, type WorkOrderDoc, type WorkOrderStatus } from '@ops/shared';
+import { type AircraftDoc, type MaintenanceJobDoc, WORK_ORDER_STATUSES, type WorkOrderDoc, type WorkOrderStatus } from '@ops/shared';
 import { useMemo, useState } from 'react';
-import { outcomesByTarget } from '../decisions.ts';
-import { formatDate, formatDateTime } from '../format.ts';
-import { fullName, useCompany, useDocs, useMarks, useOutcomes, useUsers, useWorkspace } from '../hooks.ts';
-import { Badge, DecisionNote, Empty, PendingBadge } from '../ui.tsx';
-import { markKey } from '../workspace.ts';
+import { outcomesByTarget } from '../../decisions.ts';
+import { formatDate, formatDateTime } from '../../format.ts';
+import { fullName, useCompany, useDocs, useMarks, useOutcomes, useUsers, useWorkspace } from '../../hooks.ts';
+import { Badge, DecisionNote, Empty, PendingBadge } from '../../ui.tsx';
+import { mayWriteMaintenanceJobs } from '../../policy-todo.ts';
+import { markKey } from '../../workspace.ts';
 
 const JOB_TONE: Record<string, 'info' | 'warn' | 'ok'> = { OPEN: 'info', IN_PROGRESS: 'warn', COMPLETED: 'ok' };
 
 /** Maintenance jobs with their work orders; work order progress can be recorded offline. */
-export function Maintenance() {
+export default function Maintenance() {
   const ws = useWorkspace();
   const { docs: jobs, ready } = useDocs<MaintenanceJobDoc>('maintenance_job');
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
@@ -21,7 +22,7 @@ export function Maintenance() {
   const [showCompleted, setShowCompleted] = useState(false);
   const registration = useMemo(() => new Map(aircraft.map((a) => [a.id, a.registration])), [aircraft]);
   const outcomesOf = useMemo(() => outcomesByTarget(outcomes), [outcomes]);
-  const mayWrite = (MAINTENANCE_JOB_WRITERS as readonly number[]).includes(ws.user.user_group_id);
+  const mayWrite = mayWriteMaintenanceJobs(ws.user.user_group_id);
   const shown = jobs
     .filter((j) => (!filter || j.aircraft_id === filter) && (showCompleted || j.status !== 'COMPLETED'))
     .sort((a, b) => (a.start ?? Number.MAX_SAFE_INTEGER) - (b.start ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name));

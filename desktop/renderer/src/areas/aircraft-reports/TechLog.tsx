@@ -6,22 +6,28 @@ import {
   INTERVAL_TYPES,
   LIMITATION_CODES,
   MEL_CATEGORIES,
-  MEL_MANAGER_ROLES,
   SEVERITIES,
 } from '@ops/shared/rules/aircraft-reports/mel';
 import { melItemStateOf } from '@ops/shared';
 import { type FormEvent, useMemo, useState } from 'react';
-import { commandsByTarget, outcomesByTarget } from '../decisions.ts';
-import { type DisplaySettings, endOfDay, formatDate, formatDateTime, isoDateIn } from '../format.ts';
-import { fullName, useCommands, useCompany, useDismissed, useDocs, useMarks, useNow, useOutcomes, useUsers, useWorkspace } from '../hooks.ts';
-import { fleetBoard, type ItemView, openItems } from '../techlog.ts';
-import { Badge, DecisionNote, deadlineText, Empty, Field, MelStatusBadge, PendingBadge } from '../ui.tsx';
-import { markKey } from '../workspace.ts';
-import { Photos } from '../areas/uploads/Photos.tsx';
+import { commandsByTarget, outcomesByTarget } from '../../decisions.ts';
+import { type DisplaySettings, endOfDay, formatDate, formatDateTime, isoDateIn } from '../../format.ts';
+import { fullName, useCommands, useCompany, useDismissed, useDocs, useMarks, useNow, useOutcomes, useUsers, useWorkspace } from '../../hooks.ts';
+import { fleetBoard, type ItemView, openItems } from './techlog.ts';
+import { Badge, DecisionNote, deadlineText, Empty, Field, MelStatusBadge, PendingBadge } from '../../ui.tsx';
+import type { ScreenProps } from '../../nav.ts';
+import { isAuditor, mayManageMel } from '../../policy-todo.ts';
+import { markKey } from '../../workspace.ts';
+import { Photos } from '../uploads/Photos.tsx';
 
 const INTERVAL_LABELS: Record<string, string> = { NEXT_FLIGHT: 'Next flight', CALENDAR_DAYS: 'Calendar days', FLIGHTS: 'Flights', FLIGHT_DAYS: 'Flight days', CYCLES: 'Cycles' };
 
 /** One aircraft's open reports; raise defects and MEL or CDL items; extend or close items. Works offline. */
+/** The technical log screen of the aircraft in the route (`#techlog/<id>`). */
+export default function TechLogScreen({ route, go }: Pick<ScreenProps, 'route' | 'go'>) {
+  return <TechLog aircraftId={route.id} onPick={(id) => go({ screen: 'techlog', id })} />;
+}
+
 export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id: string): void }) {
   const ws = useWorkspace();
   const { docs: fleet, ready } = useDocs<AircraftDoc>('aircraft');
@@ -52,8 +58,8 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
 
   if (ready && !aircraft) return <Empty>No aircraft on this device yet.</Empty>;
   if (!aircraft || !row) return null;
-  const mayRaise = role !== 250 && canActOnMel('raise', role, { isAssignedPilot: aircraft.user_id === ws.user.id });
-  const mayManage = MEL_MANAGER_ROLES.includes(role);
+  const mayRaise = !isAuditor(role) && canActOnMel('raise', role, { isAssignedPilot: aircraft.user_id === ws.user.id });
+  const mayManage = mayManageMel(role);
 
   return (
     <section aria-labelledby="techlog-title">
@@ -82,7 +88,7 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
         </div>
       ))}
 
-      {role !== 250 && (
+      {!isAuditor(role) && (
         <div className="actions-row">
           <button type="button" onClick={() => setForm(form === 'defect' ? 'none' : 'defect')}>
             Report a defect
@@ -124,7 +130,7 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
             display={display}
             users={users}
             now={now}
-            mayManage={role !== 250}
+            mayManage={!isAuditor(role)}
             locallyPending={marks.has(markKey('aircraft_report', v.report.id))}
             outcome={outcomesOf.get(`aircraft_report:${v.report.id}`)?.[0]}
           />
@@ -241,7 +247,7 @@ function ReportCard({
           </>
         )}
       </dl>
-      {!raising && <Photos model="AircraftReport" foreignKey={r.id} canAdd={ws.user.user_group_id !== 250 && r.status !== 'CLOSED'} />}
+      {!raising && <Photos model="AircraftReport" foreignKey={r.id} canAdd={!isAuditor(ws.user.user_group_id) && r.status !== 'CLOSED'} />}
       <DecisionNote command={command} outcome={outcome} display={display} />
       {mayManage && !raising && view.pending !== 'close' && r.status !== 'CLOSED' && (
         <div className="actions-row">

@@ -7,7 +7,7 @@
  */
 import type { FlightDoc } from '@ops/shared';
 import { computeFlightTimes, findOverlaps, flightStatusOnRead, UNCONFIRMED_STATUSES } from '@ops/shared/rules/flights/flight-times';
-import { zonedToUnix } from './format.ts';
+import { zonedToUnix } from '../../format.ts';
 
 export interface FlightForm {
   date: string;

@@ -1,0 +1,156 @@
+import { type BookingDoc, uuidv7 } from '@ops/shared';
+import { type FormEvent, useState } from 'react';
+import { type DisplaySettings, formatTime, isoDateIn, zonedToUnix } from '../../format.ts';
+import { fullName } from '../../hooks.ts';
+import { Field } from '../../ui.tsx';
+import type { BookArgs } from './board.ts';
+import type { ScheduleData } from './use-schedules.ts';
+
+export interface Draft {
+  /** Set when moving or changing an existing booking (the same `schedule.book` command with its id). */
+  id?: string;
+  aircraft_id: string;
+  pilot_id: string;
+  instructor_id: string;
+  flight_type_id: string;
+  date: string;
+  time: string;
+  minutes: number;
+  remarks: string;
+}
+
+/** A new booking at `start` (company zone), on the clicked row's aircraft or instructor when there is one. */
+export function newDraft(start: number, on: { aircraft_id?: string; instructor_id?: string }, data: Pick<ScheduleData, 'me' | 'self' | 'types' | 'active' | 'display' | 'zone'>): Draft {
+  const bookable = data.types.filter((t) => !data.self || t.booking);
+  return {
+    aircraft_id: on.aircraft_id ?? data.active[0]?.id ?? '',
+    pilot_id: data.me,
+    instructor_id: on.instructor_id ?? '',
+    flight_type_id: bookable[0]?.id ?? '',
+    date: isoDateIn(start, data.zone),
+    time: formatTime(start, { ...data.display, timeFormat: '24' }, data.zone),
+    minutes: 60,
+    remarks: '',
+  };
+}
+
+/** An existing booking in the form to move or change it: the keyboard's way to do what dragging does. */
+export function draftOf(b: BookingDoc, display: DisplaySettings, zone: string): Draft {
+  return {
+    id: b.id,
+    aircraft_id: b.aircraft_id,
+    pilot_id: b.pilot_id,
+    instructor_id: b.instructor_id ?? '',
+    flight_type_id: b.flight_type_id,
+    date: isoDateIn(b.start, zone),
+    time: formatTime(b.start, { ...display, timeFormat: '24' }, zone),
+    minutes: Math.round((b.end - b.start) / 60),
+    remarks: b.remarks ?? '',
+  };
+}
+
+/** The `schedule.book` arguments of a filled form (a self-booker always books for themself). */
+export function argsOf(draft: Draft, me: string, self: boolean, zone: string): BookArgs {
+  const [y, m, d] = draft.date.split('-').map(Number);
+  const [hh, mm] = draft.time.split(':').map(Number);
+  const start = zonedToUnix({ year: y, month: m, day: d, hour: hh, minute: mm }, zone);
+  return {
+    ...(draft.id ? { id: draft.id } : { new_id: uuidv7() }),
+    aircraft_id: draft.aircraft_id,
+    pilot_id: self ? me : draft.pilot_id,
+    instructor_id: draft.instructor_id || null,
+    flight_type_id: draft.flight_type_id,
+    start,
+    end: start + draft.minutes * 60,
+    remarks: draft.remarks || null,
+  };
+}
+
+/** The booking form of the board: a new booking, or a move or change of one. Closes when the request is queued. */
+export function BookingForm({ initial, data, onClose }: { initial: Draft; data: ScheduleData; onClose(): void }) {
+  const [draft, setDraft] = useState<Draft>(initial);
+  const { self, users, instructors, types, active, zone } = data;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await data.book(argsOf(draft, data.me, self, zone))) onClose();
+  };
+
+  return (
+    <form className="card-form booking-form" aria-label={draft.id ? 'Change booking' : 'New booking'} onSubmit={submit}>
+      <h3>{draft.id ? 'Change booking' : 'New booking'}</h3>
+      <div className="grid">
+        <Field label="Aircraft">
+          <select value={draft.aircraft_id} onChange={(e) => setDraft({ ...draft, aircraft_id: e.target.value })} required>
+            {active.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.registration}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {!self && (
+          <Field label="Pilot">
+            <select value={draft.pilot_id} onChange={(e) => setDraft({ ...draft, pilot_id: e.target.value })} required>
+              {[...users.values()]
+                .filter((u) => u.active !== false)
+                .sort((a, b) => fullName(a).localeCompare(fullName(b)))
+                .map((u) => (
+                  <option key={u.id} value={u.id}>
+                    {fullName(u)}
+                  </option>
+                ))}
+            </select>
+          </Field>
+        )}
+        <Field label="Instructor">
+          <select value={draft.instructor_id} onChange={(e) => setDraft({ ...draft, instructor_id: e.target.value })}>
+            <option value="">None</option>
+            {instructors.map((u) => (
+              <option key={u.id} value={u.id}>
+                {fullName(u)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Flight type">
+          <select value={draft.flight_type_id} onChange={(e) => setDraft({ ...draft, flight_type_id: e.target.value })} required>
+            {types
+              .filter((t) => !self || t.booking)
+              .map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+          </select>
+        </Field>
+        <Field label="Date">
+          <input type="date" value={draft.date} onChange={(e) => setDraft({ ...draft, date: e.target.value })} required />
+        </Field>
+        <Field label={`Start (${zone})`}>
+          <input type="time" step={300} value={draft.time} onChange={(e) => setDraft({ ...draft, time: e.target.value })} required />
+        </Field>
+        <Field label="Length">
+          <select value={draft.minutes} onChange={(e) => setDraft({ ...draft, minutes: Number(e.target.value) })}>
+            {[...new Set([30, 60, 90, 120, 180, 240, draft.minutes])]
+              .sort((a, b) => a - b)
+              .map((n) => (
+                <option key={n} value={n}>
+                  {n} min
+                </option>
+              ))}
+          </select>
+        </Field>
+        <Field label="Remarks" wide>
+          <input value={draft.remarks} onChange={(e) => setDraft({ ...draft, remarks: e.target.value })} maxLength={2000} />
+        </Field>
+      </div>
+      <div className="actions">
+        <button type="submit">{draft.id ? 'Move' : 'Book'}</button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

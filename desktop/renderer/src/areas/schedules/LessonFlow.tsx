@@ -1,0 +1,124 @@
+import type { AircraftDoc, BookingDoc } from '@ops/shared';
+import type { HoursRow } from '@ops/shared/rules/company/operating-hours';
+import { blockedFrom, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
+import { useMemo, useState } from 'react';
+import { type DisplaySettings, formatDateTime, formatTime } from '../../format.ts';
+import { fullName } from '../../hooks.ts';
+import { Badge, Empty, Field } from '../../ui.tsx';
+import { allowedStarts } from './board.ts';
+import { openWindows, type TypeInfo } from './use-schedules.ts';
+
+interface LessonProps {
+  date: string;
+  setDate(d: string): void;
+  zone: string;
+  display: DisplaySettings;
+  now: number;
+  aircraft: AircraftDoc[];
+  types: TypeInfo[];
+  instructors: Array<{ id: string; name: string; surname: string }>;
+  hours: HoursRow[];
+  mine: BookingDoc[];
+  /** Open MEL/CDL items per aircraft (rule 3): time from the block on is not offered. */
+  melItems: ReadonlyMap<string, TimedMelItem[]>;
+  onBook(args: { aircraft_id: string; instructor_id: string | null; flight_type_id: string; start: number; end: number }): Promise<void>;
+}
+
+/** A self-booker's flow: only bookable types, only slots inside the operating hours where they are free. */
+export function LessonFlow(p: LessonProps) {
+  const [typeId, setTypeId] = useState('');
+  const [aircraftId, setAircraftId] = useState('');
+  const [instructorId, setInstructorId] = useState('');
+  const [minutes, setMinutes] = useState(60);
+  const type = p.types.find((t) => t.id === typeId) ?? p.types[0];
+  const plane = p.aircraft.find((a) => a.id === aircraftId) ?? p.aircraft[0];
+  const starts = useMemo(() => {
+    if (!plane) return [];
+    const open = openWindows(p.hours, plane.base_id ?? null, p.date, p.zone);
+    const busy = p.mine.map((b) => ({ start: b.start, end: b.end }));
+    const block = blockedFrom(p.melItems.get(plane.id) ?? [], p.now);
+    if (block) busy.push({ start: block.at, end: Number.MAX_SAFE_INTEGER });
+    return allowedStarts(open, busy, minutes * 60, p.now);
+  }, [plane, p.hours, p.date, p.zone, p.mine, minutes, p.now, p.melItems]);
+
+  if (!type || !plane) return <Empty>No aircraft or bookable flight type is available for self-booking.</Empty>;
+  return (
+    <div className="lesson" data-testid="lesson-flow">
+      <div className="grid">
+        <Field label="Date">
+          <input type="date" value={p.date} onChange={(e) => e.target.value && p.setDate(e.target.value)} />
+        </Field>
+        <Field label="Lesson">
+          <select value={type.id} onChange={(e) => setTypeId(e.target.value)} aria-label="Lesson type">
+            {p.types.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Aircraft">
+          <select value={plane.id} onChange={(e) => setAircraftId(e.target.value)} aria-label="Lesson aircraft">
+            {p.aircraft.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.registration}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Instructor">
+          <select value={instructorId} onChange={(e) => setInstructorId(e.target.value)} aria-label="Lesson instructor">
+            <option value="">None</option>
+            {p.instructors.map((u) => (
+              <option key={u.id} value={u.id}>
+                {fullName(u)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Length">
+          <select value={minutes} onChange={(e) => setMinutes(Number(e.target.value))} aria-label="Lesson length">
+            {[60, 90, 120].map((n) => (
+              <option key={n} value={n}>
+                {n} min
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <h3>Open slots on {p.date}</h3>
+      {starts.length === 0 ? (
+        <Empty>No slot inside the operating hours on this day.</Empty>
+      ) : (
+        <ul className="slots" aria-label="Open slots">
+          {starts.map((t) => (
+            <li key={t}>
+              <button
+                type="button"
+                data-slot={t}
+                onClick={() => p.onBook({ aircraft_id: plane.id, instructor_id: instructorId || null, flight_type_id: type.id, start: t, end: t + minutes * 60 })}
+              >
+                {formatTime(t, p.display)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3>My bookings</h3>
+      {p.mine.length === 0 ? (
+        <Empty>No bookings yet.</Empty>
+      ) : (
+        <ul className="my-bookings" data-testid="my-bookings">
+          {[...p.mine]
+            .filter((b) => b.end > p.now)
+            .sort((a, b) => a.start - b.start)
+            .map((b) => (
+              <li key={b.id} data-booking={b.id}>
+                {formatDateTime(b.start, p.display)}–{formatTime(b.end, p.display)} · {p.aircraft.find((a) => a.id === b.aircraft_id)?.registration ?? ''} {b.status === 'PENDING' ? <Badge tone="pending">waiting for the server</Badge> : <Badge tone="ok">booked</Badge>}
+              </li>
+            ))}
+        </ul>
+      )}
+    </div>
+  );
+}

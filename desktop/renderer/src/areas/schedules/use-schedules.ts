@@ -1,0 +1,162 @@
+/**
+ * The schedule's data on this device: bookings (with the requests still waiting
+ * for the server), aircraft, flight types, operating hours, instructors and open
+ * MEL/CDL items, and `book`, the one way a booking or move is made.
+ */
+import { type AircraftDoc, type AircraftReportDoc, type BookingDoc, type CommandDoc, type ReferenceDoc, uuidv7 } from '@ops/shared';
+import { type HoursRow, resolveDay } from '@ops/shared/rules/company/operating-hours';
+import { aircraftBlockedFor, aircraftBlockedMessage, isSelfBooker, melItemLabel, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
+import { useMemo, useState } from 'react';
+import { endOfDay, zonedToUnix } from '../../format.ts';
+import { useCommands, useCompany, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
+import { isBookableInstructor } from '../../policy-todo.ts';
+import { openItems } from '../aircraft-reports/techlog.ts';
+import type { BookArgs } from './board.ts';
+
+export interface TypeInfo {
+  id: string;
+  name: string;
+  color: string | null;
+  booking: boolean;
+}
+
+/** A booking shown on the board: the server's, or a request waiting for it. */
+export type ShownBooking = BookingDoc | (BookingDoc & { pending: true });
+
+function useFlightTypes(): TypeInfo[] {
+  const { docs } = useDocs<ReferenceDoc>('reference', { selector: { type: 'flight_type' } });
+  return useMemo(
+    () =>
+      docs
+        .map((d) => {
+          const t = (d.data?.FlightType ?? d.data ?? {}) as Record<string, unknown>;
+          return { id: String(t.id ?? d.id), name: String(t.name ?? d.name), color: typeof t.color === 'string' ? t.color : null, booking: t.booking === true, deleted: t.deleted === true };
+        })
+        .filter((t) => !t.deleted)
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    [docs],
+  );
+}
+
+function useHoursRows(): HoursRow[] {
+  const { docs } = useDocs<ReferenceDoc>('reference', { selector: { type: 'operating_hours' } });
+  return useMemo(() => {
+    const rows = docs[0]?.data?.rows;
+    return Array.isArray(rows) ? (rows as HoursRow[]) : [];
+  }, [docs]);
+}
+
+/** Open windows (unix) of a base on a company day, from the offline operating-hours document. */
+export function openWindows(rows: readonly HoursRow[], baseId: string | null, iso: string, zone: string) {
+  const day = resolveDay(rows, baseId, iso);
+  const [y, m, d] = iso.split('-').map(Number);
+  return day.windows.map((w) => ({
+    start: zonedToUnix({ year: y, month: m, day: d, hour: Math.floor(w.start_minute / 60), minute: w.start_minute % 60 }, zone),
+    end: w.end_minute >= 1440 ? (endOfDay(iso, zone) ?? 0) : zonedToUnix({ year: y, month: m, day: d, hour: Math.floor(w.end_minute / 60), minute: w.end_minute % 60 }, zone),
+  }));
+}
+
+/** Open MEL/CDL items of each aircraft as the booking rule takes them, recomputed on the device (techlog rules) so time running out offline counts. */
+function useMelItems(aircraft: readonly AircraftDoc[], reports: readonly AircraftReportDoc[], commands: readonly CommandDoc[], now: number, zone: string): Map<string, TimedMelItem[]> {
+  return useMemo(() => {
+    const byId = new Map(aircraft.map((a) => [a.id, a]));
+    const out = new Map<string, TimedMelItem[]>();
+    for (const v of openItems(reports, byId, commands, now, zone)) {
+      if (!v.item || v.report.status === 'CLOSED' || v.pending === 'close') continue;
+      const list = out.get(v.report.aircraft_id) ?? [];
+      list.push({
+        label: melItemLabel({ type: v.report.type, ata_chapter: v.report.ata_chapter, category: v.item.category ?? null, title: v.report.title }),
+        expiredAtStart: v.status === 'EXPIRED',
+        expires: v.deadline?.kind === 'time' ? v.deadline.expires : null,
+      });
+      out.set(v.report.aircraft_id, list);
+    }
+    return out;
+  }, [aircraft, reports, commands, now, zone]);
+}
+
+/** Everything the schedule screens read, decided on the device, and `book`. */
+export function useSchedules() {
+  const ws = useWorkspace();
+  const me = ws.user.id;
+  const self = isSelfBooker(ws.user.user_group_id);
+  const { display } = useCompany();
+  const zone = display.companyZone;
+  const { docs: bookings } = useDocs<BookingDoc>('bookings', { selector: { status: 'BOOKED' } });
+  const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
+  const users = useUsers();
+  const types = useFlightTypes();
+  const hours = useHoursRows();
+  const { docs: commands } = useCommands();
+  const now = useNow();
+  /** A booking refused on this device before queueing (rule 3 decided offline by the shared rule). */
+  const [localRefusal, setLocalRefusal] = useState<{ code: string; message: string } | null>(null);
+  const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', { selector: { status: { $ne: 'CLOSED' } } });
+  const melItems = useMelItems(aircraft, reports, commands, now, zone);
+
+  const active = useMemo(() => aircraft.filter((a) => a.active !== false).sort((a, b) => a.registration.localeCompare(b.registration)), [aircraft]);
+  const registration = useMemo(() => new Map(aircraft.map((a) => [a.id, a.registration])), [aircraft]);
+  const typeName = useMemo(() => new Map(types.map((t) => [t.id, t])), [types]);
+  const instructors = useMemo(() => {
+    const known = [...users.values()].filter((u) => isBookableInstructor(u.user_group_id));
+    if (known.length) return known;
+    // Roles are hidden from pilots and students: offer the instructors of their own bookings and their supervisor.
+    const supervisor = users.get(me)?.supervisor_id ?? null;
+    const ids = new Set([...bookings.map((b) => b.instructor_id), supervisor].filter((x): x is string => !!x));
+    return [...ids].map((id) => users.get(id)).filter((u): u is NonNullable<typeof u> => !!u);
+  }, [users, bookings, me]);
+  const bookCommands = useMemo(() => commands.filter((c) => c.name === 'schedule.book'), [commands]);
+  const pending = bookCommands.filter((c) => c.status === 'pending');
+  const refused = bookCommands.filter((c) => c.status === 'rejected').slice(0, 5);
+
+  const pendingDocs: Array<BookingDoc & { pending: true }> = pending.map((c) => {
+    const a = c.args as Record<string, unknown>;
+    return {
+      id: c.id,
+      aircraft_id: String(a.aircraft_id),
+      pilot_id: String(a.pilot_id),
+      instructor_id: (a.instructor_id as string | null) ?? null,
+      flight_type_id: String(a.flight_type_id),
+      base_id: null,
+      start: Number(a.start),
+      end: Number(a.end),
+      status: 'PENDING',
+      flight_id: null,
+      remarks: null,
+      user_id: me,
+      departure_airport: null,
+      landing_airport: null,
+      modified: 0,
+      pending: true,
+    };
+  });
+  // A pending move shows at its new place only (waiting); the server's copy stays hidden until it decides.
+  const moving = new Set(pending.map((c) => (c.args as { id?: unknown }).id).filter((x): x is string => typeof x === 'string'));
+  const shown: ShownBooking[] = [...bookings.filter((b) => !moving.has(b.id)), ...pendingDocs];
+
+  /**
+   * Every booking and move goes here: rule 3 (an aircraft blocked by an open
+   * MEL/CDL item) is decided on the device with the shared rule, so it is
+   * refused offline too with the server's code and words; the rest is the
+   * `schedule.book` command, decided once by the server.
+   */
+  const book = async (args: BookArgs): Promise<boolean> => {
+    const blocked = aircraftBlockedFor(melItems.get(args.aircraft_id) ?? [], args);
+    if (blocked) {
+      setLocalRefusal({ code: 'AIRCRAFT_BLOCKED', message: aircraftBlockedMessage(registration.get(args.aircraft_id) ?? 'The aircraft', blocked) });
+      return false;
+    }
+    setLocalRefusal(null);
+    await ws.run('schedule.book', args);
+    return true;
+  };
+
+  /** A self-booker's lesson: a new booking for oneself. */
+  const bookLesson = async (args: Omit<BookArgs, 'new_id' | 'id' | 'pilot_id'>): Promise<void> => {
+    await book({ new_id: uuidv7(), pilot_id: me, ...args });
+  };
+
+  return { me, self, display, zone, now, users, bookings, shown, active, registration, types, typeName, hours, instructors, melItems, pending, refused, localRefusal, book, bookLesson };
+}
+
+export type ScheduleData = ReturnType<typeof useSchedules>;
