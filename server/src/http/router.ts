@@ -1,4 +1,5 @@
 import { allows } from '@ops/shared';
+import { z } from 'zod';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { hasPermission } from '../areas/company/permissions.ts';
 import type { AppContext } from '../context.ts';
@@ -48,6 +49,28 @@ function holdsNul(value: unknown, depth = 0): boolean {
   return false;
 }
 
+/**
+ * A `{/*named}` route takes its filters as `name:value` segments; the same filters as an ordinary query
+ * string (`?status=LANDED&page=2`, what a generated client sends) are appended as segments, and a segment
+ * holding an encoded `/` is split, so every form gives the same answer.
+ */
+function namedFromQuery(route: RouteDef, req: Request): void {
+  const wildcard = /\*(\w+)/.exec(route.path)?.[1];
+  if (!wildcard || !route.named) return;
+  // Only the declared filters: other query keys are ignored, as an ordinary query schema strips them.
+  const keys = new Set(route.named instanceof z.ZodObject ? Object.keys(route.named.shape) : []);
+  const params = req.params as Record<string, unknown>;
+  const own = params[wildcard];
+  const segments = (own === undefined ? [] : Array.isArray(own) ? own : [own]).flatMap((s) => String(s).split('/'));
+  for (const [key, value] of Object.entries(req.query)) {
+    if (!keys.has(key)) continue;
+    const values = Array.isArray(value) ? value : [value];
+    // A nested value (`a[b]=1`) is no filter: left without `:` so the route refuses it like a bad segment.
+    segments.push(values.every((v) => typeof v === 'string') ? `${key}:${values.join(',')}` : key);
+  }
+  if (segments.length) params[wildcard] = segments;
+}
+
 function parsePart(route: RouteDef, part: 'params' | 'query' | 'body', value: unknown): unknown {
   // Refused the same way on both databases, before any schema or handler sees it.
   if (holdsNul(value)) throw validationFailed({ [part]: ['Text may not contain NUL characters'] }, route.validationKey ?? 'errors');
@@ -92,6 +115,7 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
       req.onRouteMatched?.();
       try {
         const actor = await admit(ctx, route, req);
+        namedFromQuery(route, req);
         const params = parsePart(route, 'params', req.params);
         const query = parsePart(route, 'query', req.query);
         const body = parsePart(route, 'body', req.body);
