@@ -11861,7 +11861,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 booking: string;
             };
             cookie?: never;
@@ -13171,6 +13171,7 @@ export interface operations {
                 pilot?: string;
                 base?: string;
                 flight_type?: string;
+                /** @description One or more of DRAFT, SCHEDULED, DISPATCHED, LANDED, CANCELED, DELETED, DELAYED, comma-separated (any case) */
                 status?: string;
             };
             header?: never;
@@ -13493,7 +13494,7 @@ export interface operations {
             header?: never;
             path: {
                 airport: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 date: string;
             };
             cookie?: never;
@@ -13943,7 +13944,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 base_id: string;
             };
             cookie?: never;
@@ -14627,7 +14628,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 staff: "0" | "1";
             };
             cookie?: never;
@@ -14759,7 +14760,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 id: string;
             };
             cookie?: never;
@@ -15550,7 +15551,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 id: string;
             };
             cookie?: never;
@@ -15658,7 +15659,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
             };
             cookie?: never;
@@ -15711,7 +15712,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
             };
             cookie?: never;
@@ -15739,9 +15740,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 d1: string;
             };
             cookie?: never;
@@ -15769,11 +15770,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 d1: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 d2: string;
             };
             cookie?: never;
@@ -15801,13 +15802,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 d1: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 d2: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 d3: string;
             };
             cookie?: never;
@@ -15975,7 +15976,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
             };
             cookie?: never;
@@ -16284,7 +16285,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
             };
             cookie?: never;
@@ -16341,7 +16342,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
             };
             cookie?: never;
@@ -16427,7 +16428,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
             };
             cookie?: never;
@@ -16457,9 +16458,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 aircraftId: string;
             };
             cookie?: never;
@@ -16519,7 +16520,7 @@ export interface operations {
             header?: never;
             path: {
                 months: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
             };
             cookie?: never;
@@ -16550,9 +16551,9 @@ export interface operations {
             header?: never;
             path: {
                 months: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 aircraftId: string;
             };
             cookie?: never;
@@ -16609,7 +16610,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
             };
             cookie?: never;
@@ -16666,7 +16667,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
             };
             cookie?: never;
@@ -16696,9 +16697,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 aircraftId: string;
             };
             cookie?: never;
@@ -16728,11 +16729,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 aircraftId: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 since: string;
             };
             cookie?: never;
@@ -16762,13 +16763,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 userId: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 aircraftId: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 since: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 to: string;
             };
             cookie?: never;
@@ -16825,7 +16826,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 airport: string;
             };
             cookie?: never;
@@ -16855,9 +16856,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 airport: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 date: string;
             };
             cookie?: never;
@@ -16914,7 +16915,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 airport: string;
             };
             cookie?: never;
@@ -16944,9 +16945,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 airport: string;
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 date: string;
             };
             cookie?: never;
@@ -17786,7 +17787,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 id: string;
             };
             cookie?: never;
@@ -17866,7 +17867,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 id: string;
             };
             cookie?: never;
@@ -19741,7 +19742,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 id: string;
             };
             cookie?: never;
@@ -19775,7 +19776,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 id: string;
             };
             cookie?: never;
@@ -19886,7 +19887,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given. */
+                /** @description Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given. */
                 months: string;
             };
             cookie?: never;

@@ -188,7 +188,7 @@ function pathParameters(r: RouteDef, openPath: string): Json[] {
       name,
       in: 'path',
       required: true,
-      ...(optional ? { description: 'Optional segment of the spec’s positional form: `null` or `-` stands for “none” when a later segment is given.' } : {}),
+      ...(optional ? { description: 'Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given.' } : {}),
       schema,
     };
   });

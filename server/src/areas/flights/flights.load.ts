@@ -43,7 +43,8 @@ export const ZLoad = z.object({
     .toUpperCase()
     .transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean))
     .pipe(z.array(z.enum([...STORED_STATUSES, 'DELAYED'])).min(1))
-    .optional(),
+    .optional()
+    .meta({ description: `One or more of ${[...STORED_STATUSES, 'DELAYED'].join(', ')}, comma-separated (any case)` }),
 });
 export type LoadParams = z.output<typeof ZLoad>;
 
