@@ -6695,48 +6695,48 @@ export interface components {
         };
         Aircraft4: {
             registration: string;
-            model_id?: string | null;
-            model_name?: string | null;
-            manufacturer_name?: string | null;
-            model_icao?: string | null;
-            multiengine?: boolean | number | string;
-            multipilot?: boolean | number | string;
-            simulator?: boolean | number | string;
-            active?: boolean | number | string;
-            hours?: number | string;
-            landings?: number | string;
-            flights?: number | string;
-            base_id?: string | null;
-            user_id?: string | null;
-            serial_number?: string | null;
-            adsb?: string | null;
-            insurance_expiration?: string | null;
-            airworthiness_expiration?: string | null;
-            registration_expiration?: string | null;
-            weight_balance_expiration?: string | null;
-            radio_expiration?: string | null;
-            avionics_expiration?: string | null;
+            model_id?: (string | null) | string;
+            model_name?: (string | null) | string;
+            manufacturer_name?: (string | null) | string;
+            model_icao?: (string | null) | string;
+            multiengine?: (boolean | number | string) | "";
+            multipilot?: (boolean | number | string) | "";
+            simulator?: (boolean | number | string) | "";
+            active?: (boolean | number | string) | "";
+            hours?: (number | string) | "";
+            landings?: (number | string) | "";
+            flights?: (number | string) | "";
+            base_id?: (string | null) | string;
+            user_id?: (string | null) | string;
+            serial_number?: (string | null) | string;
+            adsb?: (string | null) | string;
+            insurance_expiration?: (string | null) | "";
+            airworthiness_expiration?: (string | null) | "";
+            registration_expiration?: (string | null) | "";
+            weight_balance_expiration?: (string | null) | "";
+            radio_expiration?: (string | null) | "";
+            avionics_expiration?: (string | null) | "";
         };
         Aircraft5: {
             registration?: string;
-            model_id?: string | null;
-            model_name?: string | null;
-            manufacturer_name?: string | null;
-            model_icao?: string | null;
-            multiengine?: boolean | number | string;
-            multipilot?: boolean | number | string;
-            simulator?: boolean | number | string;
-            active?: boolean | number | string;
-            base_id?: string | null;
-            user_id?: string | null;
-            serial_number?: string | null;
-            adsb?: string | null;
-            insurance_expiration?: string | null;
-            airworthiness_expiration?: string | null;
-            registration_expiration?: string | null;
-            weight_balance_expiration?: string | null;
-            radio_expiration?: string | null;
-            avionics_expiration?: string | null;
+            model_id?: (string | null) | string;
+            model_name?: (string | null) | string;
+            manufacturer_name?: (string | null) | string;
+            model_icao?: (string | null) | string;
+            multiengine?: (boolean | number | string) | "";
+            multipilot?: (boolean | number | string) | "";
+            simulator?: (boolean | number | string) | "";
+            active?: (boolean | number | string) | "";
+            base_id?: (string | null) | string;
+            user_id?: (string | null) | string;
+            serial_number?: (string | null) | string;
+            adsb?: (string | null) | string;
+            insurance_expiration?: (string | null) | "";
+            airworthiness_expiration?: (string | null) | "";
+            registration_expiration?: (string | null) | "";
+            weight_balance_expiration?: (string | null) | "";
+            radio_expiration?: (string | null) | "";
+            avionics_expiration?: (string | null) | "";
         };
         Aircraft6: {
             id: string;
@@ -6813,43 +6813,35 @@ export interface components {
             /** @enum {string} */
             type: "DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING";
             title: string;
-            description?: string | null;
-            ata_chapter?: string | null;
-            system?: string | null;
-            /** @enum {string} */
-            severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
-            /** @enum {string} */
-            aircraft_status?: "FLYABLE" | "GROUNDED";
-            /** @enum {string} */
-            dispatch_condition?: "NONE" | "GROUNDED" | "MEL" | "CDL" | "MONITOR";
-            /** @enum {string} */
-            status?: "OPEN" | "DEFERRED" | "CLOSED";
-            hours?: (number | string) | null;
-            cycles?: (number | string) | null;
-            deferred_until?: (number | string) | null;
-            deferred_reference?: string | null;
-            aircraft_id: string | number;
-            flight_id?: string | null;
+            description?: (string | null) | string;
+            ata_chapter?: (string | null) | string;
+            system?: (string | null) | string;
+            severity?: ("LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | "";
+            aircraft_status?: ("FLYABLE" | "GROUNDED") | "";
+            dispatch_condition?: ("NONE" | "GROUNDED" | "MEL" | "CDL" | "MONITOR") | "";
+            status?: ("OPEN" | "DEFERRED" | "CLOSED") | "";
+            hours?: ((number | string) | null) | "";
+            cycles?: ((number | string) | null) | "";
+            deferred_until?: ((number | string) | null) | "";
+            deferred_reference?: (string | null) | string;
+            aircraft_id: (string | number) | string;
+            flight_id?: (string | null) | "";
         };
         AircraftReport3: {
             /** @enum {string} */
             type?: "DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING";
             title?: string;
-            description?: string | null;
-            ata_chapter?: string | null;
-            system?: string | null;
-            /** @enum {string} */
-            severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
-            /** @enum {string} */
-            aircraft_status?: "FLYABLE" | "GROUNDED";
-            /** @enum {string} */
-            dispatch_condition?: "NONE" | "GROUNDED" | "MEL" | "CDL" | "MONITOR";
-            /** @enum {string} */
-            status?: "OPEN" | "DEFERRED" | "CLOSED";
-            hours?: (number | string) | null;
-            cycles?: (number | string) | null;
-            deferred_until?: (number | string) | null;
-            deferred_reference?: string | null;
+            description?: (string | null) | string;
+            ata_chapter?: (string | null) | string;
+            system?: (string | null) | string;
+            severity?: ("LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | "";
+            aircraft_status?: ("FLYABLE" | "GROUNDED") | "";
+            dispatch_condition?: ("NONE" | "GROUNDED" | "MEL" | "CDL" | "MONITOR") | "";
+            status?: ("OPEN" | "DEFERRED" | "CLOSED") | "";
+            hours?: ((number | string) | null) | "";
+            cycles?: ((number | string) | null) | "";
+            deferred_until?: ((number | string) | null) | "";
+            deferred_reference?: (string | null) | string;
         };
         AircraftReport4: {
             id: string;
@@ -7461,32 +7453,32 @@ export interface components {
             date?: string;
             /** @enum {string} */
             status?: "DRAFT" | "SCHEDULED";
-            callsign?: string | null;
-            aircraft_id?: string | null;
-            flight_type_id?: string | null;
-            pic_id?: string | null;
-            sic_id?: string | null;
-            supervisor_id?: string | null;
-            departure_airport?: string | null;
-            landing_airport?: string | null;
-            offblocks_time?: string | null;
-            takeoff_time?: string | null;
-            landing_time?: string | null;
-            onblocks_time?: string | null;
-            night_flight_time?: (number | string) | null;
-            ifr_flight_time?: (number | string) | null;
-            rules?: string | null;
+            callsign?: (string | null) | string;
+            aircraft_id?: (string | null) | string;
+            flight_type_id?: (string | null) | string;
+            pic_id?: (string | null) | string;
+            sic_id?: (string | null) | string;
+            supervisor_id?: (string | null) | string;
+            departure_airport?: (string | null) | "";
+            landing_airport?: (string | null) | "";
+            offblocks_time?: (string | null) | "";
+            takeoff_time?: (string | null) | "";
+            landing_time?: (string | null) | "";
+            onblocks_time?: (string | null) | "";
+            night_flight_time?: ((number | string) | null) | "";
+            ifr_flight_time?: ((number | string) | null) | "";
+            rules?: (string | null) | string;
             crosscountry?: boolean | number | string;
             landings?: number | string;
             night_landings?: number | string;
             engine_starts?: number | string;
             pax?: number | string;
-            oil?: (number | string) | null;
-            fuel?: (number | string) | null;
-            cargo?: (number | string) | null;
-            route?: string | null;
-            remarks?: string | null;
-            pf?: string | null;
+            oil?: ((number | string) | null) | "";
+            fuel?: ((number | string) | null) | "";
+            cargo?: ((number | string) | null) | "";
+            route?: (string | null) | string;
+            remarks?: (string | null) | string;
+            pf?: (string | null) | string;
         };
         Flight5: {
             total: number;
@@ -8279,14 +8271,12 @@ export interface components {
         };
         Inventory2: {
             id?: string;
-            part_number?: string;
-            name?: string;
-            mfr_name?: string;
-            /** @enum {string} */
-            category?: "Avionics" | "Hydraulics" | "Engine" | "Landing Gear" | "Electrical" | "Fuel System" | "Flight Controls" | "Cabin Interior" | "Propulsion" | "Navigation" | "Pneumatics" | "Airframe" | "Communication" | "Lighting" | "Braking System" | "Oxygen System" | "Environmental Control System" | "Emergency Equipment" | "Structure" | "Consumables" | "Miscellaneous";
-            /** @enum {string} */
-            approval_status?: "Pending" | "Approved" | "Rejected" | "Quarantined" | "Certified" | "Non-certified" | "Under-review" | "Expired" | "Unapproved";
-            description?: string | null;
+            part_number?: string | "";
+            name?: string | "";
+            mfr_name?: string | "";
+            category?: ("Avionics" | "Hydraulics" | "Engine" | "Landing Gear" | "Electrical" | "Fuel System" | "Flight Controls" | "Cabin Interior" | "Propulsion" | "Navigation" | "Pneumatics" | "Airframe" | "Communication" | "Lighting" | "Braking System" | "Oxygen System" | "Environmental Control System" | "Emergency Equipment" | "Structure" | "Consumables" | "Miscellaneous") | "";
+            approval_status?: ("Pending" | "Approved" | "Rejected" | "Quarantined" | "Certified" | "Non-certified" | "Under-review" | "Expired" | "Unapproved") | "";
+            description?: (string | null) | string;
         };
         Inventory3: {
             id: string;
@@ -8307,9 +8297,9 @@ export interface components {
             phone: string | null;
         };
         InventoryProvider2: {
-            name?: string | null;
-            email?: string | null;
-            phone?: string | null;
+            name?: (string | null) | string;
+            email?: (string | null) | "";
+            phone?: (string | null) | string;
         };
         InventoryProvider3: {
             created: number;
@@ -8330,13 +8320,11 @@ export interface components {
         };
         InventoryUnit2: {
             id?: string;
-            serial_number?: string | null;
-            /** @enum {string} */
-            status?: "IN_STOCK" | "RESERVED" | "INSTALLED" | "IN_REPAIR" | "SCRAPPED";
-            /** @enum {string} */
-            condition?: "NEW" | "OVERHAULED" | "SERVICEABLE" | "REPAIRED" | "UNSERVICEABLE";
-            base_id?: string | number | null;
-            aircraft_id?: string | number | null;
+            serial_number?: (string | null) | string;
+            status?: ("IN_STOCK" | "RESERVED" | "INSTALLED" | "IN_REPAIR" | "SCRAPPED") | "";
+            condition?: ("NEW" | "OVERHAULED" | "SERVICEABLE" | "REPAIRED" | "UNSERVICEABLE") | "";
+            base_id?: (string | number | null) | string;
+            aircraft_id?: (string | number | null) | string;
         };
         InventoryUnit3: {
             id: string;
@@ -8427,16 +8415,16 @@ export interface components {
         };
         Job5: {
             aircraft_id: string | number;
-            name?: string;
-            description?: string | null;
-            start?: (number | string) | null;
-            maintenance_plan_id?: string | null;
-            aircraft_report_ids?: (string | number)[];
+            name?: string | "";
+            description?: (string | null) | string;
+            start?: ((number | string) | null) | "";
+            maintenance_plan_id?: (string | null) | string;
+            aircraft_report_ids?: (string | number)[] | string | number;
         };
         Job6: {
             name?: string;
-            description?: string | null;
-            start?: (number | string) | null;
+            description?: (string | null) | string;
+            start?: ((number | string) | null) | "";
         };
         Justification: {
             id: string;
@@ -8563,14 +8551,13 @@ export interface components {
         };
         MaintenancePlan2: {
             id?: string;
-            name?: string;
-            description?: string | null;
-            hours_interval?: (number | string) | null;
-            landings_interval?: (number | string) | null;
-            /** @enum {string} */
-            repeat?: "NEVER" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "SEMESTER" | "YEAR";
-            maintenance_programme_id?: string | number | null;
-            programme_name?: string | null;
+            name?: string | "";
+            description?: (string | null) | string;
+            hours_interval?: ((number | string) | null) | "";
+            landings_interval?: ((number | string) | null) | "";
+            repeat?: ("NEVER" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "SEMESTER" | "YEAR") | "";
+            maintenance_programme_id?: (string | number | null) | string;
+            programme_name?: (string | null) | string;
         };
         MaintenanceProgramme: {
             id: string;
@@ -8607,13 +8594,13 @@ export interface components {
             derived_at: number;
         };
         MelItem2: {
-            category?: ("A" | "B" | "C" | "D") | null;
-            interval_type?: ("NEXT_FLIGHT" | "CALENDAR_DAYS" | "FLIGHTS" | "FLIGHT_DAYS" | "CYCLES") | null;
-            interval_value?: (number | string) | null;
-            mel_reference?: string | null;
-            released_by?: string | number;
-            placard_fitted?: boolean | number | string;
-            procedures?: ("M" | "O" | "MO") | null;
+            category?: (("A" | "B" | "C" | "D") | null) | "";
+            interval_type?: (("NEXT_FLIGHT" | "CALENDAR_DAYS" | "FLIGHTS" | "FLIGHT_DAYS" | "CYCLES") | null) | "";
+            interval_value?: ((number | string) | null) | "";
+            mel_reference?: (string | null) | string;
+            released_by?: (string | number) | string;
+            placard_fitted?: (boolean | number | string) | "";
+            procedures?: (("M" | "O" | "MO") | null) | "";
         };
         MelItem3: {
             id: string;
@@ -8621,10 +8608,10 @@ export interface components {
             expires: number | null;
         };
         MelItem4: {
-            mel_reference?: string | null;
-            released_by?: string | number;
-            placard_fitted?: boolean | number | string;
-            procedures?: ("M" | "O" | "MO") | null;
+            mel_reference?: (string | null) | string;
+            released_by?: (string | number) | string;
+            placard_fitted?: (boolean | number | string) | "";
+            procedures?: (("M" | "O" | "MO") | null) | "";
         };
         MelItem5: {
             id: string;
@@ -8640,8 +8627,8 @@ export interface components {
         };
         MelItemLimitation2: {
             code: string;
-            value?: string | null;
-            note?: string | null;
+            value?: (string | null) | string;
+            note?: (string | null) | string;
         };
         Mission: {
             name: string;
@@ -8912,11 +8899,11 @@ export interface components {
             sort_order: number;
         };
         PlanWorkOrder2: {
-            id?: string | number;
+            id?: (string | number) | string;
             name?: string;
-            description?: string | null;
-            ata?: string | null;
-            time?: (number | string) | null;
+            description?: (string | null) | string;
+            ata?: (string | null) | string;
+            time?: ((number | string) | null) | "";
         };
         PostBasesAddRequest: {
             name: string;
@@ -9084,8 +9071,8 @@ export interface components {
             MelItemLimitation?: components["schemas"]["MelItemLimitation2"][];
         };
         PostMaintenanceAircraftReportsExtendByIdRequest: {
-            extended_until?: (number | string) | null;
-            reason?: string | null;
+            extended_until?: ((number | string) | null) | "";
+            reason?: (string | null) | string;
         };
         PostMaintenanceAircraftReportsExtendByIdResponse: {
             result: boolean;
@@ -9093,20 +9080,17 @@ export interface components {
             MelItem: components["schemas"]["MelItem5"];
         };
         PostMaintenanceAircraftReportsIndexRequest: {
-            aircraft?: string | number;
+            aircraft?: (string | number) | string;
             flight?: string;
-            type?: ("DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING")[];
-            status?: ("OPEN" | "DEFERRED" | "CLOSED")[];
-            /** @enum {string} */
-            severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
-            /** @enum {string} */
-            category?: "A" | "B" | "C" | "D";
+            type?: ("DEFECT" | "INFO" | "MEL" | "CDL" | "MAINTENANCE_ACTION" | "SERVICING")[] | string;
+            status?: ("OPEN" | "DEFERRED" | "CLOSED")[] | string;
+            severity?: ("LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | "";
+            category?: ("A" | "B" | "C" | "D") | "";
             wc?: string;
             job?: string;
-            /** @enum {string} */
-            linked?: "yes" | "no";
-            limit?: number | string;
-            page?: number | string;
+            linked?: ("yes" | "no") | "";
+            limit?: (number | string) | "";
+            page?: (number | string) | "";
         };
         PostMaintenanceAircraftReportsIndexResponse: {
             result: boolean;
@@ -9130,8 +9114,8 @@ export interface components {
             category?: string;
             status?: string;
             name?: string;
-            page?: number | string;
-            limit?: number | string;
+            page?: (number | string) | "";
+            limit?: (number | string) | "";
         };
         PostMaintenanceInventoryIndexResponse: {
             result: boolean;
@@ -9156,12 +9140,12 @@ export interface components {
         };
         PostMaintenanceJobsLinkReportsRequest: {
             job_id: string;
-            aircraft_report_ids?: (string | number)[];
+            aircraft_report_ids?: (string | number)[] | string | number;
         };
         PostMaintenanceJobsSignCrsByIdRequest: {
             password: string;
-            finish?: (number | string) | null;
-            expiration?: (number | string) | null;
+            finish?: ((number | string) | null) | "";
+            expiration?: ((number | string) | null) | "";
         };
         PostMaintenanceJobsSignCrsByIdResponse: {
             closed_reports: number;
@@ -9187,14 +9171,14 @@ export interface components {
             message: string;
         };
         PostMaintenancePlansIndexRequest: {
-            aircraft?: string | number;
+            aircraft?: (string | number) | string;
         };
         PostMaintenancePlansIndexResponse: {
             result: boolean;
             plans: components["schemas"]["Plan"][];
         };
         PostMaintenancePlansReorderRequest: {
-            order?: (string | number)[];
+            order?: (string | number)[] | string | number;
         };
         PostMaintenancePlansReorderResponse: {
             result: boolean;
@@ -9520,7 +9504,7 @@ export interface components {
         PostPilotGroupsManagerAddRequest: {
             name: string;
             color?: string;
-            User?: string[];
+            User?: string[] | string | number;
         };
         PostPilotGroupsManagerAddResponse: {
             result: boolean;
@@ -9587,8 +9571,8 @@ export interface components {
         };
         PostSafetyReportsCreateRequest: {
             SafetyReport: components["schemas"]["SafetyReport2"];
-            Aircraft?: (string | number)[];
-            crew?: (string | number)[];
+            Aircraft?: (string | number)[] | string | number;
+            crew?: (string | number)[] | string | number;
         };
         PostSafetyReportsCreateResponse: {
             result: boolean;
@@ -9599,8 +9583,8 @@ export interface components {
         };
         PostSafetyReportsEditRequest: {
             SafetyReport?: components["schemas"]["SafetyReport3"];
-            Aircraft?: (string | number)[];
-            crew?: (string | number)[];
+            Aircraft?: (string | number)[] | string | number;
+            crew?: (string | number)[] | string | number;
         };
         PostSchedulesDeleteByIdResponse: {
             /** @constant */
@@ -10191,8 +10175,8 @@ export interface components {
         };
         SafetyReport2: {
             name: string;
-            type?: ("OCCURRENCE" | "INFORMATION") | null;
-            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+            type?: (("OCCURRENCE" | "INFORMATION") | null) | "";
+            severity?: (("incident" | "accident" | "information" | "hazard") | null) | "";
             datetime: string;
             location: string;
             events: string;
@@ -10200,31 +10184,31 @@ export interface components {
             flight_phase: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
             safety_report_category_id: string | number;
             user_id?: unknown;
-            flight_id?: string | number | null;
-            flight_type_id?: string | number | null;
-            parent_id?: string | number | null;
-            reviewer_id?: string | number | null;
-            reviewer_outcome?: string | null;
-            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
-            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
-            air_space?: ("controlled" | "uncontrolled") | null;
-            actions?: string | null;
-            result?: string | null;
-            corrective_measures?: string | null;
-            met_conditions?: string | null;
-            immediate_consequences?: string | null;
-            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
-            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
-            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
-            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
-            Aircraft?: (string | number)[];
-            crew?: (string | number)[];
-            status?: ("open" | "draft") | null;
+            flight_id?: (string | number | null) | string;
+            flight_type_id?: (string | number | null) | string;
+            parent_id?: (string | number | null) | string;
+            reviewer_id?: (string | number | null) | string;
+            reviewer_outcome?: (string | null) | string;
+            damages?: (("none" | "minimal" | "important" | "catastrophic") | null) | "";
+            personal_damages?: (("none" | "injuries" | "serious" | "casualties") | null) | "";
+            air_space?: (("controlled" | "uncontrolled") | null) | "";
+            actions?: (string | null) | string;
+            result?: (string | null) | string;
+            corrective_measures?: (string | null) | string;
+            met_conditions?: (string | null) | string;
+            immediate_consequences?: (string | null) | string;
+            risk_probability?: (("likely" | "probable" | "possible" | "improbable" | "remote") | null) | "";
+            risk_severity?: (("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null) | "";
+            mitigated_risk_probability?: (("likely" | "probable" | "possible" | "improbable" | "remote") | null) | "";
+            mitigated_risk_severity?: (("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null) | "";
+            Aircraft?: (string | number)[] | string | number;
+            crew?: (string | number)[] | string | number;
+            status?: (("open" | "draft") | null) | "";
         };
         SafetyReport3: {
             name?: string;
-            type?: ("OCCURRENCE" | "INFORMATION") | null;
-            severity?: ("incident" | "accident" | "information" | "hazard") | null;
+            type?: (("OCCURRENCE" | "INFORMATION") | null) | "";
+            severity?: (("incident" | "accident" | "information" | "hazard") | null) | "";
             datetime?: string;
             location?: string;
             events?: string;
@@ -10232,26 +10216,26 @@ export interface components {
             flight_phase?: "APR" | "EMG" | "ENR" | "ICL" | "LDG" | "MNV" | "PIM" | "PBT" | "STD" | "TOF" | "TXI" | "UND" | "UNK";
             safety_report_category_id?: string | number;
             user_id?: unknown;
-            flight_id?: string | number | null;
-            flight_type_id?: string | number | null;
-            parent_id?: string | number | null;
-            reviewer_id?: string | number | null;
-            reviewer_outcome?: string | null;
-            damages?: ("none" | "minimal" | "important" | "catastrophic") | null;
-            personal_damages?: ("none" | "injuries" | "serious" | "casualties") | null;
-            air_space?: ("controlled" | "uncontrolled") | null;
-            actions?: string | null;
-            result?: string | null;
-            corrective_measures?: string | null;
-            met_conditions?: string | null;
-            immediate_consequences?: string | null;
-            risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
-            risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
-            mitigated_risk_probability?: ("likely" | "probable" | "possible" | "improbable" | "remote") | null;
-            mitigated_risk_severity?: ("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null;
-            Aircraft?: (string | number)[];
-            crew?: (string | number)[];
-            status?: ("draft" | "open" | "reviewed" | "closed" | "published") | null;
+            flight_id?: (string | number | null) | string;
+            flight_type_id?: (string | number | null) | string;
+            parent_id?: (string | number | null) | string;
+            reviewer_id?: (string | number | null) | string;
+            reviewer_outcome?: (string | null) | string;
+            damages?: (("none" | "minimal" | "important" | "catastrophic") | null) | "";
+            personal_damages?: (("none" | "injuries" | "serious" | "casualties") | null) | "";
+            air_space?: (("controlled" | "uncontrolled") | null) | "";
+            actions?: (string | null) | string;
+            result?: (string | null) | string;
+            corrective_measures?: (string | null) | string;
+            met_conditions?: (string | null) | string;
+            immediate_consequences?: (string | null) | string;
+            risk_probability?: (("likely" | "probable" | "possible" | "improbable" | "remote") | null) | "";
+            risk_severity?: (("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null) | "";
+            mitigated_risk_probability?: (("likely" | "probable" | "possible" | "improbable" | "remote") | null) | "";
+            mitigated_risk_severity?: (("catastrophic" | "hazardous" | "critical" | "marginal" | "negligible") | null) | "";
+            Aircraft?: (string | number)[] | string | number;
+            crew?: (string | number)[] | string | number;
+            status?: (("draft" | "open" | "reviewed" | "closed" | "published") | null) | "";
             id?: string;
         };
         SafetyReportCategory: {
@@ -10297,12 +10281,12 @@ export interface components {
             id?: string;
             aircraft_id: string;
             pilot_id: string;
-            instructor_id?: string | null;
+            instructor_id?: (string | null) | string;
             flight_type_id: string;
-            base_id?: string | null;
+            base_id?: (string | null) | string;
             start: number | string;
             end: number | string;
-            remarks?: string | null;
+            remarks?: (string | null) | string;
         };
         Session: {
             id: string;
@@ -11073,14 +11057,13 @@ export interface components {
         WorkOrder2: {
             id?: string;
             maintenance_job_id?: string;
-            name?: string;
-            description?: string | null;
-            ata?: string | null;
-            time?: (number | string) | null;
-            /** @enum {string} */
-            status?: "pending" | "in_progress" | "done" | "cancelled";
-            remarks?: string | null;
-            inventory_unit_ids?: (string | number)[];
+            name?: string | "";
+            description?: (string | null) | string;
+            ata?: (string | null) | string;
+            time?: ((number | string) | null) | "";
+            status?: ("pending" | "in_progress" | "done" | "cancelled") | "";
+            remarks?: (string | null) | string;
+            inventory_unit_ids?: (string | number)[] | string | number;
         };
     };
     responses: {

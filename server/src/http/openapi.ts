@@ -19,7 +19,27 @@ function jsonSchema(s: z.ZodType, io: Io): Json {
     unrepresentable: 'any',
     override: (ctx) => {
       const def = (ctx.zodSchema as { _zod: { def: { type: string; in?: z.ZodType; out?: z.ZodType } } })._zod.def;
-      if (io !== 'input' || def.type !== 'pipe' || !def.out || ctx.jsonSchema.type !== 'string') return;
+      if (io !== 'input' || def.type !== 'pipe' || !def.out) return;
+      // A preprocess takes more than its inner schema: an empty value read as "not given" (form convention),
+      // a comma-separated list for an array. Probed on the schema itself, so the document accepts what the server does.
+      const preprocess = (def.in as { _zod?: { def: { type: string } } } | undefined)?._zod?.def.type === 'transform';
+      const js = ctx.jsonSchema as Json;
+      const anyString = js.type === 'string' && js.enum === undefined && js.const === undefined && !js.minLength && !js.pattern && !js.format;
+      if (preprocess && Object.keys(js).length && !anyString) {
+        const zs = ctx.zodSchema as unknown as z.ZodType;
+        const items = (js.items as Json | undefined)?.enum as string[] | undefined;
+        const text = js.type !== 'string' && zs.safeParse(items?.[0] ?? 'x').success;
+        const empty = zs.safeParse('').success;
+        const number = text && js.type === 'array' && zs.safeParse(1).success;
+        if (text || empty) {
+          const inner = { ...js };
+          for (const k of Object.keys(js)) delete js[k];
+          const alt = text ? { type: 'string', ...(empty ? {} : { minLength: 1 }), description: items ? `Comma-separated: ${items.join(', ')}` : 'Comma-separated values' } : { type: 'string', const: '' };
+          Object.assign(js, { anyOf: [inner, alt, ...(number ? [{ type: 'number', description: 'A single value' }] : [])] });
+        }
+        return;
+      }
+      if (ctx.jsonSchema.type !== 'string') return;
       const out = z.toJSONSchema(def.out, { io: 'output', unrepresentable: 'any' }) as Json;
       if (out.type !== 'string') return;
       for (const k of ['format', 'pattern', 'enum', 'minLength', 'maxLength'] as const) if (out[k] !== undefined && ctx.jsonSchema[k] === undefined) ctx.jsonSchema[k] = out[k] as never;

@@ -71,9 +71,23 @@ function namedFromQuery(route: RouteDef, req: Request): void {
   if (segments.length) params[wildcard] = segments;
 }
 
+const objectBodies = new WeakMap<RouteDef, boolean>();
+/** True when the route's body (validated or documented) is an object, as /openapi.json shows it. */
+function bodyIsObject(route: RouteDef): boolean {
+  let known = objectBodies.get(route);
+  if (known === undefined) {
+    const schema = route.body ?? route.bodyDoc;
+    known = !!schema && (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { type?: unknown }).type === 'object';
+    objectBodies.set(route, known);
+  }
+  return known;
+}
+
 function parsePart(route: RouteDef, part: 'params' | 'query' | 'body', value: unknown): unknown {
   // Refused the same way on both databases, before any schema or handler sees it.
   if (holdsNul(value)) throw validationFailed({ [part]: ['Text may not contain NUL characters'] }, route.validationKey ?? 'errors');
+  // A JSON array where the body is documented as an object (fields) is refused here, also for routes that read their fields themselves.
+  if (part === 'body' && Array.isArray(value) && bodyIsObject(route)) throw validationFailed({ _: ['Expected an object of fields, not an array'] }, route.validationKey ?? 'errors');
   const schema = route[part];
   if (!schema) return part === 'body' ? (value ?? {}) : value;
   const parsed = schema.safeParse(value ?? {});

@@ -152,7 +152,7 @@ describe.each(DIALECTS)('a generated client follows the document on %s', (dialec
   it('answers the named-parameter routes the same for segments, a query string and an encoded slash', async () => {
     const named = await raw('/flights/load/status:landed/page:2/limit:2.json');
     expect(named.status).toBe(200);
-    expect(named.body.flights).toHaveLength(2);
+    expect((named.body as { flights: unknown[] }).flights).toHaveLength(2);
     const query = await admin.GET('/flights/load.json', { params: { query: { status: 'landed', page: 2, limit: 2 } } });
     expect(query.response.status).toBe(200);
     expect(timeless(query.data)).toEqual(named.body);
