@@ -308,7 +308,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
   const schemas = extractRecords(paths);
   return {
     openapi: '3.1.0',
-    info: { title: 'Operations Platform API', version, description: apiDescription(routes), license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+    info: { title: 'Operations Platform API', version, description: apiDescription(routes), license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' }, contact: { name: 'The operator of this server' } },
     tags: tagsFor(routes),
     servers: [{ url: '/api/v1' }],
     components: {
