@@ -6,6 +6,9 @@
  */
 import { allRoutes } from '@ops/server/areas/index';
 import { buildOpenApi, openApiPaths, operationIdOf } from '@ops/server/http/openapi';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient } from '../../api/client.ts';
 import { addFlight, DAY, flightTypeIds, HOUR, now } from '../pilots/people-helpers.ts';
@@ -199,5 +202,25 @@ describe.each(DIALECTS)('a generated client follows the document on %s', (dialec
     const landings = await admin.GET('/reports/total_landings/{userId}/{aircraftId}/{since}.json', { params: { path: { userId: me, aircraftId: 'null', since: '0' } } });
     expect(landings.response.status).toBe(200);
     expect(await raw(`/reports/total_landings/${me}.json`)).toEqual({ status: 200, body: landings.data });
+  });
+
+  it('writes through the generated client: creates, reads and removes a webhook endpoint', async () => {
+    const add = await admin.POST('/webhooks/add.json', { body: { url: 'http://127.0.0.1:9/generic', events: ['flight.canceled'] } });
+    expect(add.response.status).toBe(200);
+    const id = add.data?.id as string;
+    const view = await admin.GET('/webhooks/view/{id}.json', { params: { path: { id } } });
+    expect(view.data?.endpoint).toMatchObject({ id, url: 'http://127.0.0.1:9/generic' });
+    expect((await admin.POST('/webhooks/delete/{id}.json', { params: { path: { id } } })).response.status).toBe(200);
+    expect((await admin.GET('/webhooks/view/{id}.json', { params: { path: { id } } })).response.status).toBe(404);
+  });
+
+  it('runs docs/example-client.mjs, which knows only the document', async () => {
+    const script = path.resolve(import.meta.dirname, '../../../docs/example-client.mjs');
+    const { stdout } = await promisify(execFile)(process.execPath, [script], { env: { ...process.env, OPS: s.url, OPS_EMAIL: 'admin@skyline.test', OPS_PASSWORD: 'demo1234' } });
+    expect(stdout, stdout).toMatch(/: \d+ operations/);
+    expect(stdout).toMatch(/users page 1: 2 of \d+/);
+    expect(stdout, stdout).toMatch(/landed flights on page 1: [1-5]/);
+    expect(stdout).toContain('webhook added: 200');
+    expect(stdout).toContain('webhook read back: https://example.test/hook');
   });
 });
