@@ -46,7 +46,7 @@ function cases(): Case[] {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       const schema = resolve(op.requestBody?.content['application/json']?.schema);
-      if (!schema || schema.type !== 'object') continue;
+      if (schema?.type !== 'object') continue;
       const validated = validatedPaths.has(`${method} ${path}`);
       out.push({ method, path, label: 'a JSON array', body: [], validated });
       const fields = (schema.properties ?? {}) as Record<string, Json>;
