@@ -15,7 +15,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 export const CONTRACT_DIR_ENV = 'OPS_CONTRACT_DIR';
 
 type Json = Record<string, unknown>;
-type Doc = { paths: Record<string, Record<string, Json>>; components: { responses: Record<string, Json> } };
+type Doc = { paths: Record<string, Record<string, Json>>; components: { responses: Record<string, Json>; schemas?: Record<string, Json> } };
 
 export interface Verdict {
   /** `METHOD /openapi/path`, or `(no route)` for answers outside any operation. */
@@ -32,7 +32,8 @@ export function contractChecker(doc: Doc = buildOpenApi(allRoutes(), '0.0.0') as
   const validatorFor = (key: string, schema: Json) => {
     let v = compiled.get(key);
     if (!v) {
-      v = ajv.compile(schema);
+      // Records are `$ref`s to the document's `components/schemas`: compiled with them beside the schema.
+      v = ajv.compile({ ...schema, components: { schemas: doc.components.schemas ?? {} } });
       compiled.set(key, v);
     }
     return v;

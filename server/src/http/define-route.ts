@@ -81,6 +81,11 @@ export interface RouteDef<
    * (multipart uploads, raw bytes, fields read by hand) and a validating `body` would change its answers.
    */
   bodyDoc?: z.ZodType;
+  /**
+   * The filters of a `{/*named}` route (`/flights/load/status:LANDED/page:2.json`): documented as query
+   * parameters of the path without the segment, which the router also accepts (`/flights/load.json?status=LANDED&page=2`).
+   */
+  named?: z.ZodType;
   /** Media types of the documented body (`body` or `bodyDoc`); JSON and form-encoded by default. */
   bodyMedia?: readonly BodyMedia[];
   /** The write reads no request body (an action on the path's id): documented as taking none. */

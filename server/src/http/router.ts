@@ -1,4 +1,5 @@
 import { allows } from '@ops/shared';
+import { z } from 'zod';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { hasPermission } from '../areas/company/permissions.ts';
 import type { AppContext } from '../context.ts';
@@ -48,9 +49,45 @@ function holdsNul(value: unknown, depth = 0): boolean {
   return false;
 }
 
+/**
+ * A `{/*named}` route takes its filters as `name:value` segments; the same filters as an ordinary query
+ * string (`?status=LANDED&page=2`, what a generated client sends) are appended as segments, and a segment
+ * holding an encoded `/` is split, so every form gives the same answer.
+ */
+function namedFromQuery(route: RouteDef, req: Request): void {
+  const wildcard = /\*(\w+)/.exec(route.path)?.[1];
+  if (!wildcard || !route.named) return;
+  // Only the declared filters: other query keys are ignored, as an ordinary query schema strips them.
+  const keys = new Set(route.named instanceof z.ZodObject ? Object.keys(route.named.shape) : []);
+  const params = req.params as Record<string, unknown>;
+  const own = params[wildcard];
+  const segments = (own === undefined ? [] : Array.isArray(own) ? own : [own]).flatMap((s) => String(s).split('/'));
+  for (const [key, value] of Object.entries(req.query)) {
+    if (!keys.has(key)) continue;
+    const values = Array.isArray(value) ? value : [value];
+    // A nested value (`a[b]=1`) is no filter: left without `:` so the route refuses it like a bad segment.
+    segments.push(values.every((v) => typeof v === 'string') ? `${key}:${values.join(',')}` : key);
+  }
+  if (segments.length) params[wildcard] = segments;
+}
+
+const objectBodies = new WeakMap<RouteDef, boolean>();
+/** True when the route's body (validated or documented) is an object, as /openapi.json shows it. */
+function bodyIsObject(route: RouteDef): boolean {
+  let known = objectBodies.get(route);
+  if (known === undefined) {
+    const schema = route.body ?? route.bodyDoc;
+    known = !!schema && (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { type?: unknown }).type === 'object';
+    objectBodies.set(route, known);
+  }
+  return known;
+}
+
 function parsePart(route: RouteDef, part: 'params' | 'query' | 'body', value: unknown): unknown {
   // Refused the same way on both databases, before any schema or handler sees it.
   if (holdsNul(value)) throw validationFailed({ [part]: ['Text may not contain NUL characters'] }, route.validationKey ?? 'errors');
+  // A JSON array where the body is documented as an object (fields) is refused here, also for routes that read their fields themselves.
+  if (part === 'body' && Array.isArray(value) && bodyIsObject(route)) throw validationFailed({ _: ['Expected an object of fields, not an array'] }, route.validationKey ?? 'errors');
   const schema = route[part];
   if (!schema) return part === 'body' ? (value ?? {}) : value;
   const parsed = schema.safeParse(value ?? {});
@@ -92,6 +129,7 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
       req.onRouteMatched?.();
       try {
         const actor = await admit(ctx, route, req);
+        namedFromQuery(route, req);
         const params = parsePart(route, 'params', req.params);
         const query = parsePart(route, 'query', req.query);
         const body = parsePart(route, 'body', req.body);

@@ -26,6 +26,8 @@ export const zIdList = z.preprocess((v) => {
   if (v === undefined || v === null || v === '') return [];
   if (Array.isArray(v)) return v.filter((x) => x !== '' && x !== null);
   if (typeof v === 'object') return Object.values(v as Record<string, unknown>).filter((x) => x !== '' && x !== null);
+  // Text or a number only: `true` is no list of ids (left for the array schema to refuse).
+  if (typeof v !== 'string' && typeof v !== 'number') return v;
   return String(v)
     .split(',')
     .map((x) => x.trim())

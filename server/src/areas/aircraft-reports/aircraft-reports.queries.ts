@@ -35,8 +35,9 @@ const list = (allowed: readonly string[], label: string) =>
     (v) => {
       const x = emptyToUndefined(v);
       if (x === undefined) return undefined;
-      const parts = (Array.isArray(x) ? x.map(String) : String(x).split(',')).map((p) => p.trim().toUpperCase()).filter(Boolean);
-      return parts.map((p) => (label === 'type' ? remapLegacyReportType(p) : p));
+      // A non-text item (`[[]]`) stays as it is, so the enum refuses it instead of reading it as empty.
+      const parts = (Array.isArray(x) ? x : String(x).split(',')).map((p) => (typeof p === 'string' ? p.trim().toUpperCase() : p)).filter((p) => p !== '');
+      return parts.map((p) => (label === 'type' && typeof p === 'string' ? remapLegacyReportType(p) : p));
     },
     z.array(z.enum(allowed as [string, ...string[]], { error: `Each ${label} one of ${allowed.join(', ')}` })).optional(),
   );

@@ -28,7 +28,7 @@ const BATCH = 250;
 
 const NAMED = ['page', 'limit', 'from', 'to', 'aircraft', 'pilot', 'base', 'flight_type', 'status'] as const;
 
-const ZLoad = z.object({
+export const ZLoad = z.object({
   page: zIntish.pipe(z.number().int().min(1, 'Pages start at 1')).default(1),
   // Above the maximum the page is clamped rather than refused (Part B 8: max 20000).
   limit: zIntish.pipe(z.number().int().min(1, 'At least 1')).transform((n) => Math.min(n, MAX_LIMIT)).default(DEFAULT_LIMIT),
@@ -43,7 +43,8 @@ const ZLoad = z.object({
     .toUpperCase()
     .transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean))
     .pipe(z.array(z.enum([...STORED_STATUSES, 'DELAYED'])).min(1))
-    .optional(),
+    .optional()
+    .meta({ description: `One or more of ${[...STORED_STATUSES, 'DELAYED'].join(', ')}, comma-separated (any case)` }),
 });
 export type LoadParams = z.output<typeof ZLoad>;
 

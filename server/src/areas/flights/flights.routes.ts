@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { loadFlights, parseLoadParams } from './flights.load.ts';
+import { loadFlights, parseLoadParams, ZLoad } from './flights.load.ts';
 import { ZCancel, ZConfirm, ZFlightEdit, ZFrat } from './flights.schema.ts';
 import { saveFlight } from './flights.service.ts';
 import { cancelFlight, confirmFlight, dispatchFlight } from './flights.transitions.ts';
@@ -20,6 +20,7 @@ export const flightsRoutes = [
       'Flights newest first with Base, Aircraft, FlightType, Pic, Sic; named parameters page, limit (default 20, max 20000), from, to, aircraft, pilot, base, flight_type, status',
     access: {},
     response: ZFlightsLoad,
+    named: ZLoad,
     handler: async ({ ctx, actor, req, res }) => loadFlights(ctx, actor, parseLoadParams((req.params as { named?: string[] }).named), res),
   }),
   defineRoute({

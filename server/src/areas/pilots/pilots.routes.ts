@@ -6,7 +6,7 @@ import { zId } from '../../http/zod.ts';
 import { listPilots, pilotIndex } from './pilots.directory.ts';
 import { userChanges } from './pilots.history.ts';
 import { currencyRequirements, pilotCurrency, pilotTotals, saveCurrencyRequirements } from './pilots.logbook.ts';
-import { ZCurrencyRequirements, ZPilotCreate } from './pilots.schema.ts';
+import { ZCurrencyRequirements, ZPilotCreate, ZPilotIndex, ZPilotList } from './pilots.schema.ts';
 import { createPilot, editPilot, PILOT_ADMIN_ROLES } from './pilots.service.ts';
 import { viewPilot } from './pilots.view.ts';
 import { ZPilotsList, ZPilotsIndex, ZPilotsCreate, ZPilotsEdit, ZPilotsView, ZPilotsChanges, ZPilotsCertificateTypes, ZPilotsTotals, ZPilotsGetCurrency, ZPilotsCurrencyRequirements, ZPilotsCurrencyRequirementsPost } from './pilots.responses.ts';
@@ -22,6 +22,7 @@ export const pilotsRoutes = [
     summary: 'Minimal list of the company’s live accounts by role, name, surname; named parameters active:{1|0|all} (default 1), pilot:{1|0|all} (default 1)',
     access: {},
     response: ZPilotsList,
+    named: ZPilotList,
     handler: ({ ctx, actor, req }) => listPilots(ctx, actor, (req.params as Named).named),
   }),
   defineRoute({
@@ -33,6 +34,7 @@ export const pilotsRoutes = [
     access: {},
     response: ZPilotsIndex,
     file: { mediaType: MEDIA.xlsx },
+    named: ZPilotIndex,
     handler: ({ ctx, actor, req, res }) => pilotIndex(ctx, actor, (req.params as Named).named, res),
   }),
   defineRoute({
