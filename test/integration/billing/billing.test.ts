@@ -271,13 +271,19 @@ describe.each(DIALECTS)('billing (CONTRACT 6) on %s', (dialect) => {
       expect((await api('GET', '/billing/account.json', 'student@skyline.test')).body.Account.balance).toBe(rest.body.Account.balance);
     });
 
-    it('notifies the charged user in-app', async () => {
+    it('notifies the charged user in-app, queues a mail, and emits account.entry_created', async () => {
+      const now = Math.floor(Date.now() / 1000);
+      await s.ctx.db.insertInto('webhook_endpoints').values({ id: uuidv7(), company_id: s.refs.companies.skyline, url: 'http://127.0.0.1:9/hook', description: null, secret: 'whsec', events: JSON.stringify(['account.entry_created']), active: 1, deleted: 0, created_by: null, created: now, modified: now }).execute();
       const id = await createFlight(s, await t('instructor@skyline.test'), flight());
       await api('POST', `/flights/confirm/${id}.json`, 'dispatch@skyline.test', {});
       const n = await s.ctx.db.selectFrom('notifications').select(['title']).where('user_id', '=', stefan).orderBy('created', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
       expect(n.title).toMatch(/2 entries on your account: -290\.40 EUR/);
       const queued = await s.ctx.db.selectFrom('billing_mail_queue').select('subject').where('user_id', '=', stefan).execute();
       expect(queued.length).toBeGreaterThan(0);
+      const events = await s.ctx.db.selectFrom('webhook_events').select(['type', 'model', 'payload']).where('type', '=', 'account.entry_created').execute();
+      const entries = events.map((e) => JSON.parse(e.payload).data.Entry).filter((e: any) => e.flight_id === id);
+      expect(entries.map((e: any) => e.kind).sort()).toEqual(['flight', 'instructor']);
+      expect(entries.every((e: any) => e.user_id === stefan)).toBe(true);
     });
   });
 });
