@@ -13,6 +13,7 @@
  */
 import { type ComponentType, createElement } from 'react';
 import { accountScreens } from './areas/account/screens.ts';
+import { billingScreens } from './areas/billing/screens.ts';
 import { companyScreens } from './areas/company/screens.ts';
 import { newsScreens } from './areas/news/screens.ts';
 import { peopleScreens } from './areas/people/screens.ts';
@@ -76,6 +77,7 @@ export const SCREENS: ScreenEntry[] = [
   ...schedulesScreens,
   ...safetyScreens,
   ...trainingsScreens,
+  ...billingScreens,
 ];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));
