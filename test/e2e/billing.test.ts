@@ -135,6 +135,7 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       expect(await dialog.locator('[data-testid=confirm-effect]').textContent()).toBe(
         `This books a payment of ${eur(250)} for Paula Pilot. Paula Pilot’s balance goes from ${eur(start.Account.balance)} to ${eur(after)}.`,
       );
+      await screenshot(page, 'billing-accounts');
       await dialog.locator('button[type=submit]').click();
       await expect.poll(() => panel.locator('[data-testid=saved]').textContent()).toBe(`Payment of ${eur(250)} booked for Paula Pilot.`);
       await expect.poll(() => panel.locator('[data-testid=panel-balance]').textContent()).toBe(eur(after));
@@ -170,7 +171,6 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       await expect.poll(() => panel.locator('[data-testid=entries] tr[data-kind=reversal] [data-testid=reverse]').count()).toBe(0);
 
       await checkAccessibility(page, 'accounts');
-      await screenshot(page, 'billing-accounts');
     } finally {
       await context.close();
     }

@@ -238,6 +238,7 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
             entries={acc.data.entries}
             currency={account.currency || currency}
             caption={`Entries of ${row.name}, newest first`}
+            compact
             action={
               mayWrite
                 ? (e) =>

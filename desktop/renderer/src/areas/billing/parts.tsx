@@ -31,11 +31,12 @@ export function describeEntry(e: Entry, aircraft: ReadonlyMap<string, string>): 
 }
 
 /** The entries of an account, newest first: date, kind, description, hours, net, tax, amount, and an optional action per row. */
-export function EntriesTable({ entries, currency, caption, action }: { entries: readonly Entry[]; currency: string; caption: string; action?: (e: Entry) => ReactNode }) {
+export function EntriesTable({ entries, currency, caption, action, compact }: { entries: readonly Entry[]; currency: string; caption: string; action?: (e: Entry) => ReactNode; compact?: boolean }) {
   const f = useFormats();
   const aircraft = useAircraftNames();
   if (entries.length === 0) return <p className="empty">No entries yet.</p>;
   return (
+    <div className="table-scroll">
     <table className="data-table billing-entries" data-testid="entries">
       <caption className="sr-only">{caption}</caption>
       <thead>
@@ -61,7 +62,7 @@ export function EntriesTable({ entries, currency, caption, action }: { entries: 
       <tbody>
         {entries.map((e) => (
           <tr key={e.id} data-entry={e.id} data-kind={e.kind}>
-            <td>{f.dateTime(e.created)}</td>
+            <td>{compact ? f.date(e.created) : f.dateTime(e.created)}</td>
             <td>
               <span className={`kind kind-${e.kind}`}>{(KIND_LABELS as Record<string, string>)[e.kind] ?? e.kind}</span>
             </td>
@@ -79,6 +80,7 @@ export function EntriesTable({ entries, currency, caption, action }: { entries: 
         ))}
       </tbody>
     </table>
+    </div>
   );
 }
 
