@@ -1,4 +1,4 @@
-export type MailTemplate = 'two_factor_code' | 'confirm' | 'welcome' | 'activation' | 'staff_confirm' | 'reminder' | 'class_invitation' | 'class_missed';
+export type MailTemplate = 'two_factor_code' | 'confirm' | 'welcome' | 'activation' | 'staff_confirm' | 'reminder' | 'class_invitation' | 'class_missed' | 'account_entry';
 export type TemplateData = Record<string, string | number | undefined>;
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
@@ -34,6 +34,10 @@ const TEMPLATES: Record<MailTemplate, { subject: string; body: string; defaults?
   class_missed: {
     subject: 'You missed the class {subject} on {when}',
     body: 'Hello {name},\n\nThe attendance of the class {activity} of {subject} ({training}) on {when} was signed and you were marked absent.\nYou may send a justification until {deadline}: {appUrl}/trainings/classes/{classId}',
+  },
+  account_entry: {
+    subject: '{subject}',
+    body: 'Hello {name},\n\n{text}\n\nYour account: {appUrl}/app/',
   },
   reminder: {
     subject: 'Reminder: activate your account at {company}',

@@ -59,7 +59,7 @@ export async function seedFixtures(uow: UnitOfWork): Promise<SeedRefs> {
   const passwordHash = await argon2.hash(DEMO_PASSWORD, { type: argon2.argon2id });
   const refs: SeedRefs = { companies: { skyline: uuidv7(), harbor: uuidv7() }, users: { skyline: {}, harbor: {} }, bases: {}, aircraft: {}, now };
 
-  const companyDefaults = { deleted: 0, disabled: 0, api: 1, type: 'school', created: now, modified: now, flags: '{}', aoc: 0, extracrew: 0, cabincrew: 0, date_format: 'YYYY-MM-DD', time_format: '24', duration_format: 'time' };
+  const companyDefaults = { deleted: 0, disabled: 0, api: 1, type: 'school', created: now, modified: now, flags: '{}', aoc: 0, extracrew: 0, cabincrew: 0, date_format: 'YYYY-MM-DD', time_format: '24', duration_format: 'time', billing_basis: 'block' };
   await trx.insertInto('sync_counters').values([{ company_id: refs.companies.skyline, value: 0 }, { company_id: refs.companies.harbor, value: 0 }]).execute();
   await trx
     .insertInto('companies')

@@ -5,9 +5,9 @@ import { usersCollection } from './users.ts';
 /**
  * People: the company directory (`type: 'user'`, company scope, contact
  * fields masked by `visibleUser`) and the signed-in person's own records
- * (`certificate`, `schedule`: own scope). Mixed scopes, one collection.
+ * (`certificate`, `schedule`, `account`: own scope). Mixed scopes, one collection.
  */
-export const PEOPLE_TYPES = { user: 'user', certificate: 'certificate', schedule: 'schedule' } as const;
+export const PEOPLE_TYPES = { user: 'user', certificate: 'certificate', schedule: 'schedule', account: 'account' } as const;
 
 export const peopleCollection = areaCollection({
   name: 'people',

@@ -4,10 +4,11 @@ import { type CollectionDef, s } from './types.ts';
  * Personal data of the signed-in user for offline use: their own certificates
  * and their own base schedule entries, grouped in one collection (free RxDB
  * opens about 13 collections per context). `data` holds the record as the REST
- * API presents it (`UserCertificate` or `BaseSchedule`). Read-only on clients:
+ * API presents it (`UserCertificate` or `BaseSchedule`; for `account`, the
+ * billing `Account` and its last `entries`, docs/areas/billing.md). Read-only on clients:
  * writes go through REST, where the schedule and certificate rules run.
  */
-export const PERSONAL_TYPES = ['certificate', 'schedule'] as const;
+export const PERSONAL_TYPES = ['certificate', 'schedule', 'account'] as const;
 export type PersonalType = (typeof PERSONAL_TYPES)[number];
 
 export interface PersonalDoc {

@@ -1,3 +1,4 @@
+import { bookBalance } from '../billing/helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
@@ -27,7 +28,8 @@ describe.each(DIALECTS)('Pilot visibility matrix, edit rules and directory repli
     s = await startTestServer(dialect);
     tok = tokens(() => s);
     vera = await addUser(s, { name: 'Vera', surname: 'Visible', email: 'vera@people.test', login: true, phone: '600999000', city: 'Leon', passport: 'VP-1', notes: 'Private note', billingBalance: 12 });
-    await s.ctx.db.updateTable('users').set({ phone2: '600999001', address: 'Calle 2', pc: '24001', emergency_contact: 'Dad', package_balance: 4, expiration: '2040-01-01' }).where('id', '=', vera).execute();
+    await s.ctx.db.updateTable('users').set({ phone2: '600999001', address: 'Calle 2', pc: '24001', emergency_contact: 'Dad', expiration: '2040-01-01' }).where('id', '=', vera).execute();
+    await bookBalance(s, s.refs.companies.skyline, vera, 0, 4);
     await s.login('vera@people.test');
     await s.api('POST', '/pilots/certificates/edit.json', { token: await tok('admin@skyline.test'), body: { UserCertificate: { user_id: vera, type: 'PPL' } } });
   });
@@ -61,7 +63,8 @@ describe.each(DIALECTS)('Pilot visibility matrix, edit rules and directory repli
 
     it.each(REDUCED_VIEWERS)('role > 150 (%s) sees their own record whole, except notes and balances', async (email) => {
       const id = s.userId(email);
-      await s.ctx.db.updateTable('users').set({ notes: 'About me', billing_balance: 5 }).where('id', '=', id).execute();
+      await s.ctx.db.updateTable('users').set({ notes: 'About me' }).where('id', '=', id).execute();
+      await bookBalance(s, s.refs.companies.skyline, id, 5);
       const full = await view('admin@skyline.test', id);
       const own = await view(email);
       expect(own).toEqual(without(full, [], ['notes', 'billing_balance', 'package_balance'], []));

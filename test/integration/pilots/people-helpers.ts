@@ -1,3 +1,4 @@
+import { bookBalance } from '../billing/helpers.ts';
 import { uuidv7 } from '@ops/shared';
 import type { TestServer } from '../../setup/server.ts';
 
@@ -95,9 +96,9 @@ export async function addUser(s: TestServer, o: NewUser = {}): Promise<string> {
       color: o.color ?? null,
       public_phone: 0,
       flight_hours: o.flightHours ?? 0,
-      billing_balance: o.billingBalance ?? null,
     })
     .execute();
+  if (o.billingBalance) await bookBalance(s, s.refs.companies[company], id, o.billingBalance);
   return id;
 }
 

@@ -1,3 +1,4 @@
+import { bookBalance } from '../billing/helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
@@ -14,9 +15,10 @@ describe.each(DIALECTS)('Pilot view visibility on %s', (dialect) => {
     stefan = s.userId('student@skyline.test');
     await s.ctx.db
       .updateTable('users')
-      .set({ phone: '600000200', phone2: '600000201', address: 'Calle Mayor 1', pc: '28001', city: 'Madrid', passport: 'P200', emergency_contact: 'Mum 600', notes: 'Needs crosswind practice', billing_balance: -42.5, package_balance: 3, birthcountry_id: 'DE', nationality: 'DE' })
+      .set({ phone: '600000200', phone2: '600000201', address: 'Calle Mayor 1', pc: '28001', city: 'Madrid', passport: 'P200', emergency_contact: 'Mum 600', notes: 'Needs crosswind practice', birthcountry_id: 'DE', nationality: 'DE' })
       .where('id', '=', stefan)
       .execute();
+    await bookBalance(s, s.refs.companies.skyline, stefan, -42.5, 3);
     await s.login('student@skyline.test');
     const admin = await tok('admin@skyline.test');
     await s.api('POST', '/pilots/certificates/edit.json', { token: admin, body: { UserCertificate: { user_id: stefan, type: 'MED_CLASS2', expiration: '2031-01-01' } } });
@@ -122,7 +124,7 @@ describe.each(DIALECTS)('Pilot view visibility on %s', (dialect) => {
     expect(off.body.user.UserDetail).not.toHaveProperty('billing_balance');
     expect(off.body.user.UserDetail.notes).toBe('Needs crosswind practice');
     await s.ctx.db.updateTable('companies').set({ billing_enabled: 1 }).where('id', '=', s.refs.companies.skyline).execute();
-    await s.ctx.db.updateTable('users').set({ billing_balance: 10 }).where('id', '=', s.userId('pilot@harbor.test', 'harbor')).execute();
+    await bookBalance(s, s.refs.companies.harbor, s.userId('pilot@harbor.test', 'harbor'), 10);
     const free = await view('admin@harbor.test', s.userId('pilot@harbor.test', 'harbor'));
     expect(free.status).toBe(200);
     expect(free.body.user.UserDetail).not.toHaveProperty('billing_balance');

@@ -76,6 +76,7 @@ export function presentCompanySettings(c: CompaniesTable) {
       tax: c.billing_tax,
       send_notification: !!c.billing_send_notification,
       public_key: c.billing_public_key,
+      basis: c.billing_basis === 'flight' ? ('flight' as const) : ('block' as const),
     },
   };
 }

@@ -73,6 +73,7 @@ const companySettings = {
     tax: z.number(),
     send_notification: z.boolean(),
     public_key: z.string().nullable(),
+    basis: z.enum(['block', 'flight']),
   }),
 };
 

@@ -82,6 +82,7 @@ export const ZCompanyEdit = z.preprocess(
         tax: zNumberish.pipe(z.number().min(0, 'At least 0').max(100, 'At most 100 (percent)')),
         send_notification: zBoolish,
         public_key: nullable(z.string().trim().max(200, 'At most 200 characters')),
+        basis: z.enum(['block', 'flight'], { error: 'Expected block or flight' }),
       })
       .partial()
       .optional(),

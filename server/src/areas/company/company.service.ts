@@ -104,6 +104,7 @@ export async function editCompany(ctx: AppContext, actor: Actor, input: TCompany
     billing_tax: b?.tax,
     billing_send_notification: bool(b?.send_notification),
     billing_public_key: b?.public_key,
+    billing_basis: b?.basis,
   };
   const flags = companyFlags(row);
   let flagsChanged = false;

@@ -1,6 +1,7 @@
 import { uuidv7 } from '@ops/shared';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
+import { settleFlightCharges } from '../billing/billing.service.ts';
 
 export const CHANGE_ACTIONS = ['create', 'edit', 'confirm', 'dispatch', 'cancel', 'revert'] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
@@ -83,4 +84,7 @@ export async function recordChange(
       created: nowSeconds(),
     })
     .execute();
+  // Every change of a flight (confirm, edit, revert, cancel; REST or a device's command) passes here in its
+  // transaction: billing brings the flight's charges to what it costs now (CONTRACT 6), idempotently.
+  await settleFlightCharges(uow, entry.companyId, entry.flightId, entry.userId);
 }

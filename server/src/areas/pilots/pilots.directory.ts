@@ -1,4 +1,6 @@
 import { AUDITOR_MASKED_FIELDS, isRole, RESTRICTED_VIEWER_FIELDS, ROLE_NAMES, ROLES } from '@ops/shared';
+import { fromCents, secondsToHours } from '@ops/shared/rules/billing/money';
+import { accountTotals } from '../billing/billing.repository.ts';
 import { COUNTRIES } from '@ops/shared/reference/index';
 import type { Response } from 'express';
 import ExcelJS from 'exceljs';
@@ -146,8 +148,6 @@ export async function directoryPage(ctx: AppContext, actor: Actor, p: TPilotInde
       'u.pc',
       'u.companyid',
       'u.country_id',
-      'u.billing_balance',
-      'u.package_balance',
       'b.id as base_id',
       'b.name as base_name',
       'b.airport_id as base_airport_id',
@@ -160,6 +160,7 @@ export async function directoryPage(ctx: AppContext, actor: Actor, p: TPilotInde
     .offset((p.page - 1) * p.limit)
     .execute();
   const groups = reduced ? new Map() : await groupsOfUsers(ctx.db, actor.companyId, rows.map((r) => r.id));
+  const accounts = billing ? await accountTotals(ctx.db, actor.companyId, rows.map((r) => r.id)) : new Map();
   const pilots = rows.map((r) => {
     const Base = r.base_id ? { id: r.base_id, name: r.base_name, airport_id: r.base_airport_id } : null;
     if (reduced) return { User: { id: r.id, active: !!r.active, pilot: !!r.pilot }, UserDetail: { name: r.name, surname: r.surname, photo: r.photo }, Base };
@@ -178,8 +179,10 @@ export async function directoryPage(ctx: AppContext, actor: Actor, p: TPilotInde
       Country: { name: r.country_id ? (COUNTRIES[r.country_id] ?? null) : null },
     };
     if (billing) {
-      UserDetail.billing_balance = r.billing_balance === null ? 0 : Number(r.billing_balance);
-      UserDetail.package_balance = r.package_balance === null ? 0 : Number(r.package_balance);
+      // The billing account's totals (CONTRACT 6); no account yet is 0.
+      const a = accounts.get(r.id);
+      UserDetail.billing_balance = fromCents(a?.balance ?? 0);
+      UserDetail.package_balance = secondsToHours(a?.packageSeconds ?? 0);
     }
     const UserGroup: Record<string, unknown> = { name: roleName(r.user_group_id) };
     if (!own) {

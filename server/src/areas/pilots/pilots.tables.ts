@@ -27,11 +27,6 @@ declare module '../../db/schema.ts' {
 }
 
 declare module '../../db/core-tables.ts' {
-  interface UsersTable {
-    /** Shown only when the plan is not free and billing is on; null: no billing record yet. */
-    billing_balance: number | null;
-    package_balance: number | null;
-  }
   interface CompaniesTable {
     /** JSON {landings, night_landings, hours} for /pilots/get_currency; null: the defaults. */
     currency_requirements: string | null;

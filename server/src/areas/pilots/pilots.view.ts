@@ -1,4 +1,6 @@
 import { COUNTRIES } from '@ops/shared/reference/index';
+import { fromCents, secondsToHours } from '@ops/shared/rules/billing/money';
+import { accountTotals } from '../billing/billing.repository.ts';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
@@ -96,8 +98,10 @@ export async function viewPilot(ctx: AppContext, actor: Actor, id: string | unde
   };
   if (full) UserDetail.notes = u.notes;
   if (billing) {
-    UserDetail.billing_balance = u.billing_balance === null ? 0 : Number(u.billing_balance);
-    UserDetail.package_balance = u.package_balance === null ? 0 : Number(u.package_balance);
+    // The billing account's totals (CONTRACT 6); no account yet is 0.
+    const a = (await accountTotals(ctx.db, actor.companyId, [u.id])).get(u.id);
+    UserDetail.billing_balance = fromCents(a?.balance ?? 0);
+    UserDetail.package_balance = secondsToHours(a?.packageSeconds ?? 0);
   }
   if (!seesPrivate) {
     for (const f of HIDDEN_USER_FIELDS) delete User[f];

@@ -1,0 +1,83 @@
+import { billingGates } from '@ops/shared/rules/billing/policy';
+import { z } from 'zod';
+import { defineRoute } from '../../http/define-route.ts';
+import { zId } from '../../http/zod.ts';
+import { ZBillingAccount, ZBillingEntryAdd, ZBillingEntryReverse, ZBillingRateDelete, ZBillingRateEdit, ZBillingRates } from './billing.responses.ts';
+import { ZAccountQuery, ZEntryAdd, ZRateEdit, ZReverse } from './billing.schema.ts';
+import { addEntry, deleteRate, listRates, reverseEntry, saveRate, viewAccount } from './billing.service.ts';
+
+/** CONTRACT 6. Every handler checks the record's company first (404), then billing on (403), then own-or-office. */
+export const billingRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/billing/rates.json',
+    area: 'billing',
+    summary: 'Aircraft and instructor rates per hour, the currency and the billed time basis (roles <= 170)',
+    access: { who: billingGates.office },
+    response: ZBillingRates,
+    handler: ({ ctx, actor }) => listRates(ctx, actor),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/manager/billing/rates/edit.json',
+    area: 'billing',
+    summary: 'Create or change a rate: Rate{id?, kind aircraft|instructor, target_id, amount per hour >= 0}; a create for a kind and target with a rate changes it (roles <= 105)',
+    access: { who: billingGates.manage },
+    body: ZRateEdit,
+    response: ZBillingRateEdit,
+    handler: ({ ctx, actor, body }) => saveRate(ctx, actor, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/manager/billing/rates/delete/:id.json',
+    area: 'billing',
+    summary: 'Delete a rate (roles <= 105)',
+    access: { who: billingGates.manage },
+    noBody: true,
+    params: z.object({ id: zId }),
+    response: ZBillingRateDelete,
+    handler: ({ ctx, actor, params }) => deleteRate(ctx, actor, params.id),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/billing/account.json',
+    area: 'billing',
+    summary: 'The caller’s account: balance, prepaid hours, entries newest first (`page`, `limit`, `from`, `to` unix filter the list, never the balance)',
+    access: { who: billingGates.own },
+    query: ZAccountQuery,
+    response: ZBillingAccount,
+    handler: ({ ctx, actor, query }) => viewAccount(ctx, actor, actor.userId, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/billing/account/:userId.json',
+    area: 'billing',
+    summary: 'A user’s account (own, or roles <= 170), as /billing/account.json',
+    access: { who: billingGates.own },
+    params: z.object({ userId: zId }),
+    query: ZAccountQuery,
+    response: ZBillingAccount,
+    handler: ({ ctx, actor, params, query }) => viewAccount(ctx, actor, params.userId, query),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/manager/billing/entries/add.json',
+    area: 'billing',
+    summary: 'Book a payment, an adjustment or a package: Entry{user_id, kind, amount, hours? (package), aircraft_id? (package), description?} (roles <= 170)',
+    access: { who: billingGates.office },
+    body: ZEntryAdd,
+    response: ZBillingEntryAdd,
+    handler: ({ ctx, actor, body }) => addEntry(ctx, actor, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/manager/billing/entries/reverse/:id.json',
+    area: 'billing',
+    summary: 'Reverse an entry with a new `reversal` entry; never a reversal, never twice (roles <= 170)',
+    access: { who: billingGates.office },
+    params: z.object({ id: zId }),
+    body: ZReverse,
+    response: ZBillingEntryReverse,
+    handler: ({ ctx, actor, params, body }) => reverseEntry(ctx, actor, params.id, body.description),
+  }),
+];
