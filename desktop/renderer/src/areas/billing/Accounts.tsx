@@ -9,7 +9,7 @@ import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react
 import { fullName, useCompany, useDocs, useUsers, useWorkspace } from '../../hooks.ts';
 import { Busy, Check, Outcome, Pager, ScreenHead, todayIn, useApi } from '../office-kit.tsx';
 import { downloadFile, sentenceOf, useBillingCompany, useBillingLoad } from './billing-data.ts';
-import { billingGates } from './gates.ts';
+import { billingGates, mayReverseEntry } from '@ops/shared/rules/billing/policy';
 import {
   type Account,
   type AddKind,
@@ -23,7 +23,6 @@ import {
   parseAmount,
   parseHours,
   reverseEffect,
-  reverseRefusal,
   ZAccountPage,
 } from './money.ts';
 import { ConfirmDialog, EntriesTable, Money } from './parts.tsx';
@@ -201,6 +200,7 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
   const [reversing, setReversing] = useState<Entry | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const mayWrite = allows(billingGates.office, ws.user.user_group_id);
+  const actor = { userId: ws.user.id, role: ws.user.user_group_id };
   const account: Account = acc.data?.Account ?? { user_id: row.user_id, balance: row.balance, package_balance: row.package_balance, currency };
   const reversed = useMemo(() => new Set((acc.data?.entries ?? []).map((e) => e.reverses_id).filter((id): id is string => !!id)), [acc.data]);
   const saved = (a: Account | null, message: string) => {
@@ -242,7 +242,7 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
             action={
               mayWrite
                 ? (e) =>
-                    reverseRefusal(e, reversed) === null ? (
+                    mayReverseEntry(actor, { kind: e.kind, reversed: reversed.has(e.id) }) ? (
                       <button type="button" className="secondary small" onClick={() => setReversing(e)} data-testid="reverse">
                         Reverse…
                       </button>

@@ -9,7 +9,7 @@ import { type FormEvent, useState } from 'react';
 import { useCompany, useSyncState, useWorkspace } from '../../hooks.ts';
 import { Busy, Outcome, Pager, ScreenHead, todayIn, useApi, useFormats } from '../office-kit.tsx';
 import { downloadFile, sentenceOf, useBillingCompany, useBillingLoad, useLocalAccount } from './billing-data.ts';
-import { billingGates } from './gates.ts';
+import { billingGates } from '@ops/shared/rules/billing/policy';
 import { type Account, type AccountPage, type Entry, formatHours, formatMoney, monthLabel, parseAmount, recentMonths, ZAccountPage } from './money.ts';
 import { EntriesTable } from './parts.tsx';
 

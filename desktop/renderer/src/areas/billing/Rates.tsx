@@ -7,7 +7,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { fullName, useCompany, useDocs, useUsers, useWorkspace } from '../../hooks.ts';
 import { Busy, Outcome, ScreenHead, useApi } from '../office-kit.tsx';
 import { sentenceOf, useBillingCompany, useBillingLoad } from './billing-data.ts';
-import { billingGates } from './gates.ts';
+import { billingGates } from '@ops/shared/rules/billing/policy';
 import { formatMoney, parseAmount, type Rate, type RateKind, ZRates } from './money.ts';
 import { ConfirmDialog, Money } from './parts.tsx';
 

@@ -1,7 +1,7 @@
 import { allows } from '@ops/shared';
 import { lazy } from 'react';
 import type { ScreenEntry } from '../../nav.ts';
-import { billingGates } from './gates.ts';
+import { billingGates } from '@ops/shared/rules/billing/policy';
 
 /** Billing (CONTRACT 6): one's own account for everyone; every account and the rates for the office (the API's gates). */
 export const billingScreens: ScreenEntry[] = [
