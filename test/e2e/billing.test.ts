@@ -77,6 +77,16 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       await expect.poll(() => row.locator('td').nth(2).textContent()).toBe(eur(162.5));
       expect(rateOf((await s.api('GET', '/billing/rates.json', { token: office })).body)?.amount).toBe(162.5);
 
+      // An instructor rate.
+      await add.getByLabel('Kind').selectOption('instructor');
+      await add.getByLabel('Instructor').selectOption({ label: 'Ivan Instructor' });
+      await add.getByLabel(/Per hour/).fill('55');
+      await add.locator('button[type=submit]').click();
+      await page.waitForSelector(`text=the instructor rate of Ivan Instructor is ${eur(55)} per hour`);
+      expect(
+        (await s.api('GET', '/billing/rates.json', { token: office })).body.rates.map((r: { Rate?: { target_id: string; amount: number } }) => r.Rate).find((r: { target_id: string }) => r.target_id === s.userId('instructor@skyline.test'))?.amount,
+      ).toBe(55);
+
       // Delete asks first and says the effect; cancelling keeps the rate.
       await row.locator('button:has-text("Delete")').click();
       const dialog = page.locator('[data-testid=confirm-dialog]');
@@ -135,7 +145,6 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       expect(await dialog.locator('[data-testid=confirm-effect]').textContent()).toBe(
         `This books a payment of ${eur(250)} for Paula Pilot. Paula Pilot’s balance goes from ${eur(start.Account.balance)} to ${eur(after)}.`,
       );
-      await screenshot(page, 'billing-accounts');
       await dialog.locator('button[type=submit]').click();
       await expect.poll(() => panel.locator('[data-testid=saved]').textContent()).toBe(`Payment of ${eur(250)} booked for Paula Pilot.`);
       await expect.poll(() => panel.locator('[data-testid=panel-balance]').textContent()).toBe(eur(after));
@@ -171,6 +180,7 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       await expect.poll(() => panel.locator('[data-testid=entries] tr[data-kind=reversal] [data-testid=reverse]').count()).toBe(0);
 
       await checkAccessibility(page, 'accounts');
+      await screenshot(page, 'billing-accounts');
     } finally {
       await context.close();
     }
@@ -196,14 +206,6 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       // The replicated account has reached this device (not only the REST answer).
       await page.locator('[data-testid=my-billing] .badge:has-text("Stored on this device")').waitFor({ timeout: 30_000 });
 
-      // Statement of this month: a PDF download.
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-statement]')]);
-      expect(download.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}\.pdf$/);
-      const stream = await download.createReadStream();
-      const chunks: Buffer[] = [];
-      for await (const c of stream) chunks.push(c as Buffer);
-      expect(Buffer.concat(chunks).subarray(0, 5).toString()).toBe('%PDF-');
-
       await waitForServiceWorker(page);
       await context.setOffline(true);
       await page.reload();
@@ -218,6 +220,15 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       await context.setOffline(false);
       await waitOnline(page);
       await eventually(async () => (await page.locator('[data-testid=download-statement]').isDisabled()) === false, 'the statement button online again');
+
+      // Online again: the statement of this month: a PDF download.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-statement]')]);
+      expect(download.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}\.pdf$/);
+      const stream = await download.createReadStream();
+      const chunks: Buffer[] = [];
+      for await (const c of stream) chunks.push(c as Buffer);
+      expect(Buffer.concat(chunks).subarray(0, 5).toString()).toBe('%PDF-');
+
     } finally {
       await context.close();
     }

@@ -35,6 +35,9 @@ export function EntriesTable({ entries, currency, caption, action, compact }: { 
   const f = useFormats();
   const aircraft = useAircraftNames();
   if (entries.length === 0) return <p className="empty">No entries yet.</p>;
+  // The office panel is narrow: no net column (amount less tax), hours only when an entry has some.
+  const showNet = !compact;
+  const showHours = !compact || entries.some((e) => e.hours);
   return (
     <div className="table-scroll">
     <table className="data-table billing-entries" data-testid="entries">
@@ -44,12 +47,16 @@ export function EntriesTable({ entries, currency, caption, action, compact }: { 
           <th scope="col">Date</th>
           <th scope="col">Kind</th>
           <th scope="col">Description</th>
-          <th scope="col" className="num">
-            Hours
-          </th>
-          <th scope="col" className="num">
-            Net
-          </th>
+          {showHours && (
+            <th scope="col" className="num">
+              Hours
+            </th>
+          )}
+          {showNet && (
+            <th scope="col" className="num">
+              Net
+            </th>
+          )}
           <th scope="col" className="num">
             Tax
           </th>
@@ -67,10 +74,12 @@ export function EntriesTable({ entries, currency, caption, action, compact }: { 
               <span className={`kind kind-${e.kind}`}>{(KIND_LABELS as Record<string, string>)[e.kind] ?? e.kind}</span>
             </td>
             <td>{describeEntry(e, aircraft)}</td>
-            <td className="num">{e.hours ? formatHours(e.hours) : ''}</td>
-            <td className="num">
-              <Money amount={(Math.round(e.amount * 100) - Math.round(e.tax * 100)) / 100} currency={currency} />
-            </td>
+            {showHours && <td className="num">{e.hours ? formatHours(e.hours) : ''}</td>}
+            {showNet && (
+              <td className="num">
+                <Money amount={(Math.round(e.amount * 100) - Math.round(e.tax * 100)) / 100} currency={currency} />
+              </td>
+            )}
             <td className="num">{e.tax ? <Money amount={e.tax} currency={currency} /> : ''}</td>
             <td className="num">
               <Money amount={e.amount} currency={currency} strong />
