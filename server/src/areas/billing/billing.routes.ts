@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { ZBillingAccount, ZBillingEntryAdd, ZBillingEntryReverse, ZBillingRateDelete, ZBillingRateEdit, ZBillingRates } from './billing.responses.ts';
-import { ZAccountQuery, ZEntryAdd, ZRateEdit, ZReverse } from './billing.schema.ts';
-import { addEntry, deleteRate, listRates, reverseEntry, saveRate, viewAccount } from './billing.service.ts';
+import { ZAccountQuery, ZEntryAdd, ZExportQuery, ZRateEdit, ZReverse } from './billing.schema.ts';
+import { sendEntriesExport, sendStatement } from './billing.export.ts';
+import { addEntry, deleteRate, listRates, requireAccountUser, requireBilling, reverseEntry, saveRate, viewAccount } from './billing.service.ts';
 
 /** CONTRACT 6. Every handler checks the record's company first (404), then billing on (403), then own-or-office. */
 export const billingRoutes = [
@@ -79,5 +80,32 @@ export const billingRoutes = [
     body: ZReverse,
     response: ZBillingEntryReverse,
     handler: ({ ctx, actor, params, body }) => reverseEntry(ctx, actor, params.id, body.description),
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/billing/statement/:userId/:month.pdf',
+    area: 'billing',
+    summary: 'Monthly statement PDF in the company zone: opening balance, the month’s entries by creation time, closing balance (own, or roles <= 170)',
+    access: { who: billingGates.own, queryToken: true },
+    params: z.object({ userId: zId, month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Expected a month YYYY-MM') }),
+    file: { mediaType: 'application/pdf' },
+    handler: async ({ ctx, actor, params, res }) => {
+      const user = await requireAccountUser(ctx.db, actor, params.userId);
+      await sendStatement(ctx, actor, user, params.month, res);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/manager/billing/entries/export.json',
+    area: 'billing',
+    summary: 'Every entry between two dates of the company zone as CSV or XLSX: date, user id, name, kind, description, net, tax, amount, hours, flight id, entry id (roles <= 170)',
+    access: { who: billingGates.office, queryToken: true },
+    query: ZExportQuery,
+    file: { mediaType: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] },
+    handler: async ({ ctx, actor, query, res }) => {
+      requireBilling(actor);
+      await sendEntriesExport(ctx, actor, query, res);
+    },
   }),
 ];

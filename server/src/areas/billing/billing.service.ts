@@ -37,7 +37,7 @@ export function requireBilling(actor: Actor): void {
 }
 
 /** A user of the caller's company (404 otherwise, before any other check), then billing on, then own or office. */
-async function requireAccountUser(db: Kysely<DB>, actor: Actor, userId: string) {
+export async function requireAccountUser(db: Kysely<DB>, actor: Actor, userId: string) {
   const user = await companyUser(db, actor.companyId, userId);
   if (!user) throw notFound('User not found');
   requireBilling(actor);
