@@ -7,7 +7,7 @@
  * reload (the account replicated to the device). Screenshots:
  * docs/screenshots/billing-rates.png, billing-accounts.png, billing-my-account.png.
  */
-import type { Browser } from 'playwright-core';
+import type { Browser, Download } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../desktop/renderer/src/areas/billing/money.ts';
 import { DIALECTS } from '../setup/dialects.ts';
@@ -18,6 +18,12 @@ import { buildRenderer, eventually, hasChromium, launch, newPage, screenshot, si
 /** Chromium's default locale here; the screens format with the browser's locale. */
 const LOCALE = 'en-US';
 const eur = (n: number) => formatMoney(n, 'EUR', LOCALE);
+
+async function readDownload(d: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of await d.createReadStream()) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
 
 describe.skipIf(!hasChromium)('billing (Chromium)', () => {
   let s: TestServer;
@@ -179,6 +185,15 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       await expect.poll(() => adjRow.locator('[data-testid=reverse]').count()).toBe(0);
       await expect.poll(() => panel.locator('[data-testid=entries] tr[data-kind=reversal] [data-testid=reverse]').count()).toBe(0);
 
+      // The accountant's export of this month, as CSV: the payment and the reversal are rows.
+      const exporter = page.locator('fieldset.export');
+      await exporter.getByLabel('Format').selectOption('csv');
+      const [file] = await Promise.all([page.waitForEvent('download'), exporter.locator('[data-testid=export]').click()]);
+      expect(file.suggestedFilename()).toMatch(/^billing-entries-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.csv$/);
+      const csv = await readDownload(file);
+      expect(csv.toString('utf8')).toContain('Bank transfer 0425');
+      expect(csv.toString('utf8')).toContain('Surcharge waived');
+
       await checkAccessibility(page, 'accounts');
       await screenshot(page, 'billing-accounts');
     } finally {
@@ -224,10 +239,7 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       // Online again: the statement of this month: a PDF download.
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-statement]')]);
       expect(download.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}\.pdf$/);
-      const stream = await download.createReadStream();
-      const chunks: Buffer[] = [];
-      for await (const c of stream) chunks.push(c as Buffer);
-      expect(Buffer.concat(chunks).subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await readDownload(download)).subarray(0, 5).toString()).toBe('%PDF-');
 
     } finally {
       await context.close();
