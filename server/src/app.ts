@@ -67,7 +67,8 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
   const observe = observerMiddleware(ctx.database.dialect);
   if (observe) app.use(API_BASE, observe);
 
-  const parseJson = express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] });
+  // The raw bytes stay on the request for signature checks of signed webhooks (billing: Stripe).
+  const parseJson = express.json({ limit: '5mb', type: ['application/json', 'application/*+json'], verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }) });
   const parseForm = express.urlencoded({ extended: true, limit: '5mb' });
   // One layer for both parsers, skipped for requests without a body (most reads).
   app.use(API_BASE, (req: Request, res: Response, next: NextFunction) => {

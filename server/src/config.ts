@@ -24,6 +24,8 @@ export interface Config {
   authCacheMs: number;
   /** Days sync tombstones are kept (`SYNC_TOMBSTONE_DAYS`, default 90; docs/sync.md). */
   syncTombstoneDays: number;
+  /** Billing (docs/areas/billing.md): the payment provider's API base (`STRIPE_API_URL`) and the key sealing its secrets (`SECRETS_KEY`, 32 bytes base64 or hex; null: keys cannot be stored). */
+  billing: { stripeApiUrl: string; secretsKey: string | null };
 }
 
 /** Environment variables per CONTRACT section 1. */
@@ -65,5 +67,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: env.JOBS !== 'off',
     authCacheMs: Math.min(1000, Math.max(0, Number(env.AUTH_CACHE_MS ?? 500) || 0)),
     syncTombstoneDays: Number(env.SYNC_TOMBSTONE_DAYS) > 0 ? Number(env.SYNC_TOMBSTONE_DAYS) : 90,
+    billing: { stripeApiUrl: (env.STRIPE_API_URL?.trim() || 'https://api.stripe.com').replace(/\/+$/, ''), secretsKey: env.SECRETS_KEY?.trim() || null },
   };
 }

@@ -6379,6 +6379,8 @@ export interface paths {
                                 tax: number;
                                 send_notification: boolean;
                                 public_key: string | null;
+                                /** @enum {string} */
+                                basis: "block" | "flight";
                             };
                         };
                     };
@@ -6505,6 +6507,8 @@ export interface paths {
                                 tax: number;
                                 send_notification: boolean;
                                 public_key: string | null;
+                                /** @enum {string} */
+                                basis: "block" | "flight";
                             };
                         };
                     };
@@ -6584,6 +6588,8 @@ export interface paths {
                             tax?: number | string;
                             send_notification?: boolean | number | string;
                             public_key?: "" | null | string;
+                            /** @enum {string} */
+                            basis?: "block" | "flight";
                         };
                     };
                     "application/x-www-form-urlencoded": {
@@ -6627,6 +6633,8 @@ export interface paths {
                             tax?: number | string;
                             send_notification?: boolean | number | string;
                             public_key?: "" | null | string;
+                            /** @enum {string} */
+                            basis?: "block" | "flight";
                         };
                     };
                 };
@@ -6722,6 +6730,8 @@ export interface paths {
                                 tax: number;
                                 send_notification: boolean;
                                 public_key: string | null;
+                                /** @enum {string} */
+                                basis: "block" | "flight";
                             };
                             result: boolean;
                             message: string;
@@ -13079,7 +13089,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            readonly events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
+                            readonly events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created")[];
                         };
                     };
                 };
@@ -13173,13 +13183,13 @@ export interface paths {
                 content: {
                     "application/json": {
                         url: string;
-                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
+                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
                     "application/x-www-form-urlencoded": {
                         url: string;
-                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
+                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
@@ -13246,13 +13256,13 @@ export interface paths {
                 content: {
                     "application/json": {
                         url?: string;
-                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
+                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
                     "application/x-www-form-urlencoded": {
                         url?: string;
-                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
+                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
@@ -23736,6 +23746,735 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/rates.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Aircraft and instructor rates per hour, the currency and the billed time basis (roles <= 170) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            rates: {
+                                Rate: {
+                                    id: string;
+                                    kind: string;
+                                    target_id: string;
+                                    amount: number;
+                                };
+                            }[];
+                            currency: string;
+                            /** @enum {string} */
+                            basis: "block" | "flight";
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manager/billing/rates/edit.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create or change a rate: Rate{id?, kind aircraft|instructor, target_id, amount per hour >= 0}; a create for a kind and target with a rate changes it (roles <= 105) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        Rate: {
+                            id?: string;
+                            /** @enum {string} */
+                            kind: "aircraft" | "instructor";
+                            target_id: string;
+                            amount: number | string;
+                        };
+                    };
+                    "application/x-www-form-urlencoded": {
+                        Rate: {
+                            id?: string;
+                            /** @enum {string} */
+                            kind: "aircraft" | "instructor";
+                            target_id: string;
+                            amount: number | string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            id: string;
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manager/billing/rates/delete/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a rate (roles <= 105) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/account.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s account: balance, prepaid hours, entries newest first (`page`, `limit`, `from`, `to` unix filter the list, never the balance) */
+        get: {
+            parameters: {
+                query?: {
+                    query?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Account: {
+                                user_id: string;
+                                balance: number;
+                                package_balance: number;
+                                currency: string;
+                            };
+                            entries: {
+                                Entry: {
+                                    id: string;
+                                    user_id: string;
+                                    /** @enum {string} */
+                                    kind: "flight" | "instructor" | "package" | "payment" | "adjustment" | "reversal";
+                                    amount: number;
+                                    tax: number;
+                                    hours: number;
+                                    aircraft_id: string | null;
+                                    flight_id: string | null;
+                                    reverses_id: string | null;
+                                    description: string | null;
+                                    created: number;
+                                    created_by: string | null;
+                                };
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/account/{userId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user’s account (own, or roles <= 170), as /billing/account.json */
+        get: {
+            parameters: {
+                query?: {
+                    query?: string;
+                };
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Account: {
+                                user_id: string;
+                                balance: number;
+                                package_balance: number;
+                                currency: string;
+                            };
+                            entries: {
+                                Entry: {
+                                    id: string;
+                                    user_id: string;
+                                    /** @enum {string} */
+                                    kind: "flight" | "instructor" | "package" | "payment" | "adjustment" | "reversal";
+                                    amount: number;
+                                    tax: number;
+                                    hours: number;
+                                    aircraft_id: string | null;
+                                    flight_id: string | null;
+                                    reverses_id: string | null;
+                                    description: string | null;
+                                    created: number;
+                                    created_by: string | null;
+                                };
+                            }[];
+                            paginate: {
+                                page: number;
+                                current: number;
+                                count: number;
+                                prevPage: boolean;
+                                nextPage: boolean;
+                                pageCount: number;
+                                limit: number;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manager/billing/entries/add.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Book a payment, an adjustment or a package: Entry{user_id, kind, amount, hours? (package), aircraft_id? (package), description?} (roles <= 170) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        Entry: {
+                            user_id: string;
+                            /** @enum {string} */
+                            kind: "payment" | "adjustment" | "package";
+                            amount: number | string;
+                            hours?: number | string;
+                            aircraft_id?: string;
+                            description?: string | null;
+                        };
+                    };
+                    "application/x-www-form-urlencoded": {
+                        Entry: {
+                            user_id: string;
+                            /** @enum {string} */
+                            kind: "payment" | "adjustment" | "package";
+                            amount: number | string;
+                            hours?: number | string;
+                            aircraft_id?: string;
+                            description?: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            id: string;
+                            Account: {
+                                user_id: string;
+                                balance: number;
+                                package_balance: number;
+                                currency: string;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manager/billing/entries/reverse/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reverse an entry with a new `reversal` entry; never a reversal, never twice (roles <= 170) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        description?: string | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        description?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            id: string;
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/statement/{userId}/{month}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Monthly statement PDF in the company zone: opening balance, the month’s entries by creation time, closing balance (own, or roles <= 170) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                    month: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manager/billing/entries/export.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every entry between two dates of the company zone as CSV or XLSX: date, user id, name, kind, description, net, tax, amount, hours, flight id, entry id (roles <= 170) */
+        get: {
+            parameters: {
+                query?: {
+                    query?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manager/billing/provider.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store the payment provider’s secret key and webhook signing secret, encrypted; never returned (roles <= 105)
+         * @description **Session only**: an API key (`svc_…`) is refused with 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        secret_key?: string | null;
+                        webhook_secret?: string | null;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        secret_key?: string | null;
+                        webhook_secret?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            public_key: string | null;
+                            secret_key_set: boolean;
+                            webhook_secret_set: boolean;
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/checkout.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start an online top-up of the caller’s account: a Stripe Checkout Session for `amount`; answers its URL */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        amount: number | string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        amount: number | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            result: true;
+                            url: string;
+                            id: string;
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/stripe/{companyId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stripe’s signed webhook: a paid checkout.session.completed credits one payment, however often delivered */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        type: string;
+                        data: {
+                            object: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                    "application/x-www-form-urlencoded": {
+                        id: string;
+                        type: string;
+                        data: {
+                            object: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            received: true;
+                            credited: boolean;
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                default: components["responses"]["Error"];
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

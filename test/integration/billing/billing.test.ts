@@ -3,6 +3,10 @@ import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { createFlight, tokenCache, typeIds } from '../flights/helpers.ts';
 import { recount } from './recount.ts';
+import { uuidv7 } from '@ops/shared';
+import { pullAll, push } from '../../setup/sync.ts';
+
+const command = (name: string, args: Record<string, unknown>) => ({ id: uuidv7(), name, args, client_time: Date.now(), user_id: null, status: 'pending', reason: null, details: null, result: null, decided_at: null });
 
 describe.each(DIALECTS)('billing (CONTRACT 6) on %s', (dialect) => {
   let s: TestServer;
@@ -242,6 +246,29 @@ describe.each(DIALECTS)('billing (CONTRACT 6) on %s', (dialect) => {
       // Cancelling the package flight gives the hour back.
       await api('POST', '/flights/cancel.json', 'dispatch@skyline.test', { id: solo, reason: 'Test' });
       expect((await api('GET', '/billing/account.json', 'pilot@skyline.test')).body.Account.package_balance).toBe(1);
+    });
+
+    it('charges a device’s offline confirm once, also when the command is replayed, and replicates the own account read-only', async () => {
+      const id = await createFlight(s, await t('instructor@skyline.test'), flight());
+      const cmd = command('flight.confirm', { flight_id: id });
+      const token = await t('instructor@skyline.test');
+      const r = await push(s, token, 'commands', [{ assumedMasterState: null, newDocumentState: cmd }]);
+      expect(r.status).toBe(200);
+      expect(sumOf(await flightEntries(id))).toBe(-29040);
+      await push(s, token, 'commands', [{ assumedMasterState: null, newDocumentState: cmd }]);
+      await push(s, token, 'commands', [{ assumedMasterState: null, newDocumentState: command('flight.confirm', { flight_id: id }) }]);
+      expect(await flightEntries(id)).toHaveLength(2);
+      const docs = (await pullAll(s, await t('student@skyline.test'), 'people')).docs.filter((d: any) => d.type === 'account');
+      expect(docs).toHaveLength(1);
+      const rest = await api('GET', '/billing/account.json', 'student@skyline.test');
+      expect(docs[0].user_id).toBe(stefan);
+      expect(docs[0].data.Account).toEqual(rest.body.Account);
+      expect(docs[0].data.entries.slice(0, 2)).toEqual(rest.body.entries.slice(0, 2).map((e: any) => e.Entry));
+      // Another user's account never reaches the student's device; a device cannot write it.
+      expect((await pullAll(s, await t('pilot@skyline.test'), 'people')).docs.filter((d: any) => d.type === 'account').map((d: any) => d.user_id)).toEqual([paula]);
+      const write = await push(s, await t('student@skyline.test'), 'people', [{ assumedMasterState: docs[0], newDocumentState: { ...docs[0], data: { ...docs[0].data, Account: { ...docs[0].data.Account, balance: 1e6 } } } }]);
+      expect(JSON.stringify(write.body)).not.toContain('1000000');
+      expect((await api('GET', '/billing/account.json', 'student@skyline.test')).body.Account.balance).toBe(rest.body.Account.balance);
     });
 
     it('notifies the charged user in-app', async () => {

@@ -24,6 +24,8 @@ const PUBLIC = new Set([
   '/news/news/view/:slug.json',
   // Designed (docs/areas/scheduling.md): calendar apps cannot sign in; the secret, revocable token in the URL is the credential.
   '/schedules/ics/:token.ics',
+  // Designed (docs/areas/billing.md): the payment provider cannot sign in; its signature on the body, checked with the company's webhook secret, is the credential.
+  '/billing/stripe/:companyId.json',
   // Designed (docs/areas/trainings.md): the per-user class feed, same reasoning.
   '/trainings/calendar/ics/:token.ics',
   // Part A 4.9: sign answers 404 (not 401) when there is no authenticated user; the handler decides.
