@@ -23,6 +23,7 @@ import {
   parseAmount,
   parseHours,
   reverseEffect,
+  reverseRefusal,
   ZAccountPage,
 } from './money.ts';
 import { ConfirmDialog, EntriesTable, Money } from './parts.tsx';
@@ -247,7 +248,9 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
                         Reverse…
                       </button>
                     ) : e.kind !== 'reversal' ? (
-                      <span className="muted small">reversed</span>
+                      <span className="muted small" title={reverseRefusal(e, reversed) ?? undefined}>
+                        reversed
+                      </span>
                     ) : null
                 : undefined
             }
