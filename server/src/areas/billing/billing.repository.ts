@@ -72,11 +72,17 @@ function entriesQuery(db: Kysely<DB>, companyId: string, userId: string, f: Entr
   return q;
 }
 
-/** One page of an account's entries, newest first, and their count. */
-export async function entriesPage(db: Kysely<DB>, companyId: string, userId: string, f: EntryFilter, page: number, limit: number) {
-  const { n } = await entriesQuery(db, companyId, userId, f)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+/** One page of an account's entries, newest first, and their count (`knownCount`: the totals row's, when nothing filters). */
+export async function entriesPage(db: Kysely<DB>, companyId: string, userId: string, f: EntryFilter, page: number, limit: number, knownCount?: number) {
+  const unfiltered = f.from === undefined && f.to === undefined;
+  const n =
+    unfiltered && knownCount !== undefined
+      ? knownCount
+      : (
+          await entriesQuery(db, companyId, userId, f)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n;
   const rows = await entriesQuery(db, companyId, userId, f)
     .selectAll()
     .orderBy('created', 'desc')

@@ -104,11 +104,9 @@ export async function deleteRate(ctx: AppContext, actor: Actor, id: string) {
 /** GET /billing/account.json and /billing/account/{userId}.json: the whole balance, and a page of entries (newest first). */
 export async function viewAccount(ctx: AppContext, actor: Actor, userId: string, q: { page: number; limit: number; from?: number; to?: number }) {
   await requireAccountUser(ctx.db, actor, userId);
-  const [account, currency, page] = await Promise.all([
-    accountOf(ctx.db, actor.companyId, userId),
-    companyCurrency(ctx.db, actor.companyId),
-    entriesPage(ctx.db, actor.companyId, userId, { from: q.from, to: q.to }, q.page, q.limit),
-  ]);
+  const [account, currency] = await Promise.all([accountOf(ctx.db, actor.companyId, userId), companyCurrency(ctx.db, actor.companyId)]);
+  // Without a date filter the totals row knows the count: no count over the account's entries.
+  const page = await entriesPage(ctx.db, actor.companyId, userId, { from: q.from, to: q.to }, q.page, q.limit, account ? Number(account.entry_count) : 0);
   return {
     Account: presentAccount(userId, account, currency),
     entries: page.rows.map((e) => ({ Entry: presentEntry(e) })),
