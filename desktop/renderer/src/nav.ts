@@ -18,6 +18,7 @@ import { accountsScreens } from './areas/accounts/screens.ts';
 import { aircraftScreens } from './areas/aircraft/screens.ts';
 import { aircraftReportsScreens } from './areas/aircraft-reports/screens.ts';
 import { basesScreens } from './areas/bases/screens.ts';
+import { billingScreens } from './areas/billing/screens.ts';
 import { companyScreens } from './areas/company/screens.ts';
 import { flightsScreens } from './areas/flights/screens.ts';
 import { maintenanceJobsScreens } from './areas/maintenance-jobs/screens.ts';
@@ -82,6 +83,7 @@ export const SCREENS: ScreenEntry[] = [
   ...schedulesScreens,
   ...safetyScreens,
   ...trainingsScreens,
+  ...billingScreens,
 ];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));

@@ -1,0 +1,507 @@
+/**
+ * "Accounts" for the office (CONTRACT 6, roles <= 170): every balance, most
+ * negative first; one person's account with payments, packages and
+ * adjustments added and entries reversed (each behind a dialog that says the
+ * effect); the accountant's CSV/XLSX export. Online only (REST).
+ */
+import { type AircraftDoc, allows } from '@ops/shared';
+import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { fullName, useCompany, useDocs, useUsers, useWorkspace } from '../../hooks.ts';
+import { Busy, Check, Outcome, Pager, ScreenHead, todayIn, useApi } from '../office-kit.tsx';
+import { downloadFile, sentenceOf, useBillingCompany, useBillingLoad } from './billing-data.ts';
+import { billingGates, mayReverseEntry } from '@ops/shared/rules/billing/policy';
+import {
+  type Account,
+  type AddKind,
+  addEffect,
+  type BalanceRow,
+  byBalance,
+  type Entry,
+  formatHours,
+  formatMoney,
+  KIND_LABELS,
+  parseAmount,
+  parseHours,
+  reverseEffect,
+  reverseRefusal,
+  ZAccountPage,
+} from './money.ts';
+import { ConfirmDialog, EntriesTable, Money } from './parts.tsx';
+
+export default function Accounts() {
+  const ws = useWorkspace();
+  const company = useBillingCompany();
+  const { name } = useCompany();
+  if (!allows(billingGates.office, ws.user.user_group_id))
+    return (
+      <section data-testid="billing-accounts">
+        <ScreenHead title="Accounts" />
+        <p className="empty">Only office staff see every account; your own is under My billing.</p>
+      </section>
+    );
+  if (company.known && !company.enabled)
+    return (
+      <section data-testid="billing-accounts">
+        <ScreenHead title="Accounts" />
+        <p className="empty" data-testid="billing-off">
+          {name || 'This company'} does not use billing{company.plan === 'free' ? ' (the free plan has no billing)' : ''}: a manager turns it on in the company settings.
+        </p>
+      </section>
+    );
+  return <AccountsBody />;
+}
+
+/** Directory rows: the balances when the caller's role sees them there (CONTRACT 6: they equal the accounts). */
+interface DirectoryRow {
+  User: { id: string; active?: boolean };
+  UserDetail: { name: string; surname: string; billing_balance?: number | null; package_balance?: number | null };
+}
+interface DirectoryAnswer {
+  pilots: DirectoryRow[];
+  paginate?: { nextPage?: boolean };
+}
+
+const DIRECTORY_PAGE = 1000;
+const PARALLEL = 4;
+
+/**
+ * Every balance of the company. The pilots directory carries them for roles
+ * that see billing there; otherwise each account is read (limit 1), a few at
+ * a time. There is no list endpoint in CONTRACT 6.
+ */
+function useBalances() {
+  const { get } = useApi();
+  const users = useUsers();
+  const [rows, setRows] = useState<BalanceRow[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+  const people = useMemo(() => [...users.values()].filter((u) => u.active !== false), [users]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tick reloads on purpose
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      setError(null);
+      const out = new Map<string, BalanceRow>();
+      let page = 1;
+      let complete = true;
+      for (;;) {
+        const dir = await get<DirectoryAnswer>(`/pilots/index/page:${page}/limit:${DIRECTORY_PAGE}.json`);
+        for (const p of dir.pilots) {
+          if (typeof p.UserDetail.billing_balance !== 'number') {
+            complete = false;
+            break;
+          }
+          out.set(p.User.id, { user_id: p.User.id, name: `${p.UserDetail.name} ${p.UserDetail.surname}`.trim(), balance: p.UserDetail.billing_balance, package_balance: p.UserDetail.package_balance ?? 0 });
+        }
+        if (!complete || !dir.paginate?.nextPage) break;
+        page += 1;
+      }
+      if (!complete) {
+        out.clear();
+        const queue = [...people];
+        const worker = async () => {
+          for (let u = queue.shift(); u && !cancelled; u = queue.shift()) {
+            const a = ZAccountPage.parse(await get<unknown>(`/billing/account/${encodeURIComponent(u.id)}.json?limit=1`));
+            out.set(u.id, { user_id: u.id, name: fullName(u), balance: a.Account.balance, package_balance: a.Account.package_balance });
+          }
+        };
+        await Promise.all(Array.from({ length: PARALLEL }, worker));
+      }
+      if (!cancelled) setRows(byBalance([...out.values()]));
+    })().catch((err) => !cancelled && setError(sentenceOf(err)));
+    return () => {
+      cancelled = true;
+    };
+  }, [get, people.length, tick]);
+  /** A saved entry answers the new account: the list follows without a reload. */
+  const update = useCallback((a: Account) => setRows((rs) => (rs ? byBalance(rs.map((r) => (r.user_id === a.user_id ? { ...r, balance: a.balance, package_balance: a.package_balance } : r))) : rs)), []);
+  return { rows, error, update, reload: useCallback(() => setTick((t) => t + 1), []) };
+}
+
+function AccountsBody() {
+  const company = useBillingCompany();
+  const balances = useBalances();
+  const [selected, setSelected] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [hideZero, setHideZero] = useState(false);
+  const currency = company.currency;
+  const shown = (balances.rows ?? []).filter((r) => (!hideZero || r.balance !== 0 || r.package_balance !== 0) && r.name.toLowerCase().includes(search.trim().toLowerCase()));
+  const owed = (balances.rows ?? []).reduce((s, r) => s + Math.min(0, Math.round(r.balance * 100)), 0) / 100;
+  const current = balances.rows?.find((r) => r.user_id === selected) ?? null;
+
+  return (
+    <section data-testid="billing-accounts">
+      <ScreenHead title="Accounts">
+        <Export />
+      </ScreenHead>
+      <Outcome error={balances.error} />
+      {!balances.rows && !balances.error && <Busy what="Reading the balances…" />}
+      {balances.rows && (
+        <div className="accounts-split">
+          <div>
+            <div className="billing-actions">
+              <label>
+                Find
+                <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name" />
+              </label>
+              <Check label="Hide zero balances" checked={hideZero} onChange={setHideZero} />
+            </div>
+            <p className="muted small">
+              {balances.rows.length} accounts · owed to the school: <Money amount={owed} currency={currency} />
+            </p>
+            <table className="data-table accounts-list" data-testid="balances">
+              <caption className="sr-only">Balances, most negative first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Person</th>
+                  <th scope="col" className="num">
+                    Balance
+                  </th>
+                  <th scope="col" className="num">
+                    Package
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((r) => (
+                  <tr key={r.user_id} className={r.user_id === selected ? 'selected' : undefined} data-user={r.user_id}>
+                    <td>
+                      <button type="button" className="link" aria-pressed={r.user_id === selected} onClick={() => setSelected(r.user_id)}>
+                        {r.name}
+                      </button>
+                    </td>
+                    <td className="num" data-testid="row-balance">
+                      <Money amount={r.balance} currency={currency} />
+                    </td>
+                    <td className="num">{r.package_balance ? formatHours(r.package_balance) : ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {shown.length === 0 && <p className="empty">No account matches.</p>}
+          </div>
+          {current ? (
+            <AccountPanel key={current.user_id} row={current} currency={currency} onSaved={balances.update} />
+          ) : (
+            <p className="empty">Pick a person to see their entries, add a payment, a package or an adjustment, or reverse an entry.</p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+const PAGE_SIZE = 15;
+
+/** One person's account: balance, the add form, entries with reversal. */
+function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: string; onSaved(a: Account): void }) {
+  const ws = useWorkspace();
+  const [page, setPage] = useState(1);
+  const acc = useBillingLoad(`/billing/account/${encodeURIComponent(row.user_id)}.json?page=${page}&limit=${PAGE_SIZE}`, (raw) => ZAccountPage.parse(raw));
+  const [reversing, setReversing] = useState<Entry | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const mayWrite = allows(billingGates.office, ws.user.user_group_id);
+  const actor = { userId: ws.user.id, role: ws.user.user_group_id };
+  const account: Account = acc.data?.Account ?? { user_id: row.user_id, balance: row.balance, package_balance: row.package_balance, currency };
+  const reversed = useMemo(() => new Set((acc.data?.entries ?? []).map((e) => e.reverses_id).filter((id): id is string => !!id)), [acc.data]);
+  const saved = (a: Account | null, message: string) => {
+    setDone(message);
+    if (a) onSaved(a);
+    acc.reload();
+  };
+  return (
+    <div className="account-panel" data-testid="account-panel">
+      <h2>{row.name}</h2>
+      <div className="balance-cards">
+        <div className="balance-card">
+          <span className="label">Balance</span>
+          <span className={`value money${account.balance < 0 ? ' money-neg' : ''}`} data-testid="panel-balance">
+            {formatMoney(account.balance, account.currency || currency)}
+          </span>
+        </div>
+        <div className="balance-card">
+          <span className="label">Package hours</span>
+          <span className="value">{formatHours(account.package_balance)}</span>
+        </div>
+      </div>
+      {done && (
+        <p role="status" className="form-done" data-testid="saved">
+          {done}
+        </p>
+      )}
+      {mayWrite && <AddEntry row={row} account={account} onSaved={saved} />}
+      <h3>Entries</h3>
+      {acc.loading && !acc.data && <Busy />}
+      <Outcome error={acc.error} />
+      {acc.data && (
+        <>
+          <EntriesTable
+            entries={acc.data.entries}
+            currency={account.currency || currency}
+            caption={`Entries of ${row.name}, newest first`}
+            compact
+            action={
+              mayWrite
+                ? (e) =>
+                    mayReverseEntry(actor, { kind: e.kind, reversed: reversed.has(e.id) }) ? (
+                      <button type="button" className="secondary small" onClick={() => setReversing(e)} data-testid="reverse">
+                        Reverse…
+                      </button>
+                    ) : e.kind !== 'reversal' ? (
+                      <span className="muted small" title={reverseRefusal(e, reversed) ?? undefined}>
+                        reversed
+                      </span>
+                    ) : null
+                : undefined
+            }
+          />
+          <Pager paginate={acc.data.paginate} onPage={setPage} label="Entry pages" />
+        </>
+      )}
+      {reversing && (
+        <ReverseDialog
+          entry={reversing}
+          who={row.name}
+          account={account}
+          onClose={() => setReversing(null)}
+          onDone={() => {
+            setReversing(null);
+            saved(null, `The ${(KIND_LABELS as Record<string, string>)[reversing.kind]?.toLowerCase() ?? reversing.kind} entry of ${formatMoney(reversing.amount, account.currency || currency)} was reversed.`);
+            // The reversal answers no account: read the balance again for the list.
+            void ws.rest<unknown>('GET', `/billing/account/${encodeURIComponent(row.user_id)}.json?limit=1`).then(
+              (raw) => {
+                const r = ZAccountPage.safeParse(raw);
+                if (r.success) onSaved(r.data.Account);
+              },
+              () => {},
+            );
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+const ADD_KINDS: Array<{ kind: AddKind; label: string; hint: string }> = [
+  { kind: 'payment', label: 'Payment', hint: 'Money received: raises the balance.' },
+  { kind: 'package', label: 'Package', hint: 'Prepaid hours sold: the price is charged, the hours are used first for the aircraft.' },
+  { kind: 'adjustment', label: 'Adjustment', hint: 'A correction: positive credits, negative charges.' },
+];
+
+interface AddForm {
+  kind: AddKind;
+  amount: string;
+  hours: string;
+  aircraft_id: string;
+  description: string;
+}
+const EMPTY: AddForm = { kind: 'payment', amount: '', hours: '', aircraft_id: '', description: '' };
+
+/** Add a payment, a package or an adjustment; a dialog says what it books before it is saved. */
+function AddEntry({ row, account, onSaved }: { row: BalanceRow; account: Account; onSaved(a: Account | null, message: string): void }) {
+  const { post } = useApi();
+  const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
+  const [form, setForm] = useState<AddForm>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<keyof AddForm, string>>>({});
+  const [pending, setPending] = useState<{ body: Record<string, unknown>; effect: string; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const set = (p: Partial<AddForm>) => setForm({ ...form, ...p });
+  const aircraftLabel = aircraft.find((a) => a.id === form.aircraft_id)?.registration ?? null;
+
+  const review = (ev: FormEvent) => {
+    ev.preventDefault();
+    const errs: Partial<Record<keyof AddForm, string>> = {};
+    const amount = parseAmount(form.amount, { signed: form.kind === 'adjustment', allowZero: form.kind === 'package' });
+    if (!amount.ok) errs.amount = amount.message;
+    const hours = form.kind === 'package' ? parseHours(form.hours) : null;
+    if (hours && !hours.ok) errs.hours = hours.message;
+    if (form.description.length > 255) errs.description = 'At most 255 characters';
+    setErrors(errs);
+    if (!amount.ok || (hours && !hours.ok) || Object.keys(errs).length) return;
+    const Entry: Record<string, unknown> = { user_id: row.user_id, kind: form.kind, amount: amount.value };
+    if (hours?.ok) Entry.hours = hours.value;
+    if (form.kind === 'package' && form.aircraft_id) Entry.aircraft_id = form.aircraft_id;
+    if (form.description.trim()) Entry.description = form.description.trim();
+    const money = formatMoney(Math.abs(amount.value), account.currency);
+    const message =
+      form.kind === 'payment'
+        ? `Payment of ${money} booked for ${row.name}.`
+        : form.kind === 'package'
+          ? `Package of ${formatHours(hours?.ok ? hours.value : 0)} sold to ${row.name}.`
+          : `Adjustment of ${formatMoney(amount.value, account.currency)} booked for ${row.name}.`;
+    setError(null);
+    setPending({ body: { Entry }, effect: addEffect({ kind: form.kind, amount: amount.value, hours: hours?.ok ? hours.value : undefined, aircraftLabel }, row.name, account), message });
+  };
+
+  const confirm = async () => {
+    if (!pending) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await post<{ Account?: unknown }>('/manager/billing/entries/add.json', pending.body);
+      const a = ZAccountPage.shape.Account.safeParse(r.Account);
+      onSaved(a.success ? a.data : null, pending.message);
+      setPending(null);
+      setForm({ ...EMPTY, kind: form.kind });
+    } catch (err) {
+      setError(sentenceOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const hint = ADD_KINDS.find((k) => k.kind === form.kind)?.hint;
+  return (
+    <>
+    <form className="add-entry" onSubmit={review} aria-label="Add an entry" noValidate>
+      <fieldset className="kind-switch">
+        <legend className="sr-only">Kind of entry</legend>
+        {ADD_KINDS.map((k) => (
+          <button key={k.kind} type="button" aria-pressed={form.kind === k.kind} onClick={() => set({ kind: k.kind })}>
+            {k.label}
+          </button>
+        ))}
+      </fieldset>
+      <p className="muted small field-wide">{hint}</p>
+      <Input label={form.kind === 'package' ? `Price (${account.currency})` : `Amount (${account.currency})`} value={form.amount} error={errors.amount} onChange={(v) => set({ amount: v })} placeholder={form.kind === 'adjustment' ? '-25.00' : '100.00'} />
+      {form.kind === 'package' && (
+        <>
+          <Input label="Hours" value={form.hours} error={errors.hours} onChange={(v) => set({ hours: v })} placeholder="10" />
+          <div className="field">
+            <label htmlFor="pkg-aircraft">Aircraft</label>
+            <select id="pkg-aircraft" value={form.aircraft_id} onChange={(e) => set({ aircraft_id: e.target.value })}>
+              <option value="">Any aircraft</option>
+              {aircraft
+                .filter((a) => a.active !== false)
+                .map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.registration}
+                  </option>
+                ))}
+            </select>
+          </div>
+        </>
+      )}
+      <div className="field field-wide">
+        <label htmlFor="entry-description">Description</label>
+        <input id="entry-description" value={form.description} onChange={(e) => set({ description: e.target.value })} placeholder={form.kind === 'payment' ? 'Bank transfer, cash…' : ''} aria-invalid={errors.description ? true : undefined} />
+        {errors.description && <small className="field-error">{errors.description}</small>}
+      </div>
+      <div>
+        <button type="submit">Add {form.kind}…</button>
+      </div>
+    </form>
+      {pending && (
+        <ConfirmDialog
+          title={`Add a ${form.kind} for ${row.name}?`}
+          effect={pending.effect}
+          confirmLabel={`Book the ${form.kind}`}
+          busy={busy}
+          error={error}
+          onConfirm={confirm}
+          onCancel={() => {
+            setPending(null);
+            setError(null);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function Input({ label, value, error, onChange, placeholder }: { label: string; value: string; error?: string; onChange(v: string): void; placeholder?: string }) {
+  const id = `in-${label.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} inputMode="decimal" value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-err` : undefined} />
+      {error && (
+        <small id={`${id}-err`} className="field-error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** Reverse with a reason: the dialog says the negated amount and the balance after. */
+function ReverseDialog({ entry, who, account, onClose, onDone }: { entry: Entry; who: string; account: Account; onClose(): void; onDone(): void }) {
+  const { post } = useApi();
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    if (reason.trim().length < 3) return setError('Say why the entry is reversed (at least 3 characters).');
+    setBusy(true);
+    setError(null);
+    try {
+      await post(`/manager/billing/entries/reverse/${encodeURIComponent(entry.id)}.json`, { description: reason.trim() });
+      onDone();
+    } catch (err) {
+      setError(sentenceOf(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <ConfirmDialog title="Reverse this entry?" effect={reverseEffect(entry, who, account)} confirmLabel="Reverse the entry" danger busy={busy} error={error} onConfirm={confirm} onCancel={onClose}>
+      <label>
+        Reason
+        <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="Charged twice, wrong aircraft…" data-testid="reverse-reason" />
+      </label>
+    </ConfirmDialog>
+  );
+}
+
+/** The accountant's export: entries of a date range (company zone) as CSV or XLSX. */
+function Export() {
+  const ws = useWorkspace();
+  const { display } = useCompany();
+  const today = todayIn(display.companyZone);
+  const [from, setFrom] = useState(`${today.slice(0, 8)}01`);
+  const [to, setTo] = useState(today);
+  const [format, setFormat] = useState<'csv' | 'xlsx'>('xlsx');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!allows(billingGates.office, ws.user.user_group_id)) return null;
+  const run = async () => {
+    if (!from || !to || from > to) return setError('Pick a start date on or before the end date.');
+    setBusy(true);
+    setError(null);
+    try {
+      await downloadFile(ws, `/manager/billing/entries/export.json?from=${from}&to=${to}&format=${format}`, `billing-entries-${from}-to-${to}.${format}`);
+    } catch (err) {
+      setError(sentenceOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <fieldset className="billing-actions export">
+      <legend className="sr-only">Export entries</legend>
+      <label>
+        From
+        <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+      </label>
+      <label>
+        To
+        <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+      </label>
+      <label>
+        Format
+        <select value={format} onChange={(e) => setFormat(e.target.value === 'csv' ? 'csv' : 'xlsx')}>
+          <option value="xlsx">Excel (.xlsx)</option>
+          <option value="csv">CSV</option>
+        </select>
+      </label>
+      <button type="button" className="secondary" onClick={run} disabled={busy} data-testid="export">
+        {busy ? 'Preparing…' : 'Export entries'}
+      </button>
+      {error && (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}

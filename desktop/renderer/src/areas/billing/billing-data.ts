@@ -1,0 +1,145 @@
+/**
+ * Where the billing screens get their data: the company's billing settings
+ * from the replicated `company` reference document (so a device knows the
+ * currency and whether a provider is set while offline), the signed-in
+ * person's account as replicated to this device, and REST for everything else.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCompany, useDocs, useWorkspace } from '../../hooks.ts';
+import { useApi } from '../office-kit.tsx';
+import { RestError, type Workspace } from '../../workspace.ts';
+import { accountOfDoc, refusalSentence } from './money.ts';
+
+export interface BillingCompany {
+  /** ISO 4217 code of the company (CompanyDetail.currency). */
+  currency: string;
+  /** Billing applies: a paid plan and CompanyBillingSetting.enabled (CONTRACT 6). */
+  enabled: boolean;
+  /** False until the company document has reached this device. */
+  known: boolean;
+  /** A payment provider is set (its public key), so online top-up is offered. */
+  provider: boolean;
+  plan: string;
+}
+
+const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** The billing settings of the company as this device knows them. */
+export function billingCompanyOf(data: Record<string, unknown> | null): BillingCompany {
+  const company = obj(data?.Company);
+  const detail = obj(data?.CompanyDetail);
+  const setting = obj(data?.CompanyBillingSetting);
+  const plan = typeof company.plan === 'string' ? company.plan : '';
+  const key = setting.public_key ?? setting.provider_public_key;
+  return {
+    currency: typeof detail.currency === 'string' && detail.currency ? detail.currency : 'EUR',
+    enabled: plan !== 'free' && setting.enabled === true,
+    known: data !== null,
+    provider: typeof key === 'string' && key.length > 0,
+    plan,
+  };
+}
+
+export function useBillingCompany(): BillingCompany {
+  const { data } = useCompany();
+  return useMemo(() => billingCompanyOf(data), [data]);
+}
+
+/**
+ * Where the server replicates the signed-in person's account (read-only, own
+ * rows only): a record type of the people collection.
+ */
+export const LOCAL_ACCOUNT = { collection: 'people', type: 'account' } as const;
+
+/** The signed-in person's account as stored on this device, or null before the first sync (or without billing). */
+export function useLocalAccount(currency: string) {
+  const ws = useWorkspace();
+  const { docs, ready } = useDocs<Record<string, unknown>>(LOCAL_ACCOUNT.collection, { selector: { type: LOCAL_ACCOUNT.type } });
+  return useMemo(() => {
+    for (const d of docs) {
+      const a = accountOfDoc(d, currency);
+      if (a && a.account.user_id === ws.user.id) return { ready, local: a };
+    }
+    return { ready, local: null };
+  }, [docs, ready, currency, ws.user.id]);
+}
+
+/** A failed call as a sentence (the server's message when it is one). */
+export function sentenceOf(err: unknown): string {
+  if (err instanceof RestError) return refusalSentence(err.status, err.message);
+  return refusalSentence(-1, err instanceof Error ? err.message : String(err));
+}
+
+/**
+ * Downloads a file the API answers to a bearer-token request (a statement PDF,
+ * an export) under `filename`. Throws a sentence when the server refuses.
+ */
+export async function downloadFile(ws: Workspace, path: string, filename: string): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(`${ws.baseUrl}${path}`, { headers: { authorization: `Bearer ${ws.token}` } });
+  } catch {
+    throw new RestError('The server cannot be reached; try again when online.', 0, null);
+  }
+  if (!res.ok) {
+    let message = '';
+    try {
+      const body: unknown = await res.json();
+      const m = obj(body).message;
+      if (typeof m === 'string') message = m;
+    } catch {
+      // Not JSON: the status says enough.
+    }
+    throw new RestError(refusalSentence(res.status, message), res.status, null);
+  }
+  const blob = await res.blob();
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+export interface BillingLoad<T> {
+  data: T | null;
+  /** Why the load failed, as a sentence. */
+  error: string | null;
+  loading: boolean;
+  reload(): void;
+}
+
+/**
+ * GETs `path` (nothing while null) and parses the answer with `parse` (a zod
+ * schema's parse); a newer load wins over an older one. Failures are sentences.
+ */
+export function useBillingLoad<T>(path: string | null, parse: (raw: unknown) => T): BillingLoad<T> {
+  const { get } = useApi();
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: path !== null });
+  const [tick, setTick] = useState(0);
+  const seq = useRef(0);
+  const parser = useRef(parse);
+  parser.current = parse;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-runs the load on purpose
+  useEffect(() => {
+    if (path === null) {
+      setState({ data: null, error: null, loading: false });
+      return;
+    }
+    const mine = ++seq.current;
+    setState((s) => ({ ...s, loading: true, error: null }));
+    get<unknown>(path).then(
+      (raw) => {
+        if (mine !== seq.current) return;
+        try {
+          setState({ data: parser.current(raw), error: null, loading: false });
+        } catch {
+          setState({ data: null, error: 'The server answered in an unexpected form; try again later.', loading: false });
+        }
+      },
+      (err) => mine === seq.current && setState((s) => ({ data: s.data, error: sentenceOf(err), loading: false })),
+    );
+  }, [path, tick, get]);
+  return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };
+}

@@ -1,0 +1,158 @@
+/** Pieces the billing screens share: a money cell, the entries table and the confirm dialog. */
+import type { AircraftDoc } from '@ops/shared';
+import { type ReactNode, useEffect, useId, useMemo, useRef } from 'react';
+import { useDocs } from '../../hooks.ts';
+import { useFormats } from '../office-kit.tsx';
+import { type Entry, formatHours, formatMoney, KIND_LABELS } from './money.ts';
+import './billing.css';
+
+/** An amount in the company currency; negative (owed) in red. */
+export function Money({ amount, currency, strong }: { amount: number; currency: string; strong?: boolean }) {
+  const text = formatMoney(amount, currency);
+  const cls = `money${amount < 0 ? ' money-neg' : ''}`;
+  return strong ? <strong className={cls}>{text}</strong> : <span className={cls}>{text}</span>;
+}
+
+/** Registrations by aircraft id, from the replicated fleet. */
+export function useAircraftNames(): Map<string, string> {
+  const { docs } = useDocs<AircraftDoc>('aircraft');
+  return useMemo(() => new Map(docs.map((a) => [a.id, a.registration])), [docs]);
+}
+
+/** An entry's description, or what it is when it has none. */
+export function describeEntry(e: Entry, aircraft: ReadonlyMap<string, string>): string {
+  if (e.description) return e.description;
+  const reg = e.aircraft_id ? aircraft.get(e.aircraft_id) : undefined;
+  if (e.kind === 'flight') return `Flight${reg ? ` on ${reg}` : ''}`;
+  if (e.kind === 'instructor') return 'Instructor';
+  if (e.kind === 'package') return `Package${reg ? ` for ${reg}` : ''}`;
+  if (e.kind === 'reversal') return 'Reversal';
+  return (KIND_LABELS as Record<string, string>)[e.kind] ?? e.kind;
+}
+
+/** The entries of an account, newest first: date, kind, description, hours, net, tax, amount, and an optional action per row. */
+export function EntriesTable({ entries, currency, caption, action, compact }: { entries: readonly Entry[]; currency: string; caption: string; action?: (e: Entry) => ReactNode; compact?: boolean }) {
+  const f = useFormats();
+  const aircraft = useAircraftNames();
+  if (entries.length === 0) return <p className="empty">No entries yet.</p>;
+  // The office panel is narrow: no net column (amount less tax), hours only when an entry has some.
+  const showNet = !compact;
+  const showHours = !compact || entries.some((e) => e.hours);
+  return (
+    <div className="table-scroll">
+    <table className="data-table billing-entries" data-testid="entries">
+      <caption className="sr-only">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Date</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Description</th>
+          {showHours && (
+            <th scope="col" className="num">
+              Hours
+            </th>
+          )}
+          {showNet && (
+            <th scope="col" className="num">
+              Net
+            </th>
+          )}
+          <th scope="col" className="num">
+            Tax
+          </th>
+          <th scope="col" className="num">
+            Amount
+          </th>
+          {action && <th scope="col">Actions</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((e) => (
+          <tr key={e.id} data-entry={e.id} data-kind={e.kind}>
+            <td>{compact ? f.date(e.created) : f.dateTime(e.created)}</td>
+            <td>
+              <span className={`kind kind-${e.kind}`}>{(KIND_LABELS as Record<string, string>)[e.kind] ?? e.kind}</span>
+            </td>
+            <td>{describeEntry(e, aircraft)}</td>
+            {showHours && <td className="num">{e.hours ? formatHours(e.hours) : ''}</td>}
+            {showNet && (
+              <td className="num">
+                <Money amount={(Math.round(e.amount * 100) - Math.round(e.tax * 100)) / 100} currency={currency} />
+              </td>
+            )}
+            <td className="num">{e.tax ? <Money amount={e.tax} currency={currency} /> : ''}</td>
+            <td className="num">
+              <Money amount={e.amount} currency={currency} strong />
+            </td>
+            {action && <td>{action(e)}</td>}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+    </div>
+  );
+}
+
+/**
+ * A modal confirm that says what will happen (`effect`) before it happens,
+ * with room for more fields (a reversal's reason). Escape or Cancel closes it.
+ */
+export function ConfirmDialog({
+  title,
+  effect,
+  confirmLabel,
+  danger,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+  children,
+}: {
+  title: string;
+  effect: string;
+  confirmLabel: string;
+  danger?: boolean;
+  busy?: boolean;
+  error?: string | null;
+  onConfirm(): void;
+  onCancel(): void;
+  children?: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
+  return (
+    <dialog ref={ref} className="confirm-dialog" aria-labelledby={`${id}-t`} aria-describedby={`${id}-e`} onCancel={onCancel} data-testid="confirm-dialog">
+      <form
+        method="dialog"
+        onSubmit={(ev) => {
+          ev.preventDefault();
+          onConfirm();
+        }}
+      >
+        <h2 id={`${id}-t`}>{title}</h2>
+        <p id={`${id}-e`} className="effect" data-testid="confirm-effect">
+          {effect}
+        </p>
+        {children}
+        {error && (
+          <p role="alert" className="form-error">
+            {error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="secondary" onClick={onCancel} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className={danger ? 'danger' : undefined} disabled={busy}>
+            {busy ? 'Saving…' : confirmLabel}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
