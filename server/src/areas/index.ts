@@ -26,6 +26,7 @@ import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import { schedulesRoutes } from './schedules/schedules.routes.ts';
 import { uploadsRoutes } from './uploads/uploads.routes.ts';
 import { trainingsRoutes } from './trainings/trainings.routes.ts';
+import { dutyRoutes } from './duty/duty.routes.ts';
 import '../db/core-tables.ts';
 import '../db/domain-tables.ts';
 import './bases/bases.commands.ts';
@@ -45,8 +46,9 @@ import './news/news.sync.ts';
 import './schedules/schedules.commands.ts';
 import './safety-reports/safety-reports.sync.ts';
 import './trainings/trainings.sync.ts';
+import './duty/duty.alerts.ts';
 
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...webhooksRoutes, ...reportsRoutes, ...schedulesRoutes, ...uploadsRoutes, ...trainingsRoutes, ...safetyReportsRoutes];
+  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...webhooksRoutes, ...reportsRoutes, ...schedulesRoutes, ...uploadsRoutes, ...trainingsRoutes, ...safetyReportsRoutes, ...dutyRoutes];
 }

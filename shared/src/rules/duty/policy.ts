@@ -6,6 +6,8 @@ export const dutyGates = {
   read: roleGate('duty.read', {}),
   /** The office (<= 170) sees everyone's duty and the crew duty board. */
   board: roleGate('duty.board', { maxRole: ROLES.DISPATCHER }),
+  /** Operations management (<= 105) is told when a confirmed flight exceeds a limit. */
+  notified: roleGate('duty.notified', { maxRole: ROLES.OPERATIONS_MANAGER }),
 } as const;
 
 /** Own duty, or anyone's for roles <= 170 (else 403). */

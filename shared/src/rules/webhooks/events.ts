@@ -18,6 +18,7 @@ export const WEBHOOK_EVENTS = [
   'booking.created',
   'booking.moved',
   'booking.canceled',
+  'duty.exceeded',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
