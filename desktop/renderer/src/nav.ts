@@ -26,6 +26,7 @@ import { Maintenance } from './screens/Maintenance.tsx';
 import { TechLog } from './screens/TechLog.tsx';
 import { schedulesScreens } from './areas/schedules/screens.ts';
 import { trainingsScreens } from './areas/trainings/screens.ts';
+import { dutyScreens } from './areas/duty/screens.ts';
 
 export interface Route {
   screen: string;
@@ -76,6 +77,7 @@ export const SCREENS: ScreenEntry[] = [
   ...schedulesScreens,
   ...safetyScreens,
   ...trainingsScreens,
+  ...dutyScreens,
 ];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));

@@ -6,6 +6,7 @@ import { type DisplaySettings, endOfDay, formatDateTime, formatTime, isoDateIn, 
 import { fullName, useCommands, useCompany, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
 import { openItems } from '../../techlog.ts';
 import { Badge, Empty, Field } from '../../ui.tsx';
+import { deviceBookingRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import './schedules.css';
 import { allowedStarts, boardDays, bookingsOfDay, type BookArgs, DRAG_TYPE, droppedStart, movedArgs, placement, shiftDate, startOfDay, todayIn } from './board.ts';
 
@@ -100,6 +101,7 @@ export default function Schedules() {
   const [localRefusal, setLocalRefusal] = useState<{ code: string; message: string } | null>(null);
   const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', { selector: { status: { $ne: 'CLOSED' } } });
   const melItems = useMelItems(aircraft, reports, commands, now, zone);
+  const duty = useDeviceDuty();
 
   const active = useMemo(() => aircraft.filter((a) => a.active !== false).sort((a, b) => a.registration.localeCompare(b.registration)), [aircraft]);
   const registration = useMemo(() => new Map(aircraft.map((a) => [a.id, a.registration])), [aircraft]);
@@ -154,6 +156,12 @@ export default function Schedules() {
     const blocked = aircraftBlockedFor(melItems.get(args.aircraft_id) ?? [], args);
     if (blocked) {
       setLocalRefusal({ code: 'AIRCRAFT_BLOCKED', message: aircraftBlockedMessage(registration.get(args.aircraft_id) ?? 'The aircraft', blocked) });
+      return false;
+    }
+    // Duty hook (issue 30): the shared duty rule on the device's data; the server re-decides on push.
+    const dutyStop = deviceBookingRefusal(duty, { id: 'id' in args ? args.id : undefined, aircraft_id: args.aircraft_id, pilot_id: args.pilot_id, instructor_id: args.instructor_id ?? null, start: args.start, end: args.end });
+    if (dutyStop) {
+      setLocalRefusal({ code: dutyStop.code, message: dutyStop.message });
       return false;
     }
     setLocalRefusal(null);
