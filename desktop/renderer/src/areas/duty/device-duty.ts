@@ -117,3 +117,23 @@ export function deviceBookingRefusal(d: DeviceDuty, b: { id?: string; aircraft_i
   }
   return null;
 }
+
+/** The dispatch hook of the flights screen: the crew of a flight against both limits, in the server's words. */
+export function deviceDispatchRefusal(d: DeviceDuty, f: Pick<FlightDoc, 'id' | 'aircraft_id' | 'pic_id' | 'sic_id' | 'supervisor_id' | 'offblocks' | 'onblocks'>): DutyRefusal | null {
+  if (f.offblocks == null || f.onblocks == null) return null;
+  const simulator = !!f.aircraft_id && d.simulators.has(f.aircraft_id);
+  for (const userId of [...new Set([f.pic_id, f.sic_id, f.supervisor_id].filter((x): x is string => !!x))]) {
+    const u = d.users.get(userId);
+    const r = checkDuty({
+      name: u ? fullName(u) : 'This person',
+      planned: { start: f.offblocks, end: f.onblocks },
+      plannedFlightSeconds: simulator ? 0 : f.onblocks - f.offblocks,
+      duty: spansOf(d, userId, { flightId: f.id }),
+      yearFlightSeconds: yearFlightSeconds(d, userId, f.offblocks),
+      zone: d.zone,
+      limits: d.limits,
+    });
+    if (r) return { ...r, message: `Dispatch refused: ${r.message}` };
+  }
+  return null;
+}
