@@ -12,6 +12,7 @@ import { peopleSeedStep } from '../areas/pilots/people.seed.ts';
 import { schedulesSeedStep } from '../areas/schedules/schedules.seed.ts';
 import { trainingsSeedStep } from '../areas/trainings/trainings.seed.ts';
 import { safetyReportsSeedStep } from '../areas/safety-reports/safety-reports.seed.ts';
+import { dutySeedStep } from '../areas/duty/duty.seed.ts';
 
 /**
  * A seed step of one area. `fixtures` adds that area's part of CONTRACT 3;
@@ -24,7 +25,7 @@ export interface SeedStep {
 }
 
 /** Areas append their steps here (one line per area). */
-export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep, newsSeedStep, peopleSeedStep, schedulesSeedStep, trainingsSeedStep, safetyReportsSeedStep];
+export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep, newsSeedStep, peopleSeedStep, schedulesSeedStep, trainingsSeedStep, safetyReportsSeedStep, dutySeedStep];
 
 export const DEMO_LOGINS = [
   'admin@skyline.test',
