@@ -75,6 +75,9 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
     const { context, page } = await newPage(browser);
     try {
       await signIn(page, url, 'instructor@skyline.test');
+      // Open "My duty" once online so its lazy screen is loaded before the network goes.
+      await page.click('nav button:has-text("My duty")');
+      await page.locator('[data-testid=duty-this-week]').waitFor();
       await page.click('nav button:has-text("Schedule")');
       await page.waitForSelector('[data-testid=schedule-board]');
       await waitOnline(page);
@@ -128,11 +131,16 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
       await page.click('nav button:has-text("Crew duty")');
       const board = page.locator('[data-testid=duty-board]');
       await board.waitFor();
-      const first = board.locator('tbody tr').first();
-      await eventually(async () => ((await first.textContent()) ?? '').includes('Paula Pilot') || null, 'Paula, past the limit, first on the board');
-      expect(await first.getAttribute('data-level')).toBe('over');
-      expect(await first.locator('td.level-over').first().textContent()).toBe('9:00');
-      expect(await board.locator('tbody tr', { hasText: 'Ivan Instructor' }).textContent()).toContain('6:30');
+      const paula = board.locator('tbody tr', { hasText: 'Paula Pilot' });
+      await paula.waitFor();
+      // Over-limit crew first (Stefan, SIC of three lessons today, and Paula rostered 9 hours tomorrow), then the rest.
+      expect(await board.locator('tbody tr').first().getAttribute('data-level')).toBe('over');
+      expect(await paula.getAttribute('data-level')).toBe('over');
+      expect(await paula.locator('td.level-over').first().textContent()).toBe('9:00');
+      const ivan = board.locator('tbody tr', { hasText: 'Ivan Instructor' });
+      expect(await ivan.getAttribute('data-level')).toBe('ok');
+      expect(await ivan.textContent()).toContain('6:30');
+      expect(await ivan.textContent()).toContain('5:00 / 40:00');
       expect(await page.locator('[data-testid=duty-limits]').textContent()).toMatch(/8:00 h.*40:00 h/);
       await screenshot(page, 'duty-board');
     } finally {
