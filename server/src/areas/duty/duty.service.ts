@@ -47,14 +47,16 @@ export async function dutyOf(ctx: AppContext, actor: Actor, userId: string, q: {
   return dutyReport({ entries, flights, zone, limits }, from, to);
 }
 
-/** A person's duty spans around [start, end): DUTY entries, flown and dispatched flights, live bookings. */
-async function dutyAround(db: Kysely<DB>, companyId: string, userId: string, start: number, end: number, except: { bookingId?: string; flightId?: string }): Promise<Span[]> {
-  const [entries, flights, bookings] = await Promise.all([
-    dutyEntries(db, companyId, [userId], start, end),
-    crewFlights(db, companyId, [userId], start, end, ['LANDED', 'DISPATCHED'], except.flightId),
-    plannedBookings(db, companyId, [userId], start, end, except),
-  ]);
-  return [...entries, ...flights.map((f) => dutySpanOf(f.offblocks, f.onblocks)), ...bookings.map((b) => dutySpanOf(b.start, b.end))];
+/** Duty spans of each of `userIds` around [start, end): DUTY entries, flown and dispatched flights, live bookings (six indexed range reads for all of them). */
+async function dutyAround(db: Kysely<DB>, companyId: string, userIds: readonly string[], start: number, end: number, except: { bookingId?: string; flightId?: string }): Promise<Map<string, Span[]>> {
+  const entries = await dutyEntries(db, companyId, userIds, start, end);
+  const flights = await crewFlights(db, companyId, userIds, start, end, ['LANDED', 'DISPATCHED'], except.flightId);
+  const bookings = await plannedBookings(db, companyId, userIds, start, end, except);
+  const out = new Map<string, Span[]>(userIds.map((u) => [u, []]));
+  for (const e of entries) out.get(e.user_id)?.push(e);
+  for (const f of flights) out.get(f.user_id)?.push(dutySpanOf(f.offblocks, f.onblocks));
+  for (const b of bookings) out.get(b.user_id)?.push(dutySpanOf(b.start, b.end));
+  return out;
 }
 
 export interface PlannedDuty {
@@ -86,8 +88,9 @@ export async function plannedDutyRefusal(db: Kysely<DB>, actor: Actor, plan: Pla
     limitSeconds(limits.max_flight_hours_year) !== null && !plan.simulator ? flightSecondsBy(db, actor.companyId, people, year.toUnixInteger(), year.plus({ years: 1 }).toUnixInteger()) : Promise.resolve(new Map<string, number>()),
     db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', actor.companyId).where('id', 'in', people).execute(),
   ]);
+  const around = limitSeconds(limits.max_duty_hours) === null ? new Map<string, Span[]>() : await dutyAround(db, actor.companyId, people, start, end, { bookingId: plan.bookingId, flightId: plan.flightId });
   for (const userId of people) {
-    const duty = limitSeconds(limits.max_duty_hours) === null ? [] : await dutyAround(db, actor.companyId, userId, start, end, { bookingId: plan.bookingId, flightId: plan.flightId });
+    const duty = around.get(userId) ?? [];
     const u = names.find((n) => n.id === userId);
     const refusal = checkDuty({
       name: u ? `${u.name} ${u.surname}`.trim() : 'This person',

@@ -82,19 +82,37 @@ export const dayStart = (date: string, zone: string): number => DateTime.fromISO
 /** The calendar date of an instant in `zone`. */
 export const dateOf = (at: number, zone: string): string => DateTime.fromSeconds(at, { zone }).toISODate() as string;
 
-/** Calendar days from `from` to `to` inclusive in `zone`, with their real length (DST). */
+const dayCache = new Map<string, CalendarDay[]>();
+
+/** `YYYY-MM-DD` of a UTC calendar day number (days since 1970-01-01). */
+const isoOfDayNumber = (n: number): string => new Date(n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Calendar days from `from` to `to` inclusive in `zone`, with their real
+ * length (DST). Each next midnight is the previous one plus 24 hours,
+ * corrected by the zone's offset change (one offset lookup per day instead of
+ * full date arithmetic), and the answers are cached: the board and the
+ * booking checks ask for the same days again and again.
+ */
 export function calendarDays(from: string, to: string, zone: string): CalendarDay[] {
+  const key = `${from}|${to}|${zone}`;
+  const hit = dayCache.get(key);
+  if (hit) return hit;
+  const first = DateTime.fromISO(from, { zone }).startOf('day');
+  const z = first.zone;
+  const firstDay = Math.round(Date.parse(`${from}T00:00:00Z`) / 86_400_000);
+  const count = daysInclusive(from, to);
   const out: CalendarDay[] = [];
-  let d = DateTime.fromISO(from, { zone }).startOf('day');
-  const last = DateTime.fromISO(to, { zone }).startOf('day').toUnixInteger();
-  let start = d.toUnixInteger();
-  while (start <= last) {
-    const next = d.plus({ days: 1 }).startOf('day');
-    const end = next.toUnixInteger();
-    out.push({ date: d.toISODate() as string, start, end });
-    d = next;
+  let start = first.toUnixInteger();
+  for (let i = 0; i < count; i++) {
+    const guess = start + 86_400;
+    // Shift by the offset change between this midnight and the next (DST: -1 h or +1 h).
+    const end = guess - (z.offset(guess * 1000) - z.offset(start * 1000)) * 60;
+    out.push({ date: isoOfDayNumber(firstDay + i), start, end });
     start = end;
   }
+  if (dayCache.size > 512) dayCache.clear();
+  dayCache.set(key, out);
   return out;
 }
 
@@ -117,6 +135,27 @@ export function reportWindow(from: string, to: string, zone: string): { start: n
   const end = toDay.plus({ days: 1 }).startOf('day').toUnixInteger();
   const starts = [dayStart(from, zone), toDay.startOf('year').toUnixInteger(), toDay.plus({ days: 1 }).minus({ months: 12 }).startOf('day').toUnixInteger(), toDay.minus({ days: 27 }).toUnixInteger()];
   return { start: Math.min(...starts), end };
+}
+
+const boundsCache = new Map<string, { end: number; d7: number; d28: number; m12: number; yearStart: number; yearEnd: number }>();
+
+/** The instants of the rolling windows and the year ending with day `to` (cached: luxon arithmetic is the slow part). */
+function boundsOf(to: string, zone: string) {
+  const key = `${to}|${zone}`;
+  const hit = boundsCache.get(key);
+  if (hit) return hit;
+  const toDay = DateTime.fromISO(to, { zone }).startOf('day');
+  const b = {
+    end: toDay.plus({ days: 1 }).startOf('day').toUnixInteger(),
+    d7: toDay.minus({ days: 6 }).toUnixInteger(),
+    d28: toDay.minus({ days: 27 }).toUnixInteger(),
+    m12: toDay.plus({ days: 1 }).minus({ months: 12 }).startOf('day').toUnixInteger(),
+    yearStart: toDay.startOf('year').toUnixInteger(),
+    yearEnd: toDay.endOf('year').toUnixInteger() + 1,
+  };
+  if (boundsCache.size > 512) boundsCache.clear();
+  boundsCache.set(key, b);
+  return b;
 }
 
 export interface DutyDay {
@@ -182,13 +221,7 @@ export function dutyReport(input: DutyInput, from: string, to: string, opts: { a
     if (!opts.allDays && duty === 0 && count === 0) continue;
     days.push({ date: d.date, duty_seconds: duty, flight_seconds: seconds, flights: count, limit_seconds: dayLimit, exceeded: dayLimit !== null && duty > dayLimit });
   }
-  const toDay = DateTime.fromISO(to, { zone }).startOf('day');
-  const end = toDay.plus({ days: 1 }).startOf('day').toUnixInteger();
-  const d7 = toDay.minus({ days: 6 }).toUnixInteger();
-  const d28 = toDay.minus({ days: 27 }).toUnixInteger();
-  const m12 = toDay.plus({ days: 1 }).minus({ months: 12 }).startOf('day').toUnixInteger();
-  const yearStart = toDay.startOf('year').toUnixInteger();
-  const yearEnd = toDay.endOf('year').toUnixInteger() + 1;
+  const { end, d7, d28, m12, yearStart, yearEnd } = boundsOf(to, zone);
   return {
     days,
     year: { flight_seconds: flightSecondsWithin(input.flights, yearStart, yearEnd).seconds, limit_seconds: limitSeconds(input.limits.max_flight_hours_year) },
