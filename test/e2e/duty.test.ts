@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, CHROMIUM, eventually, hasChromium, launch, newPage, screenshot, signIn, waitOffline, waitOnline } from './support.ts';
+import { buildRenderer, CHROMIUM, hasChromium, launch, newPage, screenshot, signIn, waitOffline, waitOnline } from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
