@@ -5712,6 +5712,12 @@ export interface paths {
                             result: boolean;
                             id: string;
                             status: string;
+                            warnings?: {
+                                /** @enum {string} */
+                                code: "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT";
+                                user_id: string;
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7106,7 +7112,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            type: "Aircraft" | "UserCertificate" | "Maintenance" | "AircraftUpload" | "Document";
+                            type: "Aircraft" | "UserCertificate" | "Maintenance" | "AircraftUpload" | "Document" | "duty";
                             icon: string;
                             /** @enum {string} */
                             class: "text-danger" | "text-warning" | "text-muted";
@@ -13079,7 +13085,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            readonly events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
+                            readonly events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "duty.exceeded")[];
                         };
                     };
                 };
@@ -13173,13 +13179,13 @@ export interface paths {
                 content: {
                     "application/json": {
                         url: string;
-                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
+                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "duty.exceeded")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
                     "application/x-www-form-urlencoded": {
                         url: string;
-                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
+                        events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "duty.exceeded")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
@@ -13246,13 +13252,13 @@ export interface paths {
                 content: {
                     "application/json": {
                         url?: string;
-                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
+                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "duty.exceeded")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
                     "application/x-www-form-urlencoded": {
                         url?: string;
-                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled")[];
+                        events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "duty.exceeded")[];
                         description?: string | null;
                         active?: boolean | number | string;
                     };
@@ -15553,7 +15559,7 @@ export interface paths {
                             /** @constant */
                             result: false;
                             /** @enum {string} */
-                            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED";
+                            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED" | "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT";
                             message: string;
                             conflicts?: {
                                 id: string;
@@ -15617,7 +15623,7 @@ export interface paths {
                             /** @constant */
                             result: false;
                             /** @enum {string} */
-                            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED";
+                            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED" | "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT";
                             message: string;
                             conflicts?: {
                                 id: string;
@@ -23723,6 +23729,139 @@ export interface paths {
                                 cells: {
                                     [key: string]: "intolerable" | "tolerable" | "acceptable";
                                 };
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/duty/board.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Crew duty board: every crew member’s week from `from` (default this week), flown and planned duty, year flight hours, levels against the limits (roles <= 170) */
+        get: {
+            parameters: {
+                query?: {
+                    query?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            limits: {
+                                duty_seconds: number | null;
+                                year_flight_seconds: number | null;
+                            };
+                            people: {
+                                user_id: string;
+                                name: string;
+                                role: number;
+                                days: {
+                                    date: string;
+                                    duty_seconds: number;
+                                    flight_seconds: number;
+                                    flights: number;
+                                    /** @enum {string} */
+                                    level: "over" | "near" | "ok";
+                                }[];
+                                week_duty_seconds: number;
+                                year_flight_seconds: number;
+                                /** @enum {string} */
+                                year_level: "over" | "near" | "ok";
+                                /** @enum {string} */
+                                level: "over" | "near" | "ok";
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["ValidationFailed"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                default: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/duty/{userId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Duty days, calendar-year flight time and rolling totals of a user for from..to (YYYY-MM-DD, at most 400 days); own or roles <= 170 (CONTRACT 7) */
+        get: {
+            parameters: {
+                query?: {
+                    query?: string;
+                };
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            days: {
+                                date: string;
+                                duty_seconds: number;
+                                flight_seconds: number;
+                                flights: number;
+                                limit_seconds: number | null;
+                                exceeded: boolean;
+                            }[];
+                            year: {
+                                flight_seconds: number;
+                                limit_seconds: number | null;
+                            };
+                            rolling: {
+                                duty_7d_seconds: number;
+                                duty_28d_seconds: number;
+                                flight_28d_seconds: number;
+                                flight_12m_seconds: number;
                             };
                         };
                     };
