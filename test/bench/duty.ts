@@ -96,7 +96,8 @@ try {
   if (dialect === 'postgres') await sql`ANALYZE`.execute(db);
   console.log(`${dialect}: ${FLIGHTS} flights, ${CREW} crew, ${ENTRIES} DUTY entries written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  const dispatch = await s.login('dispatch@skyline.test');
+  // A fresh connection after the long insert (the idle keep-alive socket may have been closed).
+  const dispatch = await s.login('dispatch@skyline.test').catch(() => s.login('dispatch@skyline.test'));
   const zone = 'Europe/Madrid';
   const to = DateTime.now().setZone(zone).toISODate() as string;
   const from = DateTime.now().setZone(zone).minus({ days: 364 }).toISODate() as string;
