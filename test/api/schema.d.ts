@@ -6886,6 +6886,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/duty/board.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Crew duty board: every crew member’s week from `from` (default this week), flown and planned duty, year flight hours, levels against the limits (roles <= 170)
+         * @description Crew duty board: every crew member’s week from `from` (default this week), flown and planned duty, year flight hours, levels against the limits (roles <= 170).
+         *
+         *     **Who may call**: roles up to 170 (Dispatcher) (gate `duty.board`). A session token or an API key.
+         */
+        get: operations["getDutyBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/duty/{userId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Duty days, calendar-year flight time and rolling totals of a user for from..to (YYYY-MM-DD, at most 400 days); own or roles <= 170 (CONTRACT 7)
+         * @description Duty days, calendar-year flight time and rolling totals of a user for from..to (YYYY-MM-DD, at most 400 days); own or roles <= 170 (CONTRACT 7).
+         *
+         *     **Who may call**: any signed-in member of the company (gate `duty.read`). A session token or an API key.
+         */
+        get: operations["getDutyByUserId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7466,6 +7510,22 @@ export interface components {
             closed: boolean;
             windows: components["schemas"]["Window"][];
         };
+        Day2: {
+            date: string;
+            duty_seconds: number;
+            flight_seconds: number;
+            flights: number;
+            /** @enum {string} */
+            level: "over" | "near" | "ok";
+        };
+        Day3: {
+            date: string;
+            duty_seconds: number;
+            flight_seconds: number;
+            flights: number;
+            limit_seconds: number | null;
+            exceeded: boolean;
+        };
         Deadline: {
             /** @constant */
             kind: "time";
@@ -7969,7 +8029,7 @@ export interface components {
         };
         GetCompaniesAlertsResponse: {
             /** @enum {string} */
-            type: "Aircraft" | "UserCertificate" | "Maintenance" | "AircraftUpload" | "Document";
+            type: "Aircraft" | "UserCertificate" | "Maintenance" | "AircraftUpload" | "Document" | "duty";
             icon: string;
             /** @enum {string} */
             class: "text-danger" | "text-warning" | "text-muted";
@@ -7996,6 +8056,17 @@ export interface components {
             CompanyDetail: components["schemas"]["CompanyDetail"];
             CompanySetting: components["schemas"]["CompanySetting"];
             CompanyBillingSetting: components["schemas"]["CompanyBillingSetting"];
+        };
+        GetDutyBoardResponse: {
+            from: string;
+            to: string;
+            limits: components["schemas"]["Limit"];
+            people: components["schemas"]["People"][];
+        };
+        GetDutyByUserIdResponse: {
+            days: components["schemas"]["Day3"][];
+            year: components["schemas"]["Year"];
+            rolling: components["schemas"]["Rolling"];
         };
         GetFilesObjectRawByTokenResponse: {
             result: boolean;
@@ -8539,7 +8610,7 @@ export interface components {
             deliveries: components["schemas"]["Delivery"][];
         };
         GetWebhooksEventsResponse: {
-            readonly events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created")[];
+            readonly events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created" | "duty.exceeded")[];
         };
         GetWebhooksIndexResponse: {
             endpoints: components["schemas"]["Endpoint"][];
@@ -8814,6 +8885,10 @@ export interface components {
             /** @enum {string} */
             level: "LOW" | "MEDIUM" | "HIGH";
             min: number;
+        };
+        Limit: {
+            duty_seconds: number | null;
+            year_flight_seconds: number | null;
         };
         Location: {
             id: string;
@@ -9090,6 +9165,18 @@ export interface components {
             name: string;
             idn: string | null;
         };
+        People: {
+            user_id: string;
+            name: string;
+            role: number;
+            days: components["schemas"]["Day2"][];
+            week_duty_seconds: number;
+            year_flight_seconds: number;
+            /** @enum {string} */
+            year_level: "over" | "near" | "ok";
+            /** @enum {string} */
+            level: "over" | "near" | "ok";
+        };
         PersonalDamage: {
             key: string;
             /** @enum {string} */
@@ -9303,6 +9390,12 @@ export interface components {
         };
         PostFlightsConfirmByIdRequest: {
             pass?: string;
+        };
+        PostFlightsConfirmByIdResponse: {
+            result: boolean;
+            id: string;
+            status: string;
+            warnings?: components["schemas"]["Warning"][];
         };
         PostFlightsDispatchByIdResponse: {
             id: string;
@@ -9966,7 +10059,7 @@ export interface components {
             /** @constant */
             result: false;
             /** @enum {string} */
-            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED";
+            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED" | "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT";
             message: string;
             conflicts?: components["schemas"]["Conflict2"][];
         };
@@ -10261,7 +10354,7 @@ export interface components {
         PostWebhooksAddRequest: {
             /** Format: uri */
             url: string;
-            events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created")[];
+            events: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created" | "duty.exceeded")[];
             description?: string | null;
             active?: boolean | number | string;
         };
@@ -10274,7 +10367,7 @@ export interface components {
         PostWebhooksEditByIdRequest: {
             /** Format: uri */
             url?: string;
-            events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created")[];
+            events?: ("flight.confirmed" | "flight.canceled" | "flight.dispatched" | "mel.raised" | "mel.extended" | "mel.closed" | "mel.expired" | "aircraft.blocked" | "aircraft.unblocked" | "safety_report.submitted" | "enrollment.completed" | "booking.created" | "booking.moved" | "booking.canceled" | "account.entry_created" | "duty.exceeded")[];
             description?: string | null;
             active?: boolean | number | string;
         };
@@ -10474,6 +10567,12 @@ export interface components {
             name: string;
             permissions: components["schemas"]["GetCompaniesPermissionsResponse"];
             overridden: ("Flight.create" | "Flight.edit" | "Flight.confirm")[];
+        };
+        Rolling: {
+            duty_7d_seconds: number;
+            duty_28d_seconds: number;
+            flight_28d_seconds: number;
+            flight_12m_seconds: number;
         };
         Route: {
             from: string;
@@ -11402,6 +11501,12 @@ export interface components {
             user_agent: string | null;
             method: string;
         };
+        Warning: {
+            /** @enum {string} */
+            code: "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT";
+            user_id: string;
+            message: string;
+        };
         Window: {
             start: number;
             end: number;
@@ -11442,6 +11547,10 @@ export interface components {
             status?: ("pending" | "in_progress" | "done" | "cancelled") | "";
             remarks?: (string | null) | string;
             inventory_unit_ids?: (string | number)[] | string | number;
+        };
+        Year: {
+            flight_seconds: number;
+            limit_seconds: number | null;
         };
     };
     responses: {
@@ -13696,7 +13805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostFlightsCancelResponse"];
+                    "application/json": components["schemas"]["PostFlightsConfirmByIdResponse"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -20920,6 +21029,63 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getDutyBoard: {
+        parameters: {
+            query?: {
+                from?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetDutyBoardResponse"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getDutyByUserId: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetDutyByUserIdResponse"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };

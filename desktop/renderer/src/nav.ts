@@ -32,6 +32,7 @@ import { schedulesScreens } from './areas/schedules/screens.ts';
 import { trainingsScreens } from './areas/trainings/screens.ts';
 import { usersScreens } from './areas/users/screens.ts';
 import type { Rejection } from './decisions.ts';
+import { dutyScreens } from './areas/duty/screens.ts';
 
 export interface Route {
   screen: string;
@@ -84,6 +85,7 @@ export const SCREENS: ScreenEntry[] = [
   ...safetyScreens,
   ...trainingsScreens,
   ...billingScreens,
+  ...dutyScreens,
 ];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));

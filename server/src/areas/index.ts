@@ -28,6 +28,7 @@ import { uploadsRoutes } from './uploads/uploads.routes.ts';
 import { trainingsRoutes } from './trainings/trainings.routes.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { paymentsRoutes } from './billing/payments.routes.ts';
+import { dutyRoutes } from './duty/duty.routes.ts';
 import '../db/core-tables.ts';
 import '../db/domain-tables.ts';
 import './bases/bases.commands.ts';
@@ -50,7 +51,9 @@ import './trainings/trainings.sync.ts';
 import './billing/billing.sync.ts';
 import './billing/billing.jobs.ts';
 
+import './duty/duty.alerts.ts';
+
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...webhooksRoutes, ...reportsRoutes, ...schedulesRoutes, ...uploadsRoutes, ...trainingsRoutes, ...safetyReportsRoutes, ...billingRoutes, ...paymentsRoutes];
+  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...webhooksRoutes, ...reportsRoutes, ...schedulesRoutes, ...uploadsRoutes, ...trainingsRoutes, ...safetyReportsRoutes, ...billingRoutes, ...paymentsRoutes, ...dutyRoutes];
 }

@@ -13,6 +13,7 @@ import { schedulesSeedStep } from '../areas/schedules/schedules.seed.ts';
 import { trainingsSeedStep } from '../areas/trainings/trainings.seed.ts';
 import { safetyReportsSeedStep } from '../areas/safety-reports/safety-reports.seed.ts';
 import { billingSeedStep } from '../areas/billing/billing.seed.ts';
+import { dutySeedStep } from '../areas/duty/duty.seed.ts';
 
 /**
  * A seed step of one area. `fixtures` adds that area's part of CONTRACT 3;
@@ -25,7 +26,7 @@ export interface SeedStep {
 }
 
 /** Areas append their steps here (one line per area). */
-export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep, newsSeedStep, peopleSeedStep, schedulesSeedStep, trainingsSeedStep, safetyReportsSeedStep, billingSeedStep];
+export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep, newsSeedStep, peopleSeedStep, schedulesSeedStep, trainingsSeedStep, safetyReportsSeedStep, billingSeedStep, dutySeedStep];
 
 export const DEMO_LOGINS = [
   'admin@skyline.test',

@@ -194,7 +194,7 @@ export const ZManagerCompaniesPermissionsPost = z.strictObject({
 
 /** GET /companies/alerts.json */
 export const ZCompaniesAlerts = z.array(z.object({
-  type: z.enum(["Aircraft", "UserCertificate", "Maintenance", "AircraftUpload", "Document"]),
+  type: z.enum(["Aircraft", "UserCertificate", "Maintenance", "AircraftUpload", "Document", "duty"]),
   icon: z.string(),
   class: z.enum(["text-danger", "text-warning", "text-muted"]),
   link: z.string(),

@@ -69,8 +69,8 @@ export const ZCompanyEdit = z.preprocess(
         aoc: zBoolish,
         extracrew: zBoolish,
         cabincrew: zBoolish,
-        max_duty_hours: nullable(zNumberish.pipe(z.number().min(0, 'At least 0').max(24, 'At most 24 hours'))),
-        max_flight_hours_year: nullable(zNumberish.pipe(z.number().min(0, 'At least 0').max(8784, 'At most 8784 hours (a leap year)'))),
+        max_duty_hours: nullable(zNumberish.pipe(z.number().gt(0, 'More than 0 hours (leave empty for no limit)').max(24, 'At most 24 hours'))),
+        max_flight_hours_year: nullable(zNumberish.pipe(z.number().gt(0, 'More than 0 hours (leave empty for no limit)').max(8784, 'At most 8784 hours (a leap year)'))),
         ...flagShape,
       })
       .partial()

@@ -13,7 +13,7 @@ registerCommand({
   args: z.object({ flight_id: zId }),
   async run(_ctx, uow, actor, args) {
     const r = await confirmFlight(uow, actor, args.flight_id, { offline: true });
-    return { flight_id: args.flight_id, status: r.status };
+    return { flight_id: args.flight_id, status: r.status, warnings: r.warnings };
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zDutyWarnings } from '../duty/duty.responses.ts';
 import { ZAttachedUpload } from '../uploads/uploads.responses.ts';
 import type { presentFlightRow } from './flights.presenter.ts';
 import { ZPaginate } from '../../http/responses.ts';
@@ -218,6 +219,9 @@ export const ZFlightsCancel = z.strictObject({
   id: z.string(),
   status: z.string(),
 });
+
+/** POST /flights/confirm/:id.json: `warnings` when crew went past a duty limit (CONTRACT 7). */
+export const ZFlightsConfirm = ZFlightsCancel.extend({ warnings: zDutyWarnings.optional() });
 
 /** POST /flights/dispatch/:id.json */
 export const ZFlightsDispatch = z.union([z.object({

@@ -7,7 +7,7 @@ import { saveFlight } from './flights.service.ts';
 import { cancelFlight, confirmFlight, dispatchFlight } from './flights.transitions.ts';
 import { viewFlight } from './flights.view.ts';
 import { getFrat, saveFrat } from './frat.service.ts';
-import { ZFlightsView, ZFlightsEdit, ZFlightsCancel, ZFlightsDispatch, ZFlightsFrat, ZFlightsFratPost, ZFlightsLoad } from './flights.responses.ts';
+import { ZFlightsView, ZFlightsEdit, ZFlightsCancel, ZFlightsConfirm, ZFlightsDispatch, ZFlightsFrat, ZFlightsFratPost, ZFlightsLoad } from './flights.responses.ts';
 
 const idParam = z.object({ id: zId });
 
@@ -67,10 +67,10 @@ export const flightsRoutes = [
     access: {},
     params: idParam,
     body: ZConfirm,
-    response: ZFlightsCancel,
+    response: ZFlightsConfirm,
     handler: async ({ ctx, actor, params, body }) => {
       const r = await ctx.tx((uow) => confirmFlight(uow, actor, params.id, { pass: body.pass }));
-      return { result: true, id: params.id, status: r.status };
+      return { result: true, id: params.id, status: r.status, ...(r.warnings.length ? { warnings: r.warnings } : {}) };
     },
   }),
   defineRoute({

@@ -7,6 +7,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { aircraftBlockState } from '../aircraft-reports/aircraft-block.ts';
 import { companyFlags } from '../company/company.presenter.ts';
+import { confirmDutyWarnings, dispatchDutyRefusal, type DutyWarning } from '../duty/duty.service.ts';
 import { seatCompliance } from '../flight-types/compliance.ts';
 import { moveBooks } from './books.ts';
 import { adjustFlightCount, UNCONFIRMED } from './flights.repository.ts';
@@ -58,7 +59,7 @@ async function setStatus(uow: UnitOfWork, actor: Actor, f: FlightRow, status: st
  * when the company requires it; no overlap with another LANDED flight of the
  * aircraft. Then LANDED, with the aircraft books moved in the same transaction.
  */
-export async function confirmFlight(uow: UnitOfWork, actor: Actor, id: string, opts: { pass?: string; offline?: boolean } = {}): Promise<{ status: string }> {
+export async function confirmFlight(uow: UnitOfWork, actor: Actor, id: string, opts: { pass?: string; offline?: boolean } = {}): Promise<{ status: string; warnings: DutyWarning[] }> {
   const trx = uow.trx;
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, id);
@@ -81,7 +82,9 @@ export async function confirmFlight(uow: UnitOfWork, actor: Actor, id: string, o
   await moveBooks(uow, actor.companyId, { aircraft_id: f.aircraft_id, flight_time: Number(f.flight_time), landings: Number(f.landings) }, 1);
   await recordChange(uow, { companyId: actor.companyId, flightId: f.id, userId: actor.userId, action: 'confirm', fields: [{ field: 'status', from: f.status, to: 'LANDED' }] });
   await emitFlightWebhook(uow, actor, f.id, 'flight.confirmed');
-  return { status: 'LANDED' };
+  // Duty hook (issue 30): never refuses; exceeded limits become warnings, operations and webhooks are told.
+  const warnings = await confirmDutyWarnings(uow, actor, f.id);
+  return { status: 'LANDED', warnings };
 }
 
 export type DispatchResult = { result: true; status: 'DISPATCHED' } | { result: false; message: string; code: string };
@@ -110,6 +113,9 @@ export async function dispatchFlight(uow: UnitOfWork, actor: Actor, id: string, 
     if (!frat) return { result: false, code: 'FRAT_REQUIRED', message: 'Complete the flight risk assessment (FRAT) before dispatching this flight' };
   }
   if (!f.aircraft_id) return { result: false, code: 'NO_AIRCRAFT', message: 'A flight needs an aircraft to be dispatched' };
+  // Duty hook (issue 30): the crew's duty day and flight year (CONTRACT 7).
+  const dutyStop = await dispatchDutyRefusal(trx, actor, f);
+  if (dutyStop) return { result: false, ...dutyStop };
   if (flags.require_pic_docs && flags.block_pic_without_docs && f.pic_id && f.flight_type_id) {
     const required = await trx
       .selectFrom('flight_type_certificates')

@@ -10,7 +10,7 @@ import type { listBookings } from './schedules.queries.ts';
 /** A booking write the rules refused, with the bookings in the way. */
 const zBookingRefused = z.object({
   result: z.literal(false),
-  code: z.enum(["CONFLICT_AIRCRAFT", "CONFLICT_PILOT", "CONFLICT_INSTRUCTOR", "OUTSIDE_HOURS", "AIRCRAFT_BLOCKED", "INSTRUCTOR_UNAVAILABLE", "DOCUMENTS", "NOT_ALLOWED", "FLIGHT_LOCKED"]),
+  code: z.enum(["CONFLICT_AIRCRAFT", "CONFLICT_PILOT", "CONFLICT_INSTRUCTOR", "OUTSIDE_HOURS", "AIRCRAFT_BLOCKED", "INSTRUCTOR_UNAVAILABLE", "DOCUMENTS", "NOT_ALLOWED", "FLIGHT_LOCKED", "DUTY_LIMIT", "FLIGHT_HOURS_LIMIT"]),
   message: z.string(),
   conflicts: z.array(z.object({
     id: z.string(),

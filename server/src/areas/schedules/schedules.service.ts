@@ -24,6 +24,7 @@ import type { Actor } from '../../http/actor.ts';
 import { badRequest, type FieldErrors, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { companyFlags } from '../company/company.presenter.ts';
+import { bookingDutyRefusal } from '../duty/duty.service.ts';
 import { rowsForResolution } from '../company/operating-hours.repository.ts';
 import { seatCompliance } from '../flight-types/compliance.ts';
 import { flightZone, wallClock } from '../flights/clock.ts';
@@ -255,6 +256,10 @@ export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TSched
     );
     if (off) refuse('INSTRUCTOR_UNAVAILABLE', `The instructor is ${off.type === 'OFF' ? 'off' : 'resting'} during ${describeSpan(Number(off.start), Number(off.end), actor.company.timezone)}.`);
   }
+
+  // Duty hook (issue 30): the pilot's and instructor's duty day and flight year (CONTRACT 7).
+  const dutyStop = await bookingDutyRefusal(trx, actor, { ...candidate, bookingId: current?.id, flightId: linked?.id });
+  if (dutyStop) refuse(dutyStop.code, dutyStop.message);
 
   const seats = seatsFor(refs.type, input.pilot_id, input.instructor_id ?? null);
   const missing = flags.require_pic_docs ? await missingPicDocuments(trx, actor, refs.type.id, seats.pic_id, Math.max(now, span.start)) : [];

@@ -15,6 +15,9 @@ export const BOOKING_CODES = [
   'DOCUMENTS',
   'NOT_ALLOWED',
   'FLIGHT_LOCKED',
+  // CONTRACT 7: duty and flight-time limits (shared/src/rules/duty).
+  'DUTY_LIMIT',
+  'FLIGHT_HOURS_LIMIT',
 ] as const;
 export type BookingCode = (typeof BOOKING_CODES)[number];
 

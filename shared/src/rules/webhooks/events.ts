@@ -19,6 +19,7 @@ export const WEBHOOK_EVENTS = [
   'booking.moved',
   'booking.canceled',
   'account.entry_created',
+  'duty.exceeded',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -1,4 +1,5 @@
 import { type AircraftDoc, type AircraftReportDoc, type CommandDoc, type FlightDoc, type OutcomeDoc, type ReferenceDoc, uuidv7 } from '@ops/shared';
+import { type DeviceDuty, deviceDispatchRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import { type FormEvent, useMemo, useState } from 'react';
 import { commandsByTarget, describeCommand, outcomesByTarget } from '../../decisions.ts';
 import { type FlightForm, FLIGHT_RULES, confirmProblem, emptyForm, flightActions, flightDocFrom, formOf, localOverlaps, shownStatus } from './flights.ts';
@@ -29,6 +30,8 @@ interface FlightContext {
   mayConfirm: boolean;
   passwordRequired: boolean;
   now: number;
+  /** Duty inputs on the device (issue 30): dispatch is refused here with the server's rule. */
+  duty: DeviceDuty;
 }
 
 /** The signed-in person's flights: create and edit offline, confirm and dispatch as commands, cancel online. */
@@ -49,6 +52,7 @@ export default function Flights() {
   const sync = useSyncState();
   const network = useNetwork();
   const now = useNow();
+  const duty = useDeviceDuty();
   const [editing, setEditing] = useState<FlightDoc | 'new' | null>(null);
   const [showPast, setShowPast] = useState(true);
 
@@ -68,8 +72,9 @@ export default function Flights() {
       mayConfirm: permissions['Flight.confirm'] === true,
       passwordRequired: flags.require_flight_password === true,
       now,
+      duty,
     };
-  }, [aircraft, reports, now, display, users, flights, sync.online, network, permissions, flags]);
+  }, [aircraft, reports, now, display, users, flights, sync.online, network, permissions, flags, duty]);
   const shown = showPast ? sorted : sorted.filter((f) => !['LANDED', 'CANCELED', 'DELETED'].includes(f.status));
 
   return (
@@ -149,6 +154,9 @@ function FlightRow({
     await ws.run('flight.confirm', { flight_id: f.id }, { collection: 'flights', id: f.id });
   };
   const dispatch = async () => {
+    // Duty hook (issue 30): the crew's limits decided on the device; the server decides again.
+    const dutyStop = deviceDispatchRefusal(ctx.duty, f);
+    if (dutyStop) return setNote(dutyStop.message);
     setNote(null);
     await ws.run('flight.dispatch', { flight_id: f.id }, { collection: 'flights', id: f.id });
   };

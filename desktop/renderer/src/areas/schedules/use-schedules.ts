@@ -11,6 +11,7 @@ import { endOfDay, zonedToUnix } from '../../format.ts';
 import { useCommands, useCompany, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
 import { isBookableInstructor } from '../../policy-todo.ts';
 import { openItems } from '../aircraft-reports/techlog.ts';
+import { deviceBookingRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import type { BookArgs } from './board.ts';
 
 export interface TypeInfo {
@@ -93,6 +94,7 @@ export function useSchedules() {
   const [localRefusal, setLocalRefusal] = useState<{ code: string; message: string } | null>(null);
   const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', { selector: { status: { $ne: 'CLOSED' } } });
   const melItems = useMelItems(aircraft, reports, commands, now, zone);
+  const duty = useDeviceDuty();
 
   const active = useMemo(() => aircraft.filter((a) => a.active !== false).sort((a, b) => a.registration.localeCompare(b.registration)), [aircraft]);
   const registration = useMemo(() => new Map(aircraft.map((a) => [a.id, a.registration])), [aircraft]);
@@ -144,6 +146,12 @@ export function useSchedules() {
     const blocked = aircraftBlockedFor(melItems.get(args.aircraft_id) ?? [], args);
     if (blocked) {
       setLocalRefusal({ code: 'AIRCRAFT_BLOCKED', message: aircraftBlockedMessage(registration.get(args.aircraft_id) ?? 'The aircraft', blocked) });
+      return false;
+    }
+    // Duty hook (issue 30): the shared duty rule on the device's data; the server re-decides on push.
+    const dutyStop = deviceBookingRefusal(duty, { id: 'id' in args ? args.id : undefined, aircraft_id: args.aircraft_id, pilot_id: args.pilot_id, instructor_id: args.instructor_id ?? null, start: args.start, end: args.end });
+    if (dutyStop) {
+      setLocalRefusal({ code: dutyStop.code, message: dutyStop.message });
       return false;
     }
     setLocalRefusal(null);

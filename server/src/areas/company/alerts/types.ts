@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import type { DB } from '../../../db/schema.ts';
 
 /** Alert types of Part A 2.4, one source each. */
-export const ALERT_TYPES = ['UserCertificate', 'Aircraft', 'Maintenance', 'AircraftUpload', 'Document'] as const;
+export const ALERT_TYPES = ['UserCertificate', 'Aircraft', 'Maintenance', 'AircraftUpload', 'Document', 'duty'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 export type AlertClass = 'text-danger' | 'text-warning' | 'text-muted';

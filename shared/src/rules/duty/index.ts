@@ -1,0 +1,2 @@
+export * from './duty.ts';
+export * from './policy.ts';
