@@ -1,4 +1,5 @@
 import { uuidv7 } from '@ops/shared';
+import { mayCheckComplianceOf } from '@ops/shared/rules/flight-types/policy';
 import { cleanRequiredCertificates } from '@ops/shared/rules/flight-types/required-certificates';
 import type { Kysely, Updateable } from 'kysely';
 import type { FlightTypesTable } from '../../db/domain-tables.ts';
@@ -137,7 +138,7 @@ export async function reorderFlightTypes(uow: UnitOfWork, actor: Actor, items: r
   return order;
 }
 
-/** Part B 4.5 compliance: role > 170 only for themself (403), a user outside the company 404. */
+/** Part B 4.5 compliance: others only for themself (403, flight-types/policy.ts), a user outside the company 404. */
 export async function flightTypeCompliance(
   db: Kysely<DB>,
   actor: Actor,
@@ -146,7 +147,7 @@ export async function flightTypeCompliance(
 ): Promise<{ flight_type_id: string; user_id: string; at: number; compliance: FlightTypeCompliance }> {
   const userId = opts.userId ?? actor.userId;
   const at = opts.at ?? nowSeconds();
-  if (userId !== actor.userId && actor.role > 170) throw forbidden('You can only check your own compliance');
+  if (!mayCheckComplianceOf(actor, userId)) throw forbidden('You can only check your own compliance');
   const type = await flightTypesRepository.find(db, actor.companyId, typeId);
   if (!type) throw notFound('Flight type not found');
   const user = await db.selectFrom('users').select('id').where('company_id', '=', actor.companyId).where('id', '=', userId).where('deleted', '=', 0).executeTakeFirst();

@@ -12,6 +12,7 @@ import { parseNamed } from './named-params.ts';
 import { cachedPage, companyVersion, type RenderedPage, storePage } from './page-cache.ts';
 import { presentFlightRow } from './flights.presenter.ts';
 import { zDate } from './flights.schema.ts';
+import { seesAllFlights } from '@ops/shared/rules/flights/policy';
 import { paginate } from '../../http/paging.ts';
 
 export const DEFAULT_LIMIT = 20;
@@ -76,7 +77,7 @@ export function filtersFor(actor: Actor, p: LoadParams, now: number): FlightFilt
   if (p.base) f.baseId = p.base;
   if (p.flight_type) f.flightTypeId = p.flight_type;
   // The flights collection's `involved` scope: REST lists exactly what sync replicates.
-  if (actor.role > 170) f.involvedUserId = actor.userId;
+  if (!seesAllFlights(actor)) f.involvedUserId = actor.userId;
   return f;
 }
 

@@ -9,8 +9,8 @@ import { aircraftBlockState } from '../aircraft-reports/aircraft-block.ts';
 import { companyFlags } from '../company/company.presenter.ts';
 import { seatCompliance } from '../flight-types/compliance.ts';
 import { moveBooks } from './books.ts';
-import { adjustFlightCount, UNCONFIRMED } from './flights.repository.ts';
-import { canCancel, canDispatch, isCrew, isInvolved, isStaff } from './flights.policy.ts';
+import { adjustFlightCount } from './flights.repository.ts';
+import { isCrew, mayCancelFlight, mayDispatchFlight, reachesFlight, UNCONFIRMED } from '@ops/shared/rules/flights/policy';
 import { type FlightRow, flightActor, landedProblems, loadFlightRow } from './flights.service.ts';
 import { emitFlightWebhook } from './flights.webhooks.ts';
 import { runDispatchHooks } from './flights.hooks.ts';
@@ -62,7 +62,7 @@ export async function confirmFlight(uow: UnitOfWork, actor: Actor, id: string, o
   const trx = uow.trx;
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, id);
-  if (!isStaff(who) && !isInvolved(who, f)) throw forbidden('You can only confirm flights you are involved in');
+  if (!reachesFlight(who, f)) throw forbidden('You can only confirm flights you are involved in');
   if (!who.perms['Flight.confirm']) throw forbidden('Missing permission Flight.confirm');
   if (!UNCONFIRMED.includes(f.status)) throw badRequest(`Only unconfirmed flights can be confirmed; this one is ${f.status}`, { code: 'NOT_UNCONFIRMED' });
   const problem = landedProblems(f);
@@ -98,7 +98,7 @@ export async function dispatchFlight(uow: UnitOfWork, actor: Actor, id: string, 
   const trx = uow.trx;
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, id);
-  if (!canDispatch(who, f)) throw badRequest('Not authorized');
+  if (!mayDispatchFlight(who, f)) throw badRequest('Not authorized');
   if (f.status !== 'DRAFT' && f.status !== 'SCHEDULED') return { result: false, code: 'STATUS', message: 'Only draft or scheduled flights can be dispatched' };
   if (f.aircraft_id) {
     const block = await aircraftBlockState(trx, actor.companyId, f.aircraft_id, now);
@@ -154,7 +154,7 @@ export async function cancelFlight(
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, input.id);
   // `trusted`: a schedule booking cancelling its own SCHEDULED flight, already authorized there.
-  if (!opts.trusted && !canCancel(who, f)) throw badRequest('Not authorized');
+  if (!opts.trusted && !mayCancelFlight(who, f)) throw badRequest('Not authorized');
   if (f.status === 'CANCELED' || f.status === 'DELETED') return { status: f.status, changed: false };
   const status = f.status === 'LANDED' ? 'DELETED' : 'CANCELED';
   await setStatus(uow, actor, f, status);

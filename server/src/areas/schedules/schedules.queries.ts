@@ -1,5 +1,6 @@
 import { resolveRange } from '@ops/shared/rules/company/operating-hours';
 import { type BookingSpan, blockedFrom, freeWindows, MAX_BOOKING_SECONDS } from '@ops/shared/rules/schedules/booking';
+import { LISTED_INSTRUCTOR_ROLES, seesAllBookings } from '@ops/shared/rules/schedules/policy';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { DB } from '../../db/schema.ts';
@@ -8,14 +9,11 @@ import { notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { rowsForResolution } from '../company/operating-hours.repository.ts';
 import { timedMelItemsOf } from './schedules.blocking.ts';
-import { INSTRUCTOR_MAX_ROLE } from './schedules.service.ts';
 import type { TScheduleIndex } from './schedules.schema.ts';
 
 /** The longest range one index request may cover (a two-month board). */
 export const MAX_INDEX_DAYS = 62;
 
-/** Roles whose bookings are not restricted to their own (same rule as `bookingVisible`). */
-export const seesAll = (role: number): boolean => role <= 120 || role === 170 || role === 250 || role === 300;
 
 /** `from`/`to` as unix seconds: a date is its start of day (a `to` date: the end of it) in the company zone. */
 export function rangeOf(q: Pick<TScheduleIndex, 'from' | 'to'>, zone: string): { from: number; to: number } {
@@ -85,7 +83,7 @@ export async function listBookings(db: Kysely<DB>, actor: Actor, q: TScheduleInd
   if (q.base_id) sel = sel.where('s.base_id', '=', q.base_id);
   const uid = q.user_id;
   if (uid) sel = sel.where((eb) => eb.or([eb('s.pilot_id', '=', uid), eb('s.instructor_id', '=', uid)]));
-  if (!seesAll(actor.role)) {
+  if (!seesAllBookings(actor.role)) {
     const me = actor.userId;
     sel = sel.where((eb) => eb.or([eb('s.pilot_id', '=', me), eb('s.instructor_id', '=', me), eb('s.user_id', '=', me)]));
   }
@@ -139,7 +137,7 @@ export async function boardText(db: Kysely<DB>, actor: Actor, q: TScheduleIndex)
     cache = new Map();
     boardCache.set(db, cache);
   }
-  const key = `${actor.companyId}|${seesAll(actor.role) ? '*' : actor.userId}|${actor.company.timezone}|${q.from}|${q.to}|${q.aircraft_id ?? ''}|${q.user_id ?? ''}|${q.base_id ?? ''}`;
+  const key = `${actor.companyId}|${seesAllBookings(actor.role) ? '*' : actor.userId}|${actor.company.timezone}|${q.from}|${q.to}|${q.aircraft_id ?? ''}|${q.user_id ?? ''}|${q.base_id ?? ''}`;
   const hit = cache.get(key);
   if (hit && hit.version === version) return hit.text;
   const text = JSON.stringify(await listBookings(db, actor, q));
@@ -188,7 +186,7 @@ export async function availability(db: Kysely<DB>, actor: Actor, q: { date: stri
       .where('company_id', '=', c)
       .where('deleted', '=', 0)
       .where('active', '=', 1)
-      .where('user_group_id', 'in', [120, INSTRUCTOR_MAX_ROLE])
+      .where('user_group_id', 'in', LISTED_INSTRUCTOR_ROLES)
       .$if(baseId !== null, (qb) => qb.where((eb) => eb.or([eb('base_id', '=', baseId as string), eb('base_id', 'is', null)])))
       .orderBy('surname')
       .orderBy('name')
