@@ -11,9 +11,9 @@ import { parseOr400 } from '../../http/errors.ts';
 import { paginate } from '../../http/paging.ts';
 import { emptyToUndefined, zPage } from '../../http/zod.ts';
 import { uploadsOf } from '../uploads/attachments.ts';
-import { aircraftBlockState, openMelItemsQuery } from './aircraft-block.ts';
+import { aircraftBlockState, openMelItemsQuery } from './aircraft-block.service.ts';
 import { reportDocs, reportsRepository } from './aircraft-reports.repository.ts';
-import { deriveAll } from './mel-state.ts';
+import { deriveAll } from './mel-state.repository.ts';
 
 /** Read side of the technical log: list, view, aircraft status, summary, releasers. */
 

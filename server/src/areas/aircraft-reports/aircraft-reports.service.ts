@@ -30,8 +30,8 @@ import {
   ZReportCreate,
   ZReportEdit,
 } from './aircraft-reports.schema.ts';
-import { itemState } from './mel-state.ts';
-import { notifyReportCreated } from './report-notifications.ts';
+import { itemState } from './mel-state.repository.ts';
+import { notifyReportCreated } from './aircraft-reports.notify.ts';
 import { emitMelWebhook } from './aircraft-reports.webhooks.ts';
 
 /**

@@ -6,7 +6,7 @@ import { presentAircraft } from '../aircraft/aircraft.presenter.ts';
 import { aircraftRepository } from '../aircraft/aircraft.repository.ts';
 import { emitWebhook } from '../webhooks/outbox.ts';
 import '../webhooks/webhooks.tables.ts';
-import { aircraftBlockState } from './aircraft-block.ts';
+import { aircraftBlockState } from './aircraft-block.service.ts';
 import { presentReport } from './aircraft-reports.queries.ts';
 import { reportDocs, reportsRepository } from './aircraft-reports.repository.ts';
 

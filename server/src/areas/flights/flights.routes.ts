@@ -2,11 +2,11 @@ import { GATES } from '@ops/shared';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { loadFlights, parseLoadParams } from './flights.load.ts';
+import { loadFlights, parseLoadParams } from './load.service.ts';
 import { ZCancel, ZConfirm, ZFlightEdit, ZFrat } from './flights.schema.ts';
 import { saveFlight } from './flights.service.ts';
-import { cancelFlight, confirmFlight, dispatchFlight } from './flights.transitions.ts';
-import { viewFlight } from './flights.view.ts';
+import { cancelFlight, confirmFlight, dispatchFlight } from './transitions.service.ts';
+import { viewFlight } from './view.presenter.ts';
 import { getFrat, saveFrat } from './frat.service.ts';
 import { ZFlightsView, ZFlightsEdit, ZFlightsCancel, ZFlightsDispatch, ZFlightsFrat, ZFlightsFratPost, ZFlightsLoad } from './flights.responses.ts';
 

@@ -9,13 +9,13 @@ import type { Actor } from '../../http/actor.ts';
 import { badRequest, type FieldErrors, forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { permissionsFor } from '../company/permissions.ts';
-import { type BookEntry, rebook } from './books.ts';
+import { type BookEntry, rebook } from './books.repository.ts';
 import { type FlightClock, flightZone, instantsFromClock, midnightIn, wallClock } from './clock.ts';
-import { assertNoOverlap } from './overlap.ts';
+import { assertNoOverlap } from './overlap.service.ts';
 import { adjustFlightCount } from './flights.repository.ts';
 import { type FlightPolicyActor, mayCreateFlight, mayEditFlight, mayLogFlightWith, reachesFlight } from '@ops/shared/rules/flights/policy';
 import type { TFlightFields } from './flights.schema.ts';
-import { diffFields, recordChange } from './history.ts';
+import { diffFields, recordChange } from './history.repository.ts';
 
 export async function flightActor(db: Kysely<DB>, actor: Actor): Promise<FlightPolicyActor> {
   return { userId: actor.userId, role: actor.role, perms: await permissionsFor(db, actor.companyId, actor.role) };

@@ -8,7 +8,7 @@ import type { Actor } from '../../http/actor.ts';
 import { notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { rowsForResolution } from '../company/operating-hours.repository.ts';
-import { timedMelItemsOf } from './schedules.blocking.ts';
+import { timedMelItemsOf } from './blocking.repository.ts';
 import type { TScheduleIndex } from './schedules.schema.ts';
 
 /** The longest range one index request may cover (a two-month board). */

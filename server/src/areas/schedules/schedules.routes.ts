@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { createFeed, listFeeds, revokeFeed, serveFeed } from './schedules.feeds.ts';
+import { createFeed, listFeeds, revokeFeed, serveFeed } from './feeds.export.ts';
 import { availability, boardText } from './schedules.queries.ts';
 import { ZAvailability, ZFeedCreate, ZScheduleEdit, ZScheduleIndex } from './schedules.schema.ts';
 import { cancelBooking, saveBooking } from './schedules.service.ts';

@@ -10,7 +10,7 @@ import { mayConfirmFlight, mayCreateFlight, mayDeleteFlight, mayEditFlight, mayV
 import { presentFlightRow } from './flights.presenter.ts';
 import { flightsQuery } from './flights.repository.ts';
 import { flightActor } from './flights.service.ts';
-import { CHANGE_NAMES } from './history.ts';
+import { CHANGE_NAMES } from './history.repository.ts';
 import { uploadsOf } from '../uploads/attachments.ts';
 
 const airportRecord = (icao: string | null) => {

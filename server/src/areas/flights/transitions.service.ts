@@ -5,18 +5,18 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { aircraftBlockState } from '../aircraft-reports/aircraft-block.ts';
+import { aircraftBlockState } from '../aircraft-reports/aircraft-block.service.ts';
 import { companyFlags } from '../company/company.presenter.ts';
 import { seatCompliance } from '../flight-types/compliance.ts';
-import { moveBooks } from './books.ts';
+import { moveBooks } from './books.repository.ts';
 import { adjustFlightCount } from './flights.repository.ts';
 import { isCrew, mayCancelFlight, mayDispatchFlight, reachesFlight, UNCONFIRMED } from '@ops/shared/rules/flights/policy';
 import { type FlightRow, flightActor, landedProblems, loadFlightRow } from './flights.service.ts';
 import { emitFlightWebhook } from './flights.webhooks.ts';
-import { runDispatchHooks } from './flights.hooks.ts';
-import { recordChange } from './history.ts';
-import { notifyCrew } from './notify-crew.ts';
-import { assertNoOverlap } from './overlap.ts';
+import { runDispatchHooks } from './dispatch-hooks.service.ts';
+import { recordChange } from './history.repository.ts';
+import { notifyCrew } from './crew.notify.ts';
+import { assertNoOverlap } from './overlap.service.ts';
 
 async function companyFlagsOf(db: Kysely<DB>, companyId: string) {
   const row = await db.selectFrom('companies').select('flags').where('id', '=', companyId).executeTakeFirstOrThrow();
