@@ -8,7 +8,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { type FlightTypeCompliance, seatCompliance } from './compliance.ts';
+import { type FlightTypeCompliance, seatCompliance } from '@ops/shared/rules/flight-types/compliance';
 import { presentFlightType } from './flight-types.presenter.ts';
 import { flightTypesRepository } from './flight-types.repository.ts';
 import { SEATS, type Seat, type TFlightTypeAdd, type TFlightTypeEdit } from './flight-types.schema.ts';

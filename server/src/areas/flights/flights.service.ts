@@ -10,7 +10,7 @@ import { badRequest, type FieldErrors, forbidden, notFound, validationFailed } f
 import { nowSeconds } from '../../lib/tokens.ts';
 import { permissionsFor } from '../company/permissions.ts';
 import { type BookEntry, rebook } from './books.repository.ts';
-import { type FlightClock, flightZone, instantsFromClock, midnightIn, wallClock } from './clock.ts';
+import { type FlightClock, flightZone, instantsFromClock, midnightIn, wallClock } from '@ops/shared/rules/flights/clock';
 import { assertNoOverlap } from './overlap.service.ts';
 import { adjustFlightCount } from './flights.repository.ts';
 import { type FlightPolicyActor, mayCreateFlight, mayEditFlight, mayLogFlightWith, reachesFlight } from '@ops/shared/rules/flights/policy';

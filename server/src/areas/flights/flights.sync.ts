@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { airportReference } from '../airports/airports.presenter.ts';
 import { presentFlightType } from '../flight-types/flight-types.presenter.ts';
 import { flightTypesRepository } from '../flight-types/flight-types.repository.ts';
-import { wallClock } from './clock.ts';
+import { wallClock } from '@ops/shared/rules/flights/clock';
 import { ZFlightFields, type TFlightFields } from './flights.schema.ts';
 import { saveFlight } from './flights.service.ts';
 import type { DB } from '../../db/schema.ts';

@@ -7,7 +7,7 @@ import { badRequest, forbidden, notFound, validationFailed } from '../../http/er
 import { nowSeconds } from '../../lib/tokens.ts';
 import { mayAssessFlight, mayViewFlight } from '@ops/shared/rules/flights/policy';
 import { flightActor, loadFlightRow } from './flights.service.ts';
-import { FRAT_FACTORS, FRAT_LEVELS, scoreFrat } from './frat.ts';
+import { FRAT_FACTORS, FRAT_LEVELS, scoreFrat } from '@ops/shared/rules/flights/frat';
 
 type FratRow = DB['flight_risk_assessments'];
 

@@ -6,7 +6,7 @@ import type { Actor } from '../../http/actor.ts';
 import { validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { zId, zIntish } from '../../http/zod.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { delayedBefore, delayedFrom, flightZone, midnightIn } from './clock.ts';
+import { delayedBefore, delayedFrom, flightZone, midnightIn } from '@ops/shared/rules/flights/clock';
 import { type FlightFilters, flightsRepository, type FlightJoinedRow, LISTED, STORED_STATUSES } from './flights.repository.ts';
 import { parseNamed } from '../../http/named-params.ts';
 import { cachedPage, companyVersion, type RenderedPage, storePage } from './page-cache.repository.ts';

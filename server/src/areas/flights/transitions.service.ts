@@ -7,7 +7,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { aircraftBlockState } from '../aircraft-reports/aircraft-block.service.ts';
 import { companyFlags } from '../company/company.presenter.ts';
-import { seatCompliance } from '../flight-types/compliance.ts';
+import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
 import { moveBooks } from './books.repository.ts';
 import { adjustFlightCount } from './flights.repository.ts';
 import { isCrew, mayCancelFlight, mayDispatchFlight, reachesFlight, UNCONFIRMED } from '@ops/shared/rules/flights/policy';

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { flightZone } from './clock.ts';
+import { flightZone } from '@ops/shared/rules/flights/clock';
 import { mayConfirmFlight, mayCreateFlight, mayDeleteFlight, mayEditFlight, mayViewFlight } from '@ops/shared/rules/flights/policy';
 import { presentFlightRow } from './flights.presenter.ts';
 import { flightsQuery } from './flights.repository.ts';

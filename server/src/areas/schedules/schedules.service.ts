@@ -24,8 +24,8 @@ import { badRequest, type FieldErrors, notFound, validationFailed } from '../../
 import { nowSeconds } from '../../lib/tokens.ts';
 import { companyFlags } from '../company/company.presenter.ts';
 import { rowsForResolution } from '../company/operating-hours.repository.ts';
-import { seatCompliance } from '../flight-types/compliance.ts';
-import { flightZone, wallClock } from '../flights/clock.ts';
+import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
+import { flightZone, wallClock } from '@ops/shared/rules/flights/clock';
 import { loadFlightRow, saveFlight } from '../flights/flights.service.ts';
 import { cancelFlight } from '../flights/transitions.service.ts';
 import { notify } from '../notifications/notify.ts';
