@@ -7,7 +7,7 @@ import { zId, zUnix } from '../../http/zod.ts';
 import { unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
 import { emptyToNull } from '../../http/zod.ts';
-import { aircraftStatus, listReports, melSummary, releasers, viewReport, ZIndex } from './aircraft-reports.queries.ts';
+import { aircraftStatus, listReports, melSummary, releasers, viewReport, ZIndex } from './reads.service.ts';
 import { ZReportCreateBody, ZReportEditBody } from './aircraft-reports.schema.ts';
 import { createReport, decisionError, deleteReport, editReport, extendItem } from './aircraft-reports.service.ts';
 import { ZMaintenanceAircraftReportsIndex, ZMaintenanceAircraftReportsView, ZMaintenanceAircraftReportsCreate, ZMaintenanceAircraftReportsEdit, ZMaintenanceAircraftReportsDelete, ZMaintenanceAircraftReportsReleasers, ZMaintenanceAircraftReportsExtend, ZMaintenanceAircraftReportsAircraftStatus, ZMaintenanceAircraftReportsMelSummary } from './aircraft-reports.responses.ts';

@@ -6,7 +6,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { unwrapData } from '../../http/body.ts';
 import { invalid, parseOr400 } from '../../http/errors.ts';
-import { availableParts, listParts, searchProviders, selectables, viewPart, viewProvider, ZIndex, ZProviderSearch } from './inventory.queries.ts';
+import { availableParts, listParts, searchProviders, selectables, viewPart, viewProvider, ZIndex, ZProviderSearch } from './reads.service.ts';
 import { deletePart, isUniqueViolation, savePart, ZPart, ZProvider, ZUnit } from './inventory.service.ts';
 import { ZMaintenanceInventoryAvailable, ZMaintenanceInventoryIndex, ZMaintenanceInventorySelectables, ZMaintenanceInventoryView, ZMaintenanceInventoryEdit, ZMaintenanceInventoryDelete, ZMaintenanceInventoryProviders, ZMaintenanceInventoryProvider } from './inventory.responses.ts';
 

@@ -8,7 +8,7 @@ import { badRequest } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
 import { unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
-import { listJobs, viewJob } from './maintenance-jobs.queries.ts';
+import { listJobs, viewJob } from './reads.service.ts';
 import { createJob, deleteJob, editJob, linkReports, saveWorkOrder, signCrs, unlinkReport, verifySignerPassword, ZJobCreate, ZJobEdit, ZLinkReports, ZSignCrs, ZUnlinkReport, ZWorkOrder } from './maintenance-jobs.service.ts';
 import { ZMaintenanceJobsIndex, ZMaintenanceJobsView, ZMaintenanceJobsCreate, ZMaintenanceJobsDelete, ZMaintenanceJobsSignCrs } from './maintenance-jobs.responses.ts';
 

@@ -7,7 +7,7 @@ import { zId } from '../../http/zod.ts';
 import { unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
 import { emptyToUndefined } from '../../http/zod.ts';
-import { assignedPlans, listPlans, listProgrammes, plansForAircraft, viewPlan } from './maintenance-plans.queries.ts';
+import { assignedPlans, listPlans, listProgrammes, plansForAircraft, viewPlan } from './reads.service.ts';
 import { deletePlan, reorderPlans, savePlan, ZPlan, ZReorder, ZTemplate } from './maintenance-plans.service.ts';
 import { ZMaintenancePlansIndex, ZMaintenancePlansView, ZMaintenancePlansEdit, ZMaintenancePlansDelete, ZMaintenancePlansReorder, ZMaintenancePlansForAircraft, ZMaintenancePlansAssigned, ZMaintenancePlansProgrammes } from './maintenance-plans.responses.ts';
 

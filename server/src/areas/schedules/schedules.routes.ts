@@ -5,7 +5,7 @@ import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { createFeed, listFeeds, revokeFeed, serveFeed } from './feeds.export.ts';
-import { availability, boardText } from './schedules.queries.ts';
+import { availability, boardText } from './reads.service.ts';
 import { ZAvailability, ZFeedCreate, ZScheduleEdit, ZScheduleIndex } from './schedules.schema.ts';
 import { cancelBooking, saveBooking } from './schedules.service.ts';
 import { ZSchedulesEdit, ZSchedulesDelete, ZSchedulesAvailability, ZSchedulesFeeds, ZSchedulesFeedsCreate, ZSchedulesFeedsRevoke, ZSchedulesIndex } from './schedules.responses.ts';
