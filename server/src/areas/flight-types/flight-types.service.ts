@@ -162,7 +162,7 @@ export async function flightTypeCompliance(
     .execute();
   const compliance = {} as FlightTypeCompliance;
   for (const seat of SEATS) {
-    const required = reqs.filter((r) => r.role === seat).map((r) => r.certificate_type);
+    const required = reqs.filter((r) => seat === r.role).map((r) => r.certificate_type);
     compliance[seat] = seatCompliance(required, held, at, actor.company.timezone);
   }
   return { flight_type_id: typeId, user_id: userId, at, compliance };
