@@ -23,7 +23,7 @@ import vm from 'node:vm';
 import { uuidv7 } from '@ops/shared';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { loadFlights, parseLoadParams, renderFlightsPage } from '../../server/src/areas/flights/flights.load.ts';
+import { loadFlights, parseLoadParams, renderFlightsPage } from '../../server/src/areas/flights/load.service.ts';
 import { adjustFlightCount } from '../../server/src/areas/flights/flights.repository.ts';
 import { openDatabase } from '../../server/src/db/database.ts';
 import { inTransaction } from '../../server/src/db/unit-of-work.ts';

@@ -182,7 +182,7 @@ try {
   }
 
   if (process.env.BENCH_PROFILE) {
-    const { listBookings } = await import('../../server/src/areas/schedules/schedules.queries.ts');
+    const { listBookings } = await import('../../server/src/areas/schedules/reads.service.ts');
     const { sql } = await import('kysely');
     const actor = { userId: s.userId('dispatch@skyline.test'), companyId: company, role: 170, company: { timezone: 'Europe/Madrid' } } as never;
     const q = { from: monday, to: monday + 7 * DAY };
@@ -204,7 +204,7 @@ try {
     void sql;
   }
   // Server-side only (no HTTP, no client parsing): the board rendered cold, and a booking decided and committed.
-  const { boardText } = await import('../../server/src/areas/schedules/schedules.queries.ts');
+  const { boardText } = await import('../../server/src/areas/schedules/reads.service.ts');
   const { decideBooking } = await import('../../server/src/areas/schedules/schedules.service.ts');
   const me = await db.selectFrom('users').selectAll().where('id', '=', s.userId('dispatch@skyline.test')).executeTakeFirstOrThrow();
   const actor = {

@@ -1,4 +1,5 @@
 import type { IntervalType, MelCategory, MelItemState, MelStatus, ReportStatus } from '../rules/aircraft-reports/mel.ts';
+import { mayWriteAircraftReports } from '../rules/aircraft-reports/policy.ts';
 import { type CollectionDef, s } from './types.ts';
 
 /**
@@ -136,5 +137,5 @@ export const aircraftReportsCollection: CollectionDef<AircraftReportDoc> = {
   visible: (doc) => doc,
   writableFields: AIRCRAFT_REPORT_WRITABLE,
   // The external auditor is read-only; the server's service applies the finer role rules.
-  canPush: (v) => v.role !== 250,
+  canPush: (v) => mayWriteAircraftReports(v),
 };

@@ -1,3 +1,4 @@
+import { mayEditAircraftOffline } from '../rules/aircraft/policy.ts';
 import { type CollectionDef, s } from './types.ts';
 
 export interface AircraftDoc {
@@ -16,9 +17,6 @@ export interface AircraftDoc {
   user_id: string | null;
   base_id: string | null;
 }
-
-/** Roles that may change an aircraft's assignment offline (managers and mechanics). */
-export const AIRCRAFT_EDITORS = [1, 100, 105, 110, 300] as const;
 
 export const aircraftCollection: CollectionDef<AircraftDoc> = {
   name: 'aircraft',
@@ -45,5 +43,5 @@ export const aircraftCollection: CollectionDef<AircraftDoc> = {
   rows: { kind: 'company' },
   visible: (doc) => doc,
   writableFields: ['registration', 'active', 'base_id', 'user_id'],
-  canPush: (v) => (AIRCRAFT_EDITORS as readonly number[]).includes(v.role),
+  canPush: (v) => mayEditAircraftOffline(v),
 };

@@ -54,6 +54,9 @@ export interface FlightDoc {
 /** Involvement fields of the row scope (REST view adds the aircraft's owner). */
 export const FLIGHT_INVOLVED_FIELDS = ['pic_id', 'sic_id', 'supervisor_id', 'user_id'] as const;
 
+/** Fields a device may write (the push's REST body carries exactly these). */
+export const FLIGHT_WRITABLE_FIELDS = ['date', 'status', 'callsign', 'aircraft_id', 'flight_type_id', 'pic_id', 'sic_id', 'supervisor_id', 'departure_airport', 'landing_airport', 'offblocks_time', 'takeoff_time', 'landing_time', 'onblocks_time', 'night_flight_time', 'ifr_flight_time', 'rules', 'crosscountry', 'landings', 'night_landings', 'pax', 'route', 'remarks'] as const;
+
 export const flightsCollection: CollectionDef<FlightDoc> = {
   name: 'flights',
   version: 0,
@@ -102,31 +105,7 @@ export const flightsCollection: CollectionDef<FlightDoc> = {
   },
   rows: { kind: 'involved', fields: FLIGHT_INVOLVED_FIELDS, staffMaxRole: ROLES.DISPATCHER },
   visible: (doc) => doc,
-  writableFields: [
-    'date',
-    'status',
-    'callsign',
-    'aircraft_id',
-    'flight_type_id',
-    'pic_id',
-    'sic_id',
-    'supervisor_id',
-    'departure_airport',
-    'landing_airport',
-    'offblocks_time',
-    'takeoff_time',
-    'landing_time',
-    'onblocks_time',
-    'night_flight_time',
-    'ifr_flight_time',
-    'rules',
-    'crosscountry',
-    'landings',
-    'night_landings',
-    'pax',
-    'route',
-    'remarks',
-  ],
+  writableFields: FLIGHT_WRITABLE_FIELDS,
   // Who may create or change which flight is the flights service's decision (permissions, crew).
   canPush: () => true,
 };

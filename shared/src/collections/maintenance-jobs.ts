@@ -1,12 +1,14 @@
+import { mayWriteMaintenanceJobs } from '../rules/maintenance-jobs/policy.ts';
 import { type CollectionDef, s } from './types.ts';
+
+// The writers' role list is the area's policy; re-exported for screens that still read it from here.
+export { MAINTENANCE_JOB_WRITERS } from '../rules/maintenance-jobs/policy.ts';
 
 /** Maintenance jobs offline, each with its work orders (CONTRACT 4). */
 export const WORK_ORDER_STATUSES = ['pending', 'in_progress', 'done', 'cancelled'] as const;
 export type WorkOrderStatus = (typeof WORK_ORDER_STATUSES)[number];
 export const JOB_STATUSES = ['OPEN', 'IN_PROGRESS', 'COMPLETED'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
-/** Roles that write maintenance jobs and work orders: managers and mechanics. */
-export const MAINTENANCE_JOB_WRITERS = [1, 100, 105, 110, 300] as const;
 
 export interface WorkOrderDoc {
   id: string;
@@ -71,5 +73,5 @@ export const maintenanceJobsCollection: CollectionDef<MaintenanceJobDoc> = {
   visible: (doc) => doc,
   // A device may rename, reschedule and move work orders on; signing the CRS needs a password online.
   writableFields: ['name', 'description', 'start', 'WorkOrder'],
-  canPush: (v) => (MAINTENANCE_JOB_WRITERS as readonly number[]).includes(v.role),
+  canPush: (v) => mayWriteMaintenanceJobs(v),
 };

@@ -1,4 +1,4 @@
-import { bookingVisible } from '../rules/schedules/booking.ts';
+import { bookingVisible } from '../rules/schedules/policy.ts';
 import { type CollectionDef, s } from './types.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
-import { parseLoadParams, renderFlightsPage } from '@ops/server/areas/flights/flights.load';
+import { parseLoadParams, renderFlightsPage } from '@ops/server/areas/flights/load.service';
 import { flightsRepository, LISTED } from '@ops/server/areas/flights/flights.repository';
 import { authenticate } from '@ops/server/http/authenticate';
 import { startTestServer, type TestServer } from '../../setup/server.ts';

@@ -1,9 +1,9 @@
 import { isUuid } from '@ops/shared';
+import { REPORT_PLANS } from '@ops/shared/rules/aircraft/policy';
 import { z } from 'zod';
 import type { Actor } from '../../http/actor.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { CommandRejected, registerCommand } from '../../sync/index.ts';
-import { REPORT_PLANS } from '../aircraft/fleet-common.ts';
 import { closeItem, createReport, extendItem, type MelDecision, raisedAtOf } from './aircraft-reports.service.ts';
 
 /**

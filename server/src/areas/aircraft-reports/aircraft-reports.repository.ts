@@ -3,7 +3,7 @@ import type { IntervalType, MelCategory } from '@ops/shared/rules/aircraft-repor
 import type { Kysely, Selectable } from 'kysely';
 import type { AircraftReportsTable, MelItemsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/schema.ts';
-import { deriveAll } from './mel-state.ts';
+import { deriveAll } from './mel-state.repository.ts';
 
 /**
  * Reads of the technical log. Every query takes the company id first. A page

@@ -1,12 +1,13 @@
-import { MEL_MANAGER_ROLES } from '@ops/shared/rules/aircraft-reports/mel';
+import { GATES } from '@ops/shared';
+import { REPORT_PLANS } from '@ops/shared/rules/aircraft/policy';
+import { aircraftReportGates } from '@ops/shared/rules/aircraft-reports/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId, zUnix } from '../../http/zod.ts';
-import { REPORT_PLANS } from '../aircraft/fleet-common.ts';
 import { unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
 import { emptyToNull } from '../../http/zod.ts';
-import { aircraftStatus, listReports, melSummary, releasers, viewReport, ZIndex } from './aircraft-reports.queries.ts';
+import { aircraftStatus, listReports, melSummary, releasers, viewReport, ZIndex } from './reads.service.ts';
 import { ZReportCreateBody, ZReportEditBody } from './aircraft-reports.schema.ts';
 import { createReport, decisionError, deleteReport, editReport, extendItem } from './aircraft-reports.service.ts';
 import { ZMaintenanceAircraftReportsIndex, ZMaintenanceAircraftReportsView, ZMaintenanceAircraftReportsCreate, ZMaintenanceAircraftReportsEdit, ZMaintenanceAircraftReportsDelete, ZMaintenanceAircraftReportsReleasers, ZMaintenanceAircraftReportsExtend, ZMaintenanceAircraftReportsAircraftStatus, ZMaintenanceAircraftReportsMelSummary } from './aircraft-reports.responses.ts';
@@ -27,7 +28,7 @@ export const aircraftReportsRoutes = [
     bodyDoc: ZIndex,
     area: 'aircraft-reports',
     summary: 'Aircraft reports of the fleet with their MEL items; filters aircraft, flight, type, status, severity, category, wc, job, linked, limit, page',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenanceAircraftReportsIndex,
     handler: ({ ctx, actor, req }) => listReports(ctx.db, actor, req.body),
   }),
@@ -36,7 +37,7 @@ export const aircraftReportsRoutes = [
     path: '/maintenance/aircraft_reports/view/:id.json',
     area: 'aircraft-reports',
     summary: 'One aircraft report with its MEL item',
-    access: { plans },
+    access: { who: GATES.member, plans },
     params: idParam,
     response: ZMaintenanceAircraftReportsView,
     handler: ({ ctx, actor, params }) => viewReport(ctx.db, actor, params.id),
@@ -47,7 +48,7 @@ export const aircraftReportsRoutes = [
     bodyDoc: ZReportCreateBody,
     area: 'aircraft-reports',
     summary: 'Create a report (AircraftReport[...], MelItem[...], MelItemLimitation[][...]); notifies staff',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenanceAircraftReportsCreate,
     handler: async ({ ctx, actor, req }) => {
       const created = await ctx.tx((uow) => createReport(uow, actor, req.body));
@@ -60,7 +61,7 @@ export const aircraftReportsRoutes = [
     bodyDoc: ZReportEditBody,
     area: 'aircraft-reports',
     summary: 'Partial update of a report; MEL fields limited; posted limitations replace the set; closure from the posted status',
-    access: { plans },
+    access: { who: GATES.member, plans },
     params: idParam,
     response: ZMaintenanceAircraftReportsEdit,
     handler: async ({ ctx, actor, params, req }) => {
@@ -73,7 +74,7 @@ export const aircraftReportsRoutes = [
     path: '/maintenance/aircraft_reports/delete/:id.json',
     area: 'aircraft-reports',
     summary: 'Delete a report',
-    access: { plans },
+    access: { who: GATES.member, plans },
     params: idParam,
     response: ZMaintenanceAircraftReportsDelete,
     handler: async ({ ctx, actor, params }) => {
@@ -86,7 +87,7 @@ export const aircraftReportsRoutes = [
     path: '/maintenance/aircraft_reports/releasers.json',
     area: 'aircraft-reports',
     summary: 'Users eligible as MelItem released_by',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenanceAircraftReportsReleasers,
     handler: ({ ctx, actor }) => releasers(ctx.db, actor),
   }),
@@ -96,7 +97,7 @@ export const aircraftReportsRoutes = [
     bodyDoc: ZExtend,
     area: 'aircraft-reports',
     summary: 'One-time extension of a MEL or CDL item (extended_until, reason)',
-    access: { roles: MEL_MANAGER_ROLES, deny: 404, plans },
+    access: { who: aircraftReportGates.melManage, deny: 404, plans },
     params: idParam,
     response: ZMaintenanceAircraftReportsExtend,
     handler: async ({ ctx, actor, params, req }) => {
@@ -111,7 +112,7 @@ export const aircraftReportsRoutes = [
     path: '/maintenance/aircraft_reports/aircraft_status.json',
     area: 'aircraft-reports',
     summary: 'Open MEL/CDL items of an aircraft with derived status, upcoming jobs, blocked and blockReason',
-    access: { plans },
+    access: { who: GATES.member, plans },
     query: z.object({ aircraft_id: z.union([z.string(), z.number()], { error: 'Required' }).transform(String).pipe(zId) }),
     response: ZMaintenanceAircraftReportsAircraftStatus,
     handler: ({ ctx, actor, query }) => aircraftStatus(ctx.db, actor, query.aircraft_id),
@@ -121,7 +122,7 @@ export const aircraftReportsRoutes = [
     path: '/maintenance/aircraft_reports/mel_summary.json',
     area: 'aircraft-reports',
     summary: 'Company-wide counts of open, expiring-soon and expired MEL and CDL items',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenanceAircraftReportsMelSummary,
     handler: ({ ctx, actor }) => melSummary(ctx.db, actor),
   }),

@@ -1,23 +1,21 @@
 import { uuidv7 } from '@ops/shared';
 import {
   type ClosureState,
-  canActOnMel,
   canBeReleaser,
   checkExtension,
   closureStamp,
   computeMelWindow,
   defaultInterval,
   type MelCategory,
-  MEL_MANAGER_ROLES,
   type ReportStatus,
 } from '@ops/shared/rules/aircraft-reports/mel';
+import { mayActOnMel, mayChangeAircraftReport, mayWriteAircraftReports } from '@ops/shared/rules/aircraft-reports/policy';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { type FieldErrors, type HttpError, badRequest, forbidden, notFound, zodFieldErrors } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { AUDITOR_ROLE } from '../aircraft/fleet-common.ts';
 import { addError, invalid, mergeErrors } from '../../http/errors.ts';
 import { type ReportRow, reportsRepository } from './aircraft-reports.repository.ts';
 import {
@@ -32,8 +30,8 @@ import {
   ZReportCreate,
   ZReportEdit,
 } from './aircraft-reports.schema.ts';
-import { itemState } from './mel-state.ts';
-import { notifyReportCreated } from './report-notifications.ts';
+import { itemState } from './mel-state.repository.ts';
+import { notifyReportCreated } from './aircraft-reports.notify.ts';
 import { emitMelWebhook } from './aircraft-reports.webhooks.ts';
 
 /**
@@ -122,7 +120,7 @@ export interface CreatedReport {
 export async function createReport(uow: UnitOfWork, actor: Actor, raw: unknown, opts: CreateOptions = {}): Promise<CreatedReport> {
   const trx = uow.trx;
   const input: ReportInput = splitReportBody(raw);
-  if (actor.role === AUDITOR_ROLE) throw forbidden('External auditors have read-only access');
+  if (!mayWriteAircraftReports(actor)) throw forbidden('External auditors have read-only access');
   const errors: FieldErrors = {};
   const parsed = ZReportCreate.safeParse(input.report);
   if (!parsed.success) mergeErrors(errors, '', zodFieldErrors(parsed.error));
@@ -133,7 +131,7 @@ export async function createReport(uow: UnitOfWork, actor: Actor, raw: unknown, 
   if (aircraftId && !aircraft) throw notFound('Aircraft not found');
   const type = r?.type ?? null;
   if (opts.melOnly && type && !isMelType(type)) addError(errors, 'type', 'mel.raise raises MEL or CDL items only');
-  if (type && isMelType(type) && aircraft && !canActOnMel('raise', actor.role, { isAssignedPilot: aircraft.user_id === actor.userId })) {
+  if (type && isMelType(type) && aircraft && !mayActOnMel(actor, 'raise', aircraft)) {
     throw forbidden('Only managers, mechanics or the aircraft’s assigned pilot can raise MEL or CDL items');
   }
 
@@ -259,14 +257,14 @@ async function loadForWrite(trx: Kysely<DB>, actor: Actor, id: string): Promise<
 
 /** Who may change a report: MEL/CDL only managers and mechanics; other types also their reporter. */
 function requireEditor(actor: Actor, report: ReportRow, action: 'edit' | 'close' | 'delete') {
-  if (actor.role === AUDITOR_ROLE) throw forbidden('External auditors have read-only access');
+  if (!mayWriteAircraftReports(actor)) throw forbidden('External auditors have read-only access');
   if (isMelType(report.type)) {
-    if (!canActOnMel(action === 'delete' ? 'edit' : action, actor.role, { isAssignedPilot: false })) {
+    if (!mayActOnMel(actor, action === 'delete' ? 'edit' : action, null)) {
       throw forbidden('Only managers and mechanics can change MEL or CDL items');
     }
     return;
   }
-  if (!MEL_MANAGER_ROLES.includes(actor.role) && report.user_id !== actor.userId) throw forbidden('Only the reporter, managers and mechanics can change this report');
+  if (!mayChangeAircraftReport(actor, report)) throw forbidden('Only the reporter, managers and mechanics can change this report');
 }
 
 export async function editReport(uow: UnitOfWork, actor: Actor, id: string, raw: unknown): Promise<void> {
@@ -392,7 +390,7 @@ export async function closeItem(uow: UnitOfWork, actor: Actor, reportId: string)
   const trx = uow.trx;
   const report = await reportsRepository.find(trx, actor.companyId, reportId);
   if (!report) return { ok: false, code: 'not_found', reason: 'Aircraft report not found' };
-  if (!canActOnMel('close', actor.role, { isAssignedPilot: false })) return { ok: false, code: 'forbidden', reason: 'Only managers and mechanics can close MEL or CDL items' };
+  if (!mayActOnMel(actor, 'close', null)) return { ok: false, code: 'forbidden', reason: 'Only managers and mechanics can close MEL or CDL items' };
   if (!isMelType(report.type)) return { ok: false, code: 'rejected', reason: 'This report has no MEL or CDL item' };
   if (report.status === 'CLOSED') return { ok: false, code: 'rejected', reason: 'The item is already closed.' };
   await editReport(uow, actor, reportId, { AircraftReport: { status: 'CLOSED' } });

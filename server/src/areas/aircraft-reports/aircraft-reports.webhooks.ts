@@ -6,8 +6,8 @@ import { presentAircraft } from '../aircraft/aircraft.presenter.ts';
 import { aircraftRepository } from '../aircraft/aircraft.repository.ts';
 import { emitWebhook } from '../webhooks/outbox.ts';
 import '../webhooks/webhooks.tables.ts';
-import { aircraftBlockState } from './aircraft-block.ts';
-import { presentReport } from './aircraft-reports.queries.ts';
+import { aircraftBlockState } from './aircraft-block.service.ts';
+import { presentReport } from './aircraft-reports.presenter.ts';
 import { reportDocs, reportsRepository } from './aircraft-reports.repository.ts';
 
 /** An aircraft report event, the report presented as `GET /aircraft_reports/view` presents it. */

@@ -1,12 +1,14 @@
+import { GATES } from '@ops/shared';
+import { aircraftGates } from '@ops/shared/rules/aircraft/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { underModel } from '../../http/body-doc.ts';
 import { notFound } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
-import { createAircraft, deactivateAircraft, editAircraft, ZCreate, ZEdit } from './aircraft.manage.ts';
+import { ZCreate, ZEdit } from './aircraft.schema.ts';
+import { createAircraft, deactivateAircraft, editAircraft } from './manage.service.ts';
 import { presentAircraft, presentAircraftDetails } from './aircraft.presenter.ts';
 import { aircraftRepository } from './aircraft.repository.ts';
-import { AIRCRAFT_MANAGER_ROLES } from './fleet-common.ts';
 import { ZAircraftIndex, ZAircraftView, ZAircraftModels, ZAircraftManufacturers, ZManagerAircraftAdd } from './aircraft.responses.ts';
 
 export const aircraftRoutes = [
@@ -15,7 +17,7 @@ export const aircraftRoutes = [
     path: '/aircraft/index.json',
     area: 'aircraft',
     summary: 'Aircraft of the company with model and manufacturer (CONTRACT 4)',
-    access: {},
+    access: { who: GATES.member },
     response: ZAircraftIndex,
     handler: async ({ ctx, actor }) => ({ aircraft: (await aircraftRepository.list(ctx.db, actor.companyId)).map(presentAircraft) }),
   }),
@@ -24,7 +26,7 @@ export const aircraftRoutes = [
     path: '/aircraft/view/:id.json',
     area: 'aircraft',
     summary: 'One aircraft with its model and base (CONTRACT 4), plus certificate expiry dates',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ id: zId }),
     response: ZAircraftView,
     handler: async ({ ctx, actor, params }) => {
@@ -46,7 +48,7 @@ export const aircraftRoutes = [
     path: '/aircraft/models.json',
     area: 'aircraft',
     summary: 'Aircraft models with their manufacturer, by name',
-    access: {},
+    access: { who: GATES.member },
     response: ZAircraftModels,
     handler: async ({ ctx }) => {
       const rows = await ctx.db
@@ -69,7 +71,7 @@ export const aircraftRoutes = [
     path: '/aircraft/manufacturers.json',
     area: 'aircraft',
     summary: 'Aircraft manufacturers, by name',
-    access: {},
+    access: { who: GATES.member },
     response: ZAircraftManufacturers,
     handler: async ({ ctx }) => ({ manufacturers: await ctx.db.selectFrom('aircraft_manufacturers').select(['id', 'name']).orderBy('name').orderBy('id').execute() }),
   }),
@@ -80,7 +82,7 @@ export const aircraftRoutes = [
     bodyDoc: underModel('Aircraft', ZCreate, true),
     area: 'aircraft',
     summary: 'Add an aircraft (managers); body Aircraft{registration, model_id | model_name, ...}',
-    access: { roles: AIRCRAFT_MANAGER_ROLES },
+    access: { who: aircraftGates.manage },
     response: ZManagerAircraftAdd,
     handler: async ({ ctx, actor, req }) => {
       const { id } = await ctx.tx((uow) => createAircraft(uow, actor, req.body));
@@ -93,7 +95,7 @@ export const aircraftRoutes = [
     bodyDoc: underModel('Aircraft', ZEdit, true),
     area: 'aircraft',
     summary: 'Edit an aircraft (managers); partial Aircraft{...}',
-    access: { roles: AIRCRAFT_MANAGER_ROLES },
+    access: { who: aircraftGates.manage },
     params: z.object({ id: zId }),
     response: ZManagerAircraftAdd,
     handler: async ({ ctx, actor, params, req }) => {
@@ -107,7 +109,7 @@ export const aircraftRoutes = [
     noBody: true,
     area: 'aircraft',
     summary: 'Deactivate an aircraft (managers); it stays in history and can be reactivated by edit',
-    access: { roles: AIRCRAFT_MANAGER_ROLES },
+    access: { who: aircraftGates.manage },
     params: z.object({ id: zId }),
     response: ZManagerAircraftAdd,
     handler: async ({ ctx, actor, params }) => {

@@ -1,3 +1,4 @@
+import { GATES } from '@ops/shared';
 import { getAirport, searchAirports } from '@ops/shared/airports';
 import { MAX_FLIGHT_SECONDS, nightSeconds, sunTimes } from '@ops/shared/rules/airports/night-time';
 import { DateTime } from 'luxon';
@@ -94,7 +95,7 @@ export const airportsRoutes = [
     path: '/airports/night_time/:departure/:arrival/:dTime/:aTime.json',
     area: 'airports',
     summary: 'Seconds of night (official sunset to sunrise) along the great circle between two airports',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ departure: zIcao, arrival: zIcao, dTime: z.string().trim().max(40), aTime: z.string().trim().max(40) }),
     response: ZAirportsNightTime,
     handler: ({ params }) => {

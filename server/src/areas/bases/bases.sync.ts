@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import { registerCollection, registerRecordType, registerTombstones } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import './bases.tables.ts';
-import { presentSchedule } from './schedules.service.ts';
+import { presentSchedule } from './duty-entries.service.ts';
 
 const scheduleQuery = (db: Kysely<DB>, companyId: string) =>
   db.selectFrom('base_schedules as s').leftJoin('bases as b', 'b.id', 's.base_id').selectAll('s').select('b.name as base_name').where('s.company_id', '=', companyId);

@@ -1,5 +1,6 @@
 import { uuidv7 } from '@ops/shared';
 import { getCertificateType } from '@ops/shared/reference/certificate-types';
+import { mayManageCertificatesOf } from '@ops/shared/rules/certificates/policy';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { UserCertificatesTable } from '../../db/domain-tables.ts';
@@ -11,7 +12,6 @@ import { type UploadSummary, uploadsOf } from '../uploads/attachments.ts';
 import type { TCertificateEdit } from './certificates.schema.ts';
 
 /** Roles up to this number manage and read every company user's certificates (Part A 4.8 item 4, CONTRACT 4). */
-export const CERTIFICATE_ADMIN_MAX_ROLE = 150;
 
 type CertificateRow = Pick<UserCertificatesTable, 'id' | 'user_id' | 'type' | 'name' | 'issue' | 'expiration' | 'comments' | 'upload_id'>;
 
@@ -56,9 +56,9 @@ async function companyUser(db: Kysely<DB>, companyId: string, id: string) {
   return u;
 }
 
-/** Another person's certificates: roles <= 150 only. A refusal is 403, not an empty list that would read as "holds none". */
+/** Another person's certificates: instructors and above only (certificates/policy.ts). A refusal is 403, not an empty list that would read as "holds none". */
 function requireAccess(actor: Actor, userId: string, verb: 'see' | 'change'): void {
-  if (actor.role > CERTIFICATE_ADMIN_MAX_ROLE && userId !== actor.userId) throw forbidden(`You can only ${verb} your own certificates`);
+  if (!mayManageCertificatesOf(actor, userId)) throw forbidden(`You can only ${verb} your own certificates`);
 }
 
 /** Live certificates of one user, by type (one indexed query). */

@@ -1,3 +1,5 @@
+import { GATES } from '@ops/shared';
+import { flightTypeGates } from '@ops/shared/rules/flight-types/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId, zUnix } from '../../http/zod.ts';
@@ -15,7 +17,7 @@ import {
 import { ZFlightTypesIndex, ZFlightTypesManagerIndex, ZFlightTypesView, ZFlightTypesManagerAdd, ZFlightTypesManagerEdit, ZFlightTypesManagerEditPost, ZFlightTypesManagerDelete, ZFlightTypesManagerReorder, ZFlightTypesCompliance } from './flight-types.responses.ts';
 
 /** Writes to the company's flight types: managers (docs/areas/flights.md). */
-const MANAGERS = { maxRole: 110 } as const;
+const MANAGERS = { who: flightTypeGates.manage } as const;
 
 export const flightTypesRoutes = [
   defineRoute({
@@ -23,7 +25,7 @@ export const flightTypesRoutes = [
     path: '/flight_types/index{/:booking}.json',
     area: 'flight-types',
     summary: 'Active flight types ordered by display order; `/index/true.json` only those available for booking',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ booking: z.string().optional() }),
     response: ZFlightTypesIndex,
     handler: async ({ ctx, actor, params }) => ({
@@ -35,7 +37,7 @@ export const flightTypesRoutes = [
     path: '/flight_types/manager_index.json',
     area: 'flight-types',
     summary: 'All flight types of the company including soft-deleted ones (staff)',
-    access: { maxRole: 170 },
+    access: { who: GATES.staff },
     response: ZFlightTypesManagerIndex,
     handler: async ({ ctx, actor }) => ({
       flight_types: await listFlightTypes(ctx.db, actor.companyId, { includeDeleted: true, bookingOnly: false }),
@@ -47,7 +49,7 @@ export const flightTypesRoutes = [
     path: '/flight_types/view/:id.json',
     area: 'flight-types',
     summary: 'One flight type with its required certificates',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ id: zId }),
     response: ZFlightTypesView,
     handler: async ({ ctx, actor, params }) => ({ flight_type: await loadFlightType(ctx.db, actor.companyId, params.id) }),
@@ -126,7 +128,7 @@ export const flightTypesRoutes = [
     path: '/flight_types/compliance/:id.json',
     area: 'flight-types',
     summary: 'Per-seat certificate compliance of a user for a flight type (advisory)',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ id: zId }),
     query: z.object({ user_id: zId.optional(), at: zUnix.optional() }),
     response: ZFlightTypesCompliance,

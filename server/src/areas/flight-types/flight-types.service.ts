@@ -1,4 +1,5 @@
 import { uuidv7 } from '@ops/shared';
+import { mayCheckComplianceOf } from '@ops/shared/rules/flight-types/policy';
 import { cleanRequiredCertificates } from '@ops/shared/rules/flight-types/required-certificates';
 import type { Kysely, Updateable } from 'kysely';
 import type { FlightTypesTable } from '../../db/domain-tables.ts';
@@ -7,7 +8,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { type FlightTypeCompliance, seatCompliance } from './compliance.ts';
+import { type FlightTypeCompliance, seatCompliance } from '@ops/shared/rules/flight-types/compliance';
 import { presentFlightType } from './flight-types.presenter.ts';
 import { flightTypesRepository } from './flight-types.repository.ts';
 import { SEATS, type Seat, type TFlightTypeAdd, type TFlightTypeEdit } from './flight-types.schema.ts';
@@ -137,7 +138,7 @@ export async function reorderFlightTypes(uow: UnitOfWork, actor: Actor, items: r
   return order;
 }
 
-/** Part B 4.5 compliance: role > 170 only for themself (403), a user outside the company 404. */
+/** Part B 4.5 compliance: others only for themself (403, flight-types/policy.ts), a user outside the company 404. */
 export async function flightTypeCompliance(
   db: Kysely<DB>,
   actor: Actor,
@@ -146,7 +147,7 @@ export async function flightTypeCompliance(
 ): Promise<{ flight_type_id: string; user_id: string; at: number; compliance: FlightTypeCompliance }> {
   const userId = opts.userId ?? actor.userId;
   const at = opts.at ?? nowSeconds();
-  if (userId !== actor.userId && actor.role > 170) throw forbidden('You can only check your own compliance');
+  if (!mayCheckComplianceOf(actor, userId)) throw forbidden('You can only check your own compliance');
   const type = await flightTypesRepository.find(db, actor.companyId, typeId);
   if (!type) throw notFound('Flight type not found');
   const user = await db.selectFrom('users').select('id').where('company_id', '=', actor.companyId).where('id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
@@ -161,7 +162,7 @@ export async function flightTypeCompliance(
     .execute();
   const compliance = {} as FlightTypeCompliance;
   for (const seat of SEATS) {
-    const required = reqs.filter((r) => r.role === seat).map((r) => r.certificate_type);
+    const required = reqs.filter((r) => seat === r.role).map((r) => r.certificate_type);
     compliance[seat] = seatCompliance(required, held, at, actor.company.timezone);
   }
   return { flight_type_id: typeId, user_id: userId, at, compliance };

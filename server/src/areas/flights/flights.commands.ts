@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { zId } from '../../http/zod.ts';
 import { CommandRejected, registerCommand } from '../../sync/index.ts';
-import { confirmFlight, dispatchFlight } from './flights.transitions.ts';
+import { confirmFlight, dispatchFlight } from './transitions.service.ts';
 
 /**
  * Decisions taken once by the server, whatever devices did offline: the same

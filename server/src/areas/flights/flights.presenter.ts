@@ -1,4 +1,4 @@
-import { wallClock, statusOnRead } from './clock.ts';
+import { wallClock, statusOnRead } from '@ops/shared/rules/flights/clock';
 import type { FlightJoinedRow } from './flights.repository.ts';
 
 /** The Flight record of list and view (Part B 2.7): clock strings in the flight zone, instants in unix, durations in seconds. */

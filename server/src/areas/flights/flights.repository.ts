@@ -1,12 +1,11 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import './flights.tables.ts';
-import { type Param, runPrepared } from './prepared.ts';
+import { type Param, runPrepared } from './prepared.repository.ts';
 
 /** Statuses a flight can be stored with (DELAYED is computed on read). */
 export const STORED_STATUSES = ['DRAFT', 'SCHEDULED', 'DISPATCHED', 'LANDED', 'CANCELED', 'DELETED'] as const;
 export type StoredStatus = (typeof STORED_STATUSES)[number];
-export const UNCONFIRMED: readonly string[] = ['DRAFT', 'SCHEDULED', 'DISPATCHED'];
 /** Listed by default: the legacy `deleted = 0`. */
 export const LISTED: readonly StoredStatus[] = ['DRAFT', 'SCHEDULED', 'DISPATCHED', 'LANDED'];
 

@@ -1,11 +1,12 @@
+import { GATES } from '@ops/shared';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { loadFlights, parseLoadParams, ZLoad } from './flights.load.ts';
+import { loadFlights, parseLoadParams, ZLoad } from './load.service.ts';
 import { ZCancel, ZConfirm, ZFlightEdit, ZFrat } from './flights.schema.ts';
 import { saveFlight } from './flights.service.ts';
-import { cancelFlight, confirmFlight, dispatchFlight } from './flights.transitions.ts';
-import { viewFlight } from './flights.view.ts';
+import { cancelFlight, confirmFlight, dispatchFlight } from './transitions.service.ts';
+import { viewFlight } from './view.presenter.ts';
 import { getFrat, saveFrat } from './frat.service.ts';
 import { ZFlightsView, ZFlightsEdit, ZFlightsCancel, ZFlightsConfirm, ZFlightsDispatch, ZFlightsFrat, ZFlightsFratPost, ZFlightsLoad } from './flights.responses.ts';
 
@@ -18,7 +19,7 @@ export const flightsRoutes = [
     area: 'flights',
     summary:
       'Flights newest first with Base, Aircraft, FlightType, Pic, Sic; named parameters page, limit (default 20, max 20000), from, to, aircraft, pilot, base, flight_type, status',
-    access: {},
+    access: { who: GATES.member },
     response: ZFlightsLoad,
     named: ZLoad,
     handler: async ({ ctx, actor, req, res }) => loadFlights(ctx, actor, parseLoadParams((req.params as { named?: string[] }).named), res),
@@ -28,7 +29,7 @@ export const flightsRoutes = [
     path: '/flights/view/:id.json',
     area: 'flights',
     summary: 'One flight with related records, history, distance and what the caller may do',
-    access: {},
+    access: { who: GATES.member },
     params: idParam,
     response: ZFlightsView,
     handler: ({ ctx, actor, params }) => viewFlight(ctx, actor, params.id),
@@ -38,7 +39,7 @@ export const flightsRoutes = [
     path: '/flights/edit.json',
     area: 'flights',
     summary: 'Create (no id) or edit a flight; wall-clock times in the flight time zone; block, flight and night times derived (CONTRACT 4)',
-    access: {},
+    access: { who: GATES.member },
     body: ZFlightEdit,
     response: ZFlightsEdit,
     handler: async ({ ctx, actor, body }) => {
@@ -51,7 +52,7 @@ export const flightsRoutes = [
     path: '/flights/cancel.json',
     area: 'flights',
     summary: 'Cancel a flight (LANDED becomes DELETED, others CANCELED); `notify` tells the other crew',
-    access: {},
+    access: { who: GATES.member },
     body: ZCancel,
     response: ZFlightsCancel,
     handler: async ({ ctx, actor, body }) => {
@@ -64,7 +65,7 @@ export const flightsRoutes = [
     path: '/flights/confirm/:id.json',
     area: 'flights',
     summary: 'Confirm a flight (LANDED): block time, aircraft, PIC, Flight.confirm, password when required, no overlap',
-    access: {},
+    access: { who: GATES.member },
     params: idParam,
     body: ZConfirm,
     response: ZFlightsConfirm,
@@ -79,7 +80,7 @@ export const flightsRoutes = [
     noBody: true,
     area: 'flights',
     summary: 'Dispatch a DRAFT or SCHEDULED flight; refused with `result: false` and the reason (MEL, FRAT, ...)',
-    access: {},
+    access: { who: GATES.member },
     params: idParam,
     response: ZFlightsDispatch,
     handler: async ({ ctx, actor, params }) => {
@@ -92,7 +93,7 @@ export const flightsRoutes = [
     path: '/flights/frat/:id.json',
     area: 'flights',
     summary: 'The flight risk assessment of a flight (or null) and the questionnaire',
-    access: {},
+    access: { who: GATES.member },
     params: idParam,
     response: ZFlightsFrat,
     handler: ({ ctx, actor, params }) => getFrat(ctx.db, actor, params.id),
@@ -102,7 +103,7 @@ export const flightsRoutes = [
     path: '/flights/frat/:id.json',
     area: 'flights',
     summary: 'Fill or replace the flight risk assessment (crew or staff, before dispatch)',
-    access: {},
+    access: { who: GATES.member },
     params: idParam,
     body: ZFrat,
     response: ZFlightsFratPost,

@@ -4,7 +4,7 @@ import type { Actor } from '../../http/actor.ts';
 import type { SeedStep } from '../../seed/index.ts';
 import type { SeedRefs } from '../../seed/refs.ts';
 import { saveFlight } from './flights.service.ts';
-import { cancelFlight, confirmFlight } from './flights.transitions.ts';
+import { cancelFlight, confirmFlight } from './transitions.service.ts';
 
 /** The dispatcher of a seeded company, as the services expect a caller. */
 async function seedActor(uow: UnitOfWork, companyId: string, userId: string): Promise<Actor> {

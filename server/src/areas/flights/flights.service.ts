@@ -9,16 +9,15 @@ import type { Actor } from '../../http/actor.ts';
 import { badRequest, type FieldErrors, forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { permissionsFor } from '../company/permissions.ts';
-import { type BookEntry, rebook } from './books.ts';
-import { type FlightClock, flightZone, instantsFromClock, midnightIn, wallClock } from './clock.ts';
-import { assertNoOverlap } from './overlap.ts';
+import { type BookEntry, rebook } from './books.repository.ts';
+import { type FlightClock, flightZone, instantsFromClock, midnightIn, wallClock } from '@ops/shared/rules/flights/clock';
+import { assertNoOverlap } from './overlap.service.ts';
 import { adjustFlightCount } from './flights.repository.ts';
-import type { FlightActor } from './flights.policy.ts';
-import { canCreate, canEdit, isCrew, isInvolved, isStaff } from './flights.policy.ts';
+import { type FlightPolicyActor, mayCreateFlight, mayEditFlight, mayLogFlightWith, reachesFlight } from '@ops/shared/rules/flights/policy';
 import type { TFlightFields } from './flights.schema.ts';
-import { diffFields, recordChange } from './history.ts';
+import { diffFields, recordChange } from './history.repository.ts';
 
-export async function flightActor(db: Kysely<DB>, actor: Actor): Promise<FlightActor> {
+export async function flightActor(db: Kysely<DB>, actor: Actor): Promise<FlightPolicyActor> {
   return { userId: actor.userId, role: actor.role, perms: await permissionsFor(db, actor.companyId, actor.role) };
 }
 
@@ -205,14 +204,14 @@ export async function saveFlight(uow: UnitOfWork, actor: Actor, input: TFlightFi
   if (opts.trusted) {
     if (current && (current.status === 'CANCELED' || current.status === 'DELETED')) throw badRequest('A canceled or deleted flight cannot be edited');
   } else if (!current) {
-    if (!canCreate(who)) throw forbidden('Missing permission Flight.create');
+    if (!mayCreateFlight(who)) throw forbidden('Missing permission Flight.create');
   } else {
-    if (!isStaff(who) && !isInvolved(who, current)) throw forbidden('You can only change flights you are involved in');
+    if (!reachesFlight(who, current)) throw forbidden('You can only change flights you are involved in');
     if (current.status === 'CANCELED' || current.status === 'DELETED') throw badRequest('A canceled or deleted flight cannot be edited');
-    if (!canEdit(who, current)) throw forbidden(current.status === 'LANDED' ? 'Only users with permission Flight.edit can change a confirmed flight' : 'You are not allowed to edit this flight');
+    if (!mayEditFlight(who, current)) throw forbidden(current.status === 'LANDED' ? 'Only users with permission Flight.edit can change a confirmed flight' : 'You are not allowed to edit this flight');
   }
   const values = await resolveValues(trx, actor, input, current ?? null);
-  if (!opts.trusted && !isStaff(who) && !isCrew(who, values)) throw forbidden('You can only log flights in which you are PIC, SIC or supervisor');
+  if (!opts.trusted && !mayLogFlightWith(who, values)) throw forbidden('You can only log flights in which you are PIC, SIC or supervisor');
 
   const now = nowSeconds();
   if (!current) {

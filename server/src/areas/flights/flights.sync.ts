@@ -1,9 +1,9 @@
-import { type FlightDoc, flightsCollection, type ReferenceDoc, referenceCollection } from '@ops/shared';
+import { FLIGHT_WRITABLE_FIELDS, type FlightDoc, flightsCollection, type ReferenceDoc, referenceCollection } from '@ops/shared';
 import { type Kysely, sql } from 'kysely';
 import { airportReference } from '../airports/airports.presenter.ts';
 import { presentFlightType } from '../flight-types/flight-types.presenter.ts';
 import { flightTypesRepository } from '../flight-types/flight-types.repository.ts';
-import { wallClock } from './clock.ts';
+import { wallClock } from '@ops/shared/rules/flights/clock';
 import { ZFlightFields, type TFlightFields } from './flights.schema.ts';
 import { saveFlight } from './flights.service.ts';
 import type { DB } from '../../db/schema.ts';
@@ -68,31 +68,7 @@ export function toFlightDoc(f: Row): FlightDoc {
 }
 
 /** Writable fields of a pushed document as the REST body would carry them. */
-const FIELD_MAP: ReadonlyArray<keyof FlightDoc & keyof TFlightFields> = [
-  'date',
-  'status',
-  'callsign',
-  'aircraft_id',
-  'flight_type_id',
-  'pic_id',
-  'sic_id',
-  'supervisor_id',
-  'departure_airport',
-  'landing_airport',
-  'offblocks_time',
-  'takeoff_time',
-  'landing_time',
-  'onblocks_time',
-  'night_flight_time',
-  'ifr_flight_time',
-  'rules',
-  'crosscountry',
-  'landings',
-  'night_landings',
-  'pax',
-  'route',
-  'remarks',
-];
+const FIELD_MAP: ReadonlyArray<keyof FlightDoc & keyof TFlightFields> = FLIGHT_WRITABLE_FIELDS;
 
 /**
  * The REST body for a pushed document: a new flight sends every writable

@@ -5,9 +5,9 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { canView, isCrew, isStaff } from './flights.policy.ts';
+import { mayAssessFlight, mayViewFlight } from '@ops/shared/rules/flights/policy';
 import { flightActor, loadFlightRow } from './flights.service.ts';
-import { FRAT_FACTORS, FRAT_LEVELS, scoreFrat } from './frat.ts';
+import { FRAT_FACTORS, FRAT_LEVELS, scoreFrat } from '@ops/shared/rules/flights/frat';
 
 type FratRow = DB['flight_risk_assessments'];
 
@@ -35,7 +35,7 @@ export async function getFrat(db: Kysely<DB>, actor: Actor, flightId: string) {
   const f = await loadFlightRow(db, actor.companyId, flightId);
   if (!f) throw notFound('Flight not found');
   const who = await flightActor(db, actor);
-  if (!canView(who, f, await aircraftOwner(db, actor.companyId, f.aircraft_id))) throw forbidden('You can only view flights you are involved in');
+  if (!mayViewFlight(who, f, await aircraftOwner(db, actor.companyId, f.aircraft_id))) throw forbidden('You can only view flights you are involved in');
   const row = await db.selectFrom('flight_risk_assessments').selectAll().where('company_id', '=', actor.companyId).where('flight_id', '=', flightId).executeTakeFirst();
   return { frat: row ? present(row) : null, factors: FRAT_FACTORS, levels: FRAT_LEVELS };
 }
@@ -50,7 +50,7 @@ export async function saveFrat(uow: UnitOfWork, actor: Actor, flightId: string, 
   const f = await loadFlightRow(trx, actor.companyId, flightId);
   if (!f) throw notFound('Flight not found');
   const who = await flightActor(trx, actor);
-  if (!isStaff(who) && !isCrew(who, f)) throw forbidden('Only the crew or staff can assess this flight');
+  if (!mayAssessFlight(who, f)) throw forbidden('Only the crew or staff can assess this flight');
   if (f.status !== 'DRAFT' && f.status !== 'SCHEDULED') throw badRequest('Only flights not yet dispatched can be assessed');
   const mitigation = input.mitigation?.trim() || null;
   const scored = scoreFrat(input.answers, mitigation);

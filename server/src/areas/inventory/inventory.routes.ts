@@ -1,10 +1,12 @@
+import { GATES } from '@ops/shared';
+import { INVENTORY_PLANS } from '@ops/shared/rules/aircraft/policy';
+import { inventoryGates } from '@ops/shared/rules/inventory/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { INVENTORY_PLANS, MAINTENANCE_ROLES, MANAGER_MAX_ROLE } from '../aircraft/fleet-common.ts';
 import { unwrapData } from '../../http/body.ts';
 import { invalid, parseOr400 } from '../../http/errors.ts';
-import { availableParts, listParts, searchProviders, selectables, viewPart, viewProvider, ZIndex, ZProviderSearch } from './inventory.queries.ts';
+import { availableParts, listParts, searchProviders, selectables, viewPart, viewProvider, ZIndex, ZProviderSearch } from './reads.service.ts';
 import { deletePart, isUniqueViolation, savePart, ZPart, ZProvider, ZUnit } from './inventory.service.ts';
 import { ZMaintenanceInventoryAvailable, ZMaintenanceInventoryIndex, ZMaintenanceInventorySelectables, ZMaintenanceInventoryView, ZMaintenanceInventoryEdit, ZMaintenanceInventoryDelete, ZMaintenanceInventoryProviders, ZMaintenanceInventoryProvider } from './inventory.responses.ts';
 
@@ -16,14 +18,14 @@ const ZDelete = z.object({ id: z.string({ error: 'Required' }).min(1, 'Required'
 /** A save: the part under `Inventory`, optionally a new provider and a unit. */
 const ZSave = z.object({ Inventory: ZPart.optional(), InventoryProvider: ZProvider.optional(), InventoryUnit: ZUnit.optional() });
 
-/** Part B 4.1. Reads: any company user; edit: managers and mechanics; delete: managers (role <= 110). */
+/** Part B 4.1. Reads: any company user; edit: managers and mechanics; delete: managers (inventory/policy.ts). */
 export const inventoryRoutes = [
   defineRoute({
     method: 'GET',
     path: '/maintenance/inventory/available.json',
     area: 'inventory',
     summary: 'Parts with a unit not on a work order, by name',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenanceInventoryAvailable,
     handler: ({ ctx, actor }) => availableParts(ctx.db, actor),
   }),
@@ -33,7 +35,7 @@ export const inventoryRoutes = [
     bodyDoc: ZIndex,
     area: 'inventory',
     summary: 'Parts, paginated: filters category, status (approval), name (part number, name, manufacturer), page, limit',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenanceInventoryIndex,
     handler: ({ ctx, actor, req }) => listParts(ctx.db, actor, req.body),
   }),
@@ -42,7 +44,7 @@ export const inventoryRoutes = [
     path: '/maintenance/inventory/selectables.json',
     area: 'inventory',
     summary: 'Allowed categories, approval statuses, unit statuses and conditions',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenanceInventorySelectables,
     handler: () => selectables(),
   }),
@@ -51,7 +53,7 @@ export const inventoryRoutes = [
     path: '/maintenance/inventory/view/:id.json',
     area: 'inventory',
     summary: 'A part with its units, providers and change history',
-    access: { plans },
+    access: { who: GATES.member, plans },
     params: idParam,
     response: ZMaintenanceInventoryView,
     handler: ({ ctx, actor, params }) => viewPart(ctx.db, actor, params.id),
@@ -62,7 +64,7 @@ export const inventoryRoutes = [
     bodyDoc: ZSave,
     area: 'inventory',
     summary: 'Create (with a first unit) or edit a part: Inventory[...], InventoryProvider[name], InventoryUnit[...]',
-    access: { roles: MAINTENANCE_ROLES, plans },
+    access: { who: inventoryGates.edit, plans },
     response: ZMaintenanceInventoryEdit,
     handler: async ({ ctx, actor, req }) => {
       try {
@@ -81,7 +83,7 @@ export const inventoryRoutes = [
     bodyDoc: ZDelete,
     area: 'inventory',
     summary: 'Delete a part (managers)',
-    access: { maxRole: MANAGER_MAX_ROLE, plans },
+    access: { who: inventoryGates.delete, plans },
     response: ZMaintenanceInventoryDelete,
     handler: async ({ ctx, actor, req }) => {
       const b = parseOr400(ZDelete, unwrapData(req.body));
@@ -95,7 +97,7 @@ export const inventoryRoutes = [
     bodyDoc: ZProviderSearch,
     area: 'inventory',
     summary: 'Providers, searched by name, email or phone',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenanceInventoryProviders,
     handler: ({ ctx, actor, req }) => searchProviders(ctx.db, actor, req.body),
   }),
@@ -104,7 +106,7 @@ export const inventoryRoutes = [
     path: '/maintenance/inventory/provider/:id.json',
     area: 'inventory',
     summary: 'One provider with the parts it supplies',
-    access: { plans },
+    access: { who: GATES.member, plans },
     params: idParam,
     response: ZMaintenanceInventoryProvider,
     handler: ({ ctx, actor, params }) => viewProvider(ctx.db, actor, params.id),

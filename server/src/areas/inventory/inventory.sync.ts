@@ -1,5 +1,5 @@
 import { FLEET_TYPES, fleetCollection, type InventoryPartDoc } from '@ops/shared';
-import { partDocs } from './inventory.queries.ts';
+import { partDocs } from './inventory.repository.ts';
 import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 

@@ -1,19 +1,20 @@
-import { MAINTENANCE_JOB_WRITERS } from '@ops/shared';
+import { GATES } from '@ops/shared';
+import { REPORT_PLANS } from '@ops/shared/rules/aircraft/policy';
+import { maintenanceJobGates } from '@ops/shared/rules/maintenance-jobs/policy';
 import { z } from 'zod';
 import { underModel } from '../../http/body-doc.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { badRequest } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
-import { REPORT_PLANS } from '../aircraft/fleet-common.ts';
 import { unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
-import { listJobs, viewJob } from './maintenance-jobs.queries.ts';
+import { listJobs, viewJob } from './reads.service.ts';
 import { createJob, deleteJob, editJob, linkReports, saveWorkOrder, signCrs, unlinkReport, verifySignerPassword, ZJobCreate, ZJobEdit, ZLinkReports, ZSignCrs, ZUnlinkReport, ZWorkOrder } from './maintenance-jobs.service.ts';
 import { ZMaintenanceJobsIndex, ZMaintenanceJobsView, ZMaintenanceJobsCreate, ZMaintenanceJobsDelete, ZMaintenanceJobsSignCrs } from './maintenance-jobs.responses.ts';
 
 const plans = REPORT_PLANS;
 /** Managers and mechanics write jobs and sign CRS (docs/areas/fleet.md). */
-const writers = { roles: MAINTENANCE_JOB_WRITERS, plans };
+const writers = { who: maintenanceJobGates.write, plans };
 const idParam = z.object({ id: zId });
 
 export const maintenanceJobsRoutes = [
@@ -22,7 +23,7 @@ export const maintenanceJobsRoutes = [
     path: '/maintenance/jobs/index.json',
     area: 'maintenance-jobs',
     summary: 'Maintenance jobs (designed): query aircraft_id, maintenance_plan_id, status open|completed|in_progress, page, limit',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenanceJobsIndex,
     handler: ({ ctx, actor, req }) => listJobs(ctx.db, actor, req.query),
   }),
@@ -31,7 +32,7 @@ export const maintenanceJobsRoutes = [
     path: '/maintenance/jobs/view/:id.json',
     area: 'maintenance-jobs',
     summary: 'One job with its reports and work orders (CONTRACT 4)',
-    access: { plans },
+    access: { who: GATES.member, plans },
     params: idParam,
     response: ZMaintenanceJobsView,
     handler: ({ ctx, actor, params }) => viewJob(ctx.db, actor, params.id),

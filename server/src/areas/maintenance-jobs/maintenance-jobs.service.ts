@@ -13,7 +13,7 @@ import { addError, invalid, parseOr400 } from '../../http/errors.ts';
 import { emptyToNull, emptyToUndefined, zDecimal, zIdList, zOptText } from '../../http/zod.ts';
 import { closeReportsOfJob } from '../aircraft-reports/aircraft-reports.service.ts';
 import { plansRepository, type PlanRow } from '../maintenance-plans/maintenance-plans.repository.ts';
-import { nextInOrder, nextJobStart } from '../maintenance-plans/schedule.ts';
+import { nextInOrder, nextJobStart } from '@ops/shared/rules/maintenance-plans/schedule';
 import './maintenance-jobs.tables.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { FLEET_TYPES, fleetCollection, type MaintenanceJobDoc } from '@ops/shared';
-import { jobDocs } from './maintenance-jobs.queries.ts';
+import { jobDocs } from './maintenance-jobs.repository.ts';
 import { createJob, deleteJob, editJob, saveWorkOrder } from './maintenance-jobs.service.ts';
 import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';

@@ -1,17 +1,19 @@
+import { GATES } from '@ops/shared';
+import { REPORT_PLANS } from '@ops/shared/rules/aircraft/policy';
+import { maintenancePlanGates } from '@ops/shared/rules/maintenance-plans/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { MAINTENANCE_ROLES, REPORT_PLANS } from '../aircraft/fleet-common.ts';
 import { unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
 import { emptyToUndefined } from '../../http/zod.ts';
-import { assignedPlans, listPlans, listProgrammes, plansForAircraft, viewPlan } from './maintenance-plans.queries.ts';
+import { assignedPlans, listPlans, listProgrammes, plansForAircraft, viewPlan } from './reads.service.ts';
 import { deletePlan, reorderPlans, savePlan, ZPlan, ZReorder, ZTemplate } from './maintenance-plans.service.ts';
 import { ZMaintenancePlansIndex, ZMaintenancePlansView, ZMaintenancePlansEdit, ZMaintenancePlansDelete, ZMaintenancePlansReorder, ZMaintenancePlansForAircraft, ZMaintenancePlansAssigned, ZMaintenancePlansProgrammes } from './maintenance-plans.responses.ts';
 
 const plans = REPORT_PLANS;
 /** Part B 4.3 and 5: edit, delete, reorder by roles 1, 100, 105, 110, 300. */
-const editors = { roles: MAINTENANCE_ROLES, plans };
+const editors = { who: maintenancePlanGates.edit, plans };
 const idParam = z.object({ id: zId });
 const aircraftParam = z.object({ aircraftId: zId });
 // Bodies are validated by the handler or service (field-error keys as the spec names them); `bodyDoc` documents them.
@@ -26,7 +28,7 @@ export const maintenancePlansRoutes = [
     bodyDoc: ZPlansIndex,
     area: 'maintenance-plans',
     summary: 'Plan actions in order with aircraft, programme and template work orders; optional `aircraft` filter',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenancePlansIndex,
     handler: ({ ctx, actor, req }) => {
       const b = parseOr400(ZPlansIndex, unwrapData(req.body));
@@ -38,7 +40,7 @@ export const maintenancePlansRoutes = [
     path: '/maintenance/plans/view/:id.json',
     area: 'maintenance-plans',
     summary: 'One plan action with aircraft and template work orders',
-    access: { plans },
+    access: { who: GATES.member, plans },
     params: idParam,
     response: ZMaintenancePlansView,
     handler: ({ ctx, actor, params }) => viewPlan(ctx.db, actor, params.id),
@@ -90,7 +92,7 @@ export const maintenancePlansRoutes = [
     path: '/maintenance/plans/for_aircraft/:aircraftId.json',
     area: 'maintenance-plans',
     summary: 'Linked plan actions in order, next_plan_id and open_plan_ids of an aircraft',
-    access: { plans },
+    access: { who: GATES.member, plans },
     params: aircraftParam,
     response: ZMaintenancePlansForAircraft,
     handler: ({ ctx, actor, params }) => plansForAircraft(ctx.db, actor, params.aircraftId),
@@ -100,7 +102,7 @@ export const maintenancePlansRoutes = [
     path: '/maintenance/plans/assigned/:aircraftId.json',
     area: 'maintenance-plans',
     summary: 'Plan actions assigned to an aircraft, with their programme',
-    access: { plans },
+    access: { who: GATES.member, plans },
     params: aircraftParam,
     response: ZMaintenancePlansAssigned,
     handler: ({ ctx, actor, params }) => assignedPlans(ctx.db, actor, params.aircraftId),
@@ -110,7 +112,7 @@ export const maintenancePlansRoutes = [
     path: '/maintenance/plans/programmes.json',
     area: 'maintenance-plans',
     summary: 'Maintenance programmes with their plan counts',
-    access: { plans },
+    access: { who: GATES.member, plans },
     response: ZMaintenancePlansProgrammes,
     handler: ({ ctx, actor }) => listProgrammes(ctx.db, actor),
   }),

@@ -10,7 +10,7 @@ import { rowsOf, unwrapData } from '../../http/body.ts';
 import { addError, invalid, mergeErrors } from '../../http/errors.ts';
 import { emptyToNull, emptyToUndefined, zDecimal, zIdList, zOptText } from '../../http/zod.ts';
 import { zIntish } from '../../http/zod.ts';
-import { PLAN_REPEATS } from './schedule.ts';
+import { PLAN_REPEATS } from '@ops/shared/rules/maintenance-plans/schedule';
 import './maintenance-plans.tables.ts';
 
 /**

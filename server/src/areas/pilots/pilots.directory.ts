@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { validationFailed, zodFieldErrors } from '../../http/errors.ts';
-import { parseNamed } from '../flights/named-params.ts';
+import { parseNamed } from '../../http/named-params.ts';
 import { groupsOfUsers } from '../pilot-groups/pilot-groups.service.ts';
 import { INDEX_MAX_LIMIT, type TPilotIndex, ZPilotIndex, ZPilotList } from './pilots.schema.ts';
 import './pilots.tables.ts';

@@ -1,3 +1,4 @@
+import { GATES } from '@ops/shared';
 import { clampMonths, isEmptyPathValue, isWeatherIcao } from '@ops/shared/rules/reports/index';
 import type { Response } from 'express';
 import { z } from 'zod';
@@ -39,7 +40,7 @@ export const reportsRoutes = [
     path: '/reports/pilots_airports{/:userId}.json',
     area: 'reports',
     summary: 'Routes flown (LANDED) with coordinates and counts, most flown first; the caller above role 170',
-    access: {},
+    access: { who: GATES.member },
     params: userParam,
     response: ZReportsPilotsAirports,
     headers: CACHE_HEADERS,
@@ -54,7 +55,7 @@ export const reportsRoutes = [
     path: '/reports/stats_rules{/:userId}.json',
     area: 'reports',
     summary: 'Block time and flights per flight rule (LANDED)',
-    access: {},
+    access: { who: GATES.member },
     params: userParam,
     response: ZReportsStatsRules,
     headers: CACHE_HEADERS,
@@ -69,7 +70,7 @@ export const reportsRoutes = [
     path: '/reports/total_flights/:userId.json',
     area: 'reports',
     summary: 'Total block time and flight count of a user (LANDED)',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ userId: zId }),
     response: ZReportsTotalFlights,
     headers: CACHE_HEADERS,
@@ -84,7 +85,7 @@ export const reportsRoutes = [
     path: '/reports/stats_flight_types{/:userId}{/:aircraftId}.json',
     area: 'reports',
     summary: 'Block time per flight type, the user as PIC or SIC, or an aircraft with a null user (LANDED); private cache 1 hour',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ userId: zId.optional(), aircraftId: zId.optional() }),
     response: ZReportsStatsFlightTypes,
     headers: CACHE_HEADERS,
@@ -100,7 +101,7 @@ export const reportsRoutes = [
     path: '/reports/flight_hours_by_month/:months{/:userId}{/:aircraftId}.json',
     area: 'reports',
     summary: 'Block time, flights and landings per month in the flight zone, newest first, zero-filled; private cache 12 hours',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ months: z.string().trim().regex(/^-?\d{1,6}$/, 'Expected a whole number of months'), userId: zId.optional(), aircraftId: zId.optional() }),
     response: ZReportsFlightHoursByMonth,
     headers: CACHE_HEADERS,
@@ -116,7 +117,7 @@ export const reportsRoutes = [
     path: '/reports/total_hours{/:userId}.json',
     area: 'reports',
     summary: 'Total block time (LANDED), the caller by default',
-    access: {},
+    access: { who: GATES.member },
     params: userParam,
     response: ZReportsTotalHours,
     headers: CACHE_HEADERS,
@@ -131,7 +132,7 @@ export const reportsRoutes = [
     path: '/reports/total_landings{/:userId}{/:aircraftId}{/:since}{/:to}.json',
     area: 'reports',
     summary: 'Landings (LANDED) of a user and/or aircraft, off-blocks after `since`, on-blocks before `to`; private cache 1 hour',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ userId: zId.optional(), aircraftId: zId.optional(), since: z.string().trim().max(20).optional(), to: z.string().trim().max(20).optional() }),
     response: ZReportsTotalLandings,
     headers: CACHE_HEADERS,
@@ -153,7 +154,7 @@ export const reportsRoutes = [
         kind === 'metar'
           ? 'METAR of an airport: current, or the observation closest to a past `date` within ±45 minutes; ["NIL"] when none; private cache 5 minutes'
           : 'TAF of an airport: current, or the one issued closest to a past `date` within ±6 hours (last 30 days); ["NIL"] when none; private cache 5 minutes',
-      access: {},
+      access: { who: GATES.member },
       params: z.object({ airport: z.string().trim().max(10).optional(), date: z.string().trim().max(20).optional() }),
       response: ZReportsKind,
       headers: CACHE_HEADERS,

@@ -3,8 +3,8 @@ import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { notFound, validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
-import { REPORT_PLANS } from '../aircraft/fleet-common.ts';
-import { parseNamed } from '../flights/named-params.ts';
+import { REPORT_PLANS } from '@ops/shared/rules/aircraft/policy';
+import { parseNamed } from '../../http/named-params.ts';
 import { ZCreateBody, ZEditBody } from './safety-reports.schema.ts';
 import { sendExcel, sendPdf } from './safety-reports.export.ts';
 import {

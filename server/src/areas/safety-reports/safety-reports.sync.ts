@@ -6,7 +6,7 @@ import { registerCollection } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Actor } from '../../http/actor.ts';
-import { REPORT_PLANS } from '../aircraft/fleet-common.ts';
+import { REPORT_PLANS } from '@ops/shared/rules/aircraft/policy';
 import { createSafetyReport, editSafetyReport, loadVisible } from './safety-reports.service.ts';
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
 

@@ -1,5 +1,5 @@
 import { CommandRejected, registerCommand } from '../../sync/index.ts';
-import { onFlightDispatched } from '../flights/flights.hooks.ts';
+import { onFlightDispatched } from '../flights/dispatch-hooks.service.ts';
 import './schedules.sync.ts';
 import { ZScheduleFields } from './schedules.schema.ts';
 import { BookingRefused, decideBooking, syncDispatchedFlight } from './schedules.service.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { listBookings } from './schedules.queries.ts';
+import type { listBookings } from './reads.service.ts';
 
 /**
  * Response schemas of the schedules routes: the 200 bodies as the handlers return them (each route's

@@ -1,16 +1,16 @@
-import { ROLES } from '@ops/shared';
+import { GATES } from '@ops/shared';
+import { scheduleGates } from '@ops/shared/rules/schedules/policy';
 import { z } from 'zod';
 import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { createFeed, listFeeds, revokeFeed, serveFeed } from './schedules.feeds.ts';
-import { availability, boardText } from './schedules.queries.ts';
+import { createFeed, listFeeds, revokeFeed, serveFeed } from './feeds.export.ts';
+import { availability, boardText } from './reads.service.ts';
 import { ZAvailability, ZFeedCreate, ZScheduleEdit, ZScheduleIndex } from './schedules.schema.ts';
 import { cancelBooking, saveBooking } from './schedules.service.ts';
 import { ZSchedulesEdit, ZSchedulesDelete, ZSchedulesAvailability, ZSchedulesFeeds, ZSchedulesFeedsCreate, ZSchedulesFeedsRevoke, ZSchedulesIndex } from './schedules.responses.ts';
 
 /** The read-only auditor and mechanics see the board but never book. */
-const BOOKERS = Object.values(ROLES).filter((r) => r !== ROLES.AUDITOR && r !== ROLES.MECHANIC);
 const idParam = z.object({ id: zId });
 
 export const schedulesRoutes = [
@@ -19,7 +19,7 @@ export const schedulesRoutes = [
     path: '/schedules/index.json',
     area: 'schedules',
     summary: 'Bookings overlapping from..to (unix or YYYY-MM-DD, at most 62 days), optional aircraft_id, user_id, base_id; by start',
-    access: {},
+    access: { who: GATES.member },
     query: ZScheduleIndex,
     response: ZSchedulesIndex,
     handler: async ({ ctx, actor, query, res }) => {
@@ -32,7 +32,7 @@ export const schedulesRoutes = [
     path: '/schedules/edit.json',
     area: 'schedules',
     summary: 'Create (no id) or move a booking and its SCHEDULED flight; refusals are result false with a code',
-    access: { roles: BOOKERS },
+    access: { who: scheduleGates.book },
     body: ZScheduleEdit,
     response: ZSchedulesEdit,
     handler: ({ ctx, actor, body }) => saveBooking(ctx, actor, body.Schedule),
@@ -43,7 +43,7 @@ export const schedulesRoutes = [
     noBody: true,
     area: 'schedules',
     summary: 'Cancel a booking; its SCHEDULED flight becomes CANCELED with a history row',
-    access: { roles: BOOKERS },
+    access: { who: scheduleGates.book },
     params: idParam,
     response: ZSchedulesDelete,
     handler: ({ ctx, actor, params }) => cancelBooking(ctx, actor, params.id),
@@ -53,7 +53,7 @@ export const schedulesRoutes = [
     path: '/schedules/availability.json',
     area: 'schedules',
     summary: 'Free windows per aircraft and per instructor of a base inside its resolved operating hours on date',
-    access: {},
+    access: { who: GATES.member },
     query: ZAvailability,
     response: ZSchedulesAvailability,
     handler: ({ ctx, actor, query }) => availability(ctx.db, actor, query),
@@ -63,7 +63,7 @@ export const schedulesRoutes = [
     path: '/schedules/feeds.json',
     area: 'schedules',
     summary: "The caller's calendar feed URLs (without their secrets)",
-    access: { sessionOnly: true },
+    access: { who: GATES.member, sessionOnly: true },
     response: ZSchedulesFeeds,
     handler: ({ ctx, actor }) => listFeeds(ctx.db, actor),
   }),
@@ -72,7 +72,7 @@ export const schedulesRoutes = [
     path: '/schedules/feeds/create.json',
     area: 'schedules',
     summary: 'A new secret ICS feed URL: kind user (own bookings) or aircraft (staff, aircraft_id)',
-    access: { sessionOnly: true },
+    access: { who: GATES.member, sessionOnly: true },
     body: ZFeedCreate,
     response: ZSchedulesFeedsCreate,
     handler: ({ ctx, actor, body, req }) => createFeed(ctx, actor, body, req),
@@ -83,7 +83,7 @@ export const schedulesRoutes = [
     noBody: true,
     area: 'schedules',
     summary: 'Revoke a calendar feed URL (it answers 404 from then on)',
-    access: { sessionOnly: true },
+    access: { who: GATES.member, sessionOnly: true },
     params: idParam,
     response: ZSchedulesFeedsRevoke,
     handler: ({ ctx, actor, params }) => revokeFeed(ctx, actor, params.id),

@@ -4,17 +4,16 @@ import {
   aircraftBlockedFor,
   aircraftBlockedMessage,
   type BookingCode,
-  bookingVisible,
   documentsDecision,
   findConflict,
   insideHours,
   instructorUnavailable,
-  isSelfBooker,
   MAX_BOOKING_SECONDS,
   seatsFor,
   selfBookingRefusal,
   spanProblem,
 } from '@ops/shared/rules/schedules/booking';
+import { bookingVisible, isSelfBooker, mayCancelBooking, mayInstruct } from '@ops/shared/rules/schedules/policy';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../context.ts';
@@ -26,20 +25,18 @@ import { nowSeconds } from '../../lib/tokens.ts';
 import { companyFlags } from '../company/company.presenter.ts';
 import { bookingDutyRefusal } from '../duty/duty.service.ts';
 import { rowsForResolution } from '../company/operating-hours.repository.ts';
-import { seatCompliance } from '../flight-types/compliance.ts';
-import { flightZone, wallClock } from '../flights/clock.ts';
+import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
+import { flightZone, wallClock } from '@ops/shared/rules/flights/clock';
 import { loadFlightRow, saveFlight } from '../flights/flights.service.ts';
-import { cancelFlight } from '../flights/flights.transitions.ts';
+import { cancelFlight } from '../flights/transitions.service.ts';
 import { notify } from '../notifications/notify.ts';
-import { timedMelItems } from './schedules.blocking.ts';
+import { timedMelItems } from './blocking.repository.ts';
 import type { TScheduleFields } from './schedules.schema.ts';
 import type { SchedulesTable } from './schedules.tables.ts';
 import { emitBookingWebhook } from './schedules.webhooks.ts';
 
 /** Flight states after which a booking no longer moves or cancels its flight. */
 const LOCKED_FLIGHT = ['DISPATCHED', 'LANDED'];
-/** Instructors a booking may name: head of training and flight instructors (and managers above them). */
-export const INSTRUCTOR_MAX_ROLE = 150;
 
 export type BookingRow = Pick<SchedulesTable, 'id' | 'aircraft_id' | 'pilot_id' | 'instructor_id' | 'flight_type_id' | 'base_id' | 'start_at' | 'end_at' | 'status' | 'flight_id' | 'remarks' | 'user_id' | 'departure_airport' | 'landing_airport'>;
 
@@ -153,7 +150,7 @@ async function resolveRefs(db: Kysely<DB>, actor: Actor, input: TScheduleFields)
   if (input.instructor_id) {
     const instructor = people.find((u) => u.id === input.instructor_id);
     if (!instructor) fail('instructor_id', 'Unknown user in your company');
-    else if (Number(instructor.user_group_id) > INSTRUCTOR_MAX_ROLE || Number(instructor.user_group_id) === 135) fail('instructor_id', 'This user is not a flight instructor');
+    else if (!mayInstruct(Number(instructor.user_group_id))) fail('instructor_id', 'This user is not a flight instructor');
     if (input.instructor_id === input.pilot_id) fail('instructor_id', 'The instructor cannot be the pilot');
   }
   if (input.base_id && !base) fail('base_id', 'Unknown base in your company');
@@ -349,7 +346,7 @@ export async function cancelBooking(ctx: AppContext, actor: Actor, id: string): 
       const b = await loadBooking(trx, actor.companyId, id);
       if (!b || !bookingVisible(b, actor)) throw notFound('Booking not found');
       if (b.status !== 'BOOKED') return { result: true as const };
-      if (isSelfBooker(actor.role) && b.pilot_id !== actor.userId && b.user_id !== actor.userId) refuse('NOT_ALLOWED', 'You can only cancel your own bookings.');
+      if (!mayCancelBooking(actor, b)) refuse('NOT_ALLOWED', 'You can only cancel your own bookings.');
       const changeNo = await uow.changeNo(actor.companyId, 'schedules');
       const flight = b.flight_id ? await loadFlightRow(trx, actor.companyId, b.flight_id) : undefined;
       if (flight && LOCKED_FLIGHT.includes(flight.status)) {

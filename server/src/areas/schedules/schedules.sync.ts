@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { registerCollection, type ServerCollection } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
-import { presentBooking } from './schedules.queries.ts';
+import { presentBooking } from './schedules.presenter.ts';
 import './schedules.tables.ts';
 
 const query = (db: Kysely<DB>, companyId: string) =>

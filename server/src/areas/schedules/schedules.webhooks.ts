@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { emitWebhook } from '../webhooks/outbox.ts';
-import { presentBooking } from './schedules.queries.ts';
+import { presentBooking } from './schedules.presenter.ts';
 
 /**
  * `booking.created`, `booking.moved` (start, end or aircraft changed) and

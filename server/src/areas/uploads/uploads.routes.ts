@@ -8,7 +8,7 @@ import { contentDisposition, TooLargeError } from '../../files/store.ts';
 import { PAGING_HEADERS } from '../../http/responses.ts';
 import { defineRoute, reply } from '../../http/define-route.ts';
 import { notFound } from '../../http/errors.ts';
-import { parseNamed } from '../flights/named-params.ts';
+import { parseNamed } from '../../http/named-params.ts';
 import {
   completeUpload,
   confirmUpload,

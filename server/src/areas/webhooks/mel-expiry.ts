@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { registerJob } from '../../jobs/scheduler.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { openMelItemsQuery } from '../aircraft-reports/aircraft-block.ts';
+import { openMelItemsQuery } from '../aircraft-reports/aircraft-block.service.ts';
 import { publishAircraftState } from '../aircraft-reports/aircraft-reports.webhooks.ts';
-import { companyTimeZone, deriveAll } from '../aircraft-reports/mel-state.ts';
+import { companyTimeZone, deriveAll } from '../aircraft-reports/mel-state.repository.ts';
 import './webhooks.tables.ts';
 
 export const MEL_EXPIRY_JOB = 'webhooks.mel-expiry';

@@ -3,7 +3,11 @@
  * offline clients must reach the same status from the same inputs.
  */
 import { DateTime } from 'luxon';
-import { ROLES } from '../../roles.ts';
+import { allows } from '../../roles.ts';
+import { aircraftReportGates } from './policy.ts';
+
+// Who may act on MEL items is the area's policy; re-exported for the callers of the MEL rules.
+export { canActOnMel, canBeReleaser, MEL_MANAGER_ROLES, type MelAction } from './policy.ts';
 
 export const MEL_CATEGORIES = ['A', 'B', 'C', 'D'] as const;
 export type MelCategory = (typeof MEL_CATEGORIES)[number];
@@ -40,15 +44,6 @@ export const EXPIRING_SOON_SECONDS = 3 * 86400;
 
 /** Part B 2.3 standard windows in consecutive calendar days. */
 export const STANDARD_CALENDAR_DAYS = { B: 3, C: 10, D: 120 } as const;
-
-/** Roles that manage MEL items (Part B 4.2 role table). */
-export const MEL_MANAGER_ROLES: readonly number[] = [
-  ROLES.PLATFORM_ADMIN,
-  ROLES.COMPANY_ADMIN,
-  ROLES.OPERATIONS_MANAGER,
-  ROLES.SAFETY_MANAGER,
-  ROLES.MECHANIC,
-];
 
 const LEGACY_REPORT_TYPES: Readonly<Record<string, ReportType>> = { OBSERVATION: 'INFO', RESTRICTION: 'DEFECT' };
 
@@ -286,7 +281,7 @@ export function checkExtension(
   item: MelItemState,
   opts: { extended_until: number | null | undefined; now: number; role: number; timeZone: string },
 ): ExtensionCheck {
-  if (!MEL_MANAGER_ROLES.includes(opts.role)) {
+  if (!allows(aircraftReportGates.melManage, opts.role)) {
     return { ok: false, reason: 'Your role is not allowed to extend MEL or CDL items.', code: 'forbidden' };
   }
   if (item.category === 'A') return reject('Category A items cannot be extended.');
@@ -327,24 +322,6 @@ export function aircraftBlock(items: readonly MelItemForBlock[]): { blocked: boo
   const ata = first.ata_chapter ? ` ${first.ata_chapter}` : '';
   const category = first.category ? ` (category ${first.category})` : '';
   return { blocked: true, blockReason: `${first.type ?? 'MEL'} item${ata}${category} expired: ${first.title}` };
-}
-
-// ---------------------------------------------------------------------------
-// Role gates
-// ---------------------------------------------------------------------------
-
-export type MelAction = 'raise' | 'edit' | 'extend' | 'close';
-
-/** Part B 4.2 role table: the aircraft's assigned pilot may raise, never edit, extend or close. */
-export function canActOnMel(action: MelAction, role: number, ctx: { isAssignedPilot: boolean }): boolean {
-  if (MEL_MANAGER_ROLES.includes(role)) return true;
-  return action === 'raise' && ctx.isAssignedPilot;
-}
-
-/** Part B 4.2 item 6: managers and mechanics, or the requester themself; a student pilot never. */
-export function canBeReleaser(role: number, isRequester: boolean): boolean {
-  if (role === ROLES.STUDENT) return false;
-  return MEL_MANAGER_ROLES.includes(role) || isRequester;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 /** Whose figures a report answers (Part A 4.11). */
 
-/** Roles above this number (students, clients) only ever see their own reports. */
-export const REPORTS_STAFF_MAX_ROLE = 170;
+import { ROLES } from '../../roles.ts';
+import { maySeeOthersReports } from './policy.ts';
+
+/** @deprecated TRANSITION (one-house): the renderer's company statistics ask `maySeeOthersReports` (reports/policy.ts); removed once it does. */
+export const REPORTS_STAFF_MAX_ROLE: number = ROLES.DISPATCHER;
 
 export type ReportScope = { userId: string; aircraftId: string | null } | { userId: null; aircraftId: string };
 
@@ -14,7 +17,7 @@ export const isEmptyPathValue = (v: string | null | undefined): boolean => v ===
  */
 export function reportScope(caller: { id: string; role: number }, userId: string | null | undefined, aircraftId?: string | null): ReportScope {
   const aircraft = isEmptyPathValue(aircraftId) ? null : (aircraftId as string);
-  if (caller.role > REPORTS_STAFF_MAX_ROLE) return { userId: caller.id, aircraftId: aircraft };
+  if (!maySeeOthersReports(caller)) return { userId: caller.id, aircraftId: aircraft };
   const user = isEmptyPathValue(userId) ? null : (userId as string);
   if (!user && aircraft) return { userId: null, aircraftId: aircraft };
   return { userId: user ?? caller.id, aircraftId: aircraft };

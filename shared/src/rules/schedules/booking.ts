@@ -4,6 +4,10 @@
  * (which show the same answer before the server confirms it).
  */
 import type { DatedDayHours } from '../company/operating-hours.ts';
+import { isSelfBooker, mayBook } from './policy.ts';
+
+// Who may book and see what is the area's policy; re-exported for the callers of the booking rules.
+export { bookingVisible, isSelfBooker, NON_BOOKING_ROLES } from './policy.ts';
 
 export const BOOKING_CODES = [
   'CONFLICT_AIRCRAFT',
@@ -29,10 +33,6 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export const MAX_BOOKING_SECONDS = 7 * 86_400;
 /** Bookings start and end on the 5-minute grid. */
 export const BOOKING_GRID_SECONDS = 300;
-/** Roles above this book only themselves (self-booking); 170 and below are staff. */
-export const SELF_BOOKING_ABOVE_ROLE = 170;
-/** Roles that never book (read-only auditor, mechanic). */
-export const NON_BOOKING_ROLES: readonly number[] = [250, 300];
 
 /** Classifications that put a person in an instructor's seat (Part B 2.6). */
 export const INSTRUCTOR_CLASSIFICATIONS: readonly string[] = ['fi', 'cri', 'iri', 'fifi', 'sfi', 'tri', 'exa', 'sup'];
@@ -114,11 +114,9 @@ export interface RuleRefusal {
   message: string;
 }
 
-export const isSelfBooker = (role: number): boolean => role > SELF_BOOKING_ABOVE_ROLE;
-
 /** Rule 2 (who): a self-booker needs `self_schedule`, books only themself, only bookable flight types. */
 export function selfBookingRefusal(i: SelfBookingInput): RuleRefusal | null {
-  if (NON_BOOKING_ROLES.includes(i.role)) return { code: 'NOT_ALLOWED', message: 'Your role cannot book aircraft.' };
+  if (!mayBook(i.role)) return { code: 'NOT_ALLOWED', message: 'Your role cannot book aircraft.' };
   if (!isSelfBooker(i.role)) return null;
   if (!i.selfSchedule) return { code: 'NOT_ALLOWED', message: 'Self-booking is not enabled in your company; ask the office to book for you.' };
   if (i.pilotId !== i.actorId) return { code: 'NOT_ALLOWED', message: 'You can only book yourself as the pilot.' };
@@ -233,14 +231,4 @@ export function freeWindows(open: readonly BookingSpan[], busy: readonly Booking
     if (cursor < w.end) out.push({ start: cursor, end: w.end });
   }
   return out.filter((f) => f.end - f.start >= minSeconds && f.end > f.start);
-}
-
-/**
- * Who sees a booking (REST and the offline `bookings` collection share this):
- * managers, the office (170), the auditor and mechanics see every booking of
- * the company; instructors, pilots and students the ones they fly, teach or made.
- */
-export function bookingVisible(row: { pilot_id?: unknown; instructor_id?: unknown; user_id?: unknown }, viewer: { userId: string; role: number }): boolean {
-  if (viewer.role <= 120 || viewer.role === 170 || viewer.role === 250 || viewer.role === 300) return true;
-  return row.pilot_id === viewer.userId || row.instructor_id === viewer.userId || row.user_id === viewer.userId;
 }

@@ -1,5 +1,6 @@
 import { resolveRange } from '@ops/shared/rules/company/operating-hours';
 import { type BookingSpan, blockedFrom, freeWindows, MAX_BOOKING_SECONDS } from '@ops/shared/rules/schedules/booking';
+import { LISTED_INSTRUCTOR_ROLES, seesAllBookings } from '@ops/shared/rules/schedules/policy';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { DB } from '../../db/schema.ts';
@@ -7,15 +8,13 @@ import type { Actor } from '../../http/actor.ts';
 import { notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { rowsForResolution } from '../company/operating-hours.repository.ts';
-import { timedMelItemsOf } from './schedules.blocking.ts';
-import { INSTRUCTOR_MAX_ROLE } from './schedules.service.ts';
+import { timedMelItemsOf } from './blocking.repository.ts';
 import type { TScheduleIndex } from './schedules.schema.ts';
+import { presentBooking } from './schedules.presenter.ts';
 
 /** The longest range one index request may cover (a two-month board). */
 export const MAX_INDEX_DAYS = 62;
 
-/** Roles whose bookings are not restricted to their own (same rule as `bookingVisible`). */
-export const seesAll = (role: number): boolean => role <= 120 || role === 170 || role === 250 || role === 300;
 
 /** `from`/`to` as unix seconds: a date is its start of day (a `to` date: the end of it) in the company zone. */
 export function rangeOf(q: Pick<TScheduleIndex, 'from' | 'to'>, zone: string): { from: number; to: number } {
@@ -25,40 +24,6 @@ export function rangeOf(q: Pick<TScheduleIndex, 'from' | 'to'>, zone: string): {
     return Math.floor((end ? d.plus({ days: 1 }) : d).toSeconds());
   };
   return { from: at(q.from, false), to: at(q.to, true) };
-}
-
-export function presentBooking(r: {
-  id: string;
-  aircraft_id: string;
-  pilot_id: string;
-  instructor_id: string | null;
-  flight_type_id: string;
-  base_id: string | null;
-  start_at: number;
-  end_at: number;
-  status: string;
-  flight_id: string | null;
-  remarks: string | null;
-  user_id: string | null;
-  departure_airport: string | null;
-  landing_airport: string | null;
-}) {
-  return {
-    id: r.id,
-    aircraft_id: r.aircraft_id,
-    pilot_id: r.pilot_id,
-    instructor_id: r.instructor_id,
-    flight_type_id: r.flight_type_id,
-    base_id: r.base_id,
-    start: Number(r.start_at),
-    end: Number(r.end_at),
-    status: r.status,
-    flight_id: r.flight_id,
-    remarks: r.remarks,
-    user_id: r.user_id,
-    departure_airport: r.departure_airport,
-    landing_airport: r.landing_airport,
-  };
 }
 
 /**
@@ -85,7 +50,7 @@ export async function listBookings(db: Kysely<DB>, actor: Actor, q: TScheduleInd
   if (q.base_id) sel = sel.where('s.base_id', '=', q.base_id);
   const uid = q.user_id;
   if (uid) sel = sel.where((eb) => eb.or([eb('s.pilot_id', '=', uid), eb('s.instructor_id', '=', uid)]));
-  if (!seesAll(actor.role)) {
+  if (!seesAllBookings(actor.role)) {
     const me = actor.userId;
     sel = sel.where((eb) => eb.or([eb('s.pilot_id', '=', me), eb('s.instructor_id', '=', me), eb('s.user_id', '=', me)]));
   }
@@ -139,7 +104,7 @@ export async function boardText(db: Kysely<DB>, actor: Actor, q: TScheduleIndex)
     cache = new Map();
     boardCache.set(db, cache);
   }
-  const key = `${actor.companyId}|${seesAll(actor.role) ? '*' : actor.userId}|${actor.company.timezone}|${q.from}|${q.to}|${q.aircraft_id ?? ''}|${q.user_id ?? ''}|${q.base_id ?? ''}`;
+  const key = `${actor.companyId}|${seesAllBookings(actor.role) ? '*' : actor.userId}|${actor.company.timezone}|${q.from}|${q.to}|${q.aircraft_id ?? ''}|${q.user_id ?? ''}|${q.base_id ?? ''}`;
   const hit = cache.get(key);
   if (hit && hit.version === version) return hit.text;
   const text = JSON.stringify(await listBookings(db, actor, q));
@@ -188,7 +153,7 @@ export async function availability(db: Kysely<DB>, actor: Actor, q: { date: stri
       .where('company_id', '=', c)
       .where('deleted', '=', 0)
       .where('active', '=', 1)
-      .where('user_group_id', 'in', [120, INSTRUCTOR_MAX_ROLE])
+      .where('user_group_id', 'in', LISTED_INSTRUCTOR_ROLES)
       .$if(baseId !== null, (qb) => qb.where((eb) => eb.or([eb('base_id', '=', baseId as string), eb('base_id', 'is', null)])))
       .orderBy('surname')
       .orderBy('name')

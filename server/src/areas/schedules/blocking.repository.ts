@@ -1,7 +1,7 @@
 import { melItemLabel, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { aircraftBlockState, openMelItemsQuery } from '../aircraft-reports/aircraft-block.ts';
+import { aircraftBlockState, openMelItemsQuery } from '../aircraft-reports/aircraft-block.service.ts';
 
 /**
  * Rule 3 input: an aircraft's open MEL/CDL items with their status at `at`,

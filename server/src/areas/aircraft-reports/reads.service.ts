@@ -1,4 +1,4 @@
-import { type AircraftReportDoc, aircraftReportsCollection, type Viewer } from '@ops/shared';
+import { aircraftReportsCollection, type Viewer } from '@ops/shared';
 import { canBeReleaser, MEL_CATEGORIES, REPORT_STATUSES, REPORT_TYPES, remapLegacyReportType, SEVERITIES } from '@ops/shared/rules/aircraft-reports/mel';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
@@ -11,24 +11,14 @@ import { parseOr400 } from '../../http/errors.ts';
 import { paginate } from '../../http/paging.ts';
 import { emptyToUndefined, zPage } from '../../http/zod.ts';
 import { uploadsOf } from '../uploads/attachments.ts';
-import { aircraftBlockState, openMelItemsQuery } from './aircraft-block.ts';
+import { aircraftBlockState, openMelItemsQuery } from './aircraft-block.service.ts';
 import { reportDocs, reportsRepository } from './aircraft-reports.repository.ts';
-import { deriveAll } from './mel-state.ts';
+import { deriveAll } from './mel-state.repository.ts';
+import { presentReport } from './aircraft-reports.presenter.ts';
 
 /** Read side of the technical log: list, view, aircraft status, summary, releasers. */
 
 const viewerOf = (a: Actor): Viewer => ({ userId: a.userId, companyId: a.companyId, role: a.role });
-
-/** The REST shape of one report: the collection's document split into the spec's wrappers. */
-export function presentReport(doc: AircraftReportDoc, related: { registration?: string | null; reporter?: { name: string; surname: string } | null } = {}) {
-  const { MelItem, ...report } = doc;
-  return {
-    AircraftReport: report,
-    MelItem,
-    Aircraft: { id: doc.aircraft_id, registration: related.registration ?? null },
-    User: related.reporter ? { id: doc.user_id, name: related.reporter.name, surname: related.reporter.surname } : null,
-  };
-}
 
 const list = (allowed: readonly string[], label: string) =>
   z.preprocess(

@@ -1,15 +1,14 @@
-import { computeFlightTimes, DELAY_AFTER_SECONDS, flightStatusOnRead, formatWallClock } from '@ops/shared/rules/flights/flight-times';
+import { computeFlightTimes, DELAY_AFTER_SECONDS, flightStatusOnRead, formatWallClock } from './flight-times.ts';
 import { DateTime } from 'luxon';
-import type { Actor } from '../../http/actor.ts';
 
 /**
- * The flights area's view of the shared wall-clock rules
+ * The wall clock of flights over the flight-time rules
  * (shared/src/rules/flights/flight-times.ts): the zone a company logs in, and
- * the conversions the service, presenters and sync documents need.
+ * the conversions the server's service and presenters and a device's documents need.
  */
 
 /** Part A 2.2: the company's flight time zone, else the company zone. */
-export const flightZone = (actor: Pick<Actor, 'company'>): string => actor.company.flightTimezone ?? actor.company.timezone;
+export const flightZone = (actor: { company: { flightTimezone?: string | null; timezone: string } }): string => actor.company.flightTimezone ?? actor.company.timezone;
 
 export interface FlightClock {
   offblocks: string | null;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import '../../db/unit-of-work.ts';
-import { runPrepared } from './prepared.ts';
+import { runPrepared } from './prepared.repository.ts';
 
 /**
  * Rendered list pages (the answer as JSON, but for its `time`) by company

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Seat } from './flight-types.schema.ts';
+import type { RequirementSeat } from './required-certificates.ts';
 
 export interface HeldCertificate {
   type: string;
@@ -58,4 +58,4 @@ export function seatCompliance(required: readonly string[], held: readonly HeldC
   return { compliant: ok.length === required.length, ok, required: [...required], limit };
 }
 
-export type FlightTypeCompliance = Record<Seat, SeatCompliance>;
+export type FlightTypeCompliance = Record<RequirementSeat, SeatCompliance>;

@@ -3,7 +3,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
 import { type PlanRow, plansRepository } from './maintenance-plans.repository.ts';
-import { nextInOrder } from './schedule.ts';
+import { nextInOrder } from '@ops/shared/rules/maintenance-plans/schedule';
 
 const n = (v: number | null) => (v === null ? null : Number(v));
 

@@ -1,7 +1,7 @@
 import { aircraftBlock, type MelCategory, type MelDeadline, type MelStatus } from '@ops/shared/rules/aircraft-reports/mel';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { companyTimeZone, deriveAll } from './mel-state.ts';
+import { companyTimeZone, deriveAll } from './mel-state.repository.ts';
 
 /** One open MEL or CDL item of an aircraft with its status at `now`. */
 export interface OpenMelItem {

@@ -6,12 +6,13 @@ import type { Actor } from '../../http/actor.ts';
 import { validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { zId, zIntish } from '../../http/zod.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { delayedBefore, delayedFrom, flightZone, midnightIn } from './clock.ts';
+import { delayedBefore, delayedFrom, flightZone, midnightIn } from '@ops/shared/rules/flights/clock';
 import { type FlightFilters, flightsRepository, type FlightJoinedRow, LISTED, STORED_STATUSES } from './flights.repository.ts';
-import { parseNamed } from './named-params.ts';
-import { cachedPage, companyVersion, type RenderedPage, storePage } from './page-cache.ts';
+import { parseNamed } from '../../http/named-params.ts';
+import { cachedPage, companyVersion, type RenderedPage, storePage } from './page-cache.repository.ts';
 import { presentFlightRow } from './flights.presenter.ts';
 import { zDate } from './flights.schema.ts';
+import { seesAllFlights } from '@ops/shared/rules/flights/policy';
 import { paginate } from '../../http/paging.ts';
 
 export const DEFAULT_LIMIT = 20;
@@ -77,7 +78,7 @@ export function filtersFor(actor: Actor, p: LoadParams, now: number): FlightFilt
   if (p.base) f.baseId = p.base;
   if (p.flight_type) f.flightTypeId = p.flight_type;
   // The flights collection's `involved` scope: REST lists exactly what sync replicates.
-  if (actor.role > 170) f.involvedUserId = actor.userId;
+  if (!seesAllFlights(actor)) f.involvedUserId = actor.userId;
   return f;
 }
 

@@ -1,3 +1,4 @@
+import { REPORT_RECIPIENT_ROLES } from '@ops/shared/rules/aircraft-reports/policy';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notify } from '../notifications/notify.ts';
@@ -16,7 +17,7 @@ export async function reportRecipients(uow: UnitOfWork, actor: Actor): Promise<s
     .where('deleted', '=', 0)
     .where('active', '=', 1)
     .where('id', '!=', actor.userId)
-    .where((eb) => eb.or([eb('user_group_id', '<=', 190), eb('user_group_id', '=', 300)]))
+    .where('user_group_id', 'in', REPORT_RECIPIENT_ROLES)
     .orderBy('id')
     .execute();
   return rows.map((r) => r.id);

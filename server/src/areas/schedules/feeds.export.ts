@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { uuidv7 } from '@ops/shared';
+import { mayPublishAircraftFeed } from '@ops/shared/rules/schedules/policy';
 import type { Request, Response } from 'express';
 import ical from 'ical-generator';
 import type { Kysely } from 'kysely';
@@ -29,13 +30,13 @@ export async function listFeeds(db: Kysely<DB>, actor: Actor) {
 
 /**
  * A new secret URL. `user`: the caller's own bookings (as pilot or
- * instructor). `aircraft`: one aircraft's bookings, for staff (role <= 170).
+ * instructor). `aircraft`: one aircraft's bookings, for staff (schedules/policy.ts).
  * The token is shown once; only its hash is stored.
  */
 export async function createFeed(ctx: AppContext, actor: Actor, body: { kind: 'user' | 'aircraft'; aircraft_id?: string }, req: Request) {
   let subject = actor.userId;
   if (body.kind === 'aircraft') {
-    if (actor.role > 170) throw forbidden('Only staff can publish an aircraft calendar');
+    if (!mayPublishAircraftFeed(actor)) throw forbidden('Only staff can publish an aircraft calendar');
     if (!body.aircraft_id) throw validationFailed({ aircraft_id: ['Required'] });
     const a = await ctx.db.selectFrom('aircraft').select('id').where('company_id', '=', actor.companyId).where('id', '=', body.aircraft_id).where('deleted', '=', 0).executeTakeFirst();
     if (!a) throw notFound('Aircraft not found');

@@ -1,5 +1,5 @@
-import { APPROVAL_STATUSES, INVENTORY_CATEGORIES, type InventoryPartDoc, UNIT_CONDITIONS, UNIT_STATUSES } from '@ops/shared';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { APPROVAL_STATUSES, INVENTORY_CATEGORIES, UNIT_CONDITIONS, UNIT_STATUSES } from '@ops/shared';
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -8,57 +8,13 @@ import { unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
 import { paginate } from '../../http/paging.ts';
 import { emptyToUndefined, zPage } from '../../http/zod.ts';
-import type { InventoryPartsTable } from './inventory.tables.ts';
+import { presentPart } from './inventory.presenter.ts';
 
-type PartRow = Selectable<InventoryPartsTable>;
 
 export const INVENTORY_PAGE_DEFAULT = 50;
 export const INVENTORY_PAGE_MAX = 200;
 
 const likePattern = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-export function presentPart(p: PartRow) {
-  return {
-    id: p.id,
-    part_number: p.part_number,
-    name: p.name,
-    mfr_name: p.mfr_name,
-    category: p.category,
-    approval_status: p.approval_status,
-    description: p.description,
-    created: Number(p.created),
-    modified: Number(p.modified),
-  };
-}
-
-/** Parts as documents with their live units and providers: two queries for any number of parts. */
-export async function partDocs(db: Kysely<DB>, companyId: string, rows: readonly PartRow[]): Promise<InventoryPartDoc[]> {
-  if (!rows.length) return [];
-  const ids = rows.map((r) => r.id);
-  const units = await db
-    .selectFrom('inventory_units')
-    .select(['id', 'part_id', 'serial_number', 'status', 'condition', 'base_id', 'aircraft_id', 'workorder_id'])
-    .where('company_id', '=', companyId)
-    .where('part_id', 'in', ids)
-    .where('deleted', '=', 0)
-    .orderBy('created')
-    .orderBy('id')
-    .execute();
-  const providers = await db
-    .selectFrom('inventory_part_providers as pp')
-    .innerJoin('inventory_providers as v', (j) => j.onRef('v.id', '=', 'pp.provider_id').on('v.company_id', '=', companyId))
-    .select(['pp.part_id', 'v.id', 'v.name'])
-    .where('pp.company_id', '=', companyId)
-    .where('pp.part_id', 'in', ids)
-    .where('v.deleted', '=', 0)
-    .orderBy('v.name')
-    .execute();
-  return rows.map((p) => ({
-    ...presentPart(p),
-    InventoryUnit: units.filter((u) => u.part_id === p.id).map(({ part_id: _p, ...u }) => u),
-    InventoryProvider: providers.filter((v) => v.part_id === p.id).map((v) => ({ id: v.id, name: v.name })),
-  }));
-}
 
 /** Parts with at least one unit not on a work order, by name (Part B 4.1). */
 export async function availableParts(db: Kysely<DB>, actor: Actor) {

@@ -1,4 +1,4 @@
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from './errors.ts';
 
 /**
  * CakePHP-style named parameters (`/page:2/from:2024-01-01/.json`) from the

@@ -1,5 +1,5 @@
-import type { JobStatus, MaintenanceJobDoc, WorkOrderDoc, WorkOrderStatus } from '@ops/shared';
-import { type Kysely, type Selectable, sql } from 'kysely';
+
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -9,71 +9,9 @@ import { parseOr400 } from '../../http/errors.ts';
 import { paginate } from '../../http/paging.ts';
 import { emptyToUndefined, zPage } from '../../http/zod.ts';
 import { reportDocs } from '../aircraft-reports/aircraft-reports.repository.ts';
-import type { MaintenanceJobsTable, WorkOrdersTable } from './maintenance-jobs.tables.ts';
-
-export type JobRow = Selectable<MaintenanceJobsTable>;
-type WorkOrderRow = Selectable<WorkOrdersTable>;
+import { jobDocs } from './maintenance-jobs.repository.ts';
 
 const n = (v: number | null) => (v === null ? null : Number(v));
-
-export function workOrderDoc(w: WorkOrderRow): WorkOrderDoc {
-  return {
-    id: w.id,
-    plan_work_order_id: w.plan_work_order_id,
-    name: w.name,
-    description: w.description,
-    ata: w.ata,
-    time: n(w.time),
-    status: w.status as WorkOrderStatus,
-    remarks: w.remarks,
-    sort_order: Number(w.sort_order),
-    completed_at: n(w.completed_at),
-    completed_by: w.completed_by,
-  };
-}
-
-/** Jobs as documents with their work orders, in one query for the work orders of all of them. */
-export async function jobDocs(db: Kysely<DB>, companyId: string, rows: readonly JobRow[]): Promise<MaintenanceJobDoc[]> {
-  if (!rows.length) return [];
-  const wos = await db
-    .selectFrom('work_orders')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where(
-      'maintenance_job_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .orderBy('maintenance_job_id')
-    .orderBy('sort_order')
-    .orderBy('id')
-    .execute();
-  const byJob = new Map<string, WorkOrderDoc[]>();
-  for (const w of wos) {
-    const list = byJob.get(w.maintenance_job_id) ?? [];
-    list.push(workOrderDoc(w));
-    byJob.set(w.maintenance_job_id, list);
-  }
-  return rows.map((j) => ({
-    id: j.id,
-    aircraft_id: j.aircraft_id,
-    user_id: j.user_id,
-    name: j.name,
-    description: j.description,
-    status: j.status as JobStatus,
-    start: n(j.start),
-    finish: n(j.finish),
-    crs_signed: !!j.crs_signed,
-    crs_signed_by: j.crs_signed_by,
-    crs_signed_at: n(j.crs_signed_at),
-    crs_expiration: n(j.crs_expiration),
-    maintenance_plan_id: j.maintenance_plan_id,
-    repeat: j.repeat,
-    created: Number(j.created),
-    modified: Number(j.modified),
-    WorkOrder: byJob.get(j.id) ?? [],
-  }));
-}
 
 export async function viewJob(db: Kysely<DB>, actor: Actor, id: string) {
   const row = await db.selectFrom('maintenance_jobs').selectAll().where('company_id', '=', actor.companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();

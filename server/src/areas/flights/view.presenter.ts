@@ -5,12 +5,12 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { flightZone } from './clock.ts';
-import { canConfirm, canCreate, canDelete, canEdit, canView } from './flights.policy.ts';
+import { flightZone } from '@ops/shared/rules/flights/clock';
+import { mayConfirmFlight, mayCreateFlight, mayDeleteFlight, mayEditFlight, mayViewFlight } from '@ops/shared/rules/flights/policy';
 import { presentFlightRow } from './flights.presenter.ts';
 import { flightsQuery } from './flights.repository.ts';
 import { flightActor } from './flights.service.ts';
-import { CHANGE_NAMES } from './history.ts';
+import { CHANGE_NAMES } from './history.repository.ts';
 import { uploadsOf } from '../uploads/attachments.ts';
 
 const airportRecord = (icao: string | null) => {
@@ -32,7 +32,7 @@ export async function viewFlight(ctx: AppContext, actor: Actor, id: string) {
   const row = await flightsQuery(db, actor.companyId).where('f.id', '=', id).where('f.deleted', '=', 0).executeTakeFirst();
   if (!row) throw notFound('Flight not found');
   const who = await flightActor(db, actor);
-  if (!canView(who, row, row.ac_user_id)) throw forbidden('You can only view flights you are involved in');
+  if (!mayViewFlight(who, row, row.ac_user_id)) throw forbidden('You can only view flights you are involved in');
   const zone = flightZone(actor);
   const now = nowSeconds();
   const presented = presentFlightRow(row, zone, now, true);
@@ -84,10 +84,10 @@ export async function viewFlight(ctx: AppContext, actor: Actor, id: string) {
       SafetyReport: [] as unknown[],
     },
     distance,
-    canConfirm: canConfirm(who, row),
-    canEdit: canEdit(who, row),
-    canCreate: canCreate(who),
-    canDelete: canDelete(who, row),
+    canConfirm: mayConfirmFlight(who, row),
+    canEdit: mayEditFlight(who, row),
+    canCreate: mayCreateFlight(who),
+    canDelete: mayDeleteFlight(who, row),
     changeNames: CHANGE_NAMES,
   };
 }

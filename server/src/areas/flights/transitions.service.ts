@@ -5,19 +5,19 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { aircraftBlockState } from '../aircraft-reports/aircraft-block.ts';
+import { aircraftBlockState } from '../aircraft-reports/aircraft-block.service.ts';
 import { companyFlags } from '../company/company.presenter.ts';
 import { confirmDutyWarnings, dispatchDutyRefusal, type DutyWarning } from '../duty/duty.service.ts';
-import { seatCompliance } from '../flight-types/compliance.ts';
-import { moveBooks } from './books.ts';
-import { adjustFlightCount, UNCONFIRMED } from './flights.repository.ts';
-import { canCancel, canDispatch, isCrew, isInvolved, isStaff } from './flights.policy.ts';
+import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
+import { moveBooks } from './books.repository.ts';
+import { adjustFlightCount } from './flights.repository.ts';
+import { isCrew, mayCancelFlight, mayDispatchFlight, reachesFlight, UNCONFIRMED } from '@ops/shared/rules/flights/policy';
 import { type FlightRow, flightActor, landedProblems, loadFlightRow } from './flights.service.ts';
 import { emitFlightWebhook } from './flights.webhooks.ts';
-import { runDispatchHooks } from './flights.hooks.ts';
-import { recordChange } from './history.ts';
-import { notifyCrew } from './notify-crew.ts';
-import { assertNoOverlap } from './overlap.ts';
+import { runDispatchHooks } from './dispatch-hooks.service.ts';
+import { recordChange } from './history.repository.ts';
+import { notifyCrew } from './crew.notify.ts';
+import { assertNoOverlap } from './overlap.service.ts';
 
 async function companyFlagsOf(db: Kysely<DB>, companyId: string) {
   const row = await db.selectFrom('companies').select('flags').where('id', '=', companyId).executeTakeFirstOrThrow();
@@ -63,7 +63,7 @@ export async function confirmFlight(uow: UnitOfWork, actor: Actor, id: string, o
   const trx = uow.trx;
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, id);
-  if (!isStaff(who) && !isInvolved(who, f)) throw forbidden('You can only confirm flights you are involved in');
+  if (!reachesFlight(who, f)) throw forbidden('You can only confirm flights you are involved in');
   if (!who.perms['Flight.confirm']) throw forbidden('Missing permission Flight.confirm');
   if (!UNCONFIRMED.includes(f.status)) throw badRequest(`Only unconfirmed flights can be confirmed; this one is ${f.status}`, { code: 'NOT_UNCONFIRMED' });
   const problem = landedProblems(f);
@@ -101,7 +101,7 @@ export async function dispatchFlight(uow: UnitOfWork, actor: Actor, id: string, 
   const trx = uow.trx;
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, id);
-  if (!canDispatch(who, f)) throw badRequest('Not authorized');
+  if (!mayDispatchFlight(who, f)) throw badRequest('Not authorized');
   if (f.status !== 'DRAFT' && f.status !== 'SCHEDULED') return { result: false, code: 'STATUS', message: 'Only draft or scheduled flights can be dispatched' };
   if (f.aircraft_id) {
     const block = await aircraftBlockState(trx, actor.companyId, f.aircraft_id, now);
@@ -160,7 +160,7 @@ export async function cancelFlight(
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, input.id);
   // `trusted`: a schedule booking cancelling its own SCHEDULED flight, already authorized there.
-  if (!opts.trusted && !canCancel(who, f)) throw badRequest('Not authorized');
+  if (!opts.trusted && !mayCancelFlight(who, f)) throw badRequest('Not authorized');
   if (f.status === 'CANCELED' || f.status === 'DELETED') return { status: f.status, changed: false };
   const status = f.status === 'LANDED' ? 'DELETED' : 'CANCELED';
   await setStatus(uow, actor, f, status);

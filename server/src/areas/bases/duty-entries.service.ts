@@ -1,4 +1,5 @@
-import { isStaff, uuidv7 } from '@ops/shared';
+import { uuidv7 } from '@ops/shared';
+import { mayChangeDutyEntry, mayManageDutyOf } from '@ops/shared/rules/bases/policy';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { DB } from '../../db/schema.ts';
@@ -22,9 +23,9 @@ export const presentSchedule = (r: ScheduleRow) => ({
   always: !!r.always,
 });
 
-/** Staff (role <= 170) manage anyone's entries; everyone else only their own. */
+/** Staff manage anyone's entries; everyone else only their own (bases/policy.ts). */
 function requireOwnerOrStaff(actor: Actor, userId: string): void {
-  if (!isStaff(actor.role) && userId !== actor.userId) throw forbidden('You can only manage your own schedule');
+  if (!mayManageDutyOf(actor, userId)) throw forbidden('You can only manage your own schedule');
 }
 
 async function companyPerson(db: Kysely<DB>, companyId: string, id: string) {
@@ -203,7 +204,7 @@ export async function deleteSchedule(ctx: AppContext, actor: Actor, id: string, 
   if (!UUID_RE.test(id)) throw badRequest('Expected a schedule id (UUID), `all` or `always`', { errors: { id: ['Expected a UUID, all or always'] } });
   const row = await findSchedule(ctx.db, actor.companyId, id);
   requireOwnerOrStaff(actor, row.user_id);
-  if (!isStaff(actor.role) && row.end_at !== null && Number(row.end_at) <= now) throw forbidden('Past schedule entries are duty history; ask the operations staff');
+  if (!mayChangeDutyEntry(actor, row, now)) throw forbidden('Past schedule entries are duty history; ask the operations staff');
   await ctx.tx(async (uow) => {
     await uow.trx
       .updateTable('base_schedules')
