@@ -7,6 +7,7 @@ import { HttpError } from './http/errors.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { observerMiddleware } from './http/observe.ts';
 import { buildRouter } from './http/router.ts';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 import type { Logger } from './logger.ts';
 import { mountMetricsMiddleware, mountOpsRoutes } from './ops/index.ts';
 
@@ -93,6 +94,14 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
     }
     if (e?.type === 'entity.too.large') {
       res.status(413).json({ result: false, message: 'Request body too large' });
+      return;
+    }
+    if (isDatabaseUnavailable(err)) {
+      // A database restart or failover: retryable, and not the request's fault.
+      req.log.warn({ err: (err as Error).message }, 'database unavailable');
+      if (res.headersSent) return;
+      res.setHeader('Retry-After', '1');
+      res.status(503).json({ result: false, message: 'Database temporarily unavailable; try again shortly' });
       return;
     }
     req.log.error({ err }, 'unhandled error');

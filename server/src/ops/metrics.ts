@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { onJobRun } from '../jobs/scheduler.ts';
+import { readinessOf } from './health.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -73,6 +74,23 @@ export class Metrics {
       registers,
       collect() {
         this.set(self.pendingCommands);
+      },
+    });
+    const state = readinessOf(database);
+    new Gauge({
+      name: 'sync_listener_up',
+      help: 'PostgreSQL: 1 while the change listener (LISTEN ops_changes) is connected; always 1 on SQLite',
+      registers,
+      collect() {
+        this.set(state.listening ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'sync_listener_reconnects',
+      help: 'Times the change listener reconnected after a lost connection since the process started',
+      registers,
+      collect() {
+        this.set(state.listenerReconnects);
       },
     });
     const pool = database.pool;
