@@ -28,8 +28,20 @@ export function readinessOf(database: Database): Readiness {
 /** How long the readiness probe waits for the database before calling it unreachable. */
 export const DB_PING_TIMEOUT_MS = 1500;
 
+const lastPingOk = new WeakMap<Database, number>();
+/** A pool with requests queued is busy, not down: a ping that succeeded this recently stands (a probe must not queue behind real work). */
+const BUSY_TRUST_MS = 5000;
+
 /** `select 1` within the timeout; false when the database does not answer in time or fails. */
 export async function pingDatabase(database: Database, timeoutMs = DB_PING_TIMEOUT_MS): Promise<boolean> {
+  const pool = database.pool;
+  if (pool && pool.waitingCount > 0 && performance.now() - (lastPingOk.get(database) ?? Number.NEGATIVE_INFINITY) < BUSY_TRUST_MS && pool.totalCount > 0) return true;
+  const ok = await pingOnce(database, timeoutMs);
+  if (ok) lastPingOk.set(database, performance.now());
+  return ok;
+}
+
+async function pingOnce(database: Database, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
