@@ -70,7 +70,7 @@ function apply(d: Device, docs: Array<Record<string, unknown>>, at: number) {
   }
 }
 
-function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
+function post(path: string, body: unknown): Promise<{ status: number; body: { documents?: Array<Record<string, unknown>>; checkpoint?: unknown } | null }> {
   return new Promise((resolve) => {
     const data = JSON.stringify(body);
     const req = http.request(`${args.baseUrl}${path}`, { method: 'POST', agent, headers: { authorization: `Bearer ${args.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
