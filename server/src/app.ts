@@ -7,6 +7,7 @@ import { HttpError } from './http/errors.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { observerMiddleware } from './http/observe.ts';
 import { buildRouter } from './http/router.ts';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 import type { Logger } from './logger.ts';
 import { mountMetricsMiddleware, mountOpsRoutes } from './ops/index.ts';
 
@@ -31,10 +32,23 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
 
   // The access line is only timed when it will be written.
   const accessLog = ctx.log.isLevelEnabled('info');
+  // req.log is made on first use: most requests never log, and a child logger per request was a measurable
+  // share of a small request's cost (issue 34). Own property once made (or assigned), so it is made once.
+  const baseLog = ctx.log;
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: Request) {
+      const log = baseLog.child({ reqId: this.id });
+      Object.defineProperty(this, 'log', { value: log, writable: true, configurable: true });
+      return log;
+    },
+    set(this: Request, value: Logger) {
+      Object.defineProperty(this, 'log', { value, writable: true, configurable: true });
+    },
+  });
   app.use((req: Request, res: Response, next: NextFunction) => {
     const incoming = req.headers['x-request-id'];
     req.id = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    req.log = ctx.log.child({ reqId: req.id });
     res.setHeader('X-Request-Id', req.id);
     if (accessLog) {
       const started = process.hrtime.bigint();
@@ -94,6 +108,14 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
     }
     if (e?.type === 'entity.too.large') {
       res.status(413).json({ result: false, message: 'Request body too large' });
+      return;
+    }
+    if (isDatabaseUnavailable(err)) {
+      // A database restart or failover: retryable, and not the request's fault.
+      req.log.warn({ err: (err as Error).message }, 'database unavailable');
+      if (res.headersSent) return;
+      res.setHeader('Retry-After', '1');
+      res.status(503).json({ result: false, message: 'Database temporarily unavailable; try again shortly' });
       return;
     }
     req.log.error({ err }, 'unhandled error');

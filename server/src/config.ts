@@ -20,7 +20,7 @@ export interface Config {
   weather: { aviationUrl: string; archiveUrl: string; timeoutMs: number };
   /** Periodic jobs (cleanups, deliveries) run in this process; `JOBS=off` leaves it out. */
   jobs: boolean;
-  /** PostgreSQL: how long a resolved credential is trusted in this process (`AUTH_CACHE_MS`, 0 off, at most 1000). */
+  /** How long a resolved credential is trusted in this process (`AUTH_CACHE_MS`, 0 off, at most 1000). */
   authCacheMs: number;
   /** Days sync tombstones are kept (`SYNC_TOMBSTONE_DAYS`, default 90; docs/sync.md). */
   syncTombstoneDays: number;

@@ -54,8 +54,11 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
     changes = new ChangeBus(database, log);
     await changes.start();
     mailer = new Mailer(database.db, log, config.smtpUrl, config.mailFrom, config.publicUrl);
-    // PostgreSQL: sessions resolved from a per-process cache of at most 0.5 s (AUTH_CACHE_MS, 0 = off, capped at 1000).
-    const db = database.pool ? withCredentialCache(database.db, changes, config.authCacheMs) : database.db;
+    // Sessions resolved from a per-process cache of at most 0.5 s (AUTH_CACHE_MS, 0 = off, capped at 1000), emptied
+    // at once by this process's own credential writes. SQLite too since issue 34 (one query less per request): there
+    // every API write goes through this process, so a revocation is immediate; another process writing the file
+    // (a CLI) is seen within the lifetime, as on PostgreSQL.
+    const db = withCredentialCache(database.db, changes, config.authCacheMs);
     ctx = {
       config,
       database,

@@ -250,22 +250,39 @@ try {
   // (2) Under load, in one run: the endpoint, then the bare Express ceiling.
   const url = `${server.baseUrl}/flights/load.json`;
   const headers = { authorization: `Bearer ${token}` };
+  // Server CPU time per request (utime + stime of the process, Linux): unlike req/s, barely moved by other load on the machine.
+  const cpuOf = (p: number | undefined) => {
+    try {
+      const f = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return ((Number(f[11]) + Number(f[12])) / 100) * 1e6;
+    } catch {
+      return Number.NaN;
+    }
+  };
+  const measured = async (pid: number | undefined, o: Parameters<typeof autocannon>[0]) => {
+    const c0 = cpuOf(pid);
+    const r = await autocannon(o);
+    return Object.assign(r, { cpuUs: (cpuOf(pid) - c0) / r.requests.total });
+  };
   await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
-  const flights = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  const flights = await measured(server.child.pid, { url, connections: CONNECTIONS, duration: DURATION, headers });
   // The same path with one row: what the application around the list (request
   // id and logger, router, session lookup) leaves of the bare figure here.
   const oneUrl = `${server.baseUrl}/flights/load/limit:1.json`;
   await autocannon({ url: oneUrl, connections: CONNECTIONS, duration: 2, headers });
-  const one = await autocannon({ url: oneUrl, connections: CONNECTIONS, duration: DURATION, headers });
+  const one = await measured(server.child.pid, { url: oneUrl, connections: CONNECTIONS, duration: DURATION, headers });
   const bareUrl = await startBare();
   await autocannon({ url: bareUrl, connections: CONNECTIONS, duration: 2 });
-  const ceiling = await autocannon({ url: bareUrl, connections: CONNECTIONS, duration: DURATION });
+  const ceiling = await measured(children.at(-1)?.pid, { url: bareUrl, connections: CONNECTIONS, duration: DURATION });
   if (flights.non2xx || one.non2xx || ceiling.non2xx) throw new Error(`non-2xx answers: ${flights.non2xx} / ${one.non2xx} / ${ceiling.non2xx}`);
   const ratio = flights.requests.average / ceiling.requests.average;
   console.log(`GET /flights/load.json: ${flights.requests.average.toFixed(0)} req/s, median latency ${flights.latency.p50} ms`);
   console.log(`GET /flights/load/limit:1.json: ${one.requests.average.toFixed(0)} req/s (${(one.requests.average / ceiling.requests.average).toFixed(2)} of bare)`);
   console.log(`bare Express JSON:     ${ceiling.requests.average.toFixed(0)} req/s, median latency ${ceiling.latency.p50} ms`);
   console.log(`ratio: ${ratio.toFixed(2)} (target >= 0.5)`);
+  console.log(
+    `server CPU per request: page ${flights.cpuUs.toFixed(0)} µs, one row ${one.cpuUs.toFixed(0)} µs, bare ${ceiling.cpuUs.toFixed(0)} µs; bare / page = ${(ceiling.cpuUs / flights.cpuUs).toFixed(2)} (the ratio a machine with a core per process would show)`,
+  );
 } finally {
   for (const c of children) c.kill('SIGTERM');
   await database.close();

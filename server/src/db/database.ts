@@ -37,8 +37,15 @@ export function openDatabase(opts: OpenOptions): Database {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      // While the database is unreachable a request fails (503) after this, instead of waiting for ever in the pool queue.
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    // A connection that breaks while checked out (inside a transaction, between two statements) emits 'error'
+    // with no listener of the pool's on it, which would end the process. The statement in flight fails on its
+    // own; the broken client is dropped by the pool when released (it is no longer queryable).
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

@@ -73,7 +73,7 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
   const now = nowSeconds();
   const isKey = token.startsWith('svc_');
   const hash = sha256(token);
-  // PostgreSQL: a per-process cache of at most ~1 s (ops/credential-cache.ts); absent on SQLite.
+  // A per-process cache of at most ~1 s (ops/credential-cache.ts), both dialects; off in test servers (AUTH_CACHE_MS=0).
   const cache = credentialCacheOf<NonNullable<CredentialRow>>(db);
   let row = cache?.get(hash);
   if (!row) {

@@ -154,5 +154,7 @@ export function withCredentialCache(db: Kysely<DB>, changes: ChangeBus, ttlMs: n
   changes.subscribe((events) => {
     for (const e of events) cache.noteVersion(e.companyId, e.changeNo);
   });
+  // The listener was down: revocations announced meanwhile were missed; start afresh.
+  changes.onResume(() => cache.clear());
   return watched;
 }

@@ -1,0 +1,162 @@
+/**
+ * Server processes (start:prod) on one PostgreSQL schema behind a loopback
+ * HAProxy (deploy/haproxy.local.cfg), and device processes
+ * (scripts/chaos-devices.ts): the pieces `npm run chaos:processes` and
+ * `npm run bench:fanout` are built from. Loopback addresses only.
+ */
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPgSchema, PG_URL } from '../test/setup/dialects.ts';
+import { freePort } from '../test/setup/process.ts';
+import { pullAll } from '../test/setup/sync.ts';
+import { buildServer, type ProdProcess, startProd } from '../test/integration/ops/prod-process.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** HAProxy from Debian's packages; installed when missing (apt-get). */
+export function ensureHaproxy(): string {
+  const found = spawnSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).stdout.trim();
+  if (found) return found;
+  console.log('installing haproxy (apt-get)...');
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'haproxy'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return spawnSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).stdout.trim();
+}
+
+export interface Cluster {
+  procs: ProdProcess[];
+  /** The balancer's API base (or the single process's when there is no balancer). */
+  baseUrl: string;
+  url: string;
+  schema: string;
+  stop(): Promise<void>;
+}
+
+/** `n` processes; with `balancer` they sit behind HAProxy (health checks on /health/ready). */
+export async function startCluster(n: number, balancer: boolean, env: Record<string, string> = {}): Promise<Cluster> {
+  buildServer();
+  const schema = await createPgSchema();
+  const procs: ProdProcess[] = [];
+  let haproxy: ChildProcess | null = null;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-chaos-'));
+  const stop = async () => {
+    haproxy?.kill('SIGTERM');
+    await Promise.all(procs.map((p) => (p.child.exitCode === null && p.child.signalCode === null ? p.stop() : Promise.resolve())));
+    await schema.drop().catch(() => {});
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    const base = { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema.schema, LOG_LEVEL: 'warn', ...env };
+    procs.push(await startProd({ ...base, SEED: 'fixtures' }));
+    for (let i = 1; i < n; i++) procs.push(await startProd({ ...base, SEED: 'none', JOBS: 'off' }));
+    if (!balancer) return { procs, baseUrl: procs[0]?.baseUrl as string, url: procs[0]?.url as string, schema: schema.schema, stop };
+    const bin = ensureHaproxy();
+    const port = await freePort();
+    const servers = procs.map((p, i) => `    server app${i} ${new URL(p.url).host} check`).join('\n');
+    const cfg = fs.readFileSync(path.join(root, 'deploy/haproxy.local.cfg'), 'utf8').replace('@FRONT_PORT@', String(port)).replace('@SERVERS@', servers);
+    const file = path.join(tmp, 'haproxy.cfg');
+    fs.writeFileSync(file, cfg);
+    haproxy = spawn(bin, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    haproxy.stderr?.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-2000);
+    });
+    const url = `http://127.0.0.1:${port}`;
+    for (let t0 = performance.now(); ; ) {
+      const ok = await fetch(`${url}/health/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) break;
+      if (performance.now() - t0 > 15_000) throw new Error(`haproxy not serving: ${err}`);
+      await sleep(100);
+    }
+    // Every server up in HAProxy's eyes (rise 2 × 500 ms).
+    await sleep(1500);
+    return { procs, baseUrl: `${url}/api/v1`, url, schema: schema.schema, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+export interface DeviceReport {
+  devices: number;
+  connected: number;
+  behind: number;
+  regressions: number;
+  connects: number;
+  failures: number;
+  failedBy: Record<string, number>;
+  reconnectMs: number[];
+  mem: number;
+}
+
+export interface DeviceGroup {
+  children: ChildProcess[];
+  report(expected: Record<string, number>): Promise<DeviceReport[]>;
+  latencies(): Promise<number[]>;
+  announce(seq: number, at: number): void;
+  stop(): Promise<void>;
+}
+
+/** `total` devices over `processes` child processes, each opening its share of streams. */
+export async function startDevices(o: { baseUrl: string; token: string; total: number; processes: number; ids: string[]; checkpoint: unknown; initial: Record<string, number> }): Promise<DeviceGroup> {
+  const children: ChildProcess[] = [];
+  const per = Math.ceil(o.total / o.processes);
+  for (let i = 0; i < o.processes; i++) {
+    const count = Math.min(per, o.total - i * per);
+    if (count <= 0) break;
+    const arg = JSON.stringify({ baseUrl: o.baseUrl, token: o.token, count, ids: o.ids, checkpoint: o.checkpoint, initial: o.initial });
+    const child = spawn(process.execPath, ['--max-old-space-size=2048', '--import', 'tsx', path.join(root, 'scripts/chaos-devices.ts'), arg], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    children.push(child);
+  }
+  await Promise.all(children.map((c) => new Promise<void>((resolve) => c.once('message', () => resolve()))));
+  const ask = <T>(c: ChildProcess, msg: unknown, type: string) =>
+    new Promise<T>((resolve) => {
+      const on = (m: { type: string }) => {
+        if (m.type !== type) return;
+        c.off('message', on);
+        resolve(m as T);
+      };
+      c.on('message', on);
+      c.send(msg as never);
+    });
+  return {
+    children,
+    report: (expected) => Promise.all(children.map((c) => ask<DeviceReport>(c, { type: 'report', expected }, 'report'))),
+    latencies: async () => (await Promise.all(children.map((c) => ask<{ latencies: number[] }>(c, { type: 'latencies' }, 'latencies')))).flatMap((r) => r.latencies),
+    announce: (seq, at) => {
+      for (const c of children) c.send({ type: 'write', seq, at });
+    },
+    stop: async () => {
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              c.once('exit', () => resolve());
+              c.send({ type: 'stop' });
+              setTimeout(() => c.kill('SIGKILL'), 3000);
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** What a device starts from: the fleet as the mechanic pulls it, the aircraft to write, and the pull checkpoint. */
+export async function fleetStart(api: Pick<ProdProcess, 'api'>, token: string, count: number) {
+  const { docs, checkpoint } = await pullAll(api, token, 'aircraft');
+  if (docs.length < count) throw new Error(`the fixtures hold ${docs.length} aircraft, ${count} needed`);
+  return { aircraft: docs.slice(0, count).map(({ _deleted, ...d }) => d as Record<string, unknown>), checkpoint };
+}
+
+export const percentile = (xs: number[], p: number) => {
+  if (!xs.length) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * p))] as number;
+};

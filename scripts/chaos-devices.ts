@@ -1,0 +1,191 @@
+/**
+ * Live devices for `npm run chaos:processes` and `npm run bench:fanout`: one
+ * child process holding many real HTTP stream connections
+ * (GET /sync/stream.json?collections=fleet), each a device. Started by the
+ * scenario with an IPC channel; loopback only.
+ *
+ * A device follows the protocol a client follows: it keeps its pull
+ * checkpoint, and whenever its stream (re)opens (event `resync`) it pulls from
+ * that checkpoint, so whatever changed while it was away comes in. When its
+ * stream ends or fails it reconnects after 100-400 ms (jitter), through the
+ * same address (the balancer). For the tracked aircraft it keeps the highest
+ * marker number seen (`<tag>-<n>` in registration): a lower one after a higher
+ * one counts as a regression; the scenario compares the finals with the
+ * database. Latency: the parent announces each write's start time; arrival
+ * minus start is recorded the first time a device sees that marker.
+ */
+import http from 'node:http';
+
+interface Args {
+  baseUrl: string;
+  token: string;
+  count: number;
+  ids: string[];
+  checkpoint: unknown;
+  initial: Record<string, number>;
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as Args;
+const send = (m: unknown) => process.send?.(m);
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+const now = () => performance.timeOrigin + performance.now();
+const seqOf = (registration: unknown) => {
+  const m = /^[A-Z]+-(\d+)$/.exec(String(registration ?? ''));
+  return m ? Number(m[1]) : -1;
+};
+const tracked = new Set(args.ids);
+const writeStart = new Map<number, number>();
+const latencies: number[] = [];
+const MAX_LATENCIES = 2_000_000;
+
+interface Device {
+  n: number;
+  seq: Map<string, number>;
+  checkpoint: unknown;
+  connected: boolean;
+  downAt: number | null;
+  req: http.ClientRequest | null;
+}
+let stopping = false;
+let regressions = 0;
+let connects = 0;
+let failures = 0;
+/** Why connections failed: HTTP status, or `error` / `end` / `pull` (catch-up failed). */
+const failedBy: Record<string, number> = {};
+const reconnectMs: number[] = [];
+const devices: Device[] = Array.from({ length: args.count }, (_, n) => ({ n, seq: new Map(Object.entries(args.initial)), checkpoint: args.checkpoint, connected: false, downAt: null, req: null }));
+
+function apply(d: Device, docs: Array<Record<string, unknown>>, at: number) {
+  for (const doc of docs) {
+    const id = String(doc.id);
+    if (!tracked.has(id)) continue;
+    const s = seqOf(doc.registration);
+    const had = d.seq.get(id) ?? -1;
+    if (s < had) regressions++;
+    else if (s > had) {
+      d.seq.set(id, s);
+      const t0 = writeStart.get(s);
+      if (t0 !== undefined && latencies.length < MAX_LATENCIES) latencies.push(at - t0);
+    }
+  }
+}
+
+function post(path: string, body: unknown): Promise<{ status: number; body: { documents?: Array<Record<string, unknown>>; checkpoint?: unknown } | null }> {
+  return new Promise((resolve) => {
+    const data = JSON.stringify(body);
+    const req = http.request(`${args.baseUrl}${path}`, { method: 'POST', agent, headers: { authorization: `Bearer ${args.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => {
+        text += c;
+      });
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+        } catch {
+          resolve({ status: res.statusCode ?? 0, body: null });
+        }
+      });
+      res.on('error', () => resolve({ status: 0, body: null }));
+    });
+    req.setTimeout(15_000, () => req.destroy());
+    req.on('error', () => resolve({ status: 0, body: null }));
+    req.end(data);
+  });
+}
+
+/** Pulls everything after the device's checkpoint (bounded: 50 pages). */
+async function catchUp(d: Device): Promise<boolean> {
+  for (let page = 0; page < 50; page++) {
+    const r = await post('/sync/fleet/pull.json', { checkpoint: d.checkpoint, limit: 200 });
+    if (r.status !== 200 || !Array.isArray(r.body?.documents)) return false;
+    apply(d, r.body.documents, now());
+    d.checkpoint = r.body.checkpoint;
+    if (r.body.documents.length < 200) return true;
+  }
+  return true;
+}
+
+function down(d: Device) {
+  if (d.req) d.req.destroy();
+  d.req = null;
+  d.downAt ??= now();
+  d.connected = false;
+  if (!stopping) setTimeout(() => connect(d), 100 + Math.random() * 300);
+}
+
+function connect(d: Device) {
+  if (stopping) return;
+  let ended = false;
+  const fail = (why: string) => {
+    if (ended) return;
+    ended = true;
+    failures++;
+    failedBy[why] = (failedBy[why] ?? 0) + 1;
+    down(d);
+  };
+  const req = http.get(`${args.baseUrl}/sync/stream.json?collections=fleet`, { agent: false, headers: { authorization: `Bearer ${args.token}`, accept: 'text/event-stream' } }, (res) => {
+    if (res.statusCode !== 200) {
+      res.resume();
+      return fail(String(res.statusCode));
+    }
+    res.setEncoding('utf8');
+    let buf = '';
+    res.on('data', (chunk: string) => {
+      buf += chunk;
+      let i = buf.indexOf('\n\n');
+      while (i !== -1) {
+        const block = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        i = buf.indexOf('\n\n');
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (!event || !data) continue;
+        if (event === 'resync') {
+          // (Re)connected: pull what changed meanwhile from the checkpoint, then count the device as back.
+          void catchUp(d).then((ok) => {
+            if (!ok) return fail('pull');
+            connects++;
+            if (d.downAt !== null) reconnectMs.push(now() - d.downAt);
+            d.downAt = null;
+            d.connected = true;
+          });
+        } else if (event === 'change') {
+          const parsed = JSON.parse(data) as { documents: Array<Record<string, unknown>>; checkpoint: unknown };
+          apply(d, parsed.documents, now());
+          d.checkpoint = parsed.checkpoint;
+        } else if (event === 'error') fail('event error');
+      }
+    });
+    res.on('end', () => fail('end'));
+    res.on('error', () => fail('error'));
+  });
+  req.on('error', (err) => fail((err as NodeJS.ErrnoException).code ?? 'error'));
+  d.req = req;
+}
+
+process.on('message', (m: { type: string; seq?: number; at?: number; expected?: Record<string, number> }) => {
+  if (m.type === 'write' && m.seq !== undefined && m.at !== undefined) writeStart.set(m.seq, m.at);
+  else if (m.type === 'report') {
+    const expected = m.expected ?? {};
+    const behind = devices.filter((d) => Object.entries(expected).some(([id, s]) => (d.seq.get(id) ?? -1) < s)).length;
+    send({ type: 'report', devices: devices.length, connected: devices.filter((d) => d.connected).length, behind, regressions, connects, failures, failedBy, reconnectMs, mem: process.memoryUsage().rss });
+  } else if (m.type === 'latencies') {
+    send({ type: 'latencies', latencies });
+    latencies.length = 0;
+  } else if (m.type === 'stop') {
+    stopping = true;
+    for (const d of devices) d.req?.destroy();
+    setTimeout(() => process.exit(0), 100);
+  }
+});
+
+// Connect in bursts so a thousand devices do not all handshake in the same millisecond.
+for (let i = 0; i < devices.length; i += 50) {
+  for (const d of devices.slice(i, i + 50)) {
+    d.downAt = null;
+    connect(d);
+  }
+  await new Promise((r) => setTimeout(r, 20));
+}
+send({ type: 'started' });
