@@ -11,7 +11,8 @@ export default defineConfig({
       'desktop/renderer/src/**/*.test.ts',
       'test/**/*.test.ts',
     ],
-    exclude: ['**/node_modules/**', 'test/e2e/**'],
+    // pg-restart restarts the PostgreSQL every suite shares: it runs alone afterwards (npm run test:faults).
+    exclude: ['**/node_modules/**', 'test/e2e/**', 'test/integration/ops/pg-restart.test.ts'],
     pool: 'forks',
     // The contract test: every API response of the suite checked against /openapi.json (test/setup/contract.ts).
     globalSetup: ['test/setup/contract-global.ts'],
