@@ -208,4 +208,39 @@ describe.skipIf(!hasChromium)('the app, role by role (Chromium, demo data)', () 
       await context.close();
     }
   });
+  /** Every control of the named fields lies inside its own field (its column), not past it. */
+  async function controlsInside(page: Page, form: string, labels: string[]) {
+    for (const label of labels) {
+      const field = page.locator(`${form} label.field`, { has: page.locator(`span:text-is("${label}")`) });
+      const outer = await field.boundingBox();
+      const inner = await field.locator('input, select').first().boundingBox();
+      if (!outer || !inner) throw new Error(`no field ${label}`);
+      expect(inner.x + inner.width, label).toBeLessThanOrEqual(outer.x + outer.width + 0.5);
+    }
+  }
+
+  it('Callsign, ICAO, ATA and System inputs stay inside their columns', async () => {
+    // A laptop-sized window, where the form grid's columns are narrowest beside the menu.
+    const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+    try {
+      const mech = await context.newPage();
+      await signIn(mech, url, 'mechanic@skyline.test');
+      await mech.waitForSelector('[data-registration=EC-ABC]');
+      await mech.locator('[data-registration=EC-ABC] button', { hasText: 'Technical log' }).click();
+      await mech.click('button:has-text("Report a defect")');
+      await controlsInside(mech, 'form[aria-label="Report a defect"]', ['ATA chapter', 'System']);
+    } finally {
+      await context.close();
+    }
+    const second = await browser.newContext({ viewport: { width: 900, height: 900 } });
+    try {
+      const pilot = await second.newPage();
+      await signIn(pilot, url, 'pilot@skyline.test');
+      await pilot.waitForSelector('[data-testid=flights]');
+      await pilot.click('button:has-text("New flight")');
+      await controlsInside(pilot, 'main.content form', ['Callsign', 'From (ICAO)', 'To (ICAO)']);
+    } finally {
+      await second.close();
+    }
+  });
 });

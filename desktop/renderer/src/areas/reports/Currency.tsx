@@ -2,6 +2,7 @@ import type { FlightDoc } from '@ops/shared';
 import { flightsInWindow } from '@ops/shared/rules/pilots/currency';
 import { useMemo } from 'react';
 import { formatDate } from '../../format.ts';
+import './reports.css';
 import { useCompany, useDocs, useNow } from '../../hooks.ts';
 
 interface CountWindow {

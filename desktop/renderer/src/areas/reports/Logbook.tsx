@@ -139,7 +139,8 @@ function MonthChart({ buckets }: { buckets: MonthBucket[] }) {
         height: 220,
         legend: { show: false },
         series: [{}, { label: 'Hours', stroke: '#1f6feb', fill: 'rgba(31,111,235,0.35)', paths: uPlot.paths.bars?.({ size: [0.6, 60] }), points: { show: false } }],
-        axes: [{ values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(0, 7)) }, { label: 'Hours' }],
+        // Month labels need room: uPlot drops ticks closer than `space` pixels, so labels never overlap.
+        axes: [{ space: 60, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(0, 7)) }, { label: 'Hours' }],
       },
       data,
       el,
