@@ -1,3 +1,4 @@
+import { codeOf, humanRefusal } from './refusals.ts';
 import { type Rejection, describeCommand } from './decisions.ts';
 import { formatDateTime } from './format.ts';
 import { useCommands, useCompany, useDeferred, useMarks, useSyncState, useWorkspace } from './hooks.ts';
@@ -40,7 +41,7 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
                   <strong>{r.what}</strong> <Badge tone={r.conflict ? 'warn' : 'danger'}>{r.conflict ? 'conflict' : 'rejected'}</Badge>{' '}
                   <span className="muted small">{formatDateTime(r.at, display)}</span>
                 </div>
-                <p className="reason">{r.reason}</p>
+                <p className="reason">{humanRefusal(r.reason)}</p>
                 {r.conflicts.length > 0 && (
                   <ul className="conflicts">
                     {r.conflicts.map((c) => (
@@ -96,7 +97,7 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
           {decided.map((c) => (
             <li key={c.id}>
               {describeCommand(c)} <Badge tone={c.status === 'accepted' ? 'ok' : 'danger'}>{c.status}</Badge>
-              {c.reason ? <span className="small"> {c.reason}</span> : null} <span className="muted small">{c.decided_at ? formatDateTime(c.decided_at, display) : ''}</span>
+              {c.reason ? <span className="small"> {humanRefusal(c.reason, codeOf(c))}</span> : null} <span className="muted small">{c.decided_at ? formatDateTime(c.decided_at, display) : ''}</span>
             </li>
           ))}
         </ul>

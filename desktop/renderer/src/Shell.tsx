@@ -46,8 +46,11 @@ function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): vo
     window.addEventListener(SWITCH_EVENT, onSwitchEvent);
     return () => window.removeEventListener(SWITCH_EVENT, onSwitchEvent);
   }, [onSwitch]);
+  // On a phone the menu folds behind a button so the screen comes first; choosing a screen folds it again.
+  const [menuOpen, setMenuOpen] = useState(false);
   const go = useCallback((r: Route) => {
     markNavigation(r.screen);
+    setMenuOpen(false);
     const hash = `#${r.screen}${r.id ? `/${encodeURIComponent(r.id)}` : ''}`;
     if (location.hash !== hash) history.replaceState(null, '', hash);
     setRoute(r);
@@ -82,8 +85,11 @@ function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): vo
       </header>
       <SyncBar rejected={rejected.length} onShowChanges={() => go({ screen: 'changes' })} />
       {sync.needsSignIn && <SignInAgain ws={ws} onSwitch={onSwitch} />}
+      <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="screens-menu" onClick={() => setMenuOpen((o) => !o)} data-testid="menu-toggle">
+        <span aria-hidden="true">☰</span> Menu{current ? ` · ${current.label}` : ''}
+      </button>
       <div className="body">
-        <nav aria-label="Screens" className="sidenav">
+        <nav aria-label="Screens" id="screens-menu" className={menuOpen ? 'sidenav open' : 'sidenav'}>
           {menu.map(({ group, screens: items }) => (
             <div key={group} className="nav-group">
               <h2 className="nav-group-title">

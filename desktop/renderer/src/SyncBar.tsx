@@ -1,6 +1,7 @@
 import { formatDateTime, formatTime, isoDateIn } from './format.ts';
 import { useCompany, useDeferred, useNetwork, useNow, useSyncState, useWorkspace } from './hooks.ts';
 import { usePendingFileCount } from './areas/uploads/files.ts';
+import { offlineLine } from './refusals.ts';
 
 /**
  * Always visible: online or offline (the server answering, not just a
@@ -27,7 +28,7 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
     <section className={`syncbar ${online ? 'is-online' : 'is-offline'}`} aria-label="Sync status" data-testid="sync-status">
       <span className="sync-state" data-online={online ? 'true' : 'false'}>
         <span className="dot" aria-hidden="true" />
-        {online ? 'Online' : network ? 'Offline (server not answering)' : 'Offline'}
+        {online ? 'Online' : offlineLine(changes + commands + files)}
       </span>
       <button type="button" className={`sync-pending ${changes + commands > 0 ? 'has-pending' : ''}`} onClick={onShowChanges} data-testid="sync-pending">
         {changes} change{changes === 1 ? '' : 's'} · {commands} command{commands === 1 ? '' : 's'} pending
@@ -43,7 +44,8 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
       <span className="sync-last" title={display.companyZone}>
         Last sync {lastText}
       </span>
-      {s.lastError && (
+      {/* Offline, the transport's own error ("stream: Failed to fetch") says nothing new: the quiet line above says it. */}
+      {online && s.lastError && (
         <span className="sync-error" title={s.lastError}>
           {s.lastError}
         </span>

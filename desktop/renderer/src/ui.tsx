@@ -1,6 +1,7 @@
 import type { CommandDoc, OutcomeDoc } from '@ops/shared';
 import type { ReactNode } from 'react';
 import { conflictsOf } from './decisions.ts';
+import { codeOf, humanRefusal } from './refusals.ts';
 import type { MelDeadline } from '@ops/shared/rules/aircraft-reports/mel';
 import { type DisplaySettings, formatDateTime, formatDeadline } from './format.ts';
 
@@ -40,7 +41,7 @@ export function DecisionNote({ command, outcome, display }: { command?: CommandD
   if (outcome && (!command || outcome.created >= (command.decided_at ?? 0))) {
     return (
       <div className="decision decision-rejected" role="alert">
-        <strong>{outcome.status === 'conflict' ? 'Not applied' : 'Refused by the server'}:</strong> {outcome.reason}
+        <strong>{outcome.status === 'conflict' ? 'Not applied' : 'Refused by the server'}:</strong> {humanRefusal(outcome.reason)}
       </div>
     );
   }
@@ -52,7 +53,7 @@ export function DecisionNote({ command, outcome, display }: { command?: CommandD
   const conflicts = conflictsOf(command.details);
   return (
     <div className="decision decision-rejected" role="alert">
-      <strong>Refused by the server:</strong> {command.reason}
+      <strong>Refused by the server:</strong> {humanRefusal(command.reason, codeOf(command))}
       {conflicts.length > 0 && (
         <ul className="conflicts">
           {conflicts.map((c) => (

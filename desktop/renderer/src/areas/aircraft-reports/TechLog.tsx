@@ -1,3 +1,4 @@
+import { codeOf, humanRefusal } from '../../refusals.ts';
 import { type AircraftDoc, type AircraftReportDoc, type CommandDoc, type OutcomeDoc, uuidv7 } from '@ops/shared';
 import {
   canActOnMel,
@@ -81,7 +82,7 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
 
       {refusedRaises.map((c) => (
         <div key={c.id} className="decision decision-rejected" role="alert">
-          <strong>Not raised — refused by the server:</strong> {c.reason} ({describeRaise(c)}){' '}
+          <strong>Not raised — refused by the server:</strong> {humanRefusal(c.reason, codeOf(c))} ({describeRaise(c)}){' '}
           <button type="button" className="link" onClick={() => ws.dismiss([c.id])}>
             Dismiss
           </button>

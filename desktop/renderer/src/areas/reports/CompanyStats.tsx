@@ -198,18 +198,21 @@ function BarChart({ labels, values, second, testId }: { labels: string[]; values
     const el = box.current;
     if (!el || labels.length === 0) return;
     const xs = labels.map((_, i) => i);
+    const width = Math.max(320, el.clientWidth || 640);
+    const slant = labels.reduce((n, l) => n + l.length, 0) * 7.5 > width * 0.8;
     const series: uPlot.Series[] = [{}, { label: 'Hours', stroke: '#1f6feb', fill: 'rgba(31,111,235,0.35)', paths: uPlot.paths.bars?.({ size: [0.6, 60] }), points: { show: false } }];
     const data: uPlot.AlignedData = second ? [xs, values, second] : [xs, values];
     if (second) series.push({ label: 'Flights', stroke: '#d97706', width: 2, scale: 'flights' });
     const plot = new uPlot(
       {
-        width: Math.max(320, el.clientWidth || 640),
-        height: 220,
+        width,
+        height: slant ? 260 : 220,
         legend: { show: !!second },
         scales: { x: { time: false, range: [-0.5, labels.length - 0.5] } },
         series,
         axes: [
-          { values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? (labels[t] ?? '') : '')) },
+          // One tick per category; many or long names are slanted so neighbouring labels never overlap.
+          { splits: () => xs, values: (_u, ticks) => ticks.map((t) => labels[t] ?? ''), ...(slant ? { rotate: -40, size: 80 } : {}) },
           { label: 'Hours' },
           ...(second ? [{ side: 1, scale: 'flights', label: 'Flights', grid: { show: false } }] : []),
         ],

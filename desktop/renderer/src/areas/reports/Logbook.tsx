@@ -4,17 +4,8 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useWorkspace } from '../../hooks.ts';
 import { Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
+import { CurrencyCard, type CurrencyAnswer } from './Currency.tsx';
 import { useLocalReports } from './local-reports.ts';
-interface Window {
-  days: number;
-  count?: number;
-  required: number;
-  current: boolean;
-}
-interface Currency {
-  current: boolean;
-  windows: { landings: Window; night_landings: Window; hours: Window & { seconds?: number } };
-}
 interface Certificate {
   id: string;
   name: string | null;
@@ -29,7 +20,7 @@ export default function Logbook() {
   const ws = useWorkspace();
   // Figures from the replicated flights (shared rules, the server's numbers), so the logbook works offline.
   const local = useLocalReports({ userId: ws.user.id, aircraftId: null }, 11);
-  const currency = useLoad<Currency>('/pilots/get_currency.json');
+  const currency = useLoad<CurrencyAnswer>('/pilots/get_currency.json');
   const certs = useLoad<{ certificates: Certificate[] }>('/pilots/certificates.json');
   const today = new Date().toISOString().slice(0, 10);
   const hours = local.ready ? local.hours : null;
@@ -72,17 +63,7 @@ export default function Logbook() {
         <article aria-labelledby="lb-currency" data-testid="logbook-currency">
           <h3 id="lb-currency">Currency</h3>
           {currency.data ? (
-            <>
-              <p className={currency.data.current ? 'ok' : 'warn'}>{currency.data.current ? 'Current' : 'Not current'}</p>
-              <ul>
-                <li>
-                  Landings: {currency.data.windows.landings.count} of {currency.data.windows.landings.required} in {currency.data.windows.landings.days} days
-                </li>
-                <li>
-                  Night landings: {currency.data.windows.night_landings.count} of {currency.data.windows.night_landings.required} in {currency.data.windows.night_landings.days} days
-                </li>
-              </ul>
-            </>
+            <CurrencyCard answer={currency.data} userId={ws.user.id} />
           ) : (
             <Outcome error={currency.error} />
           )}
@@ -158,7 +139,8 @@ function MonthChart({ buckets }: { buckets: MonthBucket[] }) {
         height: 220,
         legend: { show: false },
         series: [{}, { label: 'Hours', stroke: '#1f6feb', fill: 'rgba(31,111,235,0.35)', paths: uPlot.paths.bars?.({ size: [0.6, 60] }), points: { show: false } }],
-        axes: [{ values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(0, 7)) }, { label: 'Hours' }],
+        // Month labels need room: uPlot drops ticks closer than `space` pixels, so labels never overlap.
+        axes: [{ space: 60, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(0, 7)) }, { label: 'Hours' }],
       },
       data,
       el,

@@ -1,6 +1,8 @@
 import type { BookingDoc, CommandDoc } from '@ops/shared';
 import { useState } from 'react';
 import { type DisplaySettings, formatDateTime, formatTime } from '../../format.ts';
+import { codeOf, humanRefusal } from '../../refusals.ts';
+import { useWorkspace } from '../../hooks.ts';
 import { Badge } from '../../ui.tsx';
 import './schedules.css';
 import { todayIn } from './board.ts';
@@ -57,7 +59,7 @@ export default function Schedules() {
       )}
       {localRefusal && (
         <div className="decision decision-rejected" role="alert" data-testid="booking-refused-here">
-          <strong>Not booked</strong>: {localRefusal.message} <Badge tone="danger">{localRefusal.code}</Badge>
+          <strong>Not booked</strong>: {humanRefusal(localRefusal.message, localRefusal.code)}
         </div>
       )}
       {refused.length > 0 && (
@@ -95,11 +97,13 @@ export default function Schedules() {
 function RefusedBooking({ command, display, registration }: { command: CommandDoc; display: DisplaySettings; registration: Map<string, string> }) {
   const a = command.args as Record<string, unknown>;
   const conflicts = conflictsOf(command.details);
-  const code = command.details && typeof command.details === 'object' ? String((command.details as { code?: unknown }).code ?? '') : '';
+  const ws = useWorkspace();
   return (
     <div className="decision decision-rejected" role="alert" data-testid="booking-refused">
-      <strong>Not booked</strong> ({registration.get(String(a.aircraft_id)) ?? 'aircraft'} {formatDateTime(Number(a.start), display)}): {command.reason}
-      {code && <Badge tone="danger">{code}</Badge>}
+      <strong>Not booked</strong> ({registration.get(String(a.aircraft_id)) ?? 'aircraft'} {formatDateTime(Number(a.start), display)}): {humanRefusal(command.reason, codeOf(command))}{' '}
+      <button type="button" className="link" onClick={() => ws.dismiss([command.id])}>
+        Dismiss
+      </button>
       {conflicts.length > 0 && (
         <ul className="conflicts">
           {conflicts.map((c) => (

@@ -8,7 +8,8 @@ import { type HoursRow, resolveDay } from '@ops/shared/rules/company/operating-h
 import { aircraftBlockedFor, aircraftBlockedMessage, isSelfBooker, melItemLabel, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
 import { useMemo, useState } from 'react';
 import { endOfDay, zonedToUnix } from '../../format.ts';
-import { useCommands, useCompany, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
+import { useCommands, useCompany, useDismissed, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
+import { supersededRejections } from '../../refusals.ts';
 import { isBookableInstructor } from '../../policy-todo.ts';
 import { openItems } from '../aircraft-reports/techlog.ts';
 import { deviceBookingRefusal, useDeviceDuty } from '../duty/device-duty.ts';
@@ -109,7 +110,10 @@ export function useSchedules() {
   }, [users, bookings, me]);
   const bookCommands = useMemo(() => commands.filter((c) => c.name === 'schedule.book'), [commands]);
   const pending = bookCommands.filter((c) => c.status === 'pending');
-  const refused = bookCommands.filter((c) => c.status === 'rejected').slice(0, 5);
+  const dismissed = useDismissed();
+  // A refusal goes away when dismissed, or by itself once a later booking is accepted.
+  const superseded = useMemo(() => supersededRejections(bookCommands), [bookCommands]);
+  const refused = bookCommands.filter((c) => c.status === 'rejected' && !dismissed.has(c.id) && !superseded.has(c.id)).slice(0, 5);
 
   const pendingDocs: Array<BookingDoc & { pending: true }> = pending.map((c) => {
     const a = c.args as Record<string, unknown>;

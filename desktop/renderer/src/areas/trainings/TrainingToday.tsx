@@ -1,3 +1,4 @@
+import { humanRefusal } from '../../refusals.ts';
 import type { OutcomeDoc, TrainingClassDoc, TrainingClassStudentDoc } from '@ops/shared';
 import { ATTENDANCE_STATUSES, type AttendanceStatus, attendanceEditRefusal, attendedFlag, signRefusal } from '@ops/shared/rules/trainings/attendance';
 import { type FormEvent, useState } from 'react';
@@ -108,7 +109,7 @@ function ClassCard({ data, session: stored }: { data: TrainingData; session: Tra
                   {pending.has(r.id) && <Badge tone="pending">Waiting to sync</Badge>}
                   {refused && (
                     <span className="tr-refused" data-testid="attendance-refused">
-                      Refused: {refused.reason}
+                      Refused: {humanRefusal(refused.reason)}
                     </span>
                   )}
                 </td>
