@@ -6,7 +6,8 @@ import { badRequest, forbidden, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { notify } from '../notifications/notify.ts';
 import { verifyOwnPassword } from '../profile/password-check.ts';
-import { presentClass, requireClass, runsClass } from './trainings.classes.ts';
+import { mayRunClass } from '@ops/shared/rules/trainings/policy';
+import { presentClass, requireClass } from './trainings.classes.ts';
 import { chunks, stamp } from './trainings.common.ts';
 
 /**
@@ -34,7 +35,7 @@ export async function storeAttendance(ctx: AppContext, actor: Actor, input: Stor
   const c = await requireClass(ctx.db, actor.companyId, input.classId);
   const refusal = attendanceEditRefusal({ id: actor.userId, role: actor.role }, c);
   if (refusal) {
-    if (c.signed_at != null && runsClass(actor, c)) throw badRequest(refusal, { code: 'CLASS_SIGNED' });
+    if (c.signed_at != null && mayRunClass(actor, c)) throw badRequest(refusal, { code: 'CLASS_SIGNED' });
     throw forbidden(refusal);
   }
   const wanted = new Map(input.students.map((s) => [s.user_id, s.attendance_status]));
@@ -159,7 +160,7 @@ export async function unsignClass(ctx: AppContext, actor: Actor, classId: string
   const c = await requireClass(ctx.db, actor.companyId, classId);
   const refusal = unsignRefusal({ id: actor.userId, role: actor.role }, c);
   if (refusal) {
-    if (!runsClass(actor, c)) throw forbidden(refusal);
+    if (!mayRunClass(actor, c)) throw forbidden(refusal);
     throw badRequest(refusal, { code: 'CLASS_NOT_SIGNED' });
   }
   await ctx.tx(async (uow) => {

@@ -1,3 +1,4 @@
+import { mayReadStudentWork } from '@ops/shared/rules/trainings/policy';
 import { randomBytes } from 'node:crypto';
 import type { AttendanceStatus } from '@ops/shared/rules/trainings/attendance';
 import type { Request, Response } from 'express';
@@ -8,7 +9,7 @@ import type { Actor } from '../../http/actor.ts';
 import { notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds, sha256 } from '../../lib/tokens.ts';
 import './trainings.classes.tables.ts';
-import { type Db, num, SUBJECT_VIEW_STAFF_MAX_ROLE } from './trainings.common.ts';
+import { type Db, num } from './trainings.common.ts';
 
 /**
  * Calendar of classes (Part B 4.7 item 19) and the per-user ICS feed. Who sees
@@ -68,7 +69,7 @@ async function classesFor(db: Db, who: Who, from: number, to: number, trainingId
     .where('c.datetime', '>=', from)
     .where('c.datetime', '<', to);
   if (trainingId) q = q.where('c.training_id', '=', trainingId);
-  if (who.role > SUBJECT_VIEW_STAFF_MAX_ROLE) q = q.where((eb) => eb.or([eb('c.teacher_id', '=', who.userId), eb('me.id', 'is not', null)]));
+  if (!mayReadStudentWork(who)) q = q.where((eb) => eb.or([eb('c.teacher_id', '=', who.userId), eb('me.id', 'is not', null)]));
   return q.orderBy('c.datetime').orderBy('c.id').limit(5000).execute();
 }
 

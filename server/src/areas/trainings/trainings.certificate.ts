@@ -1,3 +1,4 @@
+import { maySeeEnrollment } from '@ops/shared/rules/trainings/policy';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Response } from 'express';
@@ -6,7 +7,7 @@ import PDFDocument from 'pdfkit';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden } from '../../http/errors.ts';
-import { num, requireEnrollment, SUBJECT_VIEW_STAFF_MAX_ROLE } from './trainings.common.ts';
+import { num, requireEnrollment } from './trainings.common.ts';
 
 /**
  * GET /trainings/trainings/certificate/{enrollmentId}.json (Part B 4.7 item 19):
@@ -21,7 +22,7 @@ const BOLD = path.join(FONTS, 'DejaVuSans-Bold.ttf');
 
 export async function sendCertificate(ctx: AppContext, actor: Actor, enrollmentId: string, res: Response): Promise<undefined> {
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
-  if (e.user_id !== actor.userId && actor.role > SUBJECT_VIEW_STAFF_MAX_ROLE) throw forbidden('Not your enrollment');
+  if (!maySeeEnrollment(actor, e)) throw forbidden('Not your enrollment');
   if (e.status !== 'COMPLETED') throw badRequest('A certificate is issued for a completed enrollment only', { code: 'NOT_COMPLETED' });
   const db = ctx.db;
   const student = await db.selectFrom('users').select(['name', 'surname']).where('id', '=', e.user_id).where('company_id', '=', actor.companyId).executeTakeFirst();

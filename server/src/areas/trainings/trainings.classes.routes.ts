@@ -1,3 +1,5 @@
+import { GATES } from '@ops/shared';
+import { trainingGates } from '@ops/shared/rules/trainings/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
@@ -42,7 +44,6 @@ import {
   ZStoreAttendance,
   ZUnsign,
 } from './trainings.classes.schema.ts';
-import { TRAINING_MANAGER_MAX_ROLE } from './trainings.common.ts';
 import { getEvaluation, saveEvaluation } from './trainings.evaluations.ts';
 import { gradeClasswork, listClasswork, listJustifications, requestClasswork, reviewJustification, submitClasswork, submitJustification } from './trainings.justifications.ts';
 import { listLocations, saveLocation, viewLocation } from './trainings.locations.ts';
@@ -52,8 +53,8 @@ import { MEDIA } from '../../http/responses.ts';
 /** Trainings part 2 routes (Part B 4.7 items 15, 16, 19-21; docs/areas/trainings.md "Classes and attendance"). */
 
 const area = 'trainings';
-const manager = { maxRole: TRAINING_MANAGER_MAX_ROLE } as const;
-const signedIn = {} as const;
+const manager = { who: trainingGates.manage } as const;
+const signedIn = { who: GATES.member } as const;
 const none = z.object({});
 const classParam = z.object({ classId: zId });
 
@@ -103,7 +104,7 @@ export const classesRoutes = [
     path: '/trainings/onsite/sign_class.json',
     area,
     summary: 'The teacher signs a class with their password; missed-class mails and attendance notifications go once per student',
-    access: { sessionOnly: true },
+    access: { who: GATES.member, sessionOnly: true },
     body: ZSign,
     response: ZSigned,
     handler: ({ ctx, actor, body, req }) => signClass(ctx, actor, body, req.ip ?? null),
@@ -262,7 +263,7 @@ export const classesRoutes = [
     path: '/trainings/calendar/feed.json',
     area,
     summary: 'A new secret ICS URL of the caller’s classes (replaces the previous one)',
-    access: { sessionOnly: true },
+    access: { who: GATES.member, sessionOnly: true },
     body: none,
     response: ZFeedCreated,
     handler: ({ ctx, actor, req }) => createFeed(ctx, actor, req),
@@ -272,7 +273,7 @@ export const classesRoutes = [
     path: '/trainings/calendar/feed/revoke.json',
     area,
     summary: 'Revoke the caller’s class calendar URL (404 from then on)',
-    access: { sessionOnly: true },
+    access: { who: GATES.member, sessionOnly: true },
     body: none,
     response: ZOk,
     handler: ({ ctx, actor }) => revokeFeed(ctx, actor),
@@ -292,7 +293,7 @@ export const classesRoutes = [
     path: '/trainings/trainings/certificate/:enrollmentId.json',
     area,
     summary: 'PDF certificate of a COMPLETED enrollment (the student, roles <= 150); ?token= for browsers',
-    access: { queryToken: true },
+    access: { who: GATES.member, queryToken: true },
     params: z.object({ enrollmentId: zId }),
     file: { mediaType: MEDIA.pdf },
     handler: ({ ctx, actor, params, res }) => sendCertificate(ctx, actor, params.enrollmentId, res),
@@ -311,7 +312,7 @@ export const classesRoutes = [
     path: '/trainings/missions/sign.json',
     area,
     summary: 'The student who flew signs a mission debriefing with their password (result false when already signed)',
-    access: { sessionOnly: true },
+    access: { who: GATES.member, sessionOnly: true },
     body: ZMissionSign,
     response: ZMissionSigned,
     handler: ({ ctx, actor, body, req }) => signMission(ctx, actor, body, req.ip ?? null),

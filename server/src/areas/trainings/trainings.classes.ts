@@ -1,3 +1,4 @@
+import { mayRunClass, maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { type AttendanceStatus, defaultDeadline } from '@ops/shared/rules/trainings/attendance';
 import { DateTime } from 'luxon';
@@ -7,7 +8,7 @@ import { badRequest, forbidden, notFound, validationFailed } from '../../http/er
 import type { OutgoingMail } from '../../mail/mailer.ts';
 import { notify } from '../notifications/notify.ts';
 import './trainings.classes.tables.ts';
-import { bool, chunks, type Db, num, requireTraining, stamp, SUBJECT_VIEW_STAFF_MAX_ROLE, TRAINING_MANAGER_MAX_ROLE } from './trainings.common.ts';
+import { bool, chunks, type Db, num, requireTraining, stamp } from './trainings.common.ts';
 import type { TrainingSessionsTable } from './trainings.tables.ts';
 
 /**
@@ -25,9 +26,6 @@ export async function requireClass(db: Db, companyId: string, id: string): Promi
   return c;
 }
 
-/** The class teacher or a training manager. */
-export const runsClass = (actor: Actor, c: { teacher_id: string | null }) => actor.role <= TRAINING_MANAGER_MAX_ROLE || c.teacher_id === actor.userId;
-
 /** A live student row of the class, or null. */
 export async function classStudent(db: Db, companyId: string, classId: string, userId: string) {
   return (
@@ -44,7 +42,7 @@ export async function classStudent(db: Db, companyId: string, classId: string, u
 
 /** Who sees which rows of a class: `all` for staff and the teacher, `own` for an invited student; 403 otherwise. */
 export async function classVisibility(db: Db, actor: Actor, c: SessionRow): Promise<'all' | 'own'> {
-  if (actor.role <= SUBJECT_VIEW_STAFF_MAX_ROLE || c.teacher_id === actor.userId) return 'all';
+  if (maySeeAllStudentsOf(actor, c)) return 'all';
   if (await classStudent(db, actor.companyId, c.id, actor.userId)) return 'own';
   throw forbidden('You are not invited to this class');
 }

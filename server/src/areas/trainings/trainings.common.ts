@@ -8,12 +8,6 @@ import './trainings.tables.ts';
 import type { TrainingsTable } from './trainings.tables.ts';
 import { paginate } from '../../http/paging.ts';
 
-/** Manager training lists and operations (Part B 5). */
-export const TRAINING_MANAGER_MAX_ROLE = 135;
-/** Student summary of any enrollment (Part B 4.7 item 5). */
-export const SUMMARY_STAFF_MAX_ROLE = 170;
-/** Subject view of any enrollment (item 13). */
-export const SUBJECT_VIEW_STAFF_MAX_ROLE = 150;
 export const MY_TRAININGS_PAGE = 30;
 export const MANAGER_TRAININGS_PAGE = 50;
 

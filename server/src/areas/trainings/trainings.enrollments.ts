@@ -1,3 +1,4 @@
+import { maySeeTrainingSummary } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { attendedFrom, canTransition, type EnrollmentStatus, isFinishedStatus, reasonRequired, theoryAttendance } from '@ops/shared/rules/trainings/progress';
 import type { AppContext } from '../../context.ts';
@@ -14,7 +15,6 @@ import {
   presentEnrollment,
   requireEnrollment,
   requireTraining,
-  SUMMARY_STAFF_MAX_ROLE,
   stamp,
 } from './trainings.common.ts';
 import { flownHours, plannedHours, progressOf, structureOf, theoryOf } from './trainings.progress.ts';
@@ -295,7 +295,7 @@ export async function changeStatus(ctx: AppContext, actor: Actor, input: { id: s
 export async function studentSummary(ctx: AppContext, actor: Actor, id: string | undefined) {
   if (!id) throw badRequest('Enrollment id is required');
   const e = await requireEnrollment(ctx.db, actor.companyId, id);
-  if (actor.role > SUMMARY_STAFF_MAX_ROLE && e.user_id !== actor.userId) throw forbidden('You can only see your own training summary');
+  if (!maySeeTrainingSummary(actor, e)) throw forbidden('You can only see your own training summary');
   const now = nowSeconds();
   // Independent reads together: the structure (cached by company version), progress, sessions and mission flights.
   const [structures, datas, sessions, missions] = await Promise.all([

@@ -1,9 +1,10 @@
+import { mayRunClass, maySeeEvaluation } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
-import { classStudent, requireClass, runsClass } from './trainings.classes.ts';
-import { SUBJECT_VIEW_STAFF_MAX_ROLE, stamp } from './trainings.common.ts';
+import { classStudent, requireClass } from './trainings.classes.ts';
+import { stamp } from './trainings.common.ts';
 import './trainings.classes.tables.ts';
 
 /**
@@ -21,7 +22,7 @@ async function evaluationTarget(ctx: AppContext, actor: Actor, classId: string, 
 
 export async function getEvaluation(ctx: AppContext, actor: Actor, classId: string, userId: string) {
   const c = await evaluationTarget(ctx, actor, classId, userId);
-  if (!(actor.role <= SUBJECT_VIEW_STAFF_MAX_ROLE || c.teacher_id === actor.userId || actor.userId === userId)) throw forbidden('Not your evaluation');
+  if (!maySeeEvaluation(actor, c, userId)) throw forbidden('Not your evaluation');
   const e = await ctx.db.selectFrom('training_evaluations').selectAll().where('company_id', '=', actor.companyId).where('session_id', '=', c.id).where('user_id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
   return {
     Evaluation: e
@@ -40,7 +41,7 @@ export interface EvaluationInput {
 
 export async function saveEvaluation(ctx: AppContext, actor: Actor, input: EvaluationInput) {
   const c = await evaluationTarget(ctx, actor, input.class_id, input.student_id);
-  if (!runsClass(actor, c)) throw forbidden('Only the class teacher or a training manager may evaluate');
+  if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may evaluate');
   await ctx.tx(async (uow) => {
     const st = await stamp(uow, actor.companyId, 'training_evaluations');
     const e = await uow.trx.selectFrom('training_evaluations').selectAll().where('session_id', '=', c.id).where('user_id', '=', input.student_id).executeTakeFirst();

@@ -1,3 +1,4 @@
+import { mayRunClass, maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { type AttendanceStatus, attendedFlag, defaultDeadline, isLate, type JustificationStatus, justificationRefusal, statusAfterJustification } from '@ops/shared/rules/trainings/attendance';
 import type { AppContext } from '../../context.ts';
@@ -7,9 +8,9 @@ import { badRequest, forbidden, notFound, validationFailed } from '../../http/er
 import { nowSeconds } from '../../lib/tokens.ts';
 import { notify } from '../notifications/notify.ts';
 import { attachUploads, registerUploadModel } from '../uploads/attachments.ts';
-import { classStudent, presentClass, requireClass, runsClass, type SessionRow } from './trainings.classes.ts';
+import { classStudent, presentClass, requireClass, type SessionRow } from './trainings.classes.ts';
 import type { TrainingClassworkGradesTable, TrainingJustificationsTable } from './trainings.classes.tables.ts';
-import { type Db, num, requireTraining, SUBJECT_VIEW_STAFF_MAX_ROLE, stamp } from './trainings.common.ts';
+import { type Db, num, requireTraining, stamp } from './trainings.common.ts';
 
 /**
  * Justifications of absences and class work (Part B 2.8, 3.4; docs/areas/trainings.md).
@@ -23,14 +24,13 @@ export const JUSTIFICATION_MODEL = 'SessionJustification';
 export const CLASSWORK_MODEL = 'SessionClasswork';
 
 /** Everyone who sees every student of the class: the teacher, managers, instructors (<= 150). */
-const seesAll = (actor: Actor, c: Pick<SessionRow, 'teacher_id'>) => actor.role <= SUBJECT_VIEW_STAFF_MAX_ROLE || c.teacher_id === actor.userId;
 
 const liveSessionStudent = {
   async exists(db: Db, companyId: string, id: string) {
     const row = await db.selectFrom('training_session_students').select('id').where('id', '=', id).where('company_id', '=', companyId).where('deleted', '=', 0).executeTakeFirst();
     return !!row;
   },
-  /** The files of a student's row follow the class work and justification lists: the student, the teacher and staff (`seesAll`). */
+  /** The files of a student's row follow the class work and justification lists: the student, the teacher and staff (`maySeeAllStudentsOf`). */
   async visibleTo(db: Db, actor: Actor, foreignKeys: readonly string[]) {
     if (foreignKeys.length === 0) return new Set<string>();
     const rows = await db
@@ -40,7 +40,7 @@ const liveSessionStudent = {
       .where('s.company_id', '=', actor.companyId)
       .where('s.id', 'in', [...new Set(foreignKeys)])
       .execute();
-    return new Set(rows.filter((r) => r.user_id === actor.userId || seesAll(actor, r)).map((r) => r.id));
+    return new Set(rows.filter((r) => r.user_id === actor.userId || maySeeAllStudentsOf(actor, r)).map((r) => r.id));
   },
 };
 registerUploadModel(JUSTIFICATION_MODEL, liveSessionStudent);
@@ -178,7 +178,7 @@ export async function reviewJustification(ctx: AppContext, actor: Actor, input: 
   const j = await ctx.db.selectFrom('training_justifications').selectAll().where('company_id', '=', actor.companyId).where('id', '=', input.id).where('deleted', '=', 0).executeTakeFirst();
   if (!j) throw notFound('Justification not found');
   const c = await requireClass(ctx.db, actor.companyId, j.session_id);
-  if (!runsClass(actor, c)) throw forbidden('Only the class teacher or a training manager may review justifications');
+  if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may review justifications');
   if (j.status !== 'pending') throw badRequest(`This justification is already ${j.status}`, { code: 'ALREADY_REVIEWED' });
   const now = nowSeconds();
   const status = await ctx.tx(async (uow) => {
@@ -209,7 +209,7 @@ export async function reviewJustification(ctx: AppContext, actor: Actor, input: 
 export async function listJustifications(ctx: AppContext, actor: Actor, classId: string) {
   const c = await requireClass(ctx.db, actor.companyId, classId);
   let q = ctx.db.selectFrom('training_justifications').selectAll().where('company_id', '=', actor.companyId).where('session_id', '=', c.id).where('deleted', '=', 0);
-  if (!seesAll(actor, c)) {
+  if (!maySeeAllStudentsOf(actor, c)) {
     await ownRow(ctx, actor, c);
     q = q.where('user_id', '=', actor.userId);
   }
@@ -226,7 +226,7 @@ export async function listJustifications(ctx: AppContext, actor: Actor, classId:
  */
 export async function requestClasswork(ctx: AppContext, actor: Actor, input: { class_id: string; classwork_description?: string | null; classwork_deadline?: number | null; notify?: boolean }) {
   const c = await requireClass(ctx.db, actor.companyId, input.class_id);
-  if (!runsClass(actor, c)) throw forbidden('Only the class teacher or a training manager may request class work');
+  if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may request class work');
   const training = await requireTraining(ctx.db, actor.companyId, c.training_id);
   const deadline =
     input.classwork_deadline !== undefined ? input.classwork_deadline : (c.classwork_deadline ?? defaultDeadline(num(c.datetime), num(training.classwork_deadline_default_days)));
@@ -290,7 +290,7 @@ const gradeOut = (g: TrainingClassworkGradesTable) => ({
 /** POST /trainings/onsite/classwork/grade.json: one grade per student of the class (saved again it is replaced). */
 export async function gradeClasswork(ctx: AppContext, actor: Actor, input: { class_id: string; user_id: string; score: number; feedback?: string | null; upload_id?: string | null }) {
   const c = await requireClass(ctx.db, actor.companyId, input.class_id);
-  if (!runsClass(actor, c)) throw forbidden('Only the class teacher or a training manager may grade class work');
+  if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may grade class work');
   const row = await classStudent(ctx.db, actor.companyId, c.id, input.user_id);
   if (!row) throw validationFailed({ user_id: ['Not a student of this class'] });
   if (input.upload_id) {
@@ -324,7 +324,7 @@ export async function listClasswork(ctx: AppContext, actor: Actor, classId: stri
     .where('ss.company_id', '=', actor.companyId)
     .where('ss.session_id', '=', c.id)
     .where('ss.deleted', '=', 0);
-  if (!seesAll(actor, c)) {
+  if (!maySeeAllStudentsOf(actor, c)) {
     await ownRow(ctx, actor, c);
     q = q.where('ss.user_id', '=', actor.userId);
   }

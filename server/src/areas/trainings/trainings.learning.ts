@@ -1,3 +1,4 @@
+import { mayReadStudentWork, maySeeAllStudentsOf, maySeeEnrollment } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { attemptAllowed, gradeAttempt } from '@ops/shared/rules/trainings/grading';
 import { attemptsAfterReset } from '@ops/shared/rules/trainings/progress';
@@ -6,7 +7,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { bool, num, requireEnrollment, SUBJECT_VIEW_STAFF_MAX_ROLE, stamp, teaches } from './trainings.common.ts';
+import { bool, num, requireEnrollment, stamp, teaches } from './trainings.common.ts';
 import { ensureActivity, presentExam, requireSubject } from './trainings.subjects.ts';
 
 async function requireLesson(ctx: AppContext, companyId: string, id: string) {
@@ -25,7 +26,7 @@ async function requireLesson(ctx: AppContext, companyId: string, id: string) {
 
 /** Students read a lesson of a training they are enrolled in; staff (<= 150) and the subject's teacher read any. */
 async function requireLessonReader(ctx: AppContext, actor: Actor, lesson: { training_id: string; teacher_id: string | null }) {
-  if (actor.role <= SUBJECT_VIEW_STAFF_MAX_ROLE || lesson.teacher_id === actor.userId) return;
+  if (maySeeAllStudentsOf(actor, lesson)) return;
   const e = await ctx.db.selectFrom('training_enrollments').select('id').where('company_id', '=', actor.companyId).where('training_id', '=', lesson.training_id).where('user_id', '=', actor.userId).where('deleted', '=', 0).executeTakeFirst();
   if (!e) throw notFound('Lesson not found');
 }
@@ -34,7 +35,7 @@ async function requireLessonReader(ctx: AppContext, actor: Actor, lesson: { trai
 async function enrollmentFor(ctx: AppContext, actor: Actor, enrollmentId: string, trainingId: string) {
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
   if (e.training_id !== trainingId) throw notFound('Enrollment not found');
-  if (e.user_id !== actor.userId && actor.role > SUBJECT_VIEW_STAFF_MAX_ROLE && !(await teaches(ctx.db, actor, { trainingId }))) throw forbidden('Not your enrollment');
+  if (!maySeeEnrollment(actor, e) && !(await teaches(ctx.db, actor, { trainingId }))) throw forbidden('Not your enrollment');
   return e;
 }
 
@@ -141,7 +142,7 @@ export async function completeLesson(ctx: AppContext, actor: Actor, input: { les
 /** GET /trainings/lessons/attendance/{subjectId}.json: per lesson of the subject, the caller's classes and attendance (staff: every student's). */
 export async function subjectAttendance(ctx: AppContext, actor: Actor, subjectId: string) {
   const subject = await requireSubject(ctx.db, actor.companyId, subjectId);
-  const staff = actor.role <= SUBJECT_VIEW_STAFF_MAX_ROLE || subject.teacher_id === actor.userId;
+  const staff = maySeeAllStudentsOf(actor, subject);
   if (!staff) {
     const e = await ctx.db.selectFrom('training_enrollments').select('id').where('company_id', '=', actor.companyId).where('training_id', '=', subject.training_id).where('user_id', '=', actor.userId).where('deleted', '=', 0).executeTakeFirst();
     if (!e) throw notFound('Subject not found');
@@ -217,7 +218,7 @@ async function examContext(ctx: AppContext, actor: Actor, enrollmentId: string, 
   const exam = await requireExam(ctx, actor.companyId, examId);
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
   if (e.training_id !== exam.training_id) throw notFound('Exam not found');
-  if (e.user_id !== actor.userId && actor.role > SUBJECT_VIEW_STAFF_MAX_ROLE && exam.teacher_id !== actor.userId) throw forbidden('Not your enrollment');
+  if (!maySeeEnrollment(actor, e) && exam.teacher_id !== actor.userId) throw forbidden('Not your enrollment');
   if (exam.type !== 'ONLINE') throw badRequest('Only online exams are taken here');
   const activity = await activityOf(ctx, actor.companyId, exam.id);
   const progress = activity ? await ctx.db.selectFrom('training_progress').select(['reset_at']).where('enrollment_id', '=', e.id).where('activity_id', '=', activity.id).executeTakeFirst() : undefined;
@@ -299,7 +300,7 @@ export async function examStart(ctx: AppContext, actor: Actor, enrollmentId: str
 async function requireOwnAttempt(ctx: AppContext, actor: Actor, attemptId: string, staffMayRead: boolean) {
   const a = await ctx.db.selectFrom('training_attempts').selectAll().where('company_id', '=', actor.companyId).where('id', '=', attemptId).where('deleted', '=', 0).executeTakeFirst();
   if (!a) throw notFound('Attempt not found');
-  if (a.user_id !== actor.userId && !(staffMayRead && actor.role <= SUBJECT_VIEW_STAFF_MAX_ROLE)) throw notFound('Attempt not found');
+  if (a.user_id !== actor.userId && !(staffMayRead && mayReadStudentWork(actor))) throw notFound('Attempt not found');
   return a;
 }
 
@@ -389,7 +390,7 @@ export async function examResult(ctx: AppContext, actor: Actor, attemptId: strin
   const a = await requireOwnAttempt(ctx, actor, attemptId, true);
   if (a.finished_at === null) throw badRequest('The attempt is not finished');
   const exam = await requireExam(ctx, actor.companyId, a.exam_id);
-  const show = !!exam.show_answers || actor.role <= SUBJECT_VIEW_STAFF_MAX_ROLE;
+  const show = !!exam.show_answers || mayReadStudentWork(actor);
   const { details, options } = await attemptQuestions(ctx, a.id);
   return {
     Exam: { id: exam.id, name: exam.name, score: num(exam.score), show_answers: !!exam.show_answers },

@@ -1,3 +1,4 @@
+import { mayEditSubject, mayManageTrainings, maySeeEnrollment } from '@ops/shared/rules/trainings/policy';
 import { ROLES, uuidv7 } from '@ops/shared';
 import { accessWindowDays } from '@ops/shared/rules/trainings/grading';
 import { attemptsAfterReset } from '@ops/shared/rules/trainings/progress';
@@ -14,9 +15,7 @@ import {
   presentTraining,
   requireEnrollment,
   requireTraining,
-  SUBJECT_VIEW_STAFF_MAX_ROLE,
   stamp,
-  TRAINING_MANAGER_MAX_ROLE,
   teaches,
 } from './trainings.common.ts';
 import type { TrainingExamsTable, TrainingLessonsTable } from './trainings.tables.ts';
@@ -40,7 +39,7 @@ export async function requireSubject(db: Db, companyId: string, id: string) {
 /** Reorder and exam edits (items 9, 11): roles <= 135, or the subject's teacher. */
 async function requireSubjectEditor(ctx: AppContext, actor: Actor, subjectId: string) {
   const s = await requireSubject(ctx.db, actor.companyId, subjectId);
-  if (actor.role > TRAINING_MANAGER_MAX_ROLE && s.teacher_id !== actor.userId) throw forbidden('Only the subject’s teacher or a training manager can change it');
+  if (!mayEditSubject(actor, s)) throw forbidden('Only the subject’s teacher or a training manager can change it');
   return s;
 }
 
@@ -432,7 +431,7 @@ async function requireSubjectReader(ctx: AppContext, actor: Actor, enrollmentId:
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
   const subject = await requireSubject(ctx.db, actor.companyId, subjectId);
   if (subject.training_id !== e.training_id) throw notFound('Subject not found');
-  if (e.user_id !== actor.userId && actor.role > SUBJECT_VIEW_STAFF_MAX_ROLE && subject.teacher_id !== actor.userId) throw forbidden('You cannot see this student’s subject');
+  if (!maySeeEnrollment(actor, e) && subject.teacher_id !== actor.userId) throw forbidden('You cannot see this student’s subject');
   return { e, subject };
 }
 
@@ -551,8 +550,8 @@ export async function mySubjects(ctx: AppContext, actor: Actor) {
 /** GET /trainings/trainings/view/{id}.json (item 3): one enrollment in full. */
 export async function trainingView(ctx: AppContext, actor: Actor, enrollmentId: string) {
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
-  if (e.user_id !== actor.userId && actor.role > SUBJECT_VIEW_STAFF_MAX_ROLE && !(await teaches(ctx.db, actor, { trainingId: e.training_id }))) throw forbidden('You cannot see this enrollment');
-  return enrollmentInFull(ctx, actor, e, actor.role <= TRAINING_MANAGER_MAX_ROLE);
+  if (!maySeeEnrollment(actor, e) && !(await teaches(ctx.db, actor, { trainingId: e.training_id }))) throw forbidden('You cannot see this enrollment');
+  return enrollmentInFull(ctx, actor, e, mayManageTrainings(actor));
 }
 
 async function enrollmentInFull(ctx: AppContext, actor: Actor, e: Awaited<ReturnType<typeof requireEnrollment>>, withNotes: boolean) {

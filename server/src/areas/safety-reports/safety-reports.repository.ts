@@ -1,61 +1,108 @@
 import {
-  AIR_SPACES,
   assessRisk,
-  DAMAGES,
-  FLIGHT_PHASES,
   icaoRiskMatrix,
   isRiskMatrix,
-  PERSONAL_DAMAGES,
-  RISK_PROBABILITIES,
-  RISK_SEVERITIES,
   type RiskMatrix,
-  SAFETY_MANAGER_MAX_ROLE,
+  FLIGHT_PHASES,
   SAFETY_SEVERITIES,
   SAFETY_STATUSES,
-  safetyEditable,
-  SAFETY_TYPES,
   type TrailEntry,
 } from '@ops/shared/rules/safety-reports/safety';
-import { type Kysely, sql } from 'kysely';
-import { z } from 'zod';
+import { mayEditSafetyReport, mayManageSafetyReports, maySeeSafetyReport } from '@ops/shared/rules/safety-reports/policy';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid } from '../../http/errors.ts';
 import { paginate } from '../../http/paging.ts';
-import { uploadsOf } from '../uploads/attachments.ts';
-import { SAFETY_REPORT_MODEL } from './safety-reports.attachments.ts';
+import { registerUploadModel, uploadsOf } from '../uploads/attachments.ts';
 import { loadVisible } from './safety-reports.service.ts';
-import { linkedSql, seenByRoleSql, statusesSeenByLink, statusesSeenByRole, SUBMITTED_STATUSES, viewerOf, visibleSql } from './safety-reports.access.ts';
-import type { StatKind } from './safety-reports.stats.ts';
-
-export type { StatKind };
+import { enumerations, parseIds, present } from './safety-reports.presenter.ts';
+import type { ListFilters } from './safety-reports.schema.ts';
+import type { StatKind } from './safety-stats.repository.ts';
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
 
 type Row = SafetyReportsTable;
-const parseIds = (json: string): string[] => {
-  try {
-    const v = JSON.parse(json);
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
-};
 
-export const LIST_KEYS = ['limit', 'page', 'status', 'report_category', 'severity', 'department', 'from', 'to', 'excel'] as const;
-const zDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
-export const ZListFilters = z.object({
-  limit: z.coerce.number({ error: 'Expected an integer' }).int('Expected an integer').min(1, 'At least 1').max(100, 'At most 100').default(25),
-  page: z.coerce.number({ error: 'Expected an integer' }).int('Expected an integer').min(1, 'At least 1').default(1),
-  status: z.enum(SAFETY_STATUSES.map((s) => s.key) as [string, ...string[]]).optional(),
-  severity: z.enum(SAFETY_SEVERITIES.map((s) => s.key) as [string, ...string[]]).optional(),
-  report_category: z.string().max(64).optional(),
-  department: z.string().max(64).optional(),
-  from: zDay.optional(),
-  to: zDay.optional(),
-  excel: z.enum(['true', '1', 'false', '0']).optional(),
-  flight_id: z.string().max(64).optional(),
+export type { StatKind };
+
+/**
+ * Company-scoped SQL of safety reports: the visibility filters (the SQL form of
+ * the policy), the attachment registration, the list, the view and the statistics.
+ */
+
+/**
+ * The SQL form of `maySeeSafetyReport` (shared/src/rules/safety-reports): the list,
+ * statistics and exports filter with it; single rows and sync use the rule
+ * itself. The suite checks both agree role by role.
+ */
+export function visibleSql(eb: ExpressionBuilder<DB, 'safety_reports'>, actor: Actor, opts: { drafts: boolean }): Expression<SqlBool> {
+  return eb.or([seenByRoleSql(eb, actor), linkedSql(eb, actor, opts)]);
+}
+
+/** Reports the caller sees by role alone: every submitted one for roles <= 150, the published ones above. */
+export function seenByRoleSql(eb: ExpressionBuilder<DB, 'safety_reports'>, actor: Actor): Expression<SqlBool> {
+  return eb('safety_reports.status', 'in', statusesSeenByRole(actor));
+}
+
+/**
+ * Reports the caller sees through a link: their own (drafts only when asked
+ * for), the ones they review and the ones of flights they crewed. Each term has
+ * an index, so both databases read the few linked reports by index (PostgreSQL
+ * BitmapOr, SQLite multi-index OR).
+ */
+export function linkedSql(eb: ExpressionBuilder<DB, 'safety_reports'>, actor: Actor, opts: { drafts: boolean }): Expression<SqlBool> {
+  const me = actor.userId;
+  const submitted = eb('safety_reports.status', '!=', 'draft');
+  return eb.or([
+    opts.drafts ? eb('safety_reports.author_id', '=', me) : eb.and([eb('safety_reports.author_id', '=', me), submitted]),
+    ...(['reviewer_id', 'crew_pic_id', 'crew_sic_id', 'crew_supervisor_id'] as const).map((c) => eb.and([eb(`safety_reports.${c}`, '=', me), submitted])),
+  ]);
+}
+
+/** Submitted statuses, the ones the statistics count. */
+export const SUBMITTED_STATUSES: string[] = SAFETY_STATUSES.map((s) => s.key).filter((k) => k !== 'draft');
+
+/**
+ * Submitted statuses the viewer sees whoever filed, reviews or crewed the
+ * report, by the rule itself: `maySeeSafetyReport` of a report with no one attached.
+ * Every link only adds visibility, so each report of these statuses is visible;
+ * the statistics read them from the aggregate and the others with `visibleSql`.
+ */
+export function statusesSeenByRole(actor: Actor): string[] {
+  const nobody = { author_id: null, reviewer_id: null, crew_pic_id: null, crew_sic_id: null, crew_supervisor_id: null };
+  return SUBMITTED_STATUSES.filter((status) => maySeeSafetyReport(actor, { status, ...nobody }));
+}
+
+/** The other statuses (drafts included), seen only through a link: listed as `in (...)`, which indexes answer. */
+export function statusesSeenByLink(actor: Actor): string[] {
+  const seen = statusesSeenByRole(actor);
+  return SAFETY_STATUSES.map((s) => s.key).filter((k) => !seen.includes(k));
+}
+
+/**
+ * Files attached to safety reports (issue 15 item 5; docs/areas/uploads.md):
+ * uploads attach to a live report of the company, and whoever may see the
+ * report (`maySeeSafetyReport`, the rule REST and sync share; drafts only their
+ * author) sees its files.
+ */
+export const SAFETY_REPORT_MODEL = 'SafetyReport';
+
+registerUploadModel(SAFETY_REPORT_MODEL, {
+  async exists(db, companyId, id) {
+    const row = await db.selectFrom('safety_reports').select('id').where('id', '=', id).where('company_id', '=', companyId).where('deleted', '=', 0).executeTakeFirst();
+    return !!row;
+  },
+  async visibleTo(db: Kysely<DB>, actor: Actor, foreignKeys: readonly string[]) {
+    if (foreignKeys.length === 0) return new Set<string>();
+    const rows = await db
+      .selectFrom('safety_reports')
+      .select(['id', 'status', 'author_id', 'reviewer_id', 'crew_pic_id', 'crew_sic_id', 'crew_supervisor_id'])
+      .where('company_id', '=', actor.companyId)
+      .where('id', 'in', [...new Set(foreignKeys)])
+      .execute();
+    return new Set(rows.filter((r) => maySeeSafetyReport(actor, r)).map((r) => r.id));
+  },
 });
-export type ListFilters = z.output<typeof ZListFilters>;
 
 /** The filtered, visible, live top-level reports (list and spreadsheet). */
 export function filteredQuery(db: Kysely<DB>, actor: Actor, f: ListFilters) {
@@ -104,12 +151,6 @@ async function seenCount(db: Kysely<DB>, actor: Actor, f: ListFilters, seen: str
   let q = db.selectFrom('safety_report_stats').select(sql<number>`coalesce(sum("count"), 0)`.as('c')).where('company_id', '=', actor.companyId).where('dimension', '=', dimension).where('status', 'in', statuses);
   if (key !== undefined) q = q.where('key', '=', key);
   return Number((await q.executeTakeFirstOrThrow()).c);
-}
-
-/** Presented report fields: reads as the spec (datetime, ids), the author hidden, sets as lists. */
-export function present(r: Row) {
-  const { author_id: _a, crew_pic_id: _p, crew_sic_id: _s, crew_supervisor_id: _v, aircraft_ids, involved_user_ids, idn_year: _y, idn_seq: _q, child_no: _n, change_no: _c, ...rest } = r;
-  return { ...rest, deleted: Boolean(r.deleted), involved_users: parseIds(involved_user_ids), aircraft_ids: parseIds(aircraft_ids) };
 }
 
 /** GET index (Part B 4.4 item 1). */
@@ -198,7 +239,7 @@ export async function viewSafetyReport(db: Kysely<DB>, actor: Actor, id: string)
       .execute(),
     riskMatrixOf(db, c),
     r.parent_id ? db.selectFrom('safety_reports').select(['id', 'idn', 'name']).where('company_id', '=', c).where('id', '=', r.parent_id).executeTakeFirst() : undefined,
-    actor.role <= SAFETY_MANAGER_MAX_ROLE
+    mayManageSafetyReports(actor)
       ? db.selectFrom('safety_report_changes').selectAll().where('company_id', '=', c).where('safety_report_id', '=', r.id).orderBy('created', 'desc').orderBy('id', 'desc').execute()
       : undefined,
     uploadsOf(db, c, SAFETY_REPORT_MODEL, [r.id]),
@@ -228,23 +269,7 @@ export async function viewSafetyReport(db: Kysely<DB>, actor: Actor, id: string)
       created: Number(t.created),
     })),
   };
-  return { result: true, report, allowEdit: safetyEditable(r, viewerOf(actor)) };
-}
-
-/** GET stats.json: the reference enumerations. */
-export function enumerations() {
-  return {
-    result: true,
-    status: SAFETY_STATUSES,
-    severity: SAFETY_SEVERITIES,
-    type: SAFETY_TYPES,
-    flight_phase: Object.entries(FLIGHT_PHASES).map(([key, label]) => ({ key, label })),
-    damages: Object.entries(DAMAGES).map(([key, label]) => ({ key, label })),
-    personal_damages: Object.entries(PERSONAL_DAMAGES).map(([key, label]) => ({ key, label })),
-    air_space: Object.entries(AIR_SPACES).map(([key, label]) => ({ key, label })),
-    risk_probability: Object.entries(RISK_PROBABILITIES).map(([key, v]) => ({ key, ...v })),
-    risk_severity: Object.entries(RISK_SEVERITIES).map(([key, v]) => ({ key, ...v })),
-  };
+  return { result: true, report, allowEdit: mayEditSafetyReport(actor, r) };
 }
 
 /** GET form_options.json: departments with their categories nested, the enumerations and the company's risk matrix. */
@@ -328,7 +353,6 @@ async function aggregateCounts(db: Kysely<DB>, actor: Actor, kind: StatKind, see
   return r.map((x) => ({ key: x.key || null, label: null, count: Number(x.count) }));
 }
 
-export const ZYearNamed = z.object({ year: z.coerce.number({ error: 'Expected a year' }).int('Expected a year').min(1900, 'Expected a year').max(2999, 'Expected a year').optional() });
 
 export async function statistic(db: Kysely<DB>, actor: Actor, kind: StatKind, year?: number) {
   const seen = statusesSeenByRole(actor);
