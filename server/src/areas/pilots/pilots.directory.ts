@@ -1,3 +1,5 @@
+import { mayReadFullDirectory, pilotGates } from '@ops/shared/rules/pilots/policy';
+import { mayReadPersonalFields, mayReadRestrictedFields } from '@ops/shared/rules/users/policy';
 import { AUDITOR_MASKED_FIELDS, isRole, RESTRICTED_VIEWER_FIELDS, ROLE_NAMES, ROLES } from '@ops/shared';
 import { COUNTRIES } from '@ops/shared/reference/index';
 import type { Response } from 'express';
@@ -14,10 +16,6 @@ import { INDEX_MAX_LIMIT, type TPilotIndex, ZPilotIndex, ZPilotList } from './pi
 import './pilots.tables.ts';
 import { paginate } from '../../http/paging.ts';
 
-/** Directory viewers above this role get the reduced view and only staff rows (Part A 4.8 item 2). */
-export const STAFF_MAX_ROLE = ROLES.DISPATCHER;
-/** Viewers above this role lose the contact fields of others (shared with the `users` collection). */
-export const FULL_VIEW_MAX_ROLE = ROLES.FLIGHT_INSTRUCTOR;
 
 function parse<S extends z.ZodType>(schema: S, named: Record<string, string>): z.output<S> {
   const r = schema.safeParse(named);
@@ -40,7 +38,7 @@ export async function listPilots(ctx: AppContext, actor: Actor, segments: string
   if (p.active !== null) q = q.where('active', '=', p.active ? 1 : 0);
   if (p.pilot !== null) q = q.where('pilot', '=', p.pilot ? 1 : 0);
   const rows = await q.orderBy('user_group_id').orderBy('name').orderBy('surname').orderBy('id').execute();
-  const hideRoles = actor.role > FULL_VIEW_MAX_ROLE;
+  const hideRoles = !mayReadRestrictedFields(actor);
   return {
     pilots: rows.map((r) => ({
       id: r.id,
@@ -90,7 +88,8 @@ function searchFilter(search: string, reduced: boolean): Expression<SqlBool> {
 
 function directoryQuery(db: Kysely<DB>, actor: Actor, p: TPilotIndex, reduced: boolean) {
   let q = db.selectFrom('users as u').where('u.company_id', '=', actor.companyId).where('u.deleted', '=', 0);
-  if (reduced) q = q.where('u.user_group_id', '<=', STAFF_MAX_ROLE);
+  // The reduced view lists staff rows only: the accounts the directory gate itself admits.
+  if (reduced) q = q.where('u.user_group_id', '<=', pilotGates.directory.maxRole);
   if (p.search) q = q.where(searchFilter(p.search, reduced));
   if (p.user_group_id !== undefined) q = p.user_group_id === ROLES.FLIGHT_INSTRUCTOR ? q.where('u.user_group_id', '<=', ROLES.FLIGHT_INSTRUCTOR) : q.where('u.user_group_id', '=', p.user_group_id);
   if (p.base_id) q = q.where('u.base_id', '=', p.base_id);
@@ -118,8 +117,8 @@ export interface DirectoryPage {
  * queries for the page plus one per 1000 rows for the groups.
  */
 export async function directoryPage(ctx: AppContext, actor: Actor, p: TPilotIndex): Promise<DirectoryPage> {
-  const reduced = actor.role > STAFF_MAX_ROLE;
-  const full = actor.role <= FULL_VIEW_MAX_ROLE;
+  const reduced = !mayReadFullDirectory(actor);
+  const full = mayReadRestrictedFields(actor);
   const billing = full && actor.plan !== 'free' && actor.company.billingEnabled;
   const { n } = await directoryQuery(ctx.db, actor, p, reduced)
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -184,7 +183,7 @@ export async function directoryPage(ctx: AppContext, actor: Actor, p: TPilotInde
     const UserGroup: Record<string, unknown> = { name: roleName(r.user_group_id) };
     if (!own) {
       // Same masks as the replicated directory (shared/collections/users.ts): nulls keep the row shape.
-      const hidden = new Set<string>([...(actor.role === ROLES.AUDITOR ? AUDITOR_MASKED_FIELDS : []), ...(full ? [] : RESTRICTED_VIEWER_FIELDS)]);
+      const hidden = new Set<string>([...(mayReadPersonalFields(actor, r.id) ? [] : AUDITOR_MASKED_FIELDS), ...(full ? [] : RESTRICTED_VIEWER_FIELDS)]);
       for (const section of [User, UserDetail]) for (const f of Object.keys(section)) if (hidden.has(f)) section[f] = null;
       if (!full) UserGroup.name = null;
     }

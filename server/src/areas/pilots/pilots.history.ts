@@ -1,3 +1,4 @@
+import { maySeeAccountHistory } from '@ops/shared/rules/pilots/policy';
 import { uuidv7 } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
@@ -54,7 +55,7 @@ async function companyUser(db: Kysely<DB>, companyId: string, id: string) {
  */
 export async function userChanges(ctx: AppContext, actor: Actor, userId: string, page: { page: number; limit: number }) {
   const target = await companyUser(ctx.db, actor.companyId, userId);
-  if (actor.role > 150 && target.id !== actor.userId) throw forbidden('You can only see the history of your own account');
+  if (!maySeeAccountHistory(actor, target)) throw forbidden('You can only see the history of your own account');
   const scoped = () => ctx.db.selectFrom('user_changes as c').where('c.company_id', '=', actor.companyId).where('c.user_id', '=', target.id);
   const { n } = await scoped()
     .select((eb) => eb.fn.countAll<number>().as('n'))

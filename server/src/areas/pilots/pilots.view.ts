@@ -6,7 +6,7 @@ import { certificatesOf } from '../certificates/certificates.service.ts';
 import { groupsOfUsers } from '../pilot-groups/pilot-groups.service.ts';
 import { NO_PREFERENCES, presentUser, presentUserGroup } from '../users/users.presenter.ts';
 import { preferencesOf } from '../users/users.service.ts';
-import { FULL_VIEW_MAX_ROLE } from './pilots.directory.ts';
+import { mayViewPilotInFull } from '@ops/shared/rules/pilots/policy';
 import './pilots.tables.ts';
 
 const country = (id: string | null) => (id ? { id, name: COUNTRIES[id] ?? null } : null);
@@ -34,7 +34,7 @@ export async function viewPilot(ctx: AppContext, actor: Actor, id: string | unde
   const targetId = id ?? actor.userId;
   const u = await ctx.db.selectFrom('users').selectAll().where('company_id', '=', actor.companyId).where('id', '=', targetId).where('deleted', '=', 0).executeTakeFirst();
   if (!u) throw notFound('Pilot not found');
-  const full = actor.role <= FULL_VIEW_MAX_ROLE;
+  const full = mayViewPilotInFull(actor);
   const own = u.id === actor.userId;
   const seesPrivate = full || own;
 

@@ -1,4 +1,4 @@
-import { UPLOAD_MODELS_WITH_RECORD_VISIBILITY } from '@ops/shared/rules/uploads/visibility';
+import { mayAttachAnyUpload, UPLOAD_MODELS_WITH_RECORD_VISIBILITY } from '@ops/shared/rules/uploads/policy';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
@@ -124,7 +124,7 @@ export async function attachUploads(uow: UnitOfWork, actor: Actor, model: string
     .where('id', 'in', ids)
     .where('deleted', '=', 0)
     .where('verified', '=', 1);
-  if (actor.role > 170) q = q.where('user_id', '=', actor.userId);
+  if (!mayAttachAnyUpload(actor)) q = q.where('user_id', '=', actor.userId);
   const found = (await q.execute()).map((r) => r.id);
   if (found.length === 0) return [];
   const changeNo = await uow.changeNo(actor.companyId, 'uploads');

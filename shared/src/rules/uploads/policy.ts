@@ -1,10 +1,22 @@
-/**
- * Who may see an upload (Part A 4.9; docs/areas/uploads.md), one definition for
- * the REST endpoints (index, view, download) and the `files` sync collection.
- */
+import { allows, type PolicyActor, ROLES, roleGate } from '../../roles.ts';
 
-/** External Auditor (Part A 1.2). */
-export const UPLOAD_AUDITOR_ROLE = 250;
+/**
+ * Who may see and manage an upload (Part A 4.9; docs/areas/uploads.md), one
+ * definition for the REST endpoints (index, view, download, attach) and the
+ * `files` sync collection.
+ */
+export const uploadGates = {
+  /** Staff (<= 170) change the expiration of, delete and attach any upload of the company. */
+  manage: roleGate('uploads.manage', { maxRole: ROLES.DISPATCHER }),
+  /** The External Auditor (Part A 1.2) gets no file of a `UserCertificate` upload. */
+  auditor: roleGate('uploads.auditor', { roles: [ROLES.AUDITOR] }),
+};
+
+/** Manages (expiration, deletion) this upload: staff any of the company, others their own. */
+export const mayManageUpload = (actor: PolicyActor, row: { user_id: unknown }): boolean => allows(uploadGates.manage, actor.role) || row.user_id === actor.userId;
+
+/** Attaches any verified upload of the company to a record; others only their own uploads. */
+export const mayAttachAnyUpload = (actor: Pick<PolicyActor, 'role'>): boolean => allows(uploadGates.manage, actor.role);
 
 export interface UploadViewer {
   userId: string;
@@ -44,5 +56,5 @@ export function uploadReplicated(row: UploadVisibilityRow & { model: unknown }, 
  * stays visible: an External Auditor gets no file of a `UserCertificate` upload.
  */
 export function uploadFileWithheld(row: { model: unknown }, viewer: Pick<UploadViewer, 'role'>): boolean {
-  return viewer.role === UPLOAD_AUDITOR_ROLE && row.model === 'UserCertificate';
+  return allows(uploadGates.auditor, viewer.role) && row.model === 'UserCertificate';
 }

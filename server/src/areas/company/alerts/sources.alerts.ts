@@ -42,7 +42,7 @@ export interface AlertScope {
    * documents are then excluded (Part A 4.2 item 6).
    */
   userIds: readonly string[] | null;
-  /** The caller (role < 150 is a manager). */
+  /** The caller (`maySeeAllAlerts` of rules/company/policy.ts tells a manager). */
   viewer: { userId: string; role: number };
 }
 

@@ -1,5 +1,5 @@
 import { aircraftAlerts, maintenanceAlerts } from '../../aircraft/fleet.alerts.ts';
-import type { AlertSource } from './types.ts';
+import type { AlertSource } from './sources.alerts.ts';
 
 /**
  * The fleet area's alert queries (areas/aircraft/fleet.alerts.ts) as sources.

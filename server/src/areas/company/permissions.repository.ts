@@ -42,7 +42,7 @@ export async function permissionMatrix(db: Kysely<DB>, companyId: string): Promi
     const permissions = {} as Record<PermissionKey, boolean>;
     const overridden: PermissionKey[] = [];
     for (const key of PERMISSION_KEYS) {
-      const o = overrides.find((x) => x.role === role && x.key === key);
+      const o = overrides.find((x) => x.key === key && x.role === role);
       permissions[key] = o ? !!o.allowed : defaultPermission(role, key);
       if (o && !!o.allowed !== defaultPermission(role, key)) overridden.push(key);
     }

@@ -1,15 +1,13 @@
+import { maySeeAllAlerts } from '@ops/shared/rules/company/policy';
 import type { AppContext } from '../../../context.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { badRequest, notFound } from '../../../http/errors.ts';
 import { nowSeconds } from '../../../lib/tokens.ts';
-import { aircraftAlertSource, maintenanceAlertSource } from './fleet.ts';
-import { type Alert, ALERT_TYPES, type AlertScope, type AlertSource, type AlertType } from './types.ts';
-import { userCertificateAlerts } from './user-certificates.ts';
+import { aircraftAlertSource, maintenanceAlertSource } from './fleet.alerts.ts';
+import { type Alert, ALERT_TYPES, type AlertScope, type AlertSource, type AlertType } from './sources.alerts.ts';
+import { userCertificateAlerts } from './user-certificates.alerts.ts';
 
-export * from './types.ts';
-
-/** Managers see every alert of the company (Part A 4.2 item 6: `user_group_id` < 150). */
-export const ALERT_MANAGER_BELOW = 150;
+export * from './sources.alerts.ts';
 
 const sources = new Map<AlertType, AlertSource>();
 
@@ -52,7 +50,7 @@ async function ownPeople(ctx: AppContext, actor: Actor): Promise<string[]> {
  */
 export async function companyAlerts(ctx: AppContext, actor: Actor, q: AlertQuery): Promise<Alert[]> {
   if (q.from != null && q.to != null && q.from > q.to) throw badRequest('`from` must not be after `to`', { errors: { from: ['Must not be after `to`'] } });
-  const manager = actor.role < ALERT_MANAGER_BELOW;
+  const manager = maySeeAllAlerts(actor);
   let userIds: string[] | null;
   if (manager) {
     if (q.user_id) {

@@ -1,5 +1,5 @@
-import type { Alert, AlertSource } from './types.ts';
-import { dateBounds, lapseOf, urgencyClass, windowOf } from './types.ts';
+import type { Alert, AlertSource } from './sources.alerts.ts';
+import { dateBounds, lapseOf, urgencyClass, windowOf } from './sources.alerts.ts';
 
 /**
  * `UserCertificate` alerts: pilot certificates (licences, ratings, medicals)

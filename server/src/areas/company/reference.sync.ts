@@ -6,7 +6,7 @@ import { nowSeconds } from '../../lib/tokens.ts';
 import type { SourceRow, SyncSource } from '../../sync/registry.ts';
 import './company.tables.ts';
 import { loadHoursRows, overridesWindow } from './operating-hours.repository.ts';
-import { permissionMatrix } from './permissions.ts';
+import { permissionMatrix } from './permissions.repository.ts';
 
 /** Reference documents assembled from several rows of the company: one each. */
 export type StampedType = 'permissions' | 'operating_hours';
