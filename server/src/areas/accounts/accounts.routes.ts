@@ -6,7 +6,7 @@ import { forbidden, notFound } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
 import { enableTotp, setupTotp } from './two-factor.service.ts';
 import { login, startChallenge, verifyChallenge } from './login.service.ts';
-import { accountsOfIdentity, openSession, revokeSession, type ClientInfo } from './sessions.ts';
+import { accountsOfIdentity, openSession, revokeSession, type ClientInfo } from './sessions.repository.ts';
 import { ZLogout, ZUsersOrganizations, ZUsersTwoFactorTotpSetup, ZUsersTwoFactorTotpEnable } from './accounts.responses.ts';
 
 const clientOf = (req: Request): ClientInfo => ({ ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });

@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { notify } from '../notifications/notify.ts';
+import { notify } from '../notifications/notifications.notify.ts';
 
 /**
  * Part B 6: a new aircraft report notifies all active company staff except the

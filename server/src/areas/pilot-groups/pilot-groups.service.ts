@@ -9,7 +9,7 @@ import { notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import type { OutgoingMail } from '../../mail/mailer.ts';
 import { FREE_PLAN_PILOT_LIMIT } from '../company/company.service.ts';
-import { activationPending, issueToken } from '../users/identities.ts';
+import { activationPending, issueToken } from '../users/identities.repository.ts';
 import type { TPilotGroupWrite } from './pilot-groups.schema.ts';
 import './pilot-groups.tables.ts';
 

@@ -5,12 +5,12 @@ import { z } from 'zod';
 import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { listPilots, pilotIndex } from './pilots.directory.ts';
-import { userChanges } from './pilots.history.ts';
-import { currencyRequirements, pilotCurrency, pilotTotals, saveCurrencyRequirements } from './pilots.logbook.ts';
+import { listPilots, pilotIndex } from './directory.repository.ts';
+import { userChanges } from './history.repository.ts';
+import { currencyRequirements, pilotCurrency, pilotTotals, saveCurrencyRequirements } from './logbook.service.ts';
 import { ZCurrencyRequirements, ZPilotCreate } from './pilots.schema.ts';
 import { createPilot, editPilot } from './pilots.service.ts';
-import { viewPilot } from './pilots.view.ts';
+import { viewPilot } from './pilots.presenter.ts';
 import { ZPilotsList, ZPilotsIndex, ZPilotsCreate, ZPilotsEdit, ZPilotsView, ZPilotsChanges, ZPilotsCertificateTypes, ZPilotsTotals, ZPilotsGetCurrency, ZPilotsCurrencyRequirements, ZPilotsCurrencyRequirementsPost } from './pilots.responses.ts';
 
 type Named = { named?: string[] };

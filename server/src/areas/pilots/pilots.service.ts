@@ -11,10 +11,10 @@ import { type FieldErrors, forbidden, HttpError, notFound, zodFieldErrors } from
 import { nowSeconds } from '../../lib/tokens.ts';
 import type { OutgoingMail } from '../../mail/mailer.ts';
 import { FREE_PLAN_PILOT_LIMIT } from '../company/company.service.ts';
-import { defined, detailColumns, flag } from '../users/user-detail.ts';
+import { defined, detailColumns, flag } from '../users/user-detail.repository.ts';
 import { auditorExpirationError } from '../users/users.service.ts';
-import { diff, type FieldChange, recordUserChange } from './pilots.history.ts';
-import { loginForNewAccount, moveToEmail, staffConfirmMail } from './pilots.identity.ts';
+import { diff, type FieldChange, recordUserChange } from './history.repository.ts';
+import { loginForNewAccount, moveToEmail, staffConfirmMail } from './identity.service.ts';
 import { type TPilotCreate, type TPilotEdit, ZPilotEdit } from './pilots.schema.ts';
 import './pilots.tables.ts';
 

@@ -2,7 +2,7 @@ import { safetyGates } from '@ops/shared/rules/safety-reports/policy';
 import { SAFETY_STATUSES } from '@ops/shared/rules/safety-reports/safety';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { notify } from '../notifications/notify.ts';
+import { notify } from '../notifications/notifications.notify.ts';
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
 
 /**

@@ -14,7 +14,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid } from '../../http/errors.ts';
 import { paginate } from '../../http/paging.ts';
-import { registerUploadModel, uploadsOf } from '../uploads/attachments.ts';
+import { registerUploadModel, uploadsOf } from '../uploads/attachments.service.ts';
 import { loadVisible } from './safety-reports.service.ts';
 import { enumerations, parseIds, present } from './safety-reports.presenter.ts';
 import type { ListFilters } from './safety-reports.schema.ts';

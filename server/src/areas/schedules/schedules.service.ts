@@ -29,7 +29,7 @@ import { seatCompliance } from '../flight-types/compliance.ts';
 import { flightZone, wallClock } from '../flights/clock.ts';
 import { loadFlightRow, saveFlight } from '../flights/flights.service.ts';
 import { cancelFlight } from '../flights/flights.transitions.ts';
-import { notify } from '../notifications/notify.ts';
+import { notify } from '../notifications/notifications.notify.ts';
 import { timedMelItems } from './schedules.blocking.ts';
 import type { TScheduleFields } from './schedules.schema.ts';
 import type { SchedulesTable } from './schedules.tables.ts';

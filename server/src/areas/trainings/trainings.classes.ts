@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import type { OutgoingMail } from '../../mail/mailer.ts';
-import { notify } from '../notifications/notify.ts';
+import { notify } from '../notifications/notifications.notify.ts';
 import './trainings.classes.tables.ts';
 import { bool, chunks, type Db, num, requireTraining, stamp } from './trainings.common.ts';
 import type { TrainingSessionsTable } from './trainings.tables.ts';

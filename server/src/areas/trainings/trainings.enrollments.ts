@@ -5,8 +5,8 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { notify } from '../notifications/notify.ts';
-import { emitWebhook } from '../webhooks/outbox.ts';
+import { notify } from '../notifications/notifications.notify.ts';
+import { emitWebhook } from '../webhooks/outbox.service.ts';
 import {
   chunks,
   ENROLLMENT_COLUMNS,

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { verifyOwnPassword } from '../profile/password-check.ts';
+import { verifyOwnPassword } from '../profile/password.service.ts';
 import { num, stamp } from './trainings.common.ts';
 
 /**

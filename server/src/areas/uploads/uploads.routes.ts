@@ -24,7 +24,7 @@ import {
 } from './uploads.service.ts';
 import './uploads.tables.ts';
 import './uploads.alerts.ts';
-import './uploads.cleanup.ts';
+import './uploads.jobs.ts';
 import './uploads.sync.ts';
 import { ZUploadsIndex, ZUploadsView, ZUploadsSign, ZUploadsComplete, ZUploadsConfirm, ZUploadsExpiration, ZUploadsDelete, ZLocalFile } from './uploads.responses.ts';
 

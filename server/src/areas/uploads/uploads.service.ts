@@ -19,8 +19,8 @@ import { fileStore, type FileStore } from '../../files/index.ts';
 import { TooLargeError } from '../../files/store.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, HttpError, notFound } from '../../http/errors.ts';
-import { attachedRecordVisible, uploadModel } from './attachments.ts';
-import { hasImageFacts, imageFacts } from './image-facts.ts';
+import { attachedRecordVisible, uploadModel } from './attachments.service.ts';
+import { hasImageFacts, imageFacts } from './image-facts.service.ts';
 import type { UploadsTable } from './uploads.tables.ts';
 import { pageCountOf, paginate } from '../../http/paging.ts';
 

@@ -12,10 +12,10 @@ import { nowSeconds } from '../../lib/tokens.ts';
 import type { OutgoingMail } from '../../mail/mailer.ts';
 import { viewerOf } from '../../sync/registry.ts';
 import { FREE_PLAN_PILOT_LIMIT } from '../company/company.service.ts';
-import { activationPending, createPendingIdentity, issueToken, type MailQueue } from './identities.ts';
+import { activationPending, createPendingIdentity, issueToken, type MailQueue } from './identities.repository.ts';
 import { maskForAuditor, NO_PREFERENCES, type Preferences, presentUser, presentUserGroup } from './users.presenter.ts';
 import type { TUserWrite } from './users.schema.ts';
-import { defined, detailColumns, flag } from './user-detail.ts';
+import { defined, detailColumns, flag } from './user-detail.repository.ts';
 import { paginate } from '../../http/paging.ts';
 
 /** External auditor accounts last at most this many days (Part A 4.4, 8). */

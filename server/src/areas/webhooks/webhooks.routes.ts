@@ -3,8 +3,8 @@ import { webhookGates } from '@ops/shared/rules/webhooks/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId } from '../../http/zod.ts';
-import './delivery.ts';
-import './mel-expiry.ts';
+import './delivery.jobs.ts';
+import './mel-expiry.jobs.ts';
 import { createEndpoint, deleteEndpoint, editEndpoint, listDeliveries, listEndpoints, redeliver, rotateSecret, viewEndpoint } from './webhooks.service.ts';
 import { ZWebhooksIndex, ZWebhooksEvents, ZWebhooksView, ZWebhooksAdd, ZWebhooksEdit, ZWebhooksRotateSecret, ZWebhooksDelete, ZWebhooksDeliveries, ZWebhooksRedeliver } from './webhooks.responses.ts';
 

@@ -2,7 +2,7 @@ import argon2 from 'argon2';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { tooManyRequests } from '../../http/errors.ts';
-import { clearFailures, recordFailure, throttleWait } from '../accounts/throttle.ts';
+import { clearFailures, recordFailure, throttleWait } from '../accounts/throttle.service.ts';
 
 /**
  * Checks the caller's own login password (news signing, email and password

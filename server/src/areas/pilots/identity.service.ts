@@ -4,7 +4,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import type { OutgoingMail } from '../../mail/mailer.ts';
-import { activationPending, createPendingIdentity, issueToken } from '../users/identities.ts';
+import { activationPending, createPendingIdentity, issueToken } from '../users/identities.repository.ts';
 
 export type EmailStatus = 'confirmed' | 'unconfirmed' | 'pending';
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { registerJob } from '../../jobs/scheduler.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { signWebhook } from './signature.ts';
+import { signWebhook } from './signature.service.ts';
 import './webhooks.tables.ts';
 
 const BATCH = 50;
