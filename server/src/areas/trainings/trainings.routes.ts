@@ -4,10 +4,10 @@ import { ENROLLMENT_STATUSES, EXAM_TYPES, TRAINING_TYPES } from '@ops/shared/rul
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId, zIntish, zUnix } from '../../http/zod.ts';
-import { classesRoutes } from './trainings.classes.routes.ts';
-import { createTraining, editTraining, listManagerTrainings, listMyTrainings, listTemplates, teachingReport, trainingSchema } from './trainings.catalog.ts';
-import { changeStatus, enroll, listStudents, parseStudentFilters, saveNotes, studentSummary } from './trainings.enrollments.ts';
-import { completeLesson, examAnswer, examDo, examFinish, examIndex, examPreview, examResult, examStart, lessonSlide, lessonSlides, lessonView, subjectAttendance } from './trainings.learning.ts';
+import { classesRoutes } from './classes/classes.routes.ts';
+import { createTraining, editTraining, listManagerTrainings, listMyTrainings, listTemplates, teachingReport, trainingSchema } from './catalog.service.ts';
+import { changeStatus, enroll, listStudents, parseStudentFilters, saveNotes, studentSummary } from './enrollments.service.ts';
+import { completeLesson, examAnswer, examDo, examFinish, examIndex, examPreview, examResult, examStart, lessonSlide, lessonSlides, lessonView, subjectAttendance } from './learning.service.ts';
 import {
   activityImpact,
   managerStudentView,
@@ -22,7 +22,7 @@ import {
   studentSubjectView,
   subjectTeachers,
   trainingView,
-} from './trainings.subjects.ts';
+} from './subjects.service.ts';
 import { ZTrainings, ZManagerTrainings, ZManagerTrainingsTrainingsCreate, ZManagerTrainingsTrainingsTemplates, ZManagerTrainingsTrainingsTeachingReport, ZTrainingsTrainingsSchema, ZTrainingsTrainingsView, ZTrainingsStudentsSummary, ZManagerTrainingsStudentsEnroll, ZManagerTrainingsStudentsList, ZManagerTrainingsStudentsView, ZManagerTrainingsStudentsNotes, ZManagerTrainingsStudentsStatus, ZTrainingsSubjectsMine, ZManagerTrainingsSubjectsEdit, ZManagerTrainingsLessonsEdit, ZManagerTrainingsMissionsEdit, ZManagerTrainingsSubjectsView, ZManagerTrainingsSubjectsTeachers, ZManagerTrainingsSubjectsReorderActivities, ZManagerTrainingsSubjectsActivityImpact, ZManagerTrainingsSubjectsAddExam, ZManagerTrainingsExamsList, ZTrainingsSubjectsView, ZTrainingsLessonsView, ZTrainingsLessonsSlides, ZTrainingsLessonsSlide, ZTrainingsLessonsComplete, ZTrainingsLessonsAttendance, ZTrainingsExamsIndex, ZTrainingsExamsStart, ZTrainingsExamsStartPost, ZTrainingsExamsDo, ZTrainingsExamsAnswer, ZTrainingsExamsFinish, ZTrainingsExamsView } from './trainings.responses.ts';
 
 const area = 'trainings';

@@ -31,7 +31,7 @@ export interface UploadVisibilityRow {
 
 /**
  * Models whose uploads only those who may see the attached record see (the
- * server's `visibleTo` of each, in uploads/attachments.ts, which refuses to
+ * server's `visibleTo` of each, in uploads/attachments.service.ts, which refuses to
  * register a model that disagrees with this list): training class work and
  * justifications, safety reports. The `files` collection replicates their
  * uploads to the uploader alone; the others follow `uploadVisible`.

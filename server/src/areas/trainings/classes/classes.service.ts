@@ -2,14 +2,14 @@ import { mayRunClass, maySeeAllStudentsOf } from '@ops/shared/rules/trainings/po
 import { uuidv7 } from '@ops/shared';
 import { type AttendanceStatus, defaultDeadline } from '@ops/shared/rules/trainings/attendance';
 import { DateTime } from 'luxon';
-import type { AppContext } from '../../context.ts';
-import type { Actor } from '../../http/actor.ts';
-import { badRequest, forbidden, notFound, validationFailed } from '../../http/errors.ts';
-import type { OutgoingMail } from '../../mail/mailer.ts';
-import { notify } from '../notifications/notifications.notify.ts';
-import './trainings.classes.tables.ts';
-import { bool, chunks, type Db, num, requireTraining, stamp } from './trainings.common.ts';
-import type { TrainingSessionsTable } from './trainings.tables.ts';
+import type { AppContext } from '../../../context.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { badRequest, forbidden, notFound, validationFailed } from '../../../http/errors.ts';
+import type { OutgoingMail } from '../../../mail/mailer.ts';
+import { notify } from '../../notifications/notifications.notify.ts';
+import './classes.tables.ts';
+import { bool, chunks, type Db, num, requireTraining, stamp } from '../trainings.repository.ts';
+import type { TrainingSessionsTable } from '../trainings.tables.ts';
 
 /**
  * Classes (Part B 4.7 item 15): a class is one `training_sessions` row with its

@@ -1,7 +1,7 @@
 import { ATTENDANCE_STATUSES, isValidGrade, JUSTIFICATION_STATUSES } from '@ops/shared/rules/trainings/attendance';
 import { canonicalTimeZone, isCountryCode } from '@ops/shared/reference/index';
 import { z } from 'zod';
-import { zBoolish, zId, zIntish, zUnix } from '../../http/zod.ts';
+import { zBoolish, zId, zIntish, zUnix } from '../../../http/zod.ts';
 
 /** Request and response schemas of trainings part 2 (classes, attendance, locations, missions...). */
 

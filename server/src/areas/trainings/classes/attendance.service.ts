@@ -1,14 +1,14 @@
 import { type AttendanceStatus, attendanceEditRefusal, attendedFlag, signRefusal, unsignRefusal } from '@ops/shared/rules/trainings/attendance';
 import { DateTime } from 'luxon';
-import type { AppContext } from '../../context.ts';
-import type { Actor } from '../../http/actor.ts';
-import { badRequest, forbidden, validationFailed } from '../../http/errors.ts';
-import { nowSeconds } from '../../lib/tokens.ts';
-import { notify } from '../notifications/notifications.notify.ts';
-import { verifyOwnPassword } from '../profile/password.service.ts';
+import type { AppContext } from '../../../context.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { badRequest, forbidden, validationFailed } from '../../../http/errors.ts';
+import { nowSeconds } from '../../../lib/tokens.ts';
+import { notify } from '../../notifications/notifications.notify.ts';
+import { verifyOwnPassword } from '../../profile/password.service.ts';
 import { mayRunClass } from '@ops/shared/rules/trainings/policy';
-import { presentClass, requireClass } from './trainings.classes.ts';
-import { chunks, stamp } from './trainings.common.ts';
+import { presentClass, requireClass } from './classes.service.ts';
+import { chunks, stamp } from '../trainings.repository.ts';
 
 /**
  * Attendance (Part B 4.7 item 15). Storing, signing and unsigning; the rules

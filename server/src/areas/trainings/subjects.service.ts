@@ -17,7 +17,7 @@ import {
   requireTraining,
   stamp,
   teaches,
-} from './trainings.common.ts';
+} from './trainings.repository.ts';
 import type { TrainingExamsTable, TrainingLessonsTable } from './trainings.tables.ts';
 
 /** Roles whose users count as teachers (instructor roles of CONTRACT 3, plus head of training). */

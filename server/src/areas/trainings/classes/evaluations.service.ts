@@ -1,11 +1,11 @@
 import { mayRunClass, maySeeEvaluation } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
-import type { AppContext } from '../../context.ts';
-import type { Actor } from '../../http/actor.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
-import { classStudent, requireClass } from './trainings.classes.ts';
-import { stamp } from './trainings.common.ts';
-import './trainings.classes.tables.ts';
+import type { AppContext } from '../../../context.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { forbidden, notFound } from '../../../http/errors.ts';
+import { classStudent, requireClass } from './classes.service.ts';
+import { stamp } from '../trainings.repository.ts';
+import './classes.tables.ts';
 
 /**
  * Student evaluation of a class (Part B 4.7 item 16): remarks, measures and

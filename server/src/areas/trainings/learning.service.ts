@@ -7,8 +7,8 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { bool, num, requireEnrollment, stamp, teaches } from './trainings.common.ts';
-import { ensureActivity, presentExam, requireSubject } from './trainings.subjects.ts';
+import { bool, num, requireEnrollment, stamp, teaches } from './trainings.repository.ts';
+import { ensureActivity, presentExam, requireSubject } from './subjects.service.ts';
 
 async function requireLesson(ctx: AppContext, companyId: string, id: string) {
   const l = await ctx.db

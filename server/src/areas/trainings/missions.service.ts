@@ -3,7 +3,7 @@ import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { verifyOwnPassword } from '../profile/password.service.ts';
-import { num, stamp } from './trainings.common.ts';
+import { num, stamp } from './trainings.repository.ts';
 
 /**
  * Flight mission debriefing signatures (Part B 4.7 item 21). A mission row

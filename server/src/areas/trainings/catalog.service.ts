@@ -15,8 +15,8 @@ import {
   presentTraining,
   requireTraining,
   stamp,
-} from './trainings.common.ts';
-import { progressOf, structureOf, theoryOf } from './trainings.progress.ts';
+} from './trainings.repository.ts';
+import { progressOf, structureOf, theoryOf } from './progress.service.ts';
 import type { TrainingsTable } from './trainings.tables.ts';
 
 /** The Training row shaped for GET /trainings.json (Part B 4.7 item 1, 9.4). */

@@ -7,7 +7,7 @@ import PDFDocument from 'pdfkit';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden } from '../../http/errors.ts';
-import { num, requireEnrollment } from './trainings.common.ts';
+import { num, requireEnrollment } from './trainings.repository.ts';
 
 /**
  * GET /trainings/trainings/certificate/{enrollmentId}.json (Part B 4.7 item 19):

@@ -1,12 +1,12 @@
 import { GATES } from '@ops/shared';
 import { trainingGates } from '@ops/shared/rules/trainings/policy';
 import { z } from 'zod';
-import { defineRoute } from '../../http/define-route.ts';
-import { zId } from '../../http/zod.ts';
-import { signClass, storeAttendance, unsignClass } from './trainings.attendance.ts';
-import { calendar, createFeed, feedState, revokeFeed, serveFeed } from './trainings.calendar.ts';
-import { sendCertificate } from './trainings.certificate.ts';
-import { classView, deleteClass, saveClass } from './trainings.classes.ts';
+import { defineRoute } from '../../../http/define-route.ts';
+import { zId } from '../../../http/zod.ts';
+import { signClass, storeAttendance, unsignClass } from './attendance.service.ts';
+import { calendar, createFeed, feedState, revokeFeed, serveFeed } from './calendar.export.ts';
+import { sendCertificate } from '../certificate.export.ts';
+import { classView, deleteClass, saveClass } from './classes.service.ts';
 import {
   ZCalendar,
   ZCalendarQuery,
@@ -43,12 +43,12 @@ import {
   ZSigned,
   ZStoreAttendance,
   ZUnsign,
-} from './trainings.classes.schema.ts';
-import { getEvaluation, saveEvaluation } from './trainings.evaluations.ts';
-import { gradeClasswork, listClasswork, listJustifications, requestClasswork, reviewJustification, submitClasswork, submitJustification } from './trainings.justifications.ts';
-import { listLocations, saveLocation, viewLocation } from './trainings.locations.ts';
-import { signMission, unsignedMissions } from './trainings.missions.ts';
-import { MEDIA } from '../../http/responses.ts';
+} from './classes.schema.ts';
+import { getEvaluation, saveEvaluation } from './evaluations.service.ts';
+import { gradeClasswork, listClasswork, listJustifications, requestClasswork, reviewJustification, submitClasswork, submitJustification } from './justifications.service.ts';
+import { listLocations, saveLocation, viewLocation } from './locations.service.ts';
+import { signMission, unsignedMissions } from '../missions.service.ts';
+import { MEDIA } from '../../../http/responses.ts';
 
 /** Trainings part 2 routes (Part B 4.7 items 15, 16, 19-21; docs/areas/trainings.md "Classes and attendance"). */
 

@@ -1,16 +1,16 @@
 import { mayRunClass, maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { type AttendanceStatus, attendedFlag, defaultDeadline, isLate, type JustificationStatus, justificationRefusal, statusAfterJustification } from '@ops/shared/rules/trainings/attendance';
-import type { AppContext } from '../../context.ts';
-import type { UnitOfWork } from '../../db/unit-of-work.ts';
-import type { Actor } from '../../http/actor.ts';
-import { badRequest, forbidden, notFound, validationFailed } from '../../http/errors.ts';
-import { nowSeconds } from '../../lib/tokens.ts';
-import { notify } from '../notifications/notifications.notify.ts';
-import { attachUploads, registerUploadModel } from '../uploads/attachments.service.ts';
-import { classStudent, presentClass, requireClass, type SessionRow } from './trainings.classes.ts';
-import type { TrainingClassworkGradesTable, TrainingJustificationsTable } from './trainings.classes.tables.ts';
-import { type Db, num, requireTraining, stamp } from './trainings.common.ts';
+import type { AppContext } from '../../../context.ts';
+import type { UnitOfWork } from '../../../db/unit-of-work.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { badRequest, forbidden, notFound, validationFailed } from '../../../http/errors.ts';
+import { nowSeconds } from '../../../lib/tokens.ts';
+import { notify } from '../../notifications/notifications.notify.ts';
+import { attachUploads, registerUploadModel } from '../../uploads/attachments.service.ts';
+import { classStudent, presentClass, requireClass, type SessionRow } from './classes.service.ts';
+import type { TrainingClassworkGradesTable, TrainingJustificationsTable } from './classes.tables.ts';
+import { type Db, num, requireTraining, stamp } from '../trainings.repository.ts';
 
 /**
  * Justifications of absences and class work (Part B 2.8, 3.4; docs/areas/trainings.md).

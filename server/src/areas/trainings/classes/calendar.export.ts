@@ -4,12 +4,12 @@ import type { AttendanceStatus } from '@ops/shared/rules/trainings/attendance';
 import type { Request, Response } from 'express';
 import ical from 'ical-generator';
 import { DateTime } from 'luxon';
-import type { AppContext } from '../../context.ts';
-import type { Actor } from '../../http/actor.ts';
-import { notFound, validationFailed } from '../../http/errors.ts';
-import { nowSeconds, sha256 } from '../../lib/tokens.ts';
-import './trainings.classes.tables.ts';
-import { type Db, num } from './trainings.common.ts';
+import type { AppContext } from '../../../context.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { notFound, validationFailed } from '../../../http/errors.ts';
+import { nowSeconds, sha256 } from '../../../lib/tokens.ts';
+import './classes.tables.ts';
+import { type Db, num } from '../trainings.repository.ts';
 
 /**
  * Calendar of classes (Part B 4.7 item 19) and the per-user ICS feed. Who sees

@@ -1,10 +1,10 @@
 import { uuidv7 } from '@ops/shared';
-import type { AppContext } from '../../context.ts';
-import type { Actor } from '../../http/actor.ts';
-import { notFound } from '../../http/errors.ts';
-import './trainings.classes.tables.ts';
-import type { TrainingLocationsTable } from './trainings.classes.tables.ts';
-import { type Db, stamp } from './trainings.common.ts';
+import type { AppContext } from '../../../context.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { notFound } from '../../../http/errors.ts';
+import './classes.tables.ts';
+import type { TrainingLocationsTable } from './classes.tables.ts';
+import { type Db, stamp } from '../trainings.repository.ts';
 
 /** Training locations (Part B 4.7 item 20): classrooms, briefing rooms, simulators. */
 

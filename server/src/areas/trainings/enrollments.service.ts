@@ -16,8 +16,8 @@ import {
   requireEnrollment,
   requireTraining,
   stamp,
-} from './trainings.common.ts';
-import { flownHours, plannedHours, progressOf, structureOf, theoryOf } from './trainings.progress.ts';
+} from './trainings.repository.ts';
+import { flownHours, plannedHours, progressOf, structureOf, theoryOf } from './progress.service.ts';
 
 export interface EnrollInput {
   training_id?: unknown;

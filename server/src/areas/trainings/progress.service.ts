@@ -11,7 +11,7 @@ import {
   theoryProgress,
 } from '@ops/shared/rules/trainings/progress';
 import { sql } from 'kysely';
-import { chunks, type Db, num } from './trainings.common.ts';
+import { chunks, type Db, num } from './trainings.repository.ts';
 
 export interface Structure {
   lessons: LessonNode[];

@@ -1,5 +1,5 @@
-import type { ReplicatedBase } from '../../db/core-tables.ts';
-import '../uploads/uploads.tables.ts';
+import type { ReplicatedBase } from '../../../db/core-tables.ts';
+import '../../uploads/uploads.tables.ts';
 
 /** Row types of migration 0081 (trainings part 2). */
 export interface TrainingLocationsTable extends ReplicatedBase {
@@ -47,7 +47,7 @@ export interface TrainingCalendarFeedsTable {
   created: number;
 }
 
-declare module '../uploads/uploads.tables.ts' {
+declare module '../../uploads/uploads.tables.ts' {
   interface UploadsTable {
     /** Deadline of the class work or justification the upload answers (unix), Part A 2.11. */
     // Optional so the uploads area's own row literals stay valid (columns default to null and 0).
@@ -56,7 +56,7 @@ declare module '../uploads/uploads.tables.ts' {
   }
 }
 
-declare module '../../db/schema.ts' {
+declare module '../../../db/schema.ts' {
   interface DB {
     training_locations: TrainingLocationsTable;
     training_justifications: TrainingJustificationsTable;
