@@ -1,4 +1,4 @@
-import { mayRunClass, maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
+import { maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { type AttendanceStatus, defaultDeadline } from '@ops/shared/rules/trainings/attendance';
 import { DateTime } from 'luxon';
