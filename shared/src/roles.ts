@@ -57,7 +57,8 @@ export interface RoleGate {
 const gates = new Set<RoleGate>();
 
 /** Makes and registers a named gate; routes, sync commands and screens all test it with `allows`. */
-export function roleGate(name: string, rule: { maxRole?: number; roles?: readonly number[] }): RoleGate {
+export function roleGate<const R extends { maxRole?: number; roles?: readonly number[] }>(name: string, rule: R): RoleGate & Readonly<R> {
+  // The rule's own type is kept so a repository can filter SQL by `gate.maxRole` without restating the number.
   const gate = Object.freeze({ name, ...rule });
   gates.add(gate);
   return gate;

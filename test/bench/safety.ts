@@ -10,8 +10,9 @@ import type { DB } from '../../server/src/db/schema.ts';
 import { FLIGHT_PHASES } from '@ops/shared/rules/safety-reports/safety';
 import { inTransaction } from '../../server/src/db/unit-of-work.ts';
 import { authenticate } from '../../server/src/http/authenticate.ts';
-import { listSafetyReports, reportsByMonth, statistic, ZListFilters } from '../../server/src/areas/safety-reports/safety-reports.queries.ts';
-import { rebuildStats } from '../../server/src/areas/safety-reports/safety-reports.stats.ts';
+import { listSafetyReports, reportsByMonth, statistic } from '../../server/src/areas/safety-reports/safety-reports.repository.ts';
+import { ZListFilters } from '../../server/src/areas/safety-reports/safety-reports.schema.ts';
+import { rebuildStats } from '../../server/src/areas/safety-reports/safety-stats.repository.ts';
 import type { TestDialect } from '../setup/dialects.ts';
 import { startTestServer } from '../setup/server.ts';
 

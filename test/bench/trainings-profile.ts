@@ -17,7 +17,7 @@ for (const dialect of dialects) {
     const studentToken = await s.login('student@skyline.test');
     if (process.env.DIRECT) {
       const { authenticate } = await import('../../server/src/http/authenticate.ts');
-      const { listMyTrainings } = await import('../../server/src/areas/trainings/trainings.catalog.ts');
+      const { listMyTrainings } = await import('../../server/src/areas/trainings/catalog.service.ts');
       const auth = await authenticate(db, studentToken);
       if (!auth.ok) throw new Error('auth');
       const ts: number[] = [];

@@ -1,7 +1,7 @@
 import { allows } from '@ops/shared';
 import { z } from 'zod';
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { hasPermission } from '../areas/company/permissions.ts';
+import { hasPermission } from '../areas/company/permissions.repository.ts';
 import type { AppContext } from '../context.ts';
 import type { Actor } from './actor.ts';
 import { authenticate, bearerToken } from './authenticate.ts';

@@ -1,4 +1,4 @@
-import { uploadFileWithheld, uploadReplicated } from '../rules/uploads/visibility.ts';
+import { uploadFileWithheld, uploadReplicated } from '../rules/uploads/policy.ts';
 import { areaCollection } from './area.ts';
 import { type CollectionDef, s } from './types.ts';
 

@@ -1,3 +1,4 @@
+import { mayManageNews, mayReadArticle } from '../rules/news/policy.ts';
 import { type CollectionDef, s, type Viewer } from './types.ts';
 
 /**
@@ -27,16 +28,6 @@ export interface NewsDoc {
   modified: number;
 }
 
-/** Callers up to this role read every company article; above it, only those addressed to their role (Part A 4.3 item 1). */
-export const NEWS_ALL_ARTICLES_MAX_ROLE = 105;
-/** News managers (Part A 4.3 items 2 to 4): edit, delete, see every signature and the recipients. */
-export const NEWS_MANAGER_MAX_ROLE = 135;
-
-/** Whether an article with these recipient roles is addressed to a caller of `role`. */
-export function isNewsRecipient(role: number, recipients: readonly number[]): boolean {
-  return role <= NEWS_ALL_ARTICLES_MAX_ROLE || recipients.length === 0 || recipients.includes(role);
-}
-
 /**
  * An article as `viewer` may see it. Not addressed to them: only the id and
  * publication date remain (the row still replicates so that a role change can
@@ -44,13 +35,13 @@ export function isNewsRecipient(role: number, recipients: readonly number[]): bo
  */
 export function visibleNews(doc: NewsDoc, viewer: Viewer): NewsDoc {
   const signed = doc.signed_by.includes(viewer.userId);
-  if (!isNewsRecipient(viewer.role, doc.recipients)) {
+  if (!mayReadArticle(viewer, doc)) {
     return { ...doc, slug: '', name: '', category: null, content: null, base_id: null, sign: false, recipients: [], signed_by: [], signed: false, for_me: false };
   }
   return {
     ...doc,
-    recipients: viewer.role <= NEWS_MANAGER_MAX_ROLE ? doc.recipients : [],
-    signed_by: viewer.role <= NEWS_MANAGER_MAX_ROLE ? doc.signed_by : signed ? [viewer.userId] : [],
+    recipients: mayManageNews(viewer) ? doc.recipients : [],
+    signed_by: mayManageNews(viewer) ? doc.signed_by : signed ? [viewer.userId] : [],
     signed,
     for_me: true,
   };

@@ -1,11 +1,11 @@
-import { safetyVisible } from '../rules/safety-reports/safety.ts';
+import { maySeeSafetyReport } from '../rules/safety-reports/policy.ts';
 import { type CollectionDef, s } from './types.ts';
 
 /**
  * Safety reports offline (Part B 2.5, 4.4; docs/areas/safety-reports.md).
  * Read-only as documents: filing, saving a draft and submitting are the
  * server-decided commands `safety.file` and `safety.submit` (the server assigns
- * the number). Rows follow `safetyVisible`, the rule REST applies: drafts to
+ * the number). Rows follow `maySeeSafetyReport`, the rule REST applies: drafts to
  * their author only, roles <= 150 every other report, others their own,
  * reviewed, crewed and published ones.
  */
@@ -75,17 +75,14 @@ export const safetyCollection: CollectionDef<SafetyDoc> = {
     kind: 'custom',
     fields: ['status', 'author_id', 'reviewer_id', 'crew_pic_id', 'crew_sic_id', 'crew_supervisor_id'],
     test: (row, viewer) =>
-      safetyVisible(
-        {
+      maySeeSafetyReport(viewer, {
           status: String(row.status),
           author_id: (row.author_id as string | null) ?? null,
           reviewer_id: (row.reviewer_id as string | null) ?? null,
           crew_pic_id: (row.crew_pic_id as string | null) ?? null,
           crew_sic_id: (row.crew_sic_id as string | null) ?? null,
           crew_supervisor_id: (row.crew_supervisor_id as string | null) ?? null,
-        },
-        viewer,
-      ),
+      }),
   },
   visible: (doc) => doc,
   writableFields: [],

@@ -1,4 +1,4 @@
-import { TRAINING_MANAGER_MAX_ROLE } from '../rules/trainings/attendance.ts';
+import { mayManageTrainings } from '../rules/trainings/policy.ts';
 import { areaCollection } from './area.ts';
 import { type CollectionDef, type JsonSchemaProp, type RowScope, s, type Viewer } from './types.ts';
 
@@ -195,7 +195,7 @@ export interface TrainingJustificationDoc {
   modified: number;
 }
 
-const manager = (viewer: Viewer) => viewer.role <= TRAINING_MANAGER_MAX_ROLE;
+const manager = (viewer: Viewer) => mayManageTrainings(viewer);
 const mine = (row: Record<string, unknown>, viewer: Viewer, fields: readonly string[]) => fields.some((f) => row[f] === viewer.userId);
 
 /** Personal rows: managers every row, otherwise the people named in `fields`. */

@@ -1,4 +1,4 @@
-import { ROLES } from '../roles.ts';
+import { mayReadPersonalFields, mayReadRestrictedFields } from '../rules/users/policy.ts';
 import { type CollectionDef, s, type Viewer } from './types.ts';
 
 /** The company directory as clients keep it offline. */
@@ -32,8 +32,8 @@ export const RESTRICTED_VIEWER_FIELDS = ['email', 'user_group_id', 'email_status
 export function visibleUser<T extends { id: string }>(doc: T, viewer: Viewer): T {
   if (doc.id === viewer.userId) return doc;
   const out: Record<string, unknown> = { ...doc };
-  if (viewer.role === ROLES.AUDITOR) for (const f of AUDITOR_MASKED_FIELDS) if (f in out) out[f] = null;
-  if (viewer.role > ROLES.FLIGHT_INSTRUCTOR) for (const f of RESTRICTED_VIEWER_FIELDS) if (f in out) out[f] = null;
+  if (!mayReadPersonalFields(viewer, doc.id)) for (const f of AUDITOR_MASKED_FIELDS) if (f in out) out[f] = null;
+  if (!mayReadRestrictedFields(viewer)) for (const f of RESTRICTED_VIEWER_FIELDS) if (f in out) out[f] = null;
   return out as T;
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notify } from '@ops/server/areas/notifications/notify';
+import { notify } from '@ops/server/areas/notifications/notifications.notify';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { pullAll, push } from '../../setup/sync.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
-import { rebuildStats } from '../../../server/src/areas/safety-reports/safety-reports.stats.ts';
+import { rebuildStats } from '../../../server/src/areas/safety-reports/safety-stats.repository.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { auditorToken, categoryId, countRows, createSR, crewedFlight, notified, reportBody, setPlan, tokens } from './safety-helpers.ts';
 

@@ -1,6 +1,6 @@
 import { uuidv7 } from '@ops/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as Z from '../../../server/src/areas/trainings/trainings.classes.schema.ts';
+import * as Z from '../../../server/src/areas/trainings/classes/classes.schema.ts';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { directUpload } from '../uploads/helpers.ts';

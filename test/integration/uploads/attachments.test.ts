@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachUploads, detachAllUploads } from '@ops/server/areas/uploads/attachments';
+import { attachUploads, detachAllUploads } from '@ops/server/areas/uploads/attachments.service';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { insertFlight } from '../aircraft-reports/fleet-helpers.ts';

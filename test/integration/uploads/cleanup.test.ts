@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UPLOAD_CLEANUP_JOB } from '@ops/server/areas/uploads/uploads.cleanup';
+import { UPLOAD_CLEANUP_JOB } from '@ops/server/areas/uploads/uploads.jobs';
 import { runJob } from '@ops/server/jobs/scheduler';
 import { fileStore } from '@ops/server/files/index';
 import { startTestServer, type TestServer } from '../../setup/server.ts';

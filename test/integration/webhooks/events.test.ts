@@ -1,6 +1,6 @@
-import { WEBHOOK_JOB } from '@ops/server/areas/webhooks/delivery';
-import { MEL_EXPIRY_JOB, runMelExpiry } from '@ops/server/areas/webhooks/mel-expiry';
-import { verifyWebhook } from '@ops/server/areas/webhooks/signature';
+import { WEBHOOK_JOB } from '@ops/server/areas/webhooks/delivery.jobs';
+import { MEL_EXPIRY_JOB, runMelExpiry } from '@ops/server/areas/webhooks/mel-expiry.jobs';
+import { verifyWebhook } from '@ops/server/areas/webhooks/signature.service';
 import { runJob } from '@ops/server/jobs/scheduler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';

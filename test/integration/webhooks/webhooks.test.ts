@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WEBHOOK_JOB } from '@ops/server/areas/webhooks/delivery';
-import { verifyWebhook } from '@ops/server/areas/webhooks/signature';
+import { WEBHOOK_JOB } from '@ops/server/areas/webhooks/delivery.jobs';
+import { verifyWebhook } from '@ops/server/areas/webhooks/signature.service';
 import { runJob } from '@ops/server/jobs/scheduler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';

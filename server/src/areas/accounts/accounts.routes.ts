@@ -1,3 +1,4 @@
+import { GATES } from '@ops/shared';
 import type { Request } from 'express';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
@@ -5,7 +6,7 @@ import { forbidden, notFound } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
 import { enableTotp, setupTotp } from './two-factor.service.ts';
 import { login, startChallenge, verifyChallenge } from './login.service.ts';
-import { accountsOfIdentity, openSession, revokeSession, type ClientInfo } from './sessions.ts';
+import { accountsOfIdentity, openSession, revokeSession, type ClientInfo } from './sessions.repository.ts';
 import { ZLogout, ZUsersOrganizations, ZUsersTwoFactorTotpSetup, ZUsersTwoFactorTotpEnable } from './accounts.responses.ts';
 
 const clientOf = (req: Request): ClientInfo => ({ ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
@@ -65,7 +66,7 @@ export const accountsRoutes = [
     noBody: true,
     area: 'accounts',
     summary: 'End the presented session',
-    access: {},
+    access: { who: GATES.member },
     response: ZLogout,
     handler: async ({ ctx, actor }) => {
       if (actor.credential.kind === 'session') await revokeSession(ctx.db, actor.credential.id);
@@ -77,7 +78,7 @@ export const accountsRoutes = [
     path: '/users/organizations.json',
     area: 'accounts',
     summary: 'Companies the caller’s login belongs to, keyed by company id',
-    access: {},
+    access: { who: GATES.member },
     response: ZUsersOrganizations,
     handler: async ({ ctx, actor }) => {
       const rows = actor.identityId ? await accountsOfIdentity(ctx.db, actor.identityId) : [];
@@ -92,7 +93,7 @@ export const accountsRoutes = [
     area: 'accounts',
     summary:
       'Switch to another company of the same login: a new token, and the presented one stops working. When the target account has two-factor (EMAIL or TOTP; always EMAIL for an external auditor) the answer is the sign-in challenge instead, finished with /login/verify.json',
-    access: { sessionOnly: true },
+    access: { who: GATES.member, sessionOnly: true },
     params: z.object({ companyId: zId }),
     response: z.union([ZLoginSuccess, ZChallenge]),
     handler: async ({ ctx, actor, params, req }) => {
@@ -121,7 +122,7 @@ export const accountsRoutes = [
     noBody: true,
     area: 'accounts',
     summary: 'Start TOTP enrolment: a new secret and its otpauth URL',
-    access: { sessionOnly: true },
+    access: { who: GATES.member, sessionOnly: true },
     response: ZUsersTwoFactorTotpSetup,
     handler: ({ ctx, actor }) => setupTotp(ctx, actor),
   }),
@@ -130,7 +131,7 @@ export const accountsRoutes = [
     path: '/users/two_factor/totp/enable.json',
     area: 'accounts',
     summary: 'Finish TOTP enrolment with a code from the authenticator app',
-    access: { sessionOnly: true },
+    access: { who: GATES.member, sessionOnly: true },
     body: z.object({ code: z.string().trim().min(6, 'Code is required').max(12) }),
     response: ZUsersTwoFactorTotpEnable,
     handler: ({ ctx, actor, body }) => enableTotp(ctx, actor, body.code),

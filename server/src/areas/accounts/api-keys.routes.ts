@@ -1,3 +1,4 @@
+import { accountGates } from '@ops/shared/rules/accounts/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId, zUnix } from '../../http/zod.ts';
@@ -5,7 +6,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.ts';
 import { ZManagerApiKeys, ZManagerApiKeysAdd, ZManagerApiKeysRevoke } from './api-keys.responses.ts';
 
 /** Part A 4.1: roles <= 110, interactive session only (an API key never manages keys). */
-const access = { maxRole: 110, sessionOnly: true } as const;
+const access = { who: accountGates.apiKeys, sessionOnly: true } as const;
 
 export const apiKeysRoutes = [
   defineRoute({

@@ -5,8 +5,8 @@ import { authenticator } from 'otplib';
 import type { AppContext } from '../../context.ts';
 import { HttpError, tooManyRequests } from '../../http/errors.ts';
 import { nowSeconds, safeEqual, sha256 } from '../../lib/tokens.ts';
-import { type ClientInfo, accountsOfIdentity, type IdentityAccount, openSession } from './sessions.ts';
-import { clearFailures, recordFailure, throttleWait } from './throttle.ts';
+import { type ClientInfo, accountsOfIdentity, type IdentityAccount, openSession } from './sessions.repository.ts';
+import { clearFailures, recordFailure, throttleWait } from './throttle.service.ts';
 
 authenticator.options = { window: 1 };
 

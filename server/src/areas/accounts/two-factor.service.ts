@@ -1,3 +1,4 @@
+import { mayUseTotp } from '@ops/shared/rules/accounts/policy';
 import { authenticator } from 'otplib';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -9,14 +10,14 @@ import { badRequest } from '../../http/errors.ts';
  * External auditors stay on EMAIL (Part A 4.4).
  */
 export async function setupTotp(ctx: AppContext, actor: Actor) {
-  if (actor.role === 250) throw badRequest('External auditors use email codes; TOTP is not available');
+  if (!mayUseTotp(actor)) throw badRequest('External auditors use email codes; TOTP is not available');
   const secret = authenticator.generateSecret();
   await ctx.db.updateTable('users').set({ totp_secret: secret }).where('id', '=', actor.userId).execute();
   return { result: true, secret, otpauth_url: authenticator.keyuri(actor.email ?? actor.userId, 'Ops Platform', secret) };
 }
 
 export async function enableTotp(ctx: AppContext, actor: Actor, code: string) {
-  if (actor.role === 250) throw badRequest('External auditors use email codes; TOTP is not available');
+  if (!mayUseTotp(actor)) throw badRequest('External auditors use email codes; TOTP is not available');
   const user = await ctx.db.selectFrom('users').select('totp_secret').where('id', '=', actor.userId).executeTakeFirstOrThrow();
   if (!user.totp_secret) throw badRequest('Call the TOTP setup first');
   if (!authenticator.check(code.replace(/\s/g, ''), user.totp_secret)) throw badRequest('Wrong code');

@@ -1,7 +1,7 @@
 import { REPORT_RECIPIENT_ROLES } from '@ops/shared/rules/aircraft-reports/policy';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { notify } from '../notifications/notify.ts';
+import { notify } from '../notifications/notifications.notify.ts';
 
 /**
  * Part B 6: a new aircraft report notifies all active company staff except the

@@ -4,7 +4,7 @@ import type { Actor } from '../../http/actor.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { presentAircraft } from '../aircraft/aircraft.presenter.ts';
 import { aircraftRepository } from '../aircraft/aircraft.repository.ts';
-import { emitWebhook } from '../webhooks/outbox.ts';
+import { emitWebhook } from '../webhooks/outbox.service.ts';
 import '../webhooks/webhooks.tables.ts';
 import { aircraftBlockState } from './aircraft-block.service.ts';
 import { presentReport } from './aircraft-reports.presenter.ts';

@@ -10,7 +10,7 @@ import { unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
 import { paginate } from '../../http/paging.ts';
 import { emptyToUndefined, zPage } from '../../http/zod.ts';
-import { uploadsOf } from '../uploads/attachments.ts';
+import { uploadsOf } from '../uploads/attachments.service.ts';
 import { aircraftBlockState, openMelItemsQuery } from './aircraft-block.service.ts';
 import { reportDocs, reportsRepository } from './aircraft-reports.repository.ts';
 import { deriveAll } from './mel-state.repository.ts';

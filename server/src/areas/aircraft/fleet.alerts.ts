@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { type Alert, DEFAULT_AHEAD_SECONDS, DEFAULT_BACK_SECONDS, dateBounds, lapseOf, urgencyClass } from '../company/alerts/types.ts';
+import { type Alert, DEFAULT_AHEAD_SECONDS, DEFAULT_BACK_SECONDS, dateBounds, lapseOf, urgencyClass } from '../company/alerts/sources.alerts.ts';
 import { CERTIFICATE_LABELS, CERTIFICATES, certificateColumn } from './aircraft.tables.ts';
 
 /**
  * Company alerts of the fleet (Part A 2.4, 4.2 item 6): `Aircraft` for
  * certificate expiry dates, `Maintenance` for open jobs with a start date
  * (type `Maintenance`, no longer `Aircraft`: Part B 9.6). Registered as
- * sources in areas/company/alerts/fleet.ts, which also decides who gets them.
+ * sources in areas/company/alerts/fleet.alerts.ts, which also decides who gets them.
  */
 export interface AlertWindow {
   companyId: string;

@@ -2,7 +2,7 @@ import { uuidv7 } from '@ops/shared';
 import { fromCents } from '@ops/shared/rules/billing/money';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { notify } from '../notifications/notify.ts';
+import { notify } from '../notifications/notifications.notify.ts';
 import { emitEntryWebhooks } from './billing.webhooks.ts';
 import type { BillingEntriesTable } from './billing.tables.ts';
 

@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
-import { emitWebhook } from '../webhooks/outbox.ts';
+import { emitWebhook } from '../webhooks/outbox.service.ts';
 import { presentEntry } from './billing.presenter.ts';
 import type { BillingEntriesTable } from './billing.tables.ts';
 

@@ -8,7 +8,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { type UploadSummary, uploadsOf } from '../uploads/attachments.ts';
+import { type UploadSummary, uploadsOf } from '../uploads/attachments.service.ts';
 import type { TCertificateEdit } from './certificates.schema.ts';
 
 /** Roles up to this number manage and read every company user's certificates (Part A 4.8 item 4, CONTRACT 4). */

@@ -1,24 +1,20 @@
+import { GATES } from '@ops/shared';
+import { companyGates } from '@ops/shared/rules/company/policy';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { badRequest } from '../../http/errors.ts';
 import { zBoolish, zId, zIntish } from '../../http/zod.ts';
-import { ALERT_TYPES, type AlertType, companyAlerts } from './alerts/index.ts';
+import { ALERT_TYPES, type AlertType, companyAlerts } from './alerts/alerts.service.ts';
 import { ZCompanyEdit } from './company.schema.ts';
 import { editCompany, managerSettings, publicSettings } from './company.service.ts';
 import { listOperatingHours, resolvedHours, saveOperatingHours } from './operating-hours.service.ts';
-import { permissionMatrix, permissionsFor } from './permissions.ts';
+import { permissionMatrix, permissionsFor } from './permissions.repository.ts';
 import { setRolePermissions } from './permissions.service.ts';
 import { ZCompaniesSettings, ZManagerCompaniesSettings, ZManagerCompaniesEdit, ZManagerCompaniesOperatingHours, ZManagerCompaniesSaveOperatingHours, ZCompaniesHours, ZCompaniesPermissions, ZManagerCompaniesPermissions, ZManagerCompaniesPermissionsPost, ZCompaniesAlerts } from './company.responses.ts';
 
-/**
- * Company managers: platform administrator, company administrator and
- * operations manager (roles <= 105). Settings, operating hours and the
- * permission matrix are theirs; changing permissions is for roles <= 100.
- */
-export const COMPANY_MANAGER_MAX_ROLE = 105;
-export const PERMISSIONS_ADMIN_MAX_ROLE = 100;
-const manager = { maxRole: COMPANY_MANAGER_MAX_ROLE } as const;
+/** Company managers (rules/company/policy.ts): settings, operating hours and the permission matrix. */
+const manager = { who: companyGates.manage } as const;
 
 /** `data[base_id]` and `data[rows][n][...]` (form), or the same JSON with or without `data`. */
 const ZSaveHours = z.preprocess(
@@ -64,7 +60,7 @@ export const companyRoutes = [
     path: '/companies/settings.json',
     area: 'company',
     summary: 'Company, theme, detail, settings and billing settings of the caller’s company (Part A 4.2 item 1)',
-    access: {},
+    access: { who: GATES.member },
     response: ZCompaniesSettings,
     handler: ({ ctx, actor }) => publicSettings(ctx, actor),
   }),
@@ -111,7 +107,7 @@ export const companyRoutes = [
     path: '/companies/hours/:scope/:from/:to.json',
     area: 'company',
     summary: 'Resolved operating hours of a base (or `company`) for each date from..to (at most 366 days), with unix instants',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ scope: zId, from: zDateParam, to: zDateParam }),
     response: ZCompaniesHours,
     handler: ({ ctx, actor, params }) => resolvedHours(ctx, actor, params.scope, params.from, params.to),
@@ -121,7 +117,7 @@ export const companyRoutes = [
     path: '/companies/permissions.json',
     area: 'company',
     summary: 'Permission keys of the caller in the current company (flat map; a missing key is false)',
-    access: {},
+    access: { who: GATES.member },
     response: ZCompaniesPermissions,
     handler: ({ ctx, actor }) => permissionsFor(ctx.db, actor.companyId, actor.role),
   }),
@@ -139,7 +135,7 @@ export const companyRoutes = [
     path: '/manager/companies/permissions.json',
     area: 'company',
     summary: 'Set permission keys of one role: `role`, `permissions` {key: bool} (roles <= 100; not roles above the caller’s)',
-    access: { maxRole: PERMISSIONS_ADMIN_MAX_ROLE },
+    access: { who: companyGates.permissions },
     body: ZPermissionsEdit,
     response: ZManagerCompaniesPermissionsPost,
     handler: ({ ctx, actor, body }) => setRolePermissions(ctx, actor, body.role, body.permissions),
@@ -149,7 +145,7 @@ export const companyRoutes = [
     path: '/companies/alerts.json',
     area: 'company',
     summary: 'Expiring items sorted by date: `from`, `to` (unix or YYYY-MM-DD), `types` (comma list), `user_id` (clamped to what the caller may see)',
-    access: {},
+    access: { who: GATES.member },
     query: z.object({
       from: z.string().trim().optional(),
       to: z.string().trim().optional(),

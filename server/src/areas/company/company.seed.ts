@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { SeedStep } from '../../seed/index.ts';
 import type { SeedRefs } from '../../seed/refs.ts';
-import { stampReference } from './company.reference.ts';
+import { stampReference } from './reference.sync.ts';
 import './company.tables.ts';
 
 /**

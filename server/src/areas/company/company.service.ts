@@ -5,7 +5,7 @@ import type { Actor } from '../../http/actor.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { companyFlags, presentCompanySettings } from './company.presenter.ts';
-import { stampReference } from './company.reference.ts';
+import { stampReference } from './reference.sync.ts';
 import { liveBases } from './operating-hours.repository.ts';
 import type { TCompanyEdit } from './company.schema.ts';
 import './company.tables.ts';

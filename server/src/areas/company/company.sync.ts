@@ -2,7 +2,7 @@ import { type ReferenceDoc, referenceCollection } from '@ops/shared';
 import { registerCollection } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { presentCompanySettings } from './company.presenter.ts';
-import { companyReferenceSources } from './company.reference.ts';
+import { companyReferenceSources } from './reference.sync.ts';
 
 /**
  * The company's own `reference` documents: its settings (`company`), and the

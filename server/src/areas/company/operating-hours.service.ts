@@ -6,7 +6,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, HttpError, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { stampReference } from './company.reference.ts';
+import { stampReference } from './reference.sync.ts';
 import { loadHoursRows, overridesWindow, rowsForResolution } from './operating-hours.repository.ts';
 
 /** A save may hold at most this many rows (a week of 15-minute windows is 672). */

@@ -1,9 +1,10 @@
-import { defaultPermission, isRole, PERMISSION_KEYS, type PermissionKey, ROLES } from '@ops/shared';
+import { defaultPermission, PERMISSION_KEYS, type PermissionKey } from '@ops/shared';
+import { isCompanyRole, mayChangeRolePermissions } from '@ops/shared/rules/company/policy';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, validationFailed } from '../../http/errors.ts';
-import { stampReference } from './company.reference.ts';
-import { permissionMatrix } from './permissions.ts';
+import { stampReference } from './reference.sync.ts';
+import { permissionMatrix } from './permissions.repository.ts';
 
 /**
  * Sets permission keys of one role in the caller's company. A value equal to
@@ -14,11 +15,11 @@ import { permissionMatrix } from './permissions.ts';
 export async function setRolePermissions(ctx: AppContext, actor: Actor, role: number, changes: Record<string, boolean>) {
   const unknown = Object.keys(changes).filter((k) => !(PERMISSION_KEYS as readonly string[]).includes(k));
   const errors: Record<string, string[]> = {};
-  if (!isRole(role) || role === ROLES.PLATFORM_ADMIN) errors.role = ['Not a company role'];
+  if (!isCompanyRole(role)) errors.role = ['Not a company role'];
   if (unknown.length) errors.permissions = [`Unknown permission keys: ${unknown.join(', ')}; known: ${PERMISSION_KEYS.join(', ')}`];
   if (!Object.keys(changes).length) errors.permissions = ['Give at least one permission key'];
   if (Object.keys(errors).length) throw validationFailed(errors);
-  if (actor.role !== ROLES.PLATFORM_ADMIN && role < actor.role) throw forbidden('You cannot change the permissions of a role above yours');
+  if (!mayChangeRolePermissions(actor, role)) throw forbidden('You cannot change the permissions of a role above yours');
 
   await ctx.tx(async (uow) => {
     for (const [key, allowed] of Object.entries(changes) as [PermissionKey, boolean][]) {
@@ -31,5 +32,5 @@ export async function setRolePermissions(ctx: AppContext, actor: Actor, role: nu
     await stampReference(uow, actor.companyId, 'permissions');
   });
   const matrix = await permissionMatrix(ctx.db, actor.companyId);
-  return { result: true, role: matrix.find((r) => r.role === role) };
+  return { result: true, role: matrix.find(({ role: r }) => r === role) };
 }

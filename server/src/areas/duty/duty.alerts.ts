@@ -1,6 +1,7 @@
 import { hhmm, limitSeconds, NEAR_LIMIT_SHARE } from '@ops/shared/rules/duty/duty';
 import { DateTime } from 'luxon';
-import { type Alert, registerAlertSource } from '../company/alerts/index.ts';
+import { registerAlertSource } from '../company/alerts/alerts.service.ts';
+import type { Alert } from '../company/alerts/sources.alerts.ts';
 import { companyLimits, crewOf, flightSecondsBy } from './duty.repository.ts';
 
 /**

@@ -22,8 +22,8 @@ import type { DB } from '../../db/schema.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, invalid, notFound } from '../../http/errors.ts';
-import { notify } from '../notifications/notify.ts';
-import { emitWebhook } from '../webhooks/outbox.ts';
+import { notify } from '../notifications/notifications.notify.ts';
+import { emitWebhook } from '../webhooks/outbox.service.ts';
 import { companyLimits, crewFlights, crewOf, dutyEntries, findUser, flightSecondsBy, plannedBookings } from './duty.repository.ts';
 
 const DAY = 86_400;

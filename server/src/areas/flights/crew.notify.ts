@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { notify } from '../notifications/notify.ts';
+import { notify } from '../notifications/notifications.notify.ts';
 
 /** The rest of the crew of a flight: PIC, SIC and supervisor, without the caller. */
 export function otherCrew(actor: Pick<Actor, 'userId'>, f: { pic_id: string | null; sic_id: string | null; supervisor_id: string | null }): string[] {

@@ -8,7 +8,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, type FieldErrors, forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { permissionsFor } from '../company/permissions.ts';
+import { permissionsFor } from '../company/permissions.repository.ts';
 import { type BookEntry, rebook } from './books.repository.ts';
 import { type FlightClock, flightZone, instantsFromClock, midnightIn, wallClock } from '@ops/shared/rules/flights/clock';
 import { assertNoOverlap } from './overlap.service.ts';

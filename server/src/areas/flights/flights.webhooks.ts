@@ -2,7 +2,7 @@ import type { WebhookEvent } from '@ops/shared/rules/webhooks/events';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { emitWebhook } from '../webhooks/outbox.ts';
+import { emitWebhook } from '../webhooks/outbox.service.ts';
 import { flightZone } from '@ops/shared/rules/flights/clock';
 import { presentFlightRow } from './flights.presenter.ts';
 import { flightsQuery } from './flights.repository.ts';

@@ -11,7 +11,7 @@ import { presentFlightRow } from './flights.presenter.ts';
 import { flightsQuery } from './flights.repository.ts';
 import { flightActor } from './flights.service.ts';
 import { CHANGE_NAMES } from './history.repository.ts';
-import { uploadsOf } from '../uploads/attachments.ts';
+import { uploadsOf } from '../uploads/attachments.service.ts';
 
 const airportRecord = (icao: string | null) => {
   const a = icao ? getAirport(icao) : null;

@@ -1,4 +1,4 @@
-import { NEWS_ALL_ARTICLES_MAX_ROLE } from '@ops/shared';
+import { mayReadAllNews } from '@ops/shared/rules/news/policy';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import './news.tables.ts';
@@ -15,7 +15,7 @@ export function visibleNewsQuery(db: Kysely<DB>, reader: NewsReader) {
   let q = db.selectFrom('news as n').where('n.deleted', '=', 0);
   if (!reader) return q.where('n.company_id', 'is', null).where('n.public', '=', 1);
   q = q.where('n.company_id', '=', reader.companyId);
-  if (reader.role > NEWS_ALL_ARTICLES_MAX_ROLE) {
+  if (!mayReadAllNews(reader)) {
     const role = reader.role;
     q = q.where((eb) =>
       eb.or([

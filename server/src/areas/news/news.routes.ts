@@ -1,4 +1,5 @@
-import { NEWS_MANAGER_MAX_ROLE } from '@ops/shared';
+import { GATES } from '@ops/shared';
+import { newsGates } from '@ops/shared/rules/news/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
@@ -9,8 +10,6 @@ import { ZNews, ZNewsNewsView, ZManagerNewsNewsEdit, ZManagerNewsNewsDelete, ZNe
 /** `?page=N` (1-based); a page past the end answers an empty list with its pagination block. */
 const ZPage = z.object({ page: z.coerce.number({ error: 'Expected a page number' }).int('Expected a page number').min(1, 'Pages start at 1').max(1_000_000).default(1) });
 
-/** News managers: roles <= 135 (Part A 5 names 135 as the manager-news threshold). */
-const newsAdmin = { maxRole: NEWS_MANAGER_MAX_ROLE } as const;
 
 export const newsRoutes = [
   defineRoute({
@@ -49,7 +48,7 @@ export const newsRoutes = [
     path: '/manager/news/news/edit.json',
     area: 'news',
     summary: 'Create (no News.id) or update an article; NewsRecipient.user_group_id[] replaces the recipients (roles <= 135)',
-    access: newsAdmin,
+    access: { who: newsGates.manage },
     body: ZNewsEdit,
     response: ZManagerNewsNewsEdit,
     handler: ({ ctx, actor, body }) => saveNews(ctx, actor, body),
@@ -60,7 +59,7 @@ export const newsRoutes = [
     noBody: true,
     area: 'news',
     summary: 'Delete an article (roles <= 135)',
-    access: newsAdmin,
+    access: { who: newsGates.manage },
     params: z.object({ id: zId }),
     response: ZManagerNewsNewsDelete,
     handler: ({ ctx, actor, params }) => deleteNews(ctx, actor, params.id),
@@ -70,7 +69,7 @@ export const newsRoutes = [
     path: '/news/news/sign/:id.json',
     area: 'news',
     summary: 'Acknowledge an article that asks for a signature, with the caller’s password (other methods: 400)',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ id: zId }),
     body: z.object({ password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024) }),
     response: ZNewsNewsSign,

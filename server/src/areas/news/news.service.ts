@@ -1,4 +1,5 @@
-import { NEWS_MANAGER_MAX_ROLE, ROLES, uuidv7 } from '@ops/shared';
+import { uuidv7 } from '@ops/shared';
+import { mayManageNews, mayPublishPlatformNews } from '@ops/shared/rules/news/policy';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../context.ts';
@@ -7,8 +8,8 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { notify } from '../notifications/notify.ts';
-import { verifyOwnPassword } from '../profile/password-check.ts';
+import { notify } from '../notifications/notifications.notify.ts';
+import { verifyOwnPassword } from '../profile/password.service.ts';
 import { type NewsReader, recipientsOf, recipientUsersQuery, signaturesOf, visibleNewsQuery } from './news.repository.ts';
 import type { TNewsEdit } from './news.schema.ts';
 import type { NewsTable } from './news.tables.ts';
@@ -96,7 +97,7 @@ export async function listNews(ctx: AppContext, actor: Actor | null, opts: { bas
 export async function viewNews(ctx: AppContext, actor: Actor | null, slug: string) {
   const row = await visibleNewsQuery(ctx.db, readerOf(actor)).select([...NEWS_COLUMNS]).where('n.slug', '=', slug).executeTakeFirst();
   if (!row) throw notFound('News not found');
-  const manager = actor !== null && actor.role <= NEWS_MANAGER_MAX_ROLE;
+  const manager = actor !== null && mayManageNews(actor);
   let viewCount = Number(row.view_count);
   if (!manager) {
     // Atomic increment; view counts do not replicate, so no change number.
@@ -171,7 +172,7 @@ async function requireBase(uow: UnitOfWork, companyId: string, baseId: string) {
  */
 export async function saveNews(ctx: AppContext, actor: Actor, input: TNewsEdit) {
   const n = input.News;
-  const platform = actor.role === ROLES.PLATFORM_ADMIN && n.public === true;
+  const platform = mayPublishPlatformNews(actor) && n.public === true;
   const companyId = platform ? null : actor.companyId;
   const recipients = [...new Set(input.NewsRecipient?.user_group_id ?? [])].sort((a, b) => a - b);
   const nowLocal = DateTime.now().setZone(actor.company.timezone).toFormat('yyyy-MM-dd HH:mm:ss');
@@ -248,7 +249,7 @@ export async function deleteNews(ctx: AppContext, actor: Actor, id: string) {
       .select(['id', 'company_id'])
       .where('id', '=', id)
       .where('deleted', '=', 0)
-      .where((eb) => (actor.role === ROLES.PLATFORM_ADMIN ? eb.or([eb('company_id', '=', actor.companyId), eb('company_id', 'is', null)]) : eb('company_id', '=', actor.companyId)))
+      .where((eb) => (mayPublishPlatformNews(actor) ? eb.or([eb('company_id', '=', actor.companyId), eb('company_id', 'is', null)]) : eb('company_id', '=', actor.companyId)))
       .executeTakeFirst();
     if (!row) throw notFound('News not found');
     const changeNo = row.company_id ? await uow.changeNo(row.company_id, 'news') : 0;

@@ -1,3 +1,4 @@
+import { GATES } from '@ops/shared';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { notFound } from '../../http/errors.ts';
@@ -14,7 +15,7 @@ export const notificationsRoutes = [
     path: '/notifications.json',
     area: 'notifications',
     summary: 'The caller’s in-app notifications, newest first (CONTRACT 4); `unread:1` keeps unread ones, `page` pages by 100',
-    access: {},
+    access: { who: GATES.member },
     query: z.object({ unread: z.enum(['0', '1']).optional(), page: z.coerce.number().int().min(1).max(100000).default(1) }),
     response: ZNotifications,
     handler: async ({ ctx, actor, query }) => {
@@ -39,7 +40,7 @@ export const notificationsRoutes = [
     path: '/notifications/read.json',
     area: 'notifications',
     summary: 'Mark notifications read: `ids` (array of ids) or `all: true`',
-    access: {},
+    access: { who: GATES.member },
     body: z.union([z.object({ ids: z.array(zId).min(1).max(500) }), z.object({ all: z.literal(true) })]),
     response: ZNotificationsRead,
     handler: async ({ ctx, actor, body }) => {

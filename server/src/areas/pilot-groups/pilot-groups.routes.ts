@@ -1,3 +1,4 @@
+import { pilotGroupGates } from '@ops/shared/rules/pilot-groups/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
@@ -5,8 +6,7 @@ import { ZPilotGroupAdd, ZPilotGroupEdit } from './pilot-groups.schema.ts';
 import { bulkActivate, createGroup, deleteGroup, editGroup, groupForEdit, groupPilots, listGroups, viewGroup, welcomize } from './pilot-groups.service.ts';
 import { ZPilotGroupsManagerIndex, ZPilotGroupsManagerView, ZPilotGroupsManagerPilots, ZPilotGroupsManagerAdd, ZPilotGroupsManagerEdit, ZPilotGroupsManagerEditPost, ZPilotGroupsManagerDelete, ZPilotGroupsManagerDo, ZPilotGroupsManagerWelcomize } from './pilot-groups.responses.ts';
 
-/** Part A 4.7: every pilot-group endpoint is for roles <= 150. */
-const access = { maxRole: 150 } as const;
+const access = { who: pilotGroupGates.manage } as const;
 const idParam = z.object({ id: zId });
 
 export const pilotGroupsRoutes = [

@@ -1,4 +1,5 @@
-import { ROLES, uuidv7 } from '@ops/shared';
+import { mayChangeAccount } from '@ops/shared/rules/users/policy';
+import { uuidv7 } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { DB } from '../../db/schema.ts';
@@ -8,7 +9,7 @@ import { notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import type { OutgoingMail } from '../../mail/mailer.ts';
 import { FREE_PLAN_PILOT_LIMIT } from '../company/company.service.ts';
-import { activationPending, issueToken } from '../users/identities.ts';
+import { activationPending, issueToken } from '../users/identities.repository.ts';
 import type { TPilotGroupWrite } from './pilot-groups.schema.ts';
 import './pilot-groups.tables.ts';
 
@@ -187,7 +188,7 @@ export async function bulkActivate(ctx: AppContext, actor: Actor, id: string, ac
   const group = await findGroup(ctx.db, actor.companyId, id);
   const members = await membersQuery(ctx.db, actor.companyId, group.id).select(['u.id', 'u.active', 'u.pilot', 'u.user_group_id']).execute();
   const differing = members.filter((m) => !!m.active !== active);
-  const skipped = differing.filter((m) => m.id === actor.userId || (actor.role !== ROLES.PLATFORM_ADMIN && m.user_group_id < actor.role));
+  const skipped = differing.filter((m) => m.id === actor.userId || !mayChangeAccount(actor, m));
   const changing = differing.filter((m) => !skipped.includes(m));
   const ids = changing.map((m) => m.id);
   await ctx.tx(async (uow) => {

@@ -1,4 +1,6 @@
-import { ROLES, uuidv7 } from '@ops/shared';
+import { uuidv7 } from '@ops/shared';
+import { DEFAULT_PILOT_ROLE, mayViewPilotInFull, pilotCreationRoleRefusal, pilotRoleChangeRefusal } from '@ops/shared/rules/pilots/policy';
+import { isAuditorRole, isMechanicRole, mayChangeAccount } from '@ops/shared/rules/users/policy';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { UsersTable } from '../../db/core-tables.ts';
@@ -9,20 +11,13 @@ import { type FieldErrors, forbidden, HttpError, notFound, zodFieldErrors } from
 import { nowSeconds } from '../../lib/tokens.ts';
 import type { OutgoingMail } from '../../mail/mailer.ts';
 import { FREE_PLAN_PILOT_LIMIT } from '../company/company.service.ts';
-import { defined, detailColumns, flag } from '../users/user-detail.ts';
+import { defined, detailColumns, flag } from '../users/user-detail.repository.ts';
 import { auditorExpirationError } from '../users/users.service.ts';
-import { diff, type FieldChange, recordUserChange } from './pilots.history.ts';
-import { loginForNewAccount, moveToEmail, staffConfirmMail } from './pilots.identity.ts';
+import { diff, type FieldChange, recordUserChange } from './history.repository.ts';
+import { loginForNewAccount, moveToEmail, staffConfirmMail } from './identity.service.ts';
 import { type TPilotCreate, type TPilotEdit, ZPilotEdit } from './pilots.schema.ts';
 import './pilots.tables.ts';
 
-/** Part A 4.8 items 3 and 5: who creates and edits pilots. */
-export const PILOT_ADMIN_ROLES = [ROLES.PLATFORM_ADMIN, ROLES.COMPANY_ADMIN, ROLES.OPERATIONS_MANAGER, ROLES.SAFETY_MANAGER, ROLES.HEAD_OF_TRAINING, ROLES.FLIGHT_INSTRUCTOR] as const;
-export const DEFAULT_PILOT_ROLE = ROLES.PILOT;
-/** Pilot creation never makes staff above flight instructor; user administration does. */
-export const MIN_PILOT_ROLE = ROLES.FLIGHT_INSTRUCTOR;
-/** Roles below 150 are given only by editors with role <= 120. */
-export const STAFF_PROMOTER_MAX_ROLE = ROLES.HEAD_OF_TRAINING;
 /** `User.created` may lie at most this far ahead. */
 export const CREATED_MAX_AHEAD = 48 * 3600;
 
@@ -71,17 +66,18 @@ export async function createPilot(ctx: AppContext, actor: Actor, input: TPilotCr
   const u = input.User;
   const d = input.UserDetail;
   const role = u.user_group_id ?? DEFAULT_PILOT_ROLE;
-  const auditor = role === ROLES.AUDITOR;
+  const auditor = isAuditorRole(role);
   const errors: FieldErrors = {};
   if (!d.name) errors['UserDetail.name'] = ['Name is required'];
   if (!d.surname) errors['UserDetail.surname'] = ['Surname is required'];
-  if (role < MIN_PILOT_ROLE) errors['User.user_group_id'] = [`Pilots get role ${MIN_PILOT_ROLE} or above; staff roles are given in user administration`];
+  const roleRefusal = pilotCreationRoleRefusal(role);
+  if (roleRefusal) errors['User.user_group_id'] = [roleRefusal];
   if (auditor) {
     const e = auditorExpirationError(u.expiration, actor.company.timezone);
     if (e) errors['User.expiration'] = [e];
   }
   if (u.email && (await emailTaken(ctx.db, actor.companyId, u.email))) errors['User.email'] = ['This email already has an account in your company'];
-  const pilot = auditor ? false : (u.pilot ?? role !== ROLES.MECHANIC);
+  const pilot = auditor ? false : (u.pilot ?? !isMechanicRole(role));
   const active = u.active ?? true;
   if (pilot && active && actor.plan === 'free' && (await livePilots(ctx.db, actor.companyId)) >= FREE_PLAN_PILOT_LIMIT) {
     errors['User.pilot'] = [`The free plan holds at most ${FREE_PLAN_PILOT_LIMIT} pilots`];
@@ -149,15 +145,6 @@ function editFailure(id: string | null, errors: FieldErrors): HttpError {
   return new HttpError(400, { id, result: false, message: list.join('; '), errors: list });
 }
 
-/** Role rules of POST /pilots/edit.json (Part A 4.8 item 5); null when allowed. */
-function roleChangeError(actor: Actor, target: { id: string; user_group_id: number }, role: number): string | null {
-  if (target.id === actor.userId && target.user_group_id <= ROLES.COMPANY_ADMIN && role > ROLES.COMPANY_ADMIN) {
-    return `You cannot demote yourself away from role ${ROLES.COMPANY_ADMIN} or below`;
-  }
-  if (role < MIN_PILOT_ROLE && actor.role > STAFF_PROMOTER_MAX_ROLE) return `Only editors with role ${STAFF_PROMOTER_MAX_ROLE} or below give roles below ${MIN_PILOT_ROLE}`;
-  if (actor.role !== ROLES.PLATFORM_ADMIN && (role === ROLES.PLATFORM_ADMIN || role < actor.role)) return 'You cannot give a role above your own';
-  return null;
-}
 
 /** Ids of a map must be live records of the company; a foreign id is 404 like any foreign record. */
 async function checkIds(db: Kysely<DB>, table: 'aircraft' | 'flight_types' | 'pilot_groups', companyId: string, ids: readonly string[] | undefined, what: string) {
@@ -205,14 +192,14 @@ export async function editPilot(ctx: AppContext, actor: Actor, raw: unknown) {
   const d = input.UserDetail;
   const target = await ctx.db.selectFrom('users').selectAll().where('company_id', '=', actor.companyId).where('id', '=', u.id).where('deleted', '=', 0).executeTakeFirst();
   if (!target) throw notFound('Pilot not found');
-  if (actor.role !== ROLES.PLATFORM_ADMIN && target.user_group_id < actor.role) throw forbidden('You cannot edit an account above your own role');
+  if (!mayChangeAccount(actor, target)) throw forbidden('You cannot edit an account above your own role');
 
   const role = u.user_group_id ?? target.user_group_id;
   const roleChanged = role !== target.user_group_id;
-  const auditor = role === ROLES.AUDITOR;
+  const auditor = isAuditorRole(role);
   const errors: FieldErrors = {};
   if (roleChanged) {
-    const e = roleChangeError(actor, target, role);
+    const e = pilotRoleChangeRefusal(actor, target, role);
     if (e) errors['User.user_group_id'] = [e];
   }
   if (auditor) {
@@ -236,7 +223,7 @@ export async function editPilot(ctx: AppContext, actor: Actor, raw: unknown) {
 
   const now = nowSeconds();
   // Every editor of this endpoint has role <= 150, the spec's condition for writing `created`.
-  const created = actor.role <= ROLES.FLIGHT_INSTRUCTOR ? sanitizeCreated(u.created, now) : undefined;
+  const created = mayViewPilotInFull(actor) ? sanitizeCreated(u.created, now) : undefined;
   const mails: OutgoingMail[] = [];
   await ctx.tx(async (uow) => {
     const set: Updateable<UsersTable> = {

@@ -1,4 +1,5 @@
-import { ALL_ROLES, isStaff, ROLES, TWO_FACTOR_MODES } from '@ops/shared';
+import { ALL_ROLES, GATES, isStaff, ROLES, TWO_FACTOR_MODES } from '@ops/shared';
+import { isPlatformAdmin } from '@ops/shared/rules/users/policy';
 import { COUNTRIES, timeZoneNames } from '@ops/shared/reference/index';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
@@ -54,7 +55,7 @@ export const profileRoutes = [
     path: '/users/view.json',
     area: 'profile',
     summary: 'The caller’s User (with login preferences), UserDetail and UserGroup',
-    access: {},
+    access: { who: GATES.member },
     response: ZUsersView,
     handler: ({ ctx, actor }) => viewProfile(ctx, actor),
   }),
@@ -63,7 +64,7 @@ export const profileRoutes = [
     path: '/users/edit.json',
     area: 'profile',
     summary: 'Change any subset of the own profile and preferences (alerts, message_alerts, newsletter; whatsapp only off); answers the profile',
-    access: {},
+    access: { who: GATES.member },
     body: ZProfileEdit,
     response: ZUsersView,
     handler: ({ ctx, actor, body }) => editProfile(ctx, actor, body),
@@ -73,7 +74,7 @@ export const profileRoutes = [
     path: '/users/email.json',
     area: 'profile',
     summary: 'Change the own address: new_email, new_email_repeat, password; unconfirmed until the mailed link is confirmed',
-    access: {},
+    access: { who: GATES.member },
     body: z.object({
       new_email: z.string({ error: 'New email is required' }).trim().min(1, 'New email is required').pipe(zEmail),
       new_email_repeat: z.string({ error: 'Repeat the new email' }).trim().toLowerCase().min(1, 'Repeat the new email'),
@@ -87,7 +88,7 @@ export const profileRoutes = [
     path: '/users/confirm_email.json',
     area: 'profile',
     summary: 'Confirm the own new address with the token of the confirmation mail',
-    access: {},
+    access: { who: GATES.member },
     body: z.object({ token: z.string({ error: 'Token is required' }).trim().min(10, 'Token is required').max(200) }),
     response: ZUsersEmail,
     handler: ({ ctx, actor, body }) => confirmEmail(ctx, actor, body.token),
@@ -97,7 +98,7 @@ export const profileRoutes = [
     path: '/users/password.json',
     area: 'profile',
     summary: 'Change the own password (password, newpassword, newpasswordrepeat); other sessions of the login end; answers `{result, message, sessions_closed}`',
-    access: {},
+    access: { who: GATES.member },
     body: z.object({ password: required('Current password'), newpassword: required('New password'), newpasswordrepeat: required('Repeat the new password') }),
     response: ZUsersPassword,
     handler: ({ ctx, actor, body, req }) => changePassword(ctx, actor, body, req.ip ?? null),
@@ -117,7 +118,7 @@ export const profileRoutes = [
     path: '/users/whatsapp.json',
     area: 'profile',
     summary: 'Switch WhatsApp messages on: `{phone?}` sends a 6-digit code (10 minutes, single use) to that E.164 number or the profile phone; `{code}` checks it and turns the login’s `whatsapp` preference on',
-    access: {},
+    access: { who: GATES.member },
     body: ZWhatsapp,
     response: ZUsersWhatsapp,
     handler: ({ ctx, actor, body }) => (body.code !== undefined ? verifyWhatsappCode(ctx, actor, body.code) : requestWhatsappCode(ctx, actor, body.phone || undefined)),
@@ -127,7 +128,7 @@ export const profileRoutes = [
     path: '/users/logins.json',
     area: 'profile',
     summary: 'Recent sign-ins (`logins`), open sessions (`sessions`) and the presenting session id (`currentSession`)',
-    access: {},
+    access: { who: GATES.member },
     response: ZUsersLogins,
     handler: ({ ctx, actor }) => loginsAndSessions(ctx, actor),
   }),
@@ -137,7 +138,7 @@ export const profileRoutes = [
     noBody: true,
     area: 'profile',
     summary: 'End one of the caller’s sessions (remote logout)',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ sessionId: zId }),
     response: ZUsersClosesession,
     handler: ({ ctx, actor, params }) => closeSession(ctx, actor, params.sessionId),
@@ -147,12 +148,12 @@ export const profileRoutes = [
     path: '/users/user_groups{/:staff}.json',
     area: 'profile',
     summary: 'Roles of the company as `user_groups: [{UserGroup{id, name, role}}]`; `/1` only staff roles (<= 170)',
-    access: {},
+    access: { who: GATES.member },
     params: z.object({ staff: z.enum(['0', '1'], { error: 'Expected 1 (staff only) or 0' }).optional() }),
     response: ZUsersUserGroups,
     handler: ({ actor, params }) => {
       // The platform administrator role is not a company role; only role 1 sees it.
-      const roles = ALL_ROLES.filter((r) => r !== ROLES.PLATFORM_ADMIN || actor.role === ROLES.PLATFORM_ADMIN).filter((r) => params.staff !== '1' || isStaff(r));
+      const roles = ALL_ROLES.filter((r) => r !== ROLES.PLATFORM_ADMIN || isPlatformAdmin(actor)).filter((r) => params.staff !== '1' || isStaff(r));
       return { user_groups: roles.map((r) => ({ UserGroup: presentUserGroup(r) })) };
     },
   }),
@@ -161,7 +162,7 @@ export const profileRoutes = [
     path: '/users/countries.json',
     area: 'profile',
     summary: 'Map of ISO 3166 alpha-2 code to country name',
-    access: {},
+    access: { who: GATES.member },
     response: ZUsersCountries,
     handler: () => COUNTRIES,
   }),
@@ -170,7 +171,7 @@ export const profileRoutes = [
     path: '/users/timezones.json',
     area: 'profile',
     summary: 'Map of time zone id to IANA name (ids are the names)',
-    access: {},
+    access: { who: GATES.member },
     response: ZUsersCountries,
     handler: () => Object.fromEntries(timeZoneNames().map((zone) => [zone, zone])),
   }),

@@ -6,12 +6,12 @@ import type { IdentitiesTable, UsersTable } from '../../db/core-tables.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, HttpError, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds, sha256 } from '../../lib/tokens.ts';
-import { issueToken } from '../users/identities.ts';
-import { defined, detailColumns, flag } from '../users/user-detail.ts';
+import { issueToken } from '../users/identities.repository.ts';
+import { defined, detailColumns, flag } from '../users/user-detail.repository.ts';
 import { presentUser } from '../users/users.presenter.ts';
 import type { TUserDetailFields } from '../users/users.schema.ts';
 import { preferencesOf } from '../users/users.service.ts';
-import { verifyOwnPassword } from './password-check.ts';
+import { verifyOwnPassword } from './password.service.ts';
 
 async function ownRow(ctx: AppContext, actor: Actor) {
   const u = await ctx.db.selectFrom('users').selectAll().where('company_id', '=', actor.companyId).where('id', '=', actor.userId).where('deleted', '=', 0).executeTakeFirst();

@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely';
 import PDFDocument from 'pdfkit';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
-import { filteredQuery, type ListFilters, viewSafetyReport } from './safety-reports.queries.ts';
+import { filteredQuery, viewSafetyReport } from './safety-reports.repository.ts';
+import type { ListFilters } from './safety-reports.schema.ts';
 
 /** DejaVu Sans ships with the server (accented names in every PDF, whatever fonts the host has). */
 const FONTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets/fonts');

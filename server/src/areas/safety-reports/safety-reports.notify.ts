@@ -1,7 +1,8 @@
-import { SAFETY_MANAGER_MAX_ROLE, SAFETY_STATUSES } from '@ops/shared/rules/safety-reports/safety';
+import { safetyGates } from '@ops/shared/rules/safety-reports/policy';
+import { SAFETY_STATUSES } from '@ops/shared/rules/safety-reports/safety';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { notify } from '../notifications/notify.ts';
+import { notify } from '../notifications/notifications.notify.ts';
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
 
 /**
@@ -17,7 +18,7 @@ async function managers(uow: UnitOfWork, companyId: string): Promise<string[]> {
     .where('company_id', '=', companyId)
     .where('deleted', '=', 0)
     .where('active', '=', 1)
-    .where('user_group_id', '<=', SAFETY_MANAGER_MAX_ROLE)
+    .where('user_group_id', '<=', safetyGates.manage.maxRole)
     .execute();
   return rows.map((r) => r.id);
 }

@@ -3,26 +3,18 @@ import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { notFound, validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { zId } from '../../http/zod.ts';
-import { REPORT_PLANS } from '@ops/shared/rules/aircraft/policy';
+import { GATES } from '@ops/shared';
+import { SAFETY_PLANS, safetyGates } from '@ops/shared/rules/safety-reports/policy';
 import { parseNamed } from '../../http/named-params.ts';
-import { ZCreateBody, ZEditBody } from './safety-reports.schema.ts';
+import { LIST_KEYS, ZCreateBody, ZEditBody, ZListFilters, ZYearNamed } from './safety-reports.schema.ts';
 import { sendExcel, sendPdf } from './safety-reports.export.ts';
-import {
-  enumerations,
-  formOptions,
-  LIST_KEYS,
-  listSafetyReports,
-  reportsByMonth,
-  type StatKind,
-  statistic,
-  viewSafetyReport,
-  ZListFilters,
-  ZYearNamed,
-} from './safety-reports.queries.ts';
+import { enumerations } from './safety-reports.presenter.ts';
+import { formOptions, listSafetyReports, reportsByMonth, type StatKind, statistic, viewSafetyReport } from './safety-reports.repository.ts';
 import { createSafetyReport, deleteSafetyReport, editSafetyReport } from './safety-reports.service.ts';
 import { ZSafetyReports$, ZSafetyReportsIndex, ZSafetyReportsView, ZPath, ZSafetyReportsDelete, ZSafetyReportsStats, ZSafetyReportsReportsByMonth, ZSafetyReportsFormOptions } from './safety-reports.responses.ts';
 
-const plans = REPORT_PLANS;
+const plans = SAFETY_PLANS;
+const who = GATES.member;
 const area = 'safety-reports';
 const idParam = z.object({ id: zId });
 type Named = { named?: string[] };
@@ -50,7 +42,7 @@ const statRoute = (kind: StatKind, file: string) =>
     path: `/safety_reports/${file}{/*named}.json`,
     area,
     summary: `Statistics: non-draft reports by ${kind.replace('_', ' ')}; optional named year:{year}`,
-    access: { plans },
+    access: { who, plans },
     response: ZSafetyReports$,
     handler: ({ ctx, actor, req }) => statistic(ctx.db, actor, kind, parse(ZYearNamed, parseNamed((req.params as Named).named, ['year'])).year),
   });
@@ -62,7 +54,7 @@ export const safetyReportsRoutes = [
     path: '/safety_reports/index{/*named}.json',
     area,
     summary: 'Top-level safety reports visible to the caller, with `paginate`; index/{flightId}; named limit, page, status, report_category, severity, department, from, to, excel:true (xlsx, `token` query parameter)',
-    access: { plans, queryToken: true },
+    access: { who, plans, queryToken: true },
     response: ZSafetyReportsIndex,
     file: { mediaType: MEDIA.xlsx },
     handler: async ({ ctx, actor, req, res }) => {
@@ -77,7 +69,7 @@ export const safetyReportsRoutes = [
     area,
     summary: 'The list as a spreadsheet: index/from:../to:../status:../report_category:../severity:../excel:true?token=<token>',
     file: { mediaType: MEDIA.xlsx },
-    access: { plans, queryToken: true },
+    access: { who, plans, queryToken: true },
     handler: async ({ ctx, actor, req, res }) => {
       const f = listFilters((req.params as Named).named);
       if (!isTrue(f.excel)) throw notFound();
@@ -89,7 +81,7 @@ export const safetyReportsRoutes = [
     path: '/safety_reports/view/:id.json',
     area,
     summary: 'One report with flight, aircraft, reporter, children, risk before and after mitigation, `allowEdit`; `SafetyReportChange` for roles < 111',
-    access: { plans },
+    access: { who, plans },
     params: idParam,
     response: ZSafetyReportsView,
     handler: ({ ctx, actor, params }) => viewSafetyReport(ctx.db, actor, params.id),
@@ -100,7 +92,7 @@ export const safetyReportsRoutes = [
     area,
     summary: 'One report as a PDF: view/{id}/pdf:true?token=<token>',
     file: { mediaType: MEDIA.pdf },
-    access: { plans, queryToken: true },
+    access: { who, plans, queryToken: true },
     params: z.object({ id: zId, flag: z.string() }),
     handler: async ({ ctx, actor, params, res }) => {
       if (params.flag !== 'pdf:true' && params.flag !== 'pdf:true.pdf') throw notFound();
@@ -114,7 +106,7 @@ export const safetyReportsRoutes = [
       area,
       summary: 'File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private',
       bodyDoc: ZCreateBody,
-      access: { plans },
+      access: { who, plans },
       response: ZPath,
     handler: async ({ ctx, actor, req }) => {
         const flightId = (req.params as { flightId?: string }).flightId;
@@ -129,7 +121,7 @@ export const safetyReportsRoutes = [
     bodyDoc: ZEditBody,
     area,
     summary: 'Edit a report (id in the path or SafetyReport.id); draft to open submits it',
-    access: { plans },
+    access: { who, plans },
     response: ZPath,
     handler: async ({ ctx, actor, req }) => {
       const body = (req.body ?? {}) as { SafetyReport?: { id?: unknown }; data?: { SafetyReport?: { id?: unknown } } };
@@ -144,7 +136,7 @@ export const safetyReportsRoutes = [
     path: '/safety_reports/delete/:id.json',
     area,
     summary: 'Soft-delete a report and its children (roles <= 110)',
-    access: { plans, maxRole: 110 },
+    access: { who: safetyGates.manage, plans },
     params: idParam,
     response: ZSafetyReportsDelete,
     handler: async ({ ctx, actor, params }) => {
@@ -157,7 +149,7 @@ export const safetyReportsRoutes = [
     path: '/safety_reports/stats.json',
     area,
     summary: 'Reference enumerations: status, severity, flight phase, damages, personal damages, risk keys',
-    access: { plans },
+    access: { who, plans },
     response: ZSafetyReportsStats,
     handler: () => enumerations(),
   }),
@@ -166,7 +158,7 @@ export const safetyReportsRoutes = [
     path: '/safety_reports/reports_by_month{/:months}.json',
     area,
     summary: 'Statistics: non-draft reports per month by severity over the last N months (default 6)',
-    access: { plans },
+    access: { who, plans },
     params: z.object({ months: z.string().regex(/^\d{1,3}$/, 'Expected a number of months').optional() }),
     response: ZSafetyReportsReportsByMonth,
     handler: ({ ctx, actor, params }) => reportsByMonth(ctx.db, actor, params.months ? Number(params.months) : 6),
@@ -181,7 +173,7 @@ export const safetyReportsRoutes = [
     path: '/safety_reports/form_options.json',
     area,
     summary: 'Departments with their categories nested, enumerations and the company risk matrix, for the create form',
-    access: { plans },
+    access: { who, plans },
     response: ZSafetyReportsFormOptions,
     handler: ({ ctx, actor }) => formOptions(ctx.db, actor),
   }),

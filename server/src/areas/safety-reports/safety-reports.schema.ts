@@ -127,3 +127,23 @@ export function flatten(raw: unknown): Record<string, unknown> {
 export const parseCreate = (raw: unknown): TCreate => parseOr400(ZCreate, flatten(raw));
 export const parseEdit = (raw: unknown): TEdit => parseOr400(ZEdit, flatten(raw));
 export { emptyToUndefined };
+
+/** Named filters of the list and the spreadsheet (Part B 4.4 item 1). */
+export const LIST_KEYS = ['limit', 'page', 'status', 'report_category', 'severity', 'department', 'from', 'to', 'excel'] as const;
+const zDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
+export const ZListFilters = z.object({
+  limit: z.coerce.number({ error: 'Expected an integer' }).int('Expected an integer').min(1, 'At least 1').max(100, 'At most 100').default(25),
+  page: z.coerce.number({ error: 'Expected an integer' }).int('Expected an integer').min(1, 'At least 1').default(1),
+  status: z.enum(SAFETY_STATUSES.map((s) => s.key) as [string, ...string[]]).optional(),
+  severity: z.enum(SAFETY_SEVERITIES.map((s) => s.key) as [string, ...string[]]).optional(),
+  report_category: z.string().max(64).optional(),
+  department: z.string().max(64).optional(),
+  from: zDay.optional(),
+  to: zDay.optional(),
+  excel: z.enum(['true', '1', 'false', '0']).optional(),
+  flight_id: z.string().max(64).optional(),
+});
+export type ListFilters = z.output<typeof ZListFilters>;
+
+/** `year:{year}` of the statistics. */
+export const ZYearNamed = z.object({ year: z.coerce.number({ error: 'Expected a year' }).int('Expected a year').min(1900, 'Expected a year').max(2999, 'Expected a year').optional() });

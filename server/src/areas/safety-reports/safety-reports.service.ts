@@ -9,23 +9,20 @@ import {
   PERSONAL_DAMAGES,
   RISK_PROBABILITIES,
   RISK_SEVERITIES,
-  SAFETY_MANAGER_MAX_ROLE,
   SAFETY_SEVERITIES,
   SAFETY_STATUSES,
   type SafetyType,
-  safetyEditable,
-  safetyVisible,
   trailDiff,
   type TrailEntry,
 } from '@ops/shared/rules/safety-reports/safety';
+import { mayEditSafetyReport, mayManageSafetyReports, maySeeSafetyReport } from '@ops/shared/rules/safety-reports/policy';
 import { sql } from 'kysely';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { invalid } from '../../http/errors.ts';
-import { moveStats } from './safety-reports.stats.ts';
-import { viewerOf } from './safety-reports.access.ts';
+import { moveStats } from './safety-stats.repository.ts';
 import { notifySubmitted, notifyEdited } from './safety-reports.notify.ts';
 import { parseCreate, parseEdit, type TEdit } from './safety-reports.schema.ts';
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
@@ -40,7 +37,7 @@ export async function loadVisible(uow: UnitOfWork | { trx: UnitOfWork['trx'] }, 
   let q = uow.trx.selectFrom('safety_reports').selectAll().where('company_id', '=', actor.companyId).where('id', '=', id);
   if (!opts.includeDeleted) q = q.where('deleted', '=', 0);
   const row = (await q.executeTakeFirst()) as Row | undefined;
-  if (!row || !safetyVisible(row, viewerOf(actor))) throw notFound('Safety report not found');
+  if (!row || !maySeeSafetyReport(actor, row)) throw notFound('Safety report not found');
   return row;
 }
 
@@ -94,7 +91,7 @@ async function checkRefs(uow: UnitOfWork, actor: Actor, input: Partial<TEdit>, s
   }
   if (input.parent_id) {
     const p = (await uow.trx.selectFrom('safety_reports').selectAll().where('company_id', '=', c).where('id', '=', input.parent_id).where('deleted', '=', 0).executeTakeFirst()) as Row | undefined;
-    if (!p || !safetyVisible(p, viewerOf(actor))) errors.parent_id = ['Unknown report'];
+    if (!p || !maySeeSafetyReport(actor, p)) errors.parent_id = ['Unknown report'];
     else if (p.parent_id) errors.parent_id = ['A child report cannot have children'];
     else if (p.status === 'draft' || !p.idn) errors.parent_id = ['The parent report is still a draft'];
     else if (p.id === selfId) errors.parent_id = ['A report cannot be its own parent'];
@@ -252,7 +249,7 @@ export async function createSafetyReport(uow: UnitOfWork, actor: Actor, raw: unk
   const now = nowSeconds();
   const type = (input.type ?? 'OCCURRENCE') as SafetyType;
   const status = input.status ?? 'open';
-  const isManager = actor.role <= SAFETY_MANAGER_MAX_ROLE;
+  const isManager = mayManageSafetyReports(actor);
   const row: Row = {
     id: opts.id ?? uuidv7(),
     company_id: actor.companyId,
@@ -310,10 +307,9 @@ export async function createSafetyReport(uow: UnitOfWork, actor: Actor, raw: unk
 /** POST or PUT edit (Part B 4.4 item 5, 3.3). */
 export async function editSafetyReport(uow: UnitOfWork, actor: Actor, id: string, raw: unknown): Promise<Row> {
   const before = await loadVisible(uow, actor, id);
-  const viewer = viewerOf(actor);
-  if (!safetyEditable(before, viewer)) throw notAuthorized();
+  if (!mayEditSafetyReport(actor, before)) throw notAuthorized();
   const input = parseEdit(raw);
-  const isManager = actor.role <= SAFETY_MANAGER_MAX_ROLE;
+  const isManager = mayManageSafetyReports(actor);
   const isCreator = before.author_id === actor.userId;
   const isReviewer = before.reviewer_id === actor.userId;
   // A non-creator editor cannot change the narrative of what happened and what was done.

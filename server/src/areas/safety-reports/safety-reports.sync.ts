@@ -6,13 +6,13 @@ import { registerCollection } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Actor } from '../../http/actor.ts';
-import { REPORT_PLANS } from '@ops/shared/rules/aircraft/policy';
+import { SAFETY_PLANS } from '@ops/shared/rules/safety-reports/policy';
 import { createSafetyReport, editSafetyReport, loadVisible } from './safety-reports.service.ts';
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
 
 /**
  * The `safety` collection (shared/src/collections/safety.ts): rows filtered by
- * the custom scope, i.e. `safetyVisible`, the rule REST applies. Filing and
+ * the custom scope, i.e. `maySeeSafetyReport` (rules/safety-reports/policy.ts), the rule REST applies. Filing and
  * submitting offline are commands decided by the server through the REST
  * services, so the number is assigned when the command reaches the server.
  */
@@ -58,7 +58,7 @@ registerCollection<SafetyDoc>({
 });
 
 function requirePlan(actor: Actor) {
-  if (!(REPORT_PLANS as readonly string[]).includes(actor.plan)) throw new CommandRejected('Your company plan does not include safety reports');
+  if (!(SAFETY_PLANS as readonly string[]).includes(actor.plan)) throw new CommandRejected('Your company plan does not include safety reports');
 }
 
 /** REST refusals become command rejections with the same message. */

@@ -93,7 +93,7 @@ export interface SafetyRiskMatricesTable {
 /**
  * Counts of live, submitted, top-level reports per company, month of the event
  * (`YYYY-MM`), status and one statistic dimension's key (`''` for none); kept
- * in the transaction of every report write (safety-reports.stats.ts).
+ * in the transaction of every report write (safety-stats.repository.ts).
  */
 export interface SafetyReportStatsTable {
   company_id: string;

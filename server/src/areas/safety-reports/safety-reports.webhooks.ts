@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { emitWebhook } from '../webhooks/outbox.ts';
-import { present } from './safety-reports.queries.ts';
+import { emitWebhook } from '../webhooks/outbox.service.ts';
+import { present } from './safety-reports.presenter.ts';
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
 
 /**

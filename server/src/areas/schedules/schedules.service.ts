@@ -29,7 +29,7 @@ import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
 import { flightZone, wallClock } from '@ops/shared/rules/flights/clock';
 import { loadFlightRow, saveFlight } from '../flights/flights.service.ts';
 import { cancelFlight } from '../flights/transitions.service.ts';
-import { notify } from '../notifications/notify.ts';
+import { notify } from '../notifications/notifications.notify.ts';
 import { timedMelItems } from './blocking.repository.ts';
 import type { TScheduleFields } from './schedules.schema.ts';
 import type { SchedulesTable } from './schedules.tables.ts';

@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { emitWebhook } from '../webhooks/outbox.ts';
+import { emitWebhook } from '../webhooks/outbox.service.ts';
 import { presentBooking } from './schedules.presenter.ts';
 
 /**

@@ -1,12 +1,13 @@
+import { GATES } from '@ops/shared';
+import { trainingGates } from '@ops/shared/rules/trainings/policy';
 import { ENROLLMENT_STATUSES, EXAM_TYPES, TRAINING_TYPES } from '@ops/shared/rules/trainings/progress';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId, zIntish, zUnix } from '../../http/zod.ts';
-import { classesRoutes } from './trainings.classes.routes.ts';
-import { createTraining, editTraining, listManagerTrainings, listMyTrainings, listTemplates, teachingReport, trainingSchema } from './trainings.catalog.ts';
-import { TRAINING_MANAGER_MAX_ROLE } from './trainings.common.ts';
-import { changeStatus, enroll, listStudents, parseStudentFilters, saveNotes, studentSummary } from './trainings.enrollments.ts';
-import { completeLesson, examAnswer, examDo, examFinish, examIndex, examPreview, examResult, examStart, lessonSlide, lessonSlides, lessonView, subjectAttendance } from './trainings.learning.ts';
+import { classesRoutes } from './classes/classes.routes.ts';
+import { createTraining, editTraining, listManagerTrainings, listMyTrainings, listTemplates, teachingReport, trainingSchema } from './catalog.service.ts';
+import { changeStatus, enroll, listStudents, parseStudentFilters, saveNotes, studentSummary } from './enrollments.service.ts';
+import { completeLesson, examAnswer, examDo, examFinish, examIndex, examPreview, examResult, examStart, lessonSlide, lessonSlides, lessonView, subjectAttendance } from './learning.service.ts';
 import {
   activityImpact,
   managerStudentView,
@@ -21,12 +22,12 @@ import {
   studentSubjectView,
   subjectTeachers,
   trainingView,
-} from './trainings.subjects.ts';
+} from './subjects.service.ts';
 import { ZTrainings, ZManagerTrainings, ZManagerTrainingsTrainingsCreate, ZManagerTrainingsTrainingsTemplates, ZManagerTrainingsTrainingsTeachingReport, ZTrainingsTrainingsSchema, ZTrainingsTrainingsView, ZTrainingsStudentsSummary, ZManagerTrainingsStudentsEnroll, ZManagerTrainingsStudentsList, ZManagerTrainingsStudentsView, ZManagerTrainingsStudentsNotes, ZManagerTrainingsStudentsStatus, ZTrainingsSubjectsMine, ZManagerTrainingsSubjectsEdit, ZManagerTrainingsLessonsEdit, ZManagerTrainingsMissionsEdit, ZManagerTrainingsSubjectsView, ZManagerTrainingsSubjectsTeachers, ZManagerTrainingsSubjectsReorderActivities, ZManagerTrainingsSubjectsActivityImpact, ZManagerTrainingsSubjectsAddExam, ZManagerTrainingsExamsList, ZTrainingsSubjectsView, ZTrainingsLessonsView, ZTrainingsLessonsSlides, ZTrainingsLessonsSlide, ZTrainingsLessonsComplete, ZTrainingsLessonsAttendance, ZTrainingsExamsIndex, ZTrainingsExamsStart, ZTrainingsExamsStartPost, ZTrainingsExamsDo, ZTrainingsExamsAnswer, ZTrainingsExamsFinish, ZTrainingsExamsView } from './trainings.responses.ts';
 
 const area = 'trainings';
-const manager = { maxRole: TRAINING_MANAGER_MAX_ROLE } as const;
-const signedIn = {} as const;
+const manager = { who: trainingGates.manage } as const;
+const signedIn = { who: GATES.member } as const;
 const ZPage = z.object({ page: z.coerce.number({ error: 'Expected a page number' }).int('Expected a page number').min(1, 'Pages start at 1').max(1_000_000).default(1) });
 const zText = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
 const zName = z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200, 'At most 200 characters');

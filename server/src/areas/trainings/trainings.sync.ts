@@ -33,10 +33,10 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { type CollectionPart, registerRecordType } from '../../sync/registry.ts';
 import { type SourceQuery, tableSource } from '../../sync/table-source.ts';
-import { bool, num, stamp } from './trainings.common.ts';
-import { setProgress } from './trainings.learning.ts';
+import { bool, num, stamp } from './trainings.repository.ts';
+import { setProgress } from './learning.service.ts';
 import './trainings.tables.ts';
-import { attendanceColumns } from './trainings.attendance.ts';
+import { attendanceColumns } from './classes/attendance.service.ts';
 
 /**
  * The `training` collection (shared/src/collections/training.ts): one source

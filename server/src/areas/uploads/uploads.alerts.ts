@@ -1,5 +1,5 @@
-import { registerAlertSource } from '../company/alerts/index.ts';
-import { type Alert, type AlertSource, dateBounds, lapseOf, urgencyClass, windowOf } from '../company/alerts/types.ts';
+import { registerAlertSource } from '../company/alerts/alerts.service.ts';
+import { type Alert, type AlertSource, dateBounds, lapseOf, urgencyClass, windowOf } from '../company/alerts/sources.alerts.ts';
 import './uploads.tables.ts';
 
 /**

@@ -1,3 +1,4 @@
+import { GATES } from '@ops/shared';
 import { pipeline } from 'node:stream/promises';
 import { MAX_DIRECT_UPLOAD_BYTES } from '@ops/shared/rules/uploads/upload-types';
 import { DateTime } from 'luxon';
@@ -23,7 +24,7 @@ import {
 } from './uploads.service.ts';
 import './uploads.tables.ts';
 import './uploads.alerts.ts';
-import './uploads.cleanup.ts';
+import './uploads.jobs.ts';
 import './uploads.sync.ts';
 import { ZUploadsIndex, ZUploadsView, ZUploadsSign, ZUploadsComplete, ZUploadsConfirm, ZUploadsExpiration, ZUploadsDelete, ZLocalFile } from './uploads.responses.ts';
 
@@ -67,7 +68,7 @@ export const uploadsRoutes = [
     area: 'uploads',
     summary:
       'Active uploads of one record, newest first, 50 per page (named or query `page`, `limit`); paging in `paginate` and the X-… headers. External auditors get no `url`/`thumb_url` on UserCertificate rows',
-    access: {},
+    access: { who: GATES.member },
     response: ZUploadsIndex,
     headers: {
       ...PAGING_HEADERS,
@@ -107,7 +108,7 @@ export const uploadsRoutes = [
     path: '/uploads/view/:id.json',
     area: 'uploads',
     summary: 'One upload with its EXIF (images); 404 outside the company',
-    access: {},
+    access: { who: GATES.member },
     params: idParams,
     response: ZUploadsView,
     handler: ({ ctx, actor, params }) => viewUpload(ctx, actor, params.id),
@@ -118,7 +119,7 @@ export const uploadsRoutes = [
     area: 'uploads',
     summary: 'Redirect (302) to a short-lived signed storage URL of the file; company-scoped',
     redirect: true,
-    access: {},
+    access: { who: GATES.member },
     params: idParams,
     handler: async ({ ctx, actor, params, req, res }) => {
       res.redirect(302, await downloadUrl(ctx, actor, params.id, originOf(req)));
@@ -147,7 +148,7 @@ export const uploadsRoutes = [
     area: 'uploads',
     summary:
       'Direct upload step 3: verifies the stored object (exists, not empty, within the signed size and 2 GB, leading bytes match the type), reads size, dimensions, EXIF, makes a thumbnail; failures delete object and record',
-    access: {},
+    access: { who: GATES.member },
     params: idParams,
     otherMethods: 405,
     response: ZUploadsComplete,
@@ -160,7 +161,7 @@ export const uploadsRoutes = [
     bodyMedia: ['multipart/form-data'],
     area: 'uploads',
     summary: 'Multipart upload through the API (`file`, optional `active`, `model`, `id`, `acl`), streamed to storage, at most 100 MB',
-    access: {},
+    access: { who: GATES.member },
     response: ZUploadsComplete,
     handler: ({ ctx, actor, req }) => createUpload(ctx, actor, req),
   }),
@@ -169,7 +170,7 @@ export const uploadsRoutes = [
     path: '/uploads/confirm/:id.json',
     area: 'uploads',
     summary: 'Attaches the caller’s own verified upload to a record (`model`, `foreign_key`) and activates it',
-    access: {},
+    access: { who: GATES.member },
     params: idParams,
     body: z.object({ model: z.string().trim().min(1, 'Required').max(64), foreign_key: z.string().trim().min(1, 'Required').max(64) }),
     response: ZUploadsConfirm,
@@ -180,7 +181,7 @@ export const uploadsRoutes = [
     path: '/uploads/expiration/:id.json',
     area: 'uploads',
     summary: 'Sets or clears (empty) the expiration date; group <= 170 any upload of the company, others only their own',
-    access: {},
+    access: { who: GATES.member },
     params: idParams,
     body: z.object({ expiration: zExpiration }),
     response: ZUploadsExpiration,
@@ -203,7 +204,7 @@ export const uploadsRoutes = [
     path: '/uploads/delete/:id.json',
     area: 'uploads',
     summary: 'Deletes the record and its file; group <= 170 any upload of the company, others only their own',
-    access: {},
+    access: { who: GATES.member },
     params: idParams,
     response: ZUploadsDelete,
     handler: ({ ctx, actor, params }) => deleteUpload(ctx, actor, params.id),

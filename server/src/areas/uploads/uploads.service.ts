@@ -12,20 +12,18 @@ import {
   signErrors,
   uploadTypeOf,
 } from '@ops/shared/rules/uploads/upload-types';
-import { uploadFileWithheld, uploadVisible } from '@ops/shared/rules/uploads/visibility';
+import { mayManageUpload, uploadFileWithheld, uploadVisible } from '@ops/shared/rules/uploads/policy';
 import { uuidv7 } from '@ops/shared';
 import type { AppContext } from '../../context.ts';
 import { fileStore, type FileStore } from '../../files/index.ts';
 import { TooLargeError } from '../../files/store.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, HttpError, notFound } from '../../http/errors.ts';
-import { attachedRecordVisible, uploadModel } from './attachments.ts';
-import { hasImageFacts, imageFacts } from './image-facts.ts';
+import { attachedRecordVisible, uploadModel } from './attachments.service.ts';
+import { hasImageFacts, imageFacts } from './image-facts.service.ts';
 import type { UploadsTable } from './uploads.tables.ts';
 import { pageCountOf, paginate } from '../../http/paging.ts';
 
-/** Staff (group <= 170) may change the expiration of, and delete, any upload of the company. */
-export const UPLOAD_ADMIN_MAX_ROLE = 170;
 /** Lifetime of download and list URLs. */
 export const DOWNLOAD_URL_SECONDS = 5 * 60;
 export const LIST_URL_SECONDS = 60 * 60;
@@ -385,7 +383,7 @@ export async function confirmUpload(ctx: AppContext, actor: Actor, id: string, b
 /** The upload when the caller may manage it: staff (group <= 170) any of the company, others their own; else 404. */
 async function managed(ctx: AppContext, actor: Actor, id: string): Promise<Row> {
   const row = await findRow(ctx, actor, id);
-  if (!row || (actor.role > UPLOAD_ADMIN_MAX_ROLE && row.user_id !== actor.userId)) throw notFound('Upload not found');
+  if (!row || !mayManageUpload(actor, row)) throw notFound('Upload not found');
   return row;
 }
 

@@ -1,3 +1,4 @@
+import { mayReadPersonalFields } from '@ops/shared/rules/users/policy';
 import { AUDITOR_MASKED_FIELDS, isRole, ROLE_NAMES, ROLES, type Viewer } from '@ops/shared';
 import type { UsersTable } from '../../db/core-tables.ts';
 import type { TUserRecord } from './users.responses.ts';
@@ -79,7 +80,7 @@ export function presentUser(u: UsersTable, prefs: Preferences): TUserRecord {
  * role, not the target's; the field list is the shared one sync also applies.
  */
 export function maskForAuditor<R extends { User?: Record<string, unknown> & { id?: unknown }; UserDetail?: Record<string, unknown> }>(record: R, viewer: Viewer, ownerId: string): R {
-  if (viewer.role !== ROLES.AUDITOR || ownerId === viewer.userId) return record;
+  if (mayReadPersonalFields(viewer, ownerId)) return record;
   const out = { ...record };
   for (const part of ['User', 'UserDetail'] as const) {
     const section = out[part];

@@ -1,4 +1,5 @@
-import { ROLES } from '@ops/shared';
+import { pilotGates } from '@ops/shared/rules/pilots/policy';
+import { userGates } from '@ops/shared/rules/users/policy';
 import { z } from 'zod';
 import { PAGING_HEADERS } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
@@ -13,11 +14,8 @@ import { pageCountOf } from '../../http/paging.ts';
  * manager threshold, as for API keys); the external auditor (250) reads the
  * GET endpoints, with personal fields masked, and writes nothing.
  */
-export const USER_ADMIN_MAX_ROLE = 110;
-const readers = { roles: [ROLES.PLATFORM_ADMIN, ROLES.COMPANY_ADMIN, ROLES.OPERATIONS_MANAGER, ROLES.SAFETY_MANAGER, ROLES.AUDITOR] } as const;
-const writers = { maxRole: USER_ADMIN_MAX_ROLE } as const;
-/** The reminder is a pilot-administration action: the roles that create pilots (Part A 4.8 item 3). */
-const PILOT_ADMINS = [ROLES.PLATFORM_ADMIN, ROLES.COMPANY_ADMIN, ROLES.OPERATIONS_MANAGER, ROLES.SAFETY_MANAGER, ROLES.HEAD_OF_TRAINING, ROLES.FLIGHT_INSTRUCTOR] as const;
+const readers = { who: userGates.read } as const;
+const writers = { who: userGates.write } as const;
 
 const zPage = z.coerce.number({ error: 'Expected a page number' }).int('Expected a page number').min(1, 'Pages start at 1').max(1_000_000).default(1);
 /**
@@ -107,7 +105,8 @@ export const usersRoutes = [
     path: '/pilots/reminder.json',
     area: 'users',
     summary: 'Send the activation mail again (or a welcome mail once the login is active); `user` is the account id',
-    access: { roles: PILOT_ADMINS },
+    // The reminder is a pilot-administration action: the roles that create pilots (Part A 4.8 item 3).
+    access: { who: pilotGates.admin },
     body: z.object({ user: z.union([zId, z.number().transform(String)], { error: 'user is required' }) }),
     response: ZPilotsReminder,
     handler: ({ ctx, actor, body }) => sendReminder(ctx, actor, body.user),

@@ -1,3 +1,4 @@
+import { defaultPilotFlag, isAuditorRole, mayChangeAccount, mayReadPersonalFields, roleGrantRefusal } from '@ops/shared/rules/users/policy';
 import { ROLES, uuidv7 } from '@ops/shared';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import { DateTime } from 'luxon';
@@ -11,10 +12,10 @@ import { nowSeconds } from '../../lib/tokens.ts';
 import type { OutgoingMail } from '../../mail/mailer.ts';
 import { viewerOf } from '../../sync/registry.ts';
 import { FREE_PLAN_PILOT_LIMIT } from '../company/company.service.ts';
-import { activationPending, createPendingIdentity, issueToken, type MailQueue } from './identities.ts';
+import { activationPending, createPendingIdentity, issueToken, type MailQueue } from './identities.repository.ts';
 import { maskForAuditor, NO_PREFERENCES, type Preferences, presentUser, presentUserGroup } from './users.presenter.ts';
 import type { TUserWrite } from './users.schema.ts';
-import { defined, detailColumns, flag } from './user-detail.ts';
+import { defined, detailColumns, flag } from './user-detail.repository.ts';
 import { paginate } from '../../http/paging.ts';
 
 /** External auditor accounts last at most this many days (Part A 4.4, 8). */
@@ -176,7 +177,6 @@ export async function billedPilots(ctx: AppContext, actor: Actor, page: { page: 
     .execute();
   const viewer = viewerOf(actor);
   const pilots = rows.map((r) => {
-    const own = r.id === viewer.userId;
     return {
       id: r.id,
       name: r.name,
@@ -186,7 +186,7 @@ export async function billedPilots(ctx: AppContext, actor: Actor, page: { page: 
       pilot: !!r.pilot,
       billing: true,
       base_id: r.base_id,
-      email: viewer.role === ROLES.AUDITOR && !own ? null : r.email,
+      email: mayReadPersonalFields(viewer, r.id) ? r.email : null,
     };
   });
   const total = Number(n);
@@ -212,12 +212,6 @@ export function auditorExpirationError(expiration: string | null | undefined, zo
   return null;
 }
 
-/** Role rules of an editor: never above their own role, role 1 only by role 1. */
-function roleError(actor: Actor, role: number): string | null {
-  if (actor.role === ROLES.PLATFORM_ADMIN) return null;
-  if (role === ROLES.PLATFORM_ADMIN || role < actor.role) return 'You cannot give a role above your own';
-  return null;
-}
 
 async function livePilots(db: Kysely<DB>, companyId: string, exceptId?: string): Promise<number> {
   let q = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).where('deleted', '=', 0).where('pilot', '=', 1).where('active', '=', 1);
@@ -284,11 +278,11 @@ export async function createUser(ctx: AppContext, actor: Actor, input: TUserWrit
   const u = input.User;
   const d = input.UserDetail;
   const role = u.user_group_id ?? ROLES.PILOT;
-  const auditor = role === ROLES.AUDITOR;
+  const auditor = isAuditorRole(role);
   const errors: FieldErrors = {};
   if (!d.name) errors['UserDetail.name'] = ['Name is required'];
   if (!d.surname) errors['UserDetail.surname'] = ['Surname is required'];
-  const rErr = roleError(actor, role);
+  const rErr = roleGrantRefusal(actor, role);
   if (rErr) errors['User.user_group_id'] = [rErr];
   if (u.two_factor === 'TOTP') errors['User.two_factor'] = ['TOTP is enabled by the person with their authenticator app'];
   if (auditor) {
@@ -296,7 +290,7 @@ export async function createUser(ctx: AppContext, actor: Actor, input: TUserWrit
     if (e) errors['User.expiration'] = [e];
   }
   if (u.email && (await emailTaken(ctx.db, actor.companyId, u.email))) errors['User.email'] = ['This email already has an account in your company'];
-  const pilot = auditor ? false : (u.pilot ?? !(role === ROLES.MECHANIC || role < ROLES.COMPANY_ADMIN));
+  const pilot = auditor ? false : (u.pilot ?? defaultPilotFlag(role));
   const active = u.active ?? true;
   if (pilot && active && actor.plan === 'free' && (await livePilots(ctx.db, actor.companyId)) >= FREE_PLAN_PILOT_LIMIT) {
     errors['User.pilot'] = [`The free plan holds at most ${FREE_PLAN_PILOT_LIMIT} pilots`];
@@ -372,15 +366,15 @@ export async function editUser(ctx: AppContext, actor: Actor, input: TUserWrite)
   const d = input.UserDetail;
   if (!u.id) throw validationFailed({ 'User.id': ['User id is required'] });
   const target = await companyUser(ctx.db, actor.companyId, u.id);
-  if (actor.role !== ROLES.PLATFORM_ADMIN && target.user_group_id < actor.role) throw forbidden('You cannot edit an account above your own role');
+  if (!mayChangeAccount(actor, target)) throw forbidden('You cannot edit an account above your own role');
   const role = u.user_group_id ?? target.user_group_id;
-  const auditor = role === ROLES.AUDITOR;
+  const auditor = isAuditorRole(role);
   const errors: FieldErrors = {};
   if (d.name === '' || d.name === null) errors['UserDetail.name'] = ['Name is required'];
   if (role !== target.user_group_id) {
     if (target.id === actor.userId) errors['User.user_group_id'] = ['You cannot change your own role'];
     else {
-      const rErr = roleError(actor, role);
+      const rErr = roleGrantRefusal(actor, role);
       if (rErr) errors['User.user_group_id'] = [rErr];
     }
   }
@@ -472,7 +466,7 @@ export async function deleteUser(ctx: AppContext, actor: Actor, id: string, conf
   if (!confirm) throw validationFailed({ confirm: ['Confirm the deletion with confirm = true'] }, 'errors', 'Deletion not confirmed');
   const target = await companyUser(ctx.db, actor.companyId, id);
   if (target.id === actor.userId) throw badRequest('You cannot delete your own account');
-  if (actor.role !== ROLES.PLATFORM_ADMIN && target.user_group_id < actor.role) throw forbidden('You cannot delete an account above your own role');
+  if (!mayChangeAccount(actor, target)) throw forbidden('You cannot delete an account above your own role');
   await ctx.tx(async (uow) => {
     await uow.trx
       .updateTable('users')

@@ -1,14 +1,14 @@
 import { WEBHOOK_EVENTS } from '@ops/shared/rules/webhooks/events';
+import { webhookGates } from '@ops/shared/rules/webhooks/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId } from '../../http/zod.ts';
-import './delivery.ts';
-import './mel-expiry.ts';
+import './delivery.jobs.ts';
+import './mel-expiry.jobs.ts';
 import { createEndpoint, deleteEndpoint, editEndpoint, listDeliveries, listEndpoints, redeliver, rotateSecret, viewEndpoint } from './webhooks.service.ts';
 import { ZWebhooksIndex, ZWebhooksEvents, ZWebhooksView, ZWebhooksAdd, ZWebhooksEdit, ZWebhooksRotateSecret, ZWebhooksDelete, ZWebhooksDeliveries, ZWebhooksRedeliver } from './webhooks.responses.ts';
 
-/** Managers (roles <= 110, the API-key managers) by session or API key: integrations register their own endpoints. */
-const access = { maxRole: 110 } as const;
+const access = { who: webhookGates.manage } as const;
 
 const zUrl = z
   .string({ error: 'url is required' })

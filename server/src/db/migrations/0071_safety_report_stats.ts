@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
  * Safety statistics without reading the reports (docs/areas/safety-reports.md,
  * Performance): per company, event month, status and statistic dimension, the
  * count of live, submitted, top-level reports, kept in the transaction of every
- * report write (server/src/areas/safety-reports/safety-reports.stats.ts) and
+ * report write (server/src/areas/safety-reports/safety-stats.repository.ts) and
  * filled here from the existing reports. Reviewer and crew indexes (partial:
  * most reports have none) and a status index let the visibility rule of
  * roles above 150 read the published reports and their few linked ones by

@@ -1,1 +1,2 @@
 export * from './safety.ts';
+export * from './policy.ts';

@@ -129,48 +129,6 @@ export function deriveSeverity(type: SafetyType, posted: string | null | undefin
 export const formatIdn = (year: number, seq: number): string => `${year}/${String(seq).padStart(5, '0')}`;
 export const childIdn = (parentIdn: string, n: number): string => `${parentIdn}-${n}`;
 
-/** Roles at or below this see and edit everything and may delete (Part B 4.4). */
-export const SAFETY_MANAGER_MAX_ROLE = 110;
-/** Roles at or below this view every non-draft report. */
-export const SAFETY_VIEW_ALL_MAX_ROLE = 150;
-
-/** The columns the visibility rule reads. */
-export interface SafetyAccessRow {
-  status: string;
-  author_id: string | null;
-  reviewer_id: string | null;
-  crew_pic_id: string | null;
-  crew_sic_id: string | null;
-  crew_supervisor_id: string | null;
-  deleted?: boolean | number;
-}
-
-export interface SafetyViewer {
-  userId: string;
-  role: number;
-}
-
-/**
- * Part B 4.4 access table, the one definition REST and sync share: a draft is
- * its author's alone; roles <= 150 view every other report; others view their
- * own, the ones they review, those of flights they crewed (PIC, SIC,
- * supervisor), and published ones.
- */
-export function safetyVisible(row: SafetyAccessRow, viewer: SafetyViewer): boolean {
-  if (row.status === 'draft') return row.author_id === viewer.userId;
-  if (viewer.role <= SAFETY_VIEW_ALL_MAX_ROLE) return true;
-  const me = viewer.userId;
-  return row.status === 'published' || row.author_id === me || row.reviewer_id === me || row.crew_pic_id === me || row.crew_sic_id === me || row.crew_supervisor_id === me;
-}
-
-/** `allowEdit`: managers, the creator and the assigned reviewer, never on a deleted report; crew membership gives view only. */
-export function safetyEditable(row: SafetyAccessRow, viewer: SafetyViewer): boolean {
-  if (row.deleted) return false;
-  if (!safetyVisible(row, viewer)) return false;
-  if (viewer.role <= SAFETY_MANAGER_MAX_ROLE) return true;
-  return row.author_id === viewer.userId || row.reviewer_id === viewer.userId;
-}
-
 /** The tracked fields of the change history, in the spec's order, with labels. */
 export const TRACKED_FIELDS: Record<string, { label: string; kind?: 'text' | 'set' }> = {
   idn: { label: 'Number' },

@@ -6,7 +6,7 @@
  * onsite exam without passing it. A signed class is closed: its attendance
  * changes only after an unsign.
  */
-import { ROLES } from '../../roles.ts';
+import { mayRunClass } from './policy.ts';
 
 export const ATTENDANCE_STATUSES = ['attended', 'attended_post_class', 'absent', 'absent_justified'] as const;
 export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number];
@@ -19,9 +19,6 @@ export function attendedFlag(status: AttendanceStatus | null): boolean {
   return status === 'attended' || status === 'attended_post_class';
 }
 
-/** Training managers may act on any class of the company; others only on their own classes. */
-export const TRAINING_MANAGER_MAX_ROLE = ROLES.GROUND_INSTRUCTOR;
-
 export interface AttendanceActor {
   id: string;
   role: number;
@@ -33,7 +30,7 @@ export interface AttendanceClass {
 
 /** Why this actor may not change the attendance of this class, or null when they may. */
 export function attendanceEditRefusal(actor: AttendanceActor, session: AttendanceClass): string | null {
-  if (actor.role > TRAINING_MANAGER_MAX_ROLE && session.teacher_id !== actor.id) {
+  if (!mayRunClass({ userId: actor.id, role: actor.role }, session)) {
     return 'Only the class teacher or a training manager may take attendance.';
   }
   if (session.signed_at != null) return 'The attendance of this class is signed; unsign it before changing it.';
@@ -64,7 +61,7 @@ export function isLate(submittedAt: number, deadline: number | null): boolean {
 
 /** Unsigning reopens a class: its teacher or a training manager; only a signed class. */
 export function unsignRefusal(actor: AttendanceActor, session: AttendanceClass): string | null {
-  if (actor.role > TRAINING_MANAGER_MAX_ROLE && session.teacher_id !== actor.id) return 'Only the class teacher or a training manager may unsign a class.';
+  if (!mayRunClass({ userId: actor.id, role: actor.role }, session)) return 'Only the class teacher or a training manager may unsign a class.';
   if (session.signed_at == null) return 'The attendance of this class is not signed.';
   return null;
 }
