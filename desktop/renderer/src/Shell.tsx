@@ -4,7 +4,7 @@ import { rejections } from './decisions.ts';
 import { fullName, useCommands, useCompany, useDismissed, useOutcomes, useSyncState, useUsers, WorkspaceContext } from './hooks.ts';
 import { markNavigation } from './perf.ts';
 import { menuFor, type Route, screensFor } from './nav.ts';
-import { startsOnFlights } from './policy-todo.ts';
+import { startsOnFlights } from '@ops/shared/rules/flights/policy';
 import { ScreenBoundary } from './ScreenBoundary.tsx';
 import { type StoredSession, SWITCH_EVENT } from './session.ts';
 import { SignInForm } from './SignIn.tsx';

@@ -67,6 +67,12 @@ describe('screens in their areas: every role keeps the screens it had', () => {
     'my-training': (r) => r !== 250 && r !== 300,
     'training-today': (r) => r <= 150,
     'training-overview': (r) => r <= 135,
+    // Added this round (billing, CONTRACT 6; duty, CONTRACT 7).
+    'my-billing': () => true,
+    'billing-accounts': (r) => r <= 170,
+    'billing-rates': (r) => r <= 170,
+    'my-duty': () => true,
+    'crew-duty': (r) => r <= 170,
   };
 
   it('lists the same screens as before', () => {

@@ -16,11 +16,7 @@ export type Access =
   | {
       public?: false;
       /** Who may call: a named gate from `roles.ts` (GATES) or the area's `rules/<area>/policy.ts`. */
-      who?: RoleGate;
-      /** @deprecated TRANSITION (one-house): replaced by `who`; removed once every area is converted. */
-      maxRole?: number;
-      /** @deprecated TRANSITION (one-house): replaced by `who`. */
-      roles?: readonly number[];
+      who: RoleGate;
       /** Company plan in this list. */
       plans?: readonly Plan[];
       /** Company permission key the caller's role must hold. */

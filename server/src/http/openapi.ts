@@ -162,7 +162,7 @@ const roleName = (n: number) => `${n} (${(ROLE_NAMES as Record<number, string>)[
 /** Who may call the route, in words, from its declared gates: the gate's name and rule, plans, permission, session only. */
 export function whoMayCall(access: Access): string {
   if (access.public) return '**Who may call**: anyone; no credentials needed.';
-  const gate = access.who ?? { name: undefined, maxRole: access.maxRole, roles: access.roles };
+  const gate = access.who;
   const rule = [
     gate.maxRole !== undefined ? `roles up to ${roleName(gate.maxRole)}` : '',
     gate.roles ? `roles ${gate.roles.map(roleName).join(', ')}` : '',
@@ -180,7 +180,6 @@ export function whoMayCall(access: Access): string {
 function accessDoc(access: Access): Record<string, unknown> {
   if (access.public) return access;
   const { who, ...rest } = access;
-  if (!who) return rest;
   return { gate: who.name, ...(who.maxRole === undefined ? {} : { maxRole: who.maxRole }), ...(who.roles ? { roles: who.roles } : {}), ...rest };
 }
 

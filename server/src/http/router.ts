@@ -33,7 +33,7 @@ async function admit(ctx: AppContext, route: RouteDef, req: Request): Promise<Ac
   if (access.public) return actor;
   if (!actor) throw unauthorized();
   if (access.sessionOnly && actor.credential.kind === 'api_key') throw forbidden('API keys cannot be used here; sign in interactively');
-  if (!allows(access.who ?? { name: 'legacy', ...access }, actor.role)) throw access.deny === 404 ? notFound() : forbidden();
+  if (!allows(access.who, actor.role)) throw access.deny === 404 ? notFound() : forbidden();
   if (access.plans && !access.plans.includes(actor.plan)) throw forbidden('Your company plan does not include this feature');
   if (access.permission && !(await hasPermission(ctx.db, actor.companyId, actor.role, access.permission))) {
     throw forbidden(`Missing permission ${access.permission}`);

@@ -1,3 +1,4 @@
+import { GATES } from '@ops/shared';
 import { z } from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { notFound } from '../http/errors.ts';
@@ -22,7 +23,7 @@ export const syncRoutes = [
     path: '/sync/collections.json',
     area: 'sync',
     summary: 'Replicated collections and their schema versions',
-    access: {},
+    access: { who: GATES.member },
     response: ZSyncCollections,
     handler: () => ({ collections: allCollections().map((c) => ({ name: c.def.name, version: c.def.version, writable: c.def.writableFields.length > 0 })) }),
   }),
@@ -31,7 +32,7 @@ export const syncRoutes = [
     path: '/sync/:collection/pull.json',
     area: 'sync',
     summary: 'Documents after a checkpoint, as the caller may see them (RxDB pull)',
-    access: {},
+    access: { who: GATES.member },
     params: collectionParam,
     body: z.object({ checkpoint: ZCheckpoint.nullable().optional(), limit: z.number().int().min(1).max(1000).default(200) }),
     response: ZSyncPull,
@@ -42,7 +43,7 @@ export const syncRoutes = [
     path: '/sync/:collection/push.json',
     area: 'sync',
     summary: 'Apply pushed documents through the domain services; answers the conflicts (RxDB push)',
-    access: {},
+    access: { who: GATES.member },
     params: collectionParam,
     body: z.object({
       rows: z
@@ -70,7 +71,7 @@ export const syncRoutes = [
     area: 'sync',
     summary: 'Live changes of the caller’s collections as server-sent events (one stream per client)',
     file: { mediaType: 'text/event-stream' },
-    access: {},
+    access: { who: GATES.member },
     query: z.object({ collections: z.string().max(2000).optional() }),
     handler: async ({ ctx, actor, query, req, res }) => {
       // Unknown names are skipped, not fatal: a newer client may list a collection this server lacks.

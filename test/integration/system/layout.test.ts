@@ -27,9 +27,7 @@ const RENDERER_SHELL = [
   'App.tsx', 'Shell.tsx', 'SignIn.tsx', 'SyncBar.tsx', 'ScreenBoundary.tsx', 'ScreenBoundary.test.ts', 'main.tsx', 'nav.ts', 'nav.test.ts', 'hooks.ts',
   'session.ts', 'ui.tsx', 'format.ts', 'format.test.ts', 'perf.ts', 'workspace.ts', 'styles.css',
   // Generic sync UI: what waits for the server and what it refused (every area's commands).
-  'Changes.tsx', 'decisions.ts', 'decisions.test.ts',
-  // Area-specific role rules awaiting their area policies (wired at merge, then deleted).
-  'policy-todo.ts',
+  'Changes.tsx', 'decisions.ts', 'decisions.test.ts', 'refusals.ts', 'refusals.test.ts',
 ];
 
 const dirs = (rel: string) =>

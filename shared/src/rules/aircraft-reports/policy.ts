@@ -38,3 +38,6 @@ export const mayChangeAircraftReport = (actor: PolicyActor, report: { user_id: s
 /** May this actor act on the MEL item of a report (the aircraft's assigned pilot may raise one). */
 export const mayActOnMel = (actor: PolicyActor, action: MelAction, aircraft: { user_id: string | null } | null): boolean =>
   canActOnMel(action, actor.role, { isAssignedPilot: aircraft !== null && aircraft.user_id === actor.userId });
+
+/** Who manages MEL/CDL items (extend, close) on a screen. */
+export const mayManageMel = (role: number): boolean => MEL_MANAGER_ROLES.includes(role);

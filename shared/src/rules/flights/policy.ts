@@ -1,6 +1,6 @@
 import { FLIGHT_INVOLVED_FIELDS } from '../../collections/flights.ts';
 import type { PermissionKey } from '../../permissions.ts';
-import { isStaff, type PolicyActor } from '../../roles.ts';
+import { isStaff, type PolicyActor, ROLES } from '../../roles.ts';
 
 /**
  * Who may do what to a flight (Part B 4.6, CONTRACT 4). The server's services and
@@ -70,3 +70,6 @@ export const mayDeleteFlight = (a: FlightPolicyActor, f: FlightPeople) => !isClo
 
 /** FRAT: the crew or staff assess a flight before dispatch. */
 export const mayAssessFlight = (a: PolicyActor, f: Omit<FlightPeople, 'status' | 'user_id'>) => seesAllFlights(a) || isCrew(a, f);
+
+/** The screen a role starts on: flight instructors, dispatchers, pilots and students on their flights; the others on the fleet. */
+export const startsOnFlights = (role: number): boolean => role >= ROLES.FLIGHT_INSTRUCTOR && role <= ROLES.STUDENT;

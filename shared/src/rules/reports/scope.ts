@@ -1,10 +1,6 @@
 /** Whose figures a report answers (Part A 4.11). */
 
-import { ROLES } from '../../roles.ts';
 import { maySeeOthersReports } from './policy.ts';
-
-/** @deprecated TRANSITION (one-house): the renderer's company statistics ask `maySeeOthersReports` (reports/policy.ts); removed once it does. */
-export const REPORTS_STAFF_MAX_ROLE: number = ROLES.DISPATCHER;
 
 export type ReportScope = { userId: string; aircraftId: string | null } | { userId: null; aircraftId: string };
 

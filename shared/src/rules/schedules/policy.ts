@@ -39,3 +39,6 @@ export const LISTED_INSTRUCTOR_ROLES: readonly number[] = [ROLES.HEAD_OF_TRAININ
 
 /** An aircraft's calendar feed is published by staff (<= 170); everyone may publish their own. */
 export const mayPublishAircraftFeed = (actor: Pick<PolicyActor, 'role'>): boolean => isStaff(actor.role);
+
+/** The users offered as instructors in the booking form. */
+export const isBookableInstructor = (role: number | null | undefined): boolean => role !== null && role !== undefined && LISTED_INSTRUCTOR_ROLES.includes(role);

@@ -1,4 +1,4 @@
-import { allows, type PolicyActor, ROLES, roleGate } from '../../roles.ts';
+import { ALL_ROLES, allows, type PolicyActor, type Role as RoleNumber, ROLES, roleGate } from '../../roles.ts';
 
 /**
  * Who may do what with accounts (Part A 4.4): user administration, the role an
@@ -44,3 +44,9 @@ export const isMechanicRole = (role: number): boolean => role === ROLES.MECHANIC
 
 /** User administration's default `pilot` flag: not for mechanics nor platform staff above company administrators. */
 export const defaultPilotFlag = (role: number): boolean => !(isMechanicRole(role) || role < ROLES.COMPANY_ADMIN);
+
+/** Who has a pilot record (own pilot page, own training): everyone but the auditor and mechanics. */
+export const hasPilotRecord = (role: number): boolean => !isAuditorRole(role) && !isMechanicRole(role);
+
+/** The roles a manager may give in the users screen: their own and less privileged ones, never the platform's. */
+export const assignableRoles = (mine: number): RoleNumber[] => ALL_ROLES.filter((r) => r >= mine && r !== ROLES.PLATFORM_ADMIN);

@@ -17,7 +17,8 @@ import { fullName, useCommands, useCompany, useDismissed, useDocs, useMarks, use
 import { fleetBoard, type ItemView, openItems } from './techlog.ts';
 import { Badge, DecisionNote, deadlineText, Empty, Field, MelStatusBadge, PendingBadge } from '../../ui.tsx';
 import type { ScreenProps } from '../../nav.ts';
-import { isAuditor, mayManageMel } from '../../policy-todo.ts';
+import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
+import { mayManageMel } from '@ops/shared/rules/aircraft-reports/policy';
 import { markKey } from '../../workspace.ts';
 import { Photos } from '../uploads/Photos.tsx';
 

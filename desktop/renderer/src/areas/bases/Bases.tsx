@@ -2,7 +2,7 @@ import { SCHEDULE_TYPES, scheduleForm, ZBaseForm } from '@ops/shared/forms/offic
 import { type FormEvent, useState } from 'react';
 import { allows, GATES } from '@ops/shared';
 import { useWorkspace } from '../../hooks.ts';
-import { isAuditor } from '../../policy-todo.ts';
+import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 import { Busy, Check, check, errorOf, FormField, Outcome, Pager, ScreenHead, useAction, useApi, useLoad, usePages, useFormats } from '../office-kit.tsx';
 
 interface Base {

@@ -1,7 +1,7 @@
 import { isStaff } from '@ops/shared';
 import { lazy } from 'react';
 import type { ScreenEntry } from '../../nav.ts';
-import { isAuditor } from '../../policy-todo.ts';
+import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 
 /** Bases, crew and duty for office staff and the auditor (server/src/areas/bases). */
 export const basesScreens: ScreenEntry[] = [

@@ -1,7 +1,7 @@
 import { allows, GATES, PERMISSION_KEYS } from '@ops/shared';
 import { useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
-import { mayEditPermissionsOf } from '../../policy-todo.ts';
+import { mayEditPermissionsOf } from '@ops/shared/rules/company/policy';
 import { Busy, Outcome, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
 
 interface Matrix {

@@ -4,7 +4,7 @@ import { outcomesByTarget } from '../../decisions.ts';
 import { formatDate, formatDateTime } from '../../format.ts';
 import { fullName, useCompany, useDocs, useMarks, useOutcomes, useUsers, useWorkspace } from '../../hooks.ts';
 import { Badge, DecisionNote, Empty, PendingBadge } from '../../ui.tsx';
-import { mayWriteMaintenanceJobs } from '../../policy-todo.ts';
+import { mayWriteMaintenanceJobs } from '@ops/shared/rules/maintenance-jobs/policy';
 import { markKey } from '../../workspace.ts';
 
 const JOB_TONE: Record<string, 'info' | 'warn' | 'ok'> = { OPEN: 'info', IN_PROGRESS: 'warn', COMPLETED: 'ok' };
@@ -22,7 +22,7 @@ export default function Maintenance() {
   const [showCompleted, setShowCompleted] = useState(false);
   const registration = useMemo(() => new Map(aircraft.map((a) => [a.id, a.registration])), [aircraft]);
   const outcomesOf = useMemo(() => outcomesByTarget(outcomes), [outcomes]);
-  const mayWrite = mayWriteMaintenanceJobs(ws.user.user_group_id);
+  const mayWrite = mayWriteMaintenanceJobs({ role: ws.user.user_group_id });
   const shown = jobs
     .filter((j) => (!filter || j.aircraft_id === filter) && (showCompleted || j.status !== 'COMPLETED'))
     .sort((a, b) => (a.start ?? Number.MAX_SAFE_INTEGER) - (b.start ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name));

@@ -3,7 +3,7 @@ import { ZNewsForm, ZSignForm } from '@ops/shared/forms/office';
 import { type FormEvent, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
-import { mayWriteNews } from '../../policy-todo.ts';
+import { mayWriteNews } from '@ops/shared/rules/news/policy';
 import { Busy, Check, check, errorOf, FormField, goTo, Outcome, type Paginate, Pager, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
 
 interface NewsItem {

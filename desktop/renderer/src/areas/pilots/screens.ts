@@ -1,7 +1,7 @@
 import { isStaff } from '@ops/shared';
 import { lazy } from 'react';
 import type { ScreenEntry } from '../../nav.ts';
-import { isAuditor } from '../../policy-todo.ts';
+import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 
 /** The directory for office staff and the auditor (server/src/areas/pilots); a pilot's page opens by link for everyone. */
 export const pilotsScreens: ScreenEntry[] = [

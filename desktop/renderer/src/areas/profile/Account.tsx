@@ -1,7 +1,7 @@
 import { emailChangeForm, ZPasswordForm, ZProfileForm, ZTotpCode } from '@ops/shared/forms/office';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
-import { isAuditor } from '../../policy-todo.ts';
+import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 import { type StoredSession, SWITCH_EVENT } from '../../session.ts';
 import { Busy, Check, check, errorOf, FormField, Outcome, ScreenHead, useAction, useApi, useLoad, useFormats } from '../office-kit.tsx';
 

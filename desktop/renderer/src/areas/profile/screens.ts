@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import type { ScreenEntry } from '../../nav.ts';
-import { hasPilotRecord } from '../../policy-todo.ts';
+import { hasPilotRecord } from '@ops/shared/rules/users/policy';
 
 /** One's own account, and one's own pilot page (the pilots area's page, opened on oneself). */
 export const profileScreens: ScreenEntry[] = [

@@ -6,7 +6,7 @@ import 'uplot/dist/uPlot.min.css';
 import './safety.css';
 import { useDocs, useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
-import { maySeeSafetyTrail } from '../../policy-todo.ts';
+import { maySeeSafetyTrail } from '@ops/shared/rules/safety-reports/policy';
 import { Busy, Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
 
 declare module '@ops/client-core' {

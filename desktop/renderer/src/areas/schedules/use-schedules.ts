@@ -10,7 +10,7 @@ import { useMemo, useState } from 'react';
 import { endOfDay, zonedToUnix } from '../../format.ts';
 import { useCommands, useCompany, useDismissed, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
 import { supersededRejections } from '../../refusals.ts';
-import { isBookableInstructor } from '../../policy-todo.ts';
+import { isBookableInstructor } from '@ops/shared/rules/schedules/policy';
 import { openItems } from '../aircraft-reports/techlog.ts';
 import { deviceBookingRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import type { BookArgs } from './board.ts';

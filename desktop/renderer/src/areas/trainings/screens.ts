@@ -1,7 +1,7 @@
 import { allows, GATES } from '@ops/shared';
 import { lazy } from 'react';
 import type { ScreenEntry } from '../../nav.ts';
-import { hasPilotRecord } from '../../policy-todo.ts';
+import { hasPilotRecord } from '@ops/shared/rules/users/policy';
 
 /**
  * Trainings offline: a student's own training (anyone with a pilot record may be

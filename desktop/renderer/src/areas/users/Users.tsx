@@ -2,7 +2,7 @@ import { allows, GATES, ROLE_NAMES, ROLES } from '@ops/shared';
 import { userForm } from '@ops/shared/forms/office';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
-import { assignableRoles, isAuditor } from '../../policy-todo.ts';
+import { assignableRoles, isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 import { Busy, Check, check, errorOf, FormField, goTo, Outcome, Pager, ScreenHead, todayIn, useAction, useApi, useLoad, usePages } from '../office-kit.tsx';
 
 interface UserRow {

@@ -1,7 +1,7 @@
 import { allows, GATES } from '@ops/shared';
 import { lazy } from 'react';
 import type { ScreenEntry } from '../../nav.ts';
-import { isAuditor } from '../../policy-todo.ts';
+import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 
 /** The same gate as the API (server/src/areas/users): managers, and the auditor who reads. */
 export const usersScreens: ScreenEntry[] = [
