@@ -23,7 +23,9 @@ function serviceWorker(): Plugin {
       const publicFiles = fs.readdirSync(path.join(here, 'renderer/public')).sort();
       // index.html is emitted after this hook runs, so it is named here. Not './': the
       // navigation fallback serves index.html for it, whatever the server answers there.
-      const precache = [...new Set(['index.html', ...files, ...publicFiles])].filter((f) => f !== 'sw.js').map((f) => `./${f}`);
+      const precache = [...new Set(['index.html', ...files, ...publicFiles])]
+        .filter((f) => f !== 'sw.js')
+        .map((f) => `./${f}`);
       const version = createHash('sha256').update(precache.join('\n')).digest('hex').slice(0, 12);
       const template = fs.readFileSync(path.join(here, 'renderer/sw.js'), 'utf8');
       const source = template.replace('__PRECACHE__', JSON.stringify(precache)).replace('__VERSION__', version);

@@ -16,7 +16,8 @@ const api = new URL(doc.servers[0].url, base).href.replace(/\/$/, '');
 /** operationId → { method, path, parameters } from the document. */
 const operations = new Map();
 for (const [path, item] of Object.entries(doc.paths)) {
-  for (const [method, op] of Object.entries(item)) operations.set(op.operationId, { method: method.toUpperCase(), path, parameters: op.parameters ?? [] });
+  for (const [method, op] of Object.entries(item))
+    operations.set(op.operationId, { method: method.toUpperCase(), path, parameters: op.parameters ?? [] });
 }
 
 let token = null;
@@ -31,7 +32,10 @@ async function call(operationId, { path = {}, query = {}, body } = {}) {
   }
   const res = await fetch(url, {
     method: op.method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (res.headers.get('content-type') ?? '').includes('json') ? await res.json() : null;
@@ -39,8 +43,11 @@ async function call(operationId, { path = {}, query = {}, body } = {}) {
 }
 
 console.log(`${doc.info.title} ${doc.info.version}: ${operations.size} operations`);
-const login = await call('postLogin', { body: { email: process.env.OPS_EMAIL ?? 'admin@skyline.test', password: process.env.OPS_PASSWORD ?? '' } });
-if (login.status !== 200 || !login.json.token) throw new Error(`sign-in failed: ${login.status} ${JSON.stringify(login.json)}`);
+const login = await call('postLogin', {
+  body: { email: process.env.OPS_EMAIL ?? 'admin@skyline.test', password: process.env.OPS_PASSWORD ?? '' },
+});
+if (login.status !== 200 || !login.json.token)
+  throw new Error(`sign-in failed: ${login.status} ${JSON.stringify(login.json)}`);
 token = login.json.token;
 
 // Paging: the users list, two per page, totals in the headers.
@@ -52,7 +59,9 @@ const flights = await call('getFlightsLoad', { query: { status: 'LANDED', limit:
 console.log(`landed flights on page 1: ${flights.json.flights?.length}`);
 
 // A write: a webhook endpoint, read back, then removed.
-const added = await call('postWebhooksAdd', { body: { url: 'https://example.test/hook', events: ['flight.canceled'] } });
+const added = await call('postWebhooksAdd', {
+  body: { url: 'https://example.test/hook', events: ['flight.canceled'] },
+});
 console.log(`webhook added: ${added.status}`);
 const viewed = await call('getWebhooksViewById', { path: { id: added.json.id } });
 console.log(`webhook read back: ${viewed.json.endpoint?.url}`);

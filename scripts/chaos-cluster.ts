@@ -23,7 +23,10 @@ export function ensureHaproxy(): string {
   if (found) return found;
   console.log('installing haproxy (apt-get)...');
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'haproxy'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'haproxy'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   return spawnSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).stdout.trim();
 }
 
@@ -45,7 +48,9 @@ export async function startCluster(n: number, balancer: boolean, env: Record<str
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-chaos-'));
   const stop = async () => {
     haproxy?.kill('SIGTERM');
-    await Promise.all(procs.map((p) => (p.child.exitCode === null && p.child.signalCode === null ? p.stop() : Promise.resolve())));
+    await Promise.all(
+      procs.map((p) => (p.child.exitCode === null && p.child.signalCode === null ? p.stop() : Promise.resolve())),
+    );
     await schema.drop().catch(() => {});
     fs.rmSync(tmp, { recursive: true, force: true });
   };
@@ -53,11 +58,15 @@ export async function startCluster(n: number, balancer: boolean, env: Record<str
     const base = { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema.schema, LOG_LEVEL: 'warn', ...env };
     procs.push(await startProd({ ...base, SEED: 'fixtures' }));
     for (let i = 1; i < n; i++) procs.push(await startProd({ ...base, SEED: 'none', JOBS: 'off' }));
-    if (!balancer) return { procs, baseUrl: procs[0]?.baseUrl as string, url: procs[0]?.url as string, schema: schema.schema, stop };
+    if (!balancer)
+      return { procs, baseUrl: procs[0]?.baseUrl as string, url: procs[0]?.url as string, schema: schema.schema, stop };
     const bin = ensureHaproxy();
     const port = await freePort();
     const servers = procs.map((p, i) => `    server app${i} ${new URL(p.url).host} check`).join('\n');
-    const cfg = fs.readFileSync(path.join(root, 'deploy/haproxy.local.cfg'), 'utf8').replace('@FRONT_PORT@', String(port)).replace('@SERVERS@', servers);
+    const cfg = fs
+      .readFileSync(path.join(root, 'deploy/haproxy.local.cfg'), 'utf8')
+      .replace('@FRONT_PORT@', String(port))
+      .replace('@SERVERS@', servers);
     const file = path.join(tmp, 'haproxy.cfg');
     fs.writeFileSync(file, cfg);
     haproxy = spawn(bin, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -105,14 +114,33 @@ export interface DeviceGroup {
 }
 
 /** `total` devices over `processes` child processes, each opening its share of streams. */
-export async function startDevices(o: { baseUrl: string; token: string; total: number; processes: number; ids: string[]; checkpoint: unknown; initial: Record<string, number> }): Promise<DeviceGroup> {
+export async function startDevices(o: {
+  baseUrl: string;
+  token: string;
+  total: number;
+  processes: number;
+  ids: string[];
+  checkpoint: unknown;
+  initial: Record<string, number>;
+}): Promise<DeviceGroup> {
   const children: ChildProcess[] = [];
   const per = Math.ceil(o.total / o.processes);
   for (let i = 0; i < o.processes; i++) {
     const count = Math.min(per, o.total - i * per);
     if (count <= 0) break;
-    const arg = JSON.stringify({ baseUrl: o.baseUrl, token: o.token, count, ids: o.ids, checkpoint: o.checkpoint, initial: o.initial });
-    const child = spawn(process.execPath, ['--max-old-space-size=2048', '--import', 'tsx', path.join(root, 'scripts/chaos-devices.ts'), arg], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const arg = JSON.stringify({
+      baseUrl: o.baseUrl,
+      token: o.token,
+      count,
+      ids: o.ids,
+      checkpoint: o.checkpoint,
+      initial: o.initial,
+    });
+    const child = spawn(
+      process.execPath,
+      ['--max-old-space-size=2048', '--import', 'tsx', path.join(root, 'scripts/chaos-devices.ts'), arg],
+      { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    );
     children.push(child);
   }
   await Promise.all(children.map((c) => new Promise<void>((resolve) => c.once('message', () => resolve()))));
@@ -128,8 +156,12 @@ export async function startDevices(o: { baseUrl: string; token: string; total: n
     });
   return {
     children,
-    report: (expected) => Promise.all(children.map((c) => ask<DeviceReport>(c, { type: 'report', expected }, 'report'))),
-    latencies: async () => (await Promise.all(children.map((c) => ask<{ latencies: number[] }>(c, { type: 'latencies' }, 'latencies')))).flatMap((r) => r.latencies),
+    report: (expected) =>
+      Promise.all(children.map((c) => ask<DeviceReport>(c, { type: 'report', expected }, 'report'))),
+    latencies: async () =>
+      (
+        await Promise.all(children.map((c) => ask<{ latencies: number[] }>(c, { type: 'latencies' }, 'latencies')))
+      ).flatMap((r) => r.latencies),
     announce: (seq, at) => {
       for (const c of children) c.send({ type: 'write', seq, at });
     },

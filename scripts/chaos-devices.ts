@@ -53,7 +53,14 @@ let failures = 0;
 /** Why connections failed: HTTP status, or `error` / `end` / `pull` (catch-up failed). */
 const failedBy: Record<string, number> = {};
 const reconnectMs: number[] = [];
-const devices: Device[] = Array.from({ length: args.count }, (_, n) => ({ n, seq: new Map(Object.entries(args.initial)), checkpoint: args.checkpoint, connected: false, downAt: null, req: null }));
+const devices: Device[] = Array.from({ length: args.count }, (_, n) => ({
+  n,
+  seq: new Map(Object.entries(args.initial)),
+  checkpoint: args.checkpoint,
+  connected: false,
+  downAt: null,
+  req: null,
+}));
 
 function apply(d: Device, docs: Array<Record<string, unknown>>, at: number) {
   for (const doc of docs) {
@@ -70,24 +77,39 @@ function apply(d: Device, docs: Array<Record<string, unknown>>, at: number) {
   }
 }
 
-function post(path: string, body: unknown): Promise<{ status: number; body: { documents?: Array<Record<string, unknown>>; checkpoint?: unknown } | null }> {
+function post(
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: { documents?: Array<Record<string, unknown>>; checkpoint?: unknown } | null }> {
   return new Promise((resolve) => {
     const data = JSON.stringify(body);
-    const req = http.request(`${args.baseUrl}${path}`, { method: 'POST', agent, headers: { authorization: `Bearer ${args.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => {
-        text += c;
-      });
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
-        } catch {
-          resolve({ status: res.statusCode ?? 0, body: null });
-        }
-      });
-      res.on('error', () => resolve({ status: 0, body: null }));
-    });
+    const req = http.request(
+      `${args.baseUrl}${path}`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${args.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(data),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => {
+          text += c;
+        });
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+          } catch {
+            resolve({ status: res.statusCode ?? 0, body: null });
+          }
+        });
+        res.on('error', () => resolve({ status: 0, body: null }));
+      },
+    );
     req.setTimeout(15_000, () => req.destroy());
     req.on('error', () => resolve({ status: 0, body: null }));
     req.end(data);
@@ -124,42 +146,46 @@ function connect(d: Device) {
     failedBy[why] = (failedBy[why] ?? 0) + 1;
     down(d);
   };
-  const req = http.get(`${args.baseUrl}/sync/stream.json?collections=fleet`, { agent: false, headers: { authorization: `Bearer ${args.token}`, accept: 'text/event-stream' } }, (res) => {
-    if (res.statusCode !== 200) {
-      res.resume();
-      return fail(String(res.statusCode));
-    }
-    res.setEncoding('utf8');
-    let buf = '';
-    res.on('data', (chunk: string) => {
-      buf += chunk;
-      let i = buf.indexOf('\n\n');
-      while (i !== -1) {
-        const block = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        i = buf.indexOf('\n\n');
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (!event || !data) continue;
-        if (event === 'resync') {
-          // (Re)connected: pull what changed meanwhile from the checkpoint, then count the device as back.
-          void catchUp(d).then((ok) => {
-            if (!ok) return fail('pull');
-            connects++;
-            if (d.downAt !== null) reconnectMs.push(now() - d.downAt);
-            d.downAt = null;
-            d.connected = true;
-          });
-        } else if (event === 'change') {
-          const parsed = JSON.parse(data) as { documents: Array<Record<string, unknown>>; checkpoint: unknown };
-          apply(d, parsed.documents, now());
-          d.checkpoint = parsed.checkpoint;
-        } else if (event === 'error') fail('event error');
+  const req = http.get(
+    `${args.baseUrl}/sync/stream.json?collections=fleet`,
+    { agent: false, headers: { authorization: `Bearer ${args.token}`, accept: 'text/event-stream' } },
+    (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        return fail(String(res.statusCode));
       }
-    });
-    res.on('end', () => fail('end'));
-    res.on('error', () => fail('error'));
-  });
+      res.setEncoding('utf8');
+      let buf = '';
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let i = buf.indexOf('\n\n');
+        while (i !== -1) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          i = buf.indexOf('\n\n');
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (!event || !data) continue;
+          if (event === 'resync') {
+            // (Re)connected: pull what changed meanwhile from the checkpoint, then count the device as back.
+            void catchUp(d).then((ok) => {
+              if (!ok) return fail('pull');
+              connects++;
+              if (d.downAt !== null) reconnectMs.push(now() - d.downAt);
+              d.downAt = null;
+              d.connected = true;
+            });
+          } else if (event === 'change') {
+            const parsed = JSON.parse(data) as { documents: Array<Record<string, unknown>>; checkpoint: unknown };
+            apply(d, parsed.documents, now());
+            d.checkpoint = parsed.checkpoint;
+          } else if (event === 'error') fail('event error');
+        }
+      });
+      res.on('end', () => fail('end'));
+      res.on('error', () => fail('error'));
+    },
+  );
   req.on('error', (err) => fail((err as NodeJS.ErrnoException).code ?? 'error'));
   d.req = req;
 }
@@ -169,7 +195,18 @@ process.on('message', (m: { type: string; seq?: number; at?: number; expected?: 
   else if (m.type === 'report') {
     const expected = m.expected ?? {};
     const behind = devices.filter((d) => Object.entries(expected).some(([id, s]) => (d.seq.get(id) ?? -1) < s)).length;
-    send({ type: 'report', devices: devices.length, connected: devices.filter((d) => d.connected).length, behind, regressions, connects, failures, failedBy, reconnectMs, mem: process.memoryUsage().rss });
+    send({
+      type: 'report',
+      devices: devices.length,
+      connected: devices.filter((d) => d.connected).length,
+      behind,
+      regressions,
+      connects,
+      failures,
+      failedBy,
+      reconnectMs,
+      mem: process.memoryUsage().rss,
+    });
   } else if (m.type === 'latencies') {
     send({ type: 'latencies', latencies });
     latencies.length = 0;

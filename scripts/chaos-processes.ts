@@ -16,7 +16,13 @@ import { parseArgs } from 'node:util';
 import { fleetStart, percentile, sleep, startCluster, startDevices } from './chaos-cluster.ts';
 import { push } from '../test/setup/sync.ts';
 
-const { values } = parseArgs({ options: { devices: { type: 'string', default: '1000' }, clients: { type: 'string', default: '4' }, seconds: { type: 'string', default: '12' } } });
+const { values } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '1000' },
+    clients: { type: 'string', default: '4' },
+    seconds: { type: 'string', default: '12' },
+  },
+});
 const DEVICES = Math.min(20_000, Math.max(1, Number(values.devices)));
 const CLIENTS = Math.min(16, Math.max(1, Number(values.clients)));
 const SECONDS = Math.min(120, Math.max(4, Number(values.seconds)));
@@ -24,7 +30,9 @@ const SECONDS = Math.min(120, Math.max(4, Number(values.seconds)));
 const seqOf = (r: unknown) => Number(/^[A-Z]+-(\d+)$/.exec(String(r ?? ''))?.[1] ?? -1);
 
 async function main(): Promise<number> {
-  console.log(`chaos:processes: 3 processes behind HAProxy, ${DEVICES} devices in ${CLIENTS} client processes, writes for ${SECONDS} s, SIGKILL of one process after ${Math.round(SECONDS / 3)} s`);
+  console.log(
+    `chaos:processes: 3 processes behind HAProxy, ${DEVICES} devices in ${CLIENTS} client processes, writes for ${SECONDS} s, SIGKILL of one process after ${Math.round(SECONDS / 3)} s`,
+  );
   const cluster = await startCluster(3, true, { AUTH_CACHE_MS: '500' });
   let devices: Awaited<ReturnType<typeof startDevices>> | null = null;
   try {
@@ -33,7 +41,12 @@ async function main(): Promise<number> {
       if (o.token) headers.authorization = `Bearer ${o.token}`;
       if (o.body !== undefined) headers['content-type'] = 'application/json';
       try {
-        const res = await fetch(`${cluster.baseUrl}${pathname}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: AbortSignal.timeout(15_000) });
+        const res = await fetch(`${cluster.baseUrl}${pathname}`, {
+          method,
+          headers,
+          body: o.body === undefined ? undefined : JSON.stringify(o.body),
+          signal: AbortSignal.timeout(15_000),
+        });
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
       } catch {
@@ -42,17 +55,37 @@ async function main(): Promise<number> {
     };
     const { token } = await (cluster.procs[0] as NonNullable<(typeof cluster.procs)[0]>).login('mechanic@skyline.test');
     const start = await fleetStart({ api }, token, 2);
-    const writers = start.aircraft.map((a, i) => ({ tag: i ? 'CB' : 'CA', id: String(a.id), master: a, seq: 0, acked: 0, retried: 0, errors: 0, conflicts: 0 }));
+    const writers = start.aircraft.map((a, i) => ({
+      tag: i ? 'CB' : 'CA',
+      id: String(a.id),
+      master: a,
+      seq: 0,
+      acked: 0,
+      retried: 0,
+      errors: 0,
+      conflicts: 0,
+    }));
     const t0 = performance.now();
-    devices = await startDevices({ baseUrl: cluster.baseUrl, token, total: DEVICES, processes: CLIENTS, ids: writers.map((w) => w.id), checkpoint: start.checkpoint, initial: {} });
+    devices = await startDevices({
+      baseUrl: cluster.baseUrl,
+      token,
+      total: DEVICES,
+      processes: CLIENTS,
+      ids: writers.map((w) => w.id),
+      checkpoint: start.checkpoint,
+      initial: {},
+    });
     for (;;) {
       const rep = await devices.report({});
       const connected = rep.reduce((s, r) => s + r.connected, 0);
       if (connected >= DEVICES) break;
-      if (performance.now() - t0 > 120_000) throw new Error(`only ${connected} of ${DEVICES} devices connected after 120 s`);
+      if (performance.now() - t0 > 120_000)
+        throw new Error(`only ${connected} of ${DEVICES} devices connected after 120 s`);
       await sleep(250);
     }
-    console.log(`${DEVICES} devices connected in ${((performance.now() - t0) / 1000).toFixed(1)} s; per process: ${(await Promise.all(cluster.procs.map((p) => fetch(`${p.url}/metrics`).then((r) => r.text())))).map((m) => /^sync_streams_open (\d+)/m.exec(m)?.[1]).join(', ')} streams`);
+    console.log(
+      `${DEVICES} devices connected in ${((performance.now() - t0) / 1000).toFixed(1)} s; per process: ${(await Promise.all(cluster.procs.map((p) => fetch(`${p.url}/metrics`).then((r) => r.text())))).map((m) => /^sync_streams_open (\d+)/m.exec(m)?.[1]).join(', ')} streams`,
+    );
 
     // Writers: sequential pushes through the balancer; a failure is retried with the same assumed state.
     let writing = true;
@@ -110,8 +143,12 @@ async function main(): Promise<number> {
     console.log(
       `writes acknowledged ${writers.map((w) => w.acked).join(' + ')}, failed and retried ${writers.map((w) => w.errors).join(' + ')}, retries found already applied ${writers.map((w) => w.conflicts).join(' + ')}; final values ${writers.map((w) => w.master.registration).join(', ')}`,
     );
-    console.log(`devices reconnected ${reconnects.length}: reconnect (stream lost → back and caught up) p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, max ${p(1)} ms (target p99 < 5 s)`);
-    console.log(`devices at the end: ${connected} connected, ${behind} behind the database (lost), ${regressions} older-after-newer (doubled/out of order)`);
+    console.log(
+      `devices reconnected ${reconnects.length}: reconnect (stream lost → back and caught up) p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, max ${p(1)} ms (target p99 < 5 s)`,
+    );
+    console.log(
+      `devices at the end: ${connected} connected, ${behind} behind the database (lost), ${regressions} older-after-newer (doubled/out of order)`,
+    );
     const ok = behind === 0 && regressions === 0 && connected === DEVICES && reconnects.length > 0 && p(0.99) < 5000;
     console.log(ok ? 'PASS: 0 lost, 0 doubled' : 'FAIL');
     return ok ? 0 : 1;

@@ -13,7 +13,10 @@ import { methodsOf } from '../server/src/http/router.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = process.env.SHARED_DIR ?? path.resolve(root, '../shared');
 const sources = [
-  ...fs.readdirSync(path.join(shared, 'spec')).filter((f) => f.endsWith('.md')).map((f) => path.join(shared, 'spec', f)),
+  ...fs
+    .readdirSync(path.join(shared, 'spec'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => path.join(shared, 'spec', f)),
   path.join(shared, 'CONTRACT.md'),
 ];
 
@@ -66,14 +69,16 @@ for (const r of allRoutes())
     if (star) wildcards.push({ method: m, prefix: canonical(star[1]).replace(/\.json$/, ''), area: r.area });
   }
 const servedBy = (method: string, specPath: string) =>
-  served.get(`${method} ${canonical(specPath)}`) ?? wildcards.find((w) => w.method === method && canonical(specPath).startsWith(w.prefix))?.area;
+  served.get(`${method} ${canonical(specPath)}`) ??
+  wildcards.find((w) => w.method === method && canonical(specPath).startsWith(w.prefix))?.area;
 
 const testFiles: Array<{ file: string; text: string }> = [];
 const walk = (dir: string) => {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, e.name);
     if (e.isDirectory() && e.name !== 'node_modules') walk(full);
-    else if (e.name.endsWith('.test.ts')) testFiles.push({ file: path.relative(root, full), text: fs.readFileSync(full, 'utf8') });
+    else if (e.name.endsWith('.test.ts'))
+      testFiles.push({ file: path.relative(root, full), text: fs.readFileSync(full, 'utf8') });
   }
 };
 walk(path.join(root, 'test'));

@@ -12,7 +12,9 @@ import { crashWrites } from '../test/integration/ops/crash-harness.ts';
 import { buildServer } from '../test/integration/ops/prod-process.ts';
 
 const cycles = Number(process.env.CRASH_CYCLES ?? 100);
-const dialects = (process.env.CRASH_DIALECTS ?? 'sqlite,postgres').split(',').filter((d): d is 'sqlite' | 'postgres' => d === 'sqlite' || d === 'postgres');
+const dialects = (process.env.CRASH_DIALECTS ?? 'sqlite,postgres')
+  .split(',')
+  .filter((d): d is 'sqlite' | 'postgres' => d === 'sqlite' || d === 'postgres');
 // CRASH_SKIP_BUILD=1 when another run on this tree already built it (two dialects in parallel).
 if (!process.env.CRASH_SKIP_BUILD) buildServer();
 let failed = false;
@@ -23,7 +25,10 @@ for (const dialect of dialects) {
     `${dialect}: ${r.cycles} SIGKILL cycles in ${(r.ms / 1000).toFixed(0)} s; ${r.attempted} writes, ${r.acknowledged} acknowledged (all present exactly once: ${r.missing.length === 0 && r.duplicated.length === 0 ? 'yes' : 'NO'}), ` +
       `${r.unacknowledged} cut by the kill (${r.unacknowledgedButStored} of them committed before the kill, none twice); half-written: ${r.halfWritten.length}`,
   );
-  for (const [kind, k] of Object.entries(r.byKind)) console.log(`  ${kind.padEnd(14)} ${k.attempted} attempted, ${k.acknowledged} acknowledged, ${k.attempted - k.acknowledged} cut (${k.cutButStored} committed before the kill)`);
+  for (const [kind, k] of Object.entries(r.byKind))
+    console.log(
+      `  ${kind.padEnd(14)} ${k.attempted} attempted, ${k.acknowledged} acknowledged, ${k.attempted - k.acknowledged} cut (${k.cutButStored} committed before the kill)`,
+    );
   console.log(`  webhook outbox events checked against their changes: ${r.webhookEvents}`);
   if (r.missing.length || r.duplicated.length || r.halfWritten.length) {
     failed = true;

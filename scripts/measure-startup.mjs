@@ -20,7 +20,11 @@ const rssMb = (pid) => {
 
 async function run(label, cmd, args, dataDir) {
   const started = process.hrtime.bigint();
-  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED: 'demo' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(cmd, args, {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED: 'demo' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (d) => {
@@ -32,7 +36,13 @@ async function run(label, cmd, args, dataDir) {
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   // The process that serves: tsx runs the server in a child of its own.
-  const pid = cmd === 'node' ? child.pid : Number(fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).pop() || child.pid);
+  const pid =
+    cmd === 'node'
+      ? child.pid
+      : Number(
+          fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).pop() ||
+            child.pid,
+        );
   const idle = rssMb(pid);
   for (let i = 0; i < 200; i++) await (await fetch(`${url}/health`)).text();
   const warm = rssMb(pid);

@@ -13,7 +13,11 @@ import ts from 'typescript';
 import fs from 'node:fs';
 import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const cfg = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+const cfg = ts.getParsedCommandLineOfConfigFile(
+  path.join(root, 'tsconfig.json'),
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+)!;
 const files = process.argv.slice(2).map((f) => path.resolve(root, f));
 const program = ts.createProgram(files, cfg.options);
 const checker = program.getTypeChecker();
@@ -66,7 +70,8 @@ function zodOf(t: ts.Type, depth: number, ind: string): string {
     const els = checker.getTypeArguments(t as ts.TypeReference);
     const ro = ((t as ts.TypeReference).target as ts.TupleType).readonly;
     let inner: string;
-    if (els.length && els.every((e) => e.flags & F.StringLiteral)) inner = `z.enum([${[...new Set(els.map((e) => JSON.stringify((e as ts.StringLiteralType).value)))].join(', ')}])`;
+    if (els.length && els.every((e) => e.flags & F.StringLiteral))
+      inner = `z.enum([${[...new Set(els.map((e) => JSON.stringify((e as ts.StringLiteralType).value)))].join(', ')}])`;
     else {
       const parts = [...new Set(els.map((e) => zodOf(e, depth + 1, ind)))];
       inner = parts.length === 1 ? parts[0]! : `z.union([${parts.join(', ')}])`;
@@ -97,7 +102,12 @@ function zodOf(t: ts.Type, depth: number, ind: string): string {
 }
 
 const nameOf = (p: string) => {
-  const words = p.replace(/\.json$/, '').replace(/\{[^}]*\}/g, '').replace(/[:*]\w+/g, '').split(/[/_.-]+/).filter(Boolean);
+  const words = p
+    .replace(/\.json$/, '')
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/[:*]\w+/g, '')
+    .split(/[/_.-]+/)
+    .filter(Boolean);
   const base = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('') || 'Root';
   return base;
 };
@@ -113,9 +123,13 @@ for (const f of files) {
   const visit = (n: ts.Node) => {
     if (ts.isCallExpression(n) && n.expression.getText() === 'defineRoute') {
       const obj = n.arguments[0] as ts.ObjectLiteralExpression;
-      const get = (k: string) => obj.properties.find((p) => p.name?.getText() === k) as ts.PropertyAssignment | ts.MethodDeclaration | undefined;
-      const pp = get('path'); const pth = pp && ts.isPropertyAssignment(pp) ? pp.initializer.getText().slice(1, -1) : `${pp?.getText() ?? 'dynamic'}`;
-      const mm = get('method'); const m = mm && ts.isPropertyAssignment(mm) ? mm.initializer.getText() : 'method';
+      const get = (k: string) =>
+        obj.properties.find((p) => p.name?.getText() === k) as ts.PropertyAssignment | ts.MethodDeclaration | undefined;
+      const pp = get('path');
+      const pth =
+        pp && ts.isPropertyAssignment(pp) ? pp.initializer.getText().slice(1, -1) : `${pp?.getText() ?? 'dynamic'}`;
+      const mm = get('method');
+      const m = mm && ts.isPropertyAssignment(mm) ? mm.initializer.getText() : 'method';
       const h = get('handler')!;
       if (get('response') || get('file') || get('redirect')) return;
       const fn = ts.isPropertyAssignment(h) ? h.initializer : h;
@@ -125,14 +139,20 @@ for (const f of files) {
       let z = zodOf(rt, 0, '');
       const hadUndef = z.endsWith('.optional()');
       z = z.replace(/\.optional\(\)$/, '');
-      z = z.replace(/z\.union\(\[__REPLY__, ([\s\S]*)\]\)$/, '$1').replace(/z\.union\(\[([\s\S]*), __REPLY__\]\)$/, '$1');
+      z = z
+        .replace(/z\.union\(\[__REPLY__, ([\s\S]*)\]\)$/, '$1')
+        .replace(/z\.union\(\[([\s\S]*), __REPLY__\]\)$/, '$1');
       if (z.includes('__REPLY__')) z = z.replace(/__REPLY__/g, 'z.never()');
       if (z === 'z.undefined()' || z === 'z.never()') {
         report.push(`MANUAL ${path.basename(f)} ${m} ${pth} (writes itself)`);
         return;
       }
-      const PAG = /z\.object\(\{\s*page: z\.number\(\),\s*current: z\.number\(\),\s*count: z\.number\(\),\s*prevPage: z\.boolean\(\),\s*nextPage: z\.boolean\(\),\s*pageCount: z\.number\(\),\s*limit: z\.number\(\),\s*\}\)/g;
-      if (PAG.test(z)) { z = z.replace(PAG, 'ZPaginate'); needPag.add(f); }
+      const PAG =
+        /z\.object\(\{\s*page: z\.number\(\),\s*current: z\.number\(\),\s*count: z\.number\(\),\s*prevPage: z\.boolean\(\),\s*nextPage: z\.boolean\(\),\s*pageCount: z\.number\(\),\s*limit: z\.number\(\),\s*\}\)/g;
+      if (PAG.test(z)) {
+        z = z.replace(PAG, 'ZPaginate');
+        needPag.add(f);
+      }
       const existing = byText.get(f + z);
       if (existing) {
         edits.push({ pos: h.getStart(), text: `response: ${existing},\n    ` });
@@ -143,8 +163,11 @@ for (const f of files) {
       used.add(name);
       byText.set(f + z, name);
       if (hadUndef) report.push(`NOTE ${path.basename(f)} ${m} ${pth} may write itself`);
-      if (z.startsWith('z.record(') || z.startsWith('z.unknown')) report.push(`LOOSE ${path.basename(f)} ${m} ${pth}: ${z.slice(0, 80)}`);
-      out.push(`/** ${m.replace(/'/g, '')} ${pth} */\nexport const ${name} = ${z.replace(/^z\.object\(/, 'z.strictObject(')};\n`);
+      if (z.startsWith('z.record(') || z.startsWith('z.unknown'))
+        report.push(`LOOSE ${path.basename(f)} ${m} ${pth}: ${z.slice(0, 80)}`);
+      out.push(
+        `/** ${m.replace(/'/g, '')} ${pth} */\nexport const ${name} = ${z.replace(/^z\.object\(/, 'z.strictObject(')};\n`,
+      );
       edits.push({ pos: h.getStart(), text: `response: ${name},\n    ` });
     }
     ts.forEachChild(n, visit);
@@ -160,7 +183,8 @@ for (const f of files) {
   const names = [...used].join(', ');
   const imp = `import { ${names} } from './${base}.responses.ts';\n`;
   const lastImport = [...src.matchAll(/^import [^;]+;\n/gm)].pop()!;
-  src = src.slice(0, lastImport.index! + lastImport[0].length) + imp + src.slice(lastImport.index! + lastImport[0].length);
+  src =
+    src.slice(0, lastImport.index! + lastImport[0].length) + imp + src.slice(lastImport.index! + lastImport[0].length);
   fs.writeFileSync(f, src);
 }
 console.log(report.join('\n'));

@@ -9,7 +9,11 @@ describe('Commands', () => {
   let db: RxDatabase<OpsCollections>;
   let commands: Commands;
   beforeEach(async () => {
-    db = await createRxDatabase<OpsCollections>({ name: `cmd${Date.now()}${Math.random().toString(36).slice(2)}`, storage: getRxStorageMemory(), multiInstance: false });
+    db = await createRxDatabase<OpsCollections>({
+      name: `cmd${Date.now()}${Math.random().toString(36).slice(2)}`,
+      storage: getRxStorageMemory(),
+      multiInstance: false,
+    });
     await db.addCollections({ commands: { schema: toRxSchema(commandsCollection), conflictHandler: serverWins } });
     commands = new Commands(db.collections.commands, 'user-1');
   });
@@ -31,7 +35,14 @@ describe('Commands', () => {
     const before = Date.now();
     const q = await commands.run('base.set_default', { base_id: 'b1' });
     const stored = (await db.collections.commands.findOne(q.id).exec())!.toJSON();
-    expect(stored).toMatchObject({ name: 'base.set_default', args: { base_id: 'b1' }, status: 'pending', user_id: 'user-1', reason: null, result: null });
+    expect(stored).toMatchObject({
+      name: 'base.set_default',
+      args: { base_id: 'b1' },
+      status: 'pending',
+      user_id: 'user-1',
+      reason: null,
+      result: null,
+    });
     expect(stored.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
     expect(stored.client_time).toBeGreaterThanOrEqual(before);
     const s = settledFlag(q.done);
@@ -42,7 +53,12 @@ describe('Commands', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(s.settled).toBe(false);
     // The server's decision arrives as an update of the same document (pull, stream or push answer).
-    await db.collections.commands.upsert({ ...stored, status: 'accepted', result: { base_id: 'b1', previous: 'b0' }, decided_at: 1 });
+    await db.collections.commands.upsert({
+      ...stored,
+      status: 'accepted',
+      result: { base_id: 'b1', previous: 'b0' },
+      decided_at: 1,
+    });
     const decided = await q.done;
     expect(decided).toMatchObject({ status: 'accepted', result: { base_id: 'b1', previous: 'b0' } });
     if (decided.status === 'accepted') expect(decided.result?.previous).toBe('b0'); // typed by OpsCommands
@@ -55,7 +71,12 @@ describe('Commands', () => {
   it('resolves done with the reason when the server rejects', async () => {
     const q = await commands.run('mel.extend', { report_id: 'r1', extended_until: 123, reason: 'Part on order' });
     const stored = (await db.collections.commands.findOne(q.id).exec())!.toJSON();
-    await db.collections.commands.upsert({ ...stored, status: 'rejected', reason: 'Item already extended', decided_at: 1 });
+    await db.collections.commands.upsert({
+      ...stored,
+      status: 'rejected',
+      reason: 'Item already extended',
+      decided_at: 1,
+    });
     await expect(q.done).resolves.toMatchObject({ status: 'rejected', reason: 'Item already extended' });
   });
 
@@ -63,7 +84,11 @@ describe('Commands', () => {
     const q = await commands.run('flight.confirm', { flight_id: 'f1' });
     const again = new Commands(db.collections.commands, 'user-1').decided(q.id);
     const stored = (await db.collections.commands.findOne(q.id).exec())!.toJSON();
-    await db.collections.commands.upsert({ ...stored, status: 'accepted', result: { flight_id: 'f1', status: 'LANDED' } });
+    await db.collections.commands.upsert({
+      ...stored,
+      status: 'accepted',
+      result: { flight_id: 'f1', status: 'LANDED' },
+    });
     await expect(again).resolves.toMatchObject({ status: 'accepted' });
   });
 });

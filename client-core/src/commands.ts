@@ -25,7 +25,10 @@ export interface OpsCommands {
     };
     result: { report_id: string; mel_item_id: string | null; starts: number | null; expires: number | null };
   };
-  'mel.extend': { args: { report_id: string; extended_until?: number | null; reason?: string | null }; result: { report_id: string; extended_until: number } };
+  'mel.extend': {
+    args: { report_id: string; extended_until?: number | null; reason?: string | null };
+    result: { report_id: string; extended_until: number };
+  };
   'mel.close': { args: { report_id: string }; result: { report_id: string; closed: number | null } };
   'flight.confirm': { args: { flight_id: string }; result: { flight_id: string; status: string } };
   'flight.dispatch': { args: { flight_id: string }; result: { flight_id: string; status: string } };
@@ -36,7 +39,10 @@ export type CommandArgs<N extends CommandName> = OpsCommands[N]['args'];
 export type CommandResult<N extends CommandName> = OpsCommands[N]['result'];
 
 /** A command the server decided: `accepted` with its `result`, or `rejected` with a `reason` in words. */
-export type DecidedCommand<N extends CommandName = CommandName> = Omit<CommandDoc, 'name' | 'status' | 'result' | 'args'> & { name: N; args: CommandArgs<N> } & (
+export type DecidedCommand<N extends CommandName = CommandName> = Omit<
+  CommandDoc,
+  'name' | 'status' | 'result' | 'args'
+> & { name: N; args: CommandArgs<N> } & (
     | { status: 'accepted'; result: CommandResult<N> | null }
     | { status: 'rejected'; reason: string | null; result: null }
   );
@@ -99,11 +105,15 @@ export class Commands {
 
   /** Commands waiting for the server, oldest first. */
   get pending$(): Observable<CommandDoc[]> {
-    return this.collection.find({ selector: { type: DEVICE_TYPES.command, status: 'pending' }, sort: [{ id: 'asc' }] }).$.pipe(map((docs) => docs.map(plain)));
+    return this.collection
+      .find({ selector: { type: DEVICE_TYPES.command, status: 'pending' }, sort: [{ id: 'asc' }] })
+      .$.pipe(map((docs) => docs.map(plain)));
   }
 
   /** Every command of this login, newest first (a history of decisions). */
   get all$(): Observable<CommandDoc[]> {
-    return this.collection.find({ selector: { type: DEVICE_TYPES.command }, sort: [{ id: 'desc' }] }).$.pipe(map((docs) => docs.map(plain)));
+    return this.collection
+      .find({ selector: { type: DEVICE_TYPES.command }, sort: [{ id: 'desc' }] })
+      .$.pipe(map((docs) => docs.map(plain)));
   }
 }

@@ -1,5 +1,13 @@
 import { COLLECTIONS, type CollectionDef, MAX_COLLECTIONS } from '@ops/shared';
-import { addRxPlugin, createRxDatabase, type RxCollection, type RxConflictHandler, type RxDatabase, type RxJsonSchema, type RxStorage } from 'rxdb';
+import {
+  addRxPlugin,
+  createRxDatabase,
+  type RxCollection,
+  type RxConflictHandler,
+  type RxDatabase,
+  type RxJsonSchema,
+  type RxStorage,
+} from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 
 // Local documents keep client bookkeeping that is not replicated (the layout upgrade's carried states).
@@ -86,15 +94,28 @@ export const serverWins: RxConflictHandler<OpsDoc> = {
  * definition. One process owns it (`multiInstance: false`): an Electron window,
  * a browser tab, a Node integration.
  */
-export async function openDatabase(name: string, storage: RxStorage<unknown, unknown>, defs: readonly CollectionDef<{ id: string }>[] = COLLECTIONS): Promise<OpsDatabase> {
+export async function openDatabase(
+  name: string,
+  storage: RxStorage<unknown, unknown>,
+  defs: readonly CollectionDef<{ id: string }>[] = COLLECTIONS,
+): Promise<OpsDatabase> {
   if (defs.length > MAX_COLLECTIONS) {
     throw new Error(
       `@ops/client-core: ${defs.length} collections are defined (${defs.map((d) => d.name).join(', ')}), but free RxDB opens at most about ${MAX_COLLECTIONS} per JavaScript context; give an area one collection with a \`type\` field (areaCollection in @ops/shared) instead of adding collections`,
     );
   }
-  const db = await createRxDatabase<OpsCollections>({ name, storage, multiInstance: false, eventReduce: true, closeDuplicates: true, localDocuments: true });
+  const db = await createRxDatabase<OpsCollections>({
+    name,
+    storage,
+    multiInstance: false,
+    eventReduce: true,
+    closeDuplicates: true,
+    localDocuments: true,
+  });
   try {
-    await db.addCollections(Object.fromEntries(defs.map((d) => [d.name, { schema: toRxSchema(d), conflictHandler: serverWins }])));
+    await db.addCollections(
+      Object.fromEntries(defs.map((d) => [d.name, { schema: toRxSchema(d), conflictHandler: serverWins }])),
+    );
   } catch (err) {
     await db.close().catch(() => {});
     if ((err as { code?: string }).code === 'COL23') {

@@ -26,7 +26,10 @@ export class HttpError extends Error {
     readonly status: number,
     readonly body: unknown,
   ) {
-    const message = typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : '';
+    const message =
+      typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string'
+        ? (body as { message: string }).message
+        : '';
     super(message ? `HTTP ${status}: ${message}` : `HTTP ${status}`);
   }
 }

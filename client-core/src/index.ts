@@ -13,8 +13,24 @@ import { type Credentials, Transport } from './transport.ts';
 export { backoffDelay } from './backoff.ts';
 export { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
 export { SseParser, type SseEvent } from './sse.ts';
-export { databaseName, openDatabase, serverWins, toRxSchema, type OpsCollections, type OpsDatabase, type OpsDoc } from './database.ts';
-export { Commands, type CommandArgs, type CommandName, type CommandResult, type DecidedCommand, type OpsCommands, type QueuedCommand } from './commands.ts';
+export {
+  databaseName,
+  openDatabase,
+  serverWins,
+  toRxSchema,
+  type OpsCollections,
+  type OpsDatabase,
+  type OpsDoc,
+} from './database.ts';
+export {
+  Commands,
+  type CommandArgs,
+  type CommandName,
+  type CommandResult,
+  type DecidedCommand,
+  type OpsCommands,
+  type QueuedCommand,
+} from './commands.ts';
 export { PendingWrites } from './pending-writes.ts';
 export { CarriedMasters, upgradeLayout } from './upgrade.ts';
 export type { Checkpoint } from './replication.ts';
@@ -34,12 +50,18 @@ export interface SignedIn {
   user: SignedInUser;
 }
 
-export type SignInResult = ({ result: true } & SignedIn) | { result: false; two_factor?: 'EMAIL' | 'TOTP'; challenge?: string; message?: string };
+export type SignInResult =
+  | ({ result: true } & SignedIn)
+  | { result: false; two_factor?: 'EMAIL' | 'TOTP'; challenge?: string; message?: string };
 
 async function postPublic(url: string, body: unknown, fetchImpl: typeof fetch): Promise<SignInResult> {
   let res: Response;
   try {
-    res = await fetchImpl(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+    res = await fetchImpl(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
   } catch (err) {
     throw new OfflineError((err as Error).message);
   }
@@ -62,12 +84,22 @@ async function postPublic(url: string, body: unknown, fetchImpl: typeof fetch): 
  * a refusal (`{ result: false, message }`). Throws `OfflineError` when the
  * server cannot be reached.
  */
-export function signIn(baseUrl: string, email: string, password: string, fetchImpl: typeof fetch = (...a) => globalThis.fetch(...a)): Promise<SignInResult> {
+export function signIn(
+  baseUrl: string,
+  email: string,
+  password: string,
+  fetchImpl: typeof fetch = (...a) => globalThis.fetch(...a),
+): Promise<SignInResult> {
   return postPublic(`${baseUrl}/login.json`, { email, password }, fetchImpl);
 }
 
 /** `POST {baseUrl}/login/verify.json` with the two-factor challenge and code. */
-export function verifySignIn(baseUrl: string, challenge: string, code: string, fetchImpl: typeof fetch = (...a) => globalThis.fetch(...a)): Promise<SignInResult> {
+export function verifySignIn(
+  baseUrl: string,
+  challenge: string,
+  code: string,
+  fetchImpl: typeof fetch = (...a) => globalThis.fetch(...a),
+): Promise<SignInResult> {
   return postPublic(`${baseUrl}/login/verify.json`, { challenge, code }, fetchImpl);
 }
 
@@ -106,8 +138,10 @@ export interface OpsClient {
 }
 
 async function resolveStorage(storage: OpsClientOptions['storage']): Promise<RxStorage<unknown, unknown>> {
-  if (storage === 'memory') return (await import('rxdb/plugins/storage-memory')).getRxStorageMemory() as RxStorage<unknown, unknown>;
-  if (storage === 'dexie') return (await import('rxdb/plugins/storage-dexie')).getRxStorageDexie() as RxStorage<unknown, unknown>;
+  if (storage === 'memory')
+    return (await import('rxdb/plugins/storage-memory')).getRxStorageMemory() as RxStorage<unknown, unknown>;
+  if (storage === 'dexie')
+    return (await import('rxdb/plugins/storage-dexie')).getRxStorageDexie() as RxStorage<unknown, unknown>;
   return storage;
 }
 
@@ -162,7 +196,8 @@ export async function createOpsClient(opts: OpsClientOptions): Promise<OpsClient
     syncState$: state.state$,
     async save(collection, doc) {
       if (!collections[collection]) throw new Error(`Unknown collection ${collection}`);
-      if (!writable.has(collection)) throw new Error(`${collection} is read-only on clients: change it through its REST endpoint or a command`);
+      if (!writable.has(collection))
+        throw new Error(`${collection} is read-only on clients: change it through its REST endpoint or a command`);
       await collections[collection].upsert(doc);
       await pending.check(collection, [doc.id]);
     },

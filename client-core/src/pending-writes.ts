@@ -1,4 +1,9 @@
-import { getAssumedMasterState, type RxCollection, type RxStorageInstanceReplicationState, writeDocToDocState } from 'rxdb';
+import {
+  getAssumedMasterState,
+  type RxCollection,
+  type RxStorageInstanceReplicationState,
+  writeDocToDocState,
+} from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { BehaviorSubject, type Subscription } from 'rxjs';
 import type { OpsDoc } from './database.ts';
@@ -80,9 +85,11 @@ export class PendingWrites {
   check(name: string, ids: readonly string[]): Promise<void> {
     const t = this.tracked.get(name);
     if (!t || ids.length === 0) return Promise.resolve();
-    t.queue = t.queue.then(() => this.evaluate(t, [...new Set(ids)])).catch(() => {
-      // The database closed under us: nothing left to count.
-    });
+    t.queue = t.queue
+      .then(() => this.evaluate(t, [...new Set(ids)]))
+      .catch(() => {
+        // The database closed under us: nothing left to count.
+      });
     return t.queue;
   }
 
@@ -109,7 +116,10 @@ export class PendingWrites {
       for (const d of docs) t.pending.add(d.id);
       return this.publish();
     }
-    const [docs, assumed] = await Promise.all([t.collection.storageInstance.findDocumentsById(ids, true), getAssumedMasterState(state, ids)]);
+    const [docs, assumed] = await Promise.all([
+      t.collection.storageInstance.findDocumentsById(ids, true),
+      getAssumedMasterState(state, ids),
+    ]);
     const fork = new Map(docs.map((d) => [d.id, d]));
     for (const id of ids) {
       const doc = fork.get(id);
@@ -118,7 +128,11 @@ export class PendingWrites {
         !!doc &&
         (!master ||
           master.metaDocument.isResolvedConflict === doc._rev ||
-          !t.collection.conflictHandler.isEqual(master.docData, writeDocToDocState(doc, false, false), 'ops-pending-writes'));
+          !t.collection.conflictHandler.isEqual(
+            master.docData,
+            writeDocToDocState(doc, false, false),
+            'ops-pending-writes',
+          ));
       if (pending) t.pending.add(id);
       else t.pending.delete(id);
     }

@@ -8,7 +8,8 @@ interface Cp {
   fp: string;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const enc = new TextEncoder();
 
@@ -68,9 +69,11 @@ class FakeServer {
     if (!auth || !this.tokens.has(auth)) return json(401, { result: false, message: 'Session expired' });
     const path = url.pathname.replace(/^\/api\/v1/, '');
     const knows = (c: string) => !this.known || this.known.has(c);
-    if (path === '/sync/collections.json' && this.known) return json(200, { collections: [...this.known].map((name) => ({ name, version: 0, writable: true })) });
+    if (path === '/sync/collections.json' && this.known)
+      return json(200, { collections: [...this.known].map((name) => ({ name, version: 0, writable: true })) });
     if (path === '/sync/stream.json') {
-      if (!(url.searchParams.get('collections') ?? '').split(',').every(knows)) return json(404, { result: false, message: 'Unknown collection' });
+      if (!(url.searchParams.get('collections') ?? '').split(',').every(knows))
+        return json(404, { result: false, message: 'Unknown collection' });
       this.connects++;
       let ctrl!: ReadableStreamDefaultController<Uint8Array>;
       const body = new ReadableStream<Uint8Array>({
@@ -101,7 +104,10 @@ class FakeServer {
         .sort((a, b) => a.seq - b.seq || (a.doc.id < b.doc.id ? -1 : 1))
         .slice(0, body.limit);
       const last = rows.at(-1);
-      return json(200, { documents: rows.map((r) => r.doc), checkpoint: last ? { seq: last.seq, id: last.doc.id, fp: 'fp' } : { ...after, fp: 'fp' } });
+      return json(200, {
+        documents: rows.map((r) => r.doc),
+        checkpoint: last ? { seq: last.seq, id: last.doc.id, fp: 'fp' } : { ...after, fp: 'fp' },
+      });
     }
     this.pushes.push({ collection, rows: body.rows });
     const conflicts: Doc[] = [];
@@ -171,7 +177,8 @@ describe('replication with a server speaking docs/sync.md', () => {
     });
     return client;
   };
-  const registrations = async (c: OpsClient) => (await c.collections.fleet.find().exec()).map((d) => d.get('registration') as string).sort();
+  const registrations = async (c: OpsClient) =>
+    (await c.collections.fleet.find().exec()).map((d) => d.get('registration') as string).sort();
 
   it('pulls at start, then receives live changes over one stream shared by every collection', async () => {
     const server = new FakeServer();
@@ -212,7 +219,12 @@ describe('replication with a server speaking docs/sync.md', () => {
     server.reachable = true;
     expect(await until(() => c.syncState$.value.pendingWrites === 0)).toBe(true);
     expect(server.docs('fleet').find((d) => d.id === 'a1')).toMatchObject({ base_id: 'base-1' });
-    expect(server.docs('fleet').map((d) => d.id).sort()).toEqual(['a1', 'a9']);
+    expect(
+      server
+        .docs('fleet')
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual(['a1', 'a9']);
     expect(c.syncState$.value.online).toBe(true);
     await expect(c.save('people', { id: 'u1', type: 'user', name: 'x' })).rejects.toThrow(/read-only/);
   });
@@ -248,7 +260,9 @@ describe('replication with a server speaking docs/sync.md', () => {
     expect(await until(() => c.syncState$.value.pendingWrites === 1)).toBe(true);
     server.reachable = true;
     await expect(q.done).resolves.toMatchObject({ status: 'accepted', result: { ok: true } });
-    expect(await until(() => c.syncState$.value.pendingCommands === 0 && c.syncState$.value.pendingWrites === 0)).toBe(true);
+    expect(await until(() => c.syncState$.value.pendingCommands === 0 && c.syncState$.value.pendingWrites === 0)).toBe(
+      true,
+    );
     expect(server.docs('device')).toHaveLength(1);
   });
 

@@ -125,8 +125,14 @@ export class Replicator {
         retryTime: this.retryTime,
         waitForLeadership: false,
         autoStart: false,
-        pull: { batchSize: this.pullBatchSize, stream$: stream$.asObservable(), handler: (checkpoint, batchSize) => this.pull(name, collection, checkpoint ?? null, batchSize) },
-        ...(def.writableFields.length ? { push: { batchSize: this.pushBatchSize, handler: (rows) => this.push(name, collection, rows) } } : {}),
+        pull: {
+          batchSize: this.pullBatchSize,
+          stream$: stream$.asObservable(),
+          handler: (checkpoint, batchSize) => this.pull(name, collection, checkpoint ?? null, batchSize),
+        },
+        ...(def.writableFields.length
+          ? { push: { batchSize: this.pushBatchSize, handler: (rows) => this.push(name, collection, rows) } }
+          : {}),
       });
       this.subs.push(
         rs.error$.subscribe((e) => {
@@ -195,13 +201,18 @@ export class Replicator {
    */
   private async discover(): Promise<void> {
     try {
-      const out = await this.transport.get<{ collections: Array<{ name: string; version: number }> }>('/sync/collections.json', { timeoutMs: 10_000 });
+      const out = await this.transport.get<{ collections: Array<{ name: string; version: number }> }>(
+        '/sync/collections.json',
+        { timeoutMs: 10_000 },
+      );
       this.serverCollections = new Set(out.collections.map((c) => c.name));
       const mine = new Map(this.collections.map((c) => [c.def.name, c.def.version]));
       for (const c of out.collections) {
-        if (mine.has(c.name) && mine.get(c.name) !== c.version) this.fail(c.name, `schema version ${mine.get(c.name)} here, ${c.version} on the server`);
+        if (mine.has(c.name) && mine.get(c.name) !== c.version)
+          this.fail(c.name, `schema version ${mine.get(c.name)} here, ${c.version} on the server`);
       }
-      for (const name of mine.keys()) if (!this.serverCollections.has(name)) this.fail(name, 'not replicated by this server (older server version?)');
+      for (const name of mine.keys())
+        if (!this.serverCollections.has(name)) this.fail(name, 'not replicated by this server (older server version?)');
     } catch {
       // Offline or refused: keep what we knew; the stream's own errors say more.
     }
@@ -216,8 +227,14 @@ export class Replicator {
    * changes not yet pushed are kept (RxDB's downstream skips them; the
    * upstream pushes them and adopts the server's answer).
    */
-  private async pull(name: string, collection: RxCollection<OpsDoc>, checkpoint: Checkpoint | null, batchSize: number): Promise<ReplicationPullHandlerResult<OpsDoc, Checkpoint>> {
-    const request = (cp: Checkpoint | null) => this.transport.post<PullAnswer>(`/sync/${name}/pull.json`, { checkpoint: cp, limit: batchSize });
+  private async pull(
+    name: string,
+    collection: RxCollection<OpsDoc>,
+    checkpoint: Checkpoint | null,
+    batchSize: number,
+  ): Promise<ReplicationPullHandlerResult<OpsDoc, Checkpoint>> {
+    const request = (cp: Checkpoint | null) =>
+      this.transport.post<PullAnswer>(`/sync/${name}/pull.json`, { checkpoint: cp, limit: batchSize });
     let reset = this.resets.get(name);
     let out: PullAnswer;
     try {
@@ -273,7 +290,10 @@ export class Replicator {
     );
     const out = await this.transport.post<{ conflicts: WithDeleted<OpsDoc>[] }>(`/sync/${name}/push.json`, {
       // A document carried over from the old layout has no assumed master under its new name: send the old one.
-      rows: rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? this.carried?.assumed(name, r.newDocumentState.id) ?? null, newDocumentState: r.newDocumentState })),
+      rows: rows.map((r) => ({
+        assumedMasterState: r.assumedMasterState ?? this.carried?.assumed(name, r.newDocumentState.id) ?? null,
+        newDocumentState: r.newDocumentState,
+      })),
     });
     this.synced(name);
     await this.carried?.acknowledge(
@@ -283,7 +303,10 @@ export class Replicator {
     const sent = new Map(rows.map((r) => [r.newDocumentState.id, r.newDocumentState]));
     return out.conflicts.filter((master) => {
       const mine = sent.get(master.id);
-      return !mine || !collection.conflictHandler.isEqual({ ...master, _deleted: !!master._deleted }, mine, 'ops-push-acknowledged');
+      return (
+        !mine ||
+        !collection.conflictHandler.isEqual({ ...master, _deleted: !!master._deleted }, mine, 'ops-push-acknowledged')
+      );
     });
   }
 
@@ -303,7 +326,10 @@ export class Replicator {
         .join(',');
       if (this.transport.needsSignIn) {
         // Nothing to gain from the server until someone signs in again.
-        await Promise.race([this.transport.tokenChanged(), new Promise((r) => lifetime.addEventListener('abort', r, { once: true }))]);
+        await Promise.race([
+          this.transport.tokenChanged(),
+          new Promise((r) => lifetime.addEventListener('abort', r, { once: true })),
+        ]);
         this.attempt = 0;
         continue;
       }
@@ -313,15 +339,23 @@ export class Replicator {
       const parser = new SseParser();
       let watchdog: ReturnType<typeof setInterval> | null = null;
       try {
-        const res = await this.transport.fetch(`/sync/stream.json?collections=${names}`, { signal: connection.signal, timeoutMs: 0, headers: { accept: 'text/event-stream' } });
+        const res = await this.transport.fetch(`/sync/stream.json?collections=${names}`, {
+          signal: connection.signal,
+          timeoutMs: 0,
+          headers: { accept: 'text/event-stream' },
+        });
         if (!res.ok || !res.body) {
           const body = await res.text().catch(() => '');
           throw new HttpError(res.status, safeJson(body));
         }
         parser.lastChunkAt = Date.now();
-        watchdog = setInterval(() => {
-          if (Date.now() - parser.lastChunkAt > this.streamSilenceMs) connection.abort(new OfflineError(`live stream silent for ${Math.round(this.streamSilenceMs / 1000)} s`));
-        }, Math.min(5000, this.streamSilenceMs));
+        watchdog = setInterval(
+          () => {
+            if (Date.now() - parser.lastChunkAt > this.streamSilenceMs)
+              connection.abort(new OfflineError(`live stream silent for ${Math.round(this.streamSilenceMs / 1000)} s`));
+          },
+          Math.min(5000, this.streamSilenceMs),
+        );
         const reader = res.body.getReader();
         for (;;) {
           const { value, done } = await reader.read();
@@ -355,7 +389,11 @@ export class Replicator {
       this.synced('stream');
       this.resync();
     } else if (event === 'change') {
-      const payload = safeJson(data) as { collection?: string; documents?: WithDeleted<OpsDoc>[]; checkpoint?: Checkpoint } | null;
+      const payload = safeJson(data) as {
+        collection?: string;
+        documents?: WithDeleted<OpsDoc>[];
+        checkpoint?: Checkpoint;
+      } | null;
       const stream$ = payload?.collection ? this.streams.get(payload.collection) : undefined;
       if (!stream$ || !payload?.documents || !payload.checkpoint) return;
       stream$.next({ documents: payload.documents, checkpoint: payload.checkpoint });

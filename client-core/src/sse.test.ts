@@ -10,7 +10,10 @@ const stream =
   'event: error\ndata: {"status":401}\n\n';
 const expected: SseEvent[] = [
   { event: 'resync', data: '{}' },
-  { event: 'change', data: '{"collection":"aircraft","documents":[{"id":"a1","registration":"EC-ÁBC ✈"}],"checkpoint":{"seq":3,"id":"a1","fp":"c:u:1"}}' },
+  {
+    event: 'change',
+    data: '{"collection":"aircraft","documents":[{"id":"a1","registration":"EC-ÁBC ✈"}],"checkpoint":{"seq":3,"id":"a1","fp":"c:u:1"}}',
+  },
   { event: 'error', data: '{"status":401}' },
 ];
 
@@ -33,7 +36,12 @@ describe('SseParser', () => {
       expect(feed(new SseParser(), [bytes.slice(0, i), bytes.slice(i)])).toEqual(expected);
     }
     // One byte at a time, and random chunk sizes.
-    expect(feed(new SseParser(), Array.from(bytes, (b) => Uint8Array.of(b)))).toEqual(expected);
+    expect(
+      feed(
+        new SseParser(),
+        Array.from(bytes, (b) => Uint8Array.of(b)),
+      ),
+    ).toEqual(expected);
     let seed = 7;
     const rand = () => {
       seed = (seed * 16807) % 2147483647;
@@ -52,19 +60,24 @@ describe('SseParser', () => {
 
   it('accepts CRLF and lone CR line ends, also when CR and LF arrive in different chunks', () => {
     const crlf = stream.replace(/\n/g, '\r\n');
-    for (let i = 0; i <= crlf.length; i++) expect(feed(new SseParser(), [crlf.slice(0, i), crlf.slice(i)])).toEqual(expected);
+    for (let i = 0; i <= crlf.length; i++)
+      expect(feed(new SseParser(), [crlf.slice(0, i), crlf.slice(i)])).toEqual(expected);
     const cr = stream.replace(/\n/g, '\r');
     for (let i = 0; i <= cr.length; i++) expect(feed(new SseParser(), [cr.slice(0, i), cr.slice(i)])).toEqual(expected);
     // An empty read between CR and LF changes nothing.
-    expect(feed(new SseParser(), ['event: resync\r\ndata: {}\r', '', '\n\r\n'])).toEqual([{ event: 'resync', data: '{}' }]);
+    expect(feed(new SseParser(), ['event: resync\r\ndata: {}\r', '', '\n\r\n'])).toEqual([
+      { event: 'resync', data: '{}' },
+    ]);
   });
 
   it('joins multi-line data, skips a leading BOM, keeps id and retry, ignores events without data', () => {
     const p = new SseParser();
-    expect(p.push('\uFEFFevent: x\ndata: a\ndata\ndata:b\n\nevent: empty\n\nid: 42\nretry: 3000\ndata: y\n\n')).toEqual([
-      { event: 'x', data: 'a\n\nb' },
-      { event: 'message', data: 'y', id: '42' },
-    ]);
+    expect(p.push('\uFEFFevent: x\ndata: a\ndata\ndata:b\n\nevent: empty\n\nid: 42\nretry: 3000\ndata: y\n\n')).toEqual(
+      [
+        { event: 'x', data: 'a\n\nb' },
+        { event: 'message', data: 'y', id: '42' },
+      ],
+    );
     expect(p.retry).toBe(3000);
   });
 

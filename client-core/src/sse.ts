@@ -60,7 +60,13 @@ export class SseParser {
 
   private line(line: string): SseEvent | null {
     if (line === '') {
-      const ev = this.data.length ? { event: this.event || 'message', data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) } : null;
+      const ev = this.data.length
+        ? {
+            event: this.event || 'message',
+            data: this.data.join('\n'),
+            ...(this.id !== undefined ? { id: this.id } : {}),
+          }
+        : null;
       this.event = '';
       this.data = [];
       return ev;

@@ -2,14 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
 import { Transport } from './transport.ts';
 
-const json = (status: number, body: unknown = {}) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+const json = (status: number, body: unknown = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 const authOf = (init: RequestInit) => (init.headers as Record<string, string>).authorization;
 
 const events = () => {
   const log: string[] = [];
   return {
     log,
-    handlers: { onAnswer: () => log.push('answer'), onOffline: () => log.push('offline'), onSignInNeeded: () => log.push('signin'), onToken: (t: string) => log.push(`token ${t}`) },
+    handlers: {
+      onAnswer: () => log.push('answer'),
+      onOffline: () => log.push('offline'),
+      onSignInNeeded: () => log.push('signin'),
+      onToken: (t: string) => log.push(`token ${t}`),
+    },
   };
 };
 
@@ -45,7 +51,8 @@ describe('Transport', () => {
 
   it('shares one refresh between concurrent requests that met the same 401', async () => {
     let refreshes = 0;
-    const fetchImpl = (async (_url: string, init: RequestInit) => json(authOf(init) === 'Bearer ses_new' ? 200 : 401)) as unknown as typeof fetch;
+    const fetchImpl = (async (_url: string, init: RequestInit) =>
+      json(authOf(init) === 'Bearer ses_new' ? 200 : 401)) as unknown as typeof fetch;
     const t = new Transport(
       'http://x',
       {
@@ -88,18 +95,28 @@ describe('Transport', () => {
       throw new TypeError('fetch failed');
     }) as unknown as typeof fetch;
     const e = events();
-    await expect(new Transport('http://x', { token: 't' }, e.handlers, down).post('/p', {})).rejects.toBeInstanceOf(OfflineError);
+    await expect(new Transport('http://x', { token: 't' }, e.handlers, down).post('/p', {})).rejects.toBeInstanceOf(
+      OfflineError,
+    );
     expect(e.log).toEqual(['offline']);
 
-    const portal = (async () => new Response('<html>Welcome to Hangar Wi-Fi</html>', { status: 200, headers: { 'content-type': 'text/html' } })) as unknown as typeof fetch;
+    const portal = (async () =>
+      new Response('<html>Welcome to Hangar Wi-Fi</html>', {
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+      })) as unknown as typeof fetch;
     const p = events();
-    await expect(new Transport('http://x', { token: 't' }, p.handlers, portal).post('/p', {})).rejects.toThrow(/captive portal/);
+    await expect(new Transport('http://x', { token: 't' }, p.handlers, portal).post('/p', {})).rejects.toThrow(
+      /captive portal/,
+    );
     expect(p.log).toEqual(['offline']);
   });
 
   it('reports offline when the server does not answer in time', async () => {
     const hang = ((_url: string, init: RequestInit) =>
-      new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)))) as unknown as typeof fetch;
+      new Promise((_resolve, reject) =>
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      )) as unknown as typeof fetch;
     const e = events();
     const t = new Transport('http://x', { token: 't' }, e.handlers, hang, 30);
     await expect(t.post('/p', {})).rejects.toThrow(/no answer within 30 ms/);

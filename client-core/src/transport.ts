@@ -91,7 +91,12 @@ export class Transport {
   }
 
   async post<T>(path: string, body: unknown, init: RequestOptions = {}): Promise<T> {
-    const res = await this.fetch(path, { ...init, method: 'POST', headers: { ...headersOf(init), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await this.fetch(path, {
+      ...init,
+      method: 'POST',
+      headers: { ...headersOf(init), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return readJson<T>(res, path);
   }
 
@@ -101,7 +106,9 @@ export class Transport {
 
   private async attempt(path: string, init: RequestOptions, token: string): Promise<Response> {
     const { timeoutMs = this.timeoutMs, ...rest } = init;
-    const signals = [rest.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : null].filter((s): s is AbortSignal => !!s);
+    const signals = [rest.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : null].filter(
+      (s): s is AbortSignal => !!s,
+    );
     let res: Response;
     try {
       res = await this.fetchImpl(`${this.baseUrl}${path}`, {
@@ -112,12 +119,18 @@ export class Transport {
     } catch (err) {
       // Our own cancellation (stop, destroy) is not a network failure.
       if (rest.signal?.aborted) throw err;
-      return this.offline(err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err as Error).message);
+      return this.offline(
+        err instanceof Error && err.name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : (err as Error).message,
+      );
     }
     const type = res.headers.get('content-type') ?? '';
     if (!/json|event-stream/i.test(type)) {
       await res.body?.cancel().catch(() => {});
-      return this.offline(`unexpected answer (HTTP ${res.status}${type ? `, ${type.split(';')[0]}` : ''}): not the server (captive portal or proxy?)`);
+      return this.offline(
+        `unexpected answer (HTTP ${res.status}${type ? `, ${type.split(';')[0]}` : ''}): not the server (captive portal or proxy?)`,
+      );
     }
     this.events.onAnswer();
     return res;

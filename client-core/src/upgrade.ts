@@ -79,7 +79,8 @@ async function unpushed(collection: RxCollection<OpsDoc>, replicationIdentifier:
     push: {
       batchSize: 100,
       handler: async (batch) => {
-        for (const r of batch) rows.push({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState });
+        for (const r of batch)
+          rows.push({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState });
         return [];
       },
     },
@@ -95,7 +96,12 @@ async function unpushed(collection: RxCollection<OpsDoc>, replicationIdentifier:
   return rows;
 }
 
-async function carryOne(db: OpsDatabase, legacy: LegacyCollection, identifier: string, carried: CarriedMasters): Promise<number> {
+async function carryOne(
+  db: OpsDatabase,
+  legacy: LegacyCollection,
+  identifier: string,
+  carried: CarriedMasters,
+): Promise<number> {
   const name = legacy.def.name;
   const added = await db.addCollections({ [name]: { schema: toRxSchema(legacy.def) } });
   const old = added[name] as RxCollection<OpsDoc>;

@@ -40,7 +40,8 @@ function allowApiCors(serverOrigin) {
     headers['Access-Control-Allow-Methods'] = ['GET, POST, OPTIONS'];
     headers['Access-Control-Max-Age'] = ['600'];
     // The server does not know OPTIONS; a preflight only needs a 2xx with the headers above.
-    if (details.method === 'OPTIONS') return callback({ responseHeaders: headers, statusLine: 'HTTP/1.1 204 No Content' });
+    if (details.method === 'OPTIONS')
+      return callback({ responseHeaders: headers, statusLine: 'HTTP/1.1 204 No Content' });
     callback({ responseHeaders: headers });
   });
 }

@@ -19,7 +19,9 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('ops-shell-') && k !== CACHE).map((k) => caches.delete(k))))
+      .then((keys) =>
+        Promise.all(keys.filter((k) => k.startsWith('ops-shell-') && k !== CACHE).map((k) => caches.delete(k))),
+      )
       .then(() => self.clients.claim()),
   );
 });
@@ -47,7 +49,9 @@ self.addEventListener('fetch', (event) => {
     fetch(req)
       .then((res) => (res.ok ? put(req, res) : caches.match(req).then((hit) => hit || res)))
       .catch(() =>
-        caches.match(req).then((hit) => hit || (req.mode === 'navigate' ? caches.match('./index.html') : Response.error())),
+        caches
+          .match(req)
+          .then((hit) => hit || (req.mode === 'navigate' ? caches.match('./index.html') : Response.error())),
       ),
   );
 });

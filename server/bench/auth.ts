@@ -50,7 +50,9 @@ try {
   }
   await database.close();
   samples.sort((a, b) => a - b);
-  console.log(`authenticate() median ${(samples[samples.length >> 1] * 1000).toFixed(0)} µs, p99 ${(samples[Math.floor(samples.length * 0.99)] * 1000).toFixed(0)} µs (target median < 1 ms)`);
+  console.log(
+    `authenticate() median ${(samples[samples.length >> 1] * 1000).toFixed(0)} µs, p99 ${(samples[Math.floor(samples.length * 0.99)] * 1000).toFixed(0)} µs (target median < 1 ms)`,
+  );
 } finally {
   await server.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });

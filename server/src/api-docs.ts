@@ -17,8 +17,9 @@ function bundle(): { body: Buffer; etag: string } {
   if (!served) {
     const text = fs
       .readFileSync(SCALAR_BUNDLE, 'utf8')
-      .replace(/url\((?:https:)?\/\/fonts\.scalar\.com\/([\w-]+)\.woff2\) format\((?:\\)?["']woff2(?:\\)?["']\)/g, (_m, name: string) =>
-        name.startsWith('mono') ? 'local("JetBrains Mono")' : 'local("Inter")',
+      .replace(
+        /url\((?:https:)?\/\/fonts\.scalar\.com\/([\w-]+)\.woff2\) format\((?:\\)?["']woff2(?:\\)?["']\)/g,
+        (_m, name: string) => (name.startsWith('mono') ? 'local("JetBrains Mono")' : 'local("Inter")'),
       );
     const body = Buffer.from(text);
     served = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
@@ -91,5 +92,3 @@ export function mountApiDocs(app: Express): void {
     res.type('application/javascript').send(body);
   });
 }
-
-

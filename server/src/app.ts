@@ -21,7 +21,11 @@ declare module 'express-serve-static-core' {
 export const API_BASE = '/api/v1';
 
 /** The Express application: request ids and logs, body parsing, the API router, JSON errors. */
-export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: express.Express) => void): express.Express {
+export function createApp(
+  ctx: AppContext,
+  routes: RouteDef[],
+  extra?: (app: express.Express) => void,
+): express.Express {
   const app = express();
   app.disable('x-powered-by');
   // TRUST_PROXY: which proxies' X-Forwarded-For to believe (Express syntax: 'loopback', 'uniquelocal', a hop count, addresses).
@@ -54,7 +58,10 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
       const started = process.hrtime.bigint();
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        req.log.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+        req.log.info(
+          { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+          'request',
+        );
       });
     }
     next();
@@ -82,7 +89,11 @@ export function createApp(ctx: AppContext, routes: RouteDef[], extra?: (app: exp
   if (observe) app.use(API_BASE, observe);
 
   // The raw bytes stay on the request for signature checks of signed webhooks (billing: Stripe).
-  const parseJson = express.json({ limit: '5mb', type: ['application/json', 'application/*+json'], verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }) });
+  const parseJson = express.json({
+    limit: '5mb',
+    type: ['application/json', 'application/*+json'],
+    verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }),
+  });
   const parseForm = express.urlencoded({ extended: true, limit: '5mb' });
   // One layer for both parsers, skipped for requests without a body (most reads).
   app.use(API_BASE, (req: Request, res: Response, next: NextFunction) => {

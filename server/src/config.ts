@@ -12,7 +12,14 @@ export interface Config {
   seed: SeedMode;
   smtpUrl: string | null;
   mailFrom: string;
-  s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean } | null;
+  s3: {
+    endpoint: string;
+    bucket: string;
+    region: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    forcePathStyle: boolean;
+  } | null;
   logLevel: string;
   /** Public origin used in links inside mails. */
   publicUrl: string;
@@ -36,16 +43,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedRaw === 'fixtures' || seedRaw === 'demo' || seedRaw === 'none' ? seedRaw : databaseUrl ? 'none' : 'demo';
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? '127.0.0.1';
-  const s3 = env.S3_ENDPOINT && env.S3_BUCKET
-    ? {
-        endpoint: env.S3_ENDPOINT,
-        bucket: env.S3_BUCKET,
-        region: env.S3_REGION ?? 'us-east-1',
-        accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
-        secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
-        forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
-      }
-    : null;
+  const s3 =
+    env.S3_ENDPOINT && env.S3_BUCKET
+      ? {
+          endpoint: env.S3_ENDPOINT,
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION ?? 'us-east-1',
+          accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+          forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
+        }
+      : null;
   return {
     port,
     host,
@@ -60,13 +68,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL ?? `http://${host}:${port}`,
     // Tests never reach the public providers: without a URL they get a closed local port (a quick 503).
     weather: {
-      aviationUrl: (env.WEATHER_AVIATION_URL?.trim() || (env.NODE_ENV === 'test' ? 'http://127.0.0.1:9/api/data' : 'https://aviationweather.gov/api/data')).replace(/\/+$/, ''),
-      archiveUrl: (env.WEATHER_ARCHIVE_URL?.trim() || (env.NODE_ENV === 'test' ? 'http://127.0.0.1:9/cgi-bin/request' : 'https://mesonet.agron.iastate.edu/cgi-bin/request')).replace(/\/+$/, ''),
+      aviationUrl: (
+        env.WEATHER_AVIATION_URL?.trim() ||
+        (env.NODE_ENV === 'test' ? 'http://127.0.0.1:9/api/data' : 'https://aviationweather.gov/api/data')
+      ).replace(/\/+$/, ''),
+      archiveUrl: (
+        env.WEATHER_ARCHIVE_URL?.trim() ||
+        (env.NODE_ENV === 'test'
+          ? 'http://127.0.0.1:9/cgi-bin/request'
+          : 'https://mesonet.agron.iastate.edu/cgi-bin/request')
+      ).replace(/\/+$/, ''),
       timeoutMs: Number(env.WEATHER_TIMEOUT_MS ?? 5000) || 5000,
     },
     jobs: env.JOBS !== 'off',
     authCacheMs: Math.min(1000, Math.max(0, Number(env.AUTH_CACHE_MS ?? 500) || 0)),
     syncTombstoneDays: Number(env.SYNC_TOMBSTONE_DAYS) > 0 ? Number(env.SYNC_TOMBSTONE_DAYS) : 90,
-    billing: { stripeApiUrl: (env.STRIPE_API_URL?.trim() || 'https://api.stripe.com').replace(/\/+$/, ''), secretsKey: env.SECRETS_KEY?.trim() || null },
+    billing: {
+      stripeApiUrl: (env.STRIPE_API_URL?.trim() || 'https://api.stripe.com').replace(/\/+$/, ''),
+      secretsKey: env.SECRETS_KEY?.trim() || null,
+    },
   };
 }

@@ -11,7 +11,11 @@ import { VERSION } from './version.ts';
 // `npm run seed`: migrate and seed (SEED, default demo) without starting the server.
 const config = loadConfig({ ...process.env, SEED: process.env.SEED ?? 'demo' });
 const log = createLogger(config.logLevel);
-const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: config.databaseSchema });
+const database = openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  pgSchema: config.databaseSchema,
+});
 await migrateToLatest(database.db, database.pgConnection?.schema ?? null);
 const changes = new ChangeBus(database, log);
 const ctx: AppContext = {
@@ -25,5 +29,9 @@ const ctx: AppContext = {
   tx: transactionRunner(database.db, changes),
 };
 const seeded = await seedDatabase(ctx, config.seed);
-console.log(seeded ? `seeded ${config.seed}; logins: ${seeded.logins.join(', ')} (password demo1234)` : 'database not empty or SEED=none: nothing seeded');
+console.log(
+  seeded
+    ? `seeded ${config.seed}; logins: ${seeded.logins.join(', ')} (password demo1234)`
+    : 'database not empty or SEED=none: nothing seeded',
+);
 await database.close();

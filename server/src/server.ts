@@ -29,7 +29,12 @@ export interface RunningServer {
 /** Opens the database, migrates, seeds an empty database, and listens. */
 export async function startServer(config: Config, dbOptions?: Partial<OpenOptions>): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: config.databaseSchema, ...dbOptions });
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgSchema: config.databaseSchema,
+    ...dbOptions,
+  });
   // An idle pooled connection that breaks (database restart, network cut) is dropped by the pool; without a
   // listener its 'error' event would end the process. Readiness reports the outage instead.
   database.pool?.on('error', (err) => log.warn({ err: err.message }, 'database connection lost'));
@@ -71,7 +76,8 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
     };
     state.phase = 'seeding';
     seeded = await seedDatabase(ctx, config.seed);
-    if (seeded) log.info({ logins: seeded.logins }, `seeded ${config.seed} data; every demo login uses password demo1234`);
+    if (seeded)
+      log.info({ logins: seeded.logins }, `seeded ${config.seed} data; every demo login uses password demo1234`);
   } catch (err) {
     state.phase = 'stopping';
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -15,7 +15,13 @@ describe('airport database', () => {
       }
     };
     const bad = all.filter(
-      (a) => !/^[A-Z]{2}[A-Z0-9]{2}$/.test(a.icao) || !/^[A-Z]{2}$/.test(a.country_iso ?? '') || !a.country_name || !a.name || Math.abs(a.lat) > 90 || Math.abs(a.lon) > 180,
+      (a) =>
+        !/^[A-Z]{2}[A-Z0-9]{2}$/.test(a.icao) ||
+        !/^[A-Z]{2}$/.test(a.country_iso ?? '') ||
+        !a.country_name ||
+        !a.name ||
+        Math.abs(a.lat) > 90 ||
+        Math.abs(a.lon) > 180,
     );
     expect(bad).toEqual([]);
     expect([...new Set(all.map((a) => a.tz))].filter((tz) => !valid(tz))).toEqual([]);
@@ -33,8 +39,18 @@ describe('airport database', () => {
       lon: -3.78514,
       tz: 'Europe/Madrid',
     });
-    expect(getAirport(' lell ')).toMatchObject({ icao: 'LELL', city: 'Sabadell', country_iso: 'ES', tz: 'Europe/Madrid' });
-    expect(getAirport('KFRG')).toMatchObject({ name: 'Republic Airport', country_iso: 'US', country_name: 'United States', tz: 'America/New_York' });
+    expect(getAirport(' lell ')).toMatchObject({
+      icao: 'LELL',
+      city: 'Sabadell',
+      country_iso: 'ES',
+      tz: 'Europe/Madrid',
+    });
+    expect(getAirport('KFRG')).toMatchObject({
+      name: 'Republic Airport',
+      country_iso: 'US',
+      country_name: 'United States',
+      tz: 'America/New_York',
+    });
     for (const [icao, tz] of [
       ['LEMD', 'Europe/Madrid'],
       ['LEBL', 'Europe/Madrid'],
@@ -52,7 +68,9 @@ describe('airport database', () => {
     expect(getAirport('SPJC')).toMatchObject({ city: 'Lima', tz: 'America/Lima' });
     expect(getAirport('SPIM')).toBeNull();
     // US private strips whose ident is an FAA local id (state + digits) are not ICAO codes.
-    expect(loadAirports().filter((a) => a.country_iso === 'US' && !/^(K[A-Z0-9]{3}|P[A-Z]{3})$/.test(a.icao))).toEqual([]);
+    expect(loadAirports().filter((a) => a.country_iso === 'US' && !/^(K[A-Z0-9]{3}|P[A-Z]{3})$/.test(a.icao))).toEqual(
+      [],
+    );
   });
 
   it('searches ICAO prefixes first, case-insensitively, at most 10 by default', () => {

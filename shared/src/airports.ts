@@ -47,7 +47,16 @@ const wordsOf = (s: string) => s.split(/[\s\-–—/(),.'"]+/).filter(Boolean);
 /** The shipped airport database, loaded once, ordered by ICAO code. */
 export function loadAirports(): Airport[] {
   if (!list) {
-    list = (data as Row[]).map(([icao, name, city, country_iso, country_name, lat, lon, tz]) => ({ icao, name, city, country_iso, country_name, lat, lon, tz }));
+    list = (data as Row[]).map(([icao, name, city, country_iso, country_name, lat, lon, tz]) => ({
+      icao,
+      name,
+      city,
+      country_iso,
+      country_name,
+      lat,
+      lon,
+      tz,
+    }));
     byIcao = new Map(list.map((a) => [a.icao, a]));
   }
   return list;

@@ -57,7 +57,10 @@ export interface RoleGate {
 const gates = new Set<RoleGate>();
 
 /** Makes and registers a named gate; routes, sync commands and screens all test it with `allows`. */
-export function roleGate<const R extends { maxRole?: number; roles?: readonly number[] }>(name: string, rule: R): RoleGate & Readonly<R> {
+export function roleGate<const R extends { maxRole?: number; roles?: readonly number[] }>(
+  name: string,
+  rule: R,
+): RoleGate & Readonly<R> {
   // The rule's own type is kept so a repository can filter SQL by `gate.maxRole` without restating the number.
   const gate = Object.freeze({ name, ...rule });
   gates.add(gate);
@@ -69,7 +72,9 @@ export const isRoleGate = (value: unknown): value is RoleGate => gates.has(value
 
 /** Does a caller of this role pass the gate. */
 export function allows(gate: RoleGate, role: number): boolean {
-  return (gate.maxRole === undefined || role <= gate.maxRole) && (gate.roles === undefined || gate.roles.includes(role));
+  return (
+    (gate.maxRole === undefined || role <= gate.maxRole) && (gate.roles === undefined || gate.roles.includes(role))
+  );
 }
 
 /** Who is asking, as every policy sees it (server actor and device session alike). */

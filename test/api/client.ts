@@ -11,7 +11,10 @@ export type ApiClient = Client<paths>;
 
 /** A client of `<baseUrl>/api/v1` acting with `token` (a session token or an `svc_` key), if any. */
 export function apiClient(baseUrl: string, token?: string): ApiClient {
-  return createClient<paths>({ baseUrl: `${baseUrl}/api/v1`, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  return createClient<paths>({
+    baseUrl: `${baseUrl}/api/v1`,
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
 }
 
 /** A JSON answer the document does not describe yet (until every operation declares its response schema). */
@@ -21,6 +24,9 @@ export type Undescribed = Record<string, any>;
  * The parsed body of an answer, success or error: typed as the document declares it, loosely
  * where the operation declares no response content yet.
  */
-export function answer<D, E>(r: { data?: D; error?: E }): [Exclude<D, undefined>] extends [never] ? Undescribed : Exclude<D, undefined> {
+export function answer<D, E>(r: {
+  data?: D;
+  error?: E;
+}): [Exclude<D, undefined>] extends [never] ? Undescribed : Exclude<D, undefined> {
   return (r.data ?? r.error) as never;
 }

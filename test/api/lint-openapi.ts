@@ -42,14 +42,28 @@ const bin = (pkg: string, name: string) => {
 let failed = false;
 const run = (label: string, args: string[]) => {
   console.log(`\n=== ${label} ===`);
-  const r = spawnSync(process.execPath, args, { cwd: dir, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+  const r = spawnSync(process.execPath, args, {
+    cwd: dir,
+    stdio: 'inherit',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
   if (r.status !== 0) {
     console.error(`${label} failed (exit ${r.status})`);
     failed = true;
   }
 };
 run('Redocly recommended', [bin('@redocly/cli', 'redocly'), 'lint', file, '--config', path.join(dir, 'redocly.yaml')]);
-run('Spectral spectral:oas', ['--require', path.join(dir, 'spectral-ajv.cjs'), bin('@stoplight/spectral-cli', 'spectral'), 'lint', file, '--ruleset', path.join(dir, '.spectral.yaml'), '--fail-severity', 'error']);
+run('Spectral spectral:oas', [
+  '--require',
+  path.join(dir, 'spectral-ajv.cjs'),
+  bin('@stoplight/spectral-cli', 'spectral'),
+  'lint',
+  file,
+  '--ruleset',
+  path.join(dir, '.spectral.yaml'),
+  '--fail-severity',
+  'error',
+]);
 fs.rmSync(dir, { recursive: true, force: true });
 if (failed) process.exit(1);
 console.log('\nOpenAPI document: 0 errors in Redocly recommended and Spectral spectral:oas');

@@ -34,10 +34,17 @@ try {
   const company = s.refs.companies.skyline;
   const t0 = performance.now();
   const admin = await s.login('admin@skyline.test');
-  await s.api('POST', '/manager/companies/edit.json', { token: admin, body: { CompanySetting: { max_duty_hours: 12, max_flight_hours_year: 900 } } });
+  await s.api('POST', '/manager/companies/edit.json', {
+    token: admin,
+    body: { CompanySetting: { max_duty_hours: 12, max_flight_hours_year: 900 } },
+  });
 
   // Crew: clones of the fixture pilot.
-  const template = await db.selectFrom('users').selectAll().where('id', '=', s.userId('pilot@skyline.test')).executeTakeFirstOrThrow();
+  const template = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', s.userId('pilot@skyline.test'))
+    .executeTakeFirstOrThrow();
   const crew: string[] = [];
   const people = [];
   for (let i = 0; i < CREW; i++) {
@@ -45,14 +52,33 @@ try {
     crew.push(id);
     people.push({ ...template, id, email: null, name: 'Crew', surname: `Member ${i}` });
   }
-  for (let i = 0; i < people.length; i += 50) await db.insertInto('users').values(people.slice(i, i + 50)).execute();
+  for (let i = 0; i < people.length; i += 50)
+    await db
+      .insertInto('users')
+      .values(people.slice(i, i + 50))
+      .execute();
 
   // One real confirmed flight as the row template.
-  const types = (await s.api('GET', '/flight_types/index.json', { token: admin })).body.flight_types as { FlightType: { id: string; name: string } }[];
+  const types = (await s.api('GET', '/flight_types/index.json', { token: admin })).body.flight_types as {
+    FlightType: { id: string; name: string };
+  }[];
   const dual = types.find((x) => x.FlightType.name === 'Dual training')?.FlightType.id as string;
   const made = await s.api('POST', '/flights/edit.json', {
     token: admin,
-    body: { Flight: { date: '2020-01-01', aircraft_id: s.refs.aircraft['EC-ABC'], flight_type_id: dual, pic_id: crew[0], sic_id: crew[1], departure_airport: 'LECU', landing_airport: 'LECU', offblocks_time: '10:00', onblocks_time: '11:30', landings: 1 } },
+    body: {
+      Flight: {
+        date: '2020-01-01',
+        aircraft_id: s.refs.aircraft['EC-ABC'],
+        flight_type_id: dual,
+        pic_id: crew[0],
+        sic_id: crew[1],
+        departure_airport: 'LECU',
+        landing_airport: 'LECU',
+        offblocks_time: '10:00',
+        onblocks_time: '11:30',
+        landings: 1,
+      },
+    },
   });
   const row = await db.selectFrom('flights').selectAll().where('id', '=', made.body.id).executeTakeFirstOrThrow();
   const now = Math.floor(Date.now() / 1000);
@@ -90,12 +116,32 @@ try {
   const entries = [];
   for (let i = 0; i < ENTRIES; i++) {
     const start = today - ((i * 13) % 400) * DAY + 7 * HOUR;
-    entries.push({ id: uuidv7(), company_id: company, change_no: 0, deleted: 0, created: 1, modified: 1, base_id: base, user_id: crew[i % CREW], start_at: start, end_at: start + 4 * HOUR, type: 'DUTY', always: 0, created_by: null });
+    entries.push({
+      id: uuidv7(),
+      company_id: company,
+      change_no: 0,
+      deleted: 0,
+      created: 1,
+      modified: 1,
+      base_id: base,
+      user_id: crew[i % CREW],
+      start_at: start,
+      end_at: start + 4 * HOUR,
+      type: 'DUTY',
+      always: 0,
+      created_by: null,
+    });
   }
-  for (let i = 0; i < entries.length; i += 500) await db.insertInto('base_schedules').values(entries.slice(i, i + 500)).execute();
+  for (let i = 0; i < entries.length; i += 500)
+    await db
+      .insertInto('base_schedules')
+      .values(entries.slice(i, i + 500))
+      .execute();
   // Planner statistics, as the reports bench does on both databases (SQLite otherwise may pick the status index over the seat index).
   await sql`ANALYZE`.execute(db);
-  console.log(`${dialect}: ${FLIGHTS} flights, ${CREW} crew, ${ENTRIES} DUTY entries written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `${dialect}: ${FLIGHTS} flights, ${CREW} crew, ${ENTRIES} DUTY entries written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   // A fresh connection after the long insert (the idle keep-alive socket may have been closed).
   const dispatch = await s.login('dispatch@skyline.test').catch(() => s.login('dispatch@skyline.test'));
@@ -114,7 +160,9 @@ try {
     days = r.body.days.length;
     if (i >= 5) year.push(spent);
   }
-  console.log(`(1) GET /duty/{userId}.json, 365 days (${days} days with duty): median ${ms(median(year))}, p95 ${ms(p95(year))} (target < 20 ms)`);
+  console.log(
+    `(1) GET /duty/{userId}.json, 365 days (${days} days with duty): median ${ms(median(year))}, p95 ${ms(p95(year))} (target < 20 ms)`,
+  );
 
   // (2) The booking's duty check.
   const c = await db.selectFrom('companies').selectAll().where('id', '=', company).executeTakeFirstOrThrow();
@@ -135,10 +183,18 @@ try {
   for (let i = 0; i < RUNS + 5; i++) {
     const start = today - ((i * 11) % 300) * DAY + 15 * HOUR;
     const t = performance.now();
-    await bookingDutyRefusal(db, actor, { aircraft_id: s.refs.aircraft['EC-ABC'], pilot_id: crew[(i * 13) % CREW], instructor_id: crew[(i * 17 + 1) % CREW], start, end: start + 2 * HOUR });
+    await bookingDutyRefusal(db, actor, {
+      aircraft_id: s.refs.aircraft['EC-ABC'],
+      pilot_id: crew[(i * 13) % CREW],
+      instructor_id: crew[(i * 17 + 1) % CREW],
+      start,
+      end: start + 2 * HOUR,
+    });
     if (i >= 5) check.push(performance.now() - t);
   }
-  console.log(`(2) duty check of a booking (pilot and instructor): median ${ms(median(check))}, p95 ${ms(p95(check))} (target < 5 ms)`);
+  console.log(
+    `(2) duty check of a booking (pilot and instructor): median ${ms(median(check))}, p95 ${ms(p95(check))} (target < 5 ms)`,
+  );
 
   // (3) The week board.
   const week = DateTime.now().setZone(zone).startOf('week').toISODate() as string;
@@ -152,7 +208,9 @@ try {
     shown = r.body.people.length;
     if (i >= 3) board.push(spent);
   }
-  console.log(`(3) GET /duty/board.json, ${shown} crew: median ${ms(median(board))}, p95 ${ms(p95(board))} (target < 50 ms)`);
+  console.log(
+    `(3) GET /duty/board.json, ${shown} crew: median ${ms(median(board))}, p95 ${ms(p95(board))} (target < 50 ms)`,
+  );
 } finally {
   await s.close();
 }

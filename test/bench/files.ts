@@ -60,20 +60,38 @@ function mp4Stream(size: number): Readable {
 }
 
 async function api(method: string, p: string, token: string, body?: unknown) {
-  const res = await fetch(`${server.baseUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${server.baseUrl}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
 try {
-  const login = await fetch(`${server.baseUrl}/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mechanic@skyline.test', password: 'demo1234' }) });
+  const login = await fetch(`${server.baseUrl}/login.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'mechanic@skyline.test', password: 'demo1234' }),
+  });
   const token = ((await login.json()) as { token: string }).token;
   const aircraft = (await api('GET', '/aircraft/index.json', token)).body;
   const aircraftId: string = (aircraft.aircraft ?? aircraft.Aircraft ?? [])[0]?.Aircraft?.id ?? 'bench';
 
   // Warm up both paths with a small file so code and pools are loaded before the baseline.
   const small = async () => {
-    const sign = await api('POST', '/uploads/sign.json', token, { filename: 'w.mp4', mime: 'video/mp4', size: MB, model: 'Bench', foreign_key: 'warm' });
-    await fetch(sign.body.url, { method: 'PUT', body: Readable.toWeb(mp4Stream(MB)) as ReadableStream, duplex: 'half' } as RequestInit);
+    const sign = await api('POST', '/uploads/sign.json', token, {
+      filename: 'w.mp4',
+      mime: 'video/mp4',
+      size: MB,
+      model: 'Bench',
+      foreign_key: 'warm',
+    });
+    await fetch(sign.body.url, {
+      method: 'PUT',
+      body: Readable.toWeb(mp4Stream(MB)) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
     await api('POST', `/uploads/complete/${sign.body.upload_id}.json`, token);
   };
   await small();
@@ -83,7 +101,9 @@ try {
 
   // 1. Multipart create: the body is assembled as a stream (preamble, file, epilogue).
   const boundary = `----bench${Date.now()}`;
-  const pre = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+  const pre = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
   const post = Buffer.from(`\r\n--${boundary}--\r\n`);
   const multipart = Readable.from(
     (async function* () {
@@ -96,35 +116,65 @@ try {
   const create = await peakRss(async () => {
     const res = await fetch(`${server.baseUrl}/uploads/create.json`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(pre.length + SIZE + post.length) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(pre.length + SIZE + post.length),
+      },
       body: Readable.toWeb(multipart) as ReadableStream,
       duplex: 'half',
     } as RequestInit);
     return { status: res.status, body: (await res.json()) as any };
   });
   const createMs = performance.now() - t1;
-  if (create.result.status !== 200 || create.result.body.file.size !== String(SIZE)) throw new Error(`create failed: ${JSON.stringify(create.result)}`);
+  if (create.result.status !== 200 || create.result.body.file.size !== String(SIZE))
+    throw new Error(`create failed: ${JSON.stringify(create.result)}`);
 
   // 2. Direct flow: sign, PUT the raw bytes without Authorization, complete.
   const t2 = performance.now();
   const direct = await peakRss(async () => {
-    const sign = await api('POST', '/uploads/sign.json', token, { filename: 'big2.mp4', mime: 'video/mp4', size: SIZE, model: 'Aircraft', foreign_key: aircraftId });
-    const put = await fetch(sign.body.url, { method: 'PUT', body: Readable.toWeb(mp4Stream(SIZE)) as ReadableStream, duplex: 'half' } as RequestInit);
+    const sign = await api('POST', '/uploads/sign.json', token, {
+      filename: 'big2.mp4',
+      mime: 'video/mp4',
+      size: SIZE,
+      model: 'Aircraft',
+      foreign_key: aircraftId,
+    });
+    const put = await fetch(sign.body.url, {
+      method: 'PUT',
+      body: Readable.toWeb(mp4Stream(SIZE)) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
     await put.arrayBuffer();
     return api('POST', `/uploads/complete/${sign.body.upload_id}.json`, token);
   });
   const directMs = performance.now() - t2;
-  if (direct.result.status !== 200 || direct.result.body.file.size !== String(SIZE)) throw new Error(`direct flow failed: ${JSON.stringify(direct.result)}`);
+  if (direct.result.status !== 200 || direct.result.body.file.size !== String(SIZE))
+    throw new Error(`direct flow failed: ${JSON.stringify(direct.result)}`);
 
   // 3. A 20 MP camera JPEG with EXIF (noise, so it weighs like a photo), completed.
-  const jpeg = await sharp({ create: { width: 5472, height: 3648, channels: 3, background: { r: 120, g: 130, b: 140 }, noise: { type: 'gaussian', mean: 128, sigma: 20 } } })
+  const jpeg = await sharp({
+    create: {
+      width: 5472,
+      height: 3648,
+      channels: 3,
+      background: { r: 120, g: 130, b: 140 },
+      noise: { type: 'gaussian', mean: 128, sigma: 20 },
+    },
+  })
     .jpeg({ quality: 88 })
     .withExif({ IFD0: { Make: 'BenchCam', Model: 'B20' } })
     .toBuffer();
   const times: number[] = [];
   let last: any = null;
   for (let i = 0; i < 3; i++) {
-    const sign = await api('POST', '/uploads/sign.json', token, { filename: `photo${i}.jpg`, mime: 'image/jpeg', size: jpeg.length, model: 'Aircraft', foreign_key: aircraftId });
+    const sign = await api('POST', '/uploads/sign.json', token, {
+      filename: `photo${i}.jpg`,
+      mime: 'image/jpeg',
+      size: jpeg.length,
+      model: 'Aircraft',
+      foreign_key: aircraftId,
+    });
     await (await fetch(sign.body.url, { method: 'PUT', body: new Uint8Array(jpeg) })).arrayBuffer();
     const t = performance.now();
     last = await api('POST', `/uploads/complete/${sign.body.upload_id}.json`, token);
@@ -139,8 +189,12 @@ try {
   const best = Math.min(...times);
   const median = [...times].sort((a, b) => a - b)[1]!;
   console.log(`server RSS idle after warm-up: ${mb(baseline)} MB`);
-  console.log(`create 100 MB multipart: ${(createMs / 1000).toFixed(2)} s, peak RSS +${mb(growthCreate)} MB (target < +64 MB) ${growthCreate < 64 * MB ? 'OK' : 'FAIL'}`);
-  console.log(`direct 100 MB sign+PUT+complete: ${(directMs / 1000).toFixed(2)} s, peak RSS +${mb(growthDirect)} MB (target < +64 MB) ${growthDirect < 64 * MB ? 'OK' : 'FAIL'}`);
+  console.log(
+    `create 100 MB multipart: ${(createMs / 1000).toFixed(2)} s, peak RSS +${mb(growthCreate)} MB (target < +64 MB) ${growthCreate < 64 * MB ? 'OK' : 'FAIL'}`,
+  );
+  console.log(
+    `direct 100 MB sign+PUT+complete: ${(directMs / 1000).toFixed(2)} s, peak RSS +${mb(growthDirect)} MB (target < +64 MB) ${growthDirect < 64 * MB ? 'OK' : 'FAIL'}`,
+  );
   console.log(
     `complete of a 20 MP JPEG (${mb(jpeg.length)} MB, ${view.body.upload.width}x${view.body.upload.height}, EXIF Make ${view.body.upload.exif?.Make}): median ${median.toFixed(0)} ms, best ${best.toFixed(0)} ms (target < 1000 ms) ${median < 1000 ? 'OK' : 'FAIL'}`,
   );

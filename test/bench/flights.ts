@@ -46,7 +46,11 @@ if (schema) {
   await c.end();
 }
 const server = await spawnServer(dialect, { dataDir, schema }, { SEED: 'fixtures', LOG_LEVEL: 'silent' });
-const database = openDatabase({ databaseUrl: dialect === 'postgres' ? PG_URL : null, dataDir, pgSchema: schema ?? null });
+const database = openDatabase({
+  databaseUrl: dialect === 'postgres' ? PG_URL : null,
+  dataDir,
+  pgSchema: schema ?? null,
+});
 const db = database.db;
 const children: ChildProcess[] = [];
 
@@ -57,16 +61,32 @@ const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 async function startBare(): Promise<string> {
   const port = await freePort();
   const code = `import express from 'express'; const app = express(); app.get('/bare.json', (_q, r) => { r.json({ result: true, time: String(Math.floor(Date.now() / 1000)) }); }); app.listen(${port}, '127.0.0.1', () => console.log('ready'));`;
-  const bare = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: path.resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+  const bare = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(bare);
   await new Promise<void>((resolve) => bare.stdout!.once('data', () => resolve()));
   return `http://127.0.0.1:${port}/bare.json`;
 }
 
 try {
-  const company = await db.selectFrom('companies').select('id').where('name', '=', 'Skyline Flight Academy').executeTakeFirstOrThrow();
-  const aircraft = await db.selectFrom('aircraft').select(['id', 'base_id']).where('company_id', '=', company.id).execute();
-  const pilots = await db.selectFrom('users').select('id').where('company_id', '=', company.id).where('user_group_id', 'in', [150, 190, 200]).execute();
+  const company = await db
+    .selectFrom('companies')
+    .select('id')
+    .where('name', '=', 'Skyline Flight Academy')
+    .executeTakeFirstOrThrow();
+  const aircraft = await db
+    .selectFrom('aircraft')
+    .select(['id', 'base_id'])
+    .where('company_id', '=', company.id)
+    .execute();
+  const pilots = await db
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', company.id)
+    .where('user_group_id', 'in', [150, 190, 200])
+    .execute();
   const types = await db.selectFrom('flight_types').select('id').where('company_id', '=', company.id).execute();
 
   const t0 = performance.now();
@@ -127,14 +147,21 @@ try {
           dispatched_by: null,
         };
       });
-      for (let i = 0; i < rows.length; i += 250) await uow.trx.insertInto('flights').values(rows.slice(i, i + 250)).execute();
+      for (let i = 0; i < rows.length; i += 250)
+        await uow.trx
+          .insertInto('flights')
+          .values(rows.slice(i, i + 250))
+          .execute();
       // The counters are part of every write, bulk loads included.
       await adjustFlightCount(uow.trx, company.id, 'LANDED', n);
     });
     done += n;
   }
-  if (dialect === 'postgres') await database.db.executeQuery({ sql: 'ANALYZE flights', parameters: [], query: { kind: 'RawNode' } } as never);
-  console.log(`${dialect}: seeded ${FLIGHTS} flights of one company in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (dialect === 'postgres')
+    await database.db.executeQuery({ sql: 'ANALYZE flights', parameters: [], query: { kind: 'RawNode' } } as never);
+  console.log(
+    `${dialect}: seeded ${FLIGHTS} flights of one company in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const login = await fetch(`${server.baseUrl}/login.json`, {
     method: 'POST',
@@ -163,14 +190,18 @@ try {
   const ms = (xs: number[]) => `median ${median(xs).toFixed(2)} ms, p99 ${p99(xs).toFixed(2)} ms`;
   await time([], false); // warm up: JIT, statement cache, page cache
   const cold = await time([], false);
-  if (cold.body.flights.length !== 20 || cold.body.paginate.count !== FLIGHTS) throw new Error(`unexpected page: ${cold.body.flights.length} rows, count ${cold.body.paginate.count}`);
+  if (cold.body.flights.length !== 20 || cold.body.paginate.count !== FLIGHTS)
+    throw new Error(`unexpected page: ${cold.body.flights.length} rows, count ${cold.body.paginate.count}`);
   console.log(`in process, page 1 of 20 (count from counters), cold: ${ms(cold.samples)} (target median < 10 ms)`);
   const hot = await time([], true);
-  if (JSON.stringify(hot.body.flights) !== JSON.stringify(cold.body.flights)) throw new Error('the cached page differs');
+  if (JSON.stringify(hot.body.flights) !== JSON.stringify(cold.body.flights))
+    throw new Error('the cached page differs');
   console.log(`in process, page 1 of 20, hot (no write since): ${ms(hot.samples)}`);
   // An exact COUNT over a third of the rows is slow: fewer calls.
   const pilot = await time([`pilot:${pilots[0].id}`, 'page:10'], false, Math.min(CALLS, 50));
-  console.log(`in process, pilot filter page 10 (exact COUNT of ${pilot.body.paginate.count}), cold: ${ms(pilot.samples)}`);
+  console.log(
+    `in process, pilot filter page 10 (exact COUNT of ${pilot.body.paginate.count}), cold: ${ms(pilot.samples)}`,
+  );
   const pilotHot = await time([`pilot:${pilots[0].id}`, 'page:10'], true);
   console.log(`in process, pilot filter page 10, hot: ${ms(pilotHot.samples)}`);
   const range = await time(['from:2023-01-01', 'to:2023-03-31'], false);
@@ -184,7 +215,10 @@ try {
     ['flight_type', [`flight_type:${types[0].id}`]],
     ['aircraft + flight_type', [`aircraft:${aircraft[0].id}`, `flight_type:${types[1 % types.length].id}`]],
     ['aircraft + pilot', [`aircraft:${aircraft[0].id}`, `pilot:${pilots[1 % pilots.length].id}`]],
-    ['base + flight_type + quarter', [`base:${aircraft[0].base_id}`, `flight_type:${types[0].id}`, 'from:2023-01-01', 'to:2023-03-31']],
+    [
+      'base + flight_type + quarter',
+      [`base:${aircraft[0].base_id}`, `flight_type:${types[0].id}`, 'from:2023-01-01', 'to:2023-03-31'],
+    ],
     ['status:DRAFT (no rows)', ['status:DRAFT']],
     ['pilot with no flights', [`pilot:${uuidv7()}`]],
     ['aircraft with no flights', [`aircraft:${uuidv7()}`]],
@@ -218,7 +252,9 @@ try {
   Object.assign(sink, { status: () => sink, setHeader: () => sink });
   const s0 = performance.now();
   await loadFlights(ctx, auth.actor, parseLoadParams(['limit:20000']), sink as any);
-  console.log(`in process, limit:20000 streamed: ${(written / 1024 / 1024).toFixed(1)} MB in ${(performance.now() - s0).toFixed(0)} ms; live heap at most +${(livePeak / 1024 / 1024).toFixed(1)} MB (${Math.floor(writes / 50)} samples)`);
+  console.log(
+    `in process, limit:20000 streamed: ${(written / 1024 / 1024).toFixed(1)} MB in ${(performance.now() - s0).toFixed(0)} ms; live heap at most +${(livePeak / 1024 / 1024).toFixed(1)} MB (${Math.floor(writes / 50)} samples)`,
+  );
 
   // A streamed 20,000-row page over HTTP, once. The server's peak resident memory
   // during the request (VmHWM after resetting it through clear_refs, Linux) against
@@ -236,15 +272,21 @@ try {
   }
   const rssBefore = peakKnown ? status('VmRSS') : Number.NaN;
   const b0 = performance.now();
-  const big = await fetch(`${server.baseUrl}/flights/load/limit:20000.json`, { headers: { authorization: `Bearer ${token}` } });
+  const big = await fetch(`${server.baseUrl}/flights/load/limit:20000.json`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const bigText = await big.text();
   const bigMs = performance.now() - b0;
   const bigBody = JSON.parse(bigText) as { flights: unknown[] };
   const bodyMb = Buffer.byteLength(bigText) / 1024 / 1024;
-  console.log(`limit:20000 streamed: ${bigBody.flights.length} rows, ${bodyMb.toFixed(1)} MB in ${bigMs.toFixed(0)} ms`);
+  console.log(
+    `limit:20000 streamed: ${bigBody.flights.length} rows, ${bodyMb.toFixed(1)} MB in ${bigMs.toFixed(0)} ms`,
+  );
   if (peakKnown) {
     const peak = status('VmHWM');
-    console.log(`  server resident memory: ${rssBefore.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB during (+${(peak - rssBefore).toFixed(0)} MB for a ${bodyMb.toFixed(1)} MB answer)`);
+    console.log(
+      `  server resident memory: ${rssBefore.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB during (+${(peak - rssBefore).toFixed(0)} MB for a ${bodyMb.toFixed(1)} MB answer)`,
+    );
   }
 
   // (2) Under load, in one run: the endpoint, then the bare Express ceiling.
@@ -274,11 +316,18 @@ try {
   const bareUrl = await startBare();
   await autocannon({ url: bareUrl, connections: CONNECTIONS, duration: 2 });
   const ceiling = await measured(children.at(-1)?.pid, { url: bareUrl, connections: CONNECTIONS, duration: DURATION });
-  if (flights.non2xx || one.non2xx || ceiling.non2xx) throw new Error(`non-2xx answers: ${flights.non2xx} / ${one.non2xx} / ${ceiling.non2xx}`);
+  if (flights.non2xx || one.non2xx || ceiling.non2xx)
+    throw new Error(`non-2xx answers: ${flights.non2xx} / ${one.non2xx} / ${ceiling.non2xx}`);
   const ratio = flights.requests.average / ceiling.requests.average;
-  console.log(`GET /flights/load.json: ${flights.requests.average.toFixed(0)} req/s, median latency ${flights.latency.p50} ms`);
-  console.log(`GET /flights/load/limit:1.json: ${one.requests.average.toFixed(0)} req/s (${(one.requests.average / ceiling.requests.average).toFixed(2)} of bare)`);
-  console.log(`bare Express JSON:     ${ceiling.requests.average.toFixed(0)} req/s, median latency ${ceiling.latency.p50} ms`);
+  console.log(
+    `GET /flights/load.json: ${flights.requests.average.toFixed(0)} req/s, median latency ${flights.latency.p50} ms`,
+  );
+  console.log(
+    `GET /flights/load/limit:1.json: ${one.requests.average.toFixed(0)} req/s (${(one.requests.average / ceiling.requests.average).toFixed(2)} of bare)`,
+  );
+  console.log(
+    `bare Express JSON:     ${ceiling.requests.average.toFixed(0)} req/s, median latency ${ceiling.latency.p50} ms`,
+  );
   console.log(`ratio: ${ratio.toFixed(2)} (target >= 0.5)`);
   console.log(
     `server CPU per request: page ${flights.cpuUs.toFixed(0)} µs, one row ${one.cpuUs.toFixed(0)} µs, bare ${ceiling.cpuUs.toFixed(0)} µs; bare / page = ${(ceiling.cpuUs / flights.cpuUs).toFixed(2)} (the ratio a machine with a core per process would show)`,

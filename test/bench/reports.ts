@@ -41,15 +41,32 @@ if (schema) {
   await c.query(`CREATE SCHEMA ${schema}`);
   await c.end();
 }
-const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED: 'fixtures', LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}) });
+const config = loadConfig({
+  NODE_ENV: 'test',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  SEED: 'fixtures',
+  LOG_LEVEL: 'silent',
+  ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}),
+});
 const running = await startServer({ ...config, databaseSchema: schema }, { poolSize: 5 });
 const { ctx } = running;
 const db = ctx.db;
 const refs = running.seeded!.refs;
 const companyId = refs.companies.skyline;
 
-async function clone(table: 'users' | 'aircraft', fromId: string, n: number, patch: (i: number) => Record<string, unknown>): Promise<string[]> {
-  const row = (await (db as any).selectFrom(table).selectAll().where('id', '=', fromId).executeTakeFirstOrThrow()) as Record<string, unknown>;
+async function clone(
+  table: 'users' | 'aircraft',
+  fromId: string,
+  n: number,
+  patch: (i: number) => Record<string, unknown>,
+): Promise<string[]> {
+  const row = (await (db as any)
+    .selectFrom(table)
+    .selectAll()
+    .where('id', '=', fromId)
+    .executeTakeFirstOrThrow()) as Record<string, unknown>;
   const ids: string[] = [];
   const rows = [];
   for (let i = 0; i < n; i++) {
@@ -57,21 +74,36 @@ async function clone(table: 'users' | 'aircraft', fromId: string, n: number, pat
     ids.push(id);
     rows.push({ ...row, id, ...patch(i) });
   }
-  for (let i = 0; i < rows.length; i += 200) await (db as any).insertInto(table).values(rows.slice(i, i + 200)).execute();
+  for (let i = 0; i < rows.length; i += 200)
+    await (db as any)
+      .insertInto(table)
+      .values(rows.slice(i, i + 200))
+      .execute();
   return ids;
 }
 
 const t0 = Date.now();
-const pilotIds = await clone('users', refs.users.skyline['pilot@skyline.test']!, PILOTS, (i) => ({ identity_id: null, email: null, surname: `Bench${i}` }));
-const aircraftIds = await clone('aircraft', refs.aircraft['EC-ABC']!, AIRCRAFT, (i) => ({ registration: `EC-B${String(i).padStart(4, '0')}` }));
+const pilotIds = await clone('users', refs.users.skyline['pilot@skyline.test']!, PILOTS, (i) => ({
+  identity_id: null,
+  email: null,
+  surname: `Bench${i}`,
+}));
+const aircraftIds = await clone('aircraft', refs.aircraft['EC-ABC']!, AIRCRAFT, (i) => ({
+  registration: `EC-B${String(i).padStart(4, '0')}`,
+}));
 const types = await db.selectFrom('flight_types').select('id').where('company_id', '=', companyId).execute();
 
 // Key tables the generator joins on (i mod count).
 await sql`CREATE TABLE bench_pilots (k integer PRIMARY KEY, id text NOT NULL)`.execute(db);
 await sql`CREATE TABLE bench_aircraft (k integer PRIMARY KEY, id text NOT NULL)`.execute(db);
 await sql`CREATE TABLE bench_types (k integer PRIMARY KEY, id text NOT NULL)`.execute(db);
-for (let i = 0; i < pilotIds.length; i += 500) await sql`INSERT INTO bench_pilots (k, id) VALUES ${sql.join(pilotIds.slice(i, i + 500).map((id, j) => sql`(${i + j}, ${id})`))}`.execute(db);
-await sql`INSERT INTO bench_aircraft (k, id) VALUES ${sql.join(aircraftIds.map((id, j) => sql`(${j}, ${id})`))}`.execute(db);
+for (let i = 0; i < pilotIds.length; i += 500)
+  await sql`INSERT INTO bench_pilots (k, id) VALUES ${sql.join(pilotIds.slice(i, i + 500).map((id, j) => sql`(${i + j}, ${id})`))}`.execute(
+    db,
+  );
+await sql`INSERT INTO bench_aircraft (k, id) VALUES ${sql.join(aircraftIds.map((id, j) => sql`(${j}, ${id})`))}`.execute(
+  db,
+);
 await sql`INSERT INTO bench_types (k, id) VALUES ${sql.join(types.map((t, j) => sql`(${j}, ${t.id})`))}`.execute(db);
 
 const now = Math.floor(Date.now() / 1000);
@@ -81,11 +113,20 @@ const CHUNK = 50_000;
 for (let start = 0; start < FLIGHTS; start += CHUNK) {
   const end = Math.min(FLIGHTS, start + CHUNK) - 1;
   // bigint on PostgreSQL: i * 7919 overflows int4 past 271,000 flights.
-  const series = dialect === 'postgres' ? sql`SELECT generate_series(${start}::bigint, ${end}::bigint) AS i` : sql`WITH RECURSIVE n(i) AS (SELECT ${start} UNION ALL SELECT i + 1 FROM n WHERE i < ${end}) SELECT i FROM n`;
+  const series =
+    dialect === 'postgres'
+      ? sql`SELECT generate_series(${start}::bigint, ${end}::bigint) AS i`
+      : sql`WITH RECURSIVE n(i) AS (SELECT ${start} UNION ALL SELECT i + 1 FROM n WHERE i < ${end}) SELECT i FROM n`;
   const off = sql`(${now} - ((s.i * 7919) % ${SPAN}) - 3600)`;
-  const day = dialect === 'postgres' ? sql`to_char(to_timestamp(${off}) AT TIME ZONE 'UTC', 'YYYY-MM-DD')` : sql`date(${off}, 'unixepoch')`;
+  const day =
+    dialect === 'postgres'
+      ? sql`to_char(to_timestamp(${off}) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
+      : sql`date(${off}, 'unixepoch')`;
   const id = dialect === 'postgres' ? sql`md5(s.i::text || 'f')` : sql`lower(hex(randomblob(16)))`;
-  const airport = (shift: number) => sql.raw(`CASE ((s.i + ${shift}) % ${AIRPORTS.length}) ${AIRPORTS.map((a, j) => `WHEN ${j} THEN '${a}'`).join(' ')} END`);
+  const airport = (shift: number) =>
+    sql.raw(
+      `CASE ((s.i + ${shift}) % ${AIRPORTS.length}) ${AIRPORTS.map((a, j) => `WHEN ${j} THEN '${a}'`).join(' ')} END`,
+    );
   await sql`
     INSERT INTO flights (id, company_id, change_no, deleted, created, modified, date, status, aircraft_id, flight_type_id, pic_id, sic_id,
       departure_airport, landing_airport, offblocks, takeoff, landing, onblocks, starts, block_time, flight_time, night_flight_time, ifr_flight_time,
@@ -103,7 +144,9 @@ for (let start = 0; start < FLIGHTS; start += CHUNK) {
 // PostgreSQL: the steady state autovacuum leaves (statistics and the visibility map that index-only scans need).
 if (dialect === 'postgres') await sql`VACUUM ANALYZE flights`.execute(db);
 else await sql`ANALYZE`.execute(db);
-console.log(`\nseeded ${FLIGHTS} LANDED flights, ${PILOTS} pilots, ${AIRCRAFT} aircraft in ${((Date.now() - t0) / 1000).toFixed(1)} s (${dialect})`);
+console.log(
+  `\nseeded ${FLIGHTS} LANDED flights, ${PILOTS} pilots, ${AIRCRAFT} aircraft in ${((Date.now() - t0) / 1000).toFixed(1)} s (${dialect})`,
+);
 
 const admin = refs.users.skyline['admin@skyline.test']!;
 const actor = {
@@ -127,17 +170,30 @@ const endpoints: [string, () => Promise<unknown>][] = [
   ['stats_rules/{user}', async () => statsRules(ctx, companyId, await resolveScope(ctx, actor, pilot))],
   ['total_flights/{user}', async () => totalFlights(ctx, companyId, await resolveScope(ctx, actor, pilot))],
   ['stats_flight_types/{user}', async () => statsFlightTypes(ctx, companyId, await resolveScope(ctx, actor, pilot))],
-  ['flight_hours_by_month/12/{user}', async () => flightHoursByMonth(ctx, actor, await resolveScope(ctx, actor, pilot), 12)],
-  ['flight_hours_by_month/36/null/{aircraft}', async () => flightHoursByMonth(ctx, actor, await resolveScope(ctx, actor, null, aircraft), 36)],
+  [
+    'flight_hours_by_month/12/{user}',
+    async () => flightHoursByMonth(ctx, actor, await resolveScope(ctx, actor, pilot), 12),
+  ],
+  [
+    'flight_hours_by_month/36/null/{aircraft}',
+    async () => flightHoursByMonth(ctx, actor, await resolveScope(ctx, actor, null, aircraft), 36),
+  ],
   ['total_hours/{user}', async () => totalHours(ctx, companyId, await resolveScope(ctx, actor, pilot))],
   ['total_landings/{user}', async () => totalLandings(ctx, companyId, await resolveScope(ctx, actor, pilot), 0, null)],
-  ['total_landings/-/{aircraft}/{since}', async () => totalLandings(ctx, companyId, await resolveScope(ctx, actor, null, aircraft), now - 365 * 86400, null)],
+  [
+    'total_landings/-/{aircraft}/{since}',
+    async () => totalLandings(ctx, companyId, await resolveScope(ctx, actor, null, aircraft), now - 365 * 86400, null),
+  ],
 ];
 
 if (process.env.BENCH_EXPLAIN) {
   const ex = dialect === 'postgres' ? sql.raw('EXPLAIN (ANALYZE, BUFFERS)') : sql.raw('EXPLAIN QUERY PLAN');
-  const { rows } = await sql<Record<string, unknown>>`${ex} SELECT SUM(block_time), COUNT(*), SUM(landings) FROM (SELECT block_time, landings FROM flights WHERE company_id = ${companyId} AND pic_id = ${pilot} AND status = 'LANDED'
-    UNION ALL SELECT block_time, landings FROM flights WHERE company_id = ${companyId} AND sic_id = ${pilot} AND status = 'LANDED' AND (pic_id IS NULL OR pic_id <> ${pilot})) AS f`.execute(db);
+  const { rows } = await sql<
+    Record<string, unknown>
+  >`${ex} SELECT SUM(block_time), COUNT(*), SUM(landings) FROM (SELECT block_time, landings FROM flights WHERE company_id = ${companyId} AND pic_id = ${pilot} AND status = 'LANDED'
+    UNION ALL SELECT block_time, landings FROM flights WHERE company_id = ${companyId} AND sic_id = ${pilot} AND status = 'LANDED' AND (pic_id IS NULL OR pic_id <> ${pilot})) AS f`.execute(
+    db,
+  );
   for (const r of rows) console.log(Object.values(r).join(' '));
 }
 

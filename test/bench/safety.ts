@@ -10,7 +10,11 @@ import type { DB } from '../../server/src/db/schema.ts';
 import { FLIGHT_PHASES } from '@ops/shared/rules/safety-reports/safety';
 import { inTransaction } from '../../server/src/db/unit-of-work.ts';
 import { authenticate } from '../../server/src/http/authenticate.ts';
-import { listSafetyReports, reportsByMonth, statistic } from '../../server/src/areas/safety-reports/safety-reports.repository.ts';
+import {
+  listSafetyReports,
+  reportsByMonth,
+  statistic,
+} from '../../server/src/areas/safety-reports/safety-reports.repository.ts';
 import { ZListFilters } from '../../server/src/areas/safety-reports/safety-reports.schema.ts';
 import { rebuildStats } from '../../server/src/areas/safety-reports/safety-stats.repository.ts';
 import type { TestDialect } from '../setup/dialects.ts';
@@ -39,7 +43,11 @@ async function explain(db: Kysely<DB>, dialect: TestDialect, name: string, fn: (
   console.log(`--- ${name}: ${seen.length} queries`);
   for (const q of seen) {
     console.log(q.sql);
-    const plan = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`${dialect === 'postgres' ? 'explain analyze' : 'explain query plan'} ${q.sql}`, [...q.parameters]));
+    const plan = await db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(`${dialect === 'postgres' ? 'explain analyze' : 'explain query plan'} ${q.sql}`, [
+        ...q.parameters,
+      ]),
+    );
     for (const r of plan.rows) console.log(`    ${String(r['QUERY PLAN'] ?? r.detail)}`);
   }
 }
@@ -50,7 +58,11 @@ for (const dialect of dialects) {
   try {
     const db = s.ctx.db;
     const company = s.refs.companies.skyline;
-    const cats = await db.selectFrom('safety_report_categories').select(['id', 'safety_report_department_id']).where('company_id', '=', company).execute();
+    const cats = await db
+      .selectFrom('safety_report_categories')
+      .select(['id', 'safety_report_department_id'])
+      .where('company_id', '=', company)
+      .execute();
     const types = await db.selectFrom('flight_types').select('id').where('company_id', '=', company).execute();
     const users = Object.values(s.refs.users.skyline);
     const phases = Object.keys(FLIGHT_PHASES);
@@ -116,13 +128,18 @@ for (const dialect of dialects) {
             reported: at,
           };
         });
-        for (let j = 0; j < rows.length; j += 500) await uow.trx.insertInto('safety_reports').values(rows.slice(j, j + 500)).execute();
+        for (let j = 0; j < rows.length; j += 500)
+          await uow.trx
+            .insertInto('safety_reports')
+            .values(rows.slice(j, j + 500))
+            .execute();
       });
       done += n;
     }
     // The rows went in directly, not through the report service: fill the statistics aggregate as the migration does.
     await rebuildStats(db, company);
-    if (dialect === 'postgres') await (await import('kysely')).sql`vacuum analyze safety_reports, safety_report_stats`.execute(db);
+    if (dialect === 'postgres')
+      await (await import('kysely')).sql`vacuum analyze safety_reports, safety_report_stats`.execute(db);
     else await (await import('kysely')).sql`analyze`.execute(db);
     console.log(`${dialect}: ${REPORTS} reports inserted in ${Math.round(performance.now() - t0)} ms`);
     for (const email of ['safety@skyline.test', 'pilot@skyline.test']) {
@@ -132,7 +149,10 @@ for (const dialect of dialects) {
       const year = new Date().getUTCFullYear() - 1;
       const cases: [string, () => Promise<unknown>][] = [
         ['list page 1', () => listSafetyReports(db, actor, ZListFilters.parse({}))],
-        ['list page 40, status:open', () => listSafetyReports(db, actor, ZListFilters.parse({ page: '40', status: 'open' }))],
+        [
+          'list page 40, status:open',
+          () => listSafetyReports(db, actor, ZListFilters.parse({ page: '40', status: 'open' })),
+        ],
         ['reports_by_month/6', () => reportsByMonth(db, actor, 6)],
         ['reports_by_month/60', () => reportsByMonth(db, actor, 60)],
         ...(['flight_type', 'category', 'severity', 'flight_phase', 'department'] as const).flatMap((k) => [
@@ -151,7 +171,9 @@ for (const dialect of dialects) {
         }
         const m = median(times);
         if (m >= TARGET_MS) failed = true;
-        console.log(`${dialect.padEnd(8)} role ${String(actor.role).padEnd(4)} ${name.padEnd(34)} median ${m.toFixed(2)} ms${m >= TARGET_MS ? '  OVER TARGET' : ''}`);
+        console.log(
+          `${dialect.padEnd(8)} role ${String(actor.role).padEnd(4)} ${name.padEnd(34)} median ${m.toFixed(2)} ms${m >= TARGET_MS ? '  OVER TARGET' : ''}`,
+        );
       }
     }
   } finally {

@@ -37,8 +37,14 @@ try {
   const t0 = performance.now();
 
   // Fleet: the 4 fixture aircraft plus clones up to 50.
-  const template = await db.selectFrom('aircraft').selectAll().where('id', '=', s.refs.aircraft['EC-ABC']).executeTakeFirstOrThrow();
-  const aircraft: string[] = (await db.selectFrom('aircraft').select('id').where('company_id', '=', company).orderBy('registration').execute()).map((r: { id: string }) => r.id);
+  const template = await db
+    .selectFrom('aircraft')
+    .selectAll()
+    .where('id', '=', s.refs.aircraft['EC-ABC'])
+    .executeTakeFirstOrThrow();
+  const aircraft: string[] = (
+    await db.selectFrom('aircraft').select('id').where('company_id', '=', company).orderBy('registration').execute()
+  ).map((r: { id: string }) => r.id);
   const newAircraft = [];
   for (let i = aircraft.length; i < AIRCRAFT; i++) {
     const id = uuidv7();
@@ -57,7 +63,11 @@ try {
       ids.push(id);
       rows.push({ ...row, id, email: null, name: prefix, surname: `${prefix} ${i}` });
     }
-    for (let i = 0; i < rows.length; i += 50) await db.insertInto('users').values(rows.slice(i, i + 50)).execute();
+    for (let i = 0; i < rows.length; i += 50)
+      await db
+        .insertInto('users')
+        .values(rows.slice(i, i + 50))
+        .execute();
     return ids;
   };
   const instructors = await clone('instructor@skyline.test', INSTRUCTORS, 'Instructor');
@@ -109,8 +119,11 @@ try {
     }
   }
   await flush();
-  if (dialect === 'postgres') await db.executeQuery({ sql: 'ANALYZE', parameters: [], query: { kind: 'RawNode' } } as never).catch(() => {});
-  console.log(`${dialect}: ${written} bookings, ${AIRCRAFT} aircraft, ${INSTRUCTORS} instructors, ${PILOTS} pilots written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (dialect === 'postgres')
+    await db.executeQuery({ sql: 'ANALYZE', parameters: [], query: { kind: 'RawNode' } } as never).catch(() => {});
+  console.log(
+    `${dialect}: ${written} bookings, ${AIRCRAFT} aircraft, ${INSTRUCTORS} instructors, ${PILOTS} pilots written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const token = await s.login('dispatch@skyline.test');
 
@@ -142,7 +155,11 @@ try {
       ['pilot_id', pilots[0]],
       ['instructor_id', instructors[0]],
     ] as const) {
-      const { rows: plan } = await sql<Record<string, unknown>>`${ex} SELECT id FROM schedules WHERE company_id = ${company} AND start_at < ${start + HOUR} AND start_at > ${start - 7 * DAY} AND end_at > ${start} AND status = 'BOOKED' AND deleted = 0 AND ${sql.ref(col)} = ${v}`.execute(db);
+      const { rows: plan } = await sql<
+        Record<string, unknown>
+      >`${ex} SELECT id FROM schedules WHERE company_id = ${company} AND start_at < ${start + HOUR} AND start_at > ${start - 7 * DAY} AND end_at > ${start} AND status = 'BOOKED' AND deleted = 0 AND ${sql.ref(col)} = ${v}`.execute(
+        db,
+      );
       console.log(`-- ${col}`);
       for (const r of plan) console.log(Object.values(r).join(' '));
     }
@@ -151,7 +168,18 @@ try {
   for (let i = 0; i < 50; i++) {
     const start = today + 2 * DAY + SLOTS[i % 4] * HOUR + HOUR;
     const t = performance.now();
-    const r = await s.api('POST', '/schedules/edit.json', { token, body: { Schedule: { aircraft_id: aircraft[i % AIRCRAFT], pilot_id: pilots[0], flight_type_id: solo, start, end: start + HOUR } } });
+    const r = await s.api('POST', '/schedules/edit.json', {
+      token,
+      body: {
+        Schedule: {
+          aircraft_id: aircraft[i % AIRCRAFT],
+          pilot_id: pilots[0],
+          flight_type_id: solo,
+          start,
+          end: start + HOUR,
+        },
+      },
+    });
     conflictTimes.push(performance.now() - t);
     if (r.body?.result !== false) throw new Error('expected a conflict');
   }
@@ -177,14 +205,23 @@ try {
   const aircraftWeek: number[] = [];
   for (let i = 0; i < BOARDS; i++) {
     const t = performance.now();
-    await s.api('GET', `/schedules/index.json?from=${monday}&to=${monday + 7 * DAY}&aircraft_id=${aircraft[i % AIRCRAFT]}`, { token });
+    await s.api(
+      'GET',
+      `/schedules/index.json?from=${monday}&to=${monday + 7 * DAY}&aircraft_id=${aircraft[i % AIRCRAFT]}`,
+      { token },
+    );
     aircraftWeek.push(performance.now() - t);
   }
 
   if (process.env.BENCH_PROFILE) {
     const { listBookings } = await import('../../server/src/areas/schedules/reads.service.ts');
     const { sql } = await import('kysely');
-    const actor = { userId: s.userId('dispatch@skyline.test'), companyId: company, role: 170, company: { timezone: 'Europe/Madrid' } } as never;
+    const actor = {
+      userId: s.userId('dispatch@skyline.test'),
+      companyId: company,
+      role: 170,
+      company: { timezone: 'Europe/Madrid' },
+    } as never;
     const q = { from: monday, to: monday + 7 * DAY };
     const tq: number[] = [];
     const tj: number[] = [];
@@ -197,7 +234,14 @@ try {
       JSON.stringify(out);
       tj.push(performance.now() - t);
       t = performance.now();
-      await db.selectFrom('schedules').selectAll().where('company_id', '=', company).where('start_at', '<', monday + 7 * DAY).where('start_at', '>', monday - 7 * DAY).where('end_at', '>', monday).execute();
+      await db
+        .selectFrom('schedules')
+        .selectAll()
+        .where('company_id', '=', company)
+        .where('start_at', '<', monday + 7 * DAY)
+        .where('start_at', '>', monday - 7 * DAY)
+        .where('end_at', '>', monday)
+        .execute();
       tr.push(performance.now() - t);
     }
     console.log(`profile: listBookings ${ms(median(tq))}, JSON ${ms(median(tj))}, raw rows ${ms(median(tr))}`);
@@ -206,7 +250,11 @@ try {
   // Server-side only (no HTTP, no client parsing): the board rendered cold, and a booking decided and committed.
   const { boardText } = await import('../../server/src/areas/schedules/reads.service.ts');
   const { decideBooking } = await import('../../server/src/areas/schedules/schedules.service.ts');
-  const me = await db.selectFrom('users').selectAll().where('id', '=', s.userId('dispatch@skyline.test')).executeTakeFirstOrThrow();
+  const me = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', s.userId('dispatch@skyline.test'))
+    .executeTakeFirstOrThrow();
   const actor = {
     userId: me.id,
     identityId: me.identity_id,
@@ -230,16 +278,31 @@ try {
   for (let i = 0; i < 100; i++) {
     const start = today + (1 + Math.floor(i / AIRCRAFT)) * DAY + 20 * HOUR;
     const t = performance.now();
-    await s.ctx.tx((uow) => decideBooking(uow, actor, { aircraft_id: aircraft[i % AIRCRAFT], pilot_id: pilots[(i * 7 + 1) % PILOTS], instructor_id: null, flight_type_id: solo, start, end: start + HOUR }));
+    await s.ctx.tx((uow) =>
+      decideBooking(uow, actor, {
+        aircraft_id: aircraft[i % AIRCRAFT],
+        pilot_id: pilots[(i * 7 + 1) % PILOTS],
+        instructor_id: null,
+        flight_type_id: solo,
+        start,
+        end: start + HOUR,
+      }),
+    );
     inCreate.push(performance.now() - t);
   }
-  console.log(`in process: booking decided and committed median ${ms(median(inCreate))}; week board rendered (query, presentation, JSON) median ${ms(median(inBoard))}`);
+  console.log(
+    `in process: booking decided and committed median ${ms(median(inCreate))}; week board rendered (query, presentation, JSON) median ${ms(median(inBoard))}`,
+  );
 
   const create = median(createTimes);
   const board = median(boardTimes);
-  console.log(`create booking (HTTP, ${CREATES} calls): median ${ms(create)}, p95 ${ms(p95(createTimes))}  [target < 15 ms] ${create < 15 ? 'OK' : 'MISSED'}`);
+  console.log(
+    `create booking (HTTP, ${CREATES} calls): median ${ms(create)}, p95 ${ms(p95(createTimes))}  [target < 15 ms] ${create < 15 ? 'OK' : 'MISSED'}`,
+  );
   console.log(`refused booking (conflict, 50 calls): median ${ms(median(conflictTimes))}`);
-  console.log(`week board (HTTP, ${rows} bookings, ${BOARDS} calls): median ${ms(board)}, p95 ${ms(p95(boardTimes))}  [target < 20 ms] ${board < 20 ? 'OK' : 'MISSED'}`);
+  console.log(
+    `week board (HTTP, ${rows} bookings, ${BOARDS} calls): median ${ms(board)}, p95 ${ms(p95(boardTimes))}  [target < 20 ms] ${board < 20 ? 'OK' : 'MISSED'}`,
+  );
   console.log(`week board again, no write since (HTTP, rendered answer reused): median ${ms(median(hotTimes))}`);
   console.log(`one aircraft's week (HTTP): median ${ms(median(aircraftWeek))}`);
   if (process.env.BENCH_STRICT && (create >= 15 || board >= 20)) process.exitCode = 1;

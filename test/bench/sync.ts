@@ -32,7 +32,11 @@ const database = openDatabase({ databaseUrl: null, dataDir });
 const db = database.db;
 
 try {
-  const company = await db.selectFrom('companies').select('id').where('name', '=', 'Skyline Flight Academy').executeTakeFirstOrThrow();
+  const company = await db
+    .selectFrom('companies')
+    .select('id')
+    .where('name', '=', 'Skyline Flight Academy')
+    .executeTakeFirstOrThrow();
   const t0 = performance.now();
   const now = Math.floor(Date.now() / 1000);
   for (let done = 0; done < DOCS; ) {
@@ -61,7 +65,11 @@ try {
         public_phone: 0,
         flight_hours: 0,
       }));
-      for (let i = 0; i < rows.length; i += 200) await uow.trx.insertInto('users').values(rows.slice(i, i + 200)).execute();
+      for (let i = 0; i < rows.length; i += 200)
+        await uow.trx
+          .insertInto('users')
+          .values(rows.slice(i, i + 200))
+          .execute();
     });
     done += n;
   }
@@ -69,7 +77,13 @@ try {
 
   const login = await signIn(server.baseUrl, 'admin@skyline.test', 'demo1234');
   if (!login.result) throw new Error('sign-in failed');
-  const client = await createOpsClient({ baseUrl: server.baseUrl, credentials: { token: login.token }, user: login.user, storage: 'memory', ...(process.env.BENCH_PULL_BATCH ? { pullBatchSize: Number(process.env.BENCH_PULL_BATCH) } : {}) });
+  const client = await createOpsClient({
+    baseUrl: server.baseUrl,
+    credentials: { token: login.token },
+    user: login.user,
+    storage: 'memory',
+    ...(process.env.BENCH_PULL_BATCH ? { pullBatchSize: Number(process.env.BENCH_PULL_BATCH) } : {}),
+  });
   const p0 = performance.now();
   const pCpu = process.cpuUsage();
   const pElu = performance.eventLoopUtilization();
@@ -80,7 +94,9 @@ try {
   const pullRate = count / seconds;
   const cpuOf = (u: NodeJS.CpuUsage) => ((u.user + u.system) / 1e6).toFixed(2);
   const busy = (e: { utilization: number }) => `${Math.round(e.utilization * 100)} % of the event loop busy`;
-  console.log(`initial pull: ${count} documents in ${seconds.toFixed(2)} s = ${Math.round(pullRate)} documents/s (target 100,000 in < 10 s); client CPU ${cpuOf(process.cpuUsage(pCpu))} s, ${busy(performance.eventLoopUtilization(pElu))}`);
+  console.log(
+    `initial pull: ${count} documents in ${seconds.toFixed(2)} s = ${Math.round(pullRate)} documents/s (target 100,000 in < 10 s); client CPU ${cpuOf(process.cpuUsage(pCpu))} s, ${busy(performance.eventLoopUtilization(pElu))}`,
+  );
 
   // The ceiling: the same documents, fetched beforehand, handed to RxDB by an in-process pull handler.
   const pages: Array<{ documents: Record<string, unknown>[]; checkpoint: unknown }> = [];
@@ -105,7 +121,10 @@ try {
     replicationIdentifier: 'bench-ceiling',
     live: false,
     waitForLeadership: false,
-    pull: { batchSize: 500, handler: async () => pages[served++] ?? { documents: [], checkpoint: pages.at(-1)?.checkpoint ?? null } } as never,
+    pull: {
+      batchSize: 500,
+      handler: async () => pages[served++] ?? { documents: [], checkpoint: pages.at(-1)?.checkpoint ?? null },
+    } as never,
   });
   await rs.awaitInitialReplication();
   const ceilingSeconds = (performance.now() - c0) / 1000;
@@ -115,7 +134,9 @@ try {
   const ceiling = ceilingCount / ceilingSeconds;
   await rs.cancel();
   await local.remove();
-  console.log(`RxDB ingestion ceiling (in-process pull handler, memory storage): ${ceilingCount} documents in ${ceilingSeconds.toFixed(2)} s = ${Math.round(ceiling)} documents/s; CPU ${ceilingCpu} s, ${ceilingBusy}`);
+  console.log(
+    `RxDB ingestion ceiling (in-process pull handler, memory storage): ${ceilingCount} documents in ${ceilingSeconds.toFixed(2)} s = ${Math.round(ceiling)} documents/s; CPU ${ceilingCpu} s, ${ceilingBusy}`,
+  );
   console.log(`pull / ceiling = ${(pullRate / ceiling).toFixed(2)} (target >= 0.8)`);
 
   // Live: an HTTP write (a mechanic reassigning an aircraft) until the client has it.
@@ -149,7 +170,9 @@ try {
   }
   delays.sort((a, b) => a - b);
   const pct = (p: number) => delays[Math.min(delays.length - 1, Math.floor(delays.length * p))];
-  console.log(`live: write to client over ${WRITES} writes: median ${pct(0.5).toFixed(1)} ms, p99 ${pct(0.99).toFixed(1)} ms (target median < 100 ms)`);
+  console.log(
+    `live: write to client over ${WRITES} writes: median ${pct(0.5).toFixed(1)} ms, p99 ${pct(0.99).toFixed(1)} ms (target median < 100 ms)`,
+  );
   await client.destroy();
 } finally {
   await database.close();

@@ -31,7 +31,11 @@ for (const dialect of dialects) {
     }
     const executor = db.getExecutor() as unknown as { executeQuery: (...a: unknown[]) => Promise<unknown> };
     const original = executor.executeQuery;
-    for (const url of ['/notifications.json', `/trainings/students/summary/${bigEnrollments[0]?.id}.json`, '/trainings.json']) {
+    for (const url of [
+      '/notifications.json',
+      `/trainings/students/summary/${bigEnrollments[0]?.id}.json`,
+      '/trainings.json',
+    ]) {
       await s.api('GET', url, { token: studentToken });
       let log: { sql: string; parameters: readonly unknown[]; ms: number }[] = [];
       executor.executeQuery = async function (this: unknown, ...args: unknown[]) {
@@ -58,7 +62,11 @@ for (const dialect of dialects) {
       for (const q of last) {
         console.log(`   ${q.ms.toFixed(2).padStart(7)} ms  ${q.sql.slice(0, 160)}`);
         if (!process.env.EXPLAIN || q.sql.includes('"k"."id" as "credential_id"')) continue;
-        const plan = (await db.executeQuery({ sql: `${dialect === 'postgres' ? 'EXPLAIN (ANALYZE, BUFFERS off)' : 'EXPLAIN QUERY PLAN'} ${q.sql}`, parameters: q.parameters, query: { kind: 'RawNode' } } as never)) as { rows: Record<string, unknown>[] };
+        const plan = (await db.executeQuery({
+          sql: `${dialect === 'postgres' ? 'EXPLAIN (ANALYZE, BUFFERS off)' : 'EXPLAIN QUERY PLAN'} ${q.sql}`,
+          parameters: q.parameters,
+          query: { kind: 'RawNode' },
+        } as never)) as { rows: Record<string, unknown>[] };
         for (const r of plan.rows) console.log(`        ${dialect === 'postgres' ? r['QUERY PLAN'] : r.detail}`);
       }
     }

@@ -31,13 +31,25 @@ async function run(dialect: TestDialect) {
     await c.end();
   }
   const server = await spawnServer(dialect, { dataDir, schema }, { SEED: 'fixtures', LOG_LEVEL: 'silent' });
-  const database = openDatabase({ databaseUrl: dialect === 'postgres' ? PG_URL : null, dataDir, pgSchema: schema ?? null });
+  const database = openDatabase({
+    databaseUrl: dialect === 'postgres' ? PG_URL : null,
+    dataDir,
+    pgSchema: schema ?? null,
+  });
   const db = database.db;
   try {
     const { bigEnrollments, activities, progress } = await seedTrainingsBench(db, dialect);
 
     const login = async (email: string) =>
-      ((await (await fetch(`${server.baseUrl}/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'demo1234' }) })).json()) as { token: string }).token;
+      (
+        (await (
+          await fetch(`${server.baseUrl}/login.json`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email, password: 'demo1234' }),
+          })
+        ).json()) as { token: string }
+      ).token;
     const studentToken = await login('student@skyline.test');
     const managerToken = await login('headtraining@skyline.test');
     const time = async (url: string, token: string) => {
@@ -58,11 +70,18 @@ async function run(dialect: TestDialect) {
     const list = await time('/manager/trainings.json', managerToken);
     const check = JSON.parse(summary.body) as { theory: { progress: { total: number } } };
     const counted = JSON.parse(list.body) as { pagination: { count: number } };
-    const fmt = (ms: number, target: number) => `${ms.toFixed(1)} ms (target < ${target} ms) ${ms < target ? 'OK' : 'OVER'}`;
-    console.log(`${dialect}: baseline GET /notifications.json (authentication and HTTP alone): median ${baseline.median.toFixed(1)} ms`);
-    console.log(`${dialect}: summary of an enrollment over ${activities.length} activities, ${progress.length} progress rows (theory total ${check.theory.progress.total}): median ${fmt(summary.median, 20)}`);
+    const fmt = (ms: number, target: number) =>
+      `${ms.toFixed(1)} ms (target < ${target} ms) ${ms < target ? 'OK' : 'OVER'}`;
+    console.log(
+      `${dialect}: baseline GET /notifications.json (authentication and HTTP alone): median ${baseline.median.toFixed(1)} ms`,
+    );
+    console.log(
+      `${dialect}: summary of an enrollment over ${activities.length} activities, ${progress.length} progress rows (theory total ${check.theory.progress.total}): median ${fmt(summary.median, 20)}`,
+    );
     console.log(`${dialect}: GET /trainings.json for that student: median ${fmt(mine.median, 20)}`);
-    console.log(`${dialect}: GET /manager/trainings.json over ${counted.pagination.count} trainings and 20000 enrollments: median ${fmt(list.median, 30)}`);
+    console.log(
+      `${dialect}: GET /manager/trainings.json over ${counted.pagination.count} trainings and 20000 enrollments: median ${fmt(list.median, 30)}`,
+    );
   } finally {
     await server.stop();
     await database.close();

@@ -41,7 +41,9 @@ describe.skipIf(!hasChromium)('API reference at /docs (Chromium)', () => {
     await page.getByText('What an API key may not do').first().waitFor();
     // An operation of the webhooks tag, by its summary.
     await page.getByText('Webhooks').first().click();
-    const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
+    const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { summary: string }>>;
+    };
     const summary = doc.paths['/webhooks/add.json'].post.summary;
     await page.getByText(summary).first().waitFor();
     await page.getByText(summary).first().scrollIntoViewIfNeeded();

@@ -12,7 +12,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { openScreen } from './office-support.ts';
-import { buildRenderer, CHROMIUM, eventually, hasChromium, launch, newPage, screenshot, signIn, waitOffline, waitOnline } from './support.ts';
+import {
+  buildRenderer,
+  CHROMIUM,
+  eventually,
+  hasChromium,
+  launch,
+  newPage,
+  screenshot,
+  signIn,
+  waitOffline,
+  waitOnline,
+} from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
@@ -76,7 +87,17 @@ describe.skipIf(!hasChromium)('the app, role by role (Chromium, demo data)', () 
       await context.setOffline(false);
       await waitOnline(page);
       await expect.poll(() => state.textContent(), { timeout: 30_000 }).toBe('Online');
-      await eventually(async () => (await s.ctx.db.selectFrom('aircraft_reports').select('id').where('title', '=', 'Cabin light inoperative').execute()).length === 1, 'the defect reached the server');
+      await eventually(
+        async () =>
+          (
+            await s.ctx.db
+              .selectFrom('aircraft_reports')
+              .select('id')
+              .where('title', '=', 'Cabin light inoperative')
+              .execute()
+          ).length === 1,
+        'the defect reached the server',
+      );
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -85,7 +106,9 @@ describe.skipIf(!hasChromium)('the app, role by role (Chromium, demo data)', () 
 
   it('a refused booking reads as a sentence, can be dismissed, and goes away by itself after the next accepted booking', async () => {
     const token = await s.login('dispatch@skyline.test');
-    const types = (await s.api('GET', '/flight_types/index.json', { token })).body.flight_types.map((x: { FlightType: { id: string; name: string } }) => x.FlightType);
+    const types = (await s.api('GET', '/flight_types/index.json', { token })).body.flight_types.map(
+      (x: { FlightType: { id: string; name: string } }) => x.FlightType,
+    );
     const solo = types.find((t: { name: string }) => t.name === 'Solo').id as string;
     const { context, page } = await newPage(browser);
     const errors = watch(page);
@@ -94,7 +117,9 @@ describe.skipIf(!hasChromium)('the app, role by role (Chromium, demo data)', () 
       await page.click('nav button:has-text("Schedule")');
       await page.waitForSelector('[data-testid=lesson-flow]');
       await waitOnline(page);
-      await page.waitForSelector('select[aria-label="Lesson aircraft"] option:has-text("EC-ABC")', { state: 'attached' });
+      await page.waitForSelector('select[aria-label="Lesson aircraft"] option:has-text("EC-ABC")', {
+        state: 'attached',
+      });
       await page.waitForSelector('select[aria-label="Lesson type"] option:has-text("Solo")', { state: 'attached' });
       await page.locator('[data-testid=lesson-flow] input[type=date]').fill(tomorrow());
       await page.selectOption('select[aria-label="Lesson aircraft"]', { label: 'EC-ABC' });
@@ -108,11 +133,21 @@ describe.skipIf(!hasChromium)('the app, role by role (Chromium, demo data)', () 
       const second = (await slots.nth(2).getAttribute('data-slot')) as string;
       await slots.nth(0).click();
       await page.locator(`ul[aria-label="Open slots"] button[data-slot="${second}"]`).click();
-      await expect.poll(() => page.locator('[data-testid=my-bookings]').getByText('waiting for the server').count()).toBe(2);
+      await expect
+        .poll(() => page.locator('[data-testid=my-bookings]').getByText('waiting for the server').count())
+        .toBe(2);
       for (const at of [first, second]) {
         const made = await s.api('POST', '/schedules/edit.json', {
           token,
-          body: { Schedule: { aircraft_id: s.refs.aircraft['EC-ABC'], pilot_id: s.userId('pilot@skyline.test'), flight_type_id: solo, start: Number(at), end: Number(at) + 3600 } },
+          body: {
+            Schedule: {
+              aircraft_id: s.refs.aircraft['EC-ABC'],
+              pilot_id: s.userId('pilot@skyline.test'),
+              flight_type_id: solo,
+              start: Number(at),
+              end: Number(at) + 3600,
+            },
+          },
         });
         expect(made.body.result, JSON.stringify(made.body)).toBe(true);
       }
@@ -132,7 +167,19 @@ describe.skipIf(!hasChromium)('the app, role by role (Chromium, demo data)', () 
 
       // The next booking the server accepts retires the remaining refusal by itself.
       await page.locator('ul[aria-label="Open slots"] button').last().click();
-      await eventually(async () => (await s.ctx.db.selectFrom('commands').select('id').where('name', '=', 'schedule.book').where('status', '=', 'accepted').execute()).length >= 1, 'the third booking accepted', 45_000);
+      await eventually(
+        async () =>
+          (
+            await s.ctx.db
+              .selectFrom('commands')
+              .select('id')
+              .where('name', '=', 'schedule.book')
+              .where('status', '=', 'accepted')
+              .execute()
+          ).length >= 1,
+        'the third booking accepted',
+        45_000,
+      );
       await expect.poll(() => refused.count(), { timeout: 45_000 }).toBe(0);
       await page.reload();
       await page.waitForSelector('[data-testid=lesson-flow]');
@@ -180,7 +227,10 @@ describe.skipIf(!hasChromium)('the app, role by role (Chromium, demo data)', () 
   it('the logbook names the currency rule that fails and lists the flights behind each total', async () => {
     // Five night landings in 90 days: the demo pilot falls short of that rule only.
     const admin = await s.login('admin@skyline.test');
-    const set = await s.api('POST', '/pilots/currency_requirements.json', { token: admin, body: { landings: 1, night_landings: 5, hours: 0 } });
+    const set = await s.api('POST', '/pilots/currency_requirements.json', {
+      token: admin,
+      body: { landings: 1, night_landings: 5, hours: 0 },
+    });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     const pilot = await s.login('pilot@skyline.test');
     const answer = (await s.api('GET', '/pilots/get_currency.json', { token: pilot })).body;
@@ -191,7 +241,11 @@ describe.skipIf(!hasChromium)('the app, role by role (Chromium, demo data)', () 
       await signIn(page, url, 'pilot@skyline.test');
       await openScreen(page, 'My logbook', 'logbook');
       const verdict = page.locator('[data-testid=currency-verdict]');
-      await expect.poll(() => verdict.textContent()).toContain(`Not current: night landings (${w.night_landings.count} of 5 needed in ${w.night_landings.days} days)`);
+      await expect
+        .poll(() => verdict.textContent())
+        .toContain(
+          `Not current: night landings (${w.night_landings.count} of 5 needed in ${w.night_landings.days} days)`,
+        );
       if (w.landings.current) expect(await verdict.textContent()).not.toMatch(/[:;] landings \(/);
 
       // Each rule opens onto the flights it counts: the landings listed add up to the total.

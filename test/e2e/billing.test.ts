@@ -13,7 +13,18 @@ import { formatMoney } from '../../desktop/renderer/src/areas/billing/money.ts';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
-import { buildRenderer, eventually, hasChromium, launch, newPage, screenshot, signIn, waitForServiceWorker, waitOffline, waitOnline } from './support.ts';
+import {
+  buildRenderer,
+  eventually,
+  hasChromium,
+  launch,
+  newPage,
+  screenshot,
+  signIn,
+  waitForServiceWorker,
+  waitOffline,
+  waitOnline,
+} from './support.ts';
 
 /** Chromium's default locale here; the screens format with the browser's locale. */
 const LOCALE = 'en-US';
@@ -46,9 +57,22 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
   const accountOf = async (email: string) => {
     const r = await s.api('GET', `/billing/account/${s.userId(email)}.json?limit=50`, { token: office });
     expect(r.status).toBe(200);
-    return r.body as { Account: { balance: number; package_balance: number }; entries: Array<{ Entry?: Record<string, unknown> } & Record<string, unknown>> };
+    return r.body as {
+      Account: { balance: number; package_balance: number };
+      entries: Array<{ Entry?: Record<string, unknown> } & Record<string, unknown>>;
+    };
   };
-  const entriesOf = (a: Awaited<ReturnType<typeof accountOf>>) => a.entries.map((e) => (e.Entry ?? e) as { id: string; kind: string; amount: number; description: string | null; reverses_id: string | null });
+  const entriesOf = (a: Awaited<ReturnType<typeof accountOf>>) =>
+    a.entries.map(
+      (e) =>
+        (e.Entry ?? e) as {
+          id: string;
+          kind: string;
+          amount: number;
+          description: string | null;
+          reverses_id: string | null;
+        },
+    );
 
   it('a manager adds an aircraft rate and edits it; a dispatcher reads rates without the buttons', async () => {
     const { context, page } = await newPage(browser);
@@ -66,8 +90,12 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       await add.locator('button[type=submit]').click();
       await expect.poll(() => add.locator('.field-error').textContent()).toContain('two decimals');
       const aircraftId = s.refs.aircraft['EC-ABC'];
-      const rateOf = (body: { rates: Array<{ Rate?: { target_id: string; amount: number } } & { target_id?: string; amount?: number }> }) =>
-        body.rates.map((r) => r.Rate ?? (r as { target_id: string; amount: number })).find((r) => r.target_id === aircraftId);
+      const rateOf = (body: {
+        rates: Array<{ Rate?: { target_id: string; amount: number } } & { target_id?: string; amount?: number }>;
+      }) =>
+        body.rates
+          .map((r) => r.Rate ?? (r as { target_id: string; amount: number }))
+          .find((r) => r.target_id === aircraftId);
 
       await add.getByLabel(/Per hour/).fill('150');
       await add.locator('button[type=submit]').click();
@@ -90,13 +118,17 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       await add.locator('button[type=submit]').click();
       await page.waitForSelector(`text=the instructor rate of Ivan Instructor is ${eur(55)} per hour`);
       expect(
-        (await s.api('GET', '/billing/rates.json', { token: office })).body.rates.map((r: { Rate?: { target_id: string; amount: number } }) => r.Rate).find((r: { target_id: string }) => r.target_id === s.userId('instructor@skyline.test'))?.amount,
+        (await s.api('GET', '/billing/rates.json', { token: office })).body.rates
+          .map((r: { Rate?: { target_id: string; amount: number } }) => r.Rate)
+          .find((r: { target_id: string }) => r.target_id === s.userId('instructor@skyline.test'))?.amount,
       ).toBe(55);
 
       // Delete asks first and says the effect; cancelling keeps the rate.
       await row.locator('button:has-text("Delete")').click();
       const dialog = page.locator('[data-testid=confirm-dialog]');
-      expect(await dialog.locator('[data-testid=confirm-effect]').textContent()).toContain('Entries already booked stay as they are');
+      expect(await dialog.locator('[data-testid=confirm-effect]').textContent()).toContain(
+        'Entries already booked stay as they are',
+      );
       await dialog.locator('button:has-text("Cancel")').click();
       expect(rateOf((await s.api('GET', '/billing/rates.json', { token: office })).body)?.amount).toBe(162.5);
       await checkAccessibility(page, 'rates');
@@ -133,7 +165,9 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
 
       await list.locator(`tr[data-user="${paula}"] button`).click();
       const panel = page.locator('[data-testid=account-panel]');
-      await expect.poll(() => panel.locator('[data-testid=panel-balance]').textContent()).toBe(eur(start.Account.balance));
+      await expect
+        .poll(() => panel.locator('[data-testid=panel-balance]').textContent())
+        .toBe(eur(start.Account.balance));
       const form = panel.locator('form[aria-label="Add an entry"]');
 
       // Three decimals: refused here, nothing written.
@@ -152,12 +186,18 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
         `This books a payment of ${eur(250)} for Paula Pilot. Paula Pilot’s balance goes from ${eur(start.Account.balance)} to ${eur(after)}.`,
       );
       await dialog.locator('button[type=submit]').click();
-      await expect.poll(() => panel.locator('[data-testid=saved]').textContent()).toBe(`Payment of ${eur(250)} booked for Paula Pilot.`);
+      await expect
+        .poll(() => panel.locator('[data-testid=saved]').textContent())
+        .toBe(`Payment of ${eur(250)} booked for Paula Pilot.`);
       await expect.poll(() => panel.locator('[data-testid=panel-balance]').textContent()).toBe(eur(after));
       const paid = await accountOf('pilot@skyline.test');
       expect(paid.Account.balance).toBe(after);
-      expect(entriesOf(paid).find((e) => e.kind === 'payment' && e.description === 'Bank transfer 0425')?.amount).toBe(250);
-      await expect.poll(() => list.locator(`tr[data-user="${paula}"] [data-testid=row-balance]`).textContent()).toBe(eur(after));
+      expect(entriesOf(paid).find((e) => e.kind === 'payment' && e.description === 'Bank transfer 0425')?.amount).toBe(
+        250,
+      );
+      await expect
+        .poll(() => list.locator(`tr[data-user="${paula}"] [data-testid=row-balance]`).textContent())
+        .toBe(eur(after));
 
       // An adjustment, then reversed with a reason: back to the same balance.
       await panel.locator('button:has-text("Adjustment")').click();
@@ -180,15 +220,22 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       await expect.poll(() => panel.locator('[data-testid=saved]').textContent()).toContain('was reversed');
       const reversed = await accountOf('pilot@skyline.test');
       expect(reversed.Account.balance).toBe(after);
-      expect(entriesOf(reversed).find((e) => e.kind === 'reversal' && e.reverses_id === adjusted?.id)?.amount).toBe(12.4);
+      expect(entriesOf(reversed).find((e) => e.kind === 'reversal' && e.reverses_id === adjusted?.id)?.amount).toBe(
+        12.4,
+      );
       // A reversed entry and the reversal offer no second reversal.
       await expect.poll(() => adjRow.locator('[data-testid=reverse]').count()).toBe(0);
-      await expect.poll(() => panel.locator('[data-testid=entries] tr[data-kind=reversal] [data-testid=reverse]').count()).toBe(0);
+      await expect
+        .poll(() => panel.locator('[data-testid=entries] tr[data-kind=reversal] [data-testid=reverse]').count())
+        .toBe(0);
 
       // The accountant's export of this month, as CSV: the payment and the reversal are rows.
       const exporter = page.locator('fieldset.export');
       await exporter.getByLabel('Format').selectOption('csv');
-      const [file] = await Promise.all([page.waitForEvent('download'), exporter.locator('[data-testid=export]').click()]);
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        exporter.locator('[data-testid=export]').click(),
+      ]);
       expect(file.suggestedFilename()).toMatch(/^billing-entries-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.csv$/);
       const csv = await readDownload(file);
       expect(csv.toString('utf8')).toContain('Bank transfer 0425');
@@ -219,7 +266,9 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       await expect.poll(() => page.locator('[data-testid=balance]').textContent()).toBe(eur(expected.Account.balance));
       await page.locator('[data-testid=entries] td:has-text("Bank transfer 0425")').waitFor();
       // The replicated account has reached this device (not only the REST answer).
-      await page.locator('[data-testid=my-billing] .badge:has-text("Stored on this device")').waitFor({ timeout: 30_000 });
+      await page
+        .locator('[data-testid=my-billing] .badge:has-text("Stored on this device")')
+        .waitFor({ timeout: 30_000 });
 
       await waitForServiceWorker(page);
       await context.setOffline(true);
@@ -234,13 +283,18 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
       await screenshot(page, 'billing-my-account');
       await context.setOffline(false);
       await waitOnline(page);
-      await eventually(async () => (await page.locator('[data-testid=download-statement]').isDisabled()) === false, 'the statement button online again');
+      await eventually(
+        async () => (await page.locator('[data-testid=download-statement]').isDisabled()) === false,
+        'the statement button online again',
+      );
 
       // Online again: the statement of this month: a PDF download.
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-statement]')]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click('[data-testid=download-statement]'),
+      ]);
       expect(download.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}\.pdf$/);
       expect((await readDownload(download)).subarray(0, 5).toString()).toBe('%PDF-');
-
     } finally {
       await context.close();
     }

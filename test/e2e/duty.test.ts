@@ -8,7 +8,17 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, CHROMIUM, hasChromium, launch, newPage, screenshot, signIn, waitOffline, waitOnline } from './support.ts';
+import {
+  buildRenderer,
+  CHROMIUM,
+  hasChromium,
+  launch,
+  newPage,
+  screenshot,
+  signIn,
+  waitOffline,
+  waitOnline,
+} from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
@@ -33,9 +43,14 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
     browser = await launch();
     url = `${s.url}/app/`;
     const admin = await s.login('admin@skyline.test');
-    const list = (await s.api('GET', '/flight_types/index.json', { token: admin })).body.flight_types as { FlightType: { id: string; name: string } }[];
+    const list = (await s.api('GET', '/flight_types/index.json', { token: admin })).body.flight_types as {
+      FlightType: { id: string; name: string };
+    }[];
     types = Object.fromEntries(list.map((x) => [x.FlightType.name, x.FlightType.id]));
-    const limits = await s.api('POST', '/manager/companies/edit.json', { token: admin, body: { CompanySetting: { max_duty_hours: 8, max_flight_hours_year: 40 } } });
+    const limits = await s.api('POST', '/manager/companies/edit.json', {
+      token: admin,
+      body: { CompanySetting: { max_duty_hours: 8, max_flight_hours_year: 40 } },
+    });
     expect(limits.body.result, JSON.stringify(limits.body)).toBe(true);
     // Ivan's day tomorrow: two dual lessons booked by the office (07:00-10:00 and 11:00-13:00 UTC): duty 6:30 with the margins.
     const dispatch = await s.login('dispatch@skyline.test');
@@ -46,7 +61,16 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
     ] as const) {
       const r = await s.api('POST', '/schedules/edit.json', {
         token: dispatch,
-        body: { Schedule: { aircraft_id: s.refs.aircraft[reg], pilot_id: s.userId('student@skyline.test'), instructor_id: s.userId('instructor@skyline.test'), flight_type_id: types['Dual training'], start: day + from * H, end: day + to * H } },
+        body: {
+          Schedule: {
+            aircraft_id: s.refs.aircraft[reg],
+            pilot_id: s.userId('student@skyline.test'),
+            instructor_id: s.userId('instructor@skyline.test'),
+            flight_type_id: types['Dual training'],
+            start: day + from * H,
+            end: day + to * H,
+          },
+        },
       });
       expect(r.body.result, JSON.stringify(r.body)).toBe(true);
     }
@@ -59,7 +83,20 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
     ] as const) {
       const f = await s.api('POST', '/flights/edit.json', {
         token: admin,
-        body: { Flight: { date, aircraft_id: s.refs.aircraft['EC-DEF'], flight_type_id: types['Dual training'], pic_id: s.userId(pic), sic_id: s.userId('student@skyline.test'), departure_airport: 'LECU', landing_airport: 'LECU', offblocks_time: off, onblocks_time: on, landings: 1 } },
+        body: {
+          Flight: {
+            date,
+            aircraft_id: s.refs.aircraft['EC-DEF'],
+            flight_type_id: types['Dual training'],
+            pic_id: s.userId(pic),
+            sic_id: s.userId('student@skyline.test'),
+            departure_airport: 'LECU',
+            landing_airport: 'LECU',
+            offblocks_time: off,
+            onblocks_time: on,
+            landings: 1,
+          },
+        },
       });
       expect(f.body.result, JSON.stringify(f.body)).toBe(true);
       const c = await s.api('POST', `/flights/confirm/${f.body.id}.json`, { token: admin, body: {} });
@@ -82,11 +119,15 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
       await page.waitForSelector('[data-testid=schedule-board]');
       await waitOnline(page);
       await page.locator('.board-controls input[type=date]').fill(tomorrow());
-      await expect.poll(() => page.locator('[data-testid=schedule-board] .booking').count(), { timeout: 30_000 }).toBe(2);
+      await expect
+        .poll(() => page.locator('[data-testid=schedule-board] .booking').count(), { timeout: 30_000 })
+        .toBe(2);
 
       await context.setOffline(true);
       await waitOffline(page);
-      const commandsBefore = (await s.ctx.db.selectFrom('commands').select('id').where('name', '=', 'schedule.book').execute()).length;
+      const commandsBefore = (
+        await s.ctx.db.selectFrom('commands').select('id').where('name', '=', 'schedule.book').execute()
+      ).length;
       // EC-DEF's empty lane at 18:00 Madrid (lanes show 06:00-22:00): one more hour takes Ivan to 8:15 of duty.
       const lane = page.locator('[data-testid=schedule-board] tbody tr', { hasText: 'EC-DEF' }).locator('td.lane');
       const box = await lane.boundingBox();
@@ -99,7 +140,9 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
       await here.waitFor();
       const text = (await here.textContent()) ?? '';
       expect(text).toContain('DUTY_LIMIT');
-      expect(text).toMatch(/Ivan Instructor would be on duty 8:15 hours on \d{4}-\d{2}-\d{2}, over the daily limit of 8:00 hours/);
+      expect(text).toMatch(
+        /Ivan Instructor would be on duty 8:15 hours on \d{4}-\d{2}-\d{2}, over the daily limit of 8:00 hours/,
+      );
       expect(await page.locator('[data-testid=bookings-pending]').count()).toBe(0);
       await screenshot(page, 'duty-refused-offline');
 
@@ -112,7 +155,9 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
       await screenshot(page, 'duty-my-duty');
       await context.setOffline(false);
       await waitOnline(page);
-      expect((await s.ctx.db.selectFrom('commands').select('id').where('name', '=', 'schedule.book').execute()).length).toBe(commandsBefore);
+      expect(
+        (await s.ctx.db.selectFrom('commands').select('id').where('name', '=', 'schedule.book').execute()).length,
+      ).toBe(commandsBefore);
     } finally {
       await context.close();
     }
@@ -123,7 +168,21 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
     const day = utcMidnight(tomorrow());
     await s.ctx.db
       .insertInto('base_schedules')
-      .values({ id: crypto.randomUUID(), company_id: s.refs.companies.skyline, change_no: 0, deleted: 0, created: 1, modified: 1, base_id: s.refs.bases['Cuatro Vientos'], user_id: s.userId('pilot@skyline.test'), start_at: day + 6 * H, end_at: day + 15 * H, type: 'DUTY', always: 0, created_by: null })
+      .values({
+        id: crypto.randomUUID(),
+        company_id: s.refs.companies.skyline,
+        change_no: 0,
+        deleted: 0,
+        created: 1,
+        modified: 1,
+        base_id: s.refs.bases['Cuatro Vientos'],
+        user_id: s.userId('pilot@skyline.test'),
+        start_at: day + 6 * H,
+        end_at: day + 15 * H,
+        type: 'DUTY',
+        always: 0,
+        created_by: null,
+      })
       .execute();
     const { context, page } = await newPage(browser);
     try {

@@ -13,7 +13,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, CHROMIUM, eventually, hasChromium, launch, newPage, screenshot, signIn, waitForServiceWorker, waitOffline, waitOnline } from './support.ts';
+import {
+  buildRenderer,
+  CHROMIUM,
+  eventually,
+  hasChromium,
+  launch,
+  newPage,
+  screenshot,
+  signIn,
+  waitForServiceWorker,
+  waitOffline,
+  waitOnline,
+} from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
@@ -90,7 +102,9 @@ describe.skipIf(!hasChromium)('offline photos in the technical log (Chromium)', 
       await expect.poll(() => page.locator('[data-testid=sync-files]').textContent()).toBe('1 file pending');
       expect(await page.locator('[data-testid=sync-pending]').textContent()).toContain('1 change');
       await screenshot(page, 'techlog-photo-offline');
-      expect(await s.ctx.db.selectFrom('uploads').select('id').where('foreign_key', '=', reportId).executeTakeFirst()).toBeUndefined();
+      expect(
+        await s.ctx.db.selectFrom('uploads').select('id').where('foreign_key', '=', reportId).executeTakeFirst(),
+      ).toBeUndefined();
 
       // Still offline, the app restarts: the photo waits in IndexedDB with its thumbnail.
       await page.reload();
@@ -101,16 +115,35 @@ describe.skipIf(!hasChromium)('offline photos in the technical log (Chromium)', 
 
       await context.setOffline(false);
       const row = await eventually(
-        () => s.ctx.db.selectFrom('uploads').selectAll().where('model', '=', 'AircraftReport').where('foreign_key', '=', reportId).where('active', '=', 1).executeTakeFirst(),
+        () =>
+          s.ctx.db
+            .selectFrom('uploads')
+            .selectAll()
+            .where('model', '=', 'AircraftReport')
+            .where('foreign_key', '=', reportId)
+            .where('active', '=', 1)
+            .executeTakeFirst(),
         'the photo confirmed on the server',
         60_000,
       );
-      expect(row).toMatchObject({ filename: 'tyre.jpg', mime: 'image/jpeg', type: 'photo', verified: 1, width: 1600, height: 1200, user_id: s.userId('mechanic@skyline.test') });
+      expect(row).toMatchObject({
+        filename: 'tyre.jpg',
+        mime: 'image/jpeg',
+        type: 'photo',
+        verified: 1,
+        width: 1600,
+        height: 1200,
+        user_id: s.userId('mechanic@skyline.test'),
+      });
       expect(row.thumb_key).toBeTruthy();
-      expect(await s.ctx.db.selectFrom('aircraft_reports').select('title').where('id', '=', reportId).executeTakeFirst()).toMatchObject({ title: 'Left main tyre cut' });
+      expect(
+        await s.ctx.db.selectFrom('aircraft_reports').select('title').where('id', '=', reportId).executeTakeFirst(),
+      ).toMatchObject({ title: 'Left main tyre cut' });
 
       await waitOnline(page);
-      await expect.poll(() => page.locator('[data-testid=sync-files]').textContent(), { timeout: 30_000 }).toBe('0 files pending');
+      await expect
+        .poll(() => page.locator('[data-testid=sync-files]').textContent(), { timeout: 30_000 })
+        .toBe('0 files pending');
       // The photo now comes from the `files` collection with the server's thumbnail.
       const uploaded = defect.locator(`[data-testid=photos] li.photo[data-upload-id="${row.id}"]`);
       await uploaded.waitFor();

@@ -32,7 +32,8 @@ describe.skipIf(!hasChromium)('office: own account and navigation (Chromium)', (
       await signIn(page, `${s.url}/app/`, 'mechanic@skyline.test');
       const labels = await page.locator('nav[aria-label="Screens"] button').allTextContents();
       expect(labels).toEqual(expect.arrayContaining(['Fleet', 'News', 'My account']));
-      for (const hidden of ['Users', 'Company settings', 'Operating hours', 'API keys', 'Pilot groups']) expect(labels).not.toContain(hidden);
+      for (const hidden of ['Users', 'Company settings', 'Operating hours', 'API keys', 'Pilot groups'])
+        expect(labels).not.toContain(hidden);
       await page.evaluate("location.hash = '#users'");
       await page.waitForTimeout(300);
       expect(await page.locator('[data-testid=users]').count()).toBe(0);
@@ -110,7 +111,9 @@ describe.skipIf(!hasChromium)('office: own account and navigation (Chromium)', (
       await pw.getByLabel('New password again').fill('flying-high-42');
       await pw.locator('button[type=submit]').click();
       await page.waitForSelector('text=Password changed');
-      const relogin = await s.api('POST', '/login.json', { body: { email: 'pilot@skyline.test', password: 'flying-high-42' } });
+      const relogin = await s.api('POST', '/login.json', {
+        body: { email: 'pilot@skyline.test', password: 'flying-high-42' },
+      });
       expect(relogin.body.two_factor).toBe('TOTP'); // the new password is accepted, then the app's code is asked
       await checkAccessibility(page, 'account');
       await screenshot(page, 'office-account');

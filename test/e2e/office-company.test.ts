@@ -84,7 +84,9 @@ describe.skipIf(!hasChromium)('office: company (Chromium)', () => {
       await monday.locator('input[aria-label$="from"]').nth(1).fill('12:00');
       await monday.locator('input[aria-label$="until"]').nth(1).fill('22:00');
       await page.click('button:has-text("Save company hours")');
-      await expect.poll(() => page.locator('[data-testid=hours-messages]').textContent()).toContain('overlap on Monday');
+      await expect
+        .poll(() => page.locator('[data-testid=hours-messages]').textContent())
+        .toContain('overlap on Monday');
       expect(saves).toBe(0);
       await monday.locator('input[aria-label$="from"]').nth(1).fill('20:00');
       await monday.locator('input[aria-label$="until"]').nth(1).fill('24:00');
@@ -92,8 +94,14 @@ describe.skipIf(!hasChromium)('office: company (Chromium)', () => {
       await page.waitForSelector('text=Operating hours saved');
       expect(saves).toBe(1);
       const hours = await s.api('GET', '/manager/companies/operating_hours.json', { token: admin });
-      const mondayRows = hours.body.OperatingHours.rows.filter((r: { base_id: string | null; weekday: number | null }) => r.base_id === null && r.weekday === 0);
-      expect(mondayRows.map((r: { start_minute: number; end_minute: number }) => [r.start_minute, r.end_minute]).sort((a: number[], b: number[]) => a[0] - b[0])).toEqual([
+      const mondayRows = hours.body.OperatingHours.rows.filter(
+        (r: { base_id: string | null; weekday: number | null }) => r.base_id === null && r.weekday === 0,
+      );
+      expect(
+        mondayRows
+          .map((r: { start_minute: number; end_minute: number }) => [r.start_minute, r.end_minute])
+          .sort((a: number[], b: number[]) => a[0] - b[0]),
+      ).toEqual([
         [480, 1200],
         [1200, 1440],
       ]);
@@ -103,10 +111,20 @@ describe.skipIf(!hasChromium)('office: company (Chromium)', () => {
       // The server's own refusal (`rows`) is listed too. The shared rule already refuses what the server would,
       // so the refusal is simulated here (the server's own rejections are covered by its integration tests).
       await page.route('**/save_operating_hours.json', (route) =>
-        route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ result: false, message: 'Invalid operating hours', rows: ['Row 3: refused by the server.'] }) }),
+        route.fulfill({
+          status: 400,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            result: false,
+            message: 'Invalid operating hours',
+            rows: ['Row 3: refused by the server.'],
+          }),
+        }),
       );
       await page.click('button:has-text("Save company hours")');
-      await expect.poll(() => page.locator('[data-testid=hours-server-rows]').textContent()).toContain('Row 3: refused by the server.');
+      await expect
+        .poll(() => page.locator('[data-testid=hours-server-rows]').textContent())
+        .toContain('Row 3: refused by the server.');
       await page.unroute('**/save_operating_hours.json');
 
       // Permissions: pilots may confirm their own flights.

@@ -37,7 +37,9 @@ describe.skipIf(!hasChromium)('office: news (Chromium)', () => {
       await expect.poll(() => form.locator('.field-error').count()).toBeGreaterThanOrEqual(2); // title and text, checked before sending
       await form.getByLabel('Title').fill('New fuel policy');
       await form.getByLabel('Category').fill('Operations');
-      await form.getByLabel('Text').fill('From Monday every flight lands with 45 minutes of final reserve.\n\nSign to confirm you read it.');
+      await form
+        .getByLabel('Text')
+        .fill('From Monday every flight lands with 45 minutes of final reserve.\n\nSign to confirm you read it.');
       // Only pilots and students receive it.
       const boxes = form.locator('fieldset .check');
       for (let i = 0; i < (await boxes.count()); i++) {

@@ -35,7 +35,8 @@ describe.skipIf(!hasChromium)('office: people (Chromium)', () => {
     await s?.close();
   });
 
-  const outbox = (to: string) => s.ctx.db.selectFrom('mail_outbox').select(['template']).where('to_address', '=', to).execute();
+  const outbox = (to: string) =>
+    s.ctx.db.selectFrom('mail_outbox').select(['template']).where('to_address', '=', to).execute();
 
   it('users: search, create with a welcome mail, edit, deactivate, delete', async () => {
     await openScreen(page, 'Users', 'users');
@@ -107,10 +108,18 @@ describe.skipIf(!hasChromium)('office: people (Chromium)', () => {
     const group = page.locator('[data-group="Private pilots"]');
     await group.getByRole('button', { name: /^Deactivate all/ }).click();
     await page.waitForSelector('[data-testid=pilot-groups] .form-done');
-    const members = await s.api('GET', `/pilot_groups/manager_pilots/${await groupId('Private pilots')}.json`, { token: admin });
+    const members = await s.api('GET', `/pilot_groups/manager_pilots/${await groupId('Private pilots')}.json`, {
+      token: admin,
+    });
     expect(members.body.every((m: { active: boolean }) => !m.active)).toBe(true);
     await group.getByRole('button', { name: /^Activate all/ }).click();
-    await expect.poll(async () => (await s.api('GET', `/pilot_groups/manager_pilots/${await groupId('Private pilots')}.json`, { token: admin })).body.every((m: { active: boolean }) => m.active)).toBe(true);
+    await expect
+      .poll(async () =>
+        (
+          await s.api('GET', `/pilot_groups/manager_pilots/${await groupId('Private pilots')}.json`, { token: admin })
+        ).body.every((m: { active: boolean }) => m.active),
+      )
+      .toBe(true);
     await group.getByRole('button', { name: /^Send welcome mails/ }).click();
     await expect.poll(() => page.locator('[data-testid=pilot-groups] .form-done').textContent()).toMatch(/mail/i);
     await group.getByRole('button', { name: /^Members/ }).click();
@@ -137,7 +146,17 @@ describe.skipIf(!hasChromium)('office: people (Chromium)', () => {
     await duty.getByLabel('Until').fill(`${day}T17:00`);
     await duty.getByLabel('Type').selectOption('STANDBY');
     await duty.locator('button[type=submit]').click();
-    await expect.poll(async () => (await page.locator('[data-testid=bases] .form-done, [data-testid=bases] .form-error, [data-testid=bases] .field-error').allTextContents()).join(' ')).toContain('Duty added');
+    await expect
+      .poll(async () =>
+        (
+          await page
+            .locator(
+              '[data-testid=bases] .form-done, [data-testid=bases] .form-error, [data-testid=bases] .field-error',
+            )
+            .allTextContents()
+        ).join(' '),
+      )
+      .toContain('Duty added');
     await checkAccessibility(page, 'bases');
     await screenshot(page, 'office-bases');
   });

@@ -25,9 +25,17 @@ interface AxeResult {
  */
 export async function checkAccessibility(page: Page, what: string): Promise<number> {
   if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
-  const result = (await page.evaluate(`window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })`)) as AxeResult;
+  const result = (await page.evaluate(
+    `window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })`,
+  )) as AxeResult;
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const describe = bad.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  const describe = bad.map(
+    (v) =>
+      `${v.impact} ${v.id}: ${v.help} at ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(', ')}`,
+  );
   expect(describe, `axe on ${what}`).toEqual([]);
   return result.violations.length - bad.length;
 }

@@ -21,7 +21,10 @@ describe.skipIf(!hasChromium)('reports: the pilot logbook (Chromium)', () => {
     const t = Math.floor(Date.now() / 1000) - 900;
     fake.metars.push({ station: 'LEMD', time: t, raw: 'LEMD 231200Z 27008KT CAVOK 15/09 Q1015 NOSIG' });
     fake.tafs.push({ station: 'LEMD', time: t, raw: 'TAF LEMD 231100Z 2312/2418 27010KT CAVOK' });
-    s = await startTestServer(DIALECTS[0], { seed: 'demo', env: { WEATHER_AVIATION_URL: fake.aviationUrl, WEATHER_ARCHIVE_URL: fake.archiveUrl } });
+    s = await startTestServer(DIALECTS[0], {
+      seed: 'demo',
+      env: { WEATHER_AVIATION_URL: fake.aviationUrl, WEATHER_ARCHIVE_URL: fake.archiveUrl },
+    });
     browser = await launch();
   });
   afterAll(async () => {
@@ -45,7 +48,9 @@ describe.skipIf(!hasChromium)('reports: the pilot logbook (Chromium)', () => {
       const firstRow = await page.locator('[data-testid=logbook-months] tbody tr').first().locator('th').textContent();
       expect(firstRow).toBe(months.body[0].label);
       await page.waitForSelector('[data-testid=logbook-chart] canvas');
-      await expect.poll(() => page.locator('[data-testid=logbook-currency]').textContent()).toMatch(/Current|Not current/);
+      await expect
+        .poll(() => page.locator('[data-testid=logbook-currency]').textContent())
+        .toMatch(/Current|Not current/);
       await page.waitForSelector('[data-testid=logbook-routes] li');
       await screenshot(page, 'reports-logbook');
       await checkAccessibility(page, 'logbook');
@@ -58,7 +63,9 @@ describe.skipIf(!hasChromium)('reports: the pilot logbook (Chromium)', () => {
       await openScreen(page, 'My logbook', 'logbook');
       await expect.poll(() => page.locator('[data-testid=logbook-totals]').textContent()).toContain(hhmm);
       await expect.poll(() => page.locator('[data-testid=logbook-months] tbody tr').count()).toBe(12);
-      expect(await page.locator('[data-testid=logbook-months] tbody tr').first().locator('th').textContent()).toBe(months.body[0].label);
+      expect(await page.locator('[data-testid=logbook-months] tbody tr').first().locator('th').textContent()).toBe(
+        months.body[0].label,
+      );
       const cells = await page.locator('[data-testid=logbook-months] tbody tr').first().locator('td').allTextContents();
       expect(cells[1]).toBe(String(months.body[0].flights));
       expect(await page.locator('[data-testid=logbook-routes] li').allTextContents()).toEqual(routes);
@@ -74,16 +81,29 @@ describe.skipIf(!hasChromium)('reports: the pilot logbook (Chromium)', () => {
     try {
       await signIn(page, `${s.url}/app/`, 'admin@skyline.test');
       await openScreen(page, 'Company statistics', 'company-stats');
-      await expect.poll(() => page.locator('[data-testid=company-stats-months] tbody tr').count(), { timeout: 15_000 }).toBe(12);
+      await expect
+        .poll(() => page.locator('[data-testid=company-stats-months] tbody tr').count(), { timeout: 15_000 })
+        .toBe(12);
       await page.waitForSelector('[data-testid=company-stats-months-chart] canvas');
       await page.waitForSelector('[data-testid=company-stats-aircraft-chart] canvas');
       await page.waitForSelector('[data-testid=company-stats-types-chart] canvas');
       // The month figures are the fleet's sum of the per-aircraft report.
-      const fleet = await s.ctx.db.selectFrom('aircraft').select('id').where('company_id', '=', s.refs.companies.skyline).where('deleted', '=', 0).execute();
+      const fleet = await s.ctx.db
+        .selectFrom('aircraft')
+        .select('id')
+        .where('company_id', '=', s.refs.companies.skyline)
+        .where('deleted', '=', 0)
+        .execute();
       const ids = fleet.map((a) => a.id);
       let flights = 0;
-      for (const id of ids) flights += (await s.api('GET', `/reports/flight_hours_by_month/11/null/${id}.json`, { token })).body.reduce((t: number, b: any) => t + b.flights, 0);
-      const shown = (await page.locator('[data-testid=company-stats-months] tbody tr td:nth-child(3)').allTextContents()).reduce((t, v) => t + Number(v), 0);
+      for (const id of ids)
+        flights += (await s.api('GET', `/reports/flight_hours_by_month/11/null/${id}.json`, { token })).body.reduce(
+          (t: number, b: any) => t + b.flights,
+          0,
+        );
+      const shown = (
+        await page.locator('[data-testid=company-stats-months] tbody tr td:nth-child(3)').allTextContents()
+      ).reduce((t, v) => t + Number(v), 0);
       expect(shown).toBe(flights);
       expect(await page.locator('[data-testid=company-stats-aircraft] tbody tr').count()).toBeGreaterThan(0);
       expect(await page.locator('[data-testid=company-stats-types] tbody tr').count()).toBeGreaterThan(0);

@@ -9,7 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { openScreen } from './office-support.ts';
-import { buildRenderer, eventually, hasChromium, launch, newPage, screenshot, signIn, waitForServiceWorker, waitOffline, waitOnline } from './support.ts';
+import {
+  buildRenderer,
+  eventually,
+  hasChromium,
+  launch,
+  newPage,
+  screenshot,
+  signIn,
+  waitForServiceWorker,
+  waitOffline,
+  waitOnline,
+} from './support.ts';
 
 describe.skipIf(!hasChromium)('safety reports (Chromium, offline filing)', () => {
   let s: TestServer;
@@ -43,18 +54,39 @@ describe.skipIf(!hasChromium)('safety reports (Chromium, offline filing)', () =>
       await form.locator('input[name=location]').fill('LECU');
       await form.locator('select[name=flight_phase]').selectOption('APR');
       await form.locator('select[name=safety_report_category_id]').selectOption({ label: 'Bird strike' });
-      await form.locator('textarea[name=events]').fill('A stork crossed the final approach at 300 ft; go-around flown.');
+      await form
+        .locator('textarea[name=events]')
+        .fill('A stork crossed the final approach at 300 ft; go-around flown.');
       await form.locator('select[name=risk_probability]').selectOption('possible');
       await form.locator('select[name=risk_severity]').selectOption('critical');
       await form.locator('button[type=submit]').click();
       await page.waitForSelector('[data-testid=safety-form] [role=status]:has-text("Saved on this device")');
       await expect.poll(() => page.locator('[data-testid=sync-pending]').textContent()).toContain('1 command pending');
       await screenshot(page, 'safety-reports-offline-pending');
-      expect(await s.ctx.db.selectFrom('safety_reports').select('id').where('name', '=', 'Cigüeña en final 28').executeTakeFirst()).toBeUndefined();
+      expect(
+        await s.ctx.db
+          .selectFrom('safety_reports')
+          .select('id')
+          .where('name', '=', 'Cigüeña en final 28')
+          .executeTakeFirst(),
+      ).toBeUndefined();
 
       await context.setOffline(false);
-      const row = await eventually(() => s.ctx.db.selectFrom('safety_reports').selectAll().where('name', '=', 'Cigüeña en final 28').executeTakeFirst(), 'the report on the server');
-      expect(row).toMatchObject({ status: 'open', location: 'LECU', user_id: s.userId('pilot@skyline.test'), datetime: '2026-05-04 09:30:00' });
+      const row = await eventually(
+        () =>
+          s.ctx.db
+            .selectFrom('safety_reports')
+            .selectAll()
+            .where('name', '=', 'Cigüeña en final 28')
+            .executeTakeFirst(),
+        'the report on the server',
+      );
+      expect(row).toMatchObject({
+        status: 'open',
+        location: 'LECU',
+        user_id: s.userId('pilot@skyline.test'),
+        datetime: '2026-05-04 09:30:00',
+      });
       expect(row.idn).toMatch(/^\d{4}\/\d{5}$/);
       await page.click('[data-testid=safety-tab-list]');
       await page.waitForSelector(`[data-testid=safety-list] td:has-text("${row.idn}")`);

@@ -90,7 +90,14 @@ describe.skipIf(!hasChromium)('a screen that fails stays inside its screen (Chro
       let broken = true;
       await page.route('**/pilots/index**', async (route) => {
         if (!broken) return route.continue();
-        await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ pilots: [{ User: { id: 'x' } }], paginate: { page: 1, current: 1, count: 1, pageCount: 1, limit: 25 } }) });
+        await route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            pilots: [{ User: { id: 'x' } }],
+            paginate: { page: 1, current: 1, count: 1, pageCount: 1, limit: 25 },
+          }),
+        });
       });
 
       await page.click('nav[aria-label="Screens"] button:text-is("Pilot directory")');

@@ -16,7 +16,11 @@ export const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
 /** Builds the renderer the server serves at /app/ (skip with E2E_SKIP_BUILD=1 when it is fresh). */
 export function buildRenderer(): void {
   if (process.env.E2E_SKIP_BUILD === '1' && fs.existsSync(path.join(ROOT, 'desktop/renderer-dist/index.html'))) return;
-  const r = spawnSync('npm', ['run', 'build', '-w', '@ops/desktop'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync('npm', ['run', 'build', '-w', '@ops/desktop'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (r.status !== 0) throw new Error(`renderer build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -24,7 +28,15 @@ export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -43,8 +55,10 @@ export async function signIn(page: Page, url: string, email: string, password = 
   await page.waitForSelector('header.topbar');
 }
 
-export const waitOnline = (page: Page) => page.waitForSelector('[data-testid=sync-status] .sync-state[data-online=true]');
-export const waitOffline = (page: Page) => page.waitForSelector('[data-testid=sync-status] .sync-state[data-online=false]');
+export const waitOnline = (page: Page) =>
+  page.waitForSelector('[data-testid=sync-status] .sync-state[data-online=true]');
+export const waitOffline = (page: Page) =>
+  page.waitForSelector('[data-testid=sync-status] .sync-state[data-online=false]');
 
 /**
  * The service worker is active with the shell precached, so the next load works
@@ -52,7 +66,11 @@ export const waitOffline = (page: Page) => page.waitForSelector('[data-testid=sy
  * worker was installing.)
  */
 export const waitForServiceWorker = (page: Page) =>
-  page.waitForFunction("navigator.serviceWorker.getRegistration().then((r) => !!r && !!r.active && r.active.state === 'activated')", null, { timeout: 30_000 });
+  page.waitForFunction(
+    "navigator.serviceWorker.getRegistration().then((r) => !!r && !!r.active && r.active.state === 'activated')",
+    null,
+    { timeout: 30_000 },
+  );
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -60,7 +78,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Polls until `fn` answers something truthy. */
-export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | null | undefined | false>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -88,21 +110,47 @@ export function scriptRecorder(page: Page) {
 }
 
 /** An open MEL item whose 3-day window ended yesterday (blocks the aircraft), through the data layer. */
-export async function insertExpiredMel(s: TestServer, companyId: string, aircraftId: string, title: string): Promise<string> {
+export async function insertExpiredMel(
+  s: TestServer,
+  companyId: string,
+  aircraftId: string,
+  title: string,
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const id = uuidv7();
   await s.ctx.tx(async (uow) => {
     const change_no = await uow.changeNo(companyId, 'aircraft_reports');
-    await uow.trx.insertInto('aircraft_reports').values(reportRow({ id, companyId, aircraftId, change_no, title, ata: '30', created: now - 5 * 86400 })).execute();
+    await uow.trx
+      .insertInto('aircraft_reports')
+      .values(reportRow({ id, companyId, aircraftId, change_no, title, ata: '30', created: now - 5 * 86400 }))
+      .execute();
     await uow.trx
       .insertInto('mel_items')
-      .values(melRow({ reportId: id, companyId, category: 'B', starts: now - 4 * 86400, expires: now - 86400, created: now - 5 * 86400 }))
+      .values(
+        melRow({
+          reportId: id,
+          companyId,
+          category: 'B',
+          starts: now - 4 * 86400,
+          expires: now - 86400,
+          created: now - 5 * 86400,
+        }),
+      )
       .execute();
   });
   return id;
 }
 
-export function reportRow(o: { id: string; companyId: string; aircraftId: string; change_no: number; title: string; ata: string; created: number; type?: string }): any {
+export function reportRow(o: {
+  id: string;
+  companyId: string;
+  aircraftId: string;
+  change_no: number;
+  title: string;
+  ata: string;
+  created: number;
+  type?: string;
+}): any {
   return {
     id: o.id,
     company_id: o.companyId,
@@ -132,7 +180,15 @@ export function reportRow(o: { id: string; companyId: string; aircraftId: string
   };
 }
 
-export function melRow(o: { reportId: string; companyId: string; category: string; starts: number; expires: number | null; created: number; intervalDays?: number }): any {
+export function melRow(o: {
+  reportId: string;
+  companyId: string;
+  category: string;
+  starts: number;
+  expires: number | null;
+  created: number;
+  intervalDays?: number;
+}): any {
   return {
     id: uuidv7(),
     company_id: o.companyId,

@@ -15,7 +15,10 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 export const CONTRACT_DIR_ENV = 'OPS_CONTRACT_DIR';
 
 type Json = Record<string, unknown>;
-type Doc = { paths: Record<string, Record<string, Json>>; components: { responses: Record<string, Json>; schemas?: Record<string, Json> } };
+type Doc = {
+  paths: Record<string, Record<string, Json>>;
+  components: { responses: Record<string, Json>; schemas?: Record<string, Json> };
+};
 
 export interface Verdict {
   /** `METHOD /openapi/path`, or `(no route)` for answers outside any operation. */
@@ -61,22 +64,34 @@ export function contractChecker(doc: Doc = buildOpenApi(allRoutes(), '0.0.0') as
     if (!declared) return { operation, outcome: 'violation', message: `status ${r.status} is not declared` };
     // A 5xx is a bug the suite reports itself (or a fault a test provokes); its envelope is still checked.
     if (r.status >= 300 && r.status < 400) {
-      return r.location ? { operation, outcome: 'validated' } : { operation, outcome: 'violation', message: `${r.status} without a Location header` };
+      return r.location
+        ? { operation, outcome: 'validated' }
+        : { operation, outcome: 'violation', message: `${r.status} without a Location header` };
     }
     const content = declared.content as Record<string, { schema?: Json }> | undefined;
     if (!content) return { operation, outcome: 'undocumented' };
     const mediaType = (r.contentType ?? '').split(';')[0]!.trim().toLowerCase();
     const entry = content[mediaType] ?? content['*/*'];
     if (!entry) {
-      if (r.status === 204 || (r.contentType === null && r.body === undefined)) return { operation, outcome: 'validated' };
-      return { operation, outcome: 'violation', message: `status ${r.status} answered ${mediaType || 'no content type'}; declared ${Object.keys(content).join(', ')}` };
+      if (r.status === 204 || (r.contentType === null && r.body === undefined))
+        return { operation, outcome: 'validated' };
+      return {
+        operation,
+        outcome: 'violation',
+        message: `status ${r.status} answered ${mediaType || 'no content type'}; declared ${Object.keys(content).join(', ')}`,
+      };
     }
     if (mediaType !== 'application/json' || !entry.schema) return { operation, outcome: 'validated' };
     if (r.body === undefined) return { operation, outcome: 'validated' };
     if (typeof r.body === 'symbol') return { operation, outcome: 'violation', message: 'body is not valid JSON' };
     const validate = validatorFor(`${operation} ${statusKey}`, entry.schema);
     if (validate(r.body)) return { operation, outcome: 'validated' };
-    const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+    const errors = (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+      );
     return { operation, outcome: 'violation', message: `status ${r.status}: ${errors.join('; ')}` };
   };
 }
@@ -103,7 +118,14 @@ export function contractRecorder(dir: string) {
     observe(r: ObservedResponse) {
       const v = check(r);
       if (v.outcome === 'skipped') return;
-      bump(v.outcome === 'violation' ? counts.violations : v.outcome === 'validated' ? counts.validated : counts.undocumented, r.dialect);
+      bump(
+        v.outcome === 'violation'
+          ? counts.violations
+          : v.outcome === 'validated'
+            ? counts.validated
+            : counts.undocumented,
+        r.dialect,
+      );
       bump(counts.operations, v.operation);
       if (v.outcome !== 'violation') return;
       const line = `${r.dialect} ${r.method} ${r.path} → ${v.operation}: ${v.message}`;
@@ -112,8 +134,13 @@ export function contractRecorder(dir: string) {
       if (seen.has(key)) return;
       seen.add(key);
       // Vitest keeps the running test's name in the shared matcher state (no `globals` needed).
-      const test = (globalThis as Record<symbol, { state?: { currentTestName?: string; testPath?: string } } | undefined>)[Symbol.for('$$jest-matchers-object')]?.state;
-      fs.appendFileSync(file('violations'), `${line}\n    in ${test?.testPath ? path.relative(process.cwd(), test.testPath) : '?'} › ${test?.currentTestName ?? '?'}\n`);
+      const test = (
+        globalThis as Record<symbol, { state?: { currentTestName?: string; testPath?: string } } | undefined>
+      )[Symbol.for('$$jest-matchers-object')]?.state;
+      fs.appendFileSync(
+        file('violations'),
+        `${line}\n    in ${test?.testPath ? path.relative(process.cwd(), test.testPath) : '?'} › ${test?.currentTestName ?? '?'}\n`,
+      );
     },
     flush() {
       fs.writeFileSync(file('counts.json'), JSON.stringify(counts));
@@ -127,7 +154,13 @@ export function readContractResults(dir: string): { counts: ContractCounts; viol
   const violations: string[] = [];
   for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
     const full = path.join(dir, name);
-    if (name.endsWith('.violations')) violations.push(...fs.readFileSync(full, 'utf8').split(/\n(?=\S)/).filter(Boolean));
+    if (name.endsWith('.violations'))
+      violations.push(
+        ...fs
+          .readFileSync(full, 'utf8')
+          .split(/\n(?=\S)/)
+          .filter(Boolean),
+      );
     if (!name.endsWith('.counts.json')) continue;
     const c = JSON.parse(fs.readFileSync(full, 'utf8')) as ContractCounts;
     for (const key of ['validated', 'undocumented', 'violations', 'operations'] as const) {

@@ -18,7 +18,8 @@ const traceFile = traceDir ? `${traceDir}/device-${process.pid}.log` : null;
 const trace = (line: string) => {
   if (traceFile) appendFileSync(traceFile, `${Date.now()} ${line}\n`);
 };
-const brief = (d: any) => (d ? `${d.id?.slice(-6)}:${d.type ?? ''}:${d.registration ?? d.remarks ?? ''}${d._deleted ? ':DEL' : ''}` : 'null');
+const brief = (d: any) =>
+  d ? `${d.id?.slice(-6)}:${d.type ?? ''}:${d.registration ?? d.remarks ?? ''}${d._deleted ? ':DEL' : ''}` : 'null';
 const tracedFetch: typeof fetch = async (input, init) => {
   const url = String(input);
   const kind = /\/(push|pull)\.json/.exec(url)?.[1];
@@ -36,7 +37,14 @@ const tracedFetch: typeof fetch = async (input, init) => {
           buf += value;
           const lines = buf.split('\n');
           buf = lines.pop() ?? '';
-          for (const l of lines) if (l.startsWith('data:') && l.includes('registration')) trace(`STREAM ${JSON.parse(l.slice(5)).documents?.filter((d: any) => d.type === 'aircraft').map(brief).join(', ')}`);
+          for (const l of lines)
+            if (l.startsWith('data:') && l.includes('registration'))
+              trace(
+                `STREAM ${JSON.parse(l.slice(5))
+                  .documents?.filter((d: any) => d.type === 'aircraft')
+                  .map(brief)
+                  .join(', ')}`,
+              );
         }
       } catch {
         trace('STREAM closed');
@@ -47,12 +55,23 @@ const tracedFetch: typeof fetch = async (input, init) => {
   if (!traceFile || !kind) return net.fetch(input, init);
   const n = Math.random().toString(36).slice(2, 7);
   const body = JSON.parse(String(init?.body ?? '{}'));
-  trace(`${n} ${kind} ${url.split('/sync/')[1]} ${kind === 'push' ? body.rows.map((r: any) => `${brief(r.newDocumentState)} over ${brief(r.assumedMasterState)}`).join(', ') : JSON.stringify(body.checkpoint)}`);
+  trace(
+    `${n} ${kind} ${url.split('/sync/')[1]} ${kind === 'push' ? body.rows.map((r: any) => `${brief(r.newDocumentState)} over ${brief(r.assumedMasterState)}`).join(', ') : JSON.stringify(body.checkpoint)}`,
+  );
   try {
     const res = await net.fetch(input, init);
     const text = await res.clone().text();
     const out = JSON.parse(text);
-    trace(`${n} -> ${res.status} ${kind === 'push' ? (out.conflicts ?? []).map(brief).join(', ') : (out.documents ?? []).filter((d: any) => d.type === 'aircraft' || d.registration).map(brief).join(', ')}`);
+    trace(
+      `${n} -> ${res.status} ${
+        kind === 'push'
+          ? (out.conflicts ?? []).map(brief).join(', ')
+          : (out.documents ?? [])
+              .filter((d: any) => d.type === 'aircraft' || d.registration)
+              .map(brief)
+              .join(', ')
+      }`,
+    );
     return res;
   } catch (e) {
     trace(`${n} -> ERR ${(e as Error).message}`);
@@ -66,7 +85,14 @@ async function handle(op: string, args: any): Promise<unknown> {
     case 'open': {
       const login = await signIn(args.baseUrl, args.email, 'demo1234');
       if (!login.result) throw new Error(`sign-in failed for ${args.email}`);
-      client = await createOpsClient({ baseUrl: args.baseUrl, credentials: { token: login.token }, user: login.user, storage: 'memory', fetch: tracedFetch, retryTime: 200 });
+      client = await createOpsClient({
+        baseUrl: args.baseUrl,
+        credentials: { token: login.token },
+        user: login.user,
+        storage: 'memory',
+        fetch: tracedFetch,
+        retryTime: 200,
+      });
       await client.start();
       await client.awaitInSync();
       return login.user;
@@ -91,7 +117,9 @@ async function handle(op: string, args: any): Promise<unknown> {
     }
     case 'find': {
       const view = recordView(args.collection);
-      const docs = (await client!.collections[view.collection].find({ selector: args.selector ?? {} }).exec()).map((d) => d.toJSON() as Record<string, unknown>);
+      const docs = (await client!.collections[view.collection].find({ selector: args.selector ?? {} }).exec()).map(
+        (d) => d.toJSON() as Record<string, unknown>,
+      );
       return docs.filter(view.owns).map(view.toRecord);
     }
     case 'run': {

@@ -39,9 +39,11 @@ export class Device {
 
   offline = () => this.call('offline');
   online = () => this.call('online');
-  state = () => this.call<{ online: boolean; pendingWrites: number; pendingCommands: number; lastError: string | null }>('state');
+  state = () =>
+    this.call<{ online: boolean; pendingWrites: number; pendingCommands: number; lastError: string | null }>('state');
   save = (collection: string, doc: Record<string, unknown>) => this.call('save', { collection, doc });
-  find = (collection: string, selector: Record<string, unknown> = {}) => this.call<any[]>('find', { collection, selector });
+  find = (collection: string, selector: Record<string, unknown> = {}) =>
+    this.call<any[]>('find', { collection, selector });
   run = (name: string, args: Record<string, unknown>) => this.call<string>('run', { name, args });
   dump = () => this.call<Record<string, Record<string, unknown>[]>>('dump');
   decided = (id: string) => this.call<any>('decided', { id });

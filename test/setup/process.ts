@@ -29,10 +29,16 @@ export interface ServerProcess {
  * A real server process (`tsx server/src/main.ts`) on a given SQLite data dir or
  * PostgreSQL schema, resolved when it prints its ready line.
  */
-export async function spawnServer(dialect: TestDialect, where: { dataDir?: string; schema?: string }, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function spawnServer(
+  dialect: TestDialect,
+  where: { dataDir?: string; schema?: string },
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   // SERVER_CPU_PROFILE=<dir> writes a V8 CPU profile of the server when it stops (benchmarks).
-  const profile = process.env.SERVER_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROFILE}`] : [];
+  const profile = process.env.SERVER_CPU_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROFILE}`]
+    : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(root, 'server/src/main.ts')], {
     cwd: root,
     env: {
@@ -41,7 +47,9 @@ export async function spawnServer(dialect: TestDialect, where: { dataDir?: strin
       HOST: '127.0.0.1',
       SEED: 'none',
       LOG_LEVEL: 'warn',
-      ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: where.schema ?? '' } : { DATA_DIR: where.dataDir ?? '' }),
+      ...(dialect === 'postgres'
+        ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: where.schema ?? '' }
+        : { DATA_DIR: where.dataDir ?? '' }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

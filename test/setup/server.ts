@@ -14,7 +14,11 @@ export interface TestServer extends RunningServer {
   /** Signs in and returns the bearer token. */
   login(email: string, password?: string): Promise<string>;
   /** JSON request against the API; `token` optional. */
-  api(method: string, pathname: string, opts?: { token?: string | null; body?: unknown; form?: Record<string, string>; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  api(
+    method: string,
+    pathname: string,
+    opts?: { token?: string | null; body?: unknown; form?: Record<string, string>; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** User id of a fixture email in Skyline (or Harbor with company 'harbor'). */
   userId(email: string, company?: 'skyline' | 'harbor'): string;
 }
@@ -33,7 +37,12 @@ if (recorder) observeResponses(recorder.observe);
 
 export async function startTestServer(dialect: TestDialect, opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ops-test-'));
-  const pgSchema = dialect === 'postgres' ? (opts.reuse?.schema ? { schema: opts.reuse.schema, drop: async () => {} } : await createPgSchema()) : null;
+  const pgSchema =
+    dialect === 'postgres'
+      ? opts.reuse?.schema
+        ? { schema: opts.reuse.schema, drop: async () => {} }
+        : await createPgSchema()
+      : null;
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -69,7 +78,13 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
     }
     return { status: res.status, body: parsed, headers: res.headers };
   };
-  const refs = running.seeded?.refs ?? { companies: { skyline: '', harbor: '' }, users: { skyline: {}, harbor: {} }, bases: {}, aircraft: {}, now: 0 };
+  const refs = running.seeded?.refs ?? {
+    companies: { skyline: '', harbor: '' },
+    users: { skyline: {}, harbor: {} },
+    bases: {},
+    aircraft: {},
+    now: 0,
+  };
   return {
     ...running,
     dialect,
@@ -80,7 +95,8 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
     async login(email, password = 'demo1234') {
       const r = await api('POST', '/login.json', { body: { email, password } });
       if (r.status === 200 && r.body?.token) return r.body.token as string;
-      if (r.body?.two_factor !== 'EMAIL') throw new Error(`login ${email} failed: ${r.status} ${JSON.stringify(r.body)}`);
+      if (r.body?.two_factor !== 'EMAIL')
+        throw new Error(`login ${email} failed: ${r.status} ${JSON.stringify(r.body)}`);
       const mail = await running.ctx.db
         .selectFrom('mail_outbox')
         .select('body_text')

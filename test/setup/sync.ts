@@ -12,7 +12,12 @@ export interface Checkpoint {
  * record type's name (`aircraft`, `users`...) pulls its area collection and
  * keeps that type's documents, in the record's shape (see records.ts).
  */
-export async function pullAll(s: Pick<TestServer, 'api'>, token: string, name: string, checkpoint: Checkpoint | null = null) {
+export async function pullAll(
+  s: Pick<TestServer, 'api'>,
+  token: string,
+  name: string,
+  checkpoint: Checkpoint | null = null,
+) {
   const view = recordView(name);
   const collection = view.collection;
   const docs: any[] = [];
@@ -28,10 +33,23 @@ export async function pullAll(s: Pick<TestServer, 'api'>, token: string, name: s
 }
 
 /** Pushes rows; a record type's name pushes to its area collection, documents converted (see records.ts). */
-export async function push(s: Pick<TestServer, 'api'>, token: string, name: string, rows: Array<{ assumedMasterState: unknown; newDocumentState: unknown }>) {
+export async function push(
+  s: Pick<TestServer, 'api'>,
+  token: string,
+  name: string,
+  rows: Array<{ assumedMasterState: unknown; newDocumentState: unknown }>,
+) {
   const view = recordView(name);
   const stored = (d: unknown) => (d && typeof d === 'object' ? view.toStored(d as Record<string, unknown>) : d);
-  const r = await s.api('POST', `/sync/${view.collection}/push.json`, { token, body: { rows: rows.map((x) => ({ assumedMasterState: stored(x.assumedMasterState), newDocumentState: stored(x.newDocumentState) })) } });
+  const r = await s.api('POST', `/sync/${view.collection}/push.json`, {
+    token,
+    body: {
+      rows: rows.map((x) => ({
+        assumedMasterState: stored(x.assumedMasterState),
+        newDocumentState: stored(x.newDocumentState),
+      })),
+    },
+  });
   if (r.status === 200 && Array.isArray(r.body?.conflicts)) r.body.conflicts = r.body.conflicts.map(view.toRecord);
   return r;
 }
@@ -46,7 +64,10 @@ export interface StreamEvent {
 export async function openStream(baseUrl: string, token: string, collections: string[]) {
   const ctrl = new AbortController();
   const events: StreamEvent[] = [];
-  const res = await fetch(`${baseUrl}/sync/stream.json?collections=${collections.join(',')}`, { headers: { authorization: `Bearer ${token}` }, signal: ctrl.signal });
+  const res = await fetch(`${baseUrl}/sync/stream.json?collections=${collections.join(',')}`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: ctrl.signal,
+  });
   const waiters = new Set<() => void>();
   let ended = false;
   const pump = (async () => {

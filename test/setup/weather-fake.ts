@@ -44,7 +44,12 @@ function parseWhen(v: string | null): number | null {
 }
 
 export async function startWeatherFake(): Promise<WeatherFake> {
-  const fake = { metars: [] as FakeReport[], tafs: [] as FakeReport[], mode: { aviation: 'up' as FakeMode, archive: 'up' as FakeMode }, requests: [] as string[] };
+  const fake = {
+    metars: [] as FakeReport[],
+    tafs: [] as FakeReport[],
+    mode: { aviation: 'up' as FakeMode, archive: 'up' as FakeMode },
+    requests: [] as string[],
+  };
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://fake');
@@ -61,7 +66,9 @@ export async function startWeatherFake(): Promise<WeatherFake> {
       return;
     }
     if (mode === 'garbage') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(provider === 'aviation' ? '<html>maintenance</html>' : 'oops,nothing\n1,2\n');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(provider === 'aviation' ? '<html>maintenance</html>' : 'oops,nothing\n1,2\n');
       return;
     }
     const q = u.searchParams;
@@ -85,8 +92,40 @@ export async function startWeatherFake(): Promise<WeatherFake> {
       }
       const body = rows.map((r) =>
         isMetar
-          ? { icaoId: r.station, receiptTime: isoZ(r.time + 120), obsTime: r.time, reportTime: isoZ(r.time), temp: 15, dewp: 9, wdir: 270, wspd: 8, visib: '6+', altim: 1015, metarType: 'METAR', rawOb: r.raw, lat: 40.47, lon: -3.56, elev: 609, name: `${r.station} airport` }
-          : { icaoId: r.station, dbPopTime: isoZ(r.time + 60), bulletinTime: isoZ(r.time), issueTime: isoZ(r.time), validTimeFrom: r.time + 3600, validTimeTo: r.time + 31 * 3600, rawTAF: r.raw, mostRecent: 1, remarks: '', lat: 40.47, lon: -3.56, elev: 609, name: `${r.station} airport`, fcsts: [] },
+          ? {
+              icaoId: r.station,
+              receiptTime: isoZ(r.time + 120),
+              obsTime: r.time,
+              reportTime: isoZ(r.time),
+              temp: 15,
+              dewp: 9,
+              wdir: 270,
+              wspd: 8,
+              visib: '6+',
+              altim: 1015,
+              metarType: 'METAR',
+              rawOb: r.raw,
+              lat: 40.47,
+              lon: -3.56,
+              elev: 609,
+              name: `${r.station} airport`,
+            }
+          : {
+              icaoId: r.station,
+              dbPopTime: isoZ(r.time + 60),
+              bulletinTime: isoZ(r.time),
+              issueTime: isoZ(r.time),
+              validTimeFrom: r.time + 3600,
+              validTimeTo: r.time + 31 * 3600,
+              rawTAF: r.raw,
+              mostRecent: 1,
+              remarks: '',
+              lat: 40.47,
+              lon: -3.56,
+              elev: 609,
+              name: `${r.station} airport`,
+              fcsts: [],
+            },
       );
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       return;
@@ -98,14 +137,25 @@ export async function startWeatherFake(): Promise<WeatherFake> {
       const ets = parseWhen(q.get('ets')) ?? Number.MAX_SAFE_INTEGER;
       // The archive keys the contiguous US by the 3-letter identifier.
       const rows = (isMetar ? fake.metars : fake.tafs)
-        .filter((r) => (r.station === station || (r.station.startsWith('K') && r.station.slice(1) === station)) && r.time >= sts && r.time <= ets)
+        .filter(
+          (r) =>
+            (r.station === station || (r.station.startsWith('K') && r.station.slice(1) === station)) &&
+            r.time >= sts &&
+            r.time <= ets,
+        )
         .sort((a, b) => a.time - b.time);
       const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
       let text: string;
-      if (isMetar) text = `station,valid,metar\n${rows.map((r) => `${station},${iemTime(r.time)},${quote(r.raw)}`).join('\n')}${rows.length ? '\n' : ''}`;
+      if (isMetar)
+        text = `station,valid,metar\n${rows.map((r) => `${station},${iemTime(r.time)},${quote(r.raw)}`).join('\n')}${rows.length ? '\n' : ''}`;
       else
         text = `station,valid,fx_valid,fx_valid_end,raw\n${rows
-          .flatMap((r) => [0, 6].map((h) => `${r.station},${iemTime(r.time)},${iemTime(r.time + h * 3600)},${iemTime(r.time + (h + 6) * 3600)},${quote(r.raw)}`))
+          .flatMap((r) =>
+            [0, 6].map(
+              (h) =>
+                `${r.station},${iemTime(r.time)},${iemTime(r.time + h * 3600)},${iemTime(r.time + (h + 6) * 3600)},${quote(r.raw)}`,
+            ),
+          )
           .join('\n')}${rows.length ? '\n' : ''}`;
       res.writeHead(200, { 'content-type': 'text/csv' }).end(text);
       return;

@@ -58,7 +58,16 @@ function prng(seed: number) {
   };
 }
 
-const USERS = ['mechanic@skyline.test', 'dispatch@skyline.test', 'pilot@skyline.test', 'ops@skyline.test', 'instructor@skyline.test', 'admin@skyline.test', 'student@skyline.test', 'ground@skyline.test'];
+const USERS = [
+  'mechanic@skyline.test',
+  'dispatch@skyline.test',
+  'pilot@skyline.test',
+  'ops@skyline.test',
+  'instructor@skyline.test',
+  'admin@skyline.test',
+  'student@skyline.test',
+  'ground@skyline.test',
+];
 /** How long the devices get to push what they queued once everyone is back online (SIM_DRAIN_MS; a loaded machine needs more). */
 const DRAIN_MS = Number(process.env.SIM_DRAIN_MS ?? 120_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -104,7 +113,8 @@ const canon = (v: unknown): unknown => {
   }
   return v;
 };
-const strip = (d: Record<string, unknown>) => JSON.stringify(canon(Object.fromEntries(Object.entries(d).filter(([k]) => !k.startsWith('_')))));
+const strip = (d: Record<string, unknown>) =>
+  JSON.stringify(canon(Object.fromEntries(Object.entries(d).filter(([k]) => !k.startsWith('_')))));
 
 export async function runConvergence(opts: SimOptions): Promise<SimResult> {
   const log = opts.log ?? (() => {});
@@ -122,7 +132,12 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     // One aircraft starts with an expired MEL item: its dispatches must be refused until the item is closed.
     const { insertExpiredMel } = await import('../integration/flights/helpers.ts');
     await insertExpiredMel(s, company, aircraftIds[0] as string, { ata: '33', category: 'C', title: 'Landing light' });
-    const types = await s.ctx.db.selectFrom('flight_types').select(['id']).where('company_id', '=', company).where('deleted', '=', 0).execute();
+    const types = await s.ctx.db
+      .selectFrom('flight_types')
+      .select(['id'])
+      .where('company_id', '=', company)
+      .where('deleted', '=', 0)
+      .execute();
 
     server = await spawnServer(opts.dialect, s.where);
     const baseUrl = server.baseUrl;
@@ -182,7 +197,14 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
           const f = rnd.pick(flights);
           const m = marker(d);
           await dev.save('flights', { ...f, remarks: m });
-          edits.push({ device: d, collection: 'flights', id: f.id, field: 'remarks', marker: m, prev: f.remarks ?? null });
+          edits.push({
+            device: d,
+            collection: 'flights',
+            id: f.id,
+            field: 'remarks',
+            marker: m,
+            prev: f.remarks ?? null,
+          });
         }
       } else if (r < 0.45) {
         const aircraft = await dev.find('aircraft');
@@ -190,7 +212,14 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
           const a = rnd.pick(aircraft);
           const m = marker(d);
           await dev.save('aircraft', { ...a, registration: m });
-          edits.push({ device: d, collection: 'aircraft', id: a.id, field: 'registration', marker: m, prev: a.registration ?? null });
+          edits.push({
+            device: d,
+            collection: 'aircraft',
+            id: a.id,
+            field: 'registration',
+            marker: m,
+            prev: a.registration ?? null,
+          });
         }
       } else if (r < 0.6) {
         const start = rnd.int(6 * 60, 17 * 60);
@@ -248,13 +277,26 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
         }
       } else if (r < 0.82) {
         const id = uuidv7();
-        const args = { id, AircraftReport: { aircraft_id: rnd.pick(aircraftIds), type: 'MEL', title: `Sim item ${op}`, ata_chapter: '33-41' }, MelItem: { category: rnd.pick(['B', 'C']), released_by: mechanic } };
+        const args = {
+          id,
+          AircraftReport: {
+            aircraft_id: rnd.pick(aircraftIds),
+            type: 'MEL',
+            title: `Sim item ${op}`,
+            ata_chapter: '33-41',
+          },
+          MelItem: { category: rnd.pick(['B', 'C']), released_by: mechanic },
+        };
         cmds.push({ device: d, id: await dev.run('mel.raise', args), name: 'mel.raise', args });
         reportIds.push(id);
       } else if (r < 0.94) {
         if (reportIds.length) {
           const reportId = rnd.pick(reportIds);
-          const item = await s.ctx.db.selectFrom('mel_items').select(['expires']).where('aircraft_report_id', '=', reportId).executeTakeFirst();
+          const item = await s.ctx.db
+            .selectFrom('mel_items')
+            .select(['expires'])
+            .where('aircraft_report_id', '=', reportId)
+            .executeTakeFirst();
           const base = item?.expires ? Number(item.expires) : Math.floor(Date.now() / 1000) + 3 * 86400;
           const args = { report_id: reportId, extended_until: base + rnd.int(1, 3) * 86400, reason: `Sim ${op}` };
           cmds.push({ device: d, id: await dev.run('mel.extend', args), name: 'mel.extend', args });
@@ -277,11 +319,20 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       const states = await Promise.all(devices.map((x) => x.state()));
       return states.every((st) => st.pendingWrites === 0 && st.pendingCommands === 0);
     }, DRAIN_MS);
-    if (!drained) log(`warning: queues did not drain in ${DRAIN_MS / 1000} s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`);
+    if (!drained)
+      log(
+        `warning: queues did not drain in ${DRAIN_MS / 1000} s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`,
+      );
 
     // Commands: decided exactly once, and the device knows the server's decision.
-    const decisions = await Promise.all(cmds.map((c) => Promise.race([(devices[c.device] as Device).decided(c.id), sleep(30_000).then(() => null)])));
-    const stored = await s.ctx.db.selectFrom('commands').select(['id', 'status', 'name']).where('company_id', '=', company).execute();
+    const decisions = await Promise.all(
+      cmds.map((c) => Promise.race([(devices[c.device] as Device).decided(c.id), sleep(30_000).then(() => null)])),
+    );
+    const stored = await s.ctx.db
+      .selectFrom('commands')
+      .select(['id', 'status', 'name'])
+      .where('company_id', '=', company)
+      .execute();
     const byId = new Map<string, { status: string; n: number }>();
     for (const row of stored) {
       const e = byId.get(row.id);
@@ -295,8 +346,10 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       const dec = decisions[i] as { status?: string } | null;
       if (!row) violations.push(`command ${c.name} ${c.id} never reached the server`);
       else if (row.n !== 1) violations.push(`command ${c.name} ${c.id} stored ${row.n} times`);
-      else if (row.status !== 'accepted' && row.status !== 'rejected') violations.push(`command ${c.id} not decided (${row.status})`);
-      else if (dec?.status !== row.status) violations.push(`command ${c.id}: device says ${dec?.status}, server ${row.status}`);
+      else if (row.status !== 'accepted' && row.status !== 'rejected')
+        violations.push(`command ${c.id} not decided (${row.status})`);
+      else if (dec?.status !== row.status)
+        violations.push(`command ${c.id}: device says ${dec?.status}, server ${row.status}`);
       if (row?.status === 'accepted') accepted++;
       if (row?.status === 'rejected') rejected++;
     });
@@ -306,18 +359,28 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     // Every device holds exactly the server's visible state for its user.
     const tokens = new Map<string, string>();
     for (const email of new Set(emails)) tokens.set(email, await s.login(email));
-    const api = { api: (method: string, pathname: string, o: { token?: string | null; body?: unknown } = {}) => callApi(baseUrl, method, pathname, o) };
+    const api = {
+      api: (method: string, pathname: string, o: { token?: string | null; body?: unknown } = {}) =>
+        callApi(baseUrl, method, pathname, o),
+    };
     const compare = async (): Promise<string[]> => {
       const problems: string[] = [];
       for (let i = 0; i < opts.devices; i++) {
         const local = await (devices[i] as Device).dump();
         for (const [name, docs] of Object.entries(local)) {
-          const remote = (await pullAll(api as never, tokens.get(emails[i] as string) as string, name)).docs.filter((x) => x._deleted !== true);
+          const remote = (await pullAll(api as never, tokens.get(emails[i] as string) as string, name)).docs.filter(
+            (x) => x._deleted !== true,
+          );
           const mine = new Map(docs.map((x) => [x.id as string, strip(x)]));
           const theirs = new Map(remote.map((x) => [x.id as string, strip(x)]));
           // Queued commands and outcomes the device wrote itself replicate too; both sides must agree on them as well.
-          for (const [id, v] of theirs) if (mine.get(id) !== v) problems.push(`device ${i} ${name} ${id}: ${mine.has(id) ? `differs: ${diff(mine.get(id) as string, v)}` : 'missing'}`);
-          for (const [id, v] of mine) if (!theirs.has(id)) problems.push(`device ${i} ${name} ${id}: not on the server: ${v.slice(0, 300)}`);
+          for (const [id, v] of theirs)
+            if (mine.get(id) !== v)
+              problems.push(
+                `device ${i} ${name} ${id}: ${mine.has(id) ? `differs: ${diff(mine.get(id) as string, v)}` : 'missing'}`,
+              );
+          for (const [id, v] of mine)
+            if (!theirs.has(id)) problems.push(`device ${i} ${name} ${id}: not on the server: ${v.slice(0, 300)}`);
         }
       }
       return problems;
@@ -336,9 +399,18 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const lostWrites: string[] = [];
     let editRejections = 0;
     const finalValue = new Map<string, string | null>();
-    const fRows = await s.ctx.db.selectFrom('flights').select(['id', 'remarks']).where('company_id', '=', company).where('deleted', '=', 0).execute();
+    const fRows = await s.ctx.db
+      .selectFrom('flights')
+      .select(['id', 'remarks'])
+      .where('company_id', '=', company)
+      .where('deleted', '=', 0)
+      .execute();
     for (const f of fRows) finalValue.set(`flights:${f.id}`, f.remarks);
-    const aRows = await s.ctx.db.selectFrom('aircraft').select(['id', 'registration']).where('company_id', '=', company).execute();
+    const aRows = await s.ctx.db
+      .selectFrom('aircraft')
+      .select(['id', 'registration'])
+      .where('company_id', '=', company)
+      .execute();
     for (const a of aRows) finalValue.set(`aircraft:${a.id}`, a.registration);
     const byMarker = new Map(edits.map((e) => [e.marker, e]));
     const applied = new Set<string>();
@@ -355,26 +427,52 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       // Applied, then overwritten by a later edit: a created flight that exists, or the flight's history shows the value written.
       if (e.collection === 'flights' && e.prev === null && finalValue.has(`flights:${e.id}`)) continue;
       if (e.collection === 'flights') {
-        const h = await s.ctx.db.selectFrom('flight_changes').select('id').where('flight_id', '=', e.id).where('fields', 'like', `%"${e.marker}"%`).executeTakeFirst();
+        const h = await s.ctx.db
+          .selectFrom('flight_changes')
+          .select('id')
+          .where('flight_id', '=', e.id)
+          .where('fields', 'like', `%"${e.marker}"%`)
+          .executeTakeFirst();
         if (h) continue;
       }
       let out = outcomeCache.get(e.device);
       if (!out) {
         const docs = await (devices[e.device] as Device).find('outcomes');
-        out = new Set(docs.filter((o) => o.status === 'conflict' || o.status === 'rejected').map((o) => o.document_id as string));
+        out = new Set(
+          docs.filter((o) => o.status === 'conflict' || o.status === 'rejected').map((o) => o.document_id as string),
+        );
         outcomeCache.set(e.device, out);
       }
       if (out.has(e.id)) editRejections++;
-      else lostWrites.push(`${e.collection} ${e.id}: ${e.field}=${e.marker} by device ${e.device} neither applied nor rejected`);
+      else
+        lostWrites.push(
+          `${e.collection} ${e.id}: ${e.field}=${e.marker} by device ${e.device} neither applied nor rejected`,
+        );
     }
 
     const ok = violations.length === 0 && lostWrites.length === 0 && mismatches.length === 0;
     for (const v of [...violations, ...lostWrites, ...mismatches].slice(0, 30)) log(`  ${v}`);
     const durationMs = Date.now() - started;
     log(`partitions: ${partitions}; server kills: ${restart ? 1 : 0}`);
-    log(`commands: ${cmds.length} decided once (${accepted} accepted, ${rejected} rejected); edits: ${edits.length} (${editRejections} rejected with an outcome); state mismatches: ${mismatches.length}; ${durationMs} ms`);
+    log(
+      `commands: ${cmds.length} decided once (${accepted} accepted, ${rejected} rejected); edits: ${edits.length} (${editRejections} rejected with an outcome); state mismatches: ${mismatches.length}; ${durationMs} ms`,
+    );
     const line = `${ok ? 'converged' : 'NOT converged'}: ${opts.devices} devices, ${opts.ops} operations, ${violations.length + mismatches.length} invariant violations, ${lostWrites.length} lost writes`;
-    return { seed: opts.seed, devices: opts.devices, operations: opts.ops, durationMs, commands: cmds.length, accepted, rejected, edits: edits.length, editRejections, violations, lostWrites, mismatches, line };
+    return {
+      seed: opts.seed,
+      devices: opts.devices,
+      operations: opts.ops,
+      durationMs,
+      commands: cmds.length,
+      accepted,
+      rejected,
+      edits: edits.length,
+      editRejections,
+      violations,
+      lostWrites,
+      mismatches,
+      line,
+    };
   } finally {
     await Promise.all(devices.map((d) => d.close()));
     await server?.stop().catch(() => {});
@@ -387,23 +485,41 @@ function diff(a: string, b: string): string {
     if (x && y && typeof x === 'object' && typeof y === 'object') {
       const xo = x as Record<string, unknown>;
       const yo = y as Record<string, unknown>;
-      return [...new Set([...Object.keys(xo), ...Object.keys(yo)])].flatMap((k) => walk(xo[k], yo[k], at ? `${at}.${k}` : k));
+      return [...new Set([...Object.keys(xo), ...Object.keys(yo)])].flatMap((k) =>
+        walk(xo[k], yo[k], at ? `${at}.${k}` : k),
+      );
     }
-    return JSON.stringify(x) === JSON.stringify(y) ? [] : [`${at}: device ${JSON.stringify(x)?.slice(0, 80)} server ${JSON.stringify(y)?.slice(0, 80)}`];
+    return JSON.stringify(x) === JSON.stringify(y)
+      ? []
+      : [`${at}: device ${JSON.stringify(x)?.slice(0, 80)} server ${JSON.stringify(y)?.slice(0, 80)}`];
   };
   return walk(JSON.parse(a), JSON.parse(b), '').join('; ');
 }
 
-async function callApi(baseUrl: string, method: string, pathname: string, o: { token?: string | null; body?: unknown }) {
+async function callApi(
+  baseUrl: string,
+  method: string,
+  pathname: string,
+  o: { token?: string | null; body?: unknown },
+) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
-  const res = await fetch(`${baseUrl}${pathname}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+  const res = await fetch(`${baseUrl}${pathname}`, {
+    method,
+    headers,
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
 }
 
 async function expiredReportId(s: TestServer, aircraftId: string): Promise<string | undefined> {
-  const r = await s.ctx.db.selectFrom('aircraft_reports').select('id').where('aircraft_id', '=', aircraftId).where('title', '=', 'Landing light').executeTakeFirst();
+  const r = await s.ctx.db
+    .selectFrom('aircraft_reports')
+    .select('id')
+    .where('aircraft_id', '=', aircraftId)
+    .where('title', '=', 'Landing light')
+    .executeTakeFirst();
   return r?.id;
 }
 
@@ -435,7 +551,15 @@ async function serverInvariants(s: TestServer, company: string): Promise<string[
   const items = await s.ctx.db
     .selectFrom('mel_items')
     .innerJoin('aircraft_reports', 'aircraft_reports.id', 'mel_items.aircraft_report_id')
-    .select(['aircraft_reports.id as report_id', 'aircraft_reports.aircraft_id', 'aircraft_reports.closed', 'aircraft_reports.created', 'mel_items.expires', 'mel_items.extended', 'mel_items.extended_until'])
+    .select([
+      'aircraft_reports.id as report_id',
+      'aircraft_reports.aircraft_id',
+      'aircraft_reports.closed',
+      'aircraft_reports.created',
+      'mel_items.expires',
+      'mel_items.extended',
+      'mel_items.extended_until',
+    ])
     .where('mel_items.company_id', '=', company)
     .execute();
   for (const f of flights) {
@@ -445,11 +569,18 @@ async function serverInvariants(s: TestServer, company: string): Promise<string[
       if (m.aircraft_id !== f.aircraft_id || Number(m.created) > at) continue;
       const expires = Number(m.extended ? (m.extended_until ?? m.expires) : m.expires);
       const open = m.closed === null || Number(m.closed) > at;
-      if (open && m.expires !== null && expires < at) out.push(`flight ${f.id} dispatched at ${at} while MEL item ${m.report_id} had expired at ${expires}`);
+      if (open && m.expires !== null && expires < at)
+        out.push(`flight ${f.id} dispatched at ${at} while MEL item ${m.report_id} had expired at ${expires}`);
     }
   }
   // No MEL item extended twice.
-  const ext = await s.ctx.db.selectFrom('commands').select(['args']).where('company_id', '=', company).where('name', '=', 'mel.extend').where('status', '=', 'accepted').execute();
+  const ext = await s.ctx.db
+    .selectFrom('commands')
+    .select(['args'])
+    .where('company_id', '=', company)
+    .where('name', '=', 'mel.extend')
+    .where('status', '=', 'accepted')
+    .execute();
   const count = new Map<string, number>();
   for (const c of ext) {
     const args = (typeof c.args === 'string' ? JSON.parse(c.args) : c.args) as { report_id: string };

@@ -45,8 +45,15 @@ export class FileQueue {
   }
 
   async enqueue(input: EnqueueInput): Promise<QueuedFile> {
-    const errors = signErrors({ filename: input.filename, mime: input.mime, size: input.bytes.byteLength, model: input.model, foreign_key: input.foreignKey });
-    if (Object.keys(errors).length) throw new Error(`Cannot queue ${input.filename}: ${Object.values(errors).join(', ')}`);
+    const errors = signErrors({
+      filename: input.filename,
+      mime: input.mime,
+      size: input.bytes.byteLength,
+      model: input.model,
+      foreign_key: input.foreignKey,
+    });
+    if (Object.keys(errors).length)
+      throw new Error(`Cannot queue ${input.filename}: ${Object.values(errors).join(', ')}`);
     const entry: QueuedFile = {
       id: uuidv7(),
       filename: input.filename,
@@ -79,7 +86,9 @@ export class FileQueue {
 
   /** Files waiting for one record (thumbnails in the technical log before upload). */
   async filesFor(model: string, foreignKey: string): Promise<QueuedFile[]> {
-    return (await this.o.store.list()).filter((f) => f.model === model && f.foreignKey === foreignKey && f.state !== 'done');
+    return (await this.o.store.list()).filter(
+      (f) => f.model === model && f.foreignKey === foreignKey && f.state !== 'done',
+    );
   }
 
   subscribe(fn: FileQueueListener): () => void {
@@ -124,7 +133,10 @@ export class FileQueue {
     const token = this.o.token();
     const res = await this.fetch(`${this.o.baseUrl}${path}`, {
       method: 'POST',
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
@@ -147,13 +159,25 @@ export class FileQueue {
     const entry: QueuedFile = { ...f, state: 'uploading', attempts: f.attempts + 1 };
     await this.o.store.save(entry);
     try {
-      const sign = await this.api('/uploads/sign.json', { filename: f.filename, mime: f.mime, size: f.size, model: f.model, foreign_key: f.foreignKey });
+      const sign = await this.api('/uploads/sign.json', {
+        filename: f.filename,
+        mime: f.mime,
+        size: f.size,
+        model: f.model,
+        foreign_key: f.foreignKey,
+      });
       if (sign.status === 404) {
         // The record created offline is not on the server yet: wait for its push.
-        await this.o.store.save({ ...entry, state: 'pending', attempts: f.attempts, error: 'Waiting for the record to sync' });
+        await this.o.store.save({
+          ...entry,
+          state: 'pending',
+          attempts: f.attempts,
+          error: 'Waiting for the record to sync',
+        });
         return 'waiting';
       }
-      if (sign.status !== 200) return this.refuse(entry, String(sign.body.error ?? sign.body.message ?? `sign answered ${sign.status}`));
+      if (sign.status !== 200)
+        return this.refuse(entry, String(sign.body.error ?? sign.body.message ?? `sign answered ${sign.status}`));
       const uploadId = String(sign.body.upload_id);
       const signed: QueuedFile = { ...entry, uploadId };
       await this.o.store.save(signed);
@@ -161,7 +185,11 @@ export class FileQueue {
       await put.arrayBuffer().catch(() => undefined);
       if (!put.ok) return this.retryLater(signed, `upload answered ${put.status}`);
       const complete = await this.api(`/uploads/complete/${uploadId}.json`);
-      if (complete.status !== 200) return this.refuse(signed, String(complete.body.error ?? complete.body.message ?? `complete answered ${complete.status}`));
+      if (complete.status !== 200)
+        return this.refuse(
+          signed,
+          String(complete.body.error ?? complete.body.message ?? `complete answered ${complete.status}`),
+        );
       await this.o.store.remove(f.id);
       return 'uploaded';
     } catch (err) {

@@ -6,7 +6,12 @@ import type { Workspace } from './workspace.ts';
 // The signed-in app (RxDB, screens) loads after the sign-in screen is up.
 const Shell = lazy(() => import('./Shell.tsx'));
 
-type Phase = { kind: 'boot' } | { kind: 'signin'; baseUrl: string; notice?: string } | { kind: 'opening'; baseUrl: string } | { kind: 'open'; ws: Workspace } | { kind: 'failed'; message: string };
+type Phase =
+  | { kind: 'boot' }
+  | { kind: 'signin'; baseUrl: string; notice?: string }
+  | { kind: 'opening'; baseUrl: string }
+  | { kind: 'open'; ws: Workspace }
+  | { kind: 'failed'; message: string };
 
 /**
  * Resumes the last session when there is one (its local database opens without
@@ -22,7 +27,11 @@ export function App() {
       const ws = await Workspace.open(session);
       setPhase({ kind: 'open', ws });
     } catch (err) {
-      setPhase({ kind: 'signin', baseUrl: session.baseUrl, notice: `The local data could not be opened: ${(err as Error).message}` });
+      setPhase({
+        kind: 'signin',
+        baseUrl: session.baseUrl,
+        notice: `The local data could not be opened: ${(err as Error).message}`,
+      });
     }
   }, []);
 
@@ -64,7 +73,11 @@ export function App() {
     await ws.rest('POST', '/logout.json').catch(() => {});
     await ws.close().catch(() => {});
     clearSession();
-    setPhase({ kind: 'signin', baseUrl: ws.baseUrl, notice: 'Signed out. Changes not yet sent stay on this device and are sent at your next sign-in.' });
+    setPhase({
+      kind: 'signin',
+      baseUrl: ws.baseUrl,
+      notice: 'Signed out. Changes not yet sent stay on this device and are sent at your next sign-in.',
+    });
   }, []);
 
   switch (phase.kind) {

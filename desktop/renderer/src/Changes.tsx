@@ -4,7 +4,12 @@ import { formatDateTime } from './format.ts';
 import { useCommands, useCompany, useDeferred, useMarks, useSyncState, useWorkspace } from './hooks.ts';
 import { Badge, Empty } from './ui.tsx';
 
-const COLLECTION_LABEL: Record<string, string> = { aircraft_report: 'Technical log', flights: 'Flights', maintenance_job: 'Maintenance', command: 'Commands' };
+const COLLECTION_LABEL: Record<string, string> = {
+  aircraft_report: 'Technical log',
+  flights: 'Flights',
+  maintenance_job: 'Maintenance',
+  command: 'Commands',
+};
 
 /** What waits for the server, and what the server refused (with its reasons). */
 export default function Changes({ rejected }: { rejected: Rejection[] }) {
@@ -25,7 +30,8 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
       <div className="screen-head">
         <h2 id="changes-title">Sync and rejections</h2>
         <span className="muted">
-          {changes} change{changes === 1 ? '' : 's'} and {pending.length + deferred.length} command{pending.length + deferred.length === 1 ? '' : 's'} waiting for the server
+          {changes} change{changes === 1 ? '' : 's'} and {pending.length + deferred.length} command
+          {pending.length + deferred.length === 1 ? '' : 's'} waiting for the server
         </span>
       </div>
 
@@ -38,7 +44,8 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
             {rejected.map((r) => (
               <li key={r.id} className="rejection" data-kind={r.kind}>
                 <div>
-                  <strong>{r.what}</strong> <Badge tone={r.conflict ? 'warn' : 'danger'}>{r.conflict ? 'conflict' : 'rejected'}</Badge>{' '}
+                  <strong>{r.what}</strong>{' '}
+                  <Badge tone={r.conflict ? 'warn' : 'danger'}>{r.conflict ? 'conflict' : 'rejected'}</Badge>{' '}
                   <span className="muted small">{formatDateTime(r.at, display)}</span>
                 </div>
                 <p className="reason">{humanRefusal(r.reason)}</p>
@@ -46,7 +53,8 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
                   <ul className="conflicts">
                     {r.conflicts.map((c) => (
                       <li key={c.id}>
-                        {c.callsign ?? 'Flight'} · {formatDateTime(c.offblocks, display, flightZone)} – {formatDateTime(c.onblocks, display, flightZone)} ({flightZone})
+                        {c.callsign ?? 'Flight'} · {formatDateTime(c.offblocks, display, flightZone)} –{' '}
+                        {formatDateTime(c.onblocks, display, flightZone)} ({flightZone})
                       </li>
                     ))}
                   </ul>
@@ -70,12 +78,14 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
         <ul className="pending-list" data-testid="pending-list">
           {deferred.map((d) => (
             <li key={d.id}>
-              {describeCommand(d)} <Badge tone="pending">waits for its record to be sent</Badge> <span className="muted small">{formatDateTime(Math.floor(d.client_time / 1000), display)}</span>
+              {describeCommand(d)} <Badge tone="pending">waits for its record to be sent</Badge>{' '}
+              <span className="muted small">{formatDateTime(Math.floor(d.client_time / 1000), display)}</span>
             </li>
           ))}
           {pending.map((c) => (
             <li key={c.id}>
-              {describeCommand(c)} <Badge tone="pending">command</Badge> <span className="muted small">{formatDateTime(Math.floor(c.client_time / 1000), display)}</span>
+              {describeCommand(c)} <Badge tone="pending">command</Badge>{' '}
+              <span className="muted small">{formatDateTime(Math.floor(c.client_time / 1000), display)}</span>
             </li>
           ))}
           {[...marks].map((k) => {
@@ -97,7 +107,8 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
           {decided.map((c) => (
             <li key={c.id}>
               {describeCommand(c)} <Badge tone={c.status === 'accepted' ? 'ok' : 'danger'}>{c.status}</Badge>
-              {c.reason ? <span className="small"> {humanRefusal(c.reason, codeOf(c))}</span> : null} <span className="muted small">{c.decided_at ? formatDateTime(c.decided_at, display) : ''}</span>
+              {c.reason ? <span className="small"> {humanRefusal(c.reason, codeOf(c))}</span> : null}{' '}
+              <span className="muted small">{c.decided_at ? formatDateTime(c.decided_at, display) : ''}</span>
             </li>
           ))}
         </ul>

@@ -35,16 +35,29 @@ export class ScreenBoundary extends Component<Props, State> {
   override render(): ReactNode {
     const { error } = this.state;
     if (!error) return this.props.children;
-    return <ScreenError label={this.props.label} message={error.message} onRetry={this.retry} onHome={this.props.onHome} />;
+    return (
+      <ScreenError label={this.props.label} message={error.message} onRetry={this.retry} onHome={this.props.onHome} />
+    );
   }
 }
 
-export function ScreenError({ label, message, onRetry, onHome }: { label: string; message: string; onRetry(): void; onHome(): void }) {
+export function ScreenError({
+  label,
+  message,
+  onRetry,
+  onHome,
+}: {
+  label: string;
+  message: string;
+  onRetry(): void;
+  onHome(): void;
+}) {
   return (
     <section className="screen-error" role="alert" data-testid="screen-error" aria-labelledby="screen-error-title">
       <h2 id="screen-error-title">{label}</h2>
       <p>
-        This screen could not be shown: {message || 'an unexpected error'}. Your data and queued changes are safe; the other screens still work.
+        This screen could not be shown: {message || 'an unexpected error'}. Your data and queued changes are safe; the
+        other screens still work.
       </p>
       <div className="actions-row">
         <button type="button" onClick={onRetry}>

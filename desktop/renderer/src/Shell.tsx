@@ -1,7 +1,16 @@
 import { ROLE_NAMES, type Role } from '@ops/shared';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { rejections } from './decisions.ts';
-import { fullName, useCommands, useCompany, useDismissed, useOutcomes, useSyncState, useUsers, WorkspaceContext } from './hooks.ts';
+import {
+  fullName,
+  useCommands,
+  useCompany,
+  useDismissed,
+  useOutcomes,
+  useSyncState,
+  useUsers,
+  WorkspaceContext,
+} from './hooks.ts';
 import { markNavigation } from './perf.ts';
 import { menuFor, type Route, screensFor } from './nav.ts';
 import { startsOnFlights } from '@ops/shared/rules/flights/policy';
@@ -13,13 +22,23 @@ import type { Workspace } from './workspace.ts';
 
 function parseHash(hash: string, role: number): Route | null {
   const [screen, id] = hash.replace(/^#\/?/, '').split('/');
-  return screensFor(role).some((s) => s.screen === screen) ? { screen, ...(id ? { id: decodeURIComponent(id) } : {}) } : null;
+  return screensFor(role).some((s) => s.screen === screen)
+    ? { screen, ...(id ? { id: decodeURIComponent(id) } : {}) }
+    : null;
 }
 
 /** Mechanics and managers start on the fleet, pilots and students on their flights. */
 const homeOf = (role: number): string => (startsOnFlights(role) ? 'flights' : 'fleet');
 
-export default function Shell({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): void; onSwitch(s: StoredSession): void }) {
+export default function Shell({
+  ws,
+  onSignOut,
+  onSwitch,
+}: {
+  ws: Workspace;
+  onSignOut(): void;
+  onSwitch(s: StoredSession): void;
+}) {
   return (
     <WorkspaceContext.Provider value={ws}>
       <ShellBody onSignOut={onSignOut} onSwitch={onSwitch} ws={ws} />
@@ -27,7 +46,15 @@ export default function Shell({ ws, onSignOut, onSwitch }: { ws: Workspace; onSi
   );
 }
 
-function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): void; onSwitch(s: StoredSession): void }) {
+function ShellBody({
+  ws,
+  onSignOut,
+  onSwitch,
+}: {
+  ws: Workspace;
+  onSignOut(): void;
+  onSwitch(s: StoredSession): void;
+}) {
   const role = ws.user.user_group_id;
   const screens = useMemo(() => screensFor(role), [role]);
   const menu = useMemo(() => menuFor(role), [role]);
@@ -75,7 +102,8 @@ function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): vo
           <div>
             <strong>{company.name || 'Ops Platform'}</strong>
             <small>
-              {fullName(me) || ws.user.email} · {ROLE_NAMES[ws.user.user_group_id as Role] ?? `Role ${ws.user.user_group_id}`}
+              {fullName(me) || ws.user.email} ·{' '}
+              {ROLE_NAMES[ws.user.user_group_id as Role] ?? `Role ${ws.user.user_group_id}`}
             </small>
           </div>
         </div>
@@ -85,18 +113,29 @@ function ShellBody({ ws, onSignOut, onSwitch }: { ws: Workspace; onSignOut(): vo
       </header>
       <SyncBar rejected={rejected.length} onShowChanges={() => go({ screen: 'changes' })} />
       {sync.needsSignIn && <SignInAgain ws={ws} onSwitch={onSwitch} />}
-      <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="screens-menu" onClick={() => setMenuOpen((o) => !o)} data-testid="menu-toggle">
+      <button
+        type="button"
+        className="menu-toggle"
+        aria-expanded={menuOpen}
+        aria-controls="screens-menu"
+        onClick={() => setMenuOpen((o) => !o)}
+        data-testid="menu-toggle"
+      >
         <span aria-hidden="true">☰</span> Menu{current ? ` · ${current.label}` : ''}
       </button>
       <div className="body">
         <nav aria-label="Screens" id="screens-menu" className={menuOpen ? 'sidenav open' : 'sidenav'}>
           {menu.map(({ group, screens: items }) => (
             <div key={group} className="nav-group">
-              <h2 className="nav-group-title">
-                {group}
-              </h2>
+              <h2 className="nav-group-title">{group}</h2>
               {items.map((s) => (
-                <button key={s.screen} type="button" className={route.screen === s.screen ? 'tab active' : 'tab'} aria-current={route.screen === s.screen ? 'page' : undefined} onClick={() => go({ screen: s.screen })}>
+                <button
+                  key={s.screen}
+                  type="button"
+                  className={route.screen === s.screen ? 'tab active' : 'tab'}
+                  aria-current={route.screen === s.screen ? 'page' : undefined}
+                  onClick={() => go({ screen: s.screen })}
+                >
                   {s.label}
                   {s.screen === 'changes' && rejected.length > 0 && <span className="count">{rejected.length}</span>}
                 </button>
@@ -123,7 +162,8 @@ function SignInAgain({ ws, onSwitch }: { ws: Workspace; onSwitch(s: StoredSessio
   return (
     <section className="reauth" role="alert">
       <p>
-        <strong>Your session has ended.</strong> Sign in again to keep syncing; your changes stay on this device meanwhile.
+        <strong>Your session has ended.</strong> Sign in again to keep syncing; your changes stay on this device
+        meanwhile.
       </p>
       <SignInForm
         baseUrl={ws.baseUrl}

@@ -8,7 +8,17 @@ type Step = { kind: 'password' } | { kind: 'code'; challenge: string; mode: 'EMA
  * client-core (RxDB) is loaded only when the person submits, so this screen
  * opens with the smallest script.
  */
-export function SignInForm({ baseUrl, email: fixedEmail, onSignedIn, submitLabel = 'Sign in' }: { baseUrl: string; email?: string; onSignedIn(s: StoredSession): void | Promise<void>; submitLabel?: string }) {
+export function SignInForm({
+  baseUrl,
+  email: fixedEmail,
+  onSignedIn,
+  submitLabel = 'Sign in',
+}: {
+  baseUrl: string;
+  email?: string;
+  onSignedIn(s: StoredSession): void | Promise<void>;
+  submitLabel?: string;
+}) {
   const [email, setEmail] = useState(fixedEmail ?? '');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -23,7 +33,10 @@ export function SignInForm({ baseUrl, email: fixedEmail, onSignedIn, submitLabel
     try {
       const { signIn, verifySignIn, OfflineError } = await import('@ops/client-core');
       try {
-        const res = step.kind === 'password' ? await signIn(baseUrl, email.trim(), password) : await verifySignIn(baseUrl, step.challenge, code.trim());
+        const res =
+          step.kind === 'password'
+            ? await signIn(baseUrl, email.trim(), password)
+            : await verifySignIn(baseUrl, step.challenge, code.trim());
         if (res.result) {
           await onSignedIn({ baseUrl, token: res.token, expires: res.expires, user: res.user });
           return;
@@ -35,7 +48,11 @@ export function SignInForm({ baseUrl, email: fixedEmail, onSignedIn, submitLabel
         }
         setMessage(res.message ?? 'Sign-in failed');
       } catch (err) {
-        setMessage(err instanceof OfflineError ? 'The server cannot be reached. Signing in needs a connection the first time.' : `Sign-in failed: ${(err as Error).message}`);
+        setMessage(
+          err instanceof OfflineError
+            ? 'The server cannot be reached. Signing in needs a connection the first time.'
+            : `Sign-in failed: ${(err as Error).message}`,
+        );
       }
     } finally {
       setBusy(false);
@@ -48,17 +65,39 @@ export function SignInForm({ baseUrl, email: fixedEmail, onSignedIn, submitLabel
         <>
           <label>
             Email
-            <input type="email" name="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} readOnly={!!fixedEmail} required />
+            <input
+              type="email"
+              name="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              readOnly={!!fixedEmail}
+              required
+            />
           </label>
           <label>
             Password
-            <input type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+            <input
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              required
+            />
           </label>
         </>
       ) : (
         <label>
           {step.mode === 'EMAIL' ? 'We emailed you a sign-in code' : 'Code from your authenticator app'}
-          <input name="code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} required />
+          <input
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            required
+          />
         </label>
       )}
       <button type="submit" disabled={busy}>
@@ -78,7 +117,15 @@ export function SignInForm({ baseUrl, email: fixedEmail, onSignedIn, submitLabel
   );
 }
 
-export function SignInScreen({ baseUrl, notice, onSignedIn }: { baseUrl: string; notice?: string; onSignedIn(s: StoredSession): Promise<void> }) {
+export function SignInScreen({
+  baseUrl,
+  notice,
+  onSignedIn,
+}: {
+  baseUrl: string;
+  notice?: string;
+  onSignedIn(s: StoredSession): Promise<void>;
+}) {
   return (
     <main className="signin">
       <h1>Ops Platform</h1>

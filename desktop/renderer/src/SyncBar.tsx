@@ -23,17 +23,35 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
   const changes = Math.max(0, s.pendingWrites - s.pendingCommands);
   const lastMs = Math.max(s.lastSyncAt ?? 0, ws.lastSyncAt ?? 0);
   const last = lastMs ? Math.floor(lastMs / 1000) : null;
-  const lastText = last === null ? 'never' : isoDateIn(last, display.companyZone) === isoDateIn(now, display.companyZone) ? formatTime(last, display) : formatDateTime(last, display);
+  const lastText =
+    last === null
+      ? 'never'
+      : isoDateIn(last, display.companyZone) === isoDateIn(now, display.companyZone)
+        ? formatTime(last, display)
+        : formatDateTime(last, display);
   return (
-    <section className={`syncbar ${online ? 'is-online' : 'is-offline'}`} aria-label="Sync status" data-testid="sync-status">
+    <section
+      className={`syncbar ${online ? 'is-online' : 'is-offline'}`}
+      aria-label="Sync status"
+      data-testid="sync-status"
+    >
       <span className="sync-state" data-online={online ? 'true' : 'false'}>
         <span className="dot" aria-hidden="true" />
         {online ? 'Online' : offlineLine(changes + commands + files)}
       </span>
-      <button type="button" className={`sync-pending ${changes + commands > 0 ? 'has-pending' : ''}`} onClick={onShowChanges} data-testid="sync-pending">
+      <button
+        type="button"
+        className={`sync-pending ${changes + commands > 0 ? 'has-pending' : ''}`}
+        onClick={onShowChanges}
+        data-testid="sync-pending"
+      >
         {changes} change{changes === 1 ? '' : 's'} · {commands} command{commands === 1 ? '' : 's'} pending
       </button>
-      <span className={`sync-files ${files > 0 ? 'has-pending' : ''}`} data-testid="sync-files" title="Photos and files saved on this device, uploaded when the server can be reached">
+      <span
+        className={`sync-files ${files > 0 ? 'has-pending' : ''}`}
+        data-testid="sync-files"
+        title="Photos and files saved on this device, uploaded when the server can be reached"
+      >
         {files} file{files === 1 ? '' : 's'} pending
       </span>
       {rejected > 0 && (

@@ -54,8 +54,10 @@ export function conflictsOf(details: unknown): Conflict[] {
 /** The record a command acts on. */
 export function commandTarget(cmd: Pick<CommandDoc, 'name' | 'args'>): Target | null {
   const a = cmd.args;
-  if (cmd.name === 'flight.confirm' || cmd.name === 'flight.dispatch') return str(a.flight_id) ? { collection: 'flights', id: String(a.flight_id) } : null;
-  if (cmd.name === 'mel.extend' || cmd.name === 'mel.close') return str(a.report_id) ? { collection: 'aircraft_report', id: String(a.report_id) } : null;
+  if (cmd.name === 'flight.confirm' || cmd.name === 'flight.dispatch')
+    return str(a.flight_id) ? { collection: 'flights', id: String(a.flight_id) } : null;
+  if (cmd.name === 'mel.extend' || cmd.name === 'mel.close')
+    return str(a.report_id) ? { collection: 'aircraft_report', id: String(a.report_id) } : null;
   if (cmd.name === 'mel.raise') return str(a.id) ? { collection: 'aircraft_report', id: String(a.id) } : null;
   return null;
 }
@@ -92,11 +94,17 @@ export function describeCommand(cmd: Pick<CommandDoc, 'name' | 'args'>): string 
 }
 
 /** Rejected changes and commands, newest first, leaving out those the person dismissed. */
-export function rejections(outcomes: readonly OutcomeDoc[], commands: readonly CommandDoc[], dismissed: ReadonlySet<string> = new Set()): Rejection[] {
+export function rejections(
+  outcomes: readonly OutcomeDoc[],
+  commands: readonly CommandDoc[],
+  dismissed: ReadonlySet<string> = new Set(),
+): Rejection[] {
   const out: Rejection[] = [];
   for (const o of outcomes) {
     if (dismissed.has(o.id)) continue;
-    const title = isObject(o.attempted) ? (str(o.attempted.title) ?? str(o.attempted.callsign) ?? str(o.attempted.name)) : null;
+    const title = isObject(o.attempted)
+      ? (str(o.attempted.title) ?? str(o.attempted.callsign) ?? str(o.attempted.name))
+      : null;
     out.push({
       id: o.id,
       kind: 'outcome',

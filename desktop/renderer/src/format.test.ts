@@ -17,26 +17,50 @@ import {
 } from './format.ts';
 
 const utc = (iso: string) => Date.parse(`${iso}Z`) / 1000;
-const madrid: DisplaySettings = { dateFormat: 'DD-MM-YYYY', timeFormat: '24', durationFormat: 'time', companyZone: 'Europe/Madrid', flightZone: 'UTC' };
+const madrid: DisplaySettings = {
+  dateFormat: 'DD-MM-YYYY',
+  timeFormat: '24',
+  durationFormat: 'time',
+  companyZone: 'Europe/Madrid',
+  flightZone: 'UTC',
+};
 
 describe('displaySettingsOf (company settings payload, Part A 2.2)', () => {
   it('reads formats, the company zone and the flight zone', () => {
     const s = displaySettingsOf({
       CompanyDetail: { timezone_id: 'Europe/Madrid', Timezone: { name: 'Europe/Madrid' } },
-      CompanySetting: { date_format: 'MM-DD-YYYY', time_format: '12', duration_format: 'decimal', flight_timezone_id: 'UTC', FlightTimezone: { name: 'UTC' } },
+      CompanySetting: {
+        date_format: 'MM-DD-YYYY',
+        time_format: '12',
+        duration_format: 'decimal',
+        flight_timezone_id: 'UTC',
+        FlightTimezone: { name: 'UTC' },
+      },
     });
-    expect(s).toEqual({ dateFormat: 'MM-DD-YYYY', timeFormat: '12', durationFormat: 'decimal', companyZone: 'Europe/Madrid', flightZone: 'UTC' });
+    expect(s).toEqual({
+      dateFormat: 'MM-DD-YYYY',
+      timeFormat: '12',
+      durationFormat: 'decimal',
+      companyZone: 'Europe/Madrid',
+      flightZone: 'UTC',
+    });
   });
 
   it('flight times use the company zone when no flight zone is set', () => {
-    const s = displaySettingsOf({ CompanyDetail: { timezone_id: 'America/New_York' }, CompanySetting: { flight_timezone_id: null, time_format: 12 } });
+    const s = displaySettingsOf({
+      CompanyDetail: { timezone_id: 'America/New_York' },
+      CompanySetting: { flight_timezone_id: null, time_format: 12 },
+    });
     expect(s.flightZone).toBe('America/New_York');
     expect(s.timeFormat).toBe('12');
   });
 
   it('falls back to defaults for missing or invalid values', () => {
     expect(displaySettingsOf(null)).toEqual(DEFAULT_DISPLAY);
-    const s = displaySettingsOf({ CompanyDetail: { timezone_id: 'Mars/Olympus' }, CompanySetting: { date_format: 'D/M/Y', duration_format: 'x' } });
+    const s = displaySettingsOf({
+      CompanyDetail: { timezone_id: 'Mars/Olympus' },
+      CompanySetting: { date_format: 'D/M/Y', duration_format: 'x' },
+    });
     expect(s).toEqual(DEFAULT_DISPLAY);
   });
 });
@@ -130,15 +154,25 @@ describe('durations (decimal 1.5 or time 1:30)', () => {
 
 describe('zone conversions for inputs', () => {
   it('wallClock and zonedToUnix are inverse, across DST', () => {
-    for (const iso of ['2025-01-15T12:00:00', '2025-07-15T12:00:00', '2025-10-26T02:30:00', '2025-03-30T00:30:00', '2025-03-30T01:30:00']) {
+    for (const iso of [
+      '2025-01-15T12:00:00',
+      '2025-07-15T12:00:00',
+      '2025-10-26T02:30:00',
+      '2025-03-30T00:30:00',
+      '2025-03-30T01:30:00',
+    ]) {
       const t = utc(iso);
       expect(zonedToUnix(wallClock(t, 'Europe/Madrid'), 'Europe/Madrid')).toBe(t);
     }
   });
 
   it('a wall clock repeated when DST ends resolves to the later instant; one skipped when it starts lands past the gap', () => {
-    expect(zonedToUnix({ year: 2025, month: 10, day: 26, hour: 2, minute: 30 }, 'Europe/Madrid')).toBe(utc('2025-10-26T01:30:00'));
-    expect(formatTime(zonedToUnix({ year: 2025, month: 3, day: 30, hour: 2, minute: 30 }, 'Europe/Madrid'), madrid)).toBe('03:30');
+    expect(zonedToUnix({ year: 2025, month: 10, day: 26, hour: 2, minute: 30 }, 'Europe/Madrid')).toBe(
+      utc('2025-10-26T01:30:00'),
+    );
+    expect(
+      formatTime(zonedToUnix({ year: 2025, month: 3, day: 30, hour: 2, minute: 30 }, 'Europe/Madrid'), madrid),
+    ).toBe('03:30');
   });
 
   it('endOfDay is the company midnight after the day', () => {

@@ -21,7 +21,13 @@ export interface DisplaySettings {
   flightZone: string;
 }
 
-export const DEFAULT_DISPLAY: DisplaySettings = { dateFormat: 'YYYY-MM-DD', timeFormat: '24', durationFormat: 'time', companyZone: 'UTC', flightZone: 'UTC' };
+export const DEFAULT_DISPLAY: DisplaySettings = {
+  dateFormat: 'YYYY-MM-DD',
+  timeFormat: '24',
+  durationFormat: 'time',
+  companyZone: 'UTC',
+  flightZone: 'UTC',
+};
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
@@ -60,7 +66,9 @@ export function displaySettingsOf(data: unknown): DisplaySettings {
   const detail = isObject(d.CompanyDetail) ? d.CompanyDetail : {};
   const companyZone = zoneFrom(detail.Timezone, detail.timezone_id) ?? DEFAULT_DISPLAY.companyZone;
   const flightZone = zoneFrom(setting.FlightTimezone, setting.flight_timezone_id) ?? companyZone;
-  const dateFormat = (DATE_FORMATS as readonly string[]).includes(String(setting.date_format)) ? (String(setting.date_format) as DateFormat) : DEFAULT_DISPLAY.dateFormat;
+  const dateFormat = (DATE_FORMATS as readonly string[]).includes(String(setting.date_format))
+    ? (String(setting.date_format) as DateFormat)
+    : DEFAULT_DISPLAY.dateFormat;
   const timeFormat: TimeFormat = String(setting.time_format) === '12' ? '12' : '24';
   const durationFormat: DurationFormat = setting.duration_format === 'decimal' ? 'decimal' : 'time';
   return { dateFormat, timeFormat, durationFormat, companyZone, flightZone };
@@ -79,7 +87,15 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatterOf(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
     formatters.set(zone, f);
   }
   return f;
@@ -89,7 +105,8 @@ function formatterOf(zone: string): Intl.DateTimeFormat {
 export function wallClock(unix: number, zone: string): WallClock {
   const out: WallClock = { year: 0, month: 0, day: 0, hour: 0, minute: 0 };
   for (const p of formatterOf(zone).formatToParts(new Date(unix * 1000))) {
-    if (p.type === 'year' || p.type === 'month' || p.type === 'day' || p.type === 'hour' || p.type === 'minute') out[p.type] = Number(p.value);
+    if (p.type === 'year' || p.type === 'month' || p.type === 'day' || p.type === 'hour' || p.type === 'minute')
+      out[p.type] = Number(p.value);
   }
   return out;
 }
@@ -191,5 +208,8 @@ export function endOfDay(iso: string, zone: string): number | null {
   if (!m) return null;
   // Date.UTC rolls day 32 over into the next month, so the next day is plain arithmetic.
   const next = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + 1));
-  return zonedToUnix({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: 0, minute: 0 }, zone);
+  return zonedToUnix(
+    { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: 0, minute: 0 },
+    zone,
+  );
 }

@@ -50,7 +50,11 @@ export function useDocs<T>(name: string, query: MangoQuery<OpsDoc> = {}): Docs<T
     const q = JSON.parse(key) as MangoQuery<OpsDoc>;
     const typed: MangoQuery<OpsDoc> = where.type ? { ...q, selector: { type: where.type, ...(q.selector ?? {}) } } : q;
     const read = where.read ?? ((d: Record<string, unknown>) => d);
-    const sub = c.find(typed).$.subscribe((docs) => setState({ docs: docs.map((d) => read(d.toJSON() as Record<string, unknown>) as unknown as T), ready: true }));
+    const sub = c
+      .find(typed)
+      .$.subscribe((docs) =>
+        setState({ docs: docs.map((d) => read(d.toJSON() as Record<string, unknown>) as unknown as T), ready: true }),
+      );
     return () => sub.unsubscribe();
   }, [ws, name, key]);
   return state;
@@ -86,12 +90,20 @@ export function useOutcomes(): Docs<OutcomeDoc> {
 }
 
 /** The `company` reference document (settings payload) and the formats it sets. */
-export function useCompany(): { name: string; data: Record<string, unknown> | null; display: DisplaySettings; flags: Record<string, unknown> } {
+export function useCompany(): {
+  name: string;
+  data: Record<string, unknown> | null;
+  display: DisplaySettings;
+  flags: Record<string, unknown>;
+} {
   const { docs } = useDocs<ReferenceDoc>('reference', { selector: { type: 'company' } });
   const doc = docs[0];
   return useMemo(() => {
     const data = doc?.data ?? null;
-    const setting = data && typeof data.CompanySetting === 'object' && data.CompanySetting !== null ? (data.CompanySetting as Record<string, unknown>) : {};
+    const setting =
+      data && typeof data.CompanySetting === 'object' && data.CompanySetting !== null
+        ? (data.CompanySetting as Record<string, unknown>)
+        : {};
     return { name: doc?.name ?? '', data, display: displaySettingsOf(data), flags: setting };
   }, [doc]);
 }
@@ -112,7 +124,8 @@ export function useUsers(): Map<string, UserDoc> {
   return useMemo(() => new Map(docs.map((u) => [u.id, u])), [docs]);
 }
 
-export const fullName = (u: Pick<UserDoc, 'name' | 'surname'> | undefined | null) => (u ? `${u.name} ${u.surname}`.trim() : '');
+export const fullName = (u: Pick<UserDoc, 'name' | 'surname'> | undefined | null) =>
+  u ? `${u.name} ${u.surname}`.trim() : '';
 
 /** Unix seconds, refreshed every `everyMs` so derived statuses move on while the screen stays open. */
 export function useNow(everyMs = 30_000): number {

@@ -13,7 +13,19 @@ describe('role-aware navigation', () => {
   });
 
   it('mirrors the API gates: administration for managers only', () => {
-    expect(labels(100)).toEqual(expect.arrayContaining(['Users', 'Company settings', 'Operating hours', 'Permissions', 'API keys', 'Pilot groups', 'Pilot directory', 'News', 'My account']));
+    expect(labels(100)).toEqual(
+      expect.arrayContaining([
+        'Users',
+        'Company settings',
+        'Operating hours',
+        'Permissions',
+        'API keys',
+        'Pilot groups',
+        'Pilot directory',
+        'News',
+        'My account',
+      ]),
+    );
     expect(labels(110)).toContain('API keys');
     expect(labels(110)).not.toContain('Company settings');
     expect(labels(150)).toEqual(expect.arrayContaining(['Pilot groups', 'Pilot directory']));
@@ -22,7 +34,8 @@ describe('role-aware navigation', () => {
     expect(labels(250)).not.toContain('API keys');
     for (const role of [190, 200, 300]) {
       expect(labels(role)).toEqual(expect.arrayContaining(['News', 'Alerts', 'My account']));
-      for (const admin of ['Users', 'Company settings', 'Operating hours', 'Permissions', 'API keys', 'Pilot groups']) expect(labels(role)).not.toContain(admin);
+      for (const admin of ['Users', 'Company settings', 'Operating hours', 'Permissions', 'API keys', 'Pilot groups'])
+        expect(labels(role)).not.toContain(admin);
     }
   });
 
@@ -81,6 +94,10 @@ describe('screens in their areas: every role keeps the screens it had', () => {
 
   it.each([1, 100, 105, 110, 120, 135, 150, 170, 190, 200, 250, 300])('role %i sees what it saw', (role) => {
     const expected = Object.keys(before).filter((screen) => before[screen](role));
-    expect(screensFor(role).map((s) => s.screen).sort()).toEqual(expected.sort());
+    expect(
+      screensFor(role)
+        .map((s) => s.screen)
+        .sort(),
+    ).toEqual(expected.sort());
   });
 });

@@ -50,7 +50,16 @@ export interface ScreenProps {
 export type NavGroup = 'Operations' | 'Maintenance' | 'Training' | 'Safety' | 'People' | 'Office' | 'Account' | 'Sync';
 
 /** The order of the groups in the navigation (screens keep their registry order inside a group). */
-export const NAV_GROUPS: readonly NavGroup[] = ['Operations', 'Maintenance', 'Training', 'Safety', 'People', 'Office', 'Account', 'Sync'];
+export const NAV_GROUPS: readonly NavGroup[] = [
+  'Operations',
+  'Maintenance',
+  'Training',
+  'Safety',
+  'People',
+  'Office',
+  'Account',
+  'Sync',
+];
 
 export interface ScreenEntry {
   screen: string;
@@ -63,7 +72,15 @@ export interface ScreenEntry {
 }
 
 /** The shell's own screen: generic sync UI (what waits, what the server refused), for every role. */
-const syncScreens: ScreenEntry[] = [{ screen: 'changes', label: 'Sync & rejections', group: 'Sync', visible: () => true, component: lazy(() => import('./Changes.tsx')) }];
+const syncScreens: ScreenEntry[] = [
+  {
+    screen: 'changes',
+    label: 'Sync & rejections',
+    group: 'Sync',
+    visible: () => true,
+    component: lazy(() => import('./Changes.tsx')),
+  },
+];
 
 /** Areas: one line each (the order is the menu order inside a group). */
 export const SCREENS: ScreenEntry[] = [
@@ -93,5 +110,7 @@ export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) =>
 /** The navigation of a role: its visible, listed screens by group, groups in `NAV_GROUPS` order, empty groups left out. */
 export function menuFor(role: number): Array<{ group: NavGroup; screens: ScreenEntry[] }> {
   const mine = screensFor(role).filter((s) => !s.hidden);
-  return NAV_GROUPS.map((group) => ({ group, screens: mine.filter((s) => s.group === group) })).filter((g) => g.screens.length > 0);
+  return NAV_GROUPS.map((group) => ({ group, screens: mine.filter((s) => s.group === group) })).filter(
+    (g) => g.screens.length > 0,
+  );
 }

@@ -26,6 +26,10 @@ export function markNavigation(screen: string): void {
 export function reportRender(screen: string, renderStart: number, size: Record<string, number>): void {
   const end = performance.now();
   const nav = store.navigatedAt[screen];
-  store.renders[screen] = { renderMs: end - renderStart, sinceNavigationMs: nav === undefined ? null : end - nav, size };
+  store.renders[screen] = {
+    renderMs: end - renderStart,
+    sinceNavigationMs: nav === undefined ? null : end - nav,
+    size,
+  };
   delete store.navigatedAt[screen];
 }

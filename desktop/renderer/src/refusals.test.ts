@@ -3,7 +3,9 @@ import { humanRefusal, offlineLine, sentenceFor, supersededRejections } from './
 
 describe('refusals in words', () => {
   it('takes a trailing raw code off the message and never shows it', () => {
-    expect(humanRefusal('EC-ABC is already booked then (1 booking).CONFLICT_AIRCRAFT')).toBe('EC-ABC is already booked then (1 booking).');
+    expect(humanRefusal('EC-ABC is already booked then (1 booking).CONFLICT_AIRCRAFT')).toBe(
+      'EC-ABC is already booked then (1 booking).',
+    );
     expect(humanRefusal('Mechanics cannot fly this aircraft.NOT_ALLOWED')).toBe('Mechanics cannot fly this aircraft.');
   });
   it('gives the sentence of a bare code, and a fallback for an unknown one', () => {

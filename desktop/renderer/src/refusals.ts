@@ -23,7 +23,8 @@ const SENTENCES: Record<string, string> = {
 };
 
 /** The human sentence for a code, or null for a code not known here. */
-export const sentenceFor = (code: string | null | undefined): string | null => (code ? (SENTENCES[code] ?? null) : null);
+export const sentenceFor = (code: string | null | undefined): string | null =>
+  code ? (SENTENCES[code] ?? null) : null;
 
 const CODE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$|^[A-Z]{4,}$/;
 
@@ -38,7 +39,10 @@ export function humanRefusal(message: string | null | undefined, code?: string |
   const tail = /[.:\s]\s*([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s*$/.exec(text);
   if (tail) {
     found = found ?? tail[1];
-    text = text.slice(0, tail.index + 1).replace(/[:\s]+$/, '').trim();
+    text = text
+      .slice(0, tail.index + 1)
+      .replace(/[:\s]+$/, '')
+      .trim();
   }
   if (CODE.test(text)) {
     found = found ?? text;
@@ -52,7 +56,9 @@ export function humanRefusal(message: string | null | undefined, code?: string |
 /** The refusal code a rejected command carries in `details.code`, if any. */
 export function codeOf(cmd: Pick<CommandDoc, 'details'>): string | null {
   const d = cmd.details;
-  return d && typeof d === 'object' && typeof (d as { code?: unknown }).code === 'string' ? String((d as { code: string }).code) : null;
+  return d && typeof d === 'object' && typeof (d as { code?: unknown }).code === 'string'
+    ? String((d as { code: string }).code)
+    : null;
 }
 
 /**
@@ -60,13 +66,18 @@ export function codeOf(cmd: Pick<CommandDoc, 'details'>): string | null {
  * superseded: the next successful sync of that kind of action retires the
  * older refusal, so its banner goes away by itself.
  */
-export function supersededRejections(commands: readonly Pick<CommandDoc, 'id' | 'name' | 'status' | 'client_time'>[]): Set<string> {
+export function supersededRejections(
+  commands: readonly Pick<CommandDoc, 'id' | 'name' | 'status' | 'client_time'>[],
+): Set<string> {
   const lastAccepted = new Map<string, number>();
-  for (const c of commands) if (c.status === 'accepted') lastAccepted.set(c.name, Math.max(lastAccepted.get(c.name) ?? 0, c.client_time));
+  for (const c of commands)
+    if (c.status === 'accepted') lastAccepted.set(c.name, Math.max(lastAccepted.get(c.name) ?? 0, c.client_time));
   const out = new Set<string>();
-  for (const c of commands) if (c.status === 'rejected' && (lastAccepted.get(c.name) ?? 0) > c.client_time) out.add(c.id);
+  for (const c of commands)
+    if (c.status === 'rejected' && (lastAccepted.get(c.name) ?? 0) > c.client_time) out.add(c.id);
   return out;
 }
 
 /** The status bar's quiet offline line. */
-export const offlineLine = (waiting: number): string => (waiting > 0 ? `Offline, ${waiting} change${waiting === 1 ? '' : 's'} waiting` : 'Offline, everything saved');
+export const offlineLine = (waiting: number): string =>
+  waiting > 0 ? `Offline, ${waiting} change${waiting === 1 ? '' : 's'} waiting` : 'Offline, everything saved';

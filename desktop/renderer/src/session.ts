@@ -54,7 +54,13 @@ export async function resolveApiBase(): Promise<string> {
 function isSession(v: unknown): v is StoredSession {
   if (typeof v !== 'object' || v === null) return false;
   const s = v as Partial<StoredSession>;
-  return typeof s.baseUrl === 'string' && typeof s.token === 'string' && typeof s.expires === 'number' && typeof s.user?.id === 'string' && typeof s.user.company_id === 'string';
+  return (
+    typeof s.baseUrl === 'string' &&
+    typeof s.token === 'string' &&
+    typeof s.expires === 'number' &&
+    typeof s.user?.id === 'string' &&
+    typeof s.user.company_id === 'string'
+  );
 }
 
 /** The last session for this API base, if any. */

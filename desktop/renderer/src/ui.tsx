@@ -6,7 +6,15 @@ import type { MelDeadline } from '@ops/shared/rules/aircraft-reports/mel';
 import { type DisplaySettings, formatDateTime, formatDeadline } from './format.ts';
 
 /** A coloured label; `tone` picks the colour. */
-export function Badge({ tone = 'neutral', children, title }: { tone?: 'neutral' | 'ok' | 'warn' | 'danger' | 'pending' | 'info'; children: ReactNode; title?: string }) {
+export function Badge({
+  tone = 'neutral',
+  children,
+  title,
+}: {
+  tone?: 'neutral' | 'ok' | 'warn' | 'danger' | 'pending' | 'info';
+  children: ReactNode;
+  title?: string;
+}) {
   return (
     <span className={`badge badge-${tone}`} title={title}>
       {children}
@@ -37,18 +45,31 @@ export function MelStatusBadge({ status }: { status: string | null }) {
 }
 
 /** The server's latest decision on a record: a command's or a rejected push. */
-export function DecisionNote({ command, outcome, display }: { command?: CommandDoc; outcome?: OutcomeDoc; display: DisplaySettings }) {
+export function DecisionNote({
+  command,
+  outcome,
+  display,
+}: {
+  command?: CommandDoc;
+  outcome?: OutcomeDoc;
+  display: DisplaySettings;
+}) {
   if (outcome && (!command || outcome.created >= (command.decided_at ?? 0))) {
     return (
       <div className="decision decision-rejected" role="alert">
-        <strong>{outcome.status === 'conflict' ? 'Not applied' : 'Refused by the server'}:</strong> {humanRefusal(outcome.reason)}
+        <strong>{outcome.status === 'conflict' ? 'Not applied' : 'Refused by the server'}:</strong>{' '}
+        {humanRefusal(outcome.reason)}
       </div>
     );
   }
   if (!command) return null;
   if (command.status === 'pending') return null;
   if (command.status === 'accepted') {
-    return <div className="decision decision-accepted">Accepted by the server{command.decided_at ? ` (${formatDateTime(command.decided_at, display)})` : ''}</div>;
+    return (
+      <div className="decision decision-accepted">
+        Accepted by the server{command.decided_at ? ` (${formatDateTime(command.decided_at, display)})` : ''}
+      </div>
+    );
   }
   const conflicts = conflictsOf(command.details);
   return (
@@ -58,7 +79,8 @@ export function DecisionNote({ command, outcome, display }: { command?: CommandD
         <ul className="conflicts">
           {conflicts.map((c) => (
             <li key={c.id}>
-              {c.callsign ?? 'Flight'} · {formatDateTime(c.offblocks, display, display.flightZone)} – {formatDateTime(c.onblocks, display, display.flightZone)} ({display.flightZone})
+              {c.callsign ?? 'Flight'} · {formatDateTime(c.offblocks, display, display.flightZone)} –{' '}
+              {formatDateTime(c.onblocks, display, display.flightZone)} ({display.flightZone})
             </li>
           ))}
         </ul>
@@ -67,7 +89,17 @@ export function DecisionNote({ command, outcome, display }: { command?: CommandD
   );
 }
 
-export function Field({ label, error, children, wide }: { label: string; error?: string; children: ReactNode; wide?: boolean }) {
+export function Field({
+  label,
+  error,
+  children,
+  wide,
+}: {
+  label: string;
+  error?: string;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   return (
     // biome-ignore lint/a11y/noLabelWithoutControl: the control comes in as children
     <label className={wide ? 'field field-wide' : 'field'}>
@@ -82,7 +114,11 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
 
-const UNIT: Record<string, [string, string]> = { flights: ['flight', 'flights'], cycles: ['cycle', 'cycles'], flight_days: ['flight day', 'flight days'] };
+const UNIT: Record<string, [string, string]> = {
+  flights: ['flight', 'flights'],
+  cycles: ['cycle', 'cycles'],
+  flight_days: ['flight day', 'flight days'],
+};
 
 /** An item's deadline in words: a date in the company zone, or what is left of a counter. */
 export function deadlineText(deadline: MelDeadline | null, display: DisplaySettings): string {
@@ -90,5 +126,7 @@ export function deadlineText(deadline: MelDeadline | null, display: DisplaySetti
   if (deadline.kind === 'time') return `until ${formatDeadline(deadline.expires, display)}`;
   if (!deadline.known) return 'limit unknown (counts as used up)';
   const [one, many] = UNIT[deadline.unit] ?? [deadline.unit, deadline.unit];
-  return deadline.remaining <= 0 ? `${deadline.limit} ${deadline.limit === 1 ? one : many} used up` : `${deadline.remaining} ${deadline.remaining === 1 ? one : many} left`;
+  return deadline.remaining <= 0
+    ? `${deadline.limit} ${deadline.limit === 1 ? one : many} used up`
+    : `${deadline.remaining} ${deadline.remaining === 1 ? one : many} left`;
 }

@@ -9,8 +9,26 @@
  *   collections are not ordered, and the server must know the flight before it
  *   decides the confirm).
  */
-import { type CommandArgs, type CommandName, createOpsClient, databaseName, type OpsClient, type OpsDoc } from '@ops/client-core';
-import { type AircraftReportDoc, type CommandDoc, DEVICE_TYPES, FLEET_TYPES, type FleetReportDoc, fromFleetReport, INBOX_TYPES, PEOPLE_TYPES, toFleetReport, uuidv7 } from '@ops/shared';
+import {
+  type CommandArgs,
+  type CommandName,
+  createOpsClient,
+  databaseName,
+  type OpsClient,
+  type OpsDoc,
+} from '@ops/client-core';
+import {
+  type AircraftReportDoc,
+  type CommandDoc,
+  DEVICE_TYPES,
+  FLEET_TYPES,
+  type FleetReportDoc,
+  fromFleetReport,
+  INBOX_TYPES,
+  PEOPLE_TYPES,
+  toFleetReport,
+  uuidv7,
+} from '@ops/shared';
 import { BehaviorSubject, type Subscription } from 'rxjs';
 import { type StoredSession, saveSession } from './session.ts';
 
@@ -84,7 +102,11 @@ function readList<T>(key: string, check: (v: unknown) => v is T): T[] {
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isDeferred = (v: unknown): v is DeferredCommand =>
-  typeof v === 'object' && v !== null && isString((v as DeferredCommand).id) && isString((v as DeferredCommand).name) && isString((v as DeferredCommand).after);
+  typeof v === 'object' &&
+  v !== null &&
+  isString((v as DeferredCommand).id) &&
+  isString((v as DeferredCommand).name) &&
+  isString((v as DeferredCommand).after);
 
 export class Workspace {
   /** `collection:id` of documents saved here and not yet acknowledged by the server. */
@@ -102,7 +124,12 @@ export class Workspace {
     private session: StoredSession,
   ) {
     const db = databaseName(session.baseUrl, session.user.id, session.user.company_id);
-    this.keys = { marks: `ops.marks.${db}`, deferred: `ops.deferred.${db}`, dismissed: `ops.dismissed.${db}`, lastSync: `ops.lastSync.${db}` };
+    this.keys = {
+      marks: `ops.marks.${db}`,
+      deferred: `ops.deferred.${db}`,
+      dismissed: `ops.dismissed.${db}`,
+      lastSync: `ops.lastSync.${db}`,
+    };
     this.marks$ = new BehaviorSubject<ReadonlySet<string>>(new Set(readList(this.keys.marks, isString)));
     this.deferred$ = new BehaviorSubject<readonly DeferredCommand[]>(readList(this.keys.deferred, isDeferred));
     this.dismissed$ = new BehaviorSubject<ReadonlySet<string>>(new Set(readList(this.keys.dismissed, isString)));
@@ -196,7 +223,11 @@ export class Workspace {
     next.add(markKey(collection, doc.id));
     this.setMarks(next);
     const where = recordLocation(collection);
-    const stored = where.write ? where.write(doc as unknown as Record<string, unknown>) : where.type ? { ...doc, type: where.type } : doc;
+    const stored = where.write
+      ? where.write(doc as unknown as Record<string, unknown>)
+      : where.type
+        ? { ...doc, type: where.type }
+        : doc;
     await this.client.save(where.collection, stored as unknown as OpsDoc);
   }
 
@@ -205,8 +236,18 @@ export class Workspace {
    * has not acknowledged yet, the command waits for it (and counts as pending).
    * Answers the command id (its decision arrives in the `commands` collection).
    */
-  async run<N extends CommandName>(name: N, args: CommandArgs<N>, after?: { collection: TrackedCollection; id: string }): Promise<string> {
-    const deferred: DeferredCommand = { id: uuidv7(), name, args: args as Record<string, unknown>, client_time: Date.now(), after: after ? markKey(after.collection, after.id) : '' };
+  async run<N extends CommandName>(
+    name: N,
+    args: CommandArgs<N>,
+    after?: { collection: TrackedCollection; id: string },
+  ): Promise<string> {
+    const deferred: DeferredCommand = {
+      id: uuidv7(),
+      name,
+      args: args as Record<string, unknown>,
+      client_time: Date.now(),
+      after: after ? markKey(after.collection, after.id) : '',
+    };
     if (after && this.marks$.value.has(deferred.after)) {
       this.setDeferred([...this.deferred$.value, deferred]);
       return deferred.id;
@@ -217,7 +258,19 @@ export class Workspace {
 
   /** The same document `Commands.run` inserts, with the id and time of the person's action. */
   private async insertCommand(d: DeferredCommand): Promise<void> {
-    const doc: CommandDoc & { type: string } = { type: DEVICE_TYPES.command, id: d.id, name: d.name, args: d.args, client_time: d.client_time, user_id: this.session.user.id, status: 'pending', reason: null, details: null, result: null, decided_at: null };
+    const doc: CommandDoc & { type: string } = {
+      type: DEVICE_TYPES.command,
+      id: d.id,
+      name: d.name,
+      args: d.args,
+      client_time: d.client_time,
+      user_id: this.session.user.id,
+      status: 'pending',
+      reason: null,
+      details: null,
+      result: null,
+      decided_at: null,
+    };
     await this.client.collections.device.insert(doc as unknown as OpsDoc);
   }
 
@@ -263,7 +316,11 @@ export class Workspace {
     try {
       res = await fetch(`${this.session.baseUrl}${path}`, {
         method,
-        headers: { accept: 'application/json', authorization: `Bearer ${this.session.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${this.session.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
@@ -276,8 +333,12 @@ export class Workspace {
     } catch {
       throw new RestError(`Unexpected answer from the server (HTTP ${res.status})`, res.status, text);
     }
-    const message = typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string' ? (parsed as { message: string }).message : null;
-    if (!res.ok || (parsed as { result?: unknown } | null)?.result === false) throw new RestError(message ?? `HTTP ${res.status}`, res.status, parsed);
+    const message =
+      typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string'
+        ? (parsed as { message: string }).message
+        : null;
+    if (!res.ok || (parsed as { result?: unknown } | null)?.result === false)
+      throw new RestError(message ?? `HTTP ${res.status}`, res.status, parsed);
     return parsed as T;
   }
 

@@ -55,5 +55,36 @@ import './duty/duty.alerts.ts';
 
 /** The route registry: every area adds its list here (one line per area). */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...accountsRoutes, ...apiKeysRoutes, ...aircraftRoutes, ...syncRoutes, ...flightTypesRoutes, ...inventoryRoutes, ...aircraftReportsRoutes, ...maintenanceJobsRoutes, ...maintenancePlansRoutes, ...flightsRoutes, ...airportsRoutes, ...notificationsRoutes, ...companyRoutes, ...newsRoutes, ...usersRoutes, ...profileRoutes, ...basesRoutes, ...pilotGroupsRoutes, ...pilotsRoutes, ...certificatesRoutes, ...webhooksRoutes, ...reportsRoutes, ...schedulesRoutes, ...uploadsRoutes, ...trainingsRoutes, ...safetyReportsRoutes, ...billingRoutes, ...paymentsRoutes, ...dutyRoutes];
+  return [
+    ...systemRoutes,
+    ...accountsRoutes,
+    ...apiKeysRoutes,
+    ...aircraftRoutes,
+    ...syncRoutes,
+    ...flightTypesRoutes,
+    ...inventoryRoutes,
+    ...aircraftReportsRoutes,
+    ...maintenanceJobsRoutes,
+    ...maintenancePlansRoutes,
+    ...flightsRoutes,
+    ...airportsRoutes,
+    ...notificationsRoutes,
+    ...companyRoutes,
+    ...newsRoutes,
+    ...usersRoutes,
+    ...profileRoutes,
+    ...basesRoutes,
+    ...pilotGroupsRoutes,
+    ...pilotsRoutes,
+    ...certificatesRoutes,
+    ...webhooksRoutes,
+    ...reportsRoutes,
+    ...schedulesRoutes,
+    ...uploadsRoutes,
+    ...trainingsRoutes,
+    ...safetyReportsRoutes,
+    ...billingRoutes,
+    ...paymentsRoutes,
+    ...dutyRoutes,
+  ];
 }

@@ -154,7 +154,15 @@ declare module './schema.ts' {
     aircraft_manufacturers: { id: string; name: string };
     aircraft_models: { id: string; manufacturer_id: string; name: string; icao: string | null };
     sessions: SessionsTable;
-    user_logins: { id: string; user_id: string; company_id: string; created: number; ip: string | null; user_agent: string | null; method: string };
+    user_logins: {
+      id: string;
+      user_id: string;
+      company_id: string;
+      created: number;
+      ip: string | null;
+      user_agent: string | null;
+      method: string;
+    };
     api_keys: ApiKeysTable;
     login_challenges: {
       id: string;

@@ -112,11 +112,34 @@ declare module './schema.ts' {
   interface DB {
     user_certificates: UserCertificatesTable;
     flight_types: FlightTypesTable;
-    flight_type_certificates: { id: string; company_id: string; flight_type_id: string; role: string; certificate_type: string };
+    flight_type_certificates: {
+      id: string;
+      company_id: string;
+      flight_type_id: string;
+      role: string;
+      certificate_type: string;
+    };
     flights: FlightsTable;
-    flight_changes: { id: string; company_id: string; flight_id: string; user_id: string | null; action: string; fields: string | null; comments: string | null; created: number };
+    flight_changes: {
+      id: string;
+      company_id: string;
+      flight_id: string;
+      user_id: string | null;
+      action: string;
+      fields: string | null;
+      comments: string | null;
+      created: number;
+    };
     aircraft_reports: AircraftReportsTable;
     mel_items: MelItemsTable;
-    mel_item_limitations: { id: string; company_id: string; mel_item_id: string; code: string; value: string | null; note: string | null; created: number };
+    mel_item_limitations: {
+      id: string;
+      company_id: string;
+      mel_item_id: string;
+      code: string;
+      value: string | null;
+      note: string | null;
+      created: number;
+    };
   }
 }

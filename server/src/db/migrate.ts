@@ -13,9 +13,13 @@ const MIGRATION_FILE = new RegExp(`^\\d{4}_.+\\${ext}$`);
 /** Every `migrations/NNNN_name.ts` file (`.js` once built), in name order; one set for both dialects. */
 class FolderProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    const files = fs.readdirSync(dir).filter((f) => MIGRATION_FILE.test(f)).sort();
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => MIGRATION_FILE.test(f))
+      .sort();
     const out: Record<string, Migration> = {};
-    for (const f of files) out[f.slice(0, -ext.length)] = (await import(pathToFileURL(path.join(dir, f)).href)) as Migration;
+    for (const f of files)
+      out[f.slice(0, -ext.length)] = (await import(pathToFileURL(path.join(dir, f)).href)) as Migration;
     return out;
   }
 }
@@ -27,7 +31,12 @@ class FolderProvider implements MigrationProvider {
 export async function migrateToLatest(db: Kysely<DB>, schema: string | null = null): Promise<void> {
   // Areas number their migrations in ranges (0010 company, 0030 fleet...), so a new
   // file may sort before one already applied: allow that instead of refusing to start.
-  const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db,
+    provider: new FolderProvider(),
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

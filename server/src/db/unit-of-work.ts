@@ -38,8 +38,16 @@ export class UnitOfWork {
       .executeTakeFirst();
     let value = row?.value;
     if (value === undefined) {
-      await this.trx.insertInto('sync_counters').values({ company_id: companyId, value: 1 }).onConflict((oc) => oc.column('company_id').doUpdateSet({ value: sql<number>`sync_counters.value + 1` })).execute();
-      const again = await this.trx.selectFrom('sync_counters').select('value').where('company_id', '=', companyId).executeTakeFirstOrThrow();
+      await this.trx
+        .insertInto('sync_counters')
+        .values({ company_id: companyId, value: 1 })
+        .onConflict((oc) => oc.column('company_id').doUpdateSet({ value: sql<number>`sync_counters.value + 1` }))
+        .execute();
+      const again = await this.trx
+        .selectFrom('sync_counters')
+        .select('value')
+        .where('company_id', '=', companyId)
+        .executeTakeFirstOrThrow();
       value = again.value;
     }
     this.numbers.set(companyId, Number(value));

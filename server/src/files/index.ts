@@ -16,7 +16,8 @@ const stores = new WeakMap<AppContext, FileStore>();
  * in the database, so every server process of a deployment accepts the others' URLs.
  */
 async function loadSecret(ctx: AppContext): Promise<Buffer> {
-  const read = () => ctx.db.selectFrom('uploads_secrets').select('value').where('name', '=', 'url_hmac').executeTakeFirst();
+  const read = () =>
+    ctx.db.selectFrom('uploads_secrets').select('value').where('name', '=', 'url_hmac').executeTakeFirst();
   let row = await read();
   if (!row) {
     await ctx.db
@@ -36,13 +37,17 @@ export function fileStore(ctx: AppContext): FileStore {
     if (ctx.config.s3) store = new S3FileStore(ctx.config.s3, path.join(ctx.config.dataDir, 'tmp'));
     else {
       let secret: Promise<Buffer> | null = null;
-      store = new LocalFileStore(ctx.config.dataDir, () => {
-        secret ??= loadSecret(ctx).catch((err) => {
-          secret = null;
-          throw err;
-        });
-        return secret;
-      }, '/api/v1');
+      store = new LocalFileStore(
+        ctx.config.dataDir,
+        () => {
+          secret ??= loadSecret(ctx).catch((err) => {
+            secret = null;
+            throw err;
+          });
+          return secret;
+        },
+        '/api/v1',
+      );
     }
     stores.set(ctx, store);
   }

@@ -113,25 +113,52 @@ export class LocalFileStore implements FileStore {
 
   /** Drops the upload's folders (`<company>/<upload>/…`) once they became empty, never the company folder. */
   private async pruneEmpty(dir: string): Promise<void> {
-    for (let d = dir, i = 0; i < 2 && d.startsWith(this.root + path.sep) && path.relative(this.root, d).split(path.sep).length > 1; i++, d = path.dirname(d)) {
-      if (!(await fsp.rmdir(d).then(() => true, () => false))) return;
+    for (
+      let d = dir, i = 0;
+      i < 2 && d.startsWith(this.root + path.sep) && path.relative(this.root, d).split(path.sep).length > 1;
+      i++, d = path.dirname(d)
+    ) {
+      if (
+        !(await fsp.rmdir(d).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
     }
   }
 
   async signPut(key: string, seconds: number, origin: string): Promise<SignedUrl> {
     const expires = Math.floor(Date.now() / 1000) + seconds;
-    return { url: `${origin}${this.apiBase}${LOCAL_FILE_PATH}/${await this.token({ op: 'put', key, expires })}`, expires };
+    return {
+      url: `${origin}${this.apiBase}${LOCAL_FILE_PATH}/${await this.token({ op: 'put', key, expires })}`,
+      expires,
+    };
   }
 
-  async signGet(key: string, seconds: number, origin: string, opts: { filename: string; contentType: string; inline?: boolean }): Promise<SignedUrl> {
+  async signGet(
+    key: string,
+    seconds: number,
+    origin: string,
+    opts: { filename: string; contentType: string; inline?: boolean },
+  ): Promise<SignedUrl> {
     const expires = Math.floor(Date.now() / 1000) + seconds;
-    const grant: LocalGrant = { op: 'get', key, expires, filename: opts.filename, contentType: opts.contentType, ...(opts.inline ? { inline: true } : {}) };
+    const grant: LocalGrant = {
+      op: 'get',
+      key,
+      expires,
+      filename: opts.filename,
+      contentType: opts.contentType,
+      ...(opts.inline ? { inline: true } : {}),
+    };
     return { url: `${origin}${this.apiBase}${LOCAL_FILE_PATH}/${await this.token(grant)}`, expires };
   }
 
   private async token(grant: LocalGrant): Promise<string> {
     const payload = Buffer.from(JSON.stringify(grant)).toString('base64url');
-    const mac = createHmac('sha256', await this.secret()).update(payload).digest('base64url');
+    const mac = createHmac('sha256', await this.secret())
+      .update(payload)
+      .digest('base64url');
     return `${payload}.${mac}`;
   }
 
@@ -139,7 +166,9 @@ export class LocalFileStore implements FileStore {
   async verify(token: string, now = Math.floor(Date.now() / 1000)): Promise<LocalGrant | null> {
     const [payload, mac, extra] = token.split('.');
     if (!payload || !mac || extra !== undefined) return null;
-    const expected = createHmac('sha256', await this.secret()).update(payload).digest();
+    const expected = createHmac('sha256', await this.secret())
+      .update(payload)
+      .digest();
     const given = Buffer.from(mac, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     try {

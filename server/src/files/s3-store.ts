@@ -3,7 +3,14 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { byteLimit } from './local-store.ts';
 import { contentDisposition, type FileStore, type PutOptions, type SignedUrl, type StoredObject } from './store.ts';
@@ -54,7 +61,13 @@ export class S3FileStore implements FileStore {
       const limit = byteLimit(opts.maxBytes);
       await pipeline(body, limit, fs.createWriteStream(tmp));
       await this.client.send(
-        new PutObjectCommand({ Bucket: this.s3.bucket, Key: key, Body: fs.createReadStream(tmp), ContentLength: limit.bytes, ContentType: opts.contentType }),
+        new PutObjectCommand({
+          Bucket: this.s3.bucket,
+          Key: key,
+          Body: fs.createReadStream(tmp),
+          ContentLength: limit.bytes,
+          ContentType: opts.contentType,
+        }),
       );
       return { size: limit.bytes };
     } finally {
@@ -75,7 +88,9 @@ export class S3FileStore implements FileStore {
   async readStart(key: string, bytes: number): Promise<Buffer> {
     const head = await this.head(key);
     if (!head || head.size === 0) return Buffer.alloc(0);
-    const r = await this.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: key, Range: `bytes=0-${Math.min(bytes, head.size) - 1}` }));
+    const r = await this.client.send(
+      new GetObjectCommand({ Bucket: this.s3.bucket, Key: key, Range: `bytes=0-${Math.min(bytes, head.size) - 1}` }),
+    );
     const buf = Buffer.from(await (r.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
     return buf.subarray(0, bytes);
   }
@@ -101,11 +116,18 @@ export class S3FileStore implements FileStore {
   }
 
   async signPut(key: string, seconds: number): Promise<SignedUrl> {
-    const url = await getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.s3.bucket, Key: key }), { expiresIn: seconds });
+    const url = await getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.s3.bucket, Key: key }), {
+      expiresIn: seconds,
+    });
     return { url, expires: Math.floor(Date.now() / 1000) + seconds };
   }
 
-  async signGet(key: string, seconds: number, _origin: string, opts: { filename: string; contentType: string; inline?: boolean }): Promise<SignedUrl> {
+  async signGet(
+    key: string,
+    seconds: number,
+    _origin: string,
+    opts: { filename: string; contentType: string; inline?: boolean },
+  ): Promise<SignedUrl> {
     const cmd = new GetObjectCommand({
       Bucket: this.s3.bucket,
       Key: key,

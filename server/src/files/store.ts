@@ -39,7 +39,12 @@ export interface FileStore {
   /** A URL to PUT the raw bytes to, without Authorization and without other headers. */
   signPut(key: string, seconds: number, origin: string): Promise<SignedUrl>;
   /** A short-lived URL to GET the object with, sent as an attachment named `filename`. */
-  signGet(key: string, seconds: number, origin: string, opts: { filename: string; contentType: string; inline?: boolean }): Promise<SignedUrl>;
+  signGet(
+    key: string,
+    seconds: number,
+    origin: string,
+    opts: { filename: string; contentType: string; inline?: boolean },
+  ): Promise<SignedUrl>;
 }
 
 export class TooLargeError extends Error {

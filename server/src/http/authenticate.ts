@@ -30,26 +30,32 @@ function credentialQuery(db: Kysely<DB>, isKey: boolean, hash: string) {
         .innerJoin('users as u', 'u.id', 'k.user_id')
         .select(['k.id as credential_id', 'k.revoked as revoked', 'k.expires as expires', 'k.last_seen as touched'])
         .where('k.token_hash', '=', hash);
-  return base.innerJoin('companies as c', 'c.id', 'u.company_id').select((eb) => [
-    eb.selectFrom('sync_counters as sc').select('sc.value').whereRef('sc.company_id', '=', 'u.company_id').as('company_version'),
-    'u.id as user_id',
-    'u.identity_id',
-    'u.company_id',
-    'u.user_group_id',
-    'u.email',
-    'u.name',
-    'u.surname',
-    'u.supervisor_id',
-    'u.active',
-    'u.deleted',
-    'u.expiration',
-    'c.name as company_name',
-    'c.plan',
-    'c.timezone',
-    'c.flight_timezone',
-    'c.billing_enabled',
-    'c.disabled',
-  ]);
+  return base
+    .innerJoin('companies as c', 'c.id', 'u.company_id')
+    .select((eb) => [
+      eb
+        .selectFrom('sync_counters as sc')
+        .select('sc.value')
+        .whereRef('sc.company_id', '=', 'u.company_id')
+        .as('company_version'),
+      'u.id as user_id',
+      'u.identity_id',
+      'u.company_id',
+      'u.user_group_id',
+      'u.email',
+      'u.name',
+      'u.surname',
+      'u.supervisor_id',
+      'u.active',
+      'u.deleted',
+      'u.expiration',
+      'c.name as company_name',
+      'c.plan',
+      'c.timezone',
+      'c.flight_timezone',
+      'c.billing_enabled',
+      'c.disabled',
+    ]);
 }
 
 type CredentialRow = Awaited<ReturnType<ReturnType<typeof credentialQuery>['executeTakeFirst']>>;
@@ -61,10 +67,15 @@ const compiled = new WeakMap<Kysely<DB>, { key: string; session: string }>();
 async function lookup(db: Kysely<DB>, isKey: boolean, hash: string): Promise<CredentialRow> {
   let sqlText = compiled.get(db);
   if (!sqlText) {
-    sqlText = { key: credentialQuery(db, true, '?').compile().sql, session: credentialQuery(db, false, '?').compile().sql };
+    sqlText = {
+      key: credentialQuery(db, true, '?').compile().sql,
+      session: credentialQuery(db, false, '?').compile().sql,
+    };
     compiled.set(db, sqlText);
   }
-  const result = await db.executeQuery<NonNullable<CredentialRow>>(CompiledQuery.raw(isKey ? sqlText.key : sqlText.session, [hash]));
+  const result = await db.executeQuery<NonNullable<CredentialRow>>(
+    CompiledQuery.raw(isKey ? sqlText.key : sqlText.session, [hash]),
+  );
   return result.rows[0];
 }
 
@@ -82,7 +93,8 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
   }
   if (!row) return { ok: false, message: 'Invalid token' };
   if (row.revoked) return { ok: false, message: isKey ? 'API key revoked' : 'Session ended' };
-  if (row.expires !== null && row.expires <= now) return { ok: false, message: isKey ? 'API key expired' : 'Session expired' };
+  if (row.expires !== null && row.expires <= now)
+    return { ok: false, message: isKey ? 'API key expired' : 'Session expired' };
   if (!row.active || row.deleted) return { ok: false, message: 'Account inactive' };
   if (row.disabled) return { ok: false, message: 'Company disabled' };
   if (accountExpired(row.expiration, row.timezone, now * 1000)) {
@@ -115,7 +127,9 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
         billingEnabled: !!row.billing_enabled,
       },
       credential: { kind: isKey ? 'api_key' : 'session', id: row.credential_id },
-      companyVersion: cache ? cache.version(row.company_id, Number(row.company_version ?? 0)) : Number(row.company_version ?? 0),
+      companyVersion: cache
+        ? cache.version(row.company_id, Number(row.company_version ?? 0))
+        : Number(row.company_version ?? 0),
     },
   };
 }

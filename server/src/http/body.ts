@@ -14,7 +14,8 @@ export function rowsOf(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
   if (v && typeof v === 'object') {
     const entries = Object.entries(v as Record<string, unknown>);
-    if (entries.every(([k]) => /^\d+$/.test(k))) return entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, x]) => x);
+    if (entries.every(([k]) => /^\d+$/.test(k)))
+      return entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, x]) => x);
     return [v];
   }
   return [];

@@ -30,7 +30,11 @@ export type Access =
     };
 
 /** Media types a request body may be documented with. */
-export type BodyMedia = 'application/json' | 'application/x-www-form-urlencoded' | 'multipart/form-data' | 'application/octet-stream';
+export type BodyMedia =
+  | 'application/json'
+  | 'application/x-www-form-urlencoded'
+  | 'multipart/form-data'
+  | 'application/octet-stream';
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 /** What a handler may return: the declared 200 body (checked at compile time), a `Reply`, or nothing when it wrote the answer. */

@@ -33,7 +33,11 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
 }
 
 /** Validation failure: 400 with `result: false`, a message and the field errors under `key`. */
-export function validationFailed(errors: FieldErrors, key: 'errors' | 'validation' = 'errors', message = 'Validation failed') {
+export function validationFailed(
+  errors: FieldErrors,
+  key: 'errors' | 'validation' = 'errors',
+  message = 'Validation failed',
+) {
   return new HttpError(400, { result: false, message, [key]: errors });
 }
 

@@ -5,7 +5,10 @@ import { badRequest } from './errors.ts';
  * segments an Express 5 wildcard captured. An empty value skips the filter
  * (Part A conventions); a segment without `key:` or an unknown key is a 400.
  */
-export function parseNamed(segments: readonly string[] | string | undefined, allowed: readonly string[]): Record<string, string> {
+export function parseNamed(
+  segments: readonly string[] | string | undefined,
+  allowed: readonly string[],
+): Record<string, string> {
   const list = segments === undefined ? [] : Array.isArray(segments) ? segments : [segments];
   const out: Record<string, string> = {};
   const errors: Record<string, string[]> = {};

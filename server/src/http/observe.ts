@@ -28,7 +28,9 @@ export function observeResponses(fn: Observer | null): void {
 const MAX_CAPTURE = 16 * 1024 * 1024;
 
 /** Middleware that copies JSON bodies as they are written and reports each response when it finishes. */
-export function observerMiddleware(dialect: string): ((req: Request, res: Response, next: NextFunction) => void) | null {
+export function observerMiddleware(
+  dialect: string,
+): ((req: Request, res: Response, next: NextFunction) => void) | null {
   const fn = observer;
   if (!fn) return null;
   return (req, res, next) => {
@@ -37,7 +39,9 @@ export function observerMiddleware(dialect: string): ((req: Request, res: Respon
     const isJson = () => /\bjson\b/i.test(String(res.getHeader('content-type') ?? ''));
     const keep = (chunk: unknown, encoding?: unknown) => {
       if (chunk == null || typeof chunk === 'function' || size > MAX_CAPTURE || !isJson()) return;
-      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+      const buf = Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
       size += buf.length;
       chunks.push(buf);
     };

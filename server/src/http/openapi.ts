@@ -24,7 +24,13 @@ function jsonSchema(s: z.ZodType, io: Io): Json {
       // a comma-separated list for an array. Probed on the schema itself, so the document accepts what the server does.
       const preprocess = (def.in as { _zod?: { def: { type: string } } } | undefined)?._zod?.def.type === 'transform';
       const js = ctx.jsonSchema as Json;
-      const anyString = js.type === 'string' && js.enum === undefined && js.const === undefined && !js.minLength && !js.pattern && !js.format;
+      const anyString =
+        js.type === 'string' &&
+        js.enum === undefined &&
+        js.const === undefined &&
+        !js.minLength &&
+        !js.pattern &&
+        !js.format;
       if (preprocess && Object.keys(js).length && !anyString) {
         const zs = ctx.zodSchema as unknown as z.ZodType;
         const items = (js.items as Json | undefined)?.enum as string[] | undefined;
@@ -34,15 +40,24 @@ function jsonSchema(s: z.ZodType, io: Io): Json {
         if (text || empty) {
           const inner = { ...js };
           for (const k of Object.keys(js)) delete js[k];
-          const alt = text ? { type: 'string', ...(empty ? {} : { minLength: 1 }), description: items ? `Comma-separated: ${items.join(', ')}` : 'Comma-separated values' } : { type: 'string', const: '' };
-          Object.assign(js, { anyOf: [inner, alt, ...(number ? [{ type: 'number', description: 'A single value' }] : [])] });
+          const alt = text
+            ? {
+                type: 'string',
+                ...(empty ? {} : { minLength: 1 }),
+                description: items ? `Comma-separated: ${items.join(', ')}` : 'Comma-separated values',
+              }
+            : { type: 'string', const: '' };
+          Object.assign(js, {
+            anyOf: [inner, alt, ...(number ? [{ type: 'number', description: 'A single value' }] : [])],
+          });
         }
         return;
       }
       if (ctx.jsonSchema.type !== 'string') return;
       const out = z.toJSONSchema(def.out, { io: 'output', unrepresentable: 'any' }) as Json;
       if (out.type !== 'string') return;
-      for (const k of ['format', 'pattern', 'enum', 'minLength', 'maxLength'] as const) if (out[k] !== undefined && ctx.jsonSchema[k] === undefined) ctx.jsonSchema[k] = out[k] as never;
+      for (const k of ['format', 'pattern', 'enum', 'minLength', 'maxLength'] as const)
+        if (out[k] !== undefined && ctx.jsonSchema[k] === undefined) ctx.jsonSchema[k] = out[k] as never;
     },
   }) as Json;
   return schema;
@@ -53,22 +68,41 @@ const toOutSchema = (s: z.ZodType) => jsonSchema(s, 'output');
 
 const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const ERROR_RESPONSES = {
-  ValidationFailed: { description: 'Validation failed: `{result: false, message, errors|validation}` (field → messages)', schema: ZValidationError },
+  ValidationFailed: {
+    description: 'Validation failed: `{result: false, message, errors|validation}` (field → messages)',
+    schema: ZValidationError,
+  },
   Unauthorized: { description: 'Missing, unknown, expired or revoked token', schema: ZError },
   Forbidden: { description: 'A role, plan, permission or session-only gate refused the caller', schema: ZError },
-  NotFound: { description: 'No such record in the caller’s company (another company’s record is also 404)', schema: ZError },
-  TooManyRequests: { description: 'Throttled (sign-in, password or code attempts); `retry_after` seconds', schema: ZError },
+  NotFound: {
+    description: 'No such record in the caller’s company (another company’s record is also 404)',
+    schema: ZError,
+  },
+  TooManyRequests: {
+    description: 'Throttled (sign-in, password or code attempts); `retry_after` seconds',
+    schema: ZError,
+  },
   Error: { description: 'Other errors (405, 409, 410, 413, 5xx) in the same envelope', schema: ZError },
 } as const;
 
 /** The `responses` object of one operation: the 200 (JSON, file or redirect), declared others, then the error envelope. */
 export function responsesFor(r: RouteDef): Record<string, unknown> {
   const headers = r.headers
-    ? { headers: Object.fromEntries(Object.entries(r.headers).map(([k, h]) => [k, { description: h.description, schema: { type: h.type ?? 'string' } }])) }
+    ? {
+        headers: Object.fromEntries(
+          Object.entries(r.headers).map(([k, h]) => [
+            k,
+            { description: h.description, schema: { type: h.type ?? 'string' } },
+          ]),
+        ),
+      }
     : {};
   const success: Record<string, unknown> = {};
   if (r.redirect) {
-    success[302] = { description: 'Redirect to the file', headers: { Location: { description: 'Where the file is served', schema: { type: 'string' } } } };
+    success[302] = {
+      description: 'Redirect to the file',
+      headers: { Location: { description: 'Where the file is served', schema: { type: 'string' } } },
+    };
   } else {
     // A JSON answer, a file, or either (a list that also exports `excel:true`).
     const types = r.file ? (typeof r.file.mediaType === 'string' ? [r.file.mediaType] : r.file.mediaType) : [];
@@ -76,10 +110,18 @@ export function responsesFor(r: RouteDef): Record<string, unknown> {
       ...(r.response ? { 'application/json': { schema: toOutSchema(r.response) } } : {}),
       ...Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
     };
-    success[200] = { description: r.file ? (r.response ? 'JSON, or the file' : 'The file') : 'Success', ...headers, ...(Object.keys(content).length ? { content } : {}) };
+    success[200] = {
+      description: r.file ? (r.response ? 'JSON, or the file' : 'The file') : 'Success',
+      ...headers,
+      ...(Object.keys(content).length ? { content } : {}),
+    };
   }
   for (const [status, schema] of Object.entries(r.responses ?? {})) {
-    if (schema) success[status] = { description: status === '201' ? 'Created' : status === '202' ? 'Accepted' : 'See the summary', content: { 'application/json': { schema: toOutSchema(schema) } } };
+    if (schema)
+      success[status] = {
+        description: status === '201' ? 'Created' : status === '202' ? 'Accepted' : 'See the summary',
+        content: { 'application/json': { schema: toOutSchema(schema) } },
+      };
   }
   const write = methodsOf(r).some((m) => m !== 'GET');
   return {
@@ -149,8 +191,14 @@ const pascal = (s: string) =>
  * `GET /pilots/get_currency/{userId}/{d1}.json` → `getPilotsGetCurrencyByUserIdD1`.
  */
 export function operationIdOf(method: string, openPath: string): string {
-  const segments = openPath.replace(/\.json$/, '').split('/').filter(Boolean);
-  const words = segments.filter((s) => !s.startsWith('{')).map(pascal).join('');
+  const segments = openPath
+    .replace(/\.json$/, '')
+    .split('/')
+    .filter(Boolean);
+  const words = segments
+    .filter((s) => !s.startsWith('{'))
+    .map(pascal)
+    .join('');
   const params = segments.filter((s) => s.startsWith('{')).map((s) => pascal(s.slice(1, s.indexOf('}'))));
   const json = openPath.endsWith('.json') || !segments.length ? '' : 'Raw';
   return `${method.toLowerCase()}${words || 'Root'}${json}${params.length ? `By${params.join('')}` : ''}`;
@@ -180,7 +228,12 @@ export function whoMayCall(access: Access): string {
 function accessDoc(access: Access): Record<string, unknown> {
   if (access.public) return access;
   const { who, ...rest } = access;
-  return { gate: who.name, ...(who.maxRole === undefined ? {} : { maxRole: who.maxRole }), ...(who.roles ? { roles: who.roles } : {}), ...rest };
+  return {
+    gate: who.name,
+    ...(who.maxRole === undefined ? {} : { maxRole: who.maxRole }),
+    ...(who.roles ? { roles: who.roles } : {}),
+    ...rest,
+  };
 }
 
 /** Named parameters of a `{/*named}` route in the path form: one or more `name:value` segments. */
@@ -207,7 +260,12 @@ function pathParameters(r: RouteDef, openPath: string): Json[] {
       name,
       in: 'path',
       required: true,
-      ...(optional ? { description: 'Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given.' } : {}),
+      ...(optional
+        ? {
+            description:
+              'Optional segment of the spec’s positional form: `null` stands for “none” (the caller, for a user) when a later segment is given.',
+          }
+        : {}),
       schema,
     };
   });
@@ -256,7 +314,8 @@ function extractRecords(paths: Record<string, Record<string, Json>>): Record<str
     const o = node as Json;
     const out: Json = {};
     for (const [k, v] of Object.entries(o)) {
-      if (k === 'properties' && v && typeof v === 'object') out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, walk(s, p)]));
+      if (k === 'properties' && v && typeof v === 'object')
+        out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, walk(s, p)]));
       else if (k === 'enum' || k === 'const' || k === 'default' || k === 'examples') out[k] = v;
       else out[k] = walk(v, key);
     }
@@ -267,7 +326,12 @@ function extractRecords(paths: Record<string, Record<string, Json>>): Record<str
     for (const op of Object.values(item)) {
       const id = pascal(String(op.operationId));
       if (op.requestBody) op.requestBody = walk(op.requestBody, `${id}Request`);
-      op.responses = Object.fromEntries(Object.entries(op.responses as Json).map(([status, r]) => [status, walk(r, `${id}${status === '200' ? '' : status}Response`)]));
+      op.responses = Object.fromEntries(
+        Object.entries(op.responses as Json).map(([status, r]) => [
+          status,
+          walk(r, `${id}${status === '200' ? '' : status}Response`),
+        ]),
+      );
     }
   }
   return schemas;
@@ -307,15 +371,26 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
   const schemas = extractRecords(paths);
   return {
     openapi: '3.1.0',
-    info: { title: 'Operations Platform API', version, description: apiDescription(routes), license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' }, contact: { name: 'The operator of this server' } },
+    info: {
+      title: 'Operations Platform API',
+      version,
+      description: apiDescription(routes),
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      contact: { name: 'The operator of this server' },
+    },
     tags: tagsFor(routes),
     servers: [{ url: '/api/v1' }],
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       responses: Object.fromEntries(
-        Object.entries(ERROR_RESPONSES).map(([name, e]) => [name, { description: e.description, content: { 'application/json': { schema: toOutSchema(e.schema) } } }]),
+        Object.entries(ERROR_RESPONSES).map(([name, e]) => [
+          name,
+          { description: e.description, content: { 'application/json': { schema: toOutSchema(e.schema) } } },
+        ]),
       ),
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Session token or API key (svc_...)' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Session token or API key (svc_...)' },
+      },
     },
     paths,
   };

@@ -32,9 +32,11 @@ async function admit(ctx: AppContext, route: RouteDef, req: Request): Promise<Ac
   req.actor = actor;
   if (access.public) return actor;
   if (!actor) throw unauthorized();
-  if (access.sessionOnly && actor.credential.kind === 'api_key') throw forbidden('API keys cannot be used here; sign in interactively');
+  if (access.sessionOnly && actor.credential.kind === 'api_key')
+    throw forbidden('API keys cannot be used here; sign in interactively');
   if (!allows(access.who, actor.role)) throw access.deny === 404 ? notFound() : forbidden();
-  if (access.plans && !access.plans.includes(actor.plan)) throw forbidden('Your company plan does not include this feature');
+  if (access.plans && !access.plans.includes(actor.plan))
+    throw forbidden('Your company plan does not include this feature');
   if (access.permission && !(await hasPermission(ctx.db, actor.companyId, actor.role, access.permission))) {
     throw forbidden(`Missing permission ${access.permission}`);
   }
@@ -77,7 +79,9 @@ function bodyIsObject(route: RouteDef): boolean {
   let known = objectBodies.get(route);
   if (known === undefined) {
     const schema = route.body ?? route.bodyDoc;
-    known = !!schema && (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { type?: unknown }).type === 'object';
+    known =
+      !!schema &&
+      (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { type?: unknown }).type === 'object';
     objectBodies.set(route, known);
   }
   return known;
@@ -85,9 +89,11 @@ function bodyIsObject(route: RouteDef): boolean {
 
 function parsePart(route: RouteDef, part: 'params' | 'query' | 'body', value: unknown): unknown {
   // Refused the same way on both databases, before any schema or handler sees it.
-  if (holdsNul(value)) throw validationFailed({ [part]: ['Text may not contain NUL characters'] }, route.validationKey ?? 'errors');
+  if (holdsNul(value))
+    throw validationFailed({ [part]: ['Text may not contain NUL characters'] }, route.validationKey ?? 'errors');
   // A JSON array where the body is documented as an object (fields) is refused here, also for routes that read their fields themselves.
-  if (part === 'body' && Array.isArray(value) && bodyIsObject(route)) throw validationFailed({ _: ['Expected an object of fields, not an array'] }, route.validationKey ?? 'errors');
+  if (part === 'body' && Array.isArray(value) && bodyIsObject(route))
+    throw validationFailed({ _: ['Expected an object of fields, not an array'] }, route.validationKey ?? 'errors');
   const schema = route[part];
   if (!schema) return part === 'body' ? (value ?? {}) : value;
   const parsed = schema.safeParse(value ?? {});

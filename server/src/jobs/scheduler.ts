@@ -45,7 +45,11 @@ const now = () => Math.floor(Date.now() / 1000);
  */
 async function claim(ctx: AppContext, job: Job, force: boolean): Promise<boolean> {
   const t = now();
-  await ctx.db.insertInto('job_leases').values({ name: job.name, owner: null, lease_until: 0, last_run: 0, runs: 0 }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await ctx.db
+    .insertInto('job_leases')
+    .values({ name: job.name, owner: null, lease_until: 0, last_run: 0, runs: 0 })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
   let q = ctx.db
     .updateTable('job_leases')
     .set({ owner: OWNER, lease_until: t + (job.leaseSeconds ?? 300), last_run: t, runs: sql<number>`runs + 1` })
@@ -57,7 +61,12 @@ async function claim(ctx: AppContext, job: Job, force: boolean): Promise<boolean
 }
 
 async function release(ctx: AppContext, job: Job): Promise<void> {
-  await ctx.db.updateTable('job_leases').set({ lease_until: 0, owner: null }).where('name', '=', job.name).where('owner', '=', OWNER).execute();
+  await ctx.db
+    .updateTable('job_leases')
+    .set({ lease_until: 0, owner: null })
+    .where('name', '=', job.name)
+    .where('owner', '=', OWNER)
+    .execute();
 }
 
 /** Runs one job now if no other process holds its lease; returns whether this process ran it. */
@@ -89,7 +98,8 @@ export function startJobs(ctx: AppContext, tickSeconds = 5): () => void {
     if (busy) return;
     busy = true;
     try {
-      for (const job of jobs.values()) await runJob(ctx, job.name, false).catch((err) => ctx.log.error({ err, job: job.name }, 'job lease failed'));
+      for (const job of jobs.values())
+        await runJob(ctx, job.name, false).catch((err) => ctx.log.error({ err, job: job.name }, 'job lease failed'));
     } finally {
       busy = false;
     }

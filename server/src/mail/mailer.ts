@@ -56,10 +56,18 @@ export class Mailer {
     }
     try {
       await this.transport.sendMail({ from: this.from, to: mail.to, subject, text, html });
-      await this.db.updateTable('mail_outbox').set({ status: 'sent', sent_at: nowSeconds() }).where('id', '=', id).execute();
+      await this.db
+        .updateTable('mail_outbox')
+        .set({ status: 'sent', sent_at: nowSeconds() })
+        .where('id', '=', id)
+        .execute();
     } catch (err) {
       this.log.error({ err, to: mail.to }, 'mail delivery failed');
-      await this.db.updateTable('mail_outbox').set({ status: 'failed', error: String(err) }).where('id', '=', id).execute();
+      await this.db
+        .updateTable('mail_outbox')
+        .set({ status: 'failed', error: String(err) })
+        .where('id', '=', id)
+        .execute();
     }
     return id;
   }

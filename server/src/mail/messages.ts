@@ -84,15 +84,26 @@ export async function sendMessage(db: Kysely<DB>, log: Logger, msg: OutgoingMess
     })
     .execute();
   if (!provider) {
-    log.info({ to: msg.to, channel: msg.channel, template: msg.template }, `message kept in outbox (no ${msg.channel} provider)`);
+    log.info(
+      { to: msg.to, channel: msg.channel, template: msg.template },
+      `message kept in outbox (no ${msg.channel} provider)`,
+    );
     return id;
   }
   try {
     await provider.send(msg.to, text);
-    await db.updateTable('message_outbox').set({ status: 'sent', sent_at: nowSeconds() }).where('id', '=', id).execute();
+    await db
+      .updateTable('message_outbox')
+      .set({ status: 'sent', sent_at: nowSeconds() })
+      .where('id', '=', id)
+      .execute();
   } catch (err) {
     log.error({ err, to: msg.to, channel: msg.channel }, 'message delivery failed');
-    await db.updateTable('message_outbox').set({ status: 'failed', error: String(err) }).where('id', '=', id).execute();
+    await db
+      .updateTable('message_outbox')
+      .set({ status: 'failed', error: String(err) })
+      .where('id', '=', id)
+      .execute();
   }
   return id;
 }

@@ -1,7 +1,17 @@
-export type MailTemplate = 'two_factor_code' | 'confirm' | 'welcome' | 'activation' | 'staff_confirm' | 'reminder' | 'class_invitation' | 'class_missed' | 'account_entry';
+export type MailTemplate =
+  | 'two_factor_code'
+  | 'confirm'
+  | 'welcome'
+  | 'activation'
+  | 'staff_confirm'
+  | 'reminder'
+  | 'class_invitation'
+  | 'class_missed'
+  | 'account_entry';
 export type TemplateData = Record<string, string | number | undefined>;
 
-const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+const esc = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 /** `defaults` fill placeholders a caller may leave out. */
 const TEMPLATES: Record<MailTemplate, { subject: string; body: string; defaults?: TemplateData }> = {
@@ -47,7 +57,10 @@ const TEMPLATES: Record<MailTemplate, { subject: string; body: string; defaults?
 
 const fill = (s: string, data: TemplateData) => s.replace(/\{(\w+)\}/g, (_, k: string) => String(data[k] ?? ''));
 
-export function renderTemplate(template: MailTemplate, data: TemplateData): { subject: string; text: string; html: string } {
+export function renderTemplate(
+  template: MailTemplate,
+  data: TemplateData,
+): { subject: string; text: string; html: string } {
   const t = TEMPLATES[template];
   const values = { ...t.defaults, ...data };
   const text = fill(t.body, values);

@@ -16,7 +16,13 @@ const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z'
 
 async function main() {
   if (command === 'backup') {
-    const file = path.resolve(fileArg ?? path.join('backups', `ops-${config.databaseUrl ? 'postgres' : 'sqlite'}-${stamp}.${config.databaseUrl ? 'dump' : 'sqlite'}`));
+    const file = path.resolve(
+      fileArg ??
+        path.join(
+          'backups',
+          `ops-${config.databaseUrl ? 'postgres' : 'sqlite'}-${stamp}.${config.databaseUrl ? 'dump' : 'sqlite'}`,
+        ),
+    );
     const r = config.databaseUrl
       ? await backupPostgres(config.databaseUrl, config.databaseSchema, file)
       : await backupSqlite(sqliteFileOf(config.dataDir), file);

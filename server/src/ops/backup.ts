@@ -45,7 +45,9 @@ export function verifySqlite(file: string): void {
   try {
     const check = db.pragma('integrity_check', { simple: true });
     if (check !== 'ok') throw new Error(`${file}: integrity check failed: ${String(check)}`);
-    const migrated = db.prepare("select count(*) as n from sqlite_master where type = 'table' and name = 'kysely_migration'").get() as { n: number };
+    const migrated = db
+      .prepare("select count(*) as n from sqlite_master where type = 'table' and name = 'kysely_migration'")
+      .get() as { n: number };
     if (!migrated.n) throw new Error(`${file}: not a database of this application (no migration table)`);
   } finally {
     db.close();
@@ -92,10 +94,27 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void>
  * whole database without one). Consistent while the servers write: pg_dump
  * reads one snapshot.
  */
-export async function backupPostgres(databaseUrl: string, schema: string | null, target: string): Promise<BackupResult> {
+export async function backupPostgres(
+  databaseUrl: string,
+  schema: string | null,
+  target: string,
+): Promise<BackupResult> {
   const started = Date.now();
   const partial = `${target}.partial`;
-  await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', ...(schema ? ['--schema', schema] : []), '--file', partial, '--dbname', databaseUrl], process.env);
+  await run(
+    'pg_dump',
+    [
+      '--format=custom',
+      '--no-owner',
+      '--no-privileges',
+      ...(schema ? ['--schema', schema] : []),
+      '--file',
+      partial,
+      '--dbname',
+      databaseUrl,
+    ],
+    process.env,
+  );
   fs.renameSync(partial, target);
   return { file: target, bytes: fs.statSync(target).size, ms: Date.now() - started };
 }
@@ -105,6 +124,23 @@ export async function backupPostgres(databaseUrl: string, schema: string | null,
  * objects the dump holds). Servers stopped; with a schema, the schema is
  * created by the dump.
  */
-export async function restorePostgres(databaseUrl: string, dump: string, opts: { clean?: boolean } = {}): Promise<void> {
-  await run('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', ...(opts.clean ? ['--clean', '--if-exists'] : []), '--dbname', databaseUrl, dump], process.env);
+export async function restorePostgres(
+  databaseUrl: string,
+  dump: string,
+  opts: { clean?: boolean } = {},
+): Promise<void> {
+  await run(
+    'pg_restore',
+    [
+      '--no-owner',
+      '--no-privileges',
+      '--exit-on-error',
+      '--single-transaction',
+      ...(opts.clean ? ['--clean', '--if-exists'] : []),
+      '--dbname',
+      databaseUrl,
+      dump,
+    ],
+    process.env,
+  );
 }

@@ -35,7 +35,13 @@ const BUSY_TRUST_MS = 5000;
 /** `select 1` within the timeout; false when the database does not answer in time or fails. */
 export async function pingDatabase(database: Database, timeoutMs = DB_PING_TIMEOUT_MS): Promise<boolean> {
   const pool = database.pool;
-  if (pool && pool.waitingCount > 0 && performance.now() - (lastPingOk.get(database) ?? Number.NEGATIVE_INFINITY) < BUSY_TRUST_MS && pool.totalCount > 0) return true;
+  if (
+    pool &&
+    pool.waitingCount > 0 &&
+    performance.now() - (lastPingOk.get(database) ?? Number.NEGATIVE_INFINITY) < BUSY_TRUST_MS &&
+    pool.totalCount > 0
+  )
+    return true;
   const ok = await pingOnce(database, timeoutMs);
   if (ok) lastPingOk.set(database, performance.now());
   return ok;
@@ -59,7 +65,12 @@ async function pingOnce(database: Database, timeoutMs: number): Promise<boolean>
 
 export interface ReadyAnswer {
   status: 200 | 503;
-  body: { status: 'ready' | 'unavailable'; phase: Phase; database: 'ok' | 'unreachable' | 'not checked'; listener?: 'down' };
+  body: {
+    status: 'ready' | 'unavailable';
+    phase: Phase;
+    database: 'ok' | 'unreachable' | 'not checked';
+    listener?: 'down';
+  };
 }
 
 /**
@@ -71,12 +82,16 @@ export async function readiness(database: Database): Promise<ReadyAnswer> {
   if (phase !== 'ready') return { status: 503, body: { status: 'unavailable', phase, database: 'not checked' } };
   const ok = await pingDatabase(database);
   if (!ok) return { status: 503, body: { status: 'unavailable', phase, database: 'unreachable' } };
-  if (!readinessOf(database).listening) return { status: 503, body: { status: 'unavailable', phase, database: 'ok', listener: 'down' } };
+  if (!readinessOf(database).listening)
+    return { status: 503, body: { status: 'unavailable', phase, database: 'ok', listener: 'down' } };
   return { status: 200, body: { status: 'ready', phase, database: 'ok' } };
 }
 
 /** Liveness: the event loop answers. Never looks at the database, so a database outage does not restart every replica. */
-export const liveness = (database: Database) => ({ status: 200 as const, body: { status: 'alive', phase: readinessOf(database).phase } });
+export const liveness = (database: Database) => ({
+  status: 200 as const,
+  body: { status: 'alive', phase: readinessOf(database).phase },
+});
 
 export const LIVE_PATH = '/health/live';
 export const READY_PATH = '/health/ready';
@@ -90,7 +105,10 @@ export function bootHandler(database: Database) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...(status === 503 ? { 'retry-after': '1' } : {}) });
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        ...(status === 503 ? { 'retry-after': '1' } : {}),
+      });
       res.end(JSON.stringify(body));
     };
     if (path === LIVE_PATH) {

@@ -34,7 +34,12 @@ export class Metrics {
   constructor(database: Database) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
+    this.requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
     this.errors = new Counter({
       name: 'http_request_errors_total',
       help: 'HTTP requests answered with an error: kind client (4xx) or server (5xx), by route pattern',
@@ -113,7 +118,12 @@ export class Metrics {
         }
       },
     });
-    this.jobRuns = new Counter({ name: 'job_runs_total', help: 'Background job runs by job name and outcome (ok, error)', labelNames: ['job', 'outcome'], registers });
+    this.jobRuns = new Counter({
+      name: 'job_runs_total',
+      help: 'Background job runs by job name and outcome (ok, error)',
+      labelNames: ['job', 'outcome'],
+      registers,
+    });
     this.jobDuration = new Histogram({
       name: 'job_duration_seconds',
       help: 'Background job run time by job name',
@@ -138,7 +148,8 @@ export class Metrics {
     let s = this.series.get(key);
     if (!s) {
       const count = this.requests.labels({ method, route, status: String(status) });
-      const error = status >= 400 ? this.errors.labels({ method, route, kind: status >= 500 ? 'server' : 'client' }) : null;
+      const error =
+        status >= 400 ? this.errors.labels({ method, route, kind: status >= 500 ? 'server' : 'client' }) : null;
       const time = this.duration.labels({ method, route });
       s = {
         observe(seconds: number) {
@@ -165,7 +176,9 @@ export class Metrics {
         this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
         if (req.routePattern === PUSH_ROUTE && req.params?.collection === 'device' && Array.isArray(req.body?.rows)) {
           // The device collection carries commands (and outcomes, which devices never push).
-          commands = req.body.rows.filter((r: { newDocumentState?: { type?: string } }) => r?.newDocumentState?.type === 'command').length;
+          commands = req.body.rows.filter(
+            (r: { newDocumentState?: { type?: string } }) => r?.newDocumentState?.type === 'command',
+          ).length;
           this.pendingCommands += commands;
         }
       };
@@ -230,7 +243,8 @@ export function metricsOf(database: Database): Metrics {
  * it (a one-off maintenance task) can be counted the same way:
  *   await runJob(ctx, 'reindex', () => reindex(ctx));
  */
-export const runJob = <T>(ctx: AppContext, job: string, fn: () => Promise<T>): Promise<T> => metricsOf(ctx.database).runJob(job, fn);
+export const runJob = <T>(ctx: AppContext, job: string, fn: () => Promise<T>): Promise<T> =>
+  metricsOf(ctx.database).runJob(job, fn);
 
 /** Bearer token the /metrics endpoint requires when METRICS_TOKEN is set (else open, for a private network). */
 export function metricsAuthorized(req: Request): boolean {

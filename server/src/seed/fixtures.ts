@@ -24,7 +24,13 @@ const SKYLINE_USERS: SeedUser[] = [
   { email: 'instructor@skyline.test', role: 150, name: 'Ivan', surname: 'Instructor' },
   { email: 'dispatch@skyline.test', role: 170, name: 'Diego', surname: 'Dispatch' },
   { email: 'pilot@skyline.test', role: 190, name: 'Paula', surname: 'Pilot' },
-  { email: 'student@skyline.test', role: 200, name: 'Stefan', surname: 'Student', supervisor: 'instructor@skyline.test' },
+  {
+    email: 'student@skyline.test',
+    role: 200,
+    name: 'Stefan',
+    surname: 'Student',
+    supervisor: 'instructor@skyline.test',
+  },
   { email: 'auditor@skyline.test', role: 250, name: 'Alba', surname: 'Auditor', auditor: true },
   { email: 'mechanic@skyline.test', role: 300, name: 'Marco', surname: 'Mechanic' },
   { email: 'dual@demo.test', role: 190, name: 'Dana', surname: 'Dual' },
@@ -45,11 +51,61 @@ const MODELS = [
 ];
 
 const AIRCRAFT = [
-  { company: 'skyline', registration: 'EC-ABC', model: 'C172', multiengine: 0, multipilot: 0, simulator: 0, base: 'Cuatro Vientos', hours: 2450.5, landings: 5120 },
-  { company: 'skyline', registration: 'EC-DEF', model: 'PA34', multiengine: 1, multipilot: 0, simulator: 0, base: 'Cuatro Vientos', hours: 3890.2, landings: 4210 },
-  { company: 'skyline', registration: 'EC-JET', model: 'C25A', multiengine: 1, multipilot: 1, simulator: 0, base: 'Sabadell', hours: 1520.8, landings: 1310 },
-  { company: 'skyline', registration: 'SIM-01', model: 'AL42', multiengine: 0, multipilot: 0, simulator: 1, base: 'Cuatro Vientos', hours: 610, landings: 0 },
-  { company: 'harbor', registration: 'N123HA', model: 'P28A', multiengine: 0, multipilot: 0, simulator: 0, base: 'Republic', hours: 5210.4, landings: 8900 },
+  {
+    company: 'skyline',
+    registration: 'EC-ABC',
+    model: 'C172',
+    multiengine: 0,
+    multipilot: 0,
+    simulator: 0,
+    base: 'Cuatro Vientos',
+    hours: 2450.5,
+    landings: 5120,
+  },
+  {
+    company: 'skyline',
+    registration: 'EC-DEF',
+    model: 'PA34',
+    multiengine: 1,
+    multipilot: 0,
+    simulator: 0,
+    base: 'Cuatro Vientos',
+    hours: 3890.2,
+    landings: 4210,
+  },
+  {
+    company: 'skyline',
+    registration: 'EC-JET',
+    model: 'C25A',
+    multiengine: 1,
+    multipilot: 1,
+    simulator: 0,
+    base: 'Sabadell',
+    hours: 1520.8,
+    landings: 1310,
+  },
+  {
+    company: 'skyline',
+    registration: 'SIM-01',
+    model: 'AL42',
+    multiengine: 0,
+    multipilot: 0,
+    simulator: 1,
+    base: 'Cuatro Vientos',
+    hours: 610,
+    landings: 0,
+  },
+  {
+    company: 'harbor',
+    registration: 'N123HA',
+    model: 'P28A',
+    multiengine: 0,
+    multipilot: 0,
+    simulator: 0,
+    base: 'Republic',
+    hours: 5210.4,
+    landings: 8900,
+  },
 ] as const;
 
 /** CONTRACT section 3: companies, users and logins, bases, aircraft with models. */
@@ -57,15 +113,71 @@ export async function seedFixtures(uow: UnitOfWork): Promise<SeedRefs> {
   const trx = uow.trx;
   const now = Math.floor(Date.now() / 1000);
   const passwordHash = await argon2.hash(DEMO_PASSWORD, { type: argon2.argon2id });
-  const refs: SeedRefs = { companies: { skyline: uuidv7(), harbor: uuidv7() }, users: { skyline: {}, harbor: {} }, bases: {}, aircraft: {}, now };
+  const refs: SeedRefs = {
+    companies: { skyline: uuidv7(), harbor: uuidv7() },
+    users: { skyline: {}, harbor: {} },
+    bases: {},
+    aircraft: {},
+    now,
+  };
 
-  const companyDefaults = { deleted: 0, disabled: 0, api: 1, type: 'school', created: now, modified: now, flags: '{}', aoc: 0, extracrew: 0, cabincrew: 0, date_format: 'YYYY-MM-DD', time_format: '24', duration_format: 'time', billing_basis: 'block' };
-  await trx.insertInto('sync_counters').values([{ company_id: refs.companies.skyline, value: 0 }, { company_id: refs.companies.harbor, value: 0 }]).execute();
+  const companyDefaults = {
+    deleted: 0,
+    disabled: 0,
+    api: 1,
+    type: 'school',
+    created: now,
+    modified: now,
+    flags: '{}',
+    aoc: 0,
+    extracrew: 0,
+    cabincrew: 0,
+    date_format: 'YYYY-MM-DD',
+    time_format: '24',
+    duration_format: 'time',
+    billing_basis: 'block',
+  };
+  await trx
+    .insertInto('sync_counters')
+    .values([
+      { company_id: refs.companies.skyline, value: 0 },
+      { company_id: refs.companies.harbor, value: 0 },
+    ])
+    .execute();
   await trx
     .insertInto('companies')
     .values([
-      { ...companyDefaults, id: refs.companies.skyline, change_no: await uow.changeNo(refs.companies.skyline, 'companies'), name: 'Skyline Flight Academy', plan: 'premium', timezone: 'Europe/Madrid', flight_timezone: 'UTC', currency: 'EUR', country_iso: 'ES', icao: 'LECU', billing_enabled: 1, billing_tax: 21, billing_send_notification: 1 },
-      { ...companyDefaults, id: refs.companies.harbor, change_no: await uow.changeNo(refs.companies.harbor, 'companies'), name: 'Harbor Aero Club', type: 'club', plan: 'free', timezone: 'America/New_York', flight_timezone: null, currency: 'USD', country_iso: 'US', icao: 'KFRG', billing_enabled: 0, billing_tax: 0, billing_send_notification: 0 },
+      {
+        ...companyDefaults,
+        id: refs.companies.skyline,
+        change_no: await uow.changeNo(refs.companies.skyline, 'companies'),
+        name: 'Skyline Flight Academy',
+        plan: 'premium',
+        timezone: 'Europe/Madrid',
+        flight_timezone: 'UTC',
+        currency: 'EUR',
+        country_iso: 'ES',
+        icao: 'LECU',
+        billing_enabled: 1,
+        billing_tax: 21,
+        billing_send_notification: 1,
+      },
+      {
+        ...companyDefaults,
+        id: refs.companies.harbor,
+        change_no: await uow.changeNo(refs.companies.harbor, 'companies'),
+        name: 'Harbor Aero Club',
+        type: 'club',
+        plan: 'free',
+        timezone: 'America/New_York',
+        flight_timezone: null,
+        currency: 'USD',
+        country_iso: 'US',
+        icao: 'KFRG',
+        billing_enabled: 0,
+        billing_tax: 0,
+        billing_send_notification: 0,
+      },
     ])
     .execute();
 
@@ -74,7 +186,20 @@ export async function seedFixtures(uow: UnitOfWork): Promise<SeedRefs> {
     if (identities.has(u.email)) continue;
     const id = uuidv7();
     identities.set(u.email, id);
-    await trx.insertInto('identities').values({ id, email: u.email, password_hash: passwordHash, alerts: 1, message_alerts: 1, newsletter: 0, whatsapp: 0, created: now, modified: now }).execute();
+    await trx
+      .insertInto('identities')
+      .values({
+        id,
+        email: u.email,
+        password_hash: passwordHash,
+        alerts: 1,
+        message_alerts: 1,
+        newsletter: 0,
+        whatsapp: 0,
+        created: now,
+        modified: now,
+      })
+      .execute();
   }
 
   const bases = [
@@ -86,11 +211,27 @@ export async function seedFixtures(uow: UnitOfWork): Promise<SeedRefs> {
     const id = uuidv7();
     refs.bases[b.name] = id;
     const companyId = refs.companies[b.company];
-    await trx.insertInto('bases').values({ id, company_id: companyId, change_no: await uow.changeNo(companyId, 'bases'), deleted: 0, name: b.name, is_default: b.isDefault, airport_id: b.airport, created: now, modified: now }).execute();
+    await trx
+      .insertInto('bases')
+      .values({
+        id,
+        company_id: companyId,
+        change_no: await uow.changeNo(companyId, 'bases'),
+        deleted: 0,
+        name: b.name,
+        is_default: b.isDefault,
+        airport_id: b.airport,
+        created: now,
+        modified: now,
+      })
+      .execute();
   }
 
   const auditorExpiry = new Date((now + 60 * 86400) * 1000).toISOString().slice(0, 10);
-  for (const [company, list] of [['skyline', SKYLINE_USERS], ['harbor', HARBOR_USERS]] as const) {
+  for (const [company, list] of [
+    ['skyline', SKYLINE_USERS],
+    ['harbor', HARBOR_USERS],
+  ] as const) {
     const companyId = refs.companies[company];
     const defaultBase = company === 'skyline' ? refs.bases['Cuatro Vientos'] : refs.bases.Republic;
     for (const u of list) {
@@ -156,7 +297,10 @@ export async function seedFixtures(uow: UnitOfWork): Promise<SeedRefs> {
     }
     const id = uuidv7();
     models.set(m.key, id);
-    await trx.insertInto('aircraft_models').values({ id, manufacturer_id: makers.get(m.manufacturer)!, name: m.name, icao: m.icao }).execute();
+    await trx
+      .insertInto('aircraft_models')
+      .values({ id, manufacturer_id: makers.get(m.manufacturer)!, name: m.name, icao: m.icao })
+      .execute();
   }
   for (const a of AIRCRAFT) {
     const id = uuidv7();

@@ -26,7 +26,19 @@ export interface SeedStep {
 }
 
 /** Areas append their steps here (one line per area). */
-export const seedSteps: SeedStep[] = [flightTypesSeedStep, fleetSeedStep, flightsSeedStep, companySeedStep, newsSeedStep, peopleSeedStep, schedulesSeedStep, trainingsSeedStep, safetyReportsSeedStep, billingSeedStep, dutySeedStep];
+export const seedSteps: SeedStep[] = [
+  flightTypesSeedStep,
+  fleetSeedStep,
+  flightsSeedStep,
+  companySeedStep,
+  newsSeedStep,
+  peopleSeedStep,
+  schedulesSeedStep,
+  trainingsSeedStep,
+  safetyReportsSeedStep,
+  billingSeedStep,
+  dutySeedStep,
+];
 
 export const DEMO_LOGINS = [
   'admin@skyline.test',
@@ -41,7 +53,10 @@ export const DEMO_LOGINS = [
 ];
 
 /** Seeds only an empty database; returns the refs, or null when nothing was seeded. */
-export async function seedDatabase(ctx: AppContext, mode: SeedMode): Promise<{ refs: SeedRefs; logins: string[] } | null> {
+export async function seedDatabase(
+  ctx: AppContext,
+  mode: SeedMode,
+): Promise<{ refs: SeedRefs; logins: string[] } | null> {
   if (mode === 'none') return null;
   const any = await ctx.db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
   if (any) return null;

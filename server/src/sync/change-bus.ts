@@ -17,7 +17,8 @@ const HEARTBEAT_TIMEOUT_MS = 3000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Backoff with ±20 % jitter, so several processes do not reconnect in lockstep. */
-export const backoffMs = (attempt: number) => Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** attempt) * (0.8 + Math.random() * 0.4);
+export const backoffMs = (attempt: number) =>
+  Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** attempt) * (0.8 + Math.random() * 0.4);
 
 /**
  * Tells live sync streams that a company's data changed. In process through an
@@ -69,7 +70,11 @@ export class ChangeBus {
   private async connect(): Promise<void> {
     const conn = this.database.pgConnection;
     if (!conn) return;
-    const client = new pg.Client({ connectionString: conn.connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
+    const client = new pg.Client({
+      connectionString: conn.connectionString,
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+    });
     client.on('error', (err) => {
       this.log.warn({ err: err.message }, 'change listener connection error');
       this.lost(client);
@@ -78,7 +83,11 @@ export class ChangeBus {
     client.on('notification', (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
       try {
-        const { origin, schema, events } = JSON.parse(msg.payload) as { origin: string; schema: string | null; events: ChangeEvent[] };
+        const { origin, schema, events } = JSON.parse(msg.payload) as {
+          origin: string;
+          schema: string | null;
+          events: ChangeEvent[];
+        };
         if (origin === this.origin || schema !== conn.schema) return;
         this.emitter.emit('changes', events);
       } catch (err) {
@@ -120,12 +129,16 @@ export class ChangeBus {
         await this.connect();
         if (this.stopped) return;
         readinessOf(this.database).listenerReconnects++;
-        this.log.warn({ ms: Math.round(performance.now() - started), attempts: attempt + 1 }, 'change listener back; streams re-read from their checkpoints');
+        this.log.warn(
+          { ms: Math.round(performance.now() - started), attempts: attempt + 1 },
+          'change listener back; streams re-read from their checkpoints',
+        );
         // Whatever other processes committed meanwhile was announced to nobody: everyone re-reads.
         this.emitter.emit('resume');
         return;
       } catch (err) {
-        if (attempt % 10 === 0) this.log.warn({ err: (err as Error).message, attempt }, 'change listener reconnect failed');
+        if (attempt % 10 === 0)
+          this.log.warn({ err: (err as Error).message, attempt }, 'change listener reconnect failed');
       }
     }
   }
@@ -153,7 +166,11 @@ export class ChangeBus {
     this.emitter.emit('changes', events);
     const pool = this.database.pool;
     if (pool) {
-      const payload = JSON.stringify({ origin: this.origin, schema: this.database.pgConnection?.schema ?? null, events });
+      const payload = JSON.stringify({
+        origin: this.origin,
+        schema: this.database.pgConnection?.schema ?? null,
+        events,
+      });
       void this.notify(pool, payload);
     }
   }

@@ -1,16 +1,23 @@
 import { z } from 'zod';
 import { type Expression, type RawBuilder, sql } from 'kysely';
 
-export const ZCheckpoint = z.object({ seq: z.number().int().nonnegative(), id: z.string().max(64), fp: z.string().max(200) });
+export const ZCheckpoint = z.object({
+  seq: z.number().int().nonnegative(),
+  id: z.string().max(64),
+  fp: z.string().max(200),
+});
 export type Checkpoint = z.infer<typeof ZCheckpoint>;
-
 
 /**
  * Rows after a checkpoint in (change_no, id) order. A row-value comparison is one index range on
  * (company_id, change_no, id) in both databases; PostgreSQL cannot bound the index with the
  * equivalent `a > x or (a = x and b > y)`. Columns are names (`alias.column`) or expressions.
  */
-export function afterCheckpoint(changeNo: string, id: string | Expression<string>, after: Pick<Checkpoint, 'seq' | 'id'>): RawBuilder<boolean> {
+export function afterCheckpoint(
+  changeNo: string,
+  id: string | Expression<string>,
+  after: Pick<Checkpoint, 'seq' | 'id'>,
+): RawBuilder<boolean> {
   const idExpr = typeof id === 'string' ? sql.ref(id) : id;
   return sql<boolean>`(${sql.ref(changeNo)}, ${idExpr}) > (${after.seq}, ${after.id})`;
 }

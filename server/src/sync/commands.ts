@@ -24,7 +24,13 @@ export interface CommandHandler<S extends z.ZodType = z.ZodType> {
    * caller's rights at the time it runs. Throw CommandRejected (or an
    * HttpError) to refuse: every write of the transaction is then rolled back.
    */
-  run(ctx: AppContext, uow: UnitOfWork, actor: Actor, args: z.output<S>, meta: { commandId: string; clientTime: number }): Promise<Record<string, unknown> | undefined>;
+  run(
+    ctx: AppContext,
+    uow: UnitOfWork,
+    actor: Actor,
+    args: z.output<S>,
+    meta: { commandId: string; clientTime: number },
+  ): Promise<Record<string, unknown> | undefined>;
 }
 
 const handlers = new Map<string, CommandHandler>();
@@ -78,8 +84,16 @@ export async function executeCommand(ctx: AppContext, actor: Actor, doc: Command
   try {
     await ctx.tx(async (uow) => {
       await insertCommand(uow, actor, doc, { status: 'accepted', reason: null, details: null, result: null });
-      const result = await handler.run(ctx, uow, actor, parsed.data, { commandId: doc.id, clientTime: Number(doc.client_time) || 0 });
-      if (result) await uow.trx.updateTable('commands').set({ result: JSON.stringify(result) }).where('id', '=', doc.id).execute();
+      const result = await handler.run(ctx, uow, actor, parsed.data, {
+        commandId: doc.id,
+        clientTime: Number(doc.client_time) || 0,
+      });
+      if (result)
+        await uow.trx
+          .updateTable('commands')
+          .set({ result: JSON.stringify(result) })
+          .where('id', '=', doc.id)
+          .execute();
     });
   } catch (err) {
     if (err instanceof CommandRejected) return reject(err.reason, err.details);
@@ -89,4 +103,5 @@ export async function executeCommand(ctx: AppContext, actor: Actor, doc: Command
   }
 }
 
-const exists = async (ctx: AppContext, id: string) => !!(await ctx.db.selectFrom('commands').select('id').where('id', '=', id).executeTakeFirst());
+const exists = async (ctx: AppContext, id: string) =>
+  !!(await ctx.db.selectFrom('commands').select('id').where('id', '=', id).executeTakeFirst());

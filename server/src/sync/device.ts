@@ -1,4 +1,11 @@
-import { type CommandDoc, commandsCollection, DEVICE_TYPES, deviceCollection, type OutcomeDoc, outcomesCollection } from '@ops/shared';
+import {
+  type CommandDoc,
+  commandsCollection,
+  DEVICE_TYPES,
+  deviceCollection,
+  type OutcomeDoc,
+  outcomesCollection,
+} from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { executeCommand } from './commands.ts';
@@ -7,7 +14,8 @@ import { tableSource } from './table-source.ts';
 
 const parse = (v: string | null) => (v ? (JSON.parse(v) as Record<string, unknown>) : null);
 
-const commandQuery = (db: Kysely<DB>, companyId: string) => db.selectFrom('commands as k').selectAll('k').where('k.company_id', '=', companyId);
+const commandQuery = (db: Kysely<DB>, companyId: string) =>
+  db.selectFrom('commands as k').selectAll('k').where('k.company_id', '=', companyId);
 type CommandRow = Awaited<ReturnType<ReturnType<typeof commandQuery>['execute']>>[number];
 
 const toCommandDoc = (k: CommandRow): CommandDoc => ({
@@ -29,7 +37,15 @@ const toCommandDoc = (k: CommandRow): CommandDoc => ({
  */
 registerRecordType<CommandDoc>(deviceCollection, {
   types: [DEVICE_TYPES.command],
-  sources: [tableSource({ tables: ['commands'], alias: 'k', rows: commandsCollection.rows, query: commandQuery, toDoc: toCommandDoc })],
+  sources: [
+    tableSource({
+      tables: ['commands'],
+      alias: 'k',
+      rows: commandsCollection.rows,
+      query: commandQuery,
+      toDoc: toCommandDoc,
+    }),
+  ],
   async load(db, companyId, id) {
     const row = await commandQuery(db, companyId).where('k.id', '=', id).executeTakeFirst();
     return row ? toCommandDoc(row) : null;
@@ -42,7 +58,8 @@ registerRecordType<CommandDoc>(deviceCollection, {
   },
 });
 
-const outcomeQuery = (db: Kysely<DB>, companyId: string) => db.selectFrom('sync_outcomes as o').selectAll('o').where('o.company_id', '=', companyId);
+const outcomeQuery = (db: Kysely<DB>, companyId: string) =>
+  db.selectFrom('sync_outcomes as o').selectAll('o').where('o.company_id', '=', companyId);
 
 registerRecordType<OutcomeDoc>(deviceCollection, {
   types: [DEVICE_TYPES.outcome],

@@ -10,4 +10,3 @@ import './device.ts';
  */
 export { registerCollection, registerRecordType, registerTombstones } from './registry.ts';
 export { registerCommand, CommandRejected } from './commands.ts';
-

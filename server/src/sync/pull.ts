@@ -51,7 +51,10 @@ export async function pullCollection(
   // Read after the rows: a purge commits its horizon with its deletions, so a tombstone this pull missed shows here.
   const horizon = await horizonOf(ctx.db, actor.companyId);
   if (checkpoint !== null && after.seq < horizon) {
-    throw new HttpError(410, { result: false, message: 'Checkpoint older than the tombstone retention; pull again from the start' });
+    throw new HttpError(410, {
+      result: false,
+      message: 'Checkpoint older than the tombstone retention; pull again from the start',
+    });
   }
   const rows = batches.length === 1 ? batches[0] : batches.flat();
   if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -14,7 +14,14 @@ type Doc = { id: string } & Record<string, unknown>;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-async function recordOutcome(ctx: AppContext, actor: Actor, collection: string, row: PushRow, status: 'rejected' | 'conflict', reason: string) {
+async function recordOutcome(
+  ctx: AppContext,
+  actor: Actor,
+  collection: string,
+  row: PushRow,
+  status: 'rejected' | 'conflict',
+  reason: string,
+) {
   const { _deleted, ...attempted } = row.newDocumentState;
   await ctx.tx(async (uow) => {
     await uow.trx
@@ -44,7 +51,12 @@ async function recordOutcome(ctx: AppContext, actor: Actor, collection: string, 
  * a client may write, so a second local edit pushed before the next pull is not
  * a false conflict.
  */
-export async function pushCollection(ctx: AppContext, actor: Actor, collection: RegisteredCollection, rows: PushRow[]): Promise<Doc[]> {
+export async function pushCollection(
+  ctx: AppContext,
+  actor: Actor,
+  collection: RegisteredCollection,
+  rows: PushRow[],
+): Promise<Doc[]> {
   const def = collection.def;
   const viewer = viewerOf(actor);
   const conflicts: Doc[] = [];
@@ -79,18 +91,28 @@ export async function pushCollection(ctx: AppContext, actor: Actor, collection: 
     }
     const assumed = row.assumedMasterState;
     const fields = record.writableFields as readonly string[];
-    const sameAs = (doc: Record<string, unknown>) => !fields.some((f) => !same(doc[f], master?.[f])) && !!doc._deleted === !!master?._deleted;
+    const sameAs = (doc: Record<string, unknown>) =>
+      !fields.some((f) => !same(doc[f], master?.[f])) && !!doc._deleted === !!master?._deleted;
     const mismatch = master !== null && (!assumed || !sameAs(assumed));
     // A replay of a push already applied (its first answer was lost): nothing to do and no conflict to report;
     // hand back the master only where it differs from what was sent (server-derived fields).
     if (mismatch && master && record.name !== commandsCollection.name && sameAs(row.newDocumentState)) {
-      if (!same({ ...master, _deleted: undefined }, { ...row.newDocumentState, _deleted: undefined })) conflicts.push(master);
+      if (!same({ ...master, _deleted: undefined }, { ...row.newDocumentState, _deleted: undefined }))
+        conflicts.push(master);
       continue;
     }
     if (mismatch && master) {
       const commandLike = record.name === commandsCollection.name;
       // Commands replayed after a lost response land here: answer the decided command, run nothing.
-      if (!commandLike) await recordOutcome(ctx, actor, label, row, 'conflict', 'Someone else changed this record first; your change was not applied');
+      if (!commandLike)
+        await recordOutcome(
+          ctx,
+          actor,
+          label,
+          row,
+          'conflict',
+          'Someone else changed this record first; your change was not applied',
+        );
       conflicts.push(master);
       continue;
     }
@@ -103,7 +125,8 @@ export async function pushCollection(ctx: AppContext, actor: Actor, collection: 
       }
       // The server may have derived fields (a decided command): hand back the master at once.
       const now = await load();
-      if (now && !same({ ...now, _deleted: undefined }, { ...row.newDocumentState, _deleted: undefined })) conflicts.push(now);
+      if (now && !same({ ...now, _deleted: undefined }, { ...row.newDocumentState, _deleted: undefined }))
+        conflicts.push(now);
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       await recordOutcome(ctx, actor, label, row, 'rejected', err.message);

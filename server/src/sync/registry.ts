@@ -22,7 +22,13 @@ export interface SyncSource<Doc> {
    * Company rows after the checkpoint, in (change_no, id) order. `onlyVisibleTo`
    * is set on a first pull: filter in SQL, there is nothing to delete locally.
    */
-  read(db: Kysely<DB>, companyId: string, after: { seq: number; id: string }, limit: number, onlyVisibleTo: Viewer | null): Promise<SourceRow<Doc>[]>;
+  read(
+    db: Kysely<DB>,
+    companyId: string,
+    after: { seq: number; id: string },
+    limit: number,
+    onlyVisibleTo: Viewer | null,
+  ): Promise<SourceRow<Doc>[]>;
 }
 
 export type PushDecision = { ok: true; doc?: unknown } | { ok: false; reason: string };
@@ -75,8 +81,11 @@ export function registerCollection<Doc extends { id: string }>(c: ServerCollecti
   if (!entry) {
     entry = { def: def as unknown as CollectionDef<{ id: string }>, parts: [], sources: [] };
     registry.set(def.name, entry);
-  } else if (entry.def !== (def as unknown)) throw new Error(`sync: two definitions registered for collection ${def.name}`);
-  for (const t of part.types ?? []) if (entry.parts.some((p) => p.types?.includes(t))) throw new Error(`sync: record type ${def.name}/${t} registered twice`);
+  } else if (entry.def !== (def as unknown))
+    throw new Error(`sync: two definitions registered for collection ${def.name}`);
+  for (const t of part.types ?? [])
+    if (entry.parts.some((p) => p.types?.includes(t)))
+      throw new Error(`sync: record type ${def.name}/${t} registered twice`);
   entry.parts.push(part);
   const single = part.types?.length === 1 ? part.types[0] : null;
   for (const source of part.sources) entry.sources.push({ source, type: single });
@@ -86,7 +95,10 @@ export function registerCollection<Doc extends { id: string }>(c: ServerCollecti
  * Registers one record type (a part) of an area collection: the documents its
  * sources read get `type` stamped; pushes of that `type` reach its `write`.
  */
-export function registerRecordType<Doc extends { id: string }>(collection: AreaCollectionDef<AreaDoc>, part: CollectionPart<Doc> & { types: readonly string[] }): void {
+export function registerRecordType<Doc extends { id: string }>(
+  collection: AreaCollectionDef<AreaDoc>,
+  part: CollectionPart<Doc> & { types: readonly string[] },
+): void {
   registerCollection({ ...part, def: collection } as unknown as ServerCollection<Doc>);
 }
 
@@ -113,4 +125,8 @@ export function registerTombstones(table: string): void {
 
 export const tombstoneTables = () => [...tombstones];
 
-export const viewerOf = (actor: Actor): Viewer => ({ userId: actor.userId, companyId: actor.companyId, role: actor.role });
+export const viewerOf = (actor: Actor): Viewer => ({
+  userId: actor.userId,
+  companyId: actor.companyId,
+  role: actor.role,
+});

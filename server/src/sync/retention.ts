@@ -33,13 +33,23 @@ export async function purgeTombstones(db: Kysely<DB>, days: number, now = nowSec
   for (const table of tombstoneTables()) {
     purged += await db.transaction().execute(async (trx) => {
       const t = sql.table(table);
-      const { rows } = await sql<{ company_id: string; seq: number | string }>`select company_id, max(change_no) as seq from ${t} where deleted = 1 and modified < ${cutoff} group by company_id`.execute(trx);
+      const { rows } = await sql<{
+        company_id: string;
+        seq: number | string;
+      }>`select company_id, max(change_no) as seq from ${t} where deleted = 1 and modified < ${cutoff} group by company_id`.execute(
+        trx,
+      );
       let n = 0;
       for (const r of rows) {
         const seq = Number(r.seq);
         await sql`insert into sync_horizons (company_id, seq, purged_at) values (${r.company_id}, ${seq}, ${now})
-          on conflict (company_id) do update set seq = case when excluded.seq > sync_horizons.seq then excluded.seq else sync_horizons.seq end, purged_at = excluded.purged_at`.execute(trx);
-        const del = await sql`delete from ${t} where company_id = ${r.company_id} and deleted = 1 and modified < ${cutoff} and change_no <= ${seq}`.execute(trx);
+          on conflict (company_id) do update set seq = case when excluded.seq > sync_horizons.seq then excluded.seq else sync_horizons.seq end, purged_at = excluded.purged_at`.execute(
+          trx,
+        );
+        const del =
+          await sql`delete from ${t} where company_id = ${r.company_id} and deleted = 1 and modified < ${cutoff} and change_no <= ${seq}`.execute(
+            trx,
+          );
         n += Number(del.numAffectedRows ?? 0);
       }
       return n;

@@ -19,11 +19,23 @@ const RETRY_MS = 500;
  * before), and on every committed change of the company re-reads the affected
  * collections through the normal pull path, so visibility rules apply once.
  */
-export async function openStream(ctx: AppContext, actor: Actor, collections: RegisteredCollection[], req: Request, res: Response) {
+export async function openStream(
+  ctx: AppContext,
+  actor: Actor,
+  collections: RegisteredCollection[],
+  req: Request,
+  res: Response,
+) {
   const token = bearerToken(req.headers.authorization) ?? '';
-  const counter = await ctx.db.selectFrom('sync_counters').select('value').where('company_id', '=', actor.companyId).executeTakeFirst();
+  const counter = await ctx.db
+    .selectFrom('sync_counters')
+    .select('value')
+    .where('company_id', '=', actor.companyId)
+    .executeTakeFirst();
   const fp = visibilityFingerprint(viewerOf(actor));
-  const checkpoints = new Map<string, Checkpoint>(collections.map((c) => [c.def.name, { seq: counter?.value ?? 0, id: '', fp }]));
+  const checkpoints = new Map<string, Checkpoint>(
+    collections.map((c) => [c.def.name, { seq: counter?.value ?? 0, id: '', fp }]),
+  );
 
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -59,7 +71,8 @@ export async function openStream(ctx: AppContext, actor: Actor, collections: Reg
           const cp = checkpoints.get(c.def.name)!;
           const page = await pullCollection(ctx, auth.actor, c, cp, BATCH);
           checkpoints.set(c.def.name, page.checkpoint);
-          if (page.documents.length) send('change', { collection: c.def.name, documents: page.documents, checkpoint: page.checkpoint });
+          if (page.documents.length)
+            send('change', { collection: c.def.name, documents: page.documents, checkpoint: page.checkpoint });
           if (page.documents.length < BATCH || closed) break;
         }
       }
@@ -74,13 +87,17 @@ export async function openStream(ctx: AppContext, actor: Actor, collections: Reg
     }
   };
   const schedule = () => {
-    if (dirty.size) running = running.then(flush).catch((err) => req.log.warn({ err: (err as Error).message }, 'sync stream flush failed; retrying'));
+    if (dirty.size)
+      running = running
+        .then(flush)
+        .catch((err) => req.log.warn({ err: (err as Error).message }, 'sync stream flush failed; retrying'));
   };
 
   const unsubscribe = ctx.changes.subscribe((events) => {
     for (const e of events) {
       if (e.companyId !== actor.companyId) continue;
-      for (const c of collections) if (c.sources.some(({ source }) => source.tables.some((t) => e.tables.includes(t)))) dirty.add(c.def.name);
+      for (const c of collections)
+        if (c.sources.some(({ source }) => source.tables.some((t) => e.tables.includes(t)))) dirty.add(c.def.name);
     }
     schedule();
   });

@@ -8,11 +8,13 @@ import { z } from 'zod';
 
 /** GET /sync/collections.json */
 export const ZSyncCollections = z.strictObject({
-  collections: z.array(z.object({
-    name: z.string(),
-    version: z.number(),
-    writable: z.boolean(),
-  })),
+  collections: z.array(
+    z.object({
+      name: z.string(),
+      version: z.number(),
+      writable: z.boolean(),
+    }),
+  ),
 });
 
 /** POST /sync/:collection/pull.json */
@@ -27,7 +29,11 @@ export const ZSyncPull = z.strictObject({
 
 /** POST /sync/:collection/push.json */
 export const ZSyncPush = z.strictObject({
-  conflicts: z.array(z.object({
-    id: z.string(),
-  }).catchall(z.unknown())),
+  conflicts: z.array(
+    z
+      .object({
+        id: z.string(),
+      })
+      .catchall(z.unknown()),
+  ),
 });

@@ -25,7 +25,13 @@ export const syncRoutes = [
     summary: 'Replicated collections and their schema versions',
     access: { who: GATES.member },
     response: ZSyncCollections,
-    handler: () => ({ collections: allCollections().map((c) => ({ name: c.def.name, version: c.def.version, writable: c.def.writableFields.length > 0 })) }),
+    handler: () => ({
+      collections: allCollections().map((c) => ({
+        name: c.def.name,
+        version: c.def.version,
+        writable: c.def.writableFields.length > 0,
+      })),
+    }),
   }),
   defineRoute({
     method: 'POST',
@@ -34,9 +40,13 @@ export const syncRoutes = [
     summary: 'Documents after a checkpoint, as the caller may see them (RxDB pull)',
     access: { who: GATES.member },
     params: collectionParam,
-    body: z.object({ checkpoint: ZCheckpoint.nullable().optional(), limit: z.number().int().min(1).max(1000).default(200) }),
+    body: z.object({
+      checkpoint: ZCheckpoint.nullable().optional(),
+      limit: z.number().int().min(1).max(1000).default(200),
+    }),
     response: ZSyncPull,
-    handler: ({ ctx, actor, params, body }) => pullCollection(ctx, actor, find(params.collection), body.checkpoint ?? null, body.limit),
+    handler: ({ ctx, actor, params, body }) =>
+      pullCollection(ctx, actor, find(params.collection), body.checkpoint ?? null, body.limit),
   }),
   defineRoute({
     method: 'POST',
@@ -61,7 +71,10 @@ export const syncRoutes = [
         ctx,
         actor,
         find(params.collection),
-        body.rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState })),
+        body.rows.map((r) => ({
+          assumedMasterState: r.assumedMasterState ?? null,
+          newDocumentState: r.newDocumentState,
+        })),
       ),
     }),
   }),
@@ -75,7 +88,9 @@ export const syncRoutes = [
     query: z.object({ collections: z.string().max(2000).optional() }),
     handler: async ({ ctx, actor, query, req, res }) => {
       // Unknown names are skipped, not fatal: a newer client may list a collection this server lacks.
-      const names = query.collections ? query.collections.split(',').filter(Boolean) : allCollections().map((c) => c.def.name);
+      const names = query.collections
+        ? query.collections.split(',').filter(Boolean)
+        : allCollections().map((c) => c.def.name);
       const known = names.map(getCollection).filter((c) => c !== null);
       if (!known.length) throw notFound('No known collection requested');
       await openStream(ctx, actor, known, req, res);

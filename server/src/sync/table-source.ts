@@ -33,17 +33,25 @@ export function tableSource<O extends SyncedRow, Doc>(opts: {
   return {
     tables: opts.tables,
     async read(db, companyId, after, limit, onlyVisibleTo: Viewer | null) {
-      let q = opts.query(db, companyId)
-        .where(afterCheckpoint(`${opts.alias}.change_no`, `${opts.alias}.id`, after));
+      let q = opts.query(db, companyId).where(afterCheckpoint(`${opts.alias}.change_no`, `${opts.alias}.id`, after));
       const scope = opts.rows;
-      if (onlyVisibleTo && scope.kind === 'own') q = q.where(sql<boolean>`${col(scope.field)} = ${onlyVisibleTo.userId}`).where(sql<boolean>`${col('deleted')} = 0`);
+      if (onlyVisibleTo && scope.kind === 'own')
+        q = q
+          .where(sql<boolean>`${col(scope.field)} = ${onlyVisibleTo.userId}`)
+          .where(sql<boolean>`${col('deleted')} = 0`);
       if (onlyVisibleTo && scope.kind === 'involved' && onlyVisibleTo.role > scope.staffMaxRole) {
         // First pull of a non-staff viewer: the deletions-only rows are not needed, filter in SQL.
-        q = q.where(sql<boolean>`(${sql.join(scope.fields.map((f) => sql`${col(f)} = ${onlyVisibleTo.userId}`), sql` or `)})`);
+        q = q.where(
+          sql<boolean>`(${sql.join(
+            scope.fields.map((f) => sql`${col(f)} = ${onlyVisibleTo.userId}`),
+            sql` or `,
+          )})`,
+        );
         q = q.where(sql<boolean>`${col('deleted')} = 0`);
       }
       // A custom rule runs in the pull (rowVisible); a first pull still needs no deletions.
-      if (onlyVisibleTo && (scope.kind === 'company' || scope.kind === 'custom')) q = q.where(sql<boolean>`${col('deleted')} = 0`);
+      if (onlyVisibleTo && (scope.kind === 'company' || scope.kind === 'custom'))
+        q = q.where(sql<boolean>`${col('deleted')} = 0`);
       const rows = await q.orderBy(col('change_no')).orderBy(col('id')).limit(limit).execute();
       const fields = scopeFields(scope);
       return rows.map(

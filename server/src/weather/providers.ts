@@ -29,8 +29,10 @@ export interface ProviderConfig {
   timeoutMs: number;
 }
 
-const unavailable = (name: string) => new HttpError(503, { result: false, message: `The ${name} is unavailable, try again later` });
-const badGateway = (name: string, why: string) => new HttpError(502, { result: false, message: `The ${name} answered with an error (${why})` });
+const unavailable = (name: string) =>
+  new HttpError(503, { result: false, message: `The ${name} is unavailable, try again later` });
+const badGateway = (name: string, why: string) =>
+  new HttpError(502, { result: false, message: `The ${name} answered with an error (${why})` });
 
 const AVIATION = 'aviation weather provider';
 const ARCHIVE = 'weather archive';
@@ -38,7 +40,10 @@ const ARCHIVE = 'weather archive';
 async function get(url: string, name: string, timeoutMs: number): Promise<string> {
   let res: Response;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json, text/csv, text/plain' } });
+    res = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/json, text/csv, text/plain' },
+    });
   } catch {
     throw unavailable(name);
   }
@@ -85,7 +90,11 @@ const toUnix = (v: unknown): number | null => {
 };
 
 /** METARs from the data API; `date` the end of the window and `hours` its length, or the latest when absent. */
-export async function aviationMetars(cfg: ProviderConfig, icao: string, window?: { end: number; hours: number }): Promise<WeatherReport[]> {
+export async function aviationMetars(
+  cfg: ProviderConfig,
+  icao: string,
+  window?: { end: number; hours: number },
+): Promise<WeatherReport[]> {
   const q = new URLSearchParams({ ids: icao, format: 'json' });
   if (window) {
     q.set('hours', String(window.hours));
@@ -93,12 +102,19 @@ export async function aviationMetars(cfg: ProviderConfig, icao: string, window?:
   }
   const rows = parseJsonArray(await get(`${cfg.aviationUrl}/metar?${q}`, AVIATION, cfg.timeoutMs), AVIATION);
   return rows
-    .map((r) => ({ time: toUnix(r.obsTime) ?? toUnix(r.reportTime), raw: typeof r.rawOb === 'string' ? r.rawOb.trim() : '' }))
+    .map((r) => ({
+      time: toUnix(r.obsTime) ?? toUnix(r.reportTime),
+      raw: typeof r.rawOb === 'string' ? r.rawOb.trim() : '',
+    }))
     .filter((r): r is WeatherReport => r.time !== null && r.raw !== '');
 }
 
 /** TAFs from the data API (`time=issue`: the window selects by issue time). */
-export async function aviationTafs(cfg: ProviderConfig, icao: string, window?: { end: number; hours: number }): Promise<WeatherReport[]> {
+export async function aviationTafs(
+  cfg: ProviderConfig,
+  icao: string,
+  window?: { end: number; hours: number },
+): Promise<WeatherReport[]> {
   const q = new URLSearchParams({ ids: icao, format: 'json' });
   if (window) {
     q.set('hours', String(window.hours));
@@ -107,7 +123,10 @@ export async function aviationTafs(cfg: ProviderConfig, icao: string, window?: {
   }
   const rows = parseJsonArray(await get(`${cfg.aviationUrl}/taf?${q}`, AVIATION, cfg.timeoutMs), AVIATION);
   return rows
-    .map((r) => ({ time: toUnix(r.issueTime) ?? toUnix(r.bulletinTime), raw: typeof r.rawTAF === 'string' ? r.rawTAF.trim() : '' }))
+    .map((r) => ({
+      time: toUnix(r.issueTime) ?? toUnix(r.bulletinTime),
+      raw: typeof r.rawTAF === 'string' ? r.rawTAF.trim() : '',
+    }))
     .filter((r): r is WeatherReport => r.time !== null && r.raw !== '');
 }
 
@@ -163,15 +182,36 @@ function csvReports(text: string, name: string, timeCol: string, rawCol: string)
 export const archiveStation = (icao: string) => (/^K[A-Z0-9]{3}$/.test(icao) ? icao.slice(1) : icao);
 
 /** Archived METARs (routine and special) between `from` and `to`. */
-export async function archiveMetars(cfg: ProviderConfig, icao: string, from: number, to: number): Promise<WeatherReport[]> {
-  const q = new URLSearchParams({ station: archiveStation(icao), data: 'metar', sts: isoMinutes(from), ets: isoMinutes(to), tz: 'Etc/UTC', format: 'onlycomma', latlon: 'no', missing: 'M', trace: 'T', direct: 'no' });
+export async function archiveMetars(
+  cfg: ProviderConfig,
+  icao: string,
+  from: number,
+  to: number,
+): Promise<WeatherReport[]> {
+  const q = new URLSearchParams({
+    station: archiveStation(icao),
+    data: 'metar',
+    sts: isoMinutes(from),
+    ets: isoMinutes(to),
+    tz: 'Etc/UTC',
+    format: 'onlycomma',
+    latlon: 'no',
+    missing: 'M',
+    trace: 'T',
+    direct: 'no',
+  });
   q.append('report_type', '3');
   q.append('report_type', '4');
   return csvReports(await get(`${cfg.archiveUrl}/asos.py?${q}`, ARCHIVE, cfg.timeoutMs), ARCHIVE, 'valid', 'metar');
 }
 
 /** Archived TAFs issued between `from` and `to`; one report per issue (the CSV repeats it per forecast group). */
-export async function archiveTafs(cfg: ProviderConfig, icao: string, from: number, to: number): Promise<WeatherReport[]> {
+export async function archiveTafs(
+  cfg: ProviderConfig,
+  icao: string,
+  from: number,
+  to: number,
+): Promise<WeatherReport[]> {
   const q = new URLSearchParams({ station: icao, sts: isoMinutes(from), ets: isoMinutes(to), fmt: 'csv' });
   const all = csvReports(await get(`${cfg.archiveUrl}/taf.py?${q}`, ARCHIVE, cfg.timeoutMs), ARCHIVE, 'valid', 'raw');
   const seen = new Set<number>();

@@ -1,4 +1,11 @@
-import { closestReport, historicalDate, METAR_WINDOW_SECONDS, NIL, TAF_WINDOW_SECONDS, tafSource } from '@ops/shared/rules/reports/index';
+import {
+  closestReport,
+  historicalDate,
+  METAR_WINDOW_SECONDS,
+  NIL,
+  TAF_WINDOW_SECONDS,
+  tafSource,
+} from '@ops/shared/rules/reports/index';
 import type { AppContext } from '../context.ts';
 import { nowSeconds } from '../lib/tokens.ts';
 import '../areas/reports/reports.tables.ts';
@@ -19,7 +26,11 @@ const HISTORY_TTL = 86400;
 const HISTORY_NIL_TTL = 3600;
 
 async function cached(ctx: AppContext, key: string, now: number): Promise<string[] | null> {
-  const row = await ctx.db.selectFrom('weather_cache').select(['body', 'expires']).where('key', '=', key).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('weather_cache')
+    .select(['body', 'expires'])
+    .where('key', '=', key)
+    .executeTakeFirst();
   if (!row || Number(row.expires) <= now) return null;
   try {
     const v = JSON.parse(row.body) as unknown;
@@ -34,26 +45,45 @@ async function store(ctx: AppContext, key: string, body: string[], now: number, 
   await ctx.db
     .insertInto('weather_cache')
     .values(values)
-    .onConflict((oc) => oc.column('key').doUpdateSet({ body: values.body, fetched: values.fetched, expires: values.expires }))
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({ body: values.body, fetched: values.fetched, expires: values.expires }),
+    )
     .execute();
   // Expired entries go a few at a time, so the table stays small without a sweeper.
-  if (Math.random() < 0.05) await ctx.db.deleteFrom('weather_cache').where('expires', '<', now - 86400).execute();
+  if (Math.random() < 0.05)
+    await ctx.db
+      .deleteFrom('weather_cache')
+      .where('expires', '<', now - 86400)
+      .execute();
 }
 
 const rawOf = (r: WeatherReport | null | undefined): string[] => (r ? [r.raw] : [NIL]);
 
 /** The newest report of a list. */
-const newest = (rs: readonly WeatherReport[]) => rs.reduce<WeatherReport | null>((b, r) => (!b || r.time > b.time ? r : b), null);
+const newest = (rs: readonly WeatherReport[]) =>
+  rs.reduce<WeatherReport | null>((b, r) => (!b || r.time > b.time ? r : b), null);
 
 async function fetchCurrent(ctx: AppContext, kind: WeatherKind, icao: string): Promise<string[]> {
   const cfg = ctx.config.weather;
   return rawOf(newest(kind === 'metar' ? await aviationMetars(cfg, icao) : await aviationTafs(cfg, icao)));
 }
 
-async function fetchHistorical(ctx: AppContext, kind: WeatherKind, icao: string, at: number, now: number): Promise<string[]> {
+async function fetchHistorical(
+  ctx: AppContext,
+  kind: WeatherKind,
+  icao: string,
+  at: number,
+  now: number,
+): Promise<string[]> {
   const cfg = ctx.config.weather;
   if (kind === 'metar') {
-    return rawOf(closestReport(await archiveMetars(cfg, icao, at - METAR_WINDOW_SECONDS, at + METAR_WINDOW_SECONDS), at, METAR_WINDOW_SECONDS));
+    return rawOf(
+      closestReport(
+        await archiveMetars(cfg, icao, at - METAR_WINDOW_SECONDS, at + METAR_WINDOW_SECONDS),
+        at,
+        METAR_WINDOW_SECONDS,
+      ),
+    );
   }
   const source = tafSource(at, now);
   if (source === 'none') return [NIL];
@@ -67,7 +97,12 @@ async function fetchHistorical(ctx: AppContext, kind: WeatherKind, icao: string,
 }
 
 /** The reports for an airport: current, or the historical match for a past `date`. */
-export async function weatherReports(ctx: AppContext, kind: WeatherKind, icao: string, date: number | null): Promise<string[]> {
+export async function weatherReports(
+  ctx: AppContext,
+  kind: WeatherKind,
+  icao: string,
+  date: number | null,
+): Promise<string[]> {
   const now = nowSeconds();
   const at = historicalDate(date, now);
   const key = at === null ? `${kind}:${icao}` : `${kind}:${icao}:${at}`;

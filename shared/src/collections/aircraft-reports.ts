@@ -1,4 +1,10 @@
-import type { IntervalType, MelCategory, MelItemState, MelStatus, ReportStatus } from '../rules/aircraft-reports/mel.ts';
+import type {
+  IntervalType,
+  MelCategory,
+  MelItemState,
+  MelStatus,
+  ReportStatus,
+} from '../rules/aircraft-reports/mel.ts';
 import { mayWriteAircraftReports } from '../rules/aircraft-reports/policy.ts';
 import { type CollectionDef, s } from './types.ts';
 
@@ -131,7 +137,18 @@ export const aircraftReportsCollection: CollectionDef<AircraftReportDoc> = {
       maintenance_job_id: s.str,
       MelItem: s.json,
     },
-    required: ['id', 'aircraft_id', 'type', 'title', 'severity', 'aircraft_status', 'dispatch_condition', 'status', 'created', 'modified'],
+    required: [
+      'id',
+      'aircraft_id',
+      'type',
+      'title',
+      'severity',
+      'aircraft_status',
+      'dispatch_condition',
+      'status',
+      'created',
+      'modified',
+    ],
   },
   rows: { kind: 'company' },
   visible: (doc) => doc,

@@ -50,7 +50,12 @@ export interface AreaCollectionDef<Doc extends { id: string; type: string }> ext
 /** A document of an area collection: `type` plus the fields of its record type. */
 export type AreaDoc = { id: string; type: string } & Record<string, unknown>;
 
-export function areaCollection(opts: { name: string; version: number; parts: readonly AreaPart[]; indexes?: string[][] }): AreaCollectionDef<AreaDoc> {
+export function areaCollection(opts: {
+  name: string;
+  version: number;
+  parts: readonly AreaPart[];
+  indexes?: string[][];
+}): AreaCollectionDef<AreaDoc> {
   const byType = new Map<string, CollectionDef<{ id: string }>>();
   const properties: Record<string, JsonSchemaProp> = { id: { type: 'string', maxLength: 64 }, type: TYPE_PROP };
   let common = null as Set<string> | null;
@@ -64,7 +69,8 @@ export function areaCollection(opts: { name: string; version: number; parts: rea
       if (name === 'id') continue;
       if (name === 'type') {
         // A part may carry `type` only as the discriminator (personal: certificate | schedule), an indexable string.
-        if (prop.type !== 'string' || !prop.maxLength) throw new Error(`area collection ${opts.name}: part ${part.def.name} has its own \`type\` field; rename it`);
+        if (prop.type !== 'string' || !prop.maxLength)
+          throw new Error(`area collection ${opts.name}: part ${part.def.name} has its own \`type\` field; rename it`);
         continue;
       }
       properties[name] = properties[name] ? mergeProp(name, properties[name], prop) : prop;
@@ -80,7 +86,11 @@ export function areaCollection(opts: { name: string; version: number; parts: rea
     version: opts.version,
     parts: opts.parts,
     partOf,
-    schema: { properties, required, indexes: [['type', 'id'], ...(opts.indexes ?? [])] } as AreaCollectionDef<AreaDoc>['schema'],
+    schema: {
+      properties,
+      required,
+      indexes: [['type', 'id'], ...(opts.indexes ?? [])],
+    } as AreaCollectionDef<AreaDoc>['schema'],
     rows: {
       kind: 'custom',
       fields,
@@ -99,7 +109,10 @@ export function areaCollection(opts: { name: string; version: number; parts: rea
 }
 
 /** The record-type definition of a document of any collection (the collection itself when it is not an area collection). */
-export function recordDefOf(def: CollectionDef<{ id: string }>, doc: Record<string, unknown>): CollectionDef<{ id: string }> | null {
+export function recordDefOf(
+  def: CollectionDef<{ id: string }>,
+  doc: Record<string, unknown>,
+): CollectionDef<{ id: string }> | null {
   const area = def as Partial<AreaCollectionDef<AreaDoc>>;
   return typeof area.partOf === 'function' ? area.partOf(doc.type) : def;
 }

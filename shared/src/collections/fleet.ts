@@ -26,13 +26,24 @@ const { type: reportType, ...reportProps } = aircraftReportsCollection.schema.pr
 export const fleetReportRecord: CollectionDef<FleetReportDoc> = {
   ...(aircraftReportsCollection as unknown as CollectionDef<FleetReportDoc>),
   schema: {
-    properties: { ...reportProps, report_type: reportType as JsonSchemaProp, type: { type: 'string', maxLength: 32 } } as CollectionDef<FleetReportDoc>['schema']['properties'],
-    required: aircraftReportsCollection.schema.required.map((f) => (f === 'type' ? 'report_type' : f)) as CollectionDef<FleetReportDoc>['schema']['required'],
+    properties: {
+      ...reportProps,
+      report_type: reportType as JsonSchemaProp,
+      type: { type: 'string', maxLength: 32 },
+    } as CollectionDef<FleetReportDoc>['schema']['properties'],
+    required: aircraftReportsCollection.schema.required.map((f) =>
+      f === 'type' ? 'report_type' : f,
+    ) as CollectionDef<FleetReportDoc>['schema']['required'],
   },
 };
 
 /** Record types of `fleet`. */
-export const FLEET_TYPES = { aircraft: 'aircraft', report: 'aircraft_report', job: 'maintenance_job', part: 'inventory_part' } as const;
+export const FLEET_TYPES = {
+  aircraft: 'aircraft',
+  report: 'aircraft_report',
+  job: 'maintenance_job',
+  part: 'inventory_part',
+} as const;
 
 /** The fleet area offline: aircraft, their technical log (reports with MEL/CDL items), maintenance jobs and the parts inventory. */
 export const fleetCollection = areaCollection({

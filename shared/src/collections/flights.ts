@@ -55,7 +55,31 @@ export interface FlightDoc {
 export const FLIGHT_INVOLVED_FIELDS = ['pic_id', 'sic_id', 'supervisor_id', 'user_id'] as const;
 
 /** Fields a device may write (the push's REST body carries exactly these). */
-export const FLIGHT_WRITABLE_FIELDS = ['date', 'status', 'callsign', 'aircraft_id', 'flight_type_id', 'pic_id', 'sic_id', 'supervisor_id', 'departure_airport', 'landing_airport', 'offblocks_time', 'takeoff_time', 'landing_time', 'onblocks_time', 'night_flight_time', 'ifr_flight_time', 'rules', 'crosscountry', 'landings', 'night_landings', 'pax', 'route', 'remarks'] as const;
+export const FLIGHT_WRITABLE_FIELDS = [
+  'date',
+  'status',
+  'callsign',
+  'aircraft_id',
+  'flight_type_id',
+  'pic_id',
+  'sic_id',
+  'supervisor_id',
+  'departure_airport',
+  'landing_airport',
+  'offblocks_time',
+  'takeoff_time',
+  'landing_time',
+  'onblocks_time',
+  'night_flight_time',
+  'ifr_flight_time',
+  'rules',
+  'crosscountry',
+  'landings',
+  'night_landings',
+  'pax',
+  'route',
+  'remarks',
+] as const;
 
 export const flightsCollection: CollectionDef<FlightDoc> = {
   name: 'flights',

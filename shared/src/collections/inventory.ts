@@ -25,7 +25,17 @@ export const INVENTORY_CATEGORIES = [
   'Miscellaneous',
 ] as const;
 
-export const APPROVAL_STATUSES = ['Pending', 'Approved', 'Rejected', 'Quarantined', 'Certified', 'Non-certified', 'Under-review', 'Expired', 'Unapproved'] as const;
+export const APPROVAL_STATUSES = [
+  'Pending',
+  'Approved',
+  'Rejected',
+  'Quarantined',
+  'Certified',
+  'Non-certified',
+  'Under-review',
+  'Expired',
+  'Unapproved',
+] as const;
 
 /** Designed (the spec does not show them): where a unit is and what state it is in. */
 export const UNIT_STATUSES = ['IN_STOCK', 'RESERVED', 'INSTALLED', 'IN_REPAIR', 'SCRAPPED'] as const;
@@ -74,7 +84,18 @@ export const inventoryCollection: CollectionDef<InventoryPartDoc> = {
       InventoryUnit: { type: 'array', items: { type: 'object', additionalProperties: true } },
       InventoryProvider: { type: 'array', items: { type: 'object', additionalProperties: true } },
     },
-    required: ['id', 'part_number', 'name', 'mfr_name', 'category', 'approval_status', 'created', 'modified', 'InventoryUnit', 'InventoryProvider'],
+    required: [
+      'id',
+      'part_number',
+      'name',
+      'mfr_name',
+      'category',
+      'approval_status',
+      'created',
+      'modified',
+      'InventoryUnit',
+      'InventoryProvider',
+    ],
   },
   rows: { kind: 'company' },
   visible: (doc) => doc,

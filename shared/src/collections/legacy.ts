@@ -30,12 +30,26 @@ export interface LegacyCollection {
   back(doc: Record<string, unknown>): Record<string, unknown>;
 }
 
-const typed = (type: string) => ({ types: [type], convert: (doc: Record<string, unknown>) => ({ ...doc, type }), back: ({ type: _t, ...doc }: Record<string, unknown>) => doc });
+const typed = (type: string) => ({
+  types: [type],
+  convert: (doc: Record<string, unknown>) => ({ ...doc, type }),
+  back: ({ type: _t, ...doc }: Record<string, unknown>) => doc,
+});
 
 export const LEGACY_COLLECTIONS: readonly LegacyCollection[] = [
   { def: usersCollection as unknown as CollectionDef<{ id: string }>, into: 'people', ...typed(PEOPLE_TYPES.user) },
-  { def: personalCollection as unknown as CollectionDef<{ id: string }>, into: 'people', types: PERSONAL_TYPES, convert: (doc) => doc, back: (doc) => doc },
-  { def: aircraftCollection as unknown as CollectionDef<{ id: string }>, into: 'fleet', ...typed(FLEET_TYPES.aircraft) },
+  {
+    def: personalCollection as unknown as CollectionDef<{ id: string }>,
+    into: 'people',
+    types: PERSONAL_TYPES,
+    convert: (doc) => doc,
+    back: (doc) => doc,
+  },
+  {
+    def: aircraftCollection as unknown as CollectionDef<{ id: string }>,
+    into: 'fleet',
+    ...typed(FLEET_TYPES.aircraft),
+  },
   {
     def: aircraftReportsCollection as unknown as CollectionDef<{ id: string }>,
     into: 'fleet',
@@ -43,10 +57,26 @@ export const LEGACY_COLLECTIONS: readonly LegacyCollection[] = [
     convert: (doc) => toFleetReport(doc as unknown as AircraftReportDoc),
     back: (doc) => fromFleetReport(doc as unknown as FleetReportDoc) as unknown as Record<string, unknown>,
   },
-  { def: maintenanceJobsCollection as unknown as CollectionDef<{ id: string }>, into: 'fleet', ...typed(FLEET_TYPES.job) },
+  {
+    def: maintenanceJobsCollection as unknown as CollectionDef<{ id: string }>,
+    into: 'fleet',
+    ...typed(FLEET_TYPES.job),
+  },
   { def: inventoryCollection as unknown as CollectionDef<{ id: string }>, into: 'fleet', ...typed(FLEET_TYPES.part) },
-  { def: notificationsCollection as unknown as CollectionDef<{ id: string }>, into: 'inbox', ...typed(INBOX_TYPES.notification) },
+  {
+    def: notificationsCollection as unknown as CollectionDef<{ id: string }>,
+    into: 'inbox',
+    ...typed(INBOX_TYPES.notification),
+  },
   { def: newsCollection as unknown as CollectionDef<{ id: string }>, into: 'inbox', ...typed(INBOX_TYPES.news) },
-  { def: commandsCollection as unknown as CollectionDef<{ id: string }>, into: 'device', ...typed(DEVICE_TYPES.command) },
-  { def: outcomesCollection as unknown as CollectionDef<{ id: string }>, into: 'device', ...typed(DEVICE_TYPES.outcome) },
+  {
+    def: commandsCollection as unknown as CollectionDef<{ id: string }>,
+    into: 'device',
+    ...typed(DEVICE_TYPES.command),
+  },
+  {
+    def: outcomesCollection as unknown as CollectionDef<{ id: string }>,
+    into: 'device',
+    ...typed(DEVICE_TYPES.outcome),
+  },
 ];

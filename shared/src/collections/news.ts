@@ -36,7 +36,19 @@ export interface NewsDoc {
 export function visibleNews(doc: NewsDoc, viewer: Viewer): NewsDoc {
   const signed = doc.signed_by.includes(viewer.userId);
   if (!mayReadArticle(viewer, doc)) {
-    return { ...doc, slug: '', name: '', category: null, content: null, base_id: null, sign: false, recipients: [], signed_by: [], signed: false, for_me: false };
+    return {
+      ...doc,
+      slug: '',
+      name: '',
+      category: null,
+      content: null,
+      base_id: null,
+      sign: false,
+      recipients: [],
+      signed_by: [],
+      signed: false,
+      for_me: false,
+    };
   }
   return {
     ...doc,

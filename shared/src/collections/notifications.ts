@@ -15,7 +15,15 @@ export const notificationsCollection: CollectionDef<NotificationDoc> = {
   name: 'notifications',
   version: 0,
   schema: {
-    properties: { id: s.id, user_id: s.reqStr, title: s.reqStr, body: s.str, link: s.str, read: s.bool, created: s.int },
+    properties: {
+      id: s.id,
+      user_id: s.reqStr,
+      title: s.reqStr,
+      body: s.str,
+      link: s.str,
+      read: s.bool,
+      created: s.int,
+    },
     required: ['id', 'user_id', 'title', 'read', 'created'],
   },
   rows: { kind: 'own', field: 'user_id' },

@@ -7,7 +7,12 @@ import { usersCollection } from './users.ts';
  * fields masked by `visibleUser`) and the signed-in person's own records
  * (`certificate`, `schedule`, `account`: own scope). Mixed scopes, one collection.
  */
-export const PEOPLE_TYPES = { user: 'user', certificate: 'certificate', schedule: 'schedule', account: 'account' } as const;
+export const PEOPLE_TYPES = {
+  user: 'user',
+  certificate: 'certificate',
+  schedule: 'schedule',
+  account: 'account',
+} as const;
 
 export const peopleCollection = areaCollection({
   name: 'people',

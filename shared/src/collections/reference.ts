@@ -6,7 +6,16 @@ import { type CollectionDef, s } from './types.ts';
  * types, operating hours, permissions... `type` tells them apart, `data` holds
  * the record as the REST API presents it.
  */
-export const REFERENCE_TYPES = ['company', 'base', 'permissions', 'operating_hours', 'flight_type', 'airport', 'certificate_type', 'maintenance_plan'] as const;
+export const REFERENCE_TYPES = [
+  'company',
+  'base',
+  'permissions',
+  'operating_hours',
+  'flight_type',
+  'airport',
+  'certificate_type',
+  'maintenance_plan',
+] as const;
 export type ReferenceType = (typeof REFERENCE_TYPES)[number];
 
 export interface ReferenceDoc {

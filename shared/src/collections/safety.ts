@@ -76,12 +76,12 @@ export const safetyCollection: CollectionDef<SafetyDoc> = {
     fields: ['status', 'author_id', 'reviewer_id', 'crew_pic_id', 'crew_sic_id', 'crew_supervisor_id'],
     test: (row, viewer) =>
       maySeeSafetyReport(viewer, {
-          status: String(row.status),
-          author_id: (row.author_id as string | null) ?? null,
-          reviewer_id: (row.reviewer_id as string | null) ?? null,
-          crew_pic_id: (row.crew_pic_id as string | null) ?? null,
-          crew_sic_id: (row.crew_sic_id as string | null) ?? null,
-          crew_supervisor_id: (row.crew_supervisor_id as string | null) ?? null,
+        status: String(row.status),
+        author_id: (row.author_id as string | null) ?? null,
+        reviewer_id: (row.reviewer_id as string | null) ?? null,
+        crew_pic_id: (row.crew_pic_id as string | null) ?? null,
+        crew_sic_id: (row.crew_sic_id as string | null) ?? null,
+        crew_supervisor_id: (row.crew_supervisor_id as string | null) ?? null,
       }),
   },
   visible: (doc) => doc,

@@ -53,7 +53,10 @@ export const bookingsCollection: CollectionDef<BookingDoc> = {
     },
     required: ['id', 'aircraft_id', 'pilot_id', 'flight_type_id', 'start', 'end', 'status'],
     // The board reads a day or a week by start; the aircraft board by aircraft then start.
-    indexes: [['start', 'id'], ['aircraft_id', 'start']],
+    indexes: [
+      ['start', 'id'],
+      ['aircraft_id', 'start'],
+    ],
   },
   rows: { kind: 'custom', fields: BOOKING_SCOPE_FIELDS, test: (row, viewer) => bookingVisible(row, viewer) },
   visible: (doc) => doc,

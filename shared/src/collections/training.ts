@@ -196,7 +196,8 @@ export interface TrainingJustificationDoc {
 }
 
 const manager = (viewer: Viewer) => mayManageTrainings(viewer);
-const mine = (row: Record<string, unknown>, viewer: Viewer, fields: readonly string[]) => fields.some((f) => row[f] === viewer.userId);
+const mine = (row: Record<string, unknown>, viewer: Viewer, fields: readonly string[]) =>
+  fields.some((f) => row[f] === viewer.userId);
 
 /** Personal rows: managers every row, otherwise the people named in `fields`. */
 function personal(fields: readonly string[]): RowScope {
@@ -216,7 +217,13 @@ const str = (n = 64): JsonSchemaProp => ({ type: 'string', maxLength: n });
 const optStr = s.str;
 const optNum = s.num;
 
-function record<Doc extends { id: string }>(name: string, props: Record<keyof Doc & string, JsonSchemaProp>, required: readonly (keyof Doc & string)[], rows: RowScope, writable: readonly (keyof Doc & string)[] = []): CollectionDef<Doc> {
+function record<Doc extends { id: string }>(
+  name: string,
+  props: Record<keyof Doc & string, JsonSchemaProp>,
+  required: readonly (keyof Doc & string)[],
+  rows: RowScope,
+  writable: readonly (keyof Doc & string)[] = [],
+): CollectionDef<Doc> {
   return {
     name,
     version: 0,
@@ -233,32 +240,85 @@ const company: RowScope = { kind: 'company' };
 
 export const trainingCourseRecord = record<TrainingCourseDoc>(
   'training',
-  { id: s.id, name: s.reqStr, training_type: str(16), active: s.bool, template: s.bool, start_date: optStr, end_date: optStr, color: optStr, announcement: optStr, modified: s.int },
+  {
+    id: s.id,
+    name: s.reqStr,
+    training_type: str(16),
+    active: s.bool,
+    template: s.bool,
+    start_date: optStr,
+    end_date: optStr,
+    color: optStr,
+    announcement: optStr,
+    modified: s.int,
+  },
   ['id', 'name', 'training_type', 'active', 'template', 'modified'],
   company,
 );
-export const trainingSubjectRecord = record<TrainingSubjectDoc>('subject', { id: s.id, training_id: str(), name: s.reqStr, teacher_id: optStr, position: s.int, modified: s.int }, ['id', 'training_id', 'name', 'position', 'modified'], company);
+export const trainingSubjectRecord = record<TrainingSubjectDoc>(
+  'subject',
+  { id: s.id, training_id: str(), name: s.reqStr, teacher_id: optStr, position: s.int, modified: s.int },
+  ['id', 'training_id', 'name', 'position', 'modified'],
+  company,
+);
 export const trainingLessonRecord = record<TrainingLessonDoc>(
   'lesson',
-  { id: s.id, training_id: str(), subject_id: str(), name: s.reqStr, minutes: s.int, mandatory: s.bool, modified: s.int },
+  {
+    id: s.id,
+    training_id: str(),
+    subject_id: str(),
+    name: s.reqStr,
+    minutes: s.int,
+    mandatory: s.bool,
+    modified: s.int,
+  },
   ['id', 'training_id', 'subject_id', 'name', 'minutes', 'mandatory', 'modified'],
   company,
 );
 export const trainingExamRecord = record<TrainingExamDoc>(
   'exam',
-  { id: s.id, training_id: str(), subject_id: optStr, lesson_id: optStr, exam_type: str(16), name: s.reqStr, minutes: s.int, mandatory: s.bool, pass_score: s.int, modified: s.int },
+  {
+    id: s.id,
+    training_id: str(),
+    subject_id: optStr,
+    lesson_id: optStr,
+    exam_type: str(16),
+    name: s.reqStr,
+    minutes: s.int,
+    mandatory: s.bool,
+    pass_score: s.int,
+    modified: s.int,
+  },
   ['id', 'training_id', 'exam_type', 'name', 'minutes', 'mandatory', 'pass_score', 'modified'],
   company,
 );
 export const trainingActivityRecord = record<TrainingActivityDoc>(
   'activity',
-  { id: s.id, training_id: str(), subject_id: str(), kind: str(16), entity_id: str(), position: s.int, modified: s.int },
+  {
+    id: s.id,
+    training_id: str(),
+    subject_id: str(),
+    kind: str(16),
+    entity_id: str(),
+    position: s.int,
+    modified: s.int,
+  },
   ['id', 'training_id', 'subject_id', 'kind', 'entity_id', 'position', 'modified'],
   company,
 );
 export const trainingEnrollmentRecord = record<TrainingEnrollmentDoc>(
   'enrollment',
-  { id: s.id, training_id: str(), user_id: str(), supervisor_id: optStr, finish_before: optNum, finished: s.bool, status: str(16), created: s.int, modified: s.int },
+  {
+    id: s.id,
+    training_id: str(),
+    user_id: str(),
+    supervisor_id: optStr,
+    finish_before: optNum,
+    finished: s.bool,
+    status: str(16),
+    created: s.int,
+    modified: s.int,
+  },
   ['id', 'training_id', 'user_id', 'finished', 'status', 'created', 'modified'],
   TRAINING_SCOPES.enrollment,
 );
@@ -271,7 +331,17 @@ export const trainingProgressRecord = record<TrainingProgressDoc>(
 );
 export const trainingAttemptRecord = record<TrainingAttemptDoc>(
   'attempt',
-  { id: s.id, enrollment_id: str(), exam_id: str(), user_id: str(), start: s.int, finished_at: optNum, score: optNum, passed: s.bool, modified: s.int },
+  {
+    id: s.id,
+    enrollment_id: str(),
+    exam_id: str(),
+    user_id: str(),
+    start: s.int,
+    finished_at: optNum,
+    score: optNum,
+    passed: s.bool,
+    modified: s.int,
+  },
   ['id', 'enrollment_id', 'exam_id', 'user_id', 'start', 'passed', 'modified'],
   TRAINING_SCOPES.attempt,
 );
@@ -299,7 +369,17 @@ export const trainingClassRecord = record<TrainingClassDoc>(
 );
 export const trainingClassStudentRecord = record<TrainingClassStudentDoc>(
   'class_student',
-  { id: s.id, session_id: str(), user_id: str(), enrollment_id: optStr, invited: s.bool, attended: s.bool, attendance_status: optStr, class_teacher_id: optStr, modified: s.int },
+  {
+    id: s.id,
+    session_id: str(),
+    user_id: str(),
+    enrollment_id: optStr,
+    invited: s.bool,
+    attended: s.bool,
+    attendance_status: optStr,
+    class_teacher_id: optStr,
+    modified: s.int,
+  },
   ['id', 'session_id', 'user_id', 'invited', 'attended', 'modified'],
   TRAINING_SCOPES.classStudent,
   ['attendance_status'],

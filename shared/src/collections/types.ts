@@ -12,7 +12,14 @@ export interface Viewer {
 
 /** JSON schema subset RxDB accepts (primary key `id`, no `$ref`). */
 export interface JsonSchemaProp {
-  type: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | Array<'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null'>;
+  type:
+    | 'string'
+    | 'number'
+    | 'integer'
+    | 'boolean'
+    | 'object'
+    | 'array'
+    | Array<'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null'>;
   maxLength?: number;
   items?: JsonSchemaProp;
   properties?: Record<string, JsonSchemaProp>;
@@ -46,7 +53,11 @@ export interface CollectionDef<Doc extends { id: string }> {
   name: string;
   /** RxDB schema version; bump with a migration strategy on the client. */
   version: number;
-  schema: { properties: Record<keyof Doc & string, JsonSchemaProp>; required: readonly (keyof Doc & string)[]; indexes?: string[][] };
+  schema: {
+    properties: Record<keyof Doc & string, JsonSchemaProp>;
+    required: readonly (keyof Doc & string)[];
+    indexes?: string[][];
+  };
   rows: RowScope;
   /**
    * Field visibility: returns the document as this viewer may see it (fields
@@ -62,7 +73,11 @@ export interface CollectionDef<Doc extends { id: string }> {
 /** A row of the company the viewer may see under `rows` (the same test the server's SQL applies). */
 /** The row columns a scope reads. */
 export function scopeFields(scope: RowScope): readonly string[] {
-  return scope.kind === 'own' ? [scope.field] : scope.kind === 'involved' || scope.kind === 'custom' ? scope.fields : [];
+  return scope.kind === 'own'
+    ? [scope.field]
+    : scope.kind === 'involved' || scope.kind === 'custom'
+      ? scope.fields
+      : [];
 }
 
 export function rowVisible(scope: RowScope, row: Record<string, unknown>, viewer: Viewer): boolean {
@@ -104,7 +119,8 @@ export function blankDoc<Doc extends { id: string }>(def: CollectionDef<Doc>, id
     if (key === 'id') continue;
     const t = def.schema.properties[key].type;
     const first = Array.isArray(t) ? t[0] : t;
-    out[key] = first === 'string' ? '' : first === 'boolean' ? false : first === 'object' ? {} : first === 'array' ? [] : 0;
+    out[key] =
+      first === 'string' ? '' : first === 'boolean' ? false : first === 'object' ? {} : first === 'array' ? [] : 0;
   }
   return out as Doc;
 }

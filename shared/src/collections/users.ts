@@ -27,7 +27,18 @@ export interface UserDoc {
 /** Part A 4.4: an external auditor sees these personal fields as null on everyone but themself. */
 export const AUDITOR_MASKED_FIELDS = ['email', 'phone', 'phone2', 'address', 'city', 'pc', 'passport'] as const;
 /** Part A 4.8 item 4: a viewer above 150 looking at another person loses these. */
-export const RESTRICTED_VIEWER_FIELDS = ['email', 'user_group_id', 'email_status', 'expiration', 'phone', 'address', 'city', 'pc', 'passport', 'phone2'] as const;
+export const RESTRICTED_VIEWER_FIELDS = [
+  'email',
+  'user_group_id',
+  'email_status',
+  'expiration',
+  'phone',
+  'address',
+  'city',
+  'pc',
+  'passport',
+  'phone2',
+] as const;
 
 export function visibleUser<T extends { id: string }>(doc: T, viewer: Viewer): T {
   if (doc.id === viewer.userId) return doc;

@@ -21,9 +21,16 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const email = z.string().trim().max(254, 'At most 254 characters').regex(EMAIL, 'Expected an email address such as name@example.com');
+const email = z
+  .string()
+  .trim()
+  .max(254, 'At most 254 characters')
+  .regex(EMAIL, 'Expected an email address such as name@example.com');
 const optional = <T extends z.ZodType>(inner: T) => z.union([z.literal(''), inner]);
-const zone = z.string().trim().refine((v) => canonicalTimeZone(v) !== null, 'Unknown time zone; use an IANA name such as Europe/Madrid');
+const zone = z
+  .string()
+  .trim()
+  .refine((v) => canonicalTimeZone(v) !== null, 'Unknown time zone; use an IANA name such as Europe/Madrid');
 const number = (min: number, max: number, unit = '') =>
   z
     .string()
@@ -38,14 +45,32 @@ const validDate = (v: string) => DATE.test(v) && new Date(`${v}T00:00:00Z`).toIS
 export const ZCompanySettingsForm = z.object({
   Company: z.object({ name: z.string().trim().min(1, 'Name is required').max(120, 'At most 120 characters') }),
   CompanyTheme: z.object({
-    logo: optional(z.string().trim().max(500, 'At most 500 characters').regex(/^(https?:\/\/|\/)\S+$/, 'Expected an http(s) URL or a path')),
+    logo: optional(
+      z
+        .string()
+        .trim()
+        .max(500, 'At most 500 characters')
+        .regex(/^(https?:\/\/|\/)\S+$/, 'Expected an http(s) URL or a path'),
+    ),
     color: optional(z.string().trim().regex(HEX, 'Expected a hex colour such as #1f6feb')),
   }),
   CompanyDetail: z.object({
-    currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'Expected an ISO 4217 currency code such as EUR'),
-    icao: optional(z.string().trim().toUpperCase().regex(/^[A-Z]{2}[A-Z0-9]{2}$/, 'Expected a 4-letter ICAO code')),
+    currency: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{3}$/, 'Expected an ISO 4217 currency code such as EUR'),
+    icao: optional(
+      z
+        .string()
+        .trim()
+        .toUpperCase()
+        .regex(/^[A-Z]{2}[A-Z0-9]{2}$/, 'Expected a 4-letter ICAO code'),
+    ),
     timezone_id: zone,
-    country_id: optional(z.string().trim().toUpperCase().refine(isCountryCode, 'Expected an ISO 3166 country code such as ES')),
+    country_id: optional(
+      z.string().trim().toUpperCase().refine(isCountryCode, 'Expected an ISO 3166 country code such as ES'),
+    ),
     zip: optional(z.string().trim().max(20, 'At most 20 characters')),
   }),
   CompanySetting: z.object({
@@ -94,9 +119,14 @@ export function userForm(today: string) {
       const exp = v.User.expiration;
       const path = ['User', 'expiration'];
       if (!exp) ctx.addIssue({ code: 'custom', path, message: 'An external auditor needs an expiration date' });
-      else if (exp <= today) ctx.addIssue({ code: 'custom', path, message: 'The expiration date must be in the future' });
+      else if (exp <= today)
+        ctx.addIssue({ code: 'custom', path, message: 'The expiration date must be in the future' });
       else if ((Date.parse(`${exp}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000 > AUDITOR_MAX_DAYS)
-        ctx.addIssue({ code: 'custom', path, message: `An external auditor account lasts at most ${AUDITOR_MAX_DAYS} days` });
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: `An external auditor account lasts at most ${AUDITOR_MAX_DAYS} days`,
+        });
     });
 }
 
@@ -105,8 +135,18 @@ export const ZProfileForm = z.object({
   UserDetail: z.object({
     name: z.string().trim().min(1, 'Name is required').max(80, 'At most 80 characters'),
     surname: z.string().trim().min(1, 'Surname is required').max(80, 'At most 80 characters'),
-    phonecode: optional(z.string().trim().regex(/^\+?\d{1,4}$/, 'Expected a dialling code such as +34')),
-    phone: optional(z.string().trim().regex(/^[\d\s().-]{3,30}$/, 'Expected a phone number')),
+    phonecode: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^\+?\d{1,4}$/, 'Expected a dialling code such as +34'),
+    ),
+    phone: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^[\d\s().-]{3,30}$/, 'Expected a phone number'),
+    ),
     city: optional(z.string().trim().max(80, 'At most 80 characters')),
     timezone_id: optional(zone),
   }),
@@ -116,10 +156,16 @@ export const ZProfileForm = z.object({
 /** POST /users/email.json (Part A 4.5: valid, different from the current address, equal to its repeat, password given). */
 export function emailChangeForm(current: string | null) {
   return z
-    .object({ new_email: email, new_email_repeat: z.string().trim(), password: z.string().min(1, 'Password is required') })
+    .object({
+      new_email: email,
+      new_email_repeat: z.string().trim(),
+      password: z.string().min(1, 'Password is required'),
+    })
     .superRefine((v, ctx) => {
-      if (current && v.new_email.toLowerCase() === current.toLowerCase()) ctx.addIssue({ code: 'custom', path: ['new_email'], message: 'This is already your address' });
-      if (v.new_email_repeat.toLowerCase() !== v.new_email.toLowerCase()) ctx.addIssue({ code: 'custom', path: ['new_email_repeat'], message: 'The addresses do not match' });
+      if (current && v.new_email.toLowerCase() === current.toLowerCase())
+        ctx.addIssue({ code: 'custom', path: ['new_email'], message: 'This is already your address' });
+      if (v.new_email_repeat.toLowerCase() !== v.new_email.toLowerCase())
+        ctx.addIssue({ code: 'custom', path: ['new_email_repeat'], message: 'The addresses do not match' });
     });
 }
 
@@ -127,13 +173,24 @@ export function emailChangeForm(current: string | null) {
 export const ZPasswordForm = z
   .object({
     password: z.string().min(1, 'Current password is required'),
-    newpassword: z.string().min(MIN_PASSWORD_LENGTH, `At least ${MIN_PASSWORD_LENGTH} characters`).max(1024, 'Too long'),
+    newpassword: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `At least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(1024, 'Too long'),
     newpasswordrepeat: z.string().min(1, 'Repeat the new password'),
   })
-  .refine((v) => v.newpassword === v.newpasswordrepeat, { path: ['newpasswordrepeat'], message: 'The new passwords do not match' });
+  .refine((v) => v.newpassword === v.newpasswordrepeat, {
+    path: ['newpasswordrepeat'],
+    message: 'The new passwords do not match',
+  });
 
 /** POST /users/two_factor/totp/enable.json. */
-export const ZTotpCode = z.object({ code: z.string().trim().regex(/^\d{6}$/, 'Expected the 6-digit code from the app') });
+export const ZTotpCode = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Expected the 6-digit code from the app'),
+});
 
 /** POST /news/news/sign/{id}.json. */
 export const ZSignForm = z.object({ password: z.string().min(1, 'Password is required') });
@@ -148,7 +205,9 @@ export const ZNewsForm = z.object({
     sign: z.boolean(),
     notification: z.boolean(),
   }),
-  NewsRecipient: z.object({ user_group_id: z.array(z.number().refine(isRole, 'Unknown role')).min(1, 'Pick at least one role') }),
+  NewsRecipient: z.object({
+    user_group_id: z.array(z.number().refine(isRole, 'Unknown role')).min(1, 'Pick at least one role'),
+  }),
 });
 
 /** POST /manager/api_keys/add.json: `expires` from a date input (end of that day, UTC), optional. */
@@ -156,26 +215,45 @@ export function apiKeyForm(today: string) {
   return z.object({
     name: z.string().trim().min(1, 'Name is required').max(120, 'At most 120 characters'),
     user_id: z.string().min(1, 'Pick the user the key acts as'),
-    expires: optional(z.string().refine(validDate, 'Expected a date YYYY-MM-DD').refine((v) => v > today, 'The expiry must be after today')),
+    expires: optional(
+      z
+        .string()
+        .refine(validDate, 'Expected a date YYYY-MM-DD')
+        .refine((v) => v > today, 'The expiry must be after today'),
+    ),
   });
 }
 
 /** POST /bases/add.json and /bases/edit/{id}.json. */
 export const ZBaseForm = z.object({
   name: z.string().trim().min(1, 'Name is required').max(80, 'At most 80 characters'),
-  airport_id: optional(z.string().trim().toUpperCase().regex(/^[A-Z0-9]{3,4}$/, 'Expected an ICAO code such as LECU')),
+  airport_id: optional(
+    z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9]{3,4}$/, 'Expected an ICAO code such as LECU'),
+  ),
   default: z.boolean(),
 });
 
 /** POST /bases/add_schedule.json: unix start and end, end after start, not wholly in the past. */
 export function scheduleForm(now: number) {
   return z
-    .object({ pilot: z.string().min(1, 'Pick a pilot'), start: z.number({ error: 'Start is required' }).int(), end: z.number({ error: 'End is required' }).int(), type: z.enum(SCHEDULE_TYPES) })
+    .object({
+      pilot: z.string().min(1, 'Pick a pilot'),
+      start: z.number({ error: 'Start is required' }).int(),
+      end: z.number({ error: 'End is required' }).int(),
+      type: z.enum(SCHEDULE_TYPES),
+    })
     .superRefine((v, ctx) => {
       if (v.end <= v.start) ctx.addIssue({ code: 'custom', path: ['end'], message: 'End must be after start' });
-      else if (v.end <= now) ctx.addIssue({ code: 'custom', path: ['end'], message: 'An entry wholly in the past cannot be added' });
+      else if (v.end <= now)
+        ctx.addIssue({ code: 'custom', path: ['end'], message: 'An entry wholly in the past cannot be added' });
     });
 }
 
 /** POST /pilot_groups/manager_add.json. */
-export const ZPilotGroupForm = z.object({ name: z.string().trim().min(1, 'Name is required').max(80, 'At most 80 characters') });
+export const ZPilotGroupForm = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(80, 'At most 80 characters'),
+});

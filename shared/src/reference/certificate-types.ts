@@ -19,8 +19,18 @@ export interface CertificateType {
   authority: CertificateAuthority;
 }
 
-const easa = (key: string, name: string, kind: CertificateKind): CertificateType => ({ key, name, kind, authority: 'EASA' });
-const faa = (key: string, name: string, kind: CertificateKind): CertificateType => ({ key, name, kind, authority: 'FAA' });
+const easa = (key: string, name: string, kind: CertificateKind): CertificateType => ({
+  key,
+  name,
+  kind,
+  authority: 'EASA',
+});
+const faa = (key: string, name: string, kind: CertificateKind): CertificateType => ({
+  key,
+  name,
+  kind,
+  authority: 'FAA',
+});
 
 export const CERTIFICATE_TYPES: readonly CertificateType[] = [
   // EASA Part-FCL licences

@@ -11,7 +11,8 @@ describe.each(DIALECTS)('API keys on %s', (dialect) => {
   });
   afterAll(() => s?.close());
 
-  const create = (token: string, body: Record<string, unknown>) => s.api('POST', '/manager/api_keys/add.json', { token, body });
+  const create = (token: string, body: Record<string, unknown>) =>
+    s.api('POST', '/manager/api_keys/add.json', { token, body });
 
   it('creates a key shown once, lists it without secrets, and the key authenticates as its user', async () => {
     const r = await create(admin, { name: 'Billing export', user_id: s.userId('dispatch@skyline.test') });
@@ -64,7 +65,11 @@ describe.each(DIALECTS)('API keys on %s', (dialect) => {
     const soon = Math.floor(Date.now() / 1000) + 60;
     const r = await create(admin, { name: 'Short', user_id: s.userId('ops@skyline.test'), expires: soon });
     expect(r.body.key.expires).toBe(soon);
-    await s.ctx.db.updateTable('api_keys').set({ expires: soon - 120 }).where('id', '=', r.body.key.id).execute();
+    await s.ctx.db
+      .updateTable('api_keys')
+      .set({ expires: soon - 120 })
+      .where('id', '=', r.body.key.id)
+      .execute();
     const denied = await s.api('GET', '/aircraft/index.json', { token: r.body.key.plaintext });
     expect(denied.status).toBe(401);
     expect(denied.body.message).toMatch(/expired/i);

@@ -9,11 +9,27 @@ const harborDate = (days: number) => calendarDateIn('America/New_York', Date.now
 describe.each(DIALECTS)('company switch on %s', (dialect) => {
   let s: TestServer;
   const harborDana = () => s.userId('dual@demo.test', 'harbor');
-  const setHarborDana = (set: { expiration?: string | null; two_factor?: 'OFF' | 'EMAIL'; user_group_id?: number; pilot?: 0 | 1 }) =>
-    s.ctx.db.updateTable('users').set(set).where('id', '=', harborDana()).execute();
-  const skylineToken = async () => (await s.api('POST', '/login.json', { body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.skyline } })).body.token as string;
+  const setHarborDana = (set: {
+    expiration?: string | null;
+    two_factor?: 'OFF' | 'EMAIL';
+    user_group_id?: number;
+    pilot?: 0 | 1;
+  }) => s.ctx.db.updateTable('users').set(set).where('id', '=', harborDana()).execute();
+  const skylineToken = async () =>
+    (
+      await s.api('POST', '/login.json', {
+        body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.skyline },
+      })
+    ).body.token as string;
   const lastCode = async () => {
-    const mail = await s.ctx.db.selectFrom('mail_outbox').select('body_text').where('to_address', '=', 'dual@demo.test').where('template', '=', 'two_factor_code').orderBy('created', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const mail = await s.ctx.db
+      .selectFrom('mail_outbox')
+      .select('body_text')
+      .where('to_address', '=', 'dual@demo.test')
+      .where('template', '=', 'two_factor_code')
+      .orderBy('created', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     return /code is (\d{6})/.exec(mail.body_text)![1];
   };
 
@@ -33,7 +49,13 @@ describe.each(DIALECTS)('company switch on %s', (dialect) => {
     expect(sw.body.result).toBe(false);
     expect((await s.api('GET', '/users/view.json', { token })).status).toBe(200);
     // Sign-in refuses it too.
-    expect((await s.api('POST', '/login.json', { body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.harbor } })).status).toBe(401);
+    expect(
+      (
+        await s.api('POST', '/login.json', {
+          body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.harbor },
+        })
+      ).status,
+    ).toBe(401);
     // Expiring today is still usable.
     await setHarborDana({ expiration: harborDate(0) });
     expect((await s.api('GET', `/users/switch/${s.refs.companies.harbor}.json`, { token })).status).toBe(200);
@@ -42,7 +64,8 @@ describe.each(DIALECTS)('company switch on %s', (dialect) => {
   it('expiry follows the company calendar: the same date is still valid west of UTC and past east of it', async () => {
     // UTC-12 and UTC+14 are 26 hours apart: today in UTC-12 is always yesterday in UTC+14.
     const westToday = calendarDateIn('Etc/GMT+12');
-    const setZone = (timezone: string) => s.ctx.db.updateTable('companies').set({ timezone }).where('id', '=', s.refs.companies.harbor).execute();
+    const setZone = (timezone: string) =>
+      s.ctx.db.updateTable('companies').set({ timezone }).where('id', '=', s.refs.companies.harbor).execute();
     try {
       await setHarborDana({ expiration: westToday });
       await setZone('Etc/GMT+12');
@@ -57,7 +80,9 @@ describe.each(DIALECTS)('company switch on %s', (dialect) => {
       expect(refused.status).toBe(401);
       expect(refused.body.message).toBe('Account expired');
       const again = await skylineToken();
-      expect(Object.keys((await s.api('GET', '/users/organizations.json', { token: again })).body)).toEqual([s.refs.companies.skyline]);
+      expect(Object.keys((await s.api('GET', '/users/organizations.json', { token: again })).body)).toEqual([
+        s.refs.companies.skyline,
+      ]);
       expect((await s.api('GET', `/users/switch/${s.refs.companies.harbor}.json`, { token: again })).status).toBe(404);
     } finally {
       await setZone('America/New_York');
@@ -72,7 +97,9 @@ describe.each(DIALECTS)('company switch on %s', (dialect) => {
     expect(sw.body).toEqual({ result: false, two_factor: 'EMAIL', challenge: expect.any(String) });
     // The previous token is invalidated at once (Part A 5.5).
     expect((await s.api('GET', '/users/view.json', { token })).status).toBe(401);
-    const v = await s.api('POST', '/login/verify.json', { body: { challenge: sw.body.challenge, code: await lastCode() } });
+    const v = await s.api('POST', '/login/verify.json', {
+      body: { challenge: sw.body.challenge, code: await lastCode() },
+    });
     expect(v.status).toBe(200);
     expect(v.body.user).toMatchObject({ id: harborDana(), company_id: s.refs.companies.harbor });
     expect((await s.api('GET', '/users/view.json', { token: v.body.token })).body.User.id).toBe(harborDana());

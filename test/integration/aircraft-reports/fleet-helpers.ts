@@ -22,20 +22,46 @@ export function tokens(get: () => TestServer) {
 /** The auditor signs in with an emailed code (forced EMAIL two-factor). */
 export async function auditorToken(s: TestServer): Promise<string> {
   const r = await s.api('POST', '/login.json', { body: { email: 'auditor@skyline.test', password: 'demo1234' } });
-  const mail = await s.ctx.db.selectFrom('mail_outbox').select('body_text').where('to_address', '=', 'auditor@skyline.test').orderBy('created', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const mail = await s.ctx.db
+    .selectFrom('mail_outbox')
+    .select('body_text')
+    .where('to_address', '=', 'auditor@skyline.test')
+    .orderBy('created', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   const code = /code is (\d{6})/.exec(mail.body_text)![1];
   const v = await s.api('POST', '/login/verify.json', { body: { challenge: r.body.challenge, code } });
   return v.body.token as string;
 }
 
 /** A new user of a fixture company (password demo1234), e.g. a second mechanic. */
-export async function addUser(s: TestServer, opts: { email: string; role: number; company?: 'skyline' | 'harbor'; name?: string }): Promise<string> {
+export async function addUser(
+  s: TestServer,
+  opts: { email: string; role: number; company?: 'skyline' | 'harbor'; name?: string },
+): Promise<string> {
   const db = s.ctx.db as any;
-  const hash = await db.selectFrom('identities').select('password_hash').where('email', '=', 'mechanic@skyline.test').executeTakeFirstOrThrow();
+  const hash = await db
+    .selectFrom('identities')
+    .select('password_hash')
+    .where('email', '=', 'mechanic@skyline.test')
+    .executeTakeFirstOrThrow();
   const identityId = uuidv7();
   const userId = uuidv7();
   const now = Math.floor(Date.now() / 1000);
-  await db.insertInto('identities').values({ id: identityId, email: opts.email, password_hash: hash.password_hash, alerts: 1, message_alerts: 1, newsletter: 0, whatsapp: 0, created: now, modified: now }).execute();
+  await db
+    .insertInto('identities')
+    .values({
+      id: identityId,
+      email: opts.email,
+      password_hash: hash.password_hash,
+      alerts: 1,
+      message_alerts: 1,
+      newsletter: 0,
+      whatsapp: 0,
+      created: now,
+      modified: now,
+    })
+    .execute();
   await db
     .insertInto('users')
     .values({
@@ -65,7 +91,10 @@ export async function addUser(s: TestServer, opts: { email: string; role: number
 }
 
 /** A flight straight into the table (the flights area owns the API): LANDED by default. */
-export async function insertFlight(s: TestServer, opts: { aircraftId: string; onblocks: number; landings?: number; status?: string; company?: 'skyline' | 'harbor' }): Promise<string> {
+export async function insertFlight(
+  s: TestServer,
+  opts: { aircraftId: string; onblocks: number; landings?: number; status?: string; company?: 'skyline' | 'harbor' },
+): Promise<string> {
   const id = uuidv7();
   const now = Math.floor(Date.now() / 1000);
   await (s.ctx.db as any)
@@ -92,10 +121,16 @@ export async function insertFlight(s: TestServer, opts: { aircraftId: string; on
   return id;
 }
 
-export const createReport = (s: TestServer, token: string, body: unknown) => s.api('POST', '/maintenance/aircraft_reports/create.json', { token, body });
+export const createReport = (s: TestServer, token: string, body: unknown) =>
+  s.api('POST', '/maintenance/aircraft_reports/create.json', { token, body });
 
 /** A MEL item of a category on an aircraft, released by `releasedBy`. */
-export function melBody(aircraftId: string, releasedBy: string, mel: Record<string, unknown> = { category: 'B' }, report: Record<string, unknown> = {}) {
+export function melBody(
+  aircraftId: string,
+  releasedBy: string,
+  mel: Record<string, unknown> = { category: 'B' },
+  report: Record<string, unknown> = {},
+) {
   return {
     AircraftReport: { aircraft_id: aircraftId, type: 'MEL', title: 'Item', ata_chapter: '34', ...report },
     MelItem: { released_by: releasedBy, ...mel },
@@ -103,7 +138,9 @@ export function melBody(aircraftId: string, releasedBy: string, mel: Record<stri
 }
 
 export const statusOf = async (s: TestServer, token: string, aircraftId: string) => {
-  const r = await s.api('GET', `/maintenance/aircraft_reports/aircraft_status.json?aircraft_id=${aircraftId}`, { token });
+  const r = await s.api('GET', `/maintenance/aircraft_reports/aircraft_status.json?aircraft_id=${aircraftId}`, {
+    token,
+  });
   if (r.status !== 200) throw new Error(`aircraft_status ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 };

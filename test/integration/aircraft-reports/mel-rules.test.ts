@@ -22,7 +22,9 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
     n += 1;
     const r = await s.api('POST', '/manager/aircraft/add.json', {
       token: await t('admin@skyline.test'),
-      body: { Aircraft: { registration: `EC-M${String(n).padStart(2, '0')}`, model_name: 'Cessna 172S', flights, landings } },
+      body: {
+        Aircraft: { registration: `EC-M${String(n).padStart(2, '0')}`, model_name: 'Cessna 172S', flights, landings },
+      },
     });
     expect(r.status).toBe(200);
     return r.body.id as string;
@@ -32,7 +34,12 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     return r.body.id as string;
   };
-  const item = async (reportId: string) => (await s.api('GET', `/maintenance/aircraft_reports/view/${reportId}.json`, { token: await t('mechanic@skyline.test') })).body.MelItem;
+  const item = async (reportId: string) =>
+    (
+      await s.api('GET', `/maintenance/aircraft_reports/view/${reportId}.json`, {
+        token: await t('mechanic@skyline.test'),
+      })
+    ).body.MelItem;
   const derived = async (aircraftId: string, reportId: string) => {
     const st = await statusOf(s, await t('pilot@skyline.test'), aircraftId);
     return st.items.find((i: any) => i.report_id === reportId)?.status;
@@ -58,9 +65,21 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
       const d = await item(await raise(a, { category: 'D' }));
       const starts = u('2026-03-28T00:00:00+01:00');
       expect([b.starts, c.starts, d.starts]).toEqual([starts, starts, starts]);
-      expect(b).toMatchObject({ interval_type: 'CALENDAR_DAYS', interval_value: 3, expires: u('2026-03-31T00:00:00+02:00') });
-      expect(c).toMatchObject({ interval_type: 'CALENDAR_DAYS', interval_value: 10, expires: u('2026-04-07T00:00:00+02:00') });
-      expect(d).toMatchObject({ interval_type: 'CALENDAR_DAYS', interval_value: 120, expires: u('2026-07-26T00:00:00+02:00') });
+      expect(b).toMatchObject({
+        interval_type: 'CALENDAR_DAYS',
+        interval_value: 3,
+        expires: u('2026-03-31T00:00:00+02:00'),
+      });
+      expect(c).toMatchObject({
+        interval_type: 'CALENDAR_DAYS',
+        interval_value: 10,
+        expires: u('2026-04-07T00:00:00+02:00'),
+      });
+      expect(d).toMatchObject({
+        interval_type: 'CALENDAR_DAYS',
+        interval_value: 120,
+        expires: u('2026-07-26T00:00:00+02:00'),
+      });
       // The window holds 71 hours: the night of the change is one hour short.
       expect(b.expires - b.starts).toBe(3 * DAY - 3600);
     });
@@ -81,7 +100,13 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
       const withCat = await raise(a, { category: 'B' }, { type: 'CDL' });
       const noCat = await raise(a, { category: null }, { type: 'CDL' });
       expect((await item(withCat)).expires).toBe(u('2026-03-31T00:00:00+02:00'));
-      expect(await item(noCat)).toMatchObject({ category: null, interval_type: null, interval_value: null, expires: null, starts: u('2026-03-28T00:00:00+01:00') });
+      expect(await item(noCat)).toMatchObject({
+        category: null,
+        interval_type: null,
+        interval_value: null,
+        expires: null,
+        starts: u('2026-03-28T00:00:00+01:00'),
+      });
       at('2026-04-09T00:00:00+02:00'); // sessions last 14 days: stay inside them
       expect(await derived(a, noCat)).toBe('OPEN');
       expect(await derived(a, withCat)).toBe('EXPIRED');
@@ -93,12 +118,23 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
       const cal = await item(await raise(a, { category: 'C', interval_type: 'CALENDAR_DAYS', interval_value: 5 }));
       expect(cal.expires).toBe(u('2026-04-02T00:00:00+02:00'));
       const fl = await item(await raise(a, { category: 'A', interval_type: 'FLIGHTS', interval_value: 3 }));
-      expect(fl).toMatchObject({ interval_type: 'FLIGHTS', interval_value: 3, expires: null, baseline_flights: 40, baseline_cycles: null });
+      expect(fl).toMatchObject({
+        interval_type: 'FLIGHTS',
+        interval_value: 3,
+        expires: null,
+        baseline_flights: 40,
+        baseline_cycles: null,
+      });
       const cy = await item(await raise(a, { category: 'B', interval_type: 'CYCLES', interval_value: 5 }));
       // Decision: baseline_cycles is populated from the aircraft's landings (the spec notes nothing did).
       expect(cy).toMatchObject({ interval_type: 'CYCLES', expires: null, baseline_flights: null, baseline_cycles: 90 });
       const nf = await item(await raise(a, { category: 'A' }));
-      expect(nf).toMatchObject({ interval_type: 'NEXT_FLIGHT', interval_value: null, expires: null, baseline_flights: 40 });
+      expect(nf).toMatchObject({
+        interval_type: 'NEXT_FLIGHT',
+        interval_value: null,
+        expires: null,
+        baseline_flights: 40,
+      });
     });
   });
 
@@ -111,7 +147,9 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
       const check = async (instant: number, status: string, blocked: boolean) => {
         vi.setSystemTime(new Date(instant * 1000));
         const st = await statusOf(s, await t('pilot@skyline.test'), a);
-        expect(st.items.find((i: any) => i.report_id === id).status, new Date(instant * 1000).toISOString()).toBe(status);
+        expect(st.items.find((i: any) => i.report_id === id).status, new Date(instant * 1000).toISOString()).toBe(
+          status,
+        );
         expect(st.blocked).toBe(blocked);
         return st;
       };
@@ -134,8 +172,15 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
       const st = await statusOf(s, await t('pilot@skyline.test'), a);
       expect(st.items.map((i: any) => i.status)).toEqual(['OPEN', 'EXPIRED']);
       expect(st).toMatchObject({ blocked: true, blockReason: 'CDL item 30-31 (category B) expired: Pitot heat' });
-      const summary = await s.api('GET', '/maintenance/aircraft_reports/mel_summary.json', { token: await t('pilot@skyline.test') });
-      expect(summary.body.aircraft.find((x: any) => x.aircraft_id === a)).toMatchObject({ open: 2, expiring_soon: 0, expired: 1, blocked: true });
+      const summary = await s.api('GET', '/maintenance/aircraft_reports/mel_summary.json', {
+        token: await t('pilot@skyline.test'),
+      });
+      expect(summary.body.aircraft.find((x: any) => x.aircraft_id === a)).toMatchObject({
+        open: 2,
+        expiring_soon: 0,
+        expired: 1,
+        blocked: true,
+      });
     });
 
     it('a closed item is no longer listed and no longer blocks', async () => {
@@ -144,7 +189,10 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
       const id = await raise(a, { category: 'B' });
       at('2026-04-02T00:00:00+02:00');
       expect((await statusOf(s, await t('pilot@skyline.test'), a)).blocked).toBe(true);
-      const close = await s.api('POST', `/maintenance/aircraft_reports/edit/${id}.json`, { token: await t('mechanic@skyline.test'), body: { AircraftReport: { status: 'CLOSED' } } });
+      const close = await s.api('POST', `/maintenance/aircraft_reports/edit/${id}.json`, {
+        token: await t('mechanic@skyline.test'),
+        body: { AircraftReport: { status: 'CLOSED' } },
+      });
       expect(close.status).toBe(200);
       const st = await statusOf(s, await t('pilot@skyline.test'), a);
       expect(st).toMatchObject({ blocked: false, blockReason: null, items: [] });
@@ -164,7 +212,10 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
       expect(await derived(a, id)).toBe('EXPIRING_SOON');
       await insertFlight(s, { aircraftId: a, onblocks: u('2026-03-27T12:30:00+01:00') });
       const st = await statusOf(s, await t('pilot@skyline.test'), a);
-      expect(st.items[0]).toMatchObject({ status: 'EXPIRED', deadline: { kind: 'counter', unit: 'flights', used: 1, limit: 1, remaining: 0 } });
+      expect(st.items[0]).toMatchObject({
+        status: 'EXPIRED',
+        deadline: { kind: 'counter', unit: 'flights', used: 1, limit: 1, remaining: 0 },
+      });
       expect(st.blockReason).toBe('MEL item 21 (category A) expired: Pack valve');
     });
 
@@ -208,14 +259,21 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
   });
 
   describe('one-time extension', () => {
-    const extend = async (id: string, body: unknown, email = 'mechanic@skyline.test') => s.api('POST', `/maintenance/aircraft_reports/extend/${id}.json`, { token: await t(email), body });
-    const row = (id: string) => s.ctx.db.selectFrom('mel_items').selectAll().where('aircraft_report_id', '=', id).executeTakeFirstOrThrow();
+    const extend = async (id: string, body: unknown, email = 'mechanic@skyline.test') =>
+      s.api('POST', `/maintenance/aircraft_reports/extend/${id}.json`, { token: await t(email), body });
+    const row = (id: string) =>
+      s.ctx.db.selectFrom('mel_items').selectAll().where('aircraft_report_id', '=', id).executeTakeFirstOrThrow();
     const E = u('2026-03-31T00:00:00+02:00');
 
     it('is refused to roles other than 1, 100, 105, 110, 300 with 404', async () => {
       at(T0);
       const id = await raise(await plane(), { category: 'B' });
-      for (const email of ['pilot@skyline.test', 'dispatch@skyline.test', 'instructor@skyline.test', 'student@skyline.test']) {
+      for (const email of [
+        'pilot@skyline.test',
+        'dispatch@skyline.test',
+        'instructor@skyline.test',
+        'student@skyline.test',
+      ]) {
         const r = await extend(id, { extended_until: E + DAY }, email);
         expect(r.status, email).toBe(404);
       }
@@ -258,7 +316,13 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
       expect(ok.status).toBe(200);
       expect(ok.body).toMatchObject({ result: true, MelItem: { extended: true, extended_until: limit } });
       const m = await item(id);
-      expect(m).toMatchObject({ extended: true, extended_by: mech, extended_until: limit, extension_reason: 'Part on order', expires: E });
+      expect(m).toMatchObject({
+        extended: true,
+        extended_by: mech,
+        extended_until: limit,
+        extension_reason: 'Part on order',
+        expires: E,
+      });
 
       at('2026-03-31T12:00:00+02:00'); // past the original expiry
       const st = await statusOf(s, await t('pilot@skyline.test'), a);
@@ -275,7 +339,10 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
     it('is refused for a closed item', async () => {
       at(T0);
       const id = await raise(await plane(), { category: 'C' });
-      await s.api('POST', `/maintenance/aircraft_reports/edit/${id}.json`, { token: await t('mechanic@skyline.test'), body: { AircraftReport: { status: 'CLOSED' } } });
+      await s.api('POST', `/maintenance/aircraft_reports/edit/${id}.json`, {
+        token: await t('mechanic@skyline.test'),
+        body: { AircraftReport: { status: 'CLOSED' } },
+      });
       const r = await extend(id, { extended_until: E + DAY });
       expect(r.status).toBe(400);
       expect(r.body.message).toBe('The item is closed.');
@@ -284,7 +351,9 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
 
     it('is refused for a report without an item', async () => {
       at(T0);
-      const r = await createReport(s, await t('mechanic@skyline.test'), { AircraftReport: { aircraft_id: await plane(), type: 'DEFECT', title: 'x' } });
+      const r = await createReport(s, await t('mechanic@skyline.test'), {
+        AircraftReport: { aircraft_id: await plane(), type: 'DEFECT', title: 'x' },
+      });
       const e = await extend(r.body.id, { extended_until: E });
       expect(e.status).toBe(400);
       expect(e.body.result).toBe(false);
@@ -297,12 +366,23 @@ describe.each(DIALECTS)('MEL and CDL rules on %s', (dialect) => {
       const token = await t('pilot@skyline.test');
       const missing = await s.api('GET', '/maintenance/aircraft_reports/aircraft_status.json', { token });
       expect(missing.status).toBe(400);
-      expect((await s.api('GET', '/maintenance/aircraft_reports/aircraft_status.json?aircraft_id=nope', { token })).status).toBe(404);
+      expect(
+        (await s.api('GET', '/maintenance/aircraft_reports/aircraft_status.json?aircraft_id=nope', { token })).status,
+      ).toBe(404);
       const a = await plane();
       const mechanic = await t('mechanic@skyline.test');
-      const later = await s.api('POST', '/maintenance/jobs/create.json', { token: mechanic, body: { Job: { aircraft_id: a, name: '100 h', start: u(T0) + 20 * DAY } } });
-      const sooner = await s.api('POST', '/maintenance/jobs/create.json', { token: mechanic, body: { Job: { aircraft_id: a, name: '50 h', start: u(T0) + 2 * DAY } } });
-      const undated = await s.api('POST', '/maintenance/jobs/create.json', { token: mechanic, body: { Job: { aircraft_id: a, name: 'Whenever' } } });
+      const later = await s.api('POST', '/maintenance/jobs/create.json', {
+        token: mechanic,
+        body: { Job: { aircraft_id: a, name: '100 h', start: u(T0) + 20 * DAY } },
+      });
+      const sooner = await s.api('POST', '/maintenance/jobs/create.json', {
+        token: mechanic,
+        body: { Job: { aircraft_id: a, name: '50 h', start: u(T0) + 2 * DAY } },
+      });
+      const undated = await s.api('POST', '/maintenance/jobs/create.json', {
+        token: mechanic,
+        body: { Job: { aircraft_id: a, name: 'Whenever' } },
+      });
       const st = await statusOf(s, token, a);
       expect(st.jobs.map((j: any) => j.id)).toEqual([sooner.body.id, later.body.id, undated.body.id]);
       expect(st).toMatchObject({ blocked: false, blockReason: null, items: [] });

@@ -41,9 +41,21 @@ describe.each(DIALECTS)('fleet alerts on %s', (dialect) => {
 
   it('lists certificate expiries in the default window with their urgency, as type Aircraft', async () => {
     const list = mine(await alerts('?types=Aircraft'));
-    expect(list.map((a) => a.name)).toEqual(['EC-ALR: Radio licence', 'EC-ALR: Insurance', 'EC-ALR: Airworthiness certificate']);
+    expect(list.map((a) => a.name)).toEqual([
+      'EC-ALR: Radio licence',
+      'EC-ALR: Insurance',
+      'EC-ALR: Airworthiness certificate',
+    ]);
     expect(list.map((a) => a.class)).toEqual(['text-danger', 'text-warning', 'text-muted']);
-    expect(list[1]).toEqual({ type: 'Aircraft', icon: 'fa fa-plane', class: 'text-warning', link: `/aircraft/view/${plane}`, name: 'EC-ALR: Insurance', date: lapse(date(10)), details: 'Cessna Cessna 172S' });
+    expect(list[1]).toEqual({
+      type: 'Aircraft',
+      icon: 'fa fa-plane',
+      class: 'text-warning',
+      link: `/aircraft/view/${plane}`,
+      name: 'EC-ALR: Insurance',
+      date: lapse(date(10)),
+      details: 'Cessna Cessna 172S',
+    });
   });
 
   it('an explicit range replaces the default window', async () => {
@@ -62,22 +74,52 @@ describe.each(DIALECTS)('fleet alerts on %s', (dialect) => {
   it('lists open jobs with a start date as type Maintenance, never Aircraft', async () => {
     const token = await t('mechanic@skyline.test');
     const now = Math.floor(Date.now() / 1000);
-    const due = await s.api('POST', '/maintenance/jobs/create.json', { token, body: { Job: { aircraft_id: plane, name: '50 h inspection', start: now + 5 * 86400 } } });
-    const overdue = await s.api('POST', '/maintenance/jobs/create.json', { token, body: { Job: { aircraft_id: plane, name: 'Overdue check', start: now - 2 * 86400 } } });
-    await s.api('POST', '/maintenance/jobs/create.json', { token, body: { Job: { aircraft_id: plane, name: 'Undated' } } });
-    const signed = await s.api('POST', '/maintenance/jobs/create.json', { token, body: { Job: { aircraft_id: plane, name: 'Signed', start: now + 86400 } } });
+    const due = await s.api('POST', '/maintenance/jobs/create.json', {
+      token,
+      body: { Job: { aircraft_id: plane, name: '50 h inspection', start: now + 5 * 86400 } },
+    });
+    const overdue = await s.api('POST', '/maintenance/jobs/create.json', {
+      token,
+      body: { Job: { aircraft_id: plane, name: 'Overdue check', start: now - 2 * 86400 } },
+    });
+    await s.api('POST', '/maintenance/jobs/create.json', {
+      token,
+      body: { Job: { aircraft_id: plane, name: 'Undated' } },
+    });
+    const signed = await s.api('POST', '/maintenance/jobs/create.json', {
+      token,
+      body: { Job: { aircraft_id: plane, name: 'Signed', start: now + 86400 } },
+    });
     await s.api('POST', `/maintenance/jobs/sign_crs/${signed.body.id}.json`, { token, body: { password: 'demo1234' } });
     const list = (await alerts('?types=Maintenance')).filter((a) => a.name.startsWith('EC-ALR'));
     expect(list).toEqual([
-      { type: 'Maintenance', icon: 'fa fa-wrench', class: 'text-danger', link: `/maintenance/jobs/view/${overdue.body.id}`, name: 'EC-ALR: maintenance due', date: now - 2 * 86400, details: 'Overdue check' },
-      { type: 'Maintenance', icon: 'fa fa-wrench', class: 'text-warning', link: `/maintenance/jobs/view/${due.body.id}`, name: 'EC-ALR: maintenance due', date: now + 5 * 86400, details: '50 h inspection' },
+      {
+        type: 'Maintenance',
+        icon: 'fa fa-wrench',
+        class: 'text-danger',
+        link: `/maintenance/jobs/view/${overdue.body.id}`,
+        name: 'EC-ALR: maintenance due',
+        date: now - 2 * 86400,
+        details: 'Overdue check',
+      },
+      {
+        type: 'Maintenance',
+        icon: 'fa fa-wrench',
+        class: 'text-warning',
+        link: `/maintenance/jobs/view/${due.body.id}`,
+        name: 'EC-ALR: maintenance due',
+        date: now + 5 * 86400,
+        details: '50 h inspection',
+      },
     ]);
     expect((await alerts('?types=Aircraft')).some((a) => a.link.startsWith('/maintenance/'))).toBe(false);
   });
 
   it('leaves out inactive aircraft, other companies and callers who are not managers', async () => {
     expect(mine(await alerts('?types=Aircraft', 'pilot@skyline.test'))).toEqual([]);
-    expect((await alerts('?types=Maintenance', 'mechanic@skyline.test')).filter((a) => a.name.startsWith('EC-ALR'))).toEqual([]);
+    expect(
+      (await alerts('?types=Maintenance', 'mechanic@skyline.test')).filter((a) => a.name.startsWith('EC-ALR')),
+    ).toEqual([]);
     expect(mine(await alerts('', 'admin@harbor.test'))).toEqual([]);
     await s.api('POST', `/manager/aircraft/deactivate/${plane}.json`, { token: await t('admin@skyline.test') });
     expect(mine(await alerts('?types=Aircraft'))).toEqual([]);

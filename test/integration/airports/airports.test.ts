@@ -52,11 +52,22 @@ describe.each(DIALECTS)('airports on %s', (dialect) => {
       const r = await s.api('GET', '/airports/view/LECU/2024-06-21.json');
       expect(r.status).toBe(200);
       const a = r.body.airport;
-      expect(a.Airport).toMatchObject({ id: 'LECU', name: 'Madrid-Cuatro Vientos Airport', lat: 40.3707, lon: -3.78514 });
+      expect(a.Airport).toMatchObject({
+        id: 'LECU',
+        name: 'Madrid-Cuatro Vientos Airport',
+        lat: 40.3707,
+        lon: -3.78514,
+      });
       expect(a.Country).toEqual({ id: 'ES', name: 'Spain' });
       expect(a.Timezone).toMatchObject({ id: 'Europe/Madrid', offset: '+02:00', offset_hours: 2 });
       const sun = sunTimes(40.3707, -3.78514, '2024-06-21', 'Europe/Madrid');
-      expect(a.Sun).toMatchObject({ date: '2024-06-21', sunrise: sun.sunrise, sunset: sun.sunset, polar: null, definition: 'official' });
+      expect(a.Sun).toMatchObject({
+        date: '2024-06-21',
+        sunrise: sun.sunrise,
+        sunset: sun.sunset,
+        polar: null,
+        definition: 'official',
+      });
       // Madrid midsummer: sunrise about 06:45 and sunset about 21:48 local time.
       expect(a.Sun.sunrise_time).toMatch(/^06:4\d$/);
       expect(a.Sun.sunset_time).toMatch(/^21:4\d$/);
@@ -98,13 +109,19 @@ describe.each(DIALECTS)('airports on %s', (dialect) => {
     });
 
     it('is 0 in daylight, all of it at night, and the part after sunset across it', async () => {
-      const ask = (dep: string, arr: string, d: string | number, a: string | number) => s.api('GET', `/airports/night_time/${dep}/${arr}/${d}/${a}.json`, { token });
+      const ask = (dep: string, arr: string, d: string | number, a: string | number) =>
+        s.api('GET', `/airports/night_time/${dep}/${arr}/${d}/${a}.json`, { token });
       const day = await ask('LECU', 'LELL', utc('2024-06-10T10:00:00'), utc('2024-06-10T11:00:00'));
       expect(day.body).toEqual({ seconds: 0 });
       const night = await ask('LECU', 'LECU', utc('2024-06-10T23:00:00'), utc('2024-06-11T01:00:00'));
       expect(night.body.seconds).toBe(7200);
       const across = await ask('LECU', 'LELL', utc('2024-06-10T19:10:00'), utc('2024-06-10T20:40:00'));
-      const expected = nightSeconds({ dep: getAirport('LECU')!, arr: getAirport('LELL')!, departure: utc('2024-06-10T19:10:00'), arrival: utc('2024-06-10T20:40:00') });
+      const expected = nightSeconds({
+        dep: getAirport('LECU')!,
+        arr: getAirport('LELL')!,
+        departure: utc('2024-06-10T19:10:00'),
+        arrival: utc('2024-06-10T20:40:00'),
+      });
       expect(across.body.seconds).toBe(expected);
       expect(across.body.seconds).toBeGreaterThan(0);
       expect(across.body.seconds).toBeLessThan(5400);

@@ -12,7 +12,8 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
   });
   afterAll(() => s?.close());
 
-  const baseRow = (id: string) => s.ctx.db.selectFrom('bases').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const baseRow = (id: string) =>
+    s.ctx.db.selectFrom('bases').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const liveBaseCount = async (company: 'skyline' | 'harbor') =>
     Number(
       (
@@ -54,7 +55,13 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
     expect(names).toEqual(expect.arrayContaining(['Cuatro Vientos', 'Sabadell']));
     expect(names).not.toContain('Republic');
     const cv = sky.body.bases.find((b: any) => b.Base.name === 'Cuatro Vientos').Base;
-    expect(cv).toEqual({ id: s.refs.bases['Cuatro Vientos'], name: 'Cuatro Vientos', default: true, airport_id: 'LECU', company_id: s.refs.companies.skyline });
+    expect(cv).toEqual({
+      id: s.refs.bases['Cuatro Vientos'],
+      name: 'Cuatro Vientos',
+      default: true,
+      airport_id: 'LECU',
+      company_id: s.refs.companies.skyline,
+    });
     const harbor = await s.api('GET', '/bases/index.json', { token: await tok('admin@harbor.test') });
     expect(harbor.body.bases.map((b: any) => b.Base.name)).toEqual(['Republic']);
   });
@@ -73,20 +80,27 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
     expect(pilots).not.toContain('Marco Mechanic');
     expect(r.body.Mechanics.map((p: any) => `${p.name} ${p.surname}`)).toEqual(['Marco Mechanic']);
     // Sabadell holds the jet.
-    const sab = await s.api('GET', `/bases/view/${s.refs.bases['Sabadell']}.json`, { token: await tok('pilot@skyline.test') });
+    const sab = await s.api('GET', `/bases/view/${s.refs.bases['Sabadell']}.json`, {
+      token: await tok('pilot@skyline.test'),
+    });
     expect(sab.body.Aircraft.map((a: any) => a.registration)).toEqual(['EC-JET']);
     expect(sab.body.Airport.id).toBe('LELL');
   });
 
   it('view of another company’s base is 404', async () => {
-    const r = await s.api('GET', `/bases/view/${s.refs.bases.Republic}.json`, { token: await tok('admin@skyline.test') });
+    const r = await s.api('GET', `/bases/view/${s.refs.bases.Republic}.json`, {
+      token: await tok('admin@skyline.test'),
+    });
     expect(r.status).toBe(404);
     expect(JSON.stringify(r.body)).not.toContain('Republic');
   });
 
   it('add needs a premium or unlimited plan: Harbor (free) gets 403 and nothing is created', async () => {
     const before = await liveBaseCount('harbor');
-    const r = await s.api('POST', '/bases/add.json', { token: await tok('admin@harbor.test'), body: { name: 'Second field' } });
+    const r = await s.api('POST', '/bases/add.json', {
+      token: await tok('admin@harbor.test'),
+      body: { name: 'Second field' },
+    });
     expect(r.status).toBe(403);
     expect(r.body.result).toBe(false);
     expect(await liveBaseCount('harbor')).toBe(before);
@@ -102,14 +116,26 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
   });
 
   it('add stores the name in Title Case and answers the base', async () => {
-    const r = await s.api('POST', '/bases/add.json', { token: await tok('safety@skyline.test'), body: { name: '  la   morgal-norte ', airport_id: 'lelm' } });
+    const r = await s.api('POST', '/bases/add.json', {
+      token: await tok('safety@skyline.test'),
+      body: { name: '  la   morgal-norte ', airport_id: 'lelm' },
+    });
     expect(r.status).toBe(200);
     expect(r.body.result).toBe(true);
-    expect(r.body.Base).toMatchObject({ id: r.body.id, name: 'La Morgal-Norte', default: false, airport_id: 'LELM', company_id: s.refs.companies.skyline });
+    expect(r.body.Base).toMatchObject({
+      id: r.body.id,
+      name: 'La Morgal-Norte',
+      default: false,
+      airport_id: 'LELM',
+      company_id: s.refs.companies.skyline,
+    });
     const row = await baseRow(r.body.id);
     expect(row.name).toBe('La Morgal-Norte');
     // Form bodies (data[Base][...]) are accepted too; acronyms keep their capitals.
-    const f = await s.api('POST', '/bases/add.json', { token: await tok('admin@skyline.test'), form: { 'data[Base][name]': 'REUS apron' } });
+    const f = await s.api('POST', '/bases/add.json', {
+      token: await tok('admin@skyline.test'),
+      form: { 'data[Base][name]': 'REUS apron' },
+    });
     expect(f.status).toBe(200);
     expect(f.body.Base.name).toBe('REUS Apron');
   });
@@ -121,7 +147,10 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
     expect(noName.status).toBe(400);
     expect(noName.body).toMatchObject({ result: false });
     expect(noName.body.errors.name).toBeDefined();
-    const badAirport = await s.api('POST', '/bases/add.json', { token, body: { name: 'Somewhere', airport_id: 'ZZZZ' } });
+    const badAirport = await s.api('POST', '/bases/add.json', {
+      token,
+      body: { name: 'Somewhere', airport_id: 'ZZZZ' },
+    });
     expect(badAirport.status).toBe(400);
     expect(badAirport.body.errors.airport_id[0]).toMatch(/Unknown airport/);
     const dup = await s.api('POST', '/bases/add.json', { token, body: { name: 'sabadell' } });
@@ -148,12 +177,21 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
     const r = await s.api('POST', '/bases/add.json', { token, body: { name: 'New Home', default: true } });
     expect(r.status).toBe(200);
     expect(r.body.Base.default).toBe(true);
-    const defaults = await s.ctx.db.selectFrom('bases').select('id').where('company_id', '=', s.refs.companies.skyline).where('is_default', '=', 1).where('deleted', '=', 0).execute();
+    const defaults = await s.ctx.db
+      .selectFrom('bases')
+      .select('id')
+      .where('company_id', '=', s.refs.companies.skyline)
+      .where('is_default', '=', 1)
+      .where('deleted', '=', 0)
+      .execute();
     expect(defaults.map((d) => d.id)).toEqual([r.body.id]);
     const view = await s.api('GET', '/bases/view.json', { token });
     expect(view.body.Base.id).toBe(r.body.id);
     // Restore Cuatro Vientos through edit (default = true moves it back).
-    const back = await s.api('POST', `/bases/edit/${s.refs.bases['Cuatro Vientos']}.json`, { token, body: { default: true } });
+    const back = await s.api('POST', `/bases/edit/${s.refs.bases['Cuatro Vientos']}.json`, {
+      token,
+      body: { default: true },
+    });
     expect(back.status).toBe(200);
     expect(back.body.Base.default).toBe(true);
     expect((await baseRow(r.body.id)).is_default).toBe(0);
@@ -168,10 +206,16 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
     expect(r.body.Base).toMatchObject({ name: 'Edited Base', airport_id: 'LEMD', default: false });
     const clear = await s.api('POST', `/bases/edit/${id}.json`, { token, body: { airport_id: '' } });
     expect(clear.body.Base).toMatchObject({ name: 'Edited Base', airport_id: null });
-    const foreign = await s.api('POST', `/bases/edit/${s.refs.bases.Republic}.json`, { token, body: { name: 'Hijack' } });
+    const foreign = await s.api('POST', `/bases/edit/${s.refs.bases.Republic}.json`, {
+      token,
+      body: { name: 'Hijack' },
+    });
     expect(foreign.status).toBe(404);
     expect((await baseRow(s.refs.bases.Republic)).name).toBe('Republic');
-    const instructor = await s.api('POST', `/bases/edit/${id}.json`, { token: await tok('instructor@skyline.test'), body: { name: 'No' } });
+    const instructor = await s.api('POST', `/bases/edit/${id}.json`, {
+      token: await tok('instructor@skyline.test'),
+      body: { name: 'No' },
+    });
     expect(instructor.status).toBe(403);
     expect((await baseRow(id)).name).toBe('Edited Base');
   });
@@ -193,7 +237,14 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
     const token = await tok('admin@skyline.test');
     const sab = s.refs.bases['Sabadell'];
     const before = await baseRow(sab);
-    for (const body of [{}, { Base: {} }, { data: { Base: {} } }, { Bsae: { name: 'Typo' } }, { Base: { nmae: 'Typo' } }, { nmae: 'Typo' }]) {
+    for (const body of [
+      {},
+      { Base: {} },
+      { data: { Base: {} } },
+      { Bsae: { name: 'Typo' } },
+      { Base: { nmae: 'Typo' } },
+      { nmae: 'Typo' },
+    ]) {
       const r = await s.api('POST', `/bases/edit/${sab}.json`, { token, body });
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.result).toBe(false);
@@ -208,21 +259,39 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
   it('edit and delete are for roles <= 110: every role above gets 403 and nothing changes', async () => {
     const sab = s.refs.bases['Sabadell'];
     const before = await baseRow(sab);
-    for (const email of ['headtraining@skyline.test', 'ground@skyline.test', 'instructor@skyline.test', 'dispatch@skyline.test', 'pilot@skyline.test', 'student@skyline.test', 'mechanic@skyline.test', 'auditor@skyline.test']) {
+    for (const email of [
+      'headtraining@skyline.test',
+      'ground@skyline.test',
+      'instructor@skyline.test',
+      'dispatch@skyline.test',
+      'pilot@skyline.test',
+      'student@skyline.test',
+      'mechanic@skyline.test',
+      'auditor@skyline.test',
+    ]) {
       const token = await tok(email);
-      expect((await s.api('POST', `/bases/edit/${sab}.json`, { token, body: { name: 'Grabbed', default: true } })).status, email).toBe(403);
+      expect(
+        (await s.api('POST', `/bases/edit/${sab}.json`, { token, body: { name: 'Grabbed', default: true } })).status,
+        email,
+      ).toBe(403);
       expect((await s.api('POST', `/bases/delete/${sab}.json`, { token, body: {} })).status, email).toBe(403);
       expect((await s.api('POST', '/bases/add.json', { token, body: { name: 'Grabbed' } })).status, email).toBe(403);
     }
     expect(await baseRow(sab)).toEqual(before);
     for (const email of ['root@skyline.test', 'ops@skyline.test', 'safety@skyline.test']) {
-      const r = await s.api('POST', `/bases/edit/${sab}.json`, { token: await tok(email), body: { airport_id: 'LELL' } });
+      const r = await s.api('POST', `/bases/edit/${sab}.json`, {
+        token: await tok(email),
+        body: { airport_id: 'LELL' },
+      });
       expect(r.status, email).toBe(200);
     }
   });
 
   it('the Harbor admin (free plan) may still edit its own base', async () => {
-    const r = await s.api('POST', `/bases/edit/${s.refs.bases.Republic}.json`, { token: await tok('admin@harbor.test'), body: { airport_id: 'KFRG' } });
+    const r = await s.api('POST', `/bases/edit/${s.refs.bases.Republic}.json`, {
+      token: await tok('admin@harbor.test'),
+      body: { airport_id: 'KFRG' },
+    });
     expect(r.status).toBe(200);
     expect(r.body.Base.name).toBe('Republic');
   });
@@ -242,25 +311,63 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
     const pilot = await addUser(s, { base: id, name: 'Bea', surname: 'Based' });
     const jet = s.refs.aircraft['EC-JET'];
     await s.ctx.db.updateTable('aircraft').set({ base_id: id }).where('id', '=', jet).execute();
-    const future = await s.api('POST', '/bases/add_schedule.json', { token, body: { base: id, pilot, start: now() + DAY, end: now() + DAY + 4 * HOUR } });
+    const future = await s.api('POST', '/bases/add_schedule.json', {
+      token,
+      body: { base: id, pilot, start: now() + DAY, end: now() + DAY + 4 * HOUR },
+    });
     expect(future.status).toBe(200);
     // A past entry, written directly (the API refuses past entries).
     await (s.ctx.db as any)
       .insertInto('base_schedules')
-      .values({ id: '01900000-0000-7000-8000-000000000001', company_id: s.refs.companies.skyline, change_no: 0, deleted: 0, created: 1, modified: 1, base_id: id, user_id: pilot, start_at: now() - 10 * DAY, end_at: now() - 9 * DAY, type: 'DUTY', always: 0, created_by: null })
+      .values({
+        id: '01900000-0000-7000-8000-000000000001',
+        company_id: s.refs.companies.skyline,
+        change_no: 0,
+        deleted: 0,
+        created: 1,
+        modified: 1,
+        base_id: id,
+        user_id: pilot,
+        start_at: now() - 10 * DAY,
+        end_at: now() - 9 * DAY,
+        type: 'DUTY',
+        always: 0,
+        created_by: null,
+      })
       .execute();
-    const changeBefore = (await s.ctx.db.selectFrom('aircraft').select('change_no').where('id', '=', jet).executeTakeFirstOrThrow()).change_no;
+    const changeBefore = (
+      await s.ctx.db.selectFrom('aircraft').select('change_no').where('id', '=', jet).executeTakeFirstOrThrow()
+    ).change_no;
 
-    const pilotDenied = await s.api('POST', `/bases/delete/${id}.json`, { token: await tok('instructor@skyline.test') });
+    const pilotDenied = await s.api('POST', `/bases/delete/${id}.json`, {
+      token: await tok('instructor@skyline.test'),
+    });
     expect(pilotDenied.status).toBe(403);
     const r = await s.api('POST', `/bases/delete/${id}.json`, { token });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ result: true, id, moved_to: s.refs.bases['Cuatro Vientos'], moved: { aircraft: 1, users: 1 }, removed_schedules: 1 });
-    const ac = await s.ctx.db.selectFrom('aircraft').select(['base_id', 'change_no']).where('id', '=', jet).executeTakeFirstOrThrow();
+    expect(r.body).toMatchObject({
+      result: true,
+      id,
+      moved_to: s.refs.bases['Cuatro Vientos'],
+      moved: { aircraft: 1, users: 1 },
+      removed_schedules: 1,
+    });
+    const ac = await s.ctx.db
+      .selectFrom('aircraft')
+      .select(['base_id', 'change_no'])
+      .where('id', '=', jet)
+      .executeTakeFirstOrThrow();
     expect(ac.base_id).toBe(s.refs.bases['Cuatro Vientos']);
     expect(Number(ac.change_no)).toBeGreaterThan(Number(changeBefore));
-    expect((await s.ctx.db.selectFrom('users').select('base_id').where('id', '=', pilot).executeTakeFirstOrThrow()).base_id).toBe(s.refs.bases['Cuatro Vientos']);
-    const schedules = await s.ctx.db.selectFrom('base_schedules').select(['id', 'deleted']).where('base_id', '=', id).orderBy('start_at').execute();
+    expect(
+      (await s.ctx.db.selectFrom('users').select('base_id').where('id', '=', pilot).executeTakeFirstOrThrow()).base_id,
+    ).toBe(s.refs.bases['Cuatro Vientos']);
+    const schedules = await s.ctx.db
+      .selectFrom('base_schedules')
+      .select(['id', 'deleted'])
+      .where('base_id', '=', id)
+      .orderBy('start_at')
+      .execute();
     expect(schedules.map((x) => x.deleted)).toEqual([0, 1]);
     expect((await baseRow(id)).deleted).toBe(1);
     const index = await s.api('GET', '/bases/index.json', { token });
@@ -270,7 +377,9 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
   });
 
   it('delete of another company’s base is 404 and leaves it alone', async () => {
-    const r = await s.api('POST', `/bases/delete/${s.refs.bases.Republic}.json`, { token: await tok('admin@skyline.test') });
+    const r = await s.api('POST', `/bases/delete/${s.refs.bases.Republic}.json`, {
+      token: await tok('admin@skyline.test'),
+    });
     expect(r.status).toBe(404);
     expect((await baseRow(s.refs.bases.Republic)).deleted).toBe(0);
   });
@@ -297,13 +406,22 @@ describe.each(DIALECTS)('Bases on %s', (dialect) => {
     const token = await tok('pilot@skyline.test');
     const first = await s.api('POST', '/sync/reference/pull.json', { token, body: { checkpoint: null, limit: 1000 } });
     expect(first.status).toBe(200);
-    const created = await s.api('POST', '/bases/add.json', { token: await tok('admin@skyline.test'), body: { name: 'Synced Base', default: true } });
-    const next = await s.api('POST', '/sync/reference/pull.json', { token, body: { checkpoint: first.body.checkpoint, limit: 1000 } });
+    const created = await s.api('POST', '/bases/add.json', {
+      token: await tok('admin@skyline.test'),
+      body: { name: 'Synced Base', default: true },
+    });
+    const next = await s.api('POST', '/sync/reference/pull.json', {
+      token,
+      body: { checkpoint: first.body.checkpoint, limit: 1000 },
+    });
     const docs = next.body.documents.filter((d: any) => d.type === 'base');
     const mine = docs.find((d: any) => d.id === created.body.id);
     expect(mine.data.Base).toMatchObject({ name: 'Synced Base', default: true });
     const oldDefault = docs.find((d: any) => d.id === s.refs.bases['Cuatro Vientos']);
     expect(oldDefault.data.Base.default).toBe(false);
-    await s.api('POST', `/bases/edit/${s.refs.bases['Cuatro Vientos']}.json`, { token: await tok('admin@skyline.test'), body: { default: true } });
+    await s.api('POST', `/bases/edit/${s.refs.bases['Cuatro Vientos']}.json`, {
+      token: await tok('admin@skyline.test'),
+      body: { default: true },
+    });
   });
 });

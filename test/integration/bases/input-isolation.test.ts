@@ -22,27 +22,46 @@ describe.each(DIALECTS)('Bases: plans, input and isolation on %s', (dialect) => 
     cv = s.refs.bases['Cuatro Vientos'];
     republic = s.refs.bases.Republic;
     const start = now() + 5 * DAY;
-    const r = await s.api('POST', '/bases/add_schedule.json', { token: await tok('admin@harbor.test'), body: { base: republic, pilot: s.userId('pilot@harbor.test', 'harbor'), start, end: start + HOUR } });
+    const r = await s.api('POST', '/bases/add_schedule.json', {
+      token: await tok('admin@harbor.test'),
+      body: { base: republic, pilot: s.userId('pilot@harbor.test', 'harbor'), start, end: start + HOUR },
+    });
     harborEntry = r.body.id;
   });
   afterAll(() => s?.close());
 
-  const as = async (email: string, method: string, path: string, body?: unknown) => s.api(method, path, { token: await tok(email), ...(body === undefined ? {} : { body }) });
-  const setPlan = (plan: string) => s.ctx.db.updateTable('companies').set({ plan }).where('id', '=', s.refs.companies.harbor).execute();
+  const as = async (email: string, method: string, path: string, body?: unknown) =>
+    s.api(method, path, { token: await tok(email), ...(body === undefined ? {} : { body }) });
+  const setPlan = (plan: string) =>
+    s.ctx.db.updateTable('companies').set({ plan }).where('id', '=', s.refs.companies.harbor).execute();
 
   it('add is open to premium (Skyline) and unlimited, closed to free; the first live base becomes the default whatever was asked', async () => {
     expect((await as('admin@harbor.test', 'POST', '/bases/add.json', { name: 'Free Try' })).status).toBe(403);
     await s.ctx.db.updateTable('bases').set({ deleted: 1 }).where('id', '=', republic).execute();
     await setPlan('unlimited');
     try {
-      const first = await as('admin@harbor.test', 'POST', '/bases/add.json', { name: 'first field', default: false, airport_id: 'KFRG' });
+      const first = await as('admin@harbor.test', 'POST', '/bases/add.json', {
+        name: 'first field',
+        default: false,
+        airport_id: 'KFRG',
+      });
       expect(first.status).toBe(200);
       expect(first.body.Base).toMatchObject({ name: 'First Field', default: true });
       const second = await as('admin@harbor.test', 'POST', '/bases/add.json', { name: 'second field' });
       expect(second.body.Base.default).toBe(false);
-      const defaults = await s.ctx.db.selectFrom('bases').select('id').where('company_id', '=', s.refs.companies.harbor).where('is_default', '=', 1).where('deleted', '=', 0).execute();
+      const defaults = await s.ctx.db
+        .selectFrom('bases')
+        .select('id')
+        .where('company_id', '=', s.refs.companies.harbor)
+        .where('is_default', '=', 1)
+        .where('deleted', '=', 0)
+        .execute();
       expect(defaults.map((d) => d.id)).toEqual([first.body.id]);
-      await s.ctx.db.updateTable('bases').set({ deleted: 1 }).where('id', 'in', [first.body.id, second.body.id]).execute();
+      await s.ctx.db
+        .updateTable('bases')
+        .set({ deleted: 1 })
+        .where('id', 'in', [first.body.id, second.body.id])
+        .execute();
     } finally {
       await setPlan('free');
       await s.ctx.db.updateTable('bases').set({ deleted: 0 }).where('id', '=', republic).execute();
@@ -57,7 +76,9 @@ describe.each(DIALECTS)('Bases: plans, input and isolation on %s', (dialect) => 
       expect(r.status).toBe(403);
       expect(r.body.result).toBe(false);
       expect(await snapshot(s)).toEqual(before);
-      expect((await as('admin@harbor.test', 'POST', `/bases/edit/${republic}.json`, { airport_id: 'KFRG' })).status).toBe(200);
+      expect(
+        (await as('admin@harbor.test', 'POST', `/bases/edit/${republic}.json`, { airport_id: 'KFRG' })).status,
+      ).toBe(200);
     } finally {
       await setPlan('free');
     }
@@ -98,17 +119,32 @@ describe.each(DIALECTS)('Bases: plans, input and isolation on %s', (dialect) => 
     const before = await snapshot(s);
     const start = now() + 30 * DAY;
     const add = { base: cv, pilot: s.userId('pilot@skyline.test'), start, end: start + HOUR, type: 'DUTY' };
-    for (const body of [...garbageBodies(null, add).slice(4), ...garbageBodies('BaseSchedule', add).slice(4), { ...add, type: 'duty ' }, { ...add, start: 'tomorrow' }, { ...add, end: start }, { ...add, start: start * 1000, end: (start + HOUR) * 1000 }, { ...add, end: 9007199254740991 }]) {
+    for (const body of [
+      ...garbageBodies(null, add).slice(4),
+      ...garbageBodies('BaseSchedule', add).slice(4),
+      { ...add, type: 'duty ' },
+      { ...add, start: 'tomorrow' },
+      { ...add, end: start },
+      { ...add, start: start * 1000, end: (start + HOUR) * 1000 },
+      { ...add, end: 9007199254740991 },
+    ]) {
       const r = await as('pilot@skyline.test', 'POST', '/bases/add_schedule.json', body);
       expect(r.status, JSON.stringify(body).slice(0, 150)).toBe(400);
     }
     const edit = { id: uuidv7(), start, end: start + HOUR, type: 'OFF' };
-    for (const body of [...garbageBodies(null, edit).slice(4), { ...edit, id: 'not-a-uuid' }, { ...edit, end: (start + HOUR) * 1000 }]) {
+    for (const body of [
+      ...garbageBodies(null, edit).slice(4),
+      { ...edit, id: 'not-a-uuid' },
+      { ...edit, end: (start + HOUR) * 1000 },
+    ]) {
       const r = await as('admin@skyline.test', 'POST', '/bases/edit_schedule.json', body);
       expect(r.status, JSON.stringify(body).slice(0, 150)).toBe(400);
     }
     expect((await as('admin@skyline.test', 'POST', '/bases/edit_schedule.json', edit)).status).toBe(404);
-    for (const path of ['/bases/delete_schedule/nonsense.json', `/bases/delete_schedule/all.json?pilot=${'x'.repeat(65)}`]) {
+    for (const path of [
+      '/bases/delete_schedule/nonsense.json',
+      `/bases/delete_schedule/all.json?pilot=${'x'.repeat(65)}`,
+    ]) {
       expect((await as('admin@skyline.test', 'GET', path)).status, path).toBe(400);
     }
     expect((await as('admin@skyline.test', 'GET', `/bases/delete_schedule/${uuidv7()}.json`)).status).toBe(404);
@@ -128,8 +164,16 @@ describe.each(DIALECTS)('Bases: plans, input and isolation on %s', (dialect) => 
       ['GET', `/bases/schedule/${republic}.json`, undefined],
       ['POST', `/bases/edit/${republic}.json`, { name: 'Taken Over' }],
       ['POST', `/bases/delete/${republic}.json`, {}],
-      ['POST', '/bases/add_schedule.json', { base: republic, pilot: s.userId('admin@skyline.test'), start, end: start + HOUR }],
-      ['POST', '/bases/add_schedule.json', { base: cv, pilot: s.userId('pilot@harbor.test', 'harbor'), start, end: start + HOUR }],
+      [
+        'POST',
+        '/bases/add_schedule.json',
+        { base: republic, pilot: s.userId('admin@skyline.test'), start, end: start + HOUR },
+      ],
+      [
+        'POST',
+        '/bases/add_schedule.json',
+        { base: cv, pilot: s.userId('pilot@harbor.test', 'harbor'), start, end: start + HOUR },
+      ],
       ['POST', '/bases/edit_schedule.json', { id: harborEntry, start, end: start + HOUR }],
       ['GET', `/bases/delete_schedule/${harborEntry}.json`, undefined],
       ['GET', `/bases/delete_schedule/all.json?pilot=${s.userId('pilot@harbor.test', 'harbor')}`, undefined],

@@ -19,17 +19,43 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
   });
   afterAll(() => s?.close());
 
-  const add = async (email: string, body: Record<string, unknown>) => s.api('POST', '/bases/add_schedule.json', { token: await tok(email), body });
-  const edit = async (email: string, body: Record<string, unknown>) => s.api('POST', '/bases/edit_schedule.json', { token: await tok(email), body });
-  const del = async (email: string, id: string, query = '') => s.api('GET', `/bases/delete_schedule/${id}.json${query}`, { token: await tok(email) });
-  const row = (id: string) => s.ctx.db.selectFrom('base_schedules').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const count = async () => Number((await s.ctx.db.selectFrom('base_schedules').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const add = async (email: string, body: Record<string, unknown>) =>
+    s.api('POST', '/bases/add_schedule.json', { token: await tok(email), body });
+  const edit = async (email: string, body: Record<string, unknown>) =>
+    s.api('POST', '/bases/edit_schedule.json', { token: await tok(email), body });
+  const del = async (email: string, id: string, query = '') =>
+    s.api('GET', `/bases/delete_schedule/${id}.json${query}`, { token: await tok(email) });
+  const row = (id: string) =>
+    s.ctx.db.selectFrom('base_schedules').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const count = async () =>
+    Number(
+      (
+        await s.ctx.db
+          .selectFrom('base_schedules')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   /** A past entry written through the data layer (the API refuses entries in the past). */
   const insertPast = async (userId: string) => {
     const id = uuidv7();
     await (s.ctx.db as any)
       .insertInto('base_schedules')
-      .values({ id, company_id: s.refs.companies.skyline, change_no: 0, deleted: 0, created: 1, modified: 1, base_id: cv, user_id: userId, start_at: now() - 3 * DAY, end_at: now() - 3 * DAY + 2 * HOUR, type: 'DUTY', always: 0, created_by: null })
+      .values({
+        id,
+        company_id: s.refs.companies.skyline,
+        change_no: 0,
+        deleted: 0,
+        created: 1,
+        modified: 1,
+        base_id: cv,
+        user_id: userId,
+        start_at: now() - 3 * DAY,
+        end_at: now() - 3 * DAY + 2 * HOUR,
+        type: 'DUTY',
+        always: 0,
+        created_by: null,
+      })
       .execute();
     return id;
   };
@@ -45,7 +71,15 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     const r = await add('pilot@skyline.test', { base: cv, pilot: paula, start, end: start + 8 * HOUR });
     expect(r.status).toBe(200);
     expect(r.body.result).toBe(true);
-    expect(r.body.BaseSchedule).toEqual({ id: r.body.id, base: cv, pilot: paula, start, end: start + 8 * HOUR, type: 'DUTY', always: false });
+    expect(r.body.BaseSchedule).toEqual({
+      id: r.body.id,
+      base: cv,
+      pilot: paula,
+      start,
+      end: start + 8 * HOUR,
+      type: 'DUTY',
+      always: false,
+    });
     const stored = await row(r.body.id);
     expect(stored.created_by).toBe(paula);
     expect(Number(stored.change_no)).toBeGreaterThan(0);
@@ -58,10 +92,19 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
       expect(r.body.BaseSchedule.type, type).toBe(type);
     }
     const start = nextSlot();
-    const form = await s.api('POST', '/bases/add_schedule.json', { token: await tok('pilot@skyline.test'), form: { base: cv, pilot: paula, start: String(start), end: String(start + HOUR), type: 'REST' } });
+    const form = await s.api('POST', '/bases/add_schedule.json', {
+      token: await tok('pilot@skyline.test'),
+      form: { base: cv, pilot: paula, start: String(start), end: String(start + HOUR), type: 'REST' },
+    });
     expect(form.status).toBe(200);
     const before = await count();
-    const bad = await add('pilot@skyline.test', { base: cv, pilot: paula, start: nextSlot(), end: nextSlot(), type: 'HOLIDAY' });
+    const bad = await add('pilot@skyline.test', {
+      base: cv,
+      pilot: paula,
+      start: nextSlot(),
+      end: nextSlot(),
+      type: 'HOLIDAY',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.type).toBeDefined();
     expect(await count()).toBe(before);
@@ -72,7 +115,12 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     const staff = await add('dispatch@skyline.test', { base: cv, pilot: dana, start, end: start + HOUR });
     expect(staff.status).toBe(200);
     const before = await count();
-    const other = await add('pilot@skyline.test', { base: cv, pilot: dana, start: start + 2 * HOUR, end: start + 3 * HOUR });
+    const other = await add('pilot@skyline.test', {
+      base: cv,
+      pilot: dana,
+      start: start + 2 * HOUR,
+      end: start + 3 * HOUR,
+    });
     expect(other.status).toBe(403);
     expect(await count()).toBe(before);
   });
@@ -87,11 +135,21 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
 
   it('rejects an entry entirely in the past; accepts one already under way', async () => {
     const before = await count();
-    const past = await add('admin@skyline.test', { base: cv, pilot: paula, start: now() - 5 * HOUR, end: now() - 4 * HOUR });
+    const past = await add('admin@skyline.test', {
+      base: cv,
+      pilot: paula,
+      start: now() - 5 * HOUR,
+      end: now() - 4 * HOUR,
+    });
     expect(past.status).toBe(400);
     expect(past.body.errors.end[0]).toMatch(/past/);
     expect(await count()).toBe(before);
-    const ongoing = await add('admin@skyline.test', { base: cv, pilot: s.userId('student@skyline.test'), start: now() - HOUR, end: now() + HOUR });
+    const ongoing = await add('admin@skyline.test', {
+      base: cv,
+      pilot: s.userId('student@skyline.test'),
+      start: now() - HOUR,
+      end: now() + HOUR,
+    });
     expect(ongoing.status).toBe(200);
   });
 
@@ -107,19 +165,39 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
 
   it('rejects an entry overlapping another of the same person; touching ends are fine', async () => {
     const start = nextSlot();
-    expect((await add('pilot@skyline.test', { base: cv, pilot: paula, start, end: start + 4 * HOUR })).status).toBe(200);
-    const clash = await add('pilot@skyline.test', { base: s.refs.bases['Sabadell'], pilot: paula, start: start + HOUR, end: start + 5 * HOUR });
+    expect((await add('pilot@skyline.test', { base: cv, pilot: paula, start, end: start + 4 * HOUR })).status).toBe(
+      200,
+    );
+    const clash = await add('pilot@skyline.test', {
+      base: s.refs.bases['Sabadell'],
+      pilot: paula,
+      start: start + HOUR,
+      end: start + 5 * HOUR,
+    });
     expect(clash.status).toBe(400);
     expect(clash.body.errors.start[0]).toMatch(/Overlaps/);
-    expect((await add('pilot@skyline.test', { base: cv, pilot: paula, start: start + 4 * HOUR, end: start + 5 * HOUR })).status).toBe(200);
+    expect(
+      (await add('pilot@skyline.test', { base: cv, pilot: paula, start: start + 4 * HOUR, end: start + 5 * HOUR }))
+        .status,
+    ).toBe(200);
   });
 
   it('a base or pilot of another company is 404', async () => {
     const start = nextSlot();
     const before = await count();
-    const base = await add('admin@skyline.test', { base: s.refs.bases.Republic, pilot: paula, start, end: start + HOUR });
+    const base = await add('admin@skyline.test', {
+      base: s.refs.bases.Republic,
+      pilot: paula,
+      start,
+      end: start + HOUR,
+    });
     expect(base.status).toBe(404);
-    const pilot = await add('admin@skyline.test', { base: cv, pilot: s.userId('pilot@harbor.test', 'harbor'), start, end: start + HOUR });
+    const pilot = await add('admin@skyline.test', {
+      base: cv,
+      pilot: s.userId('pilot@harbor.test', 'harbor'),
+      start,
+      end: start + HOUR,
+    });
     expect(pilot.status).toBe(404);
     expect(await count()).toBe(before);
   });
@@ -130,7 +208,12 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     expect(r.body.BaseSchedule).toMatchObject({ always: true, start: null, end: null, type: 'STANDBY' });
     const again = await add('pilot@skyline.test', { base: cv, pilot: paula, always: true });
     expect(again.status).toBe(400);
-    const withTimes = await add('pilot@skyline.test', { base: s.refs.bases['Sabadell'], pilot: paula, always: true, start: nextSlot() });
+    const withTimes = await add('pilot@skyline.test', {
+      base: s.refs.bases['Sabadell'],
+      pilot: paula,
+      always: true,
+      start: nextSlot(),
+    });
     expect(withTimes.status).toBe(400);
     const editAlways = await edit('pilot@skyline.test', { id: r.body.id, start: nextSlot(), end: nextSlot() + HOUR });
     expect(editAlways.status).toBe(400);
@@ -147,7 +230,13 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     const starts = list.slice(firstDated).map((e: any) => e.BaseSchedule.start);
     expect(starts).toEqual([...starts].sort((a: number, b: number) => a - b));
     const mine = list.find((e: any) => e.BaseSchedule.pilot === paula);
-    expect(mine.Pilot).toMatchObject({ id: paula, name: 'Paula', surname: 'Pilot', title: 'Paula Pilot', eventColor: '#3788d8' });
+    expect(mine.Pilot).toMatchObject({
+      id: paula,
+      name: 'Paula',
+      surname: 'Pilot',
+      title: 'Paula Pilot',
+      eventColor: '#3788d8',
+    });
     expect(list.every((e: any) => e.BaseSchedule.base === cv)).toBe(true);
     const from = now() + 13 * DAY;
     const to = now() + 15 * DAY;
@@ -162,7 +251,12 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
   it('edit changes times and type of a future entry; past records are refused unchanged', async () => {
     const start = nextSlot();
     const created = await add('pilot@skyline.test', { base: cv, pilot: paula, start, end: start + HOUR });
-    const r = await edit('pilot@skyline.test', { id: created.body.id, start: start + HOUR, end: start + 3 * HOUR, type: 'STANDBY' });
+    const r = await edit('pilot@skyline.test', {
+      id: created.body.id,
+      start: start + HOUR,
+      end: start + 3 * HOUR,
+      type: 'STANDBY',
+    });
     expect(r.status).toBe(200);
     expect(r.body.BaseSchedule).toMatchObject({ start: start + HOUR, end: start + 3 * HOUR, type: 'STANDBY' });
     const past = await insertPast(paula);
@@ -171,7 +265,11 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(/Past records/);
     expect(await row(past)).toEqual(before);
-    const intoPast = await edit('pilot@skyline.test', { id: created.body.id, start: now() - 3 * HOUR, end: now() - 2 * HOUR });
+    const intoPast = await edit('pilot@skyline.test', {
+      id: created.body.id,
+      start: now() - 3 * HOUR,
+      end: now() - 2 * HOUR,
+    });
     expect(intoPast.status).toBe(400);
     expect(Number((await row(created.body.id)).start_at)).toBe(start + HOUR);
   });
@@ -181,7 +279,10 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     const start = nextSlot();
     const entry = await add('ops@skyline.test', { base: cv, pilot: gone, start, end: start + HOUR });
     expect(entry.status).toBe(200);
-    const list = async () => (await s.api('GET', `/bases/schedule/${cv}.json`, { token: await tok('pilot@skyline.test') })).body.schedules.map((e: any) => e.BaseSchedule.id);
+    const list = async () =>
+      (await s.api('GET', `/bases/schedule/${cv}.json`, { token: await tok('pilot@skyline.test') })).body.schedules.map(
+        (e: any) => e.BaseSchedule.id,
+      );
     expect(await list()).toContain(entry.body.id);
     await s.ctx.db.updateTable('users').set({ deleted: 1 }).where('id', '=', gone).execute();
     expect(await list()).not.toContain(entry.body.id);
@@ -190,7 +291,13 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
   it('edit of an entry under way: its start and type are history (400, unchanged); its end may move', async () => {
     const mechanic = s.userId('mechanic@skyline.test');
     const started = now() - 2 * HOUR;
-    const created = await add('mechanic@skyline.test', { base: cv, pilot: mechanic, start: started, end: now() + 2 * HOUR, type: 'STANDBY' });
+    const created = await add('mechanic@skyline.test', {
+      base: cv,
+      pilot: mechanic,
+      start: started,
+      end: now() + 2 * HOUR,
+      type: 'STANDBY',
+    });
     expect(created.status).toBe(200);
     const id = created.body.id;
     const before = await row(id);
@@ -208,7 +315,12 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
 
   it('delete `all` never touches past entries (duty history), even for staff clearing someone', async () => {
     const past = await insertPast(dana);
-    const future = await add('dispatch@skyline.test', { base: cv, pilot: dana, start: nextSlot(), end: nextSlot() + HOUR });
+    const future = await add('dispatch@skyline.test', {
+      base: cv,
+      pilot: dana,
+      start: nextSlot(),
+      end: nextSlot() + HOUR,
+    });
     const r = await del('ops@skyline.test', 'all', `?pilot=${dana}`);
     expect(r.status).toBe(200);
     expect((await row(future.body.id)).deleted).toBe(1);
@@ -226,9 +338,18 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     const bad = await edit('ops@skyline.test', { id: 'not-a-uuid', start, end: start + HOUR });
     expect(bad.status).toBe(400);
     const harborStart = nextSlot();
-    const harbor = await add('admin@harbor.test', { base: s.refs.bases.Republic, pilot: s.userId('pilot@harbor.test', 'harbor'), start: harborStart, end: harborStart + HOUR });
+    const harbor = await add('admin@harbor.test', {
+      base: s.refs.bases.Republic,
+      pilot: s.userId('pilot@harbor.test', 'harbor'),
+      start: harborStart,
+      end: harborStart + HOUR,
+    });
     expect(harbor.status).toBe(200);
-    const foreign = await edit('admin@skyline.test', { id: harbor.body.id, start: harborStart, end: harborStart + 5 * HOUR });
+    const foreign = await edit('admin@skyline.test', {
+      id: harbor.body.id,
+      start: harborStart,
+      end: harborStart + 5 * HOUR,
+    });
     expect(foreign.status).toBe(404);
     expect(Number((await row(harbor.body.id)).end_at)).toBe(harborStart + HOUR);
     expect((await del('admin@skyline.test', harbor.body.id)).status).toBe(404);
@@ -242,7 +363,12 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ result: true, deleted: 1 });
     expect((await row(own.body.id)).deleted).toBe(1);
-    const others = await add('dispatch@skyline.test', { base: cv, pilot: dana, start: nextSlot(), end: nextSlot() + HOUR });
+    const others = await add('dispatch@skyline.test', {
+      base: cv,
+      pilot: dana,
+      start: nextSlot(),
+      end: nextSlot() + HOUR,
+    });
     expect((await del('pilot@skyline.test', others.body.id)).status).toBe(403);
     expect((await row(others.body.id)).deleted).toBe(0);
     const past = await insertPast(paula);
@@ -255,11 +381,32 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
 
   it('delete `all` removes only the caller’s future dated entries; `always` only their always entries', async () => {
     const student = s.userId('student@skyline.test');
-    const future1 = await add('student@skyline.test', { base: cv, pilot: student, start: nextSlot(), end: nextSlot() + HOUR });
-    const future2 = await add('student@skyline.test', { base: s.refs.bases['Sabadell'], pilot: student, start: nextSlot(), end: nextSlot() + HOUR });
-    const ongoing = await s.ctx.db.selectFrom('base_schedules').select('id').where('user_id', '=', student).where('start_at', '<', now()).where('deleted', '=', 0).executeTakeFirstOrThrow();
+    const future1 = await add('student@skyline.test', {
+      base: cv,
+      pilot: student,
+      start: nextSlot(),
+      end: nextSlot() + HOUR,
+    });
+    const future2 = await add('student@skyline.test', {
+      base: s.refs.bases['Sabadell'],
+      pilot: student,
+      start: nextSlot(),
+      end: nextSlot() + HOUR,
+    });
+    const ongoing = await s.ctx.db
+      .selectFrom('base_schedules')
+      .select('id')
+      .where('user_id', '=', student)
+      .where('start_at', '<', now())
+      .where('deleted', '=', 0)
+      .executeTakeFirstOrThrow();
     const always = await add('student@skyline.test', { base: cv, pilot: student, always: true });
-    const paulaFuture = await add('pilot@skyline.test', { base: cv, pilot: paula, start: nextSlot(), end: nextSlot() + HOUR });
+    const paulaFuture = await add('pilot@skyline.test', {
+      base: cv,
+      pilot: paula,
+      start: nextSlot(),
+      end: nextSlot() + HOUR,
+    });
 
     const r = await del('student@skyline.test', 'all');
     expect(r.status).toBe(200);
@@ -277,14 +424,21 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
   });
 
   it('staff clear another person’s entries with ?pilot=; a pilot may not (403)', async () => {
-    const entry = await add('dispatch@skyline.test', { base: cv, pilot: dana, start: nextSlot(), end: nextSlot() + HOUR });
+    const entry = await add('dispatch@skyline.test', {
+      base: cv,
+      pilot: dana,
+      start: nextSlot(),
+      end: nextSlot() + HOUR,
+    });
     expect((await del('pilot@skyline.test', 'all', `?pilot=${dana}`)).status).toBe(403);
     expect((await row(entry.body.id)).deleted).toBe(0);
     const r = await del('dispatch@skyline.test', 'all', `?pilot=${dana}`);
     expect(r.status).toBe(200);
     expect(r.body.deleted).toBeGreaterThan(0);
     expect((await row(entry.body.id)).deleted).toBe(1);
-    expect((await del('dispatch@skyline.test', 'all', `?pilot=${s.userId('pilot@harbor.test', 'harbor')}`)).status).toBe(404);
+    expect(
+      (await del('dispatch@skyline.test', 'all', `?pilot=${s.userId('pilot@harbor.test', 'harbor')}`)).status,
+    ).toBe(404);
   });
 
   it('own entries replicate in the `people` collection, others’ never', async () => {
@@ -297,7 +451,10 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     const start = nextSlot();
     const created = await add('dispatch@skyline.test', { base: cv, pilot: dana, start, end: start + HOUR });
     const mine = await add('dispatch@skyline.test', { base: cv, pilot: paula, start, end: start + HOUR });
-    const next = await s.api('POST', '/sync/people/pull.json', { token, body: { checkpoint: pull.body.checkpoint, limit: 1000 } });
+    const next = await s.api('POST', '/sync/people/pull.json', {
+      token,
+      body: { checkpoint: pull.body.checkpoint, limit: 1000 },
+    });
     const ids = next.body.documents.filter((d: any) => !d._deleted).map((d: any) => d.id);
     expect(ids).toContain(mine.body.id);
     expect(ids).not.toContain(created.body.id);
@@ -305,7 +462,10 @@ describe.each(DIALECTS)('Base schedules on %s', (dialect) => {
     expect(doc.data.Base).toEqual({ id: cv, name: 'Cuatro Vientos' });
     // A deleted entry arrives as a deletion.
     await del('pilot@skyline.test', mine.body.id);
-    const after = await s.api('POST', '/sync/people/pull.json', { token, body: { checkpoint: next.body.checkpoint, limit: 1000 } });
+    const after = await s.api('POST', '/sync/people/pull.json', {
+      token,
+      body: { checkpoint: next.body.checkpoint, limit: 1000 },
+    });
     expect(after.body.documents.find((d: any) => d.id === mine.body.id)._deleted).toBe(true);
   });
 });

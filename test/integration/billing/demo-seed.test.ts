@@ -22,9 +22,20 @@ describe.each(DIALECTS)('demo ledger on %s', (dialect) => {
     expect(paula.body.entries.some((e: any) => e.Entry.kind === 'package' && e.Entry.hours < 0)).toBe(true);
     expect(await recount(s)).toEqual([]);
     // No flight outside LANDED carries a charge.
-    const open = await s.ctx.db.selectFrom('billing_entries as e').innerJoin('flights as f', 'f.id', 'e.flight_id').select('e.id').where('f.status', '!=', 'LANDED').execute();
+    const open = await s.ctx.db
+      .selectFrom('billing_entries as e')
+      .innerJoin('flights as f', 'f.id', 'e.flight_id')
+      .select('e.id')
+      .where('f.status', '!=', 'LANDED')
+      .execute();
     expect(open).toEqual([]);
     // Harbor (free plan) has no ledger.
-    expect(await s.ctx.db.selectFrom('billing_entries').select('id').where('company_id', '=', s.refs.companies.harbor).execute()).toEqual([]);
+    expect(
+      await s.ctx.db
+        .selectFrom('billing_entries')
+        .select('id')
+        .where('company_id', '=', s.refs.companies.harbor)
+        .execute(),
+    ).toEqual([]);
   });
 });

@@ -4,15 +4,31 @@ import type { TestServer } from '../../setup/server.ts';
 export async function recount(s: TestServer): Promise<string[]> {
   const sums = await s.ctx.db
     .selectFrom('billing_entries')
-    .select(['company_id', 'user_id', (eb) => eb.fn.sum<number>('amount').as('amount'), (eb) => eb.fn.sum<number>('package_seconds').as('pkg'), (eb) => eb.fn.countAll<number>().as('n')])
+    .select([
+      'company_id',
+      'user_id',
+      (eb) => eb.fn.sum<number>('amount').as('amount'),
+      (eb) => eb.fn.sum<number>('package_seconds').as('pkg'),
+      (eb) => eb.fn.countAll<number>().as('n'),
+    ])
     .groupBy(['company_id', 'user_id'])
     .execute();
-  const accounts = await s.ctx.db.selectFrom('billing_accounts').select(['company_id', 'user_id', 'balance', 'package_seconds', 'entry_count']).execute();
+  const accounts = await s.ctx.db
+    .selectFrom('billing_accounts')
+    .select(['company_id', 'user_id', 'balance', 'package_seconds', 'entry_count'])
+    .execute();
   const bad: string[] = [];
   for (const a of accounts) {
     const e = sums.find((x) => x.company_id === a.company_id && x.user_id === a.user_id);
-    if (Number(a.balance) !== Number(e?.amount ?? 0) || Number(a.package_seconds) !== Number(e?.pkg ?? 0) || Number(a.entry_count) !== Number(e?.n ?? 0)) bad.push(`${a.user_id}: ${a.balance}/${a.package_seconds}/${a.entry_count} vs ${e?.amount}/${e?.pkg}/${e?.n}`);
+    if (
+      Number(a.balance) !== Number(e?.amount ?? 0) ||
+      Number(a.package_seconds) !== Number(e?.pkg ?? 0) ||
+      Number(a.entry_count) !== Number(e?.n ?? 0)
+    )
+      bad.push(`${a.user_id}: ${a.balance}/${a.package_seconds}/${a.entry_count} vs ${e?.amount}/${e?.pkg}/${e?.n}`);
   }
-  for (const e of sums) if (!accounts.some((a) => a.company_id === e.company_id && a.user_id === e.user_id)) bad.push(`${e.user_id}: entries without an account`);
+  for (const e of sums)
+    if (!accounts.some((a) => a.company_id === e.company_id && a.user_id === e.user_id))
+      bad.push(`${e.user_id}: entries without an account`);
   return bad;
 }

@@ -28,15 +28,24 @@ describe.each(DIALECTS)('billing statements and export on %s', (dialect) => {
   const month = DateTime.now().setZone('Europe/Madrid').toFormat('yyyy-MM');
   const today = DateTime.now().setZone('Europe/Madrid').toFormat('yyyy-MM-dd');
   const get = async (p: string, email: string | null) => {
-    const res = await fetch(`${s.baseUrl}${p}`, { headers: email ? { authorization: `Bearer ${await t(email)}` } : {} });
-    return { status: res.status, type: res.headers.get('content-type') ?? '', body: Buffer.from(await res.arrayBuffer()) };
+    const res = await fetch(`${s.baseUrl}${p}`, {
+      headers: email ? { authorization: `Bearer ${await t(email)}` } : {},
+    });
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      body: Buffer.from(await res.arrayBuffer()),
+    };
   };
 
   beforeAll(async () => {
     s = await startTestServer(dialect);
     paula = s.userId('pilot@skyline.test');
     const add = async (Entry: Record<string, unknown>) => {
-      const r = await s.api('POST', '/manager/billing/entries/add.json', { token: await t('dispatch@skyline.test'), body: { Entry: { user_id: paula, ...Entry } } });
+      const r = await s.api('POST', '/manager/billing/entries/add.json', {
+        token: await t('dispatch@skyline.test'),
+        body: { Entry: { user_id: paula, ...Entry } },
+      });
       if (r.status !== 200) throw new Error(JSON.stringify(r.body));
     };
     await add({ kind: 'payment', amount: 250, description: 'Bank transfer' });
@@ -70,7 +79,9 @@ describe.each(DIALECTS)('billing statements and export on %s', (dialect) => {
     }
     // Next month: the whole balance opens it, no entries.
     const next = DateTime.fromFormat(month, 'yyyy-MM').plus({ months: 1 }).toFormat('yyyy-MM');
-    expect(await pdfText((await get(`/billing/statement/${paula}/${next}.pdf`, 'dispatch@skyline.test')).body)).toContain('Opening balance: -990.50 EUR');
+    expect(
+      await pdfText((await get(`/billing/statement/${paula}/${next}.pdf`, 'dispatch@skyline.test')).body),
+    ).toContain('Opening balance: -990.50 EUR');
   });
 
   it('gates statements: own or <= 170; another company 404; bad month 400', async () => {
@@ -81,23 +92,58 @@ describe.each(DIALECTS)('billing statements and export on %s', (dialect) => {
   });
 
   it('exports entries as CSV and XLSX with the accounting columns', async () => {
-    const csv = await get(`/manager/billing/entries/export.json?from=${today}&to=${today}&format=csv`, 'dispatch@skyline.test');
+    const csv = await get(
+      `/manager/billing/entries/export.json?from=${today}&to=${today}&format=csv`,
+      'dispatch@skyline.test',
+    );
     expect(csv.status).toBe(200);
     const lines = csv.body.toString('utf8').trim().split('\r\n');
     expect(lines[0]).toBe('date,user id,name,kind,description,net,tax,amount,hours,flight id,entry id');
     expect(lines).toHaveLength(4);
-    expect(lines[3]).toMatch(new RegExp(`^${today},${paula},Paula Pilot,package,"Ten hours, any aircraft",-1000,-210,-1210,10,,`));
-    const x = await get(`/manager/billing/entries/export.json?from=${today}&to=${today}&format=xlsx`, 'admin@skyline.test');
+    expect(lines[3]).toMatch(
+      new RegExp(`^${today},${paula},Paula Pilot,package,"Ten hours, any aircraft",-1000,-210,-1210,10,,`),
+    );
+    const x = await get(
+      `/manager/billing/entries/export.json?from=${today}&to=${today}&format=xlsx`,
+      'admin@skyline.test',
+    );
     expect(x.type).toContain('spreadsheetml');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(x.body as unknown as ArrayBuffer);
     const ws = wb.getWorksheet('Entries');
-    expect(ws?.getRow(1).values).toEqual([undefined, 'date', 'user id', 'name', 'kind', 'description', 'net', 'tax', 'amount', 'hours', 'flight id', 'entry id']);
+    expect(ws?.getRow(1).values).toEqual([
+      undefined,
+      'date',
+      'user id',
+      'name',
+      'kind',
+      'description',
+      'net',
+      'tax',
+      'amount',
+      'hours',
+      'flight id',
+      'entry id',
+    ]);
     expect(ws?.getRow(3).getCell(8).value).toBe(-30.5);
     expect(ws?.rowCount).toBe(4);
-    expect((await get(`/manager/billing/entries/export.json?from=${today}&to=${today}&format=csv`, 'pilot@skyline.test')).status).toBe(403);
-    expect((await get(`/manager/billing/entries/export.json?from=${today}&to=2000-01-01&format=csv`, 'dispatch@skyline.test')).status).toBe(400);
-    expect((await get(`/manager/billing/entries/export.json?from=x&to=${today}`, 'dispatch@skyline.test')).status).toBe(400);
-    expect((await get(`/manager/billing/entries/export.json?from=${today}&to=${today}`, 'admin@harbor.test')).status).toBe(403);
+    expect(
+      (await get(`/manager/billing/entries/export.json?from=${today}&to=${today}&format=csv`, 'pilot@skyline.test'))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await get(
+          `/manager/billing/entries/export.json?from=${today}&to=2000-01-01&format=csv`,
+          'dispatch@skyline.test',
+        )
+      ).status,
+    ).toBe(400);
+    expect((await get(`/manager/billing/entries/export.json?from=x&to=${today}`, 'dispatch@skyline.test')).status).toBe(
+      400,
+    );
+    expect(
+      (await get(`/manager/billing/entries/export.json?from=${today}&to=${today}`, 'admin@harbor.test')).status,
+    ).toBe(403);
   });
 });

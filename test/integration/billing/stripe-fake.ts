@@ -31,10 +31,15 @@ export async function startStripeFake(): Promise<StripeFake> {
         res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++n}` });
         res.end(JSON.stringify(json));
       };
-      if (!req.headers.authorization?.startsWith('Bearer sk_')) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+      if (!req.headers.authorization?.startsWith('Bearer sk_'))
+        return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
         const id = `cs_test_${String(++n).padStart(6, '0')}`;
-        const metadata = Object.fromEntries(Object.entries(form).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v]));
+        const metadata = Object.fromEntries(
+          Object.entries(form)
+            .filter(([k]) => k.startsWith('metadata['))
+            .map(([k, v]) => [k.slice(9, -1), v]),
+        );
         const session = {
           id,
           object: 'checkout.session',
@@ -55,10 +60,17 @@ export async function startStripeFake(): Promise<StripeFake> {
         sessions.set(id, session);
         return send(200, session);
       }
-      send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url})` } });
+      send(404, {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url})` },
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, sessions, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    sessions,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }

@@ -19,10 +19,23 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
   });
   afterAll(() => s?.close());
 
-  const save = async (email: string, UserCertificate: Record<string, unknown>) => s.api('POST', '/pilots/certificates/edit.json', { token: await tok(email), body: { UserCertificate } });
-  const list = async (email: string, userId?: string) => s.api('GET', userId ? `/pilots/certificates/${userId}.json` : '/pilots/certificates.json', { token: await tok(email) });
-  const count = async () => Number((await s.ctx.db.selectFrom('user_certificates').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const row = (id: string) => s.ctx.db.selectFrom('user_certificates').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const save = async (email: string, UserCertificate: Record<string, unknown>) =>
+    s.api('POST', '/pilots/certificates/edit.json', { token: await tok(email), body: { UserCertificate } });
+  const list = async (email: string, userId?: string) =>
+    s.api('GET', userId ? `/pilots/certificates/${userId}.json` : '/pilots/certificates.json', {
+      token: await tok(email),
+    });
+  const count = async () =>
+    Number(
+      (
+        await s.ctx.db
+          .selectFrom('user_certificates')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const row = (id: string) =>
+    s.ctx.db.selectFrom('user_certificates').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   it('answers 401 without a token', async () => {
     expect((await s.api('POST', '/pilots/certificates/edit.json', { body: {} })).status).toBe(401);
@@ -38,17 +51,56 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
     const types = r.body.certificate_types;
     const keys = types.map((t: any) => t.key);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const k of ['LAPL', 'PPL', 'CPL', 'ATPL', 'IR', 'ME', 'SEP', 'MEP', 'MCC', 'FI', 'CRI', 'IRI', 'TRI', 'SFI', 'FE', 'MED_CLASS1', 'MED_CLASS2', 'MED_LAPL', 'FAA_PRIVATE', 'FAA_COMMERCIAL', 'FAA_ATP', 'FAA_CFI', 'FAA_CFII', 'FAA_MEI', 'FAA_MED_1', 'FAA_MED_2', 'FAA_MED_3']) {
+    for (const k of [
+      'LAPL',
+      'PPL',
+      'CPL',
+      'ATPL',
+      'IR',
+      'ME',
+      'SEP',
+      'MEP',
+      'MCC',
+      'FI',
+      'CRI',
+      'IRI',
+      'TRI',
+      'SFI',
+      'FE',
+      'MED_CLASS1',
+      'MED_CLASS2',
+      'MED_LAPL',
+      'FAA_PRIVATE',
+      'FAA_COMMERCIAL',
+      'FAA_ATP',
+      'FAA_CFI',
+      'FAA_CFII',
+      'FAA_MEI',
+      'FAA_MED_1',
+      'FAA_MED_2',
+      'FAA_MED_3',
+    ]) {
       expect(keys, k).toContain(k);
     }
-    expect(types.find((t: any) => t.key === 'PPL')).toEqual({ key: 'PPL', name: 'Private Pilot Licence (PPL)', kind: 'licence', authority: 'EASA' });
+    expect(types.find((t: any) => t.key === 'PPL')).toEqual({
+      key: 'PPL',
+      name: 'Private Pilot Licence (PPL)',
+      kind: 'licence',
+      authority: 'EASA',
+    });
     expect(types.find((t: any) => t.key === 'FAA_MED_3')).toMatchObject({ kind: 'medical', authority: 'FAA' });
     expect(types.find((t: any) => t.key === 'IR')).toMatchObject({ kind: 'rating' });
     expect(new Set(types.map((t: any) => t.kind))).toEqual(new Set(['licence', 'rating', 'medical']));
   });
 
   it('a pilot records their own certificate; the name defaults to the catalog name', async () => {
-    const r = await save('pilot@skyline.test', { user_id: paula, type: 'PPL', issue: '2020-05-01', expiration: day(400), comments: 'ES.FCL.12345' });
+    const r = await save('pilot@skyline.test', {
+      user_id: paula,
+      type: 'PPL',
+      issue: '2020-05-01',
+      expiration: day(400),
+      comments: 'ES.FCL.12345',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ result: true, id: expect.any(String) });
     expect(r.body.UserCertificate).toEqual({
@@ -69,14 +121,28 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
   it('form fields data[UserCertificate][...] are accepted', async () => {
     const r = await s.api('POST', '/pilots/certificates/edit.json', {
       token: await tok('pilot@skyline.test'),
-      form: { 'data[UserCertificate][user_id]': paula, 'data[UserCertificate][type]': 'MED_CLASS2', 'data[UserCertificate][expiration]': day(200) },
+      form: {
+        'data[UserCertificate][user_id]': paula,
+        'data[UserCertificate][type]': 'MED_CLASS2',
+        'data[UserCertificate][expiration]': day(200),
+      },
     });
     expect(r.status).toBe(200);
-    expect(r.body.UserCertificate).toMatchObject({ type: 'MED_CLASS2', name: 'Class 2 medical certificate', issue: null, expiration: day(200) });
+    expect(r.body.UserCertificate).toMatchObject({
+      type: 'MED_CLASS2',
+      name: 'Class 2 medical certificate',
+      issue: null,
+      expiration: day(200),
+    });
   });
 
   it('roles <= 150 write for anyone of the company; others only for themselves (403, nothing written)', async () => {
-    const ok = await save('instructor@skyline.test', { user_id: stefan, type: 'LAPL', name: 'LAPL(A) student', expiration: day(30) });
+    const ok = await save('instructor@skyline.test', {
+      user_id: stefan,
+      type: 'LAPL',
+      name: 'LAPL(A) student',
+      expiration: day(30),
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.UserCertificate.name).toBe('LAPL(A) student');
     const before = await count();
@@ -103,7 +169,12 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
     const badDate = await save('pilot@skyline.test', { user_id: paula, type: 'PPL', expiration: '2025-13-40' });
     expect(badDate.status).toBe(400);
     expect(badDate.body.errors.expiration).toBeDefined();
-    const reversed = await save('pilot@skyline.test', { user_id: paula, type: 'PPL', issue: '2024-05-01', expiration: '2024-04-01' });
+    const reversed = await save('pilot@skyline.test', {
+      user_id: paula,
+      type: 'PPL',
+      issue: '2024-05-01',
+      expiration: '2024-04-01',
+    });
     expect(reversed.status).toBe(400);
     expect(reversed.body.errors.expiration[0]).toMatch(/before the issue/);
     const noUser = await save('pilot@skyline.test', { type: 'PPL' });
@@ -113,11 +184,23 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
   });
 
   it('edits an existing certificate partially; it never moves to another person', async () => {
-    const created = await save('pilot@skyline.test', { user_id: paula, type: 'SEP', issue: '2023-01-10', expiration: day(100), comments: 'first' });
+    const created = await save('pilot@skyline.test', {
+      user_id: paula,
+      type: 'SEP',
+      issue: '2023-01-10',
+      expiration: day(100),
+      comments: 'first',
+    });
     const id = created.body.id;
     const r = await save('pilot@skyline.test', { id, user_id: paula, type: 'SEP', expiration: day(465) });
     expect(r.status).toBe(200);
-    expect(r.body.UserCertificate).toMatchObject({ id, issue: '2023-01-10', expiration: day(465), comments: 'first', name: 'Single-engine piston class rating (SEP)' });
+    expect(r.body.UserCertificate).toMatchObject({
+      id,
+      issue: '2023-01-10',
+      expiration: day(465),
+      comments: 'first',
+      name: 'Single-engine piston class rating (SEP)',
+    });
     const before = await row(id);
     const intoPast = await save('pilot@skyline.test', { id, user_id: paula, type: 'SEP', expiration: '2022-01-01' });
     expect(intoPast.status).toBe(400);
@@ -131,10 +214,16 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
 
   it('another company’s user or certificate is 404 and nothing changes', async () => {
     const before = await count();
-    const foreignUser = await save('admin@skyline.test', { user_id: s.userId('pilot@harbor.test', 'harbor'), type: 'PPL' });
+    const foreignUser = await save('admin@skyline.test', {
+      user_id: s.userId('pilot@harbor.test', 'harbor'),
+      type: 'PPL',
+    });
     expect(foreignUser.status).toBe(404);
     expect(await count()).toBe(before);
-    const harbor = await save('admin@harbor.test', { user_id: s.userId('pilot@harbor.test', 'harbor'), type: 'FAA_PRIVATE' });
+    const harbor = await save('admin@harbor.test', {
+      user_id: s.userId('pilot@harbor.test', 'harbor'),
+      type: 'FAA_PRIVATE',
+    });
     expect(harbor.status).toBe(200);
     const snapshot = await row(harbor.body.id);
     const foreignCert = await save('admin@skyline.test', { id: harbor.body.id, user_id: paula, type: 'PPL' });
@@ -143,7 +232,13 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
     const listed = await list('admin@skyline.test', s.userId('pilot@harbor.test', 'harbor'));
     expect(listed.status).toBe(404);
     expect(JSON.stringify(listed.body)).not.toContain('FAA_PRIVATE');
-    expect((await s.api('POST', `/pilots/certificates/delete/${harbor.body.id}.json`, { token: await tok('admin@skyline.test') })).status).toBe(404);
+    expect(
+      (
+        await s.api('POST', `/pilots/certificates/delete/${harbor.body.id}.json`, {
+          token: await tok('admin@skyline.test'),
+        })
+      ).status,
+    ).toBe(404);
     expect((await row(harbor.body.id)).deleted).toBe(0);
   });
 
@@ -168,13 +263,27 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
   it('delete: own yes; another’s no for roles > 150; a deleted certificate leaves the list', async () => {
     const mine = await save('pilot@skyline.test', { user_id: paula, type: 'NIGHT' });
     const theirs = await save('instructor@skyline.test', { user_id: stefan, type: 'MED_LAPL' });
-    expect((await s.api('POST', `/pilots/certificates/delete/${theirs.body.id}.json`, { token: await tok('pilot@skyline.test') })).status).toBe(403);
+    expect(
+      (
+        await s.api('POST', `/pilots/certificates/delete/${theirs.body.id}.json`, {
+          token: await tok('pilot@skyline.test'),
+        })
+      ).status,
+    ).toBe(403);
     expect((await row(theirs.body.id)).deleted).toBe(0);
-    const r = await s.api('POST', `/pilots/certificates/delete/${mine.body.id}.json`, { token: await tok('pilot@skyline.test') });
+    const r = await s.api('POST', `/pilots/certificates/delete/${mine.body.id}.json`, {
+      token: await tok('pilot@skyline.test'),
+    });
     expect(r.status).toBe(200);
     expect((await row(mine.body.id)).deleted).toBe(1);
     expect((await list('pilot@skyline.test')).body.certificates.map((c: any) => c.id)).not.toContain(mine.body.id);
-    expect((await s.api('POST', `/pilots/certificates/delete/${theirs.body.id}.json`, { token: await tok('instructor@skyline.test') })).status).toBe(200);
+    expect(
+      (
+        await s.api('POST', `/pilots/certificates/delete/${theirs.body.id}.json`, {
+          token: await tok('instructor@skyline.test'),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('a certificate expiring soon shows as a UserCertificate alert (same table as the alerts source)', async () => {
@@ -183,7 +292,9 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
     expect(r.status).toBe(200);
     const alert = r.body.find((a: any) => a.type === 'UserCertificate' && a.name === 'Class 1 medical certificate');
     expect(alert).toMatchObject({ details: 'Stefan Student', class: 'text-warning' });
-    await s.api('POST', `/pilots/certificates/delete/${created.body.id}.json`, { token: await tok('admin@skyline.test') });
+    await s.api('POST', `/pilots/certificates/delete/${created.body.id}.json`, {
+      token: await tok('admin@skyline.test'),
+    });
   });
 
   it('own certificates replicate in `people`; another person’s never', async () => {
@@ -196,7 +307,10 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
     expect(certs.filter((d: any) => !d._deleted).map((d: any) => d.data.UserCertificate.type)).toContain('LAPL');
     const added = await save('instructor@skyline.test', { user_id: stefan, type: 'FI' });
     const foreign = await save('instructor@skyline.test', { user_id: paula, type: 'FI' });
-    const next = await s.api('POST', '/sync/people/pull.json', { token, body: { checkpoint: pull.body.checkpoint, limit: 1000 } });
+    const next = await s.api('POST', '/sync/people/pull.json', {
+      token,
+      body: { checkpoint: pull.body.checkpoint, limit: 1000 },
+    });
     const doc = next.body.documents.find((d: any) => d.id === added.body.id);
     expect(doc).toMatchObject({ type: 'certificate', user_id: stefan, _deleted: false });
     expect(doc.data.UserCertificate.type).toBe('FI');
@@ -208,7 +322,14 @@ describe.each(DIALECTS)('Pilot certificates on %s', (dialect) => {
     }
     // Read-only on devices: a pushed change is answered with the master state and not applied.
     const { _deleted, ...edited } = doc;
-    const push = await s.api('POST', '/sync/people/push.json', { token, body: { rows: [{ assumedMasterState: doc, newDocumentState: { ...edited, data: { UserCertificate: { type: 'ATPL' } } } }] } });
+    const push = await s.api('POST', '/sync/people/push.json', {
+      token,
+      body: {
+        rows: [
+          { assumedMasterState: doc, newDocumentState: { ...edited, data: { UserCertificate: { type: 'ATPL' } } } },
+        ],
+      },
+    });
     expect(push.status).toBe(200);
     expect(push.body.conflicts.find((c: any) => c.id === added.body.id).data.UserCertificate.type).toBe('FI');
     expect((await row(added.body.id)).type).toBe('FI');

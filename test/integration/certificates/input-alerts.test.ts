@@ -28,7 +28,8 @@ describe.each(DIALECTS)('Certificates: input and alerts on %s', (dialect) => {
   });
   afterAll(() => s?.close());
 
-  const save = async (email: string, UserCertificate: Record<string, unknown>) => s.api('POST', '/pilots/certificates/edit.json', { token: await tok(email), body: { UserCertificate } });
+  const save = async (email: string, UserCertificate: Record<string, unknown>) =>
+    s.api('POST', '/pilots/certificates/edit.json', { token: await tok(email), body: { UserCertificate } });
   const alerts = async (email: string, query = '') => {
     const r = await s.api('GET', `/companies/alerts.json${query}`, { token: await tok(email) });
     expect(r.status).toBe(200);
@@ -37,7 +38,14 @@ describe.each(DIALECTS)('Certificates: input and alerts on %s', (dialect) => {
 
   it('malformed bodies are 400 and write nothing', async () => {
     const before = await snapshot(s);
-    const fields = { user_id: paula, type: 'PPL', name: 'Mine', issue: '2020-01-01', expiration: day(10), comments: 'ok' };
+    const fields = {
+      user_id: paula,
+      type: 'PPL',
+      name: 'Mine',
+      issue: '2020-01-01',
+      expiration: day(10),
+      comments: 'ok',
+    };
     const bodies = [
       ...garbageBodies('UserCertificate', fields),
       ...garbageBodies(null, fields).slice(4),
@@ -55,23 +63,45 @@ describe.each(DIALECTS)('Certificates: input and alerts on %s', (dialect) => {
     for (const path of [`/pilots/certificates/delete/${'x'.repeat(65)}.json`]) {
       expect((await s.api('POST', path, { token: await tok('admin@skyline.test'), body: {} })).status).toBe(400);
     }
-    expect((await s.api('GET', `/pilots/certificates/${'x'.repeat(65)}.json`, { token: await tok('admin@skyline.test') })).status).toBe(400);
+    expect(
+      (await s.api('GET', `/pilots/certificates/${'x'.repeat(65)}.json`, { token: await tok('admin@skyline.test') }))
+        .status,
+    ).toBe(400);
     // Unknown ids are 404 (ids are opaque text).
-    expect((await s.api('POST', `/pilots/certificates/delete/${uuidv7()}.json`, { token: await tok('admin@skyline.test'), body: {} })).status).toBe(404);
-    expect((await s.api('GET', '/pilots/certificates/nobody.json', { token: await tok('admin@skyline.test') })).status).toBe(404);
+    expect(
+      (
+        await s.api('POST', `/pilots/certificates/delete/${uuidv7()}.json`, {
+          token: await tok('admin@skyline.test'),
+          body: {},
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await s.api('GET', '/pilots/certificates/nobody.json', { token: await tok('admin@skyline.test') })).status,
+    ).toBe(404);
     expect((await save('admin@skyline.test', { id: uuidv7(), user_id: paula, type: 'PPL' })).status).toBe(404);
     expect(await snapshot(s)).toEqual(before);
   });
 
   it('a certificate expiring within a month is a warning, one that lapsed is danger, a later one muted', async () => {
     const soon = await save('admin@skyline.test', { user_id: stefan, type: 'MED_CLASS1', expiration: day(10) });
-    const lapsed = await save('admin@skyline.test', { user_id: stefan, type: 'MED_LAPL', name: 'LAPL medical (lapsed)', expiration: day(-5) });
+    const lapsed = await save('admin@skyline.test', {
+      user_id: stefan,
+      type: 'MED_LAPL',
+      name: 'LAPL medical (lapsed)',
+      expiration: day(-5),
+    });
     const later = await save('admin@skyline.test', { user_id: stefan, type: 'SEP', expiration: day(60) });
     const far = await save('admin@skyline.test', { user_id: stefan, type: 'IR', expiration: day(400) });
     const none = await save('admin@skyline.test', { user_id: stefan, type: 'NIGHT' });
     const list = await alerts('admin@skyline.test');
     const byName = Object.fromEntries(list.map((a) => [a.name, a]));
-    expect(byName['Class 1 medical certificate']).toMatchObject({ class: 'text-warning', details: 'Stefan Student', link: `/pilots/view/${stefan}`, icon: expect.any(String) });
+    expect(byName['Class 1 medical certificate']).toMatchObject({
+      class: 'text-warning',
+      details: 'Stefan Student',
+      link: `/pilots/view/${stefan}`,
+      icon: expect.any(String),
+    });
     expect(byName['LAPL medical (lapsed)']).toMatchObject({ class: 'text-danger' });
     expect(byName['LAPL medical (lapsed)'].date).toBeLessThan(Date.now() / 1000);
     expect(list.find((a) => a.name.includes('(SEP)'))).toMatchObject({ class: 'text-muted' });
@@ -80,24 +110,53 @@ describe.each(DIALECTS)('Certificates: input and alerts on %s', (dialect) => {
     // Sorted by date ascending.
     const dates = list.map((a) => a.date);
     expect(dates).toEqual([...dates].sort((a, b) => a - b));
-    for (const c of [soon, lapsed, later, far, none]) await s.api('POST', `/pilots/certificates/delete/${c.body.id}.json`, { token: await tok('admin@skyline.test'), body: {} });
+    for (const c of [soon, lapsed, later, far, none])
+      await s.api('POST', `/pilots/certificates/delete/${c.body.id}.json`, {
+        token: await tok('admin@skyline.test'),
+        body: {},
+      });
   });
 
   it('editing or deleting a certificate moves or removes its alert', async () => {
-    const c = await save('admin@skyline.test', { user_id: paula, type: 'CPL', name: 'Alert Mover', expiration: day(20) });
-    expect((await alerts('admin@skyline.test')).find((a) => a.name === 'Alert Mover')).toMatchObject({ class: 'text-warning' });
+    const c = await save('admin@skyline.test', {
+      user_id: paula,
+      type: 'CPL',
+      name: 'Alert Mover',
+      expiration: day(20),
+    });
+    expect((await alerts('admin@skyline.test')).find((a) => a.name === 'Alert Mover')).toMatchObject({
+      class: 'text-warning',
+    });
     await save('admin@skyline.test', { id: c.body.id, user_id: paula, type: 'CPL', expiration: day(300) });
     expect((await alerts('admin@skyline.test')).find((a) => a.name === 'Alert Mover')).toBeUndefined();
     await save('admin@skyline.test', { id: c.body.id, user_id: paula, type: 'CPL', expiration: day(3) });
     expect((await alerts('admin@skyline.test')).find((a) => a.name === 'Alert Mover')).toBeDefined();
-    await s.api('POST', `/pilots/certificates/delete/${c.body.id}.json`, { token: await tok('admin@skyline.test'), body: {} });
+    await s.api('POST', `/pilots/certificates/delete/${c.body.id}.json`, {
+      token: await tok('admin@skyline.test'),
+      body: {},
+    });
     expect((await alerts('admin@skyline.test')).find((a) => a.name === 'Alert Mover')).toBeUndefined();
   });
 
   it('a pilot gets the alerts of their own certificates only; another company never sees them', async () => {
-    const mine = await save('pilot@skyline.test', { user_id: paula, type: 'MED_CLASS2', name: 'Paula Medical', expiration: day(15) });
-    const other = await save('admin@skyline.test', { user_id: dana, type: 'MED_CLASS2', name: 'Dana Medical', expiration: day(15) });
-    const harbor = await save('admin@harbor.test', { user_id: s.userId('pilot@harbor.test', 'harbor'), type: 'FAA_MED_3', name: 'Pia Medical', expiration: day(15) });
+    const mine = await save('pilot@skyline.test', {
+      user_id: paula,
+      type: 'MED_CLASS2',
+      name: 'Paula Medical',
+      expiration: day(15),
+    });
+    const other = await save('admin@skyline.test', {
+      user_id: dana,
+      type: 'MED_CLASS2',
+      name: 'Dana Medical',
+      expiration: day(15),
+    });
+    const harbor = await save('admin@harbor.test', {
+      user_id: s.userId('pilot@harbor.test', 'harbor'),
+      type: 'FAA_MED_3',
+      name: 'Pia Medical',
+      expiration: day(15),
+    });
     expect(harbor.status).toBe(200);
     const paulaSees = (await alerts('pilot@skyline.test')).map((a) => a.name);
     expect(paulaSees).toContain('Paula Medical');
@@ -108,16 +167,28 @@ describe.each(DIALECTS)('Certificates: input and alerts on %s', (dialect) => {
     const harborSees = (await alerts('admin@harbor.test')).map((a) => a.name);
     expect(harborSees).toContain('Pia Medical');
     expect(harborSees).not.toContain('Paula Medical');
-    for (const [email, c] of [['pilot@skyline.test', mine], ['admin@skyline.test', other], ['admin@harbor.test', harbor]] as const) {
+    for (const [email, c] of [
+      ['pilot@skyline.test', mine],
+      ['admin@skyline.test', other],
+      ['admin@harbor.test', harbor],
+    ] as const) {
       await s.api('POST', `/pilots/certificates/delete/${c.body.id}.json`, { token: await tok(email), body: {} });
     }
   });
 
   it('a deleted user’s certificates raise no alert', async () => {
-    const c = await save('admin@skyline.test', { user_id: dana, type: 'FI', name: 'Gone Instructor', expiration: day(5) });
+    const c = await save('admin@skyline.test', {
+      user_id: dana,
+      type: 'FI',
+      name: 'Gone Instructor',
+      expiration: day(5),
+    });
     await s.ctx.db.updateTable('users').set({ deleted: 1 }).where('id', '=', dana).execute();
     expect((await alerts('admin@skyline.test')).find((a) => a.name === 'Gone Instructor')).toBeUndefined();
     await s.ctx.db.updateTable('users').set({ deleted: 0 }).where('id', '=', dana).execute();
-    await s.api('POST', `/pilots/certificates/delete/${c.body.id}.json`, { token: await tok('admin@skyline.test'), body: {} });
+    await s.api('POST', `/pilots/certificates/delete/${c.body.id}.json`, {
+      token: await tok('admin@skyline.test'),
+      body: {},
+    });
   });
 });

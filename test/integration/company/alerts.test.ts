@@ -15,7 +15,21 @@ describe.each(DIALECTS)('company alerts on %s', (dialect) => {
     const now = Math.floor(Date.now() / 1000);
     await s.ctx.db
       .insertInto('user_certificates')
-      .values({ id: uuidv7(), company_id: companyId, change_no: 1, deleted, created: now, modified: now, user_id: s.userId(email, company), type: 'LICENCE', name, issue: null, expiration: day(expiresIn), comments: null, upload_id: null })
+      .values({
+        id: uuidv7(),
+        company_id: companyId,
+        change_no: 1,
+        deleted,
+        created: now,
+        modified: now,
+        user_id: s.userId(email, company),
+        type: 'LICENCE',
+        name,
+        issue: null,
+        expiration: day(expiresIn),
+        comments: null,
+        upload_id: null,
+      })
       .execute();
   };
   const alerts = async (email: string, query = '') => {
@@ -36,7 +50,11 @@ describe.each(DIALECTS)('company alerts on %s', (dialect) => {
     await cert('skyline', 'mechanic@skyline.test', 'Deleted certificate', 5, 1);
     await cert('harbor', 'pilot@harbor.test', 'Harbor licence (5 days)', 5);
     // An aircraft certificate (fleet source): company-wide, managers only.
-    await s.ctx.db.updateTable('aircraft').set({ insurance_expiration: day(15) }).where('id', '=', s.refs.aircraft['EC-ABC']).execute();
+    await s.ctx.db
+      .updateTable('aircraft')
+      .set({ insurance_expiration: day(15) })
+      .where('id', '=', s.refs.aircraft['EC-ABC'])
+      .execute();
   });
   afterAll(() => s?.close());
 
@@ -46,11 +64,22 @@ describe.each(DIALECTS)('company alerts on %s', (dialect) => {
 
   it('managers (< 150) get every alert of the company in the default window, by date, with urgency classes', async () => {
     const list = await alerts('headtraining@skyline.test');
-    expect(names(list)).toEqual(['Pilot medical (expired)', 'Pilot licence (10 days)', 'Instructor FI rating (20 days)', 'Student medical (60 days)']);
+    expect(names(list)).toEqual([
+      'Pilot medical (expired)',
+      'Pilot licence (10 days)',
+      'Instructor FI rating (20 days)',
+      'Student medical (60 days)',
+    ]);
     const dates = list.map((a) => a.date);
     expect([...dates].sort((a, b) => a - b)).toEqual(dates);
     const byName = Object.fromEntries(list.map((a) => [a.name, a]));
-    expect(byName['Pilot medical (expired)']).toMatchObject({ type: 'UserCertificate', class: 'text-danger', details: 'Paula Pilot', link: `/pilots/view/${s.userId('pilot@skyline.test')}`, icon: expect.any(String) });
+    expect(byName['Pilot medical (expired)']).toMatchObject({
+      type: 'UserCertificate',
+      class: 'text-danger',
+      details: 'Paula Pilot',
+      link: `/pilots/view/${s.userId('pilot@skyline.test')}`,
+      icon: expect.any(String),
+    });
     expect(byName['Pilot licence (10 days)'].class).toBe('text-warning');
     expect(byName['Student medical (60 days)']).toMatchObject({ class: 'text-muted', details: 'Stefan Student' });
     // Valid through its expiry day: the alert date is the next midnight in the company zone.
@@ -62,9 +91,13 @@ describe.each(DIALECTS)('company alerts on %s', (dialect) => {
   it('`types` queries only those sources; an unknown type is 400', async () => {
     expect((await alerts('admin@skyline.test', '?types=Aircraft')).every((a) => a.type === 'Aircraft')).toBe(true);
     expect((await alerts('admin@skyline.test', '?types=Aircraft')).length).toBeGreaterThan(0);
-    expect((await alerts('admin@skyline.test', '?types=UserCertificate,Maintenance')).some((a) => a.type === 'Aircraft')).toBe(false);
+    expect(
+      (await alerts('admin@skyline.test', '?types=UserCertificate,Maintenance')).some((a) => a.type === 'Aircraft'),
+    ).toBe(false);
     expect((await alerts('admin@skyline.test', '?types=')).some((a) => a.type === 'Aircraft')).toBe(true);
-    const bad = await s.api('GET', '/companies/alerts.json?types=Aircraft,Weather', { token: await s.login('admin@skyline.test') });
+    const bad = await s.api('GET', '/companies/alerts.json?types=Aircraft,Weather', {
+      token: await s.login('admin@skyline.test'),
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.result).toBe(false);
   });
@@ -81,10 +114,18 @@ describe.each(DIALECTS)('company alerts on %s', (dialect) => {
     ]);
     const from = today().plus({ days: 15 }).toUnixInteger();
     const to = today().plus({ days: 70 }).toUnixInteger();
-    expect(names(await alerts('admin@skyline.test', `?from=${from}&to=${to}`))).toEqual(['Instructor FI rating (20 days)', 'Student medical (60 days)']);
-    const bad = await s.api('GET', `/companies/alerts.json?from=${to}&to=${from}`, { token: await s.login('admin@skyline.test') });
+    expect(names(await alerts('admin@skyline.test', `?from=${from}&to=${to}`))).toEqual([
+      'Instructor FI rating (20 days)',
+      'Student medical (60 days)',
+    ]);
+    const bad = await s.api('GET', `/companies/alerts.json?from=${to}&to=${from}`, {
+      token: await s.login('admin@skyline.test'),
+    });
     expect(bad.status).toBe(400);
-    expect((await s.api('GET', '/companies/alerts.json?from=yesterday', { token: await s.login('admin@skyline.test') })).status).toBe(400);
+    expect(
+      (await s.api('GET', '/companies/alerts.json?from=yesterday', { token: await s.login('admin@skyline.test') }))
+        .status,
+    ).toBe(400);
   });
 
   it('one bound replaces only its side of the default window; a date `to` covers that whole day', async () => {
@@ -105,12 +146,19 @@ describe.each(DIALECTS)('company alerts on %s', (dialect) => {
       'Dispatcher licence (200 days)',
     ]);
     // A certificate valid through day 10 lapses at the start of day 11: `to` = day 11 includes it, `to` = day 10 not.
-    expect(names(await alerts('admin@skyline.test', `?types=UserCertificate&from=${day(1)}&to=${day(11)}`))).toEqual(['Pilot licence (10 days)']);
-    expect(names(await alerts('admin@skyline.test', `?types=UserCertificate&from=${day(1)}&to=${day(10)}`))).toEqual([]);
+    expect(names(await alerts('admin@skyline.test', `?types=UserCertificate&from=${day(1)}&to=${day(11)}`))).toEqual([
+      'Pilot licence (10 days)',
+    ]);
+    expect(names(await alerts('admin@skyline.test', `?types=UserCertificate&from=${day(1)}&to=${day(10)}`))).toEqual(
+      [],
+    );
     // Beyond a month ahead the class is muted, also inside an explicit range.
     const far = await alerts('admin@skyline.test', `?types=UserCertificate&to=${day(365)}`);
     expect(far.find((a) => a.name === 'Dispatcher licence (200 days)').class).toBe('text-muted');
-    expect((await s.api('GET', '/companies/alerts.json?to=2026-13-01', { token: await s.login('admin@skyline.test') })).status).toBe(400);
+    expect(
+      (await s.api('GET', '/companies/alerts.json?to=2026-13-01', { token: await s.login('admin@skyline.test') }))
+        .status,
+    ).toBe(400);
   });
 
   it('instructors get their own and their students’ certificates, nothing company-wide', async () => {
@@ -122,9 +170,15 @@ describe.each(DIALECTS)('company alerts on %s', (dialect) => {
   it('others get only their own; a user_id outside their set is clamped to themselves', async () => {
     expect(names(await alerts('pilot@skyline.test'))).toEqual(['Pilot medical (expired)', 'Pilot licence (10 days)']);
     expect(names(await alerts('student@skyline.test'))).toEqual(['Student medical (60 days)']);
-    expect(names(await alerts('student@skyline.test', `?user_id=${s.userId('pilot@skyline.test')}`))).toEqual(['Student medical (60 days)']);
-    expect(names(await alerts('instructor@skyline.test', `?user_id=${s.userId('pilot@skyline.test')}`))).toEqual(['Instructor FI rating (20 days)']);
-    expect(names(await alerts('instructor@skyline.test', `?user_id=${s.userId('student@skyline.test')}`))).toEqual(['Student medical (60 days)']);
+    expect(names(await alerts('student@skyline.test', `?user_id=${s.userId('pilot@skyline.test')}`))).toEqual([
+      'Student medical (60 days)',
+    ]);
+    expect(names(await alerts('instructor@skyline.test', `?user_id=${s.userId('pilot@skyline.test')}`))).toEqual([
+      'Instructor FI rating (20 days)',
+    ]);
+    expect(names(await alerts('instructor@skyline.test', `?user_id=${s.userId('student@skyline.test')}`))).toEqual([
+      'Student medical (60 days)',
+    ]);
     expect(await alerts('mechanic@skyline.test')).toEqual([]);
   });
 
@@ -132,13 +186,17 @@ describe.each(DIALECTS)('company alerts on %s', (dialect) => {
     const list = await alerts('admin@skyline.test', `?user_id=${s.userId('pilot@skyline.test')}`);
     expect(names(list)).toEqual(['Pilot medical (expired)', 'Pilot licence (10 days)']);
     expect(list.some((a) => a.type !== 'UserCertificate')).toBe(false);
-    const foreign = await s.api('GET', `/companies/alerts.json?user_id=${s.userId('pilot@harbor.test', 'harbor')}`, { token: await s.login('admin@skyline.test') });
+    const foreign = await s.api('GET', `/companies/alerts.json?user_id=${s.userId('pilot@harbor.test', 'harbor')}`, {
+      token: await s.login('admin@skyline.test'),
+    });
     expect(foreign.status).toBe(404);
   });
 
   it('never crosses companies', async () => {
     const harbor = await alerts('admin@harbor.test', '?types=UserCertificate');
     expect(names(harbor)).toEqual(['Harbor licence (5 days)']);
-    expect(names(await alerts('admin@skyline.test', `?from=${day(-365)}&to=${day(365)}`))).not.toContain('Harbor licence (5 days)');
+    expect(names(await alerts('admin@skyline.test', `?from=${day(-365)}&to=${day(365)}`))).not.toContain(
+      'Harbor licence (5 days)',
+    );
   });
 });

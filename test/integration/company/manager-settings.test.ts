@@ -30,11 +30,21 @@ describe.each(DIALECTS)('company manager settings on %s', (dialect) => {
     const r = await s.api('GET', '/manager/companies/settings.json', { token: await s.login('ops@skyline.test') });
     expect(r.status).toBe(200);
     const pub = await publicSettings();
-    for (const k of ['Company', 'CompanyTheme', 'CompanyDetail', 'CompanySetting', 'CompanyBillingSetting']) expect(r.body[k]).toEqual(pub[k]);
+    for (const k of ['Company', 'CompanyTheme', 'CompanyDetail', 'CompanySetting', 'CompanyBillingSetting'])
+      expect(r.body[k]).toEqual(pub[k]);
     // 13 Skyline accounts; the admin, platform admin, auditor and mechanic are not pilots.
-    expect(r.body.Admin).toMatchObject({ user_count: 13, active_user_count: 13, base_count: 2, pilot_limit: null, active_api_keys: 0, operating_hours: { company: false, bases: 0 } });
+    expect(r.body.Admin).toMatchObject({
+      user_count: 13,
+      active_user_count: 13,
+      base_count: 2,
+      pilot_limit: null,
+      active_api_keys: 0,
+      operating_hours: { company: false, bases: 0 },
+    });
     expect(r.body.Admin.pilot_count).toBe(10);
-    const harbor = await s.api('GET', '/manager/companies/settings.json', { token: await s.login('admin@harbor.test') });
+    const harbor = await s.api('GET', '/manager/companies/settings.json', {
+      token: await s.login('admin@harbor.test'),
+    });
     expect(harbor.body.Company.name).toBe('Harbor Aero Club');
     expect(harbor.body.Admin).toMatchObject({ user_count: 3, base_count: 1, pilot_limit: 100 });
   });
@@ -73,7 +83,16 @@ describe.each(DIALECTS)('company manager settings on %s', (dialect) => {
       Company: { name: 'Skyline Aviation Academy' },
       CompanyTheme: { color: '#1F6FEB', logo: 'https://cdn.example.com/logo.png' },
       CompanyDetail: { timezone_id: 'Atlantic/Canary', zip: '28044', icao: 'lecu' },
-      CompanySetting: { date_format: 'DD-MM-YYYY', time_format: 12, duration_format: 'decimal', flight_timezone_id: 'US/Eastern', aoc: true, self_schedule: '1', require_flight_password: true, max_duty_hours: 13.5 },
+      CompanySetting: {
+        date_format: 'DD-MM-YYYY',
+        time_format: 12,
+        duration_format: 'decimal',
+        flight_timezone_id: 'US/Eastern',
+        aoc: true,
+        self_schedule: '1',
+        require_flight_password: true,
+        max_duty_hours: 13.5,
+      },
     });
     expect(r.status).toBe(200);
     expect(r.body.result).toBe(true);
@@ -81,7 +100,12 @@ describe.each(DIALECTS)('company manager settings on %s', (dialect) => {
     const pub = await publicSettings(await s.login('pilot@skyline.test'));
     expect(pub.Company.name).toBe('Skyline Aviation Academy');
     expect(pub.CompanyTheme).toMatchObject({ color: '#1f6feb', logo: 'https://cdn.example.com/logo.png' });
-    expect(pub.CompanyDetail).toMatchObject({ timezone_id: 'Atlantic/Canary', zip: '28044', icao: 'LECU', currency: 'EUR' });
+    expect(pub.CompanyDetail).toMatchObject({
+      timezone_id: 'Atlantic/Canary',
+      zip: '28044',
+      icao: 'LECU',
+      currency: 'EUR',
+    });
     expect(pub.CompanySetting).toMatchObject({
       date_format: 'DD-MM-YYYY',
       time_format: '12',
@@ -96,7 +120,10 @@ describe.each(DIALECTS)('company manager settings on %s', (dialect) => {
     });
     expect(pub.CompanySetting.FlightTimezone.name).toBe('America/New_York');
     // Clearing the flight zone falls back to the company zone; flags stay unless posted.
-    const back = await edit({ CompanySetting: { flight_timezone_id: '', self_schedule: false }, CompanyDetail: { timezone_id: 'Europe/Madrid' } });
+    const back = await edit({
+      CompanySetting: { flight_timezone_id: '', self_schedule: false },
+      CompanyDetail: { timezone_id: 'Europe/Madrid' },
+    });
     expect(back.status).toBe(200);
     const after = await publicSettings();
     expect(after.CompanySetting.flight_timezone_id).toBeNull();
@@ -108,7 +135,10 @@ describe.each(DIALECTS)('company manager settings on %s', (dialect) => {
   });
 
   it('accepts form names data[Model][field]', async () => {
-    const r = await s.api('POST', '/manager/companies/edit.json', { token: admin, form: { 'data[CompanySetting][cabincrew]': '1', 'data[CompanyBillingSetting][tax]': '10' } });
+    const r = await s.api('POST', '/manager/companies/edit.json', {
+      token: admin,
+      form: { 'data[CompanySetting][cabincrew]': '1', 'data[CompanyBillingSetting][tax]': '10' },
+    });
     expect(r.status).toBe(200);
     const pub = await publicSettings();
     expect(pub.CompanySetting.cabincrew).toBe(true);

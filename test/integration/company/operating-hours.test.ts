@@ -5,14 +5,21 @@ import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { pullAll } from '../../setup/sync.ts';
 
 const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-const open = (weekday: number, start: number, end: number) => ({ weekday, closed: 0, start_minute: start, end_minute: end });
+const open = (weekday: number, start: number, end: number) => ({
+  weekday,
+  closed: 0,
+  start_minute: start,
+  end_minute: end,
+});
 
 describe.each(DIALECTS)('operating hours on %s', (dialect) => {
   let s: TestServer;
   let admin: string;
   let ops: string;
-  const rowsOf = async (token = admin) => (await s.api('GET', '/manager/companies/operating_hours.json', { token })).body.OperatingHours.rows as any[];
-  const save = (body: unknown, token = admin) => s.api('POST', '/manager/companies/save_operating_hours.json', { token, body });
+  const rowsOf = async (token = admin) =>
+    (await s.api('GET', '/manager/companies/operating_hours.json', { token })).body.OperatingHours.rows as any[];
+  const save = (body: unknown, token = admin) =>
+    s.api('POST', '/manager/companies/save_operating_hours.json', { token, body });
 
   beforeAll(async () => {
     s = await startTestServer(dialect);
@@ -23,7 +30,9 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
 
   it('need credentials and a company manager (roles <= 105)', async () => {
     expect((await s.api('GET', '/manager/companies/operating_hours.json')).status).toBe(401);
-    expect((await s.api('POST', '/manager/companies/save_operating_hours.json', { body: { rows: [] } })).status).toBe(401);
+    expect((await s.api('POST', '/manager/companies/save_operating_hours.json', { body: { rows: [] } })).status).toBe(
+      401,
+    );
     expect((await s.api('GET', '/companies/hours/company/2026-01-01/2026-01-02.json')).status).toBe(401);
     for (const email of ['safety@skyline.test', 'instructor@skyline.test', 'pilot@skyline.test']) {
       const t = await s.login(email);
@@ -38,14 +47,29 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
     expect((await save({ rows: [open(0, 480, 720), open(1, 480, 720)] })).status).toBe(200);
     const before = await rowsOf();
     const cases: Array<[string, unknown[], RegExp]> = [
-      ['both weekday and date', [{ weekday: 0, override_date: '2026-05-04', closed: 0, start_minute: 480, end_minute: 600 }], /either a weekday or an override date, not both/],
-      ['neither weekday nor date', [{ closed: 0, start_minute: 480, end_minute: 600 }], /give a weekday or an override date/],
+      [
+        'both weekday and date',
+        [{ weekday: 0, override_date: '2026-05-04', closed: 0, start_minute: 480, end_minute: 600 }],
+        /either a weekday or an override date, not both/,
+      ],
+      [
+        'neither weekday nor date',
+        [{ closed: 0, start_minute: 480, end_minute: 600 }],
+        /give a weekday or an override date/,
+      ],
       ['end at its start', [open(2, 600, 600)], /end time must be after the start time/],
       ['end before its start', [open(2, 660, 600)], /end time must be after the start time/],
       ['off the 15-minute grid', [open(2, 605, 700)], /15-minute grid/],
       ['beyond 1440', [open(2, 600, 1455)], /between 0 and 1440/],
       ['overlap on one day', [open(3, 480, 720), open(3, 690, 900)], /Rows 2 and 3 overlap on Thursday/],
-      ['overlap on one date', [{ override_date: '2026-05-04', closed: 0, start_minute: 480, end_minute: 720 }, { override_date: '2026-05-04', closed: 0, start_minute: 600, end_minute: 810 }], /overlap on 2026-05-04/],
+      [
+        'overlap on one date',
+        [
+          { override_date: '2026-05-04', closed: 0, start_minute: 480, end_minute: 720 },
+          { override_date: '2026-05-04', closed: 0, start_minute: 600, end_minute: 810 },
+        ],
+        /overlap on 2026-05-04/,
+      ],
       ['weekday out of range', [open(7, 480, 600)], /weekday must be a whole number from 0/],
       ['not a real date', [{ override_date: '2026-02-30', closed: 1 }], /real date/],
       ['closed missing', [{ weekday: 4, start_minute: 480, end_minute: 600 }], /closed is required/],
@@ -56,11 +80,17 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
       const r = await save({ rows: [open(5, 540, 600), ...rows] });
       expect(r.status, label).toBe(400);
       expect(r.body.result, label).toBe(false);
-      expect(r.body.rows.some((m: string) => message.test(m)), `${label}: ${JSON.stringify(r.body.rows)}`).toBe(true);
+      expect(
+        r.body.rows.some((m: string) => message.test(m)),
+        `${label}: ${JSON.stringify(r.body.rows)}`,
+      ).toBe(true);
     }
     expect(await rowsOf()).toEqual(before);
     // At most 1000 rows per save; an unknown base is 404 (another company's is below).
-    const many = Array.from({ length: 1001 }, (_, i) => ({ override_date: DateTime.fromISO('2030-01-01').plus({ days: i }).toISODate(), closed: 1 }));
+    const many = Array.from({ length: 1001 }, (_, i) => ({
+      override_date: DateTime.fromISO('2030-01-01').plus({ days: i }).toISODate(),
+      closed: 1,
+    }));
     const tooMany = await save({ rows: many });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.result).toBe(false);
@@ -81,7 +111,9 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
       [0, null, false, 660, 900],
       [null, '2026-12-25', true, 0, 0],
     ]);
-    expect(rows.filter((x) => x.base_id === sabadell).map((x) => [x.weekday, x.start_minute, x.end_minute])).toEqual([[0, 540, 780]]);
+    expect(rows.filter((x) => x.base_id === sabadell).map((x) => [x.weekday, x.start_minute, x.end_minute])).toEqual([
+      [0, 540, 780],
+    ]);
   });
 
   it('accepts the form names data[base_id] and data[rows][n][...]', async () => {
@@ -120,13 +152,18 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
     expect(await rowsOf()).toEqual(before);
     const harbor = await s.login('admin@harbor.test');
     expect((await rowsOf(harbor)).length).toBe(0);
-    expect((await s.api('GET', `/companies/hours/${s.refs.bases.Sabadell}/2026-05-04/2026-05-04.json`, { token: harbor })).status).toBe(404);
+    expect(
+      (await s.api('GET', `/companies/hours/${s.refs.bases.Sabadell}/2026-05-04/2026-05-04.json`, { token: harbor }))
+        .status,
+    ).toBe(404);
   });
 
   it('lists dated overrides from 7 days ago to 365 days ahead only', async () => {
     const today = DateTime.now().setZone('Europe/Madrid').startOf('day');
     const day = (n: number) => today.plus({ days: n }).toISODate() as string;
-    const r = await save({ rows: [open(0, 480, 600), ...[-8, -7, 365, 366].map((n) => ({ override_date: day(n), closed: 1 }))] });
+    const r = await save({
+      rows: [open(0, 480, 600), ...[-8, -7, 365, 366].map((n) => ({ override_date: day(n), closed: 1 }))],
+    });
     expect(r.status).toBe(200);
     const list = (await s.api('GET', '/manager/companies/operating_hours.json', { token: admin })).body.OperatingHours;
     expect(list.overrides_from).toBe(day(-7));
@@ -140,26 +177,47 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
       const sabadell = s.refs.bases.Sabadell;
       // Company week: Monday to Saturday 08:00-18:00; Sunday 01:00-05:00 (spans the spring-forward jump).
       const week = [0, 1, 2, 3, 4, 5].map((d) => open(d, 480, 1080));
-      const companyRows = [...week, open(6, 60, 300), { override_date: '2026-04-06', closed: 1 }, { override_date: '2026-04-08', closed: 0, start_minute: 600, end_minute: 660 }];
+      const companyRows = [
+        ...week,
+        open(6, 60, 300),
+        { override_date: '2026-04-06', closed: 1 },
+        { override_date: '2026-04-08', closed: 0, start_minute: 600, end_minute: 660 },
+      ];
       expect((await save({ rows: companyRows })).status).toBe(200);
       // Sabadell owns its week: only Monday 09:00-13:00; plus its own override on 2026-04-07.
-      expect((await save({ base_id: sabadell, rows: [open(0, 540, 780), { override_date: '2026-04-07', closed: 0, start_minute: 600, end_minute: 720 }] })).status).toBe(200);
+      expect(
+        (
+          await save({
+            base_id: sabadell,
+            rows: [open(0, 540, 780), { override_date: '2026-04-07', closed: 0, start_minute: 600, end_minute: 720 }],
+          })
+        ).status,
+      ).toBe(200);
     });
 
-    const hours = async (scope: string, from: string, to: string, token = admin) => s.api('GET', `/companies/hours/${scope}/${from}/${to}.json`, { token });
+    const hours = async (scope: string, from: string, to: string, token = admin) =>
+      s.api('GET', `/companies/hours/${scope}/${from}/${to}.json`, { token });
 
     it('a DST day in Europe/Madrid keeps wall-clock minutes (23-hour day)', async () => {
       const r = await hours('company', '2026-03-28', '2026-03-30', await s.login('student@skyline.test'));
       expect(r.status).toBe(200);
       expect(r.body.timezone).toBe('Europe/Madrid');
       const [sat, sun, mon] = r.body.days;
-      expect(sat.windows[0]).toMatchObject({ start_minute: 480, end_minute: 1080, start: unix('2026-03-28T07:00:00Z'), end: unix('2026-03-28T17:00:00Z') });
+      expect(sat.windows[0]).toMatchObject({
+        start_minute: 480,
+        end_minute: 1080,
+        start: unix('2026-03-28T07:00:00Z'),
+        end: unix('2026-03-28T17:00:00Z'),
+      });
       // 01:00 CET to 05:00 CEST is three hours of real time.
       expect(sun).toMatchObject({ date: '2026-03-29', closed: false });
       expect(sun.windows[0]).toMatchObject({ start: unix('2026-03-29T00:00:00Z'), end: unix('2026-03-29T03:00:00Z') });
       expect(mon.windows[0]).toMatchObject({ start: unix('2026-03-30T06:00:00Z'), end: unix('2026-03-30T16:00:00Z') });
       const fall = await hours('company', '2026-10-25', '2026-10-25');
-      expect(fall.body.days[0].windows[0]).toMatchObject({ start: unix('2026-10-24T23:00:00Z'), end: unix('2026-10-25T04:00:00Z') });
+      expect(fall.body.days[0].windows[0]).toMatchObject({
+        start: unix('2026-10-24T23:00:00Z'),
+        end: unix('2026-10-25T04:00:00Z'),
+      });
     });
 
     it('a company override wins over the week, for the company and for bases', async () => {
@@ -188,7 +246,12 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
       const r = await hours('company', '2026-03-08', '2026-03-08', harbor);
       expect(r.body.timezone).toBe('America/New_York');
       // US spring-forward day: 00:00 to 24:00 wall clock is 23 hours.
-      expect(r.body.days[0].windows[0]).toMatchObject({ start_minute: 0, end_minute: 1440, start: unix('2026-03-08T05:00:00Z'), end: unix('2026-03-09T04:00:00Z') });
+      expect(r.body.days[0].windows[0]).toMatchObject({
+        start_minute: 0,
+        end_minute: 1440,
+        start: unix('2026-03-08T05:00:00Z'),
+        end: unix('2026-03-09T04:00:00Z'),
+      });
     });
 
     it('rejects a bad range with 400', async () => {
@@ -205,14 +268,18 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
       expect(doc.id).toBe(`${s.refs.companies.skyline}:operating_hours`);
       expect(doc.data.timezone).toBe('Europe/Madrid');
       // Weekly rows of every scope; overrides from 7 days ago on (the April ones are past).
-      expect(doc.data.rows.filter((r: any) => r.base_id === s.refs.bases.Sabadell).map((r: any) => r.weekday)).toEqual([0]);
+      expect(doc.data.rows.filter((r: any) => r.base_id === s.refs.bases.Sabadell).map((r: any) => r.weekday)).toEqual([
+        0,
+      ]);
       const { checkpoint } = await pullAll(s, token, 'reference');
       expect((await save({ base_id: s.refs.bases.Sabadell })).status).toBe(200);
       const next = await pullAll(s, token, 'reference', checkpoint);
       const changed = next.docs.find((d) => d.type === 'operating_hours');
       expect(changed.data.rows.some((r: any) => r.base_id === s.refs.bases.Sabadell)).toBe(false);
       // Harbor's document is its own and empty (open around the clock).
-      const harbor = (await pullAll(s, await s.login('pilot@harbor.test'), 'reference')).docs.find((d) => d.type === 'operating_hours');
+      const harbor = (await pullAll(s, await s.login('pilot@harbor.test'), 'reference')).docs.find(
+        (d) => d.type === 'operating_hours',
+      );
       expect(harbor.data.rows).toEqual([]);
     });
   });
@@ -220,7 +287,8 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
   it('rows of a deleted base are not listed nor counted as customised', async () => {
     const sabadell = s.refs.bases.Sabadell;
     expect((await save({ base_id: sabadell, rows: [open(2, 600, 720)] })).status).toBe(200);
-    const customisedBases = async () => (await s.api('GET', '/manager/companies/settings.json', { token: admin })).body.Admin.operating_hours.bases;
+    const customisedBases = async () =>
+      (await s.api('GET', '/manager/companies/settings.json', { token: admin })).body.Admin.operating_hours.bases;
     const before = await customisedBases();
     await s.ctx.db.updateTable('bases').set({ deleted: 1 }).where('id', '=', sabadell).execute();
     try {

@@ -6,8 +6,10 @@ import { pullAll } from '../../setup/sync.ts';
 describe.each(DIALECTS)('permission administration on %s', (dialect) => {
   let s: TestServer;
   let admin: string;
-  const setPerms = (body: unknown, token = admin) => s.api('POST', '/manager/companies/permissions.json', { token, body });
-  const mine = async (email: string) => (await s.api('GET', '/companies/permissions.json', { token: await s.login(email) })).body;
+  const setPerms = (body: unknown, token = admin) =>
+    s.api('POST', '/manager/companies/permissions.json', { token, body });
+  const mine = async (email: string) =>
+    (await s.api('GET', '/companies/permissions.json', { token: await s.login(email) })).body;
 
   beforeAll(async () => {
     s = await startTestServer(dialect);
@@ -21,14 +23,22 @@ describe.each(DIALECTS)('permission administration on %s', (dialect) => {
     const ops = await s.login('ops@skyline.test');
     expect((await s.api('GET', '/manager/companies/permissions.json', { token: ops })).status).toBe(200);
     expect((await setPerms({ role: 190, permissions: { 'Flight.edit': true } }, ops)).status).toBe(403);
-    expect((await s.api('GET', '/manager/companies/permissions.json', { token: await s.login('safety@skyline.test') })).status).toBe(403);
+    expect(
+      (await s.api('GET', '/manager/companies/permissions.json', { token: await s.login('safety@skyline.test') }))
+        .status,
+    ).toBe(403);
     expect((await mine('pilot@skyline.test'))['Flight.edit']).toBe(false);
   });
 
   it('answers every role with its keys and the overridden ones', async () => {
     const r = await s.api('GET', '/manager/companies/permissions.json', { token: admin });
     const pilot = r.body.roles.find((x: any) => x.role === 190);
-    expect(pilot).toEqual({ role: 190, name: 'Pilot', permissions: { 'Flight.create': true, 'Flight.edit': false, 'Flight.confirm': false }, overridden: [] });
+    expect(pilot).toEqual({
+      role: 190,
+      name: 'Pilot',
+      permissions: { 'Flight.create': true, 'Flight.edit': false, 'Flight.confirm': false },
+      overridden: [],
+    });
     expect(r.body.roles.map((x: any) => x.role)).toEqual([1, 100, 105, 110, 120, 135, 150, 170, 190, 200, 250, 300]);
   });
 
@@ -53,19 +63,48 @@ describe.each(DIALECTS)('permission administration on %s', (dialect) => {
     expect((await setPerms({ role: 100, permissions: { 'Flight.confirm': false } }, root)).status).toBe(200);
     expect((await mine('admin@skyline.test'))['Flight.confirm']).toBe(false);
     expect((await setPerms({ role: 100, permissions: { 'Flight.confirm': true } }, root)).status).toBe(200);
-    expect((await mine('pilot@skyline.test'))).toEqual({ 'Flight.create': true, 'Flight.edit': false, 'Flight.confirm': false });
+    expect(await mine('pilot@skyline.test')).toEqual({
+      'Flight.create': true,
+      'Flight.edit': false,
+      'Flight.confirm': false,
+    });
   });
 
   it('sets keys of one role in the caller’s company only; the default again removes the override', async () => {
     const r = await setPerms({ role: 190, permissions: { 'Flight.edit': true, 'Flight.create': false } });
     expect(r.status).toBe(200);
-    expect(r.body.role).toEqual({ role: 190, name: 'Pilot', permissions: { 'Flight.create': false, 'Flight.edit': true, 'Flight.confirm': false }, overridden: ['Flight.create', 'Flight.edit'] });
-    expect(await mine('pilot@skyline.test')).toEqual({ 'Flight.create': false, 'Flight.edit': true, 'Flight.confirm': false });
-    expect(await mine('pilot@harbor.test')).toEqual({ 'Flight.create': true, 'Flight.edit': false, 'Flight.confirm': false });
-    expect(await mine('student@skyline.test')).toEqual({ 'Flight.create': false, 'Flight.edit': false, 'Flight.confirm': false });
-    const form = await s.api('POST', '/manager/companies/permissions.json', { token: admin, form: { 'data[role]': '190', 'data[permissions][Flight.create]': '1' } });
+    expect(r.body.role).toEqual({
+      role: 190,
+      name: 'Pilot',
+      permissions: { 'Flight.create': false, 'Flight.edit': true, 'Flight.confirm': false },
+      overridden: ['Flight.create', 'Flight.edit'],
+    });
+    expect(await mine('pilot@skyline.test')).toEqual({
+      'Flight.create': false,
+      'Flight.edit': true,
+      'Flight.confirm': false,
+    });
+    expect(await mine('pilot@harbor.test')).toEqual({
+      'Flight.create': true,
+      'Flight.edit': false,
+      'Flight.confirm': false,
+    });
+    expect(await mine('student@skyline.test')).toEqual({
+      'Flight.create': false,
+      'Flight.edit': false,
+      'Flight.confirm': false,
+    });
+    const form = await s.api('POST', '/manager/companies/permissions.json', {
+      token: admin,
+      form: { 'data[role]': '190', 'data[permissions][Flight.create]': '1' },
+    });
     expect(form.status).toBe(200);
-    const rows = await s.ctx.db.selectFrom('company_permissions').selectAll().where('company_id', '=', s.refs.companies.skyline).where('role', '=', 190).execute();
+    const rows = await s.ctx.db
+      .selectFrom('company_permissions')
+      .selectAll()
+      .where('company_id', '=', s.refs.companies.skyline)
+      .where('role', '=', 190)
+      .execute();
     expect(rows.map((x) => x.key)).toEqual(['Flight.edit']);
   });
 
@@ -79,7 +118,9 @@ describe.each(DIALECTS)('permission administration on %s', (dialect) => {
     const next = await pullAll(s, token, 'reference', first.checkpoint);
     expect(next.docs.find((d) => d.type === 'permissions').data.roles['200']['Flight.create']).toBe(true);
     // A company that never changed anything still has its document (the defaults).
-    const harbor = (await pullAll(s, await s.login('pilot@harbor.test'), 'reference')).docs.find((d) => d.type === 'permissions');
+    const harbor = (await pullAll(s, await s.login('pilot@harbor.test'), 'reference')).docs.find(
+      (d) => d.type === 'permissions',
+    );
     expect(harbor.data.roles['200']['Flight.create']).toBe(false);
   });
 });

@@ -14,19 +14,32 @@ describe.each(DIALECTS)('Duty demo data on %s', (dialect) => {
   });
 
   it('the fixed data keeps both limits null (CONTRACT 7)', async () => {
-    const r = await fixtures.api('GET', '/companies/settings.json', { token: await fixtures.login('admin@skyline.test') });
+    const r = await fixtures.api('GET', '/companies/settings.json', {
+      token: await fixtures.login('admin@skyline.test'),
+    });
     expect(JSON.stringify(r.body)).toMatch(/"max_duty_hours":null/);
     expect(JSON.stringify(r.body)).toMatch(/"max_flight_hours_year":null/);
   });
 
   it('the demo shows Ivan Instructor near the daily limit today on the crew board, and his own duty says so', async () => {
     const today = DateTime.now().setZone('Europe/Madrid').toISODate() as string;
-    const board = await demo.api('GET', `/duty/board.json?from=${today}`, { token: await demo.login('ops@skyline.test') });
+    const board = await demo.api('GET', `/duty/board.json?from=${today}`, {
+      token: await demo.login('ops@skyline.test'),
+    });
     expect(board.status).toBe(200);
     expect(board.body.limits).toEqual({ duty_seconds: 36000, year_flight_seconds: 900 * 3600 });
     const ivan = board.body.people.find((p: { name: string }) => p.name === 'Ivan Instructor');
     expect(ivan.days[0]).toMatchObject({ date: today, duty_seconds: 9.25 * 3600, level: 'near' });
-    const own = await demo.api('GET', `/duty/${demo.userId('instructor@skyline.test')}.json?from=${today}&to=${today}`, { token: await demo.login('instructor@skyline.test') });
-    expect(own.body.days[0]).toMatchObject({ date: today, duty_seconds: 9.25 * 3600, limit_seconds: 36000, exceeded: false });
+    const own = await demo.api(
+      'GET',
+      `/duty/${demo.userId('instructor@skyline.test')}.json?from=${today}&to=${today}`,
+      { token: await demo.login('instructor@skyline.test') },
+    );
+    expect(own.body.days[0]).toMatchObject({
+      date: today,
+      duty_seconds: 9.25 * 3600,
+      limit_seconds: 36000,
+      exceeded: false,
+    });
   });
 });

@@ -79,15 +79,33 @@ describe.each(DIALECTS)('POST /flights/edit.json on %s', (dialect) => {
     expect(row.onblocks).toBe(utc('2024-06-10T13:00:00'));
     expect(row.base_id).toBe(s.refs.bases.Republic);
     const view = await s.api('GET', `/flights/view/${id}.json`, { token: admin });
-    expect(view.body.flight.Flight).toMatchObject({ date: '2024-06-10', offblocks_time: '08:00', onblocks_time: '09:00', block_time: 3600 });
+    expect(view.body.flight.Flight).toMatchObject({
+      date: '2024-06-10',
+      offblocks_time: '08:00',
+      onblocks_time: '09:00',
+      block_time: 3600,
+    });
     // Winter: EST is UTC-5.
-    const winter = await createFlight(s, admin, { date: '2024-01-15', aircraft_id: s.refs.aircraft.N123HA, pic_id: s.userId('pilot@harbor.test', 'harbor'), offblocks_time: '08:00', onblocks_time: '09:00' });
+    const winter = await createFlight(s, admin, {
+      date: '2024-01-15',
+      aircraft_id: s.refs.aircraft.N123HA,
+      pic_id: s.userId('pilot@harbor.test', 'harbor'),
+      offblocks_time: '08:00',
+      onblocks_time: '09:00',
+    });
     expect((await flightRow(s, winter)).offblocks).toBe(utc('2024-01-15T13:00:00'));
   });
 
   it('a flight across midnight: a time earlier than the previous one is on the next day', async () => {
     const pilot = await t('pilot@skyline.test');
-    const id = await createFlight(s, pilot, { ...base, date: '2024-06-10', offblocks_time: '23:30', takeoff_time: '23:45', landing_time: '00:40', onblocks_time: '00:50' });
+    const id = await createFlight(s, pilot, {
+      ...base,
+      date: '2024-06-10',
+      offblocks_time: '23:30',
+      takeoff_time: '23:45',
+      landing_time: '00:40',
+      onblocks_time: '00:50',
+    });
     const row = await flightRow(s, id);
     expect(row.offblocks).toBe(utc('2024-06-10T23:30:00'));
     expect(row.takeoff).toBe(utc('2024-06-10T23:45:00'));
@@ -101,18 +119,46 @@ describe.each(DIALECTS)('POST /flights/edit.json on %s', (dialect) => {
   it('night time across sunset is computed from the airports, and a given value wins', async () => {
     const pilot = await t('pilot@skyline.test');
     // Madrid in June: sunset about 19:45 UTC. Airborne 19:10 to 20:40 UTC, Cuatro Vientos to Sabadell.
-    const id = await createFlight(s, pilot, { ...base, offblocks_time: '19:00', takeoff_time: '19:10', landing_time: '20:40', onblocks_time: '20:50' });
+    const id = await createFlight(s, pilot, {
+      ...base,
+      offblocks_time: '19:00',
+      takeoff_time: '19:10',
+      landing_time: '20:40',
+      onblocks_time: '20:50',
+    });
     const row = await flightRow(s, id);
-    const expected = nightSeconds({ dep: getAirport('LECU')!, arr: getAirport('LELL')!, departure: utc('2024-06-10T19:10:00'), arrival: utc('2024-06-10T20:40:00') });
+    const expected = nightSeconds({
+      dep: getAirport('LECU')!,
+      arr: getAirport('LELL')!,
+      departure: utc('2024-06-10T19:10:00'),
+      arrival: utc('2024-06-10T20:40:00'),
+    });
     expect(row.night_flight_time).toBe(expected);
     expect(row.night_flight_time).toBeGreaterThan(20 * 60);
     expect(row.night_flight_time).toBeLessThan(row.flight_time);
-    const online = await s.api('GET', `/airports/night_time/LECU/LELL/${utc('2024-06-10T19:10:00')}/${utc('2024-06-10T20:40:00')}.json`, { token: pilot });
+    const online = await s.api(
+      'GET',
+      `/airports/night_time/LECU/LELL/${utc('2024-06-10T19:10:00')}/${utc('2024-06-10T20:40:00')}.json`,
+      { token: pilot },
+    );
     expect(online.body.seconds).toBe(row.night_flight_time);
-    const given = await createFlight(s, pilot, { ...base, offblocks_time: '19:00', takeoff_time: '19:10', landing_time: '20:40', onblocks_time: '20:50', night_flight_time: 600 });
+    const given = await createFlight(s, pilot, {
+      ...base,
+      offblocks_time: '19:00',
+      takeoff_time: '19:10',
+      landing_time: '20:40',
+      onblocks_time: '20:50',
+      night_flight_time: 600,
+    });
     expect((await flightRow(s, given)).night_flight_time).toBe(600);
     // Changing the times recomputes it unless a value is given again.
-    await saveFlight(s, pilot, { id: given, takeoff_time: '08:10', landing_time: '09:15', offblocks_time: '08:00', onblocks_time: '09:25' });
+    await saveFlight(s, pilot, {
+      id: given,
+      takeoff_time: '08:10',
+      landing_time: '09:15',
+      offblocks_time: '08:00',
+      onblocks_time: '09:25',
+    });
     expect((await flightRow(s, given)).night_flight_time).toBe(0);
   });
 
@@ -123,7 +169,12 @@ describe.each(DIALECTS)('POST /flights/edit.json on %s', (dialect) => {
     const r = await saveFlight(s, dispatch, { id, onblocks_time: '09:45', remarks: 'Long taxi' });
     expect(r.body).toEqual({ result: true, id });
     const row = await flightRow(s, id);
-    expect([row.callsign, row.block_time, row.remarks, row.takeoff]).toEqual(['SKY12', 105 * 60, 'Long taxi', utc('2024-06-10T08:10:00')]);
+    expect([row.callsign, row.block_time, row.remarks, row.takeoff]).toEqual([
+      'SKY12',
+      105 * 60,
+      'Long taxi',
+      utc('2024-06-10T08:10:00'),
+    ]);
     const history = await changesOf(s, id);
     expect(history.map((h) => h.action)).toEqual(['create', 'edit']);
     const fields = JSON.parse(history[1].fields!);
@@ -162,7 +213,9 @@ describe.each(DIALECTS)('POST /flights/edit.json on %s', (dialect) => {
 
   it('refuses bad input with field errors and writes nothing', async () => {
     const pilot = await t('pilot@skyline.test');
-    const count = async () => (await s.ctx.db.selectFrom('flights').select('id').where('company_id', '=', s.refs.companies.skyline).execute()).length;
+    const count = async () =>
+      (await s.ctx.db.selectFrom('flights').select('id').where('company_id', '=', s.refs.companies.skyline).execute())
+        .length;
     const before = await count();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ ...base, date: '2024-02-30' }, 'Flight.date'],
@@ -197,18 +250,36 @@ describe.each(DIALECTS)('POST /flights/edit.json on %s', (dialect) => {
     const other = await saveFlight(s, pilot, { ...base, pic_id: s.userId('instructor@skyline.test') });
     expect(other.status).toBe(403);
     // Supervisor is crew too.
-    const sup = await saveFlight(s, pilot, { ...base, pic_id: s.userId('student@skyline.test'), supervisor_id: s.userId('pilot@skyline.test'), flight_type_id: types['Supervised solo'] });
+    const sup = await saveFlight(s, pilot, {
+      ...base,
+      pic_id: s.userId('student@skyline.test'),
+      supervisor_id: s.userId('pilot@skyline.test'),
+      flight_type_id: types['Supervised solo'],
+    });
     expect(sup.status).toBe(200);
     // Staff log anyone's flight.
-    const instr = await saveFlight(s, await t('instructor@skyline.test'), { ...base, pic_id: s.userId('instructor@skyline.test'), sic_id: s.userId('student@skyline.test'), flight_type_id: types['Dual training'] });
+    const instr = await saveFlight(s, await t('instructor@skyline.test'), {
+      ...base,
+      pic_id: s.userId('instructor@skyline.test'),
+      sic_id: s.userId('student@skyline.test'),
+      flight_type_id: types['Dual training'],
+    });
     expect(instr.status).toBe(200);
-    const mech = await saveFlight(s, await t('mechanic@skyline.test'), { ...base, pic_id: s.userId('mechanic@skyline.test') });
+    const mech = await saveFlight(s, await t('mechanic@skyline.test'), {
+      ...base,
+      pic_id: s.userId('mechanic@skyline.test'),
+    });
     expect(mech.status).toBe(403);
   });
 
   it('edits: crew with Flight.create may edit an open flight; others 403; another company 404; nothing changes', async () => {
     const instructor = await t('instructor@skyline.test');
-    const id = await createFlight(s, instructor, { ...base, pic_id: s.userId('instructor@skyline.test'), sic_id: s.userId('student@skyline.test'), flight_type_id: types['Dual training'] });
+    const id = await createFlight(s, instructor, {
+      ...base,
+      pic_id: s.userId('instructor@skyline.test'),
+      sic_id: s.userId('student@skyline.test'),
+      flight_type_id: types['Dual training'],
+    });
     const before = await flightRow(s, id);
     expect((await saveFlight(s, await t('student@skyline.test'), { id, remarks: 'x' })).status).toBe(403); // crew, but no Flight.create
     expect((await saveFlight(s, await t('pilot@skyline.test'), { id, remarks: 'x' })).status).toBe(403); // not involved
@@ -221,7 +292,9 @@ describe.each(DIALECTS)('POST /flights/edit.json on %s', (dialect) => {
   it('a LANDED flight changes only with Flight.edit; a pilot gets 403', async () => {
     const pilot = await t('pilot@skyline.test');
     const id = await createFlight(s, pilot, { ...base, date: '2024-05-01' });
-    expect((await s.api('POST', `/flights/confirm/${id}.json`, { token: await t('dispatch@skyline.test') })).status).toBe(200);
+    expect(
+      (await s.api('POST', `/flights/confirm/${id}.json`, { token: await t('dispatch@skyline.test') })).status,
+    ).toBe(200);
     const denied = await saveFlight(s, pilot, { id, remarks: 'late note' });
     expect(denied.status).toBe(403);
     expect(denied.body.message).toMatch(/Flight.edit/);

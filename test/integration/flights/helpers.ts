@@ -15,7 +15,8 @@ export async function typeIds(s: TestServer, token: string): Promise<Record<stri
   return Object.fromEntries(r.body.flight_types.map((x: any) => [x.FlightType.name, x.FlightType.id]));
 }
 
-export const saveFlight = (s: TestServer, token: string, Flight: Record<string, unknown>) => s.api('POST', '/flights/edit.json', { token, body: { Flight } });
+export const saveFlight = (s: TestServer, token: string, Flight: Record<string, unknown>) =>
+  s.api('POST', '/flights/edit.json', { token, body: { Flight } });
 
 /** Creates a flight and answers its id (fails the test on any other answer). */
 export async function createFlight(s: TestServer, token: string, Flight: Record<string, unknown>): Promise<string> {
@@ -24,32 +25,64 @@ export async function createFlight(s: TestServer, token: string, Flight: Record<
   return r.body.id as string;
 }
 
-export const flightRow = (s: TestServer, id: string) => s.ctx.db.selectFrom('flights').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+export const flightRow = (s: TestServer, id: string) =>
+  s.ctx.db.selectFrom('flights').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 export const aircraftRow = (s: TestServer, id: string) =>
-  s.ctx.db.selectFrom('aircraft').select(['hours', 'landings', 'flights', 'change_no']).where('id', '=', id).executeTakeFirstOrThrow();
+  s.ctx.db
+    .selectFrom('aircraft')
+    .select(['hours', 'landings', 'flights', 'change_no'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 export const changesOf = (s: TestServer, id: string) =>
-  s.ctx.db.selectFrom('flight_changes').selectAll().where('flight_id', '=', id).orderBy('created').orderBy('id').execute();
+  s.ctx.db
+    .selectFrom('flight_changes')
+    .selectAll()
+    .where('flight_id', '=', id)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
 
 export const utc = (iso: string) => Date.parse(iso.endsWith('Z') ? iso : `${iso}Z`) / 1000;
 
 /** Sets a company flag (companies.flags JSON) directly; the settings endpoint belongs to another area. */
 export async function setFlag(s: TestServer, companyId: string, flag: string, on: boolean) {
-  const row = await s.ctx.db.selectFrom('companies').select('flags').where('id', '=', companyId).executeTakeFirstOrThrow();
+  const row = await s.ctx.db
+    .selectFrom('companies')
+    .select('flags')
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
   const flags = { ...JSON.parse(row.flags), [flag]: on };
-  await s.ctx.db.updateTable('companies').set({ flags: JSON.stringify(flags) }).where('id', '=', companyId).execute();
+  await s.ctx.db
+    .updateTable('companies')
+    .set({ flags: JSON.stringify(flags) })
+    .where('id', '=', companyId)
+    .execute();
 }
 
 /** Grants or withdraws a permission key for a role in a company. */
 export async function setPermission(s: TestServer, companyId: string, role: number, key: string, allowed: boolean) {
-  await s.ctx.db.deleteFrom('company_permissions').where('company_id', '=', companyId).where('role', '=', role).where('key', '=', key).execute();
-  await s.ctx.db.insertInto('company_permissions').values({ company_id: companyId, role, key, allowed: allowed ? 1 : 0 }).execute();
+  await s.ctx.db
+    .deleteFrom('company_permissions')
+    .where('company_id', '=', companyId)
+    .where('role', '=', role)
+    .where('key', '=', key)
+    .execute();
+  await s.ctx.db
+    .insertInto('company_permissions')
+    .values({ company_id: companyId, role, key, allowed: allowed ? 1 : 0 })
+    .execute();
 }
 
 /**
  * An open MEL item whose calendar window ended yesterday, inserted through the
  * data layer (the report endpoints belong to the fleet area).
  */
-export async function insertExpiredMel(s: TestServer, companyId: string, aircraftId: string, opts: { ata: string; category: string; title: string }) {
+export async function insertExpiredMel(
+  s: TestServer,
+  companyId: string,
+  aircraftId: string,
+  opts: { ata: string; category: string; title: string },
+) {
   const now = Math.floor(Date.now() / 1000);
   const reportId = uuidv7();
   await s.ctx.db

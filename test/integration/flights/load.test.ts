@@ -11,7 +11,8 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
   const t = tokenCache(() => s);
   let types: Record<string, string>;
   const ids: Record<string, string> = {};
-  const load = async (named: string, email = 'dispatch@skyline.test') => s.api('GET', `/flights/load${named}.json`, { token: await t(email) });
+  const load = async (named: string, email = 'dispatch@skyline.test') =>
+    s.api('GET', `/flights/load${named}.json`, { token: await t(email) });
   const idsOf = (r: { body: any }) => r.body.flights.map((f: any) => f.Flight.id);
 
   beforeAll(async () => {
@@ -33,11 +34,28 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
       });
     // 25 flights over 25 days in May, then a few distinct ones.
     for (let d = 1; d <= 25; d++) await mk(`may${d}`, { date: `2024-05-${String(d).padStart(2, '0')}` });
-    await mk('jet', { date: '2024-06-01', aircraft_id: s.refs.aircraft['EC-JET'], pic_id: s.userId('instructor@skyline.test'), sic_id: s.userId('pilot@skyline.test'), flight_type_id: types['Multi-crew'] });
-    await mk('student', { date: '2024-06-02', pic_id: s.userId('student@skyline.test'), supervisor_id: s.userId('instructor@skyline.test'), flight_type_id: types['Supervised solo'] });
+    await mk('jet', {
+      date: '2024-06-01',
+      aircraft_id: s.refs.aircraft['EC-JET'],
+      pic_id: s.userId('instructor@skyline.test'),
+      sic_id: s.userId('pilot@skyline.test'),
+      flight_type_id: types['Multi-crew'],
+    });
+    await mk('student', {
+      date: '2024-06-02',
+      pic_id: s.userId('student@skyline.test'),
+      supervisor_id: s.userId('instructor@skyline.test'),
+      flight_type_id: types['Supervised solo'],
+    });
     await mk('canceled', { date: '2024-06-03' });
     await s.api('POST', '/flights/cancel.json', { token: dispatch, body: { id: ids.canceled, reason: 'test' } });
-    await createFlight(s, await t('admin@harbor.test'), { date: '2024-06-01', aircraft_id: s.refs.aircraft.N123HA, pic_id: s.userId('pilot@harbor.test', 'harbor'), offblocks_time: '09:00', onblocks_time: '10:00' });
+    await createFlight(s, await t('admin@harbor.test'), {
+      date: '2024-06-01',
+      aircraft_id: s.refs.aircraft.N123HA,
+      pic_id: s.userId('pilot@harbor.test', 'harbor'),
+      offblocks_time: '09:00',
+      onblocks_time: '10:00',
+    });
   });
   afterAll(() => s?.close());
 
@@ -50,16 +68,49 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
     const r = await load('');
     expect(r.status).toBe(200);
     expect(r.body.flights).toHaveLength(20);
-    expect(r.body.paginate).toEqual({ page: 1, current: 20, count: 27, prevPage: false, nextPage: true, pageCount: 2, limit: 20 });
+    expect(r.body.paginate).toEqual({
+      page: 1,
+      current: 20,
+      count: 27,
+      prevPage: false,
+      nextPage: true,
+      pageCount: 2,
+      limit: 20,
+    });
     expect(r.body.time).toMatch(/^\d+$/);
     expect(Math.abs(Number(r.body.time) - Date.now() / 1000)).toBeLessThan(60);
     expect(idsOf(r).slice(0, 3)).toEqual([ids.student, ids.jet, ids.may25]);
     const jet = r.body.flights[1];
-    expect(jet.Flight).toMatchObject({ id: ids.jet, date: '2024-06-01', departure_airport: 'LECU', landing_airport: 'LELL', offblocks_time: '09:00', onblocks_time: '10:00', block_time: 3600, status: 'DRAFT' });
+    expect(jet.Flight).toMatchObject({
+      id: ids.jet,
+      date: '2024-06-01',
+      departure_airport: 'LECU',
+      landing_airport: 'LELL',
+      offblocks_time: '09:00',
+      onblocks_time: '10:00',
+      block_time: 3600,
+      status: 'DRAFT',
+    });
     expect(jet.Base).toEqual({ id: s.refs.bases.Sabadell, name: 'Sabadell', airport_id: 'LELL' });
-    expect(jet.Aircraft).toMatchObject({ id: s.refs.aircraft['EC-JET'], registration: 'EC-JET', multiengine: true, multipilot: true, simulator: false, AircraftModel: { name: 'Cessna Citation CJ2', icao: 'C25A', AircraftManufacturer: { name: 'Cessna' } } });
-    expect(jet.FlightType).toMatchObject({ id: types['Multi-crew'], name: 'Multi-crew', pic_flight_time: 'pic', sic_flight_time: 'sic' });
-    expect(jet.Pic).toEqual({ id: s.userId('instructor@skyline.test'), user_group_id: 150, UserDetail: { id: s.userId('instructor@skyline.test'), name: 'Ivan', surname: 'Instructor' } });
+    expect(jet.Aircraft).toMatchObject({
+      id: s.refs.aircraft['EC-JET'],
+      registration: 'EC-JET',
+      multiengine: true,
+      multipilot: true,
+      simulator: false,
+      AircraftModel: { name: 'Cessna Citation CJ2', icao: 'C25A', AircraftManufacturer: { name: 'Cessna' } },
+    });
+    expect(jet.FlightType).toMatchObject({
+      id: types['Multi-crew'],
+      name: 'Multi-crew',
+      pic_flight_time: 'pic',
+      sic_flight_time: 'sic',
+    });
+    expect(jet.Pic).toEqual({
+      id: s.userId('instructor@skyline.test'),
+      user_group_id: 150,
+      UserDetail: { id: s.userId('instructor@skyline.test'), name: 'Ivan', surname: 'Instructor' },
+    });
     expect(jet.Sic.UserDetail.name).toBe('Paula');
     expect(r.body.flights[2].Sic).toBeNull();
     const page2 = await load('/page:2');
@@ -67,26 +118,48 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
     expect(page2.body.paginate).toMatchObject({ page: 2, current: 7, count: 27, prevPage: true, nextPage: false });
     expect(idsOf(page2).at(-1)).toBe(ids.may1);
     // The spec's trailing `/.json` and empty values (filter skipped).
-    const trailing = await s.api('GET', '/flights/load/page:2/from:/aircraft:/.json', { token: await t('dispatch@skyline.test') });
+    const trailing = await s.api('GET', '/flights/load/page:2/from:/aircraft:/.json', {
+      token: await t('dispatch@skyline.test'),
+    });
     expect(idsOf(trailing)).toEqual(idsOf(page2));
   });
 
   it('the unfiltered count comes from the per-company counters, not from the rows', async () => {
-    const counters = await s.ctx.db.selectFrom('flight_counts').select(['status', 'count']).where('company_id', '=', s.refs.companies.skyline).orderBy('status').execute();
+    const counters = await s.ctx.db
+      .selectFrom('flight_counts')
+      .select(['status', 'count'])
+      .where('company_id', '=', s.refs.companies.skyline)
+      .orderBy('status')
+      .execute();
     expect(counters).toEqual([
       { status: 'CANCELED', count: 1 },
       { status: 'DRAFT', count: 27 },
     ]);
     // Proof that the unfiltered list reads the counter: skew it and restore it. Real
     // writes of the counters also move the company's change number, which the page cache keys on.
-    const bumpVersion = () => s.ctx.db.updateTable('sync_counters').set((eb) => ({ value: eb('value', '+', 1) })).where('company_id', '=', s.refs.companies.skyline).execute();
-    await s.ctx.db.updateTable('flight_counts').set({ count: 1027 }).where('company_id', '=', s.refs.companies.skyline).where('status', '=', 'DRAFT').execute();
+    const bumpVersion = () =>
+      s.ctx.db
+        .updateTable('sync_counters')
+        .set((eb) => ({ value: eb('value', '+', 1) }))
+        .where('company_id', '=', s.refs.companies.skyline)
+        .execute();
+    await s.ctx.db
+      .updateTable('flight_counts')
+      .set({ count: 1027 })
+      .where('company_id', '=', s.refs.companies.skyline)
+      .where('status', '=', 'DRAFT')
+      .execute();
     await bumpVersion();
     try {
       expect((await load('')).body.paginate.count).toBe(1027);
       expect((await load('/aircraft:' + s.refs.aircraft['EC-ABC'])).body.paginate.count).toBe(26); // a filter counts exactly
     } finally {
-      await s.ctx.db.updateTable('flight_counts').set({ count: 27 }).where('company_id', '=', s.refs.companies.skyline).where('status', '=', 'DRAFT').execute();
+      await s.ctx.db
+        .updateTable('flight_counts')
+        .set({ count: 27 })
+        .where('company_id', '=', s.refs.companies.skyline)
+        .where('status', '=', 'DRAFT')
+        .execute();
       await bumpVersion();
     }
   });
@@ -130,7 +203,16 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
   });
 
   it('bad named parameters are a 400 with field errors', async () => {
-    for (const named of ['/page:0', '/page:x', '/limit:0', '/from:2024-13-01', '/to:yesterday', '/colour:red', '/justtext', '/status:FLYING']) {
+    for (const named of [
+      '/page:0',
+      '/page:x',
+      '/limit:0',
+      '/from:2024-13-01',
+      '/to:yesterday',
+      '/colour:red',
+      '/justtext',
+      '/status:FLYING',
+    ]) {
       const r = await load(named);
       expect(r.status, named).toBe(400);
       expect(r.body.result).toBe(false);
@@ -146,14 +228,32 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
     expect(pilot.body.paginate.count).toBe(26);
     expect(idsOf(pilot)).not.toContain(ids.student);
     // A flight naming the pilot in two ways (creator and PIC) counts once.
-    const own = await createFlight(s, await t('pilot@skyline.test'), { date: '2024-04-30', aircraft_id: s.refs.aircraft['EC-ABC'], pic_id: s.userId('pilot@skyline.test'), offblocks_time: '09:00', onblocks_time: '10:00' });
+    const own = await createFlight(s, await t('pilot@skyline.test'), {
+      date: '2024-04-30',
+      aircraft_id: s.refs.aircraft['EC-ABC'],
+      pic_id: s.userId('pilot@skyline.test'),
+      offblocks_time: '09:00',
+      onblocks_time: '10:00',
+    });
     const withOwn = await load('/limit:100', 'pilot@skyline.test');
     expect(withOwn.body.paginate.count).toBe(27);
     expect(idsOf(withOwn).at(-1)).toBe(own);
-    expect((await load(`/pilot:${s.userId('pilot@skyline.test')}/limit:100`, 'pilot@skyline.test')).body.paginate.count).toBe(27);
+    expect(
+      (await load(`/pilot:${s.userId('pilot@skyline.test')}/limit:100`, 'pilot@skyline.test')).body.paginate.count,
+    ).toBe(27);
     // Confirmed then canceled, it ends DELETED: out of the lists the next tests count.
-    expect((await s.api('POST', `/flights/confirm/${own}.json`, { token: await t('dispatch@skyline.test'), body: {} })).status).toBe(200);
-    expect((await s.api('POST', '/flights/cancel.json', { token: await t('pilot@skyline.test'), body: { id: own, reason: 'cleanup' } })).body.status).toBe('DELETED');
+    expect(
+      (await s.api('POST', `/flights/confirm/${own}.json`, { token: await t('dispatch@skyline.test'), body: {} }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await s.api('POST', '/flights/cancel.json', {
+          token: await t('pilot@skyline.test'),
+          body: { id: own, reason: 'cleanup' },
+        })
+      ).body.status,
+    ).toBe('DELETED');
     const harbor = await load('/limit:100', 'admin@harbor.test');
     expect(harbor.body.flights).toHaveLength(1);
     expect(harbor.body.flights[0].Aircraft.registration).toBe('N123HA');
@@ -175,25 +275,50 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
     const all = await flightsRepository.page(s.ctx.db, company, { statuses: LISTED }, 12, 3);
     const first = await flightsRepository.page(s.ctx.db, company, { statuses: LISTED }, 5, 3);
     const last = first[first.length - 1];
-    const next = await flightsRepository.after(s.ctx.db, company, { statuses: LISTED }, { starts: Number(last.starts), id: last.id }, 7);
+    const next = await flightsRepository.after(
+      s.ctx.db,
+      company,
+      { statuses: LISTED },
+      { starts: Number(last.starts), id: last.id },
+      7,
+    );
     expect([...first, ...next].map((r) => r.id)).toEqual(all.map((r) => r.id));
   });
 
   it('a SCHEDULED flight more than an hour past its time reads DELAYED (never stored); `status:DELAYED` filters them', async () => {
     const dispatch = await t('dispatch@skyline.test');
     const now = new Date();
-    const hhmm = (d: Date) => `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    const hhmm = (d: Date) =>
+      `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
     const ago = new Date(now.getTime() - 3 * 3600 * 1000);
     const later = new Date(ago.getTime() + 3600 * 1000);
-    const late = await createFlight(s, dispatch, { date: ago.toISOString().slice(0, 10), status: 'SCHEDULED', aircraft_id: s.refs.aircraft['SIM-01'], pic_id: s.userId('pilot@skyline.test'), offblocks_time: hhmm(ago), onblocks_time: hhmm(later) });
+    const late = await createFlight(s, dispatch, {
+      date: ago.toISOString().slice(0, 10),
+      status: 'SCHEDULED',
+      aircraft_id: s.refs.aircraft['SIM-01'],
+      pic_id: s.userId('pilot@skyline.test'),
+      offblocks_time: hhmm(ago),
+      onblocks_time: hhmm(later),
+    });
     const soon = new Date(now.getTime() + 2 * 86400 * 1000);
-    const future = await createFlight(s, dispatch, { date: soon.toISOString().slice(0, 10), status: 'SCHEDULED', aircraft_id: s.refs.aircraft['SIM-01'], pic_id: s.userId('pilot@skyline.test'), offblocks_time: '10:00', onblocks_time: '11:00' });
+    const future = await createFlight(s, dispatch, {
+      date: soon.toISOString().slice(0, 10),
+      status: 'SCHEDULED',
+      aircraft_id: s.refs.aircraft['SIM-01'],
+      pic_id: s.userId('pilot@skyline.test'),
+      offblocks_time: '10:00',
+      onblocks_time: '11:00',
+    });
     const list = await load('/limit:5');
     const byId = Object.fromEntries(list.body.flights.map((f: any) => [f.Flight.id, f.Flight.status]));
     expect(byId[late]).toBe('DELAYED');
     expect(byId[future]).toBe('SCHEDULED');
-    expect((await s.ctx.db.selectFrom('flights').select('status').where('id', '=', late).executeTakeFirstOrThrow()).status).toBe('SCHEDULED');
-    expect((await s.api('GET', `/flights/view/${late}.json`, { token: dispatch })).body.flight.Flight.status).toBe('DELAYED');
+    expect(
+      (await s.ctx.db.selectFrom('flights').select('status').where('id', '=', late).executeTakeFirstOrThrow()).status,
+    ).toBe('SCHEDULED');
+    expect((await s.api('GET', `/flights/view/${late}.json`, { token: dispatch })).body.flight.Flight.status).toBe(
+      'DELAYED',
+    );
     expect(idsOf(await load('/status:DELAYED'))).toEqual([late]);
     // Statuses filter as they read: SCHEDULED without the delayed ones, both for all; DELAYED combines with others.
     expect(idsOf(await load('/status:SCHEDULED'))).toEqual([future]);
@@ -201,7 +326,9 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
     expect(idsOf(await load('/status:DELAYED,CANCELED'))).toEqual([late, ids.canceled]);
     expect((await load('/status:DELAYED,CANCELED')).body.paginate.count).toBe(2);
     // A DRAFT in the past is just a draft.
-    expect((await load('/limit:30')).body.flights.find((f: any) => f.Flight.id === ids.may25).Flight.status).toBe('DRAFT');
+    expect((await load('/limit:30')).body.flights.find((f: any) => f.Flight.id === ids.may25).Flight.status).toBe(
+      'DRAFT',
+    );
     await s.api('POST', '/flights/cancel.json', { token: dispatch, body: { id: late, reason: 'cleanup' } });
     await s.api('POST', '/flights/cancel.json', { token: dispatch, body: { id: future, reason: 'cleanup' } });
   });
@@ -211,21 +338,42 @@ describe.each(DIALECTS)('GET /flights/load on %s', (dialect) => {
     const first = await load('/limit:3');
     expect(await load('/limit:3')).toMatchObject({ status: 200, body: { flights: first.body.flights } });
     // A write of the company (here a flight edit) shows at once.
-    expect((await s.api('POST', '/flights/edit.json', { token: dispatch, body: { Flight: { id: ids.student, callsign: 'CACHE1' } } })).status).toBe(200);
+    expect(
+      (
+        await s.api('POST', '/flights/edit.json', {
+          token: dispatch,
+          body: { Flight: { id: ids.student, callsign: 'CACHE1' } },
+        })
+      ).status,
+    ).toBe(200);
     const edited = await load('/limit:3');
     expect(edited.body.flights[0].Flight).toMatchObject({ id: ids.student, callsign: 'CACHE1' });
     // So does a write to a related record (the aircraft's books move when a flight is confirmed).
     const hours = edited.body.flights[0].Aircraft.hours;
-    expect((await s.api('POST', `/flights/confirm/${ids.student}.json`, { token: dispatch, body: {} })).status).toBe(200);
+    expect((await s.api('POST', `/flights/confirm/${ids.student}.json`, { token: dispatch, body: {} })).status).toBe(
+      200,
+    );
     const confirmed = await load('/limit:3');
     expect(confirmed.body.flights[0].Flight.status).toBe('LANDED');
     expect(confirmed.body.flights[0].Aircraft.hours).toBeGreaterThan(hours);
     // Without any write, a SCHEDULED flight turns DELAYED one second past the hour: the cached page is stale then.
     const auth = await authenticate(s.ctx.db, dispatch);
     if (!auth.ok) throw new Error('token refused');
-    const id = await createFlight(s, dispatch, { date: '2031-03-01', status: 'SCHEDULED', aircraft_id: s.refs.aircraft['SIM-01'], pic_id: s.userId('pilot@skyline.test'), offblocks_time: '10:00', onblocks_time: '11:00' });
+    const id = await createFlight(s, dispatch, {
+      date: '2031-03-01',
+      status: 'SCHEDULED',
+      aircraft_id: s.refs.aircraft['SIM-01'],
+      pic_id: s.userId('pilot@skyline.test'),
+      offblocks_time: '10:00',
+      onblocks_time: '11:00',
+    });
     const off = Date.UTC(2031, 2, 1, 10) / 1000;
-    const render = async (now: number) => JSON.parse((await renderFlightsPage(s.ctx, auth.actor, parseLoadParams(['from:2031-03-01', 'to:2031-03-01']), now)).toString());
+    const render = async (now: number) =>
+      JSON.parse(
+        (
+          await renderFlightsPage(s.ctx, auth.actor, parseLoadParams(['from:2031-03-01', 'to:2031-03-01']), now)
+        ).toString(),
+      );
     expect((await render(off + 3600)).flights.map((f: any) => f.Flight.status)).toEqual(['SCHEDULED']);
     expect((await render(off + 3600)).flights.map((f: any) => f.Flight.status)).toEqual(['SCHEDULED']);
     const later = await render(off + 3601);

@@ -31,10 +31,12 @@ function delta(before: Totals, after: Totals): Delta {
   const out: Delta = {};
   const lines = (a: Record<string, number>, b: Record<string, number>) => {
     const moved: Record<string, number> = {};
-    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if ((b[k] ?? 0) !== (a[k] ?? 0)) moved[k] = (b[k] ?? 0) - (a[k] ?? 0);
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+      if ((b[k] ?? 0) !== (a[k] ?? 0)) moved[k] = (b[k] ?? 0) - (a[k] ?? 0);
     return Object.keys(moved).length ? moved : undefined;
   };
-  const times = (m: Record<string, { time: number }>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.time]));
+  const times = (m: Record<string, { time: number }>) =>
+    Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.time]));
   if (after.total_time !== before.total_time) out.total_time = after.total_time - before.total_time;
   if (after.flight_time !== before.flight_time) out.flight_time = after.flight_time - before.flight_time;
   const types = lines(before.flight_types, after.flight_types);
@@ -67,11 +69,22 @@ describe.each(DIALECTS)('logbook totals from flights on %s', (dialect) => {
     const w = r.body.windows;
     return { landings: w.landings.count, night_landings: w.night_landings.count, hours: w.hours.seconds };
   };
-  const confirm = async (id: string) => s.api('POST', `/flights/confirm/${id}.json`, { token: await t('dispatch@skyline.test'), body: {} });
-  const cancel = async (id: string) => s.api('POST', '/flights/cancel.json', { token: await t('dispatch@skyline.test'), body: { id, reason: 'Logged by mistake' } });
+  const confirm = async (id: string) =>
+    s.api('POST', `/flights/confirm/${id}.json`, { token: await t('dispatch@skyline.test'), body: {} });
+  const cancel = async (id: string) =>
+    s.api('POST', '/flights/cancel.json', {
+      token: await t('dispatch@skyline.test'),
+      body: { id, reason: 'Logged by mistake' },
+    });
   const stored = async (id: string) => {
     const r = await s.api('GET', `/flights/view/${id}.json`, { token: await t('dispatch@skyline.test') });
-    return r.body.flight.Flight as { block_time: number; flight_time: number; night_flight_time: number; ifr_flight_time: number; status: string };
+    return r.body.flight.Flight as {
+      block_time: number;
+      flight_time: number;
+      night_flight_time: number;
+      ifr_flight_time: number;
+      status: string;
+    };
   };
 
   beforeAll(async () => {
@@ -149,7 +162,14 @@ describe.each(DIALECTS)('logbook totals from flights on %s', (dialect) => {
     const pilotBefore = await totals(pilot);
     const instructorBefore = await totals(instructor);
     // Multi-crew: PIC seat `pic`, SIC seat `sic`. EC-JET is multipilot and multi-engine; an IFR leg by day.
-    const crew = { flight_type_id: types['Multi-crew'], pic_id: s.userId(instructor), sic_id: s.userId(pilot), departure_airport: 'LELL', landing_airport: 'LECU', rules: 'IFR' };
+    const crew = {
+      flight_type_id: types['Multi-crew'],
+      pic_id: s.userId(instructor),
+      sic_id: s.userId(pilot),
+      departure_airport: 'LELL',
+      landing_airport: 'LECU',
+      rules: 'IFR',
+    };
     const jet = await createFlight(s, await t('dispatch@skyline.test'), {
       ...crew,
       date: daysAgo(5),

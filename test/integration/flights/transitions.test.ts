@@ -2,7 +2,18 @@ import { uuidv7 } from '@ops/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
-import { aircraftRow, changesOf, createFlight, flightRow, insertExpiredMel, saveFlight, setFlag, tokenCache, typeIds, utc } from './helpers.ts';
+import {
+  aircraftRow,
+  changesOf,
+  createFlight,
+  flightRow,
+  insertExpiredMel,
+  saveFlight,
+  setFlag,
+  tokenCache,
+  typeIds,
+  utc,
+} from './helpers.ts';
 
 describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
   let s: TestServer;
@@ -30,8 +41,10 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
   });
   const confirm = async (id: string, email = 'dispatch@skyline.test', body: Record<string, unknown> = {}) =>
     s.api('POST', `/flights/confirm/${id}.json`, { token: await t(email), body });
-  const dispatch = async (id: string, email = 'dispatch@skyline.test') => s.api('POST', `/flights/dispatch/${id}.json`, { token: await t(email) });
-  const cancel = async (body: Record<string, unknown>, email = 'dispatch@skyline.test') => s.api('POST', '/flights/cancel.json', { token: await t(email), body });
+  const dispatch = async (id: string, email = 'dispatch@skyline.test') =>
+    s.api('POST', `/flights/dispatch/${id}.json`, { token: await t(email) });
+  const cancel = async (body: Record<string, unknown>, email = 'dispatch@skyline.test') =>
+    s.api('POST', '/flights/cancel.json', { token: await t(email), body });
 
   beforeAll(async () => {
     s = await startTestServer(dialect);
@@ -104,7 +117,11 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
 
     it('needs block time, aircraft and PIC', async () => {
       const pilot = await t('dispatch@skyline.test');
-      const noTimes = await createFlight(s, pilot, flight({ offblocks_time: null, onblocks_time: null, takeoff_time: null, landing_time: null }));
+      const noTimes = await createFlight(
+        s,
+        pilot,
+        flight({ offblocks_time: null, onblocks_time: null, takeoff_time: null, landing_time: null }),
+      );
       const noAircraft = await createFlight(s, pilot, flight({ aircraft_id: null }));
       const noPic = await createFlight(s, pilot, flight({ pic_id: null }));
       for (const [id, re] of [
@@ -141,31 +158,111 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       const ops = await t('ops@skyline.test');
       const date = nextDate();
       const aircraft = s.refs.aircraft['EC-DEF'];
-      const a = await createFlight(s, ops, flight({ date, aircraft_id: aircraft, callsign: 'AAA1', offblocks_time: '10:00', takeoff_time: null, landing_time: null, onblocks_time: '11:00' }));
+      const a = await createFlight(
+        s,
+        ops,
+        flight({
+          date,
+          aircraft_id: aircraft,
+          callsign: 'AAA1',
+          offblocks_time: '10:00',
+          takeoff_time: null,
+          landing_time: null,
+          onblocks_time: '11:00',
+        }),
+      );
       expect((await confirm(a)).status).toBe(200);
       // A flight of another company on the same airframe (a shared aircraft), inserted through the data layer.
       const foreign = uuidv7();
       const now = Math.floor(Date.now() / 1000);
       await s.ctx.db
         .insertInto('flights')
-        .values({ id: foreign, company_id: s.refs.companies.harbor, change_no: 0, deleted: 0, created: now, modified: now, date, status: 'LANDED', aircraft_id: aircraft, callsign: 'HBR9', offblocks: utc(`${date}T10:20:00`), onblocks: utc(`${date}T10:40:00`), starts: utc(`${date}T10:20:00`), block_time: 1200 } as any)
+        .values({
+          id: foreign,
+          company_id: s.refs.companies.harbor,
+          change_no: 0,
+          deleted: 0,
+          created: now,
+          modified: now,
+          date,
+          status: 'LANDED',
+          aircraft_id: aircraft,
+          callsign: 'HBR9',
+          offblocks: utc(`${date}T10:20:00`),
+          onblocks: utc(`${date}T10:40:00`),
+          starts: utc(`${date}T10:20:00`),
+          block_time: 1200,
+        } as any)
         .execute();
       const before = await aircraftRow(s, aircraft);
-      const b = await createFlight(s, ops, flight({ date, aircraft_id: aircraft, offblocks_time: '10:30', takeoff_time: null, landing_time: null, onblocks_time: '11:30' }));
+      const b = await createFlight(
+        s,
+        ops,
+        flight({
+          date,
+          aircraft_id: aircraft,
+          offblocks_time: '10:30',
+          takeoff_time: null,
+          landing_time: null,
+          onblocks_time: '11:30',
+        }),
+      );
       const r = await confirm(b);
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ result: false, code: 'FLIGHT_OVERLAP', message: expect.stringMatching(/overlaps 2 confirmed flights/), url: `/flights/load/aircraft:${aircraft}/from:${date}/to:${date}.json` });
+      expect(r.body).toMatchObject({
+        result: false,
+        code: 'FLIGHT_OVERLAP',
+        message: expect.stringMatching(/overlaps 2 confirmed flights/),
+        url: `/flights/load/aircraft:${aircraft}/from:${date}/to:${date}.json`,
+      });
       expect(r.body.conflicts).toEqual([
-        { id: a, callsign: 'AAA1', date, offblocks_time: utc(`${date}T10:00:00`), onblocks_time: utc(`${date}T11:00:00`), link: `/flights/view/${a}.json` },
-        { id: foreign, callsign: 'HBR9', date, offblocks_time: utc(`${date}T10:20:00`), onblocks_time: utc(`${date}T10:40:00`), link: null },
+        {
+          id: a,
+          callsign: 'AAA1',
+          date,
+          offblocks_time: utc(`${date}T10:00:00`),
+          onblocks_time: utc(`${date}T11:00:00`),
+          link: `/flights/view/${a}.json`,
+        },
+        {
+          id: foreign,
+          callsign: 'HBR9',
+          date,
+          offblocks_time: utc(`${date}T10:20:00`),
+          onblocks_time: utc(`${date}T10:40:00`),
+          link: null,
+        },
       ]);
       expect((await flightRow(s, b)).status).toBe('DRAFT');
       expect(await aircraftRow(s, aircraft)).toEqual(before);
       // Touching is not overlapping: 11:00 to 12:00 after 10:00 to 11:00.
-      const c = await createFlight(s, ops, flight({ date, aircraft_id: aircraft, offblocks_time: '11:00', takeoff_time: null, landing_time: null, onblocks_time: '12:00' }));
+      const c = await createFlight(
+        s,
+        ops,
+        flight({
+          date,
+          aircraft_id: aircraft,
+          offblocks_time: '11:00',
+          takeoff_time: null,
+          landing_time: null,
+          onblocks_time: '12:00',
+        }),
+      );
       expect((await confirm(c)).status).toBe(200);
       // Another aircraft at the same time is fine.
-      const d = await createFlight(s, ops, flight({ date, aircraft_id: s.refs.aircraft['EC-JET'], pic_id: s.userId('instructor@skyline.test'), offblocks_time: '10:30', takeoff_time: null, landing_time: null, onblocks_time: '11:30' }));
+      const d = await createFlight(
+        s,
+        ops,
+        flight({
+          date,
+          aircraft_id: s.refs.aircraft['EC-JET'],
+          pic_id: s.userId('instructor@skyline.test'),
+          offblocks_time: '10:30',
+          takeoff_time: null,
+          landing_time: null,
+          onblocks_time: '11:30',
+        }),
+      );
       expect((await confirm(d)).status).toBe(200);
     });
 
@@ -178,11 +275,33 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       for (let i = 0; i < 25; i++) {
         const from = 6 * 60 + i * 10;
         const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-        const id = await createFlight(s, ops, flight({ date, aircraft_id: aircraft, offblocks_time: hhmm(from), onblocks_time: hhmm(from + 10), takeoff_time: null, landing_time: null }));
+        const id = await createFlight(
+          s,
+          ops,
+          flight({
+            date,
+            aircraft_id: aircraft,
+            offblocks_time: hhmm(from),
+            onblocks_time: hhmm(from + 10),
+            takeoff_time: null,
+            landing_time: null,
+          }),
+        );
         expect((await confirm(id)).status).toBe(200);
         ids.push(id);
       }
-      const long = await createFlight(s, ops, flight({ date, aircraft_id: aircraft, offblocks_time: '05:00', onblocks_time: '12:00', takeoff_time: null, landing_time: null }));
+      const long = await createFlight(
+        s,
+        ops,
+        flight({
+          date,
+          aircraft_id: aircraft,
+          offblocks_time: '05:00',
+          onblocks_time: '12:00',
+          takeoff_time: null,
+          landing_time: null,
+        }),
+      );
       const r = await confirm(long);
       expect(r.status).toBe(400);
       expect(r.body.conflicts).toHaveLength(20);
@@ -210,7 +329,11 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
     });
 
     it('is refused with 400 Not authorized for a caller without permission or crew role; another company 404', async () => {
-      const id = await createFlight(s, await t('dispatch@skyline.test'), flight({ pic_id: s.userId('instructor@skyline.test') }));
+      const id = await createFlight(
+        s,
+        await t('dispatch@skyline.test'),
+        flight({ pic_id: s.userId('instructor@skyline.test') }),
+      );
       for (const email of ['student@skyline.test', 'mechanic@skyline.test', 'pilot@skyline.test']) {
         const r = await dispatch(id, email);
         expect(r.status, email).toBe(400);
@@ -219,14 +342,30 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       expect((await dispatch(id, 'admin@harbor.test')).status).toBe(404);
       expect((await flightRow(s, id)).status).toBe('DRAFT');
       // A student who is PIC may dispatch without any permission key.
-      const own = await createFlight(s, await t('instructor@skyline.test'), flight({ pic_id: s.userId('student@skyline.test'), supervisor_id: s.userId('instructor@skyline.test'), flight_type_id: types['Supervised solo'] }));
+      const own = await createFlight(
+        s,
+        await t('instructor@skyline.test'),
+        flight({
+          pic_id: s.userId('student@skyline.test'),
+          supervisor_id: s.userId('instructor@skyline.test'),
+          flight_type_id: types['Supervised solo'],
+        }),
+      );
       expect((await dispatch(own, 'student@skyline.test')).body.result).toBe(true);
     });
 
     it('an expired MEL item on the aircraft refuses dispatch naming the ATA chapter and category', async () => {
       const aircraft = s.refs.aircraft['EC-JET'];
-      const id = await createFlight(s, await t('dispatch@skyline.test'), flight({ aircraft_id: aircraft, pic_id: s.userId('instructor@skyline.test') }));
-      const report = await insertExpiredMel(s, s.refs.companies.skyline, aircraft, { ata: '32', category: 'B', title: 'Nose gear light' });
+      const id = await createFlight(
+        s,
+        await t('dispatch@skyline.test'),
+        flight({ aircraft_id: aircraft, pic_id: s.userId('instructor@skyline.test') }),
+      );
+      const report = await insertExpiredMel(s, s.refs.companies.skyline, aircraft, {
+        ata: '32',
+        category: 'B',
+        title: 'Nose gear light',
+      });
       try {
         const r = await dispatch(id);
         expect(r.status).toBe(200);
@@ -253,26 +392,66 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
         const form = await s.api('GET', `/flights/frat/${id}.json`, { token: pilot });
         expect(form.status).toBe(200);
         expect(form.body.frat).toBeNull();
-        expect(form.body.factors.map((f: any) => f.key)).toEqual(['pilot_recency', 'weather', 'light', 'fatigue', 'aircraft', 'airport']);
-        const incomplete = await s.api('POST', `/flights/frat/${id}.json`, { token: pilot, body: { answers: { weather: 'good' } } });
+        expect(form.body.factors.map((f: any) => f.key)).toEqual([
+          'pilot_recency',
+          'weather',
+          'light',
+          'fatigue',
+          'aircraft',
+          'airport',
+        ]);
+        const incomplete = await s.api('POST', `/flights/frat/${id}.json`, {
+          token: pilot,
+          body: { answers: { weather: 'good' } },
+        });
         expect(incomplete.status).toBe(400);
         expect(incomplete.body.errors['answers.pilot_recency']).toBeDefined();
-        const high = { pilot_recency: 'over_90_days', weather: 'poor', light: 'night', fatigue: 'some', aircraft: 'serviceable', airport: 'familiar' };
+        const high = {
+          pilot_recency: 'over_90_days',
+          weather: 'poor',
+          light: 'night',
+          fatigue: 'some',
+          aircraft: 'serviceable',
+          airport: 'familiar',
+        };
         const noMitigation = await s.api('POST', `/flights/frat/${id}.json`, { token: pilot, body: { answers: high } });
         expect(noMitigation.status).toBe(400);
         expect(noMitigation.body.errors.mitigation).toBeDefined();
-        expect(await s.ctx.db.selectFrom('flight_risk_assessments').select('id').where('flight_id', '=', id).execute()).toEqual([]);
-        const saved = await s.api('POST', `/flights/frat/${id}.json`, { token: pilot, body: { answers: high, mitigation: 'Instructor on board' } });
+        expect(
+          await s.ctx.db.selectFrom('flight_risk_assessments').select('id').where('flight_id', '=', id).execute(),
+        ).toEqual([]);
+        const saved = await s.api('POST', `/flights/frat/${id}.json`, {
+          token: pilot,
+          body: { answers: high, mitigation: 'Instructor on board' },
+        });
         expect(saved.status).toBe(200);
-        expect(saved.body.frat).toMatchObject({ score: 16, level: 'HIGH', completed: true, user_id: s.userId('pilot@skyline.test') });
-        expect((await s.api('GET', `/flights/frat/${id}.json`, { token: await t('student@skyline.test') })).status).toBe(403);
-        expect((await s.api('GET', `/flights/frat/${id}.json`, { token: await t('admin@harbor.test') })).status).toBe(404);
-        expect((await s.api('POST', `/flights/frat/${id}.json`, { token: await t('student@skyline.test'), body: { answers: high } })).status).toBe(403);
+        expect(saved.body.frat).toMatchObject({
+          score: 16,
+          level: 'HIGH',
+          completed: true,
+          user_id: s.userId('pilot@skyline.test'),
+        });
+        expect(
+          (await s.api('GET', `/flights/frat/${id}.json`, { token: await t('student@skyline.test') })).status,
+        ).toBe(403);
+        expect((await s.api('GET', `/flights/frat/${id}.json`, { token: await t('admin@harbor.test') })).status).toBe(
+          404,
+        );
+        expect(
+          (
+            await s.api('POST', `/flights/frat/${id}.json`, {
+              token: await t('student@skyline.test'),
+              body: { answers: high },
+            })
+          ).status,
+        ).toBe(403);
         expect((await dispatch(id, 'pilot@skyline.test')).body.result).toBe(true);
       } finally {
         await setFlag(s, s.refs.companies.skyline, 'schedule_dispatch_frat', false);
       }
-      expect((await s.api('POST', `/flights/frat/${id}.json`, { token: pilot, body: { answers: {} } })).status).toBe(400);
+      expect((await s.api('POST', `/flights/frat/${id}.json`, { token: pilot, body: { answers: {} } })).status).toBe(
+        400,
+      );
       expect((await s.api('GET', '/flights/frat/x.json', {})).status).toBe(401);
     });
 
@@ -282,23 +461,41 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       const form = await s.api('GET', `/flights/frat/${id}.json`, { token: pilot });
       // The lowest-risk answer to every factor: a valid, complete assessment.
       const options = Object.fromEntries(form.body.factors.map((f: any) => [f.key, f.options[0].key]));
-      expect((await s.api('POST', `/flights/frat/${id}.json`, { token: await t('admin@harbor.test'), body: { answers: options } })).status).toBe(404);
-      expect((await s.api('POST', `/flights/frat/${uuidv7()}.json`, { token: pilot, body: { answers: options } })).status).toBe(404);
+      expect(
+        (
+          await s.api('POST', `/flights/frat/${id}.json`, {
+            token: await t('admin@harbor.test'),
+            body: { answers: options },
+          })
+        ).status,
+      ).toBe(404);
+      expect(
+        (await s.api('POST', `/flights/frat/${uuidv7()}.json`, { token: pilot, body: { answers: options } })).status,
+      ).toBe(404);
       for (const body of [{ answers: 'all good' }, { answers: { ...options, weather: 7 } }, {}]) {
-        expect((await s.api('POST', `/flights/frat/${id}.json`, { token: pilot, body })).status, JSON.stringify(body)).toBe(400);
+        expect(
+          (await s.api('POST', `/flights/frat/${id}.json`, { token: pilot, body })).status,
+          JSON.stringify(body),
+        ).toBe(400);
       }
       expect((await dispatch(id)).body.result).toBe(true);
       const late = await s.api('POST', `/flights/frat/${id}.json`, { token: pilot, body: { answers: options } });
       expect(late.status).toBe(400);
       expect(late.body.result).toBe(false);
-      expect(await s.ctx.db.selectFrom('flight_risk_assessments').select('id').where('flight_id', '=', id).execute()).toEqual([]);
+      expect(
+        await s.ctx.db.selectFrom('flight_risk_assessments').select('id').where('flight_id', '=', id).execute(),
+      ).toEqual([]);
     });
 
     it('blocks a PIC without the type’s required certificates when the company says so', async () => {
       const admin = await t('admin@skyline.test');
       const type = await s.api('POST', '/flight_types/manager_add.json', {
         token: admin,
-        body: { FlightType: { name: 'Needs SEP' }, syncRequiredCertificates: true, RequiredCertificate: [{ role: 'pic', certificate_type: 'FAA_BASICMED' }] },
+        body: {
+          FlightType: { name: 'Needs SEP' },
+          syncRequiredCertificates: true,
+          RequiredCertificate: [{ role: 'pic', certificate_type: 'FAA_BASICMED' }],
+        },
       });
       const id = await createFlight(s, await t('dispatch@skyline.test'), flight({ flight_type_id: type.body.id }));
       await setFlag(s, s.refs.companies.skyline, 'require_pic_docs', true);
@@ -321,18 +518,25 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ result: true, id, status: 'CANCELED' });
       const history = await changesOf(s, id);
-      expect(history.at(-1)).toMatchObject({ action: 'cancel', comments: 'Weather\n\nFog at LECU', user_id: s.userId('pilot@skyline.test') });
+      expect(history.at(-1)).toMatchObject({
+        action: 'cancel',
+        comments: 'Weather\n\nFog at LECU',
+        user_id: s.userId('pilot@skyline.test'),
+      });
       // Already canceled: left as it is.
       expect((await cancel({ id, reason: 'again' })).body.status).toBe('CANCELED');
       expect(await changesOf(s, id)).toHaveLength(history.length);
       // Gone from the default list.
-      const list = await s.api('GET', `/flights/load/aircraft:${s.refs.aircraft['EC-ABC']}/limit:1000.json`, { token: await t('dispatch@skyline.test') });
+      const list = await s.api('GET', `/flights/load/aircraft:${s.refs.aircraft['EC-ABC']}/limit:1000.json`, {
+        token: await t('dispatch@skyline.test'),
+      });
       expect(list.body.flights.map((f: any) => f.Flight.id)).not.toContain(id);
     });
 
     it('notify tells the rest of the crew in-app, not the caller; without notify nobody hears', async () => {
       const pilot = await t('pilot@skyline.test');
-      const titles = async () => (await s.api('GET', '/notifications.json', { token: pilot })).body.notifications.map((n: any) => n.title);
+      const titles = async () =>
+        (await s.api('GET', '/notifications.json', { token: pilot })).body.notifications.map((n: any) => n.title);
       const before = await titles();
       const quiet = await createFlight(s, pilot, flight({ callsign: 'QUIET1' }));
       await cancel({ id: quiet, reason: 'Weather' });
@@ -349,7 +553,11 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
     it('cancelling a LANDED flight makes it DELETED and reverses the aircraft books exactly', async () => {
       const aircraft = s.refs.aircraft['EC-ABC'];
       const before = await aircraftRow(s, aircraft);
-      const id = await createFlight(s, await t('pilot@skyline.test'), flight({ takeoff_time: '10:07', landing_time: '11:04' }));
+      const id = await createFlight(
+        s,
+        await t('pilot@skyline.test'),
+        flight({ takeoff_time: '10:07', landing_time: '11:04' }),
+      );
       expect((await confirm(id)).status).toBe(200);
       const landed = await aircraftRow(s, aircraft);
       expect(landed.hours).not.toBe(before.hours);
@@ -393,7 +601,12 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       expect(again.body).toMatchObject({ result: true, status: 'CANCELED' });
       expect((await changesOf(s, id)).map((c) => c.action)).toEqual(['create', 'cancel']);
       const open = await createFlight(s, await t('dispatch@skyline.test'), flight());
-      for (const body of [{ reason: 'no id' }, { id: open, reason: '   ' }, { id: open, reason: 'x', notify: 'maybe' }, { id: open, reason: 'x'.repeat(501) }]) {
+      for (const body of [
+        { reason: 'no id' },
+        { id: open, reason: '   ' },
+        { id: open, reason: 'x', notify: 'maybe' },
+        { id: open, reason: 'x'.repeat(501) },
+      ]) {
         const r = await cancel(body);
         expect(r.status, JSON.stringify(body).slice(0, 60)).toBe(400);
         expect(r.body.result).toBe(false);
@@ -405,7 +618,11 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
     });
 
     it('authorization: permission holders, crew or creator; else 400 Not authorized and nothing changes', async () => {
-      const id = await createFlight(s, await t('instructor@skyline.test'), flight({ pic_id: s.userId('instructor@skyline.test') }));
+      const id = await createFlight(
+        s,
+        await t('instructor@skyline.test'),
+        flight({ pic_id: s.userId('instructor@skyline.test') }),
+      );
       for (const email of ['student@skyline.test', 'mechanic@skyline.test', 'auditor@skyline.test']) {
         const r = await cancel({ id, reason: 'no' }, email);
         expect(r.status, email).toBe(400);
@@ -417,7 +634,11 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       expect((await flightRow(s, id)).status).toBe('DRAFT');
       expect((await cancel({ id }, 'instructor@skyline.test')).status).toBe(400); // reason required
       // A student who is crew may cancel without any permission key.
-      const own = await createFlight(s, await t('instructor@skyline.test'), flight({ pic_id: s.userId('student@skyline.test'), supervisor_id: s.userId('instructor@skyline.test') }));
+      const own = await createFlight(
+        s,
+        await t('instructor@skyline.test'),
+        flight({ pic_id: s.userId('student@skyline.test'), supervisor_id: s.userId('instructor@skyline.test') }),
+      );
       expect((await cancel({ id: own, reason: 'Sick' }, 'student@skyline.test')).body.status).toBe('CANCELED');
     });
   });

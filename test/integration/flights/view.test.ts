@@ -42,12 +42,34 @@ describe.each(DIALECTS)('GET /flights/view on %s', (dialect) => {
     const r = await view(dual, 'dispatch@skyline.test');
     expect(r.status).toBe(200);
     const f = r.body.flight;
-    expect(f.Flight).toMatchObject({ id: dual, callsign: 'SKY1', status: 'DRAFT', offblocks_time: '08:00', takeoff_time: '08:10', landing_time: '09:20', onblocks_time: '09:30', block_time: 5400, flight_time: 4200, landings: 2 });
+    expect(f.Flight).toMatchObject({
+      id: dual,
+      callsign: 'SKY1',
+      status: 'DRAFT',
+      offblocks_time: '08:00',
+      takeoff_time: '08:10',
+      landing_time: '09:20',
+      onblocks_time: '09:30',
+      block_time: 5400,
+      flight_time: 4200,
+      landings: 2,
+    });
     expect(f.Base).toMatchObject({ id: s.refs.bases['Cuatro Vientos'], name: 'Cuatro Vientos' });
     expect(f.Aircraft).toMatchObject({ registration: 'EC-ABC', AircraftModel: { name: 'Cessna 172S' } });
     expect(f.FlightType).toMatchObject({ name: 'Dual training', pic_flight_time: 'fi', sic_flight_time: 'dual' });
-    expect(f.Pic).toMatchObject({ id: s.userId('instructor@skyline.test'), user_group_id: 150, active: true, pilot: true, deleted: false, UserGroup: { role: 150, name: 'Flight instructor' }, UserDetail: { name: 'Ivan', surname: 'Instructor' } });
-    expect(f.Sic).toMatchObject({ id: s.userId('student@skyline.test'), UserGroup: { role: 200, name: 'Student pilot' } });
+    expect(f.Pic).toMatchObject({
+      id: s.userId('instructor@skyline.test'),
+      user_group_id: 150,
+      active: true,
+      pilot: true,
+      deleted: false,
+      UserGroup: { role: 150, name: 'Flight instructor' },
+      UserDetail: { name: 'Ivan', surname: 'Instructor' },
+    });
+    expect(f.Sic).toMatchObject({
+      id: s.userId('student@skyline.test'),
+      UserGroup: { role: 200, name: 'Student pilot' },
+    });
     expect(f.Supervisor).toBeNull();
     const lecu = getAirport('LECU')!;
     const lell = getAirport('LELL')!;
@@ -56,12 +78,23 @@ describe.each(DIALECTS)('GET /flights/view on %s', (dialect) => {
     expect(r.body.distance).toBeCloseTo(greatCircleDistanceNm(lecu, lell), 0);
     expect(r.body.distance).toBeGreaterThan(250);
     expect(f.FlightChange).toHaveLength(1);
-    expect(f.FlightChange[0]).toMatchObject({ flight_id: dual, action: 'create', user_id: s.userId('instructor@skyline.test'), User: { UserDetail: { name: 'Ivan', surname: 'Instructor' } } });
+    expect(f.FlightChange[0]).toMatchObject({
+      flight_id: dual,
+      action: 'create',
+      user_id: s.userId('instructor@skyline.test'),
+      User: { UserDetail: { name: 'Ivan', surname: 'Instructor' } },
+    });
     expect(f.Upload).toEqual([]);
     expect(f.SafetyReport).toEqual([]);
     expect(r.body).toMatchObject({ canConfirm: true, canEdit: true, canCreate: true, canDelete: true });
-    expect(Object.keys(r.body.changeNames)).toEqual(expect.arrayContaining(['create', 'edit', 'confirm', 'dispatch', 'cancel']));
-    expect(r.body.changeNames.cancel).toEqual({ icon: expect.any(String), name: 'Canceled', class: expect.any(String) });
+    expect(Object.keys(r.body.changeNames)).toEqual(
+      expect.arrayContaining(['create', 'edit', 'confirm', 'dispatch', 'cancel']),
+    );
+    expect(r.body.changeNames.cancel).toEqual({
+      icon: expect.any(String),
+      name: 'Canceled',
+      class: expect.any(String),
+    });
   });
 
   it('the can* flags follow the caller: a student in the flight may look but not edit or confirm', async () => {
@@ -75,11 +108,19 @@ describe.each(DIALECTS)('GET /flights/view on %s', (dialect) => {
     expect(r.status).toBe(403);
     expect(r.body.result).toBe(false);
     expect((await view(dual, 'mechanic@skyline.test')).status).toBe(403);
-    await s.ctx.db.updateTable('aircraft').set({ user_id: s.userId('pilot@skyline.test') }).where('id', '=', s.refs.aircraft['EC-ABC']).execute();
+    await s.ctx.db
+      .updateTable('aircraft')
+      .set({ user_id: s.userId('pilot@skyline.test') })
+      .where('id', '=', s.refs.aircraft['EC-ABC'])
+      .execute();
     try {
       expect((await view(dual, 'pilot@skyline.test')).status).toBe(200);
     } finally {
-      await s.ctx.db.updateTable('aircraft').set({ user_id: null }).where('id', '=', s.refs.aircraft['EC-ABC']).execute();
+      await s.ctx.db
+        .updateTable('aircraft')
+        .set({ user_id: null })
+        .where('id', '=', s.refs.aircraft['EC-ABC'])
+        .execute();
     }
   });
 

@@ -13,7 +13,11 @@ describe.each(DIALECTS)('job scheduler on %s', (dialect) => {
   beforeAll(async () => {
     a = await startTestServer(dialect, { env: { JOBS: 'off' } });
     // A second server process on the same database.
-    b = await startTestServer(dialect, { env: { JOBS: 'off' }, reuse: { dataDir: a.where.dataDir, schema: a.where.schema }, seed: 'none' });
+    b = await startTestServer(dialect, {
+      env: { JOBS: 'off' },
+      reuse: { dataDir: a.where.dataDir, schema: a.where.schema },
+      seed: 'none',
+    });
     registerJob({
       name,
       everySeconds: 3600,

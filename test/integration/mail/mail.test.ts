@@ -5,7 +5,14 @@ import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { startSmtpSink } from './smtp-sink.ts';
 
-const outboxOf = (s: TestServer, to: string) => s.ctx.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('created').orderBy('id').execute();
+const outboxOf = (s: TestServer, to: string) =>
+  s.ctx.db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('to_address', '=', to)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
 
 /** A local port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -18,24 +25,43 @@ async function closedPort(): Promise<number> {
 
 describe('mail templates', () => {
   it('fill the data, keep plain text as written and escape it in HTML', () => {
-    const m = renderTemplate('welcome', { name: '<Ana & "Co">', company: 'Skyline', email: 'ana@skyline.test', appUrl: 'https://ops.example' });
+    const m = renderTemplate('welcome', {
+      name: '<Ana & "Co">',
+      company: 'Skyline',
+      email: 'ana@skyline.test',
+      appUrl: 'https://ops.example',
+    });
     expect(m.subject).toBe('Welcome to Skyline');
     expect(m.text).toContain('Hello <Ana & "Co">,');
     expect(m.html).toContain('Hello &lt;Ana &amp; &quot;Co&quot;&gt;,');
     expect(m.html).not.toContain('<Ana');
-    expect(renderTemplate('confirm', { name: 'A', email: 'a@b.c', token: 'T0K', appUrl: 'https://ops.example' }).text).toContain('https://ops.example/confirm/T0K');
+    expect(
+      renderTemplate('confirm', { name: 'A', email: 'a@b.c', token: 'T0K', appUrl: 'https://ops.example' }).text,
+    ).toContain('https://ops.example/confirm/T0K');
   });
 
   it('name the Part A 6 messages: confirmation, welcome, activation, staff confirmation, reminder, sign-in code', () => {
-    const data = { name: 'Ana', company: 'Skyline', email: 'ana@skyline.test', token: 'T0K', code: '123456', appUrl: 'https://ops.example' };
+    const data = {
+      name: 'Ana',
+      company: 'Skyline',
+      email: 'ana@skyline.test',
+      token: 'T0K',
+      code: '123456',
+      appUrl: 'https://ops.example',
+    };
     expect(renderTemplate('confirm', data).subject).toBe('Confirm your email address');
     expect(renderTemplate('welcome', data).text).toContain('Sign in at https://ops.example with ana@skyline.test');
-    expect(renderTemplate('activation', data)).toMatchObject({ subject: 'Activate your account at Skyline', text: expect.stringContaining('https://ops.example/activate/T0K') });
+    expect(renderTemplate('activation', data)).toMatchObject({
+      subject: 'Activate your account at Skyline',
+      text: expect.stringContaining('https://ops.example/activate/T0K'),
+    });
     expect(renderTemplate('reminder', data).text).toContain('https://ops.example/activate/T0K');
     expect(renderTemplate('two_factor_code', data).text).toContain('Your sign-in code is 123456');
     // The staff confirmation links the confirmation page, or the activation page when the login has no password yet.
     expect(renderTemplate('staff_confirm', data).text).toContain('https://ops.example/confirm/T0K');
-    expect(renderTemplate('staff_confirm', { ...data, page: 'activate' }).text).toContain('https://ops.example/activate/T0K');
+    expect(renderTemplate('staff_confirm', { ...data, page: 'activate' }).text).toContain(
+      'https://ops.example/activate/T0K',
+    );
     // No placeholder is ever left in a rendered mail.
     for (const t of ['confirm', 'welcome', 'activation', 'staff_confirm', 'reminder', 'two_factor_code'] as const) {
       const m = renderTemplate(t, data);
@@ -65,9 +91,16 @@ describe.each(DIALECTS)('mail delivery on %s', (dialect) => {
       expect(mail.subject).toBe('Your sign-in code');
       const code = /code is (\d{6})/.exec(mail.text)![1];
       const [row] = await outboxOf(s, 'auditor@skyline.test');
-      expect(row).toMatchObject({ status: 'sent', template: 'two_factor_code', subject: 'Your sign-in code', company_id: s.refs.companies.skyline });
+      expect(row).toMatchObject({
+        status: 'sent',
+        template: 'two_factor_code',
+        subject: 'Your sign-in code',
+        company_id: s.refs.companies.skyline,
+      });
       expect(row.sent_at).toBeGreaterThan(0);
-      expect((await s.api('POST', '/login/verify.json', { body: { challenge: r.body.challenge, code } })).status).toBe(200);
+      expect((await s.api('POST', '/login/verify.json', { body: { challenge: r.body.challenge, code } })).status).toBe(
+        200,
+      );
     });
   });
 
@@ -84,7 +117,10 @@ describe.each(DIALECTS)('mail delivery on %s', (dialect) => {
     });
 
     it('keeps mail in the database outbox and sends nothing', async () => {
-      const r = await s.api('POST', '/pilots/reminder.json', { token: await s.login('admin@skyline.test'), body: { user: s.userId('pilot@skyline.test') } });
+      const r = await s.api('POST', '/pilots/reminder.json', {
+        token: await s.login('admin@skyline.test'),
+        body: { user: s.userId('pilot@skyline.test') },
+      });
       expect(r.status).toBe(200);
       const rows = await outboxOf(s, 'pilot@skyline.test');
       expect(rows.map((x) => [x.status, x.template])).toEqual([['outbox', 'welcome']]);
@@ -103,7 +139,10 @@ describe.each(DIALECTS)('mail delivery on %s', (dialect) => {
     afterAll(() => s?.close());
 
     it('records the failure; the request itself still succeeds', async () => {
-      const r = await s.api('POST', '/pilots/reminder.json', { token: await s.login('admin@skyline.test'), body: { user: s.userId('pilot@skyline.test') } });
+      const r = await s.api('POST', '/pilots/reminder.json', {
+        token: await s.login('admin@skyline.test'),
+        body: { user: s.userId('pilot@skyline.test') },
+      });
       expect(r.status).toBe(200);
       const [row] = await outboxOf(s, 'pilot@skyline.test');
       expect(row.status).toBe('failed');

@@ -12,7 +12,9 @@ export interface ReceivedMail {
 
 /** Quoted-printable (RFC 2045) as nodemailer writes text parts. */
 function decodeQuotedPrintable(s: string): string {
-  const bytes = s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  const bytes = s
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
@@ -23,7 +25,9 @@ function subjectOf(headers: string): string {
   return m[1]
     .replace(/\r?\n[ \t]/g, ' ')
     .replace(/=\?utf-8\?([QB])\?(.*?)\?=/gi, (_, enc: string, data: string) =>
-      enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : decodeQuotedPrintable(data.replace(/_/g, ' ')),
     )
     .replace(/\?=\s+=\?/g, '');
 }
@@ -38,7 +42,8 @@ function textOf(raw: string): string {
     if (!/^Content-Type: text\/plain/im.test(headers)) continue;
     const body = part.slice(split).replace(/^\r?\n\r?\n/, '');
     if (/Content-Transfer-Encoding: quoted-printable/i.test(headers)) return decodeQuotedPrintable(body);
-    if (/Content-Transfer-Encoding: base64/i.test(headers)) return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
+    if (/Content-Transfer-Encoding: base64/i.test(headers))
+      return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
     return body;
   }
   return '';
@@ -94,7 +99,11 @@ export async function startSmtpSink() {
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`no mail matched within ${timeoutMs} ms; got ${messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join(' | ') || 'none'}`));
+          reject(
+            new Error(
+              `no mail matched within ${timeoutMs} ms; got ${messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join(' | ') || 'none'}`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);

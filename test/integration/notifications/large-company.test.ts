@@ -11,15 +11,32 @@ describe.each(DIALECTS)('notifications to a large company on %s', (dialect) => {
 
   beforeAll(async () => {
     s = await startTestServer(dialect);
-    const pilot = await s.ctx.db.selectFrom('users').selectAll().where('id', '=', s.userId('pilot@skyline.test')).executeTakeFirstOrThrow();
-    const copies = Array.from({ length: PEOPLE }, (_, i) => ({ ...pilot, id: uuidv7(), identity_id: null, email: null, name: `Member${i}` }));
-    for (let i = 0; i < copies.length; i += 200) await s.ctx.db.insertInto('users').values(copies.slice(i, i + 200)).execute();
+    const pilot = await s.ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', s.userId('pilot@skyline.test'))
+      .executeTakeFirstOrThrow();
+    const copies = Array.from({ length: PEOPLE }, (_, i) => ({
+      ...pilot,
+      id: uuidv7(),
+      identity_id: null,
+      email: null,
+      name: `Member${i}`,
+    }));
+    for (let i = 0; i < copies.length; i += 200)
+      await s.ctx.db
+        .insertInto('users')
+        .values(copies.slice(i, i + 200))
+        .execute();
   }, 120_000);
   afterAll(() => s?.close());
 
   it('news with notification reaches every active member in one save', async () => {
     const ops = await s.login('ops@skyline.test');
-    const r = await s.api('POST', '/manager/news/news/edit.json', { token: ops, body: { News: { name: 'All hands', notification: 1 } } });
+    const r = await s.api('POST', '/manager/news/news/edit.json', {
+      token: ops,
+      body: { News: { name: 'All hands', notification: 1 } },
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const { n } = await s.ctx.db
       .selectFrom('notifications')

@@ -9,7 +9,9 @@ describe.each(DIALECTS)('in-app notifications on %s', (dialect) => {
   beforeAll(async () => {
     s = await startTestServer(dialect);
     const pilot = s.userId('pilot@skyline.test');
-    await s.ctx.tx((uow) => notify(uow, { companyId: s.refs.companies.skyline, userIds: [pilot], title: 'First', body: 'one', link: '/a' }));
+    await s.ctx.tx((uow) =>
+      notify(uow, { companyId: s.refs.companies.skyline, userIds: [pilot], title: 'First', body: 'one', link: '/a' }),
+    );
     await new Promise((r) => setTimeout(r, 1100));
     await s.ctx.tx((uow) =>
       notify(uow, {
@@ -31,7 +33,8 @@ describe.each(DIALECTS)('in-app notifications on %s', (dialect) => {
 
   it('rejects a body that is neither ids nor all', async () => {
     const pilot = await s.login('pilot@skyline.test');
-    for (const body of [{}, { all: false }, { ids: 'x' }]) expect((await s.api('POST', '/notifications/read.json', { token: pilot, body })).status).toBe(400);
+    for (const body of [{}, { all: false }, { ids: 'x' }])
+      expect((await s.api('POST', '/notifications/read.json', { token: pilot, body })).status).toBe(400);
     expect((await s.api('GET', '/notifications.json?page=0', { token: pilot })).status).toBe(400);
     const unread = await s.api('GET', '/notifications.json?unread=1', { token: pilot });
     expect(unread.body.notifications.length).toBe(2);
@@ -62,7 +65,9 @@ describe.each(DIALECTS)('in-app notifications on %s', (dialect) => {
     expect(ok.body).toEqual({ result: true, marked: 1 });
     const unread = await s.api('GET', '/notifications.json?unread=1', { token: pilot });
     expect(unread.body.notifications.map((n: any) => n.title)).toEqual(['First']);
-    expect((await s.api('POST', '/notifications/read.json', { token: pilot, body: { all: true } })).body.marked).toBe(1);
+    expect((await s.api('POST', '/notifications/read.json', { token: pilot, body: { all: true } })).body.marked).toBe(
+      1,
+    );
   });
 
   it('replicate to their recipient only; a device may mark one read offline', async () => {
@@ -70,21 +75,42 @@ describe.each(DIALECTS)('in-app notifications on %s', (dialect) => {
     const docs = (await pullAll(s, mech, 'notifications')).docs;
     expect(docs.map((d) => d.title)).toEqual(['Second']);
     const { _deleted, ...doc } = docs[0];
-    const r = await push(s, mech, 'notifications', [{ assumedMasterState: doc, newDocumentState: { ...doc, read: true } }]);
+    const r = await push(s, mech, 'notifications', [
+      { assumedMasterState: doc, newDocumentState: { ...doc, read: true } },
+    ]);
     expect(r.body.conflicts).toEqual([]);
-    const back = await push(s, mech, 'notifications', [{ assumedMasterState: { ...doc, read: true }, newDocumentState: { ...doc, read: false, title: 'x' } }]);
+    const back = await push(s, mech, 'notifications', [
+      { assumedMasterState: { ...doc, read: true }, newDocumentState: { ...doc, read: false, title: 'x' } },
+    ]);
     expect(back.body.conflicts[0]).toMatchObject({ read: true, title: 'Second' });
     const pilot = await s.login('pilot@skyline.test');
-    expect((await pullAll(s, pilot, 'notifications')).docs.every((d) => d.user_id === s.userId('pilot@skyline.test'))).toBe(true);
+    expect(
+      (await pullAll(s, pilot, 'notifications')).docs.every((d) => d.user_id === s.userId('pilot@skyline.test')),
+    ).toBe(true);
   });
 
   it('pages by 100, newest first', async () => {
     const dispatch = s.userId('dispatch@skyline.test');
-    await s.ctx.tx((uow) => notify(uow, { companyId: s.refs.companies.skyline, userIds: [dispatch], title: 'Oldest', body: null, link: null }));
+    await s.ctx.tx((uow) =>
+      notify(uow, {
+        companyId: s.refs.companies.skyline,
+        userIds: [dispatch],
+        title: 'Oldest',
+        body: null,
+        link: null,
+      }),
+    );
     await new Promise((r) => setTimeout(r, 1100));
     for (let i = 0; i < 10; i++) {
       await s.ctx.tx(async (uow) => {
-        for (let j = 0; j < 10; j++) await notify(uow, { companyId: s.refs.companies.skyline, userIds: [dispatch], title: `N${i * 10 + j}`, body: null, link: null });
+        for (let j = 0; j < 10; j++)
+          await notify(uow, {
+            companyId: s.refs.companies.skyline,
+            userIds: [dispatch],
+            title: `N${i * 10 + j}`,
+            body: null,
+            link: null,
+          });
       });
     }
     const token = await s.login('dispatch@skyline.test');

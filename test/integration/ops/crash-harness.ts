@@ -44,7 +44,16 @@ export interface CrashReport {
   ms: number;
 }
 
-type Kind = 'type' | 'flight' | 'confirm' | 'mel.raise' | 'mel.extend' | 'mel.close' | 'safety.open' | 'safety.draft' | 'safety.submit';
+type Kind =
+  | 'type'
+  | 'flight'
+  | 'confirm'
+  | 'mel.raise'
+  | 'mel.extend'
+  | 'mel.close'
+  | 'safety.open'
+  | 'safety.draft'
+  | 'safety.submit';
 
 interface Attempt {
   kind: Kind;
@@ -62,16 +71,26 @@ async function sink() {
     req.on('end', () => res.writeHead(204).end());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
-export async function crashWrites(dialect: TestDialect, cycles: number, opts: { writers?: number; log?: (s: string) => void } = {}): Promise<CrashReport> {
+export async function crashWrites(
+  dialect: TestDialect,
+  cycles: number,
+  opts: { writers?: number; log?: (s: string) => void } = {},
+): Promise<CrashReport> {
   const started = Date.now();
   const writers = opts.writers ?? 4;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-crash-'));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : null;
-  const env: Record<string, string> = pgSchema ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: pgSchema.schema } : { DATA_DIR: dataDir };
-  const open = () => openDatabase({ databaseUrl: pgSchema ? PG_URL : null, dataDir, pgSchema: pgSchema?.schema ?? null, poolSize: 2 });
+  const env: Record<string, string> = pgSchema
+    ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: pgSchema.schema }
+    : { DATA_DIR: dataDir };
+  const open = () =>
+    openDatabase({ databaseUrl: pgSchema ? PG_URL : null, dataDir, pgSchema: pgSchema?.schema ?? null, poolSize: 2 });
   const attempts: Attempt[] = [];
   let seq = 0;
   let confirmDay = 0;
@@ -84,9 +103,13 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
   const pilot = await p.login('pilot@skyline.test');
   const mechanic = await p.login('mechanic@skyline.test');
   const types = await p.api('GET', '/flight_types/index.json', { token: admin.token });
-  const typeId = types.body.flight_types.find((t: { FlightType: { name: string } }) => t.FlightType.name === 'Solo')?.FlightType.id ?? types.body.flight_types[0].FlightType.id;
+  const typeId =
+    types.body.flight_types.find((t: { FlightType: { name: string } }) => t.FlightType.name === 'Solo')?.FlightType
+      .id ?? types.body.flight_types[0].FlightType.id;
   const aircraft = await p.api('GET', '/aircraft/index.json', { token: admin.token });
-  const reg = (r: string) => aircraft.body.aircraft.find((a: { Aircraft: { registration: string } }) => a.Aircraft.registration === r)?.Aircraft.id;
+  const reg = (r: string) =>
+    aircraft.body.aircraft.find((a: { Aircraft: { registration: string } }) => a.Aircraft.registration === r)?.Aircraft
+      .id;
   const aircraftId = reg('EC-ABC') ?? aircraft.body.aircraft[0].Aircraft.id;
   const melAircraftId = reg('EC-DEF') ?? aircraftId;
   const events = (await p.api('GET', '/webhooks/events.json', { token: admin.token })).body.events as string[];
@@ -94,8 +117,16 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
   if (endpoint.status !== 200) throw new Error(`webhook endpoint: ${endpoint.status} ${JSON.stringify(endpoint.body)}`);
   await p.stop();
   const seeded = open();
-  const category = await seeded.db.selectFrom('safety_report_categories').select('id').orderBy('id').executeTakeFirstOrThrow();
-  const booksBefore = await seeded.db.selectFrom('aircraft').select(['flights', 'landings']).where('id', '=', aircraftId).executeTakeFirstOrThrow();
+  const category = await seeded.db
+    .selectFrom('safety_report_categories')
+    .select('id')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const booksBefore = await seeded.db
+    .selectFrom('aircraft')
+    .select(['flights', 'landings'])
+    .where('id', '=', aircraftId)
+    .executeTakeFirstOrThrow();
   await seeded.close();
 
   let onAck: (() => void) | null = null;
@@ -105,7 +136,8 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
     const r = await call();
     a.acked = r.status >= 200 && r.status < 300 && r.body?.result !== false;
     if (a.acked) onAck?.();
-    if (r.status >= 400 && r.status < 500) throw new Error(`write refused (${a.kind} ${r.status}): ${JSON.stringify(r.body)}`);
+    if (r.status >= 400 && r.status < 500)
+      throw new Error(`write refused (${a.kind} ${r.status}): ${JSON.stringify(r.body)}`);
     // A later step on the same record only after this one was acknowledged.
     return a.acked;
   };
@@ -126,7 +158,15 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
     },
   });
   const safetyBody = (name: string, status: 'open' | 'draft') => ({
-    SafetyReport: { name, status, datetime: '2026-03-14T10:30:00Z', location: 'LECU', events: 'Crash harness', flight_phase: 'APR', safety_report_category_id: category.id },
+    SafetyReport: {
+      name,
+      status,
+      datetime: '2026-03-14T10:30:00Z',
+      location: 'LECU',
+      events: 'Crash harness',
+      flight_phase: 'APR',
+      safety_report_category_id: category.id,
+    },
   });
 
   /**
@@ -143,11 +183,15 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
     const token = admin.token;
     switch (n % 6) {
       case 0:
-        await step({ kind: 'type', marker, acked: false }, () => proc.api('POST', '/flight_types/manager_add.json', { token, body: { FlightType: { name: marker } } }));
+        await step({ kind: 'type', marker, acked: false }, () =>
+          proc.api('POST', '/flight_types/manager_add.json', { token, body: { FlightType: { name: marker } } }),
+        );
         return;
       case 1: {
         const day = new Date(Date.UTC(2023, 0, 1) + (n % 700) * 86400000).toISOString().slice(0, 10);
-        await step({ kind: 'flight', marker, acked: false }, () => proc.api('POST', '/flights/edit.json', { token, body: flightBody(day, marker) }));
+        await step({ kind: 'flight', marker, acked: false }, () =>
+          proc.api('POST', '/flights/edit.json', { token, body: flightBody(day, marker) }),
+        );
         return;
       }
       case 2: {
@@ -159,7 +203,12 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
           id = r.body?.id ?? '';
           return r;
         });
-        if (created) followUps.push((q) => step({ kind: 'confirm', marker, id, acked: false }, () => q.api('POST', `/flights/confirm/${id}.json`, { token, body: { pass: 'demo1234' } })).then(() => {}));
+        if (created)
+          followUps.push((q) =>
+            step({ kind: 'confirm', marker, id, acked: false }, () =>
+              q.api('POST', `/flights/confirm/${id}.json`, { token, body: { pass: 'demo1234' } }),
+            ).then(() => {}),
+          );
         return;
       }
       case 3: {
@@ -168,24 +217,43 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
         const raised = await step({ kind: 'mel.raise', marker, acked: false }, async () => {
           const r = await proc.api('POST', '/maintenance/aircraft_reports/create.json', {
             token,
-            body: { AircraftReport: { aircraft_id: melAircraftId, type: 'MEL', title: marker, ata_chapter: '34' }, MelItem: { released_by: mechanic.userId, category: 'C' } },
+            body: {
+              AircraftReport: { aircraft_id: melAircraftId, type: 'MEL', title: marker, ata_chapter: '34' },
+              MelItem: { released_by: mechanic.userId, category: 'C' },
+            },
           });
           id = r.body?.id ?? '';
           expires = Number(r.body?.MelItem?.expires ?? 0);
           return r;
         });
         if (!raised) return;
-        const close = (q: ProdProcess) => step({ kind: 'mel.close', marker, id, acked: false }, () => q.api('POST', `/maintenance/aircraft_reports/edit/${id}.json`, { token, body: { AircraftReport: { status: 'CLOSED' } } })).then(() => {});
+        const close = (q: ProdProcess) =>
+          step({ kind: 'mel.close', marker, id, acked: false }, () =>
+            q.api('POST', `/maintenance/aircraft_reports/edit/${id}.json`, {
+              token,
+              body: { AircraftReport: { status: 'CLOSED' } },
+            }),
+          ).then(() => {});
         // Every other item is extended before it is closed.
         if (n % 12 === 3) {
           followUps.push(async (q) => {
-            if (await step({ kind: 'mel.extend', marker, id, acked: false }, () => q.api('POST', `/maintenance/aircraft_reports/extend/${id}.json`, { token, body: { extended_until: expires + 86400 } }))) followUps.push(close);
+            if (
+              await step({ kind: 'mel.extend', marker, id, acked: false }, () =>
+                q.api('POST', `/maintenance/aircraft_reports/extend/${id}.json`, {
+                  token,
+                  body: { extended_until: expires + 86400 },
+                }),
+              )
+            )
+              followUps.push(close);
           });
         } else followUps.push(close);
         return;
       }
       case 4:
-        await step({ kind: 'safety.open', marker, acked: false }, () => proc.api('POST', '/safety_reports/create.json', { token, body: safetyBody(marker, 'open') }));
+        await step({ kind: 'safety.open', marker, acked: false }, () =>
+          proc.api('POST', '/safety_reports/create.json', { token, body: safetyBody(marker, 'open') }),
+        );
         return;
       default: {
         let id = '';
@@ -194,7 +262,12 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
           id = r.body?.id ?? '';
           return r;
         });
-        if (drafted) followUps.push((q) => step({ kind: 'safety.submit', marker, id, acked: false }, () => q.api('POST', `/safety_reports/edit/${id}.json`, { token, body: { SafetyReport: { status: 'open' } } })).then(() => {}));
+        if (drafted)
+          followUps.push((q) =>
+            step({ kind: 'safety.submit', marker, id, acked: false }, () =>
+              q.api('POST', `/safety_reports/edit/${id}.json`, { token, body: { SafetyReport: { status: 'open' } } }),
+            ).then(() => {}),
+          );
       }
     }
   };
@@ -245,10 +318,21 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
       return m;
     };
     const like = `K${run}%`;
-    const typeCounts = count((await db.selectFrom('flight_types').select(['name']).where('name', 'like', like).execute()).map((r) => r.name));
-    const flights = await db.selectFrom('flights').select(['id', 'callsign', 'company_id', 'status', 'confirmed_at']).where('callsign', 'like', like).execute();
+    const typeCounts = count(
+      (await db.selectFrom('flight_types').select(['name']).where('name', 'like', like).execute()).map((r) => r.name),
+    );
+    const flights = await db
+      .selectFrom('flights')
+      .select(['id', 'callsign', 'company_id', 'status', 'confirmed_at'])
+      .where('callsign', 'like', like)
+      .execute();
     const flightCounts = count(flights.map((f) => f.callsign));
-    const reports = await db.selectFrom('aircraft_reports').select(['id', 'title', 'status', 'closed']).where('title', 'like', like).where('deleted', '=', 0).execute();
+    const reports = await db
+      .selectFrom('aircraft_reports')
+      .select(['id', 'title', 'status', 'closed'])
+      .where('title', 'like', like)
+      .where('deleted', '=', 0)
+      .execute();
     const reportCounts = count(reports.map((r) => r.title));
     const melItems = reports.length
       ? await db
@@ -261,7 +345,11 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
           )
           .execute()
       : [];
-    const safety = await db.selectFrom('safety_reports').select(['id', 'name', 'status', 'idn', 'reported']).where('name', 'like', like).execute();
+    const safety = await db
+      .selectFrom('safety_reports')
+      .select(['id', 'name', 'status', 'idn', 'reported'])
+      .where('name', 'like', like)
+      .execute();
     const safetyCounts = count(safety.map((r) => r.name));
     const flightByMarker = new Map(flights.map((f) => [f.callsign as string, f]));
     const reportByMarker = new Map(reports.map((r) => [r.title, r]));
@@ -327,16 +415,24 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
         .execute();
       const byFlight = new Map(creates.map((c) => [c.flight_id, Number(c.n)]));
       for (const f of flights) {
-        if (byFlight.get(f.id) !== 1) halfWritten.push(`flight ${f.callsign} has ${byFlight.get(f.id) ?? 0} create history rows`);
+        if (byFlight.get(f.id) !== 1)
+          halfWritten.push(`flight ${f.callsign} has ${byFlight.get(f.id) ?? 0} create history rows`);
         const confirms = confirmRows.get(f.id) ?? 0;
         const landed = f.status === 'LANDED';
-        if (confirms !== (landed ? 1 : 0) || landed !== (f.confirmed_at !== null)) halfWritten.push(`flight ${f.callsign} is ${f.status} (confirmed_at ${f.confirmed_at}) with ${confirms} confirm rows`);
+        if (confirms !== (landed ? 1 : 0) || landed !== (f.confirmed_at !== null))
+          halfWritten.push(
+            `flight ${f.callsign} is ${f.status} (confirmed_at ${f.confirmed_at}) with ${confirms} confirm rows`,
+          );
       }
     }
     // The per-status counters agree with the rows.
     const company = flights[0]?.company_id;
     if (company) {
-      const counted = await db.selectFrom('flight_counts').select(['status', 'count']).where('company_id', '=', company).execute();
+      const counted = await db
+        .selectFrom('flight_counts')
+        .select(['status', 'count'])
+        .where('company_id', '=', company)
+        .execute();
       const actual = await db
         .selectFrom('flights')
         .select(['status', sql<number>`count(*)`.as('n')])
@@ -345,20 +441,33 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
         .groupBy('status')
         .execute();
       const want = new Map(actual.map((r) => [r.status, Number(r.n)]));
-      for (const c of counted) if (Number(c.count) !== (want.get(c.status) ?? 0)) halfWritten.push(`flight_counts ${c.status} = ${c.count}, rows ${want.get(c.status) ?? 0}`);
+      for (const c of counted)
+        if (Number(c.count) !== (want.get(c.status) ?? 0))
+          halfWritten.push(`flight_counts ${c.status} = ${c.count}, rows ${want.get(c.status) ?? 0}`);
     }
     // The aircraft books moved once per confirmed flight (each one landing).
     const landed = flights.filter((f) => f.status === 'LANDED').length;
-    const books = await db.selectFrom('aircraft').select(['flights', 'landings']).where('id', '=', aircraftId).executeTakeFirstOrThrow();
-    if (Number(books.flights) - Number(booksBefore.flights) !== landed || Number(books.landings) - Number(booksBefore.landings) !== landed) {
-      halfWritten.push(`aircraft books moved by ${Number(books.flights) - Number(booksBefore.flights)} flights and ${Number(books.landings) - Number(booksBefore.landings)} landings for ${landed} confirmed flights`);
+    const books = await db
+      .selectFrom('aircraft')
+      .select(['flights', 'landings'])
+      .where('id', '=', aircraftId)
+      .executeTakeFirstOrThrow();
+    if (
+      Number(books.flights) - Number(booksBefore.flights) !== landed ||
+      Number(books.landings) - Number(booksBefore.landings) !== landed
+    ) {
+      halfWritten.push(
+        `aircraft books moved by ${Number(books.flights) - Number(booksBefore.flights)} flights and ${Number(books.landings) - Number(booksBefore.landings)} landings for ${landed} confirmed flights`,
+      );
     }
     // MEL: every report has its item; an extension is stamped whole; a closure has its time.
     for (const r of reports) {
       const item = itemByReport.get(r.id);
       if (!item) halfWritten.push(`MEL report ${r.title} has no item`);
-      else if (item.extended ? item.extended_until === null || item.extended_by === null : item.extended_until !== null) halfWritten.push(`MEL item ${r.title} extension half-stamped`);
-      if ((r.status === 'CLOSED') !== (r.closed !== null)) halfWritten.push(`MEL report ${r.title} is ${r.status} with closed ${r.closed}`);
+      else if (item.extended ? item.extended_until === null || item.extended_by === null : item.extended_until !== null)
+        halfWritten.push(`MEL item ${r.title} extension half-stamped`);
+      if ((r.status === 'CLOSED') !== (r.closed !== null))
+        halfWritten.push(`MEL report ${r.title} is ${r.status} with closed ${r.closed}`);
     }
     // Safety: a submitted report has its number and time, a draft neither; one creation trail row, one submission row when submitted from a draft.
     if (safety.length) {
@@ -373,25 +482,45 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
         .execute();
       for (const r of safety) {
         const open = r.status !== 'draft';
-        if (open !== (r.idn !== null) || open !== (r.reported !== null)) halfWritten.push(`safety report ${r.name} is ${r.status} with number ${r.idn}`);
+        if (open !== (r.idn !== null) || open !== (r.reported !== null))
+          halfWritten.push(`safety report ${r.name} is ${r.status} with number ${r.idn}`);
         const rows = trail.filter((t) => t.safety_report_id === r.id);
-        if (rows.filter((t) => t.action === 'create').length !== 1) halfWritten.push(`safety report ${r.name} has ${rows.filter((t) => t.action === 'create').length} create trail rows`);
+        if (rows.filter((t) => t.action === 'create').length !== 1)
+          halfWritten.push(
+            `safety report ${r.name} has ${rows.filter((t) => t.action === 'create').length} create trail rows`,
+          );
         const wantSubmit = attempts.some((a) => a.kind === 'safety.draft' && a.marker === r.name) && open ? 1 : 0;
-        if (rows.filter((t) => t.action === 'submit').length !== wantSubmit) halfWritten.push(`safety report ${r.name} has ${rows.filter((t) => t.action === 'submit').length} submit trail rows`);
+        if (rows.filter((t) => t.action === 'submit').length !== wantSubmit)
+          halfWritten.push(
+            `safety report ${r.name} has ${rows.filter((t) => t.action === 'submit').length} submit trail rows`,
+          );
       }
     }
     // Safety numbers of the company: 1..N per year, no gap, no duplicate, the counter at N.
-    const companyId = (await db.selectFrom('safety_reports').select('company_id').where('name', 'like', like).executeTakeFirst())?.company_id;
+    const companyId = (
+      await db.selectFrom('safety_reports').select('company_id').where('name', 'like', like).executeTakeFirst()
+    )?.company_id;
     if (companyId) {
-      const numbered = await db.selectFrom('safety_reports').select(['idn_year', 'idn_seq']).where('company_id', '=', companyId).where('idn_seq', 'is not', null).execute();
-      const counters = await db.selectFrom('safety_report_counters').select(['year', 'value']).where('company_id', '=', companyId).execute();
+      const numbered = await db
+        .selectFrom('safety_reports')
+        .select(['idn_year', 'idn_seq'])
+        .where('company_id', '=', companyId)
+        .where('idn_seq', 'is not', null)
+        .execute();
+      const counters = await db
+        .selectFrom('safety_report_counters')
+        .select(['year', 'value'])
+        .where('company_id', '=', companyId)
+        .execute();
       for (const year of new Set(numbered.map((r) => Number(r.idn_year)))) {
         const seqs = numbered.filter((r) => Number(r.idn_year) === year).map((r) => Number(r.idn_seq));
         const max = Math.max(...seqs);
         if (new Set(seqs).size !== seqs.length) halfWritten.push(`safety numbers of ${year}: duplicates`);
-        if (new Set(seqs).size !== max) halfWritten.push(`safety numbers of ${year}: ${max - new Set(seqs).size} gaps below ${max}`);
+        if (new Set(seqs).size !== max)
+          halfWritten.push(`safety numbers of ${year}: ${max - new Set(seqs).size} gaps below ${max}`);
         const counter = counters.find((c) => Number(c.year) === year);
-        if (Number(counter?.value) !== max) halfWritten.push(`safety counter of ${year} is ${counter?.value}, highest number ${max}`);
+        if (Number(counter?.value) !== max)
+          halfWritten.push(`safety counter of ${year} is ${counter?.value}, highest number ${max}`);
       }
     }
     // Outbox: one event per stored change of a subscribed type, none for a change that is not there.
@@ -404,7 +533,13 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
       'safety.submit': { type: 'safety_report.submitted', id: (a) => safetyByMarker.get(a.marker)?.id },
     };
     const recordIds = [...flights.map((f) => f.id), ...reports.map((r) => r.id), ...safety.map((r) => r.id)];
-    const outbox = recordIds.length ? await db.selectFrom('webhook_events').select(['type', 'record_id']).where('record_id', 'in', recordIds).execute() : [];
+    const outbox = recordIds.length
+      ? await db
+          .selectFrom('webhook_events')
+          .select(['type', 'record_id'])
+          .where('record_id', 'in', recordIds)
+          .execute()
+      : [];
     const got = new Map<string, number>();
     for (const e of outbox) got.set(`${e.type} ${e.record_id}`, (got.get(`${e.type} ${e.record_id}`) ?? 0) + 1);
     const want = new Map<string, string>();
@@ -413,10 +548,12 @@ export async function crashWrites(dialect: TestDialect, cycles: number, opts: { 
       const id = ev && events.includes(ev.type) ? ev.id(a) : undefined;
       if (ev && id && stored.has(a)) want.set(`${ev.type} ${id}`, `${a.kind} ${a.marker}`);
     }
-    for (const [key, what] of want) if (got.get(key) !== 1) halfWritten.push(`${what}: ${got.get(key) ?? 0} outbox events`);
+    for (const [key, what] of want)
+      if (got.get(key) !== 1) halfWritten.push(`${what}: ${got.get(key) ?? 0} outbox events`);
     for (const [key, n] of got) {
       const type = key.split(' ')[0];
-      if (!want.has(key) && Object.values(eventOf).some((e) => e.type === type)) halfWritten.push(`outbox event ${key} (${n}) without its change`);
+      if (!want.has(key) && Object.values(eventOf).some((e) => e.type === type))
+        halfWritten.push(`outbox event ${key} (${n}) without its change`);
     }
     webhookEvents = outbox.length;
     if (!pgSchema) {

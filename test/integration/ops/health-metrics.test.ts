@@ -64,10 +64,18 @@ describe.each(DIALECTS)('health and metrics on %s', (dialect) => {
     expect(m.headers.get('content-type')).toContain('text/plain');
     expect(sample(m.text, 'http_requests_total', { method: 'GET', route: ft, status: '200' })).toBe(okBefore + 3);
     expect(sample(m.text, 'http_requests_total', { method: 'GET', route, status: '404' })).toBeGreaterThanOrEqual(1);
-    expect(sample(m.text, 'http_request_errors_total', { method: 'GET', route, kind: 'client' })).toBeGreaterThanOrEqual(1);
-    expect(sample(m.text, 'http_request_errors_total', { method: 'GET', route: ft, kind: 'client' })).toBeGreaterThanOrEqual(1);
-    expect(sample(m.text, 'http_request_duration_seconds_count', { method: 'GET', route: ft })).toBeGreaterThanOrEqual(4);
-    expect(m.text).toContain('http_request_duration_seconds_bucket{le="0.005",method="GET",route="/flight_types/index{/:booking}.json"}');
+    expect(
+      sample(m.text, 'http_request_errors_total', { method: 'GET', route, kind: 'client' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(m.text, 'http_request_errors_total', { method: 'GET', route: ft, kind: 'client' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sample(m.text, 'http_request_duration_seconds_count', { method: 'GET', route: ft })).toBeGreaterThanOrEqual(
+      4,
+    );
+    expect(m.text).toContain(
+      'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/flight_types/index{/:booking}.json"}',
+    );
     expect(m.text).not.toContain('does-not-exist');
     expect(sample(m.text, 'db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
     expect(m.text).toContain('process_resident_memory_bytes');
@@ -105,73 +113,101 @@ describe.each(DIALECTS)('health and metrics on %s', (dialect) => {
   });
 
   // SQLite migrates synchronously in-process (one process per file), so only PostgreSQL has a window to observe.
-  it.runIf(dialect === 'postgres')('readiness is 503 while migrations run (another process holds the migration lock), then 200', async () => {
-    const port = await freePort();
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-ready-'));
-    const created = await createPgSchema();
-    const schema = created.schema;
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query('begin');
-    // Kysely's PostgreSQL migration lock (PostgresAdapter.acquireMigrationLock).
-    await client.query('select pg_advisory_xact_lock(3853314791062309107)');
-    const release = async () => {
-      await client.query('commit');
-      await client.end();
-    };
-    const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED: 'none', LOG_LEVEL: 'silent', DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema });
-    const starting = startServer(config, { poolSize: 2 });
-    const url = `http://127.0.0.1:${port}`;
-    expect(await waitUntil(async () => (await fetch(`${url}/health/live`).catch(() => null))?.status === 200)).toBe(true);
-    const ready = await get(`${url}/health/ready`);
-    expect(ready.status).toBe(503);
-    expect(JSON.parse(ready.text)).toMatchObject({ status: 'unavailable', phase: 'migrating' });
-    expect(ready.headers.get('retry-after')).toBe('1');
-    const api = await get(`${url}/api/v1/flight_types/index.json`);
-    expect(api.status).toBe(503);
-    await release();
-    const running = await starting;
-    try {
-      expect((await get(`${url}/health/ready`)).status).toBe(200);
-    } finally {
-      await running.close();
-    }
-  });
-
-  it.runIf(dialect === 'postgres')('readiness is 503 while the database is unreachable, liveness stays 200, and it recovers', async () => {
-    // The server reaches PostgreSQL through a TCP relay the test can cut.
-    const target = new URL(PG_URL);
-    const sockets = new Set<net.Socket>();
-    let open = true;
-    const relay = net.createServer((client) => {
-      if (!open) return client.destroy();
-      const upstream = net.connect(Number(target.port || 5432), target.hostname);
-      for (const sock of [client, upstream]) {
-        sockets.add(sock);
-        sock.on('close', () => sockets.delete(sock));
-        sock.on('error', () => {});
+  it.runIf(dialect === 'postgres')(
+    'readiness is 503 while migrations run (another process holds the migration lock), then 200',
+    async () => {
+      const port = await freePort();
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-ready-'));
+      const created = await createPgSchema();
+      const schema = created.schema;
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query('begin');
+      // Kysely's PostgreSQL migration lock (PostgresAdapter.acquireMigrationLock).
+      await client.query('select pg_advisory_xact_lock(3853314791062309107)');
+      const release = async () => {
+        await client.query('commit');
+        await client.end();
+      };
+      const config = loadConfig({
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SEED: 'none',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: PG_URL,
+        DATABASE_SCHEMA: schema,
+      });
+      const starting = startServer(config, { poolSize: 2 });
+      const url = `http://127.0.0.1:${port}`;
+      expect(await waitUntil(async () => (await fetch(`${url}/health/live`).catch(() => null))?.status === 200)).toBe(
+        true,
+      );
+      const ready = await get(`${url}/health/ready`);
+      expect(ready.status).toBe(503);
+      expect(JSON.parse(ready.text)).toMatchObject({ status: 'unavailable', phase: 'migrating' });
+      expect(ready.headers.get('retry-after')).toBe('1');
+      const api = await get(`${url}/api/v1/flight_types/index.json`);
+      expect(api.status).toBe(503);
+      await release();
+      const running = await starting;
+      try {
+        expect((await get(`${url}/health/ready`)).status).toBe(200);
+      } finally {
+        await running.close();
       }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
-    const relayUrl = new URL(PG_URL);
-    relayUrl.hostname = '127.0.0.1';
-    relayUrl.port = String((relay.address() as net.AddressInfo).port);
-    const { schema } = await createPgSchema();
-    const running = await startServer(loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', SEED: 'none', LOG_LEVEL: 'silent', DATABASE_URL: relayUrl.href, DATABASE_SCHEMA: schema }), { poolSize: 2 });
-    try {
-      expect((await get(`${running.url}/health/ready`)).status).toBe(200);
-      open = false;
-      for (const sock of sockets) sock.destroy();
-      const down = await get(`${running.url}/health/ready`);
-      expect(down.status).toBe(503);
-      expect(JSON.parse(down.text)).toMatchObject({ status: 'unavailable', database: 'unreachable' });
-      expect((await get(`${running.url}/health/live`)).status).toBe(200);
-      open = true;
-      expect(await waitUntil(async () => (await get(`${running.url}/health/ready`)).status === 200)).toBe(true);
-    } finally {
-      await running.close().catch(() => {});
-      relay.close();
-    }
-  });
+    },
+  );
+
+  it.runIf(dialect === 'postgres')(
+    'readiness is 503 while the database is unreachable, liveness stays 200, and it recovers',
+    async () => {
+      // The server reaches PostgreSQL through a TCP relay the test can cut.
+      const target = new URL(PG_URL);
+      const sockets = new Set<net.Socket>();
+      let open = true;
+      const relay = net.createServer((client) => {
+        if (!open) return client.destroy();
+        const upstream = net.connect(Number(target.port || 5432), target.hostname);
+        for (const sock of [client, upstream]) {
+          sockets.add(sock);
+          sock.on('close', () => sockets.delete(sock));
+          sock.on('error', () => {});
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+      const relayUrl = new URL(PG_URL);
+      relayUrl.hostname = '127.0.0.1';
+      relayUrl.port = String((relay.address() as net.AddressInfo).port);
+      const { schema } = await createPgSchema();
+      const running = await startServer(
+        loadConfig({
+          NODE_ENV: 'test',
+          PORT: '0',
+          HOST: '127.0.0.1',
+          SEED: 'none',
+          LOG_LEVEL: 'silent',
+          DATABASE_URL: relayUrl.href,
+          DATABASE_SCHEMA: schema,
+        }),
+        { poolSize: 2 },
+      );
+      try {
+        expect((await get(`${running.url}/health/ready`)).status).toBe(200);
+        open = false;
+        for (const sock of sockets) sock.destroy();
+        const down = await get(`${running.url}/health/ready`);
+        expect(down.status).toBe(503);
+        expect(JSON.parse(down.text)).toMatchObject({ status: 'unavailable', database: 'unreachable' });
+        expect((await get(`${running.url}/health/live`)).status).toBe(200);
+        open = true;
+        expect(await waitUntil(async () => (await get(`${running.url}/health/ready`)).status === 200)).toBe(true);
+      } finally {
+        await running.close().catch(() => {});
+        relay.close();
+      }
+    },
+  );
 });

@@ -24,7 +24,11 @@ export function canRestartPostgres(): boolean {
   return spawnSync('pg_ctlcluster', ['--help'], { stdio: 'ignore' }).status !== null;
 }
 
-const ctl = (action: string) => execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', pgVersion() as string, 'main', action], { stdio: 'pipe', timeout: 60_000 });
+const ctl = (action: string) =>
+  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', pgVersion() as string, 'main', action], {
+    stdio: 'pipe',
+    timeout: 60_000,
+  });
 
 /**
  * CHECKPOINT while the database is up: the shutdown checkpoint of a restart then has little to write and fsync
@@ -46,13 +50,19 @@ export async function checkpointPostgres(): Promise<void> {
  */
 export async function restartPostgres(): Promise<number> {
   const t0 = performance.now();
-  await promisify(execFile)('pg_ctlcluster', ['--skip-systemctl-redirect', pgVersion() as string, 'main', 'restart'], { timeout: 60_000 });
+  await promisify(execFile)('pg_ctlcluster', ['--skip-systemctl-redirect', pgVersion() as string, 'main', 'restart'], {
+    timeout: 60_000,
+  });
   await waitForPostgres();
   return performance.now() - t0;
 }
 
 export function postgresRunning(): boolean {
-  return spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', pgVersion() as string, 'main', 'status'], { stdio: 'ignore' }).status === 0;
+  return (
+    spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', pgVersion() as string, 'main', 'status'], {
+      stdio: 'ignore',
+    }).status === 0
+  );
 }
 
 /** Starts the cluster if it is down (after a failed restart) and waits until it answers. */
@@ -80,7 +90,8 @@ export async function waitForPostgres(limitMs = 30_000): Promise<void> {
       return;
     } catch (err) {
       await c.end().catch(() => {});
-      if (performance.now() - t0 > limitMs) throw new Error(`PostgreSQL not back after ${limitMs} ms: ${(err as Error).message}`);
+      if (performance.now() - t0 > limitMs)
+        throw new Error(`PostgreSQL not back after ${limitMs} ms: ${(err as Error).message}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }

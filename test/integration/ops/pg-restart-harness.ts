@@ -152,7 +152,10 @@ export async function runPgRestartScenario(o: PgRestartOptions): Promise<PgResta
     // What a stream shows for an aircraft: the last value it delivered; checked for going back.
     const shown = (s: (typeof streams)[number], id: string) => {
       let last: number | null = null;
-      for (const e of s.events) if (e.event === 'change') for (const d of e.data.documents as Array<Record<string, unknown>>) if (d.id === id) last = seqOf(d.registration);
+      for (const e of s.events)
+        if (e.event === 'change')
+          for (const d of e.data.documents as Array<Record<string, unknown>>)
+            if (d.id === id) last = seqOf(d.registration);
       return last;
     };
 
@@ -188,7 +191,11 @@ export async function runPgRestartScenario(o: PgRestartOptions): Promise<PgResta
       }
     };
     /** Writes until `until` says stop; bounded by `limitMs` and 100,000 writes. */
-    const writeLoop = (who: typeof writers, until: (w: (typeof writers)[number], last: { at: number; ok: boolean }) => boolean, limitMs: number) =>
+    const writeLoop = (
+      who: typeof writers,
+      until: (w: (typeof writers)[number], last: { at: number; ok: boolean }) => boolean,
+      limitMs: number,
+    ) =>
       Promise.all(
         who.map(async (w) => {
           const t0 = performance.now();
@@ -217,10 +224,14 @@ export async function runPgRestartScenario(o: PgRestartOptions): Promise<PgResta
       const stopBefore = performance.now() + o.writeMs;
       // One process writes through the restart (alternating per cycle): the other's streams have no write of their
       // own that would re-read the collection, so only the re-read after their listener is back delivers the last change.
-      const writing = writeLoop([writers[cycle % 2] as (typeof writers)[number]], (_w, last) => {
-        // Stop after the first acknowledged write started once PostgreSQL was back.
-        return last.ok && last.at > restartDoneAt;
-      }, o.writeMs + 30_000);
+      const writing = writeLoop(
+        [writers[cycle % 2] as (typeof writers)[number]],
+        (_w, last) => {
+          // Stop after the first acknowledged write started once PostgreSQL was back.
+          return last.ok && last.at > restartDoneAt;
+        },
+        o.writeMs + 30_000,
+      );
       await sleep(Math.max(0, stopBefore - performance.now()));
       phase = 'outage';
       const restartAt = performance.now();
@@ -232,7 +243,12 @@ export async function runPgRestartScenario(o: PgRestartOptions): Promise<PgResta
       // Both ready again.
       const readyAt = async (i: number) => {
         for (;;) {
-          const hit = timeline[i]?.find((x) => x.at > restartAt && x.status === 200 && timeline[i]?.some((y) => y.at > restartAt && y.at < x.at && y.status !== 200));
+          const hit = timeline[i]?.find(
+            (x) =>
+              x.at > restartAt &&
+              x.status === 200 &&
+              timeline[i]?.some((y) => y.at > restartAt && y.at < x.at && y.status !== 200),
+          );
           if (hit) return hit.at;
           if (performance.now() - restartAt > 30_000) return Number.NaN;
           await sleep(25);
@@ -247,18 +263,30 @@ export async function runPgRestartScenario(o: PgRestartOptions): Promise<PgResta
       log(
         `restart ${cycle + 1}: pg_ctlcluster restart ${Math.round(commandMs)} ms, both processes ready after ${result.recoverMs.at(-1)} ms (${result.recoverAfterDbMs.at(-1)} ms after PostgreSQL was back), every stream converged after ${result.convergeMs.at(-1)} ms`,
       );
-      for (const s of streams) for (const w of writers) if (shown(s, w.id) !== seqOf(w.master.registration)) result.missed.push(`${s.name}: aircraft ${w.tag} shows ${shown(s, w.id)}, database ${w.master.registration}`);
+      for (const s of streams)
+        for (const w of writers)
+          if (shown(s, w.id) !== seqOf(w.master.registration))
+            result.missed.push(
+              `${s.name}: aircraft ${w.tag} shows ${shown(s, w.id)}, database ${w.master.registration}`,
+            );
       // Writes after recovery: none may fail with a 5xx.
       phase = 'after';
       await writeLoop(writers, () => false, o.writeMs);
-      if (!(await waitConverged(10_000))) for (const s of streams) for (const w of writers) if (shown(s, w.id) !== seqOf(w.master.registration)) result.missed.push(`${s.name} after recovery: aircraft ${w.tag} shows ${shown(s, w.id)}, database ${w.master.registration}`);
+      if (!(await waitConverged(10_000)))
+        for (const s of streams)
+          for (const w of writers)
+            if (shown(s, w.id) !== seqOf(w.master.registration))
+              result.missed.push(
+                `${s.name} after recovery: aircraft ${w.tag} shows ${shown(s, w.id)}, database ${w.master.registration}`,
+              );
     }
 
     // Truth from the database through a fresh pull; nothing acknowledged may be lost.
     const truth = (await pullAll(b, token, 'aircraft')).docs;
     for (const w of writers) {
       const held = seqOf(truth.find((d) => d.id === w.id)?.registration);
-      if (held < w.lastAcked) result.lost.push(`aircraft ${w.tag}: acknowledged ${w.lastAcked}, database holds ${held}`);
+      if (held < w.lastAcked)
+        result.lost.push(`aircraft ${w.tag}: acknowledged ${w.lastAcked}, database holds ${held}`);
     }
     for (const s of streams) {
       if (s.ended) result.streamsEnded++;
@@ -277,7 +305,10 @@ export async function runPgRestartScenario(o: PgRestartOptions): Promise<PgResta
     polling = false;
     await Promise.all(pollers);
     for (const [i, p] of procs.entries()) {
-      result.readiness.push({ saw503: timeline[i]?.some((x) => x.status === 503) ?? false, ready: timeline[i]?.at(-1)?.status === 200 });
+      result.readiness.push({
+        saw503: timeline[i]?.some((x) => x.status === 503) ?? false,
+        ready: timeline[i]?.at(-1)?.status === 200,
+      });
       const metrics = await fetch(`${p.url}/metrics`).then((r) => r.text());
       result.listenerReconnects.push(Number(/^sync_listener_reconnects (\d+)/m.exec(metrics)?.[1] ?? -1));
     }

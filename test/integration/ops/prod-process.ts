@@ -14,7 +14,11 @@ export interface ProdProcess {
   url: string;
   baseUrl: string;
   child: ChildProcess;
-  api(method: string, pathname: string, o?: { token?: string | null; body?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
+  api(
+    method: string,
+    pathname: string,
+    o?: { token?: string | null; body?: unknown },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   login(email: string, password?: string): Promise<{ token: string; sessionId: string; userId: string }>;
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -63,7 +67,11 @@ async function startProdOnce(env: Record<string, string>): Promise<ProdProcess> 
     const headers: Record<string, string> = {};
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     if (o.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${baseUrl}${pathname}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+    const res = await fetch(`${baseUrl}${pathname}`, {
+      method,
+      headers,
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    });
     const text = await res.text();
     let body: unknown = text;
     try {

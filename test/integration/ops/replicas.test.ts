@@ -4,7 +4,11 @@ import { openStream, pullAll, push } from '../../setup/sync.ts';
 import { buildServer, type ProdProcess, startProd } from './prod-process.ts';
 
 /** Polls `probe` until it answers `status`; the milliseconds it took, or null after `limitMs`. */
-async function msUntilStatus(probe: () => Promise<{ status: number }>, status: number, limitMs = 3000): Promise<number | null> {
+async function msUntilStatus(
+  probe: () => Promise<{ status: number }>,
+  status: number,
+  limitMs = 3000,
+): Promise<number | null> {
   const started = performance.now();
   while (performance.now() - started < limitMs) {
     if ((await probe()).status === status) return performance.now() - started;
@@ -59,9 +63,17 @@ describe.runIf(DIALECTS.includes('postgres'))('two start:prod replicas on one Po
       const doc = (await pullAll(writer, token, 'aircraft')).docs.find((d) => d.registration === 'EC-DEF');
       const { _deleted, ...master } = doc;
       const next = master.user_id === null ? userId : null;
-      const r = await push(writer, token, 'aircraft', [{ assumedMasterState: master, newDocumentState: { ...master, user_id: next } }]);
+      const r = await push(writer, token, 'aircraft', [
+        { assumedMasterState: master, newDocumentState: { ...master, user_id: next } },
+      ]);
       expect(r.body.conflicts).toEqual([]);
-      expect(await stream.waitFor((e) => e.some((x) => x.event === 'change' && x.data.documents.some((d: any) => d.id === master.id && d.user_id === next)))).toBe(true);
+      expect(
+        await stream.waitFor((e) =>
+          e.some(
+            (x) => x.event === 'change' && x.data.documents.some((d: any) => d.id === master.id && d.user_id === next),
+          ),
+        ),
+      ).toBe(true);
       await stream.close();
     }
   });
@@ -88,14 +100,21 @@ describe.runIf(DIALECTS.includes('postgres'))('two start:prod replicas on one Po
 
     // An API key revoked on A; B had it cached.
     const admin = await a.login('admin@skyline.test');
-    const created = await a.api('POST', '/manager/api_keys/add.json', { token: admin.token, body: { name: 'replica test', user_id: admin.userId } });
+    const created = await a.api('POST', '/manager/api_keys/add.json', {
+      token: admin.token,
+      body: { name: 'replica test', user_id: admin.userId },
+    });
     expect(created.status).toBe(200);
     const key = created.body.key.plaintext as string;
     expect((await probe(b, key)()).status).toBe(200);
-    expect((await a.api('POST', `/manager/api_keys/revoke/${created.body.key.id}.json`, { token: admin.token })).status).toBe(200);
+    expect(
+      (await a.api('POST', `/manager/api_keys/revoke/${created.body.key.id}.json`, { token: admin.token })).status,
+    ).toBe(200);
     const keyMs = await msUntilStatus(probe(b, key), 401);
     expect(keyMs).not.toBeNull();
     expect(keyMs as number).toBeLessThan(1000);
-    console.log(`revocation seen by the other replica after: logout ${Math.round(logoutMs as number)} ms, closed session ${Math.round(closedMs as number)} ms, API key ${Math.round(keyMs as number)} ms`);
+    console.log(
+      `revocation seen by the other replica after: logout ${Math.round(logoutMs as number)} ms, closed session ${Math.round(closedMs as number)} ms, API key ${Math.round(keyMs as number)} ms`,
+    );
   });
 });

@@ -13,15 +13,22 @@ describe.each(DIALECTS)('Pilot groups: input and isolation on %s', (dialect) => 
   beforeAll(async () => {
     s = await startTestServer(dialect);
     tok = tokens(() => s);
-    const m = await s.api('POST', '/pilot_groups/manager_add.json', { token: await tok('admin@skyline.test'), body: { PilotGroup: { name: 'Mine', User: [{ id: s.userId('pilot@skyline.test') }] } } });
+    const m = await s.api('POST', '/pilot_groups/manager_add.json', {
+      token: await tok('admin@skyline.test'),
+      body: { PilotGroup: { name: 'Mine', User: [{ id: s.userId('pilot@skyline.test') }] } },
+    });
     mine = m.body.id;
     const pia = s.userId('pilot@harbor.test', 'harbor');
-    const h = await s.api('POST', '/pilot_groups/manager_add.json', { token: await tok('admin@harbor.test'), body: { PilotGroup: { name: 'Harbor Crew', User: [{ id: pia }] } } });
+    const h = await s.api('POST', '/pilot_groups/manager_add.json', {
+      token: await tok('admin@harbor.test'),
+      body: { PilotGroup: { name: 'Harbor Crew', User: [{ id: pia }] } },
+    });
     harborGroup = h.body.id;
   });
   afterAll(() => s?.close());
 
-  const as = async (method: string, path: string, body?: unknown, email = 'admin@skyline.test') => s.api(method, path, { token: await tok(email), ...(body === undefined ? {} : { body }) });
+  const as = async (method: string, path: string, body?: unknown, email = 'admin@skyline.test') =>
+    s.api(method, path, { token: await tok(email), ...(body === undefined ? {} : { body }) });
 
   it('add and edit: malformed bodies are 400 and change nothing', async () => {
     const before = await snapshot(s);
@@ -31,21 +38,36 @@ describe.each(DIALECTS)('Pilot groups: input and isolation on %s', (dialect) => 
       ['POST', `/pilot_groups/manager_edit/${mine}.json`],
       ['PUT', `/pilot_groups/manager_edit/${mine}.json`],
     ] as const) {
-      for (const body of [...garbageBodies('PilotGroup', fields), ...garbageBodies(null, fields).slice(4), { PilotGroup: { ...fields, color: 'red' } }, { PilotGroup: { ...fields, User: [{ id: { $ne: null } }] } }]) {
+      for (const body of [
+        ...garbageBodies('PilotGroup', fields),
+        ...garbageBodies(null, fields).slice(4),
+        { PilotGroup: { ...fields, color: 'red' } },
+        { PilotGroup: { ...fields, User: [{ id: { $ne: null } }] } },
+      ]) {
         const r = await as(method, path, body);
         // A scalar `User` reads as one member id, so it may be an unknown member (404) rather than 400.
         expect([400, 404], `${method} ${path} ${JSON.stringify(body).slice(0, 150)}`).toContain(r.status);
         expect(r.body.result).toBe(false);
       }
     }
-    for (const path of [`/pilot_groups/manager_do/${mine}/yes.json`, `/pilot_groups/manager_do/${mine}/-1.json`, `/pilot_groups/manager_view/${'x'.repeat(65)}.json`]) {
+    for (const path of [
+      `/pilot_groups/manager_do/${mine}/yes.json`,
+      `/pilot_groups/manager_do/${mine}/-1.json`,
+      `/pilot_groups/manager_view/${'x'.repeat(65)}.json`,
+    ]) {
       expect((await as('GET', path)).status, path).toBe(400);
     }
     expect(await snapshot(s)).toEqual(before);
   });
 
   it('every endpoint is for roles <= 150: each role above gets 403, sends no mail and changes nothing', async () => {
-    const emails = ['dispatch@skyline.test', 'pilot@skyline.test', 'student@skyline.test', 'auditor@skyline.test', 'mechanic@skyline.test'];
+    const emails = [
+      'dispatch@skyline.test',
+      'pilot@skyline.test',
+      'student@skyline.test',
+      'auditor@skyline.test',
+      'mechanic@skyline.test',
+    ];
     // Sign in first: a login writes sessions and (for the auditor) a code mail.
     for (const email of emails) await tok(email);
     const before = await snapshot(s);
@@ -111,8 +133,16 @@ describe.each(DIALECTS)('Pilot groups: input and isolation on %s', (dialect) => 
     }
     // A Harbor member named in a Skyline group is 404 (add and edit), and nothing is written.
     const pia = s.userId('pilot@harbor.test', 'harbor');
-    expect((await as('POST', '/pilot_groups/manager_add.json', { PilotGroup: { name: 'With Pia', User: [pia] } })).status).toBe(404);
-    expect((await as('PUT', `/pilot_groups/manager_edit/${mine}.json`, { PilotGroup: { name: 'Mine', User: { 0: { id: pia } } } })).status).toBe(404);
+    expect(
+      (await as('POST', '/pilot_groups/manager_add.json', { PilotGroup: { name: 'With Pia', User: [pia] } })).status,
+    ).toBe(404);
+    expect(
+      (
+        await as('PUT', `/pilot_groups/manager_edit/${mine}.json`, {
+          PilotGroup: { name: 'Mine', User: { 0: { id: pia } } },
+        })
+      ).status,
+    ).toBe(404);
     const index = await as('GET', '/pilot_groups/manager_index.json');
     expect(index.body.pilotGroups.map((g: any) => g.PilotGroup.id)).not.toContain(harborGroup);
     expect(await snapshot(s)).toEqual(before);
@@ -124,7 +154,9 @@ describe.each(DIALECTS)('Pilot groups: input and isolation on %s', (dialect) => 
     const on = await addUser(s, { name: 'Still', surname: 'On', email: 'still.on@people.test' });
     const off = await addUser(s, { name: 'Was', surname: 'Off', email: 'was.off@people.test', active: false });
     const gone = await addUser(s, { name: 'Long', surname: 'Gone', active: false });
-    const g = await as('POST', '/pilot_groups/manager_add.json', { PilotGroup: { name: 'Bulk Only', User: [on, off, gone] } });
+    const g = await as('POST', '/pilot_groups/manager_add.json', {
+      PilotGroup: { name: 'Bulk Only', User: [on, off, gone] },
+    });
     await s.ctx.db.updateTable('users').set({ deleted: 1 }).where('id', '=', gone).execute();
     const before = { on: await userRow(s, on), gone: await userRow(s, gone) };
     const r = await as('GET', `/pilot_groups/manager_do/${g.body.id}/1.json`);

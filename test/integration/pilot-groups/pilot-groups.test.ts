@@ -13,15 +13,28 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
   });
   afterAll(() => s?.close());
 
-  const call = async (method: string, path: string, email: string, body?: unknown) => s.api(method, path, { token: await tok(email), ...(body === undefined ? {} : { body }) });
+  const call = async (method: string, path: string, email: string, body?: unknown) =>
+    s.api(method, path, { token: await tok(email), ...(body === undefined ? {} : { body }) });
   const addGroup = async (name: string, members: string[] = [], email = 'instructor@skyline.test') => {
-    const r = await call('POST', '/pilot_groups/manager_add.json', email, { PilotGroup: { name, User: members.map((id) => ({ id })) } });
+    const r = await call('POST', '/pilot_groups/manager_add.json', email, {
+      PilotGroup: { name, User: members.map((id) => ({ id })) },
+    });
     if (r.status !== 200) throw new Error(`add group ${r.status} ${JSON.stringify(r.body)}`);
     return r.body.id as string;
   };
-  const groupCount = async () => Number((await s.ctx.db.selectFrom('pilot_groups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const groupCount = async () =>
+    Number(
+      (
+        await s.ctx.db
+          .selectFrom('pilot_groups')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const memberIds = async (groupId: string) =>
-    (await s.ctx.db.selectFrom('pilot_group_members').select('user_id').where('pilot_group_id', '=', groupId).execute()).map((m) => m.user_id).sort();
+    (await s.ctx.db.selectFrom('pilot_group_members').select('user_id').where('pilot_group_id', '=', groupId).execute())
+      .map((m) => m.user_id)
+      .sort();
 
   it('answers 401 without a token on every endpoint', async () => {
     const id = uuidv7();
@@ -46,7 +59,10 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
     const before = await groupCount();
     for (const email of ['dispatch@skyline.test', 'pilot@skyline.test', 'auditor@skyline.test']) {
       expect((await call('GET', '/pilot_groups/manager_index.json', email)).status, email).toBe(403);
-      expect((await call('POST', '/pilot_groups/manager_add.json', email, { PilotGroup: { name: 'x' } })).status, email).toBe(403);
+      expect(
+        (await call('POST', '/pilot_groups/manager_add.json', email, { PilotGroup: { name: 'x' } })).status,
+        email,
+      ).toBe(403);
     }
     expect(await groupCount()).toBe(before);
     expect((await call('GET', '/pilot_groups/manager_index.json', 'ground@skyline.test')).status).toBe(200);
@@ -54,7 +70,9 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
 
   it('add: name required, duplicate refused, palette colour, members; a foreign member is 404 and nothing is created', async () => {
     const before = await groupCount();
-    const noName = await call('POST', '/pilot_groups/manager_add.json', 'instructor@skyline.test', { PilotGroup: { name: ' ' } });
+    const noName = await call('POST', '/pilot_groups/manager_add.json', 'instructor@skyline.test', {
+      PilotGroup: { name: ' ' },
+    });
     expect(noName.status).toBe(400);
     expect(noName.body.errors.name).toBeDefined();
     const foreign = await call('POST', '/pilot_groups/manager_add.json', 'instructor@skyline.test', {
@@ -63,15 +81,27 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
     expect(foreign.status).toBe(404);
     expect(await groupCount()).toBe(before);
 
-    const r = await call('POST', '/pilot_groups/manager_add.json', 'instructor@skyline.test', { PilotGroup: { name: 'Night Flyers', User: [{ id: s.userId('pilot@skyline.test') }] } });
+    const r = await call('POST', '/pilot_groups/manager_add.json', 'instructor@skyline.test', {
+      PilotGroup: { name: 'Night Flyers', User: [{ id: s.userId('pilot@skyline.test') }] },
+    });
     expect(r.status).toBe(200);
-    expect(r.body.PilotGroup).toMatchObject({ id: r.body.id, company_id: s.refs.companies.skyline, name: 'Night Flyers', pilot_count: 1 });
+    expect(r.body.PilotGroup).toMatchObject({
+      id: r.body.id,
+      company_id: s.refs.companies.skyline,
+      name: 'Night Flyers',
+      pilot_count: 1,
+    });
     expect(r.body.PilotGroup.color).toMatch(/^#[0-9a-f]{6}$/);
     expect(await memberIds(r.body.id)).toEqual([s.userId('pilot@skyline.test')]);
-    const dup = await call('POST', '/pilot_groups/manager_add.json', 'instructor@skyline.test', { PilotGroup: { name: 'night flyers' } });
+    const dup = await call('POST', '/pilot_groups/manager_add.json', 'instructor@skyline.test', {
+      PilotGroup: { name: 'night flyers' },
+    });
     expect(dup.status).toBe(400);
     // Form bodies with data[PilotGroup][...] are accepted.
-    const form = await s.api('POST', '/pilot_groups/manager_add.json', { token: await tok('headtraining@skyline.test'), form: { 'data[PilotGroup][name]': 'Form Group', 'data[PilotGroup][color]': '#AABBCC' } });
+    const form = await s.api('POST', '/pilot_groups/manager_add.json', {
+      token: await tok('headtraining@skyline.test'),
+      form: { 'data[PilotGroup][name]': 'Form Group', 'data[PilotGroup][color]': '#AABBCC' },
+    });
     expect(form.status).toBe(200);
     expect(form.body.PilotGroup).toMatchObject({ name: 'Form Group', color: '#aabbcc', pilot_count: 0 });
   });
@@ -79,7 +109,9 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
   it('group names are unique ignoring case, accented capitals included (400, nothing created)', async () => {
     await addGroup('Ópera Team');
     const before = await groupCount();
-    const dup = await call('POST', '/pilot_groups/manager_add.json', 'instructor@skyline.test', { PilotGroup: { name: 'ópera TEAM' } });
+    const dup = await call('POST', '/pilot_groups/manager_add.json', 'instructor@skyline.test', {
+      PilotGroup: { name: 'ópera TEAM' },
+    });
     expect(dup.status).toBe(400);
     expect(dup.body.errors.name).toBeDefined();
     expect(await groupCount()).toBe(before);
@@ -122,12 +154,22 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
     expect(Array.isArray(flat.body)).toBe(true);
     expect(flat.body.map((u: any) => u.id).sort()).toEqual([paula, stefan].sort());
     const st = flat.body.find((u: any) => u.id === stefan);
-    expect(st).toMatchObject({ name: 'Stefan', surname: 'Student', email: 'student@skyline.test', email_status: 'unconfirmed', active: true });
+    expect(st).toMatchObject({
+      name: 'Stefan',
+      surname: 'Student',
+      email: 'student@skyline.test',
+      email_status: 'unconfirmed',
+      active: true,
+    });
     expect(st.User).toBeUndefined();
     await s.ctx.db.updateTable('users').set({ email_status: 'confirmed' }).where('id', '=', stefan).execute();
 
     const harborGroup = await addGroup('Harbor View', [], 'admin@harbor.test');
-    for (const path of [`/pilot_groups/manager_view/${harborGroup}.json`, `/pilot_groups/manager_pilots/${harborGroup}.json`, `/pilot_groups/manager_pilots/${uuidv7()}.json`]) {
+    for (const path of [
+      `/pilot_groups/manager_view/${harborGroup}.json`,
+      `/pilot_groups/manager_pilots/${harborGroup}.json`,
+      `/pilot_groups/manager_pilots/${uuidv7()}.json`,
+    ]) {
       const r = await call('GET', path, 'admin@skyline.test');
       expect(r.status, path).toBe(404);
       expect(JSON.stringify(r.body)).not.toContain('Harbor View');
@@ -143,30 +185,50 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
     expect(pre.body.PilotGroup).toMatchObject({ id, name: 'Editable' });
     expect(pre.body.PilotGroup.User.map((u: any) => u.id)).toEqual([paula]);
 
-    const r = await call('POST', `/pilot_groups/manager_edit/${id}.json`, 'instructor@skyline.test', { PilotGroup: { name: 'Edited', User: [{ id: dana }] } });
+    const r = await call('POST', `/pilot_groups/manager_edit/${id}.json`, 'instructor@skyline.test', {
+      PilotGroup: { name: 'Edited', User: [{ id: dana }] },
+    });
     expect(r.status).toBe(200);
     expect(r.body.PilotGroup.name).toBe('Edited');
     expect(await memberIds(id)).toEqual([dana]);
-    const put = await call('PUT', `/pilot_groups/manager_edit/${id}.json`, 'instructor@skyline.test', { PilotGroup: { name: 'Edited Again' } });
+    const put = await call('PUT', `/pilot_groups/manager_edit/${id}.json`, 'instructor@skyline.test', {
+      PilotGroup: { name: 'Edited Again' },
+    });
     expect(put.status).toBe(200);
     expect(await memberIds(id)).toEqual([dana]);
 
     await addGroup('Taken Name');
-    const dup = await call('POST', `/pilot_groups/manager_edit/${id}.json`, 'instructor@skyline.test', { PilotGroup: { name: 'TAKEN NAME', User: [] } });
+    const dup = await call('POST', `/pilot_groups/manager_edit/${id}.json`, 'instructor@skyline.test', {
+      PilotGroup: { name: 'TAKEN NAME', User: [] },
+    });
     expect(dup.status).toBe(400);
     const foreign = await call('POST', `/pilot_groups/manager_edit/${id}.json`, 'instructor@skyline.test', {
       PilotGroup: { name: 'Sneaky', User: [{ id: s.userId('pilot@harbor.test', 'harbor') }] },
     });
     expect(foreign.status).toBe(404);
-    const stored = await s.ctx.db.selectFrom('pilot_groups').select('name').where('id', '=', id).executeTakeFirstOrThrow();
+    const stored = await s.ctx.db
+      .selectFrom('pilot_groups')
+      .select('name')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(stored.name).toBe('Edited Again');
     expect(await memberIds(id)).toEqual([dana]);
-    const noName = await call('POST', `/pilot_groups/manager_edit/${id}.json`, 'instructor@skyline.test', { PilotGroup: { User: [] } });
+    const noName = await call('POST', `/pilot_groups/manager_edit/${id}.json`, 'instructor@skyline.test', {
+      PilotGroup: { User: [] },
+    });
     expect(noName.status).toBe(400);
 
     const harborGroup = await addGroup('Harbor Edit', [], 'admin@harbor.test');
-    expect((await call('POST', `/pilot_groups/manager_edit/${harborGroup}.json`, 'admin@skyline.test', { PilotGroup: { name: 'Mine' } })).status).toBe(404);
-    expect((await call('GET', `/pilot_groups/manager_edit/${harborGroup}.json`, 'admin@skyline.test')).status).toBe(404);
+    expect(
+      (
+        await call('POST', `/pilot_groups/manager_edit/${harborGroup}.json`, 'admin@skyline.test', {
+          PilotGroup: { name: 'Mine' },
+        })
+      ).status,
+    ).toBe(404);
+    expect((await call('GET', `/pilot_groups/manager_edit/${harborGroup}.json`, 'admin@skyline.test')).status).toBe(
+      404,
+    );
   });
 
   it('delete (POST or DELETE) removes the group and its memberships, never the users; foreign 404', async () => {
@@ -174,15 +236,23 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
     const a = await addGroup('Delete Me', [paula]);
     const r = await call('POST', `/pilot_groups/manager_delete/${a}.json`, 'instructor@skyline.test');
     expect(r.status).toBe(200);
-    expect(await s.ctx.db.selectFrom('pilot_groups').select('id').where('id', '=', a).executeTakeFirst()).toBeUndefined();
+    expect(
+      await s.ctx.db.selectFrom('pilot_groups').select('id').where('id', '=', a).executeTakeFirst(),
+    ).toBeUndefined();
     expect(await memberIds(a)).toEqual([]);
     expect((await userRow(s, paula)).deleted).toBe(0);
     const b = await addGroup('Delete Me Too', [paula]);
-    expect((await call('DELETE', `/pilot_groups/manager_delete/${b}.json`, 'instructor@skyline.test')).status).toBe(200);
+    expect((await call('DELETE', `/pilot_groups/manager_delete/${b}.json`, 'instructor@skyline.test')).status).toBe(
+      200,
+    );
     expect(await memberIds(b)).toEqual([]);
     const harborGroup = await addGroup('Harbor Keep', [], 'admin@harbor.test');
-    expect((await call('POST', `/pilot_groups/manager_delete/${harborGroup}.json`, 'admin@skyline.test')).status).toBe(404);
-    expect(await s.ctx.db.selectFrom('pilot_groups').select('id').where('id', '=', harborGroup).executeTakeFirst()).toBeDefined();
+    expect((await call('POST', `/pilot_groups/manager_delete/${harborGroup}.json`, 'admin@skyline.test')).status).toBe(
+      404,
+    );
+    expect(
+      await s.ctx.db.selectFrom('pilot_groups').select('id').where('id', '=', harborGroup).executeTakeFirst(),
+    ).toBeDefined();
   });
 
   it('manager_do changes only members whose state differs, never the caller or a higher role', async () => {
@@ -211,7 +281,9 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
     expect(bad.status).toBe(400);
     expect((await userRow(s, on)).active).toBe(0);
     const harborGroup = await addGroup('Harbor Bulk', [s.userId('pilot@harbor.test', 'harbor')], 'admin@harbor.test');
-    expect((await call('GET', `/pilot_groups/manager_do/${harborGroup}/0.json`, 'admin@skyline.test')).status).toBe(404);
+    expect((await call('GET', `/pilot_groups/manager_do/${harborGroup}/0.json`, 'admin@skyline.test')).status).toBe(
+      404,
+    );
     expect((await userRow(s, s.userId('pilot@harbor.test', 'harbor'))).active).toBe(1);
   });
 
@@ -230,7 +302,10 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
             .executeTakeFirstOrThrow()
         ).n,
       );
-    const sleepers = [await addUser(s, { company: 'harbor', name: 'Sleepy', surname: 'One', active: false }), await addUser(s, { company: 'harbor', name: 'Sleepy', surname: 'Two', active: false })];
+    const sleepers = [
+      await addUser(s, { company: 'harbor', name: 'Sleepy', surname: 'One', active: false }),
+      await addUser(s, { company: 'harbor', name: 'Sleepy', surname: 'Two', active: false }),
+    ];
     const id = await addGroup('Harbor Sleepers', sleepers, 'admin@harbor.test');
     const missing = 99 - (await count());
     for (let i = 0; i < missing; i++) await addUser(s, { company: 'harbor', name: 'Filler', surname: `N${i}` });
@@ -241,23 +316,67 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
     expect(await count()).toBe(99);
     for (const u of sleepers) expect((await userRow(s, u)).active).toBe(0);
     // One fits: after removing the second sleeper from the group the activation goes through.
-    await call('POST', `/pilot_groups/manager_edit/${id}.json`, 'admin@harbor.test', { PilotGroup: { name: 'Harbor Sleepers', User: [{ id: sleepers[0] }] } });
+    await call('POST', `/pilot_groups/manager_edit/${id}.json`, 'admin@harbor.test', {
+      PilotGroup: { name: 'Harbor Sleepers', User: [{ id: sleepers[0] }] },
+    });
     expect((await call('GET', `/pilot_groups/manager_do/${id}/1.json`, 'admin@harbor.test')).status).toBe(200);
     expect(await count()).toBe(100);
   });
 
   it('welcomize mails active members with an email: welcome, activation or confirm; nobody else', async () => {
     const confirmed = await addUser(s, { name: 'Cora', surname: 'Confirmed', email: 'cora@people.test', login: true });
-    const unconfirmed = await addUser(s, { name: 'Uma', surname: 'Unconfirmed', email: 'uma@people.test', login: true, emailStatus: 'unconfirmed' });
+    const unconfirmed = await addUser(s, {
+      name: 'Uma',
+      surname: 'Unconfirmed',
+      email: 'uma@people.test',
+      login: true,
+      emailStatus: 'unconfirmed',
+    });
     const pendingIdentity = uuidv7();
     const t = now();
-    await s.ctx.db.insertInto('identities').values({ id: pendingIdentity, email: 'pete@people.test', password_hash: 'x', alerts: 1, message_alerts: 1, newsletter: 0, whatsapp: 0, created: t, modified: t }).execute();
+    await s.ctx.db
+      .insertInto('identities')
+      .values({
+        id: pendingIdentity,
+        email: 'pete@people.test',
+        password_hash: 'x',
+        alerts: 1,
+        message_alerts: 1,
+        newsletter: 0,
+        whatsapp: 0,
+        created: t,
+        modified: t,
+      })
+      .execute();
     await s.ctx.db
       .insertInto('email_tokens')
-      .values({ id: uuidv7(), purpose: 'activate', identity_id: pendingIdentity, user_id: null, company_id: null, email: 'pete@people.test', token_hash: 'h', expires: t + 3600, used_at: null, created: t })
+      .values({
+        id: uuidv7(),
+        purpose: 'activate',
+        identity_id: pendingIdentity,
+        user_id: null,
+        company_id: null,
+        email: 'pete@people.test',
+        token_hash: 'h',
+        expires: t + 3600,
+        used_at: null,
+        created: t,
+      })
       .execute();
-    const pending = await addUser(s, { name: 'Pete', surname: 'Pending', email: 'pete@people.test', identityId: pendingIdentity, emailStatus: 'pending' });
-    const inactive = await addUser(s, { name: 'Ina', surname: 'Inactive', email: 'ina@people.test', login: true, active: false });
+    const pending = await addUser(s, {
+      name: 'Pete',
+      surname: 'Pending',
+      email: 'pete@people.test',
+      identityId: pendingIdentity,
+      emailStatus: 'pending',
+    });
+    const inactive = await addUser(s, {
+      name: 'Ina',
+      surname: 'Inactive',
+      email: 'ina@people.test',
+      login: true,
+      active: false,
+    });
     const noEmail = await addUser(s, { name: 'Noe', surname: 'Mail' });
     const id = await addGroup('Welcome Wagon', [confirmed, unconfirmed, pending, inactive, noEmail]);
 
@@ -269,6 +388,8 @@ describe.each(DIALECTS)('Pilot groups on %s', (dialect) => {
     expect((await mailsTo(s, 'pete@people.test')).map((m) => m.template)).toEqual(['activation']);
     expect(await mailsTo(s, 'ina@people.test')).toEqual([]);
     const harborGroup = await addGroup('Harbor Mail', [], 'admin@harbor.test');
-    expect((await call('POST', `/pilot_groups/manager_welcomize/${harborGroup}.json`, 'admin@skyline.test')).status).toBe(404);
+    expect(
+      (await call('POST', `/pilot_groups/manager_welcomize/${harborGroup}.json`, 'admin@skyline.test')).status,
+    ).toBe(404);
   });
 });

@@ -12,10 +12,20 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
   });
   afterAll(() => s?.close());
 
-  const create = async (email: string, body: unknown) => s.api('POST', '/pilots/create.json', { token: await tok(email), body });
-  const edit = async (email: string, body: unknown) => s.api('POST', '/pilots/edit.json', { token: await tok(email), body });
+  const create = async (email: string, body: unknown) =>
+    s.api('POST', '/pilots/create.json', { token: await tok(email), body });
+  const edit = async (email: string, body: unknown) =>
+    s.api('POST', '/pilots/edit.json', { token: await tok(email), body });
   const userCount = async (company: 'skyline' | 'harbor' = 'skyline') =>
-    Number((await s.ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', s.refs.companies[company]).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await s.ctx.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('company_id', '=', s.refs.companies[company])
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const activePilots = async (company: 'skyline' | 'harbor') =>
     Number(
       (
@@ -29,9 +39,19 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const sessionCount = async (userId: string) => Number((await s.ctx.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n);
+  const sessionCount = async (userId: string) =>
+    Number(
+      (
+        await s.ctx.db
+          .selectFrom('sessions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   /** A pilot with a login of their own (password demo1234). */
-  const pilotWithLogin = async (email: string, extra: Record<string, unknown> = {}) => addUser(s, { email, login: true, name: 'Lena', surname: 'Login', ...extra });
+  const pilotWithLogin = async (email: string, extra: Record<string, unknown> = {}) =>
+    addUser(s, { email, login: true, name: 'Lena', surname: 'Login', ...extra });
 
   it('answers 401 without a token', async () => {
     expect((await s.api('POST', '/pilots/create.json', { body: {} })).status).toBe(401);
@@ -42,26 +62,56 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
   describe('create', () => {
     it('is for roles 1, 100, 105, 110, 120, 150 only; others get 403 and nothing is created', async () => {
       const before = await userCount();
-      for (const email of ['ground@skyline.test', 'dispatch@skyline.test', 'pilot@skyline.test', 'auditor@skyline.test']) {
+      for (const email of [
+        'ground@skyline.test',
+        'dispatch@skyline.test',
+        'pilot@skyline.test',
+        'auditor@skyline.test',
+      ]) {
         const r = await create(email, { UserDetail: { name: 'No', surname: 'Way' } });
         expect(r.status, email).toBe(403);
       }
       expect(await userCount()).toBe(before);
-      for (const email of ['root@skyline.test', 'ops@skyline.test', 'safety@skyline.test', 'headtraining@skyline.test', 'instructor@skyline.test']) {
+      for (const email of [
+        'root@skyline.test',
+        'ops@skyline.test',
+        'safety@skyline.test',
+        'headtraining@skyline.test',
+        'instructor@skyline.test',
+      ]) {
         const r = await create(email, { UserDetail: { name: 'Ok', surname: email } });
         expect(r.status, email).toBe(200);
       }
     });
 
     it('creates a role 190 pilot in the caller’s company with the requester’s time zone; answers {id, result, validation}', async () => {
-      await s.ctx.db.updateTable('users').set({ timezone_id: 'Atlantic/Canary' }).where('id', '=', s.userId('admin@skyline.test')).execute();
-      const r = await create('admin@skyline.test', { User: { company_id: s.refs.companies.harbor }, UserDetail: { name: 'Nora', surname: 'New', city: 'Toledo' } });
+      await s.ctx.db
+        .updateTable('users')
+        .set({ timezone_id: 'Atlantic/Canary' })
+        .where('id', '=', s.userId('admin@skyline.test'))
+        .execute();
+      const r = await create('admin@skyline.test', {
+        User: { company_id: s.refs.companies.harbor },
+        UserDetail: { name: 'Nora', surname: 'New', city: 'Toledo' },
+      });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ id: expect.any(String), result: true, validation: {} });
       const u = await userRow(s, r.body.id);
-      expect(u).toMatchObject({ company_id: s.refs.companies.skyline, user_group_id: 190, name: 'Nora', surname: 'New', city: 'Toledo', active: 1, pilot: 1, timezone_id: 'Atlantic/Canary', email: null });
+      expect(u).toMatchObject({
+        company_id: s.refs.companies.skyline,
+        user_group_id: 190,
+        name: 'Nora',
+        surname: 'New',
+        city: 'Toledo',
+        active: 1,
+        pilot: 1,
+        timezone_id: 'Atlantic/Canary',
+        email: null,
+      });
       expect(Number(u.change_no)).toBeGreaterThan(0);
-      const explicit = await create('admin@skyline.test', { UserDetail: { name: 'Tz', surname: 'Given', timezone_id: 'Europe/Lisbon' } });
+      const explicit = await create('admin@skyline.test', {
+        UserDetail: { name: 'Tz', surname: 'Given', timezone_id: 'Europe/Lisbon' },
+      });
       expect((await userRow(s, explicit.body.id)).timezone_id).toBe('Europe/Lisbon');
       const history = await s.ctx.db.selectFrom('user_changes').selectAll().where('user_id', '=', r.body.id).execute();
       expect(history.map((h) => h.action)).toEqual(['create']);
@@ -76,19 +126,31 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
       const empty = await create('admin@skyline.test', { UserDetail: { name: '', surname: 'X' } });
       expect(empty.status).toBe(400);
       expect(empty.body.validation['UserDetail.name']).toBeDefined();
-      const staff = await create('admin@skyline.test', { User: { user_group_id: 120 }, UserDetail: { name: 'Hi', surname: 'Staff' } });
+      const staff = await create('admin@skyline.test', {
+        User: { user_group_id: 120 },
+        UserDetail: { name: 'Hi', surname: 'Staff' },
+      });
       expect(staff.status).toBe(400);
       expect(staff.body.validation['User.user_group_id'][0]).toMatch(/150/);
-      const unknownRole = await create('admin@skyline.test', { User: { user_group_id: 175 }, UserDetail: { name: 'Hi', surname: 'Role' } });
+      const unknownRole = await create('admin@skyline.test', {
+        User: { user_group_id: 175 },
+        UserDetail: { name: 'Hi', surname: 'Role' },
+      });
       expect(unknownRole.status).toBe(400);
       expect(await userCount()).toBe(before);
-      const instructorRole = await create('instructor@skyline.test', { User: { user_group_id: 150 }, UserDetail: { name: 'Fresh', surname: 'Instructor' } });
+      const instructorRole = await create('instructor@skyline.test', {
+        User: { user_group_id: 150 },
+        UserDetail: { name: 'Fresh', surname: 'Instructor' },
+      });
       expect(instructorRole.status).toBe(200);
       expect((await userRow(s, instructorRole.body.id)).user_group_id).toBe(150);
     });
 
     it('computes email_status and sends the staff confirmation mail only when active and send_email', async () => {
-      const fresh = await create('admin@skyline.test', { User: { email: 'New.Pilot@People.test', send_email: true }, UserDetail: { name: 'Mia', surname: 'Mail' } });
+      const fresh = await create('admin@skyline.test', {
+        User: { email: 'New.Pilot@People.test', send_email: true },
+        UserDetail: { name: 'Mia', surname: 'Mail' },
+      });
       expect(fresh.status).toBe(200);
       const u = await userRow(s, fresh.body.id);
       expect(u.email).toBe('new.pilot@people.test');
@@ -100,15 +162,24 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
       // No password yet: the link opens the activation page, which sets one.
       expect(mails[0].body_text).toMatch(/\/activate\/[\w-]+/);
 
-      const silent = await create('admin@skyline.test', { User: { email: 'silent@people.test' }, UserDetail: { name: 'Sil', surname: 'Ent' } });
+      const silent = await create('admin@skyline.test', {
+        User: { email: 'silent@people.test' },
+        UserDetail: { name: 'Sil', surname: 'Ent' },
+      });
       expect(silent.status).toBe(200);
       expect(await mailsTo(s, 'silent@people.test')).toEqual([]);
-      const inactive = await create('admin@skyline.test', { User: { email: 'asleep@people.test', active: false, send_email: true }, UserDetail: { name: 'A', surname: 'Sleep' } });
+      const inactive = await create('admin@skyline.test', {
+        User: { email: 'asleep@people.test', active: false, send_email: true },
+        UserDetail: { name: 'A', surname: 'Sleep' },
+      });
       expect((await userRow(s, inactive.body.id)).active).toBe(0);
       expect(await mailsTo(s, 'asleep@people.test')).toEqual([]);
 
       // An address whose login already confirmed it in another company is confirmed here too.
-      const shared = await create('admin@skyline.test', { User: { email: 'pilot@harbor.test', send_email: 'true' }, UserDetail: { name: 'Pia', surname: 'Harbor' } });
+      const shared = await create('admin@skyline.test', {
+        User: { email: 'pilot@harbor.test', send_email: 'true' },
+        UserDetail: { name: 'Pia', surname: 'Harbor' },
+      });
       const sharedRow = await userRow(s, shared.body.id);
       expect(sharedRow.email_status).toBe('confirmed');
       const harborRow = await userRow(s, s.userId('pilot@harbor.test', 'harbor'));
@@ -117,31 +188,53 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
       // A login that has a password only confirms this account.
       expect(sharedMail?.body_text).toMatch(/\/confirm\/[\w-]+/);
 
-      const dup = await create('admin@skyline.test', { User: { email: 'pilot@skyline.test' }, UserDetail: { name: 'Dup', surname: 'Licate' } });
+      const dup = await create('admin@skyline.test', {
+        User: { email: 'pilot@skyline.test' },
+        UserDetail: { name: 'Dup', surname: 'Licate' },
+      });
       expect(dup.status).toBe(400);
       expect(dup.body.validation['User.email']).toBeDefined();
     });
 
     it('an external auditor account keeps the auditor rules: expiration required, not a pilot, EMAIL two-factor', async () => {
       const before = await userCount();
-      const noExpiry = await create('admin@skyline.test', { User: { user_group_id: 250 }, UserDetail: { name: 'Audrey', surname: 'Audit' } });
+      const noExpiry = await create('admin@skyline.test', {
+        User: { user_group_id: 250 },
+        UserDetail: { name: 'Audrey', surname: 'Audit' },
+      });
       expect(noExpiry.status).toBe(400);
       expect(noExpiry.body.validation['User.expiration'][0]).toMatch(/expiration date/);
-      const tooLong = await create('admin@skyline.test', { User: { user_group_id: 250, expiration: new Date(Date.now() + 120 * 86400_000).toISOString().slice(0, 10) }, UserDetail: { name: 'Audrey', surname: 'Audit' } });
+      const tooLong = await create('admin@skyline.test', {
+        User: { user_group_id: 250, expiration: new Date(Date.now() + 120 * 86400_000).toISOString().slice(0, 10) },
+        UserDetail: { name: 'Audrey', surname: 'Audit' },
+      });
       expect(tooLong.status).toBe(400);
       expect(await userCount()).toBe(before);
-      const ok = await create('admin@skyline.test', { User: { user_group_id: 250, pilot: true, expiration: new Date(Date.now() + 30 * 86400_000).toISOString().slice(0, 10) }, UserDetail: { name: 'Audrey', surname: 'Audit' } });
+      const ok = await create('admin@skyline.test', {
+        User: {
+          user_group_id: 250,
+          pilot: true,
+          expiration: new Date(Date.now() + 30 * 86400_000).toISOString().slice(0, 10),
+        },
+        UserDetail: { name: 'Audrey', surname: 'Audit' },
+      });
       expect(ok.status).toBe(200);
       expect(await userRow(s, ok.body.id)).toMatchObject({ user_group_id: 250, pilot: 0, two_factor: 'EMAIL' });
     });
 
     it('honours a valid `created` and silently drops one too far ahead or not numeric', async () => {
       const past = now() - 400 * DAY;
-      const r = await create('admin@skyline.test', { User: { created: past }, UserDetail: { name: 'Old', surname: 'Member' } });
+      const r = await create('admin@skyline.test', {
+        User: { created: past },
+        UserDetail: { name: 'Old', surname: 'Member' },
+      });
       expect(Number((await userRow(s, r.body.id)).created)).toBe(past);
       for (const created of [now() + 3 * DAY, 'yesterday', -5]) {
         const before = now();
-        const x = await create('admin@skyline.test', { User: { created }, UserDetail: { name: 'Drop', surname: String(created) } });
+        const x = await create('admin@skyline.test', {
+          User: { created },
+          UserDetail: { name: 'Drop', surname: String(created) },
+        });
         expect(x.status).toBe(200);
         const c = Number((await userRow(s, x.body.id)).created);
         expect(c).toBeGreaterThanOrEqual(before);
@@ -161,7 +254,10 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
       expect(r.body.validation['User.pilot']).toBeDefined();
       expect(await userCount('harbor')).toBe(before);
       // Skyline (premium) has no cap; an inactive Harbor account does not count.
-      expect((await create('admin@harbor.test', { User: { active: false }, UserDetail: { name: 'Not', surname: 'Flying' } })).status).toBe(200);
+      expect(
+        (await create('admin@harbor.test', { User: { active: false }, UserDetail: { name: 'Not', surname: 'Flying' } }))
+          .status,
+      ).toBe(200);
     });
   });
 
@@ -184,7 +280,14 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ id, result: true, errors: [] });
       const u = await userRow(s, id);
-      expect(u).toMatchObject({ surname: 'Edited', city: 'Reus', notes: 'Good progress', billing: 1, base_id: s.refs.bases['Sabadell'], name: 'Edna' });
+      expect(u).toMatchObject({
+        surname: 'Edited',
+        city: 'Reus',
+        notes: 'Good progress',
+        billing: 1,
+        base_id: s.refs.bases['Sabadell'],
+        name: 'Edna',
+      });
       expect(Number(u.flight_hours)).toBe(12.5);
     });
 
@@ -195,7 +298,12 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
       expect(r.status).toBe(400);
       expect(r.body.result).toBe(false);
       expect(r.body.id).toBe(id);
-      expect(r.body.errors).toEqual(expect.arrayContaining(['UserDetail.name: Name is required', expect.stringMatching(/^UserDetail\.country_id: Unknown country/)]));
+      expect(r.body.errors).toEqual(
+        expect.arrayContaining([
+          'UserDetail.name: Name is required',
+          expect.stringMatching(/^UserDetail\.country_id: Unknown country/),
+        ]),
+      );
       const noId = await edit('admin@skyline.test', { UserDetail: { city: 'X' } });
       expect(noId.status).toBe(400);
       expect(noId.body.errors.some((e: string) => e.startsWith('User'))).toBe(true);
@@ -208,7 +316,10 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
       const r = await edit('admin@skyline.test', { User: { id: harbor }, UserDetail: { city: 'Hijacked' } });
       expect(r.status).toBe(404);
       expect(await userRow(s, harbor)).toEqual(before);
-      const above = await edit('instructor@skyline.test', { User: { id: s.userId('admin@skyline.test') }, UserDetail: { city: 'X' } });
+      const above = await edit('instructor@skyline.test', {
+        User: { id: s.userId('admin@skyline.test') },
+        UserDetail: { city: 'X' },
+      });
       expect(above.status).toBe(403);
     });
 
@@ -290,14 +401,26 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
       const identity = (await userRow(s, dana)).identity_id!;
       const r = await edit('admin@skyline.test', { User: { id: dana, newsletter: true, alerts: false } });
       expect(r.status).toBe(200);
-      const i = await s.ctx.db.selectFrom('identities').selectAll().where('id', '=', identity).executeTakeFirstOrThrow();
+      const i = await s.ctx.db
+        .selectFrom('identities')
+        .selectAll()
+        .where('id', '=', identity)
+        .executeTakeFirstOrThrow();
       expect(i).toMatchObject({ newsletter: 1, alerts: 0, message_alerts: 1 });
       // The Harbor account of the same person sees the same preferences.
-      const harborView = await s.api('GET', `/pilots/view/${s.userId('dual@demo.test', 'harbor')}.json`, { token: await tok('admin@harbor.test') });
+      const harborView = await s.api('GET', `/pilots/view/${s.userId('dual@demo.test', 'harbor')}.json`, {
+        token: await tok('admin@harbor.test'),
+      });
       expect(harborView.body.user.User).toMatchObject({ newsletter: true, alerts: false, message_alerts: true });
       // Omitted preferences stay as they are.
       await edit('admin@skyline.test', { User: { id: dana }, UserDetail: { city: 'Madrid' } });
-      expect(await s.ctx.db.selectFrom('identities').select(['newsletter', 'alerts']).where('id', '=', identity).executeTakeFirstOrThrow()).toEqual({ newsletter: 1, alerts: 0 });
+      expect(
+        await s.ctx.db
+          .selectFrom('identities')
+          .select(['newsletter', 'alerts'])
+          .where('id', '=', identity)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ newsletter: 1, alerts: 0 });
       await edit('admin@skyline.test', { User: { id: dana, newsletter: false, alerts: true } });
     });
 
@@ -305,10 +428,26 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
       const id = await pilotWithLogin('whats@people.test');
       const identity = (await userRow(s, id)).identity_id!;
       await edit('admin@skyline.test', { User: { id, whatsapp: true } });
-      expect((await s.ctx.db.selectFrom('identities').select('whatsapp').where('id', '=', identity).executeTakeFirstOrThrow()).whatsapp).toBe(0);
+      expect(
+        (
+          await s.ctx.db
+            .selectFrom('identities')
+            .select('whatsapp')
+            .where('id', '=', identity)
+            .executeTakeFirstOrThrow()
+        ).whatsapp,
+      ).toBe(0);
       await s.ctx.db.updateTable('identities').set({ whatsapp: 1 }).where('id', '=', identity).execute();
       await edit('admin@skyline.test', { User: { id, whatsapp: false } });
-      expect((await s.ctx.db.selectFrom('identities').select('whatsapp').where('id', '=', identity).executeTakeFirstOrThrow()).whatsapp).toBe(0);
+      expect(
+        (
+          await s.ctx.db
+            .selectFrom('identities')
+            .select('whatsapp')
+            .where('id', '=', identity)
+            .executeTakeFirstOrThrow()
+        ).whatsapp,
+      ).toBe(0);
     });
 
     it('User.created: valid values change and are written to the history; invalid ones are dropped silently', async () => {
@@ -337,7 +476,10 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
     it('AttributedAircraft, FlightType and PilotGroup maps wipe and re-save the joins (truthy keys only)', async () => {
       const id = await addUser(s, { name: 'Map', surname: 'Pilot' });
       const types = await flightTypeIds(s);
-      const group = await s.api('POST', '/pilot_groups/manager_add.json', { token: await tok('admin@skyline.test'), body: { PilotGroup: { name: 'Map Group' } } });
+      const group = await s.api('POST', '/pilot_groups/manager_add.json', {
+        token: await tok('admin@skyline.test'),
+        body: { PilotGroup: { name: 'Map Group' } },
+      });
       const abc = s.refs.aircraft['EC-ABC'];
       const def = s.refs.aircraft['EC-DEF'];
       const r = await edit('admin@skyline.test', {
@@ -397,10 +539,16 @@ describe.each(DIALECTS)('Pilot create, edit and history on %s', (dialect) => {
         ]),
       );
       expect(r.body.changes[1].UserChange.fields).toEqual([{ field: 'city', from: null, to: 'One' }]);
-      expect((await s.api('GET', `/pilots/changes/${id}.json`, { token: await tok('dispatch@skyline.test') })).status).toBe(403);
-      const own = await s.api('GET', `/pilots/changes/${s.userId('pilot@skyline.test')}.json`, { token: await tok('pilot@skyline.test') });
+      expect(
+        (await s.api('GET', `/pilots/changes/${id}.json`, { token: await tok('dispatch@skyline.test') })).status,
+      ).toBe(403);
+      const own = await s.api('GET', `/pilots/changes/${s.userId('pilot@skyline.test')}.json`, {
+        token: await tok('pilot@skyline.test'),
+      });
       expect(own.status).toBe(200);
-      const foreign = await s.api('GET', `/pilots/changes/${s.userId('pilot@harbor.test', 'harbor')}.json`, { token: await tok('admin@skyline.test') });
+      const foreign = await s.api('GET', `/pilots/changes/${s.userId('pilot@harbor.test', 'harbor')}.json`, {
+        token: await tok('admin@skyline.test'),
+      });
       expect(foreign.status).toBe(404);
     });
   });

@@ -24,11 +24,16 @@ describe.each(DIALECTS)('People demo data on %s', (dialect) => {
     const types = new Set(schedule.body.schedules.map((e: any) => e.BaseSchedule.type));
     expect(types).toEqual(new Set(['DUTY', 'OFF', 'STANDBY']));
     expect(schedule.body.schedules.every((e: any) => e.BaseSchedule.end > Date.now() / 1000)).toBe(true);
-    const personal = await s.api('POST', '/sync/people/pull.json', { token: paula, body: { checkpoint: null, limit: 1000 } });
+    const personal = await s.api('POST', '/sync/people/pull.json', {
+      token: paula,
+      body: { checkpoint: null, limit: 1000 },
+    });
     expect(personal.body.documents.filter((d: any) => d.type === 'certificate')).toHaveLength(3);
     expect(personal.body.documents.filter((d: any) => d.type === 'schedule').length).toBeGreaterThan(0);
     // Harbor gets its own certificates only.
-    const harbor = await s.api('GET', `/pilots/certificates/${s.userId('pilot@harbor.test', 'harbor')}.json`, { token: await s.login('admin@harbor.test') });
+    const harbor = await s.api('GET', `/pilots/certificates/${s.userId('pilot@harbor.test', 'harbor')}.json`, {
+      token: await s.login('admin@harbor.test'),
+    });
     expect(harbor.body.certificates.map((c: any) => c.type).sort()).toEqual(['FAA_MED_3', 'FAA_PRIVATE']);
   });
 });

@@ -52,7 +52,14 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
       const keys = r.body.pilots.map((p: any) => [p.user_group_id, p.name, p.surname]);
       const sorted = [...keys].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]) || a[2].localeCompare(b[2]));
       expect(keys).toEqual(sorted);
-      expect(Object.keys(r.body.pilots[0]).sort()).toEqual(['active', 'id', 'name', 'pilot', 'surname', 'user_group_id']);
+      expect(Object.keys(r.body.pilots[0]).sort()).toEqual([
+        'active',
+        'id',
+        'name',
+        'pilot',
+        'surname',
+        'user_group_id',
+      ]);
     });
 
     it('active and pilot take 1, 0 or all', async () => {
@@ -87,7 +94,15 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
       expect(first.status).toBe(200);
       const total = first.body.paginate.count;
       expect(total).toBeGreaterThan(6);
-      expect(first.body.paginate).toEqual({ page: 1, current: 3, count: total, prevPage: false, nextPage: true, pageCount: Math.ceil(total / 3), limit: 3 });
+      expect(first.body.paginate).toEqual({
+        page: 1,
+        current: 3,
+        count: total,
+        prevPage: false,
+        nextPage: true,
+        pageCount: Math.ceil(total / 3),
+        limit: 3,
+      });
       const second = await index('admin@skyline.test', '/page:2/limit:3');
       expect(second.body.paginate).toMatchObject({ page: 2, current: 3, prevPage: true, nextPage: true });
       const everything = await index('admin@skyline.test', '/limit:1000');
@@ -109,7 +124,9 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
       expect(unknown.status).toBe(400);
       expect(unknown.body.result).toBe(false);
       // An empty value skips the filter.
-      expect((await index('admin@skyline.test', '/search:/limit:1000')).body.paginate.count).toBe((await index('admin@skyline.test', '/limit:1000')).body.paginate.count);
+      expect((await index('admin@skyline.test', '/search:/limit:1000')).body.paginate.count).toBe(
+        (await index('admin@skyline.test', '/limit:1000')).body.paginate.count,
+      );
     });
 
     it.each([
@@ -129,10 +146,23 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
     it('search ignores case in accented names too (SQLite folds only ASCII case)', async () => {
       const angel = await addUser(s, { name: 'Ángel', surname: 'Úbeda Núñez' });
       try {
-        for (const term of ['Ángel', 'ángel', 'ÁNGEL', 'úbeda', 'ÚBEDA NÚÑEZ', 'núñez', 'ángel úbeda', 'úbeda núñez ángel', 'ngel']) {
+        for (const term of [
+          'Ángel',
+          'ángel',
+          'ÁNGEL',
+          'úbeda',
+          'ÚBEDA NÚÑEZ',
+          'núñez',
+          'ángel úbeda',
+          'úbeda núñez ángel',
+          'ngel',
+        ]) {
           const r = await index('admin@skyline.test', `/search:${encodeURIComponent(term)}`);
           expect(r.status, term).toBe(200);
-          expect(r.body.pilots.map((p: any) => p.User.id), term).toEqual([angel]);
+          expect(
+            r.body.pilots.map((p: any) => p.User.id),
+            term,
+          ).toEqual([angel]);
         }
         const reduced = await index('student@skyline.test', `/search:${encodeURIComponent('ángel')}`);
         expect(reduced.body.pilots).toEqual([]);
@@ -142,10 +172,15 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
     });
 
     it('search matches an exact user id, and not partial ids, email middles or passport prefixes', async () => {
-      expect((await index('admin@skyline.test', `/search:${zelda}`)).body.pilots.map((p: any) => p.User.id)).toEqual([zelda]);
+      expect((await index('admin@skyline.test', `/search:${zelda}`)).body.pilots.map((p: any) => p.User.id)).toEqual([
+        zelda,
+      ]);
       for (const term of [zelda.slice(0, 12), 'search@people', 'XK123', 'EMP-7', 'zz%', '%']) {
         const r = await index('admin@skyline.test', `/search:${encodeURIComponent(term)}`);
-        expect(r.body.pilots.map((p: any) => p.User.id), term).not.toContain(zelda);
+        expect(
+          r.body.pilots.map((p: any) => p.User.id),
+          term,
+        ).not.toContain(zelda);
       }
     });
 
@@ -161,7 +196,11 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
       const sab = await addUser(s, { name: 'Sabina', surname: 'Sabadell', base: s.refs.bases['Sabadell'] });
       const byBase = await index('admin@skyline.test', `/base_id:${s.refs.bases['Sabadell']}`);
       expect(byBase.body.pilots.map((p: any) => p.User.id)).toEqual([sab]);
-      expect(byBase.body.pilots[0].Base).toEqual({ id: s.refs.bases['Sabadell'], name: 'Sabadell', airport_id: 'LELL' });
+      expect(byBase.body.pilots[0].Base).toEqual({
+        id: s.refs.bases['Sabadell'],
+        name: 'Sabadell',
+        airport_id: 'LELL',
+      });
 
       const off = await addUser(s, { name: 'Olga', surname: 'Offline', active: false });
       const inactive = await index('admin@skyline.test', '/active:false/limit:1000');
@@ -175,14 +214,20 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
         token: await tok('admin@skyline.test'),
         body: { PilotGroup: { name: 'Directory Group', color: '#123456', User: [{ id: zelda }, { id: sab }] } },
       });
-      const other = await s.api('POST', '/pilot_groups/manager_add.json', { token: await tok('admin@skyline.test'), body: { PilotGroup: { name: 'Second Group', color: '#654321', User: [{ id: zelda }] } } });
+      const other = await s.api('POST', '/pilot_groups/manager_add.json', {
+        token: await tok('admin@skyline.test'),
+        body: { PilotGroup: { name: 'Second Group', color: '#654321', User: [{ id: zelda }] } },
+      });
       const byGroup = await index('admin@skyline.test', `/pilot_group:${group.body.id}`);
       expect(byGroup.body.pilots.map((p: any) => p.User.id).sort()).toEqual([zelda, sab].sort());
       const z = byGroup.body.pilots.find((p: any) => p.User.id === zelda);
       // PilotGroup is reshaped to a map colour → group name.
       expect(z.PilotGroup).toEqual({ '#123456': 'Directory Group', '#654321': 'Second Group' });
       expect(other.status).toBe(200);
-      const harborGroup = await s.api('POST', '/pilot_groups/manager_add.json', { token: await tok('admin@harbor.test'), body: { PilotGroup: { name: 'H', User: [{ id: s.userId('pilot@harbor.test', 'harbor') }] } } });
+      const harborGroup = await s.api('POST', '/pilot_groups/manager_add.json', {
+        token: await tok('admin@harbor.test'),
+        body: { PilotGroup: { name: 'H', User: [{ id: s.userId('pilot@harbor.test', 'harbor') }] } },
+      });
       expect((await index('admin@skyline.test', `/pilot_group:${harborGroup.body.id}`)).body.pilots).toEqual([]);
     });
 
@@ -195,23 +240,55 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
       expect(dispatcher.body.pilots[0].UserDetail).not.toHaveProperty('billing_balance');
       const harbor = await index('admin@harbor.test');
       expect(harbor.body.pilots.length).toBeGreaterThan(0);
-      expect(harbor.body.pilots.every((p: any) => !('billing_balance' in p.UserDetail) && !('package_balance' in p.UserDetail))).toBe(true);
-      await s.ctx.db.updateTable('companies').set({ billing_enabled: 0 }).where('id', '=', s.refs.companies.skyline).execute();
+      expect(
+        harbor.body.pilots.every(
+          (p: any) => !('billing_balance' in p.UserDetail) && !('package_balance' in p.UserDetail),
+        ),
+      ).toBe(true);
+      await s.ctx.db
+        .updateTable('companies')
+        .set({ billing_enabled: 0 })
+        .where('id', '=', s.refs.companies.skyline)
+        .execute();
       const off = await index('admin@skyline.test', `/search:${zelda}`);
       expect(off.body.pilots[0].UserDetail).not.toHaveProperty('billing_balance');
-      await s.ctx.db.updateTable('companies').set({ billing_enabled: 1 }).where('id', '=', s.refs.companies.skyline).execute();
+      await s.ctx.db
+        .updateTable('companies')
+        .set({ billing_enabled: 1 })
+        .where('id', '=', s.refs.companies.skyline)
+        .execute();
     });
 
     it('full rows for roles <= 150; a dispatcher (170) gets others’ contact fields and role as null, not their own', async () => {
       const admin = await index('admin@skyline.test', `/search:${zelda}`);
       const row = admin.body.pilots[0];
-      expect(row.User).toMatchObject({ id: zelda, email: 'zq.search@people.test', email_status: 'confirmed', user_group_id: 190, active: true, pilot: true });
-      expect(row.UserDetail).toMatchObject({ name: 'Zelda', phone: '600111222', passport: 'XK1234567', city: 'Getafe', companyid: 'EMP-77' });
+      expect(row.User).toMatchObject({
+        id: zelda,
+        email: 'zq.search@people.test',
+        email_status: 'confirmed',
+        user_group_id: 190,
+        active: true,
+        pilot: true,
+      });
+      expect(row.UserDetail).toMatchObject({
+        name: 'Zelda',
+        phone: '600111222',
+        passport: 'XK1234567',
+        city: 'Getafe',
+        companyid: 'EMP-77',
+      });
       expect(row.UserGroup).toEqual({ name: 'Pilot' });
       const d = await index('dispatch@skyline.test', '/search:zelda');
       const masked = d.body.pilots[0];
       expect(masked.User).toMatchObject({ id: zelda, email: null, email_status: null, user_group_id: null });
-      expect(masked.UserDetail).toMatchObject({ name: 'Zelda', phone: null, passport: null, city: null, address: null, pc: null });
+      expect(masked.UserDetail).toMatchObject({
+        name: 'Zelda',
+        phone: null,
+        passport: null,
+        city: null,
+        address: null,
+        pc: null,
+      });
       expect(masked.UserGroup.name).toBeNull();
       const own = await index('dispatch@skyline.test', '/search:diego');
       expect(own.body.pilots[0].User.email).toBe('dispatch@skyline.test');
@@ -240,7 +317,9 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
     });
 
     it('excel:1 answers a real .xlsx with the same rows as the JSON page', async () => {
-      const res = await fetch(`${s.baseUrl}/pilots/index/user_group_id:150/excel:1.json`, { headers: { authorization: `Bearer ${await tok('admin@skyline.test')}` } });
+      const res = await fetch(`${s.baseUrl}/pilots/index/user_group_id:150/excel:1.json`, {
+        headers: { authorization: `Bearer ${await tok('admin@skyline.test')}` },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       expect(res.headers.get('content-disposition')).toContain('pilots.xlsx');
@@ -248,7 +327,20 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
       await wb.xlsx.load(await res.arrayBuffer());
       const ws = wb.getWorksheet('Pilots')!;
       const header = (ws.getRow(1).values as unknown[]).slice(1);
-      expect(header).toEqual(expect.arrayContaining(['Name', 'Surname', 'Email', 'Role', 'Active', 'Pilot', 'Base', 'Passport', 'Groups', 'Billing balance']));
+      expect(header).toEqual(
+        expect.arrayContaining([
+          'Name',
+          'Surname',
+          'Email',
+          'Role',
+          'Active',
+          'Pilot',
+          'Base',
+          'Passport',
+          'Groups',
+          'Billing balance',
+        ]),
+      );
       const json = await index('admin@skyline.test', '/user_group_id:150/limit:1000');
       expect(ws.rowCount - 1).toBe(json.body.paginate.count);
       const col = (name: string) => header.indexOf(name) + 1;
@@ -264,7 +356,9 @@ describe.each(DIALECTS)('Pilot list and directory on %s', (dialect) => {
     });
 
     it('a reduced viewer’s export has no contact columns', async () => {
-      const res = await fetch(`${s.baseUrl}/pilots/index/excel:1.json`, { headers: { authorization: `Bearer ${await tok('student@skyline.test')}` } });
+      const res = await fetch(`${s.baseUrl}/pilots/index/excel:1.json`, {
+        headers: { authorization: `Bearer ${await tok('student@skyline.test')}` },
+      });
       expect(res.status).toBe(200);
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(await res.arrayBuffer());

@@ -27,19 +27,44 @@ describe.each(DIALECTS)('Pilots: bad input and company isolation on %s', (dialec
     const id = uuidv7();
     await (s.ctx.db as any)
       .insertInto('flight_types')
-      .values({ id, company_id: s.refs.companies.harbor, change_no: 0, deleted: 0, created: 1, modified: 1, name: 'Harbor Type', color: null, booking: 0, pic_flight_time: 'pic', sic_flight_time: 'none', supervisor_flight_time: 'none', sort_order: 0 })
+      .values({
+        id,
+        company_id: s.refs.companies.harbor,
+        change_no: 0,
+        deleted: 0,
+        created: 1,
+        modified: 1,
+        name: 'Harbor Type',
+        color: null,
+        booking: 0,
+        pic_flight_time: 'pic',
+        sic_flight_time: 'none',
+        supervisor_flight_time: 'none',
+        sort_order: 0,
+      })
       .execute();
     return id;
   };
-  const as = async (email: string, method: string, path: string, body?: unknown) => s.api(method, path, { token: await tok(email), ...(body === undefined ? {} : { body }) });
+  const as = async (email: string, method: string, path: string, body?: unknown) =>
+    s.api(method, path, { token: await tok(email), ...(body === undefined ? {} : { body }) });
 
   it('an unknown or malformed id is 404 (ids are opaque text), an over-long one 400', async () => {
-    for (const path of ['/pilots/view/not-an-id.json', '/pilots/view/1%27%20OR%201=1.json', '/pilots/totals/not-an-id.json', '/pilots/changes/not-an-id.json', `/pilots/view/${uuidv7()}.json`]) {
+    for (const path of [
+      '/pilots/view/not-an-id.json',
+      '/pilots/view/1%27%20OR%201=1.json',
+      '/pilots/totals/not-an-id.json',
+      '/pilots/changes/not-an-id.json',
+      `/pilots/view/${uuidv7()}.json`,
+    ]) {
       const r = await as('admin@skyline.test', 'GET', path);
       expect(r.status, path).toBe(404);
       expect(r.body.result, path).toBe(false);
     }
-    for (const path of [`/pilots/view/${'x'.repeat(65)}.json`, `/pilots/totals/${'x'.repeat(65)}.json`, `/pilots/changes/${'x'.repeat(65)}.json`]) {
+    for (const path of [
+      `/pilots/view/${'x'.repeat(65)}.json`,
+      `/pilots/totals/${'x'.repeat(65)}.json`,
+      `/pilots/changes/${'x'.repeat(65)}.json`,
+    ]) {
       expect((await as('admin@skyline.test', 'GET', path)).status, path).toBe(400);
     }
   });
@@ -92,7 +117,9 @@ describe.each(DIALECTS)('Pilots: bad input and company isolation on %s', (dialec
   it('create: malformed bodies are 400 and create nothing', async () => {
     const before = await snapshot(s);
     const bodies = [
-      ...garbageBodies('User', { user_group_id: 190, email: 'ok@people.test', active: true, send_email: false }).map((User) => ({ ...(User as object), UserDetail: { name: 'A', surname: 'B' } })),
+      ...garbageBodies('User', { user_group_id: 190, email: 'ok@people.test', active: true, send_email: false }).map(
+        (User) => ({ ...(User as object), UserDetail: { name: 'A', surname: 'B' } }),
+      ),
       ...garbageBodies('UserDetail', { name: 'A', surname: 'B', country_id: 'ES', timezone_id: 'Europe/Madrid' }),
       { User: { email: 'not an email' }, UserDetail: { name: 'A', surname: 'B' } },
       { User: { user_group_id: 999 }, UserDetail: { name: 'A', surname: 'B' } },
@@ -110,8 +137,17 @@ describe.each(DIALECTS)('Pilots: bad input and company isolation on %s', (dialec
   it('edit: malformed bodies are 400 with flattened errors and change nothing', async () => {
     const before = await snapshot(s);
     const bodies = [
-      ...garbageBodies('User', { id: target, user_group_id: 200, email: 'robust2@people.test', active: true, alerts: true }).map((User) => ({ ...(User as object) })),
-      ...garbageBodies('UserDetail', { name: 'A', surname: 'B', country_id: 'ES', flight_hours: 3 }).map((d) => ({ User: { id: target }, ...(d as object) })),
+      ...garbageBodies('User', {
+        id: target,
+        user_group_id: 200,
+        email: 'robust2@people.test',
+        active: true,
+        alerts: true,
+      }).map((User) => ({ ...(User as object) })),
+      ...garbageBodies('UserDetail', { name: 'A', surname: 'B', country_id: 'ES', flight_hours: 3 }).map((d) => ({
+        User: { id: target },
+        ...(d as object),
+      })),
       { User: { id: target }, AttributedAircraft: 'text' },
       { User: { id: target }, FlightType: 42 },
       { User: { id: target }, PilotGroup: [{ nested: true }] },
@@ -132,7 +168,10 @@ describe.each(DIALECTS)('Pilots: bad input and company isolation on %s', (dialec
     const republic = s.refs.bases.Republic;
     for (const body of [
       { User: { base_id: republic }, UserDetail: { name: 'For', surname: 'Eign' } },
-      { User: { supervisor_id: s.userId('admin@harbor.test', 'harbor') }, UserDetail: { name: 'For', surname: 'Eign' } },
+      {
+        User: { supervisor_id: s.userId('admin@harbor.test', 'harbor') },
+        UserDetail: { name: 'For', surname: 'Eign' },
+      },
     ]) {
       expect((await as('admin@skyline.test', 'POST', '/pilots/create.json', body)).status).toBe(404);
     }
@@ -151,7 +190,13 @@ describe.each(DIALECTS)('Pilots: bad input and company isolation on %s', (dialec
   });
 
   it('every read of a Harbor pilot is 404 for Skyline callers and shows nothing of them', async () => {
-    for (const path of [`/pilots/view/${pia}.json`, `/pilots/totals/${pia}.json`, `/pilots/changes/${pia}.json`, `/pilots/get_currency/${pia}.json`, `/pilots/certificates/${pia}.json`]) {
+    for (const path of [
+      `/pilots/view/${pia}.json`,
+      `/pilots/totals/${pia}.json`,
+      `/pilots/changes/${pia}.json`,
+      `/pilots/get_currency/${pia}.json`,
+      `/pilots/certificates/${pia}.json`,
+    ]) {
       const r = await as('admin@skyline.test', 'GET', path);
       expect(r.status, path).toBe(404);
       expect(JSON.stringify(r.body), path).not.toContain('Pia');
@@ -159,21 +204,46 @@ describe.each(DIALECTS)('Pilots: bad input and company isolation on %s', (dialec
     // Lists and the directory never include them, whatever the filters.
     const list = await as('admin@skyline.test', 'GET', '/pilots/list/active:all/pilot:all.json');
     expect(list.body.pilots.map((p: any) => p.id)).not.toContain(pia);
-    for (const named of ['/search:Pia/limit:1000', `/search:${pia}`, '/search:pilot%40harbor', `/base_id:${s.refs.bases.Republic}`]) {
+    for (const named of [
+      '/search:Pia/limit:1000',
+      `/search:${pia}`,
+      '/search:pilot%40harbor',
+      `/base_id:${s.refs.bases.Republic}`,
+    ]) {
       const r = await as('admin@skyline.test', 'GET', `/pilots/index${named}.json`);
       expect(r.status, named).toBe(200);
-      expect(r.body.pilots.map((p: any) => p.User.id), named).not.toContain(pia);
+      expect(
+        r.body.pilots.map((p: any) => p.User.id),
+        named,
+      ).not.toContain(pia);
     }
   });
 
   it('currency requirements: malformed bodies are 400 and change nothing; a Harbor admin only changes Harbor', async () => {
     const before = await snapshot(s);
-    for (const body of [...garbageBodies(null, { landings: 3, night_landings: 1, hours: 0 }), { landings: 101, night_landings: 1, hours: 0 }, { landings: 1.5, night_landings: 1, hours: 0 }, {}]) {
+    for (const body of [
+      ...garbageBodies(null, { landings: 3, night_landings: 1, hours: 0 }),
+      { landings: 101, night_landings: 1, hours: 0 },
+      { landings: 1.5, night_landings: 1, hours: 0 },
+      {},
+    ]) {
       const r = await as('admin@skyline.test', 'POST', '/pilots/currency_requirements.json', body);
       expect(r.status, JSON.stringify(body).slice(0, 120)).toBe(400);
     }
     expect(await snapshot(s)).toEqual(before);
-    expect((await as('admin@harbor.test', 'POST', '/pilots/currency_requirements.json', { landings: 5, night_landings: 2, hours: 1 })).status).toBe(200);
-    expect((await as('admin@skyline.test', 'GET', '/pilots/currency_requirements.json')).body.requirements).toEqual({ landings: 3, night_landings: 1, hours: 0 });
+    expect(
+      (
+        await as('admin@harbor.test', 'POST', '/pilots/currency_requirements.json', {
+          landings: 5,
+          night_landings: 2,
+          hours: 1,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await as('admin@skyline.test', 'GET', '/pilots/currency_requirements.json')).body.requirements).toEqual({
+      landings: 3,
+      night_landings: 1,
+      hours: 0,
+    });
   });
 });

@@ -12,7 +12,8 @@ export const DAY = 86400;
 export function tokens(get: () => TestServer) {
   const cache: Record<string, string> = {};
   return async (email: string): Promise<string> => {
-    if (!cache[email]) cache[email] = email.startsWith('auditor@') ? await auditorToken(get()) : await get().login(email);
+    if (!cache[email])
+      cache[email] = email.startsWith('auditor@') ? await auditorToken(get()) : await get().login(email);
     return cache[email];
   };
 }
@@ -20,7 +21,13 @@ export function tokens(get: () => TestServer) {
 /** The auditor signs in with an emailed code (forced EMAIL two-factor). */
 export async function auditorToken(s: TestServer): Promise<string> {
   const r = await s.api('POST', '/login.json', { body: { email: 'auditor@skyline.test', password: 'demo1234' } });
-  const mail = await s.ctx.db.selectFrom('mail_outbox').select('body_text').where('to_address', '=', 'auditor@skyline.test').orderBy('created', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const mail = await s.ctx.db
+    .selectFrom('mail_outbox')
+    .select('body_text')
+    .where('to_address', '=', 'auditor@skyline.test')
+    .orderBy('created', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   const code = /code is (\d{6})/.exec(mail.body_text)![1];
   const v = await s.api('POST', '/login/verify.json', { body: { challenge: r.body.challenge, code } });
   return v.body.token as string;
@@ -57,11 +64,25 @@ export async function addUser(s: TestServer, o: NewUser = {}): Promise<string> {
   const t = now();
   let identityId = o.identityId ?? null;
   if (o.email && o.login && !identityId) {
-    const hash = await db.selectFrom('identities').select('password_hash').where('email', '=', 'pilot@skyline.test').executeTakeFirstOrThrow();
+    const hash = await db
+      .selectFrom('identities')
+      .select('password_hash')
+      .where('email', '=', 'pilot@skyline.test')
+      .executeTakeFirstOrThrow();
     identityId = uuidv7();
     await db
       .insertInto('identities')
-      .values({ id: identityId, email: o.email, password_hash: hash.password_hash, alerts: 1, message_alerts: 1, newsletter: 0, whatsapp: 0, created: t, modified: t })
+      .values({
+        id: identityId,
+        email: o.email,
+        password_hash: hash.password_hash,
+        alerts: 1,
+        message_alerts: 1,
+        newsletter: 0,
+        whatsapp: 0,
+        created: t,
+        modified: t,
+      })
       .execute();
   }
   const id = uuidv7();
@@ -102,8 +123,15 @@ export async function addUser(s: TestServer, o: NewUser = {}): Promise<string> {
   return id;
 }
 
-export async function flightTypeIds(s: TestServer, company: 'skyline' | 'harbor' = 'skyline'): Promise<Record<string, string>> {
-  const rows = await s.ctx.db.selectFrom('flight_types').select(['id', 'name']).where('company_id', '=', s.refs.companies[company]).execute();
+export async function flightTypeIds(
+  s: TestServer,
+  company: 'skyline' | 'harbor' = 'skyline',
+): Promise<Record<string, string>> {
+  const rows = await s.ctx.db
+    .selectFrom('flight_types')
+    .select(['id', 'name'])
+    .where('company_id', '=', s.refs.companies[company])
+    .execute();
   return Object.fromEntries(rows.map((r) => [r.name, r.id]));
 }
 
@@ -172,9 +200,16 @@ export async function addFlight(s: TestServer, f: NewFlight): Promise<string> {
 
 /** Mails written to the outbox for an address, oldest first. */
 export const mailsTo = (s: TestServer, to: string) =>
-  s.ctx.db.selectFrom('mail_outbox').select(['template', 'subject', 'body_text', 'created']).where('to_address', '=', to).orderBy('created').orderBy('id').execute();
+  s.ctx.db
+    .selectFrom('mail_outbox')
+    .select(['template', 'subject', 'body_text', 'created'])
+    .where('to_address', '=', to)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
 
-export const userRow = (s: TestServer, id: string) => s.ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+export const userRow = (s: TestServer, id: string) =>
+  s.ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 /** Tables the people endpoints write; a snapshot proves a refused request changed nothing. */
 const PEOPLE_TABLES = [

@@ -9,7 +9,20 @@ import { addFlight, addUser, DAY, now, tokens } from './people-helpers.ts';
  * of the Part B 2.6 table, each credited to a pilot of its own, so every line
  * of the response is checked class by class against the table.
  */
-const ZERO = { PIC: 0, FI: 0, SIC: 0, DUAL: 0, PICUS: 0, CRI: 0, IRI: 0, FIFI: 0, SFI: 0, TRI: 0, EXA: 0, SUPERVISOR: 0 };
+const ZERO = {
+  PIC: 0,
+  FI: 0,
+  SIC: 0,
+  DUAL: 0,
+  PICUS: 0,
+  CRI: 0,
+  IRI: 0,
+  FIFI: 0,
+  SFI: 0,
+  TRI: 0,
+  EXA: 0,
+  SUPERVISOR: 0,
+};
 const B = 1000;
 /** Part B 2.6, "Logbook rollup" column, for a seat on a single-pilot aircraft. */
 const TABLE: Array<[string, Partial<typeof ZERO>, number]> = [
@@ -45,7 +58,21 @@ describe.each(DIALECTS)('Pilot totals class by class on %s', (dialect) => {
     const t = now();
     await (s.ctx.db as any)
       .insertInto('flight_types')
-      .values({ id, company_id: s.refs.companies.skyline, change_no: 0, deleted: 0, created: t, modified: t, name, color: '#000000', booking: 0, pic_flight_time: pic, sic_flight_time: sic, supervisor_flight_time: sup, sort_order: 99 })
+      .values({
+        id,
+        company_id: s.refs.companies.skyline,
+        change_no: 0,
+        deleted: 0,
+        created: t,
+        modified: t,
+        name,
+        color: '#000000',
+        booking: 0,
+        pic_flight_time: pic,
+        sic_flight_time: sic,
+        supervisor_flight_time: sup,
+        sort_order: 99,
+      })
       .execute();
     typeIds[name] = id;
     return id;
@@ -55,13 +82,22 @@ describe.each(DIALECTS)('Pilot totals class by class on %s', (dialect) => {
     expect(r.status).toBe(200);
     return r.body;
   };
-  const fn = (body: any) => Object.fromEntries(Object.entries(body.functions).map(([k, v]: [string, any]) => [k, v.time]));
+  const fn = (body: any) =>
+    Object.fromEntries(Object.entries(body.functions).map(([k, v]: [string, any]) => [k, v.time]));
 
   it.each(TABLE)('class %s credits exactly its lines of the Part B 2.6 table', async (cls, lines, total) => {
     const pilot = await addUser(s, { name: 'Class', surname: cls });
     // `sup` belongs to the supervisor seat; every other class is tried in the PIC seat.
-    const type = cls === 'sup' ? await flightType('Class sup', 'pic', 'none', 'sup') : await flightType(`Class ${cls}`, cls);
-    await addFlight(s, { pic: cls === 'sup' ? s.userId('instructor@skyline.test') : pilot, supervisor: cls === 'sup' ? pilot : null, type, aircraft: s.refs.aircraft['EC-ABC'], block: B, onblocks: now() - DAY });
+    const type =
+      cls === 'sup' ? await flightType('Class sup', 'pic', 'none', 'sup') : await flightType(`Class ${cls}`, cls);
+    await addFlight(s, {
+      pic: cls === 'sup' ? s.userId('instructor@skyline.test') : pilot,
+      supervisor: cls === 'sup' ? pilot : null,
+      type,
+      aircraft: s.refs.aircraft['EC-ABC'],
+      block: B,
+      onblocks: now() - DAY,
+    });
     const body = await totals(pilot);
     expect(fn(body)).toEqual({ ...ZERO, ...lines });
     expect(body.total_time).toBe(total);
@@ -71,17 +107,43 @@ describe.each(DIALECTS)('Pilot totals class by class on %s', (dialect) => {
   it('sic credits SIC only on a multipilot aircraft', async () => {
     const pilot = await addUser(s, { name: 'Second', surname: 'Officer' });
     const type = await flightType('Line SIC', 'pic', 'sic');
-    await addFlight(s, { pic: s.userId('instructor@skyline.test'), sic: pilot, type, aircraft: s.refs.aircraft['EC-JET'], block: 2 * B, onblocks: now() - DAY });
-    await addFlight(s, { pic: s.userId('instructor@skyline.test'), sic: pilot, type, aircraft: s.refs.aircraft['EC-ABC'], block: B, onblocks: now() - 2 * DAY });
+    await addFlight(s, {
+      pic: s.userId('instructor@skyline.test'),
+      sic: pilot,
+      type,
+      aircraft: s.refs.aircraft['EC-JET'],
+      block: 2 * B,
+      onblocks: now() - DAY,
+    });
+    await addFlight(s, {
+      pic: s.userId('instructor@skyline.test'),
+      sic: pilot,
+      type,
+      aircraft: s.refs.aircraft['EC-ABC'],
+      block: B,
+      onblocks: now() - 2 * DAY,
+    });
     const body = await totals(pilot);
     expect(fn(body)).toEqual({ ...ZERO, SIC: 2 * B });
     expect(body.total_time).toBe(2 * B);
   });
 
   it('each seat class is credited to its own seat: pic_flight_time to pic_id, sic to sic_id, supervisor to supervisor_id', async () => {
-    const [a, b, c] = [await addUser(s, { name: 'Seat', surname: 'Pic' }), await addUser(s, { name: 'Seat', surname: 'Sic' }), await addUser(s, { name: 'Seat', surname: 'Sup' })];
+    const [a, b, c] = [
+      await addUser(s, { name: 'Seat', surname: 'Pic' }),
+      await addUser(s, { name: 'Seat', surname: 'Sic' }),
+      await addUser(s, { name: 'Seat', surname: 'Sup' }),
+    ];
     const type = await flightType('Three Seats', 'fi', 'dual', 'exa');
-    await addFlight(s, { pic: a, sic: b, supervisor: c, type, aircraft: s.refs.aircraft['EC-ABC'], block: B, onblocks: now() - DAY });
+    await addFlight(s, {
+      pic: a,
+      sic: b,
+      supervisor: c,
+      type,
+      aircraft: s.refs.aircraft['EC-ABC'],
+      block: B,
+      onblocks: now() - DAY,
+    });
     expect(fn(await totals(a))).toEqual({ ...ZERO, PIC: B, FI: B });
     expect(fn(await totals(b))).toEqual({ ...ZERO, DUAL: B });
     expect(fn(await totals(c))).toEqual({ ...ZERO, PIC: B, FI: B, EXA: B });
@@ -91,8 +153,15 @@ describe.each(DIALECTS)('Pilot totals class by class on %s', (dialect) => {
     const pilot = await addUser(s, { name: 'Sim', surname: 'Only' });
     const type = await flightType('Class pic', 'pic');
     await addFlight(s, { pic: pilot, type, aircraft: s.refs.aircraft['SIM-01'], block: B, onblocks: now() - DAY });
-    await addFlight(s, { pic: pilot, type, aircraft: s.refs.aircraft['EC-ABC'], block: 2 * B, onblocks: now() - 2 * DAY });
-    for (const status of ['DRAFT', 'SCHEDULED', 'DISPATCHED', 'CANCELED']) await addFlight(s, { status, pic: pilot, type, aircraft: s.refs.aircraft['EC-ABC'], block: 5 * B });
+    await addFlight(s, {
+      pic: pilot,
+      type,
+      aircraft: s.refs.aircraft['EC-ABC'],
+      block: 2 * B,
+      onblocks: now() - 2 * DAY,
+    });
+    for (const status of ['DRAFT', 'SCHEDULED', 'DISPATCHED', 'CANCELED'])
+      await addFlight(s, { status, pic: pilot, type, aircraft: s.refs.aircraft['EC-ABC'], block: 5 * B });
     const deleted = await addFlight(s, { pic: pilot, type, aircraft: s.refs.aircraft['EC-ABC'], block: 7 * B });
     await s.ctx.db.updateTable('flights').set({ deleted: 1 }).where('id', '=', deleted).execute();
     const body = await totals(pilot);
@@ -104,9 +173,20 @@ describe.each(DIALECTS)('Pilot totals class by class on %s', (dialect) => {
 
   it('other_companies matches accounts by email too (no shared login), and never another company’s other pilots', async () => {
     const pilot = await addUser(s, { name: 'Mail', surname: 'Match', email: 'mail.match@people.test' });
-    const harbor = await addUser(s, { company: 'harbor', name: 'Mail', surname: 'Match', email: 'mail.match@people.test' });
+    const harbor = await addUser(s, {
+      company: 'harbor',
+      name: 'Mail',
+      surname: 'Match',
+      email: 'mail.match@people.test',
+    });
     await addFlight(s, { company: 'harbor', pic: harbor, aircraft: s.refs.aircraft.N123HA, type: null, block: 4 * B });
-    await addFlight(s, { company: 'harbor', pic: s.userId('pilot@harbor.test', 'harbor'), aircraft: s.refs.aircraft.N123HA, type: null, block: 9 * B });
+    await addFlight(s, {
+      company: 'harbor',
+      pic: s.userId('pilot@harbor.test', 'harbor'),
+      aircraft: s.refs.aircraft.N123HA,
+      type: null,
+      block: 9 * B,
+    });
     await s.ctx.db.updateTable('users').set({ flight_hours: 2 }).where('id', '=', pilot).execute();
     const body = await totals(pilot);
     expect(body.user).toEqual({ id: pilot, previous_time: 7200, other_companies: 4 * B });

@@ -35,25 +35,74 @@ describe.each(DIALECTS)('own profile on %s', (dialect) => {
 
   it('view answers User (with the login preferences), UserDetail and UserGroup', async () => {
     const me = await view();
-    expect(me.User).toMatchObject({ id: s.userId('pilot@skyline.test'), email: 'pilot@skyline.test', user_group_id: 190, two_factor: 'OFF', alerts: true, message_alerts: true, newsletter: false, whatsapp: false, active: true, pilot: true });
-    expect(me.UserDetail).toMatchObject({ name: 'Paula', surname: 'Pilot', country_id: 'ES', timezone_id: 'Europe/Madrid' });
+    expect(me.User).toMatchObject({
+      id: s.userId('pilot@skyline.test'),
+      email: 'pilot@skyline.test',
+      user_group_id: 190,
+      two_factor: 'OFF',
+      alerts: true,
+      message_alerts: true,
+      newsletter: false,
+      whatsapp: false,
+      active: true,
+      pilot: true,
+    });
+    expect(me.UserDetail).toMatchObject({
+      name: 'Paula',
+      surname: 'Pilot',
+      country_id: 'ES',
+      timezone_id: 'Europe/Madrid',
+    });
     expect(me.UserGroup).toEqual({ id: 190, name: 'Pilot', role: 'pilot' });
     // The auditor's own record is not masked.
     expect((await view(await s.login('auditor@skyline.test'))).User.email).toBe('auditor@skyline.test');
   });
 
   it('edit changes only the posted fields and answers the profile', async () => {
-    const before = await s.ctx.db.selectFrom('users').selectAll().where('id', '=', s.userId('pilot@skyline.test')).executeTakeFirstOrThrow();
-    const r = await editOwn({ UserDetail: { phone: '600 000 111', phonecode: '+34', city: 'Madrid', dob: '1990-05-17', country_id: 'pt', timezone_id: 'Europe/Lisbon' }, User: { language: 'es' } });
+    const before = await s.ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', s.userId('pilot@skyline.test'))
+      .executeTakeFirstOrThrow();
+    const r = await editOwn({
+      UserDetail: {
+        phone: '600 000 111',
+        phonecode: '+34',
+        city: 'Madrid',
+        dob: '1990-05-17',
+        country_id: 'pt',
+        timezone_id: 'Europe/Lisbon',
+      },
+      User: { language: 'es' },
+    });
     expect(r.status).toBe(200);
-    expect(r.body.UserDetail).toMatchObject({ phone: '600 000 111', phonecode: '+34', city: 'Madrid', dob: '1990-05-17', country_id: 'PT', timezone_id: 'Europe/Lisbon', name: 'Paula', address: null });
+    expect(r.body.UserDetail).toMatchObject({
+      phone: '600 000 111',
+      phonecode: '+34',
+      city: 'Madrid',
+      dob: '1990-05-17',
+      country_id: 'PT',
+      timezone_id: 'Europe/Lisbon',
+      name: 'Paula',
+      address: null,
+    });
     expect(r.body.User.language).toBe('es');
-    const after = await s.ctx.db.selectFrom('users').selectAll().where('id', '=', s.userId('pilot@skyline.test')).executeTakeFirstOrThrow();
+    const after = await s.ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', s.userId('pilot@skyline.test'))
+      .executeTakeFirstOrThrow();
     expect(after.change_no).toBeGreaterThan(before.change_no);
     expect(after.email).toBe(before.email);
     // Fields outside the profile are ignored: no role, email or notes through here.
     await editOwn({ User: { user_group_id: 1, email: 'x@y.z', active: 0 }, UserDetail: { notes: 'self-praise' } });
-    expect(await s.ctx.db.selectFrom('users').select(['user_group_id', 'email', 'active', 'notes']).where('id', '=', s.userId('pilot@skyline.test')).executeTakeFirstOrThrow()).toEqual({ user_group_id: 190, email: 'pilot@skyline.test', active: 1, notes: null });
+    expect(
+      await s.ctx.db
+        .selectFrom('users')
+        .select(['user_group_id', 'email', 'active', 'notes'])
+        .where('id', '=', s.userId('pilot@skyline.test'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ user_group_id: 190, email: 'pilot@skyline.test', active: 1, notes: null });
     // An empty value clears an optional field.
     expect((await editOwn({ UserDetail: { city: '' } })).body.UserDetail.city).toBeNull();
   });
@@ -74,7 +123,10 @@ describe.each(DIALECTS)('own profile on %s', (dialect) => {
       [{ User: { newsletter: 'often' } }, 'User.newsletter'],
     ];
     for (const [body, field] of cases) {
-      const r = await editOwn({ ...(body as object), UserDetail: { city: 'Changed', ...((body as any).UserDetail ?? {}) } });
+      const r = await editOwn({
+        ...(body as object),
+        UserDetail: { city: 'Changed', ...((body as any).UserDetail ?? {}) },
+      });
       expect(r.status, field).toBe(400);
       expect(Object.keys(r.body.errors), JSON.stringify(r.body)).toContain(field);
     }
@@ -87,12 +139,21 @@ describe.each(DIALECTS)('own profile on %s', (dialect) => {
   });
 
   it('preferences live on the login: every company account of the email shares them; WhatsApp only switches off', async () => {
-    const sky = await s.api('POST', '/login.json', { body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.skyline } });
-    const harbor = await s.api('POST', '/login.json', { body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.harbor } });
+    const sky = await s.api('POST', '/login.json', {
+      body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.skyline },
+    });
+    const harbor = await s.api('POST', '/login.json', {
+      body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.harbor },
+    });
     const r = await editOwn({ User: { newsletter: true, alerts: '0', message_alerts: false } }, sky.body.token);
     expect(r.status).toBe(200);
     expect(r.body.User).toMatchObject({ newsletter: true, alerts: false, message_alerts: false });
-    expect((await view(harbor.body.token)).User).toMatchObject({ newsletter: true, alerts: false, message_alerts: false, whatsapp: false });
+    expect((await view(harbor.body.token)).User).toMatchObject({
+      newsletter: true,
+      alerts: false,
+      message_alerts: false,
+      whatsapp: false,
+    });
     await s.ctx.db.updateTable('identities').set({ whatsapp: 1 }).where('email', '=', 'dual@demo.test').execute();
     expect((await editOwn({ User: { whatsapp: true } }, harbor.body.token)).status).toBe(200);
     expect((await editOwn({ User: { whatsapp: false } }, harbor.body.token)).body.User.whatsapp).toBe(false);
@@ -109,12 +170,15 @@ describe.each(DIALECTS)('own profile on %s', (dialect) => {
   });
 
   it('user groups: the company roles, or the staff ones; the platform role only for role 1', async () => {
-    const all = (await s.api('GET', '/users/user_groups.json', { token: pilot })).body.user_groups.map((g: any) => g.UserGroup.id);
+    const all = (await s.api('GET', '/users/user_groups.json', { token: pilot })).body.user_groups.map(
+      (g: any) => g.UserGroup.id,
+    );
     expect(all).toEqual([100, 105, 110, 120, 135, 150, 170, 190, 200, 250, 300]);
     const staff = (await s.api('GET', '/users/user_groups/1.json', { token: pilot })).body.user_groups;
     expect(staff.map((g: any) => g.UserGroup.id)).toEqual([100, 105, 110, 120, 135, 150, 170]);
     expect(staff[0]).toEqual({ UserGroup: { id: 100, name: 'Company administrator', role: 'company_admin' } });
-    const root = (await s.api('GET', '/users/user_groups.json', { token: await s.login('root@skyline.test') })).body.user_groups;
+    const root = (await s.api('GET', '/users/user_groups.json', { token: await s.login('root@skyline.test') })).body
+      .user_groups;
     expect(root[0].UserGroup.id).toBe(1);
     expect((await s.api('GET', '/users/user_groups/2.json', { token: pilot })).status).toBe(400);
   });

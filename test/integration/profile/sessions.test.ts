@@ -22,7 +22,11 @@ describe.each(DIALECTS)('own sessions and password on %s', (dialect) => {
     expect(r.status).toBe(200);
     expect(r.body.sessions.length).toBe(2);
     expect(r.body.logins.length).toBe(2);
-    expect(r.body.logins[0]).toMatchObject({ method: 'password', user_agent: expect.any(String), created: expect.any(Number) });
+    expect(r.body.logins[0]).toMatchObject({
+      method: 'password',
+      user_agent: expect.any(String),
+      created: expect.any(Number),
+    });
     const current = r.body.sessions.find((x: any) => x.current);
     expect(current.id).toBe(r.body.currentSession);
     expect(current.user_agent).toBe('phone');
@@ -58,7 +62,14 @@ describe.each(DIALECTS)('own sessions and password on %s', (dialect) => {
 
     it('validates every field; a wrong current password is refused; nothing changes', async () => {
       const t = await loginFull('dispatch@skyline.test');
-      const hash = async () => (await s.ctx.db.selectFrom('identities').select('password_hash').where('email', '=', 'dispatch@skyline.test').executeTakeFirstOrThrow()).password_hash;
+      const hash = async () =>
+        (
+          await s.ctx.db
+            .selectFrom('identities')
+            .select('password_hash')
+            .where('email', '=', 'dispatch@skyline.test')
+            .executeTakeFirstOrThrow()
+        ).password_hash;
       const before = await hash();
       const cases: Array<[unknown, string]> = [
         [{ newpassword: 'longenough1', newpasswordrepeat: 'longenough1' }, 'password'],
@@ -73,7 +84,11 @@ describe.each(DIALECTS)('own sessions and password on %s', (dialect) => {
         expect(r.status, field).toBe(400);
         expect(Object.keys(r.body.errors), JSON.stringify(r.body)).toContain(field);
       }
-      const wrong = await change(t, { password: 'not-it', newpassword: 'longenough1', newpasswordrepeat: 'longenough1' });
+      const wrong = await change(t, {
+        password: 'not-it',
+        newpassword: 'longenough1',
+        newpasswordrepeat: 'longenough1',
+      });
       expect(wrong.status).toBe(400);
       expect(wrong.body.errors.password).toEqual(['Wrong current password']);
       expect(await hash()).toBe(before);
@@ -82,16 +97,34 @@ describe.each(DIALECTS)('own sessions and password on %s', (dialect) => {
     it('stores an argon2id hash and ends the other sessions of the login', async () => {
       const keep = await loginFull('dispatch@skyline.test');
       const other = await loginFull('dispatch@skyline.test');
-      const r = await change(keep, { password: 'demo1234', newpassword: 'correct horse battery', newpasswordrepeat: 'correct horse battery' });
+      const r = await change(keep, {
+        password: 'demo1234',
+        newpassword: 'correct horse battery',
+        newpasswordrepeat: 'correct horse battery',
+      });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ result: true, message: 'Password changed', sessions_closed: expect.any(Number) });
       expect(r.body.sessions_closed).toBeGreaterThanOrEqual(1);
-      const hash = (await s.ctx.db.selectFrom('identities').select('password_hash').where('email', '=', 'dispatch@skyline.test').executeTakeFirstOrThrow()).password_hash;
+      const hash = (
+        await s.ctx.db
+          .selectFrom('identities')
+          .select('password_hash')
+          .where('email', '=', 'dispatch@skyline.test')
+          .executeTakeFirstOrThrow()
+      ).password_hash;
       expect(hash.startsWith('$argon2id$')).toBe(true);
       expect((await s.api('GET', '/users/view.json', { token: keep })).status).toBe(200);
       expect((await s.api('GET', '/users/view.json', { token: other })).status).toBe(401);
-      expect((await s.api('POST', '/login.json', { body: { email: 'dispatch@skyline.test', password: 'demo1234' } })).status).toBe(401);
-      expect((await s.api('POST', '/login.json', { body: { email: 'dispatch@skyline.test', password: 'correct horse battery' } })).status).toBe(200);
+      expect(
+        (await s.api('POST', '/login.json', { body: { email: 'dispatch@skyline.test', password: 'demo1234' } })).status,
+      ).toBe(401);
+      expect(
+        (
+          await s.api('POST', '/login.json', {
+            body: { email: 'dispatch@skyline.test', password: 'correct horse battery' },
+          })
+        ).status,
+      ).toBe(200);
     });
   });
 });

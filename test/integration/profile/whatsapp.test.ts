@@ -8,7 +8,14 @@ describe.each(DIALECTS)('WhatsApp verification on %s', (dialect) => {
   let s: TestServer;
   const wa = (token: string | null, body: unknown) => s.api('POST', '/users/whatsapp.json', { token, body });
   const view = async (token: string) => (await s.api('GET', '/users/view.json', { token })).body.User;
-  const messagesTo = (phone: string) => s.ctx.db.selectFrom('message_outbox').selectAll().where('to_address', '=', phone).orderBy('created').orderBy('id').execute();
+  const messagesTo = (phone: string) =>
+    s.ctx.db
+      .selectFrom('message_outbox')
+      .selectAll()
+      .where('to_address', '=', phone)
+      .orderBy('created')
+      .orderBy('id')
+      .execute();
   const lastCode = async (phone: string) => {
     const rows = await messagesTo(phone);
     return /code is (\d{6})/.exec(rows.at(-1)!.body_text)![1];
@@ -20,7 +27,17 @@ describe.each(DIALECTS)('WhatsApp verification on %s', (dialect) => {
       .select(['id', 'created', 'expires'])
       .where('user_id', '=', userId)
       .execute()
-      .then((rows) => Promise.all(rows.map((r) => s.ctx.db.updateTable('whatsapp_verifications').set({ created: Number(r.created) - seconds, expires: Number(r.expires) - seconds }).where('id', '=', r.id).execute())));
+      .then((rows) =>
+        Promise.all(
+          rows.map((r) =>
+            s.ctx.db
+              .updateTable('whatsapp_verifications')
+              .set({ created: Number(r.created) - seconds, expires: Number(r.expires) - seconds })
+              .where('id', '=', r.id)
+              .execute(),
+          ),
+        ),
+      );
   const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
   beforeAll(async () => {
@@ -40,10 +57,19 @@ describe.each(DIALECTS)('WhatsApp verification on %s', (dialect) => {
     expect(r.body.expires - Math.floor(Date.now() / 1000)).toBeGreaterThan(590);
     const [msg] = await messagesTo('+34600112233');
     // No WhatsApp provider configured: the message is kept in the outbox.
-    expect(msg).toMatchObject({ channel: 'whatsapp', status: 'outbox', template: 'whatsapp_code', company_id: s.refs.companies.skyline });
+    expect(msg).toMatchObject({
+      channel: 'whatsapp',
+      status: 'outbox',
+      template: 'whatsapp_code',
+      company_id: s.refs.companies.skyline,
+    });
     expect(msg.body_text).toContain('Skyline');
     const code = await lastCode('+34600112233');
-    const row = await s.ctx.db.selectFrom('whatsapp_verifications').selectAll().where('user_id', '=', s.userId('pilot@skyline.test')).executeTakeFirstOrThrow();
+    const row = await s.ctx.db
+      .selectFrom('whatsapp_verifications')
+      .selectAll()
+      .where('user_id', '=', s.userId('pilot@skyline.test'))
+      .executeTakeFirstOrThrow();
     expect(row.code_hash).not.toContain(code);
     expect(row.code_hash).toMatch(/^[0-9a-f]{64}$/);
     expect((await view(token)).whatsapp).toBe(false);
@@ -55,9 +81,14 @@ describe.each(DIALECTS)('WhatsApp verification on %s', (dialect) => {
     // Single use.
     const again = await wa(token, { code });
     expect(again.status).toBe(400);
-    expect(again.body).toMatchObject({ result: false, errors: { code: [expect.stringMatching(/No code is pending/)] } });
+    expect(again.body).toMatchObject({
+      result: false,
+      errors: { code: [expect.stringMatching(/No code is pending/)] },
+    });
     // Switching off stays with /users/edit.json.
-    expect((await s.api('POST', '/users/edit.json', { token, body: { User: { whatsapp: false } } })).body.User.whatsapp).toBe(false);
+    expect(
+      (await s.api('POST', '/users/edit.json', { token, body: { User: { whatsapp: false } } })).body.User.whatsapp,
+    ).toBe(false);
   });
 
   it('uses the profile phone when no number is posted; form bodies work too', async () => {
@@ -81,7 +112,16 @@ describe.each(DIALECTS)('WhatsApp verification on %s', (dialect) => {
   it('rejects bad input with 400 and changes nothing', async () => {
     const token = await s.login('dispatch@skyline.test');
     const before = await s.ctx.db.selectFrom('message_outbox').select('id').execute();
-    for (const body of [{ phone: '600112233' }, { phone: '+0600112233' }, { phone: '+34 6' }, { phone: 'call me' }, { phone: 12 }, { code: '12345' }, { code: 'abcdef' }, { code: true }]) {
+    for (const body of [
+      { phone: '600112233' },
+      { phone: '+0600112233' },
+      { phone: '+34 6' },
+      { phone: 'call me' },
+      { phone: 12 },
+      { code: '12345' },
+      { code: 'abcdef' },
+      { code: true },
+    ]) {
       const r = await wa(token, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.result, JSON.stringify(body)).toBe(false);
@@ -90,7 +130,13 @@ describe.each(DIALECTS)('WhatsApp verification on %s', (dialect) => {
     const none = await wa(token, { code: '123456' });
     expect(none.status).toBe(400);
     expect((await s.ctx.db.selectFrom('message_outbox').select('id').execute()).length).toBe(before.length);
-    expect(await s.ctx.db.selectFrom('whatsapp_verifications').select('id').where('user_id', '=', s.userId('dispatch@skyline.test')).execute()).toEqual([]);
+    expect(
+      await s.ctx.db
+        .selectFrom('whatsapp_verifications')
+        .select('id')
+        .where('user_id', '=', s.userId('dispatch@skyline.test'))
+        .execute(),
+    ).toEqual([]);
     expect((await view(token)).whatsapp).toBe(false);
   });
 
@@ -151,8 +197,16 @@ describe.each(DIALECTS)('WhatsApp verification on %s', (dialect) => {
   });
 
   it('the preference is the login’s: every company account of the email gets it; codes are per account', async () => {
-    const sky = (await s.api('POST', '/login.json', { body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.skyline } })).body.token;
-    const harbor = (await s.api('POST', '/login.json', { body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.harbor } })).body.token;
+    const sky = (
+      await s.api('POST', '/login.json', {
+        body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.skyline },
+      })
+    ).body.token;
+    const harbor = (
+      await s.api('POST', '/login.json', {
+        body: { email: 'dual@demo.test', password: 'demo1234', company_id: s.refs.companies.harbor },
+      })
+    ).body.token;
     await wa(sky, { phone: '+34611000004' });
     const code = await lastCode('+34611000004');
     // The Harbor account has no pending code: the Skyline one cannot be used there.
@@ -177,7 +231,10 @@ describe.each(DIALECTS)('WhatsApp verification on %s', (dialect) => {
       });
       const admin = await s.login('admin@skyline.test');
       expect((await wa(admin, { phone: '+34611000006' })).status).toBe(200);
-      expect((await messagesTo('+34611000006'))[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/provider down/) });
+      expect((await messagesTo('+34611000006'))[0]).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/provider down/),
+      });
     } finally {
       setMessageProvider('whatsapp', null);
     }

@@ -54,13 +54,21 @@ describe.each(DIALECTS)('Reports computed locally equal the server on %s', (dial
       await addUser(s, { name: 'Mo', surname: 'Local' }),
       await addUser(s, { name: 'Ned', surname: 'Local' }),
     ];
-    const typeRows = await s.ctx.db.selectFrom('flight_types').select(['id', 'name', 'color']).where('company_id', '=', company).execute();
+    const typeRows = await s.ctx.db
+      .selectFrom('flight_types')
+      .select(['id', 'name', 'color'])
+      .where('company_id', '=', company)
+      .execute();
     types = new Map(typeRows.map((t) => [t.id, { name: t.name, color: t.color }]));
     const typeIds: (string | null)[] = [...types.keys(), null, uuidv7()];
     const aircraft = [s.refs.aircraft['EC-ABC']!, s.refs.aircraft['EC-DEF']!, s.refs.aircraft['EC-JET']!];
     const airports = ['LECU', 'LEMG', 'LEMD', 'LEBL', 'ZZZZ', null];
     const statuses = ['LANDED', 'LANDED', 'LANDED', 'LANDED', 'DRAFT', 'SCHEDULED', 'DISPATCHED', 'CANCELED'];
-    const c = await s.ctx.db.selectFrom('companies').select(['timezone', 'flight_timezone']).where('id', '=', company).executeTakeFirstOrThrow();
+    const c = await s.ctx.db
+      .selectFrom('companies')
+      .select(['timezone', 'flight_timezone'])
+      .where('id', '=', company)
+      .executeTakeFirstOrThrow();
     zone = c.flight_timezone || c.timezone || 'UTC';
     const r = rng(7);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -106,11 +114,31 @@ describe.each(DIALECTS)('Reports computed locally equal the server on %s', (dial
     }
     rows = (await s.ctx.db
       .selectFrom('flights')
-      .select(['status', 'pic_id', 'sic_id', 'aircraft_id', 'flight_type_id', 'block_time', 'landings', 'date', 'starts', 'onblocks', 'rules', 'departure_airport', 'landing_airport'])
+      .select([
+        'status',
+        'pic_id',
+        'sic_id',
+        'aircraft_id',
+        'flight_type_id',
+        'block_time',
+        'landings',
+        'date',
+        'starts',
+        'onblocks',
+        'rules',
+        'departure_airport',
+        'landing_airport',
+      ])
       .where('company_id', '=', company)
       .where('deleted', '=', 0)
       .execute()) as unknown as ReportFlight[];
-    rows = rows.map((f) => ({ ...f, block_time: Number(f.block_time), landings: Number(f.landings), starts: Number(f.starts), onblocks: f.onblocks === null ? null : Number(f.onblocks) }));
+    rows = rows.map((f) => ({
+      ...f,
+      block_time: Number(f.block_time),
+      landings: Number(f.landings),
+      starts: Number(f.starts),
+      onblocks: f.onblocks === null ? null : Number(f.onblocks),
+    }));
   });
   afterAll(() => s?.close());
 
@@ -131,10 +159,14 @@ describe.each(DIALECTS)('Reports computed locally equal the server on %s', (dial
       const t = localTotals(rows, scope);
       expect(t.flights).toBeGreaterThan(5);
       expect(await get(`/reports/total_flights/${p}.json`)).toEqual({ flights: t.flights, seconds: t.seconds });
-      expect(await get(`/reports/total_landings/${p}.json`)).toEqual({ landings: localTotals(rows, scope, { since: 0 }).landings });
+      expect(await get(`/reports/total_landings/${p}.json`)).toEqual({
+        landings: localTotals(rows, scope, { since: 0 }).landings,
+      });
       expect(await get(`/reports/stats_rules/${p}.json`)).toEqual(localStatsRules(rows, scope));
       expect(await get(`/reports/stats_flight_types/${p}.json`)).toEqual(localStatsFlightTypes(rows, scope, types));
-      expect(await get(`/reports/flight_hours_by_month/18/${p}.json`)).toEqual(localHoursByMonth(rows, scope, Math.floor(Date.now() / 1000), zone, 18));
+      expect(await get(`/reports/flight_hours_by_month/18/${p}.json`)).toEqual(
+        localHoursByMonth(rows, scope, Math.floor(Date.now() / 1000), zone, 18),
+      );
       expect(await get(`/reports/pilots_airports/${p}.json`)).toEqual(localRoutes(rows, scope, airport));
     }
   });
@@ -142,15 +174,25 @@ describe.each(DIALECTS)('Reports computed locally equal the server on %s', (dial
   it('per aircraft, and a pilot on one aircraft, with landing windows', async () => {
     const ac = s.refs.aircraft['EC-ABC']!;
     const byAircraft: ReportScope = { userId: null, aircraftId: ac };
-    expect(await get(`/reports/flight_hours_by_month/18/null/${ac}.json`)).toEqual(localHoursByMonth(rows, byAircraft, Math.floor(Date.now() / 1000), zone, 18));
+    expect(await get(`/reports/flight_hours_by_month/18/null/${ac}.json`)).toEqual(
+      localHoursByMonth(rows, byAircraft, Math.floor(Date.now() / 1000), zone, 18),
+    );
     // Extension: stats_flight_types by aircraft (the company statistics view).
-    expect(await get(`/reports/stats_flight_types/null/${ac}.json`)).toEqual(localStatsFlightTypes(rows, byAircraft, types));
+    expect(await get(`/reports/stats_flight_types/null/${ac}.json`)).toEqual(
+      localStatsFlightTypes(rows, byAircraft, types),
+    );
     const since = t0 - 200 * DAY;
     const to = t0 - 30 * DAY;
-    expect(await get(`/reports/total_landings/-/${ac}/${since}/${to}.json`)).toEqual({ landings: localTotals(rows, byAircraft, { since, to }).landings });
+    expect(await get(`/reports/total_landings/-/${ac}/${since}/${to}.json`)).toEqual({
+      landings: localTotals(rows, byAircraft, { since, to }).landings,
+    });
     const p = pilots[0]!;
     const both: ReportScope = { userId: p, aircraftId: ac };
-    expect(await get(`/reports/flight_hours_by_month/18/${p}/${ac}.json`)).toEqual(localHoursByMonth(rows, both, Math.floor(Date.now() / 1000), zone, 18));
-    expect(await get(`/reports/total_landings/${p}/${ac}/${since}.json`)).toEqual({ landings: localTotals(rows, both, { since }).landings });
+    expect(await get(`/reports/flight_hours_by_month/18/${p}/${ac}.json`)).toEqual(
+      localHoursByMonth(rows, both, Math.floor(Date.now() / 1000), zone, 18),
+    );
+    expect(await get(`/reports/total_landings/${p}/${ac}/${since}.json`)).toEqual({
+      landings: localTotals(rows, both, { since }).landings,
+    });
   });
 });

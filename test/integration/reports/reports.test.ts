@@ -84,26 +84,128 @@ describe.each(DIALECTS)('Reports on %s', (dialect) => {
     types = await flightTypeIds(s);
     p = await addUser(s, { name: 'Rhea', surname: 'Reports', email: 'rhea@reports.test', login: true });
     q = await addUser(s, { name: 'Quinn', surname: 'Other' });
-    hp = await addUser(s, { company: 'harbor', name: 'Hal', surname: 'Harbor', email: 'hal@reports.test', login: true });
+    hp = await addUser(s, {
+      company: 'harbor',
+      name: 'Hal',
+      surname: 'Harbor',
+      email: 'hal@reports.test',
+      login: true,
+    });
     const ac = s.refs.aircraft;
     // p: 3 as PIC, 2 as SIC, 1 in both seats (counted once), all LANDED.
-    await add({ pic: p, aircraft: ac['EC-ABC'], type: types.Solo, from: 'LECU', to: 'LEMG', block: 3600, landings: 3, off: t0 - 2 * DAY });
-    await add({ pic: p, aircraft: ac['EC-ABC'], type: types.Solo, from: 'LECU', to: 'LEMG', block: 1800, landings: 1, off: threeBack });
-    await add({ pic: p, aircraft: ac['EC-DEF'], type: types['Dual training'], from: 'LEMG', to: 'LEMD', rules: 'IFR', block: 5400, landings: 2, off: threeBack + DAY });
-    await add({ pic: q, sic: p, aircraft: ac['EC-JET'], type: types['Multi-crew'], from: 'LEMD', to: 'LEBL', rules: 'IFR', block: 7200, landings: 1, off: t0 - 3 * DAY });
-    await add({ pic: q, sic: p, aircraft: ac['EC-JET'], type: null, from: 'LEBL', to: 'ZZZZ', rules: null, block: 1000, landings: 1, off: t0 - 40 * DAY * 12 });
-    await add({ pic: p, sic: p, aircraft: ac['EC-ABC'], type: types.Solo, from: 'LECU', to: 'LECU', block: 600, landings: 5, off: t0 - 4 * DAY });
+    await add({
+      pic: p,
+      aircraft: ac['EC-ABC'],
+      type: types.Solo,
+      from: 'LECU',
+      to: 'LEMG',
+      block: 3600,
+      landings: 3,
+      off: t0 - 2 * DAY,
+    });
+    await add({
+      pic: p,
+      aircraft: ac['EC-ABC'],
+      type: types.Solo,
+      from: 'LECU',
+      to: 'LEMG',
+      block: 1800,
+      landings: 1,
+      off: threeBack,
+    });
+    await add({
+      pic: p,
+      aircraft: ac['EC-DEF'],
+      type: types['Dual training'],
+      from: 'LEMG',
+      to: 'LEMD',
+      rules: 'IFR',
+      block: 5400,
+      landings: 2,
+      off: threeBack + DAY,
+    });
+    await add({
+      pic: q,
+      sic: p,
+      aircraft: ac['EC-JET'],
+      type: types['Multi-crew'],
+      from: 'LEMD',
+      to: 'LEBL',
+      rules: 'IFR',
+      block: 7200,
+      landings: 1,
+      off: t0 - 3 * DAY,
+    });
+    await add({
+      pic: q,
+      sic: p,
+      aircraft: ac['EC-JET'],
+      type: null,
+      from: 'LEBL',
+      to: 'ZZZZ',
+      rules: null,
+      block: 1000,
+      landings: 1,
+      off: t0 - 40 * DAY * 12,
+    });
+    await add({
+      pic: p,
+      sic: p,
+      aircraft: ac['EC-ABC'],
+      type: types.Solo,
+      from: 'LECU',
+      to: 'LECU',
+      block: 600,
+      landings: 5,
+      off: t0 - 4 * DAY,
+    });
     // Not LANDED: never counted.
     for (const status of ['DRAFT', 'SCHEDULED', 'DISPATCHED', 'CANCELED', 'DELETED']) {
-      await add({ status, pic: p, aircraft: ac['EC-ABC'], type: types.Solo, block: 9999, landings: 9, off: t0 - 2 * DAY });
+      await add({
+        status,
+        pic: p,
+        aircraft: ac['EC-ABC'],
+        type: types.Solo,
+        block: 9999,
+        landings: 9,
+        off: t0 - 2 * DAY,
+      });
     }
     // q alone on EC-ABC.
-    await add({ pic: q, aircraft: ac['EC-ABC'], type: types.Solo, from: 'LECU', to: 'LEMG', block: 2400, landings: 4, off: t0 - 5 * DAY });
+    await add({
+      pic: q,
+      aircraft: ac['EC-ABC'],
+      type: types.Solo,
+      from: 'LECU',
+      to: 'LEMG',
+      block: 2400,
+      landings: 4,
+      off: t0 - 5 * DAY,
+    });
     // Harbor: same route code, must never leak into Skyline.
-    await add({ company: 'harbor', pic: hp, aircraft: ac.N123HA, from: 'KFRG', to: 'KJFK', block: 3000, landings: 2, off: t0 - DAY });
+    await add({
+      company: 'harbor',
+      pic: hp,
+      aircraft: ac.N123HA,
+      from: 'KFRG',
+      to: 'KJFK',
+      block: 3000,
+      landings: 2,
+      off: t0 - DAY,
+    });
     // Harbor flight at 02:00 UTC on the first of this month = the last evening of the previous month in New York.
     const firstUtc = Math.floor(nowUtc.startOf('month').plus({ hours: 2 }).toSeconds());
-    if (firstUtc < t0) await add({ company: 'harbor', pic: hp, aircraft: ac.N123HA, from: 'KFRG', to: 'KFRG', block: 1200, landings: 1, off: firstUtc });
+    if (firstUtc < t0)
+      await add({
+        company: 'harbor',
+        pic: hp,
+        aircraft: ac.N123HA,
+        from: 'KFRG',
+        to: 'KFRG',
+        block: 1200,
+        landings: 1,
+        off: firstUtc,
+      });
   });
   afterAll(() => s?.close());
 
@@ -191,7 +293,10 @@ describe.each(DIALECTS)('Reports on %s', (dialect) => {
     // Defaults to the caller: the admin has no flights.
     expect((await get('/reports/total_hours.json')).body).toEqual({ seconds: 0, hours: 0 });
     // A student asking for someone else gets their own.
-    expect((await get(`/reports/total_flights/${p}.json`, 'student@skyline.test')).body).toEqual({ flights: 0, seconds: 0 });
+    expect((await get(`/reports/total_flights/${p}.json`, 'student@skyline.test')).body).toEqual({
+      flights: 0,
+      seconds: 0,
+    });
   });
 
   it('stats_flight_types: per type with colour, untyped as null, private cache 1 hour', async () => {
@@ -275,8 +380,15 @@ describe.each(DIALECTS)('Reports on %s', (dialect) => {
   });
 
   it('every role of the company may read its own reports (auditor and mechanic included)', async () => {
-    for (const email of ['pilot@skyline.test', 'student@skyline.test', 'auditor@skyline.test', 'mechanic@skyline.test', 'ops@skyline.test']) {
-      for (const path of PATHS.filter((x) => !x.includes('/x.json'))) expect((await get(path, email)).status, `${email} ${path}`).toBe(200);
+    for (const email of [
+      'pilot@skyline.test',
+      'student@skyline.test',
+      'auditor@skyline.test',
+      'mechanic@skyline.test',
+      'ops@skyline.test',
+    ]) {
+      for (const path of PATHS.filter((x) => !x.includes('/x.json')))
+        expect((await get(path, email)).status, `${email} ${path}`).toBe(200);
     }
   });
 
@@ -284,6 +396,8 @@ describe.each(DIALECTS)('Reports on %s', (dialect) => {
     expect((await get('/reports/total_hours.json', 'hal@reports.test')).body.seconds).toBeGreaterThanOrEqual(3000);
     const routes = (await get('/reports/pilots_airports.json', 'hal@reports.test')).body.routes;
     expect(routes.every((x: any) => x.from.startsWith('K'))).toBe(true);
-    expect((await get(`/reports/total_landings/-/${s.refs.aircraft['EC-ABC']}.json`, 'admin@harbor.test')).status).toBe(404);
+    expect((await get(`/reports/total_landings/-/${s.refs.aircraft['EC-ABC']}.json`, 'admin@harbor.test')).status).toBe(
+      404,
+    );
   });
 });

@@ -12,7 +12,11 @@ describe.each(DIALECTS)('Weather reports on %s', (dialect) => {
   let s: TestServer;
   let fake: WeatherFake;
   let token: string;
-  const env = () => ({ WEATHER_AVIATION_URL: fake.aviationUrl, WEATHER_ARCHIVE_URL: fake.archiveUrl, WEATHER_TIMEOUT_MS: '400' });
+  const env = () => ({
+    WEATHER_AVIATION_URL: fake.aviationUrl,
+    WEATHER_ARCHIVE_URL: fake.archiveUrl,
+    WEATHER_TIMEOUT_MS: '400',
+  });
   const get = (path: string, t: string | null = token) => s.api('GET', path, { token: t });
   const t0 = now();
 
@@ -21,8 +25,10 @@ describe.each(DIALECTS)('Weather reports on %s', (dialect) => {
     s = await startTestServer(dialect, { env: env() });
     token = await s.login('pilot@skyline.test');
     // LEMD: METARs every 30 minutes over the last 3 days, TAFs every 6 hours over 40 days.
-    for (let t = t0 - 3 * DAY; t <= t0 - 10 * MIN; t += 30 * MIN) fake.metars.push({ station: 'LEMD', time: t, raw: `LEMD M${t} 27008KT CAVOK 15/09 Q1015` });
-    for (let t = t0 - 40 * DAY; t <= t0 - HOUR; t += 6 * HOUR) fake.tafs.push({ station: 'LEMD', time: t, raw: `TAF LEMD T${t} 27010KT CAVOK` });
+    for (let t = t0 - 3 * DAY; t <= t0 - 10 * MIN; t += 30 * MIN)
+      fake.metars.push({ station: 'LEMD', time: t, raw: `LEMD M${t} 27008KT CAVOK 15/09 Q1015` });
+    for (let t = t0 - 40 * DAY; t <= t0 - HOUR; t += 6 * HOUR)
+      fake.tafs.push({ station: 'LEMD', time: t, raw: `TAF LEMD T${t} 27010KT CAVOK` });
     fake.metars.push({ station: 'KJFK', time: t0 - 20 * MIN, raw: 'KJFK 201251Z 31012KT 10SM FEW050 08/M03 A3012' });
   });
   afterAll(async () => {
@@ -37,7 +43,14 @@ describe.each(DIALECTS)('Weather reports on %s', (dialect) => {
 
   it('answers 404 for an empty or invalid airport code, without asking a provider', async () => {
     const before = fake.requests.length;
-    for (const p of ['/reports/metar.json', '/reports/taf.json', '/reports/metar/LEM.json', '/reports/metar/L1MD.json', '/reports/taf/EGLLX.json', '/reports/metar/LE-D.json']) {
+    for (const p of [
+      '/reports/metar.json',
+      '/reports/taf.json',
+      '/reports/metar/LEM.json',
+      '/reports/metar/L1MD.json',
+      '/reports/taf/EGLLX.json',
+      '/reports/metar/LE-D.json',
+    ]) {
       const r = await get(p);
       expect(r.status, p).toBe(404);
       expect(r.body.result).toBe(false);
@@ -82,7 +95,13 @@ describe.each(DIALECTS)('Weather reports on %s', (dialect) => {
     const r = await get(`/reports/metar/LEMD/${target.time + 10 * MIN}.json`);
     expect(r.status).toBe(200);
     expect(r.body).toEqual([target.raw]);
-    expect(fake.requests.slice(before).some((p) => p.startsWith('/cgi-bin/request/asos.py?') && p.includes('station=LEMD') && p.includes('data=metar'))).toBe(true);
+    expect(
+      fake.requests
+        .slice(before)
+        .some(
+          (p) => p.startsWith('/cgi-bin/request/asos.py?') && p.includes('station=LEMD') && p.includes('data=metar'),
+        ),
+    ).toBe(true);
     // 20 minutes after: the next one (10 min away) is closer.
     expect((await get(`/reports/metar/LEMD/${target.time + 20 * MIN}.json`)).body).toEqual([obs[21]!.raw]);
   });
@@ -113,7 +132,9 @@ describe.each(DIALECTS)('Weather reports on %s', (dialect) => {
     const target = fake.tafs.find((r) => r.time >= t0 - 12 * DAY)!;
     let before = fake.requests.length;
     expect((await get(`/reports/taf/LEMD/${target.time - HOUR}.json`)).body).toEqual([target.raw]);
-    expect(fake.requests.slice(before).some((p) => p.startsWith('/cgi-bin/request/taf.py?') && p.includes('station=LEMD'))).toBe(true);
+    expect(
+      fake.requests.slice(before).some((p) => p.startsWith('/cgi-bin/request/taf.py?') && p.includes('station=LEMD')),
+    ).toBe(true);
     before = fake.requests.length;
     expect((await get(`/reports/taf/LEMD/${t0 - 35 * DAY}.json`)).body).toEqual(['NIL']);
     expect(fake.requests.length).toBe(before);
@@ -131,7 +152,11 @@ describe.each(DIALECTS)('Weather reports on %s', (dialect) => {
     const before = fake.requests.length;
     expect((await get('/reports/metar/LEVC.json')).body).toEqual(['LEVC CACHED']);
     expect(fake.requests.length).toBe(before);
-    const rows = await s.ctx.db.selectFrom('weather_cache').select(['key', 'body']).where('key', '=', 'metar:LEVC').execute();
+    const rows = await s.ctx.db
+      .selectFrom('weather_cache')
+      .select(['key', 'body'])
+      .where('key', '=', 'metar:LEVC')
+      .execute();
     expect(rows).toEqual([{ key: 'metar:LEVC', body: JSON.stringify(['LEVC CACHED']) }]);
     // Another process on the same database, with the provider down, still answers.
     fake.mode.aviation = 'down';

@@ -22,7 +22,11 @@ async function pdfText(buf: Buffer): Promise<string> {
 
 const download = async (s: TestServer, p: string) => {
   const res = await fetch(`${s.baseUrl}${p}`);
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    body: Buffer.from(await res.arrayBuffer()),
+  };
 };
 
 /** Part B 4.4 item 3: the PDF of one report and the spreadsheet of the list, reached with `?token=`. */
@@ -58,7 +62,11 @@ describe.each(DIALECTS)('safety report exports on %s', (dialect) => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     reportId = r.body.id;
     idn = r.body.idn;
-    await createSR(s, await t('safety@skyline.test'), reportBody(bird, { name: 'Older event', datetime: '2025-01-01 10:00' }));
+    await createSR(
+      s,
+      await t('safety@skyline.test'),
+      reportBody(bird, { name: 'Older event', datetime: '2025-01-01 10:00' }),
+    );
     await createSR(s, await t('pilot@skyline.test'), reportBody(bird, { name: 'Private draft', status: 'draft' }));
   });
   afterAll(() => s?.close());
@@ -70,14 +78,38 @@ describe.each(DIALECTS)('safety report exports on %s', (dialect) => {
     expect(r.type).toContain('application/pdf');
     expect(r.body.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(r.body);
-    for (const want of [`Safety report ${idn}`, 'Colisión con ave en final', 'José Ñúñez', 'cigüeña', 'Flight Operations / Bird strike', '3C (tolerable)', '2D (acceptable)', 'EC-ABC', 'Change history']) {
+    for (const want of [
+      `Safety report ${idn}`,
+      'Colisión con ave en final',
+      'José Ñúñez',
+      'cigüeña',
+      'Flight Operations / Bird strike',
+      '3C (tolerable)',
+      '2D (acceptable)',
+      'EC-ABC',
+      'Change history',
+    ]) {
       expect(text.replace(/\s+/g, ' '), want).toContain(want);
     }
     if (process.env.UPDATE_SCREENSHOTS && fs.existsSync('/usr/bin/pdftoppm')) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-pdf-'));
       fs.writeFileSync(path.join(dir, 'r.pdf'), r.body);
-      execFileSync('pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', '-singlefile', path.join(dir, 'r.pdf'), path.join(dir, 'page')]);
-      fs.copyFileSync(path.join(dir, 'page.png'), path.resolve(__dirname, '../../../docs/screenshots/safety-report-pdf.png'));
+      execFileSync('pdftoppm', [
+        '-png',
+        '-r',
+        '80',
+        '-f',
+        '1',
+        '-l',
+        '1',
+        '-singlefile',
+        path.join(dir, 'r.pdf'),
+        path.join(dir, 'page'),
+      ]);
+      fs.copyFileSync(
+        path.join(dir, 'page.png'),
+        path.resolve(__dirname, '../../../docs/screenshots/safety-report-pdf.png'),
+      );
     }
   });
 
@@ -96,7 +128,10 @@ describe.each(DIALECTS)('safety report exports on %s', (dialect) => {
 
   it('serves the filtered list as an xlsx file, drafts of others left out', async () => {
     const token = await t('safety@skyline.test');
-    const r = await download(s, `/safety_reports/index/from:2026-01-01/to:2026-12-31/status:open/severity:incident/excel:true?token=${token}`);
+    const r = await download(
+      s,
+      `/safety_reports/index/from:2026-01-01/to:2026-12-31/status:open/severity:incident/excel:true?token=${token}`,
+    );
     expect(r.status).toBe(200);
     expect(r.type).toContain('spreadsheetml');
     const wb = new ExcelJS.Workbook();
@@ -104,8 +139,34 @@ describe.each(DIALECTS)('safety report exports on %s', (dialect) => {
     const ws = wb.getWorksheet('Safety reports')!;
     const rows: unknown[][] = [];
     ws.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-    expect(rows[0]).toEqual(['Number', 'Date', 'Name', 'Status', 'Type', 'Severity', 'Location', 'Flight phase', 'Department', 'Category', 'Reporter']);
-    expect(rows.slice(1)).toEqual([[idn, '2026-04-02 09:15:00', 'Colisión con ave en final — Cuatro Vientos', 'Open', 'OCCURRENCE', 'Incident', 'LECU', 'Approach', 'Flight Operations', 'Bird strike', 'José Ñúñez User']]);
+    expect(rows[0]).toEqual([
+      'Number',
+      'Date',
+      'Name',
+      'Status',
+      'Type',
+      'Severity',
+      'Location',
+      'Flight phase',
+      'Department',
+      'Category',
+      'Reporter',
+    ]);
+    expect(rows.slice(1)).toEqual([
+      [
+        idn,
+        '2026-04-02 09:15:00',
+        'Colisión con ave en final — Cuatro Vientos',
+        'Open',
+        'OCCURRENCE',
+        'Incident',
+        'LECU',
+        'Approach',
+        'Flight Operations',
+        'Bird strike',
+        'José Ñúñez User',
+      ],
+    ]);
     const all = await download(s, `/safety_reports/index/excel:true?token=${token}`);
     const wb2 = new ExcelJS.Workbook();
     await wb2.xlsx.load(all.body as unknown as ArrayBuffer);

@@ -53,7 +53,11 @@ describe.each(DIALECTS)('client-core devices against a real server on %s', (dial
     const defB = await aircraft(b, 'EC-DEF');
     const abcB = await aircraft(b, 'EC-ABC');
     await a.save('aircraft', { ...defA, base_id: s.refs.bases.Sabadell });
-    await b.save('aircraft', { ...defB, base_id: s.refs.bases['Cuatro Vientos'], user_id: s.userId('pilot@skyline.test') });
+    await b.save('aircraft', {
+      ...defB,
+      base_id: s.refs.bases['Cuatro Vientos'],
+      user_id: s.userId('pilot@skyline.test'),
+    });
     await b.save('aircraft', { ...abcB, active: false });
     expect((await a.state()).pendingWrites).toBe(1);
     expect((await b.state()).pendingWrites).toBe(2);
@@ -65,7 +69,11 @@ describe.each(DIALECTS)('client-core devices against a real server on %s', (dial
     await b.online();
     expect(await until(async () => (await b.state()).pendingWrites === 0)).toBe(true);
 
-    const server = await s.ctx.db.selectFrom('aircraft').select(['id', 'base_id', 'user_id', 'active']).where('company_id', '=', s.refs.companies.skyline).execute();
+    const server = await s.ctx.db
+      .selectFrom('aircraft')
+      .select(['id', 'base_id', 'user_id', 'active'])
+      .where('company_id', '=', s.refs.companies.skyline)
+      .execute();
     expect(server.find((r) => r.id === defA.id)).toMatchObject({ base_id: s.refs.bases.Sabadell, user_id: null });
     expect(server.find((r) => r.id === abcB.id)!.active).toBe(0);
     // Both converge on the server's state.
@@ -73,7 +81,13 @@ describe.each(DIALECTS)('client-core devices against a real server on %s', (dial
       await until(async () => {
         const [x, y] = [await aircraft(a, 'EC-DEF'), await aircraft(b, 'EC-DEF')];
         const [p, q] = [await aircraft(a, 'EC-ABC'), await aircraft(b, 'EC-ABC')];
-        return x.base_id === s.refs.bases.Sabadell && y.base_id === s.refs.bases.Sabadell && y.user_id === null && p.active === false && q.active === false;
+        return (
+          x.base_id === s.refs.bases.Sabadell &&
+          y.base_id === s.refs.bases.Sabadell &&
+          y.user_id === null &&
+          p.active === false &&
+          q.active === false
+        );
       }),
     ).toBe(true);
     // The loser sees why its change did not land; the winner has no such outcome.
@@ -100,7 +114,11 @@ describe.each(DIALECTS)('client-core devices against a real server on %s', (dial
     expect(p).toMatchObject({ status: 'rejected', reason: 'Only managers can change the default base' });
     expect(await until(async () => (await pilot.state()).pendingCommands === 0)).toBe(true);
     // The decision replicated to the other device.
-    expect(await until(async () => (await pilot.find('reference', { id: s.refs.bases.Sabadell }))[0]?.data?.Base?.default === true)).toBe(true);
+    expect(
+      await until(
+        async () => (await pilot.find('reference', { id: s.refs.bases.Sabadell }))[0]?.data?.Base?.default === true,
+      ),
+    ).toBe(true);
     await admin.close();
     await pilot.close();
   });
@@ -109,8 +127,12 @@ describe.each(DIALECTS)('client-core devices against a real server on %s', (dial
     const watcher = await open('dispatch@skyline.test');
     const mech = await s.login('mechanic@skyline.test');
     const { _deleted, _meta, _rev, _attachments, ...master } = await aircraft(watcher, 'SIM-01');
-    await push(s, mech, 'aircraft', [{ assumedMasterState: master, newDocumentState: { ...master, user_id: s.userId('pilot@skyline.test') } }]);
-    expect(await until(async () => (await aircraft(watcher, 'SIM-01')).user_id === s.userId('pilot@skyline.test'), 5000)).toBe(true);
+    await push(s, mech, 'aircraft', [
+      { assumedMasterState: master, newDocumentState: { ...master, user_id: s.userId('pilot@skyline.test') } },
+    ]);
+    expect(
+      await until(async () => (await aircraft(watcher, 'SIM-01')).user_id === s.userId('pilot@skyline.test'), 5000),
+    ).toBe(true);
     await watcher.close();
   });
 });

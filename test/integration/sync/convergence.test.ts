@@ -13,7 +13,12 @@ describe.each(DIALECTS)('convergence simulation on %s', (dialect) => {
     const seed = Number(process.env.SIM_SEED ?? 20261123);
     const lines: string[] = [];
     const r = await runConvergence({ dialect, devices: 3, ops: 150, seed, log: (l) => lines.push(l) });
-    expect({ violations: r.violations, lostWrites: r.lostWrites, mismatches: r.mismatches, log: lines.slice(-3) }).toEqual({ violations: [], lostWrites: [], mismatches: [], log: expect.any(Array) });
+    expect({
+      violations: r.violations,
+      lostWrites: r.lostWrites,
+      mismatches: r.mismatches,
+      log: lines.slice(-3),
+    }).toEqual({ violations: [], lostWrites: [], mismatches: [], log: expect.any(Array) });
     expect(r.line).toBe('converged: 3 devices, 150 operations, 0 invariant violations, 0 lost writes');
     // The schedule really exercised the commands and edits.
     expect(r.commands).toBeGreaterThan(10);

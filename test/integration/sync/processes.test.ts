@@ -6,7 +6,11 @@ import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { openStream, pullAll, push } from '../../setup/sync.ts';
 
 const post = async (baseUrl: string, path: string, token: string, body: unknown) => {
-  const r = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: r.status, body: (await r.json()) as any };
 };
 
@@ -33,14 +37,32 @@ describe.each(DIALECTS)('server processes on %s', (dialect) => {
     const inFlight = post(b.baseUrl, '/sync/device/push.json', admin, { rows }).catch((err: Error) => err);
     // Kill once part of the batch has committed.
     for (let i = 0; i < 200; i++) {
-      const n = await s.ctx.db.selectFrom('commands').select('id').where('id', 'in', commands.map((c) => c.id)).execute();
+      const n = await s.ctx.db
+        .selectFrom('commands')
+        .select('id')
+        .where(
+          'id',
+          'in',
+          commands.map((c) => c.id),
+        )
+        .execute();
       if (n.length >= 20) break;
       await new Promise((r) => setTimeout(r, 10));
     }
     await b.kill();
     const outcome = await inFlight;
     expect(outcome).toBeInstanceOf(Error);
-    const before = (await s.ctx.db.selectFrom('commands').select('id').where('id', 'in', commands.map((c) => c.id)).execute()).length;
+    const before = (
+      await s.ctx.db
+        .selectFrom('commands')
+        .select('id')
+        .where(
+          'id',
+          'in',
+          commands.map((c) => c.id),
+        )
+        .execute()
+    ).length;
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(300);
 
@@ -51,10 +73,23 @@ describe.each(DIALECTS)('server processes on %s', (dialect) => {
     expect(retry.body.conflicts).toHaveLength(300);
     expect(retry.body.conflicts.every((c: any) => c.status === 'accepted')).toBe(true);
     await b2.stop();
-    const stored = await s.ctx.db.selectFrom('commands').select(['id', 'status']).where('id', 'in', commands.map((c) => c.id)).execute();
+    const stored = await s.ctx.db
+      .selectFrom('commands')
+      .select(['id', 'status'])
+      .where(
+        'id',
+        'in',
+        commands.map((c) => c.id),
+      )
+      .execute();
     expect(stored).toHaveLength(300);
     expect(new Set(stored.map((r) => r.id)).size).toBe(300);
-    const defaults = await s.ctx.db.selectFrom('bases').select('id').where('company_id', '=', s.refs.companies.skyline).where('is_default', '=', 1).execute();
+    const defaults = await s.ctx.db
+      .selectFrom('bases')
+      .select('id')
+      .where('company_id', '=', s.refs.companies.skyline)
+      .where('is_default', '=', 1)
+      .execute();
     expect(defaults).toEqual([{ id: bases[1] }]);
   });
 
@@ -68,9 +103,21 @@ describe.each(DIALECTS)('server processes on %s', (dialect) => {
       const doc = (await pullAll(s, mech, 'aircraft')).docs.find((d) => d.registration === 'EC-DEF');
       const { _deleted, ...master } = doc;
       const stored = { ...master, type: 'aircraft' };
-      const r = await post(b.baseUrl, '/sync/fleet/push.json', mech, { rows: [{ assumedMasterState: stored, newDocumentState: { ...stored, user_id: s.userId('pilot@skyline.test') } }] });
+      const r = await post(b.baseUrl, '/sync/fleet/push.json', mech, {
+        rows: [
+          { assumedMasterState: stored, newDocumentState: { ...stored, user_id: s.userId('pilot@skyline.test') } },
+        ],
+      });
       expect(r.body.conflicts).toEqual([]);
-      expect(await streamA.waitFor((e) => e.some((x) => x.event === 'change' && x.data.documents.some((d: any) => d.id === master.id && d.user_id === s.userId('pilot@skyline.test'))))).toBe(true);
+      expect(
+        await streamA.waitFor((e) =>
+          e.some(
+            (x) =>
+              x.event === 'change' &&
+              x.data.documents.some((d: any) => d.id === master.id && d.user_id === s.userId('pilot@skyline.test')),
+          ),
+        ),
+      ).toBe(true);
       await streamA.close();
 
       // And the other way round.
@@ -79,7 +126,13 @@ describe.each(DIALECTS)('server processes on %s', (dialect) => {
       const now = (await pullAll(s, mech, 'aircraft')).docs.find((d) => d.id === master.id);
       const { _deleted: _d, ...m2 } = now;
       await push(s, mech, 'aircraft', [{ assumedMasterState: m2, newDocumentState: { ...m2, user_id: null } }]);
-      expect(await streamB.waitFor((e) => e.some((x) => x.event === 'change' && x.data.documents.some((d: any) => d.id === master.id && d.user_id === null)))).toBe(true);
+      expect(
+        await streamB.waitFor((e) =>
+          e.some(
+            (x) => x.event === 'change' && x.data.documents.some((d: any) => d.id === master.id && d.user_id === null),
+          ),
+        ),
+      ).toBe(true);
       await streamB.close();
     } finally {
       await b.stop();

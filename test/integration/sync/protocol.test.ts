@@ -18,8 +18,18 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
 
   it('needs credentials and a known collection', async () => {
     expect((await s.api('POST', '/sync/aircraft/pull.json', { body: { checkpoint: null } })).status).toBe(401);
-    expect((await s.api('POST', '/sync/nope/pull.json', { token: await t('pilot@skyline.test'), body: { checkpoint: null } })).status).toBe(404);
-    const bad = await s.api('POST', '/sync/aircraft/pull.json', { token: await t('pilot@skyline.test'), body: { checkpoint: { seq: -1 } } });
+    expect(
+      (
+        await s.api('POST', '/sync/nope/pull.json', {
+          token: await t('pilot@skyline.test'),
+          body: { checkpoint: null },
+        })
+      ).status,
+    ).toBe(404);
+    const bad = await s.api('POST', '/sync/aircraft/pull.json', {
+      token: await t('pilot@skyline.test'),
+      body: { checkpoint: { seq: -1 } },
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -45,9 +55,18 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     expect(ref.docs.filter((d) => d.type === 'base').map((d) => d.name)).toEqual(['Republic']);
     // A Skyline id pushed by a Harbor client is not found and not leaked: the answer is the
     // content-free deletion any refused new document gets, so the device drops its copy.
-    const r = await push(s, token, 'aircraft', [{ assumedMasterState: null, newDocumentState: { id: s.refs.aircraft['EC-ABC'], registration: 'HACKED', active: true } }]);
+    const r = await push(s, token, 'aircraft', [
+      {
+        assumedMasterState: null,
+        newDocumentState: { id: s.refs.aircraft['EC-ABC'], registration: 'HACKED', active: true },
+      },
+    ]);
     expect(r.body.conflicts).toEqual([{ id: s.refs.aircraft['EC-ABC'], _deleted: true }]);
-    const abc = await s.ctx.db.selectFrom('aircraft').select('registration').where('id', '=', s.refs.aircraft['EC-ABC']).executeTakeFirstOrThrow();
+    const abc = await s.ctx.db
+      .selectFrom('aircraft')
+      .select('registration')
+      .where('id', '=', s.refs.aircraft['EC-ABC'])
+      .executeTakeFirstOrThrow();
     expect(abc.registration).toBe('EC-ABC');
   });
 
@@ -60,13 +79,27 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     const self = pilot.docs.find((d) => d.id === s.userId('pilot@skyline.test'));
     expect(self.email).toBe('pilot@skyline.test');
 
-    const auditor = await pullAll(s, await t('admin@skyline.test').then(() => s.api('POST', '/login.json', { body: { email: 'auditor@skyline.test', password: 'demo1234' } })).then(async (r) => {
-      const mail = await s.ctx.db.selectFrom('mail_outbox').select('body_text').where('to_address', '=', 'auditor@skyline.test').orderBy('created', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
-      const code = /code is (\d{6})/.exec(mail.body_text)![1];
-      return (await s.api('POST', '/login/verify.json', { body: { challenge: r.body.challenge, code } })).body.token as string;
-    }), 'users');
+    const auditor = await pullAll(
+      s,
+      await t('admin@skyline.test')
+        .then(() => s.api('POST', '/login.json', { body: { email: 'auditor@skyline.test', password: 'demo1234' } }))
+        .then(async (r) => {
+          const mail = await s.ctx.db
+            .selectFrom('mail_outbox')
+            .select('body_text')
+            .where('to_address', '=', 'auditor@skyline.test')
+            .orderBy('created', 'desc')
+            .orderBy('id', 'desc')
+            .executeTakeFirstOrThrow();
+          const code = /code is (\d{6})/.exec(mail.body_text)![1];
+          return (await s.api('POST', '/login/verify.json', { body: { challenge: r.body.challenge, code } })).body
+            .token as string;
+        }),
+      'users',
+    );
     const seenByAuditor = auditor.docs.find((d) => d.id === s.userId('pilot@skyline.test'));
-    for (const f of ['email', 'phone', 'phone2', 'address', 'city', 'pc', 'passport']) expect(seenByAuditor[f]).toBeNull();
+    for (const f of ['email', 'phone', 'phone2', 'address', 'city', 'pc', 'passport'])
+      expect(seenByAuditor[f]).toBeNull();
     expect(auditor.docs.find((d) => d.id === s.userId('auditor@skyline.test')).email).toBe('auditor@skyline.test');
 
     const admin = await pullAll(s, await t('admin@skyline.test'), 'users');
@@ -81,9 +114,14 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     const all = [...first.body.documents, ...rest.docs];
     // The directory plus the caller's own certificates and schedules, never another person's.
     expect(all.filter((d) => d.type === 'user')).toHaveLength(Object.keys(s.refs.users.skyline).length);
-    expect(all.filter((d) => d.type !== 'user').every((d) => d.user_id === s.userId('dispatch@skyline.test'))).toBe(true);
+    expect(all.filter((d) => d.type !== 'user').every((d) => d.user_id === s.userId('dispatch@skyline.test'))).toBe(
+      true,
+    );
     expect(new Set(all.map((d) => d.id)).size).toBe(all.length);
-    const again = await s.api('POST', '/sync/people/pull.json', { token, body: { checkpoint: rest.checkpoint, limit: 5 } });
+    const again = await s.api('POST', '/sync/people/pull.json', {
+      token,
+      body: { checkpoint: rest.checkpoint, limit: 5 },
+    });
     expect(again.body.documents).toEqual([]);
     expect(again.body.checkpoint).toEqual(rest.checkpoint);
   });
@@ -107,13 +145,24 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     const { _deleted, ...master } = start;
     const sabadell = s.refs.bases.Sabadell;
     const cuatro = s.refs.bases['Cuatro Vientos'];
-    const won = await push(s, mech, 'aircraft', [{ assumedMasterState: master, newDocumentState: { ...master, base_id: sabadell } }]);
+    const won = await push(s, mech, 'aircraft', [
+      { assumedMasterState: master, newDocumentState: { ...master, base_id: sabadell } },
+    ]);
     expect(won.body.conflicts).toEqual([]);
     // ops edited offline from the same master: a true conflict.
-    const lost = await push(s, ops, 'aircraft', [{ assumedMasterState: master, newDocumentState: { ...master, base_id: cuatro, user_id: s.userId('pilot@skyline.test') } }]);
+    const lost = await push(s, ops, 'aircraft', [
+      {
+        assumedMasterState: master,
+        newDocumentState: { ...master, base_id: cuatro, user_id: s.userId('pilot@skyline.test') },
+      },
+    ]);
     expect(lost.body.conflicts).toHaveLength(1);
     expect(lost.body.conflicts[0].base_id).toBe(sabadell);
-    const stored = await s.ctx.db.selectFrom('aircraft').select(['base_id', 'user_id']).where('id', '=', master.id).executeTakeFirstOrThrow();
+    const stored = await s.ctx.db
+      .selectFrom('aircraft')
+      .select(['base_id', 'user_id'])
+      .where('id', '=', master.id)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ base_id: sabadell, user_id: null });
     const outcomes = await pullAll(s, ops, 'outcomes');
     const o = outcomes.docs.find((d) => d.document_id === master.id);
@@ -127,9 +176,14 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     const mech = await t('mechanic@skyline.test');
     const doc = (await pullAll(s, mech, 'aircraft')).docs.find((d) => d.registration === 'EC-ABC');
     const { _deleted, ...master } = doc;
-    const r = await push(s, mech, 'aircraft', [{ assumedMasterState: { ...master, hours: 1 }, newDocumentState: { ...master, active: false } }]);
+    const r = await push(s, mech, 'aircraft', [
+      { assumedMasterState: { ...master, hours: 1 }, newDocumentState: { ...master, active: false } },
+    ]);
     expect(r.body.conflicts).toEqual([]);
-    expect((await s.ctx.db.selectFrom('aircraft').select('active').where('id', '=', master.id).executeTakeFirstOrThrow()).active).toBe(0);
+    expect(
+      (await s.ctx.db.selectFrom('aircraft').select('active').where('id', '=', master.id).executeTakeFirstOrThrow())
+        .active,
+    ).toBe(0);
   });
 
   it('a push replayed after its answer was lost is acknowledged: no conflict, no outcome, applied once', async () => {
@@ -143,7 +197,10 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     expect(replay.status).toBe(200);
     expect(replay.body.conflicts).toEqual([]);
     expect((await pullAll(s, mech, 'outcomes')).docs.find((d) => d.document_id === master.id)).toBeUndefined();
-    expect((await s.ctx.db.selectFrom('aircraft').select('base_id').where('id', '=', master.id).executeTakeFirstOrThrow()).base_id).toBe(s.refs.bases.Sabadell);
+    expect(
+      (await s.ctx.db.selectFrom('aircraft').select('base_id').where('id', '=', master.id).executeTakeFirstOrThrow())
+        .base_id,
+    ).toBe(s.refs.bases.Sabadell);
   });
 
   it('a push the domain rejects changes nothing and records the reason', async () => {
@@ -151,23 +208,57 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     const pilot = await t('pilot@skyline.test');
     const doc = (await pullAll(s, mech, 'aircraft')).docs.find((d) => d.registration === 'EC-JET');
     const { _deleted, ...master } = doc;
-    const bad = await push(s, mech, 'aircraft', [{ assumedMasterState: master, newDocumentState: { ...master, base_id: s.refs.bases.Republic } }]);
+    const bad = await push(s, mech, 'aircraft', [
+      { assumedMasterState: master, newDocumentState: { ...master, base_id: s.refs.bases.Republic } },
+    ]);
     expect(bad.body.conflicts[0].base_id).toBe(master.base_id);
-    const denied = await push(s, pilot, 'aircraft', [{ assumedMasterState: master, newDocumentState: { ...master, registration: 'EC-ZZZ' } }]);
+    const denied = await push(s, pilot, 'aircraft', [
+      { assumedMasterState: master, newDocumentState: { ...master, registration: 'EC-ZZZ' } },
+    ]);
     expect(denied.body.conflicts[0].registration).toBe('EC-JET');
     const mechOutcome = (await pullAll(s, mech, 'outcomes')).docs.find((d) => d.document_id === master.id);
     expect(mechOutcome).toMatchObject({ status: 'rejected', reason: 'Base not found in your company' });
-    expect((await pullAll(s, pilot, 'outcomes')).docs.find((d) => d.document_id === master.id).reason).toMatch(/role cannot change/);
-    expect(await s.ctx.db.selectFrom('aircraft').select(['registration', 'base_id']).where('id', '=', master.id).executeTakeFirstOrThrow()).toEqual({ registration: 'EC-JET', base_id: master.base_id });
+    expect((await pullAll(s, pilot, 'outcomes')).docs.find((d) => d.document_id === master.id).reason).toMatch(
+      /role cannot change/,
+    );
+    expect(
+      await s.ctx.db
+        .selectFrom('aircraft')
+        .select(['registration', 'base_id'])
+        .where('id', '=', master.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ registration: 'EC-JET', base_id: master.base_id });
   });
 
   it('a command is decided once by the server: replayed three times, applied once', async () => {
     const admin = await t('admin@skyline.test');
     const id = uuidv7();
-    const cmd = { id, name: 'base.set_default', args: { base_id: s.refs.bases.Sabadell }, client_time: Date.now(), user_id: null, status: 'pending', reason: null, details: null, result: null, decided_at: null };
+    const cmd = {
+      id,
+      name: 'base.set_default',
+      args: { base_id: s.refs.bases.Sabadell },
+      client_time: Date.now(),
+      user_id: null,
+      status: 'pending',
+      reason: null,
+      details: null,
+      result: null,
+      decided_at: null,
+    };
     const first = await push(s, admin, 'commands', [{ assumedMasterState: null, newDocumentState: cmd }]);
-    expect(first.body.conflicts[0]).toMatchObject({ id, status: 'accepted', result: { base_id: s.refs.bases.Sabadell, previous: s.refs.bases['Cuatro Vientos'] } });
-    const counter = async () => (await s.ctx.db.selectFrom('sync_counters').select('value').where('company_id', '=', s.refs.companies.skyline).executeTakeFirstOrThrow()).value;
+    expect(first.body.conflicts[0]).toMatchObject({
+      id,
+      status: 'accepted',
+      result: { base_id: s.refs.bases.Sabadell, previous: s.refs.bases['Cuatro Vientos'] },
+    });
+    const counter = async () =>
+      (
+        await s.ctx.db
+          .selectFrom('sync_counters')
+          .select('value')
+          .where('company_id', '=', s.refs.companies.skyline)
+          .executeTakeFirstOrThrow()
+      ).value;
     const after = await counter();
     for (let i = 0; i < 3; i++) {
       const replay = await push(s, admin, 'commands', [{ assumedMasterState: null, newDocumentState: cmd }]);
@@ -175,7 +266,12 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     }
     expect(await counter()).toBe(after);
     expect((await s.ctx.db.selectFrom('commands').select('id').where('id', '=', id).execute()).length).toBe(1);
-    const bases = await s.ctx.db.selectFrom('bases').select(['name', 'is_default']).where('company_id', '=', s.refs.companies.skyline).orderBy('name').execute();
+    const bases = await s.ctx.db
+      .selectFrom('bases')
+      .select(['name', 'is_default'])
+      .where('company_id', '=', s.refs.companies.skyline)
+      .orderBy('name')
+      .execute();
     expect(bases).toEqual([
       { name: 'Cuatro Vientos', is_default: 0 },
       { name: 'Sabadell', is_default: 1 },
@@ -188,17 +284,47 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     const pilot = await t('pilot@skyline.test');
     const id = uuidv7();
     const r = await push(s, pilot, 'commands', [
-      { assumedMasterState: null, newDocumentState: { id, name: 'base.set_default', args: { base_id: s.refs.bases['Cuatro Vientos'] }, client_time: Date.now(), status: 'pending' } },
+      {
+        assumedMasterState: null,
+        newDocumentState: {
+          id,
+          name: 'base.set_default',
+          args: { base_id: s.refs.bases['Cuatro Vientos'] },
+          client_time: Date.now(),
+          status: 'pending',
+        },
+      },
     ]);
-    expect(r.body.conflicts[0]).toMatchObject({ id, status: 'rejected', reason: 'Only managers can change the default base' });
-    const unknown = await push(s, pilot, 'commands', [{ assumedMasterState: null, newDocumentState: { id: uuidv7(), name: 'nope', args: {}, client_time: 1, status: 'pending' } }]);
+    expect(r.body.conflicts[0]).toMatchObject({
+      id,
+      status: 'rejected',
+      reason: 'Only managers can change the default base',
+    });
+    const unknown = await push(s, pilot, 'commands', [
+      {
+        assumedMasterState: null,
+        newDocumentState: { id: uuidv7(), name: 'nope', args: {}, client_time: 1, status: 'pending' },
+      },
+    ]);
     expect(unknown.body.conflicts[0].reason).toMatch(/Unknown command/);
-    const badArgs = await push(s, pilot, 'commands', [{ assumedMasterState: null, newDocumentState: { id: uuidv7(), name: 'base.set_default', args: {}, client_time: 1, status: 'pending' } }]);
+    const badArgs = await push(s, pilot, 'commands', [
+      {
+        assumedMasterState: null,
+        newDocumentState: { id: uuidv7(), name: 'base.set_default', args: {}, client_time: 1, status: 'pending' },
+      },
+    ]);
     expect(badArgs.body.conflicts[0].reason).toBe('Invalid command arguments');
-    const def = await s.ctx.db.selectFrom('bases').select('name').where('company_id', '=', s.refs.companies.skyline).where('is_default', '=', 1).executeTakeFirstOrThrow();
+    const def = await s.ctx.db
+      .selectFrom('bases')
+      .select('name')
+      .where('company_id', '=', s.refs.companies.skyline)
+      .where('is_default', '=', 1)
+      .executeTakeFirstOrThrow();
     expect(def.name).toBe('Sabadell');
     // Another user's commands are not replicated to the pilot.
-    expect((await pullAll(s, pilot, 'commands')).docs.every((d) => d.user_id === s.userId('pilot@skyline.test'))).toBe(true);
+    expect((await pullAll(s, pilot, 'commands')).docs.every((d) => d.user_id === s.userId('pilot@skyline.test'))).toBe(
+      true,
+    );
   });
 
   it('the live stream sends resync at connect, then changes of the caller’s company only, filtered', async () => {
@@ -213,8 +339,12 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     const mech = await t('mechanic@skyline.test');
     const doc = (await pullAll(s, mech, 'aircraft')).docs.find((d) => d.registration === 'SIM-01');
     const { _deleted, ...master } = doc;
-    await push(s, mech, 'aircraft', [{ assumedMasterState: master, newDocumentState: { ...master, user_id: s.userId('pilot@skyline.test') } }]);
-    const got = await stream.waitFor((e) => e.some((x) => x.event === 'change' && x.data.documents.some((d: any) => d.id === master.id)));
+    await push(s, mech, 'aircraft', [
+      { assumedMasterState: master, newDocumentState: { ...master, user_id: s.userId('pilot@skyline.test') } },
+    ]);
+    const got = await stream.waitFor((e) =>
+      e.some((x) => x.event === 'change' && x.data.documents.some((d: any) => d.id === master.id)),
+    );
     expect(got).toBe(true);
     const changes = stream.events.filter((e) => e.event === 'change');
     expect(changes.flatMap((c) => c.data.documents).some((d: any) => d.registration === 'N123HA')).toBe(false);

@@ -34,7 +34,19 @@ describe.each(DIALECTS)('tombstone retention on %s', (dialect) => {
       const t = now();
       await uow.trx
         .insertInto('notifications')
-        .values({ id, company_id: company(), change_no: await uow.changeNo(company(), 'notifications'), deleted: 0, created: t, modified: t, user_id: userId, title, body: null, link: null, read: 0 })
+        .values({
+          id,
+          company_id: company(),
+          change_no: await uow.changeNo(company(), 'notifications'),
+          deleted: 0,
+          created: t,
+          modified: t,
+          user_id: userId,
+          title,
+          body: null,
+          link: null,
+          read: 0,
+        })
         .execute();
     });
     return id;
@@ -64,11 +76,18 @@ describe.each(DIALECTS)('tombstone retention on %s', (dialect) => {
     // Two server processes purging at once: the same end state, no error.
     const counts = await Promise.all([purgeTombstones(s.ctx.db, 90), purgeTombstones(s.ctx.db, 90)]);
     expect(counts[0] + counts[1]).toBeGreaterThanOrEqual(1);
-    expect(await s.ctx.db.selectFrom('notifications').select('id').where('id', '=', old).executeTakeFirst()).toBeUndefined();
-    expect(await s.ctx.db.selectFrom('notifications').select('deleted').where('id', '=', recent).executeTakeFirstOrThrow()).toMatchObject({ deleted: 1 });
+    expect(
+      await s.ctx.db.selectFrom('notifications').select('id').where('id', '=', old).executeTakeFirst(),
+    ).toBeUndefined();
+    expect(
+      await s.ctx.db.selectFrom('notifications').select('deleted').where('id', '=', recent).executeTakeFirstOrThrow(),
+    ).toMatchObject({ deleted: 1 });
     expect(await horizonOf(s.ctx.db, company())).toBeGreaterThan(before.checkpoint.seq);
 
-    const stale = await s.api('POST', '/sync/inbox/pull.json', { token: pilot, body: { checkpoint: before.checkpoint, limit: 100 } });
+    const stale = await s.api('POST', '/sync/inbox/pull.json', {
+      token: pilot,
+      body: { checkpoint: before.checkpoint, limit: 100 },
+    });
     expect(stale.status).toBe(410);
     const fresh = await pullAll(s, pilot, 'inbox');
     expect(fresh.docs.map((d) => d.id)).not.toContain(old);
@@ -79,7 +98,14 @@ describe.each(DIALECTS)('tombstone retention on %s', (dialect) => {
     const after = await pullAll(s, pilot, 'inbox', fresh.checkpoint);
     expect(after.docs.every((d) => d._deleted)).toBe(true);
     // Harbor's horizon did not move.
-    expect((await s.api('POST', '/sync/inbox/pull.json', { token: harbor, body: { checkpoint: harborBefore.checkpoint, limit: 100 } })).status).toBe(200);
+    expect(
+      (
+        await s.api('POST', '/sync/inbox/pull.json', {
+          token: harbor,
+          body: { checkpoint: harborBefore.checkpoint, limit: 100 },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('a device offline for longer than the horizon re-pulls, keeps its pending writes and ends equal to the server', async () => {
@@ -97,15 +123,26 @@ describe.each(DIALECTS)('tombstone retention on %s', (dialect) => {
       await deleteAged(gone, 120 * DAY);
       expect(await purgeTombstones(s.ctx.db, 90)).toBeGreaterThanOrEqual(1);
       await device.online();
-      expect(await until(async () => (await device.state()).pendingWrites === 0 && (await device.find('notifications', { id: gone })).length === 0)).toBe(true);
+      expect(
+        await until(
+          async () =>
+            (await device.state()).pendingWrites === 0 &&
+            (await device.find('notifications', { id: gone })).length === 0,
+        ),
+      ).toBe(true);
       // The offline edit reached the server, and the device holds exactly what the server shows it.
-      expect((await s.ctx.db.selectFrom('notifications').select('read').where('id', '=', keep).executeTakeFirstOrThrow()).read).toBeTruthy();
+      expect(
+        (await s.ctx.db.selectFrom('notifications').select('read').where('id', '=', keep).executeTakeFirstOrThrow())
+          .read,
+      ).toBeTruthy();
       const server = await pullAll(s, await s.login('pilot@skyline.test'), 'inbox');
       const visible = server.docs.filter((d) => !d._deleted);
       const strip = ({ _meta: _m, _rev: _r, _attachments: _a, _deleted: _d, ...d }: Record<string, unknown>) => d;
       const mine = (await device.find('inbox')).map(strip);
       const byId = (a: Record<string, unknown>, b: Record<string, unknown>) => (String(a.id) < String(b.id) ? -1 : 1);
-      expect(JSON.parse(JSON.stringify(mine.sort(byId)))).toEqual(JSON.parse(JSON.stringify(visible.map(strip).sort(byId))));
+      expect(JSON.parse(JSON.stringify(mine.sort(byId)))).toEqual(
+        JSON.parse(JSON.stringify(visible.map(strip).sort(byId))),
+      );
     } finally {
       await device.close();
     }

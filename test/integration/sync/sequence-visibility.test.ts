@@ -20,7 +20,12 @@ async function runWriters(s: TestServer, take: 'counter' | 'sequence', writers: 
   let stop = false;
   const reader = (async () => {
     while (!stop) {
-      const rows = await s.ctx.db.selectFrom('sync_outcomes').select('change_no').where('company_id', '=', company).where('reason', '=', take).execute();
+      const rows = await s.ctx.db
+        .selectFrom('sync_outcomes')
+        .select('change_no')
+        .where('company_id', '=', company)
+        .where('reason', '=', take)
+        .execute();
       // A row appearing below the highest number already passed is one a checkpoint reader skips forever.
       const before = max;
       for (const r of rows) {
@@ -44,7 +49,20 @@ async function runWriters(s: TestServer, take: 'counter' | 'sequence', writers: 
         const now = Math.floor(Date.now() / 1000);
         await uow.trx
           .insertInto('sync_outcomes')
-          .values({ id: uuidv7(), company_id: company, change_no: n, deleted: 0, created: now, modified: now, user_id: user, collection: 't', document_id: String(i), status: 'conflict', reason: take, attempted: null })
+          .values({
+            id: uuidv7(),
+            company_id: company,
+            change_no: n,
+            deleted: 0,
+            created: now,
+            modified: now,
+            user_id: user,
+            collection: 't',
+            document_id: String(i),
+            status: 'conflict',
+            reason: take,
+            attempted: null,
+          })
           .execute();
       });
     }),
@@ -65,14 +83,21 @@ describe.each(DIALECTS)('change numbers on %s', (dialect) => {
   it('a reader never sees change N+1 before N can still commit (concurrent writers)', async () => {
     const violations = await runWriters(s, 'counter', 40);
     expect(violations).toBe(0);
-    const rows = await s.ctx.db.selectFrom('sync_outcomes').select('change_no').where('reason', '=', 'counter').execute();
+    const rows = await s.ctx.db
+      .selectFrom('sync_outcomes')
+      .select('change_no')
+      .where('reason', '=', 'counter')
+      .execute();
     expect(new Set(rows.map((r) => r.change_no)).size).toBe(40);
   });
 
-  it.runIf(dialect === 'postgres')('control: a plain sequence taken early does show the gap, so the check can fail', async () => {
-    await sql`create sequence naive_seq start 1000000`.execute(s.ctx.db);
-    let total = 0;
-    for (let round = 0; round < 5 && total === 0; round++) total += await runWriters(s, 'sequence', 40);
-    expect(total).toBeGreaterThan(0);
-  });
+  it.runIf(dialect === 'postgres')(
+    'control: a plain sequence taken early does show the gap, so the check can fail',
+    async () => {
+      await sql`create sequence naive_seq start 1000000`.execute(s.ctx.db);
+      let total = 0;
+      for (let round = 0; round < 5 && total === 0; round++) total += await runWriters(s, 'sequence', 40);
+      expect(total).toBeGreaterThan(0);
+    },
+  );
 });

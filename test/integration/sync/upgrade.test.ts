@@ -46,7 +46,12 @@ describe.each(DIALECTS)('old-layout client upgrade on %s', (dialect) => {
           handler: async (rows) => {
             const r = await s.api('POST', `/sync/${legacy.into}/push.json`, {
               token,
-              body: { rows: rows.map((x) => ({ assumedMasterState: x.assumedMasterState ? legacy.convert(x.assumedMasterState) : null, newDocumentState: legacy.convert(x.newDocumentState) })) },
+              body: {
+                rows: rows.map((x) => ({
+                  assumedMasterState: x.assumedMasterState ? legacy.convert(x.assumedMasterState) : null,
+                  newDocumentState: legacy.convert(x.newDocumentState),
+                })),
+              },
             });
             return r.body.conflicts.map(legacy.back);
           },
@@ -68,7 +73,9 @@ describe.each(DIALECTS)('old-layout client upgrade on %s', (dialect) => {
     const old = await openDatabase(name, storage as never, oldDefs);
     const collections = old.collections as unknown as Record<string, RxCollection<Doc>>;
     await oldClientSync(name, login.token, collections);
-    const simId = s.refs.aircraft['SIM-01'] ?? ((await collections.aircraft.findOne({ selector: { registration: 'SIM-01' } }).exec())!.primary as string);
+    const simId =
+      s.refs.aircraft['SIM-01'] ??
+      ((await collections.aircraft.findOne({ selector: { registration: 'SIM-01' } }).exec())!.primary as string);
     const sim = (await collections.aircraft.findOne(simId).exec())!;
     expect(sim).toBeTruthy();
     const pilot = s.userId('pilot@skyline.test');
@@ -102,11 +109,28 @@ describe.each(DIALECTS)('old-layout client upgrade on %s', (dialect) => {
     });
     const commandId = uuidv7();
     const target = s.refs.bases['Cuatro Vientos'];
-    await collections.commands.insert({ id: commandId, name: 'base.set_default', args: { base_id: target }, client_time: Date.now(), user_id: login.user.id, status: 'pending', reason: null, details: null, result: null, decided_at: null });
+    await collections.commands.insert({
+      id: commandId,
+      name: 'base.set_default',
+      args: { base_id: target },
+      client_time: Date.now(),
+      user_id: login.user.id,
+      status: 'pending',
+      reason: null,
+      details: null,
+      result: null,
+      decided_at: null,
+    });
     await old.close();
 
     // 2. The new client opens the same local database.
-    const client = await createOpsClient({ baseUrl: s.baseUrl, credentials: { token: login.token }, user: login.user, storage: storage as never, retryTime: 200 });
+    const client = await createOpsClient({
+      baseUrl: s.baseUrl,
+      credentials: { token: login.token },
+      user: login.user,
+      storage: storage as never,
+      retryTime: 200,
+    });
     try {
       const names = new Set((await getAllCollectionDocuments(client.db.internalStore)).map((d) => d.data.name));
       for (const o of OLD) expect(names.has(o)).toBe(false);
@@ -123,15 +147,36 @@ describe.each(DIALECTS)('old-layout client upgrade on %s', (dialect) => {
     }
 
     // 3. The server has every carried write, and nothing was taken for a conflict.
-    const aircraft = await s.ctx.db.selectFrom('aircraft').select('user_id').where('id', '=', simId).executeTakeFirstOrThrow();
+    const aircraft = await s.ctx.db
+      .selectFrom('aircraft')
+      .select('user_id')
+      .where('id', '=', simId)
+      .executeTakeFirstOrThrow();
     expect(aircraft.user_id).toBe(pilot);
-    expect(await s.ctx.db.selectFrom('sync_outcomes').select(['collection', 'status', 'reason']).where('user_id', '=', login.user.id).execute()).toEqual([]);
-    const report = await s.ctx.db.selectFrom('aircraft_reports').selectAll().where('id', '=', reportId).executeTakeFirstOrThrow();
+    expect(
+      await s.ctx.db
+        .selectFrom('sync_outcomes')
+        .select(['collection', 'status', 'reason'])
+        .where('user_id', '=', login.user.id)
+        .execute(),
+    ).toEqual([]);
+    const report = await s.ctx.db
+      .selectFrom('aircraft_reports')
+      .selectAll()
+      .where('id', '=', reportId)
+      .executeTakeFirstOrThrow();
     expect(report).toMatchObject({ type: 'DEFECT', title: 'Seat rail worn (written before the upgrade)' });
-    const base = await s.ctx.db.selectFrom('bases').select('is_default').where('id', '=', target).executeTakeFirstOrThrow();
+    const base = await s.ctx.db
+      .selectFrom('bases')
+      .select('is_default')
+      .where('id', '=', target)
+      .executeTakeFirstOrThrow();
     expect(!!base.is_default).toBe(true);
-    const outcomes = await s.ctx.db.selectFrom('sync_outcomes').selectAll().where('user_id', '=', login.user.id).execute();
+    const outcomes = await s.ctx.db
+      .selectFrom('sync_outcomes')
+      .selectAll()
+      .where('user_id', '=', login.user.id)
+      .execute();
     expect(outcomes).toEqual([]);
   });
-
 });

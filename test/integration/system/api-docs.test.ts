@@ -6,7 +6,10 @@ import { startTestServer, type TestServer } from '../../setup/server.ts';
 interface Doc {
   info: { title: string; description: string };
   tags: { name: string; description: string }[];
-  paths: Record<string, Record<string, { tags: string[]; description?: string; 'x-access': { sessionOnly?: boolean } }>>;
+  paths: Record<
+    string,
+    Record<string, { tags: string[]; description?: string; 'x-access': { sessionOnly?: boolean } }>
+  >;
 }
 
 describe.each(DIALECTS)('API reference at /docs on %s', (dialect) => {
@@ -59,7 +62,16 @@ describe.each(DIALECTS)('API reference at /docs on %s', (dialect) => {
   it('the document explains authentication, API keys, paging and named parameters', async () => {
     const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as Doc;
     const d = doc.info.description;
-    for (const phrase of ['POST /login.json', 'svc_', 'What an API key may not do', 'Named parameters', 'paginate', 'X-Total-Posts', 'docs/integrations.md', 'curl']) {
+    for (const phrase of [
+      'POST /login.json',
+      'svc_',
+      'What an API key may not do',
+      'Named parameters',
+      'paginate',
+      'X-Total-Posts',
+      'docs/integrations.md',
+      'curl',
+    ]) {
       expect(d, phrase).toContain(phrase);
     }
     // The session-only list comes from the registry: every such route is named, nothing else.

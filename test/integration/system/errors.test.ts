@@ -48,7 +48,11 @@ describe.each(DIALECTS)('public endpoints and errors on %s', (dialect) => {
       byPath.set(r.path, methods);
     }
     // A route may declare another answer for other methods (upload complete: 405, Part A 4.9).
-    const declared = new Set(allRoutes().filter((r) => r.otherMethods && r.otherMethods !== 400).map((r) => r.path));
+    const declared = new Set(
+      allRoutes()
+        .filter((r) => r.otherMethods && r.otherMethods !== 400)
+        .map((r) => r.path),
+    );
     const postOnly = [...byPath].filter(([p, m]) => m.size === 1 && m.has('POST') && !declared.has(p)).map(([p]) => p);
     expect(postOnly.length).toBeGreaterThan(60);
     // Express matches a GET route first where its pattern also takes this URL (`/pilots/certificates{/:userId}.json`).
@@ -95,7 +99,13 @@ describe('unexpected errors', () => {
     const { createApp } = await import('@ops/server/app');
     const { defineRoute } = await import('@ops/server/http/define-route');
     const logged: unknown[] = [];
-    const log = { child: () => log, isLevelEnabled: () => true, info: () => {}, error: (o: unknown) => logged.push(o), warn: () => {} };
+    const log = {
+      child: () => log,
+      isLevelEnabled: () => true,
+      info: () => {},
+      error: (o: unknown) => logged.push(o),
+      warn: () => {},
+    };
     const boom = defineRoute({
       method: 'GET',
       path: '/boom.json',
@@ -114,7 +124,11 @@ describe('unexpected errors', () => {
     const body = (await r.json()) as any;
     server.close();
     expect(r.status).toBe(500);
-    expect(body).toEqual({ result: false, message: 'Internal server error', request_id: r.headers.get('x-request-id') });
+    expect(body).toEqual({
+      result: false,
+      message: 'Internal server error',
+      request_id: r.headers.get('x-request-id'),
+    });
     expect(JSON.stringify(body)).not.toContain('secret internals');
     expect(logged).toHaveLength(1);
   });

@@ -10,35 +10,97 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export const AREAS = [
-  'accounts', 'aircraft', 'aircraft-reports', 'airports', 'bases', 'billing', 'certificates', 'company', 'duty',
-  'flight-types', 'flights', 'inventory', 'maintenance-jobs', 'maintenance-plans', 'news', 'notifications',
-  'pilot-groups', 'pilots', 'profile', 'readiness', 'reports', 'safety-reports', 'schedules', 'system', 'trainings',
-  'uploads', 'users', 'webhooks',
+  'accounts',
+  'aircraft',
+  'aircraft-reports',
+  'airports',
+  'bases',
+  'billing',
+  'certificates',
+  'company',
+  'duty',
+  'flight-types',
+  'flights',
+  'inventory',
+  'maintenance-jobs',
+  'maintenance-plans',
+  'news',
+  'notifications',
+  'pilot-groups',
+  'pilots',
+  'profile',
+  'readiness',
+  'reports',
+  'safety-reports',
+  'schedules',
+  'system',
+  'trainings',
+  'uploads',
+  'users',
+  'webhooks',
 ];
 /** What a server area file may be: `<subject>.<kind>.ts`. */
 export const KINDS = [
-  'routes', 'schema', 'service', 'repository', 'presenter', 'responses', 'tables', 'sync', 'commands', 'seed',
-  'webhooks', 'notify', 'jobs', 'export', 'alerts',
+  'routes',
+  'schema',
+  'service',
+  'repository',
+  'presenter',
+  'responses',
+  'tables',
+  'sync',
+  'commands',
+  'seed',
+  'webhooks',
+  'notify',
+  'jobs',
+  'export',
+  'alerts',
 ];
 /** Test folders that are not areas: the machinery every area shares. */
 const TEST_INFRA = ['sync', 'system', 'jobs', 'mail', 'ops'];
 /** The renderer's shell: everything else is a screen or view logic in `areas/<area>/`. */
 const RENDERER_SHELL = [
-  'App.tsx', 'Shell.tsx', 'SignIn.tsx', 'SyncBar.tsx', 'ScreenBoundary.tsx', 'ScreenBoundary.test.ts', 'main.tsx', 'nav.ts', 'nav.test.ts', 'hooks.ts',
-  'session.ts', 'ui.tsx', 'format.ts', 'format.test.ts', 'perf.ts', 'workspace.ts', 'styles.css',
+  'App.tsx',
+  'Shell.tsx',
+  'SignIn.tsx',
+  'SyncBar.tsx',
+  'ScreenBoundary.tsx',
+  'ScreenBoundary.test.ts',
+  'main.tsx',
+  'nav.ts',
+  'nav.test.ts',
+  'hooks.ts',
+  'session.ts',
+  'ui.tsx',
+  'format.ts',
+  'format.test.ts',
+  'perf.ts',
+  'workspace.ts',
+  'styles.css',
   // Generic sync UI: what waits for the server and what it refused (every area's commands).
-  'Changes.tsx', 'decisions.ts', 'decisions.test.ts', 'refusals.ts', 'refusals.test.ts',
+  'Changes.tsx',
+  'decisions.ts',
+  'decisions.test.ts',
+  'refusals.ts',
+  'refusals.test.ts',
 ];
 
 const dirs = (rel: string) =>
-  fs.readdirSync(path.join(root, rel), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  fs
+    .readdirSync(path.join(root, rel), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
 const entries = (rel: string) => fs.readdirSync(path.join(root, rel), { withFileTypes: true });
 const FILE = new RegExp(`^[a-z0-9]+(-[a-z0-9]+)*\\.(${KINDS.join('|')})\\.ts$`);
 
 describe('file layout', () => {
-  it.each(['server/src/areas', 'shared/src/rules', 'desktop/renderer/src/areas'])('%s has one folder per area, named as the areas', (rel) => {
-    expect(dirs(rel).filter((d) => !AREAS.includes(d))).toEqual([]);
-  });
+  it.each(['server/src/areas', 'shared/src/rules', 'desktop/renderer/src/areas'])(
+    '%s has one folder per area, named as the areas',
+    (rel) => {
+      expect(dirs(rel).filter((d) => !AREAS.includes(d))).toEqual([]);
+    },
+  );
 
   it('test/integration has one folder per area (and the shared machinery)', () => {
     expect(dirs('test/integration').filter((d) => !AREAS.includes(d) && !TEST_INFRA.includes(d))).toEqual([]);
@@ -47,7 +109,8 @@ describe('file layout', () => {
   const serverFiles: string[] = [];
   for (const area of dirs('server/src/areas')) {
     for (const e of entries(`server/src/areas/${area}`)) {
-      if (e.isDirectory()) for (const f of entries(`server/src/areas/${area}/${e.name}`)) serverFiles.push(`${area}/${e.name}/${f.name}`);
+      if (e.isDirectory())
+        for (const f of entries(`server/src/areas/${area}/${e.name}`)) serverFiles.push(`${area}/${e.name}/${f.name}`);
       else serverFiles.push(`${area}/${e.name}`);
     }
   }
@@ -57,7 +120,11 @@ describe('file layout', () => {
   });
 
   it('server/src/areas holds only area folders and the registry', () => {
-    expect(entries('server/src/areas').filter((e) => e.isFile()).map((e) => e.name)).toEqual(['index.ts']);
+    expect(
+      entries('server/src/areas')
+        .filter((e) => e.isFile())
+        .map((e) => e.name),
+    ).toEqual(['index.ts']);
   });
 
   it('the renderer keeps only its shell at the top; screens live in areas/<area>/', () => {

@@ -15,7 +15,10 @@ import { startTestServer, type TestServer } from '../../setup/server.ts';
 
 type Json = Record<string, unknown>;
 type Op = { requestBody?: { content: Record<string, { schema: Json }> }; parameters: { name: string; in: string }[] };
-const doc = buildOpenApi(allRoutes(), '0.0.0') as { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, Json> } };
+const doc = buildOpenApi(allRoutes(), '0.0.0') as {
+  paths: Record<string, Record<string, Op>>;
+  components: { schemas: Record<string, Json> };
+};
 const ajv = new Ajv2020({ strict: false, validateFormats: true, allErrors: false });
 ajv.addFormat('email', /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
 ajv.addFormat('binary', () => true);
@@ -24,7 +27,8 @@ ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
 ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)));
 ajv.addFormat('uuid', /^[0-9a-f-]{36}$/i);
 const rejects = (schema: Json, value: unknown) => !ajv.validate({ ...schema, components: doc.components }, value);
-const resolve = (s: Json | undefined): Json | undefined => (s && typeof s.$ref === 'string' ? doc.components.schemas[s.$ref.split('/').pop() as string] : s);
+const resolve = (s: Json | undefined): Json | undefined =>
+  s && typeof s.$ref === 'string' ? doc.components.schemas[s.$ref.split('/').pop() as string] : s;
 
 /** Values tried on each field; a field gets the first two its documented schema rejects. */
 const CANDIDATES: unknown[] = [[[]], '', 'STRING', 'not-an-email', -1_000_000_000_000, 1_000_000_000_000, true, {}];
@@ -39,7 +43,11 @@ interface Case {
 }
 
 /** `method /openapi/path` of the operations whose route validates a `body` schema before its handler runs. */
-const validatedPaths = new Set(allRoutes().filter((r) => r.body).flatMap((r) => methodsOf(r).flatMap((m) => openApiPaths(r.path).map((p) => `${m.toLowerCase()} ${p}`))));
+const validatedPaths = new Set(
+  allRoutes()
+    .filter((r) => r.body)
+    .flatMap((r) => methodsOf(r).flatMap((m) => openApiPaths(r.path).map((p) => `${m.toLowerCase()} ${p}`))),
+);
 
 function cases(): Case[] {
   const out: Case[] = [];
@@ -55,11 +63,19 @@ function cases(): Case[] {
         // A wrapped record (`{Schedule: {...}}`): its fields one level down.
         if (inner?.type === 'object' && inner.properties) {
           for (const [sub, subField] of Object.entries(inner.properties as Record<string, Json>)) {
-            for (const bad of CANDIDATES.filter((v) => rejects(subField, v)).slice(0, 2)) out.push({ method, path, label: `${name}.${sub} = ${JSON.stringify(bad)}`, body: { [name]: { [sub]: bad } }, validated });
+            for (const bad of CANDIDATES.filter((v) => rejects(subField, v)).slice(0, 2))
+              out.push({
+                method,
+                path,
+                label: `${name}.${sub} = ${JSON.stringify(bad)}`,
+                body: { [name]: { [sub]: bad } },
+                validated,
+              });
           }
           continue;
         }
-        for (const bad of CANDIDATES.filter((v) => rejects(field, v)).slice(0, 2)) out.push({ method, path, label: `${name} = ${JSON.stringify(bad)}`, body: { [name]: bad }, validated });
+        for (const bad of CANDIDATES.filter((v) => rejects(field, v)).slice(0, 2))
+          out.push({ method, path, label: `${name} = ${JSON.stringify(bad)}`, body: { [name]: bad }, validated });
       }
     }
   }
@@ -67,16 +83,23 @@ function cases(): Case[] {
 }
 
 /** A path with its parameters filled: an id no company has (a record lookup is a 404, never another company's row). */
-const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'named' ? 'page:1' : '01990000-0000-7000-8000-000000000000'));
+const fill = (path: string) =>
+  path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    name === 'named' ? 'page:1' : '01990000-0000-7000-8000-000000000000',
+  );
 
 const ALL = cases();
 
 describe('generated invalid bodies', () => {
   it('cover most operations with a JSON body, including the places issue 32 names', () => {
     expect(new Set(ALL.map((c) => c.path)).size).toBeGreaterThan(80);
-    expect(ALL.filter((c) => c.path === '/maintenance/aircraft_reports/index.json').map((c) => c.label)).toEqual(expect.arrayContaining(['a JSON array', 'type = [[]]', 'severity = "STRING"']));
+    expect(ALL.filter((c) => c.path === '/maintenance/aircraft_reports/index.json').map((c) => c.label)).toEqual(
+      expect.arrayContaining(['a JSON array', 'type = [[]]', 'severity = "STRING"']),
+    );
     // `order` takes an array or a comma-separated string (documented so); a nested array is refused.
-    expect(ALL.filter((c) => c.path === '/maintenance/plans/reorder.json').map((c) => c.label)).toEqual(expect.arrayContaining(['a JSON array', 'order = [[]]']));
+    expect(ALL.filter((c) => c.path === '/maintenance/plans/reorder.json').map((c) => c.label)).toEqual(
+      expect.arrayContaining(['a JSON array', 'order = [[]]']),
+    );
   });
 });
 
@@ -103,7 +126,9 @@ describe.each(DIALECTS)('the server refuses what the document calls invalid on %
       if (r.status === 403) continue;
       sent++;
       // 404: the record the path (or the body's `id`) names does not exist, read before the fields; nothing was written.
-      const ok = r.status === 400 || (!c.validated && r.status === 404 && (/\{\w+\}/.test(c.path) || /(^|\.)id = /.test(c.label)));
+      const ok =
+        r.status === 400 ||
+        (!c.validated && r.status === 404 && (/\{\w+\}/.test(c.path) || /(^|\.)id = /.test(c.label)));
       if (!ok) accepted.push(`${c.method.toUpperCase()} ${c.path} ${c.label} → ${r.status}`);
       if (r.status === 401) token = await s.login('admin@skyline.test');
     }

@@ -16,18 +16,41 @@ import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 
 type Param = { name: string; in: string; required?: boolean; schema: Record<string, unknown> };
-type Op = { operationId: string; description: string; parameters: Param[]; requestBody?: unknown; responses: Record<string, unknown> };
-const doc = buildOpenApi(allRoutes(), '0.0.0') as { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, unknown> } };
-const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+type Op = {
+  operationId: string;
+  description: string;
+  parameters: Param[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+};
+const doc = buildOpenApi(allRoutes(), '0.0.0') as {
+  paths: Record<string, Record<string, Op>>;
+  components: { schemas: Record<string, unknown> };
+};
+const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, op]) => ({ path, method, op })),
+);
 
 describe('the OpenAPI document, request side', () => {
   it('names every query parameter with its type (no JSON `query` parameter)', () => {
     expect(ops.filter(({ op }) => op.parameters.some((p) => p.name === 'query' && p.in === 'query'))).toEqual([]);
     const users = doc.paths['/manager/users.json'].get.parameters;
-    expect(users.find((p) => p.name === 'page')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1 } });
-    expect(users.find((p) => p.name === 'limit')).toMatchObject({ in: 'query', schema: { type: 'integer', maximum: 100000 } });
+    expect(users.find((p) => p.name === 'page')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1 },
+    });
+    expect(users.find((p) => p.name === 'limit')).toMatchObject({
+      in: 'query',
+      schema: { type: 'integer', maximum: 100000 },
+    });
     const schedules = doc.paths['/schedules/index.json'].get.parameters;
-    expect(schedules.filter((p) => p.required).map((p) => p.name).sort()).toEqual(['from', 'to']);
+    expect(
+      schedules
+        .filter((p) => p.required)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['from', 'to']);
     expect(schedules.map((p) => p.name)).toEqual(expect.arrayContaining(['aircraft_id', 'user_id', 'base_id']));
     const notifications = doc.paths['/notifications.json'].get.parameters;
     expect(notifications.find((p) => p.name === 'unread')?.schema).toMatchObject({ enum: ['0', '1'] });
@@ -40,7 +63,8 @@ describe('the OpenAPI document, request side', () => {
     expect(doc.paths['/manager/users.json'].get.operationId).toBe('getManagerUsers');
     expect(doc.paths['/pilots/get_currency/{userId}/{d1}.json'].get.operationId).toBe('getPilotsGetCurrencyByUserIdD1');
     expect(operationIdOf('POST', '/webhooks/edit/{id}.json')).toBe('postWebhooksEditById');
-    for (const { path, method, op } of ops) expect(op.description, `${method} ${path}`).toMatch(/\*\*Who may call\*\*: /);
+    for (const { path, method, op } of ops)
+      expect(op.description, `${method} ${path}`).toMatch(/\*\*Who may call\*\*: /);
     expect(doc.paths['/manager/api_keys/add.json'].post.description).toMatch(/Session only/);
     expect(doc.paths['/manager/users.json'].get.description).toMatch(/roles 1 \(Platform administrator\), 100 /);
     expect(doc.paths['/home/version.json'].get.description).toContain('anyone');
@@ -84,9 +108,23 @@ describe('the OpenAPI document, request side', () => {
   it('documents every filter of the named-parameter routes as query parameters of the plain path', () => {
     const load = doc.paths['/flights/load.json'].get.parameters.map((p) => p.name);
     expect(load).toEqual(['page', 'limit', 'from', 'to', 'aircraft', 'pilot', 'base', 'flight_type', 'status']);
-    expect(doc.paths['/flights/load.json'].get.parameters.find((p) => p.name === 'status')).toMatchObject({ description: expect.stringContaining('LANDED') });
+    expect(doc.paths['/flights/load.json'].get.parameters.find((p) => p.name === 'status')).toMatchObject({
+      description: expect.stringContaining('LANDED'),
+    });
     const index = doc.paths['/pilots/index.json'].get.parameters.map((p) => p.name);
-    expect(index).toEqual(expect.arrayContaining(['page', 'search', 'user_group_id', 'pilot_group', 'base_id', 'active', 'pilot', 'limit', 'excel']));
+    expect(index).toEqual(
+      expect.arrayContaining([
+        'page',
+        'search',
+        'user_group_id',
+        'pilot_group',
+        'base_id',
+        'active',
+        'pilot',
+        'limit',
+        'excel',
+      ]),
+    );
     const named = doc.paths['/flights/load/{named}.json'].get.parameters[0];
     expect(named).toMatchObject({ name: 'named', in: 'path', schema: { pattern: expect.any(String) } });
   });
@@ -103,7 +141,14 @@ describe.each(DIALECTS)('a generated client follows the document on %s', (dialec
     // Five landed flights of the admin, so lists, pages and totals have something to show.
     const types = await flightTypeIds(s);
     for (let i = 1; i <= 5; i++) {
-      await addFlight(s, { pic: s.userId('admin@skyline.test'), aircraft: s.refs.aircraft['EC-ABC'], type: types.Solo, landings: i, block: HOUR, onblocks: now() - i * DAY });
+      await addFlight(s, {
+        pic: s.userId('admin@skyline.test'),
+        aircraft: s.refs.aircraft['EC-ABC'],
+        type: types.Solo,
+        landings: i,
+        block: HOUR,
+        onblocks: now() - i * DAY,
+      });
     }
   });
   afterAll(() => s?.close());
@@ -113,7 +158,7 @@ describe.each(DIALECTS)('a generated client follows the document on %s', (dialec
     const r = await fetch(`${s.url}/api/v1${path}`, { headers: { Authorization: `Bearer ${adminToken}` } });
     return { status: r.status, body: timeless(await r.json()) };
   };
-  const timeless = <T,>(body: T): T => {
+  const timeless = <T>(body: T): T => {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
     const { time: _t, now: _n, ...rest } = body as Record<string, unknown>;
     return rest as T;
@@ -146,7 +191,10 @@ describe.each(DIALECTS)('a generated client follows the document on %s', (dialec
     const aircraft = s.refs.aircraft['EC-ABC'];
     const one = await admin.GET('/schedules/index.json', { params: { query: { from, to, aircraft_id: aircraft } } });
     expect(one.response.status).toBe(200);
-    expect(await raw(`/schedules/index.json?from=${from}&to=${to}&aircraft_id=${aircraft}`)).toEqual({ status: 200, body: one.data });
+    expect(await raw(`/schedules/index.json?from=${from}&to=${to}&aircraft_id=${aircraft}`)).toEqual({
+      status: 200,
+      body: one.data,
+    });
     // @ts-expect-error `to` is required by the document
     const missing = await admin.GET('/schedules/index.json', { params: { query: { from } } });
     expect(missing.response.status).toBe(400);
@@ -159,7 +207,9 @@ describe.each(DIALECTS)('a generated client follows the document on %s', (dialec
     const query = await admin.GET('/flights/load.json', { params: { query: { status: 'landed', page: 2, limit: 2 } } });
     expect(query.response.status).toBe(200);
     expect(timeless(query.data)).toEqual(named.body);
-    const encoded = await admin.GET('/flights/load/{named}.json', { params: { path: { named: 'status:landed/page:2/limit:2' } } });
+    const encoded = await admin.GET('/flights/load/{named}.json', {
+      params: { path: { named: 'status:landed/page:2/limit:2' } },
+    });
     expect(encoded.response.status).toBe(200);
     expect(timeless(encoded.data)).toEqual(named.body);
     expect(named.body).not.toEqual((await raw('/flights/load/status:landed/page:1/limit:2.json')).body);
@@ -183,29 +233,39 @@ describe.each(DIALECTS)('a generated client follows the document on %s', (dialec
   it('answers each documented variant of the positional routes as documented', async () => {
     const me = s.userId('admin@skyline.test');
     // `get_currency/{userId}/{d1}` with `null` for the caller: d1 = 30, the spec's form with the id gives the same.
-    const byNull = await admin.GET('/pilots/get_currency/{userId}/{d1}.json', { params: { path: { userId: 'null', d1: '30' } } });
+    const byNull = await admin.GET('/pilots/get_currency/{userId}/{d1}.json', {
+      params: { path: { userId: 'null', d1: '30' } },
+    });
     expect(byNull.response.status).toBe(200);
     expect(byNull.data).toMatchObject({ user_id: me, d1: 30 });
     expect(byNull.data?.windows.landings.days).toBe(30);
     const byId = await raw(`/pilots/get_currency/${me}/30.json`);
     expect(byId).toEqual({ status: 200, body: timeless(byNull.data) });
-    const d3 = await admin.GET('/pilots/get_currency/{userId}/{d1}/{d2}/{d3}.json', { params: { path: { userId: 'null', d1: '30', d2: '90', d3: '45' } } });
+    const d3 = await admin.GET('/pilots/get_currency/{userId}/{d1}/{d2}/{d3}.json', {
+      params: { path: { userId: 'null', d1: '30', d2: '90', d3: '45' } },
+    });
     expect(d3.data).toMatchObject({ user_id: me, d3: 45 });
 
     // stats_flight_types of an aircraft: the user segment is `null`, as documented.
     const aircraft = s.refs.aircraft['EC-ABC'];
-    const stats = await admin.GET('/reports/stats_flight_types/{userId}/{aircraftId}.json', { params: { path: { userId: 'null', aircraftId: aircraft } } });
+    const stats = await admin.GET('/reports/stats_flight_types/{userId}/{aircraftId}.json', {
+      params: { path: { userId: 'null', aircraftId: aircraft } },
+    });
     expect(stats.response.status).toBe(200);
     expect(await raw(`/reports/stats_flight_types/null/${aircraft}.json`)).toEqual({ status: 200, body: stats.data });
 
     // total_landings of the caller since an instant, every segment in its documented place.
-    const landings = await admin.GET('/reports/total_landings/{userId}/{aircraftId}/{since}.json', { params: { path: { userId: me, aircraftId: 'null', since: '0' } } });
+    const landings = await admin.GET('/reports/total_landings/{userId}/{aircraftId}/{since}.json', {
+      params: { path: { userId: me, aircraftId: 'null', since: '0' } },
+    });
     expect(landings.response.status).toBe(200);
     expect(await raw(`/reports/total_landings/${me}.json`)).toEqual({ status: 200, body: landings.data });
   });
 
   it('writes through the generated client: creates, reads and removes a webhook endpoint', async () => {
-    const add = await admin.POST('/webhooks/add.json', { body: { url: 'http://127.0.0.1:9/generic', events: ['flight.canceled'] } });
+    const add = await admin.POST('/webhooks/add.json', {
+      body: { url: 'http://127.0.0.1:9/generic', events: ['flight.canceled'] },
+    });
     expect(add.response.status).toBe(200);
     const id = add.data?.id as string;
     const view = await admin.GET('/webhooks/view/{id}.json', { params: { path: { id } } });
@@ -216,7 +276,9 @@ describe.each(DIALECTS)('a generated client follows the document on %s', (dialec
 
   it('runs docs/example-client.mjs, which knows only the document', async () => {
     const script = path.resolve(import.meta.dirname, '../../../docs/example-client.mjs');
-    const { stdout } = await promisify(execFile)(process.execPath, [script], { env: { ...process.env, OPS: s.url, OPS_EMAIL: 'admin@skyline.test', OPS_PASSWORD: 'demo1234' } });
+    const { stdout } = await promisify(execFile)(process.execPath, [script], {
+      env: { ...process.env, OPS: s.url, OPS_EMAIL: 'admin@skyline.test', OPS_PASSWORD: 'demo1234' },
+    });
     expect(stdout, stdout).toMatch(/: \d+ operations/);
     expect(stdout).toMatch(/users page 1: 2 of \d+/);
     expect(stdout, stdout).toMatch(/landed flights on page 1: [1-5]/);

@@ -40,7 +40,8 @@ const walk = (dir: string) => {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) walk(full);
-    else if (e.name.endsWith('.ts') && !full.endsWith('registry.test.ts')) testTexts.push(fs.readFileSync(full, 'utf8'));
+    else if (e.name.endsWith('.ts') && !full.endsWith('registry.test.ts'))
+      testTexts.push(fs.readFileSync(full, 'utf8'));
   }
 };
 walk(path.join(root, 'test'));
@@ -60,26 +61,37 @@ describe('route registry guard', () => {
     expect(keys.length).toBe(new Set(keys).size);
   });
 
-  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s declares access, is public only when the spec says so, has an OpenAPI entry and a test', (_name, r) => {
-    expect(r.access).toBeTypeOf('object');
-    if (r.access.public) expect(PUBLIC.has(r.path), `${r.path} is public but not in the spec's public list`).toBe(true);
-    for (const p of openApiPaths(r.path)) expect(openapi.paths[p], `OpenAPI entry for ${p}`).toBeDefined();
-    const prefix = literal(r.path);
-    expect(testTexts.some((t) => t.includes(prefix)), `no test file calls ${prefix}`).toBe(true);
-  });
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s declares access, is public only when the spec says so, has an OpenAPI entry and a test',
+    (_name, r) => {
+      expect(r.access).toBeTypeOf('object');
+      if (r.access.public)
+        expect(PUBLIC.has(r.path), `${r.path} is public but not in the spec's public list`).toBe(true);
+      for (const p of openApiPaths(r.path)) expect(openapi.paths[p], `OpenAPI entry for ${p}`).toBeDefined();
+      const prefix = literal(r.path);
+      expect(
+        testTexts.some((t) => t.includes(prefix)),
+        `no test file calls ${prefix}`,
+      ).toBe(true);
+    },
+  );
 
   it.each(routes.filter((r) => !r.access.public).map((r) => [`${r.method} ${r.path}`, r] as const))(
     '%s takes its role gate from roles.ts or its area policy',
     (_name, r) => {
       if (r.access.public) return;
-      expect(isRoleGate(r.access.who), `${r.path}: access.who must be a gate made by roleGate() in shared/src/roles.ts or shared/src/rules/<area>/policy.ts`).toBe(true);
+      expect(
+        isRoleGate(r.access.who),
+        `${r.path}: access.who must be a gate made by roleGate() in shared/src/roles.ts or shared/src/rules/<area>/policy.ts`,
+      ).toBe(true);
     },
   );
 });
 
 /** Authorization lives in one place: role numbers are compared only in roles.ts and the area policies. */
 describe('authorization in one place', () => {
-  const ROLE_TEST = /\brole\s*(<=|>=|<|>|===|!==)\s*[A-Z0-9]|(<=|>=|<|>)\s*[\w.]*\brole\b|\broles\.includes\(|\broleGate\(/;
+  const ROLE_TEST =
+    /\brole\s*(<=|>=|<|>|===|!==)\s*[A-Z0-9]|(<=|>=|<|>)\s*[\w.]*\brole\b|\broles\.includes\(|\broleGate\(/;
   const allowed = (file: string) =>
     file === 'shared/src/roles.ts' ||
     file === 'shared/src/permissions.ts' ||
@@ -99,7 +111,9 @@ describe('authorization in one place', () => {
 
   it.each(files)('%s compares no role numbers (it asks a policy)', (file) => {
     const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
-    const found = lines.map((l, i) => [i + 1, l] as const).filter(([, l]) => ROLE_TEST.test(l) && !l.trim().startsWith('//') && !l.trim().startsWith('*'));
+    const found = lines
+      .map((l, i) => [i + 1, l] as const)
+      .filter(([, l]) => ROLE_TEST.test(l) && !l.trim().startsWith('//') && !l.trim().startsWith('*'));
     expect(found.map(([n, l]) => `${file}:${n}: ${l.trim()}`)).toEqual([]);
   });
 });

@@ -35,7 +35,12 @@ describe.each(DIALECTS)('typed client against webhooks on %s', (dialect) => {
     const id: string = created.id;
 
     const view = await admin.GET('/webhooks/view/{id}.json', { params: { path: { id } } });
-    expect(answer(view).endpoint).toMatchObject({ id, url: 'http://127.0.0.1:9/typed', events: ['flight.canceled', 'mel.raised'], active: true });
+    expect(answer(view).endpoint).toMatchObject({
+      id,
+      url: 'http://127.0.0.1:9/typed',
+      events: ['flight.canceled', 'mel.raised'],
+      active: true,
+    });
 
     const edit = await admin.POST('/webhooks/edit/{id}.json', { params: { path: { id } }, body: { active: false } });
     expect(edit.response.status).toBe(200);
@@ -44,7 +49,9 @@ describe.each(DIALECTS)('typed client against webhooks on %s', (dialect) => {
     // Another company: the same typed call is a 404 and changes nothing.
     const foreign = await harbor.POST('/webhooks/edit/{id}.json', { params: { path: { id } }, body: { active: true } });
     expect(foreign.response.status).toBe(404);
-    expect(answer(await admin.GET('/webhooks/view/{id}.json', { params: { path: { id } } })).endpoint.active).toBe(false);
+    expect(answer(await admin.GET('/webhooks/view/{id}.json', { params: { path: { id } } })).endpoint.active).toBe(
+      false,
+    );
 
     const del = await admin.POST('/webhooks/delete/{id}.json', { params: { path: { id } } });
     expect(del.response.status).toBe(200);

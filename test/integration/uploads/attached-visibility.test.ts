@@ -49,13 +49,35 @@ describe.each(DIALECTS)('visibility of uploads attached to restricted records on
     const studentId = s.userId('student@skyline.test');
     const pilotId = s.userId('pilot@skyline.test');
     const instructorId = s.userId('instructor@skyline.test');
-    const ppl = (await ok(post('/manager/trainings/trainings/create.json', { name: 'PPL files', type: 'ONSITE', theory: true }))).id;
-    const subject = (await ok(post('/manager/trainings/subjects/edit.json', { training_id: ppl, name: 'Meteorology', teacher_id: instructorId }))).id;
+    const ppl = (
+      await ok(post('/manager/trainings/trainings/create.json', { name: 'PPL files', type: 'ONSITE', theory: true }))
+    ).id;
+    const subject = (
+      await ok(
+        post('/manager/trainings/subjects/edit.json', {
+          training_id: ppl,
+          name: 'Meteorology',
+          teacher_id: instructorId,
+        }),
+      )
+    ).id;
     await ok(post('/manager/trainings/students/enroll.json', { training_id: ppl, students: [studentId, pilotId] }));
-    const made = await ok(post('/manager/trainings/onsite/class.json', { training_subject_id: subject, start: now() - 3600, teacher_id: instructorId, students: [studentId, pilotId] }));
+    const made = await ok(
+      post('/manager/trainings/onsite/class.json', {
+        training_subject_id: subject,
+        start: now() - 3600,
+        teacher_id: instructorId,
+        students: [studentId, pilotId],
+      }),
+    );
     studentRow = made.Class.SessionStudent.find((r: any) => r.user_id === studentId).id;
 
-    const d = await directUpload(s, tok('student'), pdfSample(), { filename: 'essay.pdf', mime: 'application/pdf', model: 'SessionClasswork', foreign_key: studentRow });
+    const d = await directUpload(s, tok('student'), pdfSample(), {
+      filename: 'essay.pdf',
+      mime: 'application/pdf',
+      model: 'SessionClasswork',
+      foreign_key: studentRow,
+    });
     expect(d.complete.status, JSON.stringify(d.complete.body)).toBe(200);
     classwork = d.sign.body.upload_id;
 
@@ -64,17 +86,31 @@ describe.each(DIALECTS)('visibility of uploads attached to restricted records on
     const r = await createSR(s, tok('student'), reportBody(bird));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     report = r.body.id;
-    const up = await createMultipart(s, tok('student'), { bytes: pdfSample(), filename: 'photo-report.pdf', mime: 'application/pdf' }, { active: '1', model: 'SafetyReport', id: report });
+    const up = await createMultipart(
+      s,
+      tok('student'),
+      { bytes: pdfSample(), filename: 'photo-report.pdf', mime: 'application/pdf' },
+      { active: '1', model: 'SafetyReport', id: report },
+    );
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     reportFile = up.body.file.id;
     const dr = await createSR(s, tok('student'), reportBody(bird, { status: 'draft' }));
     expect(dr.status, JSON.stringify(dr.body)).toBe(200);
     draft = dr.body.id;
-    const du = await createMultipart(s, tok('student'), { bytes: pdfSample(), filename: 'draft.pdf', mime: 'application/pdf' }, { active: '1', model: 'SafetyReport', id: draft });
+    const du = await createMultipart(
+      s,
+      tok('student'),
+      { bytes: pdfSample(), filename: 'draft.pdf', mime: 'application/pdf' },
+      { active: '1', model: 'SafetyReport', id: draft },
+    );
     expect(du.status, JSON.stringify(du.body)).toBe(200);
     draftFile = du.body.file.id;
 
-    const own = await createMultipart(s, tok('pilot'), { bytes: pdfSample(), filename: 'mine.pdf', mime: 'application/pdf' });
+    const own = await createMultipart(s, tok('pilot'), {
+      bytes: pdfSample(),
+      filename: 'mine.pdf',
+      mime: 'application/pdf',
+    });
     expect(own.status).toBe(200);
     pilotOwn = own.body.file.id;
   });
@@ -95,16 +131,37 @@ describe.each(DIALECTS)('visibility of uploads attached to restricted records on
   });
 
   it('class work: nobody who cannot see the row attaches to it, changes or deletes its files', async () => {
-    const sign = await s.api('POST', '/uploads/sign.json', { token: tok('pilot'), body: { filename: 'x.pdf', mime: 'application/pdf', size: 10, model: 'SessionClasswork', foreign_key: studentRow } });
+    const sign = await s.api('POST', '/uploads/sign.json', {
+      token: tok('pilot'),
+      body: {
+        filename: 'x.pdf',
+        mime: 'application/pdf',
+        size: 10,
+        model: 'SessionClasswork',
+        foreign_key: studentRow,
+      },
+    });
     expect(sign.status).toBe(404);
-    const confirm = await s.api('POST', `/uploads/confirm/${pilotOwn}.json`, { token: tok('pilot'), body: { model: 'SessionClasswork', foreign_key: studentRow } });
+    const confirm = await s.api('POST', `/uploads/confirm/${pilotOwn}.json`, {
+      token: tok('pilot'),
+      body: { model: 'SessionClasswork', foreign_key: studentRow },
+    });
     expect(confirm.status).toBe(404);
     // Dispatch (170) manages the company's uploads, but not those of a row it cannot see.
-    expect((await s.api('POST', `/uploads/expiration/${classwork}.json`, { token: tok('dispatch'), body: { expiration: '2099-01-01' } })).status).toBe(404);
+    expect(
+      (
+        await s.api('POST', `/uploads/expiration/${classwork}.json`, {
+          token: tok('dispatch'),
+          body: { expiration: '2099-01-01' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await get(`/uploads/delete/${classwork}.json`, 'dispatch')).status).toBe(404);
     const row = await s.ctx.db.selectFrom('uploads').selectAll().where('id', '=', classwork).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ deleted: 0, active: 1, expiration: null });
-    expect((await s.ctx.db.selectFrom('uploads').selectAll().where('id', '=', pilotOwn).executeTakeFirstOrThrow()).model).toBeNull();
+    expect(
+      (await s.ctx.db.selectFrom('uploads').selectAll().where('id', '=', pilotOwn).executeTakeFirstOrThrow()).model,
+    ).toBeNull();
   });
 
   it('safety report: its files follow the report (pilot 404, safety manager and author see them)', async () => {
@@ -121,20 +178,36 @@ describe.each(DIALECTS)('visibility of uploads attached to restricted records on
 
   it('safety report: attaching needs a live, visible report of the company', async () => {
     const pdf = { bytes: pdfSample(), filename: 'x.pdf', mime: 'application/pdf' };
-    expect((await createMultipart(s, tok('pilot'), pdf, { active: '1', model: 'SafetyReport', id: report })).status).toBe(404);
-    expect((await createMultipart(s, tok('harbor'), pdf, { active: '1', model: 'SafetyReport', id: report })).status).toBe(404);
-    expect((await createMultipart(s, tok('safety'), pdf, { active: '1', model: 'SafetyReport', id: 'no-such-report' })).status).toBe(404);
+    expect(
+      (await createMultipart(s, tok('pilot'), pdf, { active: '1', model: 'SafetyReport', id: report })).status,
+    ).toBe(404);
+    expect(
+      (await createMultipart(s, tok('harbor'), pdf, { active: '1', model: 'SafetyReport', id: report })).status,
+    ).toBe(404);
+    expect(
+      (await createMultipart(s, tok('safety'), pdf, { active: '1', model: 'SafetyReport', id: 'no-such-report' }))
+        .status,
+    ).toBe(404);
   });
 
   it('safety report view lists its Upload[]', async () => {
     const v = await ok(get(`/safety_reports/view/${report}.json`, 'safety'));
-    expect(v.report.Upload).toEqual([expect.objectContaining({ id: reportFile, filename: 'photo-report.pdf', type: 'document', mime: 'application/pdf', size: String(pdfSample().length) })]);
+    expect(v.report.Upload).toEqual([
+      expect.objectContaining({
+        id: reportFile,
+        filename: 'photo-report.pdf',
+        type: 'document',
+        mime: 'application/pdf',
+        size: String(pdfSample().length),
+      }),
+    ]);
     const d = await ok(get(`/safety_reports/view/${draft}.json`, 'student'));
     expect(d.report.Upload.map((u: any) => u.id)).toEqual([draftFile]);
   });
 
   it('the files collection replicates these uploads to their uploader only', async () => {
-    const ids = async (who: string) => (await pullAll(s, tok(who), 'files')).docs.filter((d: any) => !d._deleted).map((d: any) => d.id);
+    const ids = async (who: string) =>
+      (await pullAll(s, tok(who), 'files')).docs.filter((d: any) => !d._deleted).map((d: any) => d.id);
     const pilot = await ids('pilot');
     expect(pilot).toContain(pilotOwn);
     for (const id of [classwork, reportFile, draftFile]) expect(pilot).not.toContain(id);

@@ -25,7 +25,13 @@ describe.each(DIALECT_STORES)('Upload cleanup on %s with the %s store', (dialect
   const sign = async (put: boolean) => {
     const r = await s.api('POST', '/uploads/sign.json', {
       token: await tok('mechanic@skyline.test'),
-      body: { filename: 'late.pdf', mime: 'application/pdf', size: 1000, model: 'Aircraft', foreign_key: aircraftId(s) },
+      body: {
+        filename: 'late.pdf',
+        mime: 'application/pdf',
+        size: 1000,
+        model: 'Aircraft',
+        foreign_key: aircraftId(s),
+      },
     });
     if (put) expect(await putBytes(r.body.url, pdfSample())).toBe(200);
     return { id: r.body.upload_id as string, key: r.body.key as string };
@@ -36,10 +42,16 @@ describe.each(DIALECT_STORES)('Upload cleanup on %s with the %s store', (dialect
     const staleNoBytes = await sign(false);
     const fresh = await sign(true);
     const done = await sign(true);
-    expect((await s.api('POST', `/uploads/complete/${done.id}.json`, { token: await tok('mechanic@skyline.test') })).status).toBe(200);
+    expect(
+      (await s.api('POST', `/uploads/complete/${done.id}.json`, { token: await tok('mechanic@skyline.test') })).status,
+    ).toBe(200);
     const t = Math.floor(Date.now() / 1000);
     // Age three of them past the 24 hours.
-    await s.ctx.db.updateTable('uploads').set({ created: t - 24 * 3600 - 60 }).where('id', 'in', [stale.id, staleNoBytes.id, done.id]).execute();
+    await s.ctx.db
+      .updateTable('uploads')
+      .set({ created: t - 24 * 3600 - 60 })
+      .where('id', 'in', [stale.id, staleNoBytes.id, done.id])
+      .execute();
 
     // Several processes wake up in the same window: one runs, the others stand down.
     const results = await Promise.all([1, 2, 3, 4].map(() => runJob(s.ctx, UPLOAD_CLEANUP_JOB, false)));

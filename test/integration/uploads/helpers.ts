@@ -32,7 +32,13 @@ export async function directUpload(
 ): Promise<Direct> {
   const sign = await s.api('POST', '/uploads/sign.json', {
     token,
-    body: { filename: o.filename, mime: o.mime, size: o.size ?? (bytes?.length || 1), model: o.model ?? 'Aircraft', foreign_key: o.foreign_key },
+    body: {
+      filename: o.filename,
+      mime: o.mime,
+      size: o.size ?? (bytes?.length || 1),
+      model: o.model ?? 'Aircraft',
+      foreign_key: o.foreign_key,
+    },
   });
   expect(sign.status, JSON.stringify(sign.body)).toBe(200);
   const put = bytes ? await putBytes(sign.body.url, bytes) : 0;
@@ -41,7 +47,12 @@ export async function directUpload(
 }
 
 /** Multipart `create` with the given fields. */
-export async function createMultipart(s: TestServer, token: string | null, file: { bytes: Buffer; filename: string; mime: string } | null, fields: Record<string, string> = {}) {
+export async function createMultipart(
+  s: TestServer,
+  token: string | null,
+  file: { bytes: Buffer; filename: string; mime: string } | null,
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.mime }), file.filename);
@@ -59,11 +70,15 @@ export async function createMultipart(s: TestServer, token: string | null, file:
 
 /** Fetches a URL without credentials and returns status and bytes (redirects not followed). */
 export async function fetchBytes(url: string, opts: { follow?: boolean; token?: string } = {}) {
-  const res = await fetch(url, { redirect: opts.follow ? 'follow' : 'manual', headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {} });
+  const res = await fetch(url, {
+    redirect: opts.follow ? 'follow' : 'manual',
+    headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
+  });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-export const uploadRow = (s: TestServer, id: string) => s.ctx.db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
+export const uploadRow = (s: TestServer, id: string) =>
+  s.ctx.db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** A certificate of a Skyline pilot, inserted through the data layer (the certificates endpoints belong to another area). */
 export async function addCertificate(s: TestServer, email = 'pilot@skyline.test'): Promise<string> {
@@ -71,7 +86,21 @@ export async function addCertificate(s: TestServer, email = 'pilot@skyline.test'
   const t = Math.floor(Date.now() / 1000);
   await s.ctx.db
     .insertInto('user_certificates')
-    .values({ id, company_id: s.refs.companies.skyline, change_no: 0, deleted: 0, created: t, modified: t, user_id: s.userId(email), type: 'medical_class_2', name: 'Medical', issue: '2026-01-01', expiration: '2027-01-01', comments: null, upload_id: null })
+    .values({
+      id,
+      company_id: s.refs.companies.skyline,
+      change_no: 0,
+      deleted: 0,
+      created: t,
+      modified: t,
+      user_id: s.userId(email),
+      type: 'medical_class_2',
+      name: 'Medical',
+      issue: '2026-01-01',
+      expiration: '2027-01-01',
+      comments: null,
+      upload_id: null,
+    })
     .execute();
   return id;
 }

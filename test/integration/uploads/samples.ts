@@ -27,14 +27,19 @@ export function pdfSample(): Buffer {
 }
 
 export async function pngSample(width = 64, height = 48): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
 }
 
 /** A JPEG carrying EXIF (camera make and model, a capture date). */
 export async function jpegWithExifSample(width = 120, height = 80): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
     .jpeg({ quality: 80 })
-    .withExif({ IFD0: { Make: 'HangarCam', Model: 'HC-20', Software: 'ops-test' }, IFD2: { DateTimeOriginal: '2026:11:20 09:15:00' } })
+    .withExif({
+      IFD0: { Make: 'HangarCam', Model: 'HC-20', Software: 'ops-test' },
+      IFD2: { DateTimeOriginal: '2026:11:20 09:15:00' },
+    })
     .toBuffer();
 }
 

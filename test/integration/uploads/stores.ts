@@ -8,10 +8,13 @@ import { DIALECTS } from '../../setup/dialects.ts';
 
 export type StoreKind = 'local' | 's3';
 /** Every dialect with both stores: the same suite runs against local disk and a real S3-compatible server. */
-export const DIALECT_STORES: Array<[TestDialect, StoreKind]> = DIALECTS.flatMap((d) => [
-  [d, 'local'],
-  [d, 's3'],
-] as Array<[TestDialect, StoreKind]>);
+export const DIALECT_STORES: Array<[TestDialect, StoreKind]> = DIALECTS.flatMap(
+  (d) =>
+    [
+      [d, 'local'],
+      [d, 's3'],
+    ] as Array<[TestDialect, StoreKind]>,
+);
 
 export interface S3Fixture {
   env: Record<string, string>;
@@ -21,7 +24,13 @@ export interface S3Fixture {
 /** An s3rver instance on an ephemeral port with a fresh bucket; its env switches the server to the S3 store. */
 export async function startS3(): Promise<S3Fixture> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: 'uploads', configs: [] }] });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: [{ name: 'uploads', configs: [] }],
+  });
   const addr = (await server.run()) as AddressInfo;
   return {
     env: {

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileStore } from '@ops/server/files/index';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { tokens } from '../pilots/people-helpers.ts';
-import { addCertificate, aircraftId, createMultipart, directUpload, fetchBytes, putBytes, uploadRow } from './helpers.ts';
+import {
+  addCertificate,
+  aircraftId,
+  createMultipart,
+  directUpload,
+  fetchBytes,
+  putBytes,
+  uploadRow,
+} from './helpers.ts';
 import { jpegWithExifSample, mp3Sample, mp4Sample, pdfSample, pngSample } from './samples.ts';
 import { DIALECT_STORES, type S3Fixture, startS3 } from './stores.ts';
 
@@ -41,7 +49,9 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
       expect(r.status, `${m} ${p}`).toBe(401);
       expect(r.body.result).toBe(false);
     }
-    const sign = await s.api('POST', '/uploads/sign.json', { body: { filename: 'a.pdf', mime: 'application/pdf', size: 10, model: 'Aircraft', foreign_key: aircraftId(s) } });
+    const sign = await s.api('POST', '/uploads/sign.json', {
+      body: { filename: 'a.pdf', mime: 'application/pdf', size: 10, model: 'Aircraft', foreign_key: aircraftId(s) },
+    });
     expect(sign.status).toBe(404);
     expect(sign.body.result).toBe(false);
     const bad = await s.api('POST', '/uploads/sign.json', { token: 'ses_not_a_token', body: {} });
@@ -50,7 +60,10 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
 
   it('sign validates the five parameters with clear 400s and writes nothing', async () => {
     const t = await tok('pilot@skyline.test');
-    const before = await s.ctx.db.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await s.ctx.db
+      .selectFrom('uploads')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const ok = { filename: 'a.pdf', mime: 'application/pdf', size: 100, model: 'Aircraft', foreign_key: aircraftId(s) };
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{}, 'filename', 'Missing parameters'],
@@ -69,7 +82,10 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
       expect(r.body.error).toBe(error);
       expect(Object.keys(r.body.errors)).toContain(field);
     }
-    const after = await s.ctx.db.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await s.ctx.db
+      .selectFrom('uploads')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     // Exactly 2 GB is allowed.
     const max = await s.api('POST', '/uploads/sign.json', { token: t, body: { ...ok, size: 2 * 1024 ** 3 } });
@@ -81,13 +97,31 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
     const ac = aircraftId(s);
     const samples = [
       { bytes: pdfSample(), filename: 'arc.pdf', mime: 'application/pdf', type: 'document' },
-      { bytes: await pngSample(64, 48), filename: 'panel.png', mime: 'image/png', type: 'photo', width: '64', height: '48' },
-      { bytes: await jpegWithExifSample(120, 80), filename: 'défaut 1.jpg', mime: 'image/jpeg', type: 'photo', width: '120', height: '80' },
+      {
+        bytes: await pngSample(64, 48),
+        filename: 'panel.png',
+        mime: 'image/png',
+        type: 'photo',
+        width: '64',
+        height: '48',
+      },
+      {
+        bytes: await jpegWithExifSample(120, 80),
+        filename: 'défaut 1.jpg',
+        mime: 'image/jpeg',
+        type: 'photo',
+        width: '120',
+        height: '80',
+      },
       { bytes: mp3Sample(), filename: 'engine.mp3', mime: 'audio/mpeg', type: 'sound' },
       { bytes: mp4Sample(), filename: 'runup.mp4', mime: 'video/mp4', type: 'video' },
     ];
     for (const sample of samples) {
-      const d = await directUpload(s, t, sample.bytes, { filename: sample.filename, mime: sample.mime, foreign_key: ac });
+      const d = await directUpload(s, t, sample.bytes, {
+        filename: sample.filename,
+        mime: sample.mime,
+        foreign_key: ac,
+      });
       expect(d.sign.body).toMatchObject({ result: true, error: null });
       expect(d.sign.body.expires).toBeGreaterThan(Date.now() / 1000 + 14 * 60);
       expect(d.sign.body.expires).toBeLessThanOrEqual(Date.now() / 1000 + 15 * 60 + 2);
@@ -97,13 +131,29 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
       expect(d.complete.body).toEqual({
         result: true,
         error: null,
-        file: { id: d.sign.body.upload_id, filename: sample.filename, type: sample.type, mime: sample.mime, size: String(sample.bytes.length), active: true, model: 'Aircraft', foreign_key: ac },
+        file: {
+          id: d.sign.body.upload_id,
+          filename: sample.filename,
+          type: sample.type,
+          mime: sample.mime,
+          size: String(sample.bytes.length),
+          active: true,
+          model: 'Aircraft',
+          foreign_key: ac,
+        },
       });
       const view = await s.api('GET', `/uploads/view/${d.sign.body.upload_id}.json`, { token: t });
       expect(view.status).toBe(200);
-      expect(view.body.upload).toMatchObject({ id: d.sign.body.upload_id, size: String(sample.bytes.length), type: sample.type, width: sample.width ?? null, height: sample.height ?? null });
+      expect(view.body.upload).toMatchObject({
+        id: d.sign.body.upload_id,
+        size: String(sample.bytes.length),
+        type: sample.type,
+        width: sample.width ?? null,
+        height: sample.height ?? null,
+      });
       expect(view.body.upload.created).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-      if (sample.mime === 'image/jpeg') expect(view.body.upload.exif).toMatchObject({ Make: 'HangarCam', Model: 'HC-20' });
+      if (sample.mime === 'image/jpeg')
+        expect(view.body.upload.exif).toMatchObject({ Make: 'HangarCam', Model: 'HC-20' });
       else expect(view.body.upload.exif).toBeNull();
       // Download: a redirect to a signed storage URL that serves the same bytes without credentials.
       const dl = await fetchBytes(`${s.baseUrl}/uploads/download/${d.sign.body.upload_id}.json`, { token: t });
@@ -138,7 +188,12 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
       ['text declared as MP4', Buffer.from('just some text, no video here'), { mime: 'video/mp4' }, /does not match/],
     ];
     for (const [label, bytes, o, message] of cases) {
-      const d = await directUpload(s, t, bytes, { filename: 'x.bin', mime: o.mime, size: o.size ?? bytes?.length, foreign_key: ac });
+      const d = await directUpload(s, t, bytes, {
+        filename: 'x.bin',
+        mime: o.mime,
+        size: o.size ?? bytes?.length,
+        foreign_key: ac,
+      });
       expect(d.complete.status, label).toBe(400);
       expect(d.complete.body.result).toBe(false);
       expect(d.complete.body.error, label).toMatch(message);
@@ -153,10 +208,14 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
 
   it('complete takes only POST (405) and only from the signer (404)', async () => {
     const t = await tok('pilot@skyline.test');
-    const sign = await s.api('POST', '/uploads/sign.json', { token: t, body: { filename: 'a.pdf', mime: 'application/pdf', size: 500, model: 'Aircraft', foreign_key: aircraftId(s) } });
+    const sign = await s.api('POST', '/uploads/sign.json', {
+      token: t,
+      body: { filename: 'a.pdf', mime: 'application/pdf', size: 500, model: 'Aircraft', foreign_key: aircraftId(s) },
+    });
     const id = sign.body.upload_id;
     expect(await putBytes(sign.body.url, pdfSample())).toBe(200);
-    for (const m of ['GET', 'PUT', 'DELETE']) expect((await s.api(m, `/uploads/complete/${id}.json`, { token: t })).status, m).toBe(405);
+    for (const m of ['GET', 'PUT', 'DELETE'])
+      expect((await s.api(m, `/uploads/complete/${id}.json`, { token: t })).status, m).toBe(405);
     const other = await s.api('POST', `/uploads/complete/${id}.json`, { token: await tok('admin@skyline.test') });
     expect(other.status).toBe(404);
     expect((await uploadRow(s, id))?.verified).toBe(0);
@@ -180,9 +239,26 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
     const t = await tok('mechanic@skyline.test');
     const ac = aircraftId(s);
     const jpeg = await jpegWithExifSample(90, 60);
-    const now = await createMultipart(s, t, { bytes: jpeg, filename: 'crack.jpg', mime: 'image/jpeg' }, { active: '1', model: 'Aircraft', id: ac });
+    const now = await createMultipart(
+      s,
+      t,
+      { bytes: jpeg, filename: 'crack.jpg', mime: 'image/jpeg' },
+      { active: '1', model: 'Aircraft', id: ac },
+    );
     expect(now.status, JSON.stringify(now.body)).toBe(200);
-    expect(now.body).toMatchObject({ result: true, error: null, file: { filename: 'crack.jpg', type: 'photo', mime: 'image/jpeg', size: String(jpeg.length), active: true, model: 'Aircraft', foreign_key: ac } });
+    expect(now.body).toMatchObject({
+      result: true,
+      error: null,
+      file: {
+        filename: 'crack.jpg',
+        type: 'photo',
+        mime: 'image/jpeg',
+        size: String(jpeg.length),
+        active: true,
+        model: 'Aircraft',
+        foreign_key: ac,
+      },
+    });
     const view = await s.api('GET', `/uploads/view/${now.body.file.id}.json`, { token: t });
     expect(view.body.upload).toMatchObject({ width: '90', height: '60', exif: { Make: 'HangarCam' } });
 
@@ -191,36 +267,74 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
     const notListed = await s.api('GET', `/uploads/index/Aircraft/${ac}.json`, { token: t });
     expect(notListed.body.uploads.map((u: any) => u.id)).not.toContain(later.body.file.id);
     // confirm: only the uploader, fields required.
-    expect((await s.api('POST', `/uploads/confirm/${later.body.file.id}.json`, { token: await tok('admin@skyline.test'), body: { model: 'Aircraft', foreign_key: ac } })).status).toBe(404);
-    const missing = await s.api('POST', `/uploads/confirm/${later.body.file.id}.json`, { token: t, body: { model: 'Aircraft' } });
+    expect(
+      (
+        await s.api('POST', `/uploads/confirm/${later.body.file.id}.json`, {
+          token: await tok('admin@skyline.test'),
+          body: { model: 'Aircraft', foreign_key: ac },
+        })
+      ).status,
+    ).toBe(404);
+    const missing = await s.api('POST', `/uploads/confirm/${later.body.file.id}.json`, {
+      token: t,
+      body: { model: 'Aircraft' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.errors.foreign_key).toBeDefined();
-    const conf = await s.api('POST', `/uploads/confirm/${later.body.file.id}.json`, { token: t, body: { model: 'Aircraft', foreign_key: ac } });
+    const conf = await s.api('POST', `/uploads/confirm/${later.body.file.id}.json`, {
+      token: t,
+      body: { model: 'Aircraft', foreign_key: ac },
+    });
     expect(conf.status).toBe(200);
-    expect(conf.body).toEqual({ result: true, Upload: { id: later.body.file.id, filename: 'wo.pdf', active: true, model: 'Aircraft', foreign_key: ac } });
+    expect(conf.body).toEqual({
+      result: true,
+      Upload: { id: later.body.file.id, filename: 'wo.pdf', active: true, model: 'Aircraft', foreign_key: ac },
+    });
     const listed = await s.api('GET', `/uploads/index/Aircraft/${ac}.json`, { token: t });
     expect(listed.body.uploads.map((u: any) => u.id)).toContain(later.body.file.id);
     // The part type defaults to what the bytes say when the client sends octet-stream.
-    const sniffed = await createMultipart(s, t, { bytes: mp3Sample(), filename: 'noise', mime: 'application/octet-stream' });
+    const sniffed = await createMultipart(s, t, {
+      bytes: mp3Sample(),
+      filename: 'noise',
+      mime: 'application/octet-stream',
+    });
     expect(sniffed.body.file).toMatchObject({ mime: 'audio/mpeg', type: 'sound' });
   });
 
   it('create rejects a missing file, a lying type, an unsupported type and a non-multipart body', async () => {
     const t = await tok('pilot@skyline.test');
-    const before = Number((await s.ctx.db.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = Number(
+      (
+        await s.ctx.db
+          .selectFrom('uploads')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const noFile = await createMultipart(s, t, null, { model: 'Aircraft' });
     expect(noFile.status).toBe(400);
     expect(noFile.body.error).toMatch(/file/);
     const lying = await createMultipart(s, t, { bytes: await pngSample(), filename: 'x.pdf', mime: 'application/pdf' });
     expect(lying.status).toBe(400);
     expect(lying.body.error).toMatch(/does not match/);
-    const exe = await createMultipart(s, t, { bytes: Buffer.from('MZ\x90\x00binary'), filename: 'x.exe', mime: 'application/x-msdownload' });
+    const exe = await createMultipart(s, t, {
+      bytes: Buffer.from('MZ\x90\x00binary'),
+      filename: 'x.exe',
+      mime: 'application/x-msdownload',
+    });
     expect(exe.status).toBe(400);
     const json = await s.api('POST', '/uploads/create.json', { token: t, body: { file: 'x' } });
     expect(json.status).toBe(400);
     const empty = await createMultipart(s, t, { bytes: Buffer.alloc(0), filename: 'e.txt', mime: 'text/plain' });
     expect(empty.status).toBe(400);
-    const after = Number((await s.ctx.db.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const after = Number(
+      (
+        await s.ctx.db
+          .selectFrom('uploads')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(after).toBe(before);
   });
 
@@ -228,14 +342,39 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
     const t = await tok('instructor@skyline.test');
     const ac = aircraftId(s, 'EC-DEF');
     for (let i = 0; i < 3; i++) {
-      const r = await createMultipart(s, t, { bytes: pdfSample(), filename: `doc${i}.pdf`, mime: 'application/pdf' }, { active: 'true', model: 'Aircraft', id: ac });
+      const r = await createMultipart(
+        s,
+        t,
+        { bytes: pdfSample(), filename: `doc${i}.pdf`, mime: 'application/pdf' },
+        { active: 'true', model: 'Aircraft', id: ac },
+      );
       expect(r.status).toBe(200);
     }
     const p1 = await s.api('GET', `/uploads/index/Aircraft/${ac}/limit:2.json`, { token: t });
     expect(p1.status).toBe(200);
     expect(p1.body.uploads).toHaveLength(2);
-    expect(p1.body.paginate).toEqual({ page: 1, current: 2, count: 3, prevPage: false, nextPage: true, pageCount: 2, limit: 2 });
-    expect(Object.fromEntries(['X-Total-Posts', 'X-Actual-Page', 'X-Paging-recs', 'X-Paging-limit', 'X-Paging-Prev-Page', 'X-Paging-Next-Page', 'X-Number-Pages'].map((h) => [h, p1.headers.get(h)]))).toEqual({
+    expect(p1.body.paginate).toEqual({
+      page: 1,
+      current: 2,
+      count: 3,
+      prevPage: false,
+      nextPage: true,
+      pageCount: 2,
+      limit: 2,
+    });
+    expect(
+      Object.fromEntries(
+        [
+          'X-Total-Posts',
+          'X-Actual-Page',
+          'X-Paging-recs',
+          'X-Paging-limit',
+          'X-Paging-Prev-Page',
+          'X-Paging-Next-Page',
+          'X-Number-Pages',
+        ].map((h) => [h, p1.headers.get(h)]),
+      ),
+    ).toEqual({
       'X-Total-Posts': '3',
       'X-Actual-Page': '1',
       'X-Paging-recs': '2',
@@ -245,7 +384,14 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
       'X-Number-Pages': '2',
     });
     const row = p1.body.uploads[0];
-    expect(row).toMatchObject({ filename: 'doc2.pdf', user_name: 'Ivan Instructor', model: 'Aircraft', foreign_key: ac, type: 'document', active: true });
+    expect(row).toMatchObject({
+      filename: 'doc2.pdf',
+      user_name: 'Ivan Instructor',
+      model: 'Aircraft',
+      foreign_key: ac,
+      type: 'document',
+      active: true,
+    });
     expect(typeof row.created).toBe('number');
     expect(typeof row.url).toBe('string');
     const p2 = await s.api('GET', `/uploads/index/Aircraft/${ac}.json?page=2&limit=2`, { token: t });
@@ -260,7 +406,12 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
   it('omits url and thumb_url on UserCertificate rows for the External Auditor', async () => {
     const cert = { id: await addCertificate(s) };
     const t = await tok('instructor@skyline.test');
-    const up = await createMultipart(s, t, { bytes: await pngSample(), filename: 'medical.png', mime: 'image/png' }, { active: '1', model: 'UserCertificate', id: cert.id });
+    const up = await createMultipart(
+      s,
+      t,
+      { bytes: await pngSample(), filename: 'medical.png', mime: 'image/png' },
+      { active: '1', model: 'UserCertificate', id: cert.id },
+    );
     expect(up.status).toBe(200);
     const auditor = await tok('auditor@skyline.test');
     const list = await s.api('GET', `/uploads/index/UserCertificate/${cert.id}.json`, { token: auditor });
@@ -282,14 +433,40 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
 
   it('expiration: staff (<= 170) any upload of the company, others only their own', async () => {
     const pilot = await tok('pilot@skyline.test');
-    const up = await createMultipart(s, pilot, { bytes: pdfSample(), filename: 'insurance.pdf', mime: 'application/pdf' }, { active: '1', model: 'Aircraft', id: aircraftId(s) });
+    const up = await createMultipart(
+      s,
+      pilot,
+      { bytes: pdfSample(), filename: 'insurance.pdf', mime: 'application/pdf' },
+      { active: '1', model: 'Aircraft', id: aircraftId(s) },
+    );
     const id = up.body.file.id;
-    const own = await s.api('POST', `/uploads/expiration/${id}.json`, { token: pilot, body: { expiration: '2027-03-31' } });
+    const own = await s.api('POST', `/uploads/expiration/${id}.json`, {
+      token: pilot,
+      body: { expiration: '2027-03-31' },
+    });
     expect(own.status).toBe(200);
-    expect(own.body).toEqual({ result: true, file: { Upload: { id, filename: 'insurance.pdf', company_id: s.refs.companies.skyline, model: 'Aircraft', user_id: s.userId('pilot@skyline.test'), expiration: '2027-03-31' } } });
-    const student = await s.api('POST', `/uploads/expiration/${id}.json`, { token: await tok('student@skyline.test'), body: { expiration: '2030-01-01' } });
+    expect(own.body).toEqual({
+      result: true,
+      file: {
+        Upload: {
+          id,
+          filename: 'insurance.pdf',
+          company_id: s.refs.companies.skyline,
+          model: 'Aircraft',
+          user_id: s.userId('pilot@skyline.test'),
+          expiration: '2027-03-31',
+        },
+      },
+    });
+    const student = await s.api('POST', `/uploads/expiration/${id}.json`, {
+      token: await tok('student@skyline.test'),
+      body: { expiration: '2030-01-01' },
+    });
     expect(student.status).toBe(404);
-    const dispatch = await s.api('POST', `/uploads/expiration/${id}.json`, { token: await tok('dispatch@skyline.test'), form: { expiration: String(Date.UTC(2028, 5, 15, 12) / 1000) } });
+    const dispatch = await s.api('POST', `/uploads/expiration/${id}.json`, {
+      token: await tok('dispatch@skyline.test'),
+      form: { expiration: String(Date.UTC(2028, 5, 15, 12) / 1000) },
+    });
     expect(dispatch.status).toBe(200);
     expect(dispatch.body.file.Upload.expiration).toBe('2028-06-15');
     const cleared = await s.api('POST', `/uploads/expiration/${id}.json`, { token: pilot, body: { expiration: '' } });
@@ -297,19 +474,32 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
     expect((await uploadRow(s, id))?.expiration).toBeNull();
     const missing = await s.api('POST', `/uploads/expiration/${id}.json`, { token: pilot, body: {} });
     expect(missing.status).toBe(400);
-    const bad = await s.api('POST', `/uploads/expiration/${id}.json`, { token: pilot, body: { expiration: 'next tuesday' } });
+    const bad = await s.api('POST', `/uploads/expiration/${id}.json`, {
+      token: pilot,
+      body: { expiration: 'next tuesday' },
+    });
     expect(bad.status).toBe(400);
     expect((await uploadRow(s, id))?.expiration).toBeNull();
   });
 
   it('delete removes record and file; staff any, others their own', async () => {
     const pilot = await tok('pilot@skyline.test');
-    const mk = async () => (await createMultipart(s, pilot, { bytes: await pngSample(), filename: 'p.png', mime: 'image/png' }, { active: '1', model: 'Aircraft', id: aircraftId(s) })).body.file.id as string;
+    const mk = async () =>
+      (
+        await createMultipart(
+          s,
+          pilot,
+          { bytes: await pngSample(), filename: 'p.png', mime: 'image/png' },
+          { active: '1', model: 'Aircraft', id: aircraftId(s) },
+        )
+      ).body.file.id as string;
     const a = await mk();
     const rowA = (await uploadRow(s, a))!;
     expect(await stored(rowA.storage_key)).not.toBeNull();
     expect(rowA.thumb_key).not.toBeNull();
-    expect((await s.api('GET', `/uploads/delete/${a}.json`, { token: await tok('student@skyline.test') })).status).toBe(404);
+    expect((await s.api('GET', `/uploads/delete/${a}.json`, { token: await tok('student@skyline.test') })).status).toBe(
+      404,
+    );
     const del = await s.api('GET', `/uploads/delete/${a}.json`, { token: pilot });
     expect(del.body).toEqual({ result: true, id: a, filename: 'p.png' });
     expect((await uploadRow(s, a))?.deleted).toBe(1);
@@ -317,22 +507,37 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
     expect(await stored(rowA.thumb_key!)).toBeNull();
     expect((await s.api('GET', `/uploads/view/${a}.json`, { token: pilot })).status).toBe(404);
     const b = await mk();
-    expect((await s.api('GET', `/uploads/delete/${b}.json`, { token: await tok('dispatch@skyline.test') })).status).toBe(200);
+    expect(
+      (await s.api('GET', `/uploads/delete/${b}.json`, { token: await tok('dispatch@skyline.test') })).status,
+    ).toBe(200);
     expect((await s.api('GET', `/uploads/delete/${b}.json`, { token: pilot })).status).toBe(404);
   });
 
   it('another company’s upload is 404 everywhere, never listed, never changed', async () => {
     const pilot = await tok('pilot@skyline.test');
     const ac = aircraftId(s);
-    const up = await createMultipart(s, pilot, { bytes: pdfSample(), filename: 'mine.pdf', mime: 'application/pdf' }, { active: '1', model: 'Aircraft', id: ac });
+    const up = await createMultipart(
+      s,
+      pilot,
+      { bytes: pdfSample(), filename: 'mine.pdf', mime: 'application/pdf' },
+      { active: '1', model: 'Aircraft', id: ac },
+    );
     const id = up.body.file.id;
     const before = await uploadRow(s, id);
     for (const who of ['admin@harbor.test', 'pilot@harbor.test']) {
       const h = await tok(who);
       expect((await s.api('GET', `/uploads/view/${id}.json`, { token: h })).status, who).toBe(404);
       expect((await s.api('GET', `/uploads/download/${id}.json`, { token: h })).status, who).toBe(404);
-      expect((await s.api('POST', `/uploads/confirm/${id}.json`, { token: h, body: { model: 'Aircraft', foreign_key: ac } })).status, who).toBe(404);
-      expect((await s.api('POST', `/uploads/expiration/${id}.json`, { token: h, body: { expiration: '2030-01-01' } })).status, who).toBe(404);
+      expect(
+        (await s.api('POST', `/uploads/confirm/${id}.json`, { token: h, body: { model: 'Aircraft', foreign_key: ac } }))
+          .status,
+        who,
+      ).toBe(404);
+      expect(
+        (await s.api('POST', `/uploads/expiration/${id}.json`, { token: h, body: { expiration: '2030-01-01' } }))
+          .status,
+        who,
+      ).toBe(404);
       expect((await s.api('GET', `/uploads/delete/${id}.json`, { token: h })).status, who).toBe(404);
       expect((await s.api('POST', `/uploads/complete/${id}.json`, { token: h })).status, who).toBe(404);
       const list = await s.api('GET', `/uploads/index/Aircraft/${ac}.json`, { token: h });
@@ -347,13 +552,18 @@ describe.each(DIALECT_STORES)('Uploads on %s with the %s store', (dialect, store
   it('signed storage URLs refuse a forged or expired token', async () => {
     if (storeKind !== 'local') return;
     const t = await tok('pilot@skyline.test');
-    const sign = await s.api('POST', '/uploads/sign.json', { token: t, body: { filename: 'a.pdf', mime: 'application/pdf', size: 500, model: 'Aircraft', foreign_key: aircraftId(s) } });
+    const sign = await s.api('POST', '/uploads/sign.json', {
+      token: t,
+      body: { filename: 'a.pdf', mime: 'application/pdf', size: 500, model: 'Aircraft', foreign_key: aircraftId(s) },
+    });
     const url = new URL(sign.body.url);
     expect(url.pathname.startsWith('/api/v1/files/object/')).toBe(true);
     const token = url.pathname.split('/').pop()!;
     const [payload, mac] = token.split('.');
     const grant = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-    const forged = Buffer.from(JSON.stringify({ ...grant, key: `${s.refs.companies.harbor}/x/incoming/a.pdf` })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...grant, key: `${s.refs.companies.harbor}/x/incoming/a.pdf` }),
+    ).toString('base64url');
     expect(await putBytes(`${url.origin}${url.pathname.replace(token, `${forged}.${mac}`)}`, pdfSample())).toBe(403);
     const expired = Buffer.from(JSON.stringify({ ...grant, expires: 1 })).toString('base64url');
     expect(await putBytes(`${url.origin}${url.pathname.replace(token, `${expired}.${mac}`)}`, pdfSample())).toBe(403);

@@ -41,13 +41,18 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
   let types: Record<string, string>;
 
   const deliver = () => runJob(s.ctx, WEBHOOK_JOB);
-  const outbox = async () => (await s.ctx.db.selectFrom('webhook_events').select(['type', 'record_id']).orderBy('id').execute()).map((e) => `${e.type} ${e.record_id}`);
+  const outbox = async () =>
+    (await s.ctx.db.selectFrom('webhook_events').select(['type', 'record_id']).orderBy('id').execute()).map(
+      (e) => `${e.type} ${e.record_id}`,
+    );
   /** Delivers and answers the accepted events, each checked for a valid signature. */
   const received = async () => {
     await deliver();
     for (const g of rx.got) {
       const ts = String(g.headers['x-webhook-timestamp']);
-      expect(verifyWebhook(secret, String(g.headers['x-webhook-signature']), ts, g.body, Math.floor(Date.now() / 1000))).toBe(true);
+      expect(
+        verifyWebhook(secret, String(g.headers['x-webhook-signature']), ts, g.body, Math.floor(Date.now() / 1000)),
+      ).toBe(true);
       expect(JSON.parse(g.body).id).toBe(g.headers['x-webhook-id']);
     }
     return rx.events();
@@ -58,10 +63,16 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
     rx = await receiver();
     other = await receiver();
     types = await typeIds(s, await t('admin@skyline.test'));
-    const r = await s.api('POST', '/webhooks/add.json', { token: await t('admin@skyline.test'), body: { url: `${rx.url}/hook`, events: NEW_EVENTS } });
+    const r = await s.api('POST', '/webhooks/add.json', {
+      token: await t('admin@skyline.test'),
+      body: { url: `${rx.url}/hook`, events: NEW_EVENTS },
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     secret = r.body.secret;
-    const h = await s.api('POST', '/webhooks/add.json', { token: await t('admin@harbor.test'), body: { url: other.url, events: NEW_EVENTS } });
+    const h = await s.api('POST', '/webhooks/add.json', {
+      token: await t('admin@harbor.test'),
+      body: { url: other.url, events: NEW_EVENTS },
+    });
     expect(h.status).toBe(200);
   });
   afterAll(async () => {
@@ -85,19 +96,37 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
       const cat = await categoryId(s, 'Bird strike');
       const open = await s.api('POST', '/safety_reports/create.json', { token: pilot, body: reportBody(cat) });
       expect(open.status, JSON.stringify(open.body)).toBe(200);
-      const draft = await s.api('POST', '/safety_reports/create.json', { token: pilot, body: reportBody(cat, { status: 'draft', name: 'Draft first' }) });
+      const draft = await s.api('POST', '/safety_reports/create.json', {
+        token: pilot,
+        body: reportBody(cat, { status: 'draft', name: 'Draft first' }),
+      });
       expect(draft.body.idn).toBeNull();
       let events = await received();
       expect(events.map((e) => e.type)).toEqual(['safety_report.submitted']);
-      expect(events[0]).toMatchObject({ model: 'SafetyReport', company_id: s.refs.companies.skyline, data: { SafetyReport: { id: open.body.id, idn: open.body.idn, status: 'open' }, SafetyReportCategory: { id: cat } } });
+      expect(events[0]).toMatchObject({
+        model: 'SafetyReport',
+        company_id: s.refs.companies.skyline,
+        data: {
+          SafetyReport: { id: open.body.id, idn: open.body.idn, status: 'open' },
+          SafetyReportCategory: { id: cat },
+        },
+      });
       expect(events[0].data.SafetyReport).not.toHaveProperty('author_id');
       rx.got.length = 0;
-      const submit = await s.api('POST', `/safety_reports/edit/${draft.body.id}.json`, { token: pilot, body: { SafetyReport: { status: 'open' } } });
+      const submit = await s.api('POST', `/safety_reports/edit/${draft.body.id}.json`, {
+        token: pilot,
+        body: { SafetyReport: { status: 'open' } },
+      });
       expect(submit.status, JSON.stringify(submit.body)).toBe(200);
       // Editing a submitted report is not a submission.
-      await s.api('POST', `/safety_reports/edit/${draft.body.id}.json`, { token: pilot, body: { SafetyReport: { location: 'LELL' } } });
+      await s.api('POST', `/safety_reports/edit/${draft.body.id}.json`, {
+        token: pilot,
+        body: { SafetyReport: { location: 'LELL' } },
+      });
       events = await received();
-      expect(events.map((e) => [e.type, e.data.SafetyReport.id, e.data.SafetyReport.idn])).toEqual([['safety_report.submitted', draft.body.id, submit.body.idn]]);
+      expect(events.map((e) => [e.type, e.data.SafetyReport.id, e.data.SafetyReport.idn])).toEqual([
+        ['safety_report.submitted', draft.body.id, submit.body.idn],
+      ]);
     });
 
     it('a refused write records nothing', async () => {
@@ -105,7 +134,10 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
       const pilot = await t('pilot@skyline.test');
       const bad = await s.api('POST', '/safety_reports/create.json', { token: pilot, body: reportBody('nope') });
       expect(bad.status).toBe(400);
-      const harborDraft = await s.api('POST', '/safety_reports/create.json', { token: await t('pilot@harbor.test'), body: { SafetyReport: { name: 'x' } } });
+      const harborDraft = await s.api('POST', '/safety_reports/create.json', {
+        token: await t('pilot@harbor.test'),
+        body: { SafetyReport: { name: 'x' } },
+      });
       expect(harborDraft.status).toBeGreaterThanOrEqual(400);
       expect(await outbox()).toEqual(before);
       expect(await received()).toEqual([]);
@@ -116,10 +148,19 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
     it('completing an enrollment emits it with the enrollment as the API presents it; other transitions do not', async () => {
       const admin = await t('admin@skyline.test');
       const student = s.userId('student@skyline.test');
-      const training = (await s.api('POST', '/manager/trainings/trainings/create.json', { token: admin, body: { name: 'Hook course', type: 'ONSITE' } })).body.id;
-      const enrolled = await s.api('POST', '/manager/trainings/students/enroll.json', { token: admin, body: { training_id: training, students: [student] } });
+      const training = (
+        await s.api('POST', '/manager/trainings/trainings/create.json', {
+          token: admin,
+          body: { name: 'Hook course', type: 'ONSITE' },
+        })
+      ).body.id;
+      const enrolled = await s.api('POST', '/manager/trainings/students/enroll.json', {
+        token: admin,
+        body: { training_id: training, students: [student] },
+      });
       const id = enrolled.body.results[student].TrainingsUser.id;
-      const status = (body: Record<string, unknown>, token = admin) => s.api('POST', '/manager/trainings/students/status.json', { token, body: { id, ...body } });
+      const status = (body: Record<string, unknown>, token = admin) =>
+        s.api('POST', '/manager/trainings/students/status.json', { token, body: { id, ...body } });
       expect((await status({ status: 'STOPPED' })).status).toBe(400); // a reason is required: refused
       expect((await status({ status: 'COMPLETED' }, await t('admin@harbor.test'))).status).toBe(404);
       expect((await status({ status: 'COMPLETED' }, await t('pilot@skyline.test'))).status).toBe(403);
@@ -138,17 +179,39 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
       const dispatch = await t('dispatch@skyline.test');
       const abc = s.refs.aircraft['EC-ABC'];
       const start = Math.floor(Date.now() / 1000 / DAY) * DAY + 30 * DAY + 9 * HOUR;
-      const fields = { aircraft_id: abc, pilot_id: s.userId('student@skyline.test'), instructor_id: s.userId('instructor@skyline.test'), flight_type_id: types['Dual training'], start, end: start + 2 * HOUR };
+      const fields = {
+        aircraft_id: abc,
+        pilot_id: s.userId('student@skyline.test'),
+        instructor_id: s.userId('instructor@skyline.test'),
+        flight_type_id: types['Dual training'],
+        start,
+        end: start + 2 * HOUR,
+      };
       const created = await s.api('POST', '/schedules/edit.json', { token: dispatch, body: { Schedule: fields } });
       expect(created.body.result, JSON.stringify(created.body)).toBe(true);
       const id = created.body.id;
       // Refused: the slot is taken (result false), another company's booking is 404.
-      const clash = await s.api('POST', '/schedules/edit.json', { token: dispatch, body: { Schedule: { ...fields, instructor_id: null, pilot_id: s.userId('pilot@skyline.test') } } });
+      const clash = await s.api('POST', '/schedules/edit.json', {
+        token: dispatch,
+        body: { Schedule: { ...fields, instructor_id: null, pilot_id: s.userId('pilot@skyline.test') } },
+      });
       expect(clash.body.result).toBe(false);
-      expect((await s.api('POST', `/schedules/delete/${id}.json`, { token: await t('admin@harbor.test') })).status).toBe(404);
+      expect(
+        (await s.api('POST', `/schedules/delete/${id}.json`, { token: await t('admin@harbor.test') })).status,
+      ).toBe(404);
       // Remarks only: not a move.
-      expect((await s.api('POST', '/schedules/edit.json', { token: dispatch, body: { Schedule: { ...fields, id, remarks: 'Circuits' } } })).body.result).toBe(true);
-      const moved = await s.api('POST', '/schedules/edit.json', { token: dispatch, body: { Schedule: { ...fields, id, start: start + HOUR, end: start + 3 * HOUR } } });
+      expect(
+        (
+          await s.api('POST', '/schedules/edit.json', {
+            token: dispatch,
+            body: { Schedule: { ...fields, id, remarks: 'Circuits' } },
+          })
+        ).body.result,
+      ).toBe(true);
+      const moved = await s.api('POST', '/schedules/edit.json', {
+        token: dispatch,
+        body: { Schedule: { ...fields, id, start: start + HOUR, end: start + 3 * HOUR } },
+      });
       expect(moved.body.result).toBe(true);
       expect((await s.api('POST', `/schedules/delete/${id}.json`, { token: dispatch })).body.result).toBe(true);
       expect((await s.api('POST', `/schedules/delete/${id}.json`, { token: dispatch })).body.result).toBe(true); // already canceled: nothing
@@ -158,7 +221,11 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
         ['booking.moved', id],
         ['booking.canceled', id],
       ]);
-      expect(events[0].data).toMatchObject({ Schedule: { start, end: start + 2 * HOUR, status: 'BOOKED', flight_id: created.body.flight_id }, Aircraft: { id: abc, registration: 'EC-ABC' }, FlightType: { name: 'Dual training' } });
+      expect(events[0].data).toMatchObject({
+        Schedule: { start, end: start + 2 * HOUR, status: 'BOOKED', flight_id: created.body.flight_id },
+        Aircraft: { id: abc, registration: 'EC-ABC' },
+        FlightType: { name: 'Dual training' },
+      });
       expect(events[1].data.Schedule).toMatchObject({ start: start + HOUR, end: start + 3 * HOUR });
       expect(events[2].data.Schedule.status).toBe('CANCELED');
     });
@@ -191,21 +258,40 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
       let events = await received();
       const byType = (type: string) => events.find((e) => e.type === type);
       expect(events.map((e) => e.type).sort()).toEqual(['aircraft.blocked', 'mel.expired', 'mel.raised']);
-      expect(byType('mel.expired')?.data).toMatchObject({ AircraftReport: { id: item.id }, MelItem: { status: 'EXPIRED' } });
-      expect(byType('aircraft.blocked')).toMatchObject({ model: 'Aircraft', data: { Aircraft: { id: def(), registration: 'EC-DEF' }, AircraftStatus: { blocked: true } } });
+      expect(byType('mel.expired')?.data).toMatchObject({
+        AircraftReport: { id: item.id },
+        MelItem: { status: 'EXPIRED' },
+      });
+      expect(byType('aircraft.blocked')).toMatchObject({
+        model: 'Aircraft',
+        data: { Aircraft: { id: def(), registration: 'EC-DEF' }, AircraftStatus: { blocked: true } },
+      });
       expect(byType('aircraft.blocked')?.data.AircraftStatus.blockReason).toMatch(/Nav light inop/);
       rx.got.length = 0;
       // A refused close (a pilot) changes nothing.
-      expect((await s.api('POST', `/maintenance/aircraft_reports/edit/${item.id}.json`, { token: await t('pilot@skyline.test'), body: { AircraftReport: { status: 'CLOSED' } } })).status).toBeGreaterThanOrEqual(400);
+      expect(
+        (
+          await s.api('POST', `/maintenance/aircraft_reports/edit/${item.id}.json`, {
+            token: await t('pilot@skyline.test'),
+            body: { AircraftReport: { status: 'CLOSED' } },
+          })
+        ).status,
+      ).toBeGreaterThanOrEqual(400);
       expect(await received()).toEqual([]);
       const before = await outbox();
-      const close = await s.api('POST', `/maintenance/aircraft_reports/edit/${item.id}.json`, { token: await t('mechanic@skyline.test'), body: { AircraftReport: { status: 'CLOSED' } } });
+      const close = await s.api('POST', `/maintenance/aircraft_reports/edit/${item.id}.json`, {
+        token: await t('mechanic@skyline.test'),
+        body: { AircraftReport: { status: 'CLOSED' } },
+      });
       expect(close.status).toBe(200);
       // Written by the close itself, before any job runs.
       expect((await outbox()).slice(before.length)).toEqual([`mel.closed ${item.id}`, `aircraft.unblocked ${def()}`]);
       events = await received();
       expect(events.map((e) => e.type).sort()).toEqual(['aircraft.unblocked', 'mel.closed']);
-      expect(events.find((e) => e.type === 'aircraft.unblocked')?.data.AircraftStatus).toMatchObject({ blocked: false, blockReason: null });
+      expect(events.find((e) => e.type === 'aircraft.unblocked')?.data.AircraftStatus).toMatchObject({
+        blocked: false,
+        blockReason: null,
+      });
       await expiry();
       expect(await received()).toHaveLength(2);
     });
@@ -217,11 +303,20 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
       expect((await received()).map((e) => e.type).sort()).toEqual(['aircraft.blocked', 'mel.expired', 'mel.raised']);
       rx.got.length = 0;
       const now = Math.floor(Date.now() / 1000);
-      const refused = await s.api('POST', `/maintenance/aircraft_reports/extend/${item.id}.json`, { token: await t('pilot@skyline.test'), body: { extended_until: now + DAY } });
+      const refused = await s.api('POST', `/maintenance/aircraft_reports/extend/${item.id}.json`, {
+        token: await t('pilot@skyline.test'),
+        body: { extended_until: now + DAY },
+      });
       expect(refused.status).toBe(404);
-      const ext = await s.api('POST', `/maintenance/aircraft_reports/extend/${item.id}.json`, { token: await t('admin@skyline.test'), body: { extended_until: now + DAY } });
+      const ext = await s.api('POST', `/maintenance/aircraft_reports/extend/${item.id}.json`, {
+        token: await t('admin@skyline.test'),
+        body: { extended_until: now + DAY },
+      });
       expect(ext.status, JSON.stringify(ext.body)).toBe(200);
-      const twice = await s.api('POST', `/maintenance/aircraft_reports/extend/${item.id}.json`, { token: await t('admin@skyline.test'), body: { extended_until: now + 2 * DAY } });
+      const twice = await s.api('POST', `/maintenance/aircraft_reports/extend/${item.id}.json`, {
+        token: await t('admin@skyline.test'),
+        body: { extended_until: now + 2 * DAY },
+      });
       expect(twice.status).toBe(400);
       expect((await received()).map((e) => e.type).sort()).toEqual(['aircraft.unblocked', 'mel.extended']);
       rx.got.length = 0;
@@ -230,10 +325,19 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
       await expiry();
       const events = await received();
       expect(events.map((e) => e.type).sort()).toEqual(['aircraft.blocked', 'mel.expired']);
-      expect(events.find((e) => e.type === 'mel.expired')?.data.MelItem).toMatchObject({ extended: true, status: 'EXPIRED' });
+      expect(events.find((e) => e.type === 'mel.expired')?.data.MelItem).toMatchObject({
+        extended: true,
+        status: 'EXPIRED',
+      });
       rx.got.length = 0;
       // Deleted rather than closed: the job sees the aircraft airworthy again.
-      expect((await s.api('GET', `/maintenance/aircraft_reports/delete/${item.id}.json`, { token: await t('mechanic@skyline.test') })).status).toBe(200);
+      expect(
+        (
+          await s.api('GET', `/maintenance/aircraft_reports/delete/${item.id}.json`, {
+            token: await t('mechanic@skyline.test'),
+          })
+        ).status,
+      ).toBe(200);
       await expiry();
       expect((await received()).map((e) => e.type)).toEqual(['aircraft.unblocked']);
     });
@@ -242,7 +346,12 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
   it('two expiry passes at once (two processes, lease aside) publish each change once', async () => {
     const r = await s.api('POST', '/maintenance/aircraft_reports/create.json', {
       token: await t('mechanic@skyline.test'),
-      body: melBody(s.refs.aircraft['EC-ABC'], s.userId('mechanic@skyline.test'), { category: 'C' }, { title: 'Strobe inop' }),
+      body: melBody(
+        s.refs.aircraft['EC-ABC'],
+        s.userId('mechanic@skyline.test'),
+        { category: 'C' },
+        { title: 'Strobe inop' },
+      ),
     });
     await s.ctx.db
       .updateTable('mel_items')
@@ -254,14 +363,21 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
     expect(passes.reduce((n, p) => n + p.blocked, 0)).toBe(1);
     expect((await received()).map((e) => e.type).sort()).toEqual(['aircraft.blocked', 'mel.expired', 'mel.raised']);
     rx.got.length = 0;
-    await s.api('POST', `/maintenance/aircraft_reports/edit/${r.body.id}.json`, { token: await t('mechanic@skyline.test'), body: { AircraftReport: { status: 'CLOSED' } } });
+    await s.api('POST', `/maintenance/aircraft_reports/edit/${r.body.id}.json`, {
+      token: await t('mechanic@skyline.test'),
+      body: { AircraftReport: { status: 'CLOSED' } },
+    });
     expect((await received()).map((e) => e.type).sort()).toEqual(['aircraft.unblocked', 'mel.closed']);
   });
 
   it('another company’s endpoint received none of these events', async () => {
     await deliver();
     expect(other.got).toEqual([]);
-    const theirs = await s.ctx.db.selectFrom('webhook_deliveries').select('id').where('company_id', '=', s.refs.companies.harbor).execute();
+    const theirs = await s.ctx.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('company_id', '=', s.refs.companies.harbor)
+      .execute();
     expect(theirs).toEqual([]);
   });
 
@@ -269,23 +385,49 @@ describe.each(DIALECTS)('webhook events on %s', (dialect) => {
     const pilot = await t('pilot@skyline.test');
     const cat = await categoryId(s, 'Bird strike');
     const N = 40;
-    for (let i = 0; i < N; i++) expect((await s.api('POST', '/safety_reports/create.json', { token: pilot, body: reportBody(cat, { name: `Half ${i}` }) })).status).toBe(200);
+    for (let i = 0; i < N; i++)
+      expect(
+        (
+          await s.api('POST', '/safety_reports/create.json', {
+            token: pilot,
+            body: reportBody(cat, { name: `Half ${i}` }),
+          })
+        ).status,
+      ).toBe(200);
     rx.failRate(0.5, 7);
     const start = { ...rx.stats };
     let passes = 0;
     for (; passes < 50; passes++) {
       await deliver();
-      const pending = await s.ctx.db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').execute();
+      const pending = await s.ctx.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', 'pending')
+        .execute();
       if (!pending.length) break;
       // Back-off elapsed.
-      await s.ctx.db.updateTable('webhook_deliveries').set({ next_attempt: 0 }).where('status', '=', 'pending').execute();
+      await s.ctx.db
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt: 0 })
+        .where('status', '=', 'pending')
+        .execute();
     }
     rx.failRate(0);
     const events = rx.events().filter((e) => e.type === 'safety_report.submitted');
     const ids = events.map((e) => e.id);
     const requests = rx.stats.requests - start.requests;
     const refused = rx.stats.refused - start.refused;
-    const rows = await s.ctx.db.selectFrom('webhook_deliveries').select(['attempts', 'status']).where('record_id', 'in', (await s.ctx.db.selectFrom('safety_reports').select('id').where('name', 'like', 'Half %').execute()).map((r) => r.id)).execute();
+    const rows = await s.ctx.db
+      .selectFrom('webhook_deliveries')
+      .select(['attempts', 'status'])
+      .where(
+        'record_id',
+        'in',
+        (await s.ctx.db.selectFrom('safety_reports').select('id').where('name', 'like', 'Half %').execute()).map(
+          (r) => r.id,
+        ),
+      )
+      .execute();
     console.log(
       `[webhooks ${dialect}] receiver failing half the time: ${N} events, ${requests} HTTP attempts, ${refused} answered 500, ${events.length} accepted (${new Set(ids).size} distinct), ` +
         `${passes + 1} delivery passes, max ${Math.max(...rows.map((r) => Number(r.attempts)))} attempts for one event, statuses ${JSON.stringify(Object.fromEntries(['delivered', 'pending', 'failed'].map((st) => [st, rows.filter((r) => r.status === st).length])))}`,

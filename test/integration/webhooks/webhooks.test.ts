@@ -69,10 +69,13 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       onblocks_time: '10:20',
       landings: 1,
     });
-  const cancel = async (id: string) => s.api('POST', '/flights/cancel.json', { token: await t('dispatch@skyline.test'), body: { id, reason: 'Weather' } });
+  const cancel = async (id: string) =>
+    s.api('POST', '/flights/cancel.json', { token: await t('dispatch@skyline.test'), body: { id, reason: 'Weather' } });
   const deliver = () => runJob(s.ctx, WEBHOOK_JOB);
-  const deliveries = () => s.ctx.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('id').execute();
-  const makeDue = () => s.ctx.db.updateTable('webhook_deliveries').set({ next_attempt: 0 }).where('status', '=', 'pending').execute();
+  const deliveries = () =>
+    s.ctx.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('id').execute();
+  const makeDue = () =>
+    s.ctx.db.updateTable('webhook_deliveries').set({ next_attempt: 0 }).where('status', '=', 'pending').execute();
 
   beforeAll(async () => {
     s = await startTestServer(dialect, { env: { JOBS: 'off' } });
@@ -90,10 +93,24 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
   describe('endpoints', () => {
     it('401 without a token, 403 below the managers', async () => {
       expect((await s.api('GET', '/webhooks/index.json')).status).toBe(401);
-      expect((await s.api('POST', '/webhooks/add.json', { body: { url: rx.url, events: ['flight.canceled'] } })).status).toBe(401);
-      for (const email of ['instructor@skyline.test', 'dispatch@skyline.test', 'pilot@skyline.test', 'mechanic@skyline.test']) {
+      expect(
+        (await s.api('POST', '/webhooks/add.json', { body: { url: rx.url, events: ['flight.canceled'] } })).status,
+      ).toBe(401);
+      for (const email of [
+        'instructor@skyline.test',
+        'dispatch@skyline.test',
+        'pilot@skyline.test',
+        'mechanic@skyline.test',
+      ]) {
         expect((await s.api('GET', '/webhooks/index.json', { token: await t(email) })).status).toBe(403);
-        expect((await s.api('POST', '/webhooks/add.json', { token: await t(email), body: { url: rx.url, events: ['flight.canceled'] } })).status).toBe(403);
+        expect(
+          (
+            await s.api('POST', '/webhooks/add.json', {
+              token: await t(email),
+              body: { url: rx.url, events: ['flight.canceled'] },
+            })
+          ).status,
+        ).toBe(403);
       }
     });
 
@@ -119,7 +136,14 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
 
     it('creates an endpoint; the secret is shown once, then only as a hint', async () => {
       const token = await t('admin@skyline.test');
-      const r = await s.api('POST', '/webhooks/add.json', { token, body: { url: `${rx.url}/hook`, events: ['flight.canceled', 'flight.dispatched', 'mel.raised', 'mel.extended', 'mel.closed'], description: 'Accounting' } });
+      const r = await s.api('POST', '/webhooks/add.json', {
+        token,
+        body: {
+          url: `${rx.url}/hook`,
+          events: ['flight.canceled', 'flight.dispatched', 'mel.raised', 'mel.extended', 'mel.closed'],
+          description: 'Accounting',
+        },
+      });
       expect(r.status).toBe(200);
       expect(r.body.secret).toMatch(/^whsec_/);
       endpointId = r.body.id;
@@ -127,7 +151,12 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       const list = await s.api('GET', '/webhooks/index.json', { token });
       expect(list.body.endpoints).toHaveLength(1);
       expect(JSON.stringify(list.body)).not.toContain(secret);
-      expect(list.body.endpoints[0]).toMatchObject({ id: endpointId, url: `${rx.url}/hook`, active: true, secret_hint: `…${secret.slice(-4)}` });
+      expect(list.body.endpoints[0]).toMatchObject({
+        id: endpointId,
+        url: `${rx.url}/hook`,
+        active: true,
+        secret_hint: `…${secret.slice(-4)}`,
+      });
       const view = await s.api('GET', `/webhooks/view/${endpointId}.json`, { token: await t('safety@skyline.test') });
       expect(view.body.endpoint.events).toContain('mel.raised');
       const edit = await s.api('POST', `/webhooks/edit/${endpointId}.json`, { token, body: {} });
@@ -138,11 +167,17 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       const harbor = await t('admin@harbor.test');
       expect((await s.api('GET', '/webhooks/index.json', { token: harbor })).body.endpoints).toEqual([]);
       expect((await s.api('GET', `/webhooks/view/${endpointId}.json`, { token: harbor })).status).toBe(404);
-      expect((await s.api('POST', `/webhooks/edit/${endpointId}.json`, { token: harbor, body: { active: false } })).status).toBe(404);
+      expect(
+        (await s.api('POST', `/webhooks/edit/${endpointId}.json`, { token: harbor, body: { active: false } })).status,
+      ).toBe(404);
       expect((await s.api('POST', `/webhooks/rotate_secret/${endpointId}.json`, { token: harbor })).status).toBe(404);
       expect((await s.api('GET', `/webhooks/deliveries/${endpointId}.json`, { token: harbor })).status).toBe(404);
       expect((await s.api('POST', `/webhooks/delete/${endpointId}.json`, { token: harbor })).status).toBe(404);
-      const row = await s.ctx.db.selectFrom('webhook_endpoints').select(['active', 'deleted', 'secret']).where('id', '=', endpointId).executeTakeFirstOrThrow();
+      const row = await s.ctx.db
+        .selectFrom('webhook_endpoints')
+        .select(['active', 'deleted', 'secret'])
+        .where('id', '=', endpointId)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ active: 1, deleted: 0, secret });
     });
   });
@@ -156,9 +191,27 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       const got = rx.got[0];
       expect(got.path).toBe('/hook');
       const ts = String(got.headers['x-webhook-timestamp']);
-      expect(verifyWebhook(secret, String(got.headers['x-webhook-signature']), ts, got.body, Math.floor(Date.now() / 1000))).toBe(true);
-      expect(verifyWebhook('whsec_wrong', String(got.headers['x-webhook-signature']), ts, got.body, Math.floor(Date.now() / 1000))).toBe(false);
-      expect(verifyWebhook(secret, String(got.headers['x-webhook-signature']), ts, `${got.body} `, Math.floor(Date.now() / 1000))).toBe(false);
+      expect(
+        verifyWebhook(secret, String(got.headers['x-webhook-signature']), ts, got.body, Math.floor(Date.now() / 1000)),
+      ).toBe(true);
+      expect(
+        verifyWebhook(
+          'whsec_wrong',
+          String(got.headers['x-webhook-signature']),
+          ts,
+          got.body,
+          Math.floor(Date.now() / 1000),
+        ),
+      ).toBe(false);
+      expect(
+        verifyWebhook(
+          secret,
+          String(got.headers['x-webhook-signature']),
+          ts,
+          `${got.body} `,
+          Math.floor(Date.now() / 1000),
+        ),
+      ).toBe(false);
       const event = JSON.parse(got.body);
       expect(event).toMatchObject({ type: 'flight.canceled', model: 'Flight', id: got.headers['x-webhook-id'] });
       expect(event.data.Flight).toMatchObject({ id, status: 'CANCELED', departure_airport: 'LECU' });
@@ -178,7 +231,9 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       expect((await cancel(id)).body).toBeTruthy(); // already canceled: no change, no event
       const dispatch = await s.api('POST', `/flights/dispatch/${id}.json`, { token: await t('dispatch@skyline.test') });
       expect(dispatch.body.result).toBe(false);
-      const after = (await s.ctx.db.selectFrom('webhook_events').select(['type']).orderBy('id').execute()).slice(before);
+      const after = (await s.ctx.db.selectFrom('webhook_events').select(['type']).orderBy('id').execute()).slice(
+        before,
+      );
       expect(after.map((e) => e.type)).toEqual(['flight.canceled']);
       await deliver();
     });
@@ -209,13 +264,21 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       const token = await t('mechanic@skyline.test');
       const raise = await s.api('POST', '/maintenance/aircraft_reports/create.json', {
         token,
-        body: melBody(s.refs.aircraft['EC-DEF'], s.userId('mechanic@skyline.test'), { category: 'C' }, { title: 'Landing light inop' }),
+        body: melBody(
+          s.refs.aircraft['EC-DEF'],
+          s.userId('mechanic@skyline.test'),
+          { category: 'C' },
+          { title: 'Landing light inop' },
+        ),
       });
       expect(raise.status, JSON.stringify(raise.body)).toBe(200);
       const reportId = raise.body.id as string;
       rx.fail(1);
       await deliver(); // mel.raised fails once
-      const close = await s.api('POST', `/maintenance/aircraft_reports/edit/${reportId}.json`, { token, body: { AircraftReport: { status: 'CLOSED' } } });
+      const close = await s.api('POST', `/maintenance/aircraft_reports/edit/${reportId}.json`, {
+        token,
+        body: { AircraftReport: { status: 'CLOSED' } },
+      });
       expect(close.status, JSON.stringify(close.body)).toBe(200);
       await deliver(); // mel.raised not due, mel.closed must wait behind it
       expect(rx.got).toHaveLength(0);
@@ -230,18 +293,36 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       const id = await draft('2026-03-05');
       await cancel(id);
       // The event is a day old: the failed attempt is the last one.
-      await s.ctx.db.updateTable('webhook_events').set({ created: Math.floor(Date.now() / 1000) - 86_400 }).where('record_id', '=', id).execute();
+      await s.ctx.db
+        .updateTable('webhook_events')
+        .set({ created: Math.floor(Date.now() / 1000) - 86_400 })
+        .where('record_id', '=', id)
+        .execute();
       await deliver();
-      const log = await s.api('GET', `/webhooks/deliveries/${endpointId}.json`, { token: await t('admin@skyline.test') });
+      const log = await s.api('GET', `/webhooks/deliveries/${endpointId}.json`, {
+        token: await t('admin@skyline.test'),
+      });
       const failed = log.body.deliveries.find((x: any) => x.record_id === id);
-      expect(failed).toMatchObject({ status: 'failed', attempts: 1, type: 'flight.canceled', error: 'HTTP 500', next_attempt: null });
-      const harbor = await s.api('POST', `/webhooks/redeliver/${failed.id}.json`, { token: await t('admin@harbor.test') });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        type: 'flight.canceled',
+        error: 'HTTP 500',
+        next_attempt: null,
+      });
+      const harbor = await s.api('POST', `/webhooks/redeliver/${failed.id}.json`, {
+        token: await t('admin@harbor.test'),
+      });
       expect(harbor.status).toBe(404);
-      const again = await s.api('POST', `/webhooks/redeliver/${failed.id}.json`, { token: await t('admin@skyline.test') });
+      const again = await s.api('POST', `/webhooks/redeliver/${failed.id}.json`, {
+        token: await t('admin@skyline.test'),
+      });
       expect(again.body.result).toBe(true);
       await deliver();
       expect(rx.got.map((g) => JSON.parse(g.body).data.Flight.id)).toEqual([id]);
-      const pending = await s.api('POST', `/webhooks/redeliver/${again.body.id}.json`, { token: await t('admin@skyline.test') });
+      const pending = await s.api('POST', `/webhooks/redeliver/${again.body.id}.json`, {
+        token: await t('admin@skyline.test'),
+      });
       expect(pending.status).toBe(200); // delivered by now, so it may be sent once more
       await deliver();
       expect(rx.got).toHaveLength(2);
@@ -250,7 +331,10 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     it('another company’s endpoints never receive this company’s events', async () => {
       const other = await receiver();
       try {
-        const r = await s.api('POST', '/webhooks/add.json', { token: await t('admin@harbor.test'), body: { url: other.url, events: ['flight.canceled'] } });
+        const r = await s.api('POST', '/webhooks/add.json', {
+          token: await t('admin@harbor.test'),
+          body: { url: other.url, events: ['flight.canceled'] },
+        });
         expect(r.status).toBe(200);
         const id = await draft('2026-03-06');
         await cancel(id);
@@ -269,8 +353,24 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       await cancel(id);
       await deliver();
       const got = rx.got[0];
-      expect(verifyWebhook(rot.body.secret, String(got.headers['x-webhook-signature']), String(got.headers['x-webhook-timestamp']), got.body, Math.floor(Date.now() / 1000))).toBe(true);
-      expect(verifyWebhook(secret, String(got.headers['x-webhook-signature']), String(got.headers['x-webhook-timestamp']), got.body, Math.floor(Date.now() / 1000))).toBe(false);
+      expect(
+        verifyWebhook(
+          rot.body.secret,
+          String(got.headers['x-webhook-signature']),
+          String(got.headers['x-webhook-timestamp']),
+          got.body,
+          Math.floor(Date.now() / 1000),
+        ),
+      ).toBe(true);
+      expect(
+        verifyWebhook(
+          secret,
+          String(got.headers['x-webhook-signature']),
+          String(got.headers['x-webhook-timestamp']),
+          got.body,
+          Math.floor(Date.now() / 1000),
+        ),
+      ).toBe(false);
       secret = rot.body.secret;
       const off = await s.api('POST', `/webhooks/edit/${endpointId}.json`, { token, body: { active: false } });
       expect(off.body.endpoint.active).toBe(false);
@@ -284,9 +384,17 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       const id = await draft('2026-03-09');
       const proc = await spawnServer(dialect, s.where, { JOBS: 'off' });
       try {
-        const login = await fetch(`${proc.baseUrl}/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'dispatch@skyline.test', password: 'demo1234' }) });
+        const login = await fetch(`${proc.baseUrl}/login.json`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'dispatch@skyline.test', password: 'demo1234' }),
+        });
         const { token } = (await login.json()) as { token: string };
-        const r = await fetch(`${proc.baseUrl}/flights/cancel.json`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ id, reason: 'Crash test' }) });
+        const r = await fetch(`${proc.baseUrl}/flights/cancel.json`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ id, reason: 'Crash test' }),
+        });
         expect(r.status).toBe(200);
       } finally {
         await proc.kill();

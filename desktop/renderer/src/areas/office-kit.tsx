@@ -52,11 +52,15 @@ export function serverRows(err: unknown): string[] {
 }
 
 /** Validates `value` with a shared schema: the parsed value, or field errors keyed like the server's. */
-export function check<T>(schema: ZodType<T>, value: unknown): { ok: true; value: T } | { ok: false; errors: FieldErrors } {
+export function check<T>(
+  schema: ZodType<T>,
+  value: unknown,
+): { ok: true; value: T } | { ok: false; errors: FieldErrors } {
   const r = schema.safeParse(value);
   if (r.success) return { ok: true, value: r.data };
   const errors: FieldErrors = {};
-  for (const issue of r.error.issues) add(errors, issue.path.length ? issue.path.map(String).join('.') : '_', issue.message);
+  for (const issue of r.error.issues)
+    add(errors, issue.path.length ? issue.path.map(String).join('.') : '_', issue.message);
   return { ok: false, errors };
 }
 
@@ -92,7 +96,11 @@ export interface Loaded<T> {
 /** Loads `path` (none while null) and again on `reload()`; a newer load wins over an older one. */
 export function useLoad<T>(path: string | null): Loaded<T> {
   const { get } = useApi();
-  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: path !== null });
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: path !== null,
+  });
   const [tick, setTick] = useState(0);
   const seq = useRef(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-runs the load on purpose
@@ -180,7 +188,11 @@ export function FormField({
   return (
     <div className={wide ? 'field field-wide' : 'field'}>
       <label htmlFor={id}>{label}</label>
-      {children({ id, ...(error ? { 'aria-invalid': true } : {}), ...(described ? { 'aria-describedby': described } : {}) })}
+      {children({
+        id,
+        ...(error ? { 'aria-invalid': true } : {}),
+        ...(described ? { 'aria-describedby': described } : {}),
+      })}
       {hint && (
         <small id={`${id}-hint`} className="muted">
           {hint}
@@ -204,17 +216,36 @@ export interface Paginate {
 }
 
 /** Previous / next over a server-paginated list (`paginate` or `pagination`). */
-export function Pager({ paginate, onPage, label = 'Pages' }: { paginate: Paginate | null | undefined; onPage(page: number): void; label?: string }) {
-  if (!paginate || paginate.pageCount <= 1) return paginate ? <p className="muted small">{paginate.count} in all</p> : null;
+export function Pager({
+  paginate,
+  onPage,
+  label = 'Pages',
+}: {
+  paginate: Paginate | null | undefined;
+  onPage(page: number): void;
+  label?: string;
+}) {
+  if (!paginate || paginate.pageCount <= 1)
+    return paginate ? <p className="muted small">{paginate.count} in all</p> : null;
   return (
     <nav className="pager" aria-label={label}>
-      <button type="button" className="secondary small" disabled={!paginate.prevPage} onClick={() => onPage(paginate.page - 1)}>
+      <button
+        type="button"
+        className="secondary small"
+        disabled={!paginate.prevPage}
+        onClick={() => onPage(paginate.page - 1)}
+      >
         Previous
       </button>
       <span>
         Page {paginate.page} of {paginate.pageCount} · {paginate.count} in all
       </span>
-      <button type="button" className="secondary small" disabled={!paginate.nextPage} onClick={() => onPage(paginate.page + 1)}>
+      <button
+        type="button"
+        className="secondary small"
+        disabled={!paginate.nextPage}
+        onClick={() => onPage(paginate.page + 1)}
+      >
         Next
       </button>
     </nav>
@@ -271,7 +302,17 @@ export function goTo(screen: string, id?: string): void {
 }
 
 /** Yes / no checkbox with its label. */
-export function Check({ label, checked, onChange, disabled }: { label: string; checked: boolean; onChange(v: boolean): void; disabled?: boolean }) {
+export function Check({
+  label,
+  checked,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  checked: boolean;
+  onChange(v: boolean): void;
+  disabled?: boolean;
+}) {
   return (
     <label className="check">
       <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
@@ -283,7 +324,12 @@ export function Check({ label, checked, onChange, disabled }: { label: string; c
 /** The company's calendar date today (YYYY-MM-DD) in `zone`. */
 export function todayIn(zone: string): string {
   try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    return new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(new Date());
   } catch {
     return new Date().toISOString().slice(0, 10);
   }

@@ -13,13 +13,16 @@ export const ZLogout = z.strictObject({
 });
 
 /** GET /users/organizations.json */
-export const ZUsersOrganizations = z.record(z.string(), z.object({
-  id: z.string(),
-  name: z.string(),
-  user_id: z.string(),
-  user_group_id: z.number(),
-  current: z.boolean(),
-}));
+export const ZUsersOrganizations = z.record(
+  z.string(),
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    user_id: z.string(),
+    user_group_id: z.number(),
+    current: z.boolean(),
+  }),
+);
 
 /** POST /users/two_factor/totp/setup.json */
 export const ZUsersTwoFactorTotpSetup = z.strictObject({

@@ -7,7 +7,12 @@ import { zId } from '../../http/zod.ts';
 import { enableTotp, setupTotp } from './two-factor.service.ts';
 import { login, startChallenge, verifyChallenge } from './login.service.ts';
 import { accountsOfIdentity, openSession, revokeSession, type ClientInfo } from './sessions.repository.ts';
-import { ZLogout, ZUsersOrganizations, ZUsersTwoFactorTotpSetup, ZUsersTwoFactorTotpEnable } from './accounts.responses.ts';
+import {
+  ZLogout,
+  ZUsersOrganizations,
+  ZUsersTwoFactorTotpSetup,
+  ZUsersTwoFactorTotpEnable,
+} from './accounts.responses.ts';
 
 const clientOf = (req: Request): ClientInfo => ({ ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
 
@@ -16,7 +21,11 @@ const ZLogin = z.preprocess(
   (raw) => {
     const b = (raw ?? {}) as { data?: { User?: Record<string, unknown> } } & Record<string, unknown>;
     const form = b.data?.User ?? {};
-    return { email: b.email ?? form.email, password: b.password ?? form.password, company_id: b.company_id ?? form.company_id };
+    return {
+      email: b.email ?? form.email,
+      password: b.password ?? form.password,
+      company_id: b.company_id ?? form.company_id,
+    };
   },
   z.object({
     email: z.string({ error: 'Email is required' }).trim().toLowerCase().min(1, 'Email is required').max(254),
@@ -25,7 +34,12 @@ const ZLogin = z.preprocess(
   }),
 );
 
-const ZLoginUser = z.object({ id: z.string(), email: z.string().nullable(), user_group_id: z.number(), company_id: z.string() });
+const ZLoginUser = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  user_group_id: z.number(),
+  company_id: z.string(),
+});
 const ZLoginSuccess = z.object({ result: z.literal(true), token: z.string(), expires: z.number(), user: ZLoginUser });
 const ZChallenge = z.object({ result: z.literal(false), two_factor: z.enum(['EMAIL', 'TOTP']), challenge: z.string() });
 
@@ -39,7 +53,11 @@ export const accountsRoutes = [
     body: ZLogin,
     response: z.union([ZLoginSuccess, ZChallenge]),
     handler: async ({ ctx, body, req }) => {
-      const out = await login(ctx, { email: body.email, password: body.password, companyId: body.company_id }, clientOf(req));
+      const out = await login(
+        ctx,
+        { email: body.email, password: body.password, companyId: body.company_id },
+        clientOf(req),
+      );
       if (out.result) {
         const { session_id: _s, ...rest } = out;
         return rest;
@@ -70,7 +88,10 @@ export const accountsRoutes = [
     response: ZLogout,
     handler: async ({ ctx, actor }) => {
       if (actor.credential.kind === 'session') await revokeSession(ctx.db, actor.credential.id);
-      return { result: true, message: actor.credential.kind === 'session' ? 'Signed out' : 'API keys are not affected by logout' };
+      return {
+        result: true,
+        message: actor.credential.kind === 'session' ? 'Signed out' : 'API keys are not affected by logout',
+      };
     },
   }),
   defineRoute({
@@ -82,8 +103,18 @@ export const accountsRoutes = [
     response: ZUsersOrganizations,
     handler: async ({ ctx, actor }) => {
       const rows = actor.identityId ? await accountsOfIdentity(ctx.db, actor.identityId) : [];
-      const out: Record<string, { id: string; name: string; user_id: string; user_group_id: number; current: boolean }> = {};
-      for (const r of rows) out[r.company_id] = { id: r.company_id, name: r.company_name, user_id: r.id, user_group_id: r.user_group_id, current: r.company_id === actor.companyId };
+      const out: Record<
+        string,
+        { id: string; name: string; user_id: string; user_group_id: number; current: boolean }
+      > = {};
+      for (const r of rows)
+        out[r.company_id] = {
+          id: r.company_id,
+          name: r.company_name,
+          user_id: r.id,
+          user_group_id: r.user_group_id,
+          current: r.company_id === actor.companyId,
+        };
       return out;
     },
   }),
@@ -103,7 +134,11 @@ export const accountsRoutes = [
       if (!target) throw notFound('You have no account in that company');
       // The second factor protects the target account: a session of another account must not skip it.
       if (target.id !== actor.userId) {
-        const identity = await ctx.db.selectFrom('identities').select('email').where('id', '=', identityId).executeTakeFirstOrThrow();
+        const identity = await ctx.db
+          .selectFrom('identities')
+          .select('email')
+          .where('id', '=', identityId)
+          .executeTakeFirstOrThrow();
         const challenge = await startChallenge(ctx, target, identity.email, clientOf(req).ip ?? 'unknown');
         if (challenge) {
           await revokeSession(ctx.db, actor.credential.id);

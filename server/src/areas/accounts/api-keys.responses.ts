@@ -8,22 +8,24 @@ import { z } from 'zod';
 
 /** GET /manager/api_keys.json */
 export const ZManagerApiKeys = z.strictObject({
-  keys: z.array(z.object({
-    ApiKey: z.object({
-      id: z.string(),
-      user_id: z.string(),
-      name: z.string(),
-      key_prefix: z.string(),
-      last_used_at: z.number().nullable(),
-      expires: z.number().nullable(),
-      revoked: z.boolean(),
-      created: z.number(),
+  keys: z.array(
+    z.object({
+      ApiKey: z.object({
+        id: z.string(),
+        user_id: z.string(),
+        name: z.string(),
+        key_prefix: z.string(),
+        last_used_at: z.number().nullable(),
+        expires: z.number().nullable(),
+        revoked: z.boolean(),
+        created: z.number(),
+      }),
+      User: z.object({
+        id: z.string(),
+        email: z.string().nullable(),
+      }),
     }),
-    User: z.object({
-      id: z.string(),
-      email: z.string().nullable(),
-    }),
-  })),
+  ),
 });
 
 /** POST /manager/api_keys/add.json */

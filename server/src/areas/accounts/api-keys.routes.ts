@@ -27,7 +27,10 @@ export const apiKeysRoutes = [
     body: z.object({
       name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(120),
       user_id: z.union([zId, z.number().transform(String)], { error: 'user_id is required' }),
-      expires: zUnix.optional().or(z.literal('').transform(() => undefined)).or(z.null().transform(() => undefined)),
+      expires: zUnix
+        .optional()
+        .or(z.literal('').transform(() => undefined))
+        .or(z.null().transform(() => undefined)),
     }),
     response: ZManagerApiKeysAdd,
     handler: ({ ctx, actor, body }) => createApiKey(ctx, actor, body),

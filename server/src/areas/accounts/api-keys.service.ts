@@ -10,17 +10,40 @@ export async function listApiKeys(ctx: AppContext, actor: Actor) {
   const rows = await ctx.db
     .selectFrom('api_keys as k')
     .innerJoin('users as u', 'u.id', 'k.user_id')
-    .select(['k.id', 'k.user_id', 'k.name', 'k.key_prefix', 'k.last_used_at', 'k.expires', 'k.revoked', 'k.created', 'u.email'])
+    .select([
+      'k.id',
+      'k.user_id',
+      'k.name',
+      'k.key_prefix',
+      'k.last_used_at',
+      'k.expires',
+      'k.revoked',
+      'k.created',
+      'u.email',
+    ])
     .where('k.company_id', '=', actor.companyId)
     .orderBy('k.created', 'desc')
     .execute();
   return rows.map((r) => ({
-    ApiKey: { id: r.id, user_id: r.user_id, name: r.name, key_prefix: r.key_prefix, last_used_at: r.last_used_at, expires: r.expires, revoked: !!r.revoked, created: r.created },
+    ApiKey: {
+      id: r.id,
+      user_id: r.user_id,
+      name: r.name,
+      key_prefix: r.key_prefix,
+      last_used_at: r.last_used_at,
+      expires: r.expires,
+      revoked: !!r.revoked,
+      created: r.created,
+    },
     User: { id: r.user_id, email: r.email },
   }));
 }
 
-export async function createApiKey(ctx: AppContext, actor: Actor, input: { name: string; user_id: string; expires?: number }) {
+export async function createApiKey(
+  ctx: AppContext,
+  actor: Actor,
+  input: { name: string; user_id: string; expires?: number },
+) {
   const user = await ctx.db
     .selectFrom('users')
     .select('id')
@@ -30,7 +53,8 @@ export async function createApiKey(ctx: AppContext, actor: Actor, input: { name:
     .executeTakeFirst();
   if (!user) throw notFound('User not found in your company');
   const now = nowSeconds();
-  if (input.expires !== undefined && input.expires <= now) throw badRequest('Expiry must be in the future', { errors: { expires: ['Expiry must be in the future'] } });
+  if (input.expires !== undefined && input.expires <= now)
+    throw badRequest('Expiry must be in the future', { errors: { expires: ['Expiry must be in the future'] } });
   const plaintext = newSecret('svc_');
   const key = {
     id: uuidv7(),
@@ -50,12 +74,24 @@ export async function createApiKey(ctx: AppContext, actor: Actor, input: { name:
   return {
     result: true,
     message: 'API key created. Copy it now: it will not be shown again.',
-    key: { id: key.id, name: key.name, user_id: key.user_id, key_prefix: key.key_prefix, expires: key.expires, plaintext },
+    key: {
+      id: key.id,
+      name: key.name,
+      user_id: key.user_id,
+      key_prefix: key.key_prefix,
+      expires: key.expires,
+      plaintext,
+    },
   };
 }
 
 export async function revokeApiKey(ctx: AppContext, actor: Actor, id: string) {
-  const key = await ctx.db.selectFrom('api_keys').select(['id', 'revoked']).where('company_id', '=', actor.companyId).where('id', '=', id).executeTakeFirst();
+  const key = await ctx.db
+    .selectFrom('api_keys')
+    .select(['id', 'revoked'])
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!key) throw notFound('API key not found');
   if (key.revoked) return { result: true, message: 'API key was already revoked' };
   await ctx.db.updateTable('api_keys').set({ revoked: 1, revoked_at: nowSeconds() }).where('id', '=', id).execute();

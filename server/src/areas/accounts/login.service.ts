@@ -17,12 +17,20 @@ const invalid = () => new HttpError(401, { result: false, message: 'Invalid emai
 // A real hash to verify against when the email is unknown, so timing does not reveal accounts.
 let dummyHash: Promise<string> | null = null;
 
-export async function login(ctx: AppContext, input: { email: string; password: string; companyId?: string }, client: ClientInfo) {
+export async function login(
+  ctx: AppContext,
+  input: { email: string; password: string; companyId?: string },
+  client: ClientInfo,
+) {
   const ip = client.ip ?? 'unknown';
   const wait = await throttleWait(ctx.db, input.email, ip);
   if (wait > 0) throw tooManyRequests('Too many failed sign-in attempts; try again later', wait);
 
-  const identity = await ctx.db.selectFrom('identities').selectAll().where('email', '=', input.email.toLowerCase()).executeTakeFirst();
+  const identity = await ctx.db
+    .selectFrom('identities')
+    .selectAll()
+    .where('email', '=', input.email.toLowerCase())
+    .executeTakeFirst();
   dummyHash ??= argon2.hash('not-a-password', { type: argon2.argon2id });
   const ok = await argon2.verify(identity?.password_hash ?? (await dummyHash), input.password).catch(() => false);
   const usable = identity && ok ? await accountsOfIdentity(ctx.db, identity.id) : [];
@@ -37,9 +45,13 @@ export async function login(ctx: AppContext, input: { email: string; password: s
 }
 
 /** Two-factor mode an account signs in with; external auditors always use EMAIL codes (Part A 4.4), whatever is stored. */
-export function twoFactorMode(account: Pick<IdentityAccount, 'user_group_id' | 'two_factor' | 'totp_secret'>): 'OFF' | 'EMAIL' | 'TOTP' {
+export function twoFactorMode(
+  account: Pick<IdentityAccount, 'user_group_id' | 'two_factor' | 'totp_secret'>,
+): 'OFF' | 'EMAIL' | 'TOTP' {
   if (account.user_group_id === ROLES.AUDITOR) return 'EMAIL';
-  return account.two_factor === 'EMAIL' || (account.two_factor === 'TOTP' && account.totp_secret) ? account.two_factor : 'OFF';
+  return account.two_factor === 'EMAIL' || (account.two_factor === 'TOTP' && account.totp_secret)
+    ? account.two_factor
+    : 'OFF';
 }
 
 /**
@@ -64,14 +76,28 @@ export async function startChallenge(ctx: AppContext, account: IdentityAccount, 
   }
   await ctx.db
     .insertInto('login_challenges')
-    .values({ id: challenge, user_id: account.id, mode, code_hash: codeHash, expires: nowSeconds() + CHALLENGE_TTL, attempts: 0, used: 0, ip, created: nowSeconds() })
+    .values({
+      id: challenge,
+      user_id: account.id,
+      mode,
+      code_hash: codeHash,
+      expires: nowSeconds() + CHALLENGE_TTL,
+      attempts: 0,
+      used: 0,
+      ip,
+      created: nowSeconds(),
+    })
     .execute();
   return { result: false as const, two_factor: mode, challenge };
 }
 
 export async function verifyChallenge(ctx: AppContext, input: { challenge: string; code: string }, client: ClientInfo) {
   const failed = (message: string) => new HttpError(401, { result: false, message });
-  const ch = await ctx.db.selectFrom('login_challenges').selectAll().where('id', '=', input.challenge).executeTakeFirst();
+  const ch = await ctx.db
+    .selectFrom('login_challenges')
+    .selectAll()
+    .where('id', '=', input.challenge)
+    .executeTakeFirst();
   if (!ch || ch.used || ch.expires <= nowSeconds()) throw failed('Sign-in challenge expired; sign in again');
   if (ch.attempts >= CHALLENGE_ATTEMPTS) throw tooManyRequests('Too many wrong codes; sign in again', 0);
   const user = await ctx.db
@@ -88,11 +114,20 @@ export async function verifyChallenge(ctx: AppContext, input: { challenge: strin
       ? !!ch.code_hash && safeEqual(ch.code_hash, sha256(`${ch.id}:${code}`))
       : !!user.totp_secret && authenticator.check(code, user.totp_secret);
   if (!good) {
-    await ctx.db.updateTable('login_challenges').set({ attempts: ch.attempts + 1 }).where('id', '=', ch.id).execute();
+    await ctx.db
+      .updateTable('login_challenges')
+      .set({ attempts: ch.attempts + 1 })
+      .where('id', '=', ch.id)
+      .execute();
     throw failed('Wrong code');
   }
   // Single use: only the request that flips `used` proceeds.
-  const claimed = await ctx.db.updateTable('login_challenges').set({ used: 1 }).where('id', '=', ch.id).where('used', '=', 0).executeTakeFirst();
+  const claimed = await ctx.db
+    .updateTable('login_challenges')
+    .set({ used: 1 })
+    .where('id', '=', ch.id)
+    .where('used', '=', 0)
+    .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw failed('Sign-in challenge already used');
   return openSession(ctx.db, user, client, ch.mode === 'EMAIL' ? 'email_code' : 'totp');
 }

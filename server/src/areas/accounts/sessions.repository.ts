@@ -42,7 +42,15 @@ export async function openSession(db: Kysely<DB>, user: LoginUser, client: Clien
     .execute();
   await db
     .insertInto('user_logins')
-    .values({ id: uuidv7(), user_id: user.id, company_id: user.company_id, created: now, ip: client.ip, user_agent: client.userAgent, method })
+    .values({
+      id: uuidv7(),
+      user_id: user.id,
+      company_id: user.company_id,
+      created: now,
+      ip: client.ip,
+      user_agent: client.userAgent,
+      method,
+    })
     .execute();
   return {
     result: true as const,
@@ -67,7 +75,19 @@ export async function accountsOfIdentity(db: Kysely<DB>, identityId: string) {
   const rows = await db
     .selectFrom('users as u')
     .innerJoin('companies as c', 'c.id', 'u.company_id')
-    .select(['u.id', 'u.identity_id', 'u.company_id', 'u.email', 'u.user_group_id', 'u.two_factor', 'u.totp_secret', 'u.name', 'u.expiration', 'c.name as company_name', 'c.timezone'])
+    .select([
+      'u.id',
+      'u.identity_id',
+      'u.company_id',
+      'u.email',
+      'u.user_group_id',
+      'u.two_factor',
+      'u.totp_secret',
+      'u.name',
+      'u.expiration',
+      'c.name as company_name',
+      'c.timezone',
+    ])
     .where('u.identity_id', '=', identityId)
     .where('u.deleted', '=', 0)
     .where('u.active', '=', 1)

@@ -14,11 +14,20 @@ const keysFor = (email: string, ip: string) => [
 export async function throttleWait(db: Kysely<DB>, email: string, ip: string): Promise<number> {
   const now = nowSeconds();
   const keys = keysFor(email, ip);
-  const rows = await db.selectFrom('auth_failures').selectAll().where('key', 'in', keys.map((k) => k.key)).execute();
+  const rows = await db
+    .selectFrom('auth_failures')
+    .selectAll()
+    .where(
+      'key',
+      'in',
+      keys.map((k) => k.key),
+    )
+    .execute();
   let wait = 0;
   for (const r of rows) {
     const limit = keys.find((k) => k.key === r.key)?.limit ?? Number.POSITIVE_INFINITY;
-    if (now - r.window_start < THROTTLE.window && r.count >= limit) wait = Math.max(wait, r.window_start + THROTTLE.window - now);
+    if (now - r.window_start < THROTTLE.window && r.count >= limit)
+      wait = Math.max(wait, r.window_start + THROTTLE.window - now);
   }
   return wait;
 }
@@ -28,11 +37,19 @@ export async function recordFailure(db: Kysely<DB>, email: string, ip: string): 
   for (const { key } of keysFor(email, ip)) {
     const row = await db.selectFrom('auth_failures').selectAll().where('key', '=', key).executeTakeFirst();
     if (!row) {
-      await db.insertInto('auth_failures').values({ key, window_start: now, count: 1 }).onConflict((oc) => oc.column('key').doNothing()).execute();
+      await db
+        .insertInto('auth_failures')
+        .values({ key, window_start: now, count: 1 })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
     } else if (now - row.window_start >= THROTTLE.window) {
       await db.updateTable('auth_failures').set({ window_start: now, count: 1 }).where('key', '=', key).execute();
     } else {
-      await db.updateTable('auth_failures').set({ count: row.count + 1 }).where('key', '=', key).execute();
+      await db
+        .updateTable('auth_failures')
+        .set({ count: row.count + 1 })
+        .where('key', '=', key)
+        .execute();
     }
   }
 }

@@ -1,4 +1,9 @@
-import { aircraftBlock, type MelCategory, type MelDeadline, type MelStatus } from '@ops/shared/rules/aircraft-reports/mel';
+import {
+  aircraftBlock,
+  type MelCategory,
+  type MelDeadline,
+  type MelStatus,
+} from '@ops/shared/rules/aircraft-reports/mel';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { companyTimeZone, deriveAll } from './mel-state.repository.ts';
@@ -69,7 +74,12 @@ export function openMelItemsQuery(db: Kysely<DB>, companyId: string) {
  * Flight dispatch calls this inside its transaction (`db` may be a Transaction).
  * An aircraft of another company simply has no items here.
  */
-export async function aircraftBlockState(db: Kysely<DB>, companyId: string, aircraftId: string, now: number): Promise<AircraftBlockState> {
+export async function aircraftBlockState(
+  db: Kysely<DB>,
+  companyId: string,
+  aircraftId: string,
+  now: number,
+): Promise<AircraftBlockState> {
   const rows = await openMelItemsQuery(db, companyId).where('r.aircraft_id', '=', aircraftId).execute();
   if (!rows.length) return { blocked: false, blockReason: null, items: [] };
   const zone = await companyTimeZone(db, companyId);

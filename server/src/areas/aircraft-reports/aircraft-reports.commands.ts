@@ -14,7 +14,8 @@ import { closeItem, createReport, extendItem, type MelDecision, raisedAtOf } fro
  */
 
 function requirePlan(actor: Actor) {
-  if (!(REPORT_PLANS as readonly string[]).includes(actor.plan)) throw new CommandRejected('Your company plan does not include aircraft reports');
+  if (!(REPORT_PLANS as readonly string[]).includes(actor.plan))
+    throw new CommandRejected('Your company plan does not include aircraft reports');
 }
 
 function decided<T>(d: MelDecision<T>): T {
@@ -39,19 +40,41 @@ registerCommand({
     const created = await createReport(
       uow,
       actor,
-      { AircraftReport: args.AircraftReport, MelItem: args.MelItem ?? {}, MelItemLimitation: args.MelItemLimitation ?? [] },
-      { id: args.id ?? (isUuid(args.AircraftReport.id) ? args.AircraftReport.id : undefined), raisedAt: raisedAtOf(meta.clientTime, now), melOnly: true },
+      {
+        AircraftReport: args.AircraftReport,
+        MelItem: args.MelItem ?? {},
+        MelItemLimitation: args.MelItemLimitation ?? [],
+      },
+      {
+        id: args.id ?? (isUuid(args.AircraftReport.id) ? args.AircraftReport.id : undefined),
+        raisedAt: raisedAtOf(meta.clientTime, now),
+        melOnly: true,
+      },
     );
-    return { report_id: created.id, mel_item_id: created.mel_item_id, starts: created.starts, expires: created.expires };
+    return {
+      report_id: created.id,
+      mel_item_id: created.mel_item_id,
+      starts: created.starts,
+      expires: created.expires,
+    };
   },
 });
 
 registerCommand({
   name: 'mel.extend',
-  args: z.object({ report_id: zReportId, extended_until: z.number().int().nullable().optional(), reason: z.string().max(1000).nullable().optional() }),
+  args: z.object({
+    report_id: zReportId,
+    extended_until: z.number().int().nullable().optional(),
+    reason: z.string().max(1000).nullable().optional(),
+  }),
   async run(_ctx, uow, actor, args) {
     requirePlan(actor);
-    const v = decided(await extendItem(uow, actor, args.report_id, { extended_until: args.extended_until ?? null, reason: args.reason ?? null }));
+    const v = decided(
+      await extendItem(uow, actor, args.report_id, {
+        extended_until: args.extended_until ?? null,
+        reason: args.reason ?? null,
+      }),
+    );
     return { report_id: args.report_id, extended_until: v.extended_until };
   },
 });

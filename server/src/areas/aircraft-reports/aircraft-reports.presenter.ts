@@ -1,7 +1,10 @@
 import type { AircraftReportDoc } from '@ops/shared';
 
 /** The REST shape of one report: the collection's document split into the spec's wrappers. */
-export function presentReport(doc: AircraftReportDoc, related: { registration?: string | null; reporter?: { name: string; surname: string } | null } = {}) {
+export function presentReport(
+  doc: AircraftReportDoc,
+  related: { registration?: string | null; reporter?: { name: string; surname: string } | null } = {},
+) {
   const { MelItem, ...report } = doc;
   return {
     AircraftReport: report,

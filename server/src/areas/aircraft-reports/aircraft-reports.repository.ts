@@ -16,11 +16,27 @@ type MelRow = Selectable<MelItemsTable>;
 
 export const reportsRepository = {
   find: (db: Kysely<DB>, companyId: string, id: string) =>
-    db.selectFrom('aircraft_reports').selectAll().where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst(),
+    db
+      .selectFrom('aircraft_reports')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst(),
   findAny: (db: Kysely<DB>, companyId: string, id: string) =>
-    db.selectFrom('aircraft_reports').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+    db
+      .selectFrom('aircraft_reports')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .executeTakeFirst(),
   melItem: (db: Kysely<DB>, companyId: string, reportId: string) =>
-    db.selectFrom('mel_items').selectAll().where('company_id', '=', companyId).where('aircraft_report_id', '=', reportId).executeTakeFirst(),
+    db
+      .selectFrom('mel_items')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('aircraft_report_id', '=', reportId)
+      .executeTakeFirst(),
 };
 
 const n = (v: number | null) => (v === null ? null : Number(v));
@@ -79,10 +95,21 @@ export function reportFields(r: ReportRow): Omit<AircraftReportDoc, 'MelItem'> {
 }
 
 /** Documents for report rows (any order kept), each with its MelItem, limitations and derived status at `now`. */
-export async function reportDocs(db: Kysely<DB>, companyId: string, rows: readonly ReportRow[], now: number, timeZone?: string): Promise<AircraftReportDoc[]> {
+export async function reportDocs(
+  db: Kysely<DB>,
+  companyId: string,
+  rows: readonly ReportRow[],
+  now: number,
+  timeZone?: string,
+): Promise<AircraftReportDoc[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const items = await db.selectFrom('mel_items').selectAll().where('company_id', '=', companyId).where('aircraft_report_id', 'in', ids).execute();
+  const items = await db
+    .selectFrom('mel_items')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('aircraft_report_id', 'in', ids)
+    .execute();
   const limitations = items.length
     ? await db
         .selectFrom('mel_item_limitations')
@@ -110,7 +137,13 @@ export async function reportDocs(db: Kysely<DB>, companyId: string, rows: readon
     companyId,
     items.map((m) => {
       const r = rowById.get(m.aircraft_report_id) as ReportRow;
-      return { ...m, key: m.aircraft_report_id, aircraft_id: r.aircraft_id, raisedAt: Number(r.created), report_status: r.status };
+      return {
+        ...m,
+        key: m.aircraft_report_id,
+        aircraft_id: r.aircraft_id,
+        raisedAt: Number(r.created),
+        report_status: r.status,
+      };
     }),
     now,
     timeZone,

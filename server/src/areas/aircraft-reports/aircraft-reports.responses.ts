@@ -13,8 +13,8 @@ export const ZMelItem = z.object({
   id: z.string(),
   aircraft_report_id: z.string(),
   mel_reference: z.string().nullable(),
-  category: z.enum(["A", "B", "C", "D"]).nullable(),
-  interval_type: z.enum(["NEXT_FLIGHT", "CALENDAR_DAYS", "FLIGHTS", "FLIGHT_DAYS", "CYCLES"]).nullable(),
+  category: z.enum(['A', 'B', 'C', 'D']).nullable(),
+  interval_type: z.enum(['NEXT_FLIGHT', 'CALENDAR_DAYS', 'FLIGHTS', 'FLIGHT_DAYS', 'CYCLES']).nullable(),
   interval_value: z.number().nullable(),
   starts: z.number().nullable(),
   expires: z.number().nullable(),
@@ -28,14 +28,16 @@ export const ZMelItem = z.object({
   extended_by: z.string().nullable(),
   extended_until: z.number().nullable(),
   extension_reason: z.string().nullable(),
-  MelItemLimitation: z.array(z.object({
-    id: z.string(),
-    code: z.string(),
-    value: z.string().nullable(),
-    note: z.string().nullable(),
-    created: z.number(),
-  })),
-  status: z.enum(["OPEN", "CLOSED", "EXPIRING_SOON", "EXPIRED"]),
+  MelItemLimitation: z.array(
+    z.object({
+      id: z.string(),
+      code: z.string(),
+      value: z.string().nullable(),
+      note: z.string().nullable(),
+      created: z.number(),
+    }),
+  ),
+  status: z.enum(['OPEN', 'CLOSED', 'EXPIRING_SOON', 'EXPIRED']),
   derived_at: z.number(),
 });
 
@@ -92,13 +94,15 @@ export const ZMaintenanceAircraftReportsIndex = z.strictObject({
 
 /** GET /maintenance/aircraft_reports/view/:id.json */
 export const ZMaintenanceAircraftReportsView = z.strictObject({
-  MaintenanceJob: z.object({
-    id: z.string(),
-    name: z.string(),
-    status: z.string(),
-    start: z.number().nullable(),
-    crs_signed: z.boolean(),
-  }).nullable(),
+  MaintenanceJob: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      status: z.string(),
+      start: z.number().nullable(),
+      crs_signed: z.boolean(),
+    })
+    .nullable(),
   Upload: z.array(ZAttachedUpload),
   ...zReportEntry.shape,
   result: z.boolean(),
@@ -109,11 +113,13 @@ export const ZMaintenanceAircraftReportsCreate = z.strictObject({
   result: z.boolean(),
   id: z.string(),
   message: z.string(),
-  MelItem: z.object({
-    id: z.string(),
-    starts: z.number().nullable(),
-    expires: z.number().nullable(),
-  }).nullable(),
+  MelItem: z
+    .object({
+      id: z.string(),
+      starts: z.number().nullable(),
+      expires: z.number().nullable(),
+    })
+    .nullable(),
 });
 
 /** POST /maintenance/aircraft_reports/edit/:id.json */
@@ -132,12 +138,14 @@ export const ZMaintenanceAircraftReportsDelete = z.strictObject({
 /** GET /maintenance/aircraft_reports/releasers.json */
 export const ZMaintenanceAircraftReportsReleasers = z.strictObject({
   result: z.boolean(),
-  releasers: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    user_group_id: z.number(),
-    surname: z.string(),
-  })),
+  releasers: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      user_group_id: z.number(),
+      surname: z.string(),
+    }),
+  ),
 });
 
 /** POST /maintenance/aircraft_reports/extend/:id.json */
@@ -159,42 +167,50 @@ export const ZMaintenanceAircraftReportsAircraftStatus = z.strictObject({
   blocked: z.boolean(),
   blockReason: z.string().nullable(),
   checked_at: z.number(),
-  items: z.array(z.object({
-    report_id: z.string(),
-    mel_item_id: z.string(),
-    type: z.enum(["MEL", "CDL"]),
-    title: z.string(),
-    ata_chapter: z.string().nullable(),
-    category: z.enum(["A", "B", "C", "D"]).nullable(),
-    mel_reference: z.string().nullable(),
-    interval_type: z.string().nullable(),
-    interval_value: z.number().nullable(),
-    starts: z.number().nullable(),
-    expires: z.number().nullable(),
-    extended: z.boolean(),
-    extended_until: z.number().nullable(),
-    status: z.enum(["OPEN", "CLOSED", "EXPIRING_SOON", "EXPIRED"]),
-    deadline: z.union([z.object({
-      kind: z.literal("time"),
-      expires: z.number(),
-    }), z.object({
-      kind: z.literal("counter"),
-      remaining: z.number(),
-      used: z.number(),
-      limit: z.number(),
-      unit: z.enum(["cycles", "flights", "flight_days"]),
-      known: z.boolean(),
-    }), z.object({
-      kind: z.literal("none"),
-    })]),
-  })),
-  jobs: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    status: z.string(),
-    start: z.number().nullable(),
-    maintenance_plan_id: z.string().nullable(),
-  })),
+  items: z.array(
+    z.object({
+      report_id: z.string(),
+      mel_item_id: z.string(),
+      type: z.enum(['MEL', 'CDL']),
+      title: z.string(),
+      ata_chapter: z.string().nullable(),
+      category: z.enum(['A', 'B', 'C', 'D']).nullable(),
+      mel_reference: z.string().nullable(),
+      interval_type: z.string().nullable(),
+      interval_value: z.number().nullable(),
+      starts: z.number().nullable(),
+      expires: z.number().nullable(),
+      extended: z.boolean(),
+      extended_until: z.number().nullable(),
+      status: z.enum(['OPEN', 'CLOSED', 'EXPIRING_SOON', 'EXPIRED']),
+      deadline: z.union([
+        z.object({
+          kind: z.literal('time'),
+          expires: z.number(),
+        }),
+        z.object({
+          kind: z.literal('counter'),
+          remaining: z.number(),
+          used: z.number(),
+          limit: z.number(),
+          unit: z.enum(['cycles', 'flights', 'flight_days']),
+          known: z.boolean(),
+        }),
+        z.object({
+          kind: z.literal('none'),
+        }),
+      ]),
+    }),
+  ),
+  jobs: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      status: z.string(),
+      start: z.number().nullable(),
+      maintenance_plan_id: z.string().nullable(),
+    }),
+  ),
 });
 
 /** GET /maintenance/aircraft_reports/mel_summary.json */
@@ -209,14 +225,16 @@ export const ZMaintenanceAircraftReportsMelSummary = z.strictObject({
     expiring_soon: z.number(),
     expired: z.number(),
   }),
-  aircraft: z.array(z.object({
-    blocked: z.boolean(),
-    open: z.number(),
-    expiring_soon: z.number(),
-    expired: z.number(),
-    aircraft_id: z.string(),
-    registration: z.string(),
-  })),
+  aircraft: z.array(
+    z.object({
+      blocked: z.boolean(),
+      open: z.number(),
+      expiring_soon: z.number(),
+      expired: z.number(),
+      aircraft_id: z.string(),
+      registration: z.string(),
+    }),
+  ),
   open: z.number(),
   expiring_soon: z.number(),
   expired: z.number(),

@@ -10,7 +10,17 @@ import { emptyToNull } from '../../http/zod.ts';
 import { aircraftStatus, listReports, melSummary, releasers, viewReport, ZIndex } from './reads.service.ts';
 import { ZReportCreateBody, ZReportEditBody } from './aircraft-reports.schema.ts';
 import { createReport, decisionError, deleteReport, editReport, extendItem } from './aircraft-reports.service.ts';
-import { ZMaintenanceAircraftReportsIndex, ZMaintenanceAircraftReportsView, ZMaintenanceAircraftReportsCreate, ZMaintenanceAircraftReportsEdit, ZMaintenanceAircraftReportsDelete, ZMaintenanceAircraftReportsReleasers, ZMaintenanceAircraftReportsExtend, ZMaintenanceAircraftReportsAircraftStatus, ZMaintenanceAircraftReportsMelSummary } from './aircraft-reports.responses.ts';
+import {
+  ZMaintenanceAircraftReportsIndex,
+  ZMaintenanceAircraftReportsView,
+  ZMaintenanceAircraftReportsCreate,
+  ZMaintenanceAircraftReportsEdit,
+  ZMaintenanceAircraftReportsDelete,
+  ZMaintenanceAircraftReportsReleasers,
+  ZMaintenanceAircraftReportsExtend,
+  ZMaintenanceAircraftReportsAircraftStatus,
+  ZMaintenanceAircraftReportsMelSummary,
+} from './aircraft-reports.responses.ts';
 
 const plans = REPORT_PLANS;
 const idParam = z.object({ id: zId });
@@ -27,7 +37,8 @@ export const aircraftReportsRoutes = [
     path: '/maintenance/aircraft_reports/index.json',
     bodyDoc: ZIndex,
     area: 'aircraft-reports',
-    summary: 'Aircraft reports of the fleet with their MEL items; filters aircraft, flight, type, status, severity, category, wc, job, linked, limit, page',
+    summary:
+      'Aircraft reports of the fleet with their MEL items; filters aircraft, flight, type, status, severity, category, wc, job, linked, limit, page',
     access: { who: GATES.member, plans },
     response: ZMaintenanceAircraftReportsIndex,
     handler: ({ ctx, actor, req }) => listReports(ctx.db, actor, req.body),
@@ -52,7 +63,14 @@ export const aircraftReportsRoutes = [
     response: ZMaintenanceAircraftReportsCreate,
     handler: async ({ ctx, actor, req }) => {
       const created = await ctx.tx((uow) => createReport(uow, actor, req.body));
-      return { result: true, id: created.id, message: 'Report saved', MelItem: created.mel_item_id ? { id: created.mel_item_id, starts: created.starts, expires: created.expires } : null };
+      return {
+        result: true,
+        id: created.id,
+        message: 'Report saved',
+        MelItem: created.mel_item_id
+          ? { id: created.mel_item_id, starts: created.starts, expires: created.expires }
+          : null,
+      };
     },
   }),
   defineRoute({
@@ -60,7 +78,8 @@ export const aircraftReportsRoutes = [
     path: '/maintenance/aircraft_reports/edit/:id.json',
     bodyDoc: ZReportEditBody,
     area: 'aircraft-reports',
-    summary: 'Partial update of a report; MEL fields limited; posted limitations replace the set; closure from the posted status',
+    summary:
+      'Partial update of a report; MEL fields limited; posted limitations replace the set; closure from the posted status',
     access: { who: GATES.member, plans },
     params: idParam,
     response: ZMaintenanceAircraftReportsEdit,
@@ -104,7 +123,11 @@ export const aircraftReportsRoutes = [
       const body = parseOr400(ZExtend, unwrapData(req.body));
       const d = await ctx.tx((uow) => extendItem(uow, actor, params.id, body));
       if (!d.ok) throw decisionError(d);
-      return { result: true, message: 'Item extended', MelItem: { id: d.value.mel_item_id, extended: true, extended_until: d.value.extended_until } };
+      return {
+        result: true,
+        message: 'Item extended',
+        MelItem: { id: d.value.mel_item_id, extended: true, extended_until: d.value.extended_until },
+      };
     },
   }),
   defineRoute({
@@ -113,7 +136,9 @@ export const aircraftReportsRoutes = [
     area: 'aircraft-reports',
     summary: 'Open MEL/CDL items of an aircraft with derived status, upcoming jobs, blocked and blockReason',
     access: { who: GATES.member, plans },
-    query: z.object({ aircraft_id: z.union([z.string(), z.number()], { error: 'Required' }).transform(String).pipe(zId) }),
+    query: z.object({
+      aircraft_id: z.union([z.string(), z.number()], { error: 'Required' }).transform(String).pipe(zId),
+    }),
     response: ZMaintenanceAircraftReportsAircraftStatus,
     handler: ({ ctx, actor, query }) => aircraftStatus(ctx.db, actor, query.aircraft_id),
   }),

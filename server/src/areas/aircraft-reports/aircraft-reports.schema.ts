@@ -22,12 +22,17 @@ import { emptyToNull, emptyToUndefined, zDecimal } from '../../http/zod.ts';
  */
 
 const upper = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : v);
-const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.preprocess((v) => emptyToUndefined(upper(v)), z.enum(values, { error: `One of ${values.join(', ')}` }).optional());
-const text = (max: number) => z.preprocess(emptyToNull, z.string().trim().max(max, `At most ${max} characters`).nullable());
+const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => emptyToUndefined(upper(v)), z.enum(values, { error: `One of ${values.join(', ')}` }).optional());
+const text = (max: number) =>
+  z.preprocess(emptyToNull, z.string().trim().max(max, `At most ${max} characters`).nullable());
 const optUnix = z.preprocess(emptyToNull, zUnix.nullable());
 
 /** Legacy OBSERVATION and RESTRICTION are remapped before validation (Part B 9.1). */
-const zType = z.preprocess((v) => (typeof v === 'string' ? remapLegacyReportType(v.trim().toUpperCase()) : v), z.enum(REPORT_TYPES, { error: `One of ${REPORT_TYPES.join(', ')}` }));
+const zType = z.preprocess(
+  (v) => (typeof v === 'string' ? remapLegacyReportType(v.trim().toUpperCase()) : v),
+  z.enum(REPORT_TYPES, { error: `One of ${REPORT_TYPES.join(', ')}` }),
+);
 
 /** Fields a report edit may change (all optional, no defaults: a partial update). */
 const editable = {
@@ -49,7 +54,10 @@ const editable = {
 export const ZReportEdit = z.object(editable);
 export const ZReportCreate = z.object({
   ...editable,
-  aircraft_id: z.preprocess(emptyToUndefined, z.union([z.string(), z.number()], { error: 'Required' }).transform(String).pipe(z.string().trim().min(1).max(64))),
+  aircraft_id: z.preprocess(
+    emptyToUndefined,
+    z.union([z.string(), z.number()], { error: 'Required' }).transform(String).pipe(z.string().trim().min(1).max(64)),
+  ),
   type: zType,
   title: z.string({ error: 'Required' }).trim().min(1, 'Required').max(180, 'At most 180 characters'),
   flight_id: z.preprocess(emptyToNull, z.uuid('Expected a flight UUID').nullable()).optional(),
@@ -58,21 +66,30 @@ export type TReportCreate = z.output<typeof ZReportCreate>;
 export type TReportEdit = z.output<typeof ZReportEdit>;
 
 /** `M`, `O` or both (any of `MO`, `OM`, `M,O`, `["M","O"]`), stored as `M`, `O` or `MO`. */
-const zProcedures = z.preprocess(
-  (v) => {
-    if (v === '' || v === null || v === undefined) return v === undefined ? undefined : null;
-    const parts = (Array.isArray(v) ? v.join('') : String(v)).toUpperCase().replace(/[\s,]/g, '');
-    if (!/^[MO]{1,2}$/.test(parts)) return parts || null;
-    return ['M', 'O'].filter((x) => parts.includes(x)).join('');
-  },
-  z.enum(['M', 'O', 'MO'], { error: 'M, O or both' }).nullable().optional(),
-);
+const zProcedures = z.preprocess((v) => {
+  if (v === '' || v === null || v === undefined) return v === undefined ? undefined : null;
+  const parts = (Array.isArray(v) ? v.join('') : String(v)).toUpperCase().replace(/[\s,]/g, '');
+  if (!/^[MO]{1,2}$/.test(parts)) return parts || null;
+  return ['M', 'O'].filter((x) => parts.includes(x)).join('');
+}, z.enum(['M', 'O', 'MO'], { error: 'M, O or both' }).nullable().optional());
 
-const releasedBy = z.union([z.string(), z.number()]).transform(String).pipe(z.string().trim().min(1, 'Required').max(64));
+const releasedBy = z
+  .union([z.string(), z.number()])
+  .transform(String)
+  .pipe(z.string().trim().min(1, 'Required').max(64));
 
 export const ZMelCreate = z.object({
-  category: z.preprocess((v) => emptyToNull(upper(v)), z.enum(MEL_CATEGORIES, { error: 'One of A, B, C, D' }).nullable().optional()),
-  interval_type: z.preprocess((v) => emptyToNull(upper(v)), z.enum(INTERVAL_TYPES, { error: `One of ${INTERVAL_TYPES.join(', ')}` }).nullable().optional()),
+  category: z.preprocess(
+    (v) => emptyToNull(upper(v)),
+    z.enum(MEL_CATEGORIES, { error: 'One of A, B, C, D' }).nullable().optional(),
+  ),
+  interval_type: z.preprocess(
+    (v) => emptyToNull(upper(v)),
+    z
+      .enum(INTERVAL_TYPES, { error: `One of ${INTERVAL_TYPES.join(', ')}` })
+      .nullable()
+      .optional(),
+  ),
   interval_value: z.preprocess(emptyToNull, zIntish.nullable().optional()),
   mel_reference: text(60).optional(),
   released_by: z.preprocess(emptyToUndefined, releasedBy.optional()),
@@ -91,7 +108,14 @@ export const ZMelEdit = z.object({
 export type TMelEdit = z.output<typeof ZMelEdit>;
 
 export const ZLimitation = z.object({
-  code: z.preprocess(upper, z.string({ error: 'Required' }).min(1, 'Required').max(32).regex(/^[A-Z][A-Z0-9_]*$/, 'A limitation code such as NO_IFR')),
+  code: z.preprocess(
+    upper,
+    z
+      .string({ error: 'Required' })
+      .min(1, 'Required')
+      .max(32)
+      .regex(/^[A-Z][A-Z0-9_]*$/, 'A limitation code such as NO_IFR'),
+  ),
   value: text(60).optional(),
   note: text(255).optional(),
 });
@@ -101,8 +125,16 @@ export type TLimitation = z.output<typeof ZLimitation>;
  * Create and edit bodies as `splitReportBody` reads them, for /openapi.json (the service validates each part).
  * `MelItem` may also sit inside `AircraftReport`; an empty `MelItemLimitation` removes all limitations.
  */
-export const ZReportCreateBody = z.object({ AircraftReport: ZReportCreate, MelItem: ZMelCreate.optional(), MelItemLimitation: z.array(ZLimitation).optional() });
-export const ZReportEditBody = z.object({ AircraftReport: ZReportEdit.optional(), MelItem: ZMelEdit.optional(), MelItemLimitation: z.array(ZLimitation).optional() });
+export const ZReportCreateBody = z.object({
+  AircraftReport: ZReportCreate,
+  MelItem: ZMelCreate.optional(),
+  MelItemLimitation: z.array(ZLimitation).optional(),
+});
+export const ZReportEditBody = z.object({
+  AircraftReport: ZReportEdit.optional(),
+  MelItem: ZMelEdit.optional(),
+  MelItemLimitation: z.array(ZLimitation).optional(),
+});
 
 export interface ReportInput {
   report: Record<string, unknown>;
@@ -117,7 +149,12 @@ export function splitReportBody(raw: unknown): ReportInput {
   const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
   const report = obj(b.AircraftReport) ?? {};
   const mel = obj(b.MelItem) ?? obj(report.MelItem);
-  const limKey = 'MelItemLimitation' in b ? b.MelItemLimitation : mel && 'MelItemLimitation' in mel ? mel.MelItemLimitation : undefined;
+  const limKey =
+    'MelItemLimitation' in b
+      ? b.MelItemLimitation
+      : mel && 'MelItemLimitation' in mel
+        ? mel.MelItemLimitation
+        : undefined;
   // An empty form value (`MelItemLimitation=`) posts the key with no rows: remove them all.
   const limitations = limKey === undefined ? null : limKey === '' || limKey === null ? [] : zipRows(rowsOf(limKey));
   return { report, mel, limitations };
@@ -133,5 +170,7 @@ function zipRows(rows: unknown[]): unknown[] {
   const arrays = Object.values(row).filter(Array.isArray) as unknown[][];
   if (!arrays.length) return rows;
   const n = Math.max(...arrays.map((a) => a.length));
-  return Array.from({ length: n }, (_, i) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Array.isArray(v) ? v[i] : i === 0 ? v : undefined])));
+  return Array.from({ length: n }, (_, i) =>
+    Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Array.isArray(v) ? v[i] : i === 0 ? v : undefined])),
+  );
 }

@@ -9,12 +9,23 @@ import {
   type MelCategory,
   type ReportStatus,
 } from '@ops/shared/rules/aircraft-reports/mel';
-import { mayActOnMel, mayChangeAircraftReport, mayWriteAircraftReports } from '@ops/shared/rules/aircraft-reports/policy';
+import {
+  mayActOnMel,
+  mayChangeAircraftReport,
+  mayWriteAircraftReports,
+} from '@ops/shared/rules/aircraft-reports/policy';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { type FieldErrors, type HttpError, badRequest, forbidden, notFound, zodFieldErrors } from '../../http/errors.ts';
+import {
+  type FieldErrors,
+  type HttpError,
+  badRequest,
+  forbidden,
+  notFound,
+  zodFieldErrors,
+} from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { addError, invalid, mergeErrors } from '../../http/errors.ts';
 import { type ReportRow, reportsRepository } from './aircraft-reports.repository.ts';
@@ -48,7 +59,12 @@ const isMelType = (t: string) => t === 'MEL' || t === 'CDL';
  * The shared closure rule types user ids as numbers; ids here are UUID text
  * (docs/decisions.md) and the rule only carries them through, never computes with them.
  */
-function stamp(prev: { status: string; closed: number | null; closed_by: string | null }, posted: ReportStatus | undefined, now: number, userId: string) {
+function stamp(
+  prev: { status: string; closed: number | null; closed_by: string | null },
+  posted: ReportStatus | undefined,
+  now: number,
+  userId: string,
+) {
   const out = closureStamp(prev as unknown as ClosureState, posted, now, userId as unknown as number);
   return { status: out.status, closed: out.closed, closed_by: out.closed_by as unknown as string | null };
 }
@@ -64,8 +80,19 @@ async function aircraftOf(db: Kysely<DB>, companyId: string, id: string) {
 }
 
 /** `released_by` must be an active user of the company who may release (Part B 4.2 item 6); `requester` is the reporter. */
-async function checkReleaser(db: Kysely<DB>, companyId: string, userId: string, requester: string | null): Promise<string | null> {
-  const u = await db.selectFrom('users').select(['id', 'user_group_id', 'active']).where('company_id', '=', companyId).where('id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
+async function checkReleaser(
+  db: Kysely<DB>,
+  companyId: string,
+  userId: string,
+  requester: string | null,
+): Promise<string | null> {
+  const u = await db
+    .selectFrom('users')
+    .select(['id', 'user_group_id', 'active'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', userId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!u?.active) return 'Unknown user';
   return canBeReleaser(u.user_group_id, u.id === requester) ? null : 'This user cannot release MEL or CDL items';
 }
@@ -80,13 +107,29 @@ function parseLimitations(rows: unknown[], errors: FieldErrors): TLimitation[] {
   return out;
 }
 
-async function insertLimitations(uow: UnitOfWork, companyId: string, melItemId: string, rows: TLimitation[], now: number) {
+async function insertLimitations(
+  uow: UnitOfWork,
+  companyId: string,
+  melItemId: string,
+  rows: TLimitation[],
+  now: number,
+) {
   if (!rows.length) return;
   // UUIDv7 ids one millisecond apart sort in posted order; lists order limitations by id.
   const ms = Date.now();
   await uow.trx
     .insertInto('mel_item_limitations')
-    .values(rows.map((l, i) => ({ id: uuidv7(ms + i), company_id: companyId, mel_item_id: melItemId, code: l.code, value: l.value ?? null, note: l.note ?? null, created: now })))
+    .values(
+      rows.map((l, i) => ({
+        id: uuidv7(ms + i),
+        company_id: companyId,
+        mel_item_id: melItemId,
+        code: l.code,
+        value: l.value ?? null,
+        note: l.note ?? null,
+        created: now,
+      })),
+    )
     .execute();
 }
 
@@ -117,7 +160,12 @@ export interface CreatedReport {
   expires: number | null;
 }
 
-export async function createReport(uow: UnitOfWork, actor: Actor, raw: unknown, opts: CreateOptions = {}): Promise<CreatedReport> {
+export async function createReport(
+  uow: UnitOfWork,
+  actor: Actor,
+  raw: unknown,
+  opts: CreateOptions = {},
+): Promise<CreatedReport> {
   const trx = uow.trx;
   const input: ReportInput = splitReportBody(raw);
   if (!mayWriteAircraftReports(actor)) throw forbidden('External auditors have read-only access');
@@ -126,7 +174,10 @@ export async function createReport(uow: UnitOfWork, actor: Actor, raw: unknown, 
   if (!parsed.success) mergeErrors(errors, '', zodFieldErrors(parsed.error));
   const r = parsed.success ? parsed.data : null;
 
-  const aircraftId = typeof input.report.aircraft_id === 'string' || typeof input.report.aircraft_id === 'number' ? String(input.report.aircraft_id) : null;
+  const aircraftId =
+    typeof input.report.aircraft_id === 'string' || typeof input.report.aircraft_id === 'number'
+      ? String(input.report.aircraft_id)
+      : null;
   const aircraft = aircraftId ? await aircraftOf(trx, actor.companyId, aircraftId) : undefined;
   if (aircraftId && !aircraft) throw notFound('Aircraft not found');
   const type = r?.type ?? null;
@@ -136,9 +187,16 @@ export async function createReport(uow: UnitOfWork, actor: Actor, raw: unknown, 
   }
 
   if (r?.flight_id && aircraft) {
-    const f = await trx.selectFrom('flights').select(['id', 'aircraft_id']).where('company_id', '=', actor.companyId).where('id', '=', r.flight_id).where('deleted', '=', 0).executeTakeFirst();
+    const f = await trx
+      .selectFrom('flights')
+      .select(['id', 'aircraft_id'])
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', r.flight_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!f) addError(errors, 'flight_id', 'Unknown flight');
-    else if (f.aircraft_id && f.aircraft_id !== aircraft.id) addError(errors, 'flight_id', 'The flight was made with another aircraft');
+    else if (f.aircraft_id && f.aircraft_id !== aircraft.id)
+      addError(errors, 'flight_id', 'The flight was made with another aircraft');
   }
 
   // The MEL or CDL block is validated with the report: one answer lists every problem.
@@ -151,9 +209,14 @@ export async function createReport(uow: UnitOfWork, actor: Actor, raw: unknown, 
     else {
       mel = m.data;
       const category = mel.category ?? null;
-      if (type === 'MEL' && category === null) addError(errors, 'MelItem.category', 'Required for a MEL item (A, B, C or D)');
-      const iv = defaultInterval(category, { interval_type: mel.interval_type ?? null, interval_value: mel.interval_value ?? null });
-      if (!iv.ok) addError(errors, /value/i.test(iv.reason) ? 'MelItem.interval_value' : 'MelItem.interval_type', iv.reason);
+      if (type === 'MEL' && category === null)
+        addError(errors, 'MelItem.category', 'Required for a MEL item (A, B, C or D)');
+      const iv = defaultInterval(category, {
+        interval_type: mel.interval_type ?? null,
+        interval_value: mel.interval_value ?? null,
+      });
+      if (!iv.ok)
+        addError(errors, /value/i.test(iv.reason) ? 'MelItem.interval_value' : 'MelItem.interval_type', iv.reason);
       else interval = iv.interval;
       if (!mel.released_by) addError(errors, 'MelItem.released_by', 'Required');
       else {
@@ -168,7 +231,8 @@ export async function createReport(uow: UnitOfWork, actor: Actor, raw: unknown, 
   const now = nowSeconds();
   const raisedAt = opts.raisedAt ?? now;
   const id = opts.id ?? uuidv7();
-  if (opts.id && (await reportsRepository.findAny(trx, actor.companyId, opts.id))) throw badRequest('A report with this id already exists');
+  if (opts.id && (await reportsRepository.findAny(trx, actor.companyId, opts.id)))
+    throw badRequest('A report with this id already exists');
   const closure = stamp({ status: 'OPEN', closed: null, closed_by: null }, r.status ?? 'OPEN', now, actor.userId);
   await trx
     .insertInto('aircraft_reports')
@@ -245,7 +309,13 @@ export async function createReport(uow: UnitOfWork, actor: Actor, raw: unknown, 
     created = { id, mel_item_id: melId, starts: window.starts, expires: window.expires };
     await emitMelWebhook(uow, actor, id, 'mel.raised');
   }
-  await notifyReportCreated(uow, actor, { id, title: r.title, severity: r.severity ?? 'LOW', aircraft_status: r.aircraft_status ?? 'FLYABLE', registration: aircraft.registration });
+  await notifyReportCreated(uow, actor, {
+    id,
+    title: r.title,
+    severity: r.severity ?? 'LOW',
+    aircraft_status: r.aircraft_status ?? 'FLYABLE',
+    registration: aircraft.registration,
+  });
   return created;
 }
 
@@ -264,7 +334,8 @@ function requireEditor(actor: Actor, report: ReportRow, action: 'edit' | 'close'
     }
     return;
   }
-  if (!mayChangeAircraftReport(actor, report)) throw forbidden('Only the reporter, managers and mechanics can change this report');
+  if (!mayChangeAircraftReport(actor, report))
+    throw forbidden('Only the reporter, managers and mechanics can change this report');
 }
 
 export async function editReport(uow: UnitOfWork, actor: Actor, id: string, raw: unknown): Promise<void> {
@@ -301,7 +372,20 @@ export async function editReport(uow: UnitOfWork, actor: Actor, id: string, raw:
 
   const now = nowSeconds();
   const set: Record<string, unknown> = {};
-  for (const k of ['type', 'title', 'description', 'ata_chapter', 'system', 'severity', 'aircraft_status', 'dispatch_condition', 'hours', 'cycles', 'deferred_until', 'deferred_reference'] as const) {
+  for (const k of [
+    'type',
+    'title',
+    'description',
+    'ata_chapter',
+    'system',
+    'severity',
+    'aircraft_status',
+    'dispatch_condition',
+    'hours',
+    'cycles',
+    'deferred_until',
+    'deferred_reference',
+  ] as const) {
     if (r[k] !== undefined) set[k] = r[k];
   }
   if (isMelType(report.type)) set.dispatch_condition = report.type;
@@ -322,11 +406,21 @@ export async function editReport(uow: UnitOfWork, actor: Actor, id: string, raw:
       mset.released_by = mel.released_by;
       if (mel.released_by !== melRow.released_by) mset.released = now;
     }
-    if (Object.keys(mset).length) await trx.updateTable('mel_items').set({ ...mset, modified: now }).where('company_id', '=', actor.companyId).where('id', '=', melRow.id).execute();
+    if (Object.keys(mset).length)
+      await trx
+        .updateTable('mel_items')
+        .set({ ...mset, modified: now })
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', melRow.id)
+        .execute();
   }
   if (melRow && limitations !== null) {
     // Posted limitations replace the whole set (Part B 4.2 item 4).
-    await trx.deleteFrom('mel_item_limitations').where('company_id', '=', actor.companyId).where('mel_item_id', '=', melRow.id).execute();
+    await trx
+      .deleteFrom('mel_item_limitations')
+      .where('company_id', '=', actor.companyId)
+      .where('mel_item_id', '=', melRow.id)
+      .execute();
     await insertLimitations(uow, actor.companyId, melRow.id, limitations, now);
   }
   // Every closing path (REST edit, the offline command) passes here.
@@ -338,8 +432,14 @@ export async function deleteReport(uow: UnitOfWork, actor: Actor, id: string): P
   const report = await loadForWrite(trx, actor, id);
   requireEditor(actor, report, 'delete');
   if (report.maintenance_job_id) {
-    const job = await trx.selectFrom('maintenance_jobs').select(['crs_signed']).where('company_id', '=', actor.companyId).where('id', '=', report.maintenance_job_id).executeTakeFirst();
-    if (job?.crs_signed) throw badRequest('The report is part of a maintenance job whose CRS is signed; it stays in the record');
+    const job = await trx
+      .selectFrom('maintenance_jobs')
+      .select(['crs_signed'])
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', report.maintenance_job_id)
+      .executeTakeFirst();
+    if (job?.crs_signed)
+      throw badRequest('The report is part of a maintenance job whose CRS is signed; it stays in the record');
   }
   await trx
     .updateTable('aircraft_reports')
@@ -350,7 +450,9 @@ export async function deleteReport(uow: UnitOfWork, actor: Actor, id: string): P
 }
 
 /** A server decision on an item: taken, or refused with the reason (`forbidden` is a role refusal). */
-export type MelDecision<T> = { ok: true; value: T } | { ok: false; code: 'forbidden' | 'rejected' | 'not_found'; reason: string };
+export type MelDecision<T> =
+  | { ok: true; value: T }
+  | { ok: false; code: 'forbidden' | 'rejected' | 'not_found'; reason: string };
 
 export async function extendItem(
   uow: UnitOfWork,
@@ -364,18 +466,30 @@ export async function extendItem(
   const item = isMelType(report.type) ? await reportsRepository.melItem(trx, actor.companyId, reportId) : undefined;
   if (!item) return { ok: false, code: 'rejected', reason: 'This report has no MEL or CDL item' };
   const now = nowSeconds();
-  const check = checkExtension(itemState(item, report.status), { extended_until: input.extended_until, now, role: actor.role, timeZone: actor.company.timezone });
+  const check = checkExtension(itemState(item, report.status), {
+    extended_until: input.extended_until,
+    now,
+    role: actor.role,
+    timeZone: actor.company.timezone,
+  });
   if (!check.ok) return { ok: false, code: check.code, reason: check.reason };
   const until = input.extended_until as number;
   // Conditional on `extended = 0`: two concurrent extensions cannot both win.
   const res = await trx
     .updateTable('mel_items')
-    .set({ extended: 1, extended_by: actor.userId, extended_until: until, extension_reason: input.reason ?? null, modified: now })
+    .set({
+      extended: 1,
+      extended_by: actor.userId,
+      extended_until: until,
+      extension_reason: input.reason ?? null,
+      modified: now,
+    })
     .where('company_id', '=', actor.companyId)
     .where('id', '=', item.id)
     .where('extended', '=', 0)
     .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) return { ok: false, code: 'rejected', reason: 'The item has already been extended once.' };
+  if (Number(res.numUpdatedRows) !== 1)
+    return { ok: false, code: 'rejected', reason: 'The item has already been extended once.' };
   await trx
     .updateTable('aircraft_reports')
     .set({ modified: now, change_no: await uow.changeNo(actor.companyId, 'aircraft_reports') })
@@ -386,11 +500,16 @@ export async function extendItem(
   return { ok: true, value: { extended_until: until, mel_item_id: item.id } };
 }
 
-export async function closeItem(uow: UnitOfWork, actor: Actor, reportId: string): Promise<MelDecision<{ closed: number }>> {
+export async function closeItem(
+  uow: UnitOfWork,
+  actor: Actor,
+  reportId: string,
+): Promise<MelDecision<{ closed: number }>> {
   const trx = uow.trx;
   const report = await reportsRepository.find(trx, actor.companyId, reportId);
   if (!report) return { ok: false, code: 'not_found', reason: 'Aircraft report not found' };
-  if (!mayActOnMel(actor, 'close', null)) return { ok: false, code: 'forbidden', reason: 'Only managers and mechanics can close MEL or CDL items' };
+  if (!mayActOnMel(actor, 'close', null))
+    return { ok: false, code: 'forbidden', reason: 'Only managers and mechanics can close MEL or CDL items' };
   if (!isMelType(report.type)) return { ok: false, code: 'rejected', reason: 'This report has no MEL or CDL item' };
   if (report.status === 'CLOSED') return { ok: false, code: 'rejected', reason: 'The item is already closed.' };
   await editReport(uow, actor, reportId, { AircraftReport: { status: 'CLOSED' } });
@@ -404,10 +523,22 @@ export function decisionError(d: { code: 'forbidden' | 'rejected' | 'not_found';
 }
 
 /** Closes every open report of a job (CRS signed), stamping the signer (Part B 3.2 last row). */
-export async function closeReportsOfJob(uow: UnitOfWork, actor: Actor, signerId: string, jobId: string, now: number): Promise<number> {
+export async function closeReportsOfJob(
+  uow: UnitOfWork,
+  actor: Actor,
+  signerId: string,
+  jobId: string,
+  now: number,
+): Promise<number> {
   const res = await uow.trx
     .updateTable('aircraft_reports')
-    .set({ status: 'CLOSED', closed: now, closed_by: signerId, modified: now, change_no: await uow.changeNo(actor.companyId, 'aircraft_reports') })
+    .set({
+      status: 'CLOSED',
+      closed: now,
+      closed_by: signerId,
+      modified: now,
+      change_no: await uow.changeNo(actor.companyId, 'aircraft_reports'),
+    })
     .where('company_id', '=', actor.companyId)
     .where('maintenance_job_id', '=', jobId)
     .where('deleted', '=', 0)

@@ -1,4 +1,10 @@
-import { AIRCRAFT_REPORT_WRITABLE, FLEET_TYPES, type FleetReportDoc, fleetCollection, toFleetReport } from '@ops/shared';
+import {
+  AIRCRAFT_REPORT_WRITABLE,
+  FLEET_TYPES,
+  type FleetReportDoc,
+  fleetCollection,
+  toFleetReport,
+} from '@ops/shared';
 import { reportDocs } from './aircraft-reports.repository.ts';
 import { createReport, deleteReport, editReport, raisedAtOf } from './aircraft-reports.service.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
@@ -22,7 +28,13 @@ const source: SyncSource<FleetReportDoc> = {
     if (onlyVisibleTo) q = q.where('r.deleted', '=', 0);
     const rows = await q.orderBy('r.change_no').orderBy('r.id').limit(limit).execute();
     const docs = await reportDocs(db, companyId, rows, nowSeconds());
-    return rows.map((r, i) => ({ seq: Number(r.change_no), id: r.id, deleted: !!r.deleted, scope: {}, doc: toFleetReport(docs[i]) }));
+    return rows.map((r, i) => ({
+      seq: Number(r.change_no),
+      id: r.id,
+      deleted: !!r.deleted,
+      scope: {},
+      doc: toFleetReport(docs[i]),
+    }));
   },
 };
 
@@ -37,7 +49,12 @@ registerRecordType<FleetReportDoc>(fleetCollection, {
   types: [FLEET_TYPES.report],
   sources: [source],
   async load(db, companyId, id) {
-    const row = await db.selectFrom('aircraft_reports').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('aircraft_reports')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return null;
     const [doc] = await reportDocs(db, companyId, [row], nowSeconds());
     return { ...toFleetReport(doc), _deleted: !!row.deleted };
@@ -53,10 +70,22 @@ registerRecordType<FleetReportDoc>(fleetCollection, {
     if (stored?._deleted) return { ok: false, reason: 'This report was deleted' };
     if (!stored) {
       // Decisions on MEL and CDL items are commands: the server computes the window and checks the roles once.
-      if (isMel(incoming.report_type)) return { ok: false, reason: 'Raise MEL and CDL items with the mel.raise command' };
-      const fields: Record<string, unknown> = { aircraft_id: incoming.aircraft_id, flight_id: incoming.flight_id, type: incoming.report_type };
+      if (isMel(incoming.report_type))
+        return { ok: false, reason: 'Raise MEL and CDL items with the mel.raise command' };
+      const fields: Record<string, unknown> = {
+        aircraft_id: incoming.aircraft_id,
+        flight_id: incoming.flight_id,
+        type: incoming.report_type,
+      };
       for (const f of AIRCRAFT_REPORT_WRITABLE) fields[f] = incoming[f];
-      await ctx.tx((uow) => createReport(uow, actor, { AircraftReport: fields }, { id: incoming.id, raisedAt: raisedAtOf(Number(incoming.created) || 0, nowSeconds()) }));
+      await ctx.tx((uow) =>
+        createReport(
+          uow,
+          actor,
+          { AircraftReport: fields },
+          { id: incoming.id, raisedAt: raisedAtOf(Number(incoming.created) || 0, nowSeconds()) },
+        ),
+      );
       return { ok: true };
     }
     const changed: Record<string, unknown> = {};

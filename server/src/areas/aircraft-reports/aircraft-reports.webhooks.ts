@@ -11,12 +11,23 @@ import { presentReport } from './aircraft-reports.presenter.ts';
 import { reportDocs, reportsRepository } from './aircraft-reports.repository.ts';
 
 /** An aircraft report event, the report presented as `GET /aircraft_reports/view` presents it. */
-function emitReportWebhook(uow: UnitOfWork, companyId: string, timeZone: string, reportId: string, type: WebhookEvent): Promise<void> {
+function emitReportWebhook(
+  uow: UnitOfWork,
+  companyId: string,
+  timeZone: string,
+  reportId: string,
+  type: WebhookEvent,
+): Promise<void> {
   return emitWebhook(uow, companyId, type, 'AircraftReport', reportId, async () => {
     const row = await reportsRepository.find(uow.trx, companyId, reportId);
     if (!row) return null;
     const [doc] = await reportDocs(uow.trx, companyId, [row], nowSeconds(), timeZone);
-    const aircraft = await uow.trx.selectFrom('aircraft').select('registration').where('company_id', '=', companyId).where('id', '=', doc.aircraft_id).executeTakeFirst();
+    const aircraft = await uow.trx
+      .selectFrom('aircraft')
+      .select('registration')
+      .where('company_id', '=', companyId)
+      .where('id', '=', doc.aircraft_id)
+      .executeTakeFirst();
     return presentReport(doc, { registration: aircraft?.registration ?? null });
   });
 }
@@ -27,7 +38,12 @@ function emitReportWebhook(uow: UnitOfWork, companyId: string, timeZone: string,
  * extending an expired item can make it airworthy again, a late raise can
  * block it.
  */
-export async function emitMelWebhook(uow: UnitOfWork, actor: Actor, reportId: string, type: WebhookEvent): Promise<void> {
+export async function emitMelWebhook(
+  uow: UnitOfWork,
+  actor: Actor,
+  reportId: string,
+  type: WebhookEvent,
+): Promise<void> {
   await emitReportWebhook(uow, actor.companyId, actor.company.timezone, reportId, type);
   const row = await reportsRepository.find(uow.trx, actor.companyId, reportId);
   if (row) await publishAircraftState(uow, actor.companyId, actor.company.timezone, row.aircraft_id, nowSeconds());
@@ -42,9 +58,19 @@ export async function emitMelWebhook(uow: UnitOfWork, actor: Actor, reportId: st
  * on several processes decide one after the other and publish each change once.
  * Returns what it published.
  */
-export async function publishAircraftState(uow: UnitOfWork, companyId: string, timeZone: string, aircraftId: string, now: number): Promise<{ expired: number; block: 'blocked' | 'unblocked' | null }> {
+export async function publishAircraftState(
+  uow: UnitOfWork,
+  companyId: string,
+  timeZone: string,
+  aircraftId: string,
+  now: number,
+): Promise<{ expired: number; block: 'blocked' | 'unblocked' | null }> {
   const trx = uow.trx;
-  await trx.insertInto('aircraft_block_marks').values({ aircraft_id: aircraftId, company_id: companyId, blocked: 0, modified: now }).onConflict((oc) => oc.column('aircraft_id').doNothing()).execute();
+  await trx
+    .insertInto('aircraft_block_marks')
+    .values({ aircraft_id: aircraftId, company_id: companyId, blocked: 0, modified: now })
+    .onConflict((oc) => oc.column('aircraft_id').doNothing())
+    .execute();
   const mark = await trx
     .updateTable('aircraft_block_marks')
     .set({ modified: now })
@@ -58,7 +84,13 @@ export async function publishAircraftState(uow: UnitOfWork, companyId: string, t
   for (const item of state.items.filter((i) => i.status === 'EXPIRED')) {
     const res = await trx
       .insertInto('mel_expiry_marks')
-      .values({ mel_item_id: item.mel_item_id, extended: item.extended ? 1 : 0, company_id: companyId, aircraft_report_id: item.report_id, created: now })
+      .values({
+        mel_item_id: item.mel_item_id,
+        extended: item.extended ? 1 : 0,
+        company_id: companyId,
+        aircraft_report_id: item.report_id,
+        created: now,
+      })
       .onConflict((oc) => oc.columns(['mel_item_id', 'extended']).doNothing())
       .executeTakeFirst();
     if (Number(res.numInsertedOrUpdatedRows ?? 0) !== 1) continue;
@@ -66,7 +98,11 @@ export async function publishAircraftState(uow: UnitOfWork, companyId: string, t
     await emitReportWebhook(uow, companyId, timeZone, item.report_id, 'mel.expired');
   }
   if (state.blocked === !!mark.blocked) return { expired, block: null };
-  await trx.updateTable('aircraft_block_marks').set({ blocked: state.blocked ? 1 : 0 }).where('aircraft_id', '=', aircraftId).execute();
+  await trx
+    .updateTable('aircraft_block_marks')
+    .set({ blocked: state.blocked ? 1 : 0 })
+    .where('aircraft_id', '=', aircraftId)
+    .execute();
   const type = state.blocked ? 'aircraft.blocked' : 'aircraft.unblocked';
   await emitWebhook(uow, companyId, type, 'Aircraft', aircraftId, async () => {
     const a = await aircraftRepository.find(trx, companyId, aircraftId);

@@ -50,10 +50,16 @@ export async function companyTimeZone(db: Kysely<DB>, companyId: string): Promis
  * running totals, means a flight flown before the defect was found and
  * confirmed later does not eat into the window.
  */
-export async function countersFor(db: Kysely<DB>, companyId: string, timeZone: string, items: readonly CounterInput[]): Promise<Map<string, MelCounters>> {
+export async function countersFor(
+  db: Kysely<DB>,
+  companyId: string,
+  timeZone: string,
+  items: readonly CounterInput[],
+): Promise<Map<string, MelCounters>> {
   const out = new Map<string, MelCounters>();
   const counted = items.filter((i) => isCounterInterval((i.interval_type as IntervalType | null) ?? null));
-  for (const i of items) out.set(i.key, { flights: i.baseline_flights ?? 0, cycles: i.baseline_cycles ?? 0, flightDays: 0 });
+  for (const i of items)
+    out.set(i.key, { flights: i.baseline_flights ?? 0, cycles: i.baseline_cycles ?? 0, flightDays: 0 });
   if (!counted.length) return out;
   const aircraftIds = [...new Set(counted.map((i) => i.aircraft_id))];
   const since = counted.reduce((m, i) => Math.min(m, i.raisedAt, i.starts ?? i.raisedAt), Number.POSITIVE_INFINITY);
@@ -85,14 +91,26 @@ export async function countersFor(db: Kysely<DB>, companyId: string, timeZone: s
       }
       if (i.starts !== null && at >= i.starts) days.add(DateTime.fromSeconds(at, { zone: timeZone }).toISODate() ?? '');
     }
-    out.set(i.key, { flights: (i.baseline_flights ?? 0) + n, cycles: (i.baseline_cycles ?? 0) + landings, flightDays: days.size });
+    out.set(i.key, {
+      flights: (i.baseline_flights ?? 0) + n,
+      cycles: (i.baseline_cycles ?? 0) + landings,
+      flightDays: days.size,
+    });
   }
   return out;
 }
 
 type MelRow = Pick<
   MelItemsTable,
-  'category' | 'interval_type' | 'interval_value' | 'starts' | 'expires' | 'baseline_flights' | 'baseline_cycles' | 'extended' | 'extended_until'
+  | 'category'
+  | 'interval_type'
+  | 'interval_value'
+  | 'starts'
+  | 'expires'
+  | 'baseline_flights'
+  | 'baseline_cycles'
+  | 'extended'
+  | 'extended_until'
 >;
 
 export function itemState(m: MelRow, reportStatus: string): MelItemState {
@@ -123,7 +141,13 @@ export interface DeriveInput extends MelRow {
 }
 
 /** Derived status and deadline of each item at `now` (two queries at most: zone and flights). */
-export async function deriveAll(db: Kysely<DB>, companyId: string, items: readonly DeriveInput[], now: number, timeZone?: string): Promise<Map<string, Derived>> {
+export async function deriveAll(
+  db: Kysely<DB>,
+  companyId: string,
+  items: readonly DeriveInput[],
+  now: number,
+  timeZone?: string,
+): Promise<Map<string, Derived>> {
   const out = new Map<string, Derived>();
   if (!items.length) return out;
   const zone = timeZone ?? (await companyTimeZone(db, companyId));

@@ -1,5 +1,12 @@
 import { aircraftReportsCollection, type Viewer } from '@ops/shared';
-import { canBeReleaser, MEL_CATEGORIES, REPORT_STATUSES, REPORT_TYPES, remapLegacyReportType, SEVERITIES } from '@ops/shared/rules/aircraft-reports/mel';
+import {
+  canBeReleaser,
+  MEL_CATEGORIES,
+  REPORT_STATUSES,
+  REPORT_TYPES,
+  remapLegacyReportType,
+  SEVERITIES,
+} from '@ops/shared/rules/aircraft-reports/mel';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
@@ -21,28 +28,45 @@ import { presentReport } from './aircraft-reports.presenter.ts';
 const viewerOf = (a: Actor): Viewer => ({ userId: a.userId, companyId: a.companyId, role: a.role });
 
 const list = (allowed: readonly string[], label: string) =>
-  z.preprocess(
-    (v) => {
-      const x = emptyToUndefined(v);
-      if (x === undefined) return undefined;
-      // A non-text item (`[[]]`) stays as it is, so the enum refuses it instead of reading it as empty.
-      const parts = (Array.isArray(x) ? x : String(x).split(',')).map((p) => (typeof p === 'string' ? p.trim().toUpperCase() : p)).filter((p) => p !== '');
-      return parts.map((p) => (label === 'type' && typeof p === 'string' ? remapLegacyReportType(p) : p));
-    },
-    z.array(z.enum(allowed as [string, ...string[]], { error: `Each ${label} one of ${allowed.join(', ')}` })).optional(),
-  );
+  z.preprocess((v) => {
+    const x = emptyToUndefined(v);
+    if (x === undefined) return undefined;
+    // A non-text item (`[[]]`) stays as it is, so the enum refuses it instead of reading it as empty.
+    const parts = (Array.isArray(x) ? x : String(x).split(','))
+      .map((p) => (typeof p === 'string' ? p.trim().toUpperCase() : p))
+      .filter((p) => p !== '');
+    return parts.map((p) => (label === 'type' && typeof p === 'string' ? remapLegacyReportType(p) : p));
+  }, z
+    .array(z.enum(allowed as [string, ...string[]], { error: `Each ${label} one of ${allowed.join(', ')}` }))
+    .optional());
 
 export const ZIndex = z.object({
   aircraft: z.preprocess(emptyToUndefined, z.union([z.string(), z.number()]).transform(String).optional()),
   flight: z.preprocess(emptyToUndefined, z.string().max(64).optional()),
   type: list(REPORT_TYPES, 'type'),
   status: list(REPORT_STATUSES, 'status'),
-  severity: z.preprocess((v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toUpperCase()) : v), z.enum(SEVERITIES).optional()),
-  category: z.preprocess((v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toUpperCase()) : v), z.enum(MEL_CATEGORIES).optional()),
+  severity: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toUpperCase()) : v),
+    z.enum(SEVERITIES).optional(),
+  ),
+  category: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toUpperCase()) : v),
+    z.enum(MEL_CATEGORIES).optional(),
+  ),
   wc: z.preprocess(emptyToUndefined, z.string().trim().max(200).optional()),
   job: z.preprocess(emptyToUndefined, z.string().max(64).optional()),
-  linked: z.preprocess((v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v), z.enum(['yes', 'no']).optional()),
-  limit: z.preprocess(emptyToUndefined, z.union([z.number(), z.string().regex(/^\d+$/, 'Expected a number')]).transform(Number).pipe(z.number().int().min(1, 'At least 1')).optional()),
+  linked: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
+    z.enum(['yes', 'no']).optional(),
+  ),
+  limit: z.preprocess(
+    emptyToUndefined,
+    z
+      .union([z.number(), z.string().regex(/^\d+$/, 'Expected a number')])
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'At least 1'))
+      .optional(),
+  ),
   page: zPage,
 });
 
@@ -77,7 +101,9 @@ export async function listReports(db: Kysely<DB>, actor: Actor, raw: unknown) {
   }
   if (f.wc) {
     const p = likePattern(f.wc);
-    q = q.where(sql<boolean>`(lower(r.title) like ${p} escape '\\' or lower(coalesce(r.description, '')) like ${p} escape '\\')`);
+    q = q.where(
+      sql<boolean>`(lower(r.title) like ${p} escape '\\' or lower(coalesce(r.description, '')) like ${p} escape '\\')`,
+    );
   }
   if (f.job) q = q.where('r.maintenance_job_id', '=', f.job);
   if (f.linked === 'yes') q = q.where('r.maintenance_job_id', 'is not', null);
@@ -113,9 +139,19 @@ export async function viewReport(db: Kysely<DB>, actor: Actor, id: string) {
   const row = await reportsRepository.find(db, actor.companyId, id);
   if (!row) throw notFound('Aircraft report not found');
   const [doc] = await reportDocs(db, actor.companyId, [row], nowSeconds(), actor.company.timezone);
-  const aircraft = await db.selectFrom('aircraft').select('registration').where('company_id', '=', actor.companyId).where('id', '=', row.aircraft_id).executeTakeFirst();
+  const aircraft = await db
+    .selectFrom('aircraft')
+    .select('registration')
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', row.aircraft_id)
+    .executeTakeFirst();
   const reporter = row.user_id
-    ? await db.selectFrom('users').select(['name', 'surname']).where('company_id', '=', actor.companyId).where('id', '=', row.user_id).executeTakeFirst()
+    ? await db
+        .selectFrom('users')
+        .select(['name', 'surname'])
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', row.user_id)
+        .executeTakeFirst()
     : undefined;
   const job = row.maintenance_job_id
     ? await db
@@ -128,8 +164,13 @@ export async function viewReport(db: Kysely<DB>, actor: Actor, id: string) {
     : undefined;
   return {
     result: true,
-    ...presentReport(aircraftReportsCollection.visible(doc, viewerOf(actor)), { registration: aircraft?.registration ?? null, reporter: reporter ?? null }),
-    MaintenanceJob: job ? { id: job.id, name: job.name, status: job.status, start: job.start, crs_signed: !!job.crs_signed } : null,
+    ...presentReport(aircraftReportsCollection.visible(doc, viewerOf(actor)), {
+      registration: aircraft?.registration ?? null,
+      reporter: reporter ?? null,
+    }),
+    MaintenanceJob: job
+      ? { id: job.id, name: job.name, status: job.status, start: job.start, crs_signed: !!job.crs_signed }
+      : null,
     // Photos and documents of the defect (uploads with model `AircraftReport`).
     Upload: (await uploadsOf(db, actor.companyId, 'AircraftReport', [row.id])).get(row.id) ?? [],
   };
@@ -152,7 +193,13 @@ export async function releasers(db: Kysely<DB>, actor: Actor) {
 }
 
 export async function aircraftStatus(db: Kysely<DB>, actor: Actor, aircraftId: string) {
-  const aircraft = await db.selectFrom('aircraft').select(['id', 'registration']).where('company_id', '=', actor.companyId).where('id', '=', aircraftId).where('deleted', '=', 0).executeTakeFirst();
+  const aircraft = await db
+    .selectFrom('aircraft')
+    .select(['id', 'registration'])
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', aircraftId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!aircraft) throw notFound('Aircraft not found');
   const now = nowSeconds();
   const state = await aircraftBlockState(db, actor.companyId, aircraft.id, now);
@@ -201,7 +248,11 @@ export async function melSummary(db: Kysely<DB>, actor: Actor) {
   const byAircraft = new Map<string, Counts & { aircraft_id: string; registration: string }>();
   for (const r of rows) {
     const status = derived.get(r.report_id)?.status ?? 'OPEN';
-    const plane = byAircraft.get(r.aircraft_id) ?? { aircraft_id: r.aircraft_id, registration: r.registration, ...zero() };
+    const plane = byAircraft.get(r.aircraft_id) ?? {
+      aircraft_id: r.aircraft_id,
+      registration: r.registration,
+      ...zero(),
+    };
     byAircraft.set(r.aircraft_id, plane);
     for (const c of [total, byType[r.type as 'MEL' | 'CDL'], plane]) {
       if (!c) continue;
@@ -216,6 +267,8 @@ export async function melSummary(db: Kysely<DB>, actor: Actor) {
     ...total,
     MEL: byType.MEL,
     CDL: byType.CDL,
-    aircraft: [...byAircraft.values()].map((a) => ({ ...a, blocked: a.expired > 0 })).sort((x, y) => x.registration.localeCompare(y.registration)),
+    aircraft: [...byAircraft.values()]
+      .map((a) => ({ ...a, blocked: a.expired > 0 }))
+      .sort((x, y) => x.registration.localeCompare(y.registration)),
   };
 }

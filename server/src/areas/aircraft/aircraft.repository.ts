@@ -38,5 +38,6 @@ function baseQuery(db: Kysely<DB>, companyId: string) {
 
 export const aircraftRepository = {
   list: (db: Kysely<DB>, companyId: string) => baseQuery(db, companyId).orderBy('a.registration').execute(),
-  find: (db: Kysely<DB>, companyId: string, id: string) => baseQuery(db, companyId).where('a.id', '=', id).executeTakeFirst(),
+  find: (db: Kysely<DB>, companyId: string, id: string) =>
+    baseQuery(db, companyId).where('a.id', '=', id).executeTakeFirst(),
 };

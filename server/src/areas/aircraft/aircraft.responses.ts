@@ -31,10 +31,12 @@ const zAircraftRow = z.object({
 
 /** GET /aircraft/index.json */
 export const ZAircraftIndex = z.strictObject({
-  aircraft: z.array(z.object({
-    Aircraft: zAircraftRow,
-    AircraftModel: zAircraftModel,
-  })),
+  aircraft: z.array(
+    z.object({
+      Aircraft: zAircraftRow,
+      AircraftModel: zAircraftModel,
+    }),
+  ),
 });
 
 /** GET /aircraft/view/:id.json */
@@ -50,38 +52,44 @@ export const ZAircraftView = z.strictObject({
     radio_expiration: z.string().nullable(),
     avionics_expiration: z.string().nullable(),
   }),
-  Base: z.object({
-    id: z.string(),
-    name: z.string(),
-    default: z.boolean(),
-    airport_id: z.string().nullable(),
-    company_id: z.string(),
-  }).nullable(),
+  Base: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      default: z.boolean(),
+      airport_id: z.string().nullable(),
+      company_id: z.string(),
+    })
+    .nullable(),
   AircraftModel: zAircraftModel,
 });
 
 /** GET /aircraft/models.json */
 export const ZAircraftModels = z.strictObject({
-  models: z.array(z.object({
-    AircraftModel: z.object({
-      id: z.string(),
-      name: z.string(),
-      icao: z.string().nullable(),
-      manufacturer_id: z.string(),
+  models: z.array(
+    z.object({
+      AircraftModel: z.object({
+        id: z.string(),
+        name: z.string(),
+        icao: z.string().nullable(),
+        manufacturer_id: z.string(),
+      }),
+      AircraftManufacturer: z.object({
+        id: z.string(),
+        name: z.string(),
+      }),
     }),
-    AircraftManufacturer: z.object({
-      id: z.string(),
-      name: z.string(),
-    }),
-  })),
+  ),
 });
 
 /** GET /aircraft/manufacturers.json */
 export const ZAircraftManufacturers = z.strictObject({
-  manufacturers: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-  })),
+  manufacturers: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+    }),
+  ),
 });
 
 /** POST /manager/aircraft/add.json */

@@ -9,7 +9,13 @@ import { ZCreate, ZEdit } from './aircraft.schema.ts';
 import { createAircraft, deactivateAircraft, editAircraft } from './manage.service.ts';
 import { presentAircraft, presentAircraftDetails } from './aircraft.presenter.ts';
 import { aircraftRepository } from './aircraft.repository.ts';
-import { ZAircraftIndex, ZAircraftView, ZAircraftModels, ZAircraftManufacturers, ZManagerAircraftAdd } from './aircraft.responses.ts';
+import {
+  ZAircraftIndex,
+  ZAircraftView,
+  ZAircraftModels,
+  ZAircraftManufacturers,
+  ZManagerAircraftAdd,
+} from './aircraft.responses.ts';
 
 export const aircraftRoutes = [
   defineRoute({
@@ -19,7 +25,9 @@ export const aircraftRoutes = [
     summary: 'Aircraft of the company with model and manufacturer (CONTRACT 4)',
     access: { who: GATES.member },
     response: ZAircraftIndex,
-    handler: async ({ ctx, actor }) => ({ aircraft: (await aircraftRepository.list(ctx.db, actor.companyId)).map(presentAircraft) }),
+    handler: async ({ ctx, actor }) => ({
+      aircraft: (await aircraftRepository.list(ctx.db, actor.companyId)).map(presentAircraft),
+    }),
   }),
   defineRoute({
     method: 'GET',
@@ -33,13 +41,26 @@ export const aircraftRoutes = [
       const row = await aircraftRepository.find(ctx.db, actor.companyId, params.id);
       if (!row) throw notFound('Aircraft not found');
       const base = row.base_id
-        ? await ctx.db.selectFrom('bases').select(['id', 'name', 'is_default', 'airport_id', 'company_id']).where('company_id', '=', actor.companyId).where('id', '=', row.base_id).executeTakeFirst()
+        ? await ctx.db
+            .selectFrom('bases')
+            .select(['id', 'name', 'is_default', 'airport_id', 'company_id'])
+            .where('company_id', '=', actor.companyId)
+            .where('id', '=', row.base_id)
+            .executeTakeFirst()
         : undefined;
       const presented = presentAircraft(row);
       return {
         ...presented,
         Aircraft: { ...presented.Aircraft, ...presentAircraftDetails(row) },
-        Base: base ? { id: base.id, name: base.name, default: !!base.is_default, airport_id: base.airport_id, company_id: base.company_id } : null,
+        Base: base
+          ? {
+              id: base.id,
+              name: base.name,
+              default: !!base.is_default,
+              airport_id: base.airport_id,
+              company_id: base.company_id,
+            }
+          : null,
       };
     },
   }),
@@ -73,7 +94,14 @@ export const aircraftRoutes = [
     summary: 'Aircraft manufacturers, by name',
     access: { who: GATES.member },
     response: ZAircraftManufacturers,
-    handler: async ({ ctx }) => ({ manufacturers: await ctx.db.selectFrom('aircraft_manufacturers').select(['id', 'name']).orderBy('name').orderBy('id').execute() }),
+    handler: async ({ ctx }) => ({
+      manufacturers: await ctx.db
+        .selectFrom('aircraft_manufacturers')
+        .select(['id', 'name'])
+        .orderBy('name')
+        .orderBy('id')
+        .execute(),
+    }),
   }),
   defineRoute({
     method: 'POST',

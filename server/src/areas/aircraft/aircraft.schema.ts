@@ -5,7 +5,11 @@ import { emptyToNull, emptyToUndefined, zBoolish, zDate, zDecimal, zOptText } fr
 const optId = z.preprocess(emptyToNull, z.string().trim().min(1).max(64).nullable().optional());
 
 const ZAircraftFields = z.object({
-  registration: z.string({ error: 'Required' }).trim().toUpperCase().regex(/^[A-Z0-9-]{2,10}$/, '2 to 10 letters, digits or dashes'),
+  registration: z
+    .string({ error: 'Required' })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9-]{2,10}$/, '2 to 10 letters, digits or dashes'),
   model_id: optId,
   model_name: zOptText(120),
   manufacturer_name: zOptText(120),

@@ -44,7 +44,12 @@ registerRecordType<AircraftDoc>(fleetCollection, {
   async write(ctx, actor, next, master) {
     if (!master) return { ok: false, reason: 'Aircraft are created by managers online, not from a device' };
     await ctx.tx((uow) =>
-      updateAircraft(uow, actor, next.id, { registration: next.registration, active: next.active, base_id: next.base_id, user_id: next.user_id }),
+      updateAircraft(uow, actor, next.id, {
+        registration: next.registration,
+        active: next.active,
+        base_id: next.base_id,
+        user_id: next.user_id,
+      }),
     );
     return { ok: true };
   },

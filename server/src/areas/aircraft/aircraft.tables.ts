@@ -12,7 +12,14 @@ declare module '../../db/core-tables.ts' {
   }
 }
 
-export const CERTIFICATES = ['insurance', 'airworthiness', 'registration', 'weight_balance', 'radio', 'avionics'] as const;
+export const CERTIFICATES = [
+  'insurance',
+  'airworthiness',
+  'registration',
+  'weight_balance',
+  'radio',
+  'avionics',
+] as const;
 export type Certificate = (typeof CERTIFICATES)[number];
 export const certificateColumn = (c: Certificate) => `${c}_expiration` as const;
 export const CERTIFICATE_LABELS: Record<Certificate, string> = {

@@ -1,6 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { type Alert, DEFAULT_AHEAD_SECONDS, DEFAULT_BACK_SECONDS, dateBounds, lapseOf, urgencyClass } from '../company/alerts/sources.alerts.ts';
+import {
+  type Alert,
+  DEFAULT_AHEAD_SECONDS,
+  DEFAULT_BACK_SECONDS,
+  dateBounds,
+  lapseOf,
+  urgencyClass,
+} from '../company/alerts/sources.alerts.ts';
 import { CERTIFICATE_LABELS, CERTIFICATES, certificateColumn } from './aircraft.tables.ts';
 
 /**
@@ -18,7 +25,10 @@ export interface AlertWindow {
   to?: number | null;
 }
 
-const bounds = (w: AlertWindow) => ({ from: w.from ?? w.now - DEFAULT_BACK_SECONDS, to: w.to ?? w.now + DEFAULT_AHEAD_SECONDS });
+const bounds = (w: AlertWindow) => ({
+  from: w.from ?? w.now - DEFAULT_BACK_SECONDS,
+  to: w.to ?? w.now + DEFAULT_AHEAD_SECONDS,
+});
 
 /** Certificate expiry dates of active aircraft lapsing in the window; one query for all six certificates. */
 export async function aircraftAlerts(db: Kysely<DB>, w: AlertWindow): Promise<Alert[]> {
@@ -28,11 +38,23 @@ export async function aircraftAlerts(db: Kysely<DB>, w: AlertWindow): Promise<Al
     .selectFrom('aircraft as a')
     .leftJoin('aircraft_models as m', 'm.id', 'a.model_id')
     .leftJoin('aircraft_manufacturers as f', 'f.id', 'm.manufacturer_id')
-    .select(['a.id', 'a.registration', 'm.name as model', 'f.name as maker', ...CERTIFICATES.map((c) => `a.${certificateColumn(c)}` as const)])
+    .select([
+      'a.id',
+      'a.registration',
+      'm.name as model',
+      'f.name as maker',
+      ...CERTIFICATES.map((c) => `a.${certificateColumn(c)}` as const),
+    ])
     .where('a.company_id', '=', w.companyId)
     .where('a.deleted', '=', 0)
     .where('a.active', '=', 1)
-    .where((eb) => eb.or(CERTIFICATES.map((c) => eb.and([eb(`a.${certificateColumn(c)}`, '>=', first), eb(`a.${certificateColumn(c)}`, '<=', last)]))))
+    .where((eb) =>
+      eb.or(
+        CERTIFICATES.map((c) =>
+          eb.and([eb(`a.${certificateColumn(c)}`, '>=', first), eb(`a.${certificateColumn(c)}`, '<=', last)]),
+        ),
+      ),
+    )
     .execute();
   const out: Alert[] = [];
   for (const r of rows) {

@@ -24,7 +24,15 @@ const aircraftOf = (raw: unknown) => {
 };
 
 /** Finds or creates the model; `undefined` when neither id nor name was given. */
-async function resolveModel(trx: Kysely<DB>, f: { model_id?: string | null; model_name?: string | null; manufacturer_name?: string | null; model_icao?: string | null }): Promise<string | undefined> {
+async function resolveModel(
+  trx: Kysely<DB>,
+  f: {
+    model_id?: string | null;
+    model_name?: string | null;
+    manufacturer_name?: string | null;
+    model_icao?: string | null;
+  },
+): Promise<string | undefined> {
   if (f.model_id) {
     const m = await trx.selectFrom('aircraft_models').select('id').where('id', '=', f.model_id).executeTakeFirst();
     if (!m) throw invalid({ model_id: ['Unknown aircraft model'] });
@@ -54,28 +62,51 @@ async function resolveModel(trx: Kysely<DB>, f: { model_id?: string | null; mode
     await trx.insertInto('aircraft_manufacturers').values({ id: makerId, name: maker }).execute();
   }
   const id = uuidv7();
-  await trx.insertInto('aircraft_models').values({ id, manufacturer_id: makerId, name, icao: f.model_icao ?? null }).execute();
+  await trx
+    .insertInto('aircraft_models')
+    .values({ id, manufacturer_id: makerId, name, icao: f.model_icao ?? null })
+    .execute();
   return id;
 }
 
 async function registrationFree(trx: Kysely<DB>, companyId: string, reg: string, exceptId: string | null) {
-  let q = trx.selectFrom('aircraft').select('id').where('company_id', '=', companyId).where('registration', '=', reg).where('deleted', '=', 0);
+  let q = trx
+    .selectFrom('aircraft')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('registration', '=', reg)
+    .where('deleted', '=', 0);
   if (exceptId) q = q.where('id', '!=', exceptId);
-  if (await q.executeTakeFirst()) throw invalid({ registration: [`${reg} is already used by another aircraft of your company`] });
+  if (await q.executeTakeFirst())
+    throw invalid({ registration: [`${reg} is already used by another aircraft of your company`] });
 }
 
 async function checkRefs(trx: Kysely<DB>, companyId: string, f: { base_id?: string | null; user_id?: string | null }) {
   if (f.base_id) {
-    const b = await trx.selectFrom('bases').select('id').where('company_id', '=', companyId).where('id', '=', f.base_id).where('deleted', '=', 0).executeTakeFirst();
+    const b = await trx
+      .selectFrom('bases')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', '=', f.base_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!b) throw invalid({ base_id: ['Unknown base'] });
   }
   if (f.user_id) {
-    const u = await trx.selectFrom('users').select('id').where('company_id', '=', companyId).where('id', '=', f.user_id).where('deleted', '=', 0).executeTakeFirst();
+    const u = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', '=', f.user_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!u) throw invalid({ user_id: ['Unknown user'] });
   }
 }
 
-const certificateValues = (f: Partial<Record<`${(typeof CERTIFICATES)[number]}_expiration`, string | null | undefined>>) => {
+const certificateValues = (
+  f: Partial<Record<`${(typeof CERTIFICATES)[number]}_expiration`, string | null | undefined>>,
+) => {
   const out: Record<string, string | null> = {};
   for (const c of CERTIFICATES) {
     const v = f[certificateColumn(c)];
@@ -130,12 +161,23 @@ export async function createAircraft(uow: UnitOfWork, actor: Actor, raw: unknown
 export async function editAircraft(uow: UnitOfWork, actor: Actor, id: string, raw: unknown): Promise<void> {
   const f = parseOr400(ZEdit, aircraftOf(raw));
   const trx = uow.trx;
-  const current = await trx.selectFrom('aircraft').select('id').where('company_id', '=', actor.companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const current = await trx
+    .selectFrom('aircraft')
+    .select('id')
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!current) throw notFound('Aircraft not found');
   if (f.registration !== undefined) await registrationFree(trx, actor.companyId, f.registration, id);
   await checkRefs(trx, actor.companyId, f);
   // Registration, activity, base and pilot go through the one write path sync also uses.
-  await updateAircraft(uow, actor, id, { registration: f.registration, active: f.active, base_id: f.base_id, user_id: f.user_id });
+  await updateAircraft(uow, actor, id, {
+    registration: f.registration,
+    active: f.active,
+    base_id: f.base_id,
+    user_id: f.user_id,
+  });
   const modelId = await resolveModel(trx, f);
   const set: Record<string, unknown> = { ...certificateValues(f) };
   if (modelId) set.model_id = modelId;
@@ -154,4 +196,3 @@ export async function editAircraft(uow: UnitOfWork, actor: Actor, id: string, ra
 export async function deactivateAircraft(uow: UnitOfWork, actor: Actor, id: string): Promise<void> {
   await updateAircraft(uow, actor, id, { active: false });
 }
-

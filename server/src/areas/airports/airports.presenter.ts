@@ -21,7 +21,9 @@ export function airportReference(icao: string, updated: number): ReferenceDoc {
     id: `airport:${icao}`,
     type: 'airport',
     name: a?.name ?? icao,
-    data: a ? presentAirport(a) : { Airport: { id: icao, name: icao, city: null, lat: null, lon: null }, Country: null, Timezone: null },
+    data: a
+      ? presentAirport(a)
+      : { Airport: { id: icao, name: icao, city: null, lat: null, lon: null }, Country: null, Timezone: null },
     updated,
   };
 }

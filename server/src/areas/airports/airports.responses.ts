@@ -17,17 +17,19 @@ const zAirport = z.object({
 
 /** GET /airports/search.json */
 export const ZAirportsSearch = z.strictObject({
-  airports: z.array(z.object({
-    Airport: zAirport,
-    Country: z.object({
-      id: z.string().nullable(),
-      name: z.string(),
+  airports: z.array(
+    z.object({
+      Airport: zAirport,
+      Country: z.object({
+        id: z.string().nullable(),
+        name: z.string(),
+      }),
+      Timezone: z.object({
+        id: z.string(),
+        name: z.string(),
+      }),
     }),
-    Timezone: z.object({
-      id: z.string(),
-      name: z.string(),
-    }),
-  })),
+  ),
 });
 
 /** GET /airports/view/:airport{/:date}.json */
@@ -47,7 +49,7 @@ export const ZAirportsView = z.strictObject({
       sunrise_time: z.string().nullable(),
       sunset_time: z.string().nullable(),
       daylight: z.number().nullable(),
-      polar: z.enum(["day", "night"]).nullable(),
+      polar: z.enum(['day', 'night']).nullable(),
       definition: z.string(),
     }),
     Airport: zAirport,

@@ -31,7 +31,10 @@ function findAirport(icao: string) {
 function parseInstant(v: string, field: string): number {
   if (/^\d+$/.test(v)) return Number(v);
   const d = DateTime.fromISO(v.replace(' ', 'T'), { zone: 'utc' });
-  if (!d.isValid) throw badRequest(`${field} must be unix seconds or a date-time`, { errors: { [field]: ['Expected unix seconds or an ISO 8601 date-time'] } });
+  if (!d.isValid)
+    throw badRequest(`${field} must be unix seconds or a date-time`, {
+      errors: { [field]: ['Expected unix seconds or an ISO 8601 date-time'] },
+    });
   return Math.floor(d.toSeconds());
 }
 
@@ -39,13 +42,15 @@ function parseInstant(v: string, field: string): number {
 function localDate(date: string | undefined, zone: string): string {
   if (date === undefined) return DateTime.now().setZone(zone).toISODate() ?? '';
   if (/^\d{4}-\d{2}-\d{2}$/.test(date)) {
-    if (!DateTime.fromISO(date).isValid) throw badRequest('date is not a calendar date', { errors: { date: ['Not a calendar date'] } });
+    if (!DateTime.fromISO(date).isValid)
+      throw badRequest('date is not a calendar date', { errors: { date: ['Not a calendar date'] } });
     return date;
   }
   return DateTime.fromSeconds(parseInstant(date, 'date'), { zone }).toISODate() ?? '';
 }
 
-const hhmm = (unix: number | null, zone: string) => (unix === null ? null : DateTime.fromSeconds(unix, { zone }).toFormat('HH:mm'));
+const hhmm = (unix: number | null, zone: string) =>
+  unix === null ? null : DateTime.fromSeconds(unix, { zone }).toFormat('HH:mm');
 
 export const airportsRoutes = [
   defineRoute({
@@ -62,7 +67,8 @@ export const airportsRoutes = [
     method: 'GET',
     path: '/airports/view/:airport{/:date}.json',
     area: 'airports',
-    summary: 'One airport with country, time zone and official sunrise and sunset of a day (default today, airport zone); public',
+    summary:
+      'One airport with country, time zone and official sunrise and sunset of a day (default today, airport zone); public',
     access: { public: true },
     params: z.object({ airport: zIcao, date: z.string().trim().max(40).optional() }),
     response: ZAirportsView,
@@ -75,14 +81,27 @@ export const airportsRoutes = [
       return {
         airport: {
           ...presentAirport(a),
-          Timezone: { id: a.tz, name: a.tz, offset: noon.toFormat('ZZ'), offset_hours: noon.offset / 60, description: tz.description },
+          Timezone: {
+            id: a.tz,
+            name: a.tz,
+            offset: noon.toFormat('ZZ'),
+            offset_hours: noon.offset / 60,
+            description: tz.description,
+          },
           Sun: {
             date,
             sunrise: sun.sunrise,
             sunset: sun.sunset,
             sunrise_time: hhmm(sun.sunrise, a.tz),
             sunset_time: hhmm(sun.sunset, a.tz),
-            daylight: sun.polar === 'day' ? 86400 : sun.polar === 'night' ? 0 : sun.sunrise !== null && sun.sunset !== null ? sun.sunset - sun.sunrise : null,
+            daylight:
+              sun.polar === 'day'
+                ? 86400
+                : sun.polar === 'night'
+                  ? 0
+                  : sun.sunrise !== null && sun.sunset !== null
+                    ? sun.sunset - sun.sunrise
+                    : null,
             polar: sun.polar,
             definition: 'official',
           },
@@ -96,15 +115,24 @@ export const airportsRoutes = [
     area: 'airports',
     summary: 'Seconds of night (official sunset to sunrise) along the great circle between two airports',
     access: { who: GATES.member },
-    params: z.object({ departure: zIcao, arrival: zIcao, dTime: z.string().trim().max(40), aTime: z.string().trim().max(40) }),
+    params: z.object({
+      departure: zIcao,
+      arrival: zIcao,
+      dTime: z.string().trim().max(40),
+      aTime: z.string().trim().max(40),
+    }),
     response: ZAirportsNightTime,
     handler: ({ params }) => {
       const dep = findAirport(params.departure);
       const arr = findAirport(params.arrival);
       const departure = parseInstant(params.dTime, 'dTime');
       const arrival = parseInstant(params.aTime, 'aTime');
-      if (arrival < departure) throw badRequest('The arrival time is before the departure time', { errors: { aTime: ['Before dTime'] } });
-      if (arrival - departure > MAX_FLIGHT_SECONDS) throw badRequest('A flight cannot last more than 7 days', { errors: { aTime: ['More than 7 days after dTime'] } });
+      if (arrival < departure)
+        throw badRequest('The arrival time is before the departure time', { errors: { aTime: ['Before dTime'] } });
+      if (arrival - departure > MAX_FLIGHT_SECONDS)
+        throw badRequest('A flight cannot last more than 7 days', {
+          errors: { aTime: ['More than 7 days after dTime'] },
+        });
       return { seconds: nightSeconds({ dep, arr, departure, arrival }) };
     },
   }),

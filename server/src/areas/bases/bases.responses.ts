@@ -17,9 +17,11 @@ const zBase = z.object({
 
 /** GET /bases/index.json */
 export const ZBasesIndex = z.strictObject({
-  bases: z.array(z.object({
-    Base: zBase,
-  })),
+  bases: z.array(
+    z.object({
+      Base: zBase,
+    }),
+  ),
 });
 
 /** A person assigned to the base. */
@@ -35,34 +37,41 @@ const zBaseMember = z.object({
 /** GET /bases/view{/:id}.json */
 export const ZBasesView = z.strictObject({
   Base: zBase,
-  Airport: z.union([z.object({
-    id: z.string(),
-    name: z.null(),
-    city: z.null(),
-    country_iso: z.null(),
-    country_name: z.null(),
-    lat: z.null(),
-    lon: z.null(),
-    timezone: z.null(),
-  }), z.object({
-    id: z.string(),
-    name: z.string(),
-    city: z.string(),
-    country_iso: z.string().nullable(),
-    country_name: z.string(),
-    lat: z.number(),
-    lon: z.number(),
-    timezone: z.string(),
-  })]).nullable(),
-  Aircraft: z.array(z.object({
-    id: z.string(),
-    registration: z.string(),
-    active: z.boolean(),
-    multiengine: z.boolean(),
-    multipilot: z.boolean(),
-    simulator: z.boolean(),
-    model: z.string().nullable(),
-  })),
+  Airport: z
+    .union([
+      z.object({
+        id: z.string(),
+        name: z.null(),
+        city: z.null(),
+        country_iso: z.null(),
+        country_name: z.null(),
+        lat: z.null(),
+        lon: z.null(),
+        timezone: z.null(),
+      }),
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        city: z.string(),
+        country_iso: z.string().nullable(),
+        country_name: z.string(),
+        lat: z.number(),
+        lon: z.number(),
+        timezone: z.string(),
+      }),
+    ])
+    .nullable(),
+  Aircraft: z.array(
+    z.object({
+      id: z.string(),
+      registration: z.string(),
+      active: z.boolean(),
+      multiengine: z.boolean(),
+      multipilot: z.boolean(),
+      simulator: z.boolean(),
+      model: z.string().nullable(),
+    }),
+  ),
   Pilots: z.array(zBaseMember),
   Mechanics: z.array(zBaseMember),
 });
@@ -89,11 +98,13 @@ export const ZBasesDelete = z.strictObject({
 });
 
 /** GET /bases/crew/:id.json */
-export const ZBasesCrew = z.array(z.object({
-  id: z.string(),
-  title: z.string(),
-  eventColor: z.string(),
-}));
+export const ZBasesCrew = z.array(
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    eventColor: z.string(),
+  }),
+);
 
 /** One base assignment period of a pilot. */
 const zBaseSchedule = z.object({
@@ -108,16 +119,18 @@ const zBaseSchedule = z.object({
 
 /** GET /bases/schedule/:id.json */
 export const ZBasesSchedule = z.strictObject({
-  schedules: z.array(z.object({
-    BaseSchedule: zBaseSchedule,
-    Pilot: z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string(),
-      title: z.string(),
-      eventColor: z.string(),
+  schedules: z.array(
+    z.object({
+      BaseSchedule: zBaseSchedule,
+      Pilot: z.object({
+        id: z.string(),
+        name: z.string(),
+        surname: z.string(),
+        title: z.string(),
+        eventColor: z.string(),
+      }),
     }),
-  })),
+  ),
 });
 
 /** POST /bases/add_schedule.json */
@@ -128,14 +141,17 @@ export const ZBasesAddSchedule = z.strictObject({
 });
 
 /** GET /bases/delete_schedule/:id.json */
-export const ZBasesDeleteSchedule = z.union([z.object({
-  result: z.boolean(),
-  deleted: z.number(),
-  message: z.string(),
-  id: z.undefined().optional(),
-}), z.object({
-  result: z.boolean(),
-  deleted: z.number(),
-  id: z.string(),
-  message: z.string(),
-})]);
+export const ZBasesDeleteSchedule = z.union([
+  z.object({
+    result: z.boolean(),
+    deleted: z.number(),
+    message: z.string(),
+    id: z.undefined().optional(),
+  }),
+  z.object({
+    result: z.boolean(),
+    deleted: z.number(),
+    id: z.string(),
+    message: z.string(),
+  }),
+]);

@@ -6,8 +6,16 @@ import { zId, zUnix } from '../../http/zod.ts';
 import { ZBaseAdd, ZBaseEdit, ZScheduleAdd, ZScheduleEdit } from './bases.schema.ts';
 import { baseCrew, createBase, deleteBase, editBase, listBases, viewBase } from './bases.service.ts';
 import { addSchedule, deleteSchedule, editSchedule, listSchedules } from './duty-entries.service.ts';
-import { ZBasesIndex, ZBasesView, ZBasesAdd, ZBasesDelete, ZBasesCrew, ZBasesSchedule, ZBasesAddSchedule, ZBasesDeleteSchedule } from './bases.responses.ts';
-
+import {
+  ZBasesIndex,
+  ZBasesView,
+  ZBasesAdd,
+  ZBasesDelete,
+  ZBasesCrew,
+  ZBasesSchedule,
+  ZBasesAddSchedule,
+  ZBasesDeleteSchedule,
+} from './bases.responses.ts';
 
 const idParam = z.object({ id: zId });
 
@@ -35,7 +43,8 @@ export const basesRoutes = [
     method: 'POST',
     path: '/bases/add.json',
     area: 'bases',
-    summary: 'Create a base: name (stored in Title Case), airport_id (ICAO), default; premium or unlimited plans, roles <= 110',
+    summary:
+      'Create a base: name (stored in Title Case), airport_id (ICAO), default; premium or unlimited plans, roles <= 110',
     access: { who: baseGates.manage, plans: ['premium', 'unlimited'] },
     body: ZBaseAdd,
     response: ZBasesAdd,
@@ -77,7 +86,8 @@ export const basesRoutes = [
     method: 'GET',
     path: '/bases/schedule/:id.json',
     area: 'bases',
-    summary: 'Schedule entries of the base with pilot details; optional `from`, `to` (unix) keep entries overlapping that range',
+    summary:
+      'Schedule entries of the base with pilot details; optional `from`, `to` (unix) keep entries overlapping that range',
     access: { who: GATES.member },
     params: idParam,
     query: z.object({ from: zUnix.optional(), to: zUnix.optional() }),
@@ -88,7 +98,8 @@ export const basesRoutes = [
     method: 'POST',
     path: '/bases/add_schedule.json',
     area: 'bases',
-    summary: 'Add a schedule entry (base, pilot, start, end, type DUTY|OFF|STANDBY|REST, or always); staff for anyone, others for themselves',
+    summary:
+      'Add a schedule entry (base, pilot, start, end, type DUTY|OFF|STANDBY|REST, or always); staff for anyone, others for themselves',
     access: { who: baseGates.dutyWrite },
     body: ZScheduleAdd,
     response: ZBasesAddSchedule,
@@ -108,7 +119,8 @@ export const basesRoutes = [
     method: 'GET',
     path: '/bases/delete_schedule/:id.json',
     area: 'bases',
-    summary: 'Delete a schedule entry (UUID), all future entries (`all`) or the always-available entries (`always`) of the caller; staff may add ?pilot=',
+    summary:
+      'Delete a schedule entry (UUID), all future entries (`all`) or the always-available entries (`always`) of the caller; staff may add ?pilot=',
     access: { who: baseGates.dutyWrite },
     params: z.object({ id: z.string().trim().min(1).max(64) }),
     query: z.object({ pilot: zId.optional() }),

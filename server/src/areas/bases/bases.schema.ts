@@ -24,18 +24,21 @@ const unwrap = (key: string) => (raw: unknown) => {
 };
 
 /** An ICAO code of the shipped airport database; '' or null clears it. */
-const zAirport = z
-  .union([z.literal(''), z.null(), z.string().trim().toUpperCase()])
-  .transform((v, ctx) => {
-    if (v === '' || v === null) return null;
-    if (!getAirport(v)) {
-      ctx.addIssue({ code: 'custom', message: 'Unknown airport; expected an ICAO code such as LECU' });
-      return z.NEVER;
-    }
-    return v;
-  });
+const zAirport = z.union([z.literal(''), z.null(), z.string().trim().toUpperCase()]).transform((v, ctx) => {
+  if (v === '' || v === null) return null;
+  if (!getAirport(v)) {
+    ctx.addIssue({ code: 'custom', message: 'Unknown airport; expected an ICAO code such as LECU' });
+    return z.NEVER;
+  }
+  return v;
+});
 
-const zName = z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(80, 'At most 80 characters').transform(titleCase);
+const zName = z
+  .string({ error: 'Name is required' })
+  .trim()
+  .min(1, 'Name is required')
+  .max(80, 'At most 80 characters')
+  .transform(titleCase);
 
 export const ZBaseAdd = z.preprocess(
   unwrap('Base'),
@@ -87,12 +90,14 @@ export const ZScheduleAdd = z
   )
   .superRefine((v, ctx) => {
     if (v.always) {
-      if (v.start !== undefined || v.end !== undefined) ctx.addIssue({ code: 'custom', path: ['always'], message: 'An always-available entry has no start or end' });
+      if (v.start !== undefined || v.end !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['always'], message: 'An always-available entry has no start or end' });
       return;
     }
     if (v.start === undefined) ctx.addIssue({ code: 'custom', path: ['start'], message: 'Start is required' });
     if (v.end === undefined) ctx.addIssue({ code: 'custom', path: ['end'], message: 'End is required' });
-    if (v.start !== undefined && v.end !== undefined && v.end <= v.start) ctx.addIssue({ code: 'custom', path: ['end'], message: 'End must be after start' });
+    if (v.start !== undefined && v.end !== undefined && v.end <= v.start)
+      ctx.addIssue({ code: 'custom', path: ['end'], message: 'End must be after start' });
   });
 export type TScheduleAdd = z.output<typeof ZScheduleAdd>;
 

@@ -12,26 +12,62 @@ import type { TBaseAdd, TBaseEdit } from './bases.schema.ts';
 import './bases.tables.ts';
 
 /** Makes one base the company default and unsets the previous one (Part A 3: a single default base). */
-export async function setDefaultBase(uow: UnitOfWork, actor: Actor, baseId: string): Promise<{ previous: string | null }> {
+export async function setDefaultBase(
+  uow: UnitOfWork,
+  actor: Actor,
+  baseId: string,
+): Promise<{ previous: string | null }> {
   const trx = uow.trx;
-  const base = await trx.selectFrom('bases').select(['id', 'is_default']).where('company_id', '=', actor.companyId).where('id', '=', baseId).where('deleted', '=', 0).executeTakeFirst();
+  const base = await trx
+    .selectFrom('bases')
+    .select(['id', 'is_default'])
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', baseId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!base) throw notFound('Base not found');
-  const previous = await trx.selectFrom('bases').select('id').where('company_id', '=', actor.companyId).where('is_default', '=', 1).where('deleted', '=', 0).executeTakeFirst();
+  const previous = await trx
+    .selectFrom('bases')
+    .select('id')
+    .where('company_id', '=', actor.companyId)
+    .where('is_default', '=', 1)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (base.is_default) return { previous: base.id };
   const changeNo = await uow.changeNo(actor.companyId, 'bases');
   const now = nowSeconds();
-  await trx.updateTable('bases').set({ is_default: 0, change_no: changeNo, modified: now }).where('company_id', '=', actor.companyId).where('is_default', '=', 1).execute();
-  await trx.updateTable('bases').set({ is_default: 1, change_no: changeNo, modified: now }).where('company_id', '=', actor.companyId).where('id', '=', baseId).execute();
+  await trx
+    .updateTable('bases')
+    .set({ is_default: 0, change_no: changeNo, modified: now })
+    .where('company_id', '=', actor.companyId)
+    .where('is_default', '=', 1)
+    .execute();
+  await trx
+    .updateTable('bases')
+    .set({ is_default: 1, change_no: changeNo, modified: now })
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', baseId)
+    .execute();
   return { previous: previous?.id ?? null };
 }
 
 type BaseRow = { id: string; name: string; is_default: number; airport_id: string | null; company_id: string };
 
 /** Part A 2.8 `Base`. */
-export const presentBase = (b: BaseRow) => ({ id: b.id, name: b.name, default: !!b.is_default, airport_id: b.airport_id, company_id: b.company_id });
+export const presentBase = (b: BaseRow) => ({
+  id: b.id,
+  name: b.name,
+  default: !!b.is_default,
+  airport_id: b.airport_id,
+  company_id: b.company_id,
+});
 
 const liveBases = (db: Kysely<DB>, companyId: string) =>
-  db.selectFrom('bases').select(['id', 'name', 'is_default', 'airport_id', 'company_id']).where('company_id', '=', companyId).where('deleted', '=', 0);
+  db
+    .selectFrom('bases')
+    .select(['id', 'name', 'is_default', 'airport_id', 'company_id'])
+    .where('company_id', '=', companyId)
+    .where('deleted', '=', 0);
 
 export async function findBase(db: Kysely<DB>, companyId: string, id: string): Promise<BaseRow> {
   const b = await liveBases(db, companyId).where('id', '=', id).executeTakeFirst();
@@ -49,8 +85,27 @@ export async function listBases(ctx: AppContext, actor: Actor) {
 function presentAirport(icao: string | null) {
   if (!icao) return null;
   const a = getAirport(icao);
-  if (!a) return { id: icao, name: null, city: null, country_iso: null, country_name: null, lat: null, lon: null, timezone: null };
-  return { id: a.icao, name: a.name, city: a.city, country_iso: a.country_iso, country_name: a.country_name, lat: a.lat, lon: a.lon, timezone: a.tz };
+  if (!a)
+    return {
+      id: icao,
+      name: null,
+      city: null,
+      country_iso: null,
+      country_name: null,
+      lat: null,
+      lon: null,
+      timezone: null,
+    };
+  return {
+    id: a.icao,
+    name: a.name,
+    city: a.city,
+    country_iso: a.country_iso,
+    country_name: a.country_name,
+    lat: a.lat,
+    lon: a.lon,
+    timezone: a.tz,
+  };
 }
 
 /**
@@ -66,7 +121,15 @@ export async function viewBase(ctx: AppContext, actor: Actor, id: string | undef
   const aircraft = await ctx.db
     .selectFrom('aircraft as a')
     .leftJoin('aircraft_models as m', 'm.id', 'a.model_id')
-    .select(['a.id', 'a.registration', 'a.active', 'a.multiengine', 'a.multipilot', 'a.simulator', 'm.name as model_name'])
+    .select([
+      'a.id',
+      'a.registration',
+      'a.active',
+      'a.multiengine',
+      'a.multipilot',
+      'a.simulator',
+      'm.name as model_name',
+    ])
     .where('a.company_id', '=', actor.companyId)
     .where('a.base_id', '=', base.id)
     .where('a.deleted', '=', 0)
@@ -84,7 +147,14 @@ export async function viewBase(ctx: AppContext, actor: Actor, id: string | undef
     .orderBy('surname')
     .orderBy('id')
     .execute();
-  const person = (u: (typeof people)[number]) => ({ id: u.id, name: u.name, surname: u.surname, active: !!u.active, photo: u.photo, color: u.color });
+  const person = (u: (typeof people)[number]) => ({
+    id: u.id,
+    name: u.name,
+    surname: u.surname,
+    active: !!u.active,
+    photo: u.photo,
+    color: u.color,
+  });
   return {
     Base: presentBase(base),
     Airport: presentAirport(base.airport_id),
@@ -125,11 +195,7 @@ export async function baseCrew(ctx: AppContext, actor: Actor, id: string) {
 async function nameTaken(db: Kysely<DB>, companyId: string, name: string, exceptId?: string): Promise<boolean> {
   // Compared in JavaScript: SQLite's lower() folds ASCII only, so "Ópera" and "ópera" would differ there
   // but not on PostgreSQL. A company has few of these rows.
-  let q = db
-    .selectFrom('bases')
-    .select(['id', 'name'])
-    .where('company_id', '=', companyId)
-    .where('deleted', '=', 0);
+  let q = db.selectFrom('bases').select(['id', 'name']).where('company_id', '=', companyId).where('deleted', '=', 0);
   if (exceptId) q = q.where('id', '!=', exceptId);
   const wanted = name.toLocaleLowerCase();
   return (await q.execute()).some((r) => r.name.toLocaleLowerCase() === wanted);
@@ -140,7 +206,8 @@ async function nameTaken(db: Kysely<DB>, companyId: string, name: string, except
  * whatever was asked, so a company with bases always has exactly one default.
  */
 export async function createBase(ctx: AppContext, actor: Actor, input: TBaseAdd) {
-  if (await nameTaken(ctx.db, actor.companyId, input.name)) throw validationFailed({ name: ['A base with this name already exists'] });
+  if (await nameTaken(ctx.db, actor.companyId, input.name))
+    throw validationFailed({ name: ['A base with this name already exists'] });
   const id = uuidv7();
   await ctx.tx(async (uow) => {
     const now = nowSeconds();
@@ -170,8 +237,10 @@ export async function createBase(ctx: AppContext, actor: Actor, input: TBaseAdd)
 export async function editBase(ctx: AppContext, actor: Actor, id: string, input: TBaseEdit) {
   const base = await findBase(ctx.db, actor.companyId, id);
   const errors: Record<string, string[]> = {};
-  if (input.name !== undefined && (await nameTaken(ctx.db, actor.companyId, input.name, base.id))) errors.name = ['A base with this name already exists'];
-  if (input.default === false && base.is_default) errors.default = ['The company needs a default base: make another base the default instead'];
+  if (input.name !== undefined && (await nameTaken(ctx.db, actor.companyId, input.name, base.id)))
+    errors.name = ['A base with this name already exists'];
+  if (input.default === false && base.is_default)
+    errors.default = ['The company needs a default base: make another base the default instead'];
   if (Object.keys(errors).length) throw validationFailed(errors);
   await ctx.tx(async (uow) => {
     const set: { name?: string; airport_id?: string | null } = {};
@@ -200,7 +269,12 @@ export async function editBase(ctx: AppContext, actor: Actor, id: string, input:
  */
 export async function deleteBase(ctx: AppContext, actor: Actor, id: string) {
   const base = await findBase(ctx.db, actor.companyId, id);
-  if (base.is_default) throw validationFailed({ id: ['The default base cannot be deleted: make another base the default first'] }, 'errors', 'The default base cannot be deleted');
+  if (base.is_default)
+    throw validationFailed(
+      { id: ['The default base cannot be deleted: make another base the default first'] },
+      'errors',
+      'The default base cannot be deleted',
+    );
   const moved = await ctx.tx(async (uow) => {
     const trx = uow.trx;
     const now = nowSeconds();
@@ -232,7 +306,19 @@ export async function deleteBase(ctx: AppContext, actor: Actor, id: string) {
       .where('deleted', '=', 0)
       .where((eb) => eb.or([eb('always', '=', 1), eb('start_at', '>', now)]))
       .executeTakeFirst();
-    return { base_id: targetId, aircraft: Number(aircraft.numUpdatedRows), users: Number(users.numUpdatedRows), schedules: Number(schedules.numUpdatedRows) };
+    return {
+      base_id: targetId,
+      aircraft: Number(aircraft.numUpdatedRows),
+      users: Number(users.numUpdatedRows),
+      schedules: Number(schedules.numUpdatedRows),
+    };
   });
-  return { result: true, id: base.id, message: 'Base deleted', moved_to: moved.base_id, moved: { aircraft: moved.aircraft, users: moved.users }, removed_schedules: moved.schedules };
+  return {
+    result: true,
+    id: base.id,
+    message: 'Base deleted',
+    moved_to: moved.base_id,
+    moved: { aircraft: moved.aircraft, users: moved.users },
+    removed_schedules: moved.schedules,
+  };
 }

@@ -1,4 +1,11 @@
-import { PEOPLE_TYPES, type PersonalDoc, peopleCollection, personalCollection, type ReferenceDoc, referenceCollection } from '@ops/shared';
+import {
+  PEOPLE_TYPES,
+  type PersonalDoc,
+  peopleCollection,
+  personalCollection,
+  type ReferenceDoc,
+  referenceCollection,
+} from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { registerCollection, registerRecordType, registerTombstones } from '../../sync/registry.ts';
@@ -7,7 +14,12 @@ import './bases.tables.ts';
 import { presentSchedule } from './duty-entries.service.ts';
 
 const scheduleQuery = (db: Kysely<DB>, companyId: string) =>
-  db.selectFrom('base_schedules as s').leftJoin('bases as b', 'b.id', 's.base_id').selectAll('s').select('b.name as base_name').where('s.company_id', '=', companyId);
+  db
+    .selectFrom('base_schedules as s')
+    .leftJoin('bases as b', 'b.id', 's.base_id')
+    .selectAll('s')
+    .select('b.name as base_name')
+    .where('s.company_id', '=', companyId);
 const scheduleDoc = (s: Awaited<ReturnType<ReturnType<typeof scheduleQuery>['execute']>>[number]): PersonalDoc => ({
   id: s.id,
   type: 'schedule',
@@ -23,7 +35,15 @@ const scheduleDoc = (s: Awaited<ReturnType<ReturnType<typeof scheduleQuery>['exe
  */
 registerRecordType<PersonalDoc>(peopleCollection, {
   types: [PEOPLE_TYPES.schedule],
-  sources: [tableSource({ tables: ['base_schedules'], alias: 's', rows: personalCollection.rows, query: scheduleQuery, toDoc: scheduleDoc })],
+  sources: [
+    tableSource({
+      tables: ['base_schedules'],
+      alias: 's',
+      rows: personalCollection.rows,
+      query: scheduleQuery,
+      toDoc: scheduleDoc,
+    }),
+  ],
   async load(db, companyId, id) {
     const s = await scheduleQuery(db, companyId).where('s.id', '=', id).executeTakeFirst();
     return s ? { ...scheduleDoc(s), _deleted: !!s.deleted } : null;
@@ -43,7 +63,9 @@ registerCollection<ReferenceDoc>({
         id: b.id,
         type: 'base',
         name: b.name,
-        data: { Base: { id: b.id, name: b.name, default: !!b.is_default, airport_id: b.airport_id, company_id: b.company_id } },
+        data: {
+          Base: { id: b.id, name: b.name, default: !!b.is_default, airport_id: b.airport_id, company_id: b.company_id },
+        },
         updated: b.modified,
       }),
     }),

@@ -29,19 +29,38 @@ function requireOwnerOrStaff(actor: Actor, userId: string): void {
 }
 
 async function companyPerson(db: Kysely<DB>, companyId: string, id: string) {
-  const u = await db.selectFrom('users').select(['id', 'active']).where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const u = await db
+    .selectFrom('users')
+    .select(['id', 'active'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!u) throw notFound('Pilot not found');
   return u;
 }
 
 async function findSchedule(db: Kysely<DB>, companyId: string, id: string) {
-  const r = await db.selectFrom('base_schedules').selectAll().where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const r = await db
+    .selectFrom('base_schedules')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!r) throw notFound('Schedule entry not found');
   return r;
 }
 
 /** A dated entry of the same person overlapping [start, end) (touching ends do not overlap). */
-async function overlapping(db: Kysely<DB>, companyId: string, userId: string, start: number, end: number, exceptId?: string) {
+async function overlapping(
+  db: Kysely<DB>,
+  companyId: string,
+  userId: string,
+  start: number,
+  end: number,
+  exceptId?: string,
+) {
   let q = db
     .selectFrom('base_schedules')
     .select(['id', 'start_at', 'end_at', 'type'])
@@ -61,13 +80,31 @@ async function overlapping(db: Kysely<DB>, companyId: string, userId: string, st
  * start. `from` and `to` (unix, optional) keep the dated entries overlapping
  * that range.
  */
-export async function listSchedules(ctx: AppContext, actor: Actor, baseId: string, range: { from?: number; to?: number }) {
+export async function listSchedules(
+  ctx: AppContext,
+  actor: Actor,
+  baseId: string,
+  range: { from?: number; to?: number },
+) {
   const base = await findBase(ctx.db, actor.companyId, baseId);
   let q = ctx.db
     .selectFrom('base_schedules as s')
     // A deleted account is on nobody's calendar any more (as it leaves its pilot groups).
-    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').on('u.company_id', '=', actor.companyId).on('u.deleted', '=', 0))
-    .select(['s.id', 's.base_id', 's.user_id', 's.start_at', 's.end_at', 's.type', 's.always', 'u.name', 'u.surname', 'u.color'])
+    .innerJoin('users as u', (j) =>
+      j.onRef('u.id', '=', 's.user_id').on('u.company_id', '=', actor.companyId).on('u.deleted', '=', 0),
+    )
+    .select([
+      's.id',
+      's.base_id',
+      's.user_id',
+      's.start_at',
+      's.end_at',
+      's.type',
+      's.always',
+      'u.name',
+      'u.surname',
+      'u.color',
+    ])
     .where('s.company_id', '=', actor.companyId)
     .where('s.base_id', '=', base.id)
     .where('s.deleted', '=', 0);
@@ -78,7 +115,13 @@ export async function listSchedules(ctx: AppContext, actor: Actor, baseId: strin
   return {
     schedules: rows.map((r) => ({
       BaseSchedule: presentSchedule(r),
-      Pilot: { id: r.user_id, name: r.name, surname: r.surname, title: `${r.name} ${r.surname}`, eventColor: r.color || DEFAULT_EVENT_COLOR },
+      Pilot: {
+        id: r.user_id,
+        name: r.name,
+        surname: r.surname,
+        title: `${r.name} ${r.surname}`,
+        eventColor: r.color || DEFAULT_EVENT_COLOR,
+      },
     })),
   };
 }
@@ -146,14 +189,17 @@ export async function editSchedule(ctx: AppContext, actor: Actor, input: TSchedu
   const row = await findSchedule(ctx.db, actor.companyId, input.id);
   requireOwnerOrStaff(actor, row.user_id);
   const now = nowSeconds();
-  if (row.always) throw validationFailed({ id: ['An always-available entry has no times: delete it and add a dated entry'] });
-  if (row.end_at !== null && Number(row.end_at) <= now) throw validationFailed({ id: ['Past records cannot be edited'] }, 'errors', 'Past records cannot be edited');
+  if (row.always)
+    throw validationFailed({ id: ['An always-available entry has no times: delete it and add a dated entry'] });
+  if (row.end_at !== null && Number(row.end_at) <= now)
+    throw validationFailed({ id: ['Past records cannot be edited'] }, 'errors', 'Past records cannot be edited');
   if (input.end <= now) throw validationFailed({ end: ['The entry would be entirely in the past'] });
   // An entry under way is half history: its elapsed part stays as it was, only its end may move.
   if (row.start_at !== null && Number(row.start_at) <= now) {
     const frozen: Record<string, string[]> = {};
     if (input.start !== Number(row.start_at)) frozen.start = ['The entry has started: its start cannot change'];
-    if (input.type !== undefined && input.type !== row.type) frozen.type = ['The entry has started: its type cannot change; shorten it and add a new entry'];
+    if (input.type !== undefined && input.type !== row.type)
+      frozen.type = ['The entry has started: its type cannot change; shorten it and add a new entry'];
     if (Object.keys(frozen).length) throw validationFailed(frozen);
   }
   const clash = await overlapping(ctx.db, actor.companyId, row.user_id, input.start, input.end, row.id);
@@ -172,7 +218,11 @@ export async function editSchedule(ctx: AppContext, actor: Actor, input: TSchedu
       .where('id', '=', row.id)
       .execute();
   });
-  return { result: true, id: row.id, BaseSchedule: presentSchedule(await findSchedule(ctx.db, actor.companyId, row.id)) };
+  return {
+    result: true,
+    id: row.id,
+    BaseSchedule: presentSchedule(await findSchedule(ctx.db, actor.companyId, row.id)),
+  };
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -201,10 +251,14 @@ export async function deleteSchedule(ctx: AppContext, actor: Actor, id: string, 
     });
     return { result: true, deleted, message: `${deleted} schedule entr${deleted === 1 ? 'y' : 'ies'} deleted` };
   }
-  if (!UUID_RE.test(id)) throw badRequest('Expected a schedule id (UUID), `all` or `always`', { errors: { id: ['Expected a UUID, all or always'] } });
+  if (!UUID_RE.test(id))
+    throw badRequest('Expected a schedule id (UUID), `all` or `always`', {
+      errors: { id: ['Expected a UUID, all or always'] },
+    });
   const row = await findSchedule(ctx.db, actor.companyId, id);
   requireOwnerOrStaff(actor, row.user_id);
-  if (!mayChangeDutyEntry(actor, row, now)) throw forbidden('Past schedule entries are duty history; ask the operations staff');
+  if (!mayChangeDutyEntry(actor, row, now))
+    throw forbidden('Past schedule entries are duty history; ask the operations staff');
   await ctx.tx(async (uow) => {
     await uow.trx
       .updateTable('base_schedules')

@@ -24,7 +24,11 @@ const money = (cents: number) => fromCents(cents).toFixed(2);
 function monthRange(month: string, zone: string): { from: number; to: number; label: string } {
   const start = DateTime.fromFormat(month, 'yyyy-MM', { zone });
   if (!start.isValid) throw badRequest('Expected a month YYYY-MM', { errors: { month: ['Expected a month YYYY-MM'] } });
-  return { from: Math.floor(start.toSeconds()), to: Math.floor(start.plus({ months: 1 }).toSeconds()), label: start.toFormat('LLLL yyyy') };
+  return {
+    from: Math.floor(start.toSeconds()),
+    to: Math.floor(start.plus({ months: 1 }).toSeconds()),
+    label: start.toFormat('LLLL yyyy'),
+  };
 }
 
 /**
@@ -32,13 +36,23 @@ function monthRange(month: string, zone: string): { from: number; to: number; la
  * before the month), the month's entries by creation time with a running
  * balance, closing balance. Caller checks (company, billing, own or office) are done.
  */
-export async function sendStatement(ctx: AppContext, actor: Actor, user: { id: string; name: string; surname: string }, month: string, res: Response): Promise<void> {
+export async function sendStatement(
+  ctx: AppContext,
+  actor: Actor,
+  user: { id: string; name: string; surname: string },
+  month: string,
+  res: Response,
+): Promise<void> {
   const settings = await billingSettingsOf(ctx.db, actor.companyId);
   const zone = settings.timezone || 'UTC';
   const range = monthRange(month, zone);
   const { opening, rows } = await entriesBetween(ctx.db, actor.companyId, user.id, range.from, range.to);
   const currency = settings.currency ?? 'EUR';
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Statement ${month} ${user.name} ${user.surname}`, Author: settings.name } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `Statement ${month} ${user.name} ${user.surname}`, Author: settings.name },
+  });
   doc.registerFont('regular', REGULAR);
   doc.registerFont('bold', BOLD);
   const chunks: Buffer[] = [];
@@ -50,7 +64,10 @@ export async function sendStatement(ctx: AppContext, actor: Actor, user: { id: s
   doc.font('bold').fontSize(18).fillColor('#111111').text(`Statement ${range.label}`);
   doc.font('regular').fontSize(12).text(`${user.name} ${user.surname}`);
   doc.moveDown(0.8);
-  doc.font('bold').fontSize(10).text(`Opening balance: ${money(opening)} ${currency}`);
+  doc
+    .font('bold')
+    .fontSize(10)
+    .text(`Opening balance: ${money(opening)} ${currency}`);
   doc.moveDown(0.6);
 
   const cols = [
@@ -73,7 +90,10 @@ export async function sendStatement(ctx: AppContext, actor: Actor, user: { id: s
     doc.x = 50;
     doc.y = bottom + 3;
   };
-  line(cols.map((c) => c.title), 'bold');
+  line(
+    cols.map((c) => c.title),
+    'bold',
+  );
   let balance = opening;
   for (const e of rows) {
     balance += Number(e.amount);
@@ -83,7 +103,10 @@ export async function sendStatement(ctx: AppContext, actor: Actor, user: { id: s
   if (!rows.length) line(['', '', 'No entries this month', '', '', ''], 'regular');
   doc.moveDown(0.8);
   doc.x = 50;
-  doc.font('bold').fontSize(10).text(`Closing balance: ${money(balance)} ${currency}`);
+  doc
+    .font('bold')
+    .fontSize(10)
+    .text(`Closing balance: ${money(balance)} ${currency}`);
   doc.end();
   await done;
   res.setHeader('Content-Type', 'application/pdf');
@@ -92,7 +115,19 @@ export async function sendStatement(ctx: AppContext, actor: Actor, user: { id: s
 }
 
 /** Columns an accounting import expects (CONTRACT 6). */
-const HEADERS = ['date', 'user id', 'name', 'kind', 'description', 'net', 'tax', 'amount', 'hours', 'flight id', 'entry id'] as const;
+const HEADERS = [
+  'date',
+  'user id',
+  'name',
+  'kind',
+  'description',
+  'net',
+  'tax',
+  'amount',
+  'hours',
+  'flight id',
+  'entry id',
+] as const;
 
 const csvCell = (v: string | number) => {
   const s = String(v);
@@ -102,13 +137,26 @@ const csvCell = (v: string | number) => {
 };
 
 /** GET /manager/billing/entries/export.json: every entry of the company between two dates of the company zone (both included). */
-export async function sendEntriesExport(ctx: AppContext, actor: Actor, q: { from: string; to: string; format: 'csv' | 'xlsx' }, res: Response): Promise<void> {
+export async function sendEntriesExport(
+  ctx: AppContext,
+  actor: Actor,
+  q: { from: string; to: string; format: 'csv' | 'xlsx' },
+  res: Response,
+): Promise<void> {
   const settings = await billingSettingsOf(ctx.db, actor.companyId);
   const zone = settings.timezone || 'UTC';
   const from = DateTime.fromISO(q.from, { zone });
   const to = DateTime.fromISO(q.to, { zone });
-  if (!from.isValid || !to.isValid || to < from) throw badRequest('Expected from <= to, both YYYY-MM-DD', { errors: { to: ['Expected a date on or after from'] } });
-  const rows = (await companyEntriesBetween(ctx.db, actor.companyId, Math.floor(from.toSeconds()), Math.floor(to.plus({ days: 1 }).toSeconds()))).slice(0, EXPORT_MAX_ROWS);
+  if (!from.isValid || !to.isValid || to < from)
+    throw badRequest('Expected from <= to, both YYYY-MM-DD', { errors: { to: ['Expected a date on or after from'] } });
+  const rows = (
+    await companyEntriesBetween(
+      ctx.db,
+      actor.companyId,
+      Math.floor(from.toSeconds()),
+      Math.floor(to.plus({ days: 1 }).toSeconds()),
+    )
+  ).slice(0, EXPORT_MAX_ROWS);
   const data = rows.map((e) => {
     const amount = Number(e.amount);
     const tax = Number(e.tax);

@@ -22,8 +22,18 @@ registerJob({
       .limit(BATCH)
       .execute();
     for (const m of due) {
-      if (m.email) await ctx.mailer.send({ to: m.email, template: 'account_entry', companyId: m.company_id, data: { name: m.name, subject: m.subject, text: m.body } });
-      await ctx.db.updateTable('billing_mail_queue').set({ sent: Math.floor(Date.now() / 1000) }).where('id', '=', m.id).execute();
+      if (m.email)
+        await ctx.mailer.send({
+          to: m.email,
+          template: 'account_entry',
+          companyId: m.company_id,
+          data: { name: m.name, subject: m.subject, text: m.body },
+        });
+      await ctx.db
+        .updateTable('billing_mail_queue')
+        .set({ sent: Math.floor(Date.now() / 1000) })
+        .where('id', '=', m.id)
+        .execute();
     }
   },
 });

@@ -22,7 +22,11 @@ export function presentEntry(e: BillingEntriesTable) {
 export type EntryView = ReturnType<typeof presentEntry>;
 
 /** CONTRACT 6 `Account`; a user without entries has an empty account in the company currency. */
-export function presentAccount(userId: string, a: Pick<BillingAccountsTable, 'balance' | 'package_seconds' | 'currency'> | undefined, companyCurrency: string) {
+export function presentAccount(
+  userId: string,
+  a: Pick<BillingAccountsTable, 'balance' | 'package_seconds' | 'currency'> | undefined,
+  companyCurrency: string,
+) {
   return {
     user_id: userId,
     balance: fromCents(Number(a?.balance ?? 0)),

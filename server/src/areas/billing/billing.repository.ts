@@ -11,15 +11,32 @@ import './billing.tables.ts';
 export const RECENT_ENTRIES = 20;
 
 /** A new entry before the ledger stamps id, company, account owner and time. */
-export type NewEntry = Omit<BillingEntriesTable, 'id' | 'company_id' | 'user_id' | 'created' | 'created_by'> & { id?: string };
+export type NewEntry = Omit<BillingEntriesTable, 'id' | 'company_id' | 'user_id' | 'created' | 'created_by'> & {
+  id?: string;
+};
 
-export async function accountOf(db: Kysely<DB>, companyId: string, userId: string): Promise<BillingAccountsTable | undefined> {
-  return db.selectFrom('billing_accounts').selectAll().where('company_id', '=', companyId).where('user_id', '=', userId).executeTakeFirst();
+export async function accountOf(
+  db: Kysely<DB>,
+  companyId: string,
+  userId: string,
+): Promise<BillingAccountsTable | undefined> {
+  return db
+    .selectFrom('billing_accounts')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** The user of the company (not deleted), or undefined: every account lookup goes through here first (404). */
 export async function companyUser(db: Kysely<DB>, companyId: string, userId: string) {
-  return db.selectFrom('users').select(['id', 'name', 'surname', 'email', 'billing']).where('company_id', '=', companyId).where('id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'surname', 'email', 'billing'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', userId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
 }
 
 /**
@@ -29,21 +46,54 @@ export async function companyUser(db: Kysely<DB>, companyId: string, userId: str
  * number is taken first, so writers of one company are serialized (the row lock
  * of `sync_counters`, docs/sync.md) and the totals never miss an entry.
  */
-export async function appendEntries(uow: UnitOfWork, companyId: string, userId: string, createdBy: string | null, entries: readonly NewEntry[]): Promise<BillingEntriesTable[]> {
+export async function appendEntries(
+  uow: UnitOfWork,
+  companyId: string,
+  userId: string,
+  createdBy: string | null,
+  entries: readonly NewEntry[],
+): Promise<BillingEntriesTable[]> {
   if (!entries.length) return [];
   const changeNo = await uow.changeNo(companyId, 'billing_accounts');
   const now = nowSeconds();
-  const rows: BillingEntriesTable[] = entries.map((e) => ({ ...e, id: e.id ?? uuidv7(), company_id: companyId, user_id: userId, created: now, created_by: createdBy }));
+  const rows: BillingEntriesTable[] = entries.map((e) => ({
+    ...e,
+    id: e.id ?? uuidv7(),
+    company_id: companyId,
+    user_id: userId,
+    created: now,
+    created_by: createdBy,
+  }));
   await uow.trx.insertInto('billing_entries').values(rows).execute();
   let account = await accountOf(uow.trx, companyId, userId);
   if (!account) {
-    const company = await uow.trx.selectFrom('companies').select('currency').where('id', '=', companyId).executeTakeFirstOrThrow();
-    account = { id: uuidv7(), company_id: companyId, change_no: changeNo, deleted: 0, created: now, modified: now, user_id: userId, currency: company.currency ?? 'EUR', balance: 0, package_seconds: 0, entry_count: 0, recent: '[]' };
+    const company = await uow.trx
+      .selectFrom('companies')
+      .select('currency')
+      .where('id', '=', companyId)
+      .executeTakeFirstOrThrow();
+    account = {
+      id: uuidv7(),
+      company_id: companyId,
+      change_no: changeNo,
+      deleted: 0,
+      created: now,
+      modified: now,
+      user_id: userId,
+      currency: company.currency ?? 'EUR',
+      balance: 0,
+      package_seconds: 0,
+      entry_count: 0,
+      recent: '[]',
+    };
     await uow.trx.insertInto('billing_accounts').values(account).execute();
   }
   const amount = rows.reduce((s, r) => s + r.amount, 0);
   const pkg = rows.reduce((s, r) => s + r.package_seconds, 0);
-  const recent = [...[...rows].reverse().map(presentEntry), ...(JSON.parse(account.recent) as unknown[])].slice(0, RECENT_ENTRIES);
+  const recent = [...[...rows].reverse().map(presentEntry), ...(JSON.parse(account.recent) as unknown[])].slice(
+    0,
+    RECENT_ENTRIES,
+  );
   await uow.trx
     .updateTable('billing_accounts')
     .set({
@@ -73,7 +123,15 @@ function entriesQuery(db: Kysely<DB>, companyId: string, userId: string, f: Entr
 }
 
 /** One page of an account's entries, newest first, and their count (`knownCount`: the totals row's, when nothing filters). */
-export async function entriesPage(db: Kysely<DB>, companyId: string, userId: string, f: EntryFilter, page: number, limit: number, knownCount?: number) {
+export async function entriesPage(
+  db: Kysely<DB>,
+  companyId: string,
+  userId: string,
+  f: EntryFilter,
+  page: number,
+  limit: number,
+  knownCount?: number,
+) {
   const unfiltered = f.from === undefined && f.to === undefined;
   const n =
     unfiltered && knownCount !== undefined
@@ -131,12 +189,22 @@ export function companyEntriesBetween(db: Kysely<DB>, companyId: string, from: n
 }
 
 export function entryById(db: Kysely<DB>, companyId: string, id: string) {
-  return db.selectFrom('billing_entries').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('billing_entries')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The reversal of an entry, if any. */
 export function reversalOf(db: Kysely<DB>, companyId: string, id: string) {
-  return db.selectFrom('billing_entries').select('id').where('company_id', '=', companyId).where('reverses_id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('billing_entries')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('reverses_id', '=', id)
+    .executeTakeFirst();
 }
 
 /** A flight's entries that are not reversals and not reversed: what the flight is charged now. */
@@ -147,7 +215,17 @@ export function liveFlightEntries(db: Kysely<DB>, companyId: string, flightId: s
     .where('e.company_id', '=', companyId)
     .where('e.flight_id', '=', flightId)
     .where('e.kind', '!=', 'reversal')
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('billing_entries as r').select('r.id').where('r.company_id', '=', companyId).whereRef('r.reverses_id', '=', 'e.id'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('billing_entries as r')
+            .select('r.id')
+            .where('r.company_id', '=', companyId)
+            .whereRef('r.reverses_id', '=', 'e.id'),
+        ),
+      ),
+    )
     .orderBy('e.id')
     .execute();
 }
@@ -166,31 +244,67 @@ export async function packagePools(db: Kysely<DB>, companyId: string, userId: st
 }
 
 export function ratesOf(db: Kysely<DB>, companyId: string) {
-  return db.selectFrom('billing_rates').selectAll().where('company_id', '=', companyId).orderBy('kind').orderBy('target_id').execute();
+  return db
+    .selectFrom('billing_rates')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('kind')
+    .orderBy('target_id')
+    .execute();
 }
 
 export function rateById(db: Kysely<DB>, companyId: string, id: string) {
-  return db.selectFrom('billing_rates').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('billing_rates')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export function rateFor(db: Kysely<DB>, companyId: string, kind: string, targetId: string) {
-  return db.selectFrom('billing_rates').selectAll().where('company_id', '=', companyId).where('kind', '=', kind).where('target_id', '=', targetId).executeTakeFirst();
+  return db
+    .selectFrom('billing_rates')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('kind', '=', kind)
+    .where('target_id', '=', targetId)
+    .executeTakeFirst();
 }
 
 /** Billing settings of a company as stored. */
 export function billingSettingsOf(db: Kysely<DB>, companyId: string) {
   return db
     .selectFrom('companies')
-    .select(['plan', 'currency', 'timezone', 'billing_enabled', 'billing_tax', 'billing_basis', 'billing_send_notification', 'billing_public_key', 'name'])
+    .select([
+      'plan',
+      'currency',
+      'timezone',
+      'billing_enabled',
+      'billing_tax',
+      'billing_basis',
+      'billing_send_notification',
+      'billing_public_key',
+      'name',
+    ])
     .where('id', '=', companyId)
     .executeTakeFirstOrThrow();
 }
 
 /** Balance and prepaid seconds of users (0 for users without an account): the pilots directory and view read these. */
-export async function accountTotals(db: Kysely<DB>, companyId: string, userIds: readonly string[]): Promise<Map<string, { balance: number; packageSeconds: number }>> {
+export async function accountTotals(
+  db: Kysely<DB>,
+  companyId: string,
+  userIds: readonly string[],
+): Promise<Map<string, { balance: number; packageSeconds: number }>> {
   const out = new Map<string, { balance: number; packageSeconds: number }>();
   if (!userIds.length) return out;
-  const rows = await db.selectFrom('billing_accounts').select(['user_id', 'balance', 'package_seconds']).where('company_id', '=', companyId).where('user_id', 'in', [...userIds]).execute();
+  const rows = await db
+    .selectFrom('billing_accounts')
+    .select(['user_id', 'balance', 'package_seconds'])
+    .where('company_id', '=', companyId)
+    .where('user_id', 'in', [...userIds])
+    .execute();
   for (const r of rows) out.set(r.user_id, { balance: Number(r.balance), packageSeconds: Number(r.package_seconds) });
   return out;
 }

@@ -20,10 +20,19 @@ export const zEntry = z.strictObject({
   created_by: z.string().nullable(),
 });
 
-export const zAccount = z.strictObject({ user_id: z.string(), balance: z.number(), package_balance: z.number(), currency: z.string() });
+export const zAccount = z.strictObject({
+  user_id: z.string(),
+  balance: z.number(),
+  package_balance: z.number(),
+  currency: z.string(),
+});
 
 /** GET /billing/rates.json */
-export const ZBillingRates = z.strictObject({ rates: z.array(z.strictObject({ Rate: zRate })), currency: z.string(), basis: z.enum(['block', 'flight']) });
+export const ZBillingRates = z.strictObject({
+  rates: z.array(z.strictObject({ Rate: zRate })),
+  currency: z.string(),
+  basis: z.enum(['block', 'flight']),
+});
 
 /** POST /manager/billing/rates/edit.json */
 export const ZBillingRateEdit = z.strictObject({ result: z.literal(true), id: z.string() });
@@ -32,7 +41,11 @@ export const ZBillingRateEdit = z.strictObject({ result: z.literal(true), id: z.
 export const ZBillingRateDelete = z.strictObject({ result: z.literal(true) });
 
 /** GET /billing/account.json, /billing/account/{userId}.json */
-export const ZBillingAccount = z.strictObject({ Account: zAccount, entries: z.array(z.strictObject({ Entry: zEntry })), paginate: ZPaginate });
+export const ZBillingAccount = z.strictObject({
+  Account: zAccount,
+  entries: z.array(z.strictObject({ Entry: zEntry })),
+  paginate: ZPaginate,
+});
 
 /** POST /manager/billing/entries/add.json */
 export const ZBillingEntryAdd = z.strictObject({ result: z.literal(true), id: z.string(), Account: zAccount });
@@ -41,7 +54,12 @@ export const ZBillingEntryAdd = z.strictObject({ result: z.literal(true), id: z.
 export const ZBillingEntryReverse = z.strictObject({ result: z.literal(true), id: z.string() });
 
 /** POST /manager/billing/provider.json: whether each secret is set; the secrets themselves are never returned. */
-export const ZBillingProvider = z.strictObject({ result: z.literal(true), public_key: z.string().nullable(), secret_key_set: z.boolean(), webhook_secret_set: z.boolean() });
+export const ZBillingProvider = z.strictObject({
+  result: z.literal(true),
+  public_key: z.string().nullable(),
+  secret_key_set: z.boolean(),
+  webhook_secret_set: z.boolean(),
+});
 
 /** POST /billing/checkout.json */
 export const ZBillingCheckout = z.strictObject({ result: z.literal(true), url: z.string(), id: z.string() });

@@ -2,10 +2,26 @@ import { billingGates } from '@ops/shared/rules/billing/policy';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
-import { ZBillingAccount, ZBillingEntryAdd, ZBillingEntryReverse, ZBillingRateDelete, ZBillingRateEdit, ZBillingRates } from './billing.responses.ts';
+import {
+  ZBillingAccount,
+  ZBillingEntryAdd,
+  ZBillingEntryReverse,
+  ZBillingRateDelete,
+  ZBillingRateEdit,
+  ZBillingRates,
+} from './billing.responses.ts';
 import { ZAccountQuery, ZEntryAdd, ZExportQuery, ZRateEdit, ZReverse } from './billing.schema.ts';
 import { sendEntriesExport, sendStatement } from './billing.export.ts';
-import { addEntry, deleteRate, listRates, requireAccountUser, requireBilling, reverseEntry, saveRate, viewAccount } from './billing.service.ts';
+import {
+  addEntry,
+  deleteRate,
+  listRates,
+  requireAccountUser,
+  requireBilling,
+  reverseEntry,
+  saveRate,
+  viewAccount,
+} from './billing.service.ts';
 
 /** CONTRACT 6. Every handler checks the record's company first (404), then billing on (403), then own-or-office. */
 export const billingRoutes = [
@@ -22,7 +38,8 @@ export const billingRoutes = [
     method: 'POST',
     path: '/manager/billing/rates/edit.json',
     area: 'billing',
-    summary: 'Create or change a rate: Rate{id?, kind aircraft|instructor, target_id, amount per hour >= 0}; a create for a kind and target with a rate changes it (roles <= 105)',
+    summary:
+      'Create or change a rate: Rate{id?, kind aircraft|instructor, target_id, amount per hour >= 0}; a create for a kind and target with a rate changes it (roles <= 105)',
     access: { who: billingGates.manage },
     body: ZRateEdit,
     response: ZBillingRateEdit,
@@ -43,7 +60,8 @@ export const billingRoutes = [
     method: 'GET',
     path: '/billing/account.json',
     area: 'billing',
-    summary: 'The caller’s account: balance, prepaid hours, entries newest first (`page`, `limit`, `from`, `to` unix filter the list, never the balance)',
+    summary:
+      'The caller’s account: balance, prepaid hours, entries newest first (`page`, `limit`, `from`, `to` unix filter the list, never the balance)',
     access: { who: billingGates.own },
     query: ZAccountQuery,
     response: ZBillingAccount,
@@ -64,7 +82,8 @@ export const billingRoutes = [
     method: 'POST',
     path: '/manager/billing/entries/add.json',
     area: 'billing',
-    summary: 'Book a payment, an adjustment or a package: Entry{user_id, kind, amount, hours? (package), aircraft_id? (package), description?} (roles <= 170)',
+    summary:
+      'Book a payment, an adjustment or a package: Entry{user_id, kind, amount, hours? (package), aircraft_id? (package), description?} (roles <= 170)',
     access: { who: billingGates.office },
     body: ZEntryAdd,
     response: ZBillingEntryAdd,
@@ -86,7 +105,8 @@ export const billingRoutes = [
     method: 'GET',
     path: '/billing/statement/:userId/:month.pdf',
     area: 'billing',
-    summary: 'Monthly statement PDF in the company zone: opening balance, the month’s entries by creation time, closing balance (own, or roles <= 170)',
+    summary:
+      'Monthly statement PDF in the company zone: opening balance, the month’s entries by creation time, closing balance (own, or roles <= 170)',
     access: { who: billingGates.own, queryToken: true },
     params: z.object({ userId: zId, month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Expected a month YYYY-MM') }),
     file: { mediaType: 'application/pdf' },
@@ -99,7 +119,8 @@ export const billingRoutes = [
     method: 'GET',
     path: '/manager/billing/entries/export.json',
     area: 'billing',
-    summary: 'Every entry between two dates of the company zone as CSV or XLSX: date, user id, name, kind, description, net, tax, amount, hours, flight id, entry id (roles <= 170)',
+    summary:
+      'Every entry between two dates of the company zone as CSV or XLSX: date, user id, name, kind, description, net, tax, amount, hours, flight id, entry id (roles <= 170)',
     access: { who: billingGates.office, queryToken: true },
     query: ZExportQuery,
     file: { mediaType: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] },

@@ -31,7 +31,9 @@ export const ZRateEdit = z.preprocess(
       id: z.preprocess(emptyToUndefined, zId.optional()),
       kind: z.enum(['aircraft', 'instructor'], { error: 'Expected aircraft or instructor' }),
       target_id: zId,
-      amount: zCents.pipe(z.number().int().min(0, 'A rate cannot be negative').max(100_000_000, 'At most 1,000,000 per hour')),
+      amount: zCents.pipe(
+        z.number().int().min(0, 'A rate cannot be negative').max(100_000_000, 'At most 1,000,000 per hour'),
+      ),
     }),
   }),
 );
@@ -44,7 +46,18 @@ export const ZEntryAdd = z.preprocess(
       user_id: zId,
       kind: z.enum(['payment', 'adjustment', 'package'], { error: 'Expected payment, adjustment or package' }),
       amount: zCents.pipe(z.number().int().min(-10_000_000_000, 'Too large').max(10_000_000_000, 'Too large')),
-      hours: z.preprocess(emptyToUndefined, zSeconds.pipe(z.number().int().min(0).max(100_000 * 3600, 'At most 100,000 hours')).optional()),
+      hours: z.preprocess(
+        emptyToUndefined,
+        zSeconds
+          .pipe(
+            z
+              .number()
+              .int()
+              .min(0)
+              .max(100_000 * 3600, 'At most 100,000 hours'),
+          )
+          .optional(),
+      ),
       aircraft_id: z.preprocess(emptyToUndefined, zId.optional()),
       description: zOptText(500),
     }),
@@ -55,8 +68,14 @@ export type TEntryAdd = z.output<typeof ZEntryAdd>;
 export const ZReverse = z.preprocess(unwrapData, z.object({ description: zOptText(500) }));
 
 export const ZAccountQuery = z.object({
-  page: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'Expected a page number' }).int().min(1, 'Pages start at 1').max(1_000_000).default(1)),
-  limit: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'Expected a number' }).int().min(1, 'At least 1').max(500, 'At most 500').default(50)),
+  page: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'Expected a page number' }).int().min(1, 'Pages start at 1').max(1_000_000).default(1),
+  ),
+  limit: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'Expected a number' }).int().min(1, 'At least 1').max(500, 'At most 500').default(50),
+  ),
   from: z.preprocess(emptyToUndefined, zUnix.optional()),
   to: z.preprocess(emptyToUndefined, zUnix.optional()),
 });
@@ -68,12 +87,18 @@ export const ZExportQuery = z.object({
   format: z.enum(['csv', 'xlsx'], { error: 'Expected csv or xlsx' }).default('csv'),
 });
 
-export const ZCheckout = z.preprocess(unwrapData, z.object({ amount: zCents.pipe(z.number().int().min(100, 'At least 1.00').max(10_000_000, 'At most 100,000.00')) }));
+export const ZCheckout = z.preprocess(
+  unwrapData,
+  z.object({ amount: zCents.pipe(z.number().int().min(100, 'At least 1.00').max(10_000_000, 'At most 100,000.00')) }),
+);
 
 export const ZProvider = z.preprocess(
   unwrapData,
   z.object({
     secret_key: z.preprocess(emptyToUndefined, z.string().trim().min(8, 'Too short').max(300).nullable().optional()),
-    webhook_secret: z.preprocess(emptyToUndefined, z.string().trim().min(8, 'Too short').max(300).nullable().optional()),
+    webhook_secret: z.preprocess(
+      emptyToUndefined,
+      z.string().trim().min(8, 'Too short').max(300).nullable().optional(),
+    ),
   }),
 );

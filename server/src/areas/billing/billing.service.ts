@@ -59,7 +59,11 @@ export async function listRates(ctx: AppContext, actor: Actor) {
   requireBilling(actor);
   const settings = await billingSettingsOf(ctx.db, actor.companyId);
   const rows = await ratesOf(ctx.db, actor.companyId);
-  return { rates: rows.map((r) => ({ Rate: presentRate(r) })), currency: settings.currency ?? 'EUR', basis: settings.billing_basis === 'flight' ? ('flight' as const) : ('block' as const) };
+  return {
+    rates: rows.map((r) => ({ Rate: presentRate(r) })),
+    currency: settings.currency ?? 'EUR',
+    basis: settings.billing_basis === 'flight' ? ('flight' as const) : ('block' as const),
+  };
 }
 
 /** POST /manager/billing/rates/edit.json: create, or change the rate of an id or of the same kind and target. */
@@ -70,20 +74,46 @@ export async function saveRate(ctx: AppContext, actor: Actor, input: TRateEdit) 
   requireBilling(actor);
   const target =
     r.kind === 'aircraft'
-      ? await ctx.db.selectFrom('aircraft').select('id').where('company_id', '=', actor.companyId).where('id', '=', r.target_id).where('deleted', '=', 0).executeTakeFirst()
+      ? await ctx.db
+          .selectFrom('aircraft')
+          .select('id')
+          .where('company_id', '=', actor.companyId)
+          .where('id', '=', r.target_id)
+          .where('deleted', '=', 0)
+          .executeTakeFirst()
       : await companyUser(ctx.db, actor.companyId, r.target_id);
-  if (!target) throw invalid({ 'Rate.target_id': [r.kind === 'aircraft' ? 'Unknown aircraft in your company' : 'Unknown user in your company'] });
+  if (!target)
+    throw invalid({
+      'Rate.target_id': [r.kind === 'aircraft' ? 'Unknown aircraft in your company' : 'Unknown user in your company'],
+    });
   return ctx.tx(async (uow) => {
     const now = nowSeconds();
     const same = await rateFor(uow.trx, actor.companyId, r.kind, r.target_id);
-    if (byId && same && same.id !== byId.id) throw invalid({ 'Rate.target_id': ['Another rate exists for this kind and target'] });
+    if (byId && same && same.id !== byId.id)
+      throw invalid({ 'Rate.target_id': ['Another rate exists for this kind and target'] });
     const existing = byId ?? same;
     if (existing) {
-      await uow.trx.updateTable('billing_rates').set({ kind: r.kind, target_id: r.target_id, amount: r.amount, modified: now }).where('company_id', '=', actor.companyId).where('id', '=', existing.id).execute();
+      await uow.trx
+        .updateTable('billing_rates')
+        .set({ kind: r.kind, target_id: r.target_id, amount: r.amount, modified: now })
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', existing.id)
+        .execute();
       return { result: true as const, id: existing.id };
     }
     const id = uuidv7();
-    await uow.trx.insertInto('billing_rates').values({ id, company_id: actor.companyId, kind: r.kind, target_id: r.target_id, amount: r.amount, created: now, modified: now }).execute();
+    await uow.trx
+      .insertInto('billing_rates')
+      .values({
+        id,
+        company_id: actor.companyId,
+        kind: r.kind,
+        target_id: r.target_id,
+        amount: r.amount,
+        created: now,
+        modified: now,
+      })
+      .execute();
     return { result: true as const, id };
   });
 }
@@ -102,11 +132,27 @@ export async function deleteRate(ctx: AppContext, actor: Actor, id: string) {
 // ---------------------------------------------------------------------------
 
 /** GET /billing/account.json and /billing/account/{userId}.json: the whole balance, and a page of entries (newest first). */
-export async function viewAccount(ctx: AppContext, actor: Actor, userId: string, q: { page: number; limit: number; from?: number; to?: number }) {
+export async function viewAccount(
+  ctx: AppContext,
+  actor: Actor,
+  userId: string,
+  q: { page: number; limit: number; from?: number; to?: number },
+) {
   await requireAccountUser(ctx.db, actor, userId);
-  const [account, currency] = await Promise.all([accountOf(ctx.db, actor.companyId, userId), companyCurrency(ctx.db, actor.companyId)]);
+  const [account, currency] = await Promise.all([
+    accountOf(ctx.db, actor.companyId, userId),
+    companyCurrency(ctx.db, actor.companyId),
+  ]);
   // Without a date filter the totals row knows the count: no count over the account's entries.
-  const page = await entriesPage(ctx.db, actor.companyId, userId, { from: q.from, to: q.to }, q.page, q.limit, account ? Number(account.entry_count) : 0);
+  const page = await entriesPage(
+    ctx.db,
+    actor.companyId,
+    userId,
+    { from: q.from, to: q.to },
+    q.page,
+    q.limit,
+    account ? Number(account.entry_count) : 0,
+  );
   return {
     Account: presentAccount(userId, account, currency),
     entries: page.rows.map((e) => ({ Entry: presentEntry(e) })),
@@ -128,7 +174,13 @@ export async function addEntry(ctx: AppContext, actor: Actor, input: TEntryAdd) 
     if (!e.hours) add('Entry.hours', 'A package needs its hours (more than 0)');
     if (e.amount < 0) add('Entry.amount', 'Enter the package price as a positive amount');
     if (e.aircraft_id) {
-      const a = await ctx.db.selectFrom('aircraft').select('id').where('company_id', '=', actor.companyId).where('id', '=', e.aircraft_id).where('deleted', '=', 0).executeTakeFirst();
+      const a = await ctx.db
+        .selectFrom('aircraft')
+        .select('id')
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', e.aircraft_id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst();
       if (!a) add('Entry.aircraft_id', 'Unknown aircraft in your company');
     }
   } else {
@@ -153,7 +205,18 @@ export async function addEntry(ctx: AppContext, actor: Actor, input: TEntryAdd) 
           reference: null,
           description: e.description ?? null,
         }
-      : { kind: e.kind, amount: e.amount, tax: 0, seconds: 0, package_seconds: 0, aircraft_id: null, flight_id: null, reverses_id: null, reference: null, description: e.description ?? null };
+      : {
+          kind: e.kind,
+          amount: e.amount,
+          tax: 0,
+          seconds: 0,
+          package_seconds: 0,
+          aircraft_id: null,
+          flight_id: null,
+          reverses_id: null,
+          reference: null,
+          description: e.description ?? null,
+        };
   const id = await ctx.tx(async (uow) => {
     const [row] = await appendEntries(uow, actor.companyId, e.user_id, actor.userId, [entry]);
     await announceEntries(uow, actor.companyId, [row]);
@@ -187,7 +250,9 @@ export async function reverseEntry(ctx: AppContext, actor: Actor, id: string, de
     if (!mayReverseEntry(actor, { kind: entry.kind, reversed })) {
       throw badRequest(entry.kind === 'reversal' ? 'A reversal cannot be reversed' : 'This entry is already reversed');
     }
-    const [row] = await appendEntries(uow, actor.companyId, entry.user_id, actor.userId, [reversalEntry(entry, description ?? `Reversal of ${entry.kind}`)]);
+    const [row] = await appendEntries(uow, actor.companyId, entry.user_id, actor.userId, [
+      reversalEntry(entry, description ?? `Reversal of ${entry.kind}`),
+    ]);
     await announceEntries(uow, actor.companyId, [row]);
     return { result: true as const, id: row.id };
   });
@@ -198,9 +263,14 @@ export async function reverseEntry(ctx: AppContext, actor: Actor, id: string, de
 // ---------------------------------------------------------------------------
 
 /** What makes two charge lines the same charge (compared as sorted lists: order does not matter). */
-const lineKey = (a: Pick<BillingEntriesTable | ChargeLine, 'kind' | 'amount' | 'tax' | 'seconds' | 'package_seconds' | 'aircraft_id'>) =>
-  [a.kind, Number(a.amount), Number(a.tax), Number(a.seconds), Number(a.package_seconds), a.aircraft_id ?? ''].join('|');
-const sameCharges = (a: string[], b: string[]) => a.length === b.length && [...a].sort().every((k, i) => k === [...b].sort()[i]);
+const lineKey = (
+  a: Pick<BillingEntriesTable | ChargeLine, 'kind' | 'amount' | 'tax' | 'seconds' | 'package_seconds' | 'aircraft_id'>,
+) =>
+  [a.kind, Number(a.amount), Number(a.tax), Number(a.seconds), Number(a.package_seconds), a.aircraft_id ?? ''].join(
+    '|',
+  );
+const sameCharges = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().every((k, i) => k === [...b].sort()[i]);
 
 /**
  * Brings a flight's entries to what it costs now, in the caller's transaction
@@ -211,15 +281,36 @@ const sameCharges = (a: string[], b: string[]) => a.length === b.length && [...a
  * A free plan or billing switched off books nothing. Takes the company's write
  * lock (change number) before reading, so concurrent confirms are serialized.
  */
-export async function settleFlightCharges(uow: UnitOfWork, companyId: string, flightId: string, byUserId: string | null): Promise<void> {
+export async function settleFlightCharges(
+  uow: UnitOfWork,
+  companyId: string,
+  flightId: string,
+  byUserId: string | null,
+): Promise<void> {
   const trx = uow.trx;
   const settings = await billingSettingsOf(trx, companyId);
   if (settings.plan === 'free' || !settings.billing_enabled) return;
   const f = await trx
     .selectFrom('flights as f')
-    .leftJoin('flight_types as t', (j) => j.onRef('t.id', '=', 'f.flight_type_id').onRef('t.company_id', '=', 'f.company_id'))
+    .leftJoin('flight_types as t', (j) =>
+      j.onRef('t.id', '=', 'f.flight_type_id').onRef('t.company_id', '=', 'f.company_id'),
+    )
     .leftJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'f.aircraft_id').onRef('a.company_id', '=', 'f.company_id'))
-    .select(['f.id', 'f.status', 'f.date', 'f.aircraft_id', 'f.pic_id', 'f.sic_id', 'f.supervisor_id', 'f.block_time', 'f.flight_time', 't.pic_flight_time', 't.sic_flight_time', 't.supervisor_flight_time', 'a.registration'])
+    .select([
+      'f.id',
+      'f.status',
+      'f.date',
+      'f.aircraft_id',
+      'f.pic_id',
+      'f.sic_id',
+      'f.supervisor_id',
+      'f.block_time',
+      'f.flight_time',
+      't.pic_flight_time',
+      't.sic_flight_time',
+      't.supervisor_flight_time',
+      'a.registration',
+    ])
     .where('f.company_id', '=', companyId)
     .where('f.id', '=', flightId)
     .executeTakeFirst();
@@ -229,11 +320,29 @@ export async function settleFlightCharges(uow: UnitOfWork, companyId: string, fl
   if (f.status !== 'LANDED' && !live.length) return;
 
   const crew = [f.pic_id, f.sic_id, f.supervisor_id].filter((u): u is string => !!u);
-  const billedRows = crew.length ? await trx.selectFrom('users').select('id').where('company_id', '=', companyId).where('id', 'in', crew).where('billing', '=', 1).execute() : [];
+  const billedRows = crew.length
+    ? await trx
+        .selectFrom('users')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('id', 'in', crew)
+        .where('billing', '=', 1)
+        .execute()
+    : [];
   const rates = await ratesOf(trx, companyId);
-  const seats: Seats | null = f.pic_flight_time ? { pic: f.pic_flight_time, sic: f.sic_flight_time ?? 'none', supervisor: f.supervisor_flight_time ?? 'none' } : null;
+  const seats: Seats | null = f.pic_flight_time
+    ? { pic: f.pic_flight_time, sic: f.sic_flight_time ?? 'none', supervisor: f.supervisor_flight_time ?? 'none' }
+    : null;
   const base = {
-    flight: { status: f.status, aircraft_id: f.aircraft_id, pic_id: f.pic_id, sic_id: f.sic_id, supervisor_id: f.supervisor_id, block_time: Number(f.block_time), flight_time: Number(f.flight_time) },
+    flight: {
+      status: f.status,
+      aircraft_id: f.aircraft_id,
+      pic_id: f.pic_id,
+      sic_id: f.sic_id,
+      supervisor_id: f.supervisor_id,
+      block_time: Number(f.block_time),
+      flight_time: Number(f.flight_time),
+    },
     seats,
     billed: new Set(billedRows.map((r) => r.id)),
     aircraftRates: new Map(rates.filter((r) => r.kind === 'aircraft').map((r) => [r.target_id, Number(r.amount)])),
@@ -252,7 +361,8 @@ export async function settleFlightCharges(uow: UnitOfWork, companyId: string, fl
     }
   }
   const target = flightCharges({ ...base, pools });
-  const unchanged = live.every((e) => e.user_id === target.userId) && sameCharges(live.map(lineKey), target.lines.map(lineKey));
+  const unchanged =
+    live.every((e) => e.user_id === target.userId) && sameCharges(live.map(lineKey), target.lines.map(lineKey));
   if (unchanged) return;
 
   const written: BillingEntriesTable[] = [];
@@ -262,7 +372,13 @@ export async function settleFlightCharges(uow: UnitOfWork, companyId: string, fl
   }
   if (target.userId && target.lines.length) {
     const label = `${f.registration ?? 'aircraft'} ${f.date}`;
-    const rows: NewEntry[] = target.lines.map((l) => ({ ...l, description: `${l.description}: ${label}`, flight_id: flightId, reverses_id: null, reference: null }));
+    const rows: NewEntry[] = target.lines.map((l) => ({
+      ...l,
+      description: `${l.description}: ${label}`,
+      flight_id: flightId,
+      reverses_id: null,
+      reference: null,
+    }));
     written.push(...(await appendEntries(uow, companyId, target.userId, byUserId, rows)));
   }
   await announceEntries(uow, companyId, written);

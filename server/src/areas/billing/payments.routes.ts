@@ -12,7 +12,8 @@ export const paymentsRoutes = [
     method: 'POST',
     path: '/manager/billing/provider.json',
     area: 'billing',
-    summary: 'Store the payment provider’s secret key and webhook signing secret, encrypted; never returned (roles <= 105)',
+    summary:
+      'Store the payment provider’s secret key and webhook signing secret, encrypted; never returned (roles <= 105)',
     access: { who: billingGates.manage, sessionOnly: true },
     body: ZProvider,
     response: ZBillingProvider,
@@ -35,7 +36,11 @@ export const paymentsRoutes = [
     summary: 'Stripe’s signed webhook: a paid checkout.session.completed credits one payment, however often delivered',
     access: { public: true },
     params: z.object({ companyId: zId }),
-    bodyDoc: z.object({ id: z.string(), type: z.string(), data: z.object({ object: z.record(z.string(), z.unknown()) }) }),
+    bodyDoc: z.object({
+      id: z.string(),
+      type: z.string(),
+      data: z.object({ object: z.record(z.string(), z.unknown()) }),
+    }),
     response: ZBillingStripeWebhook,
     handler: ({ ctx, params, req }) => receiveStripeEvent(ctx, params.companyId, req),
   }),

@@ -16,7 +16,11 @@ import { requireBilling } from './billing.service.ts';
  */
 function keyOf(ctx: AppContext): Buffer {
   const raw = ctx.config.billing.secretsKey;
-  if (!raw) throw new HttpError(503, { result: false, message: 'The server has no SECRETS_KEY: payment provider keys cannot be stored' });
+  if (!raw)
+    throw new HttpError(503, {
+      result: false,
+      message: 'The server has no SECRETS_KEY: payment provider keys cannot be stored',
+    });
   return createHash('sha256').update(raw).digest();
 }
 
@@ -42,16 +46,32 @@ async function providerOf(ctx: AppContext, companyId: string) {
 }
 
 /** POST /manager/billing/provider.json: stores the secret key and webhook secret sealed; answers only whether each is set. */
-export async function saveProvider(ctx: AppContext, actor: Actor, input: { secret_key?: string | null; webhook_secret?: string | null }) {
+export async function saveProvider(
+  ctx: AppContext,
+  actor: Actor,
+  input: { secret_key?: string | null; webhook_secret?: string | null },
+) {
   requireBilling(actor);
   const now = nowSeconds();
   const existing = await providerOf(ctx, actor.companyId);
-  const sealOr = (v: string | null | undefined, old: string | null | undefined) => (v === undefined ? (old ?? null) : v === null ? null : seal(ctx, actor.companyId, v));
-  const row = { company_id: actor.companyId, secret_key: sealOr(input.secret_key, existing?.secret_key), webhook_secret: sealOr(input.webhook_secret, existing?.webhook_secret), modified: now };
-  if (existing) await ctx.db.updateTable('billing_providers').set(row).where('company_id', '=', actor.companyId).execute();
+  const sealOr = (v: string | null | undefined, old: string | null | undefined) =>
+    v === undefined ? (old ?? null) : v === null ? null : seal(ctx, actor.companyId, v);
+  const row = {
+    company_id: actor.companyId,
+    secret_key: sealOr(input.secret_key, existing?.secret_key),
+    webhook_secret: sealOr(input.webhook_secret, existing?.webhook_secret),
+    modified: now,
+  };
+  if (existing)
+    await ctx.db.updateTable('billing_providers').set(row).where('company_id', '=', actor.companyId).execute();
   else await ctx.db.insertInto('billing_providers').values(row).execute();
   const settings = await billingSettingsOf(ctx.db, actor.companyId);
-  return { result: true as const, public_key: settings.billing_public_key, secret_key_set: !!row.secret_key, webhook_secret_set: !!row.webhook_secret };
+  return {
+    result: true as const,
+    public_key: settings.billing_public_key,
+    secret_key_set: !!row.secret_key,
+    webhook_secret_set: !!row.webhook_secret,
+  };
 }
 
 /** The official client pointed at STRIPE_API_URL (the real API by default, a local fake in tests). */
@@ -78,7 +98,16 @@ export async function createCheckout(ctx: AppContext, actor: Actor, amount: numb
   try {
     const session = await stripe.checkout.sessions.create({
       mode: 'payment',
-      line_items: [{ quantity: 1, price_data: { currency: (settings.currency ?? 'EUR').toLowerCase(), unit_amount: amount, product_data: { name: `Account top-up, ${settings.name}` } } }],
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: (settings.currency ?? 'EUR').toLowerCase(),
+            unit_amount: amount,
+            product_data: { name: `Account top-up, ${settings.name}` },
+          },
+        },
+      ],
       client_reference_id: actor.userId,
       metadata: { company_id: actor.companyId, user_id: actor.userId },
       success_url: `${back}?topup=ok`,
@@ -106,24 +135,56 @@ export async function receiveStripeEvent(ctx: AppContext, companyId: string, req
   if (!raw || typeof signature !== 'string') throw badRequest('Missing signature or body');
   let event: Stripe.Event;
   try {
-    event = stripeClient(ctx, unseal(ctx, companyId, provider.secret_key)).webhooks.constructEvent(raw, signature, unseal(ctx, companyId, provider.webhook_secret));
+    event = stripeClient(ctx, unseal(ctx, companyId, provider.secret_key)).webhooks.constructEvent(
+      raw,
+      signature,
+      unseal(ctx, companyId, provider.webhook_secret),
+    );
   } catch {
     throw badRequest('Invalid signature');
   }
   if (event.type !== 'checkout.session.completed') return { received: true as const, credited: false };
   const session = event.data.object;
   const userId = session.metadata?.user_id ?? session.client_reference_id;
-  if (session.payment_status !== 'paid' || session.metadata?.company_id !== companyId || !userId || !session.amount_total) return { received: true as const, credited: false };
+  if (
+    session.payment_status !== 'paid' ||
+    session.metadata?.company_id !== companyId ||
+    !userId ||
+    !session.amount_total
+  )
+    return { received: true as const, credited: false };
   const settings = await billingSettingsOf(ctx.db, companyId);
-  if ((session.currency ?? '').toUpperCase() !== (settings.currency ?? 'EUR').toUpperCase()) return { received: true as const, credited: false };
-  const user = await ctx.db.selectFrom('users').select('id').where('company_id', '=', companyId).where('id', '=', userId).executeTakeFirst();
+  if ((session.currency ?? '').toUpperCase() !== (settings.currency ?? 'EUR').toUpperCase())
+    return { received: true as const, credited: false };
+  const user = await ctx.db
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
   if (!user) return { received: true as const, credited: false };
   const credited = await ctx.tx(async (uow) => {
     await uow.changeNo(companyId, 'billing_accounts'); // the company's write lock before the "seen" read
-    const seen = await uow.trx.selectFrom('billing_entries').select('id').where('company_id', '=', companyId).where('reference', '=', event.id).executeTakeFirst();
+    const seen = await uow.trx
+      .selectFrom('billing_entries')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('reference', '=', event.id)
+      .executeTakeFirst();
     if (seen) return false;
     const rows = await appendEntries(uow, companyId, userId, userId, [
-      { kind: 'payment', amount: session.amount_total ?? 0, tax: 0, seconds: 0, package_seconds: 0, aircraft_id: null, flight_id: null, reverses_id: null, reference: event.id, description: 'Online payment' },
+      {
+        kind: 'payment',
+        amount: session.amount_total ?? 0,
+        tax: 0,
+        seconds: 0,
+        package_seconds: 0,
+        aircraft_id: null,
+        flight_id: null,
+        reverses_id: null,
+        reference: event.id,
+        description: 'Online payment',
+      },
     ]);
     await announceEntries(uow, companyId, rows);
     return true;

@@ -15,19 +15,24 @@ const zUserCertificate = z.object({
   issue: z.string().nullable(),
   expiration: z.string().nullable(),
   comments: z.string().nullable(),
-  Upload: z.union([z.object({
-    id: z.string(),
-    filename: z.string(),
-    type: z.string(),
-    mime: z.string(),
-    size: z.string().nullable(),
-  }), z.object({
-    id: z.string(),
-    filename: z.undefined().optional(),
-    type: z.undefined().optional(),
-    mime: z.undefined().optional(),
-    size: z.undefined().optional(),
-  })]).nullable(),
+  Upload: z
+    .union([
+      z.object({
+        id: z.string(),
+        filename: z.string(),
+        type: z.string(),
+        mime: z.string(),
+        size: z.string().nullable(),
+      }),
+      z.object({
+        id: z.string(),
+        filename: z.undefined().optional(),
+        type: z.undefined().optional(),
+        mime: z.undefined().optional(),
+        size: z.undefined().optional(),
+      }),
+    ])
+    .nullable(),
 });
 
 /** POST /pilots/certificates/edit.json */

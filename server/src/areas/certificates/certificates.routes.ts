@@ -13,7 +13,8 @@ export const certificatesRoutes = [
     method: 'POST',
     path: '/pilots/certificates/edit.json',
     area: 'certificates',
-    summary: 'Create or change a certificate: UserCertificate{id?, user_id, type, name?, issue?, expiration?, comments?} (CONTRACT 4)',
+    summary:
+      'Create or change a certificate: UserCertificate{id?, user_id, type, name?, issue?, expiration?, comments?} (CONTRACT 4)',
     access: { who: certificateGates.write },
     body: ZCertificateEdit,
     response: ZPilotsCertificatesEdit,

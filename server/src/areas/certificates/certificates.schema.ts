@@ -29,12 +29,18 @@ export const ZCertificateEdit = z
       type: z
         .string({ error: 'type is required' })
         .trim()
-        .refine(isCertificateType, `Unknown certificate type; GET /pilots/certificate_types.json lists the ${CERTIFICATE_TYPES.length} keys`),
+        .refine(
+          isCertificateType,
+          `Unknown certificate type; GET /pilots/certificate_types.json lists the ${CERTIFICATE_TYPES.length} keys`,
+        ),
       name: clearable(z.string().trim().max(120, 'At most 120 characters')),
       issue: clearable(zCalendarDate),
       expiration: clearable(zCalendarDate),
       comments: clearable(z.string().trim().max(2000, 'At most 2000 characters')),
     }),
   )
-  .refine((c) => !c.issue || !c.expiration || c.expiration >= c.issue, { path: ['expiration'], message: 'The expiration cannot be before the issue date' });
+  .refine((c) => !c.issue || !c.expiration || c.expiration >= c.issue, {
+    path: ['expiration'],
+    message: 'The expiration cannot be before the issue date',
+  });
 export type TCertificateEdit = z.output<typeof ZCertificateEdit>;

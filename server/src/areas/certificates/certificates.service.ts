@@ -13,7 +13,10 @@ import type { TCertificateEdit } from './certificates.schema.ts';
 
 /** Roles up to this number manage and read every company user's certificates (Part A 4.8 item 4, CONTRACT 4). */
 
-type CertificateRow = Pick<UserCertificatesTable, 'id' | 'user_id' | 'type' | 'name' | 'issue' | 'expiration' | 'comments' | 'upload_id'>;
+type CertificateRow = Pick<
+  UserCertificatesTable,
+  'id' | 'user_id' | 'type' | 'name' | 'issue' | 'expiration' | 'comments' | 'upload_id'
+>;
 
 /**
  * Part A 2.10 `UserCertificate`. `Upload` is the certificate's scan (id, filename,
@@ -51,7 +54,13 @@ const uploadsOfCertificates = (db: Kysely<DB>, companyId: string, rows: readonly
 const COLUMNS = ['id', 'user_id', 'type', 'name', 'issue', 'expiration', 'comments', 'upload_id'] as const;
 
 async function companyUser(db: Kysely<DB>, companyId: string, id: string) {
-  const u = await db.selectFrom('users').select(['id']).where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const u = await db
+    .selectFrom('users')
+    .select(['id'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!u) throw notFound('User not found');
   return u;
 }
@@ -84,7 +93,13 @@ export async function listCertificates(ctx: AppContext, actor: Actor, userId: st
 }
 
 async function findCertificate(db: Kysely<DB>, companyId: string, id: string) {
-  const row = await db.selectFrom('user_certificates').select([...COLUMNS]).where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const row = await db
+    .selectFrom('user_certificates')
+    .select([...COLUMNS])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!row) throw notFound('Certificate not found');
   return row;
 }
@@ -100,13 +115,20 @@ export async function saveCertificate(ctx: AppContext, actor: Actor, input: TCer
   const existing = input.id ? await findCertificate(ctx.db, actor.companyId, input.id) : null;
   if (existing) {
     requireAccess(actor, existing.user_id, 'change');
-    if (existing.user_id !== target.id) throw validationFailed({ user_id: ['A certificate cannot move to another person'] });
+    if (existing.user_id !== target.id)
+      throw validationFailed({ user_id: ['A certificate cannot move to another person'] });
   }
   const issue = input.issue === undefined ? (existing?.issue ?? null) : input.issue;
   const expiration = input.expiration === undefined ? (existing?.expiration ?? null) : input.expiration;
-  if (issue && expiration && expiration < issue) throw validationFailed({ expiration: ['The expiration cannot be before the issue date'] });
+  if (issue && expiration && expiration < issue)
+    throw validationFailed({ expiration: ['The expiration cannot be before the issue date'] });
   const catalogName = getCertificateType(input.type)?.name ?? input.type;
-  const name = input.name === undefined ? (existing && existing.type === input.type ? existing.name : catalogName) : (input.name ?? catalogName);
+  const name =
+    input.name === undefined
+      ? existing && existing.type === input.type
+        ? existing.name
+        : catalogName
+      : (input.name ?? catalogName);
   const comments = input.comments === undefined ? (existing?.comments ?? null) : input.comments;
   const id = existing?.id ?? uuidv7();
   await ctx.tx(async (uow) => {
@@ -122,12 +144,30 @@ export async function saveCertificate(ctx: AppContext, actor: Actor, input: TCer
     } else {
       await uow.trx
         .insertInto('user_certificates')
-        .values({ id, company_id: actor.companyId, change_no: changeNo, deleted: 0, created: now, modified: now, user_id: target.id, type: input.type, name, issue, expiration, comments, upload_id: null })
+        .values({
+          id,
+          company_id: actor.companyId,
+          change_no: changeNo,
+          deleted: 0,
+          created: now,
+          modified: now,
+          user_id: target.id,
+          type: input.type,
+          name,
+          issue,
+          expiration,
+          comments,
+          upload_id: null,
+        })
         .execute();
     }
   });
   const saved = await findCertificate(ctx.db, actor.companyId, id);
-  return { result: true, id, UserCertificate: presentCertificate(saved, await uploadsOfCertificates(ctx.db, actor.companyId, [saved])) };
+  return {
+    result: true,
+    id,
+    UserCertificate: presentCertificate(saved, await uploadsOfCertificates(ctx.db, actor.companyId, [saved])),
+  };
 }
 
 /** POST /pilots/certificates/delete/{id}.json: a tombstone (replicated to the owner's devices). */

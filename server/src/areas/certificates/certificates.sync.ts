@@ -5,8 +5,11 @@ import { registerRecordType, registerTombstones } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { presentCertificate } from './certificates.service.ts';
 
-const certificateQuery = (db: Kysely<DB>, companyId: string) => db.selectFrom('user_certificates as c').selectAll('c').where('c.company_id', '=', companyId);
-const certificateDoc = (c: Awaited<ReturnType<ReturnType<typeof certificateQuery>['execute']>>[number]): PersonalDoc => ({
+const certificateQuery = (db: Kysely<DB>, companyId: string) =>
+  db.selectFrom('user_certificates as c').selectAll('c').where('c.company_id', '=', companyId);
+const certificateDoc = (
+  c: Awaited<ReturnType<ReturnType<typeof certificateQuery>['execute']>>[number],
+): PersonalDoc => ({
   id: c.id,
   type: 'certificate',
   user_id: c.user_id,
@@ -22,7 +25,15 @@ const certificateDoc = (c: Awaited<ReturnType<ReturnType<typeof certificateQuery
  */
 registerRecordType<PersonalDoc>(peopleCollection, {
   types: [PEOPLE_TYPES.certificate],
-  sources: [tableSource({ tables: ['user_certificates'], alias: 'c', rows: personalCollection.rows, query: certificateQuery, toDoc: certificateDoc })],
+  sources: [
+    tableSource({
+      tables: ['user_certificates'],
+      alias: 'c',
+      rows: personalCollection.rows,
+      query: certificateQuery,
+      toDoc: certificateDoc,
+    }),
+  ],
   async load(db, companyId, id) {
     const c = await certificateQuery(db, companyId).where('c.id', '=', id).executeTakeFirst();
     return c ? { ...certificateDoc(c), _deleted: !!c.deleted } : null;

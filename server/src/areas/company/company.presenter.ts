@@ -23,7 +23,9 @@ export function companyFlags(row: Pick<CompaniesTable, 'flags'>): Record<Company
 }
 
 const offsetOf = (zone: string): { offset: string; hours: number } => {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(new Date());
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(
+    new Date(),
+  );
   const name = parts.find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
   if (!m) return { offset: '+00:00', hours: 0 };

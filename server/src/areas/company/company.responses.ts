@@ -39,10 +39,12 @@ const companySettings = {
     country_id: z.string().nullable(),
     zip: z.string().nullable(),
     Timezone: zTimezone,
-    Country: z.object({
-      name: z.string(),
-      iso2: z.string(),
-    }).nullable(),
+    Country: z
+      .object({
+        name: z.string(),
+        iso2: z.string(),
+      })
+      .nullable(),
   }),
   CompanySetting: z.object({
     FlightTimezone: zTimezone.optional(),
@@ -128,11 +130,13 @@ export const ZManagerCompaniesOperatingHours = z.strictObject({
     overrides_from: z.string(),
     overrides_to: z.string(),
     rows: z.array(zOperatingHoursRow),
-    bases: z.array(z.object({
-      id: z.string(),
-      name: z.string(),
-      customised: z.boolean(),
-    })),
+    bases: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        customised: z.boolean(),
+      }),
+    ),
   }),
 });
 
@@ -150,23 +154,27 @@ export const ZCompaniesHours = z.strictObject({
   timezone: z.string(),
   from: z.string(),
   to: z.string(),
-  days: z.array(z.object({
-    date: z.string(),
-    closed: z.boolean(),
-    windows: z.array(z.object({
-      start: z.number(),
-      end: z.number(),
-      start_minute: z.number(),
-      end_minute: z.number(),
-    })),
-  })),
+  days: z.array(
+    z.object({
+      date: z.string(),
+      closed: z.boolean(),
+      windows: z.array(
+        z.object({
+          start: z.number(),
+          end: z.number(),
+          start_minute: z.number(),
+          end_minute: z.number(),
+        }),
+      ),
+    }),
+  ),
 });
 
 /** GET /companies/permissions.json */
 export const ZCompaniesPermissions = z.strictObject({
-  "Flight.create": z.boolean(),
-  "Flight.edit": z.boolean(),
-  "Flight.confirm": z.boolean(),
+  'Flight.create': z.boolean(),
+  'Flight.edit': z.boolean(),
+  'Flight.confirm': z.boolean(),
 });
 
 /** One role's permissions and which of them override the defaults. */
@@ -174,11 +182,11 @@ const zRolePermissions = z.object({
   role: z.number(),
   name: z.string(),
   permissions: z.object({
-    "Flight.create": z.boolean(),
-    "Flight.edit": z.boolean(),
-    "Flight.confirm": z.boolean(),
+    'Flight.create': z.boolean(),
+    'Flight.edit': z.boolean(),
+    'Flight.confirm': z.boolean(),
   }),
-  overridden: z.array(z.enum(["Flight.create", "Flight.edit", "Flight.confirm"])),
+  overridden: z.array(z.enum(['Flight.create', 'Flight.edit', 'Flight.confirm'])),
 });
 
 /** GET /manager/companies/permissions.json */
@@ -193,12 +201,14 @@ export const ZManagerCompaniesPermissionsPost = z.strictObject({
 });
 
 /** GET /companies/alerts.json */
-export const ZCompaniesAlerts = z.array(z.object({
-  type: z.enum(["Aircraft", "UserCertificate", "Maintenance", "AircraftUpload", "Document", "duty"]),
-  icon: z.string(),
-  class: z.enum(["text-danger", "text-warning", "text-muted"]),
-  link: z.string(),
-  name: z.string(),
-  date: z.number(),
-  details: z.string(),
-}));
+export const ZCompaniesAlerts = z.array(
+  z.object({
+    type: z.enum(['Aircraft', 'UserCertificate', 'Maintenance', 'AircraftUpload', 'Document', 'duty']),
+    icon: z.string(),
+    class: z.enum(['text-danger', 'text-warning', 'text-muted']),
+    link: z.string(),
+    name: z.string(),
+    date: z.number(),
+    details: z.string(),
+  }),
+);

@@ -11,7 +11,18 @@ import { editCompany, managerSettings, publicSettings } from './company.service.
 import { listOperatingHours, resolvedHours, saveOperatingHours } from './operating-hours.service.ts';
 import { permissionMatrix, permissionsFor } from './permissions.repository.ts';
 import { setRolePermissions } from './permissions.service.ts';
-import { ZCompaniesSettings, ZManagerCompaniesSettings, ZManagerCompaniesEdit, ZManagerCompaniesOperatingHours, ZManagerCompaniesSaveOperatingHours, ZCompaniesHours, ZCompaniesPermissions, ZManagerCompaniesPermissions, ZManagerCompaniesPermissionsPost, ZCompaniesAlerts } from './company.responses.ts';
+import {
+  ZCompaniesSettings,
+  ZManagerCompaniesSettings,
+  ZManagerCompaniesEdit,
+  ZManagerCompaniesOperatingHours,
+  ZManagerCompaniesSaveOperatingHours,
+  ZCompaniesHours,
+  ZCompaniesPermissions,
+  ZManagerCompaniesPermissions,
+  ZManagerCompaniesPermissionsPost,
+  ZCompaniesAlerts,
+} from './company.responses.ts';
 
 /** Company managers (rules/company/policy.ts): settings, operating hours and the permission matrix. */
 const manager = { who: companyGates.manage } as const;
@@ -50,7 +61,8 @@ function alertBound(v: string | undefined, edge: 'start' | 'end', zone: string, 
   if (v === undefined || v === '') return null;
   if (/^\d+$/.test(v)) return Number(v);
   const d = DateTime.fromISO(v, { zone });
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || !d.isValid) throw badRequest(`Invalid ${field}`, { errors: { [field]: ['Expected unix seconds or a date YYYY-MM-DD'] } });
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || !d.isValid)
+    throw badRequest(`Invalid ${field}`, { errors: { [field]: ['Expected unix seconds or a date YYYY-MM-DD'] } });
   return edge === 'start' ? d.startOf('day').toUnixInteger() : d.endOf('day').toUnixInteger();
 }
 
@@ -68,7 +80,8 @@ export const companyRoutes = [
     method: 'GET',
     path: '/manager/companies/settings.json',
     area: 'company',
-    summary: 'The settings payload plus `Admin` (user, pilot, base and API key counts, plan pilot limit, customised hours) for managers (roles <= 105)',
+    summary:
+      'The settings payload plus `Admin` (user, pilot, base and API key counts, plan pilot limit, customised hours) for managers (roles <= 105)',
     access: manager,
     response: ZManagerCompaniesSettings,
     handler: ({ ctx, actor }) => managerSettings(ctx, actor),
@@ -77,7 +90,8 @@ export const companyRoutes = [
     method: 'POST',
     path: '/manager/companies/edit.json',
     area: 'company',
-    summary: 'Change profile, theme, formats, time zones, flags and billing settings (partial; roles <= 105); answers the manager settings',
+    summary:
+      'Change profile, theme, formats, time zones, flags and billing settings (partial; roles <= 105); answers the manager settings',
     access: manager,
     body: ZCompanyEdit,
     response: ZManagerCompaniesEdit,
@@ -87,7 +101,8 @@ export const companyRoutes = [
     method: 'GET',
     path: '/manager/companies/operating_hours.json',
     area: 'company',
-    summary: 'Weekly operating-hours rows of every scope and dated overrides from 7 days ago to 365 days ahead (roles <= 105)',
+    summary:
+      'Weekly operating-hours rows of every scope and dated overrides from 7 days ago to 365 days ahead (roles <= 105)',
     access: manager,
     response: ZManagerCompaniesOperatingHours,
     handler: ({ ctx, actor }) => listOperatingHours(ctx, actor),
@@ -96,7 +111,8 @@ export const companyRoutes = [
     method: 'POST',
     path: '/manager/companies/save_operating_hours.json',
     area: 'company',
-    summary: 'Replace the whole row set of one scope (company or a base); validated first, atomic; rejections carry `rows` messages',
+    summary:
+      'Replace the whole row set of one scope (company or a base); validated first, atomic; rejections carry `rows` messages',
     access: manager,
     body: ZSaveHours,
     response: ZManagerCompaniesSaveOperatingHours,
@@ -106,7 +122,8 @@ export const companyRoutes = [
     method: 'GET',
     path: '/companies/hours/:scope/:from/:to.json',
     area: 'company',
-    summary: 'Resolved operating hours of a base (or `company`) for each date from..to (at most 366 days), with unix instants',
+    summary:
+      'Resolved operating hours of a base (or `company`) for each date from..to (at most 366 days), with unix instants',
     access: { who: GATES.member },
     params: z.object({ scope: zId, from: zDateParam, to: zDateParam }),
     response: ZCompaniesHours,
@@ -125,7 +142,8 @@ export const companyRoutes = [
     method: 'GET',
     path: '/manager/companies/permissions.json',
     area: 'company',
-    summary: 'Permission matrix of every role in the company, with the keys that differ from the defaults (roles <= 105)',
+    summary:
+      'Permission matrix of every role in the company, with the keys that differ from the defaults (roles <= 105)',
     access: manager,
     response: ZManagerCompaniesPermissions,
     handler: async ({ ctx, actor }) => ({ roles: await permissionMatrix(ctx.db, actor.companyId) }),
@@ -134,7 +152,8 @@ export const companyRoutes = [
     method: 'POST',
     path: '/manager/companies/permissions.json',
     area: 'company',
-    summary: 'Set permission keys of one role: `role`, `permissions` {key: bool} (roles <= 100; not roles above the caller’s)',
+    summary:
+      'Set permission keys of one role: `role`, `permissions` {key: bool} (roles <= 100; not roles above the caller’s)',
     access: { who: companyGates.permissions },
     body: ZPermissionsEdit,
     response: ZManagerCompaniesPermissionsPost,
@@ -144,7 +163,8 @@ export const companyRoutes = [
     method: 'GET',
     path: '/companies/alerts.json',
     area: 'company',
-    summary: 'Expiring items sorted by date: `from`, `to` (unix or YYYY-MM-DD), `types` (comma list), `user_id` (clamped to what the caller may see)',
+    summary:
+      'Expiring items sorted by date: `from`, `to` (unix or YYYY-MM-DD), `types` (comma list), `user_id` (clamped to what the caller may see)',
     access: { who: GATES.member },
     query: z.object({
       from: z.string().trim().optional(),
@@ -153,10 +173,16 @@ export const companyRoutes = [
         .string()
         .optional()
         .transform((v, ctx) => {
-          const list = (v ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+          const list = (v ?? '')
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean);
           const bad = list.filter((t) => !(ALERT_TYPES as readonly string[]).includes(t));
           if (bad.length) {
-            ctx.addIssue({ code: 'custom', message: `Unknown alert types ${bad.join(', ')}; expected ${ALERT_TYPES.join(', ')}` });
+            ctx.addIssue({
+              code: 'custom',
+              message: `Unknown alert types ${bad.join(', ')}; expected ${ALERT_TYPES.join(', ')}`,
+            });
             return z.NEVER;
           }
           return list as AlertType[];

@@ -22,9 +22,19 @@ export const zTimeZone = z
     return zone;
   });
 
-const zNumberish = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, 'Expected a number').transform(Number)]);
+const zNumberish = z.union([
+  z.number(),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+(\.\d+)?$/, 'Expected a number')
+    .transform(Number),
+]);
 
-const flagShape = Object.fromEntries(COMPANY_FLAG_KEYS.map((k) => [k, zBoolish.optional()])) as Record<(typeof COMPANY_FLAG_KEYS)[number], z.ZodOptional<typeof zBoolish>>;
+const flagShape = Object.fromEntries(COMPANY_FLAG_KEYS.map((k) => [k, zBoolish.optional()])) as Record<
+  (typeof COMPANY_FLAG_KEYS)[number],
+  z.ZodOptional<typeof zBoolish>
+>;
 
 /**
  * POST /manager/companies/edit.json: the sections of the settings payload, each
@@ -38,11 +48,25 @@ export const ZCompanyEdit = z.preprocess(
     return typeof b.data === 'object' && b.data !== null ? b.data : b;
   },
   z.object({
-    Company: z.object({ name: z.string().trim().min(1, 'Name is required').max(120, 'At most 120 characters') }).partial().optional(),
+    Company: z
+      .object({ name: z.string().trim().min(1, 'Name is required').max(120, 'At most 120 characters') })
+      .partial()
+      .optional(),
     CompanyTheme: z
       .object({
-        logo: nullable(z.string().trim().max(500, 'At most 500 characters').regex(/^(https?:\/\/|\/)\S+$/, 'Expected an http(s) URL or a path')),
-        color: nullable(z.string().trim().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'Expected a hex colour such as #1f6feb')),
+        logo: nullable(
+          z
+            .string()
+            .trim()
+            .max(500, 'At most 500 characters')
+            .regex(/^(https?:\/\/|\/)\S+$/, 'Expected an http(s) URL or a path'),
+        ),
+        color: nullable(
+          z
+            .string()
+            .trim()
+            .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'Expected a hex colour such as #1f6feb'),
+        ),
       })
       .partial()
       .optional(),
@@ -53,9 +77,17 @@ export const ZCompanyEdit = z.preprocess(
           .trim()
           .toUpperCase()
           .refine((v) => CURRENCIES.has(v), 'Expected an ISO 4217 currency code such as EUR'),
-        icao: nullable(z.string().trim().toUpperCase().regex(/^[A-Z]{2}[A-Z0-9]{2}$/, 'Expected a 4-letter ICAO code')),
+        icao: nullable(
+          z
+            .string()
+            .trim()
+            .toUpperCase()
+            .regex(/^[A-Z]{2}[A-Z0-9]{2}$/, 'Expected a 4-letter ICAO code'),
+        ),
         timezone_id: zTimeZone,
-        country_id: nullable(z.string().trim().toUpperCase().refine(isCountryCode, 'Expected an ISO 3166 country code such as ES')),
+        country_id: nullable(
+          z.string().trim().toUpperCase().refine(isCountryCode, 'Expected an ISO 3166 country code such as ES'),
+        ),
         zip: nullable(z.string().trim().max(20, 'At most 20 characters')),
       })
       .partial()
@@ -64,13 +96,25 @@ export const ZCompanyEdit = z.preprocess(
       .object({
         flight_timezone_id: nullable(zTimeZone),
         date_format: z.enum(DATE_FORMATS, { error: `Expected one of ${DATE_FORMATS.join(', ')}` }),
-        time_format: z.union([z.number(), z.string()]).transform(String).pipe(z.enum(TIME_FORMATS, { error: `Expected one of ${TIME_FORMATS.join(', ')}` })),
+        time_format: z
+          .union([z.number(), z.string()])
+          .transform(String)
+          .pipe(z.enum(TIME_FORMATS, { error: `Expected one of ${TIME_FORMATS.join(', ')}` })),
         duration_format: z.enum(DURATION_FORMATS, { error: `Expected one of ${DURATION_FORMATS.join(', ')}` }),
         aoc: zBoolish,
         extracrew: zBoolish,
         cabincrew: zBoolish,
-        max_duty_hours: nullable(zNumberish.pipe(z.number().gt(0, 'More than 0 hours (leave empty for no limit)').max(24, 'At most 24 hours'))),
-        max_flight_hours_year: nullable(zNumberish.pipe(z.number().gt(0, 'More than 0 hours (leave empty for no limit)').max(8784, 'At most 8784 hours (a leap year)'))),
+        max_duty_hours: nullable(
+          zNumberish.pipe(z.number().gt(0, 'More than 0 hours (leave empty for no limit)').max(24, 'At most 24 hours')),
+        ),
+        max_flight_hours_year: nullable(
+          zNumberish.pipe(
+            z
+              .number()
+              .gt(0, 'More than 0 hours (leave empty for no limit)')
+              .max(8784, 'At most 8784 hours (a leap year)'),
+          ),
+        ),
         ...flagShape,
       })
       .partial()

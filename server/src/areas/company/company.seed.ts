@@ -16,7 +16,14 @@ export const companySeedStep: SeedStep = {
   async demo(uow: UnitOfWork, refs: SeedRefs) {
     const companyId = refs.companies.skyline;
     const now = refs.now;
-    const row = (base: string | null, weekday: number | null, date: string | null, closed: boolean, start = 0, end = 0) => ({
+    const row = (
+      base: string | null,
+      weekday: number | null,
+      date: string | null,
+      closed: boolean,
+      start = 0,
+      end = 0,
+    ) => ({
       id: uuidv7(),
       company_id: companyId,
       base_id: base,
@@ -29,7 +36,11 @@ export const companySeedStep: SeedStep = {
     });
     const sabadell = refs.bases.Sabadell ?? null;
     const today = DateTime.fromSeconds(now, { zone: 'Europe/Madrid' });
-    const christmas = DateTime.fromObject({ year: today.month === 12 && today.day > 25 ? today.year + 1 : today.year, month: 12, day: 25 }).toISODate() as string;
+    const christmas = DateTime.fromObject({
+      year: today.month === 12 && today.day > 25 ? today.year + 1 : today.year,
+      month: 12,
+      day: 25,
+    }).toISODate() as string;
     const rows = [
       ...[0, 1, 2, 3, 4].map((d) => row(null, d, null, false, 8 * 60, 20 * 60)),
       row(null, 5, null, false, 9 * 60, 14 * 60),

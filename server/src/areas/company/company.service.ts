@@ -35,12 +35,26 @@ export async function managerSettings(ctx: AppContext, actor: Actor) {
     .select((eb) => [
       eb.fn.countAll<number>().as('total'),
       eb.fn.sum<number>(eb.case().when('active', '=', 1).then(1).else(0).end()).as('active'),
-      eb.fn.sum<number>(eb.case().when(eb.and([eb('active', '=', 1), eb('pilot', '=', 1)])).then(1).else(0).end()).as('pilots'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb('active', '=', 1), eb('pilot', '=', 1)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('pilots'),
     ])
     .where('company_id', '=', actor.companyId)
     .where('deleted', '=', 0)
     .executeTakeFirstOrThrow();
-  const bases = await ctx.db.selectFrom('bases').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', actor.companyId).where('deleted', '=', 0).executeTakeFirstOrThrow();
+  const bases = await ctx.db
+    .selectFrom('bases')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', actor.companyId)
+    .where('deleted', '=', 0)
+    .executeTakeFirstOrThrow();
   const keys = await ctx.db
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -66,7 +80,10 @@ export async function managerSettings(ctx: AppContext, actor: Actor) {
       pilot_limit: row.plan === 'free' ? FREE_PLAN_PILOT_LIMIT : null,
       base_count: Number(bases.n),
       active_api_keys: Number(keys.n),
-      operating_hours: { company: scopes.some((s) => s.base_id === null), bases: scopes.filter((s) => s.base_id !== null).length },
+      operating_hours: {
+        company: scopes.some((s) => s.base_id === null),
+        bases: scopes.filter((s) => s.base_id !== null).length,
+      },
     },
   };
 }
@@ -78,7 +95,9 @@ export async function editCompany(ctx: AppContext, actor: Actor, input: TCompany
   const row = await companyRow(ctx, actor.companyId);
   const b = input.CompanyBillingSetting;
   if (b?.enabled === true && row.plan === 'free') {
-    throw badRequest('Billing needs a paid plan', { errors: { 'CompanyBillingSetting.enabled': ['Billing is not available on the free plan'] } });
+    throw badRequest('Billing needs a paid plan', {
+      errors: { 'CompanyBillingSetting.enabled': ['Billing is not available on the free plan'] },
+    });
   }
   const s = input.CompanySetting;
   const set: Updateable<CompaniesTable> = {
@@ -121,10 +140,19 @@ export async function editCompany(ctx: AppContext, actor: Actor, input: TCompany
     await ctx.tx(async (uow) => {
       // The company row replicates as the `company` reference document.
       const changeNo = await uow.changeNo(actor.companyId, 'companies');
-      await uow.trx.updateTable('companies').set({ ...set, change_no: changeNo, modified: nowSeconds() }).where('id', '=', actor.companyId).execute();
+      await uow.trx
+        .updateTable('companies')
+        .set({ ...set, change_no: changeNo, modified: nowSeconds() })
+        .where('id', '=', actor.companyId)
+        .execute();
       // The operating-hours document carries the zone its minutes are read in.
-      if (set.timezone !== undefined && set.timezone !== row.timezone) await stampReference(uow, actor.companyId, 'operating_hours');
+      if (set.timezone !== undefined && set.timezone !== row.timezone)
+        await stampReference(uow, actor.companyId, 'operating_hours');
     });
   }
-  return { result: true, message: Object.keys(set).length ? 'Company settings saved' : 'Nothing to change', ...(await managerSettings(ctx, actor)) };
+  return {
+    result: true,
+    message: Object.keys(set).length ? 'Company settings saved' : 'Nothing to change',
+    ...(await managerSettings(ctx, actor)),
+  };
 }

@@ -12,13 +12,19 @@ export interface PresentedHoursRow extends HoursRow {
 /** Overrides returned by the manager list: 7 days ago to 365 days ahead, company calendar (Part A 8). */
 export function overridesWindow(timeZone: string, now: Date = new Date()): { from: string; to: string; today: string } {
   const today = DateTime.fromJSDate(now, { zone: timeZone }).startOf('day');
-  return { from: today.minus({ days: 7 }).toISODate() as string, to: today.plus({ days: 365 }).toISODate() as string, today: today.toISODate() as string };
+  return {
+    from: today.minus({ days: 7 }).toISODate() as string,
+    to: today.plus({ days: 365 }).toISODate() as string,
+    today: today.toISODate() as string,
+  };
 }
 
-const scopeOrder = (r: HoursRow) => `${r.base_id === null ? '0' : `1${r.base_id}`}|${r.weekday === null ? `1${r.override_date}` : `0${r.weekday}`}|${String(r.start_minute).padStart(4, '0')}`;
+const scopeOrder = (r: HoursRow) =>
+  `${r.base_id === null ? '0' : `1${r.base_id}`}|${r.weekday === null ? `1${r.override_date}` : `0${r.weekday}`}|${String(r.start_minute).padStart(4, '0')}`;
 
 /** Ids of the company's live bases, as a subquery. */
-export const liveBases = (db: Kysely<DB>, companyId: string) => db.selectFrom('bases').select('bases.id').where('bases.company_id', '=', companyId).where('bases.deleted', '=', 0);
+export const liveBases = (db: Kysely<DB>, companyId: string) =>
+  db.selectFrom('bases').select('bases.id').where('bases.company_id', '=', companyId).where('bases.deleted', '=', 0);
 
 /**
  * Rows of the company: every weekly row, and the dated overrides inside
@@ -57,13 +63,29 @@ export async function loadHoursRows(
 }
 
 /** The rows resolution needs for one base (or the company scope) between two dates: that scope and the company's. */
-export async function rowsForResolution(db: Kysely<DB>, companyId: string, baseId: string | null, from: string, to: string): Promise<HoursRow[]> {
+export async function rowsForResolution(
+  db: Kysely<DB>,
+  companyId: string,
+  baseId: string | null,
+  from: string,
+  to: string,
+): Promise<HoursRow[]> {
   const rows = await db
     .selectFrom('operating_hours')
     .select(['base_id', 'weekday', 'override_date', 'closed', 'start_minute', 'end_minute'])
     .where('company_id', '=', companyId)
-    .where((eb) => (baseId === null ? eb('base_id', 'is', null) : eb.or([eb('base_id', 'is', null), eb('base_id', '=', baseId)])))
-    .where((eb) => eb.or([eb('weekday', 'is not', null), eb.and([eb('override_date', '>=', from), eb('override_date', '<=', to)])]))
+    .where((eb) =>
+      baseId === null ? eb('base_id', 'is', null) : eb.or([eb('base_id', 'is', null), eb('base_id', '=', baseId)]),
+    )
+    .where((eb) =>
+      eb.or([eb('weekday', 'is not', null), eb.and([eb('override_date', '>=', from), eb('override_date', '<=', to)])]),
+    )
     .execute();
-  return rows.map((r) => ({ ...r, weekday: r.weekday === null ? null : Number(r.weekday), closed: !!r.closed, start_minute: Number(r.start_minute), end_minute: Number(r.end_minute) }));
+  return rows.map((r) => ({
+    ...r,
+    weekday: r.weekday === null ? null : Number(r.weekday),
+    closed: !!r.closed,
+    start_minute: Number(r.start_minute),
+    end_minute: Number(r.end_minute),
+  }));
 }

@@ -15,7 +15,13 @@ export const MAX_HOURS_ROWS = 1000;
 export const MAX_RESOLVE_DAYS = 366;
 
 async function requireBase(db: Kysely<DB>, companyId: string, baseId: string) {
-  const base = await db.selectFrom('bases').select(['id', 'name']).where('company_id', '=', companyId).where('id', '=', baseId).where('deleted', '=', 0).executeTakeFirst();
+  const base = await db
+    .selectFrom('bases')
+    .select(['id', 'name'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', baseId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!base) throw notFound('Base not found');
   return base;
 }
@@ -24,7 +30,13 @@ async function requireBase(db: Kysely<DB>, companyId: string, baseId: string) {
 export async function listOperatingHours(ctx: AppContext, actor: Actor) {
   const window = overridesWindow(actor.company.timezone);
   const rows = await loadHoursRows(ctx.db, actor.companyId, { overridesFrom: window.from, overridesTo: window.to });
-  const bases = await ctx.db.selectFrom('bases').select(['id', 'name']).where('company_id', '=', actor.companyId).where('deleted', '=', 0).orderBy('name').execute();
+  const bases = await ctx.db
+    .selectFrom('bases')
+    .select(['id', 'name'])
+    .where('company_id', '=', actor.companyId)
+    .where('deleted', '=', 0)
+    .orderBy('name')
+    .execute();
   const customised = new Set(rows.filter((r) => r.base_id !== null).map((r) => r.base_id));
   return {
     OperatingHours: {
@@ -62,7 +74,8 @@ function rowList(raw: unknown): unknown[] | null {
   if (Array.isArray(raw)) return raw;
   if (typeof raw === 'object' && raw !== null) {
     const entries = Object.entries(raw as Record<string, unknown>);
-    if (entries.every(([k]) => /^\d+$/.test(k))) return entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, v]) => v);
+    if (entries.every(([k]) => /^\d+$/.test(k)))
+      return entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, v]) => v);
   }
   return null;
 }
@@ -75,12 +88,14 @@ function rowList(raw: unknown): unknown[] | null {
 export function parseHoursRows(raw: unknown, baseId: string | null): { rows: HoursRow[]; messages: string[] } {
   const list = rowList(raw);
   if (list === null) return { rows: [], messages: ['Rows must be a list of rows.'] };
-  if (list.length > MAX_HOURS_ROWS) return { rows: [], messages: [`At most ${MAX_HOURS_ROWS} rows can be saved at once.`] };
+  if (list.length > MAX_HOURS_ROWS)
+    return { rows: [], messages: [`At most ${MAX_HOURS_ROWS} rows can be saved at once.`] };
   const messages: string[] = [];
   const rows = list.map((item, i): HoursRow => {
     const n = i + 1;
     const r = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-    if (typeof item !== 'object' || item === null) messages.push(`Row ${n}: expected an object with weekday or override_date, closed, start_minute and end_minute.`);
+    if (typeof item !== 'object' || item === null)
+      messages.push(`Row ${n}: expected an object with weekday or override_date, closed, start_minute and end_minute.`);
     const weekday = blank(r.weekday) ? null : int(r.weekday);
     const override_date = blank(r.override_date) ? null : String(r.override_date).trim();
     const closed = flag(r.closed);
@@ -90,7 +105,10 @@ export function parseHoursRows(raw: unknown, baseId: string | null): { rows: Hou
       usable = false;
     }
     if (closed === false) {
-      for (const [field, label] of [['start_minute', 'start'], ['end_minute', 'end']] as const) {
+      for (const [field, label] of [
+        ['start_minute', 'start'],
+        ['end_minute', 'end'],
+      ] as const) {
         if (blank(r[field])) {
           messages.push(`Row ${n}: the ${label} time is required when the day is open.`);
           usable = false;
@@ -115,11 +133,16 @@ export function parseHoursRows(raw: unknown, baseId: string | null): { rows: Hou
  * complete set of one scope. Everything is validated first; the delete and
  * inserts run in one transaction, so a rejected or failed save changes nothing.
  */
-export async function saveOperatingHours(ctx: AppContext, actor: Actor, input: { base_id: string | null; rows: unknown }) {
+export async function saveOperatingHours(
+  ctx: AppContext,
+  actor: Actor,
+  input: { base_id: string | null; rows: unknown },
+) {
   const baseId = input.base_id;
   if (baseId !== null) await requireBase(ctx.db, actor.companyId, baseId);
   const { rows, messages } = parseHoursRows(input.rows, baseId);
-  if (messages.length) throw new HttpError(400, { result: false, message: 'Operating hours not saved: fix the rows', rows: messages });
+  if (messages.length)
+    throw new HttpError(400, { result: false, message: 'Operating hours not saved: fix the rows', rows: messages });
   const now = nowSeconds();
   const saved = rows.map((r) => ({
     id: uuidv7(),
@@ -143,9 +166,21 @@ export async function saveOperatingHours(ctx: AppContext, actor: Actor, input: {
   });
   return {
     result: true,
-    message: saved.length ? 'Operating hours saved' : baseId ? 'The base follows the company week again' : 'The company hours were cleared',
+    message: saved.length
+      ? 'Operating hours saved'
+      : baseId
+        ? 'The base follows the company week again'
+        : 'The company hours were cleared',
     base_id: baseId,
-    rows: saved.map((r) => ({ id: r.id, base_id: r.base_id, weekday: r.weekday, override_date: r.override_date, closed: !!r.closed, start_minute: r.start_minute, end_minute: r.end_minute })),
+    rows: saved.map((r) => ({
+      id: r.id,
+      base_id: r.base_id,
+      weekday: r.weekday,
+      override_date: r.override_date,
+      closed: !!r.closed,
+      start_minute: r.start_minute,
+      end_minute: r.end_minute,
+    })),
   };
 }
 
@@ -153,7 +188,8 @@ export async function saveOperatingHours(ctx: AppContext, actor: Actor, input: {
 // Resolution
 // ---------------------------------------------------------------------------
 
-const dayCount = (from: string, to: string) => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
+const dayCount = (from: string, to: string) =>
+  (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
 
 /**
  * GET /companies/hours/{scope}/{from}/{to}.json: the hours of a base (or of the

@@ -3,7 +3,11 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 
 /** Permission keys of one role in one company: the defaults of CONTRACT 3 with the company's overrides. */
-export async function permissionsFor(db: Kysely<DB>, companyId: string, role: number): Promise<Record<PermissionKey, boolean>> {
+export async function permissionsFor(
+  db: Kysely<DB>,
+  companyId: string,
+  role: number,
+): Promise<Record<PermissionKey, boolean>> {
   const overrides = await db
     .selectFrom('company_permissions')
     .select(['key', 'allowed'])
@@ -12,11 +16,17 @@ export async function permissionsFor(db: Kysely<DB>, companyId: string, role: nu
     .execute();
   const out = {} as Record<PermissionKey, boolean>;
   for (const key of PERMISSION_KEYS) out[key] = defaultPermission(role, key);
-  for (const o of overrides) if ((PERMISSION_KEYS as readonly string[]).includes(o.key)) out[o.key as PermissionKey] = !!o.allowed;
+  for (const o of overrides)
+    if ((PERMISSION_KEYS as readonly string[]).includes(o.key)) out[o.key as PermissionKey] = !!o.allowed;
   return out;
 }
 
-export async function hasPermission(db: Kysely<DB>, companyId: string, role: number, key: PermissionKey): Promise<boolean> {
+export async function hasPermission(
+  db: Kysely<DB>,
+  companyId: string,
+  role: number,
+  key: PermissionKey,
+): Promise<boolean> {
   const override = await db
     .selectFrom('company_permissions')
     .select('allowed')
@@ -37,7 +47,11 @@ export interface RolePermissions {
 
 /** Every role's permissions in one company (two queries' worth: one read of the overrides). */
 export async function permissionMatrix(db: Kysely<DB>, companyId: string): Promise<RolePermissions[]> {
-  const overrides = await db.selectFrom('company_permissions').select(['role', 'key', 'allowed']).where('company_id', '=', companyId).execute();
+  const overrides = await db
+    .selectFrom('company_permissions')
+    .select(['role', 'key', 'allowed'])
+    .where('company_id', '=', companyId)
+    .execute();
   return ALL_ROLES.map((role) => {
     const permissions = {} as Record<PermissionKey, boolean>;
     const overridden: PermissionKey[] = [];

@@ -22,7 +22,15 @@ export async function stampReference(uow: UnitOfWork, companyId: string, type: S
   const now = nowSeconds();
   await uow.trx
     .insertInto('reference_stamps')
-    .values({ id: docId(companyId, type), company_id: companyId, type, change_no: changeNo, deleted: 0, created: now, modified: now })
+    .values({
+      id: docId(companyId, type),
+      company_id: companyId,
+      type,
+      change_no: changeNo,
+      deleted: 0,
+      created: now,
+      modified: now,
+    })
     .onConflict((oc) => oc.column('id').doUpdateSet({ change_no: changeNo, modified: now }))
     .execute();
 }
@@ -31,16 +39,30 @@ export async function stampReference(uow: UnitOfWork, companyId: string, type: S
  * One document per company; before its first write it exists with change
  * number 0, so a first pull always carries it (the defaults).
  */
-function stampedSource(type: StampedType, build: (db: Kysely<DB>, companyId: string) => Promise<{ name: string; data: Record<string, unknown> }>): SyncSource<ReferenceDoc> {
+function stampedSource(
+  type: StampedType,
+  build: (db: Kysely<DB>, companyId: string) => Promise<{ name: string; data: Record<string, unknown> }>,
+): SyncSource<ReferenceDoc> {
   return {
     tables: ['reference_stamps'],
     async read(db, companyId, after) {
       const id = docId(companyId, type);
-      const stamp = await db.selectFrom('reference_stamps').select(['change_no', 'modified']).where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+      const stamp = await db
+        .selectFrom('reference_stamps')
+        .select(['change_no', 'modified'])
+        .where('id', '=', id)
+        .where('company_id', '=', companyId)
+        .executeTakeFirst();
       const seq = Number(stamp?.change_no ?? 0);
       if (!(seq > after.seq || (seq === after.seq && id > after.id))) return [];
       const { name, data } = await build(db, companyId);
-      const row: SourceRow<ReferenceDoc> = { seq, id, deleted: false, scope: {}, doc: { id, type, name, data, updated: Number(stamp?.modified ?? 0) } };
+      const row: SourceRow<ReferenceDoc> = {
+        seq,
+        id,
+        deleted: false,
+        scope: {},
+        doc: { id, type, name, data, updated: Number(stamp?.modified ?? 0) },
+      };
       return [row];
     },
   };
@@ -59,10 +81,17 @@ export const permissionsReferenceSource = stampedSource('permissions', async (db
  * 7 days ago on, enough for offline clients to run the shared `resolveDay`.
  */
 export const operatingHoursReferenceSource = stampedSource('operating_hours', async (db, companyId) => {
-  const company = await db.selectFrom('companies').select('timezone').where('id', '=', companyId).executeTakeFirstOrThrow();
+  const company = await db
+    .selectFrom('companies')
+    .select('timezone')
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
   const { from } = overridesWindow(company.timezone);
   const rows = await loadHoursRows(db, companyId, { overridesFrom: from, overridesTo: null });
   return { name: 'Operating hours', data: { timezone: company.timezone, rows } };
 });
 
-export const companyReferenceSources: SyncSource<ReferenceDoc>[] = [permissionsReferenceSource, operatingHoursReferenceSource];
+export const companyReferenceSources: SyncSource<ReferenceDoc>[] = [
+  permissionsReferenceSource,
+  operatingHoursReferenceSource,
+];

@@ -16,12 +16,26 @@ const LONGEST_FLIGHT_SECONDS = 25 * 3600;
 const SEATS = ['pic_id', 'sic_id', 'supervisor_id'] as const;
 
 export async function companyLimits(db: Kysely<DB>, companyId: string): Promise<DutyLimits & { timezone: string }> {
-  const c = await db.selectFrom('companies').select(['max_duty_hours', 'max_flight_hours_year', 'timezone']).where('id', '=', companyId).executeTakeFirstOrThrow();
-  return { max_duty_hours: c.max_duty_hours === null ? null : Number(c.max_duty_hours), max_flight_hours_year: c.max_flight_hours_year === null ? null : Number(c.max_flight_hours_year), timezone: c.timezone };
+  const c = await db
+    .selectFrom('companies')
+    .select(['max_duty_hours', 'max_flight_hours_year', 'timezone'])
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  return {
+    max_duty_hours: c.max_duty_hours === null ? null : Number(c.max_duty_hours),
+    max_flight_hours_year: c.max_flight_hours_year === null ? null : Number(c.max_flight_hours_year),
+    timezone: c.timezone,
+  };
 }
 
 export async function findUser(db: Kysely<DB>, companyId: string, userId: string) {
-  return db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', companyId).where('id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'surname'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', userId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
 }
 
 export interface PersonFlight extends DutyFlight {
@@ -35,7 +49,15 @@ export interface PersonFlight extends DutyFlight {
  * supervisor) with off-blocks in [start - 25 h, end): one indexed range per
  * seat (company_id, seat, starts), so each person costs three range scans.
  */
-export async function crewFlights(db: Kysely<DB>, companyId: string, userIds: readonly string[], start: number, end: number, statuses: readonly string[], exceptFlightId?: string): Promise<PersonFlight[]> {
+export async function crewFlights(
+  db: Kysely<DB>,
+  companyId: string,
+  userIds: readonly string[],
+  start: number,
+  end: number,
+  statuses: readonly string[],
+  exceptFlightId?: string,
+): Promise<PersonFlight[]> {
   if (!userIds.length) return [];
   const out: PersonFlight[] = [];
   const seen = new Set<string>();
@@ -57,7 +79,15 @@ export async function crewFlights(db: Kysely<DB>, companyId: string, userIds: re
       const key = `${r.id}:${r.user_id}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ id: r.id, user_id: r.user_id as string, status: r.status, offblocks: Number(r.offblocks), onblocks: Number(r.onblocks), flight_time: Number(r.flight_time), simulator: Number(r.simulator ?? 0) === 1 });
+      out.push({
+        id: r.id,
+        user_id: r.user_id as string,
+        status: r.status,
+        offblocks: Number(r.offblocks),
+        onblocks: Number(r.onblocks),
+        flight_time: Number(r.flight_time),
+        simulator: Number(r.simulator ?? 0) === 1,
+      });
     }
   }
   return out;
@@ -68,7 +98,13 @@ export interface PersonSpan extends Span {
 }
 
 /** DUTY base schedule entries of `userIds` overlapping [start, end). */
-export async function dutyEntries(db: Kysely<DB>, companyId: string, userIds: readonly string[], start: number, end: number): Promise<PersonSpan[]> {
+export async function dutyEntries(
+  db: Kysely<DB>,
+  companyId: string,
+  userIds: readonly string[],
+  start: number,
+  end: number,
+): Promise<PersonSpan[]> {
   if (!userIds.length) return [];
   const rows = await db
     .selectFrom('base_schedules')
@@ -90,7 +126,14 @@ export async function dutyEntries(db: Kysely<DB>, companyId: string, userIds: re
  * whose flight has not flown or been cancelled: their planned span (the
  * flown flight counts instead once it is LANDED).
  */
-export async function plannedBookings(db: Kysely<DB>, companyId: string, userIds: readonly string[], start: number, end: number, except: { bookingId?: string; flightId?: string } = {}): Promise<PersonSpan[]> {
+export async function plannedBookings(
+  db: Kysely<DB>,
+  companyId: string,
+  userIds: readonly string[],
+  start: number,
+  end: number,
+  except: { bookingId?: string; flightId?: string } = {},
+): Promise<PersonSpan[]> {
   if (!userIds.length) return [];
   const out: PersonSpan[] = [];
   for (const seat of ['pilot_id', 'instructor_id'] as const) {
@@ -106,7 +149,8 @@ export async function plannedBookings(db: Kysely<DB>, companyId: string, userIds
       .where('s.status', '=', 'BOOKED')
       .where('s.deleted', '=', 0);
     if (except.bookingId) q = q.where('s.id', '!=', except.bookingId);
-    if (except.flightId) q = q.where((eb) => eb.or([eb('s.flight_id', 'is', null), eb('s.flight_id', '!=', except.flightId as string)]));
+    if (except.flightId)
+      q = q.where((eb) => eb.or([eb('s.flight_id', 'is', null), eb('s.flight_id', '!=', except.flightId as string)]));
     for (const r of await q.execute()) {
       if (r.flight_status && ['LANDED', 'CANCELED', 'DELETED', 'DISPATCHED'].includes(r.flight_status)) continue;
       out.push({ user_id: r.user_id as string, start: Number(r.start_at), end: Number(r.end_at) });
@@ -116,7 +160,13 @@ export async function plannedBookings(db: Kysely<DB>, companyId: string, userIds
 }
 
 /** Flight seconds (simulators left out) of each person's LANDED flights with off-blocks in [start, end). */
-export async function flightSecondsBy(db: Kysely<DB>, companyId: string, userIds: readonly string[], start: number, end: number): Promise<Map<string, number>> {
+export async function flightSecondsBy(
+  db: Kysely<DB>,
+  companyId: string,
+  userIds: readonly string[],
+  start: number,
+  end: number,
+): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
   if (!userIds.length) return totals;
   for (const seat of SEATS) {
@@ -134,14 +184,21 @@ export async function flightSecondsBy(db: Kysely<DB>, companyId: string, userIds
       .where((eb) => eb.or([eb('a.simulator', 'is', null), eb('a.simulator', '=', 0)]))
       .groupBy(`f.${seat}`)
       .execute();
-    for (const r of rows) totals.set(r.user_id as string, (totals.get(r.user_id as string) ?? 0) + Number(r.seconds ?? 0));
+    for (const r of rows)
+      totals.set(r.user_id as string, (totals.get(r.user_id as string) ?? 0) + Number(r.seconds ?? 0));
   }
   return totals;
 }
 
 /** Active crew of the company (pilots, instructors, students) for the board and the alerts. */
 export async function crewOf(db: Kysely<DB>, companyId: string, userIds: readonly string[] | null) {
-  let q = db.selectFrom('users').select(['id', 'name', 'surname', 'user_group_id']).where('company_id', '=', companyId).where('deleted', '=', 0).where('active', '=', 1).where('pilot', '=', 1);
+  let q = db
+    .selectFrom('users')
+    .select(['id', 'name', 'surname', 'user_group_id'])
+    .where('company_id', '=', companyId)
+    .where('deleted', '=', 0)
+    .where('active', '=', 1)
+    .where('pilot', '=', 1);
   if (userIds) q = q.where('id', 'in', userIds.length ? [...userIds] : ['']);
   return q.orderBy('surname').orderBy('name').orderBy('id').execute();
 }

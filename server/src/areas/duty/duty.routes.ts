@@ -9,7 +9,8 @@ export const dutyRoutes = [
     method: 'GET',
     path: '/duty/board.json',
     area: 'duty',
-    summary: 'Crew duty board: every crew member’s week from `from` (default this week), flown and planned duty, year flight hours, levels against the limits (roles <= 170)',
+    summary:
+      'Crew duty board: every crew member’s week from `from` (default this week), flown and planned duty, year flight hours, levels against the limits (roles <= 170)',
     access: { who: dutyGates.board },
     query: ZBoardQuery,
     response: ZDutyBoard,
@@ -19,7 +20,8 @@ export const dutyRoutes = [
     method: 'GET',
     path: '/duty/:userId.json',
     area: 'duty',
-    summary: 'Duty days, calendar-year flight time and rolling totals of a user for from..to (YYYY-MM-DD, at most 400 days); own or roles <= 170 (CONTRACT 7)',
+    summary:
+      'Duty days, calendar-year flight time and rolling totals of a user for from..to (YYYY-MM-DD, at most 400 days); own or roles <= 170 (CONTRACT 7)',
     access: { who: dutyGates.read },
     params: ZDutyParams,
     query: ZDutyQuery,

@@ -17,8 +17,16 @@ export const dutySeedStep: SeedStep = {
     const ivan = refs.users.skyline['instructor@skyline.test'];
     const base = refs.bases['Cuatro Vientos'];
     if (!ivan || !base) return;
-    await uow.trx.updateTable('companies').set({ max_duty_hours: 10, max_flight_hours_year: 900, change_no: await uow.changeNo(companyId, 'companies') }).where('id', '=', companyId).execute();
-    const c = await uow.trx.selectFrom('companies').select('timezone').where('id', '=', companyId).executeTakeFirstOrThrow();
+    await uow.trx
+      .updateTable('companies')
+      .set({ max_duty_hours: 10, max_flight_hours_year: 900, change_no: await uow.changeNo(companyId, 'companies') })
+      .where('id', '=', companyId)
+      .execute();
+    const c = await uow.trx
+      .selectFrom('companies')
+      .select('timezone')
+      .where('id', '=', companyId)
+      .executeTakeFirstOrThrow();
     const today = DateTime.fromSeconds(refs.now, { zone: c.timezone }).startOf('day');
     const changeNo = await uow.changeNo(companyId, 'base_schedules');
     await uow.trx

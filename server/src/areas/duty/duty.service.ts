@@ -24,12 +24,25 @@ import type { Actor } from '../../http/actor.ts';
 import { forbidden, invalid, notFound } from '../../http/errors.ts';
 import { notify } from '../notifications/notifications.notify.ts';
 import { emitWebhook } from '../webhooks/outbox.service.ts';
-import { companyLimits, crewFlights, crewOf, dutyEntries, findUser, flightSecondsBy, plannedBookings } from './duty.repository.ts';
+import {
+  companyLimits,
+  crewFlights,
+  crewOf,
+  dutyEntries,
+  findUser,
+  flightSecondsBy,
+  plannedBookings,
+} from './duty.repository.ts';
 
 const DAY = 86_400;
 
 /** GET /duty/{userId}.json (CONTRACT 7): 404 for a user of another company first, then 403, then the range. */
-export async function dutyOf(ctx: AppContext, actor: Actor, userId: string, q: { from?: string; to?: string }): Promise<DutyReport> {
+export async function dutyOf(
+  ctx: AppContext,
+  actor: Actor,
+  userId: string,
+  q: { from?: string; to?: string },
+): Promise<DutyReport> {
   const user = await findUser(ctx.db, actor.companyId, userId);
   if (!user) throw notFound('User not found');
   if (!mayViewDuty(actor, userId)) throw forbidden('You can only see your own duty');
@@ -48,7 +61,14 @@ export async function dutyOf(ctx: AppContext, actor: Actor, userId: string, q: {
 }
 
 /** Duty spans of each of `userIds` around [start, end): DUTY entries, flown and dispatched flights, live bookings (six indexed range reads for all of them). */
-async function dutyAround(db: Kysely<DB>, companyId: string, userIds: readonly string[], start: number, end: number, except: { bookingId?: string; flightId?: string }): Promise<Map<string, Span[]>> {
+async function dutyAround(
+  db: Kysely<DB>,
+  companyId: string,
+  userIds: readonly string[],
+  start: number,
+  end: number,
+  except: { bookingId?: string; flightId?: string },
+): Promise<Map<string, Span[]>> {
   const entries = await dutyEntries(db, companyId, userIds, start, end);
   const flights = await crewFlights(db, companyId, userIds, start, end, ['LANDED', 'DISPATCHED'], except.flightId);
   const bookings = await plannedBookings(db, companyId, userIds, start, end, except);
@@ -75,20 +95,40 @@ export interface PlannedDuty {
  * of `people` the plan would take past a limit, or null. Reads only the days
  * the plan touches and the year's flight seconds of each person.
  */
-export async function plannedDutyRefusal(db: Kysely<DB>, actor: Actor, plan: PlannedDuty): Promise<(DutyRefusal & { user_id: string }) | null> {
+export async function plannedDutyRefusal(
+  db: Kysely<DB>,
+  actor: Actor,
+  plan: PlannedDuty,
+): Promise<(DutyRefusal & { user_id: string }) | null> {
   const limits = await companyLimits(db, actor.companyId);
   if (limitSeconds(limits.max_duty_hours) === null && limitSeconds(limits.max_flight_hours_year) === null) return null;
   const zone = limits.timezone;
   const padded = dutySpanOf(plan.span.start, plan.span.end);
   const start = dayStart(dateOf(padded.start, zone), zone);
-  const end = DateTime.fromSeconds(padded.end - 1, { zone }).plus({ days: 1 }).startOf('day').toUnixInteger();
+  const end = DateTime.fromSeconds(padded.end - 1, { zone })
+    .plus({ days: 1 })
+    .startOf('day')
+    .toUnixInteger();
   const year = DateTime.fromSeconds(plan.span.start, { zone }).startOf('year');
   const people = [...new Set(plan.people)];
   const [years, names] = await Promise.all([
-    limitSeconds(limits.max_flight_hours_year) !== null && !plan.simulator ? flightSecondsBy(db, actor.companyId, people, year.toUnixInteger(), year.plus({ years: 1 }).toUnixInteger()) : Promise.resolve(new Map<string, number>()),
-    db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', actor.companyId).where('id', 'in', people).execute(),
+    limitSeconds(limits.max_flight_hours_year) !== null && !plan.simulator
+      ? flightSecondsBy(db, actor.companyId, people, year.toUnixInteger(), year.plus({ years: 1 }).toUnixInteger())
+      : Promise.resolve(new Map<string, number>()),
+    db
+      .selectFrom('users')
+      .select(['id', 'name', 'surname'])
+      .where('company_id', '=', actor.companyId)
+      .where('id', 'in', people)
+      .execute(),
   ]);
-  const around = limitSeconds(limits.max_duty_hours) === null ? new Map<string, Span[]>() : await dutyAround(db, actor.companyId, people, start, end, { bookingId: plan.bookingId, flightId: plan.flightId });
+  const around =
+    limitSeconds(limits.max_duty_hours) === null
+      ? new Map<string, Span[]>()
+      : await dutyAround(db, actor.companyId, people, start, end, {
+          bookingId: plan.bookingId,
+          flightId: plan.flightId,
+        });
   for (const userId of people) {
     const duty = around.get(userId) ?? [];
     const u = names.find((n) => n.id === userId);
@@ -108,7 +148,12 @@ export async function plannedDutyRefusal(db: Kysely<DB>, actor: Actor, plan: Pla
 
 async function isSimulator(db: Kysely<DB>, companyId: string, aircraftId: string | null): Promise<boolean> {
   if (!aircraftId) return false;
-  const a = await db.selectFrom('aircraft').select('simulator').where('company_id', '=', companyId).where('id', '=', aircraftId).executeTakeFirst();
+  const a = await db
+    .selectFrom('aircraft')
+    .select('simulator')
+    .where('company_id', '=', companyId)
+    .where('id', '=', aircraftId)
+    .executeTakeFirst();
   return Number(a?.simulator ?? 0) === 1;
 }
 
@@ -116,7 +161,15 @@ async function isSimulator(db: Kysely<DB>, companyId: string, aircraftId: string
 export async function bookingDutyRefusal(
   db: Kysely<DB>,
   actor: Actor,
-  b: { pilot_id: string; instructor_id: string | null; aircraft_id: string; start: number; end: number; bookingId?: string; flightId?: string },
+  b: {
+    pilot_id: string;
+    instructor_id: string | null;
+    aircraft_id: string;
+    start: number;
+    end: number;
+    bookingId?: string;
+    flightId?: string;
+  },
 ): Promise<{ code: DutyCode; message: string } | null> {
   const r = await plannedDutyRefusal(db, actor, {
     people: [b.pilot_id, ...(b.instructor_id ? [b.instructor_id] : [])],
@@ -132,11 +185,24 @@ export async function bookingDutyRefusal(
 export async function dispatchDutyRefusal(
   db: Kysely<DB>,
   actor: Actor,
-  f: { id: string; aircraft_id: string | null; pic_id: string | null; sic_id: string | null; supervisor_id: string | null; offblocks: number | null; onblocks: number | null },
+  f: {
+    id: string;
+    aircraft_id: string | null;
+    pic_id: string | null;
+    sic_id: string | null;
+    supervisor_id: string | null;
+    offblocks: number | null;
+    onblocks: number | null;
+  },
 ): Promise<{ code: DutyCode; message: string } | null> {
   if (f.offblocks === null || f.onblocks === null) return null;
   const people = [f.pic_id, f.sic_id, f.supervisor_id].filter((x): x is string => !!x);
-  const r = await plannedDutyRefusal(db, actor, { people, span: { start: Number(f.offblocks), end: Number(f.onblocks) }, simulator: await isSimulator(db, actor.companyId, f.aircraft_id), flightId: f.id });
+  const r = await plannedDutyRefusal(db, actor, {
+    people,
+    span: { start: Number(f.offblocks), end: Number(f.onblocks) },
+    simulator: await isSimulator(db, actor.companyId, f.aircraft_id),
+    flightId: f.id,
+  });
   return r ? { code: r.code, message: `Dispatch refused: ${r.message}` } : null;
 }
 
@@ -168,15 +234,26 @@ export async function confirmDutyWarnings(uow: UnitOfWork, actor: Actor, flightI
   const people = [...new Set([f.pic_id, f.sic_id, f.supervisor_id].filter((x): x is string => !!x))];
   const padded = dutySpanOf(flown.start, flown.end);
   const start = dayStart(dateOf(padded.start, zone), zone);
-  const end = DateTime.fromSeconds(padded.end - 1, { zone }).plus({ days: 1 }).startOf('day').toUnixInteger();
+  const end = DateTime.fromSeconds(padded.end - 1, { zone })
+    .plus({ days: 1 })
+    .startOf('day')
+    .toUnixInteger();
   const year = DateTime.fromSeconds(flown.start, { zone }).startOf('year');
   const [years, names] = await Promise.all([
     flightSecondsBy(db, actor.companyId, people, year.toUnixInteger(), year.plus({ years: 1 }).toUnixInteger()),
-    db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', actor.companyId).where('id', 'in', people.length ? people : ['']).execute(),
+    db
+      .selectFrom('users')
+      .select(['id', 'name', 'surname'])
+      .where('company_id', '=', actor.companyId)
+      .where('id', 'in', people.length ? people : [''])
+      .execute(),
   ]);
   const warnings: DutyWarning[] = [];
   for (const userId of people) {
-    const [entries, flights] = await Promise.all([dutyEntries(db, actor.companyId, [userId], start, end), crewFlights(db, actor.companyId, [userId], start, end, ['LANDED'])]);
+    const [entries, flights] = await Promise.all([
+      dutyEntries(db, actor.companyId, [userId], start, end),
+      crewFlights(db, actor.companyId, [userId], start, end, ['LANDED']),
+    ]);
     const u = names.find((n) => n.id === userId);
     const found = exceededAfter({
       name: u ? `${u.name} ${u.surname}`.trim() : 'A crew member',
@@ -204,7 +281,11 @@ export async function confirmDutyWarnings(uow: UnitOfWork, actor: Actor, flightI
     body: warnings.map((w) => w.message).join('\n'),
     link: `/flights/view/${f.id}`,
   });
-  await emitWebhook(uow, actor.companyId, 'duty.exceeded', 'Flight', f.id, async () => ({ flight_id: f.id, date: f.date, warnings }));
+  await emitWebhook(uow, actor.companyId, 'duty.exceeded', 'Flight', f.id, async () => ({
+    flight_id: f.id,
+    date: f.date,
+    warnings,
+  }));
   return warnings;
 }
 
@@ -212,7 +293,13 @@ export interface BoardPerson {
   user_id: string;
   name: string;
   role: number;
-  days: { date: string; duty_seconds: number; flight_seconds: number; flights: number; level: 'over' | 'near' | 'ok' }[];
+  days: {
+    date: string;
+    duty_seconds: number;
+    flight_seconds: number;
+    flights: number;
+    level: 'over' | 'near' | 'ok';
+  }[];
   week_duty_seconds: number;
   year_flight_seconds: number;
   year_level: 'over' | 'near' | 'ok';
@@ -269,9 +356,18 @@ export async function dutyBoard(ctx: AppContext, actor: Actor, q: { from?: strin
       { allDays: true },
     );
     const yearSeconds = years.get(c.id) ?? 0;
-    const days = r.days.map((d) => ({ date: d.date, duty_seconds: d.duty_seconds, flight_seconds: d.flight_seconds, flights: d.flights, level: levelOf(d.duty_seconds, dayLimit) }));
+    const days = r.days.map((d) => ({
+      date: d.date,
+      duty_seconds: d.duty_seconds,
+      flight_seconds: d.flight_seconds,
+      flights: d.flights,
+      level: levelOf(d.duty_seconds, dayLimit),
+    }));
     const yearLevel = levelOf(yearSeconds, yearLimit);
-    const worst = [yearLevel, ...days.map((d) => d.level)].reduce((a, x) => (rank[x] > rank[a] ? x : a), 'ok' as 'over' | 'near' | 'ok');
+    const worst = [yearLevel, ...days.map((d) => d.level)].reduce(
+      (a, x) => (rank[x] > rank[a] ? x : a),
+      'ok' as 'over' | 'near' | 'ok',
+    );
     return {
       user_id: c.id,
       name: `${c.name} ${c.surname}`.trim(),

@@ -5,7 +5,19 @@ import type { DB } from '../../db/schema.ts';
 const typeQuery = (db: Kysely<DB>, companyId: string) =>
   db
     .selectFrom('flight_types')
-    .select(['id', 'name', 'color', 'booking', 'pic_flight_time', 'sic_flight_time', 'supervisor_flight_time', 'sort_order', 'deleted', 'created', 'modified'])
+    .select([
+      'id',
+      'name',
+      'color',
+      'booking',
+      'pic_flight_time',
+      'sic_flight_time',
+      'supervisor_flight_time',
+      'sort_order',
+      'deleted',
+      'created',
+      'modified',
+    ])
     .where('company_id', '=', companyId);
 
 export type FlightTypeRow = Awaited<ReturnType<ReturnType<typeof typeQuery>['execute']>>[number];
@@ -22,9 +34,14 @@ export const flightTypesRepository = {
     if (opts.bookingOnly) q = q.where('booking', '=', 1);
     return q.orderBy('sort_order').orderBy('name').orderBy('id').execute();
   },
-  find: (db: Kysely<DB>, companyId: string, id: string) => typeQuery(db, companyId).where('id', '=', id).executeTakeFirst(),
+  find: (db: Kysely<DB>, companyId: string, id: string) =>
+    typeQuery(db, companyId).where('id', '=', id).executeTakeFirst(),
   /** Requirements of several types in one query (no query per type). */
-  async requirements(db: Kysely<DB>, companyId: string, typeIds: readonly string[]): Promise<Map<string, CertificateRequirement[]>> {
+  async requirements(
+    db: Kysely<DB>,
+    companyId: string,
+    typeIds: readonly string[],
+  ): Promise<Map<string, CertificateRequirement[]>> {
     const out = new Map<string, CertificateRequirement[]>();
     if (!typeIds.length) return out;
     const rows = await db

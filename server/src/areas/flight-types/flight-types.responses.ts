@@ -42,7 +42,7 @@ export const ZFlightTypesIndex = z.strictObject({
 const zClassification = z.object({
   name: z.string(),
   rollup: z.string(),
-  value: z.enum(["sup", "none", "pic", "picus", "sic", "fi", "dual", "cri", "iri", "fifi", "sfi", "tri", "exa"]),
+  value: z.enum(['sup', 'none', 'pic', 'picus', 'sic', 'fi', 'dual', 'cri', 'iri', 'fifi', 'sfi', 'tri', 'exa']),
 });
 
 /** GET /flight_types/manager_index.json */

@@ -14,7 +14,17 @@ import {
   loadFlightType,
   reorderFlightTypes,
 } from './flight-types.service.ts';
-import { ZFlightTypesIndex, ZFlightTypesManagerIndex, ZFlightTypesView, ZFlightTypesManagerAdd, ZFlightTypesManagerEdit, ZFlightTypesManagerEditPost, ZFlightTypesManagerDelete, ZFlightTypesManagerReorder, ZFlightTypesCompliance } from './flight-types.responses.ts';
+import {
+  ZFlightTypesIndex,
+  ZFlightTypesManagerIndex,
+  ZFlightTypesView,
+  ZFlightTypesManagerAdd,
+  ZFlightTypesManagerEdit,
+  ZFlightTypesManagerEditPost,
+  ZFlightTypesManagerDelete,
+  ZFlightTypesManagerReorder,
+  ZFlightTypesCompliance,
+} from './flight-types.responses.ts';
 
 /** Writes to the company's flight types: managers (docs/areas/flights.md). */
 const MANAGERS = { who: flightTypeGates.manage } as const;
@@ -29,7 +39,10 @@ export const flightTypesRoutes = [
     params: z.object({ booking: z.string().optional() }),
     response: ZFlightTypesIndex,
     handler: async ({ ctx, actor, params }) => ({
-      flight_types: await listFlightTypes(ctx.db, actor.companyId, { includeDeleted: false, bookingOnly: params.booking === 'true' || params.booking === '1' }),
+      flight_types: await listFlightTypes(ctx.db, actor.companyId, {
+        includeDeleted: false,
+        bookingOnly: params.booking === 'true' || params.booking === '1',
+      }),
     }),
   }),
   defineRoute({
@@ -52,7 +65,9 @@ export const flightTypesRoutes = [
     access: { who: GATES.member },
     params: z.object({ id: zId }),
     response: ZFlightTypesView,
-    handler: async ({ ctx, actor, params }) => ({ flight_type: await loadFlightType(ctx.db, actor.companyId, params.id) }),
+    handler: async ({ ctx, actor, params }) => ({
+      flight_type: await loadFlightType(ctx.db, actor.companyId, params.id),
+    }),
   }),
   defineRoute({
     method: 'POST',
@@ -64,14 +79,20 @@ export const flightTypesRoutes = [
     response: ZFlightTypesManagerAdd,
     handler: async ({ ctx, actor, body }) => {
       const id = await ctx.tx((uow) => addFlightType(uow, actor, body));
-      return { result: true, id, flight_type: await loadFlightType(ctx.db, actor.companyId, id), classifications: CLASSIFICATION_LIST };
+      return {
+        result: true,
+        id,
+        flight_type: await loadFlightType(ctx.db, actor.companyId, id),
+        classifications: CLASSIFICATION_LIST,
+      };
     },
   }),
   defineRoute({
     method: 'GET',
     path: '/flight_types/manager_edit/:id.json',
     area: 'flight-types',
-    summary: 'A flight type for editing: the record, how many flights use it, and its required certificates as a flat list',
+    summary:
+      'A flight type for editing: the record, how many flights use it, and its required certificates as a flat list',
     access: MANAGERS,
     params: z.object({ id: zId }),
     response: ZFlightTypesManagerEdit,
@@ -121,7 +142,10 @@ export const flightTypesRoutes = [
     access: MANAGERS,
     body: z.object({ items: z.array(zId).min(1, 'Give the type ids in display order') }),
     response: ZFlightTypesManagerReorder,
-    handler: async ({ ctx, actor, body }) => ({ result: true, items: await ctx.tx((uow) => reorderFlightTypes(uow, actor, body.items)) }),
+    handler: async ({ ctx, actor, body }) => ({
+      result: true,
+      items: await ctx.tx((uow) => reorderFlightTypes(uow, actor, body.items)),
+    }),
   }),
   defineRoute({
     method: 'GET',
@@ -132,6 +156,7 @@ export const flightTypesRoutes = [
     params: z.object({ id: zId }),
     query: z.object({ user_id: zId.optional(), at: zUnix.optional() }),
     response: ZFlightTypesCompliance,
-    handler: async ({ ctx, actor, params, query }) => flightTypeCompliance(ctx.db, actor, params.id, { userId: query.user_id, at: query.at }),
+    handler: async ({ ctx, actor, params, query }) =>
+      flightTypeCompliance(ctx.db, actor, params.id, { userId: query.user_id, at: query.at }),
   }),
 ];

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { CLASSIFICATIONS, type Classification, isClassification, type REMOVED_CLASSIFICATIONS } from '@ops/shared/rules/pilots/logbook-totals';
+import {
+  CLASSIFICATIONS,
+  type Classification,
+  isClassification,
+  type REMOVED_CLASSIFICATIONS,
+} from '@ops/shared/rules/pilots/logbook-totals';
 import { zBoolish } from '../../http/zod.ts';
 
 /** Part B 2.6: what each classification means and how the logbook rolls it up (the values are the shared rules'). */
@@ -33,7 +38,8 @@ export const zClassification = z
   .toLowerCase()
   .superRefine((v, ctx) => {
     if (v in RETIRED) ctx.addIssue({ code: 'custom', message: RETIRED[v as keyof typeof RETIRED] });
-    else if (!isClassification(v)) ctx.addIssue({ code: 'custom', message: `Expected one of ${CLASSIFICATIONS.join(', ')}` });
+    else if (!isClassification(v))
+      ctx.addIssue({ code: 'custom', message: `Expected one of ${CLASSIFICATIONS.join(', ')}` });
   })
   .transform((v) => v as Classification);
 
@@ -90,7 +96,10 @@ const certificateSync = {
 
 const SIBLINGS = Object.keys(certificateSync);
 
-export const ZFlightTypeAdd = z.preprocess(unwrapModel('FlightType', SIBLINGS), z.object({ FlightType: z.object(fields), ...certificateSync }));
+export const ZFlightTypeAdd = z.preprocess(
+  unwrapModel('FlightType', SIBLINGS),
+  z.object({ FlightType: z.object(fields), ...certificateSync }),
+);
 export const ZFlightTypeEdit = z.preprocess(
   unwrapModel('FlightType', SIBLINGS),
   z.object({ FlightType: z.object({ ...fields, name: fields.name.optional() }), ...certificateSync }),

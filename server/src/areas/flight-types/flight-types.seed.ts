@@ -26,7 +26,11 @@ const HARBOR_DEMO_TYPES: readonly SeedType[] = [
   { name: 'Instruction', color: '#1f6ac4', booking: true, pic: 'fi', sic: 'dual', supervisor: 'none' },
 ];
 
-async function insertTypes(uow: UnitOfWork, companyId: string, types: readonly SeedType[]): Promise<Record<string, string>> {
+async function insertTypes(
+  uow: UnitOfWork,
+  companyId: string,
+  types: readonly SeedType[],
+): Promise<Record<string, string>> {
   const now = Math.floor(Date.now() / 1000);
   const ids: Record<string, string> = {};
   let order = 0;
@@ -73,8 +77,20 @@ export const flightTypesSeedStep: SeedStep = {
       await uow.trx
         .insertInto('flight_type_certificates')
         .values([
-          { id: uuidv7(), company_id: refs.companies.skyline, flight_type_id: multi.id, role: 'pic', certificate_type: 'MEP' },
-          { id: uuidv7(), company_id: refs.companies.skyline, flight_type_id: multi.id, role: 'sic', certificate_type: 'MCC' },
+          {
+            id: uuidv7(),
+            company_id: refs.companies.skyline,
+            flight_type_id: multi.id,
+            role: 'pic',
+            certificate_type: 'MEP',
+          },
+          {
+            id: uuidv7(),
+            company_id: refs.companies.skyline,
+            flight_type_id: multi.id,
+            role: 'sic',
+            certificate_type: 'MCC',
+          },
         ])
         .execute();
     }

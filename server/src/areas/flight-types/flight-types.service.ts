@@ -14,12 +14,22 @@ import { flightTypesRepository } from './flight-types.repository.ts';
 import { SEATS, type Seat, type TFlightTypeAdd, type TFlightTypeEdit } from './flight-types.schema.ts';
 
 /** Part B 4.5: invalid roles, types outside the certificate type catalog and duplicate pairs are ignored. */
-export const cleanRequirements = (list: readonly unknown[]): Array<{ role: Seat; certificate_type: string }> => cleanRequiredCertificates(list);
+export const cleanRequirements = (list: readonly unknown[]): Array<{ role: Seat; certificate_type: string }> =>
+  cleanRequiredCertificates(list);
 
 async function replaceRequirements(uow: UnitOfWork, companyId: string, typeId: string, list: readonly unknown[]) {
   const trx = uow.trx;
-  await trx.deleteFrom('flight_type_certificates').where('company_id', '=', companyId).where('flight_type_id', '=', typeId).execute();
-  const rows = cleanRequirements(list).map((r) => ({ id: uuidv7(), company_id: companyId, flight_type_id: typeId, ...r }));
+  await trx
+    .deleteFrom('flight_type_certificates')
+    .where('company_id', '=', companyId)
+    .where('flight_type_id', '=', typeId)
+    .execute();
+  const rows = cleanRequirements(list).map((r) => ({
+    id: uuidv7(),
+    company_id: companyId,
+    flight_type_id: typeId,
+    ...r,
+  }));
   if (rows.length) await trx.insertInto('flight_type_certificates').values(rows).execute();
 }
 
@@ -30,9 +40,17 @@ export async function loadFlightType(db: Kysely<DB>, companyId: string, id: stri
   return presentFlightType(row, reqs.get(id) ?? []);
 }
 
-export async function listFlightTypes(db: Kysely<DB>, companyId: string, opts: { includeDeleted: boolean; bookingOnly: boolean }) {
+export async function listFlightTypes(
+  db: Kysely<DB>,
+  companyId: string,
+  opts: { includeDeleted: boolean; bookingOnly: boolean },
+) {
   const rows = await flightTypesRepository.list(db, companyId, opts);
-  const reqs = await flightTypesRepository.requirements(db, companyId, rows.map((r) => r.id));
+  const reqs = await flightTypesRepository.requirements(
+    db,
+    companyId,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => presentFlightType(r, reqs.get(r.id) ?? []));
 }
 
@@ -64,7 +82,8 @@ export async function addFlightType(uow: UnitOfWork, actor: Actor, body: TFlight
       sort_order: last?.m === null || last?.m === undefined ? 0 : Number(last.m) + 1,
     })
     .execute();
-  if (body.syncRequiredCertificates) await replaceRequirements(uow, actor.companyId, id, body.RequiredCertificate ?? []);
+  if (body.syncRequiredCertificates)
+    await replaceRequirements(uow, actor.companyId, id, body.RequiredCertificate ?? []);
   return id;
 }
 
@@ -80,7 +99,8 @@ export async function editFlightType(uow: UnitOfWork, actor: Actor, id: string, 
   if (f.pic_flight_time !== undefined) set.pic_flight_time = f.pic_flight_time;
   if (f.sic_flight_time !== undefined) set.sic_flight_time = f.sic_flight_time;
   if (f.supervisor_flight_time !== undefined) set.supervisor_flight_time = f.supervisor_flight_time;
-  if (body.syncRequiredCertificates) await replaceRequirements(uow, actor.companyId, id, body.RequiredCertificate ?? []);
+  if (body.syncRequiredCertificates)
+    await replaceRequirements(uow, actor.companyId, id, body.RequiredCertificate ?? []);
   if (!Object.keys(set).length && !body.syncRequiredCertificates) return;
   // Requirements are part of the replicated document: the type row moves with them.
   await trx
@@ -150,7 +170,13 @@ export async function flightTypeCompliance(
   if (!mayCheckComplianceOf(actor, userId)) throw forbidden('You can only check your own compliance');
   const type = await flightTypesRepository.find(db, actor.companyId, typeId);
   if (!type) throw notFound('Flight type not found');
-  const user = await db.selectFrom('users').select('id').where('company_id', '=', actor.companyId).where('id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', userId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!user) throw notFound('User not found');
   const reqs = (await flightTypesRepository.requirements(db, actor.companyId, [typeId])).get(typeId) ?? [];
   const held = await db

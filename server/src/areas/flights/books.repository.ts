@@ -34,9 +34,18 @@ export async function moveBooks(uow: UnitOfWork, companyId: string, entry: BookE
 }
 
 /** Moves the books from what a LANDED flight was to what it is now (either may be unlanded: null). */
-export async function rebook(uow: UnitOfWork, companyId: string, before: BookEntry | null, after: BookEntry | null): Promise<void> {
+export async function rebook(
+  uow: UnitOfWork,
+  companyId: string,
+  before: BookEntry | null,
+  after: BookEntry | null,
+): Promise<void> {
   const same =
-    before && after && before.aircraft_id === after.aircraft_id && before.flight_time === after.flight_time && before.landings === after.landings;
+    before &&
+    after &&
+    before.aircraft_id === after.aircraft_id &&
+    before.flight_time === after.flight_time &&
+    before.landings === after.landings;
   if (same) return;
   if (before) await moveBooks(uow, companyId, before, -1);
   if (after) await moveBooks(uow, companyId, after, 1);

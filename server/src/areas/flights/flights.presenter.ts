@@ -51,7 +51,18 @@ export function presentFlightRecord(f: FlightJoinedRow, zone: string, now: numbe
   };
 }
 
-function person(id: string | null, p: { name: string | null; surname: string | null; group: number | null; active: number | null; pilot: number | null; deleted: number | null }, full: boolean) {
+function person(
+  id: string | null,
+  p: {
+    name: string | null;
+    surname: string | null;
+    group: number | null;
+    active: number | null;
+    pilot: number | null;
+    deleted: number | null;
+  },
+  full: boolean,
+) {
   if (!id || p.name === null) return null;
   const base = { id, user_group_id: p.group, UserDetail: { id, name: p.name, surname: p.surname } };
   if (!full) return base;
@@ -65,7 +76,8 @@ function person(id: string | null, p: { name: string | null; surname: string | n
 export function presentFlightRow(f: FlightJoinedRow, zone: string, now: number, full = false) {
   return {
     Flight: presentFlightRecord(f, zone, now),
-    Base: f.base_id && f.base_name !== null ? { id: f.base_id, name: f.base_name, airport_id: f.base_airport_id } : null,
+    Base:
+      f.base_id && f.base_name !== null ? { id: f.base_id, name: f.base_name, airport_id: f.base_airport_id } : null,
     Aircraft:
       f.aircraft_id && f.ac_registration !== null
         ? {
@@ -79,7 +91,11 @@ export function presentFlightRow(f: FlightJoinedRow, zone: string, now: number, 
             active: !!f.ac_active,
             hours: f.ac_hours,
             landings: f.ac_landings,
-            AircraftModel: { name: f.ac_model_name, icao: f.ac_model_icao, AircraftManufacturer: { name: f.ac_manufacturer_name } },
+            AircraftModel: {
+              name: f.ac_model_name,
+              icao: f.ac_model_icao,
+              AircraftManufacturer: { name: f.ac_manufacturer_name },
+            },
           }
         : null,
     FlightType:
@@ -95,7 +111,29 @@ export function presentFlightRow(f: FlightJoinedRow, zone: string, now: number, 
             deleted: !!f.type_deleted,
           }
         : null,
-    Pic: person(f.pic_id, { name: f.pic_name, surname: f.pic_surname, group: f.pic_group, active: f.pic_active, pilot: f.pic_pilot, deleted: f.pic_deleted }, full),
-    Sic: person(f.sic_id, { name: f.sic_name, surname: f.sic_surname, group: f.sic_group, active: f.sic_active, pilot: f.sic_pilot, deleted: f.sic_deleted }, full),
+    Pic: person(
+      f.pic_id,
+      {
+        name: f.pic_name,
+        surname: f.pic_surname,
+        group: f.pic_group,
+        active: f.pic_active,
+        pilot: f.pic_pilot,
+        deleted: f.pic_deleted,
+      },
+      full,
+    ),
+    Sic: person(
+      f.sic_id,
+      {
+        name: f.sic_name,
+        surname: f.sic_surname,
+        group: f.sic_group,
+        active: f.sic_active,
+        pilot: f.sic_pilot,
+        deleted: f.sic_deleted,
+      },
+      full,
+    ),
   };
 }

@@ -145,8 +145,19 @@ const shapeOf = (f: FlightFilters) =>
 
 /** The named values of the filter expression (see `filterExpression`). */
 function filterValues(companyId: string, f: FlightFilters): Record<string, unknown> {
-  const v: Record<string, unknown> = { companyId, delayedBefore: f.delayedBefore, fromStarts: f.fromStarts, toStarts: f.toStarts };
-  Object.assign(v, { aircraftId: f.aircraftId, baseId: f.baseId, flightTypeId: f.flightTypeId, pilotId: f.pilotId, involvedUserId: f.involvedUserId });
+  const v: Record<string, unknown> = {
+    companyId,
+    delayedBefore: f.delayedBefore,
+    fromStarts: f.fromStarts,
+    toStarts: f.toStarts,
+  };
+  Object.assign(v, {
+    aircraftId: f.aircraftId,
+    baseId: f.baseId,
+    flightTypeId: f.flightTypeId,
+    pilotId: f.pilotId,
+    involvedUserId: f.involvedUserId,
+  });
   f.statuses.forEach((s, i) => {
     v[`status${i}`] = s;
   });
@@ -160,12 +171,20 @@ function filterValues(companyId: string, f: FlightFilters): Record<string, unkno
  */
 export function filterExpression(eb: FlightsEB, f: FlightFilters, p: Param) {
   const parts = [eb('f.company_id', '=', p<string>('companyId'))];
-  const listed = f.statuses.length ? eb('f.status', 'in', f.statuses.map((_, i) => p<string>(`status${i}`))) : null;
+  const listed = f.statuses.length
+    ? eb(
+        'f.status',
+        'in',
+        f.statuses.map((_, i) => p<string>(`status${i}`)),
+      )
+    : null;
   if (f.scheduledPart) {
     const before = p<number>('delayedBefore');
     const part = eb.and([
       eb('f.status', '=', 'SCHEDULED'),
-      f.scheduledPart === 'delayed' ? eb('f.offblocks', '<', before) : eb.or([eb('f.offblocks', 'is', null), eb('f.offblocks', '>=', before)]),
+      f.scheduledPart === 'delayed'
+        ? eb('f.offblocks', '<', before)
+        : eb.or([eb('f.offblocks', 'is', null), eb('f.offblocks', '>=', before)]),
     ]);
     parts.push(listed ? eb.or([listed, part]) : part);
   } else if (listed) parts.push(listed);
@@ -180,7 +199,9 @@ export function filterExpression(eb: FlightsEB, f: FlightFilters, p: Param) {
   }
   if (f.involvedUserId) {
     const u = p<string>('involvedUserId');
-    parts.push(eb.or([eb('f.pic_id', '=', u), eb('f.sic_id', '=', u), eb('f.supervisor_id', '=', u), eb('f.user_id', '=', u)]));
+    parts.push(
+      eb.or([eb('f.pic_id', '=', u), eb('f.sic_id', '=', u), eb('f.supervisor_id', '=', u), eb('f.user_id', '=', u)]),
+    );
   }
   return eb.and(parts);
 }
@@ -189,7 +210,8 @@ type Seat = 'f.pic_id' | 'f.sic_id' | 'f.supervisor_id' | 'f.user_id';
 
 /** The person filter a count is split by: the involvement scope (with the creator), else the pilot filter. */
 function personSeats(f: FlightFilters): { key: 'involvedUserId' | 'pilotId'; seats: Seat[] } | null {
-  if (f.involvedUserId) return { key: 'involvedUserId', seats: ['f.pic_id', 'f.sic_id', 'f.supervisor_id', 'f.user_id'] };
+  if (f.involvedUserId)
+    return { key: 'involvedUserId', seats: ['f.pic_id', 'f.sic_id', 'f.supervisor_id', 'f.user_id'] };
   if (f.pilotId) return { key: 'pilotId', seats: ['f.pic_id', 'f.sic_id', 'f.supervisor_id'] };
   return null;
 }
@@ -245,7 +267,12 @@ const pageQuery = (db: Kysely<DB>, f: FlightFilters, p: Param) => {
   // the left joins, it walked the company's rows in page order); PostgreSQL
   // plans it as the inner join it is. The cast only drops the `c` alias, which
   // nothing after this refers to.
-  const source = candidates ? (db.selectFrom(candidates.as('c')).crossJoin('flights as f').whereRef('f.id', '=', 'c.id') as unknown as FlightsSource) : undefined;
+  const source = candidates
+    ? (db
+        .selectFrom(candidates.as('c'))
+        .crossJoin('flights as f')
+        .whereRef('f.id', '=', 'c.id') as unknown as FlightsSource)
+    : undefined;
   return flightsQuery(db, p<string>('companyId'), source)
     .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p))
     .orderBy('f.starts', 'desc')
@@ -257,19 +284,26 @@ const pageQuery = (db: Kysely<DB>, f: FlightFilters, p: Param) => {
 export const flightsRepository = {
   /** The page, newest first, paginated in SQL (compiled once per filter shape). */
   page(db: Kysely<DB>, companyId: string, f: FlightFilters, limit: number, offset: number): Promise<FlightJoinedRow[]> {
-    return runPrepared<FlightJoinedRow>(db, `flights.page:${shapeOf(f)}`, (p) => pageQuery(db, f, p), { ...filterValues(companyId, f), limit, offset, window: offset + limit });
+    return runPrepared<FlightJoinedRow>(db, `flights.page:${shapeOf(f)}`, (p) => pageQuery(db, f, p), {
+      ...filterValues(companyId, f),
+      limit,
+      offset,
+      window: offset + limit,
+    });
   },
   /** Rows strictly after a keyset position, newest first (the batches of a streamed page). */
   after(db: Kysely<DB>, companyId: string, f: FlightFilters, last: { starts: number; id: string }, limit: number) {
     const p = direct(companyId, f);
-    return flightsQuery(db, companyId)
-      .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p))
-      // A row value: both dialects read it as one range of the (company, starts, id) index.
-      .where(sql<boolean>`(f.starts, f.id) < (${last.starts}, ${last.id})`)
-      .orderBy('f.starts', 'desc')
-      .orderBy('f.id', 'desc')
-      .limit(limit)
-      .execute();
+    return (
+      flightsQuery(db, companyId)
+        .where((eb) => filterExpression(eb as unknown as FlightsEB, f, p))
+        // A row value: both dialects read it as one range of the (company, starts, id) index.
+        .where(sql<boolean>`(f.starts, f.id) < (${last.starts}, ${last.id})`)
+        .orderBy('f.starts', 'desc')
+        .orderBy('f.id', 'desc')
+        .limit(limit)
+        .execute()
+    );
   },
   async count(db: Kysely<DB>, companyId: string, f: FlightFilters): Promise<number> {
     if (isUnfiltered(f)) {
@@ -281,7 +315,11 @@ export const flightsRepository = {
             .selectFrom('flight_counts')
             .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), sql<number>`0`).as('n'))
             .where('company_id', '=', p<string>('companyId'))
-            .where('status', 'in', f.statuses.map((_, i) => p<string>(`status${i}`))),
+            .where(
+              'status',
+              'in',
+              f.statuses.map((_, i) => p<string>(`status${i}`)),
+            ),
         filterValues(companyId, f),
       );
       return Number(rows[0]?.n ?? 0);
@@ -304,9 +342,19 @@ export const flightsRepository = {
         // the OR of the seats would scan the whole company on SQLite.
         const u = p<string>(person.key);
         const branches = person.seats.map((seat, i) =>
-          counted(p, (eb) => eb.and([eb(seat, '=', u), ...person.seats.slice(0, i).map((before) => eb.or([eb(before, 'is', null), eb(before, '!=', u)]))])),
+          counted(p, (eb) =>
+            eb.and([
+              eb(seat, '=', u),
+              ...person.seats.slice(0, i).map((before) => eb.or([eb(before, 'is', null), eb(before, '!=', u)])),
+            ]),
+          ),
         );
-        return db.selectNoFrom(sql<number>`${sql.join(branches.map((b) => sql`(${b})`), sql` + `)}`.as('n'));
+        return db.selectNoFrom(
+          sql<number>`${sql.join(
+            branches.map((b) => sql`(${b})`),
+            sql` + `,
+          )}`.as('n'),
+        );
       },
       filterValues(companyId, f),
     );
@@ -315,11 +363,18 @@ export const flightsRepository = {
 };
 
 /** Adds `delta` flights of `status` to the company's counters (same transaction as the write). */
-export async function adjustFlightCount(db: Kysely<DB>, companyId: string, status: string, delta: number): Promise<void> {
+export async function adjustFlightCount(
+  db: Kysely<DB>,
+  companyId: string,
+  status: string,
+  delta: number,
+): Promise<void> {
   if (!delta) return;
   await db
     .insertInto('flight_counts')
     .values({ company_id: companyId, status, count: delta })
-    .onConflict((oc) => oc.columns(['company_id', 'status']).doUpdateSet({ count: sql<number>`flight_counts.count + ${delta}` }))
+    .onConflict((oc) =>
+      oc.columns(['company_id', 'status']).doUpdateSet({ count: sql<number>`flight_counts.count + ${delta}` }),
+    )
     .execute();
 }

@@ -154,37 +154,43 @@ export const ZFlightsView = z.strictObject({
   flight: z.object({
     Pic: zCrewMember.nullable(),
     Sic: zCrewMember.nullable(),
-    Supervisor: z.object({
-      id: z.string(),
-      user_group_id: z.number(),
-      active: z.boolean(),
-      pilot: z.boolean(),
-      deleted: z.boolean(),
-      UserDetail: z.object({
+    Supervisor: z
+      .object({
         id: z.string(),
-        name: z.string(),
-        surname: z.string(),
-      }),
-      UserGroup: zCrewGroup.nullable(),
-    }).nullable(),
+        user_group_id: z.number(),
+        active: z.boolean(),
+        pilot: z.boolean(),
+        deleted: z.boolean(),
+        UserDetail: z.object({
+          id: z.string(),
+          name: z.string(),
+          surname: z.string(),
+        }),
+        UserGroup: zCrewGroup.nullable(),
+      })
+      .nullable(),
     DepartureAirport: zFlightAirport.nullable(),
     LandingAirport: zFlightAirport.nullable(),
-    FlightChange: z.array(z.object({
-      id: z.string(),
-      flight_id: z.string(),
-      user_id: z.string().nullable(),
-      action: z.string(),
-      fields: z.unknown(),
-      comments: z.string().nullable(),
-      created: z.number(),
-      User: z.object({
+    FlightChange: z.array(
+      z.object({
         id: z.string(),
-        UserDetail: z.object({
-          name: z.string(),
-          surname: z.string().nullable(),
-        }),
-      }).nullable(),
-    })),
+        flight_id: z.string(),
+        user_id: z.string().nullable(),
+        action: z.string(),
+        fields: z.unknown(),
+        comments: z.string().nullable(),
+        created: z.number(),
+        User: z
+          .object({
+            id: z.string(),
+            UserDetail: z.object({
+              name: z.string(),
+              surname: z.string().nullable(),
+            }),
+          })
+          .nullable(),
+      }),
+    ),
     Upload: z.array(ZAttachedUpload),
     SafetyReport: z.array(z.unknown()),
     Flight: zFlight,
@@ -224,16 +230,19 @@ export const ZFlightsCancel = z.strictObject({
 export const ZFlightsConfirm = ZFlightsCancel.extend({ warnings: zDutyWarnings.optional() });
 
 /** POST /flights/dispatch/:id.json */
-export const ZFlightsDispatch = z.union([z.object({
-  id: z.string(),
-  result: z.literal(true),
-  status: z.literal("DISPATCHED"),
-}), z.object({
-  id: z.string(),
-  result: z.literal(false),
-  message: z.string(),
-  code: z.string(),
-})]);
+export const ZFlightsDispatch = z.union([
+  z.object({
+    id: z.string(),
+    result: z.literal(true),
+    status: z.literal('DISPATCHED'),
+  }),
+  z.object({
+    id: z.string(),
+    result: z.literal(false),
+    message: z.string(),
+    code: z.string(),
+  }),
+]);
 
 /** A flight's risk assessment. */
 const zFrat = z.object({
@@ -252,19 +261,31 @@ const zFrat = z.object({
 /** GET /flights/frat/:id.json */
 export const ZFlightsFrat = z.strictObject({
   frat: zFrat.nullable(),
-  factors: z.array(z.object({
-    key: z.string(),
-    label: z.string(),
-    options: z.array(z.object({
-      key: z.string(),
-      label: z.string(),
-      points: z.number(),
-    })).readonly(),
-  })).readonly(),
-  levels: z.array(z.object({
-    level: z.enum(["LOW", "MEDIUM", "HIGH"]),
-    min: z.number(),
-  })).readonly(),
+  factors: z
+    .array(
+      z.object({
+        key: z.string(),
+        label: z.string(),
+        options: z
+          .array(
+            z.object({
+              key: z.string(),
+              label: z.string(),
+              points: z.number(),
+            }),
+          )
+          .readonly(),
+      }),
+    )
+    .readonly(),
+  levels: z
+    .array(
+      z.object({
+        level: z.enum(['LOW', 'MEDIUM', 'HIGH']),
+        min: z.number(),
+      }),
+    )
+    .readonly(),
 });
 
 /** POST /flights/frat/:id.json */

@@ -8,7 +8,16 @@ import { saveFlight } from './flights.service.ts';
 import { cancelFlight, confirmFlight, dispatchFlight } from './transitions.service.ts';
 import { viewFlight } from './view.presenter.ts';
 import { getFrat, saveFrat } from './frat.service.ts';
-import { ZFlightsView, ZFlightsEdit, ZFlightsCancel, ZFlightsConfirm, ZFlightsDispatch, ZFlightsFrat, ZFlightsFratPost, ZFlightsLoad } from './flights.responses.ts';
+import {
+  ZFlightsView,
+  ZFlightsEdit,
+  ZFlightsCancel,
+  ZFlightsConfirm,
+  ZFlightsDispatch,
+  ZFlightsFrat,
+  ZFlightsFratPost,
+  ZFlightsLoad,
+} from './flights.responses.ts';
 
 const idParam = z.object({ id: zId });
 
@@ -22,7 +31,8 @@ export const flightsRoutes = [
     access: { who: GATES.member },
     response: ZFlightsLoad,
     named: ZLoad,
-    handler: async ({ ctx, actor, req, res }) => loadFlights(ctx, actor, parseLoadParams((req.params as { named?: string[] }).named), res),
+    handler: async ({ ctx, actor, req, res }) =>
+      loadFlights(ctx, actor, parseLoadParams((req.params as { named?: string[] }).named), res),
   }),
   defineRoute({
     method: 'GET',
@@ -38,7 +48,8 @@ export const flightsRoutes = [
     method: 'POST',
     path: '/flights/edit.json',
     area: 'flights',
-    summary: 'Create (no id) or edit a flight; wall-clock times in the flight time zone; block, flight and night times derived (CONTRACT 4)',
+    summary:
+      'Create (no id) or edit a flight; wall-clock times in the flight time zone; block, flight and night times derived (CONTRACT 4)',
     access: { who: GATES.member },
     body: ZFlightEdit,
     response: ZFlightsEdit,
@@ -107,6 +118,9 @@ export const flightsRoutes = [
     params: idParam,
     body: ZFrat,
     response: ZFlightsFratPost,
-    handler: async ({ ctx, actor, params, body }) => ({ result: true, frat: await ctx.tx((uow) => saveFrat(uow, actor, params.id, body)) }),
+    handler: async ({ ctx, actor, params, body }) => ({
+      result: true,
+      frat: await ctx.tx((uow) => saveFrat(uow, actor, params.id, body)),
+    }),
   }),
 ];

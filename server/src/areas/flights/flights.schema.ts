@@ -29,9 +29,25 @@ const zIcao = z
   .toUpperCase()
   .regex(/^[A-Z0-9]{3,4}$/, 'Expected an ICAO code');
 
-const zSeconds = zIntish.pipe(z.number().int().min(0, 'Must not be negative').max(7 * 86400, 'Too long'));
-const zCount = (max: number) => zIntish.pipe(z.number().int().min(0, 'Must not be negative').max(max, `At most ${max}`));
-const zAmount = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, 'Expected a number').transform(Number)]).pipe(z.number().min(0, 'Must not be negative'));
+const zSeconds = zIntish.pipe(
+  z
+    .number()
+    .int()
+    .min(0, 'Must not be negative')
+    .max(7 * 86400, 'Too long'),
+);
+const zCount = (max: number) =>
+  zIntish.pipe(z.number().int().min(0, 'Must not be negative').max(max, `At most ${max}`));
+const zAmount = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+(\.\d+)?$/, 'Expected a number')
+      .transform(Number),
+  ])
+  .pipe(z.number().min(0, 'Must not be negative'));
 const zText = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
 
 /** CONTRACT 4 POST /flights/edit.json, `Flight{...}`. Absent fields keep their value on edit. */

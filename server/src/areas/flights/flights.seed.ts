@@ -20,13 +20,22 @@ async function seedActor(uow: UnitOfWork, companyId: string, userId: string): Pr
     surname: u.surname,
     supervisorId: u.supervisor_id,
     plan: c.plan as Actor['plan'],
-    company: { name: c.name, timezone: c.timezone, flightTimezone: c.flight_timezone, billingEnabled: !!c.billing_enabled },
+    company: {
+      name: c.name,
+      timezone: c.timezone,
+      flightTimezone: c.flight_timezone,
+      billingEnabled: !!c.billing_enabled,
+    },
     credential: { kind: 'session', id: 'seed' },
   };
 }
 
 async function typeIdsOf(uow: UnitOfWork, companyId: string): Promise<Record<string, string>> {
-  const rows = await uow.trx.selectFrom('flight_types').select(['id', 'name']).where('company_id', '=', companyId).execute();
+  const rows = await uow.trx
+    .selectFrom('flight_types')
+    .select(['id', 'name'])
+    .where('company_id', '=', companyId)
+    .execute();
   return Object.fromEntries(rows.map((r) => [r.name, r.id]));
 }
 
@@ -56,15 +65,38 @@ export const flightsSeedStep: SeedStep = {
       const [dep, arr] = ROUTES[i % ROUTES.length];
       const base = { date, departure_airport: dep, landing_airport: arr, rules: 'VFR', landings: dep === arr ? 3 : 1 };
       const hour = 8 + (i % 8);
-      const times = { offblocks_time: `${String(hour).padStart(2, '0')}:00`, takeoff_time: `${String(hour).padStart(2, '0')}:12`, landing_time: `${String(hour + 1).padStart(2, '0')}:20`, onblocks_time: `${String(hour + 1).padStart(2, '0')}:30` };
+      const times = {
+        offblocks_time: `${String(hour).padStart(2, '0')}:00`,
+        takeoff_time: `${String(hour).padStart(2, '0')}:12`,
+        landing_time: `${String(hour + 1).padStart(2, '0')}:20`,
+        onblocks_time: `${String(hour + 1).padStart(2, '0')}:30`,
+      };
       const crew =
         kind === 0 || kind === 1
-          ? { aircraft_id: refs.aircraft['EC-ABC'], flight_type_id: types['Dual training'], pic_id: sky['instructor@skyline.test'], sic_id: sky['student@skyline.test'] }
+          ? {
+              aircraft_id: refs.aircraft['EC-ABC'],
+              flight_type_id: types['Dual training'],
+              pic_id: sky['instructor@skyline.test'],
+              sic_id: sky['student@skyline.test'],
+            }
           : kind === 2
             ? { aircraft_id: refs.aircraft['EC-DEF'], flight_type_id: types.Solo, pic_id: sky['pilot@skyline.test'] }
             : kind === 3
-              ? { aircraft_id: refs.aircraft['EC-ABC'], flight_type_id: types['Supervised solo'], pic_id: sky['student@skyline.test'], supervisor_id: sky['instructor@skyline.test'] }
-              : { aircraft_id: refs.aircraft['EC-JET'], flight_type_id: types['Multi-crew'], pic_id: sky['instructor@skyline.test'], sic_id: sky['pilot@skyline.test'], departure_airport: 'LELL', landing_airport: 'LECU', landings: 1 };
+              ? {
+                  aircraft_id: refs.aircraft['EC-ABC'],
+                  flight_type_id: types['Supervised solo'],
+                  pic_id: sky['student@skyline.test'],
+                  supervisor_id: sky['instructor@skyline.test'],
+                }
+              : {
+                  aircraft_id: refs.aircraft['EC-JET'],
+                  flight_type_id: types['Multi-crew'],
+                  pic_id: sky['instructor@skyline.test'],
+                  sic_id: sky['pilot@skyline.test'],
+                  departure_airport: 'LELL',
+                  landing_airport: 'LECU',
+                  landings: 1,
+                };
       const { id } = await saveFlight(uow, actor, { ...base, ...times, ...crew, callsign: `SKY${100 + i}` });
       if (i < 34) await confirmFlight(uow, actor, id);
       else if (i === 34) await cancelFlight(uow, actor, { id, reason: 'Weather below minima' });

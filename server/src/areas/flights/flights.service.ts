@@ -10,10 +10,22 @@ import { badRequest, type FieldErrors, forbidden, notFound, validationFailed } f
 import { nowSeconds } from '../../lib/tokens.ts';
 import { permissionsFor } from '../company/permissions.repository.ts';
 import { type BookEntry, rebook } from './books.repository.ts';
-import { type FlightClock, flightZone, instantsFromClock, midnightIn, wallClock } from '@ops/shared/rules/flights/clock';
+import {
+  type FlightClock,
+  flightZone,
+  instantsFromClock,
+  midnightIn,
+  wallClock,
+} from '@ops/shared/rules/flights/clock';
 import { assertNoOverlap } from './overlap.service.ts';
 import { adjustFlightCount } from './flights.repository.ts';
-import { type FlightPolicyActor, mayCreateFlight, mayEditFlight, mayLogFlightWith, reachesFlight } from '@ops/shared/rules/flights/policy';
+import {
+  type FlightPolicyActor,
+  mayCreateFlight,
+  mayEditFlight,
+  mayLogFlightWith,
+  reachesFlight,
+} from '@ops/shared/rules/flights/policy';
 import type { TFlightFields } from './flights.schema.ts';
 import { diffFields, recordChange } from './history.repository.ts';
 
@@ -23,18 +35,35 @@ export async function flightActor(db: Kysely<DB>, actor: Actor): Promise<FlightP
 
 /** The stored flight row, company-scoped (the unit the services lock and change). */
 export async function loadFlightRow(db: Kysely<DB>, companyId: string, id: string) {
-  return db.selectFrom('flights').selectAll().where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  return db
+    .selectFrom('flights')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
 }
 export type FlightRow = NonNullable<Awaited<ReturnType<typeof loadFlightRow>>>;
 
 const bookOf = (f: Pick<FlightRow, 'status' | 'aircraft_id' | 'flight_time' | 'landings'>): BookEntry | null =>
-  f.status === 'LANDED' ? { aircraft_id: f.aircraft_id, flight_time: Number(f.flight_time), landings: Number(f.landings) } : null;
+  f.status === 'LANDED'
+    ? { aircraft_id: f.aircraft_id, flight_time: Number(f.flight_time), landings: Number(f.landings) }
+    : null;
 
 /** Remembers an airport a company flies from, for the offline `airport` reference documents. */
-export async function rememberAirports(uow: UnitOfWork, companyId: string, codes: ReadonlyArray<string | null>): Promise<void> {
+export async function rememberAirports(
+  uow: UnitOfWork,
+  companyId: string,
+  codes: ReadonlyArray<string | null>,
+): Promise<void> {
   const known = [...new Set(codes.filter((c): c is string => !!c))];
   if (!known.length) return;
-  const have = await uow.trx.selectFrom('company_airports').select('icao').where('company_id', '=', companyId).where('icao', 'in', known).execute();
+  const have = await uow.trx
+    .selectFrom('company_airports')
+    .select('icao')
+    .where('company_id', '=', companyId)
+    .where('icao', 'in', known)
+    .execute();
   const missing = known.filter((c) => !have.some((h) => h.icao === c));
   if (!missing.length) return;
   const now = nowSeconds();
@@ -42,13 +71,33 @@ export async function rememberAirports(uow: UnitOfWork, companyId: string, codes
   for (const icao of missing) {
     await uow.trx
       .insertInto('company_airports')
-      .values({ id: uuidv7(), company_id: companyId, change_no: changeNo, deleted: 0, created: now, modified: now, icao })
+      .values({
+        id: uuidv7(),
+        company_id: companyId,
+        change_no: changeNo,
+        deleted: 0,
+        created: now,
+        modified: now,
+        icao,
+      })
       .onConflict((oc) => oc.columns(['company_id', 'icao']).doNothing())
       .execute();
   }
 }
 
-type Values = Omit<FlightRow, 'id' | 'company_id' | 'change_no' | 'deleted' | 'created' | 'modified' | 'confirmed_at' | 'confirmed_by' | 'dispatched_at' | 'dispatched_by'>;
+type Values = Omit<
+  FlightRow,
+  | 'id'
+  | 'company_id'
+  | 'change_no'
+  | 'deleted'
+  | 'created'
+  | 'modified'
+  | 'confirmed_at'
+  | 'confirmed_by'
+  | 'dispatched_at'
+  | 'dispatched_by'
+>;
 
 /**
  * Merges the posted fields over the current flight (absent fields keep their
@@ -57,7 +106,12 @@ type Values = Omit<FlightRow, 'id' | 'company_id' | 'change_no' | 'deleted' | 'c
  * flight time, night time from the airports unless given. Throws a 400 with
  * field errors; writes nothing.
  */
-async function resolveValues(db: Kysely<DB>, actor: Actor, input: TFlightFields, current: FlightRow | null): Promise<Values> {
+async function resolveValues(
+  db: Kysely<DB>,
+  actor: Actor,
+  input: TFlightFields,
+  current: FlightRow | null,
+): Promise<Values> {
   const zone = flightZone(actor);
   const errors: FieldErrors = {};
   const fail = (field: string, message: string) => {
@@ -88,24 +142,47 @@ async function resolveValues(db: Kysely<DB>, actor: Actor, input: TFlightFields,
 
   const aircraftId = pick('aircraft_id', null);
   const typeId = pick('flight_type_id', null);
-  const people = { pic_id: pick('pic_id', null), sic_id: pick('sic_id', null), supervisor_id: pick('supervisor_id', null) };
+  const people = {
+    pic_id: pick('pic_id', null),
+    sic_id: pick('sic_id', null),
+    supervisor_id: pick('supervisor_id', null),
+  };
   const departure = pick('departure_airport', null);
   const arrival = pick('landing_airport', null);
 
   const aircraft = aircraftId
-    ? await db.selectFrom('aircraft').select(['id', 'base_id', 'multiengine']).where('company_id', '=', actor.companyId).where('id', '=', aircraftId).where('deleted', '=', 0).executeTakeFirst()
+    ? await db
+        .selectFrom('aircraft')
+        .select(['id', 'base_id', 'multiengine'])
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', aircraftId)
+        .where('deleted', '=', 0)
+        .executeTakeFirst()
     : undefined;
   if (aircraftId && !aircraft) fail('Flight.aircraft_id', 'Unknown aircraft in your company');
   if (typeId) {
-    const type = await db.selectFrom('flight_types').select(['id', 'deleted']).where('company_id', '=', actor.companyId).where('id', '=', typeId).executeTakeFirst();
+    const type = await db
+      .selectFrom('flight_types')
+      .select(['id', 'deleted'])
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', typeId)
+      .executeTakeFirst();
     if (!type) fail('Flight.flight_type_id', 'Unknown flight type in your company');
-    else if (type.deleted && typeId !== current?.flight_type_id) fail('Flight.flight_type_id', 'This flight type was deleted');
+    else if (type.deleted && typeId !== current?.flight_type_id)
+      fail('Flight.flight_type_id', 'This flight type was deleted');
   }
   const userIds = [...new Set(Object.values(people).filter((v): v is string => !!v))];
   const users = userIds.length
-    ? await db.selectFrom('users').select('id').where('company_id', '=', actor.companyId).where('id', 'in', userIds).where('deleted', '=', 0).execute()
+    ? await db
+        .selectFrom('users')
+        .select('id')
+        .where('company_id', '=', actor.companyId)
+        .where('id', 'in', userIds)
+        .where('deleted', '=', 0)
+        .execute()
     : [];
-  for (const [k, v] of Object.entries(people)) if (v && !users.some((u) => u.id === v)) fail(`Flight.${k}`, 'Unknown user in your company');
+  for (const [k, v] of Object.entries(people))
+    if (v && !users.some((u) => u.id === v)) fail(`Flight.${k}`, 'Unknown user in your company');
   if (people.pic_id && people.pic_id === people.sic_id) fail('Flight.sic_id', 'The SIC cannot be the PIC');
   const dep = departure ? getAirport(departure) : null;
   const arr = arrival ? getAirport(arrival) : null;
@@ -120,7 +197,11 @@ async function resolveValues(db: Kysely<DB>, actor: Actor, input: TFlightFields,
   // Night is airborne time when take-off and landing are known, else the block interval.
   const from = at.takeoff ?? at.offblocks;
   const to = at.takeoff !== null ? at.landing : at.onblocks;
-  const timesChanged = !current || (['offblocks', 'takeoff', 'landing', 'onblocks'] as const).some((k) => current[k] !== at[k]) || departure !== current.departure_airport || arrival !== current.landing_airport;
+  const timesChanged =
+    !current ||
+    (['offblocks', 'takeoff', 'landing', 'onblocks'] as const).some((k) => current[k] !== at[k]) ||
+    departure !== current.departure_airport ||
+    arrival !== current.landing_airport;
   let night: number;
   if (input.night_flight_time !== undefined && input.night_flight_time !== null) night = input.night_flight_time;
   else if (current && input.night_flight_time === undefined && !timesChanged) night = Number(current.night_flight_time);
@@ -129,7 +210,13 @@ async function resolveValues(db: Kysely<DB>, actor: Actor, input: TFlightFields,
   const airborneCap = flightTime;
   if (night > airborneCap) fail('Flight.night_flight_time', 'Night time cannot exceed the flight time');
   const rules = pick('rules', null);
-  const ifr = input.ifr_flight_time ?? (current && input.rules === undefined && !timesChanged ? Number(current.ifr_flight_time) : rules === 'IFR' ? airborneCap : 0);
+  const ifr =
+    input.ifr_flight_time ??
+    (current && input.rules === undefined && !timesChanged
+      ? Number(current.ifr_flight_time)
+      : rules === 'IFR'
+        ? airborneCap
+        : 0);
   if (ifr > airborneCap) fail('Flight.ifr_flight_time', 'IFR time cannot exceed the flight time');
   if (Object.keys(errors).length) throw validationFailed(errors);
 
@@ -155,7 +242,16 @@ async function resolveValues(db: Kysely<DB>, actor: Actor, input: TFlightFields,
     night_flight_time: night,
     ifr_flight_time: ifr,
     rules,
-    crosscountry: input.crosscountry !== undefined ? (input.crosscountry ? 1 : 0) : current ? current.crosscountry : departure && arrival && departure !== arrival ? 1 : 0,
+    crosscountry:
+      input.crosscountry !== undefined
+        ? input.crosscountry
+          ? 1
+          : 0
+        : current
+          ? current.crosscountry
+          : departure && arrival && departure !== arrival
+            ? 1
+            : 0,
     multiengine: aircraft ? aircraft.multiengine : (current?.multiengine ?? 0),
     landings: pick('landings', 0) ?? 0,
     night_landings: pick('night_landings', 0) ?? 0,
@@ -171,8 +267,11 @@ async function resolveValues(db: Kysely<DB>, actor: Actor, input: TFlightFields,
 }
 
 /** The invariants of a LANDED flight (Part B 3.1 confirm): block time, aircraft and PIC. */
-export function landedProblems(f: Pick<Values, 'block_time' | 'aircraft_id' | 'pic_id' | 'offblocks' | 'onblocks'>): string | null {
-  if (f.offblocks === null || f.onblocks === null || !(f.block_time > 0)) return 'A confirmed flight needs its block times';
+export function landedProblems(
+  f: Pick<Values, 'block_time' | 'aircraft_id' | 'pic_id' | 'offblocks' | 'onblocks'>,
+): string | null {
+  if (f.offblocks === null || f.onblocks === null || !(f.block_time > 0))
+    return 'A confirmed flight needs its block times';
   if (!f.aircraft_id) return 'A confirmed flight needs an aircraft';
   if (!f.pic_id) return 'A confirmed flight needs a PIC';
   return null;
@@ -196,22 +295,35 @@ export interface SaveOptions {
  * and moves the aircraft books by the difference. Posting DRAFT or SCHEDULED
  * on a LANDED flight returns it to unconfirmed (books reversed).
  */
-export async function saveFlight(uow: UnitOfWork, actor: Actor, input: TFlightFields, opts: SaveOptions = {}): Promise<{ id: string; created: boolean; changed: boolean }> {
+export async function saveFlight(
+  uow: UnitOfWork,
+  actor: Actor,
+  input: TFlightFields,
+  opts: SaveOptions = {},
+): Promise<{ id: string; created: boolean; changed: boolean }> {
   const trx = uow.trx;
   const who = await flightActor(trx, actor);
   const current = input.id ? await loadFlightRow(trx, actor.companyId, input.id) : undefined;
   if (input.id && !current) throw notFound('Flight not found');
   if (opts.trusted) {
-    if (current && (current.status === 'CANCELED' || current.status === 'DELETED')) throw badRequest('A canceled or deleted flight cannot be edited');
+    if (current && (current.status === 'CANCELED' || current.status === 'DELETED'))
+      throw badRequest('A canceled or deleted flight cannot be edited');
   } else if (!current) {
     if (!mayCreateFlight(who)) throw forbidden('Missing permission Flight.create');
   } else {
     if (!reachesFlight(who, current)) throw forbidden('You can only change flights you are involved in');
-    if (current.status === 'CANCELED' || current.status === 'DELETED') throw badRequest('A canceled or deleted flight cannot be edited');
-    if (!mayEditFlight(who, current)) throw forbidden(current.status === 'LANDED' ? 'Only users with permission Flight.edit can change a confirmed flight' : 'You are not allowed to edit this flight');
+    if (current.status === 'CANCELED' || current.status === 'DELETED')
+      throw badRequest('A canceled or deleted flight cannot be edited');
+    if (!mayEditFlight(who, current))
+      throw forbidden(
+        current.status === 'LANDED'
+          ? 'Only users with permission Flight.edit can change a confirmed flight'
+          : 'You are not allowed to edit this flight',
+      );
   }
   const values = await resolveValues(trx, actor, input, current ?? null);
-  if (!opts.trusted && !mayLogFlightWith(who, values)) throw forbidden('You can only log flights in which you are PIC, SIC or supervisor');
+  if (!opts.trusted && !mayLogFlightWith(who, values))
+    throw forbidden('You can only log flights in which you are PIC, SIC or supervisor');
 
   const now = nowSeconds();
   if (!current) {
@@ -249,19 +361,40 @@ export async function saveFlight(uow: UnitOfWork, actor: Actor, input: TFlightFi
     const problem = landedProblems(next);
     if (problem) throw badRequest(problem);
     await uow.changeNo(actor.companyId, 'flights'); // the company's write lock before the overlap read
-    await assertNoOverlap(trx, actor, { id: current.id, aircraft_id: next.aircraft_id, offblocks: next.offblocks, onblocks: next.onblocks, date: next.date });
+    await assertNoOverlap(trx, actor, {
+      id: current.id,
+      aircraft_id: next.aircraft_id,
+      offblocks: next.offblocks,
+      onblocks: next.onblocks,
+      date: next.date,
+    });
   }
   const fields = diffFields(current, next);
   if (!fields.length) return { id: current.id, created: false, changed: false };
-  const set: Updateable<FlightsTable> = { ...next, modified: now, change_no: await uow.changeNo(actor.companyId, 'flights') };
+  const set: Updateable<FlightsTable> = {
+    ...next,
+    modified: now,
+    change_no: await uow.changeNo(actor.companyId, 'flights'),
+  };
   if (reverting) Object.assign(set, { confirmed_at: null, confirmed_by: null });
-  await trx.updateTable('flights').set(set).where('company_id', '=', actor.companyId).where('id', '=', current.id).execute();
+  await trx
+    .updateTable('flights')
+    .set(set)
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', current.id)
+    .execute();
   if (status !== current.status) {
     await adjustFlightCount(trx, actor.companyId, current.status, -1);
     await adjustFlightCount(trx, actor.companyId, status, 1);
   }
   await rebook(uow, actor.companyId, bookOf(current), bookOf(next));
   await rememberAirports(uow, actor.companyId, [next.departure_airport, next.landing_airport]);
-  await recordChange(uow, { companyId: actor.companyId, flightId: current.id, userId: actor.userId, action: reverting ? 'revert' : 'edit', fields });
+  await recordChange(uow, {
+    companyId: actor.companyId,
+    flightId: current.id,
+    userId: actor.userId,
+    action: reverting ? 'revert' : 'edit',
+    fields,
+  });
   return { id: current.id, created: false, changed: true };
 }

@@ -1,4 +1,10 @@
-import { FLIGHT_WRITABLE_FIELDS, type FlightDoc, flightsCollection, type ReferenceDoc, referenceCollection } from '@ops/shared';
+import {
+  FLIGHT_WRITABLE_FIELDS,
+  type FlightDoc,
+  flightsCollection,
+  type ReferenceDoc,
+  referenceCollection,
+} from '@ops/shared';
 import { type Kysely, sql } from 'kysely';
 import { airportReference } from '../airports/airports.presenter.ts';
 import { presentFlightType } from '../flight-types/flight-types.presenter.ts';
@@ -100,7 +106,8 @@ registerCollection<FlightDoc>({
     return row ? { ...toFlightDoc(row), _deleted: !!row.deleted } : null;
   },
   async write(ctx, actor, next, master) {
-    if ((next as FlightDoc & { _deleted?: boolean })._deleted) return { ok: false, reason: 'A flight is canceled with POST /flights/cancel.json, not deleted from a device' };
+    if ((next as FlightDoc & { _deleted?: boolean })._deleted)
+      return { ok: false, reason: 'A flight is canceled with POST /flights/cancel.json, not deleted from a device' };
     const body = bodyOf(next, master);
     await ctx.tx((uow) => saveFlight(uow, actor, body, master ? {} : { newId: next.id }));
     return { ok: true };
@@ -117,19 +124,42 @@ const flightTypeReferenceSource: SyncSource<ReferenceDoc> = {
   async read(db, companyId, after, limit, onlyVisibleTo) {
     let q = db
       .selectFrom('flight_types as t')
-      .select(['t.id', 't.name', 't.color', 't.booking', 't.pic_flight_time', 't.sic_flight_time', 't.supervisor_flight_time', 't.sort_order', 't.deleted', 't.created', 't.modified', 't.change_no'])
+      .select([
+        't.id',
+        't.name',
+        't.color',
+        't.booking',
+        't.pic_flight_time',
+        't.sic_flight_time',
+        't.supervisor_flight_time',
+        't.sort_order',
+        't.deleted',
+        't.created',
+        't.modified',
+        't.change_no',
+      ])
       .where('t.company_id', '=', companyId)
       .where(afterCheckpoint('t.change_no', 't.id', after));
     if (onlyVisibleTo) q = q.where('t.deleted', '=', 0);
     const rows = await q.orderBy('t.change_no').orderBy('t.id').limit(limit).execute();
-    const reqs = await flightTypesRepository.requirements(db, companyId, rows.map((r) => r.id));
+    const reqs = await flightTypesRepository.requirements(
+      db,
+      companyId,
+      rows.map((r) => r.id),
+    );
     return rows.map(
       (r): SourceRow<ReferenceDoc> => ({
         seq: Number(r.change_no),
         id: r.id,
         deleted: false,
         scope: {},
-        doc: { id: r.id, type: 'flight_type', name: r.name, data: { ...presentFlightType(r, reqs.get(r.id) ?? []) }, updated: Number(r.modified) },
+        doc: {
+          id: r.id,
+          type: 'flight_type',
+          name: r.name,
+          data: { ...presentFlightType(r, reqs.get(r.id) ?? []) },
+          updated: Number(r.modified),
+        },
       }),
     );
   },
@@ -140,7 +170,11 @@ const companyAirportSource = tableSource({
   tables: ['company_airports'],
   alias: 'ca',
   rows: { kind: 'company' },
-  query: (db, companyId) => db.selectFrom('company_airports as ca').select(['ca.id', 'ca.icao', 'ca.change_no', 'ca.deleted', 'ca.modified']).where('ca.company_id', '=', companyId),
+  query: (db, companyId) =>
+    db
+      .selectFrom('company_airports as ca')
+      .select(['ca.id', 'ca.icao', 'ca.change_no', 'ca.deleted', 'ca.modified'])
+      .where('ca.company_id', '=', companyId),
   toDoc: (r): ReferenceDoc => airportReference(r.icao, Number(r.modified)),
 });
 
@@ -163,10 +197,19 @@ const baseAirportSource: SyncSource<ReferenceDoc> = {
     if (onlyVisibleTo) q = q.where('b.deleted', '=', 0);
     const rows = await q.orderBy('b.change_no').orderBy(key).limit(limit).execute();
     return rows.map(
-      (r): SourceRow<ReferenceDoc> => ({ seq: Number(r.change_no), id: `${r.id}:airport`, deleted: false, scope: {}, doc: airportReference(r.airport_id ?? '', Number(r.modified)) }),
+      (r): SourceRow<ReferenceDoc> => ({
+        seq: Number(r.change_no),
+        id: `${r.id}:airport`,
+        deleted: false,
+        scope: {},
+        doc: airportReference(r.airport_id ?? '', Number(r.modified)),
+      }),
     );
   },
 };
 
 /** Flight types and airports as `reference` documents. */
-registerCollection<ReferenceDoc>({ def: referenceCollection, sources: [flightTypeReferenceSource, companyAirportSource, baseAirportSource] });
+registerCollection<ReferenceDoc>({
+  def: referenceCollection,
+  sources: [flightTypeReferenceSource, companyAirportSource, baseAirportSource],
+});

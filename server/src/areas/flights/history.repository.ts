@@ -69,7 +69,14 @@ export function diffFields(before: Record<string, unknown>, after: Record<string
 
 export async function recordChange(
   uow: UnitOfWork,
-  entry: { companyId: string; flightId: string; userId: string | null; action: ChangeAction; fields?: FieldChange[] | null; comments?: string | null },
+  entry: {
+    companyId: string;
+    flightId: string;
+    userId: string | null;
+    action: ChangeAction;
+    fields?: FieldChange[] | null;
+    comments?: string | null;
+  },
 ): Promise<void> {
   await uow.trx
     .insertInto('flight_changes')

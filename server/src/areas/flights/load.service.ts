@@ -7,7 +7,13 @@ import { validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { zId, zIntish } from '../../http/zod.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { delayedBefore, delayedFrom, flightZone, midnightIn } from '@ops/shared/rules/flights/clock';
-import { type FlightFilters, flightsRepository, type FlightJoinedRow, LISTED, STORED_STATUSES } from './flights.repository.ts';
+import {
+  type FlightFilters,
+  flightsRepository,
+  type FlightJoinedRow,
+  LISTED,
+  STORED_STATUSES,
+} from './flights.repository.ts';
 import { parseNamed } from '../../http/named-params.ts';
 import { cachedPage, companyVersion, type RenderedPage, storePage } from './page-cache.repository.ts';
 import { presentFlightRow } from './flights.presenter.ts';
@@ -32,7 +38,10 @@ const NAMED = ['page', 'limit', 'from', 'to', 'aircraft', 'pilot', 'base', 'flig
 export const ZLoad = z.object({
   page: zIntish.pipe(z.number().int().min(1, 'Pages start at 1')).default(1),
   // Above the maximum the page is clamped rather than refused (Part B 8: max 20000).
-  limit: zIntish.pipe(z.number().int().min(1, 'At least 1')).transform((n) => Math.min(n, MAX_LIMIT)).default(DEFAULT_LIMIT),
+  limit: zIntish
+    .pipe(z.number().int().min(1, 'At least 1'))
+    .transform((n) => Math.min(n, MAX_LIMIT))
+    .default(DEFAULT_LIMIT),
   from: zDate.optional(),
   to: zDate.optional(),
   aircraft: zId.optional(),
@@ -42,7 +51,12 @@ export const ZLoad = z.object({
   status: z
     .string()
     .toUpperCase()
-    .transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum([...STORED_STATUSES, 'DELAYED'])).min(1))
     .optional()
     .meta({ description: `One or more of ${[...STORED_STATUSES, 'DELAYED'].join(', ')}, comma-separated (any case)` }),
@@ -82,12 +96,18 @@ export function filtersFor(actor: Actor, p: LoadParams, now: number): FlightFilt
   return f;
 }
 
-
 /**
  * One page presented and serialised up to its `time` value: count, rows with
  * their related records, and when a SCHEDULED flight on it turns DELAYED.
  */
-async function renderPage(ctx: AppContext, actor: Actor, p: LoadParams, filters: FlightFilters, version: number, now: number): Promise<RenderedPage> {
+async function renderPage(
+  ctx: AppContext,
+  actor: Actor,
+  p: LoadParams,
+  filters: FlightFilters,
+  version: number,
+  now: number,
+): Promise<RenderedPage> {
   const zone = flightZone(actor);
   const offset = (p.page - 1) * p.limit;
   const count = await flightsRepository.count(ctx.db, actor.companyId, filters);
@@ -112,7 +132,13 @@ async function renderPage(ctx: AppContext, actor: Actor, p: LoadParams, filters:
  * writes costs no query of its own (authentication read the version);
  * `cache: false` renders it afresh (the benchmark's cold figure).
  */
-export async function renderFlightsPage(ctx: AppContext, actor: Actor, p: LoadParams, now = nowSeconds(), opts: { cache?: boolean } = {}): Promise<Buffer> {
+export async function renderFlightsPage(
+  ctx: AppContext,
+  actor: Actor,
+  p: LoadParams,
+  now = nowSeconds(),
+  opts: { cache?: boolean } = {},
+): Promise<Buffer> {
   const filters = filtersFor(actor, p, now);
   // `status:SCHEDULED` and `status:DELAYED` compare with the clock in SQL: their rows change without any write.
   const cacheable = opts.cache !== false && filters.scheduledPart === undefined;
@@ -184,7 +210,13 @@ export async function loadFlights(ctx: AppContext, actor: Actor, p: LoadParams, 
  * after the last (starts, id) read. Each batch is its own query, so no
  * connection is held while the client reads (SQLite has only one).
  */
-async function* rowsOf(ctx: AppContext, companyId: string, filters: FlightFilters, limit: number, offset: number): AsyncGenerator<FlightJoinedRow> {
+async function* rowsOf(
+  ctx: AppContext,
+  companyId: string,
+  filters: FlightFilters,
+  limit: number,
+  offset: number,
+): AsyncGenerator<FlightJoinedRow> {
   let left = limit;
   let batch = await flightsRepository.page(ctx.db, companyId, filters, Math.min(BATCH, left), offset);
   while (batch.length) {
@@ -192,7 +224,13 @@ async function* rowsOf(ctx: AppContext, companyId: string, filters: FlightFilter
     left -= batch.length;
     const last = batch[batch.length - 1];
     if (left <= 0 || batch.length < BATCH) return;
-    batch = await flightsRepository.after(ctx.db, companyId, filters, { starts: Number(last.starts), id: last.id }, Math.min(BATCH, left));
+    batch = await flightsRepository.after(
+      ctx.db,
+      companyId,
+      filters,
+      { starts: Number(last.starts), id: last.id },
+      Math.min(BATCH, left),
+    );
   }
 }
 

@@ -52,7 +52,12 @@ export async function assertNoOverlap(
   // The shared rule decides what overlaps, the order and the cap, as offline clients do.
   const { overlaps: rows, total } = findOverlaps(
     { id: f.id, aircraft_id: f.aircraft_id, offblocks: f.offblocks, onblocks: f.onblocks },
-    candidates.map((r) => ({ ...r, aircraft_id: f.aircraft_id as string, offblocks: Number(r.offblocks), onblocks: Number(r.onblocks) })),
+    candidates.map((r) => ({
+      ...r,
+      aircraft_id: f.aircraft_id as string,
+      offblocks: Number(r.offblocks),
+      onblocks: Number(r.onblocks),
+    })),
     MAX_CONFLICTS,
   );
   if (!rows.length) return;

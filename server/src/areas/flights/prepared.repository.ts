@@ -35,7 +35,9 @@ export async function runPrepared<Row>(
     const compiled = build(<T>(name: string) => `${SENTINEL}${name}` as T).compile();
     entry = {
       sql: compiled.sql,
-      slots: compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(SENTINEL) ? { name: p.slice(SENTINEL.length) } : { constant: p })),
+      slots: compiled.parameters.map((p) =>
+        typeof p === 'string' && p.startsWith(SENTINEL) ? { name: p.slice(SENTINEL.length) } : { constant: p },
+      ),
     };
     if (cache.size >= MAX_SHAPES) cache.delete(cache.keys().next().value as string);
     cache.set(shape, entry);

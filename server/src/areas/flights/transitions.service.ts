@@ -11,7 +11,13 @@ import { confirmDutyWarnings, dispatchDutyRefusal, type DutyWarning } from '../d
 import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
 import { moveBooks } from './books.repository.ts';
 import { adjustFlightCount } from './flights.repository.ts';
-import { isCrew, mayCancelFlight, mayDispatchFlight, reachesFlight, UNCONFIRMED } from '@ops/shared/rules/flights/policy';
+import {
+  isCrew,
+  mayCancelFlight,
+  mayDispatchFlight,
+  reachesFlight,
+  UNCONFIRMED,
+} from '@ops/shared/rules/flights/policy';
 import { type FlightRow, flightActor, landedProblems, loadFlightRow } from './flights.service.ts';
 import { emitFlightWebhook } from './flights.webhooks.ts';
 import { runDispatchHooks } from './dispatch-hooks.service.ts';
@@ -42,7 +48,13 @@ async function requireFlight(db: Kysely<DB>, actor: Actor, id: string): Promise<
   return f;
 }
 
-async function setStatus(uow: UnitOfWork, actor: Actor, f: FlightRow, status: string, extra: Record<string, number | string | null> = {}) {
+async function setStatus(
+  uow: UnitOfWork,
+  actor: Actor,
+  f: FlightRow,
+  status: string,
+  extra: Record<string, number | string | null> = {},
+) {
   await uow.trx
     .updateTable('flights')
     .set({ ...extra, status, modified: nowSeconds(), change_no: await uow.changeNo(actor.companyId, 'flights') })
@@ -59,18 +71,27 @@ async function setStatus(uow: UnitOfWork, actor: Actor, f: FlightRow, status: st
  * when the company requires it; no overlap with another LANDED flight of the
  * aircraft. Then LANDED, with the aircraft books moved in the same transaction.
  */
-export async function confirmFlight(uow: UnitOfWork, actor: Actor, id: string, opts: { pass?: string; offline?: boolean } = {}): Promise<{ status: string; warnings: DutyWarning[] }> {
+export async function confirmFlight(
+  uow: UnitOfWork,
+  actor: Actor,
+  id: string,
+  opts: { pass?: string; offline?: boolean } = {},
+): Promise<{ status: string; warnings: DutyWarning[] }> {
   const trx = uow.trx;
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, id);
   if (!reachesFlight(who, f)) throw forbidden('You can only confirm flights you are involved in');
   if (!who.perms['Flight.confirm']) throw forbidden('Missing permission Flight.confirm');
-  if (!UNCONFIRMED.includes(f.status)) throw badRequest(`Only unconfirmed flights can be confirmed; this one is ${f.status}`, { code: 'NOT_UNCONFIRMED' });
+  if (!UNCONFIRMED.includes(f.status))
+    throw badRequest(`Only unconfirmed flights can be confirmed; this one is ${f.status}`, { code: 'NOT_UNCONFIRMED' });
   const problem = landedProblems(f);
   if (problem) throw badRequest(problem, { code: 'INCOMPLETE' });
   if ((await companyFlagsOf(trx, actor.companyId)).require_flight_password) {
     // A password never travels in a stored command: offline confirms are refused here.
-    if (opts.offline) throw badRequest('Your company requires your password to confirm flights; confirm this flight online', { code: 'PASSWORD_REQUIRED' });
+    if (opts.offline)
+      throw badRequest('Your company requires your password to confirm flights; confirm this flight online', {
+        code: 'PASSWORD_REQUIRED',
+      });
     if (!opts.pass) throw badRequest('Your password is required to confirm flights', { code: 'PASSWORD_REQUIRED' });
     if (!(await passwordMatches(trx, actor, opts.pass))) throw badRequest('Wrong password', { code: 'WRONG_PASSWORD' });
   }
@@ -79,8 +100,19 @@ export async function confirmFlight(uow: UnitOfWork, actor: Actor, id: string, o
   await uow.changeNo(actor.companyId, 'flights');
   await assertNoOverlap(trx, actor, f);
   await setStatus(uow, actor, f, 'LANDED', { confirmed_at: nowSeconds(), confirmed_by: actor.userId });
-  await moveBooks(uow, actor.companyId, { aircraft_id: f.aircraft_id, flight_time: Number(f.flight_time), landings: Number(f.landings) }, 1);
-  await recordChange(uow, { companyId: actor.companyId, flightId: f.id, userId: actor.userId, action: 'confirm', fields: [{ field: 'status', from: f.status, to: 'LANDED' }] });
+  await moveBooks(
+    uow,
+    actor.companyId,
+    { aircraft_id: f.aircraft_id, flight_time: Number(f.flight_time), landings: Number(f.landings) },
+    1,
+  );
+  await recordChange(uow, {
+    companyId: actor.companyId,
+    flightId: f.id,
+    userId: actor.userId,
+    action: 'confirm',
+    fields: [{ field: 'status', from: f.status, to: 'LANDED' }],
+  });
   await emitFlightWebhook(uow, actor, f.id, 'flight.confirmed');
   // Duty hook (issue 30): never refuses; exceeded limits become warnings, operations and webhooks are told.
   const warnings = await confirmDutyWarnings(uow, actor, f.id);
@@ -97,22 +129,40 @@ export type DispatchResult = { result: true; status: 'DISPATCHED' } | { result: 
  * crew; an aircraft; the PIC's required certificates when the company blocks
  * PICs without documents (`require_pic_docs` and `block_pic_without_docs`).
  */
-export async function dispatchFlight(uow: UnitOfWork, actor: Actor, id: string, now = nowSeconds()): Promise<DispatchResult> {
+export async function dispatchFlight(
+  uow: UnitOfWork,
+  actor: Actor,
+  id: string,
+  now = nowSeconds(),
+): Promise<DispatchResult> {
   const trx = uow.trx;
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, id);
   if (!mayDispatchFlight(who, f)) throw badRequest('Not authorized');
-  if (f.status !== 'DRAFT' && f.status !== 'SCHEDULED') return { result: false, code: 'STATUS', message: 'Only draft or scheduled flights can be dispatched' };
+  if (f.status !== 'DRAFT' && f.status !== 'SCHEDULED')
+    return { result: false, code: 'STATUS', message: 'Only draft or scheduled flights can be dispatched' };
   if (f.aircraft_id) {
     const block = await aircraftBlockState(trx, actor.companyId, f.aircraft_id, now);
-    if (block.blocked) return { result: false, code: 'MEL_EXPIRED', message: `The aircraft cannot be dispatched: ${block.blockReason}` };
+    if (block.blocked)
+      return { result: false, code: 'MEL_EXPIRED', message: `The aircraft cannot be dispatched: ${block.blockReason}` };
   }
   const flags = await companyFlagsOf(trx, actor.companyId);
   if (flags.schedule_dispatch_frat && isCrew(who, f)) {
-    const frat = await trx.selectFrom('flight_risk_assessments').select('id').where('company_id', '=', actor.companyId).where('flight_id', '=', f.id).executeTakeFirst();
-    if (!frat) return { result: false, code: 'FRAT_REQUIRED', message: 'Complete the flight risk assessment (FRAT) before dispatching this flight' };
+    const frat = await trx
+      .selectFrom('flight_risk_assessments')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('flight_id', '=', f.id)
+      .executeTakeFirst();
+    if (!frat)
+      return {
+        result: false,
+        code: 'FRAT_REQUIRED',
+        message: 'Complete the flight risk assessment (FRAT) before dispatching this flight',
+      };
   }
-  if (!f.aircraft_id) return { result: false, code: 'NO_AIRCRAFT', message: 'A flight needs an aircraft to be dispatched' };
+  if (!f.aircraft_id)
+    return { result: false, code: 'NO_AIRCRAFT', message: 'A flight needs an aircraft to be dispatched' };
   // Duty hook (issue 30): the crew's duty day and flight year (CONTRACT 7).
   const dutyStop = await dispatchDutyRefusal(trx, actor, f);
   if (dutyStop) return { result: false, ...dutyStop };
@@ -125,7 +175,13 @@ export async function dispatchFlight(uow: UnitOfWork, actor: Actor, id: string, 
       .where('role', '=', 'pic')
       .execute();
     if (required.length) {
-      const held = await trx.selectFrom('user_certificates').select(['type', 'issue', 'expiration']).where('company_id', '=', actor.companyId).where('user_id', '=', f.pic_id).where('deleted', '=', 0).execute();
+      const held = await trx
+        .selectFrom('user_certificates')
+        .select(['type', 'issue', 'expiration'])
+        .where('company_id', '=', actor.companyId)
+        .where('user_id', '=', f.pic_id)
+        .where('deleted', '=', 0)
+        .execute();
       const seat = seatCompliance(
         required.map((r) => r.certificate_type),
         held,
@@ -134,12 +190,22 @@ export async function dispatchFlight(uow: UnitOfWork, actor: Actor, id: string, 
       );
       if (!seat.compliant) {
         const missing = seat.required.filter((t) => !seat.ok.includes(t));
-        return { result: false, code: 'PIC_DOCUMENTS', message: `The PIC lacks valid required certificates: ${missing.join(', ')}` };
+        return {
+          result: false,
+          code: 'PIC_DOCUMENTS',
+          message: `The PIC lacks valid required certificates: ${missing.join(', ')}`,
+        };
       }
     }
   }
   await setStatus(uow, actor, f, 'DISPATCHED', { dispatched_at: now, dispatched_by: actor.userId });
-  await recordChange(uow, { companyId: actor.companyId, flightId: f.id, userId: actor.userId, action: 'dispatch', fields: [{ field: 'status', from: f.status, to: 'DISPATCHED' }] });
+  await recordChange(uow, {
+    companyId: actor.companyId,
+    flightId: f.id,
+    userId: actor.userId,
+    action: 'dispatch',
+    fields: [{ field: 'status', from: f.status, to: 'DISPATCHED' }],
+  });
   await emitFlightWebhook(uow, actor, f.id, 'flight.dispatched');
   await runDispatchHooks(uow, actor, f);
   return { result: true, status: 'DISPATCHED' };
@@ -164,9 +230,22 @@ export async function cancelFlight(
   if (f.status === 'CANCELED' || f.status === 'DELETED') return { status: f.status, changed: false };
   const status = f.status === 'LANDED' ? 'DELETED' : 'CANCELED';
   await setStatus(uow, actor, f, status);
-  if (f.status === 'LANDED') await moveBooks(uow, actor.companyId, { aircraft_id: f.aircraft_id, flight_time: Number(f.flight_time), landings: Number(f.landings) }, -1);
+  if (f.status === 'LANDED')
+    await moveBooks(
+      uow,
+      actor.companyId,
+      { aircraft_id: f.aircraft_id, flight_time: Number(f.flight_time), landings: Number(f.landings) },
+      -1,
+    );
   const comments = input.text ? `${input.reason}\n\n${input.text}` : input.reason;
-  await recordChange(uow, { companyId: actor.companyId, flightId: f.id, userId: actor.userId, action: 'cancel', fields: [{ field: 'status', from: f.status, to: status }], comments });
+  await recordChange(uow, {
+    companyId: actor.companyId,
+    flightId: f.id,
+    userId: actor.userId,
+    action: 'cancel',
+    fields: [{ field: 'status', from: f.status, to: status }],
+    comments,
+  });
   if (input.notify) await notifyCrew(uow, actor, f, input.reason);
   await emitFlightWebhook(uow, actor, f.id, 'flight.canceled');
   return { status, changed: true };

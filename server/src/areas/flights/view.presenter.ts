@@ -6,7 +6,13 @@ import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { flightZone } from '@ops/shared/rules/flights/clock';
-import { mayConfirmFlight, mayCreateFlight, mayDeleteFlight, mayEditFlight, mayViewFlight } from '@ops/shared/rules/flights/policy';
+import {
+  mayConfirmFlight,
+  mayCreateFlight,
+  mayDeleteFlight,
+  mayEditFlight,
+  mayViewFlight,
+} from '@ops/shared/rules/flights/policy';
 import { presentFlightRow } from './flights.presenter.ts';
 import { flightsQuery } from './flights.repository.ts';
 import { flightActor } from './flights.service.ts';
@@ -18,7 +24,8 @@ const airportRecord = (icao: string | null) => {
   return a ? { id: a.icao, name: a.name, lat: a.lat, lon: a.lon } : null;
 };
 
-const userGroup = (role: number | null) => (role === null ? null : { role, name: ROLE_NAMES[role as Role] ?? `Role ${role}` });
+const userGroup = (role: number | null) =>
+  role === null ? null : { role, name: ROLE_NAMES[role as Role] ?? `Role ${role}` };
 
 /**
  * GET /flights/view/{id}.json: the flight with its related records (one query
@@ -29,7 +36,10 @@ const userGroup = (role: number | null) => (role === null ? null : { role, name:
  */
 export async function viewFlight(ctx: AppContext, actor: Actor, id: string) {
   const db = ctx.db;
-  const row = await flightsQuery(db, actor.companyId).where('f.id', '=', id).where('f.deleted', '=', 0).executeTakeFirst();
+  const row = await flightsQuery(db, actor.companyId)
+    .where('f.id', '=', id)
+    .where('f.deleted', '=', 0)
+    .executeTakeFirst();
   if (!row) throw notFound('Flight not found');
   const who = await flightActor(db, actor);
   if (!mayViewFlight(who, row, row.ac_user_id)) throw forbidden('You can only view flights you are involved in');
@@ -37,12 +47,27 @@ export async function viewFlight(ctx: AppContext, actor: Actor, id: string) {
   const now = nowSeconds();
   const presented = presentFlightRow(row, zone, now, true);
   const supervisor = row.supervisor_id
-    ? await db.selectFrom('users').select(['id', 'name', 'surname', 'user_group_id', 'active', 'pilot', 'deleted']).where('company_id', '=', actor.companyId).where('id', '=', row.supervisor_id).executeTakeFirst()
+    ? await db
+        .selectFrom('users')
+        .select(['id', 'name', 'surname', 'user_group_id', 'active', 'pilot', 'deleted'])
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', row.supervisor_id)
+        .executeTakeFirst()
     : undefined;
   const changes = await db
     .selectFrom('flight_changes as c')
     .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'c.user_id').on('u.company_id', '=', actor.companyId))
-    .select(['c.id', 'c.flight_id', 'c.user_id', 'c.action', 'c.fields', 'c.comments', 'c.created', 'u.name', 'u.surname'])
+    .select([
+      'c.id',
+      'c.flight_id',
+      'c.user_id',
+      'c.action',
+      'c.fields',
+      'c.comments',
+      'c.created',
+      'u.name',
+      'u.surname',
+    ])
     .where('c.company_id', '=', actor.companyId)
     .where('c.flight_id', '=', id)
     .orderBy('c.created', 'desc')

@@ -4,7 +4,11 @@ import type { DB } from '../../db/schema.ts';
 import { type PartRow, presentPart } from './inventory.presenter.ts';
 
 /** Parts as documents with their live units and providers: two queries for any number of parts. */
-export async function partDocs(db: Kysely<DB>, companyId: string, rows: readonly PartRow[]): Promise<InventoryPartDoc[]> {
+export async function partDocs(
+  db: Kysely<DB>,
+  companyId: string,
+  rows: readonly PartRow[],
+): Promise<InventoryPartDoc[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
   const units = await db
@@ -18,7 +22,9 @@ export async function partDocs(db: Kysely<DB>, companyId: string, rows: readonly
     .execute();
   const providers = await db
     .selectFrom('inventory_part_providers as pp')
-    .innerJoin('inventory_providers as v', (j) => j.onRef('v.id', '=', 'pp.provider_id').on('v.company_id', '=', companyId))
+    .innerJoin('inventory_providers as v', (j) =>
+      j.onRef('v.id', '=', 'pp.provider_id').on('v.company_id', '=', companyId),
+    )
     .select(['pp.part_id', 'v.id', 'v.name'])
     .where('pp.company_id', '=', companyId)
     .where('pp.part_id', 'in', ids)

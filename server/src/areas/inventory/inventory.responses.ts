@@ -10,11 +10,13 @@ import { ZPaginate } from '../../http/responses.ts';
 /** GET /maintenance/inventory/available.json */
 export const ZMaintenanceInventoryAvailable = z.strictObject({
   result: z.boolean(),
-  items: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    category: z.string(),
-  })),
+  items: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      category: z.string(),
+    }),
+  ),
 });
 
 /** One inventory part (catalogue entry). */
@@ -33,21 +35,63 @@ const zInventory = z.object({
 /** POST /maintenance/inventory/index.json */
 export const ZMaintenanceInventoryIndex = z.strictObject({
   result: z.boolean(),
-  items: z.array(z.object({
-    Inventory: zInventory,
-    unit_count: z.number(),
-    available_count: z.number(),
-  })),
+  items: z.array(
+    z.object({
+      Inventory: zInventory,
+      unit_count: z.number(),
+      available_count: z.number(),
+    }),
+  ),
   paginate: ZPaginate,
 });
 
 /** GET /maintenance/inventory/selectables.json */
 export const ZMaintenanceInventorySelectables = z.strictObject({
   result: z.boolean(),
-  categories: z.array(z.enum(["Avionics", "Hydraulics", "Engine", "Landing Gear", "Electrical", "Fuel System", "Flight Controls", "Cabin Interior", "Propulsion", "Navigation", "Pneumatics", "Airframe", "Communication", "Lighting", "Braking System", "Oxygen System", "Environmental Control System", "Emergency Equipment", "Structure", "Consumables", "Miscellaneous"])).readonly(),
-  statuses: z.array(z.enum(["Pending", "Approved", "Rejected", "Quarantined", "Certified", "Non-certified", "Under-review", "Expired", "Unapproved"])).readonly(),
-  unit_statuses: z.array(z.enum(["IN_STOCK", "RESERVED", "INSTALLED", "IN_REPAIR", "SCRAPPED"])).readonly(),
-  unit_conditions: z.array(z.enum(["NEW", "OVERHAULED", "SERVICEABLE", "REPAIRED", "UNSERVICEABLE"])).readonly(),
+  categories: z
+    .array(
+      z.enum([
+        'Avionics',
+        'Hydraulics',
+        'Engine',
+        'Landing Gear',
+        'Electrical',
+        'Fuel System',
+        'Flight Controls',
+        'Cabin Interior',
+        'Propulsion',
+        'Navigation',
+        'Pneumatics',
+        'Airframe',
+        'Communication',
+        'Lighting',
+        'Braking System',
+        'Oxygen System',
+        'Environmental Control System',
+        'Emergency Equipment',
+        'Structure',
+        'Consumables',
+        'Miscellaneous',
+      ]),
+    )
+    .readonly(),
+  statuses: z
+    .array(
+      z.enum([
+        'Pending',
+        'Approved',
+        'Rejected',
+        'Quarantined',
+        'Certified',
+        'Non-certified',
+        'Under-review',
+        'Expired',
+        'Unapproved',
+      ]),
+    )
+    .readonly(),
+  unit_statuses: z.array(z.enum(['IN_STOCK', 'RESERVED', 'INSTALLED', 'IN_REPAIR', 'SCRAPPED'])).readonly(),
+  unit_conditions: z.array(z.enum(['NEW', 'OVERHAULED', 'SERVICEABLE', 'REPAIRED', 'UNSERVICEABLE'])).readonly(),
 });
 
 /** An inventory provider. */
@@ -62,28 +106,34 @@ const zInventoryProvider = z.object({
 export const ZMaintenanceInventoryView = z.strictObject({
   result: z.boolean(),
   Inventory: zInventory,
-  InventoryUnit: z.array(z.object({
-    id: z.string(),
-    serial_number: z.string().nullable(),
-    status: z.string(),
-    condition: z.string(),
-    base_id: z.string().nullable(),
-    aircraft_id: z.string().nullable(),
-    workorder_id: z.string().nullable(),
-    created: z.number(),
-  })),
-  InventoryProvider: z.array(zInventoryProvider),
-  InventoryHistory: z.array(z.object({
-    id: z.string(),
-    action: z.string(),
-    fields: z.unknown(),
-    created: z.number(),
-    User: z.object({
+  InventoryUnit: z.array(
+    z.object({
       id: z.string(),
-      name: z.string().nullable(),
-      surname: z.string().nullable(),
-    }).nullable(),
-  })),
+      serial_number: z.string().nullable(),
+      status: z.string(),
+      condition: z.string(),
+      base_id: z.string().nullable(),
+      aircraft_id: z.string().nullable(),
+      workorder_id: z.string().nullable(),
+      created: z.number(),
+    }),
+  ),
+  InventoryProvider: z.array(zInventoryProvider),
+  InventoryHistory: z.array(
+    z.object({
+      id: z.string(),
+      action: z.string(),
+      fields: z.unknown(),
+      created: z.number(),
+      User: z
+        .object({
+          id: z.string(),
+          name: z.string().nullable(),
+          surname: z.string().nullable(),
+        })
+        .nullable(),
+    }),
+  ),
 });
 
 /** POST /maintenance/inventory/edit.json */
@@ -115,9 +165,11 @@ export const ZMaintenanceInventoryProvider = z.strictObject({
     email: z.string().nullable(),
     phone: z.string().nullable(),
   }),
-  Inventory: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    part_number: z.string(),
-  })),
+  Inventory: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      part_number: z.string(),
+    }),
+  ),
 });

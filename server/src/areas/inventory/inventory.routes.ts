@@ -6,9 +6,27 @@ import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { unwrapData } from '../../http/body.ts';
 import { invalid, parseOr400 } from '../../http/errors.ts';
-import { availableParts, listParts, searchProviders, selectables, viewPart, viewProvider, ZIndex, ZProviderSearch } from './reads.service.ts';
+import {
+  availableParts,
+  listParts,
+  searchProviders,
+  selectables,
+  viewPart,
+  viewProvider,
+  ZIndex,
+  ZProviderSearch,
+} from './reads.service.ts';
 import { deletePart, isUniqueViolation, savePart, ZPart, ZProvider, ZUnit } from './inventory.service.ts';
-import { ZMaintenanceInventoryAvailable, ZMaintenanceInventoryIndex, ZMaintenanceInventorySelectables, ZMaintenanceInventoryView, ZMaintenanceInventoryEdit, ZMaintenanceInventoryDelete, ZMaintenanceInventoryProviders, ZMaintenanceInventoryProvider } from './inventory.responses.ts';
+import {
+  ZMaintenanceInventoryAvailable,
+  ZMaintenanceInventoryIndex,
+  ZMaintenanceInventorySelectables,
+  ZMaintenanceInventoryView,
+  ZMaintenanceInventoryEdit,
+  ZMaintenanceInventoryDelete,
+  ZMaintenanceInventoryProviders,
+  ZMaintenanceInventoryProvider,
+} from './inventory.responses.ts';
 
 const plans = INVENTORY_PLANS;
 const idParam = z.object({ id: zId });
@@ -16,7 +34,11 @@ const idParam = z.object({ id: zId });
 // The service validates these bodies itself (its own field-error keys); they are documented through `bodyDoc`.
 const ZDelete = z.object({ id: z.string({ error: 'Required' }).min(1, 'Required').max(64) });
 /** A save: the part under `Inventory`, optionally a new provider and a unit. */
-const ZSave = z.object({ Inventory: ZPart.optional(), InventoryProvider: ZProvider.optional(), InventoryUnit: ZUnit.optional() });
+const ZSave = z.object({
+  Inventory: ZPart.optional(),
+  InventoryProvider: ZProvider.optional(),
+  InventoryUnit: ZUnit.optional(),
+});
 
 /** Part B 4.1. Reads: any company user; edit: managers and mechanics; delete: managers (inventory/policy.ts). */
 export const inventoryRoutes = [
@@ -34,7 +56,8 @@ export const inventoryRoutes = [
     path: '/maintenance/inventory/index.json',
     bodyDoc: ZIndex,
     area: 'inventory',
-    summary: 'Parts, paginated: filters category, status (approval), name (part number, name, manufacturer), page, limit',
+    summary:
+      'Parts, paginated: filters category, status (approval), name (part number, name, manufacturer), page, limit',
     access: { who: GATES.member, plans },
     response: ZMaintenanceInventoryIndex,
     handler: ({ ctx, actor, req }) => listParts(ctx.db, actor, req.body),

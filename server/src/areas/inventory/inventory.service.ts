@@ -15,15 +15,15 @@ import './inventory.tables.ts';
 
 /** Case-insensitive match on a canonical list (`landing gear` is `Landing Gear`). */
 const oneOf = <T extends readonly string[]>(values: T, label: string) =>
-  z.preprocess(
-    (v) => {
-      const x = emptyToUndefined(typeof v === 'string' ? v.trim() : v);
-      if (typeof x !== 'string') return x;
-      return values.find((c) => c.toLowerCase() === x.toLowerCase()) ?? x;
-    },
-    z.enum(values as unknown as [string, ...string[]], { error: `${label}: one of ${values.join(', ')}` }).optional(),
-  );
-const optId = z.preprocess(emptyToNull, z.union([z.string(), z.number()]).transform(String).pipe(z.string().max(64)).nullable().optional());
+  z.preprocess((v) => {
+    const x = emptyToUndefined(typeof v === 'string' ? v.trim() : v);
+    if (typeof x !== 'string') return x;
+    return values.find((c) => c.toLowerCase() === x.toLowerCase()) ?? x;
+  }, z.enum(values as unknown as [string, ...string[]], { error: `${label}: one of ${values.join(', ')}` }).optional());
+const optId = z.preprocess(
+  emptyToNull,
+  z.union([z.string(), z.number()]).transform(String).pipe(z.string().max(64)).nullable().optional(),
+);
 
 export const ZPart = z.object({
   id: z.preprocess(emptyToUndefined, z.string().max(64).optional()),
@@ -64,7 +64,15 @@ const historyId = () => {
 async function history(trx: Kysely<DB>, actor: Actor, partId: string, action: string, fields: unknown) {
   await trx
     .insertInto('inventory_history')
-    .values({ id: historyId(), company_id: actor.companyId, part_id: partId, user_id: actor.userId, action, fields: fields === null ? null : JSON.stringify(fields), created: nowSeconds() })
+    .values({
+      id: historyId(),
+      company_id: actor.companyId,
+      part_id: partId,
+      user_id: actor.userId,
+      action,
+      fields: fields === null ? null : JSON.stringify(fields),
+      created: nowSeconds(),
+    })
     .execute();
 }
 
@@ -92,7 +100,16 @@ async function linkProvider(uow: UnitOfWork, actor: Actor, partId: string, p: z.
     .orderBy('id')
     .executeTakeFirst();
   if (!provider) {
-    provider = { id: uuidv7(), company_id: actor.companyId, name, email: p.email ?? null, phone: p.phone ?? null, deleted: 0, created: now, modified: now };
+    provider = {
+      id: uuidv7(),
+      company_id: actor.companyId,
+      name,
+      email: p.email ?? null,
+      phone: p.phone ?? null,
+      deleted: 0,
+      created: now,
+      modified: now,
+    };
     await trx.insertInto('inventory_providers').values(provider).execute();
   } else if ((p.email && !provider.email) || (p.phone && !provider.phone)) {
     await trx
@@ -102,24 +119,47 @@ async function linkProvider(uow: UnitOfWork, actor: Actor, partId: string, p: z.
       .where('id', '=', provider.id)
       .execute();
   }
-  const linked = await trx.selectFrom('inventory_part_providers').select('provider_id').where('part_id', '=', partId).where('provider_id', '=', provider.id).executeTakeFirst();
+  const linked = await trx
+    .selectFrom('inventory_part_providers')
+    .select('provider_id')
+    .where('part_id', '=', partId)
+    .where('provider_id', '=', provider.id)
+    .executeTakeFirst();
   if (linked) return null;
-  await trx.insertInto('inventory_part_providers').values({ company_id: actor.companyId, part_id: partId, provider_id: provider.id, created: now }).execute();
+  await trx
+    .insertInto('inventory_part_providers')
+    .values({ company_id: actor.companyId, part_id: partId, provider_id: provider.id, created: now })
+    .execute();
   return { id: provider.id, name: provider.name };
 }
 
 async function checkUnitRefs(trx: Kysely<DB>, companyId: string, u: z.output<typeof ZUnit>, errors: FieldErrors) {
   if (u.base_id) {
-    const b = await trx.selectFrom('bases').select('id').where('company_id', '=', companyId).where('id', '=', u.base_id).where('deleted', '=', 0).executeTakeFirst();
+    const b = await trx
+      .selectFrom('bases')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', '=', u.base_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!b) addError(errors, 'InventoryUnit.base_id', 'Unknown base');
   }
   if (u.aircraft_id) {
-    const a = await trx.selectFrom('aircraft').select('id').where('company_id', '=', companyId).where('id', '=', u.aircraft_id).where('deleted', '=', 0).executeTakeFirst();
+    const a = await trx
+      .selectFrom('aircraft')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', '=', u.aircraft_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!a) addError(errors, 'InventoryUnit.aircraft_id', 'Unknown aircraft');
   }
 }
 
-const hasUnitFields = (u: z.output<typeof ZUnit>) => ['serial_number', 'status', 'condition', 'base_id', 'aircraft_id'].some((k) => u[k as keyof typeof u] !== undefined && u[k as keyof typeof u] !== null);
+const hasUnitFields = (u: z.output<typeof ZUnit>) =>
+  ['serial_number', 'status', 'condition', 'base_id', 'aircraft_id'].some(
+    (k) => u[k as keyof typeof u] !== undefined && u[k as keyof typeof u] !== null,
+  );
 
 /** Part B 4.1 edit: creates (no `Inventory[id]`, with a first unit) or updates a part; validation errors list every field. */
 export async function savePart(uow: UnitOfWork, actor: Actor, raw: unknown): Promise<{ id: string; created: boolean }> {
@@ -140,11 +180,27 @@ export async function savePart(uow: UnitOfWork, actor: Actor, raw: unknown): Pro
   const provider = out[1] as z.output<typeof ZProvider> | null;
   const unit = out[2] as z.output<typeof ZUnit> | null;
 
-  const existing = f?.id ? await trx.selectFrom('inventory_parts').selectAll().where('company_id', '=', actor.companyId).where('id', '=', f.id).where('deleted', '=', 0).executeTakeFirst() : undefined;
+  const existing = f?.id
+    ? await trx
+        .selectFrom('inventory_parts')
+        .selectAll()
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', f.id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst()
+    : undefined;
   if (f?.id && !existing) throw notFound('Part not found');
-  if (f && !existing) for (const k of ['part_number', 'name', 'mfr_name', 'category'] as const) if (!f[k]) addError(errors, k, 'Required');
+  if (f && !existing)
+    for (const k of ['part_number', 'name', 'mfr_name', 'category'] as const)
+      if (!f[k]) addError(errors, k, 'Required');
   if (f?.part_number && f.part_number !== existing?.part_number) {
-    const clash = await trx.selectFrom('inventory_parts').select('id').where('company_id', '=', actor.companyId).where('part_number', '=', f.part_number).where('deleted', '=', 0).executeTakeFirst();
+    const clash = await trx
+      .selectFrom('inventory_parts')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('part_number', '=', f.part_number)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (clash) addError(errors, 'part_number', 'Already used by another part of your company');
   }
   let unitRow: { id: string; part_id: string } | undefined;
@@ -152,7 +208,14 @@ export async function savePart(uow: UnitOfWork, actor: Actor, raw: unknown): Pro
     await checkUnitRefs(trx, actor.companyId, unit, errors);
     if (unit.id) {
       unitRow = existing
-        ? await trx.selectFrom('inventory_units').select(['id', 'part_id']).where('company_id', '=', actor.companyId).where('id', '=', unit.id).where('part_id', '=', existing.id).where('deleted', '=', 0).executeTakeFirst()
+        ? await trx
+            .selectFrom('inventory_units')
+            .select(['id', 'part_id'])
+            .where('company_id', '=', actor.companyId)
+            .where('id', '=', unit.id)
+            .where('part_id', '=', existing.id)
+            .where('deleted', '=', 0)
+            .executeTakeFirst()
         : undefined;
       if (!unitRow) addError(errors, 'InventoryUnit.id', 'Unknown unit of this part');
     }
@@ -183,7 +246,17 @@ export async function savePart(uow: UnitOfWork, actor: Actor, raw: unknown): Pro
         description: f.description ?? null,
       })
       .execute();
-    await history(trx, actor, id, 'create', PART_FIELDS.map((k) => ({ field: k, from: null, to: k === 'approval_status' ? (f.approval_status ?? 'Pending') : (f[k] ?? null) })));
+    await history(
+      trx,
+      actor,
+      id,
+      'create',
+      PART_FIELDS.map((k) => ({
+        field: k,
+        from: null,
+        to: k === 'approval_status' ? (f.approval_status ?? 'Pending') : (f[k] ?? null),
+      })),
+    );
   } else {
     id = existing.id;
     const changes: Array<{ field: string; from: unknown; to: unknown }> = [];
@@ -208,14 +281,29 @@ export async function savePart(uow: UnitOfWork, actor: Actor, raw: unknown): Pro
     };
     if (unitRow) {
       const set: Record<string, unknown> = {};
-      for (const k of ['serial_number', 'status', 'condition', 'base_id', 'aircraft_id'] as const) if (unit[k] !== undefined) set[k] = unit[k];
-      await trx.updateTable('inventory_units').set({ ...set, modified: now }).where('company_id', '=', actor.companyId).where('id', '=', unitRow.id).execute();
+      for (const k of ['serial_number', 'status', 'condition', 'base_id', 'aircraft_id'] as const)
+        if (unit[k] !== undefined) set[k] = unit[k];
+      await trx
+        .updateTable('inventory_units')
+        .set({ ...set, modified: now })
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', unitRow.id)
+        .execute();
       await history(trx, actor, id, 'unit_edit', { unit_id: unitRow.id, ...set });
     } else {
       const unitId = uuidv7();
       await trx
         .insertInto('inventory_units')
-        .values({ id: unitId, company_id: actor.companyId, part_id: id, workorder_id: null, deleted: 0, created: now, modified: now, ...values })
+        .values({
+          id: unitId,
+          company_id: actor.companyId,
+          part_id: id,
+          workorder_id: null,
+          deleted: 0,
+          created: now,
+          modified: now,
+          ...values,
+        })
         .execute();
       if (!created) await history(trx, actor, id, 'unit_add', { unit_id: unitId, ...values });
     }
@@ -228,11 +316,29 @@ export async function savePart(uow: UnitOfWork, actor: Actor, raw: unknown): Pro
 /** Manager delete (docs/areas/fleet.md): refused while a unit is used by a work order. */
 export async function deletePart(uow: UnitOfWork, actor: Actor, id: string): Promise<void> {
   const trx = uow.trx;
-  const part = await trx.selectFrom('inventory_parts').select('id').where('company_id', '=', actor.companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const part = await trx
+    .selectFrom('inventory_parts')
+    .select('id')
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!part) throw notFound('Part not found');
-  const inUse = await trx.selectFrom('inventory_units').select('id').where('company_id', '=', actor.companyId).where('part_id', '=', id).where('deleted', '=', 0).where('workorder_id', 'is not', null).executeTakeFirst();
+  const inUse = await trx
+    .selectFrom('inventory_units')
+    .select('id')
+    .where('company_id', '=', actor.companyId)
+    .where('part_id', '=', id)
+    .where('deleted', '=', 0)
+    .where('workorder_id', 'is not', null)
+    .executeTakeFirst();
   if (inUse) throw badRequest('A unit of this part is used by a work order; release it first');
-  await trx.updateTable('inventory_units').set({ deleted: 1, modified: nowSeconds() }).where('company_id', '=', actor.companyId).where('part_id', '=', id).execute();
+  await trx
+    .updateTable('inventory_units')
+    .set({ deleted: 1, modified: nowSeconds() })
+    .where('company_id', '=', actor.companyId)
+    .where('part_id', '=', id)
+    .execute();
   await touchPart(uow, actor, id, { deleted: 1 });
   await history(trx, actor, id, 'delete', null);
 }

@@ -24,7 +24,12 @@ registerRecordType<InventoryPartDoc>(fleetCollection, {
   types: [FLEET_TYPES.part],
   sources: [source],
   async load(db, companyId, id) {
-    const row = await db.selectFrom('inventory_parts').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('inventory_parts')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return null;
     const [doc] = await partDocs(db, companyId, [row]);
     return { ...doc, _deleted: !!row.deleted };

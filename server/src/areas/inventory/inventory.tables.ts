@@ -43,6 +43,14 @@ declare module '../../db/schema.ts' {
     inventory_units: InventoryUnitsTable;
     inventory_providers: InventoryProvidersTable;
     inventory_part_providers: { company_id: string; part_id: string; provider_id: string; created: number };
-    inventory_history: { id: string; company_id: string; part_id: string; user_id: string | null; action: string; fields: string | null; created: number };
+    inventory_history: {
+      id: string;
+      company_id: string;
+      part_id: string;
+      user_id: string | null;
+      action: string;
+      fields: string | null;
+      created: number;
+    };
   }
 }

@@ -10,7 +10,6 @@ import { paginate } from '../../http/paging.ts';
 import { emptyToUndefined, zPage } from '../../http/zod.ts';
 import { presentPart } from './inventory.presenter.ts';
 
-
 export const INVENTORY_PAGE_DEFAULT = 50;
 export const INVENTORY_PAGE_MAX = 200;
 
@@ -45,7 +44,14 @@ export const ZIndex = z.object({
   status: z.preprocess(emptyToUndefined, z.string().max(60).optional()),
   name: z.preprocess(emptyToUndefined, z.string().trim().max(120).optional()),
   page: zPage,
-  limit: z.preprocess(emptyToUndefined, z.union([z.number(), z.string().regex(/^\d+$/)]).transform(Number).pipe(z.number().int().min(1)).optional()),
+  limit: z.preprocess(
+    emptyToUndefined,
+    z
+      .union([z.number(), z.string().regex(/^\d+$/)])
+      .transform(Number)
+      .pipe(z.number().int().min(1))
+      .optional(),
+  ),
 });
 
 export async function listParts(db: Kysely<DB>, actor: Actor, raw: unknown) {
@@ -57,7 +63,9 @@ export async function listParts(db: Kysely<DB>, actor: Actor, raw: unknown) {
   if (f.status) q = q.where(sql<string>`lower(p.approval_status)`, '=', f.status.toLowerCase());
   if (f.name) {
     const p = likePattern(f.name);
-    q = q.where(sql<boolean>`(lower(p.part_number) like ${p} escape '\\' or lower(p.name) like ${p} escape '\\' or lower(p.mfr_name) like ${p} escape '\\')`);
+    q = q.where(
+      sql<boolean>`(lower(p.part_number) like ${p} escape '\\' or lower(p.name) like ${p} escape '\\' or lower(p.mfr_name) like ${p} escape '\\')`,
+    );
   }
   const [{ count }] = await q.select((eb) => eb.fn.countAll<number>().as('count')).execute();
   const rows = await q
@@ -86,7 +94,11 @@ export async function listParts(db: Kysely<DB>, actor: Actor, raw: unknown) {
     .execute();
   return {
     result: true,
-    items: rows.map((r) => ({ Inventory: presentPart(r), unit_count: Number(r.unit_count ?? 0), available_count: Number(r.available_count ?? 0) })),
+    items: rows.map((r) => ({
+      Inventory: presentPart(r),
+      unit_count: Number(r.unit_count ?? 0),
+      available_count: Number(r.available_count ?? 0),
+    })),
     paginate: paginate(page, limit, Number(count), rows.length),
   };
 }
@@ -100,12 +112,28 @@ export const selectables = () => ({
 });
 
 export async function viewPart(db: Kysely<DB>, actor: Actor, id: string) {
-  const part = await db.selectFrom('inventory_parts').selectAll().where('company_id', '=', actor.companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const part = await db
+    .selectFrom('inventory_parts')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!part) throw notFound('Part not found');
-  const units = await db.selectFrom('inventory_units').selectAll().where('company_id', '=', actor.companyId).where('part_id', '=', id).where('deleted', '=', 0).orderBy('created').orderBy('id').execute();
+  const units = await db
+    .selectFrom('inventory_units')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('part_id', '=', id)
+    .where('deleted', '=', 0)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
   const providers = await db
     .selectFrom('inventory_part_providers as pp')
-    .innerJoin('inventory_providers as v', (j) => j.onRef('v.id', '=', 'pp.provider_id').on('v.company_id', '=', actor.companyId))
+    .innerJoin('inventory_providers as v', (j) =>
+      j.onRef('v.id', '=', 'pp.provider_id').on('v.company_id', '=', actor.companyId),
+    )
     .select(['v.id', 'v.name', 'v.email', 'v.phone'])
     .where('pp.company_id', '=', actor.companyId)
     .where('pp.part_id', '=', id)
@@ -145,14 +173,22 @@ export async function viewPart(db: Kysely<DB>, actor: Actor, id: string) {
   };
 }
 
-export const ZProviderSearch = z.object({ search: z.preprocess(emptyToUndefined, z.string().trim().max(120).optional()) });
+export const ZProviderSearch = z.object({
+  search: z.preprocess(emptyToUndefined, z.string().trim().max(120).optional()),
+});
 
 export async function searchProviders(db: Kysely<DB>, actor: Actor, raw: unknown) {
   const f = parseOr400(ZProviderSearch, unwrapData(raw));
-  let q = db.selectFrom('inventory_providers').select(['id', 'name', 'email', 'phone']).where('company_id', '=', actor.companyId).where('deleted', '=', 0);
+  let q = db
+    .selectFrom('inventory_providers')
+    .select(['id', 'name', 'email', 'phone'])
+    .where('company_id', '=', actor.companyId)
+    .where('deleted', '=', 0);
   if (f.search) {
     const p = likePattern(f.search);
-    q = q.where(sql<boolean>`(lower(name) like ${p} escape '\\' or lower(coalesce(email, '')) like ${p} escape '\\' or lower(coalesce(phone, '')) like ${p} escape '\\')`);
+    q = q.where(
+      sql<boolean>`(lower(name) like ${p} escape '\\' or lower(coalesce(email, '')) like ${p} escape '\\' or lower(coalesce(phone, '')) like ${p} escape '\\')`,
+    );
   }
   return { result: true, providers: await q.orderBy('name').orderBy('id').limit(100).execute() };
 }
@@ -168,7 +204,9 @@ export async function viewProvider(db: Kysely<DB>, actor: Actor, id: string) {
   if (!provider) throw notFound('Provider not found');
   const parts = await db
     .selectFrom('inventory_part_providers as pp')
-    .innerJoin('inventory_parts as p', (j) => j.onRef('p.id', '=', 'pp.part_id').on('p.company_id', '=', actor.companyId))
+    .innerJoin('inventory_parts as p', (j) =>
+      j.onRef('p.id', '=', 'pp.part_id').on('p.company_id', '=', actor.companyId),
+    )
     .select(['p.id', 'p.part_number', 'p.name'])
     .where('pp.company_id', '=', actor.companyId)
     .where('pp.provider_id', '=', id)

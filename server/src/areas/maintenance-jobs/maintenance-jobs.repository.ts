@@ -9,7 +9,11 @@ const n = (v: number | null) => (v === null ? null : Number(v));
 export type JobRow = Selectable<MaintenanceJobsTable>;
 
 /** Jobs as documents with their work orders, in one query for the work orders of all of them. */
-export async function jobDocs(db: Kysely<DB>, companyId: string, rows: readonly JobRow[]): Promise<MaintenanceJobDoc[]> {
+export async function jobDocs(
+  db: Kysely<DB>,
+  companyId: string,
+  rows: readonly JobRow[],
+): Promise<MaintenanceJobDoc[]> {
   if (!rows.length) return [];
   const wos = await db
     .selectFrom('work_orders')

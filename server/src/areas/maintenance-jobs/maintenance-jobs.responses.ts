@@ -11,31 +11,33 @@ import { ZAircraftReport, ZMelItem } from '../aircraft-reports/aircraft-reports.
 /** GET /maintenance/jobs/index.json */
 export const ZMaintenanceJobsIndex = z.strictObject({
   result: z.boolean(),
-  jobs: z.array(z.object({
-    Job: z.object({
-      id: z.string(),
-      aircraft_id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      status: z.string(),
-      start: z.number().nullable(),
-      finish: z.number().nullable(),
-      crs_signed: z.boolean(),
-      crs_signed_by: z.string().nullable(),
-      crs_signed_at: z.number().nullable(),
-      crs_expiration: z.number().nullable(),
-      maintenance_plan_id: z.string().nullable(),
-      repeat: z.string(),
-      created: z.number(),
+  jobs: z.array(
+    z.object({
+      Job: z.object({
+        id: z.string(),
+        aircraft_id: z.string(),
+        name: z.string(),
+        description: z.string().nullable(),
+        status: z.string(),
+        start: z.number().nullable(),
+        finish: z.number().nullable(),
+        crs_signed: z.boolean(),
+        crs_signed_by: z.string().nullable(),
+        crs_signed_at: z.number().nullable(),
+        crs_expiration: z.number().nullable(),
+        maintenance_plan_id: z.string().nullable(),
+        repeat: z.string(),
+        created: z.number(),
+      }),
+      Aircraft: z.object({
+        id: z.string(),
+        registration: z.string().nullable(),
+      }),
+      report_count: z.number(),
+      work_order_count: z.number(),
+      work_orders_closed: z.number(),
     }),
-    Aircraft: z.object({
-      id: z.string(),
-      registration: z.string().nullable(),
-    }),
-    report_count: z.number(),
-    work_order_count: z.number(),
-    work_orders_closed: z.number(),
-  })),
+  ),
   paginate: ZPaginate,
 });
 
@@ -48,7 +50,7 @@ export const ZMaintenanceJobsView = z.strictObject({
     user_id: z.string().nullable(),
     name: z.string(),
     description: z.string().nullable(),
-    status: z.enum(["OPEN", "IN_PROGRESS", "COMPLETED"]),
+    status: z.enum(['OPEN', 'IN_PROGRESS', 'COMPLETED']),
     start: z.number().nullable(),
     finish: z.number().nullable(),
     crs_signed: z.boolean(),
@@ -60,33 +62,39 @@ export const ZMaintenanceJobsView = z.strictObject({
     created: z.number(),
     modified: z.number(),
   }),
-  Aircraft: z.object({
-    id: z.string(),
-    registration: z.string(),
-  }).nullable(),
-  AircraftReport: z.array(ZAircraftReport.extend({ MelItem: ZMelItem.nullable() })),
-  WorkOrder: z.array(z.object({
-    InventoryUnit: z.array(z.object({
+  Aircraft: z
+    .object({
       id: z.string(),
-      part_number: z.string(),
-      status: z.string(),
-      serial_number: z.string().nullable(),
-      condition: z.string(),
-      part_id: z.string(),
-      part_name: z.string(),
-    })),
-    id: z.string(),
-    plan_work_order_id: z.string().nullable(),
-    name: z.string(),
-    description: z.string().nullable(),
-    ata: z.string().nullable(),
-    time: z.number().nullable(),
-    status: z.enum(["done", "cancelled", "in_progress", "pending"]),
-    remarks: z.string().nullable(),
-    sort_order: z.number(),
-    completed_at: z.number().nullable(),
-    completed_by: z.string().nullable(),
-  })),
+      registration: z.string(),
+    })
+    .nullable(),
+  AircraftReport: z.array(ZAircraftReport.extend({ MelItem: ZMelItem.nullable() })),
+  WorkOrder: z.array(
+    z.object({
+      InventoryUnit: z.array(
+        z.object({
+          id: z.string(),
+          part_number: z.string(),
+          status: z.string(),
+          serial_number: z.string().nullable(),
+          condition: z.string(),
+          part_id: z.string(),
+          part_name: z.string(),
+        }),
+      ),
+      id: z.string(),
+      plan_work_order_id: z.string().nullable(),
+      name: z.string(),
+      description: z.string().nullable(),
+      ata: z.string().nullable(),
+      time: z.number().nullable(),
+      status: z.enum(['done', 'cancelled', 'in_progress', 'pending']),
+      remarks: z.string().nullable(),
+      sort_order: z.number(),
+      completed_at: z.number().nullable(),
+      completed_by: z.string().nullable(),
+    }),
+  ),
 });
 
 /** POST /maintenance/jobs/create.json */

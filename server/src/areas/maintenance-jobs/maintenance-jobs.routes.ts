@@ -9,8 +9,29 @@ import { zId } from '../../http/zod.ts';
 import { unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
 import { listJobs, viewJob } from './reads.service.ts';
-import { createJob, deleteJob, editJob, linkReports, saveWorkOrder, signCrs, unlinkReport, verifySignerPassword, ZJobCreate, ZJobEdit, ZLinkReports, ZSignCrs, ZUnlinkReport, ZWorkOrder } from './maintenance-jobs.service.ts';
-import { ZMaintenanceJobsIndex, ZMaintenanceJobsView, ZMaintenanceJobsCreate, ZMaintenanceJobsDelete, ZMaintenanceJobsSignCrs } from './maintenance-jobs.responses.ts';
+import {
+  createJob,
+  deleteJob,
+  editJob,
+  linkReports,
+  saveWorkOrder,
+  signCrs,
+  unlinkReport,
+  verifySignerPassword,
+  ZJobCreate,
+  ZJobEdit,
+  ZLinkReports,
+  ZSignCrs,
+  ZUnlinkReport,
+  ZWorkOrder,
+} from './maintenance-jobs.service.ts';
+import {
+  ZMaintenanceJobsIndex,
+  ZMaintenanceJobsView,
+  ZMaintenanceJobsCreate,
+  ZMaintenanceJobsDelete,
+  ZMaintenanceJobsSignCrs,
+} from './maintenance-jobs.responses.ts';
 
 const plans = REPORT_PLANS;
 /** Managers and mechanics write jobs and sign CRS (docs/areas/fleet.md). */
@@ -22,7 +43,8 @@ export const maintenanceJobsRoutes = [
     method: 'GET',
     path: '/maintenance/jobs/index.json',
     area: 'maintenance-jobs',
-    summary: 'Maintenance jobs (designed): query aircraft_id, maintenance_plan_id, status open|completed|in_progress, page, limit',
+    summary:
+      'Maintenance jobs (designed): query aircraft_id, maintenance_plan_id, status open|completed|in_progress, page, limit',
     access: { who: GATES.member, plans },
     response: ZMaintenanceJobsIndex,
     handler: ({ ctx, actor, req }) => listJobs(ctx.db, actor, req.query),
@@ -117,7 +139,8 @@ export const maintenanceJobsRoutes = [
     handler: async ({ ctx, actor, params, req }) => {
       const body = parseOr400(ZSignCrs, unwrapData(req.body));
       // Checked before the transaction: argon2 is slow and needs no lock.
-      if (!(await verifySignerPassword(ctx.db, actor, body.password))) throw badRequest('Wrong password: the CRS was not signed', { errors: { password: ['Wrong password'] } });
+      if (!(await verifySignerPassword(ctx.db, actor, body.password)))
+        throw badRequest('Wrong password: the CRS was not signed', { errors: { password: ['Wrong password'] } });
       const out = await ctx.tx((uow) => signCrs(uow, actor, params.id, body));
       return { result: true, message: 'CRS signed', ...out };
     },
@@ -127,7 +150,8 @@ export const maintenanceJobsRoutes = [
     path: '/maintenance/jobs/work_orders/edit.json',
     bodyDoc: underModel('WorkOrder', ZWorkOrder, true),
     area: 'maintenance-jobs',
-    summary: 'Create or update a work order of an open job (designed): WorkOrder{id?, maintenance_job_id, name, status, ...}',
+    summary:
+      'Create or update a work order of an open job (designed): WorkOrder{id?, maintenance_job_id, name, status, ...}',
     access: writers,
     response: ZMaintenanceJobsCreate,
     handler: async ({ ctx, actor, req }) => {

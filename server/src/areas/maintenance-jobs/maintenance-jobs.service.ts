@@ -25,7 +25,10 @@ import './maintenance-jobs.tables.ts';
 const optUnix = z.preprocess(emptyToNull, zUnix.nullable().optional());
 
 export const ZJobCreate = z.object({
-  aircraft_id: z.union([z.string(), z.number()], { error: 'Required' }).transform(String).pipe(z.string().trim().min(1, 'Required').max(64)),
+  aircraft_id: z
+    .union([z.string(), z.number()], { error: 'Required' })
+    .transform(String)
+    .pipe(z.string().trim().min(1, 'Required').max(64)),
   name: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(180, 'At most 180 characters').optional()),
   description: zOptText(5000),
   start: optUnix,
@@ -45,7 +48,13 @@ const jobOf = (raw: unknown) => {
 };
 
 async function findJob(db: Kysely<DB>, companyId: string, id: string) {
-  return db.selectFrom('maintenance_jobs').selectAll().where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  return db
+    .selectFrom('maintenance_jobs')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
 }
 
 async function touchJob(uow: UnitOfWork, companyId: string, jobId: string, set: Record<string, unknown> = {}) {
@@ -85,7 +94,18 @@ async function copyTemplates(uow: UnitOfWork, companyId: string, planId: string,
     .execute();
 }
 
-async function insertJob(uow: UnitOfWork, actor: Actor, v: { id?: string; aircraft_id: string; name: string; description: string | null; start: number | null; plan: PlanRow | null }) {
+async function insertJob(
+  uow: UnitOfWork,
+  actor: Actor,
+  v: {
+    id?: string;
+    aircraft_id: string;
+    name: string;
+    description: string | null;
+    start: number | null;
+    plan: PlanRow | null;
+  },
+) {
   const id = v.id ?? uuidv7();
   const now = nowSeconds();
   await uow.trx
@@ -117,21 +137,41 @@ async function insertJob(uow: UnitOfWork, actor: Actor, v: { id?: string; aircra
   return id;
 }
 
-export async function createJob(uow: UnitOfWork, actor: Actor, raw: unknown, opts: { id?: string } = {}): Promise<{ id: string }> {
+export async function createJob(
+  uow: UnitOfWork,
+  actor: Actor,
+  raw: unknown,
+  opts: { id?: string } = {},
+): Promise<{ id: string }> {
   const f = parseOr400(ZJobCreate, jobOf(raw));
   const trx = uow.trx;
-  const aircraft = await trx.selectFrom('aircraft').select('id').where('company_id', '=', actor.companyId).where('id', '=', f.aircraft_id).where('deleted', '=', 0).executeTakeFirst();
+  const aircraft = await trx
+    .selectFrom('aircraft')
+    .select('id')
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', f.aircraft_id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!aircraft) throw notFound('Aircraft not found');
   let plan: PlanRow | null = null;
   if (f.maintenance_plan_id) {
     plan = (await plansRepository.find(trx, actor.companyId, f.maintenance_plan_id)) ?? null;
     // A plan action of the company linked to the job's aircraft, else 404 (Part B 4.3, 7).
-    if (!plan || !(await plansRepository.isLinked(trx, actor.companyId, plan.id, aircraft.id))) throw notFound('Maintenance plan action not found for this aircraft');
+    if (!plan || !(await plansRepository.isLinked(trx, actor.companyId, plan.id, aircraft.id)))
+      throw notFound('Maintenance plan action not found for this aircraft');
   }
   const name = f.name ?? plan?.name;
   if (!name) throw invalid({ name: ['Required'] });
-  if (opts.id && (await trx.selectFrom('maintenance_jobs').select('id').where('id', '=', opts.id).executeTakeFirst())) throw badRequest('A job with this id already exists');
-  const id = await insertJob(uow, actor, { id: opts.id, aircraft_id: aircraft.id, name, description: f.description ?? null, start: f.start ?? null, plan });
+  if (opts.id && (await trx.selectFrom('maintenance_jobs').select('id').where('id', '=', opts.id).executeTakeFirst()))
+    throw badRequest('A job with this id already exists');
+  const id = await insertJob(uow, actor, {
+    id: opts.id,
+    aircraft_id: aircraft.id,
+    name,
+    description: f.description ?? null,
+    start: f.start ?? null,
+    plan,
+  });
   if (f.aircraft_report_ids?.length) await attachReports(uow, actor, id, f.aircraft_report_ids);
   return { id };
 }
@@ -171,19 +211,30 @@ async function attachReports(uow: UnitOfWork, actor: Actor, jobId: string, repor
   const errors: Record<string, string[]> = {};
   for (const r of reports) {
     if (r.aircraft_id !== job.aircraft_id) addError(errors, r.id, `“${r.title}” is a report of another aircraft`);
-    else if (r.maintenance_job_id && r.maintenance_job_id !== jobId) addError(errors, r.id, `“${r.title}” already belongs to another job`);
+    else if (r.maintenance_job_id && r.maintenance_job_id !== jobId)
+      addError(errors, r.id, `“${r.title}” already belongs to another job`);
   }
   if (Object.keys(errors).length) throw invalid(errors);
   await trx
     .updateTable('aircraft_reports')
-    .set({ maintenance_job_id: jobId, modified: nowSeconds(), change_no: await uow.changeNo(actor.companyId, 'aircraft_reports') })
+    .set({
+      maintenance_job_id: jobId,
+      modified: nowSeconds(),
+      change_no: await uow.changeNo(actor.companyId, 'aircraft_reports'),
+    })
     .where('company_id', '=', actor.companyId)
     .where('id', 'in', ids)
     .execute();
 }
 
-export const ZLinkReports = z.object({ job_id: z.string({ error: 'Required' }).min(1, 'Required').max(64), aircraft_report_ids: zIdList.pipe(z.array(z.string()).min(1, 'At least one report')) });
-export const ZUnlinkReport = z.object({ job_id: z.string({ error: 'Required' }).min(1, 'Required').max(64), aircraft_report_id: z.string({ error: 'Required' }).min(1, 'Required').max(64) });
+export const ZLinkReports = z.object({
+  job_id: z.string({ error: 'Required' }).min(1, 'Required').max(64),
+  aircraft_report_ids: zIdList.pipe(z.array(z.string()).min(1, 'At least one report')),
+});
+export const ZUnlinkReport = z.object({
+  job_id: z.string({ error: 'Required' }).min(1, 'Required').max(64),
+  aircraft_report_id: z.string({ error: 'Required' }).min(1, 'Required').max(64),
+});
 
 export async function linkReports(uow: UnitOfWork, actor: Actor, raw: unknown): Promise<void> {
   const f = parseOr400(ZLinkReports, unwrapData(raw));
@@ -195,7 +246,11 @@ export async function unlinkReport(uow: UnitOfWork, actor: Actor, raw: unknown):
   await openJobForLinking(uow, actor, f.job_id);
   const res = await uow.trx
     .updateTable('aircraft_reports')
-    .set({ maintenance_job_id: null, modified: nowSeconds(), change_no: await uow.changeNo(actor.companyId, 'aircraft_reports') })
+    .set({
+      maintenance_job_id: null,
+      modified: nowSeconds(),
+      change_no: await uow.changeNo(actor.companyId, 'aircraft_reports'),
+    })
     .where('company_id', '=', actor.companyId)
     .where('id', '=', f.aircraft_report_id)
     .where('maintenance_job_id', '=', f.job_id)
@@ -213,7 +268,11 @@ export const ZSignCrs = z.object({
 /** The signer proves it is them with their own sign-in password (argon2 hash of their identity). */
 export async function verifySignerPassword(db: Kysely<DB>, actor: Actor, password: string): Promise<boolean> {
   if (!actor.identityId) return false;
-  const identity = await db.selectFrom('identities').select('password_hash').where('id', '=', actor.identityId).executeTakeFirst();
+  const identity = await db
+    .selectFrom('identities')
+    .select('password_hash')
+    .where('id', '=', actor.identityId)
+    .executeTakeFirst();
   if (!identity) return false;
   return argon2.verify(identity.password_hash, password).catch(() => false);
 }
@@ -228,7 +287,12 @@ export interface SignResult {
  * attached report closed by the signer; a plan-linked job schedules the next
  * action of the aircraft's plan (Part B 4.3). The password is checked before.
  */
-export async function signCrs(uow: UnitOfWork, actor: Actor, jobId: string, f: { finish?: number | null; expiration?: number | null }): Promise<SignResult> {
+export async function signCrs(
+  uow: UnitOfWork,
+  actor: Actor,
+  jobId: string,
+  f: { finish?: number | null; expiration?: number | null },
+): Promise<SignResult> {
   const trx = uow.trx;
   const job = await findJob(trx, actor.companyId, jobId);
   if (!job) throw notFound('Maintenance job not found');
@@ -236,7 +300,8 @@ export async function signCrs(uow: UnitOfWork, actor: Actor, jobId: string, f: {
   const now = nowSeconds();
   const finish = f.finish ?? now;
   const expiration = f.expiration ?? null;
-  if (expiration !== null && expiration <= finish) throw invalid({ expiration: ['The CRS validity must end after the job finished'] });
+  if (expiration !== null && expiration <= finish)
+    throw invalid({ expiration: ['The CRS validity must end after the job finished'] });
   // Conditional: two signers racing cannot both sign.
   const res = await trx
     .updateTable('maintenance_jobs')
@@ -264,7 +329,9 @@ export async function signCrs(uow: UnitOfWork, actor: Actor, jobId: string, f: {
     .where('status', 'in', ['pending', 'in_progress'])
     .execute();
   const closed = await closeReportsOfJob(uow, actor, actor.userId, jobId, now);
-  const next = job.maintenance_plan_id ? await scheduleNext(uow, actor, job.aircraft_id, job.maintenance_plan_id, finish, expiration) : null;
+  const next = job.maintenance_plan_id
+    ? await scheduleNext(uow, actor, job.aircraft_id, job.maintenance_plan_id, finish, expiration)
+    : null;
   return { closed_reports: closed, next_job_id: next };
 }
 
@@ -273,11 +340,23 @@ export async function signCrs(uow: UnitOfWork, actor: Actor, jobId: string, f: {
  * a job, unless one is already open for it. The signed action keeps its place
  * in the order even if it was deleted or unlinked meanwhile.
  */
-async function scheduleNext(uow: UnitOfWork, actor: Actor, aircraftId: string, planId: string, finish: number, expiration: number | null): Promise<string | null> {
+async function scheduleNext(
+  uow: UnitOfWork,
+  actor: Actor,
+  aircraftId: string,
+  planId: string,
+  finish: number,
+  expiration: number | null,
+): Promise<string | null> {
   const trx = uow.trx;
   const linked = await plansRepository.linkedTo(trx, actor.companyId, aircraftId);
   if (!linked.length) return null;
-  const current = await trx.selectFrom('maintenance_plans').select(['id', 'sort_order']).where('company_id', '=', actor.companyId).where('id', '=', planId).executeTakeFirst();
+  const current = await trx
+    .selectFrom('maintenance_plans')
+    .select(['id', 'sort_order'])
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', planId)
+    .executeTakeFirst();
   const next = nextInOrder(linked, current);
   if (!next) return null;
   const open = await trx
@@ -291,10 +370,19 @@ async function scheduleNext(uow: UnitOfWork, actor: Actor, aircraftId: string, p
     .executeTakeFirst();
   if (open) return null;
   const start = nextJobStart(next.repeat, finish, expiration, actor.company.timezone);
-  return insertJob(uow, actor, { aircraft_id: aircraftId, name: next.name, description: next.description, start, plan: next });
+  return insertJob(uow, actor, {
+    aircraft_id: aircraftId,
+    name: next.name,
+    description: next.description,
+    start,
+    plan: next,
+  });
 }
 
-const woStatus = z.preprocess((v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v), z.enum(WORK_ORDER_STATUSES, { error: `One of ${WORK_ORDER_STATUSES.join(', ')}` }).optional());
+const woStatus = z.preprocess(
+  (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
+  z.enum(WORK_ORDER_STATUSES, { error: `One of ${WORK_ORDER_STATUSES.join(', ')}` }).optional(),
+);
 
 export const ZWorkOrder = z.object({
   id: z.preprocess(emptyToUndefined, z.string().max(64).optional()),
@@ -324,13 +412,21 @@ async function refreshJobStatus(uow: UnitOfWork, companyId: string, jobId: strin
 /** Creates (no id) or updates a work order of an open job (designed: POST /maintenance/jobs/work_orders/edit.json). */
 export async function saveWorkOrder(uow: UnitOfWork, actor: Actor, raw: unknown): Promise<{ id: string }> {
   const b = unwrapData(raw);
-  const f = parseOr400(ZWorkOrder, (b.WorkOrder && typeof b.WorkOrder === 'object' ? b.WorkOrder : b) as Record<string, unknown>);
+  const f = parseOr400(
+    ZWorkOrder,
+    (b.WorkOrder && typeof b.WorkOrder === 'object' ? b.WorkOrder : b) as Record<string, unknown>,
+  );
   const trx = uow.trx;
   const now = nowSeconds();
   let id = f.id;
   let jobId: string;
   if (id) {
-    const wo = await trx.selectFrom('work_orders').selectAll().where('company_id', '=', actor.companyId).where('id', '=', id).executeTakeFirst();
+    const wo = await trx
+      .selectFrom('work_orders')
+      .selectAll()
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!wo) throw notFound('Work order not found');
     jobId = wo.maintenance_job_id;
     await openJobForLinking(uow, actor, jobId);
@@ -341,7 +437,13 @@ export async function saveWorkOrder(uow: UnitOfWork, actor: Actor, raw: unknown)
       set.completed_at = f.status === 'done' ? now : null;
       set.completed_by = f.status === 'done' ? actor.userId : null;
     }
-    if (Object.keys(set).length) await trx.updateTable('work_orders').set({ ...set, modified: now }).where('company_id', '=', actor.companyId).where('id', '=', id).execute();
+    if (Object.keys(set).length)
+      await trx
+        .updateTable('work_orders')
+        .set({ ...set, modified: now })
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', id)
+        .execute();
   } else {
     if (!f.maintenance_job_id) throw invalid({ maintenance_job_id: ['Required'] });
     if (!f.name) throw invalid({ name: ['Required'] });
@@ -386,15 +488,38 @@ async function assignUnits(uow: UnitOfWork, actor: Actor, workOrderId: string, u
   const trx = uow.trx;
   const ids = [...new Set(unitIds)];
   const units = ids.length
-    ? await trx.selectFrom('inventory_units').select(['id', 'part_id', 'workorder_id']).where('company_id', '=', actor.companyId).where('id', 'in', ids).where('deleted', '=', 0).execute()
+    ? await trx
+        .selectFrom('inventory_units')
+        .select(['id', 'part_id', 'workorder_id'])
+        .where('company_id', '=', actor.companyId)
+        .where('id', 'in', ids)
+        .where('deleted', '=', 0)
+        .execute()
     : [];
   if (units.length !== ids.length) throw notFound('Inventory unit not found');
   const taken = units.filter((u) => u.workorder_id && u.workorder_id !== workOrderId);
-  if (taken.length) throw invalid({ inventory_unit_ids: [`${taken.length} unit(s) already used by another work order`] });
-  const previous = await trx.selectFrom('inventory_units').select(['id', 'part_id']).where('company_id', '=', actor.companyId).where('workorder_id', '=', workOrderId).execute();
+  if (taken.length)
+    throw invalid({ inventory_unit_ids: [`${taken.length} unit(s) already used by another work order`] });
+  const previous = await trx
+    .selectFrom('inventory_units')
+    .select(['id', 'part_id'])
+    .where('company_id', '=', actor.companyId)
+    .where('workorder_id', '=', workOrderId)
+    .execute();
   const now = nowSeconds();
-  await trx.updateTable('inventory_units').set({ workorder_id: null, modified: now }).where('company_id', '=', actor.companyId).where('workorder_id', '=', workOrderId).execute();
-  if (ids.length) await trx.updateTable('inventory_units').set({ workorder_id: workOrderId, modified: now }).where('company_id', '=', actor.companyId).where('id', 'in', ids).execute();
+  await trx
+    .updateTable('inventory_units')
+    .set({ workorder_id: null, modified: now })
+    .where('company_id', '=', actor.companyId)
+    .where('workorder_id', '=', workOrderId)
+    .execute();
+  if (ids.length)
+    await trx
+      .updateTable('inventory_units')
+      .set({ workorder_id: workOrderId, modified: now })
+      .where('company_id', '=', actor.companyId)
+      .where('id', 'in', ids)
+      .execute();
   const parts = [...new Set([...units, ...previous].map((u) => u.part_id))];
   if (parts.length) {
     await trx
@@ -412,21 +537,36 @@ export async function deleteJob(uow: UnitOfWork, actor: Actor, id: string): Prom
   if (job.crs_signed) throw badRequest('The CRS of this job is signed; it stays in the record');
   await uow.trx
     .updateTable('aircraft_reports')
-    .set({ maintenance_job_id: null, modified: nowSeconds(), change_no: await uow.changeNo(actor.companyId, 'aircraft_reports') })
+    .set({
+      maintenance_job_id: null,
+      modified: nowSeconds(),
+      change_no: await uow.changeNo(actor.companyId, 'aircraft_reports'),
+    })
     .where('company_id', '=', actor.companyId)
     .where('maintenance_job_id', '=', id)
     .execute();
   // Parts reserved for its work orders go back to the stock.
   const units = await uow.trx
     .selectFrom('inventory_units as u')
-    .innerJoin('work_orders as w', (j) => j.onRef('w.id', '=', 'u.workorder_id').on('w.company_id', '=', actor.companyId))
+    .innerJoin('work_orders as w', (j) =>
+      j.onRef('w.id', '=', 'u.workorder_id').on('w.company_id', '=', actor.companyId),
+    )
     .select(['u.id', 'u.part_id'])
     .where('u.company_id', '=', actor.companyId)
     .where('w.maintenance_job_id', '=', id)
     .execute();
   if (units.length) {
     const now = nowSeconds();
-    await uow.trx.updateTable('inventory_units').set({ workorder_id: null, modified: now }).where('company_id', '=', actor.companyId).where('id', 'in', units.map((u) => u.id)).execute();
+    await uow.trx
+      .updateTable('inventory_units')
+      .set({ workorder_id: null, modified: now })
+      .where('company_id', '=', actor.companyId)
+      .where(
+        'id',
+        'in',
+        units.map((u) => u.id),
+      )
+      .execute();
     await uow.trx
       .updateTable('inventory_parts')
       .set({ modified: now, change_no: await uow.changeNo(actor.companyId, 'inventory_parts') })

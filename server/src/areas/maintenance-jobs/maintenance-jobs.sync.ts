@@ -27,7 +27,12 @@ registerRecordType<MaintenanceJobDoc>(fleetCollection, {
   types: [FLEET_TYPES.job],
   sources: [source],
   async load(db, companyId, id) {
-    const row = await db.selectFrom('maintenance_jobs').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('maintenance_jobs')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return null;
     const [doc] = await jobDocs(db, companyId, [row]);
     return { ...doc, _deleted: !!row.deleted };
@@ -45,7 +50,15 @@ registerRecordType<MaintenanceJobDoc>(fleetCollection, {
         createJob(
           uow,
           actor,
-          { Job: { aircraft_id: incoming.aircraft_id, name: incoming.name, description: incoming.description, start: incoming.start, maintenance_plan_id: incoming.maintenance_plan_id } },
+          {
+            Job: {
+              aircraft_id: incoming.aircraft_id,
+              name: incoming.name,
+              description: incoming.description,
+              start: incoming.start,
+              maintenance_plan_id: incoming.maintenance_plan_id,
+            },
+          },
           { id: incoming.id },
         ),
       );
@@ -54,14 +67,16 @@ registerRecordType<MaintenanceJobDoc>(fleetCollection, {
     // One transaction for the job fields and every work-order change: all land or none.
     await ctx.tx(async (uow) => {
       const fields: Record<string, unknown> = {};
-      for (const f of ['name', 'description', 'start'] as const) if (!same(incoming[f], stored[f])) fields[f] = incoming[f];
+      for (const f of ['name', 'description', 'start'] as const)
+        if (!same(incoming[f], stored[f])) fields[f] = incoming[f];
       if (Object.keys(fields).length) await editJob(uow, actor, incoming.id, { Job: fields });
       const before = new Map(stored.WorkOrder.map((w) => [w.id, w]));
       for (const w of Array.isArray(incoming.WorkOrder) ? incoming.WorkOrder : []) {
         const old = before.get(w.id);
         if (!old) continue; // work orders are added online or from plan templates
         const changed: Record<string, unknown> = {};
-        for (const f of ['name', 'description', 'ata', 'time', 'status', 'remarks'] as const) if (!same(w[f], old[f])) changed[f] = w[f];
+        for (const f of ['name', 'description', 'ata', 'time', 'status', 'remarks'] as const)
+          if (!same(w[f], old[f])) changed[f] = w[f];
         if (Object.keys(changed).length) await saveWorkOrder(uow, actor, { WorkOrder: { id: w.id, ...changed } });
       }
     });

@@ -1,4 +1,3 @@
-
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
@@ -14,7 +13,13 @@ import { jobDocs } from './maintenance-jobs.repository.ts';
 const n = (v: number | null) => (v === null ? null : Number(v));
 
 export async function viewJob(db: Kysely<DB>, actor: Actor, id: string) {
-  const row = await db.selectFrom('maintenance_jobs').selectAll().where('company_id', '=', actor.companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const row = await db
+    .selectFrom('maintenance_jobs')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!row) throw notFound('Maintenance job not found');
   const [doc] = await jobDocs(db, actor.companyId, [row]);
   const reports = await db
@@ -30,8 +35,19 @@ export async function viewJob(db: Kysely<DB>, actor: Actor, id: string) {
   const units = doc.WorkOrder.length
     ? await db
         .selectFrom('inventory_units as u')
-        .innerJoin('inventory_parts as p', (j) => j.onRef('p.id', '=', 'u.part_id').on('p.company_id', '=', actor.companyId))
-        .select(['u.id', 'u.workorder_id', 'u.serial_number', 'u.status', 'u.condition', 'p.id as part_id', 'p.part_number', 'p.name as part_name'])
+        .innerJoin('inventory_parts as p', (j) =>
+          j.onRef('p.id', '=', 'u.part_id').on('p.company_id', '=', actor.companyId),
+        )
+        .select([
+          'u.id',
+          'u.workorder_id',
+          'u.serial_number',
+          'u.status',
+          'u.condition',
+          'p.id as part_id',
+          'p.part_number',
+          'p.name as part_name',
+        ])
         .where('u.company_id', '=', actor.companyId)
         .where(
           'u.workorder_id',
@@ -43,14 +59,22 @@ export async function viewJob(db: Kysely<DB>, actor: Actor, id: string) {
         .orderBy('u.id')
         .execute()
     : [];
-  const aircraft = await db.selectFrom('aircraft').select(['id', 'registration']).where('company_id', '=', actor.companyId).where('id', '=', row.aircraft_id).executeTakeFirst();
+  const aircraft = await db
+    .selectFrom('aircraft')
+    .select(['id', 'registration'])
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', row.aircraft_id)
+    .executeTakeFirst();
   const { WorkOrder, ...job } = doc;
   return {
     result: true,
     Job: job,
     Aircraft: aircraft ?? null,
     AircraftReport: docs,
-    WorkOrder: WorkOrder.map((w) => ({ ...w, InventoryUnit: units.filter((u) => u.workorder_id === w.id).map(({ workorder_id: _w, ...u }) => u) })),
+    WorkOrder: WorkOrder.map((w) => ({
+      ...w,
+      InventoryUnit: units.filter((u) => u.workorder_id === w.id).map(({ workorder_id: _w, ...u }) => u),
+    })),
   };
 }
 
@@ -58,9 +82,19 @@ const ZJobIndex = z.object({
   aircraft_id: z.preprocess(emptyToUndefined, z.string().max(64).optional()),
   maintenance_plan_id: z.preprocess(emptyToUndefined, z.string().max(64).optional()),
   /** `open` (CRS not signed), `completed`, or a stored status. */
-  status: z.preprocess((v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v), z.enum(['open', 'completed', 'in_progress']).optional()),
+  status: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
+    z.enum(['open', 'completed', 'in_progress']).optional(),
+  ),
   page: zPage,
-  limit: z.preprocess(emptyToUndefined, z.union([z.number(), z.string().regex(/^\d+$/)]).transform(Number).pipe(z.number().int().min(1)).optional()),
+  limit: z.preprocess(
+    emptyToUndefined,
+    z
+      .union([z.number(), z.string().regex(/^\d+$/)])
+      .transform(Number)
+      .pipe(z.number().int().min(1))
+      .optional(),
+  ),
 });
 
 export const JOB_PAGE_DEFAULT = 50;

@@ -8,13 +8,21 @@ export type PlanWorkOrderRow = Selectable<PlanWorkOrdersTable>;
 /** Company-scoped reads of plan actions; the company id comes first in every call. */
 export const plansRepository = {
   find: (db: Kysely<DB>, companyId: string, id: string) =>
-    db.selectFrom('maintenance_plans').selectAll().where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst(),
+    db
+      .selectFrom('maintenance_plans')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst(),
 
   /** Live plan actions linked to an aircraft, in plan order. */
   linkedTo: (db: Kysely<DB>, companyId: string, aircraftId: string) =>
     db
       .selectFrom('maintenance_plans as p')
-      .innerJoin('plan_aircraft as pa', (j) => j.onRef('pa.maintenance_plan_id', '=', 'p.id').on('pa.company_id', '=', companyId))
+      .innerJoin('plan_aircraft as pa', (j) =>
+        j.onRef('pa.maintenance_plan_id', '=', 'p.id').on('pa.company_id', '=', companyId),
+      )
       .selectAll('p')
       .where('p.company_id', '=', companyId)
       .where('p.deleted', '=', 0)

@@ -43,10 +43,12 @@ const zPlanProgramme = z.object({
 /** A plan with its programme and the work order it opened. */
 const zPlanEntry = z.object({
   MaintenancePlan: zMaintenancePlan,
-  Aircraft: z.array(z.object({
-    id: z.string(),
-    registration: z.string(),
-  })),
+  Aircraft: z.array(
+    z.object({
+      id: z.string(),
+      registration: z.string(),
+    }),
+  ),
   MaintenanceProgramme: zPlanProgramme.nullable(),
   PlanWorkOrder: z.array(zPlanWorkOrder),
 });
@@ -94,23 +96,27 @@ export const ZMaintenancePlansForAircraft = z.strictObject({
 export const ZMaintenancePlansAssigned = z.strictObject({
   result: z.boolean(),
   count: z.number(),
-  plans: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    hours_interval: z.number().nullable(),
-    landings_interval: z.number().nullable(),
-    repeat: z.string(),
-    maintenance_programme_id: z.string().nullable(),
-    programme_name: z.string().nullable(),
-  })),
+  plans: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      hours_interval: z.number().nullable(),
+      landings_interval: z.number().nullable(),
+      repeat: z.string(),
+      maintenance_programme_id: z.string().nullable(),
+      programme_name: z.string().nullable(),
+    }),
+  ),
 });
 
 /** GET /maintenance/plans/programmes.json */
 export const ZMaintenancePlansProgrammes = z.strictObject({
   result: z.boolean(),
-  programmes: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    plan_count: z.number(),
-  })),
+  programmes: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      plan_count: z.number(),
+    }),
+  ),
 });

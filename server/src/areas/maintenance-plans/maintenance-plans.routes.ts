@@ -9,7 +9,16 @@ import { parseOr400 } from '../../http/errors.ts';
 import { emptyToUndefined } from '../../http/zod.ts';
 import { assignedPlans, listPlans, listProgrammes, plansForAircraft, viewPlan } from './reads.service.ts';
 import { deletePlan, reorderPlans, savePlan, ZPlan, ZReorder, ZTemplate } from './maintenance-plans.service.ts';
-import { ZMaintenancePlansIndex, ZMaintenancePlansView, ZMaintenancePlansEdit, ZMaintenancePlansDelete, ZMaintenancePlansReorder, ZMaintenancePlansForAircraft, ZMaintenancePlansAssigned, ZMaintenancePlansProgrammes } from './maintenance-plans.responses.ts';
+import {
+  ZMaintenancePlansIndex,
+  ZMaintenancePlansView,
+  ZMaintenancePlansEdit,
+  ZMaintenancePlansDelete,
+  ZMaintenancePlansReorder,
+  ZMaintenancePlansForAircraft,
+  ZMaintenancePlansAssigned,
+  ZMaintenancePlansProgrammes,
+} from './maintenance-plans.responses.ts';
 
 const plans = REPORT_PLANS;
 /** Part B 4.3 and 5: edit, delete, reorder by roles 1, 100, 105, 110, 300. */
@@ -17,9 +26,15 @@ const editors = { who: maintenancePlanGates.edit, plans };
 const idParam = z.object({ id: zId });
 const aircraftParam = z.object({ aircraftId: zId });
 // Bodies are validated by the handler or service (field-error keys as the spec names them); `bodyDoc` documents them.
-const ZPlansIndex = z.object({ aircraft: z.preprocess(emptyToUndefined, z.union([z.string(), z.number()]).transform(String).optional()) });
+const ZPlansIndex = z.object({
+  aircraft: z.preprocess(emptyToUndefined, z.union([z.string(), z.number()]).transform(String).optional()),
+});
 /** A save: the action under `MaintenancePlan`; `Aircraft` (ids) and `PlanWorkOrder` (rows) replace those sets when posted. */
-const ZPlanSave = z.object({ MaintenancePlan: ZPlan, Aircraft: z.array(zId).optional(), PlanWorkOrder: z.array(ZTemplate).optional() });
+const ZPlanSave = z.object({
+  MaintenancePlan: ZPlan,
+  Aircraft: z.array(zId).optional(),
+  PlanWorkOrder: z.array(ZTemplate).optional(),
+});
 
 export const maintenancePlansRoutes = [
   defineRoute({

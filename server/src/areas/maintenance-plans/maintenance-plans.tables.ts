@@ -27,7 +27,15 @@ export interface PlanWorkOrdersTable {
 
 declare module '../../db/schema.ts' {
   interface DB {
-    maintenance_programmes: { id: string; company_id: string; name: string; sort_order: number; deleted: number; created: number; modified: number };
+    maintenance_programmes: {
+      id: string;
+      company_id: string;
+      name: string;
+      sort_order: number;
+      deleted: number;
+      created: number;
+      modified: number;
+    };
     maintenance_plans: MaintenancePlansTable;
     plan_work_orders: PlanWorkOrdersTable;
     plan_aircraft: { company_id: string; maintenance_plan_id: string; aircraft_id: string };

@@ -25,7 +25,13 @@ export async function presentPlans(db: Kysely<DB>, companyId: string, rows: read
     .execute();
   const programmeIds = [...new Set(rows.map((r) => r.maintenance_programme_id).filter((x): x is string => !!x))];
   const programmes = programmeIds.length
-    ? await db.selectFrom('maintenance_programmes').select(['id', 'name', 'sort_order']).where('company_id', '=', companyId).where('id', 'in', programmeIds).where('deleted', '=', 0).execute()
+    ? await db
+        .selectFrom('maintenance_programmes')
+        .select(['id', 'name', 'sort_order'])
+        .where('company_id', '=', companyId)
+        .where('id', 'in', programmeIds)
+        .where('deleted', '=', 0)
+        .execute()
     : [];
   const templates = await plansRepository.templates(db, companyId, ids);
   const programmeById = new Map(programmes.map((p) => [p.id, p]));
@@ -44,18 +50,35 @@ export async function presentPlans(db: Kysely<DB>, companyId: string, rows: read
       created: Number(p.created),
       modified: Number(p.modified),
     },
-    Aircraft: links.filter((l) => l.maintenance_plan_id === p.id).map((l) => ({ id: l.id, registration: l.registration })),
+    Aircraft: links
+      .filter((l) => l.maintenance_plan_id === p.id)
+      .map((l) => ({ id: l.id, registration: l.registration })),
     MaintenanceProgramme: (p.maintenance_programme_id && programmeById.get(p.maintenance_programme_id)) || null,
     PlanWorkOrder: templates
       .filter((t) => t.maintenance_plan_id === p.id)
-      .map((t) => ({ id: t.id, maintenance_plan_id: t.maintenance_plan_id, name: t.name, description: t.description, ata: t.ata, time: n(t.time), sort_order: Number(t.sort_order) })),
+      .map((t) => ({
+        id: t.id,
+        maintenance_plan_id: t.maintenance_plan_id,
+        name: t.name,
+        description: t.description,
+        ata: t.ata,
+        time: n(t.time),
+        sort_order: Number(t.sort_order),
+      })),
   }));
 }
 
 export async function listPlans(db: Kysely<DB>, actor: Actor, aircraftId: string | undefined) {
   const rows = aircraftId
     ? await plansRepository.linkedTo(db, actor.companyId, aircraftId)
-    : await db.selectFrom('maintenance_plans').selectAll().where('company_id', '=', actor.companyId).where('deleted', '=', 0).orderBy('sort_order').orderBy('id').execute();
+    : await db
+        .selectFrom('maintenance_plans')
+        .selectAll()
+        .where('company_id', '=', actor.companyId)
+        .where('deleted', '=', 0)
+        .orderBy('sort_order')
+        .orderBy('id')
+        .execute();
   return { result: true, plans: await presentPlans(db, actor.companyId, rows) };
 }
 
@@ -67,7 +90,13 @@ export async function viewPlan(db: Kysely<DB>, actor: Actor, id: string) {
 }
 
 async function companyAircraft(db: Kysely<DB>, companyId: string, id: string) {
-  const a = await db.selectFrom('aircraft').select('id').where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const a = await db
+    .selectFrom('aircraft')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!a) throw notFound('Aircraft not found');
   return a.id;
 }
@@ -78,7 +107,9 @@ export async function plansForAircraft(db: Kysely<DB>, actor: Actor, aircraftIdP
   const linked = await plansRepository.linkedTo(db, actor.companyId, aircraftId);
   const lastDone = await db
     .selectFrom('maintenance_jobs as j')
-    .innerJoin('maintenance_plans as p', (jn) => jn.onRef('p.id', '=', 'j.maintenance_plan_id').on('p.company_id', '=', actor.companyId))
+    .innerJoin('maintenance_plans as p', (jn) =>
+      jn.onRef('p.id', '=', 'j.maintenance_plan_id').on('p.company_id', '=', actor.companyId),
+    )
     .select(['p.id', 'p.sort_order'])
     .where('j.company_id', '=', actor.companyId)
     .where('j.aircraft_id', '=', aircraftId)
@@ -114,9 +145,24 @@ export async function assignedPlans(db: Kysely<DB>, actor: Actor, aircraftIdPara
   const aircraftId = await companyAircraft(db, actor.companyId, aircraftIdParam);
   const rows = await db
     .selectFrom('maintenance_plans as p')
-    .innerJoin('plan_aircraft as pa', (j) => j.onRef('pa.maintenance_plan_id', '=', 'p.id').on('pa.company_id', '=', actor.companyId))
-    .leftJoin('maintenance_programmes as g', (j) => j.onRef('g.id', '=', 'p.maintenance_programme_id').on('g.company_id', '=', actor.companyId).on('g.deleted', '=', 0))
-    .select(['p.id', 'p.name', 'p.hours_interval', 'p.landings_interval', 'p.repeat', 'g.id as programme_id', 'g.name as programme_name'])
+    .innerJoin('plan_aircraft as pa', (j) =>
+      j.onRef('pa.maintenance_plan_id', '=', 'p.id').on('pa.company_id', '=', actor.companyId),
+    )
+    .leftJoin('maintenance_programmes as g', (j) =>
+      j
+        .onRef('g.id', '=', 'p.maintenance_programme_id')
+        .on('g.company_id', '=', actor.companyId)
+        .on('g.deleted', '=', 0),
+    )
+    .select([
+      'p.id',
+      'p.name',
+      'p.hours_interval',
+      'p.landings_interval',
+      'p.repeat',
+      'g.id as programme_id',
+      'g.name as programme_name',
+    ])
     .where('p.company_id', '=', actor.companyId)
     .where('p.deleted', '=', 0)
     .where('pa.aircraft_id', '=', aircraftId)
@@ -158,5 +204,8 @@ export async function listProgrammes(db: Kysely<DB>, actor: Actor) {
     .orderBy('g.name')
     .orderBy('g.id')
     .execute();
-  return { result: true, programmes: rows.map((r) => ({ id: r.id, name: r.name, plan_count: Number(r.plan_count ?? 0) })) };
+  return {
+    result: true,
+    programmes: rows.map((r) => ({ id: r.id, name: r.name, plan_count: Number(r.plan_count ?? 0) })),
+  };
 }

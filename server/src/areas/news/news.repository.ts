@@ -20,7 +20,13 @@ export function visibleNewsQuery(db: Kysely<DB>, reader: NewsReader) {
     q = q.where((eb) =>
       eb.or([
         eb.not(eb.exists(eb.selectFrom('news_recipients as r').select('r.id').whereRef('r.news_id', '=', 'n.id'))),
-        eb.exists(eb.selectFrom('news_recipients as r').select('r.id').whereRef('r.news_id', '=', 'n.id').where('r.user_group_id', '=', role)),
+        eb.exists(
+          eb
+            .selectFrom('news_recipients as r')
+            .select('r.id')
+            .whereRef('r.news_id', '=', 'n.id')
+            .where('r.user_group_id', '=', role),
+        ),
       ]),
     );
   }
@@ -30,7 +36,12 @@ export function visibleNewsQuery(db: Kysely<DB>, reader: NewsReader) {
 export async function recipientsOf(db: Kysely<DB>, newsIds: readonly string[]): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
   if (!newsIds.length) return out;
-  const rows = await db.selectFrom('news_recipients').select(['news_id', 'user_group_id']).where('news_id', 'in', [...newsIds]).orderBy('user_group_id').execute();
+  const rows = await db
+    .selectFrom('news_recipients')
+    .select(['news_id', 'user_group_id'])
+    .where('news_id', 'in', [...newsIds])
+    .orderBy('user_group_id')
+    .execute();
   for (const r of rows) out.set(r.news_id, [...(out.get(r.news_id) ?? []), Number(r.user_group_id)]);
   return out;
 }
@@ -52,4 +63,3 @@ export function recipientUsersQuery(db: Kysely<DB>, companyId: string, recipient
   const q = db.selectFrom('users').where('company_id', '=', companyId).where('deleted', '=', 0).where('active', '=', 1);
   return recipients.length ? q.where('user_group_id', 'in', [...recipients]) : q;
 }
-

@@ -30,10 +30,15 @@ const zNewsItem = z.object({
 
 /** GET /news.json */
 export const ZNews = z.strictObject({
-  news: z.array(z.object({
-    News: z.union([zNewsItem.extend({ content: z.string().nullable() }), zNewsItem.extend({ summary: z.string().nullable() })]),
-    NewsSignature: z.array(zNewsSignature),
-  })),
+  news: z.array(
+    z.object({
+      News: z.union([
+        zNewsItem.extend({ content: z.string().nullable() }),
+        zNewsItem.extend({ summary: z.string().nullable() }),
+      ]),
+      NewsSignature: z.array(zNewsSignature),
+    }),
+  ),
   pagination: ZPaginate,
 });
 

@@ -8,15 +8,22 @@ import { deleteNews, listNews, saveNews, signNews, viewNews } from './news.servi
 import { ZNews, ZNewsNewsView, ZManagerNewsNewsEdit, ZManagerNewsNewsDelete, ZNewsNewsSign } from './news.responses.ts';
 
 /** `?page=N` (1-based); a page past the end answers an empty list with its pagination block. */
-const ZPage = z.object({ page: z.coerce.number({ error: 'Expected a page number' }).int('Expected a page number').min(1, 'Pages start at 1').max(1_000_000).default(1) });
-
+const ZPage = z.object({
+  page: z.coerce
+    .number({ error: 'Expected a page number' })
+    .int('Expected a page number')
+    .min(1, 'Pages start at 1')
+    .max(1_000_000)
+    .default(1),
+});
 
 export const newsRoutes = [
   defineRoute({
     method: 'GET',
     path: '/news.json',
     area: 'news',
-    summary: 'Company news addressed to the caller, newest first, 10 per page (`?page=`); without credentials the public platform feed',
+    summary:
+      'Company news addressed to the caller, newest first, 10 per page (`?page=`); without credentials the public platform feed',
     access: { public: true },
     query: ZPage,
     response: ZNews,
@@ -31,7 +38,8 @@ export const newsRoutes = [
     params: z.object({ base_id: zId.optional() }),
     query: ZPage,
     response: ZNews,
-    handler: ({ ctx, actor, params, query }) => listNews(ctx, actor, { baseId: params.base_id ?? null, page: query.page }),
+    handler: ({ ctx, actor, params, query }) =>
+      listNews(ctx, actor, { baseId: params.base_id ?? null, page: query.page }),
   }),
   defineRoute({
     method: 'GET',
@@ -47,7 +55,8 @@ export const newsRoutes = [
     method: 'POST',
     path: '/manager/news/news/edit.json',
     area: 'news',
-    summary: 'Create (no News.id) or update an article; NewsRecipient.user_group_id[] replaces the recipients (roles <= 135)',
+    summary:
+      'Create (no News.id) or update an article; NewsRecipient.user_group_id[] replaces the recipients (roles <= 135)',
     access: { who: newsGates.manage },
     body: ZNewsEdit,
     response: ZManagerNewsNewsEdit,

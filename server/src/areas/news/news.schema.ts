@@ -51,16 +51,25 @@ export const ZNewsEdit = z.preprocess(
   z.object({
     News: z.object(
       {
-        id: z.union([zId, z.literal('')]).optional().transform((v) => v || undefined),
+        id: z
+          .union([zId, z.literal('')])
+          .optional()
+          .transform((v) => v || undefined),
         name: z.string().trim().min(1, 'Title is required').max(200, 'At most 200 characters').optional(),
         category: optText(60),
         content: optText(100_000),
-        base_id: z.union([zId, z.literal(''), z.null()]).optional().transform((v) => (v === '' ? null : v)),
+        base_id: z
+          .union([zId, z.literal(''), z.null()])
+          .optional()
+          .transform((v) => (v === '' ? null : v)),
         sign: zBoolish.optional(),
         notification: zNotification.optional(),
         public: zBoolish.optional(),
         created: zDateTime.optional(),
-        time: z.union([zTime, z.literal('')]).optional().transform((v) => v || undefined),
+        time: z
+          .union([zTime, z.literal('')])
+          .optional()
+          .transform((v) => v || undefined),
       },
       { error: 'News is required' },
     ),

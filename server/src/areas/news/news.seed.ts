@@ -19,8 +19,20 @@ interface DemoArticle {
 }
 
 const ARTICLES: DemoArticle[] = [
-  { company: null, name: 'Welcome to the operations platform', category: 'Platform', content: 'Flights, maintenance, training and safety in one place, online and offline.', daysAgo: 30 },
-  { company: null, name: 'Offline mode for hangar tablets', category: 'Platform', content: 'Technical log entries made without a connection now sync when the tablet is back online.', daysAgo: 5 },
+  {
+    company: null,
+    name: 'Welcome to the operations platform',
+    category: 'Platform',
+    content: 'Flights, maintenance, training and safety in one place, online and offline.',
+    daysAgo: 30,
+  },
+  {
+    company: null,
+    name: 'Offline mode for hangar tablets',
+    category: 'Platform',
+    content: 'Technical log entries made without a connection now sync when the tablet is back online.',
+    daysAgo: 5,
+  },
   {
     company: 'skyline',
     name: 'Updated operations manual, revision 12',
@@ -40,8 +52,23 @@ const ARTICLES: DemoArticle[] = [
     recipients: [150, 200],
     author: 'headtraining@skyline.test',
   },
-  { company: 'skyline', name: 'Sabadell apron works', category: 'Bases', content: 'Stand 3 at Sabadell is closed until the end of the month.', daysAgo: 7, base: 'Sabadell', author: 'ops@skyline.test' },
-  { company: 'harbor', name: 'Club barbecue on Saturday', category: 'Club', content: 'Bring a friend; the PA-28 is available for trial flights.', daysAgo: 3, author: 'admin@harbor.test' },
+  {
+    company: 'skyline',
+    name: 'Sabadell apron works',
+    category: 'Bases',
+    content: 'Stand 3 at Sabadell is closed until the end of the month.',
+    daysAgo: 7,
+    base: 'Sabadell',
+    author: 'ops@skyline.test',
+  },
+  {
+    company: 'harbor',
+    name: 'Club barbecue on Saturday',
+    category: 'Club',
+    content: 'Bring a friend; the PA-28 is available for trial flights.',
+    daysAgo: 3,
+    author: 'admin@harbor.test',
+  },
 ];
 
 /** `SEED=demo`: news of both companies and the public platform feed; demo operating hours of Skyline. */
@@ -52,7 +79,9 @@ export const newsSeedStep: SeedStep = {
       const companyId = a.company ? refs.companies[a.company] : null;
       const zone = a.company === 'harbor' ? 'America/New_York' : 'Europe/Madrid';
       const id = uuidv7();
-      const published = DateTime.fromSeconds(refs.now - a.daysAgo * 86400, { zone }).set({ second: 0 }).toFormat('yyyy-MM-dd HH:mm:ss');
+      const published = DateTime.fromSeconds(refs.now - a.daysAgo * 86400, { zone })
+        .set({ second: 0 })
+        .toFormat('yyyy-MM-dd HH:mm:ss');
       await uow.trx
         .insertInto('news')
         .values({
@@ -76,7 +105,10 @@ export const newsSeedStep: SeedStep = {
         })
         .execute();
       for (const role of a.recipients ?? []) {
-        await uow.trx.insertInto('news_recipients').values({ id: uuidv7(), company_id: companyId as string, news_id: id, user_group_id: role }).execute();
+        await uow.trx
+          .insertInto('news_recipients')
+          .values({ id: uuidv7(), company_id: companyId as string, news_id: id, user_group_id: role })
+          .execute();
       }
     }
   },

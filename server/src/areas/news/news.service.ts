@@ -10,7 +10,13 @@ import { badRequest, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { notify } from '../notifications/notifications.notify.ts';
 import { verifyOwnPassword } from '../profile/password.service.ts';
-import { type NewsReader, recipientsOf, recipientUsersQuery, signaturesOf, visibleNewsQuery } from './news.repository.ts';
+import {
+  type NewsReader,
+  recipientsOf,
+  recipientUsersQuery,
+  signaturesOf,
+  visibleNewsQuery,
+} from './news.repository.ts';
 import type { TNewsEdit } from './news.schema.ts';
 import type { NewsTable } from './news.tables.ts';
 import { paginate } from '../../http/paging.ts';
@@ -19,14 +25,47 @@ import { paginate } from '../../http/paging.ts';
 export const NEWS_PAGE_SIZE = 10;
 const SUMMARY_LENGTH = 280;
 
-const readerOf = (actor: Actor | null): NewsReader => (actor ? { companyId: actor.companyId, role: actor.role, userId: actor.userId } : null);
+const readerOf = (actor: Actor | null): NewsReader =>
+  actor ? { companyId: actor.companyId, role: actor.role, userId: actor.userId } : null;
 
-type NewsRow = Pick<NewsTable, 'id' | 'slug' | 'name' | 'category' | 'view_count' | 'sign' | 'published' | 'base_id' | 'content' | 'notification' | 'public' | 'company_id' | 'user_id'>;
-const NEWS_COLUMNS = ['n.id', 'n.slug', 'n.name', 'n.category', 'n.view_count', 'n.sign', 'n.published', 'n.base_id', 'n.content', 'n.notification', 'n.public', 'n.company_id', 'n.user_id'] as const;
+type NewsRow = Pick<
+  NewsTable,
+  | 'id'
+  | 'slug'
+  | 'name'
+  | 'category'
+  | 'view_count'
+  | 'sign'
+  | 'published'
+  | 'base_id'
+  | 'content'
+  | 'notification'
+  | 'public'
+  | 'company_id'
+  | 'user_id'
+>;
+const NEWS_COLUMNS = [
+  'n.id',
+  'n.slug',
+  'n.name',
+  'n.category',
+  'n.view_count',
+  'n.sign',
+  'n.published',
+  'n.base_id',
+  'n.content',
+  'n.notification',
+  'n.public',
+  'n.company_id',
+  'n.user_id',
+] as const;
 
 function summary(content: string | null): string | null {
   if (!content) return content;
-  const text = content.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = content
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH - 1)}…` : text;
 }
 
@@ -61,7 +100,13 @@ export async function listNews(ctx: AppContext, actor: Actor | null, opts: { bas
   const reader = readerOf(actor);
   // A signed-in caller filters by a base of their company; another company's base is 404 like any of its records.
   if (actor && opts.baseId) {
-    const base = await ctx.db.selectFrom('bases').select('id').where('company_id', '=', actor.companyId).where('id', '=', opts.baseId).where('deleted', '=', 0).executeTakeFirst();
+    const base = await ctx.db
+      .selectFrom('bases')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', opts.baseId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!base) throw notFound('Base not found');
   }
   const scoped = () => {
@@ -78,11 +123,19 @@ export async function listNews(ctx: AppContext, actor: Actor | null, opts: { bas
     .limit(NEWS_PAGE_SIZE)
     .offset((opts.page - 1) * NEWS_PAGE_SIZE)
     .execute();
-  const signatures = actor ? await signaturesOf(ctx.db, rows.map((r) => r.id), actor.userId) : [];
+  const signatures = actor
+    ? await signaturesOf(
+        ctx.db,
+        rows.map((r) => r.id),
+        actor.userId,
+      )
+    : [];
   return {
     news: rows.map((r) => ({
       News: presentNews(r, actor ? 'summary' : 'full'),
-      NewsSignature: signatures.filter((s) => s.news_id === r.id).map((s) => ({ id: s.id, user_id: s.user_id, news_id: s.news_id, created: Number(s.created) })),
+      NewsSignature: signatures
+        .filter((s) => s.news_id === r.id)
+        .map((s) => ({ id: s.id, user_id: s.user_id, news_id: s.news_id, created: Number(s.created) })),
     })),
     pagination: paginationBlock(opts.page, rows.length, Number(count), NEWS_PAGE_SIZE),
   };
@@ -95,14 +148,25 @@ export async function listNews(ctx: AppContext, actor: Actor | null, opts: { bas
  * only their own signature.
  */
 export async function viewNews(ctx: AppContext, actor: Actor | null, slug: string) {
-  const row = await visibleNewsQuery(ctx.db, readerOf(actor)).select([...NEWS_COLUMNS]).where('n.slug', '=', slug).executeTakeFirst();
+  const row = await visibleNewsQuery(ctx.db, readerOf(actor))
+    .select([...NEWS_COLUMNS])
+    .where('n.slug', '=', slug)
+    .executeTakeFirst();
   if (!row) throw notFound('News not found');
   const manager = actor !== null && mayManageNews(actor);
   let viewCount = Number(row.view_count);
   if (!manager) {
     // Atomic increment; view counts do not replicate, so no change number.
-    await ctx.db.updateTable('news').set((eb) => ({ view_count: eb('view_count', '+', 1) })).where('id', '=', row.id).execute();
-    const fresh = await ctx.db.selectFrom('news').select('view_count').where('id', '=', row.id).executeTakeFirstOrThrow();
+    await ctx.db
+      .updateTable('news')
+      .set((eb) => ({ view_count: eb('view_count', '+', 1) }))
+      .where('id', '=', row.id)
+      .execute();
+    const fresh = await ctx.db
+      .selectFrom('news')
+      .select('view_count')
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
     viewCount = Number(fresh.view_count);
   }
   const signatures = actor ? await signaturesOf(ctx.db, [row.id], manager ? undefined : actor.userId) : [];
@@ -139,7 +203,11 @@ export function slugify(name: string): string {
 /** A slug not used by another live article of the same scope (company, or the public feed). */
 async function uniqueSlug(db: Kysely<DB>, companyId: string | null, name: string): Promise<string> {
   const base = slugify(name);
-  let q = db.selectFrom('news').select('slug').where('deleted', '=', 0).where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]));
+  let q = db
+    .selectFrom('news')
+    .select('slug')
+    .where('deleted', '=', 0)
+    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]));
   q = companyId === null ? q.where('company_id', 'is', null) : q.where('company_id', '=', companyId);
   const taken = new Set((await q.execute()).map((r) => r.slug));
   if (!taken.has(base)) return base;
@@ -147,7 +215,11 @@ async function uniqueSlug(db: Kysely<DB>, companyId: string | null, name: string
 }
 
 /** `created` plus `time` (Part A 4.3 item 3) as `YYYY-MM-DD HH:MM:SS`, or an error message. */
-function publication(created: string | undefined, time: string | undefined, fallback: string): string | { error: string } {
+function publication(
+  created: string | undefined,
+  time: string | undefined,
+  fallback: string,
+): string | { error: string } {
   const datePart = (created ?? fallback).slice(0, 10);
   const raw = time ? `${datePart} ${time}` : (created ?? fallback);
   const norm = raw.replace('T', ' ');
@@ -157,7 +229,13 @@ function publication(created: string | undefined, time: string | undefined, fall
 }
 
 async function requireBase(uow: UnitOfWork, companyId: string, baseId: string) {
-  const base = await uow.trx.selectFrom('bases').select('id').where('company_id', '=', companyId).where('id', '=', baseId).where('deleted', '=', 0).executeTakeFirst();
+  const base = await uow.trx
+    .selectFrom('bases')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '=', baseId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!base) throw notFound('Base not found');
 }
 
@@ -179,7 +257,10 @@ export async function saveNews(ctx: AppContext, actor: Actor, input: TNewsEdit) 
 
   return ctx.tx(async (uow) => {
     const existing = n.id
-      ? await (companyId === null ? uow.trx.selectFrom('news').where('company_id', 'is', null) : uow.trx.selectFrom('news').where('company_id', '=', companyId))
+      ? await (companyId === null
+          ? uow.trx.selectFrom('news').where('company_id', 'is', null)
+          : uow.trx.selectFrom('news').where('company_id', '=', companyId)
+        )
           .selectAll()
           .where('id', '=', n.id)
           .where('deleted', '=', 0)
@@ -188,9 +269,13 @@ export async function saveNews(ctx: AppContext, actor: Actor, input: TNewsEdit) 
     if (n.id && !existing) throw notFound('News not found');
     const errors: Record<string, string[]> = {};
     if (!existing && !n.name) errors['News.name'] = ['Title is required'];
-    const published = n.created !== undefined || n.time !== undefined || !existing ? publication(n.created, n.time, existing?.published ?? nowLocal) : existing.published;
+    const published =
+      n.created !== undefined || n.time !== undefined || !existing
+        ? publication(n.created, n.time, existing?.published ?? nowLocal)
+        : existing.published;
     if (typeof published !== 'string') errors['News.created'] = [published.error];
-    if (platform && (recipients.length || n.base_id)) errors['News.public'] = ['A public platform article has no base and no recipients'];
+    if (platform && (recipients.length || n.base_id))
+      errors['News.public'] = ['A public platform article has no base and no recipients'];
     if (Object.keys(errors).length) throw validationFailed(errors);
     if (n.base_id && companyId) await requireBase(uow, companyId, n.base_id);
 
@@ -233,11 +318,34 @@ export async function saveNews(ctx: AppContext, actor: Actor, input: TNewsEdit) 
       }
       const switchedOn = fields.notification === 1 && !existing?.notification;
       if (switchedOn) {
-        const people = await recipientUsersQuery(uow.trx, companyId, recipients).select('id').where('id', '!=', actor.userId).execute();
-        await notify(uow, { companyId, userIds: people.map((p) => p.id), title: `News: ${fields.name}`, body: summary(fields.content), link: `/news/news/view/${slug}` });
+        const people = await recipientUsersQuery(uow.trx, companyId, recipients)
+          .select('id')
+          .where('id', '!=', actor.userId)
+          .execute();
+        await notify(uow, {
+          companyId,
+          userIds: people.map((p) => p.id),
+          title: `News: ${fields.name}`,
+          body: summary(fields.content),
+          link: `/news/news/view/${slug}`,
+        });
       }
     }
-    return { result: true, message: existing ? 'News saved' : 'News created', id, slug, News: { id, slug, name: fields.name, created: fields.published, sign: !!fields.sign, notification: !!fields.notification, public: !!fields.public } };
+    return {
+      result: true,
+      message: existing ? 'News saved' : 'News created',
+      id,
+      slug,
+      News: {
+        id,
+        slug,
+        name: fields.name,
+        created: fields.published,
+        sign: !!fields.sign,
+        notification: !!fields.notification,
+        public: !!fields.public,
+      },
+    };
   });
 }
 
@@ -249,11 +357,19 @@ export async function deleteNews(ctx: AppContext, actor: Actor, id: string) {
       .select(['id', 'company_id'])
       .where('id', '=', id)
       .where('deleted', '=', 0)
-      .where((eb) => (mayPublishPlatformNews(actor) ? eb.or([eb('company_id', '=', actor.companyId), eb('company_id', 'is', null)]) : eb('company_id', '=', actor.companyId)))
+      .where((eb) =>
+        mayPublishPlatformNews(actor)
+          ? eb.or([eb('company_id', '=', actor.companyId), eb('company_id', 'is', null)])
+          : eb('company_id', '=', actor.companyId),
+      )
       .executeTakeFirst();
     if (!row) throw notFound('News not found');
     const changeNo = row.company_id ? await uow.changeNo(row.company_id, 'news') : 0;
-    await uow.trx.updateTable('news').set({ deleted: 1, modified: nowSeconds(), change_no: changeNo }).where('id', '=', id).execute();
+    await uow.trx
+      .updateTable('news')
+      .set({ deleted: 1, modified: nowSeconds(), change_no: changeNo })
+      .where('id', '=', id)
+      .execute();
     return { result: true, message: 'News deleted', id };
   });
 }
@@ -264,24 +380,56 @@ export async function deleteNews(ctx: AppContext, actor: Actor, id: string) {
  * signature or the password is wrong. Signing twice answers the first signature.
  */
 export async function signNews(ctx: AppContext, actor: Actor, id: string, password: string, ip: string | null) {
-  const row = await visibleNewsQuery(ctx.db, readerOf(actor)).select(['n.id', 'n.sign']).where('n.id', '=', id).executeTakeFirst();
+  const row = await visibleNewsQuery(ctx.db, readerOf(actor))
+    .select(['n.id', 'n.sign'])
+    .where('n.id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('News not found');
   if (!row.sign) throw badRequest('This article does not ask for a signature');
-  if (!(await verifyOwnPassword(ctx, actor, password, ip))) throw badRequest('Wrong password', { errors: { password: ['Wrong password'] } });
+  if (!(await verifyOwnPassword(ctx, actor, password, ip)))
+    throw badRequest('Wrong password', { errors: { password: ['Wrong password'] } });
   const signature = await ctx.tx(async (uow) => {
-    const found = await uow.trx.selectFrom('news_signatures').selectAll().where('news_id', '=', id).where('user_id', '=', actor.userId).executeTakeFirst();
+    const found = await uow.trx
+      .selectFrom('news_signatures')
+      .selectAll()
+      .where('news_id', '=', id)
+      .where('user_id', '=', actor.userId)
+      .executeTakeFirst();
     if (found) return { ...found, fresh: false };
     // The article's document carries its signatures: move it forward for sync.
-    await uow.trx.updateTable('news').set({ change_no: await uow.changeNo(actor.companyId, 'news') }).where('id', '=', id).execute();
-    const sig = { id: uuidv7(), company_id: actor.companyId, news_id: id, user_id: actor.userId, created: nowSeconds() };
-    await uow.trx.insertInto('news_signatures').values(sig).onConflict((oc) => oc.columns(['news_id', 'user_id']).doNothing()).execute();
-    const stored = await uow.trx.selectFrom('news_signatures').selectAll().where('news_id', '=', id).where('user_id', '=', actor.userId).executeTakeFirstOrThrow();
+    await uow.trx
+      .updateTable('news')
+      .set({ change_no: await uow.changeNo(actor.companyId, 'news') })
+      .where('id', '=', id)
+      .execute();
+    const sig = {
+      id: uuidv7(),
+      company_id: actor.companyId,
+      news_id: id,
+      user_id: actor.userId,
+      created: nowSeconds(),
+    };
+    await uow.trx
+      .insertInto('news_signatures')
+      .values(sig)
+      .onConflict((oc) => oc.columns(['news_id', 'user_id']).doNothing())
+      .execute();
+    const stored = await uow.trx
+      .selectFrom('news_signatures')
+      .selectAll()
+      .where('news_id', '=', id)
+      .where('user_id', '=', actor.userId)
+      .executeTakeFirstOrThrow();
     return { ...stored, fresh: stored.id === sig.id };
   });
   return {
     result: true,
     message: signature.fresh ? 'Signed' : 'Already signed',
-    NewsSignature: { id: signature.id, user_id: signature.user_id, news_id: signature.news_id, created: Number(signature.created) },
+    NewsSignature: {
+      id: signature.id,
+      user_id: signature.user_id,
+      news_id: signature.news_id,
+      created: Number(signature.created),
+    },
   };
 }
-

@@ -1,5 +1,5 @@
 import { INBOX_TYPES, inboxCollection, type NewsDoc } from '@ops/shared';
-import type { Kysely, } from 'kysely';
+import type { Kysely } from 'kysely';
 import { recipientsOf } from './news.repository.ts';
 import './news.tables.ts';
 import type { DB } from '../../db/schema.ts';
@@ -17,7 +17,19 @@ const newsSource: SyncSource<NewsDoc> = {
   async read(db, companyId, after, limit, onlyVisibleTo) {
     let q = db
       .selectFrom('news as n')
-      .select(['n.id', 'n.slug', 'n.name', 'n.category', 'n.content', 'n.base_id', 'n.sign', 'n.published', 'n.modified', 'n.change_no', 'n.deleted'])
+      .select([
+        'n.id',
+        'n.slug',
+        'n.name',
+        'n.category',
+        'n.content',
+        'n.base_id',
+        'n.sign',
+        'n.published',
+        'n.modified',
+        'n.change_no',
+        'n.deleted',
+      ])
       .where('n.company_id', '=', companyId)
       .where(afterCheckpoint('n.change_no', 'n.id', after));
     if (onlyVisibleTo) q = q.where('n.deleted', '=', 0);
@@ -54,7 +66,14 @@ const newsSource: SyncSource<NewsDoc> = {
 async function signersOf(db: Kysely<DB>, companyId: string, ids: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (!ids.length) return out;
-  const rows = await db.selectFrom('news_signatures').select(['news_id', 'user_id']).where('company_id', '=', companyId).where('news_id', 'in', ids).orderBy('created').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('news_signatures')
+    .select(['news_id', 'user_id'])
+    .where('company_id', '=', companyId)
+    .where('news_id', 'in', ids)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
   for (const r of rows) out.set(r.news_id, [...(out.get(r.news_id) ?? []), r.user_id]);
   return out;
 }

@@ -53,6 +53,10 @@ export async function notify(uow: UnitOfWork, msg: NotificationMessage): Promise
     link: msg.link ?? null,
     read: 0,
   }));
-  for (let i = 0; i < rows.length; i += CHUNK) await uow.trx.insertInto('notifications').values(rows.slice(i, i + CHUNK)).execute();
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await uow.trx
+      .insertInto('notifications')
+      .values(rows.slice(i, i + CHUNK))
+      .execute();
   return recipients.length;
 }

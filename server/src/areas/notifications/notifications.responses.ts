@@ -8,14 +8,16 @@ import { z } from 'zod';
 
 /** GET /notifications.json */
 export const ZNotifications = z.strictObject({
-  notifications: z.array(z.object({
-    read: z.boolean(),
-    link: z.string().nullable(),
-    id: z.string(),
-    title: z.string(),
-    body: z.string().nullable(),
-    created: z.number(),
-  })),
+  notifications: z.array(
+    z.object({
+      read: z.boolean(),
+      link: z.string().nullable(),
+      id: z.string(),
+      title: z.string(),
+      body: z.string().nullable(),
+      created: z.number(),
+    }),
+  ),
 });
 
 /** POST /notifications/read.json */

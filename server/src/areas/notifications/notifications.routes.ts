@@ -14,9 +14,13 @@ export const notificationsRoutes = [
     method: 'GET',
     path: '/notifications.json',
     area: 'notifications',
-    summary: 'The caller’s in-app notifications, newest first (CONTRACT 4); `unread:1` keeps unread ones, `page` pages by 100',
+    summary:
+      'The caller’s in-app notifications, newest first (CONTRACT 4); `unread:1` keeps unread ones, `page` pages by 100',
     access: { who: GATES.member },
-    query: z.object({ unread: z.enum(['0', '1']).optional(), page: z.coerce.number().int().min(1).max(100000).default(1) }),
+    query: z.object({
+      unread: z.enum(['0', '1']).optional(),
+      page: z.coerce.number().int().min(1).max(100000).default(1),
+    }),
     response: ZNotifications,
     handler: async ({ ctx, actor, query }) => {
       let q = ctx.db
@@ -52,7 +56,13 @@ export const notificationsRoutes = [
           .where('user_id', '=', actor.userId)
           .where('read', '=', 0);
         if ('ids' in body) {
-          const mine = await uow.trx.selectFrom('notifications').select('id').where('company_id', '=', actor.companyId).where('user_id', '=', actor.userId).where('id', 'in', body.ids).execute();
+          const mine = await uow.trx
+            .selectFrom('notifications')
+            .select('id')
+            .where('company_id', '=', actor.companyId)
+            .where('user_id', '=', actor.userId)
+            .where('id', 'in', body.ids)
+            .execute();
           if (mine.length !== new Set(body.ids).size) throw notFound('Notification not found');
           q = q.where('id', 'in', body.ids);
         }

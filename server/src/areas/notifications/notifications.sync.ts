@@ -6,9 +6,18 @@ import { nowSeconds } from '../../lib/tokens.ts';
 import { registerRecordType, registerTombstones } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 
-const query = (db: Kysely<DB>, companyId: string) => db.selectFrom('notifications as n').selectAll('n').where('n.company_id', '=', companyId);
+const query = (db: Kysely<DB>, companyId: string) =>
+  db.selectFrom('notifications as n').selectAll('n').where('n.company_id', '=', companyId);
 type Row = Awaited<ReturnType<ReturnType<typeof query>['execute']>>[number];
-const toDoc = (n: Row): NotificationDoc => ({ id: n.id, user_id: n.user_id, title: n.title, body: n.body, link: n.link, read: !!n.read, created: n.created });
+const toDoc = (n: Row): NotificationDoc => ({
+  id: n.id,
+  user_id: n.user_id,
+  title: n.title,
+  body: n.body,
+  link: n.link,
+  read: !!n.read,
+  created: n.created,
+});
 
 /** The `notification` record type of `inbox` (own scope). */
 registerRecordType<NotificationDoc>(inboxCollection, {
@@ -20,7 +29,8 @@ registerRecordType<NotificationDoc>(inboxCollection, {
   },
   /** A device may only mark its own notifications read (offline, e.g. opened in the hangar). */
   async write(ctx, actor, next, master) {
-    if (!master || master.user_id !== actor.userId) return { ok: false, reason: 'Notifications are created by the server' };
+    if (!master || master.user_id !== actor.userId)
+      return { ok: false, reason: 'Notifications are created by the server' };
     if (!next.read) return { ok: false, reason: 'A read notification cannot become unread' };
     if (master.read) return { ok: true };
     await ctx.tx(async (uow) => {

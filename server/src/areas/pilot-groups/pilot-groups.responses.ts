@@ -17,49 +17,57 @@ const zPilotGroup = z.object({
 
 /** GET /pilot_groups/manager_index.json */
 export const ZPilotGroupsManagerIndex = z.strictObject({
-  pilotGroups: z.array(z.object({
-    PilotGroup: zPilotGroup,
-  })),
+  pilotGroups: z.array(
+    z.object({
+      PilotGroup: zPilotGroup,
+    }),
+  ),
 });
 
 /** GET /pilot_groups/manager_view/:id.json */
 export const ZPilotGroupsManagerView = z.strictObject({
   PilotGroup: zPilotGroup,
-  User: z.array(z.object({
-    User: z.object({
-      id: z.string(),
-      active: z.boolean(),
-      pilot: z.boolean(),
-      email: z.string().nullable(),
-      email_status: z.string(),
-      user_group_id: z.number(),
+  User: z.array(
+    z.object({
+      User: z.object({
+        id: z.string(),
+        active: z.boolean(),
+        pilot: z.boolean(),
+        email: z.string().nullable(),
+        email_status: z.string(),
+        user_group_id: z.number(),
+      }),
+      UserDetail: z.object({
+        name: z.string(),
+        surname: z.string(),
+        photo: z.string().nullable(),
+      }),
+      PilotGroup: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          color: z.string(),
+        }),
+      ),
     }),
-    UserDetail: z.object({
-      name: z.string(),
-      surname: z.string(),
-      photo: z.string().nullable(),
-    }),
-    PilotGroup: z.array(z.object({
-      id: z.string(),
-      name: z.string(),
-      color: z.string(),
-    })),
-  })),
+  ),
 });
 
 /** GET /pilot_groups/manager_pilots/:id.json */
-export const ZPilotGroupsManagerPilots = z.array(z.object({
-  active: z.boolean(),
-  pilot: z.boolean(),
-  id: z.string(),
-  name: z.string(),
-  email: z.string().nullable(),
-  email_status: z.string(),
-  user_group_id: z.number(),
-  base_id: z.string().nullable(),
-  surname: z.string(),
-  photo: z.string().nullable(),
-}));
+export const ZPilotGroupsManagerPilots = z.array(
+  z.object({
+    active: z.boolean(),
+    pilot: z.boolean(),
+    id: z.string(),
+    name: z.string(),
+    email: z.string().nullable(),
+    email_status: z.string(),
+    user_group_id: z.number(),
+    base_id: z.string().nullable(),
+    surname: z.string(),
+    photo: z.string().nullable(),
+  }),
+);
 
 /** POST /pilot_groups/manager_add.json */
 export const ZPilotGroupsManagerAdd = z.strictObject({
@@ -71,11 +79,13 @@ export const ZPilotGroupsManagerAdd = z.strictObject({
 
 /** A pilot group with its members. */
 const zPilotGroupDetail = z.object({
-  User: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    surname: z.string(),
-  })),
+  User: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      surname: z.string(),
+    }),
+  ),
   pilot_count: z.number().optional(),
   id: z.string(),
   company_id: z.string(),

@@ -3,8 +3,28 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import { ZPilotGroupAdd, ZPilotGroupEdit } from './pilot-groups.schema.ts';
-import { bulkActivate, createGroup, deleteGroup, editGroup, groupForEdit, groupPilots, listGroups, viewGroup, welcomize } from './pilot-groups.service.ts';
-import { ZPilotGroupsManagerIndex, ZPilotGroupsManagerView, ZPilotGroupsManagerPilots, ZPilotGroupsManagerAdd, ZPilotGroupsManagerEdit, ZPilotGroupsManagerEditPost, ZPilotGroupsManagerDelete, ZPilotGroupsManagerDo, ZPilotGroupsManagerWelcomize } from './pilot-groups.responses.ts';
+import {
+  bulkActivate,
+  createGroup,
+  deleteGroup,
+  editGroup,
+  groupForEdit,
+  groupPilots,
+  listGroups,
+  viewGroup,
+  welcomize,
+} from './pilot-groups.service.ts';
+import {
+  ZPilotGroupsManagerIndex,
+  ZPilotGroupsManagerView,
+  ZPilotGroupsManagerPilots,
+  ZPilotGroupsManagerAdd,
+  ZPilotGroupsManagerEdit,
+  ZPilotGroupsManagerEditPost,
+  ZPilotGroupsManagerDelete,
+  ZPilotGroupsManagerDo,
+  ZPilotGroupsManagerWelcomize,
+} from './pilot-groups.responses.ts';
 
 const access = { who: pilotGroupGates.manage } as const;
 const idParam = z.object({ id: zId });
@@ -87,7 +107,10 @@ export const pilotGroupsRoutes = [
     area: 'pilot-groups',
     summary: 'Activate (1) or deactivate (0) the members whose state differs',
     access,
-    params: z.object({ id: zId, action: z.enum(['0', '1'], { error: 'Action must be 1 (activate) or 0 (deactivate)' }) }),
+    params: z.object({
+      id: zId,
+      action: z.enum(['0', '1'], { error: 'Action must be 1 (activate) or 0 (deactivate)' }),
+    }),
     response: ZPilotGroupsManagerDo,
     handler: ({ ctx, actor, params }) => bulkActivate(ctx, actor, params.id, params.action === '1'),
   }),

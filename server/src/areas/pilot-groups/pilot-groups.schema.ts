@@ -14,12 +14,18 @@ const zMembers = z.preprocess(
   (v) => {
     if (v === '' || v === null) return [];
     const list = Array.isArray(v) ? v : typeof v === 'object' ? Object.values(v as object) : [v];
-    return list.map((m) => (typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : m)).map((id) => (typeof id === 'number' ? String(id) : id));
+    return list
+      .map((m) => (typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : m))
+      .map((id) => (typeof id === 'number' ? String(id) : id));
   },
   z.array(zId, { error: 'Expected a list of users {id}' }).max(100_000),
 );
 
-const zColor = z.string().trim().regex(/^#[0-9a-fA-F]{6}$/, 'Expected a hex colour such as #3788d8').transform((c) => c.toLowerCase());
+const zColor = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'Expected a hex colour such as #3788d8')
+  .transform((c) => c.toLowerCase());
 
 export const ZPilotGroupAdd = z.preprocess(
   unwrap,

@@ -18,7 +18,6 @@ import { INDEX_MAX_LIMIT, type TPilotIndex, ZPilotIndex, ZPilotList } from './pi
 import './pilots.tables.ts';
 import { paginate } from '../../http/paging.ts';
 
-
 function parse<S extends z.ZodType>(schema: S, named: Record<string, string>): z.output<S> {
   const r = schema.safeParse(named);
   if (!r.success) throw validationFailed(zodFieldErrors(r.error));
@@ -53,7 +52,17 @@ export async function listPilots(ctx: AppContext, actor: Actor, segments: string
   };
 }
 
-const INDEX_KEYS = ['page', 'search', 'user_group_id', 'pilot_group', 'base_id', 'active', 'pilot', 'limit', 'excel'] as const;
+const INDEX_KEYS = [
+  'page',
+  'search',
+  'user_group_id',
+  'pilot_group',
+  'base_id',
+  'active',
+  'pilot',
+  'limit',
+  'excel',
+] as const;
 
 /** `%`, `_` and the escape character itself match literally. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -93,13 +102,23 @@ function directoryQuery(db: Kysely<DB>, actor: Actor, p: TPilotIndex, reduced: b
   // The reduced view lists staff rows only: the accounts the directory gate itself admits.
   if (reduced) q = q.where('u.user_group_id', '<=', pilotGates.directory.maxRole);
   if (p.search) q = q.where(searchFilter(p.search, reduced));
-  if (p.user_group_id !== undefined) q = p.user_group_id === ROLES.FLIGHT_INSTRUCTOR ? q.where('u.user_group_id', '<=', ROLES.FLIGHT_INSTRUCTOR) : q.where('u.user_group_id', '=', p.user_group_id);
+  if (p.user_group_id !== undefined)
+    q =
+      p.user_group_id === ROLES.FLIGHT_INSTRUCTOR
+        ? q.where('u.user_group_id', '<=', ROLES.FLIGHT_INSTRUCTOR)
+        : q.where('u.user_group_id', '=', p.user_group_id);
   if (p.base_id) q = q.where('u.base_id', '=', p.base_id);
   if (p.active !== undefined) q = q.where('u.active', '=', p.active ? 1 : 0);
   if (p.pilot !== undefined) q = q.where('u.pilot', '=', p.pilot ? 1 : 0);
   if (p.pilot_group) {
     const group = p.pilot_group;
-    q = q.where('u.id', 'in', (eb) => eb.selectFrom('pilot_group_members as m').select('m.user_id').where('m.company_id', '=', actor.companyId).where('m.pilot_group_id', '=', group));
+    q = q.where('u.id', 'in', (eb) =>
+      eb
+        .selectFrom('pilot_group_members as m')
+        .select('m.user_id')
+        .where('m.company_id', '=', actor.companyId)
+        .where('m.pilot_group_id', '=', group),
+    );
   }
   return q;
 }
@@ -108,7 +127,15 @@ const roleName = (role: number) => (isRole(role) ? ROLE_NAMES[role] : `Role ${ro
 
 export interface DirectoryPage {
   pilots: Array<Record<string, unknown>>;
-  paginate: { page: number; current: number; count: number; prevPage: boolean; nextPage: boolean; pageCount: number; limit: number };
+  paginate: {
+    page: number;
+    current: number;
+    count: number;
+    prevPage: boolean;
+    nextPage: boolean;
+    pageCount: number;
+    limit: number;
+  };
   billing: boolean;
   reduced: boolean;
 }
@@ -126,7 +153,9 @@ export async function directoryPage(ctx: AppContext, actor: Actor, p: TPilotInde
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   const rows = await directoryQuery(ctx.db, actor, p, reduced)
-    .leftJoin('bases as b', (j) => j.onRef('b.id', '=', 'u.base_id').on('b.company_id', '=', actor.companyId).on('b.deleted', '=', 0))
+    .leftJoin('bases as b', (j) =>
+      j.onRef('b.id', '=', 'u.base_id').on('b.company_id', '=', actor.companyId).on('b.deleted', '=', 0),
+    )
     .select([
       'u.id',
       'u.active',
@@ -158,13 +187,39 @@ export async function directoryPage(ctx: AppContext, actor: Actor, p: TPilotInde
     .limit(p.limit)
     .offset((p.page - 1) * p.limit)
     .execute();
-  const groups = reduced ? new Map() : await groupsOfUsers(ctx.db, actor.companyId, rows.map((r) => r.id));
-  const accounts = billing ? await accountTotals(ctx.db, actor.companyId, rows.map((r) => r.id)) : new Map();
+  const groups = reduced
+    ? new Map()
+    : await groupsOfUsers(
+        ctx.db,
+        actor.companyId,
+        rows.map((r) => r.id),
+      );
+  const accounts = billing
+    ? await accountTotals(
+        ctx.db,
+        actor.companyId,
+        rows.map((r) => r.id),
+      )
+    : new Map();
   const pilots = rows.map((r) => {
     const Base = r.base_id ? { id: r.base_id, name: r.base_name, airport_id: r.base_airport_id } : null;
-    if (reduced) return { User: { id: r.id, active: !!r.active, pilot: !!r.pilot }, UserDetail: { name: r.name, surname: r.surname, photo: r.photo }, Base };
+    if (reduced)
+      return {
+        User: { id: r.id, active: !!r.active, pilot: !!r.pilot },
+        UserDetail: { name: r.name, surname: r.surname, photo: r.photo },
+        Base,
+      };
     const own = r.id === actor.userId;
-    const User: Record<string, unknown> = { id: r.id, active: !!r.active, pilot: !!r.pilot, email: r.email, email_status: r.email_status, user_group_id: r.user_group_id, created: Number(r.created), billing: !!r.billing };
+    const User: Record<string, unknown> = {
+      id: r.id,
+      active: !!r.active,
+      pilot: !!r.pilot,
+      email: r.email,
+      email_status: r.email_status,
+      user_group_id: r.user_group_id,
+      created: Number(r.created),
+      billing: !!r.billing,
+    };
     const UserDetail: Record<string, unknown> = {
       name: r.name,
       surname: r.surname,
@@ -186,12 +241,17 @@ export async function directoryPage(ctx: AppContext, actor: Actor, p: TPilotInde
     const UserGroup: Record<string, unknown> = { name: roleName(r.user_group_id) };
     if (!own) {
       // Same masks as the replicated directory (shared/collections/users.ts): nulls keep the row shape.
-      const hidden = new Set<string>([...(mayReadPersonalFields(actor, r.id) ? [] : AUDITOR_MASKED_FIELDS), ...(full ? [] : RESTRICTED_VIEWER_FIELDS)]);
-      for (const section of [User, UserDetail]) for (const f of Object.keys(section)) if (hidden.has(f)) section[f] = null;
+      const hidden = new Set<string>([
+        ...(mayReadPersonalFields(actor, r.id) ? [] : AUDITOR_MASKED_FIELDS),
+        ...(full ? [] : RESTRICTED_VIEWER_FIELDS),
+      ]);
+      for (const section of [User, UserDetail])
+        for (const f of Object.keys(section)) if (hidden.has(f)) section[f] = null;
       if (!full) UserGroup.name = null;
     }
     const PilotGroup: Record<string, string> = {};
-    for (const g of groups.get(r.id) ?? []) PilotGroup[g.color] = PilotGroup[g.color] ? `${PilotGroup[g.color]}, ${g.name}` : g.name;
+    for (const g of groups.get(r.id) ?? [])
+      PilotGroup[g.color] = PilotGroup[g.color] ? `${PilotGroup[g.color]}, ${g.name}` : g.name;
     return { User, UserDetail, UserGroup, Base, PilotGroup };
   });
   const count = Number(n);
@@ -222,7 +282,13 @@ export async function pilotIndex(ctx: AppContext, actor: Actor, segments: string
   return undefined;
 }
 
-type Row = { User: Record<string, unknown>; UserDetail: Record<string, unknown>; UserGroup?: Record<string, unknown>; Base: { name: unknown } | null; PilotGroup?: Record<string, string> };
+type Row = {
+  User: Record<string, unknown>;
+  UserDetail: Record<string, unknown>;
+  UserGroup?: Record<string, unknown>;
+  Base: { name: unknown } | null;
+  PilotGroup?: Record<string, string>;
+};
 
 /** The export: one sheet, a header row, then the rows exactly as the JSON page shows them to this viewer. */
 export async function directoryWorkbook(page: DirectoryPage): Promise<ArrayBuffer> {

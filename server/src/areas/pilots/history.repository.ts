@@ -20,7 +20,16 @@ export interface FieldChange {
 const SECRET = new Set(['totp_secret', 'password_hash']);
 
 /** Compares stored and posted values whatever their spelling (1 and true, numbers as text). */
-const norm = (v: unknown): string | null => (v === undefined || v === null ? null : Array.isArray(v) ? JSON.stringify(v) : typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
+const norm = (v: unknown): string | null =>
+  v === undefined || v === null
+    ? null
+    : Array.isArray(v)
+      ? JSON.stringify(v)
+      : typeof v === 'boolean'
+        ? v
+          ? '1'
+          : '0'
+        : String(v);
 
 /** The changed fields between a stored row and the values about to be written. */
 export function diff(before: Record<string, unknown>, after: Record<string, unknown>, prefix = ''): FieldChange[] {
@@ -34,16 +43,36 @@ export function diff(before: Record<string, unknown>, after: Record<string, unkn
 }
 
 /** One history row per save that changed something (`create`, `edit`). */
-export async function recordUserChange(uow: UnitOfWork, companyId: string, userId: string, changedBy: string | null, action: string, fields: FieldChange[]): Promise<void> {
+export async function recordUserChange(
+  uow: UnitOfWork,
+  companyId: string,
+  userId: string,
+  changedBy: string | null,
+  action: string,
+  fields: FieldChange[],
+): Promise<void> {
   if (!fields.length && action !== 'create') return;
   await uow.trx
     .insertInto('user_changes')
-    .values({ id: uuidv7(), company_id: companyId, user_id: userId, changed_by: changedBy, action, fields: JSON.stringify(fields), created: nowSeconds() })
+    .values({
+      id: uuidv7(),
+      company_id: companyId,
+      user_id: userId,
+      changed_by: changedBy,
+      action,
+      fields: JSON.stringify(fields),
+      created: nowSeconds(),
+    })
     .execute();
 }
 
 async function companyUser(db: Kysely<DB>, companyId: string, id: string) {
-  const u = await db.selectFrom('users').select(['id']).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  const u = await db
+    .selectFrom('users')
+    .select(['id'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!u) throw notFound('User not found');
   return u;
 }
@@ -53,10 +82,19 @@ async function companyUser(db: Kysely<DB>, companyId: string, id: string) {
  * first, paginated. Roles <= 150 (who see the full pilot record) read anyone's;
  * others only their own. Deleted accounts keep their history.
  */
-export async function userChanges(ctx: AppContext, actor: Actor, userId: string, page: { page: number; limit: number }) {
+export async function userChanges(
+  ctx: AppContext,
+  actor: Actor,
+  userId: string,
+  page: { page: number; limit: number },
+) {
   const target = await companyUser(ctx.db, actor.companyId, userId);
   if (!maySeeAccountHistory(actor, target)) throw forbidden('You can only see the history of your own account');
-  const scoped = () => ctx.db.selectFrom('user_changes as c').where('c.company_id', '=', actor.companyId).where('c.user_id', '=', target.id);
+  const scoped = () =>
+    ctx.db
+      .selectFrom('user_changes as c')
+      .where('c.company_id', '=', actor.companyId)
+      .where('c.user_id', '=', target.id);
   const { n } = await scoped()
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -71,7 +109,13 @@ export async function userChanges(ctx: AppContext, actor: Actor, userId: string,
   const count = Number(n);
   return {
     changes: rows.map((r) => ({
-      UserChange: { id: r.id, user_id: r.user_id, action: r.action, fields: JSON.parse(r.fields) as FieldChange[], created: Number(r.created) },
+      UserChange: {
+        id: r.id,
+        user_id: r.user_id,
+        action: r.action,
+        fields: JSON.parse(r.fields) as FieldChange[],
+        created: Number(r.created),
+      },
       ChangedBy: r.changed_by ? { id: r.changed_by, name: r.name, surname: r.surname } : null,
     })),
     paginate: paginate(page.page, page.limit, count, rows.length),

@@ -14,15 +14,28 @@ export type EmailStatus = 'confirmed' | 'unconfirmed' | 'pending';
  * `pending` while its owner never set a password, else `unconfirmed`. A new
  * address gets a pending login (`pending`).
  */
-export async function loginForNewAccount(uow: UnitOfWork, email: string): Promise<{ identityId: string; status: EmailStatus; needsPassword: boolean }> {
+export async function loginForNewAccount(
+  uow: UnitOfWork,
+  email: string,
+): Promise<{ identityId: string; status: EmailStatus; needsPassword: boolean }> {
   const existing = await uow.trx.selectFrom('identities').select('id').where('email', '=', email).executeTakeFirst();
   if (!existing) {
     const created = await createPendingIdentity(uow.trx, email);
     return { identityId: created.id, status: 'pending', needsPassword: true };
   }
-  const confirmed = await uow.trx.selectFrom('users').select('id').where('identity_id', '=', existing.id).where('email_status', '=', 'confirmed').where('deleted', '=', 0).executeTakeFirst();
+  const confirmed = await uow.trx
+    .selectFrom('users')
+    .select('id')
+    .where('identity_id', '=', existing.id)
+    .where('email_status', '=', 'confirmed')
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   const pending = await activationPending(uow.trx, existing.id);
-  return { identityId: existing.id, status: confirmed ? 'confirmed' : pending ? 'pending' : 'unconfirmed', needsPassword: pending };
+  return {
+    identityId: existing.id,
+    status: confirmed ? 'confirmed' : pending ? 'pending' : 'unconfirmed',
+    needsPassword: pending,
+  };
 }
 
 /**
@@ -30,7 +43,11 @@ export async function loginForNewAccount(uow: UnitOfWork, email: string): Promis
  * carries an activation token when the login has no password yet (setting one
  * proves the address), else a confirmation token for this account.
  */
-export async function staffConfirmMail(uow: UnitOfWork, actor: Actor, user: { id: string; name: string; email: string; identityId: string; needsPassword: boolean }): Promise<OutgoingMail> {
+export async function staffConfirmMail(
+  uow: UnitOfWork,
+  actor: Actor,
+  user: { id: string; name: string; email: string; identityId: string; needsPassword: boolean },
+): Promise<OutgoingMail> {
   const token = await issueToken(uow.trx, {
     purpose: user.needsPassword ? 'activate' : 'confirm',
     identityId: user.identityId,
@@ -38,7 +55,12 @@ export async function staffConfirmMail(uow: UnitOfWork, actor: Actor, user: { id
     companyId: actor.companyId,
     email: user.email,
   });
-  return { to: user.email, template: 'staff_confirm', data: { name: user.name, company: actor.company.name, token, page: user.needsPassword ? 'activate' : 'confirm' }, companyId: actor.companyId };
+  return {
+    to: user.email,
+    template: 'staff_confirm',
+    data: { name: user.name, company: actor.company.name, token, page: user.needsPassword ? 'activate' : 'confirm' },
+    companyId: actor.companyId,
+  };
 }
 
 /**
@@ -73,7 +95,13 @@ export async function moveToEmail(
     identityId = login.identityId;
     status = login.status;
   } else if (target.identity_id) {
-    const shared = await trx.selectFrom('users').select('id').where('identity_id', '=', target.identity_id).where('id', '!=', target.id).where('deleted', '=', 0).executeTakeFirst();
+    const shared = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('identity_id', '=', target.identity_id)
+      .where('id', '!=', target.id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     const pending = await activationPending(trx, target.identity_id);
     if (!shared) {
       await trx.updateTable('identities').set({ email, modified: now }).where('id', '=', target.identity_id).execute();
@@ -81,9 +109,16 @@ export async function moveToEmail(
     } else if (pending) {
       identityId = (await createPendingIdentity(trx, email)).id;
     } else {
-      const old = await trx.selectFrom('identities').selectAll().where('id', '=', target.identity_id).executeTakeFirstOrThrow();
+      const old = await trx
+        .selectFrom('identities')
+        .selectAll()
+        .where('id', '=', target.identity_id)
+        .executeTakeFirstOrThrow();
       identityId = uuidv7();
-      await trx.insertInto('identities').values({ ...old, id: identityId, email, created: now, modified: now }).execute();
+      await trx
+        .insertInto('identities')
+        .values({ ...old, id: identityId, email, created: now, modified: now })
+        .execute();
     }
     status = pending ? 'pending' : 'unconfirmed';
   } else {
@@ -92,11 +127,22 @@ export async function moveToEmail(
   }
   if (notify && status !== 'confirmed') {
     const purpose = status === 'pending' ? 'activate' : 'confirm';
-    const token = await issueToken(trx, { purpose, identityId, userId: purpose === 'confirm' ? target.id : null, companyId: actor.companyId, email });
+    const token = await issueToken(trx, {
+      purpose,
+      identityId,
+      userId: purpose === 'confirm' ? target.id : null,
+      companyId: actor.companyId,
+      email,
+    });
     mails.push(
       purpose === 'confirm'
         ? { to: email, template: 'confirm', data: { name: target.name, email, token }, companyId: actor.companyId }
-        : { to: email, template: 'activation', data: { name: target.name, company: actor.company.name, token }, companyId: actor.companyId },
+        : {
+            to: email,
+            template: 'activation',
+            data: { name: target.name, company: actor.company.name, token },
+            companyId: actor.companyId,
+          },
     );
   }
   return { email, identity_id: identityId, email_status: status };

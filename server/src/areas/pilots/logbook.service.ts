@@ -1,5 +1,12 @@
 import { isStaff } from '@ops/shared';
-import { checkCurrency, computeLogbookTotals, type CurrencyRequirements, DEFAULT_CURRENCY_REQUIREMENTS, type LogbookFlight, parseCurrencyParams } from '@ops/shared/rules/index';
+import {
+  checkCurrency,
+  computeLogbookTotals,
+  type CurrencyRequirements,
+  DEFAULT_CURRENCY_REQUIREMENTS,
+  type LogbookFlight,
+  parseCurrencyParams,
+} from '@ops/shared/rules/index';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -35,7 +42,9 @@ async function logbookFlights(db: Kysely<DB>, companyIds: readonly string[], use
   if (!userIds.length) return [];
   const rows = await db
     .selectFrom('flights as f')
-    .leftJoin('flight_types as t', (j) => j.onRef('t.id', '=', 'f.flight_type_id').onRef('t.company_id', '=', 'f.company_id'))
+    .leftJoin('flight_types as t', (j) =>
+      j.onRef('t.id', '=', 'f.flight_type_id').onRef('t.company_id', '=', 'f.company_id'),
+    )
     .leftJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'f.aircraft_id').onRef('a.company_id', '=', 'f.company_id'))
     .select([
       'f.id',
@@ -60,7 +69,13 @@ async function logbookFlights(db: Kysely<DB>, companyIds: readonly string[], use
     .where('f.company_id', 'in', [...companyIds])
     .where('f.status', '=', LANDED)
     .where('f.deleted', '=', 0)
-    .where((eb) => eb.or([eb('f.pic_id', 'in', [...userIds]), eb('f.sic_id', 'in', [...userIds]), eb('f.supervisor_id', 'in', [...userIds])]))
+    .where((eb) =>
+      eb.or([
+        eb('f.pic_id', 'in', [...userIds]),
+        eb('f.sic_id', 'in', [...userIds]),
+        eb('f.supervisor_id', 'in', [...userIds]),
+      ]),
+    )
     .execute();
   return rows.map((r) => ({
     companyId: r.company_id,
@@ -96,7 +111,8 @@ async function logbookFlights(db: Kysely<DB>, companyIds: readonly string[], use
  */
 export async function pilotTotals(ctx: AppContext, actor: Actor, userId: string | undefined) {
   const target = await companyUser(ctx.db, actor.companyId, userId ?? actor.userId);
-  if (!isStaff(actor.role) && target.id !== actor.userId && target.supervisor_id !== actor.userId) throw forbidden('You can only see your own totals and those of your students');
+  if (!isStaff(actor.role) && target.id !== actor.userId && target.supervisor_id !== actor.userId)
+    throw forbidden('You can only see your own totals and those of your students');
   const own = await logbookFlights(ctx.db, [actor.companyId], [target.id]);
   let other = 0;
   if (target.identity_id || target.email) {
@@ -119,15 +135,29 @@ export async function pilotTotals(ctx: AppContext, actor: Actor, userId: string 
     );
     for (const a of accounts) {
       const theirs = flights.filter((f) => f.companyId === a.company_id).map((f) => f.flight);
-      other += computeLogbookTotals({ userId: a.id, flights: theirs, previousHours: 0, otherCompaniesSeconds: 0 }).total_time;
+      other += computeLogbookTotals({
+        userId: a.id,
+        flights: theirs,
+        previousHours: 0,
+        otherCompaniesSeconds: 0,
+      }).total_time;
     }
   }
-  return computeLogbookTotals({ userId: target.id, flights: own.map((f) => f.flight), previousHours: target.flight_hours, otherCompaniesSeconds: other });
+  return computeLogbookTotals({
+    userId: target.id,
+    flights: own.map((f) => f.flight),
+    previousHours: target.flight_hours,
+    otherCompaniesSeconds: other,
+  });
 }
 
 /** The company's currency requirements (Part A 4.8 item 7); unset or unreadable JSON gives the defaults. */
 export async function currencyRequirements(db: Kysely<DB>, companyId: string): Promise<CurrencyRequirements> {
-  const row = await db.selectFrom('companies').select('currency_requirements').where('id', '=', companyId).executeTakeFirst();
+  const row = await db
+    .selectFrom('companies')
+    .select('currency_requirements')
+    .where('id', '=', companyId)
+    .executeTakeFirst();
   if (!row?.currency_requirements) return { ...DEFAULT_CURRENCY_REQUIREMENTS };
   try {
     const parsed = JSON.parse(row.currency_requirements) as Partial<CurrencyRequirements>;
@@ -138,12 +168,24 @@ export async function currencyRequirements(db: Kysely<DB>, companyId: string): P
 }
 
 /** POST /pilots/currency_requirements.json: stored on the company row, which replicates as the `company` reference document. */
-export async function saveCurrencyRequirements(ctx: AppContext, actor: Actor, input: z.output<typeof ZCurrencyRequirements>) {
-  const value: CurrencyRequirements = { landings: input.landings, night_landings: input.night_landings, hours: input.hours };
+export async function saveCurrencyRequirements(
+  ctx: AppContext,
+  actor: Actor,
+  input: z.output<typeof ZCurrencyRequirements>,
+) {
+  const value: CurrencyRequirements = {
+    landings: input.landings,
+    night_landings: input.night_landings,
+    hours: input.hours,
+  };
   await ctx.tx(async (uow) => {
     await uow.trx
       .updateTable('companies')
-      .set({ currency_requirements: JSON.stringify(value), change_no: await uow.changeNo(actor.companyId, 'companies'), modified: nowSeconds() })
+      .set({
+        currency_requirements: JSON.stringify(value),
+        change_no: await uow.changeNo(actor.companyId, 'companies'),
+        modified: nowSeconds(),
+      })
       .where('id', '=', actor.companyId)
       .execute();
   });
@@ -161,7 +203,11 @@ const NO_USER = new Set(['', 'null', 'undefined', '0']);
  * pure rule `checkCurrency`: d1 days for landings, d2 for night landings, d3
  * for block hours.
  */
-export async function pilotCurrency(ctx: AppContext, actor: Actor, p: { userId?: string; d1?: string; d2?: string; d3?: string }) {
+export async function pilotCurrency(
+  ctx: AppContext,
+  actor: Actor,
+  p: { userId?: string; d1?: string; d2?: string; d3?: string },
+) {
   const asked = p.userId && !NO_USER.has(p.userId.trim().toLowerCase()) ? p.userId : actor.userId;
   const targetId = isStaff(actor.role) ? asked : actor.userId;
   const target = await companyUser(ctx.db, actor.companyId, targetId);

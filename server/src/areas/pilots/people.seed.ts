@@ -10,7 +10,13 @@ import '../pilot-groups/pilot-groups.tables.ts';
 type Company = 'skyline' | 'harbor';
 
 /** Demo certificates: offsets in days from seeding; some expire soon or lapsed, so the alerts have something to show. */
-const CERTIFICATES: Array<{ company: Company; email: string; type: string; issuedDaysAgo: number; expiresInDays: number | null }> = [
+const CERTIFICATES: Array<{
+  company: Company;
+  email: string;
+  type: string;
+  issuedDaysAgo: number;
+  expiresInDays: number | null;
+}> = [
   { company: 'skyline', email: 'pilot@skyline.test', type: 'PPL', issuedDaysAgo: 2200, expiresInDays: null },
   { company: 'skyline', email: 'pilot@skyline.test', type: 'SEP', issuedDaysAgo: 480, expiresInDays: 250 },
   { company: 'skyline', email: 'pilot@skyline.test', type: 'MED_CLASS2', issuedDaysAgo: 700, expiresInDays: 45 },
@@ -26,13 +32,18 @@ const CERTIFICATES: Array<{ company: Company; email: string; type: string; issue
 ];
 
 const GROUPS: Array<{ name: string; color: string; members: string[] }> = [
-  { name: 'Instructors', color: '#3788d8', members: ['headtraining@skyline.test', 'ground@skyline.test', 'instructor@skyline.test'] },
+  {
+    name: 'Instructors',
+    color: '#3788d8',
+    members: ['headtraining@skyline.test', 'ground@skyline.test', 'instructor@skyline.test'],
+  },
   { name: 'Private pilots', color: '#2ecc71', members: ['pilot@skyline.test', 'dual@demo.test'] },
   { name: 'Students 2025', color: '#f39c12', members: ['student@skyline.test'] },
 ];
 
 async function seedCertificates(uow: UnitOfWork, refs: SeedRefs) {
-  const day = (offset: number) => DateTime.fromSeconds(refs.now + offset * 86400, { zone: 'UTC' }).toISODate() as string;
+  const day = (offset: number) =>
+    DateTime.fromSeconds(refs.now + offset * 86400, { zone: 'UTC' }).toISODate() as string;
   for (const c of CERTIFICATES) {
     const companyId = refs.companies[c.company];
     await uow.trx
@@ -60,10 +71,21 @@ async function seedGroups(uow: UnitOfWork, refs: SeedRefs) {
   const companyId = refs.companies.skyline;
   for (const g of GROUPS) {
     const id = uuidv7();
-    await uow.trx.insertInto('pilot_groups').values({ id, company_id: companyId, name: g.name, color: g.color, created: refs.now, modified: refs.now }).execute();
+    await uow.trx
+      .insertInto('pilot_groups')
+      .values({ id, company_id: companyId, name: g.name, color: g.color, created: refs.now, modified: refs.now })
+      .execute();
     await uow.trx
       .insertInto('pilot_group_members')
-      .values(g.members.map((email) => ({ id: uuidv7(), company_id: companyId, pilot_group_id: id, user_id: refs.users.skyline[email], created: refs.now })))
+      .values(
+        g.members.map((email) => ({
+          id: uuidv7(),
+          company_id: companyId,
+          pilot_group_id: id,
+          user_id: refs.users.skyline[email],
+          created: refs.now,
+        })),
+      )
       .execute();
   }
 }
@@ -76,12 +98,34 @@ async function seedSchedules(uow: UnitOfWork, refs: SeedRefs) {
   const instructor = refs.users.skyline['instructor@skyline.test'];
   const pilot = refs.users.skyline['pilot@skyline.test'];
   const tomorrow = DateTime.fromSeconds(refs.now, { zone }).plus({ days: 1 }).startOf('day');
-  const rows: Array<{ base: string; user: string; start: number | null; end: number | null; type: string; always: boolean }> = [];
+  const rows: Array<{
+    base: string;
+    user: string;
+    start: number | null;
+    end: number | null;
+    type: string;
+    always: boolean;
+  }> = [];
   for (let i = 0; i < 7; i++) {
     const d = tomorrow.plus({ days: i });
     const weekend = d.weekday >= 6;
-    rows.push({ base: cv, user: instructor, start: d.set({ hour: weekend ? 0 : 8 }).toUnixInteger(), end: (weekend ? d.plus({ days: 1 }) : d.set({ hour: 16 })).toUnixInteger(), type: weekend ? 'OFF' : 'DUTY', always: false });
-    if (!weekend && i % 2 === 0) rows.push({ base: cv, user: pilot, start: d.set({ hour: 9 }).toUnixInteger(), end: d.set({ hour: 13 }).toUnixInteger(), type: 'STANDBY', always: false });
+    rows.push({
+      base: cv,
+      user: instructor,
+      start: d.set({ hour: weekend ? 0 : 8 }).toUnixInteger(),
+      end: (weekend ? d.plus({ days: 1 }) : d.set({ hour: 16 })).toUnixInteger(),
+      type: weekend ? 'OFF' : 'DUTY',
+      always: false,
+    });
+    if (!weekend && i % 2 === 0)
+      rows.push({
+        base: cv,
+        user: pilot,
+        start: d.set({ hour: 9 }).toUnixInteger(),
+        end: d.set({ hour: 13 }).toUnixInteger(),
+        type: 'STANDBY',
+        always: false,
+      });
   }
   rows.push({ base: refs.bases['Sabadell'], user: instructor, start: null, end: null, type: 'STANDBY', always: true });
   for (const r of rows) {

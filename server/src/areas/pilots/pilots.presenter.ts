@@ -19,7 +19,17 @@ const country = (id: string | null) => (id ? { id, name: COUNTRIES[id] ?? null }
  * list is the shared one of the replicated directory, so REST and offline
  * data agree; `UserGroup` goes with `user_group_id`.
  */
-const HIDDEN_USER_FIELDS = ['email', 'user_group_id', 'user_login_count', 'email_status', 'expiration', 'alerts', 'message_alerts', 'newsletter', 'whatsapp'] as const;
+const HIDDEN_USER_FIELDS = [
+  'email',
+  'user_group_id',
+  'user_login_count',
+  'email_status',
+  'expiration',
+  'alerts',
+  'message_alerts',
+  'newsletter',
+  'whatsapp',
+] as const;
 const HIDDEN_DETAIL_FIELDS = ['phone', 'phone2', 'address', 'city', 'pc', 'passport', 'emergency_contact'] as const;
 
 /**
@@ -34,22 +44,46 @@ const HIDDEN_DETAIL_FIELDS = ['phone', 'phone2', 'address', 'city', 'pc', 'passp
  */
 export async function viewPilot(ctx: AppContext, actor: Actor, id: string | undefined) {
   const targetId = id ?? actor.userId;
-  const u = await ctx.db.selectFrom('users').selectAll().where('company_id', '=', actor.companyId).where('id', '=', targetId).where('deleted', '=', 0).executeTakeFirst();
+  const u = await ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', targetId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!u) throw notFound('Pilot not found');
   const full = mayViewPilotInFull(actor);
   const own = u.id === actor.userId;
   const seesPrivate = full || own;
 
-  const company = await ctx.db.selectFrom('companies').select(['id', 'name', 'plan', 'billing_enabled']).where('id', '=', actor.companyId).executeTakeFirstOrThrow();
+  const company = await ctx.db
+    .selectFrom('companies')
+    .select(['id', 'name', 'plan', 'billing_enabled'])
+    .where('id', '=', actor.companyId)
+    .executeTakeFirstOrThrow();
   const base = u.base_id
-    ? await ctx.db.selectFrom('bases').select(['id', 'name', 'airport_id', 'is_default']).where('company_id', '=', actor.companyId).where('id', '=', u.base_id).where('deleted', '=', 0).executeTakeFirst()
+    ? await ctx.db
+        .selectFrom('bases')
+        .select(['id', 'name', 'airport_id', 'is_default'])
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', u.base_id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst()
     : undefined;
   const supervisor = u.supervisor_id
-    ? await ctx.db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', actor.companyId).where('id', '=', u.supervisor_id).where('deleted', '=', 0).executeTakeFirst()
+    ? await ctx.db
+        .selectFrom('users')
+        .select(['id', 'name', 'surname'])
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', u.supervisor_id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst()
     : undefined;
   const aircraft = await ctx.db
     .selectFrom('pilot_aircraft as pa')
-    .innerJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'pa.aircraft_id').on('a.company_id', '=', actor.companyId).on('a.deleted', '=', 0))
+    .innerJoin('aircraft as a', (j) =>
+      j.onRef('a.id', '=', 'pa.aircraft_id').on('a.company_id', '=', actor.companyId).on('a.deleted', '=', 0),
+    )
     .select(['a.id', 'a.registration'])
     .where('pa.company_id', '=', actor.companyId)
     .where('pa.user_id', '=', u.id)
@@ -57,7 +91,9 @@ export async function viewPilot(ctx: AppContext, actor: Actor, id: string | unde
     .execute();
   const flightTypes = await ctx.db
     .selectFrom('pilot_flight_types as pt')
-    .innerJoin('flight_types as t', (j) => j.onRef('t.id', '=', 'pt.flight_type_id').on('t.company_id', '=', actor.companyId).on('t.deleted', '=', 0))
+    .innerJoin('flight_types as t', (j) =>
+      j.onRef('t.id', '=', 'pt.flight_type_id').on('t.company_id', '=', actor.companyId).on('t.deleted', '=', 0),
+    )
     .select(['t.id', 't.name', 't.color'])
     .where('pt.company_id', '=', actor.companyId)
     .where('pt.user_id', '=', u.id)
@@ -114,7 +150,9 @@ export async function viewPilot(ctx: AppContext, actor: Actor, id: string | unde
     ...(seesPrivate ? { UserGroup: presentUserGroup(u.user_group_id) } : {}),
     Company: { id: company.id, name: company.name, plan: company.plan },
     Base: base ? { id: base.id, name: base.name, airport_id: base.airport_id, default: !!base.is_default } : null,
-    Supervisor: supervisor ? { id: supervisor.id, UserDetail: { name: supervisor.name, surname: supervisor.surname } } : null,
+    Supervisor: supervisor
+      ? { id: supervisor.id, UserDetail: { name: supervisor.name, surname: supervisor.surname } }
+      : null,
     ...(seesPrivate ? { UserCertificate: await certificatesOf(ctx.db, actor.companyId, u.id) } : {}),
     PilotGroup: groups.map((g) => ({ id: g.id, name: g.name, color: g.color })),
     AttributedAircraft: Object.fromEntries(aircraft.map((a) => [a.id, a.registration])),

@@ -9,14 +9,16 @@ import { ZPaginate } from '../../http/responses.ts';
 
 /** GET /pilots/list{/*named}.json */
 export const ZPilotsList = z.strictObject({
-  pilots: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    surname: z.string(),
-    user_group_id: z.number().nullable(),
-    active: z.boolean(),
-    pilot: z.boolean(),
-  })),
+  pilots: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      surname: z.string(),
+      user_group_id: z.number().nullable(),
+      active: z.boolean(),
+      pilot: z.boolean(),
+    }),
+  ),
 });
 
 /** GET /pilots/index{/*named}.json */
@@ -46,35 +48,45 @@ export const ZPilotsView = z.strictObject({
 
 /** GET /pilots/changes/:userId.json */
 export const ZPilotsChanges = z.strictObject({
-  changes: z.array(z.object({
-    UserChange: z.object({
-      id: z.string(),
-      user_id: z.string(),
-      action: z.string(),
-      fields: z.array(z.object({
-        field: z.string(),
-        from: z.unknown(),
-        to: z.unknown(),
-      })),
-      created: z.number(),
+  changes: z.array(
+    z.object({
+      UserChange: z.object({
+        id: z.string(),
+        user_id: z.string(),
+        action: z.string(),
+        fields: z.array(
+          z.object({
+            field: z.string(),
+            from: z.unknown(),
+            to: z.unknown(),
+          }),
+        ),
+        created: z.number(),
+      }),
+      ChangedBy: z
+        .object({
+          id: z.string(),
+          name: z.string().nullable(),
+          surname: z.string().nullable(),
+        })
+        .nullable(),
     }),
-    ChangedBy: z.object({
-      id: z.string(),
-      name: z.string().nullable(),
-      surname: z.string().nullable(),
-    }).nullable(),
-  })),
+  ),
   paginate: ZPaginate,
 });
 
 /** GET /pilots/certificate_types.json */
 export const ZPilotsCertificateTypes = z.strictObject({
-  certificate_types: z.array(z.object({
-    key: z.string(),
-    name: z.string(),
-    kind: z.enum(["licence", "rating", "medical"]),
-    authority: z.enum(["EASA", "FAA"]),
-  })).readonly(),
+  certificate_types: z
+    .array(
+      z.object({
+        key: z.string(),
+        name: z.string(),
+        kind: z.enum(['licence', 'rating', 'medical']),
+        authority: z.enum(['EASA', 'FAA']),
+      }),
+    )
+    .readonly(),
 });
 
 /** GET /pilots/totals{/:userId}.json */
@@ -151,7 +163,7 @@ export const ZPilotsTotals = z.strictObject({
       icon: z.string(),
       time: z.number(),
     }),
-    "Cross Country": z.object({
+    'Cross Country': z.object({
       icon: z.string(),
       time: z.number(),
     }),
@@ -159,7 +171,7 @@ export const ZPilotsTotals = z.strictObject({
       icon: z.string(),
       time: z.number(),
     }),
-    "Multi Engine": z.object({
+    'Multi Engine': z.object({
       icon: z.string(),
       time: z.number(),
     }),

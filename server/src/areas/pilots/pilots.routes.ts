@@ -11,17 +11,35 @@ import { currencyRequirements, pilotCurrency, pilotTotals, saveCurrencyRequireme
 import { ZCurrencyRequirements, ZPilotCreate, ZPilotIndex, ZPilotList } from './pilots.schema.ts';
 import { createPilot, editPilot } from './pilots.service.ts';
 import { viewPilot } from './pilots.presenter.ts';
-import { ZPilotsList, ZPilotsIndex, ZPilotsCreate, ZPilotsEdit, ZPilotsView, ZPilotsChanges, ZPilotsCertificateTypes, ZPilotsTotals, ZPilotsGetCurrency, ZPilotsCurrencyRequirements, ZPilotsCurrencyRequirementsPost } from './pilots.responses.ts';
+import {
+  ZPilotsList,
+  ZPilotsIndex,
+  ZPilotsCreate,
+  ZPilotsEdit,
+  ZPilotsView,
+  ZPilotsChanges,
+  ZPilotsCertificateTypes,
+  ZPilotsTotals,
+  ZPilotsGetCurrency,
+  ZPilotsCurrencyRequirements,
+  ZPilotsCurrencyRequirementsPost,
+} from './pilots.responses.ts';
 
 type Named = { named?: string[] };
-const zPage = z.coerce.number({ error: 'Expected a page number' }).int('Expected a page number').min(1, 'Pages start at 1').max(1_000_000).default(1);
+const zPage = z.coerce
+  .number({ error: 'Expected a page number' })
+  .int('Expected a page number')
+  .min(1, 'Pages start at 1')
+  .max(1_000_000)
+  .default(1);
 
 export const pilotsRoutes = [
   defineRoute({
     method: 'GET',
     path: '/pilots/list{/*named}.json',
     area: 'pilots',
-    summary: 'Minimal list of the company’s live accounts by role, name, surname; named parameters active:{1|0|all} (default 1), pilot:{1|0|all} (default 1)',
+    summary:
+      'Minimal list of the company’s live accounts by role, name, surname; named parameters active:{1|0|all} (default 1), pilot:{1|0|all} (default 1)',
     access: { who: GATES.member },
     response: ZPilotsList,
     named: ZPilotList,
@@ -43,7 +61,8 @@ export const pilotsRoutes = [
     method: 'POST',
     path: '/pilots/create.json',
     area: 'pilots',
-    summary: 'Create a pilot: User{user_group_id (190; >= 150), email, active, created, send_email}, UserDetail{name, surname, timezone_id}; answers {id, result, validation}',
+    summary:
+      'Create a pilot: User{user_group_id (190; >= 150), email, active, created, send_email}, UserDetail{name, surname, timezone_id}; answers {id, result, validation}',
     access: { who: pilotGates.admin },
     body: ZPilotCreate,
     validationKey: 'validation',
@@ -54,7 +73,8 @@ export const pilotsRoutes = [
     method: 'POST',
     path: '/pilots/edit.json',
     area: 'pilots',
-    summary: 'Edit a pilot: User (id required), UserDetail, AttributedAircraft, FlightType, PilotGroup maps; answers {id, result, errors[]}',
+    summary:
+      'Edit a pilot: User (id required), UserDetail, AttributedAircraft, FlightType, PilotGroup maps; answers {id, result, errors[]}',
     access: { who: pilotGates.admin },
     // Parsed by the service: failures answer the flat `errors[]` list of this endpoint.
     body: z.unknown(),
@@ -65,7 +85,8 @@ export const pilotsRoutes = [
     method: 'GET',
     path: '/pilots/view{/:id}.json',
     area: 'pilots',
-    summary: 'A pilot (default: the caller) with groups, aircraft, flight types, certificates and logins, by the viewer’s visibility',
+    summary:
+      'A pilot (default: the caller) with groups, aircraft, flight types, certificates and logins, by the viewer’s visibility',
     access: { who: GATES.member },
     params: z.object({ id: zId.optional() }),
     response: ZPilotsView,
@@ -95,7 +116,8 @@ export const pilotsRoutes = [
     method: 'GET',
     path: '/pilots/totals{/:userId}.json',
     area: 'pilots',
-    summary: 'Logbook totals from LANDED flights (default: the caller); staff anyone, others themselves and their students',
+    summary:
+      'Logbook totals from LANDED flights (default: the caller); staff anyone, others themselves and their students',
     access: { who: GATES.member },
     params: z.object({ userId: zId.optional() }),
     response: ZPilotsTotals,
@@ -108,7 +130,12 @@ export const pilotsRoutes = [
     // The threshold is read from the staff gate (roles.ts), the rule the handler applies.
     summary: `Currency against the company requirements: d1 days for landings (30, max 999), d2 night landings (90), d3 hours (90); userId forced to the caller when null or role > ${GATES.staff.maxRole}`,
     access: { who: GATES.member },
-    params: z.object({ userId: z.string().max(64).optional(), d1: z.string().max(12).optional(), d2: z.string().max(12).optional(), d3: z.string().max(12).optional() }),
+    params: z.object({
+      userId: z.string().max(64).optional(),
+      d1: z.string().max(12).optional(),
+      d2: z.string().max(12).optional(),
+      d3: z.string().max(12).optional(),
+    }),
     response: ZPilotsGetCurrency,
     handler: ({ ctx, actor, params }) => pilotCurrency(ctx, actor, params),
   }),

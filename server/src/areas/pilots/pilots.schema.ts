@@ -30,7 +30,9 @@ const zCreatedRaw = z.unknown().optional();
 /** Falsy map values mean "unchecked" (HTML forms post 0 for an unchecked box); only truthy keys are saved. */
 const FALSY = new Set<unknown>([false, 0, '0', 'false', 'off', '', null, undefined]);
 const zIdMap = z
-  .union([z.literal(''), z.null(), z.array(z.union([zId, z.number()])), z.record(z.string(), z.unknown())], { error: 'Expected a map {id: 1}' })
+  .union([z.literal(''), z.null(), z.array(z.union([zId, z.number()])), z.record(z.string(), z.unknown())], {
+    error: 'Expected a map {id: 1}',
+  })
   .optional()
   .transform((v) => {
     if (v === undefined) return undefined;
@@ -54,7 +56,11 @@ export const ZPilotCreate = z.preprocess(
         billing: zBoolish.optional(),
         base_id: clearable(zId),
         supervisor_id: clearable(zId),
-        language: z.string().trim().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Expected a language code such as en or pt-BR').optional(),
+        language: z
+          .string()
+          .trim()
+          .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Expected a language code such as en or pt-BR')
+          .optional(),
         expiration: clearable(zCalendarDate),
         created: zCreatedRaw,
         send_email: zBoolish.optional(),
@@ -68,24 +74,31 @@ export type TPilotCreate = z.output<typeof ZPilotCreate>;
 export const ZPilotEdit = z.preprocess(
   unwrapData,
   z.object({
-    User: z.object({
-      id: z.union([zId, z.number().int().positive().transform(String)], { error: 'User id is required' }),
-      user_group_id: zRole.optional(),
-      email: clearable(zEmail),
-      active: zBoolish.optional(),
-      pilot: zBoolish.optional(),
-      billing: zBoolish.optional(),
-      base_id: clearable(zId),
-      supervisor_id: clearable(zId),
-      language: z.string().trim().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Expected a language code such as en or pt-BR').optional(),
-      expiration: clearable(zCalendarDate),
-      created: zCreatedRaw,
-      send_email: zBoolish.optional(),
-      alerts: zBoolish.optional(),
-      message_alerts: zBoolish.optional(),
-      newsletter: zBoolish.optional(),
-      whatsapp: zBoolish.optional(),
-    }, { error: 'User is required' }),
+    User: z.object(
+      {
+        id: z.union([zId, z.number().int().positive().transform(String)], { error: 'User id is required' }),
+        user_group_id: zRole.optional(),
+        email: clearable(zEmail),
+        active: zBoolish.optional(),
+        pilot: zBoolish.optional(),
+        billing: zBoolish.optional(),
+        base_id: clearable(zId),
+        supervisor_id: clearable(zId),
+        language: z
+          .string()
+          .trim()
+          .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Expected a language code such as en or pt-BR')
+          .optional(),
+        expiration: clearable(zCalendarDate),
+        created: zCreatedRaw,
+        send_email: zBoolish.optional(),
+        alerts: zBoolish.optional(),
+        message_alerts: zBoolish.optional(),
+        newsletter: zBoolish.optional(),
+        whatsapp: zBoolish.optional(),
+      },
+      { error: 'User is required' },
+    ),
     UserDetail: ZManagerDetailFields.prefault({}),
     AttributedAircraft: zIdMap,
     FlightType: zIdMap,
@@ -116,12 +129,24 @@ export const INDEX_DEFAULT_LIMIT = 50;
 export const INDEX_MAX_PAGE = 1_000_000;
 
 export const ZPilotIndex = z.object({
-  page: zIntish.pipe(z.number().int().min(1, 'Pages start at 1').max(INDEX_MAX_PAGE, `At most page ${INDEX_MAX_PAGE}`)).default(1),
+  page: zIntish
+    .pipe(z.number().int().min(1, 'Pages start at 1').max(INDEX_MAX_PAGE, `At most page ${INDEX_MAX_PAGE}`))
+    .default(1),
   // Above the maximum the page is clamped rather than refused (Part A 8: max 100000).
-  limit: zIntish.pipe(z.number().int().min(1, 'At least 1')).transform((n) => Math.min(n, INDEX_MAX_LIMIT)).default(INDEX_DEFAULT_LIMIT),
+  limit: zIntish
+    .pipe(z.number().int().min(1, 'At least 1'))
+    .transform((n) => Math.min(n, INDEX_MAX_LIMIT))
+    .default(INDEX_DEFAULT_LIMIT),
   search: z.string().trim().max(100, 'At most 100 characters').optional(),
   // A known role only: an out-of-range number would overflow the integer column on PostgreSQL.
-  user_group_id: zIntish.pipe(z.number().int().refine((v) => isRole(v), 'Unknown role')).optional(),
+  user_group_id: zIntish
+    .pipe(
+      z
+        .number()
+        .int()
+        .refine((v) => isRole(v), 'Unknown role'),
+    )
+    .optional(),
   pilot_group: zId.optional(),
   base_id: zId.optional(),
   active: zBoolish.optional(),
@@ -139,7 +164,14 @@ export const ZCurrencyRequirements = z.preprocess(
     landings: zIntish.pipe(z.number().int().min(0, 'At least 0').max(100, 'At most 100')),
     night_landings: zIntish.pipe(z.number().int().min(0, 'At least 0').max(100, 'At most 100')),
     hours: z
-      .union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/, 'Expected hours as a number').transform(Number)])
+      .union([
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d+(\.\d+)?$/, 'Expected hours as a number')
+          .transform(Number),
+      ])
       .pipe(z.number().min(0, 'At least 0').max(1000, 'At most 1000')),
   }),
 );

@@ -1,5 +1,10 @@
 import { uuidv7 } from '@ops/shared';
-import { DEFAULT_PILOT_ROLE, mayViewPilotInFull, pilotCreationRoleRefusal, pilotRoleChangeRefusal } from '@ops/shared/rules/pilots/policy';
+import {
+  DEFAULT_PILOT_ROLE,
+  mayViewPilotInFull,
+  pilotCreationRoleRefusal,
+  pilotRoleChangeRefusal,
+} from '@ops/shared/rules/pilots/policy';
 import { isAuditorRole, isMechanicRole, mayChangeAccount } from '@ops/shared/rules/users/policy';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AppContext } from '../../context.ts';
@@ -23,31 +28,64 @@ export const CREATED_MAX_AHEAD = 48 * 3600;
 
 /** Unix seconds from a number or numeric text, positive and at most 48 hours ahead; anything else is dropped. */
 export function sanitizeCreated(raw: unknown, now: number): number | undefined {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  const n =
+    typeof raw === 'number'
+      ? raw
+      : typeof raw === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(raw)
+        ? Number(raw)
+        : Number.NaN;
   if (!Number.isFinite(n) || n <= 0 || n > now + CREATED_MAX_AHEAD) return undefined;
   return Math.floor(n);
 }
 
 async function livePilots(db: Kysely<DB>, companyId: string, exceptId?: string): Promise<number> {
-  let q = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).where('deleted', '=', 0).where('pilot', '=', 1).where('active', '=', 1);
+  let q = db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId)
+    .where('deleted', '=', 0)
+    .where('pilot', '=', 1)
+    .where('active', '=', 1);
   if (exceptId) q = q.where('id', '!=', exceptId);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
 async function emailTaken(db: Kysely<DB>, companyId: string, email: string, exceptId?: string): Promise<boolean> {
-  let q = db.selectFrom('users').select('id').where('company_id', '=', companyId).where('email', '=', email).where('deleted', '=', 0);
+  let q = db
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('email', '=', email)
+    .where('deleted', '=', 0);
   if (exceptId) q = q.where('id', '!=', exceptId);
   return !!(await q.executeTakeFirst());
 }
 
 /** Base and supervisor must be live records of the company (404 otherwise, like any foreign record). */
-async function checkRefs(db: Kysely<DB>, companyId: string, baseId: string | null | undefined, supervisorId: string | null | undefined) {
+async function checkRefs(
+  db: Kysely<DB>,
+  companyId: string,
+  baseId: string | null | undefined,
+  supervisorId: string | null | undefined,
+) {
   if (baseId) {
-    const b = await db.selectFrom('bases').select('id').where('company_id', '=', companyId).where('id', '=', baseId).where('deleted', '=', 0).executeTakeFirst();
+    const b = await db
+      .selectFrom('bases')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', '=', baseId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!b) throw notFound('Base not found');
   }
   if (supervisorId) {
-    const s = await db.selectFrom('users').select('id').where('company_id', '=', companyId).where('id', '=', supervisorId).where('deleted', '=', 0).executeTakeFirst();
+    const s = await db
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', '=', supervisorId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!s) throw notFound('Supervisor not found');
   }
 }
@@ -76,15 +114,26 @@ export async function createPilot(ctx: AppContext, actor: Actor, input: TPilotCr
     const e = auditorExpirationError(u.expiration, actor.company.timezone);
     if (e) errors['User.expiration'] = [e];
   }
-  if (u.email && (await emailTaken(ctx.db, actor.companyId, u.email))) errors['User.email'] = ['This email already has an account in your company'];
+  if (u.email && (await emailTaken(ctx.db, actor.companyId, u.email)))
+    errors['User.email'] = ['This email already has an account in your company'];
   const pilot = auditor ? false : (u.pilot ?? !isMechanicRole(role));
   const active = u.active ?? true;
-  if (pilot && active && actor.plan === 'free' && (await livePilots(ctx.db, actor.companyId)) >= FREE_PLAN_PILOT_LIMIT) {
+  if (
+    pilot &&
+    active &&
+    actor.plan === 'free' &&
+    (await livePilots(ctx.db, actor.companyId)) >= FREE_PLAN_PILOT_LIMIT
+  ) {
     errors['User.pilot'] = [`The free plan holds at most ${FREE_PLAN_PILOT_LIMIT} pilots`];
   }
   if (Object.keys(errors).length) {
     const limit = errors['User.pilot'] && Object.keys(errors).length === 1;
-    throw new HttpError(400, { id: null, result: false, message: limit ? `The free plan holds at most ${FREE_PLAN_PILOT_LIMIT} pilots` : 'Validation failed', validation: errors });
+    throw new HttpError(400, {
+      id: null,
+      result: false,
+      message: limit ? `The free plan holds at most ${FREE_PLAN_PILOT_LIMIT} pilots` : 'Validation failed',
+      validation: errors,
+    });
   }
   await checkRefs(ctx.db, actor.companyId, u.base_id, u.supervisor_id);
 
@@ -130,7 +179,15 @@ export async function createPilot(ctx: AppContext, actor: Actor, input: TPilotCr
       { field: 'created', from: null, to: row.created },
     ]);
     if (login && u.email && active && u.send_email === true) {
-      mails.push(await staffConfirmMail(uow, actor, { id, name: d.name as string, email: u.email, identityId: login.identityId, needsPassword: login.needsPassword }));
+      mails.push(
+        await staffConfirmMail(uow, actor, {
+          id,
+          name: d.name as string,
+          email: u.email,
+          identityId: login.identityId,
+          needsPassword: login.needsPassword,
+        }),
+      );
     }
   });
   await sendAll(ctx, mails);
@@ -138,21 +195,38 @@ export async function createPilot(ctx: AppContext, actor: Actor, input: TPilotCr
 }
 
 /** Field errors as the flat list of POST /pilots/edit.json (`"UserDetail.name: Name is required"`). */
-const flatten = (errors: FieldErrors): string[] => Object.entries(errors).flatMap(([field, list]) => list.map((m) => `${field}: ${m}`));
+const flatten = (errors: FieldErrors): string[] =>
+  Object.entries(errors).flatMap(([field, list]) => list.map((m) => `${field}: ${m}`));
 
 function editFailure(id: string | null, errors: FieldErrors): HttpError {
   const list = flatten(errors);
   return new HttpError(400, { id, result: false, message: list.join('; '), errors: list });
 }
 
-
 /** Ids of a map must be live records of the company; a foreign id is 404 like any foreign record. */
-async function checkIds(db: Kysely<DB>, table: 'aircraft' | 'flight_types' | 'pilot_groups', companyId: string, ids: readonly string[] | undefined, what: string) {
+async function checkIds(
+  db: Kysely<DB>,
+  table: 'aircraft' | 'flight_types' | 'pilot_groups',
+  companyId: string,
+  ids: readonly string[] | undefined,
+  what: string,
+) {
   if (!ids?.length) return;
   const found =
     table === 'pilot_groups'
-      ? await db.selectFrom('pilot_groups').select('id').where('company_id', '=', companyId).where('id', 'in', [...ids]).execute()
-      : await db.selectFrom(table).select('id').where('company_id', '=', companyId).where('deleted', '=', 0).where('id', 'in', [...ids]).execute();
+      ? await db
+          .selectFrom('pilot_groups')
+          .select('id')
+          .where('company_id', '=', companyId)
+          .where('id', 'in', [...ids])
+          .execute()
+      : await db
+          .selectFrom(table)
+          .select('id')
+          .where('company_id', '=', companyId)
+          .where('deleted', '=', 0)
+          .where('id', 'in', [...ids])
+          .execute();
   if (found.length !== new Set(ids).size) throw notFound(`${what} not found`);
 }
 
@@ -160,21 +234,63 @@ type JoinTable = 'pilot_aircraft' | 'pilot_flight_types' | 'pilot_group_members'
 
 async function currentJoin(db: Kysely<DB>, table: JoinTable, companyId: string, userId: string): Promise<string[]> {
   let refs: string[];
-  if (table === 'pilot_aircraft') refs = (await db.selectFrom('pilot_aircraft').select('aircraft_id as ref').where('company_id', '=', companyId).where('user_id', '=', userId).execute()).map((r) => r.ref);
-  else if (table === 'pilot_flight_types') refs = (await db.selectFrom('pilot_flight_types').select('flight_type_id as ref').where('company_id', '=', companyId).where('user_id', '=', userId).execute()).map((r) => r.ref);
-  else refs = (await db.selectFrom('pilot_group_members').select('pilot_group_id as ref').where('company_id', '=', companyId).where('user_id', '=', userId).execute()).map((r) => r.ref);
+  if (table === 'pilot_aircraft')
+    refs = (
+      await db
+        .selectFrom('pilot_aircraft')
+        .select('aircraft_id as ref')
+        .where('company_id', '=', companyId)
+        .where('user_id', '=', userId)
+        .execute()
+    ).map((r) => r.ref);
+  else if (table === 'pilot_flight_types')
+    refs = (
+      await db
+        .selectFrom('pilot_flight_types')
+        .select('flight_type_id as ref')
+        .where('company_id', '=', companyId)
+        .where('user_id', '=', userId)
+        .execute()
+    ).map((r) => r.ref);
+  else
+    refs = (
+      await db
+        .selectFrom('pilot_group_members')
+        .select('pilot_group_id as ref')
+        .where('company_id', '=', companyId)
+        .where('user_id', '=', userId)
+        .execute()
+    ).map((r) => r.ref);
   return refs.sort();
 }
 
 /** Existing joins are wiped and re-saved (Part A 4.8 item 5). */
-async function replaceJoin(uow: UnitOfWork, table: JoinTable, companyId: string, userId: string, ids: readonly string[]) {
+async function replaceJoin(
+  uow: UnitOfWork,
+  table: JoinTable,
+  companyId: string,
+  userId: string,
+  ids: readonly string[],
+) {
   await uow.trx.deleteFrom(table).where('company_id', '=', companyId).where('user_id', '=', userId).execute();
   if (!ids.length) return;
   const now = nowSeconds();
   const row = () => ({ id: uuidv7(), company_id: companyId, user_id: userId, created: now });
-  if (table === 'pilot_aircraft') await uow.trx.insertInto(table).values(ids.map((ref) => ({ ...row(), aircraft_id: ref }))).execute();
-  else if (table === 'pilot_flight_types') await uow.trx.insertInto(table).values(ids.map((ref) => ({ ...row(), flight_type_id: ref }))).execute();
-  else await uow.trx.insertInto(table).values(ids.map((ref) => ({ ...row(), pilot_group_id: ref }))).execute();
+  if (table === 'pilot_aircraft')
+    await uow.trx
+      .insertInto(table)
+      .values(ids.map((ref) => ({ ...row(), aircraft_id: ref })))
+      .execute();
+  else if (table === 'pilot_flight_types')
+    await uow.trx
+      .insertInto(table)
+      .values(ids.map((ref) => ({ ...row(), flight_type_id: ref })))
+      .execute();
+  else
+    await uow.trx
+      .insertInto(table)
+      .values(ids.map((ref) => ({ ...row(), pilot_group_id: ref })))
+      .execute();
 }
 
 /**
@@ -185,12 +301,20 @@ async function replaceJoin(uow: UnitOfWork, table: JoinTable, companyId: string,
  */
 export async function editPilot(ctx: AppContext, actor: Actor, raw: unknown) {
   const parsed = ZPilotEdit.safeParse(raw ?? {});
-  const rawId = ((raw as { User?: { id?: unknown }; data?: { User?: { id?: unknown } } } | null)?.User?.id ?? null) as string | null;
+  const rawId = ((raw as { User?: { id?: unknown }; data?: { User?: { id?: unknown } } } | null)?.User?.id ?? null) as
+    | string
+    | null;
   if (!parsed.success) throw editFailure(typeof rawId === 'string' ? rawId : null, zodFieldErrors(parsed.error));
   const input: TPilotEdit = parsed.data;
   const u = input.User;
   const d = input.UserDetail;
-  const target = await ctx.db.selectFrom('users').selectAll().where('company_id', '=', actor.companyId).where('id', '=', u.id).where('deleted', '=', 0).executeTakeFirst();
+  const target = await ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', u.id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!target) throw notFound('Pilot not found');
   if (!mayChangeAccount(actor, target)) throw forbidden('You cannot edit an account above your own role');
 
@@ -203,20 +327,31 @@ export async function editPilot(ctx: AppContext, actor: Actor, raw: unknown) {
     if (e) errors['User.user_group_id'] = [e];
   }
   if (auditor) {
-    const e = auditorExpirationError(u.expiration === undefined ? target.expiration : u.expiration, actor.company.timezone);
+    const e = auditorExpirationError(
+      u.expiration === undefined ? target.expiration : u.expiration,
+      actor.company.timezone,
+    );
     if (e) errors['User.expiration'] = [e];
   }
   const emailChanged = u.email !== undefined && u.email !== target.email;
-  if (emailChanged && u.email && (await emailTaken(ctx.db, actor.companyId, u.email, target.id))) errors['User.email'] = ['This email already has an account in your company'];
+  if (emailChanged && u.email && (await emailTaken(ctx.db, actor.companyId, u.email, target.id)))
+    errors['User.email'] = ['This email already has an account in your company'];
   if (u.active === false && target.id === actor.userId) errors['User.active'] = ['You cannot deactivate yourself'];
   const pilot = auditor ? false : (u.pilot ?? !!target.pilot);
   const active = u.active ?? !!target.active;
-  if (pilot && active && !(target.pilot && target.active) && actor.plan === 'free' && (await livePilots(ctx.db, actor.companyId, target.id)) >= FREE_PLAN_PILOT_LIMIT) {
+  if (
+    pilot &&
+    active &&
+    !(target.pilot && target.active) &&
+    actor.plan === 'free' &&
+    (await livePilots(ctx.db, actor.companyId, target.id)) >= FREE_PLAN_PILOT_LIMIT
+  ) {
     errors['User.pilot'] = [`The free plan holds at most ${FREE_PLAN_PILOT_LIMIT} pilots`];
   }
   if (Object.keys(errors).length) throw editFailure(target.id, errors);
   await checkRefs(ctx.db, actor.companyId, u.base_id, u.supervisor_id);
-  if (u.supervisor_id === target.id) throw editFailure(target.id, { 'User.supervisor_id': ['A person cannot supervise themself'] });
+  if (u.supervisor_id === target.id)
+    throw editFailure(target.id, { 'User.supervisor_id': ['A person cannot supervise themself'] });
   await checkIds(ctx.db, 'aircraft', actor.companyId, input.AttributedAircraft, 'Aircraft');
   await checkIds(ctx.db, 'flight_types', actor.companyId, input.FlightType, 'Flight type');
   await checkIds(ctx.db, 'pilot_groups', actor.companyId, input.PilotGroup, 'Pilot group');
@@ -242,19 +377,41 @@ export async function editPilot(ctx: AppContext, actor: Actor, raw: unknown) {
     };
     // Part A 4.4: an external auditor never leaves EMAIL two-factor, whatever endpoint changes the role.
     if (auditor) set.two_factor = 'EMAIL';
-    if (emailChanged) Object.assign(set, await moveToEmail(uow, actor, target, u.email ?? null, active && u.send_email === true, mails));
+    if (emailChanged)
+      Object.assign(
+        set,
+        await moveToEmail(uow, actor, target, u.email ?? null, active && u.send_email === true, mails),
+      );
     const changes: FieldChange[] = diff(target as unknown as Record<string, unknown>, set as Record<string, unknown>);
     set.change_no = await uow.changeNo(actor.companyId, 'users');
     set.modified = now;
-    await uow.trx.updateTable('users').set(set).where('company_id', '=', actor.companyId).where('id', '=', target.id).execute();
+    await uow.trx
+      .updateTable('users')
+      .set(set)
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', target.id)
+      .execute();
 
     // Preferences live on the login and are shared by every account of the email; WhatsApp is only ever switched off here.
     const identityId = (set.identity_id === undefined ? target.identity_id : set.identity_id) as string | null;
-    const prefs = defined({ alerts: flag(u.alerts), message_alerts: flag(u.message_alerts), newsletter: flag(u.newsletter), whatsapp: u.whatsapp === false ? 0 : undefined });
+    const prefs = defined({
+      alerts: flag(u.alerts),
+      message_alerts: flag(u.message_alerts),
+      newsletter: flag(u.newsletter),
+      whatsapp: u.whatsapp === false ? 0 : undefined,
+    });
     if (identityId && Object.keys(prefs).length) {
-      const before = await uow.trx.selectFrom('identities').select(['alerts', 'message_alerts', 'newsletter', 'whatsapp']).where('id', '=', identityId).executeTakeFirstOrThrow();
+      const before = await uow.trx
+        .selectFrom('identities')
+        .select(['alerts', 'message_alerts', 'newsletter', 'whatsapp'])
+        .where('id', '=', identityId)
+        .executeTakeFirstOrThrow();
       changes.push(...diff(before, prefs, 'preferences.'));
-      await uow.trx.updateTable('identities').set({ ...prefs, modified: now }).where('id', '=', identityId).execute();
+      await uow.trx
+        .updateTable('identities')
+        .set({ ...prefs, modified: now })
+        .where('id', '=', identityId)
+        .execute();
     }
 
     const joins: Array<[JoinTable, string[] | undefined, string]> = [

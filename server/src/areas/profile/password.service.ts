@@ -9,9 +9,18 @@ import { clearFailures, recordFailure, throttleWait } from '../accounts/throttle
  * changes). Failures count against the same per-email and per-address limits
  * as sign-in, so a stolen session cannot be used to guess the password.
  */
-export async function verifyOwnPassword(ctx: AppContext, actor: Actor, password: string, ip: string | null): Promise<boolean> {
+export async function verifyOwnPassword(
+  ctx: AppContext,
+  actor: Actor,
+  password: string,
+  ip: string | null,
+): Promise<boolean> {
   if (!actor.identityId) return false;
-  const identity = await ctx.db.selectFrom('identities').select(['email', 'password_hash']).where('id', '=', actor.identityId).executeTakeFirst();
+  const identity = await ctx.db
+    .selectFrom('identities')
+    .select(['email', 'password_hash'])
+    .where('id', '=', actor.identityId)
+    .executeTakeFirst();
   if (!identity) return false;
   const address = ip ?? 'unknown';
   const wait = await throttleWait(ctx.db, identity.email, address);

@@ -37,36 +37,43 @@ export const ZUsersActivate = z.strictObject({
 });
 
 /** POST /users/whatsapp.json */
-export const ZUsersWhatsapp = z.union([z.object({
-  result: z.boolean(),
-  message: z.string(),
-  whatsapp: z.boolean(),
-  phone: z.string(),
-}), z.object({
-  result: z.boolean(),
-  message: z.string(),
-  phone: z.string(),
-  expires: z.number(),
-})]);
+export const ZUsersWhatsapp = z.union([
+  z.object({
+    result: z.boolean(),
+    message: z.string(),
+    whatsapp: z.boolean(),
+    phone: z.string(),
+  }),
+  z.object({
+    result: z.boolean(),
+    message: z.string(),
+    phone: z.string(),
+    expires: z.number(),
+  }),
+]);
 
 /** GET /users/logins.json */
 export const ZUsersLogins = z.strictObject({
-  logins: z.array(z.object({
-    id: z.string(),
-    created: z.number(),
-    ip: z.string().nullable(),
-    user_agent: z.string().nullable(),
-    method: z.string(),
-  })),
-  sessions: z.array(z.object({
-    id: z.string(),
-    created: z.number(),
-    last_seen: z.number(),
-    expires: z.number(),
-    ip: z.string().nullable(),
-    user_agent: z.string().nullable(),
-    current: z.boolean(),
-  })),
+  logins: z.array(
+    z.object({
+      id: z.string(),
+      created: z.number(),
+      ip: z.string().nullable(),
+      user_agent: z.string().nullable(),
+      method: z.string(),
+    }),
+  ),
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      created: z.number(),
+      last_seen: z.number(),
+      expires: z.number(),
+      ip: z.string().nullable(),
+      user_agent: z.string().nullable(),
+      current: z.boolean(),
+    }),
+  ),
   currentSession: z.string().nullable(),
 });
 
@@ -80,9 +87,11 @@ export const ZUsersClosesession = z.strictObject({
 
 /** GET /users/user_groups{/:staff}.json */
 export const ZUsersUserGroups = z.strictObject({
-  user_groups: z.array(z.object({
-    UserGroup: ZUserGroup,
-  })),
+  user_groups: z.array(
+    z.object({
+      UserGroup: ZUserGroup,
+    }),
+  ),
 });
 
 /** GET /users/countries.json */

@@ -6,24 +6,49 @@ import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zEmail, zId } from '../../http/zod.ts';
 import { presentUserGroup } from '../users/users.presenter.ts';
 import { ZUserDetailFields } from '../users/users.schema.ts';
-import { changeEmail, changePassword, closeSession, confirmEmail, editProfile, loginsAndSessions, viewProfile } from './profile.service.ts';
+import {
+  changeEmail,
+  changePassword,
+  closeSession,
+  confirmEmail,
+  editProfile,
+  loginsAndSessions,
+  viewProfile,
+} from './profile.service.ts';
 import { activateAccount } from './activation.service.ts';
 import { requestWhatsappCode, verifyWhatsappCode } from './whatsapp.service.ts';
-import { ZUsersView, ZUsersEmail, ZUsersPassword, ZUsersActivate, ZUsersWhatsapp, ZUsersLogins, ZUsersClosesession, ZUsersUserGroups, ZUsersCountries } from './profile.responses.ts';
+import {
+  ZUsersView,
+  ZUsersEmail,
+  ZUsersPassword,
+  ZUsersActivate,
+  ZUsersWhatsapp,
+  ZUsersLogins,
+  ZUsersClosesession,
+  ZUsersUserGroups,
+  ZUsersCountries,
+} from './profile.responses.ts';
 
 const unwrap = (raw: unknown) => {
   const b = (raw ?? {}) as Record<string, unknown>;
   return typeof b.data === 'object' && b.data !== null ? b.data : b;
 };
 
-const required = (label: string) => z.string({ error: `${label} is required` }).min(1, `${label} is required`).max(1024, 'Too long');
+const required = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .min(1, `${label} is required`)
+    .max(1024, 'Too long');
 
 const ZProfileEdit = z.preprocess(
   unwrap,
   z.object({
     User: z
       .object({
-        language: z.string().trim().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Expected a language code such as en or pt-BR'),
+        language: z
+          .string()
+          .trim()
+          .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Expected a language code such as en or pt-BR'),
         two_factor: z.enum(TWO_FACTOR_MODES, { error: `Expected one of ${TWO_FACTOR_MODES.join(', ')}` }),
         alerts: zBoolish,
         message_alerts: zBoolish,
@@ -63,7 +88,8 @@ export const profileRoutes = [
     method: 'POST',
     path: '/users/edit.json',
     area: 'profile',
-    summary: 'Change any subset of the own profile and preferences (alerts, message_alerts, newsletter; whatsapp only off); answers the profile',
+    summary:
+      'Change any subset of the own profile and preferences (alerts, message_alerts, newsletter; whatsapp only off); answers the profile',
     access: { who: GATES.member },
     body: ZProfileEdit,
     response: ZUsersView,
@@ -73,7 +99,8 @@ export const profileRoutes = [
     method: 'POST',
     path: '/users/email.json',
     area: 'profile',
-    summary: 'Change the own address: new_email, new_email_repeat, password; unconfirmed until the mailed link is confirmed',
+    summary:
+      'Change the own address: new_email, new_email_repeat, password; unconfirmed until the mailed link is confirmed',
     access: { who: GATES.member },
     body: z.object({
       new_email: z.string({ error: 'New email is required' }).trim().min(1, 'New email is required').pipe(zEmail),
@@ -97,9 +124,14 @@ export const profileRoutes = [
     method: 'POST',
     path: '/users/password.json',
     area: 'profile',
-    summary: 'Change the own password (password, newpassword, newpasswordrepeat); other sessions of the login end; answers `{result, message, sessions_closed}`',
+    summary:
+      'Change the own password (password, newpassword, newpasswordrepeat); other sessions of the login end; answers `{result, message, sessions_closed}`',
     access: { who: GATES.member },
-    body: z.object({ password: required('Current password'), newpassword: required('New password'), newpasswordrepeat: required('Repeat the new password') }),
+    body: z.object({
+      password: required('Current password'),
+      newpassword: required('New password'),
+      newpasswordrepeat: required('Repeat the new password'),
+    }),
     response: ZUsersPassword,
     handler: ({ ctx, actor, body, req }) => changePassword(ctx, actor, body, req.ip ?? null),
   }),
@@ -107,9 +139,14 @@ export const profileRoutes = [
     method: 'POST',
     path: '/users/activate.json',
     area: 'profile',
-    summary: 'Set the password of a login created by an administrator with the token of its activation mail (public: the token is the credential); answers `{result, message, email}`',
+    summary:
+      'Set the password of a login created by an administrator with the token of its activation mail (public: the token is the credential); answers `{result, message, email}`',
     access: { public: true },
-    body: z.object({ token: required('Token').pipe(z.string().max(200, 'Unknown activation link')), password: required('Password'), passwordrepeat: required('Repeat the password') }),
+    body: z.object({
+      token: required('Token').pipe(z.string().max(200, 'Unknown activation link')),
+      password: required('Password'),
+      passwordrepeat: required('Repeat the password'),
+    }),
     response: ZUsersActivate,
     handler: ({ ctx, body }) => activateAccount(ctx, body),
   }),
@@ -117,11 +154,15 @@ export const profileRoutes = [
     method: 'POST',
     path: '/users/whatsapp.json',
     area: 'profile',
-    summary: 'Switch WhatsApp messages on: `{phone?}` sends a 6-digit code (10 minutes, single use) to that E.164 number or the profile phone; `{code}` checks it and turns the login’s `whatsapp` preference on',
+    summary:
+      'Switch WhatsApp messages on: `{phone?}` sends a 6-digit code (10 minutes, single use) to that E.164 number or the profile phone; `{code}` checks it and turns the login’s `whatsapp` preference on',
     access: { who: GATES.member },
     body: ZWhatsapp,
     response: ZUsersWhatsapp,
-    handler: ({ ctx, actor, body }) => (body.code !== undefined ? verifyWhatsappCode(ctx, actor, body.code) : requestWhatsappCode(ctx, actor, body.phone || undefined)),
+    handler: ({ ctx, actor, body }) =>
+      body.code !== undefined
+        ? verifyWhatsappCode(ctx, actor, body.code)
+        : requestWhatsappCode(ctx, actor, body.phone || undefined),
   }),
   defineRoute({
     method: 'GET',
@@ -153,7 +194,9 @@ export const profileRoutes = [
     response: ZUsersUserGroups,
     handler: ({ actor, params }) => {
       // The platform administrator role is not a company role; only role 1 sees it.
-      const roles = ALL_ROLES.filter((r) => r !== ROLES.PLATFORM_ADMIN || isPlatformAdmin(actor)).filter((r) => params.staff !== '1' || isStaff(r));
+      const roles = ALL_ROLES.filter((r) => r !== ROLES.PLATFORM_ADMIN || isPlatformAdmin(actor)).filter(
+        (r) => params.staff !== '1' || isStaff(r),
+      );
       return { user_groups: roles.map((r) => ({ UserGroup: presentUserGroup(r) })) };
     },
   }),

@@ -14,7 +14,13 @@ import { preferencesOf } from '../users/users.service.ts';
 import { verifyOwnPassword } from './password.service.ts';
 
 async function ownRow(ctx: AppContext, actor: Actor) {
-  const u = await ctx.db.selectFrom('users').selectAll().where('company_id', '=', actor.companyId).where('id', '=', actor.userId).where('deleted', '=', 0).executeTakeFirst();
+  const u = await ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', actor.userId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!u) throw notFound('Account not found');
   return u;
 }
@@ -51,11 +57,20 @@ export async function editProfile(ctx: AppContext, actor: Actor, input: ProfileE
   const errors: Record<string, string[]> = {};
   if (d.name === null) errors['UserDetail.name'] = ['Name is required'];
   if (d.surname === null) errors['UserDetail.surname'] = ['Surname is required'];
-  if (u.whatsapp === true && !(await preferencesOf(ctx.db, current.identity_id)).whatsapp) errors['User.whatsapp'] = ['WhatsApp is switched on with a verification code (POST /users/whatsapp.json)'];
-  if (u.two_factor === 'TOTP' && current.two_factor !== 'TOTP') errors['User.two_factor'] = ['TOTP is switched on with /users/two_factor/totp/setup.json and enable.json'];
-  if (current.user_group_id === ROLES.AUDITOR && u.two_factor !== undefined && u.two_factor !== 'EMAIL') errors['User.two_factor'] = ['External auditors always use email codes'];
-  const prefs = defined({ alerts: flag(u.alerts), message_alerts: flag(u.message_alerts), newsletter: flag(u.newsletter), whatsapp: flag(u.whatsapp) });
-  if (Object.keys(prefs).length && !current.identity_id) errors.User = ['This account has no login, so it has no preferences'];
+  if (u.whatsapp === true && !(await preferencesOf(ctx.db, current.identity_id)).whatsapp)
+    errors['User.whatsapp'] = ['WhatsApp is switched on with a verification code (POST /users/whatsapp.json)'];
+  if (u.two_factor === 'TOTP' && current.two_factor !== 'TOTP')
+    errors['User.two_factor'] = ['TOTP is switched on with /users/two_factor/totp/setup.json and enable.json'];
+  if (current.user_group_id === ROLES.AUDITOR && u.two_factor !== undefined && u.two_factor !== 'EMAIL')
+    errors['User.two_factor'] = ['External auditors always use email codes'];
+  const prefs = defined({
+    alerts: flag(u.alerts),
+    message_alerts: flag(u.message_alerts),
+    newsletter: flag(u.newsletter),
+    whatsapp: flag(u.whatsapp),
+  });
+  if (Object.keys(prefs).length && !current.identity_id)
+    errors.User = ['This account has no login, so it has no preferences'];
   if (Object.keys(errors).length) throw validationFailed(errors);
 
   // Names were checked non-null above.
@@ -92,15 +107,33 @@ export async function editProfile(ctx: AppContext, actor: Actor, input: ProfileE
  * Accounts of the same login in other companies are not touched (a request
  * never changes another company's records).
  */
-export async function changeEmail(ctx: AppContext, actor: Actor, input: { new_email: string; new_email_repeat: string; password: string }, ip: string | null) {
+export async function changeEmail(
+  ctx: AppContext,
+  actor: Actor,
+  input: { new_email: string; new_email_repeat: string; password: string },
+  ip: string | null,
+) {
   const current = await ownRow(ctx, actor);
-  if (input.new_email === (current.email ?? '').toLowerCase()) throw badRequest('The new address is the same as the current one', { errors: { new_email: ['Same as the current address'] } });
-  if (input.new_email !== input.new_email_repeat) throw badRequest('The addresses do not match', { errors: { new_email_repeat: ['Does not match the new address'] } });
+  if (input.new_email === (current.email ?? '').toLowerCase())
+    throw badRequest('The new address is the same as the current one', {
+      errors: { new_email: ['Same as the current address'] },
+    });
+  if (input.new_email !== input.new_email_repeat)
+    throw badRequest('The addresses do not match', {
+      errors: { new_email_repeat: ['Does not match the new address'] },
+    });
   if (!current.identity_id) throw badRequest('This account has no login');
   // Spec Part A 7: a wrong current password is a 404 here.
   if (!(await verifyOwnPassword(ctx, actor, input.password, ip))) throw notFound('Wrong password');
-  const owner = await ctx.db.selectFrom('identities').select('id').where('email', '=', input.new_email).executeTakeFirst();
-  if (owner && owner.id !== current.identity_id) throw badRequest('This address belongs to another login', { errors: { new_email: ['Already used by another login'] } });
+  const owner = await ctx.db
+    .selectFrom('identities')
+    .select('id')
+    .where('email', '=', input.new_email)
+    .executeTakeFirst();
+  if (owner && owner.id !== current.identity_id)
+    throw badRequest('This address belongs to another login', {
+      errors: { new_email: ['Already used by another login'] },
+    });
 
   const identityId = current.identity_id;
   let token: string;
@@ -108,18 +141,39 @@ export async function changeEmail(ctx: AppContext, actor: Actor, input: { new_em
     token = await ctx.tx(async (uow) => {
       await uow.trx
         .updateTable('users')
-        .set({ email: input.new_email, email_status: 'unconfirmed', modified: nowSeconds(), change_no: await uow.changeNo(actor.companyId, 'users') })
+        .set({
+          email: input.new_email,
+          email_status: 'unconfirmed',
+          modified: nowSeconds(),
+          change_no: await uow.changeNo(actor.companyId, 'users'),
+        })
         .where('id', '=', actor.userId)
         .where('company_id', '=', actor.companyId)
         .execute();
-      return issueToken(uow.trx, { purpose: 'confirm', identityId, userId: actor.userId, companyId: actor.companyId, email: input.new_email });
+      return issueToken(uow.trx, {
+        purpose: 'confirm',
+        identityId,
+        userId: actor.userId,
+        companyId: actor.companyId,
+        email: input.new_email,
+      });
     });
   } catch (err) {
     ctx.log.error({ err }, 'email change failed');
     throw new HttpError(500, { result: false, message: 'The new address could not be saved' });
   }
-  await ctx.mailer.send({ to: input.new_email, template: 'confirm', data: { name: current.name, email: input.new_email, token }, companyId: actor.companyId });
-  return { result: true, message: 'Check your inbox: we sent a confirmation link to the new address', email: input.new_email, email_status: 'unconfirmed' };
+  await ctx.mailer.send({
+    to: input.new_email,
+    template: 'confirm',
+    data: { name: current.name, email: input.new_email, token },
+    companyId: actor.companyId,
+  });
+  return {
+    result: true,
+    message: 'Check your inbox: we sent a confirmation link to the new address',
+    email: input.new_email,
+    email_status: 'unconfirmed',
+  };
 }
 
 /**
@@ -130,29 +184,63 @@ export async function changeEmail(ctx: AppContext, actor: Actor, input: { new_em
  * address with the same password and preferences.
  */
 export async function confirmEmail(ctx: AppContext, actor: Actor, token: string) {
-  const row = await ctx.db.selectFrom('email_tokens').selectAll().where('token_hash', '=', sha256(token)).where('purpose', '=', 'confirm').executeTakeFirst();
-  if (!row || row.identity_id !== actor.identityId || row.user_id !== actor.userId) throw notFound('Unknown confirmation link');
-  if (row.used_at !== null || row.expires <= nowSeconds()) throw badRequest('This confirmation link has expired; change the address again to get a new one');
+  const row = await ctx.db
+    .selectFrom('email_tokens')
+    .selectAll()
+    .where('token_hash', '=', sha256(token))
+    .where('purpose', '=', 'confirm')
+    .executeTakeFirst();
+  if (!row || row.identity_id !== actor.identityId || row.user_id !== actor.userId)
+    throw notFound('Unknown confirmation link');
+  if (row.used_at !== null || row.expires <= nowSeconds())
+    throw badRequest('This confirmation link has expired; change the address again to get a new one');
   const current = await ownRow(ctx, actor);
   if (current.email !== row.email) throw badRequest('The address of this account changed since this link was sent');
   const identityId = row.identity_id;
   const owner = await ctx.db.selectFrom('identities').select('id').where('email', '=', row.email).executeTakeFirst();
   if (owner && owner.id !== identityId) throw badRequest('This address now belongs to another login');
   await ctx.tx(async (uow) => {
-    const claimed = await uow.trx.updateTable('email_tokens').set({ used_at: nowSeconds() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+    const claimed = await uow.trx
+      .updateTable('email_tokens')
+      .set({ used_at: nowSeconds() })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('This confirmation link was already used');
-    const shared = await uow.trx.selectFrom('users').select('id').where('identity_id', '=', identityId).where('id', '!=', actor.userId).where('deleted', '=', 0).executeTakeFirst();
+    const shared = await uow.trx
+      .selectFrom('users')
+      .select('id')
+      .where('identity_id', '=', identityId)
+      .where('id', '!=', actor.userId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     let loginId = identityId;
     if (shared) {
-      const old = await uow.trx.selectFrom('identities').selectAll().where('id', '=', identityId).executeTakeFirstOrThrow();
+      const old = await uow.trx
+        .selectFrom('identities')
+        .selectAll()
+        .where('id', '=', identityId)
+        .executeTakeFirstOrThrow();
       loginId = uuidv7();
-      await uow.trx.insertInto('identities').values({ ...old, id: loginId, email: row.email, created: nowSeconds(), modified: nowSeconds() }).execute();
+      await uow.trx
+        .insertInto('identities')
+        .values({ ...old, id: loginId, email: row.email, created: nowSeconds(), modified: nowSeconds() })
+        .execute();
     } else {
-      await uow.trx.updateTable('identities').set({ email: row.email, modified: nowSeconds() }).where('id', '=', identityId).execute();
+      await uow.trx
+        .updateTable('identities')
+        .set({ email: row.email, modified: nowSeconds() })
+        .where('id', '=', identityId)
+        .execute();
     }
     await uow.trx
       .updateTable('users')
-      .set({ identity_id: loginId, email_status: 'confirmed', modified: nowSeconds(), change_no: await uow.changeNo(actor.companyId, 'users') })
+      .set({
+        identity_id: loginId,
+        email_status: 'confirmed',
+        modified: nowSeconds(),
+        change_no: await uow.changeNo(actor.companyId, 'users'),
+      })
       .where('id', '=', actor.userId)
       .execute();
   });
@@ -165,21 +253,43 @@ export const MIN_PASSWORD_LENGTH = 8;
  * POST /users/password.json: argon2id hash on the login (all its company
  * accounts). Every other session of the login ends; the presenting one stays.
  */
-export async function changePassword(ctx: AppContext, actor: Actor, input: { password: string; newpassword: string; newpasswordrepeat: string }, ip: string | null) {
+export async function changePassword(
+  ctx: AppContext,
+  actor: Actor,
+  input: { password: string; newpassword: string; newpasswordrepeat: string },
+  ip: string | null,
+) {
   const errors: Record<string, string[]> = {};
-  if (input.newpassword.length < MIN_PASSWORD_LENGTH) errors.newpassword = [`At least ${MIN_PASSWORD_LENGTH} characters`];
+  if (input.newpassword.length < MIN_PASSWORD_LENGTH)
+    errors.newpassword = [`At least ${MIN_PASSWORD_LENGTH} characters`];
   if (input.newpassword !== input.newpasswordrepeat) errors.newpasswordrepeat = ['Does not match the new password'];
-  if (input.newpassword === input.password) errors.newpassword = [...(errors.newpassword ?? []), 'Must differ from the current password'];
+  if (input.newpassword === input.password)
+    errors.newpassword = [...(errors.newpassword ?? []), 'Must differ from the current password'];
   if (Object.keys(errors).length) throw validationFailed(errors);
   if (!actor.identityId) throw badRequest('This account has no login');
-  if (!(await verifyOwnPassword(ctx, actor, input.password, ip))) throw validationFailed({ password: ['Wrong current password'] }, 'errors', 'Wrong current password');
+  if (!(await verifyOwnPassword(ctx, actor, input.password, ip)))
+    throw validationFailed({ password: ['Wrong current password'] }, 'errors', 'Wrong current password');
   const hash = await argon2.hash(input.newpassword, { type: argon2.argon2id });
   const identityId = actor.identityId;
   const closed = await ctx.tx(async (uow) => {
-    await uow.trx.updateTable('identities').set({ password_hash: hash, modified: nowSeconds() }).where('id', '=', identityId).execute();
+    await uow.trx
+      .updateTable('identities')
+      .set({ password_hash: hash, modified: nowSeconds() })
+      .where('id', '=', identityId)
+      .execute();
     // Whoever set the password owns the login now: pending activation links are void.
-    await uow.trx.updateTable('email_tokens').set({ used_at: nowSeconds() }).where('identity_id', '=', identityId).where('purpose', '=', 'activate').where('used_at', 'is', null).execute();
-    let q = uow.trx.updateTable('sessions').set({ revoked: 1 }).where('identity_id', '=', identityId).where('revoked', '=', 0);
+    await uow.trx
+      .updateTable('email_tokens')
+      .set({ used_at: nowSeconds() })
+      .where('identity_id', '=', identityId)
+      .where('purpose', '=', 'activate')
+      .where('used_at', 'is', null)
+      .execute();
+    let q = uow.trx
+      .updateTable('sessions')
+      .set({ revoked: 1 })
+      .where('identity_id', '=', identityId)
+      .where('revoked', '=', 0);
     if (actor.credential.kind === 'session') q = q.where('id', '!=', actor.credential.id);
     return Number((await q.executeTakeFirst()).numUpdatedRows);
   });
@@ -210,8 +320,22 @@ export async function loginsAndSessions(ctx: AppContext, actor: Actor) {
     .execute();
   const currentSession = actor.credential.kind === 'session' ? actor.credential.id : null;
   return {
-    logins: logins.map((l) => ({ id: l.id, created: Number(l.created), ip: l.ip, user_agent: l.user_agent, method: l.method })),
-    sessions: sessions.map((s) => ({ id: s.id, created: Number(s.created), last_seen: Number(s.last_seen), expires: Number(s.expires), ip: s.ip, user_agent: s.user_agent, current: s.id === currentSession })),
+    logins: logins.map((l) => ({
+      id: l.id,
+      created: Number(l.created),
+      ip: l.ip,
+      user_agent: l.user_agent,
+      method: l.method,
+    })),
+    sessions: sessions.map((s) => ({
+      id: s.id,
+      created: Number(s.created),
+      last_seen: Number(s.last_seen),
+      expires: Number(s.expires),
+      ip: s.ip,
+      user_agent: s.user_agent,
+      current: s.id === currentSession,
+    })),
     currentSession,
   };
 }

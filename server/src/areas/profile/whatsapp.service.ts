@@ -62,7 +62,13 @@ export async function requestWhatsappCode(ctx: AppContext, actor: Actor, phoneIn
   const phone = phoneInput ? normalisePhone(phoneInput) : phoneOfDetail(u.phonecode, u.phone);
   if (!phone) {
     throw validationFailed(
-      { phone: [phoneInput ? 'Expected an international number such as +34600112233' : 'Give a phone number: your profile has no international phone'] },
+      {
+        phone: [
+          phoneInput
+            ? 'Expected an international number such as +34600112233'
+            : 'Give a phone number: your profile has no international phone',
+        ],
+      },
       'errors',
       phoneInput ? 'Invalid phone number' : 'Phone number is required',
     );
@@ -84,7 +90,10 @@ export async function requestWhatsappCode(ctx: AppContext, actor: Actor, phoneIn
     .limit(1)
     .executeTakeFirst();
   if (last && now - Number(last.created) < WHATSAPP.resendAfter) {
-    throw tooManyRequests('A code was sent less than a minute ago; wait before asking again', Number(last.created) + WHATSAPP.resendAfter - now);
+    throw tooManyRequests(
+      'A code was sent less than a minute ago; wait before asking again',
+      Number(last.created) + WHATSAPP.resendAfter - now,
+    );
   }
   if (recent.length >= WHATSAPP.perWindow) {
     const oldest = Math.min(...recent.map((r) => Number(r.created)));
@@ -118,9 +127,24 @@ export async function requestWhatsappCode(ctx: AppContext, actor: Actor, phoneIn
       })
       .execute();
   });
-  const company = await ctx.db.selectFrom('companies').select('name').where('id', '=', actor.companyId).executeTakeFirst();
-  await sendMessage(ctx.db, ctx.log, { channel: 'whatsapp', to: phone, template: 'whatsapp_code', data: { code, company: company?.name ?? '' }, companyId: actor.companyId });
-  return { result: true, message: `We sent a verification code by WhatsApp to ${phone}`, phone, expires: now + WHATSAPP.codeTtl };
+  const company = await ctx.db
+    .selectFrom('companies')
+    .select('name')
+    .where('id', '=', actor.companyId)
+    .executeTakeFirst();
+  await sendMessage(ctx.db, ctx.log, {
+    channel: 'whatsapp',
+    to: phone,
+    template: 'whatsapp_code',
+    data: { code, company: company?.name ?? '' },
+    companyId: actor.companyId,
+  });
+  return {
+    result: true,
+    message: `We sent a verification code by WhatsApp to ${phone}`,
+    phone,
+    expires: now + WHATSAPP.codeTtl,
+  };
 }
 
 /**
@@ -142,7 +166,8 @@ export async function verifyWhatsappCode(ctx: AppContext, actor: Actor, code: st
     .limit(1)
     .executeTakeFirst();
   if (!row) throw validationFailed({ code: ['No code is pending; ask for a new one'] }, 'errors', 'No code is pending');
-  if (Number(row.expires) <= now) throw validationFailed({ code: ['The code has expired; ask for a new one'] }, 'errors', 'The code has expired');
+  if (Number(row.expires) <= now)
+    throw validationFailed({ code: ['The code has expired; ask for a new one'] }, 'errors', 'The code has expired');
   if (!safeEqual(row.code_hash, sha256(`${row.id}:${code}`))) {
     const attempts = row.attempts + 1;
     const spent = attempts >= WHATSAPP.maxAttempts;
@@ -151,14 +176,24 @@ export async function verifyWhatsappCode(ctx: AppContext, actor: Actor, code: st
       .set({ attempts, ...(spent ? { used_at: now } : {}) })
       .where('id', '=', row.id)
       .execute();
-    throw validationFailed({ code: [spent ? 'Too many wrong codes; ask for a new one' : 'Wrong code'] }, 'errors', spent ? 'Too many wrong codes' : 'Wrong code');
+    throw validationFailed(
+      { code: [spent ? 'Too many wrong codes; ask for a new one' : 'Wrong code'] },
+      'errors',
+      spent ? 'Too many wrong codes' : 'Wrong code',
+    );
   }
   const claimed = await ctx.db.transaction().execute(async (trx) => {
-    const r = await trx.updateTable('whatsapp_verifications').set({ used_at: now, verified_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+    const r = await trx
+      .updateTable('whatsapp_verifications')
+      .set({ used_at: now, verified_at: now })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) return false;
     await trx.updateTable('identities').set({ whatsapp: 1, modified: now }).where('id', '=', u.identity_id).execute();
     return true;
   });
-  if (!claimed) throw validationFailed({ code: ['This code was already used; ask for a new one'] }, 'errors', 'Code already used');
+  if (!claimed)
+    throw validationFailed({ code: ['This code was already used; ask for a new one'] }, 'errors', 'Code already used');
   return { result: true, message: 'WhatsApp messages are on', whatsapp: true, phone: row.phone };
 }

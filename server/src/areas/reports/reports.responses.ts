@@ -8,24 +8,28 @@ import { z } from 'zod';
 
 /** GET /reports/pilots_airports{/:userId}.json */
 export const ZReportsPilotsAirports = z.strictObject({
-  routes: z.array(z.object({
-    from: z.string(),
-    to: z.string(),
-    from_lat: z.number(),
-    from_lon: z.number(),
-    to_lat: z.number(),
-    to_lon: z.number(),
-    flights: z.number(),
-  })),
+  routes: z.array(
+    z.object({
+      from: z.string(),
+      to: z.string(),
+      from_lat: z.number(),
+      from_lon: z.number(),
+      to_lat: z.number(),
+      to_lon: z.number(),
+      flights: z.number(),
+    }),
+  ),
 });
 
 /** GET /reports/stats_rules{/:userId}.json */
 export const ZReportsStatsRules = z.strictObject({
-  rules: z.array(z.object({
-    rule: z.string(),
-    seconds: z.number(),
-    flights: z.number(),
-  })),
+  rules: z.array(
+    z.object({
+      rule: z.string(),
+      seconds: z.number(),
+      flights: z.number(),
+    }),
+  ),
   total: z.number(),
   flights: z.number(),
 });
@@ -38,23 +42,27 @@ export const ZReportsTotalFlights = z.strictObject({
 
 /** GET /reports/stats_flight_types{/:userId}.json */
 export const ZReportsStatsFlightTypes = z.strictObject({
-  types: z.array(z.object({
-    id: z.string().nullable(),
-    name: z.string(),
-    color: z.string(),
-    total: z.number(),
-  })),
+  types: z.array(
+    z.object({
+      id: z.string().nullable(),
+      name: z.string(),
+      color: z.string(),
+      total: z.number(),
+    }),
+  ),
   total: z.number(),
 });
 
 /** GET /reports/flight_hours_by_month/:months{/:userId}{/:aircraftId}.json */
-export const ZReportsFlightHoursByMonth = z.array(z.object({
-  timestamp: z.number(),
-  label: z.string(),
-  seconds: z.number(),
-  flights: z.number(),
-  landings: z.number(),
-}));
+export const ZReportsFlightHoursByMonth = z.array(
+  z.object({
+    timestamp: z.number(),
+    label: z.string(),
+    seconds: z.number(),
+    flights: z.number(),
+    landings: z.number(),
+  }),
+);
 
 /** GET /reports/total_hours{/:userId}.json */
 export const ZReportsTotalHours = z.strictObject({

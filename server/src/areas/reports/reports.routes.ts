@@ -15,11 +15,22 @@ import {
   totalHours,
   totalLandings,
 } from './reports.service.ts';
-import { ZReportsPilotsAirports, ZReportsStatsRules, ZReportsTotalFlights, ZReportsStatsFlightTypes, ZReportsFlightHoursByMonth, ZReportsTotalHours, ZReportsTotalLandings, ZReportsKind } from './reports.responses.ts';
+import {
+  ZReportsPilotsAirports,
+  ZReportsStatsRules,
+  ZReportsTotalFlights,
+  ZReportsStatsFlightTypes,
+  ZReportsFlightHoursByMonth,
+  ZReportsTotalHours,
+  ZReportsTotalLandings,
+  ZReportsKind,
+} from './reports.responses.ts';
 
 /** Part A 8 response caches (private); reports without a lifetime in the spec are not reused without revalidation. */
 const HOUR = 3600;
-const CACHE_HEADERS = { 'Cache-Control': { description: '`private, max-age=<seconds>` (Part A 8), or `private, no-cache`' } } as const;
+const CACHE_HEADERS = {
+  'Cache-Control': { description: '`private, max-age=<seconds>` (Part A 8), or `private, no-cache`' },
+} as const;
 function cache(res: Response, seconds: number | null) {
   res.setHeader('Cache-Control', seconds === null ? 'private, no-cache' : `private, max-age=${seconds}`);
 }
@@ -30,7 +41,8 @@ const userParam = z.object({ userId: zId.optional() });
 /** A unix path value: digits; an empty value (`-`, `null`, empty) is absent. */
 function unixParam(v: string | undefined, field: string): number | null {
   if (v === undefined || isEmptyPathValue(v)) return v?.trim() === '0' ? 0 : null;
-  if (!/^\d{1,12}$/.test(v.trim())) throw badRequest(`${field} must be unix seconds`, { errors: { [field]: ['Expected unix seconds'] } });
+  if (!/^\d{1,12}$/.test(v.trim()))
+    throw badRequest(`${field} must be unix seconds`, { errors: { [field]: ['Expected unix seconds'] } });
   return Number(v.trim());
 }
 
@@ -84,14 +96,19 @@ export const reportsRoutes = [
     method: 'GET',
     path: '/reports/stats_flight_types{/:userId}{/:aircraftId}.json',
     area: 'reports',
-    summary: 'Block time per flight type, the user as PIC or SIC, or an aircraft with a null user (LANDED); private cache 1 hour',
+    summary:
+      'Block time per flight type, the user as PIC or SIC, or an aircraft with a null user (LANDED); private cache 1 hour',
     access: { who: GATES.member },
     params: z.object({ userId: zId.optional(), aircraftId: zId.optional() }),
     response: ZReportsStatsFlightTypes,
     headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
       // The aircraft segment is an extension (the company statistics view sums it per aircraft), scoped like flight_hours_by_month.
-      const body = await statsFlightTypes(ctx, actor.companyId, await resolveScope(ctx, actor, params.userId, params.aircraftId));
+      const body = await statsFlightTypes(
+        ctx,
+        actor.companyId,
+        await resolveScope(ctx, actor, params.userId, params.aircraftId),
+      );
       cache(res, HOUR);
       return body;
     },
@@ -100,9 +117,17 @@ export const reportsRoutes = [
     method: 'GET',
     path: '/reports/flight_hours_by_month/:months{/:userId}{/:aircraftId}.json',
     area: 'reports',
-    summary: 'Block time, flights and landings per month in the flight zone, newest first, zero-filled; private cache 12 hours',
+    summary:
+      'Block time, flights and landings per month in the flight zone, newest first, zero-filled; private cache 12 hours',
     access: { who: GATES.member },
-    params: z.object({ months: z.string().trim().regex(/^-?\d{1,6}$/, 'Expected a whole number of months'), userId: zId.optional(), aircraftId: zId.optional() }),
+    params: z.object({
+      months: z
+        .string()
+        .trim()
+        .regex(/^-?\d{1,6}$/, 'Expected a whole number of months'),
+      userId: zId.optional(),
+      aircraftId: zId.optional(),
+    }),
     response: ZReportsFlightHoursByMonth,
     headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
@@ -131,9 +156,15 @@ export const reportsRoutes = [
     method: 'GET',
     path: '/reports/total_landings{/:userId}{/:aircraftId}{/:since}{/:to}.json',
     area: 'reports',
-    summary: 'Landings (LANDED) of a user and/or aircraft, off-blocks after `since`, on-blocks before `to`; private cache 1 hour',
+    summary:
+      'Landings (LANDED) of a user and/or aircraft, off-blocks after `since`, on-blocks before `to`; private cache 1 hour',
     access: { who: GATES.member },
-    params: z.object({ userId: zId.optional(), aircraftId: zId.optional(), since: z.string().trim().max(20).optional(), to: z.string().trim().max(20).optional() }),
+    params: z.object({
+      userId: zId.optional(),
+      aircraftId: zId.optional(),
+      since: z.string().trim().max(20).optional(),
+      to: z.string().trim().max(20).optional(),
+    }),
     response: ZReportsTotalLandings,
     headers: CACHE_HEADERS,
     handler: async ({ ctx, actor, params, res }) => {
@@ -158,7 +189,7 @@ export const reportsRoutes = [
       params: z.object({ airport: z.string().trim().max(10).optional(), date: z.string().trim().max(20).optional() }),
       response: ZReportsKind,
       headers: CACHE_HEADERS,
-    handler: async ({ ctx, params, res }) => {
+      handler: async ({ ctx, params, res }) => {
         const icao = params.airport?.toUpperCase();
         if (!isWeatherIcao(icao)) throw notFound('Invalid airport code');
         const date = unixParam(params.date, 'date');

@@ -1,4 +1,11 @@
-import { emptyMonthBuckets, fillMonthBuckets, firstBucketDate, normaliseColor, type ReportScope, reportScope } from '@ops/shared/rules/reports/index';
+import {
+  emptyMonthBuckets,
+  fillMonthBuckets,
+  firstBucketDate,
+  normaliseColor,
+  type ReportScope,
+  reportScope,
+} from '@ops/shared/rules/reports/index';
 import { getAirport } from '@ops/shared/airports';
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
@@ -41,7 +48,12 @@ function where(f: Filters): RawBuilder<unknown> {
 }
 
 /** The scope's LANDED flights as a derived table of `cols`. */
-function scopedFlights(companyId: string, scope: ReportScope, cols: readonly Col[], f: Filters = {}): RawBuilder<unknown> {
+function scopedFlights(
+  companyId: string,
+  scope: ReportScope,
+  cols: readonly Col[],
+  f: Filters = {},
+): RawBuilder<unknown> {
   const list = sql.join(cols.map((c) => sql.ref(c)));
   const aircraft = scope.aircraftId ? sql`AND aircraft_id = ${scope.aircraftId}` : sql``;
   if (!scope.userId) {
@@ -56,14 +68,31 @@ function scopedFlights(companyId: string, scope: ReportScope, cols: readonly Col
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 
 /** Resolves the scope; a user or aircraft outside the caller's company is 404. */
-export async function resolveScope(ctx: AppContext, actor: Actor, userId?: string | null, aircraftId?: string | null): Promise<ReportScope> {
+export async function resolveScope(
+  ctx: AppContext,
+  actor: Actor,
+  userId?: string | null,
+  aircraftId?: string | null,
+): Promise<ReportScope> {
   const scope = reportScope({ id: actor.userId, role: actor.role }, userId, aircraftId);
   if (scope.userId && scope.userId !== actor.userId) {
-    const u = await ctx.db.selectFrom('users').select('id').where('company_id', '=', actor.companyId).where('id', '=', scope.userId).where('deleted', '=', 0).executeTakeFirst();
+    const u = await ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', scope.userId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!u) throw notFound('User not found');
   }
   if (scope.aircraftId) {
-    const a = await ctx.db.selectFrom('aircraft').select('id').where('company_id', '=', actor.companyId).where('id', '=', scope.aircraftId).where('deleted', '=', 0).executeTakeFirst();
+    const a = await ctx.db
+      .selectFrom('aircraft')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', scope.aircraftId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!a) throw notFound('Aircraft not found');
   }
   return scope;
@@ -80,7 +109,11 @@ export interface Route {
 }
 
 /** Routes flown with counts, ordered by flights descending; routes lacking coordinates dropped. */
-export async function pilotsAirports(ctx: AppContext, companyId: string, scope: ReportScope): Promise<{ routes: Route[] }> {
+export async function pilotsAirports(
+  ctx: AppContext,
+  companyId: string,
+  scope: ReportScope,
+): Promise<{ routes: Route[] }> {
   const src = scopedFlights(companyId, scope, ['departure_airport', 'landing_airport']);
   const { rows } = await sql<{ from: string; to: string; flights: unknown }>`
     SELECT departure_airport AS "from", landing_airport AS "to", COUNT(*) AS flights FROM ${src} AS f
@@ -92,7 +125,15 @@ export async function pilotsAirports(ctx: AppContext, companyId: string, scope: 
     const a = getAirport(r.from.toUpperCase());
     const b = getAirport(r.to.toUpperCase());
     if (!a || !b) continue;
-    routes.push({ from: a.icao, to: b.icao, from_lat: a.lat, from_lon: a.lon, to_lat: b.lat, to_lon: b.lon, flights: num(r.flights) });
+    routes.push({
+      from: a.icao,
+      to: b.icao,
+      from_lat: a.lat,
+      from_lon: a.lon,
+      to_lat: b.lat,
+      to_lon: b.lon,
+      flights: num(r.flights),
+    });
   }
   return { routes };
 }
@@ -125,7 +166,13 @@ export async function totalHours(ctx: AppContext, companyId: string, scope: Repo
   return { seconds: t.seconds, hours: Math.round((t.seconds / 3600) * 100) / 100 };
 }
 
-export async function totalLandings(ctx: AppContext, companyId: string, scope: ReportScope, since: number, to: number | null) {
+export async function totalLandings(
+  ctx: AppContext,
+  companyId: string,
+  scope: ReportScope,
+  since: number,
+  to: number | null,
+) {
   const t = await totals(ctx, companyId, scope, { since, ...(to !== null ? { to } : {}) });
   return { landings: t.landings };
 }
@@ -156,7 +203,10 @@ export async function flightHoursByMonth(ctx: AppContext, actor: Actor, scope: R
   const firstDate = firstBucketDate(buckets);
   const first = buckets[buckets.length - 1]?.timestamp ?? 0;
   // `starts` narrows the index range (a day of margin for a flight zone changed since); `date` decides.
-  const src = scopedFlights(actor.companyId, scope, ['date', 'block_time', 'landings'], { startsFrom: first - 86400, dateFrom: firstDate });
+  const src = scopedFlights(actor.companyId, scope, ['date', 'block_time', 'landings'], {
+    startsFrom: first - 86400,
+    dateFrom: firstDate,
+  });
   const { rows } = await sql<{ month: string; seconds: unknown; flights: unknown; landings: unknown }>`
     SELECT substr(date, 1, 7) AS month, SUM(block_time) AS seconds, COUNT(*) AS flights, SUM(landings) AS landings FROM ${src} AS f
     GROUP BY substr(date, 1, 7)`.execute(ctx.db);

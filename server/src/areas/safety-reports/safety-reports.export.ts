@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DAMAGES, FLIGHT_PHASES, PERSONAL_DAMAGES, SAFETY_SEVERITIES, SAFETY_STATUSES } from '@ops/shared/rules/safety-reports/safety';
+import {
+  DAMAGES,
+  FLIGHT_PHASES,
+  PERSONAL_DAMAGES,
+  SAFETY_SEVERITIES,
+  SAFETY_STATUSES,
+} from '@ops/shared/rules/safety-reports/safety';
 import ExcelJS from 'exceljs';
 import type { Response } from 'express';
 import type { Kysely } from 'kysely';
@@ -97,7 +103,11 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
   const view = await viewSafetyReport(db, actor, id);
   const rep = view.report;
   const r = rep.SafetyReport;
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Safety report ${r.idn ?? 'draft'}`, Author: actor.company.name } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `Safety report ${r.idn ?? 'draft'}`, Author: actor.company.name },
+  });
   doc.registerFont('regular', REGULAR);
   doc.registerFont('bold', BOLD);
   const chunks: Buffer[] = [];
@@ -107,27 +117,52 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
   const color = SAFETY_SEVERITIES.find((s) => s.key === r.severity)?.color ?? '#333333';
   doc.font('bold').fontSize(9).fillColor('#64748b').text(actor.company.name.toUpperCase());
   doc.moveDown(0.3);
-  doc.font('bold').fontSize(18).fillColor('#111111').text(`Safety report ${r.idn ?? '(draft)'}`);
+  doc
+    .font('bold')
+    .fontSize(18)
+    .fillColor('#111111')
+    .text(`Safety report ${r.idn ?? '(draft)'}`);
   doc.font('regular').fontSize(13).text(r.name);
   doc.moveDown(0.4);
   const y = doc.y;
   doc.roundedRect(50, y, 90, 18, 4).fill(color);
-  doc.font('bold').fontSize(9).fillColor('#ffffff').text(severityLabel(r.severity), 50, y + 5, { width: 90, align: 'center' });
-  doc.font('regular').fontSize(9).fillColor('#111111').text(`${statusLabel(r.status)} · ${r.type === 'INFORMATION' ? 'Information' : 'Occurrence'}`, 150, y + 5);
+  doc
+    .font('bold')
+    .fontSize(9)
+    .fillColor('#ffffff')
+    .text(severityLabel(r.severity), 50, y + 5, { width: 90, align: 'center' });
+  doc
+    .font('regular')
+    .fontSize(9)
+    .fillColor('#111111')
+    .text(`${statusLabel(r.status)} · ${r.type === 'INFORMATION' ? 'Information' : 'Occurrence'}`, 150, y + 5);
   doc.x = 50;
   doc.y = y + 30;
 
   const field = (label: string, value: unknown) => {
     doc.font('bold').fontSize(9).fillColor('#475569').text(label, { continued: true });
-    doc.font('regular').fillColor('#111111').text(`  ${plain(value) || '—'}`);
+    doc
+      .font('regular')
+      .fillColor('#111111')
+      .text(`  ${plain(value) || '—'}`);
   };
   field('Date and time (UTC)', r.datetime);
   field('Location', r.location);
-  field('Flight phase', r.flight_phase ? `${r.flight_phase} ${(FLIGHT_PHASES as Record<string, string>)[r.flight_phase] ?? ''}` : '');
-  field('Department / category', [rep.SafetyReportDepartment?.name, rep.SafetyReportCategory?.name].filter(Boolean).join(' / '));
+  field(
+    'Flight phase',
+    r.flight_phase ? `${r.flight_phase} ${(FLIGHT_PHASES as Record<string, string>)[r.flight_phase] ?? ''}` : '',
+  );
+  field(
+    'Department / category',
+    [rep.SafetyReportDepartment?.name, rep.SafetyReportCategory?.name].filter(Boolean).join(' / '),
+  );
   field('Reporter', rep.User ? `${rep.User.name} ${rep.User.surname}` : 'Anonymous');
   if (rep.Reviewer) field('Reviewer', `${rep.Reviewer.name} ${rep.Reviewer.surname}`);
-  if (rep.Flight) field('Flight', `${rep.Flight.date} ${rep.Flight.registration ?? ''} ${rep.Flight.departure_airport ?? ''}–${rep.Flight.landing_airport ?? ''}`);
+  if (rep.Flight)
+    field(
+      'Flight',
+      `${rep.Flight.date} ${rep.Flight.registration ?? ''} ${rep.Flight.departure_airport ?? ''}–${rep.Flight.landing_airport ?? ''}`,
+    );
   if (rep.Aircraft?.length) field('Aircraft', rep.Aircraft.map((a) => a.registration).join(', '));
   field('Damages', r.damages ? (DAMAGES as Record<string, string>)[r.damages] : '');
   field('Personal damages', r.personal_damages ? (PERSONAL_DAMAGES as Record<string, string>)[r.personal_damages] : '');
@@ -148,19 +183,28 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
   section('Result', r.result);
   section('Corrective measures', r.corrective_measures);
   section('Reviewer outcome', r.reviewer_outcome);
-  if (rep.Children?.length) section('Related reports', rep.Children.map((c) => `${c.idn ?? 'draft'}  ${c.name}`).join('\n'));
+  if (rep.Children?.length)
+    section('Related reports', rep.Children.map((c) => `${c.idn ?? 'draft'}  ${c.name}`).join('\n'));
   if (rep.SafetyReportChange?.length) {
     const lines = rep.SafetyReportChange.map(
-      (t) => `${new Date(t.created * 1000).toISOString().slice(0, 16).replace('T', ' ')}  ${t.action}  ${t.user?.name ?? '—'}  ${t.fields.map((f) => f.label).join(', ')}`,
+      (t) =>
+        `${new Date(t.created * 1000).toISOString().slice(0, 16).replace('T', ' ')}  ${t.action}  ${t.user?.name ?? '—'}  ${t.fields.map((f) => f.label).join(', ')}`,
     );
     section('Change history', lines.join('\n'));
   }
   doc.moveDown(1);
-  doc.font('regular').fontSize(8).fillColor('#64748b').text(`Printed ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by ${actor.name} ${actor.surname}`);
+  doc
+    .font('regular')
+    .fontSize(8)
+    .fillColor('#64748b')
+    .text(`Printed ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by ${actor.name} ${actor.surname}`);
   doc.end();
   await done;
   const buf = Buffer.concat(chunks);
   res.setHeader('Content-Type', 'application/pdf');
-  res.setHeader('Content-Disposition', `attachment; filename="safety-report-${String(r.idn ?? 'draft').replace(/\//g, '-')}.pdf"`);
+  res.setHeader(
+    'Content-Disposition',
+    `attachment; filename="safety-report-${String(r.idn ?? 'draft').replace(/\//g, '-')}.pdf"`,
+  );
   res.end(buf);
 }

@@ -41,14 +41,21 @@ export async function notifySubmitted(uow: UnitOfWork, actor: Actor, r: SafetyRe
 }
 
 /** An edit of a non-draft: managers and the report's owner, with old and new status when it changed. */
-export async function notifyEdited(uow: UnitOfWork, actor: Actor, before: SafetyReportsTable, after: SafetyReportsTable): Promise<number> {
+export async function notifyEdited(
+  uow: UnitOfWork,
+  actor: Actor,
+  before: SafetyReportsTable,
+  after: SafetyReportsTable,
+): Promise<number> {
   const userIds = [...(await managers(uow, actor.companyId)), after.author_id].filter((id) => id !== actor.userId);
   const moved = before.status !== after.status;
   return notify(uow, {
     companyId: actor.companyId,
     userIds,
     title: `Safety report ${after.idn} updated${moved ? `: ${label(before.status)} → ${label(after.status)}` : ''}`,
-    body: moved ? `Status changed from ${label(before.status)} to ${label(after.status)} by ${actor.name} ${actor.surname}.` : `${after.name} was edited by ${actor.name} ${actor.surname}.`,
+    body: moved
+      ? `Status changed from ${label(before.status)} to ${label(after.status)} by ${actor.name} ${actor.surname}.`
+      : `${after.name} was edited by ${actor.name} ${actor.surname}.`,
     link: link(after.id),
   });
 }

@@ -1,4 +1,14 @@
-import { AIR_SPACES, DAMAGES, FLIGHT_PHASES, PERSONAL_DAMAGES, RISK_PROBABILITIES, RISK_SEVERITIES, SAFETY_SEVERITIES, SAFETY_STATUSES, SAFETY_TYPES } from '@ops/shared/rules/safety-reports/safety';
+import {
+  AIR_SPACES,
+  DAMAGES,
+  FLIGHT_PHASES,
+  PERSONAL_DAMAGES,
+  RISK_PROBABILITIES,
+  RISK_SEVERITIES,
+  SAFETY_SEVERITIES,
+  SAFETY_STATUSES,
+  SAFETY_TYPES,
+} from '@ops/shared/rules/safety-reports/safety';
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
 
 type Row = SafetyReportsTable;
@@ -14,8 +24,25 @@ export const parseIds = (json: string): string[] => {
 
 /** Presented report fields: reads as the spec (datetime, ids), the author hidden, sets as lists. */
 export function present(r: Row) {
-  const { author_id: _a, crew_pic_id: _p, crew_sic_id: _s, crew_supervisor_id: _v, aircraft_ids, involved_user_ids, idn_year: _y, idn_seq: _q, child_no: _n, change_no: _c, ...rest } = r;
-  return { ...rest, deleted: Boolean(r.deleted), involved_users: parseIds(involved_user_ids), aircraft_ids: parseIds(aircraft_ids) };
+  const {
+    author_id: _a,
+    crew_pic_id: _p,
+    crew_sic_id: _s,
+    crew_supervisor_id: _v,
+    aircraft_ids,
+    involved_user_ids,
+    idn_year: _y,
+    idn_seq: _q,
+    child_no: _n,
+    change_no: _c,
+    ...rest
+  } = r;
+  return {
+    ...rest,
+    deleted: Boolean(r.deleted),
+    involved_users: parseIds(involved_user_ids),
+    aircraft_ids: parseIds(aircraft_ids),
+  };
 }
 
 /** GET stats.json: the reference enumerations. */

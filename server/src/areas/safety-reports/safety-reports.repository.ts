@@ -8,7 +8,11 @@ import {
   SAFETY_STATUSES,
   type TrailEntry,
 } from '@ops/shared/rules/safety-reports/safety';
-import { mayEditSafetyReport, mayManageSafetyReports, maySeeSafetyReport } from '@ops/shared/rules/safety-reports/policy';
+import {
+  mayEditSafetyReport,
+  mayManageSafetyReports,
+  maySeeSafetyReport,
+} from '@ops/shared/rules/safety-reports/policy';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -35,7 +39,11 @@ export type { StatKind };
  * statistics and exports filter with it; single rows and sync use the rule
  * itself. The suite checks both agree role by role.
  */
-export function visibleSql(eb: ExpressionBuilder<DB, 'safety_reports'>, actor: Actor, opts: { drafts: boolean }): Expression<SqlBool> {
+export function visibleSql(
+  eb: ExpressionBuilder<DB, 'safety_reports'>,
+  actor: Actor,
+  opts: { drafts: boolean },
+): Expression<SqlBool> {
   return eb.or([seenByRoleSql(eb, actor), linkedSql(eb, actor, opts)]);
 }
 
@@ -50,12 +58,20 @@ export function seenByRoleSql(eb: ExpressionBuilder<DB, 'safety_reports'>, actor
  * an index, so both databases read the few linked reports by index (PostgreSQL
  * BitmapOr, SQLite multi-index OR).
  */
-export function linkedSql(eb: ExpressionBuilder<DB, 'safety_reports'>, actor: Actor, opts: { drafts: boolean }): Expression<SqlBool> {
+export function linkedSql(
+  eb: ExpressionBuilder<DB, 'safety_reports'>,
+  actor: Actor,
+  opts: { drafts: boolean },
+): Expression<SqlBool> {
   const me = actor.userId;
   const submitted = eb('safety_reports.status', '!=', 'draft');
   return eb.or([
-    opts.drafts ? eb('safety_reports.author_id', '=', me) : eb.and([eb('safety_reports.author_id', '=', me), submitted]),
-    ...(['reviewer_id', 'crew_pic_id', 'crew_sic_id', 'crew_supervisor_id'] as const).map((c) => eb.and([eb(`safety_reports.${c}`, '=', me), submitted])),
+    opts.drafts
+      ? eb('safety_reports.author_id', '=', me)
+      : eb.and([eb('safety_reports.author_id', '=', me), submitted]),
+    ...(['reviewer_id', 'crew_pic_id', 'crew_sic_id', 'crew_supervisor_id'] as const).map((c) =>
+      eb.and([eb(`safety_reports.${c}`, '=', me), submitted]),
+    ),
   ]);
 }
 
@@ -89,7 +105,13 @@ export const SAFETY_REPORT_MODEL = 'SafetyReport';
 
 registerUploadModel(SAFETY_REPORT_MODEL, {
   async exists(db, companyId, id) {
-    const row = await db.selectFrom('safety_reports').select('id').where('id', '=', id).where('company_id', '=', companyId).where('deleted', '=', 0).executeTakeFirst();
+    const row = await db
+      .selectFrom('safety_reports')
+      .select('id')
+      .where('id', '=', id)
+      .where('company_id', '=', companyId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     return !!row;
   },
   async visibleTo(db: Kysely<DB>, actor: Actor, foreignKeys: readonly string[]) {
@@ -148,7 +170,12 @@ async function seenCount(db: Kysely<DB>, actor: Actor, f: ListFilters, seen: str
     return Number(r.c);
   }
   const [dimension, key] = keyed[0] ?? ['severity', undefined];
-  let q = db.selectFrom('safety_report_stats').select(sql<number>`coalesce(sum("count"), 0)`.as('c')).where('company_id', '=', actor.companyId).where('dimension', '=', dimension).where('status', 'in', statuses);
+  let q = db
+    .selectFrom('safety_report_stats')
+    .select(sql<number>`coalesce(sum("count"), 0)`.as('c'))
+    .where('company_id', '=', actor.companyId)
+    .where('dimension', '=', dimension)
+    .where('status', 'in', statuses);
   if (key !== undefined) q = q.where('key', '=', key);
   return Number((await q.executeTakeFirstOrThrow()).c);
 }
@@ -157,7 +184,9 @@ async function seenCount(db: Kysely<DB>, actor: Actor, f: ListFilters, seen: str
 export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFilters) {
   const seenAtAll = f.status ? statusesSeenByRole(actor).includes(f.status) : statusesSeenByRole(actor).length > 0;
   // A status filter outside the statuses seen by role leaves the linked reports alone: read them by their indexes.
-  const base = seenAtAll ? filteredQuery(db, actor, f) : filtered(db, actor, f).where((eb) => linkedSql(eb, actor, { drafts: true }));
+  const base = seenAtAll
+    ? filteredQuery(db, actor, f)
+    : filtered(db, actor, f).where((eb) => linkedSql(eb, actor, { drafts: true }));
   // The count in two disjoint parts of the visibility rule, each an index range: the reports seen by
   // role (a status range) and the linked ones of other statuses (author, reviewer, crew indexes).
   const seen = statusesSeenByRole(actor);
@@ -173,7 +202,12 @@ export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFil
       .leftJoin('safety_report_departments as d', 'd.id', 'safety_reports.safety_report_department_id')
       .leftJoin('users as u', 'u.id', 'safety_reports.user_id')
       .selectAll('safety_reports')
-      .select(['c.name as category_name', 'd.name as department_name', 'u.name as reporter_name', 'u.surname as reporter_surname'])
+      .select([
+        'c.name as category_name',
+        'd.name as department_name',
+        'u.name as reporter_name',
+        'u.surname as reporter_surname',
+      ])
       .orderBy('safety_reports.datetime', 'desc')
       .orderBy('safety_reports.id', 'desc')
       .limit(f.limit)
@@ -186,8 +220,12 @@ export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFil
     // The joined names go to their own blocks only, not into SafetyReport (the contract test caught them there).
     reports: rows.map(({ category_name, department_name, reporter_name, reporter_surname, ...r }) => ({
       SafetyReport: present(r as Row),
-      SafetyReportCategory: r.safety_report_category_id ? { id: r.safety_report_category_id, name: category_name } : null,
-      SafetyReportDepartment: r.safety_report_department_id ? { id: r.safety_report_department_id, name: department_name } : null,
+      SafetyReportCategory: r.safety_report_category_id
+        ? { id: r.safety_report_category_id, name: category_name }
+        : null,
+      SafetyReportDepartment: r.safety_report_department_id
+        ? { id: r.safety_report_department_id, name: department_name }
+        : null,
       User: r.user_id ? { id: r.user_id, name: reporter_name, surname: reporter_surname } : null,
     })),
     paginate: paginate(f.page, f.limit, total, rows.length),
@@ -195,7 +233,11 @@ export async function listSafetyReports(db: Kysely<DB>, actor: Actor, f: ListFil
 }
 
 export async function riskMatrixOf(db: Kysely<DB>, companyId: string): Promise<RiskMatrix> {
-  const row = await db.selectFrom('safety_risk_matrices').select('cells').where('company_id', '=', companyId).executeTakeFirst();
+  const row = await db
+    .selectFrom('safety_risk_matrices')
+    .select('cells')
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
   if (row) {
     try {
       const m = { cells: JSON.parse(row.cells) };
@@ -212,38 +254,99 @@ export async function viewSafetyReport(db: Kysely<DB>, actor: Actor, id: string)
   const r = await loadVisible({ trx: db as never }, actor, id);
   const c = actor.companyId;
   const aircraftIds = parseIds(r.aircraft_ids);
-  const [flight, aircraft, reporter, reviewer, category, department, children, matrix, parent, trail, uploads] = await Promise.all([
-    r.flight_id
-      ? db
-          .selectFrom('flights as f')
-          .leftJoin('aircraft as a', 'a.id', 'f.aircraft_id')
-          .select(['f.id', 'f.date', 'f.status', 'f.aircraft_id', 'f.pic_id', 'f.sic_id', 'f.supervisor_id', 'f.departure_airport', 'f.landing_airport', 'a.registration'])
-          .where('f.company_id', '=', c)
-          .where('f.id', '=', r.flight_id)
-          .executeTakeFirst()
-      : undefined,
-    aircraftIds.length ? db.selectFrom('aircraft').select(['id', 'registration']).where('company_id', '=', c).where('id', 'in', aircraftIds).execute() : [],
-    r.user_id ? db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', c).where('id', '=', r.user_id).executeTakeFirst() : undefined,
-    r.reviewer_id ? db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', c).where('id', '=', r.reviewer_id).executeTakeFirst() : undefined,
-    r.safety_report_category_id ? db.selectFrom('safety_report_categories').select(['id', 'name']).where('company_id', '=', c).where('id', '=', r.safety_report_category_id).executeTakeFirst() : undefined,
-    r.safety_report_department_id ? db.selectFrom('safety_report_departments').select(['id', 'name']).where('company_id', '=', c).where('id', '=', r.safety_report_department_id).executeTakeFirst() : undefined,
-    db
-      .selectFrom('safety_reports')
-      .selectAll()
-      .where('company_id', '=', c)
-      .where('parent_id', '=', r.id)
-      .where('deleted', '=', 0)
-      .where((eb) => visibleSql(eb, actor, { drafts: true }))
-      .orderBy('child_no')
-      .orderBy('created')
-      .execute(),
-    riskMatrixOf(db, c),
-    r.parent_id ? db.selectFrom('safety_reports').select(['id', 'idn', 'name']).where('company_id', '=', c).where('id', '=', r.parent_id).executeTakeFirst() : undefined,
-    mayManageSafetyReports(actor)
-      ? db.selectFrom('safety_report_changes').selectAll().where('company_id', '=', c).where('safety_report_id', '=', r.id).orderBy('created', 'desc').orderBy('id', 'desc').execute()
-      : undefined,
-    uploadsOf(db, c, SAFETY_REPORT_MODEL, [r.id]),
-  ]);
+  const [flight, aircraft, reporter, reviewer, category, department, children, matrix, parent, trail, uploads] =
+    await Promise.all([
+      r.flight_id
+        ? db
+            .selectFrom('flights as f')
+            .leftJoin('aircraft as a', 'a.id', 'f.aircraft_id')
+            .select([
+              'f.id',
+              'f.date',
+              'f.status',
+              'f.aircraft_id',
+              'f.pic_id',
+              'f.sic_id',
+              'f.supervisor_id',
+              'f.departure_airport',
+              'f.landing_airport',
+              'a.registration',
+            ])
+            .where('f.company_id', '=', c)
+            .where('f.id', '=', r.flight_id)
+            .executeTakeFirst()
+        : undefined,
+      aircraftIds.length
+        ? db
+            .selectFrom('aircraft')
+            .select(['id', 'registration'])
+            .where('company_id', '=', c)
+            .where('id', 'in', aircraftIds)
+            .execute()
+        : [],
+      r.user_id
+        ? db
+            .selectFrom('users')
+            .select(['id', 'name', 'surname'])
+            .where('company_id', '=', c)
+            .where('id', '=', r.user_id)
+            .executeTakeFirst()
+        : undefined,
+      r.reviewer_id
+        ? db
+            .selectFrom('users')
+            .select(['id', 'name', 'surname'])
+            .where('company_id', '=', c)
+            .where('id', '=', r.reviewer_id)
+            .executeTakeFirst()
+        : undefined,
+      r.safety_report_category_id
+        ? db
+            .selectFrom('safety_report_categories')
+            .select(['id', 'name'])
+            .where('company_id', '=', c)
+            .where('id', '=', r.safety_report_category_id)
+            .executeTakeFirst()
+        : undefined,
+      r.safety_report_department_id
+        ? db
+            .selectFrom('safety_report_departments')
+            .select(['id', 'name'])
+            .where('company_id', '=', c)
+            .where('id', '=', r.safety_report_department_id)
+            .executeTakeFirst()
+        : undefined,
+      db
+        .selectFrom('safety_reports')
+        .selectAll()
+        .where('company_id', '=', c)
+        .where('parent_id', '=', r.id)
+        .where('deleted', '=', 0)
+        .where((eb) => visibleSql(eb, actor, { drafts: true }))
+        .orderBy('child_no')
+        .orderBy('created')
+        .execute(),
+      riskMatrixOf(db, c),
+      r.parent_id
+        ? db
+            .selectFrom('safety_reports')
+            .select(['id', 'idn', 'name'])
+            .where('company_id', '=', c)
+            .where('id', '=', r.parent_id)
+            .executeTakeFirst()
+        : undefined,
+      mayManageSafetyReports(actor)
+        ? db
+            .selectFrom('safety_report_changes')
+            .selectAll()
+            .where('company_id', '=', c)
+            .where('safety_report_id', '=', r.id)
+            .orderBy('created', 'desc')
+            .orderBy('id', 'desc')
+            .execute()
+        : undefined,
+      uploadsOf(db, c, SAFETY_REPORT_MODEL, [r.id]),
+    ]);
   const report = {
     SafetyReport: present(r),
     Flight: flight ?? null,
@@ -276,15 +379,29 @@ export async function viewSafetyReport(db: Kysely<DB>, actor: Actor, id: string)
 export async function formOptions(db: Kysely<DB>, actor: Actor) {
   const c = actor.companyId;
   const [deps, cats, matrix] = await Promise.all([
-    db.selectFrom('safety_report_departments').select(['id', 'name']).where('company_id', '=', c).where('deleted', '=', 0).orderBy('name').execute(),
-    db.selectFrom('safety_report_categories').select(['id', 'name', 'safety_report_department_id']).where('company_id', '=', c).where('deleted', '=', 0).orderBy('name').execute(),
+    db
+      .selectFrom('safety_report_departments')
+      .select(['id', 'name'])
+      .where('company_id', '=', c)
+      .where('deleted', '=', 0)
+      .orderBy('name')
+      .execute(),
+    db
+      .selectFrom('safety_report_categories')
+      .select(['id', 'name', 'safety_report_department_id'])
+      .where('company_id', '=', c)
+      .where('deleted', '=', 0)
+      .orderBy('name')
+      .execute(),
     riskMatrixOf(db, c),
   ]);
   return {
     result: true,
     departments: deps.map((d) => ({
       SafetyReportDepartment: d,
-      SafetyReportCategory: cats.filter((x) => x.safety_report_department_id === d.id).map((x) => ({ id: x.id, name: x.name })),
+      SafetyReportCategory: cats
+        .filter((x) => x.safety_report_department_id === d.id)
+        .map((x) => ({ id: x.id, name: x.name })),
     })),
     riskMatrix: matrix,
     ...(({ result: _r, ...e }) => e)(enumerations()),
@@ -307,13 +424,23 @@ function statsBase(db: Kysely<DB>, actor: Actor, year?: number) {
       (q) => {
         let linked = q
           .selectFrom('safety_reports')
-          .select(['safety_reports.datetime', 'safety_reports.severity', 'safety_reports.flight_phase', 'safety_reports.safety_report_category_id', 'safety_reports.safety_report_department_id', 'safety_reports.flight_type_id'])
+          .select([
+            'safety_reports.datetime',
+            'safety_reports.severity',
+            'safety_reports.flight_phase',
+            'safety_reports.safety_report_category_id',
+            'safety_reports.safety_report_department_id',
+            'safety_reports.flight_type_id',
+          ])
           .where('safety_reports.company_id', '=', actor.companyId)
           .where('safety_reports.deleted', '=', 0)
           .where('safety_reports.parent_id', 'is', null)
           .where((eb) => linkedSql(eb, actor, { drafts: false }))
           .where('safety_reports.status', 'in', statusesSeenByLink(actor));
-        if (year !== undefined) linked = linked.where('safety_reports.datetime', '>=', `${year}-01-01 00:00:00`).where('safety_reports.datetime', '<', `${year + 1}-01-01 00:00:00`);
+        if (year !== undefined)
+          linked = linked
+            .where('safety_reports.datetime', '>=', `${year}-01-01 00:00:00`)
+            .where('safety_reports.datetime', '<', `${year + 1}-01-01 00:00:00`);
         return linked;
       },
     )
@@ -321,8 +448,19 @@ function statsBase(db: Kysely<DB>, actor: Actor, year?: number) {
 }
 
 /** The aggregate rows of one dimension for the statuses seen regardless of links, from `fromMonth` (and to `toMonth`). */
-function aggregateBase(db: Kysely<DB>, actor: Actor, kind: StatKind, seen: string[], fromMonth?: string, toMonth?: string) {
-  let q = db.selectFrom('safety_report_stats as st').where('st.company_id', '=', actor.companyId).where('st.dimension', '=', kind).where('st.status', 'in', seen);
+function aggregateBase(
+  db: Kysely<DB>,
+  actor: Actor,
+  kind: StatKind,
+  seen: string[],
+  fromMonth?: string,
+  toMonth?: string,
+) {
+  let q = db
+    .selectFrom('safety_report_stats as st')
+    .where('st.company_id', '=', actor.companyId)
+    .where('st.dimension', '=', kind)
+    .where('st.status', 'in', seen);
   if (fromMonth) q = q.where('st.month', '>=', fromMonth);
   if (toMonth) q = q.where('st.month', '<=', toMonth);
   return q;
@@ -331,9 +469,18 @@ function aggregateBase(db: Kysely<DB>, actor: Actor, kind: StatKind, seen: strin
 type StatRow = { key: string | null; label: string | null; count: number };
 
 /** Counts by key from the aggregate (the report columns' nulls are stored as ''). */
-async function aggregateCounts(db: Kysely<DB>, actor: Actor, kind: StatKind, seen: string[], year?: number): Promise<StatRow[]> {
+async function aggregateCounts(
+  db: Kysely<DB>,
+  actor: Actor,
+  kind: StatKind,
+  seen: string[],
+  year?: number,
+): Promise<StatRow[]> {
   if (!seen.length) return [];
-  const base = year === undefined ? aggregateBase(db, actor, kind, seen) : aggregateBase(db, actor, kind, seen, `${year}-01`, `${year}-12`);
+  const base =
+    year === undefined
+      ? aggregateBase(db, actor, kind, seen)
+      : aggregateBase(db, actor, kind, seen, `${year}-01`, `${year}-12`);
   const total = sql<number>`sum(st."count")`;
   if (kind === 'category' || kind === 'department') {
     const r = await (kind === 'category'
@@ -346,18 +493,27 @@ async function aggregateCounts(db: Kysely<DB>, actor: Actor, kind: StatKind, see
     return r.map((x) => ({ key: x.key, label: x.label, count: Number(x.count) }));
   }
   if (kind === 'flight_type') {
-    const r = await base.leftJoin('flight_types as ft', 'ft.id', 'st.key').select(['st.key', 'ft.name as label', total.as('count')]).groupBy(['st.key', 'ft.name']).execute();
+    const r = await base
+      .leftJoin('flight_types as ft', 'ft.id', 'st.key')
+      .select(['st.key', 'ft.name as label', total.as('count')])
+      .groupBy(['st.key', 'ft.name'])
+      .execute();
     return r.map((x) => ({ key: x.key || null, label: x.label, count: Number(x.count) }));
   }
-  const r = await base.select(['st.key', total.as('count')]).groupBy('st.key').execute();
+  const r = await base
+    .select(['st.key', total.as('count')])
+    .groupBy('st.key')
+    .execute();
   return r.map((x) => ({ key: x.key || null, label: null, count: Number(x.count) }));
 }
-
 
 export async function statistic(db: Kysely<DB>, actor: Actor, kind: StatKind, year?: number) {
   const seen = statusesSeenByRole(actor);
   const linked = seen.length < SUBMITTED_STATUSES.length;
-  const [fromAggregate, fromReports] = await Promise.all([aggregateCounts(db, actor, kind, seen, year), linked ? liveCounts(statsBase(db, actor, year), kind) : []]);
+  const [fromAggregate, fromReports] = await Promise.all([
+    aggregateCounts(db, actor, kind, seen, year),
+    linked ? liveCounts(statsBase(db, actor, year), kind) : [],
+  ]);
   const byKey = new Map<string | null, StatRow>();
   for (const x of [...fromAggregate, ...fromReports]) {
     const had = byKey.get(x.key);
@@ -365,7 +521,11 @@ export async function statistic(db: Kysely<DB>, actor: Actor, kind: StatKind, ye
     else byKey.set(x.key, { ...x });
   }
   const labels: Record<string, string> | null =
-    kind === 'severity' ? Object.fromEntries(SAFETY_SEVERITIES.map((s) => [s.key, s.label])) : kind === 'flight_phase' ? (FLIGHT_PHASES as Record<string, string>) : null;
+    kind === 'severity'
+      ? Object.fromEntries(SAFETY_SEVERITIES.map((s) => [s.key, s.label]))
+      : kind === 'flight_phase'
+        ? (FLIGHT_PHASES as Record<string, string>)
+        : null;
   const rows = [...byKey.values()]
     .filter((x) => x.count > 0)
     .map((x) => {
@@ -381,7 +541,10 @@ export async function statistic(db: Kysely<DB>, actor: Actor, kind: StatKind, ye
 async function liveCounts(base: ReturnType<typeof statsBase>, kind: StatKind): Promise<StatRow[]> {
   if (kind === 'severity' || kind === 'flight_phase') {
     const col = kind === 'severity' ? 'safety_reports.severity' : 'safety_reports.flight_phase';
-    const r = await base.select([`${col} as key`, (eb) => eb.fn.countAll<number>().as('count')]).groupBy(col).execute();
+    const r = await base
+      .select([`${col} as key`, (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy(col)
+      .execute();
     return r.map((x) => ({ key: x.key, label: null, count: Number(x.count) }));
   }
   if (kind === 'category') {
@@ -422,7 +585,12 @@ export async function reportsByMonth(db: Kysely<DB>, actor: Actor, months: numbe
   const seen = statusesSeenByRole(actor);
   const linked = seen.length < SUBMITTED_STATUSES.length;
   const [fromAggregate, fromReports] = await Promise.all([
-    seen.length ? aggregateBase(db, actor, 'severity', seen, keys[0]).select(['st.month', 'st.key as severity', sql<number>`sum(st."count")`.as('count')]).groupBy(['st.month', 'st.key']).execute() : [],
+    seen.length
+      ? aggregateBase(db, actor, 'severity', seen, keys[0])
+          .select(['st.month', 'st.key as severity', sql<number>`sum(st."count")`.as('count')])
+          .groupBy(['st.month', 'st.key'])
+          .execute()
+      : [],
     linked
       ? statsBase(db, actor)
           .where('safety_reports.datetime', '>=', `${keys[0]}-01 00:00:00`)

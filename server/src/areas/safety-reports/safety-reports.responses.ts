@@ -51,107 +51,164 @@ const zSafetyReport = z.object({
 
 /** The option lists of the report form; the stats answer them too. */
 const safetyReportOptions = {
-  status: z.array(z.union([z.object({
-    key: z.literal("draft"),
-    label: z.literal("Draft"),
-    color: z.literal("#64748b"),
-  }), z.object({
-    key: z.literal("open"),
-    label: z.literal("Open"),
-    color: z.literal("#ff9900"),
-  }), z.object({
-    key: z.literal("reviewed"),
-    label: z.literal("Reviewed"),
-    color: z.literal("#ffcc00"),
-  }), z.object({
-    key: z.literal("closed"),
-    label: z.literal("Closed"),
-    color: z.literal("#999999"),
-  }), z.object({
-    key: z.literal("published"),
-    label: z.literal("Published"),
-    color: z.literal("#34eb77"),
-  })])).readonly(),
-  severity: z.array(z.union([z.object({
-    key: z.literal("incident"),
-    label: z.literal("Incident"),
-    color: z.literal("#fcd319"),
-    type: z.literal("OCCURRENCE"),
-  }), z.object({
-    key: z.literal("accident"),
-    label: z.literal("Accident"),
-    color: z.literal("#ff260a"),
-    type: z.literal("OCCURRENCE"),
-  }), z.object({
-    key: z.literal("information"),
-    label: z.literal("Information"),
-    color: z.literal("#1f6ac4"),
-    type: z.literal("INFORMATION"),
-  }), z.object({
-    key: z.literal("hazard"),
-    label: z.literal("Hazard"),
-    color: z.literal("#fc19c3"),
-    type: z.literal("INFORMATION"),
-  })])).readonly(),
-  type: z.array(z.enum(["OCCURRENCE", "INFORMATION"])).readonly(),
-  flight_phase: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["Approach", "Emergency Descent", "En Route", "Initial Climb", "Landing", "Maneuvering", "Post-Impact", "Pushback/Towing", "Standing", "Takeoff", "Taxi", "Uncontrolled Descent", "Unknown"]),
-  })),
-  damages: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["None", "Minimal", "Important", "Catastrophic (aircraft destroyed)"]),
-  })),
-  personal_damages: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["No injuries", "Light injuries, no hospitalization", "Serious injuries", "Loss of life"]),
-  })),
-  air_space: z.array(z.object({
-    key: z.string(),
-    label: z.enum(["Controlled", "Uncontrolled"]),
-  })),
-  risk_probability: z.array(z.union([z.object({
-    value: z.literal(5),
-    label: z.literal("Frequent"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(4),
-    label: z.literal("Occasional"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(3),
-    label: z.literal("Remote"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(2),
-    label: z.literal("Improbable"),
-    key: z.string(),
-  }), z.object({
-    value: z.literal(1),
-    label: z.literal("Extremely Improbable"),
-    key: z.string(),
-  })])),
-  risk_severity: z.array(z.union([z.object({
-    letter: z.literal("A"),
-    label: z.literal("Catastrophic"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("B"),
-    label: z.literal("Hazardous"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("C"),
-    label: z.literal("Major"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("D"),
-    label: z.literal("Minor"),
-    key: z.string(),
-  }), z.object({
-    letter: z.literal("E"),
-    label: z.literal("Negligible"),
-    key: z.string(),
-  })])),
+  status: z
+    .array(
+      z.union([
+        z.object({
+          key: z.literal('draft'),
+          label: z.literal('Draft'),
+          color: z.literal('#64748b'),
+        }),
+        z.object({
+          key: z.literal('open'),
+          label: z.literal('Open'),
+          color: z.literal('#ff9900'),
+        }),
+        z.object({
+          key: z.literal('reviewed'),
+          label: z.literal('Reviewed'),
+          color: z.literal('#ffcc00'),
+        }),
+        z.object({
+          key: z.literal('closed'),
+          label: z.literal('Closed'),
+          color: z.literal('#999999'),
+        }),
+        z.object({
+          key: z.literal('published'),
+          label: z.literal('Published'),
+          color: z.literal('#34eb77'),
+        }),
+      ]),
+    )
+    .readonly(),
+  severity: z
+    .array(
+      z.union([
+        z.object({
+          key: z.literal('incident'),
+          label: z.literal('Incident'),
+          color: z.literal('#fcd319'),
+          type: z.literal('OCCURRENCE'),
+        }),
+        z.object({
+          key: z.literal('accident'),
+          label: z.literal('Accident'),
+          color: z.literal('#ff260a'),
+          type: z.literal('OCCURRENCE'),
+        }),
+        z.object({
+          key: z.literal('information'),
+          label: z.literal('Information'),
+          color: z.literal('#1f6ac4'),
+          type: z.literal('INFORMATION'),
+        }),
+        z.object({
+          key: z.literal('hazard'),
+          label: z.literal('Hazard'),
+          color: z.literal('#fc19c3'),
+          type: z.literal('INFORMATION'),
+        }),
+      ]),
+    )
+    .readonly(),
+  type: z.array(z.enum(['OCCURRENCE', 'INFORMATION'])).readonly(),
+  flight_phase: z.array(
+    z.object({
+      key: z.string(),
+      label: z.enum([
+        'Approach',
+        'Emergency Descent',
+        'En Route',
+        'Initial Climb',
+        'Landing',
+        'Maneuvering',
+        'Post-Impact',
+        'Pushback/Towing',
+        'Standing',
+        'Takeoff',
+        'Taxi',
+        'Uncontrolled Descent',
+        'Unknown',
+      ]),
+    }),
+  ),
+  damages: z.array(
+    z.object({
+      key: z.string(),
+      label: z.enum(['None', 'Minimal', 'Important', 'Catastrophic (aircraft destroyed)']),
+    }),
+  ),
+  personal_damages: z.array(
+    z.object({
+      key: z.string(),
+      label: z.enum(['No injuries', 'Light injuries, no hospitalization', 'Serious injuries', 'Loss of life']),
+    }),
+  ),
+  air_space: z.array(
+    z.object({
+      key: z.string(),
+      label: z.enum(['Controlled', 'Uncontrolled']),
+    }),
+  ),
+  risk_probability: z.array(
+    z.union([
+      z.object({
+        value: z.literal(5),
+        label: z.literal('Frequent'),
+        key: z.string(),
+      }),
+      z.object({
+        value: z.literal(4),
+        label: z.literal('Occasional'),
+        key: z.string(),
+      }),
+      z.object({
+        value: z.literal(3),
+        label: z.literal('Remote'),
+        key: z.string(),
+      }),
+      z.object({
+        value: z.literal(2),
+        label: z.literal('Improbable'),
+        key: z.string(),
+      }),
+      z.object({
+        value: z.literal(1),
+        label: z.literal('Extremely Improbable'),
+        key: z.string(),
+      }),
+    ]),
+  ),
+  risk_severity: z.array(
+    z.union([
+      z.object({
+        letter: z.literal('A'),
+        label: z.literal('Catastrophic'),
+        key: z.string(),
+      }),
+      z.object({
+        letter: z.literal('B'),
+        label: z.literal('Hazardous'),
+        key: z.string(),
+      }),
+      z.object({
+        letter: z.literal('C'),
+        label: z.literal('Major'),
+        key: z.string(),
+      }),
+      z.object({
+        letter: z.literal('D'),
+        label: z.literal('Minor'),
+        key: z.string(),
+      }),
+      z.object({
+        letter: z.literal('E'),
+        label: z.literal('Negligible'),
+        key: z.string(),
+      }),
+    ]),
+  ),
 };
 
 /** A person a report names (reporter, reviewer). */
@@ -165,33 +222,43 @@ const zPerson = z.object({
 export const ZSafetyReports$ = z.strictObject({
   result: z.boolean(),
   year: z.number().nullable(),
-  data: z.array(z.object({
-    key: z.string().nullable(),
-    label: z.string().nullable(),
-    count: z.number(),
-  })),
+  data: z.array(
+    z.object({
+      key: z.string().nullable(),
+      label: z.string().nullable(),
+      count: z.number(),
+    }),
+  ),
   total: z.number(),
 });
 
 /** GET /safety_reports/index{/*named}.json */
 export const ZSafetyReportsIndex = z.strictObject({
   result: z.boolean(),
-  reports: z.array(z.object({
-    SafetyReport: zSafetyReport,
-    SafetyReportCategory: z.object({
-      id: z.string(),
-      name: z.string().nullable(),
-    }).nullable(),
-    SafetyReportDepartment: z.object({
-      id: z.string(),
-      name: z.string().nullable(),
-    }).nullable(),
-    User: z.object({
-      id: z.string(),
-      name: z.string().nullable(),
-      surname: z.string().nullable(),
-    }).nullable(),
-  })),
+  reports: z.array(
+    z.object({
+      SafetyReport: zSafetyReport,
+      SafetyReportCategory: z
+        .object({
+          id: z.string(),
+          name: z.string().nullable(),
+        })
+        .nullable(),
+      SafetyReportDepartment: z
+        .object({
+          id: z.string(),
+          name: z.string().nullable(),
+        })
+        .nullable(),
+      User: z
+        .object({
+          id: z.string(),
+          name: z.string().nullable(),
+          surname: z.string().nullable(),
+        })
+        .nullable(),
+    }),
+  ),
   paginate: ZPaginate,
 });
 
@@ -200,68 +267,93 @@ export const ZSafetyReportsView = z.strictObject({
   result: z.boolean(),
   report: z.object({
     SafetyReport: zSafetyReport,
-    Flight: z.object({
-      registration: z.string().nullable(),
-      id: z.string(),
-      date: z.string(),
-      supervisor_id: z.string().nullable(),
-      aircraft_id: z.string().nullable(),
-      status: z.string(),
-      pic_id: z.string().nullable(),
-      sic_id: z.string().nullable(),
-      departure_airport: z.string().nullable(),
-      landing_airport: z.string().nullable(),
-    }).nullable(),
-    Aircraft: z.union([z.array(z.never()), z.array(z.object({
-      id: z.string(),
-      registration: z.string(),
-    }))]),
+    Flight: z
+      .object({
+        registration: z.string().nullable(),
+        id: z.string(),
+        date: z.string(),
+        supervisor_id: z.string().nullable(),
+        aircraft_id: z.string().nullable(),
+        status: z.string(),
+        pic_id: z.string().nullable(),
+        sic_id: z.string().nullable(),
+        departure_airport: z.string().nullable(),
+        landing_airport: z.string().nullable(),
+      })
+      .nullable(),
+    Aircraft: z.union([
+      z.array(z.never()),
+      z.array(
+        z.object({
+          id: z.string(),
+          registration: z.string(),
+        }),
+      ),
+    ]),
     User: zPerson.nullable(),
     Reviewer: zPerson.nullable(),
-    SafetyReportCategory: z.object({
-      id: z.string(),
-      name: z.string(),
-    }).nullable(),
-    SafetyReportDepartment: z.object({
-      id: z.string(),
-      name: z.string(),
-    }).nullable(),
-    Parent: z.object({
-      id: z.string(),
-      name: z.string(),
-      idn: z.string().nullable(),
-    }).nullable(),
+    SafetyReportCategory: z
+      .object({
+        id: z.string(),
+        name: z.string(),
+      })
+      .nullable(),
+    SafetyReportDepartment: z
+      .object({
+        id: z.string(),
+        name: z.string(),
+      })
+      .nullable(),
+    Parent: z
+      .object({
+        id: z.string(),
+        name: z.string(),
+        idn: z.string().nullable(),
+      })
+      .nullable(),
     Children: z.array(zSafetyReport),
     Upload: z.array(ZAttachedUpload),
     Risk: z.object({
-      before: z.object({
-        index: z.string(),
-        tolerability: z.enum(["intolerable", "tolerable", "acceptable"]),
-      }).nullable(),
-      after: z.object({
-        index: z.string(),
-        tolerability: z.enum(["intolerable", "tolerable", "acceptable"]),
-      }).nullable(),
+      before: z
+        .object({
+          index: z.string(),
+          tolerability: z.enum(['intolerable', 'tolerable', 'acceptable']),
+        })
+        .nullable(),
+      after: z
+        .object({
+          index: z.string(),
+          tolerability: z.enum(['intolerable', 'tolerable', 'acceptable']),
+        })
+        .nullable(),
     }),
-    SafetyReportChange: z.array(z.object({
-      id: z.string(),
-      action: z.string(),
-      user: z.object({
-        id: z.string(),
-        name: z.string().nullable(),
-      }).nullable(),
-      comments: z.string().nullable(),
-      fields: z.array(z.object({
-        field: z.string(),
-        label: z.string(),
-        kind: z.enum(["set", "text"]).optional(),
-        from: z.unknown(),
-        to: z.unknown(),
-        from_label: z.string().nullable().optional(),
-        to_label: z.string().nullable().optional(),
-      })),
-      created: z.number(),
-    })).optional(),
+    SafetyReportChange: z
+      .array(
+        z.object({
+          id: z.string(),
+          action: z.string(),
+          user: z
+            .object({
+              id: z.string(),
+              name: z.string().nullable(),
+            })
+            .nullable(),
+          comments: z.string().nullable(),
+          fields: z.array(
+            z.object({
+              field: z.string(),
+              label: z.string(),
+              kind: z.enum(['set', 'text']).optional(),
+              from: z.unknown(),
+              to: z.unknown(),
+              from_label: z.string().nullable().optional(),
+              to_label: z.string().nullable().optional(),
+            }),
+          ),
+          created: z.number(),
+        }),
+      )
+      .optional(),
   }),
   allowEdit: z.boolean(),
 });
@@ -299,17 +391,21 @@ export const ZSafetyReportsReportsByMonth = z.strictObject({
 export const ZSafetyReportsFormOptions = z.strictObject({
   ...safetyReportOptions,
   result: z.boolean(),
-  departments: z.array(z.object({
-    SafetyReportDepartment: z.object({
-      id: z.string(),
-      name: z.string(),
+  departments: z.array(
+    z.object({
+      SafetyReportDepartment: z.object({
+        id: z.string(),
+        name: z.string(),
+      }),
+      SafetyReportCategory: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+        }),
+      ),
     }),
-    SafetyReportCategory: z.array(z.object({
-      id: z.string(),
-      name: z.string(),
-    })),
-  })),
+  ),
   riskMatrix: z.object({
-    cells: z.record(z.string(), z.enum(["intolerable", "tolerable", "acceptable"])),
+    cells: z.record(z.string(), z.enum(['intolerable', 'tolerable', 'acceptable'])),
   }),
 });

@@ -9,9 +9,25 @@ import { parseNamed } from '../../http/named-params.ts';
 import { LIST_KEYS, ZCreateBody, ZEditBody, ZListFilters, ZYearNamed } from './safety-reports.schema.ts';
 import { sendExcel, sendPdf } from './safety-reports.export.ts';
 import { enumerations } from './safety-reports.presenter.ts';
-import { formOptions, listSafetyReports, reportsByMonth, type StatKind, statistic, viewSafetyReport } from './safety-reports.repository.ts';
+import {
+  formOptions,
+  listSafetyReports,
+  reportsByMonth,
+  type StatKind,
+  statistic,
+  viewSafetyReport,
+} from './safety-reports.repository.ts';
 import { createSafetyReport, deleteSafetyReport, editSafetyReport } from './safety-reports.service.ts';
-import { ZSafetyReports$, ZSafetyReportsIndex, ZSafetyReportsView, ZPath, ZSafetyReportsDelete, ZSafetyReportsStats, ZSafetyReportsReportsByMonth, ZSafetyReportsFormOptions } from './safety-reports.responses.ts';
+import {
+  ZSafetyReports$,
+  ZSafetyReportsIndex,
+  ZSafetyReportsView,
+  ZPath,
+  ZSafetyReportsDelete,
+  ZSafetyReportsStats,
+  ZSafetyReportsReportsByMonth,
+  ZSafetyReportsFormOptions,
+} from './safety-reports.responses.ts';
 
 const plans = SAFETY_PLANS;
 const who = GATES.member;
@@ -44,7 +60,8 @@ const statRoute = (kind: StatKind, file: string) =>
     summary: `Statistics: non-draft reports by ${kind.replace('_', ' ')}; optional named year:{year}`,
     access: { who, plans },
     response: ZSafetyReports$,
-    handler: ({ ctx, actor, req }) => statistic(ctx.db, actor, kind, parse(ZYearNamed, parseNamed((req.params as Named).named, ['year'])).year),
+    handler: ({ ctx, actor, req }) =>
+      statistic(ctx.db, actor, kind, parse(ZYearNamed, parseNamed((req.params as Named).named, ['year'])).year),
   });
 
 /** Part B 4.4. */
@@ -53,7 +70,8 @@ export const safetyReportsRoutes = [
     method: 'GET',
     path: '/safety_reports/index{/*named}.json',
     area,
-    summary: 'Top-level safety reports visible to the caller, with `paginate`; index/{flightId}; named limit, page, status, report_category, severity, department, from, to, excel:true (xlsx, `token` query parameter)',
+    summary:
+      'Top-level safety reports visible to the caller, with `paginate`; index/{flightId}; named limit, page, status, report_category, severity, department, from, to, excel:true (xlsx, `token` query parameter)',
     access: { who, plans, queryToken: true },
     response: ZSafetyReportsIndex,
     file: { mediaType: MEDIA.xlsx },
@@ -67,7 +85,8 @@ export const safetyReportsRoutes = [
     method: 'GET',
     path: '/safety_reports/index/*named',
     area,
-    summary: 'The list as a spreadsheet: index/from:../to:../status:../report_category:../severity:../excel:true?token=<token>',
+    summary:
+      'The list as a spreadsheet: index/from:../to:../status:../report_category:../severity:../excel:true?token=<token>',
     file: { mediaType: MEDIA.xlsx },
     access: { who, plans, queryToken: true },
     handler: async ({ ctx, actor, req, res }) => {
@@ -80,7 +99,8 @@ export const safetyReportsRoutes = [
     method: 'GET',
     path: '/safety_reports/view/:id.json',
     area,
-    summary: 'One report with flight, aircraft, reporter, children, risk before and after mitigation, `allowEdit`; `SafetyReportChange` for roles < 111',
+    summary:
+      'One report with flight, aircraft, reporter, children, risk before and after mitigation, `allowEdit`; `SafetyReportChange` for roles < 111',
     access: { who, plans },
     params: idParam,
     response: ZSafetyReportsView,
@@ -104,14 +124,21 @@ export const safetyReportsRoutes = [
       method: 'POST',
       path,
       area,
-      summary: 'File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private',
+      summary:
+        'File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private',
       bodyDoc: ZCreateBody,
       access: { who, plans },
       response: ZPath,
-    handler: async ({ ctx, actor, req }) => {
+      handler: async ({ ctx, actor, req }) => {
         const flightId = (req.params as { flightId?: string }).flightId;
         const row = await ctx.tx((uow) => createSafetyReport(uow, actor, req.body, flightId));
-        return { result: true, id: row.id, idn: row.idn, status: row.status, message: row.status === 'draft' ? 'Draft saved' : 'Safety report saved' };
+        return {
+          result: true,
+          id: row.id,
+          idn: row.idn,
+          status: row.status,
+          message: row.status === 'draft' ? 'Draft saved' : 'Safety report saved',
+        };
       },
     }),
   ),
@@ -159,7 +186,12 @@ export const safetyReportsRoutes = [
     area,
     summary: 'Statistics: non-draft reports per month by severity over the last N months (default 6)',
     access: { who, plans },
-    params: z.object({ months: z.string().regex(/^\d{1,3}$/, 'Expected a number of months').optional() }),
+    params: z.object({
+      months: z
+        .string()
+        .regex(/^\d{1,3}$/, 'Expected a number of months')
+        .optional(),
+    }),
     response: ZSafetyReportsReportsByMonth,
     handler: ({ ctx, actor, params }) => reportsByMonth(ctx.db, actor, params.months ? Number(params.months) : 6),
   }),

@@ -1,4 +1,14 @@
-import { AIR_SPACES, DAMAGES, FLIGHT_PHASES, PERSONAL_DAMAGES, RISK_PROBABILITIES, RISK_SEVERITIES, SAFETY_SEVERITIES, SAFETY_STATUSES, SAFETY_TYPES } from '@ops/shared/rules/safety-reports/safety';
+import {
+  AIR_SPACES,
+  DAMAGES,
+  FLIGHT_PHASES,
+  PERSONAL_DAMAGES,
+  RISK_PROBABILITIES,
+  RISK_SEVERITIES,
+  SAFETY_SEVERITIES,
+  SAFETY_STATUSES,
+  SAFETY_TYPES,
+} from '@ops/shared/rules/safety-reports/safety';
 import { z } from 'zod';
 import { rowsOf, unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
@@ -8,9 +18,22 @@ import { emptyToUndefined } from '../../http/zod.ts';
 export const NARRATIVE_MAX = 20000;
 const keys = <T extends Record<string, unknown>>(o: T) => Object.keys(o) as [keyof T & string, ...(keyof T & string)[]];
 
-const optEnum = <E extends [string, ...string[]]>(values: E) => z.preprocess((v) => (v === '' ? null : v), z.enum(values, { error: `Expected one of ${values.join(', ')}` }).nullable().optional());
-const optText = z.preprocess((v) => (v === '' ? null : v), z.string().max(NARRATIVE_MAX, `At most ${NARRATIVE_MAX} characters`).nullable().optional());
-const optId = z.preprocess((v) => (v === '' ? null : v), z.union([z.string(), z.number()]).transform(String).pipe(z.string().trim().min(1).max(64)).nullable().optional());
+const optEnum = <E extends [string, ...string[]]>(values: E) =>
+  z.preprocess(
+    (v) => (v === '' ? null : v),
+    z
+      .enum(values, { error: `Expected one of ${values.join(', ')}` })
+      .nullable()
+      .optional(),
+  );
+const optText = z.preprocess(
+  (v) => (v === '' ? null : v),
+  z.string().max(NARRATIVE_MAX, `At most ${NARRATIVE_MAX} characters`).nullable().optional(),
+);
+const optId = z.preprocess(
+  (v) => (v === '' ? null : v),
+  z.union([z.string(), z.number()]).transform(String).pipe(z.string().trim().min(1).max(64)).nullable().optional(),
+);
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -34,24 +57,38 @@ export function toSafetyDatetime(v: string): string | null {
   return t.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-const zDatetime = z
-  .string({ error: 'Expected an ISO 8601 date and time' })
-  .transform((v, ctx) => {
-    const out = toSafetyDatetime(v);
-    if (!out) {
-      ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date and time' });
-      return z.NEVER;
-    }
-    return out;
-  });
+const zDatetime = z.string({ error: 'Expected an ISO 8601 date and time' }).transform((v, ctx) => {
+  const out = toSafetyDatetime(v);
+  if (!out) {
+    ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date and time' });
+    return z.NEVER;
+  }
+  return out;
+});
 
 const zAircraft = z.preprocess(
-  (v) => (v === undefined ? undefined : v === '' || v === null ? [] : rowsOf(v).map((x) => (x && typeof x === 'object' ? (x as { id?: unknown }).id : x))),
-  z.array(z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1).max(64))).max(50).optional(),
+  (v) =>
+    v === undefined
+      ? undefined
+      : v === '' || v === null
+        ? []
+        : rowsOf(v).map((x) => (x && typeof x === 'object' ? (x as { id?: unknown }).id : x)),
+  z
+    .array(z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1).max(64)))
+    .max(50)
+    .optional(),
 );
 const zCrew = z.preprocess(
-  (v) => (v === undefined ? undefined : v === '' || v === null ? [] : rowsOf(v).map((x) => (x && typeof x === 'object' ? (x as { id?: unknown }).id : x))),
-  z.array(z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1).max(64))).max(50).optional(),
+  (v) =>
+    v === undefined
+      ? undefined
+      : v === '' || v === null
+        ? []
+        : rowsOf(v).map((x) => (x && typeof x === 'object' ? (x as { id?: unknown }).id : x)),
+  z
+    .array(z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1).max(64)))
+    .max(50)
+    .optional(),
 );
 
 const fields = {
@@ -60,9 +97,16 @@ const fields = {
   severity: optEnum(SAFETY_SEVERITIES.map((s) => s.key) as [string, ...string[]]),
   datetime: zDatetime,
   location: z.string({ error: 'Required' }).trim().min(1, 'Required').max(255, 'At most 255 characters'),
-  events: z.string({ error: 'Required' }).trim().min(1, 'Required').max(NARRATIVE_MAX, `At most ${NARRATIVE_MAX} characters`),
+  events: z
+    .string({ error: 'Required' })
+    .trim()
+    .min(1, 'Required')
+    .max(NARRATIVE_MAX, `At most ${NARRATIVE_MAX} characters`),
   flight_phase: z.enum(keys(FLIGHT_PHASES), { error: `Expected one of ${Object.keys(FLIGHT_PHASES).join(', ')}` }),
-  safety_report_category_id: z.union([z.string(), z.number()], { error: 'Required' }).transform(String).pipe(z.string().trim().min(1, 'Required').max(64)),
+  safety_report_category_id: z
+    .union([z.string(), z.number()], { error: 'Required' })
+    .transform(String)
+    .pipe(z.string().trim().min(1, 'Required').max(64)),
   user_id: z.unknown().optional(),
   flight_id: optId,
   flight_type_id: optId,
@@ -100,8 +144,16 @@ export const ZEdit = z.object({
  * Create and edit bodies as `flatten` reads them, for /openapi.json (the service validates the flat fields):
  * the report under `SafetyReport`; `Aircraft` and `crew` there or at the top level; on edit the id may be `SafetyReport.id`.
  */
-export const ZCreateBody = z.object({ SafetyReport: ZCreate, Aircraft: ZCreate.shape.Aircraft, crew: ZCreate.shape.crew });
-export const ZEditBody = z.object({ SafetyReport: ZEdit.extend({ id: z.string().max(64).optional() }).optional(), Aircraft: ZEdit.shape.Aircraft, crew: ZEdit.shape.crew });
+export const ZCreateBody = z.object({
+  SafetyReport: ZCreate,
+  Aircraft: ZCreate.shape.Aircraft,
+  crew: ZCreate.shape.crew,
+});
+export const ZEditBody = z.object({
+  SafetyReport: ZEdit.extend({ id: z.string().max(64).optional() }).optional(),
+  Aircraft: ZEdit.shape.Aircraft,
+  crew: ZEdit.shape.crew,
+});
 export type TCreate = z.output<typeof ZCreate>;
 export type TEdit = z.output<typeof ZEdit>;
 
@@ -114,7 +166,10 @@ const IGNORED = ['id', 'company_id', 'idn', 'created', 'deleted', 'reported', 'm
  */
 export function flatten(raw: unknown): Record<string, unknown> {
   const b = unwrapData(raw);
-  const inner = b.SafetyReport && typeof b.SafetyReport === 'object' && !Array.isArray(b.SafetyReport) ? (b.SafetyReport as Record<string, unknown>) : {};
+  const inner =
+    b.SafetyReport && typeof b.SafetyReport === 'object' && !Array.isArray(b.SafetyReport)
+      ? (b.SafetyReport as Record<string, unknown>)
+      : {};
   const out: Record<string, unknown> = { ...inner };
   if (out.Aircraft === undefined && b.Aircraft !== undefined) out.Aircraft = b.Aircraft;
   if (out.crew === undefined && b.crew !== undefined) out.crew = b.crew;
@@ -129,10 +184,25 @@ export const parseEdit = (raw: unknown): TEdit => parseOr400(ZEdit, flatten(raw)
 export { emptyToUndefined };
 
 /** Named filters of the list and the spreadsheet (Part B 4.4 item 1). */
-export const LIST_KEYS = ['limit', 'page', 'status', 'report_category', 'severity', 'department', 'from', 'to', 'excel'] as const;
+export const LIST_KEYS = [
+  'limit',
+  'page',
+  'status',
+  'report_category',
+  'severity',
+  'department',
+  'from',
+  'to',
+  'excel',
+] as const;
 const zDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
 export const ZListFilters = z.object({
-  limit: z.coerce.number({ error: 'Expected an integer' }).int('Expected an integer').min(1, 'At least 1').max(100, 'At most 100').default(25),
+  limit: z.coerce
+    .number({ error: 'Expected an integer' })
+    .int('Expected an integer')
+    .min(1, 'At least 1')
+    .max(100, 'At most 100')
+    .default(25),
   page: z.coerce.number({ error: 'Expected an integer' }).int('Expected an integer').min(1, 'At least 1').default(1),
   status: z.enum(SAFETY_STATUSES.map((s) => s.key) as [string, ...string[]]).optional(),
   severity: z.enum(SAFETY_SEVERITIES.map((s) => s.key) as [string, ...string[]]).optional(),
@@ -146,4 +216,11 @@ export const ZListFilters = z.object({
 export type ListFilters = z.output<typeof ZListFilters>;
 
 /** `year:{year}` of the statistics. */
-export const ZYearNamed = z.object({ year: z.coerce.number({ error: 'Expected a year' }).int('Expected a year').min(1900, 'Expected a year').max(2999, 'Expected a year').optional() });
+export const ZYearNamed = z.object({
+  year: z.coerce
+    .number({ error: 'Expected a year' })
+    .int('Expected a year')
+    .min(1900, 'Expected a year')
+    .max(2999, 'Expected a year')
+    .optional(),
+});

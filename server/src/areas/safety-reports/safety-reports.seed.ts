@@ -15,9 +15,23 @@ export const safetyReportsSeedStep: SeedStep = {
     const company_id = refs.companies.skyline;
     for (const [dep, cats] of Object.entries(SAFETY_FIXTURES)) {
       const depId = uuidv7();
-      await uow.trx.insertInto('safety_report_departments').values({ id: depId, company_id, name: dep, deleted: 0, created: now, modified: now }).execute();
+      await uow.trx
+        .insertInto('safety_report_departments')
+        .values({ id: depId, company_id, name: dep, deleted: 0, created: now, modified: now })
+        .execute();
       for (const name of cats) {
-        await uow.trx.insertInto('safety_report_categories').values({ id: uuidv7(), company_id, safety_report_department_id: depId, name, deleted: 0, created: now, modified: now }).execute();
+        await uow.trx
+          .insertInto('safety_report_categories')
+          .values({
+            id: uuidv7(),
+            company_id,
+            safety_report_department_id: depId,
+            name,
+            deleted: 0,
+            created: now,
+            modified: now,
+          })
+          .execute();
       }
     }
   },

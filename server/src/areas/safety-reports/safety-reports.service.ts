@@ -15,7 +15,11 @@ import {
   trailDiff,
   type TrailEntry,
 } from '@ops/shared/rules/safety-reports/safety';
-import { mayEditSafetyReport, mayManageSafetyReports, maySeeSafetyReport } from '@ops/shared/rules/safety-reports/policy';
+import {
+  mayEditSafetyReport,
+  mayManageSafetyReports,
+  maySeeSafetyReport,
+} from '@ops/shared/rules/safety-reports/policy';
 import { sql } from 'kysely';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -30,11 +34,21 @@ import { emitSubmittedWebhook } from './safety-reports.webhooks.ts';
 
 type Row = SafetyReportsTable;
 
-export const notAuthorized = () => new HttpError(403, { result: false, message: 'You are not authorized to edit this safety report' });
+export const notAuthorized = () =>
+  new HttpError(403, { result: false, message: 'You are not authorized to edit this safety report' });
 
 /** A report of the actor's company the actor may see (drafts: the author only); 404 otherwise. */
-export async function loadVisible(uow: UnitOfWork | { trx: UnitOfWork['trx'] }, actor: Actor, id: string, opts: { includeDeleted?: boolean } = {}): Promise<Row> {
-  let q = uow.trx.selectFrom('safety_reports').selectAll().where('company_id', '=', actor.companyId).where('id', '=', id);
+export async function loadVisible(
+  uow: UnitOfWork | { trx: UnitOfWork['trx'] },
+  actor: Actor,
+  id: string,
+  opts: { includeDeleted?: boolean } = {},
+): Promise<Row> {
+  let q = uow.trx
+    .selectFrom('safety_reports')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id);
   if (!opts.includeDeleted) q = q.where('deleted', '=', 0);
   const row = (await q.executeTakeFirst()) as Row | undefined;
   if (!row || !maySeeSafetyReport(actor, row)) throw notFound('Safety report not found');
@@ -51,11 +65,21 @@ const ids = (json: string): string[] => {
 };
 
 /** The report as the trail compares it: columns plus the two sets. */
-export const trailView = (r: Row): Record<string, unknown> => ({ ...r, aircraft: ids(r.aircraft_ids), involved_users: ids(r.involved_user_ids) });
+export const trailView = (r: Row): Record<string, unknown> => ({
+  ...r,
+  aircraft: ids(r.aircraft_ids),
+  involved_users: ids(r.involved_user_ids),
+});
 
 type Refs = {
   category?: { id: string; department_id: string };
-  flight?: { pic_id: string | null; sic_id: string | null; supervisor_id: string | null; flight_type_id: string | null; aircraft_id: string | null } | null;
+  flight?: {
+    pic_id: string | null;
+    sic_id: string | null;
+    supervisor_id: string | null;
+    flight_type_id: string | null;
+    aircraft_id: string | null;
+  } | null;
 };
 
 /** Company-scoped checks of every posted reference; field errors in one 400, nothing written. */
@@ -86,11 +110,23 @@ async function checkRefs(uow: UnitOfWork, actor: Actor, input: Partial<TEdit>, s
     else out.flight = f;
   } else if (input.flight_id === null) out.flight = null;
   if (input.flight_type_id) {
-    const ft = await uow.trx.selectFrom('flight_types').select('id').where('company_id', '=', c).where('id', '=', input.flight_type_id).where('deleted', '=', 0).executeTakeFirst();
+    const ft = await uow.trx
+      .selectFrom('flight_types')
+      .select('id')
+      .where('company_id', '=', c)
+      .where('id', '=', input.flight_type_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!ft) errors.flight_type_id = ['Unknown flight type'];
   }
   if (input.parent_id) {
-    const p = (await uow.trx.selectFrom('safety_reports').selectAll().where('company_id', '=', c).where('id', '=', input.parent_id).where('deleted', '=', 0).executeTakeFirst()) as Row | undefined;
+    const p = (await uow.trx
+      .selectFrom('safety_reports')
+      .selectAll()
+      .where('company_id', '=', c)
+      .where('id', '=', input.parent_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst()) as Row | undefined;
     if (!p || !maySeeSafetyReport(actor, p)) errors.parent_id = ['Unknown report'];
     else if (p.parent_id) errors.parent_id = ['A child report cannot have children'];
     else if (p.status === 'draft' || !p.idn) errors.parent_id = ['The parent report is still a draft'];
@@ -98,13 +134,25 @@ async function checkRefs(uow: UnitOfWork, actor: Actor, input: Partial<TEdit>, s
   }
   const userRefs = [...(input.crew ?? []), ...(input.reviewer_id ? [input.reviewer_id] : [])];
   if (userRefs.length) {
-    const found = await uow.trx.selectFrom('users').select('id').where('company_id', '=', c).where('deleted', '=', 0).where('id', 'in', [...new Set(userRefs)]).execute();
+    const found = await uow.trx
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', c)
+      .where('deleted', '=', 0)
+      .where('id', 'in', [...new Set(userRefs)])
+      .execute();
     const known = new Set(found.map((r) => r.id));
     if (input.crew?.some((u) => !known.has(u))) errors.crew = ['Unknown user'];
     if (input.reviewer_id && !known.has(input.reviewer_id)) errors.reviewer_id = ['Unknown user'];
   }
   if (input.Aircraft?.length) {
-    const found = await uow.trx.selectFrom('aircraft').select('id').where('company_id', '=', c).where('deleted', '=', 0).where('id', 'in', [...new Set(input.Aircraft)]).execute();
+    const found = await uow.trx
+      .selectFrom('aircraft')
+      .select('id')
+      .where('company_id', '=', c)
+      .where('deleted', '=', 0)
+      .where('id', 'in', [...new Set(input.Aircraft)])
+      .execute();
     const known = new Set(found.map((r) => r.id));
     if (input.Aircraft.some((a) => !known.has(a))) errors.Aircraft = ['Unknown aircraft'];
   }
@@ -114,17 +162,36 @@ async function checkRefs(uow: UnitOfWork, actor: Actor, input: Partial<TEdit>, s
 
 /** The next `YYYY/NNNNN` of the company, in the caller's transaction: a rolled-back submission frees nothing, so there are no gaps. */
 async function nextNumber(uow: UnitOfWork, companyId: string, year: number): Promise<number> {
-  const row = await sql<{ value: number }>`insert into safety_report_counters (company_id, year, value) values (${companyId}, ${year}, 1)
-    on conflict (company_id, year) do update set value = safety_report_counters.value + 1 returning value`.execute(uow.trx);
+  const row = await sql<{
+    value: number;
+  }>`insert into safety_report_counters (company_id, year, value) values (${companyId}, ${year}, 1)
+    on conflict (company_id, year) do update set value = safety_report_counters.value + 1 returning value`.execute(
+    uow.trx,
+  );
   return Number(row.rows[0].value);
 }
 
 /** Assigns the number at submission: `YYYY/NNNNN` for a top-level report, `parentIdn-N` for a child. */
-async function assignIdn(uow: UnitOfWork, companyId: string, parentId: string | null, now: number): Promise<Pick<Row, 'idn' | 'idn_year' | 'idn_seq' | 'child_no'>> {
+async function assignIdn(
+  uow: UnitOfWork,
+  companyId: string,
+  parentId: string | null,
+  now: number,
+): Promise<Pick<Row, 'idn' | 'idn_year' | 'idn_seq' | 'child_no'>> {
   if (parentId) {
     // Touching the parent row locks it (PostgreSQL row lock; SQLite serialises writers), so two children never share N.
-    await uow.trx.updateTable('safety_reports').set({ reported: sql`reported` }).where('company_id', '=', companyId).where('id', '=', parentId).execute();
-    const parent = await uow.trx.selectFrom('safety_reports').select('idn').where('company_id', '=', companyId).where('id', '=', parentId).executeTakeFirstOrThrow();
+    await uow.trx
+      .updateTable('safety_reports')
+      .set({ reported: sql`reported` })
+      .where('company_id', '=', companyId)
+      .where('id', '=', parentId)
+      .execute();
+    const parent = await uow.trx
+      .selectFrom('safety_reports')
+      .select('idn')
+      .where('company_id', '=', companyId)
+      .where('id', '=', parentId)
+      .executeTakeFirstOrThrow();
     const max = await uow.trx
       .selectFrom('safety_reports')
       .select((eb) => eb.fn.max('child_no').as('m'))
@@ -140,18 +207,67 @@ async function assignIdn(uow: UnitOfWork, companyId: string, parentId: string | 
 }
 
 /** Labels stored with a trail row, resolved now (never re-resolved). */
-async function labelResolver(uow: UnitOfWork, companyId: string, entries: TrailEntry[]): Promise<(field: string, value: unknown) => string | null> {
-  const want = (f: string) => entries.filter((e) => e.field === f).flatMap((e) => [e.from, e.to]).filter((v): v is string => typeof v === 'string' && v !== '');
+async function labelResolver(
+  uow: UnitOfWork,
+  companyId: string,
+  entries: TrailEntry[],
+): Promise<(field: string, value: unknown) => string | null> {
+  const want = (f: string) =>
+    entries
+      .filter((e) => e.field === f)
+      .flatMap((e) => [e.from, e.to])
+      .filter((v): v is string => typeof v === 'string' && v !== '');
   const userIds = [...want('user_id'), ...want('reviewer_id')];
   const [users, cats, deps, fts, flights, parents] = await Promise.all([
-    userIds.length ? uow.trx.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', companyId).where('id', 'in', userIds).execute() : [],
-    want('safety_report_category_id').length ? uow.trx.selectFrom('safety_report_categories').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', want('safety_report_category_id')).execute() : [],
-    want('safety_report_department_id').length ? uow.trx.selectFrom('safety_report_departments').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', want('safety_report_department_id')).execute() : [],
-    want('flight_type_id').length ? uow.trx.selectFrom('flight_types').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', want('flight_type_id')).execute() : [],
-    want('flight_id').length
-      ? uow.trx.selectFrom('flights as f').leftJoin('aircraft as a', 'a.id', 'f.aircraft_id').select(['f.id', 'f.date', 'a.registration']).where('f.company_id', '=', companyId).where('f.id', 'in', want('flight_id')).execute()
+    userIds.length
+      ? uow.trx
+          .selectFrom('users')
+          .select(['id', 'name', 'surname'])
+          .where('company_id', '=', companyId)
+          .where('id', 'in', userIds)
+          .execute()
       : [],
-    want('parent_id').length ? uow.trx.selectFrom('safety_reports').select(['id', 'idn']).where('company_id', '=', companyId).where('id', 'in', want('parent_id')).execute() : [],
+    want('safety_report_category_id').length
+      ? uow.trx
+          .selectFrom('safety_report_categories')
+          .select(['id', 'name'])
+          .where('company_id', '=', companyId)
+          .where('id', 'in', want('safety_report_category_id'))
+          .execute()
+      : [],
+    want('safety_report_department_id').length
+      ? uow.trx
+          .selectFrom('safety_report_departments')
+          .select(['id', 'name'])
+          .where('company_id', '=', companyId)
+          .where('id', 'in', want('safety_report_department_id'))
+          .execute()
+      : [],
+    want('flight_type_id').length
+      ? uow.trx
+          .selectFrom('flight_types')
+          .select(['id', 'name'])
+          .where('company_id', '=', companyId)
+          .where('id', 'in', want('flight_type_id'))
+          .execute()
+      : [],
+    want('flight_id').length
+      ? uow.trx
+          .selectFrom('flights as f')
+          .leftJoin('aircraft as a', 'a.id', 'f.aircraft_id')
+          .select(['f.id', 'f.date', 'a.registration'])
+          .where('f.company_id', '=', companyId)
+          .where('f.id', 'in', want('flight_id'))
+          .execute()
+      : [],
+    want('parent_id').length
+      ? uow.trx
+          .selectFrom('safety_reports')
+          .select(['id', 'idn'])
+          .where('company_id', '=', companyId)
+          .where('id', 'in', want('parent_id'))
+          .execute()
+      : [],
   ]);
   const m = new Map<string, string>();
   for (const u of users) m.set(`user:${u.id}`, `${u.name} ${u.surname}`);
@@ -213,11 +329,26 @@ async function labelResolver(uow: UnitOfWork, companyId: string, entries: TrailE
  * The actor is recorded, except the anonymous reporter acting on their own
  * report, who stays unresolved (null) so the trail does not undo anonymity.
  */
-export async function writeTrail(uow: UnitOfWork, actor: Actor, action: string, before: Row | null, after: Row, opts: { always?: boolean; comments?: string | null } = {}): Promise<boolean> {
+export async function writeTrail(
+  uow: UnitOfWork,
+  actor: Actor,
+  action: string,
+  before: Row | null,
+  after: Row,
+  opts: { always?: boolean; comments?: string | null } = {},
+): Promise<boolean> {
   const raw = trailDiff(before ? trailView(before) : null, trailView(after));
   if (!raw.length && !opts.always) return false;
   const resolve = await labelResolver(uow, actor.companyId, raw);
-  const entries = raw.map((e) => (e.kind ? e : { ...e, from_label: e.from === null ? null : resolve(e.field, e.from), to_label: e.to === null ? null : resolve(e.field, e.to) }));
+  const entries = raw.map((e) =>
+    e.kind
+      ? e
+      : {
+          ...e,
+          from_label: e.from === null ? null : resolve(e.field, e.from),
+          to_label: e.to === null ? null : resolve(e.field, e.to),
+        },
+  );
   const anonymousAuthor = after.user_id === null && after.author_id === actor.userId;
   await uow.trx
     .insertInto('safety_report_changes')
@@ -238,11 +369,21 @@ export async function writeTrail(uow: UnitOfWork, actor: Actor, action: string, 
 
 function crewOf(refs: Refs): Pick<Row, 'crew_pic_id' | 'crew_sic_id' | 'crew_supervisor_id'> {
   const f = refs.flight;
-  return { crew_pic_id: f?.pic_id ?? null, crew_sic_id: f?.sic_id ?? null, crew_supervisor_id: f?.supervisor_id ?? null };
+  return {
+    crew_pic_id: f?.pic_id ?? null,
+    crew_sic_id: f?.sic_id ?? null,
+    crew_supervisor_id: f?.supervisor_id ?? null,
+  };
 }
 
 /** POST create (Part B 4.4 item 4); `flightId` from the path wins over the body. */
-export async function createSafetyReport(uow: UnitOfWork, actor: Actor, raw: unknown, flightId?: string, opts: { id?: string } = {}): Promise<Row> {
+export async function createSafetyReport(
+  uow: UnitOfWork,
+  actor: Actor,
+  raw: unknown,
+  flightId?: string,
+  opts: { id?: string } = {},
+): Promise<Row> {
   const input = parseCreate(raw);
   if (flightId) input.flight_id = flightId;
   const refs = await checkRefs(uow, actor, input, null);
@@ -295,7 +436,8 @@ export async function createSafetyReport(uow: UnitOfWork, actor: Actor, raw: unk
     involved_user_ids: JSON.stringify(input.crew ?? []),
     reported: null,
   };
-  if (status === 'open') Object.assign(row, await assignIdn(uow, actor.companyId, row.parent_id, now), { reported: now });
+  if (status === 'open')
+    Object.assign(row, await assignIdn(uow, actor.companyId, row.parent_id, now), { reported: now });
   await uow.trx.insertInto('safety_reports').values(row).execute();
   await moveStats(uow, null, row);
   await writeTrail(uow, actor, 'create', null, row, { always: true });
@@ -323,7 +465,8 @@ export async function editSafetyReport(uow: UnitOfWork, actor: Actor, id: string
   }
   if (input.status !== undefined && input.status !== null && input.status !== before.status) {
     if (input.status === 'draft') throw invalid({ status: ['A submitted report cannot return to draft'] });
-    if (before.status === 'draft' && input.status !== 'open') throw invalid({ status: ['A draft is submitted as open'] });
+    if (before.status === 'draft' && input.status !== 'open')
+      throw invalid({ status: ['A draft is submitted as open'] });
     if (before.status === 'draft' && !isCreator && !isManager) throw notAuthorized();
     if (before.status !== 'draft' && !isManager && !isReviewer) throw notAuthorized();
   }
@@ -331,12 +474,33 @@ export async function editSafetyReport(uow: UnitOfWork, actor: Actor, id: string
   const now = nowSeconds();
   const next: Row = { ...before, modified: now, change_no: await uow.changeNo(actor.companyId, 'safety_reports') };
   const plain = [
-    'name', 'datetime', 'location', 'events', 'actions', 'result', 'corrective_measures', 'met_conditions', 'immediate_consequences', 'flight_phase', 'flight_type_id',
-    'parent_id', 'reviewer_id', 'reviewer_outcome', 'damages', 'personal_damages', 'air_space', 'risk_probability', 'risk_severity', 'mitigated_risk_probability', 'mitigated_risk_severity', 'type',
+    'name',
+    'datetime',
+    'location',
+    'events',
+    'actions',
+    'result',
+    'corrective_measures',
+    'met_conditions',
+    'immediate_consequences',
+    'flight_phase',
+    'flight_type_id',
+    'parent_id',
+    'reviewer_id',
+    'reviewer_outcome',
+    'damages',
+    'personal_damages',
+    'air_space',
+    'risk_probability',
+    'risk_severity',
+    'mitigated_risk_probability',
+    'mitigated_risk_severity',
+    'type',
   ] as const;
   for (const k of plain) if (input[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = input[k];
   if (input.type === null) next.type = 'OCCURRENCE';
-  if (next.parent_id !== before.parent_id && before.idn) throw invalid({ parent_id: ['The parent of a submitted report cannot change'] });
+  if (next.parent_id !== before.parent_id && before.idn)
+    throw invalid({ parent_id: ['The parent of a submitted report cannot change'] });
   if (input.safety_report_category_id !== undefined && refs.category) {
     next.safety_report_category_id = refs.category.id;
     next.safety_report_department_id = refs.category.department_id;
@@ -344,7 +508,8 @@ export async function editSafetyReport(uow: UnitOfWork, actor: Actor, id: string
   if (input.flight_id !== undefined) {
     next.flight_id = input.flight_id ?? null;
     Object.assign(next, crewOf(refs));
-    if (input.flight_type_id === undefined && refs.flight?.flight_type_id && !before.flight_type_id) next.flight_type_id = refs.flight.flight_type_id;
+    if (input.flight_type_id === undefined && refs.flight?.flight_type_id && !before.flight_type_id)
+      next.flight_type_id = refs.flight.flight_type_id;
   }
   if (input.Aircraft !== undefined) next.aircraft_ids = JSON.stringify(input.Aircraft);
   if (input.crew !== undefined) next.involved_user_ids = JSON.stringify(input.crew);
@@ -354,7 +519,12 @@ export async function editSafetyReport(uow: UnitOfWork, actor: Actor, id: string
   if (input.status) next.status = input.status;
   if (submitting) Object.assign(next, await assignIdn(uow, actor.companyId, next.parent_id, now), { reported: now });
   const { id: _id, company_id: _c, ...set } = next;
-  await uow.trx.updateTable('safety_reports').set(set).where('company_id', '=', actor.companyId).where('id', '=', id).execute();
+  await uow.trx
+    .updateTable('safety_reports')
+    .set(set)
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .execute();
   await moveStats(uow, before, next);
   await writeTrail(uow, actor, submitting ? 'submit' : 'edit', before, next, { always: submitting });
   if (submitting) await notifySubmitted(uow, actor, next);
@@ -366,7 +536,13 @@ export async function editSafetyReport(uow: UnitOfWork, actor: Actor, id: string
 /** GET delete (roles <= 110): the report and its children, soft, one trail row each. */
 export async function deleteSafetyReport(uow: UnitOfWork, actor: Actor, id: string): Promise<number> {
   const report = await loadVisible(uow, actor, id);
-  const children = (await uow.trx.selectFrom('safety_reports').selectAll().where('company_id', '=', actor.companyId).where('parent_id', '=', report.id).where('deleted', '=', 0).execute()) as Row[];
+  const children = (await uow.trx
+    .selectFrom('safety_reports')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('parent_id', '=', report.id)
+    .where('deleted', '=', 0)
+    .execute()) as Row[];
   const changeNo = await uow.changeNo(actor.companyId, 'safety_reports');
   const now = nowSeconds();
   const all = [report, ...children];
@@ -374,7 +550,11 @@ export async function deleteSafetyReport(uow: UnitOfWork, actor: Actor, id: stri
     .updateTable('safety_reports')
     .set({ deleted: 1, modified: now, change_no: changeNo })
     .where('company_id', '=', actor.companyId)
-    .where('id', 'in', all.map((r) => r.id))
+    .where(
+      'id',
+      'in',
+      all.map((r) => r.id),
+    )
     .execute();
   for (const r of all) {
     await moveStats(uow, r, { ...r, deleted: 1 });

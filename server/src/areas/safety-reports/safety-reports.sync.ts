@@ -51,14 +51,16 @@ registerCollection<SafetyDoc>({
       tables: ['safety_reports'],
       alias: 'sr',
       rows: safetyCollection.rows,
-      query: (db, companyId) => db.selectFrom('safety_reports as sr').selectAll('sr').where('sr.company_id', '=', companyId),
+      query: (db, companyId) =>
+        db.selectFrom('safety_reports as sr').selectAll('sr').where('sr.company_id', '=', companyId),
       toDoc: (r) => toDoc(r as SafetyReportsTable),
     }),
   ],
 });
 
 function requirePlan(actor: Actor) {
-  if (!(SAFETY_PLANS as readonly string[]).includes(actor.plan)) throw new CommandRejected('Your company plan does not include safety reports');
+  if (!(SAFETY_PLANS as readonly string[]).includes(actor.plan))
+    throw new CommandRejected('Your company plan does not include safety reports');
 }
 
 /** REST refusals become command rejections with the same message. */
@@ -77,10 +79,16 @@ async function decided<T>(fn: () => Promise<T>): Promise<T> {
 /** File a report (draft or open) with the device's id; `open` takes its number now, on the server. */
 registerCommand({
   name: 'safety.file',
-  args: z.object({ id: z.string().refine(isUuid, 'Expected a UUID'), SafetyReport: z.record(z.string(), z.unknown()), flight_id: z.string().max(64).optional() }),
+  args: z.object({
+    id: z.string().refine(isUuid, 'Expected a UUID'),
+    SafetyReport: z.record(z.string(), z.unknown()),
+    flight_id: z.string().max(64).optional(),
+  }),
   async run(_ctx, uow, actor, args) {
     requirePlan(actor);
-    const row = await decided(() => createSafetyReport(uow, actor, { SafetyReport: args.SafetyReport }, args.flight_id, { id: args.id }));
+    const row = await decided(() =>
+      createSafetyReport(uow, actor, { SafetyReport: args.SafetyReport }, args.flight_id, { id: args.id }),
+    );
     return { id: row.id, idn: row.idn, status: row.status };
   },
 });
@@ -93,7 +101,9 @@ registerCommand({
     requirePlan(actor);
     const current = await decided(() => loadVisible(uow, actor, args.id));
     if (current.status !== 'draft') throw new CommandRejected(`This report was already submitted as ${current.idn}`);
-    const row = await decided(() => editSafetyReport(uow, actor, args.id, { SafetyReport: { ...(args.SafetyReport ?? {}), status: 'open' } }));
+    const row = await decided(() =>
+      editSafetyReport(uow, actor, args.id, { SafetyReport: { ...(args.SafetyReport ?? {}), status: 'open' } }),
+    );
     return { id: row.id, idn: row.idn, status: row.status };
   },
 });

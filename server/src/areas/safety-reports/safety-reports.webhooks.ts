@@ -13,10 +13,36 @@ export function emitSubmittedWebhook(uow: UnitOfWork, actor: Actor, row: SafetyR
   return emitWebhook(uow, actor.companyId, 'safety_report.submitted', 'SafetyReport', row.id, async () => {
     const trx = uow.trx;
     const [category, department, reporter] = await Promise.all([
-      row.safety_report_category_id ? trx.selectFrom('safety_report_categories').select(['id', 'name']).where('company_id', '=', actor.companyId).where('id', '=', row.safety_report_category_id).executeTakeFirst() : undefined,
-      row.safety_report_department_id ? trx.selectFrom('safety_report_departments').select(['id', 'name']).where('company_id', '=', actor.companyId).where('id', '=', row.safety_report_department_id).executeTakeFirst() : undefined,
-      row.user_id ? trx.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', actor.companyId).where('id', '=', row.user_id).executeTakeFirst() : undefined,
+      row.safety_report_category_id
+        ? trx
+            .selectFrom('safety_report_categories')
+            .select(['id', 'name'])
+            .where('company_id', '=', actor.companyId)
+            .where('id', '=', row.safety_report_category_id)
+            .executeTakeFirst()
+        : undefined,
+      row.safety_report_department_id
+        ? trx
+            .selectFrom('safety_report_departments')
+            .select(['id', 'name'])
+            .where('company_id', '=', actor.companyId)
+            .where('id', '=', row.safety_report_department_id)
+            .executeTakeFirst()
+        : undefined,
+      row.user_id
+        ? trx
+            .selectFrom('users')
+            .select(['id', 'name', 'surname'])
+            .where('company_id', '=', actor.companyId)
+            .where('id', '=', row.user_id)
+            .executeTakeFirst()
+        : undefined,
     ]);
-    return { SafetyReport: present(row), SafetyReportCategory: category ?? null, SafetyReportDepartment: department ?? null, User: reporter ?? null };
+    return {
+      SafetyReport: present(row),
+      SafetyReportCategory: category ?? null,
+      SafetyReportDepartment: department ?? null,
+      User: reporter ?? null,
+    };
   });
 }

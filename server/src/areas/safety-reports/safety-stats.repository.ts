@@ -21,17 +21,24 @@ export const STAT_COLUMNS = {
 
 export type StatKind = keyof typeof STAT_COLUMNS;
 
-type Counted = Pick<SafetyReportsTable, 'company_id' | 'deleted' | 'parent_id' | 'status' | 'datetime' | (typeof STAT_COLUMNS)[StatKind]>;
+type Counted = Pick<
+  SafetyReportsTable,
+  'company_id' | 'deleted' | 'parent_id' | 'status' | 'datetime' | (typeof STAT_COLUMNS)[StatKind]
+>;
 
 /** What the statistics count: live, submitted, top-level reports (children are follow-ups of the same event). */
-export const countsInStats = (r: Pick<SafetyReportsTable, 'deleted' | 'parent_id' | 'status'>) => !r.deleted && r.parent_id === null && r.status !== 'draft';
+export const countsInStats = (r: Pick<SafetyReportsTable, 'deleted' | 'parent_id' | 'status'>) =>
+  !r.deleted && r.parent_id === null && r.status !== 'draft';
 
 /** `YYYY-MM` of a stored `YYYY-MM-DD HH:MM:SS` datetime. */
 export const statMonth = (datetime: string) => datetime.slice(0, 7);
 
 /** Moves the aggregate from a report's old state to its new one (either may be null), in the write's transaction. */
 export async function moveStats(uow: UnitOfWork, before: Counted | null, after: Counted | null): Promise<void> {
-  const delta = new Map<string, { company_id: string; dimension: string; month: string; status: string; key: string; count: number }>();
+  const delta = new Map<
+    string,
+    { company_id: string; dimension: string; month: string; status: string; key: string; count: number }
+  >();
   const add = (r: Counted | null, sign: number) => {
     if (!r || !countsInStats(r)) return;
     for (const [dimension, column] of Object.entries(STAT_COLUMNS)) {
@@ -50,7 +57,11 @@ export async function moveStats(uow: UnitOfWork, before: Counted | null, after: 
   await uow.trx
     .insertInto('safety_report_stats')
     .values(rows)
-    .onConflict((oc) => oc.columns(['company_id', 'dimension', 'month', 'status', 'key']).doUpdateSet({ count: sql<number>`safety_report_stats.count + excluded.count` }))
+    .onConflict((oc) =>
+      oc
+        .columns(['company_id', 'dimension', 'month', 'status', 'key'])
+        .doUpdateSet({ count: sql<number>`safety_report_stats.count + excluded.count` }),
+    )
     .execute();
 }
 

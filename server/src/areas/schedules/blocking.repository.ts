@@ -8,7 +8,12 @@ import { aircraftBlockState, openMelItemsQuery } from '../aircraft-reports/aircr
  * derived by the fleet area's own rule (aircraftBlockState: an EXPIRED item
  * blocks dispatch), in the shape the shared booking rules take.
  */
-export async function timedMelItems(db: Kysely<DB>, companyId: string, aircraftId: string, at: number): Promise<TimedMelItem[]> {
+export async function timedMelItems(
+  db: Kysely<DB>,
+  companyId: string,
+  aircraftId: string,
+  at: number,
+): Promise<TimedMelItem[]> {
   const block = await aircraftBlockState(db, companyId, aircraftId, at);
   return block.items.map((i) => ({
     label: melItemLabel(i),
@@ -18,10 +23,17 @@ export async function timedMelItems(db: Kysely<DB>, companyId: string, aircraftI
 }
 
 /** `timedMelItems` of several aircraft; one query finds which have open items at all (most have none). */
-export async function timedMelItemsOf(db: Kysely<DB>, companyId: string, aircraftIds: readonly string[], at: number): Promise<Map<string, TimedMelItem[]>> {
+export async function timedMelItemsOf(
+  db: Kysely<DB>,
+  companyId: string,
+  aircraftIds: readonly string[],
+  at: number,
+): Promise<Map<string, TimedMelItem[]>> {
   const out = new Map<string, TimedMelItem[]>();
   if (!aircraftIds.length) return out;
-  const open = await openMelItemsQuery(db, companyId).where('r.aircraft_id', 'in', [...aircraftIds]).execute();
+  const open = await openMelItemsQuery(db, companyId)
+    .where('r.aircraft_id', 'in', [...aircraftIds])
+    .execute();
   for (const id of new Set(open.map((r) => r.aircraft_id))) out.set(id, await timedMelItems(db, companyId, id, at));
   return out;
 }

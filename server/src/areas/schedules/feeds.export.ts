@@ -25,7 +25,15 @@ export async function listFeeds(db: Kysely<DB>, actor: Actor) {
     .orderBy('created', 'desc')
     .orderBy('id', 'desc')
     .execute();
-  return { feeds: rows.map((r) => ({ id: r.id, kind: r.kind, subject_id: r.subject_id, created: Number(r.created), revoked: r.revoked_at !== null })) };
+  return {
+    feeds: rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      subject_id: r.subject_id,
+      created: Number(r.created),
+      revoked: r.revoked_at !== null,
+    })),
+  };
 }
 
 /**
@@ -33,18 +41,41 @@ export async function listFeeds(db: Kysely<DB>, actor: Actor) {
  * instructor). `aircraft`: one aircraft's bookings, for staff (schedules/policy.ts).
  * The token is shown once; only its hash is stored.
  */
-export async function createFeed(ctx: AppContext, actor: Actor, body: { kind: 'user' | 'aircraft'; aircraft_id?: string }, req: Request) {
+export async function createFeed(
+  ctx: AppContext,
+  actor: Actor,
+  body: { kind: 'user' | 'aircraft'; aircraft_id?: string },
+  req: Request,
+) {
   let subject = actor.userId;
   if (body.kind === 'aircraft') {
     if (!mayPublishAircraftFeed(actor)) throw forbidden('Only staff can publish an aircraft calendar');
     if (!body.aircraft_id) throw validationFailed({ aircraft_id: ['Required'] });
-    const a = await ctx.db.selectFrom('aircraft').select('id').where('company_id', '=', actor.companyId).where('id', '=', body.aircraft_id).where('deleted', '=', 0).executeTakeFirst();
+    const a = await ctx.db
+      .selectFrom('aircraft')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', body.aircraft_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!a) throw notFound('Aircraft not found');
     subject = a.id;
   }
   const token = `cal_${randomBytes(24).toString('base64url')}`;
   const id = uuidv7();
-  await ctx.db.insertInto('schedule_feeds').values({ id, company_id: actor.companyId, user_id: actor.userId, kind: body.kind, subject_id: subject, token_hash: sha256(token), created: nowSeconds(), revoked_at: null }).execute();
+  await ctx.db
+    .insertInto('schedule_feeds')
+    .values({
+      id,
+      company_id: actor.companyId,
+      user_id: actor.userId,
+      kind: body.kind,
+      subject_id: subject,
+      token_hash: sha256(token),
+      created: nowSeconds(),
+      revoked_at: null,
+    })
+    .execute();
   const path = feedPath(token);
   return { result: true, id, token, path, url: `${req.protocol}://${req.get('host')}${path}` };
 }
@@ -59,7 +90,13 @@ export async function revokeFeed(ctx: AppContext, actor: Actor, id: string) {
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) {
-    const exists = await ctx.db.selectFrom('schedule_feeds').select('id').where('company_id', '=', actor.companyId).where('user_id', '=', actor.userId).where('id', '=', id).executeTakeFirst();
+    const exists = await ctx.db
+      .selectFrom('schedule_feeds')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('user_id', '=', actor.userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!exists) throw notFound('Feed not found');
   }
   return { result: true };
@@ -69,7 +106,9 @@ export async function revokeFeed(ctx: AppContext, actor: Actor, id: string) {
 export async function serveFeed(ctx: AppContext, token: string, res: Response): Promise<undefined> {
   const feed = await ctx.db
     .selectFrom('schedule_feeds as f')
-    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 'f.user_id').onRef('u.company_id', '=', 'f.company_id').on('u.deleted', '=', 0))
+    .innerJoin('users as u', (j) =>
+      j.onRef('u.id', '=', 'f.user_id').onRef('u.company_id', '=', 'f.company_id').on('u.deleted', '=', 0),
+    )
     .innerJoin('companies as c', 'c.id', 'f.company_id')
     .select(['f.company_id', 'f.kind', 'f.subject_id', 'c.name as company', 'c.timezone'])
     .where('f.token_hash', '=', sha256(token))
@@ -84,18 +123,39 @@ export async function serveFeed(ctx: AppContext, token: string, res: Response): 
     .innerJoin('users as p', (j) => j.onRef('p.id', '=', 's.pilot_id').on('p.company_id', '=', c))
     .leftJoin('users as i', (j) => j.onRef('i.id', '=', 's.instructor_id').on('i.company_id', '=', c))
     .innerJoin('flight_types as t', (j) => j.onRef('t.id', '=', 's.flight_type_id').on('t.company_id', '=', c))
-    .select(['s.id', 's.start_at', 's.end_at', 's.remarks', 's.modified', 's.departure_airport', 'a.registration', 'p.name as p_name', 'p.surname as p_surname', 'i.name as i_name', 'i.surname as i_surname', 't.name as t_name'])
+    .select([
+      's.id',
+      's.start_at',
+      's.end_at',
+      's.remarks',
+      's.modified',
+      's.departure_airport',
+      'a.registration',
+      'p.name as p_name',
+      'p.surname as p_surname',
+      'i.name as i_name',
+      'i.surname as i_surname',
+      't.name as t_name',
+    ])
     .where('s.company_id', '=', c)
     .where('s.status', '=', 'BOOKED')
     .where('s.deleted', '=', 0)
     .where('s.start_at', '>=', now - FEED_PAST)
     .where('s.start_at', '<', now + FEED_AHEAD);
   if (feed.kind === 'aircraft') q = q.where('s.aircraft_id', '=', feed.subject_id);
-  else q = q.where((eb) => eb.or([eb('s.pilot_id', '=', feed.subject_id), eb('s.instructor_id', '=', feed.subject_id)]));
+  else
+    q = q.where((eb) => eb.or([eb('s.pilot_id', '=', feed.subject_id), eb('s.instructor_id', '=', feed.subject_id)]));
   const rows = await q.orderBy('s.start_at').orderBy('s.id').limit(5000).execute();
-  const cal = ical({ name: `${feed.company} bookings`, prodId: { company: 'ops', product: 'schedules' }, timezone: feed.timezone, ttl: 900 });
+  const cal = ical({
+    name: `${feed.company} bookings`,
+    prodId: { company: 'ops', product: 'schedules' },
+    timezone: feed.timezone,
+    ttl: 900,
+  });
   for (const r of rows) {
-    const people = [`${r.p_name} ${r.p_surname}`, r.i_name ? `instructor ${r.i_name} ${r.i_surname}` : null].filter(Boolean).join(', ');
+    const people = [`${r.p_name} ${r.p_surname}`, r.i_name ? `instructor ${r.i_name} ${r.i_surname}` : null]
+      .filter(Boolean)
+      .join(', ');
     cal.createEvent({
       id: `${r.id}@schedules`,
       start: new Date(Number(r.start_at) * 1000),
@@ -106,6 +166,10 @@ export async function serveFeed(ctx: AppContext, token: string, res: Response): 
       location: r.departure_airport ?? undefined,
     });
   }
-  res.status(200).type('text/calendar; charset=utf-8').set('Cache-Control', 'private, max-age=300').send(cal.toString());
+  res
+    .status(200)
+    .type('text/calendar; charset=utf-8')
+    .set('Cache-Control', 'private, max-age=300')
+    .send(cal.toString());
   return undefined;
 }

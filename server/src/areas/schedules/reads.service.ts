@@ -15,7 +15,6 @@ import { presentBooking } from './schedules.presenter.ts';
 /** The longest range one index request may cover (a two-month board). */
 export const MAX_INDEX_DAYS = 62;
 
-
 /** `from`/`to` as unix seconds: a date is its start of day (a `to` date: the end of it) in the company zone. */
 export function rangeOf(q: Pick<TScheduleIndex, 'from' | 'to'>, zone: string): { from: number; to: number } {
   const at = (v: string | number, end: boolean) => {
@@ -35,11 +34,27 @@ export function rangeOf(q: Pick<TScheduleIndex, 'from' | 'to'>, zone: string): {
 export async function listBookings(db: Kysely<DB>, actor: Actor, q: TScheduleIndex) {
   const { from, to } = rangeOf(q, actor.company.timezone);
   if (!(to > from)) throw validationFailed({ to: ['Must be after from'] });
-  if (to - from > MAX_INDEX_DAYS * 86_400) throw validationFailed({ to: [`A request covers at most ${MAX_INDEX_DAYS} days`] });
+  if (to - from > MAX_INDEX_DAYS * 86_400)
+    throw validationFailed({ to: [`A request covers at most ${MAX_INDEX_DAYS} days`] });
   const c = actor.companyId;
   let sel = db
     .selectFrom('schedules as s')
-    .select(['s.id', 's.aircraft_id', 's.pilot_id', 's.instructor_id', 's.flight_type_id', 's.base_id', 's.start_at', 's.end_at', 's.status', 's.flight_id', 's.remarks', 's.user_id', 's.departure_airport', 's.landing_airport'])
+    .select([
+      's.id',
+      's.aircraft_id',
+      's.pilot_id',
+      's.instructor_id',
+      's.flight_type_id',
+      's.base_id',
+      's.start_at',
+      's.end_at',
+      's.status',
+      's.flight_id',
+      's.remarks',
+      's.user_id',
+      's.departure_airport',
+      's.landing_airport',
+    ])
     .where('s.company_id', '=', c)
     .where('s.start_at', '<', to)
     .where('s.start_at', '>', from - MAX_BOOKING_SECONDS)
@@ -52,7 +67,9 @@ export async function listBookings(db: Kysely<DB>, actor: Actor, q: TScheduleInd
   if (uid) sel = sel.where((eb) => eb.or([eb('s.pilot_id', '=', uid), eb('s.instructor_id', '=', uid)]));
   if (!seesAllBookings(actor.role)) {
     const me = actor.userId;
-    sel = sel.where((eb) => eb.or([eb('s.pilot_id', '=', me), eb('s.instructor_id', '=', me), eb('s.user_id', '=', me)]));
+    sel = sel.where((eb) =>
+      eb.or([eb('s.pilot_id', '=', me), eb('s.instructor_id', '=', me), eb('s.user_id', '=', me)]),
+    );
   }
   const rows = await sel.orderBy('s.start_at').orderBy('s.id').execute();
   // The few aircraft, people and flight types of the page, read once each instead of joined per row.
@@ -61,9 +78,32 @@ export async function listBookings(db: Kysely<DB>, actor: Actor, q: TScheduleInd
   const userIds = distinct(rows.flatMap((r) => [r.pilot_id, r.instructor_id]));
   const typeIds = distinct(rows.map((r) => r.flight_type_id));
   const [aircraft, users, types] = await Promise.all([
-    aircraftIds.length ? db.selectFrom('aircraft').select(['id', 'registration']).where('company_id', '=', c).where('id', 'in', aircraftIds).execute() : [],
-    userIds.length ? inChunks(userIds, (ids) => db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', c).where('id', 'in', ids).execute()) : [],
-    typeIds.length ? db.selectFrom('flight_types').select(['id', 'name', 'color']).where('company_id', '=', c).where('id', 'in', typeIds).execute() : [],
+    aircraftIds.length
+      ? db
+          .selectFrom('aircraft')
+          .select(['id', 'registration'])
+          .where('company_id', '=', c)
+          .where('id', 'in', aircraftIds)
+          .execute()
+      : [],
+    userIds.length
+      ? inChunks(userIds, (ids) =>
+          db
+            .selectFrom('users')
+            .select(['id', 'name', 'surname'])
+            .where('company_id', '=', c)
+            .where('id', 'in', ids)
+            .execute(),
+        )
+      : [],
+    typeIds.length
+      ? db
+          .selectFrom('flight_types')
+          .select(['id', 'name', 'color'])
+          .where('company_id', '=', c)
+          .where('id', 'in', typeIds)
+          .execute()
+      : [],
   ]);
   const aircraftById = new Map(aircraft.map((a) => [a.id, { id: a.id, registration: a.registration }]));
   const userById = new Map(users.map((u) => [u.id, { id: u.id, name: u.name, surname: u.surname }]));
@@ -73,7 +113,9 @@ export async function listBookings(db: Kysely<DB>, actor: Actor, q: TScheduleInd
       Schedule: presentBooking(r),
       Aircraft: aircraftById.get(r.aircraft_id) ?? { id: r.aircraft_id, registration: null },
       Pilot: userById.get(r.pilot_id) ?? { id: r.pilot_id, name: null, surname: null },
-      Instructor: r.instructor_id ? (userById.get(r.instructor_id) ?? { id: r.instructor_id, name: null, surname: null }) : null,
+      Instructor: r.instructor_id
+        ? (userById.get(r.instructor_id) ?? { id: r.instructor_id, name: null, surname: null })
+        : null,
       FlightType: typeById.get(r.flight_type_id) ?? { id: r.flight_type_id, name: null, color: null },
     })),
   };
@@ -127,8 +169,21 @@ export async function availability(db: Kysely<DB>, actor: Actor, q: { date: stri
   const c = actor.companyId;
   const zone = actor.company.timezone;
   const base = q.base_id
-    ? await db.selectFrom('bases').select(['id', 'name']).where('company_id', '=', c).where('id', '=', q.base_id).where('deleted', '=', 0).executeTakeFirst()
-    : await db.selectFrom('bases').select(['id', 'name']).where('company_id', '=', c).where('deleted', '=', 0).orderBy('is_default', 'desc').orderBy('name').executeTakeFirst();
+    ? await db
+        .selectFrom('bases')
+        .select(['id', 'name'])
+        .where('company_id', '=', c)
+        .where('id', '=', q.base_id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst()
+    : await db
+        .selectFrom('bases')
+        .select(['id', 'name'])
+        .where('company_id', '=', c)
+        .where('deleted', '=', 0)
+        .orderBy('is_default', 'desc')
+        .orderBy('name')
+        .executeTakeFirst();
   if (q.base_id && !base) throw notFound('Base not found');
   const baseId = base?.id ?? null;
   const rows = await rowsForResolution(db, c, baseId, q.date, q.date);
@@ -154,7 +209,9 @@ export async function availability(db: Kysely<DB>, actor: Actor, q: { date: stri
       .where('deleted', '=', 0)
       .where('active', '=', 1)
       .where('user_group_id', 'in', LISTED_INSTRUCTOR_ROLES)
-      .$if(baseId !== null, (qb) => qb.where((eb) => eb.or([eb('base_id', '=', baseId as string), eb('base_id', 'is', null)])))
+      .$if(baseId !== null, (qb) =>
+        qb.where((eb) => eb.or([eb('base_id', '=', baseId as string), eb('base_id', 'is', null)])),
+      )
       .orderBy('surname')
       .orderBy('name')
       .execute(),
@@ -183,10 +240,20 @@ export async function availability(db: Kysely<DB>, actor: Actor, q: { date: stri
         .where('end_at', '>', dayStart)
         .execute()
     : [];
-  const span = (r: { start_at: number | null; end_at: number | null }) => ({ start: Number(r.start_at), end: Number(r.end_at) });
+  const span = (r: { start_at: number | null; end_at: number | null }) => ({
+    start: Number(r.start_at),
+    end: Number(r.end_at),
+  });
   // Rule 3 on availability: from the instant an open MEL/CDL item blocks the aircraft, nothing is free (the booking rule would refuse it).
-  const melItems = await timedMelItemsOf(db, c, aircraft.map((a) => a.id), Math.max(dayStart, nowSeconds()));
-  const blocks = new Map(aircraft.map((a) => [a.id, blockedFrom(melItems.get(a.id) ?? [], Math.max(dayStart, nowSeconds()))]));
+  const melItems = await timedMelItemsOf(
+    db,
+    c,
+    aircraft.map((a) => a.id),
+    Math.max(dayStart, nowSeconds()),
+  );
+  const blocks = new Map(
+    aircraft.map((a) => [a.id, blockedFrom(melItems.get(a.id) ?? [], Math.max(dayStart, nowSeconds()))]),
+  );
   return {
     date: q.date,
     base_id: baseId,
@@ -195,14 +262,27 @@ export async function availability(db: Kysely<DB>, actor: Actor, q: { date: stri
       const block = blocks.get(a.id) ?? null;
       const busy = bookings.filter((b) => b.aircraft_id === a.id).map(span);
       if (block) busy.push({ start: block.at, end: Math.max(block.at, dayEnd) });
-      const blocked = block && block.at < dayEnd ? { from: block.at, reason: `${a.registration}: ${block.item.label} (${block.item.expiredAtStart ? 'expired' : 'expires'})` } : null;
+      const blocked =
+        block && block.at < dayEnd
+          ? {
+              from: block.at,
+              reason: `${a.registration}: ${block.item.label} (${block.item.expiredAtStart ? 'expired' : 'expires'})`,
+            }
+          : null;
       return { id: a.id, registration: a.registration, free: freeWindows(open, busy, MIN_FREE_SECONDS), blocked };
     }),
     instructors: instructors.map((i) => ({
       id: i.id,
       name: i.name,
       surname: i.surname,
-      free: freeWindows(open, [...bookings.filter((b) => b.instructor_id === i.id || b.pilot_id === i.id).map(span), ...duty.filter((d) => d.user_id === i.id).map(span)], MIN_FREE_SECONDS),
+      free: freeWindows(
+        open,
+        [
+          ...bookings.filter((b) => b.instructor_id === i.id || b.pilot_id === i.id).map(span),
+          ...duty.filter((d) => d.user_id === i.id).map(span),
+        ],
+        MIN_FREE_SECONDS,
+      ),
     })),
   };
 }

@@ -18,7 +18,8 @@ registerCommand({
       const r = await decideBooking(uow, actor, input, { newId: new_id });
       return { id: r.id, flight_id: r.flight_id, warning: r.warning ?? null };
     } catch (e) {
-      if (e instanceof BookingRefused) throw new CommandRejected(e.answer.message, { code: e.answer.code, conflicts: e.answer.conflicts ?? [] });
+      if (e instanceof BookingRefused)
+        throw new CommandRejected(e.answer.message, { code: e.answer.code, conflicts: e.answer.conflicts ?? [] });
       throw e;
     }
   },

@@ -10,16 +10,32 @@ import type { listBookings } from './reads.service.ts';
 /** A booking write the rules refused, with the bookings in the way. */
 const zBookingRefused = z.object({
   result: z.literal(false),
-  code: z.enum(["CONFLICT_AIRCRAFT", "CONFLICT_PILOT", "CONFLICT_INSTRUCTOR", "OUTSIDE_HOURS", "AIRCRAFT_BLOCKED", "INSTRUCTOR_UNAVAILABLE", "DOCUMENTS", "NOT_ALLOWED", "FLIGHT_LOCKED", "DUTY_LIMIT", "FLIGHT_HOURS_LIMIT"]),
+  code: z.enum([
+    'CONFLICT_AIRCRAFT',
+    'CONFLICT_PILOT',
+    'CONFLICT_INSTRUCTOR',
+    'OUTSIDE_HOURS',
+    'AIRCRAFT_BLOCKED',
+    'INSTRUCTOR_UNAVAILABLE',
+    'DOCUMENTS',
+    'NOT_ALLOWED',
+    'FLIGHT_LOCKED',
+    'DUTY_LIMIT',
+    'FLIGHT_HOURS_LIMIT',
+  ]),
   message: z.string(),
-  conflicts: z.array(z.object({
-    id: z.string(),
-    aircraft_id: z.string(),
-    pilot_id: z.string(),
-    instructor_id: z.string().nullable(),
-    start: z.number(),
-    end: z.number(),
-  })).optional(),
+  conflicts: z
+    .array(
+      z.object({
+        id: z.string(),
+        aircraft_id: z.string(),
+        pilot_id: z.string(),
+        instructor_id: z.string().nullable(),
+        start: z.number(),
+        end: z.number(),
+      }),
+    )
+    .optional(),
 });
 
 /** A booking write that went through (warning: saved, but worth a look). */
@@ -34,9 +50,13 @@ const zBookingSaved = z.object({
 export const ZSchedulesEdit = z.union([zBookingSaved, zBookingRefused]);
 
 /** POST /schedules/delete/:id.json */
-export const ZSchedulesDelete = z.union([zBookingSaved, zBookingRefused, z.object({
-  result: z.literal(true),
-})]);
+export const ZSchedulesDelete = z.union([
+  zBookingSaved,
+  zBookingRefused,
+  z.object({
+    result: z.literal(true),
+  }),
+]);
 
 /** GET /schedules/availability.json */
 export const ZSchedulesAvailability = z.strictObject({
@@ -44,41 +64,53 @@ export const ZSchedulesAvailability = z.strictObject({
   base_id: z.string().nullable(),
   hours: z.object({
     closed: z.boolean(),
-    windows: z.array(z.object({
-      start: z.number(),
-      end: z.number(),
-    })),
+    windows: z.array(
+      z.object({
+        start: z.number(),
+        end: z.number(),
+      }),
+    ),
   }),
-  aircraft: z.array(z.object({
-    id: z.string(),
-    registration: z.string(),
-    free: z.array(z.object({
-      start: z.number(),
-      end: z.number(),
-    })),
-    /** Set when the aircraft is blocked (expired MEL/CDL item) before the day ends: no free time from `from`. */
-    blocked: z.object({ from: z.number(), reason: z.string() }).nullable(),
-  })),
-  instructors: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    surname: z.string(),
-    free: z.array(z.object({
-      start: z.number(),
-      end: z.number(),
-    })),
-  })),
+  aircraft: z.array(
+    z.object({
+      id: z.string(),
+      registration: z.string(),
+      free: z.array(
+        z.object({
+          start: z.number(),
+          end: z.number(),
+        }),
+      ),
+      /** Set when the aircraft is blocked (expired MEL/CDL item) before the day ends: no free time from `from`. */
+      blocked: z.object({ from: z.number(), reason: z.string() }).nullable(),
+    }),
+  ),
+  instructors: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      surname: z.string(),
+      free: z.array(
+        z.object({
+          start: z.number(),
+          end: z.number(),
+        }),
+      ),
+    }),
+  ),
 });
 
 /** GET /schedules/feeds.json */
 export const ZSchedulesFeeds = z.strictObject({
-  feeds: z.array(z.object({
-    id: z.string(),
-    kind: z.string(),
-    subject_id: z.string(),
-    created: z.number(),
-    revoked: z.boolean(),
-  })),
+  feeds: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      subject_id: z.string(),
+      created: z.number(),
+      revoked: z.boolean(),
+    }),
+  ),
 });
 
 /** POST /schedules/feeds/create.json */
@@ -96,53 +128,64 @@ export const ZSchedulesFeedsRevoke = z.strictObject({
 });
 
 /** A person on a booking (names null once the user is gone). */
-const zBookingPerson = z.union([z.object({
-  id: z.string(),
-  name: z.string(),
-  surname: z.string(),
-}), z.object({
-  id: z.string(),
-  name: z.null(),
-  surname: z.null(),
-})]);
+const zBookingPerson = z.union([
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    surname: z.string(),
+  }),
+  z.object({
+    id: z.string(),
+    name: z.null(),
+    surname: z.null(),
+  }),
+]);
 
 /** GET /schedules/index.json: written as cached text (boardText), so listBookings is checked here instead. */
 export const ZSchedulesIndex = z.strictObject({
-  schedules: z.array(z.object({
-    Schedule: z.object({
-      id: z.string(),
-      aircraft_id: z.string(),
-      pilot_id: z.string(),
-      instructor_id: z.string().nullable(),
-      flight_type_id: z.string(),
-      base_id: z.string().nullable(),
-      start: z.number(),
-      end: z.number(),
-      status: z.string(),
-      flight_id: z.string().nullable(),
-      remarks: z.string().nullable(),
-      user_id: z.string().nullable(),
-      departure_airport: z.string().nullable(),
-      landing_airport: z.string().nullable(),
+  schedules: z.array(
+    z.object({
+      Schedule: z.object({
+        id: z.string(),
+        aircraft_id: z.string(),
+        pilot_id: z.string(),
+        instructor_id: z.string().nullable(),
+        flight_type_id: z.string(),
+        base_id: z.string().nullable(),
+        start: z.number(),
+        end: z.number(),
+        status: z.string(),
+        flight_id: z.string().nullable(),
+        remarks: z.string().nullable(),
+        user_id: z.string().nullable(),
+        departure_airport: z.string().nullable(),
+        landing_airport: z.string().nullable(),
+      }),
+      Aircraft: z.union([
+        z.object({
+          id: z.string(),
+          registration: z.string(),
+        }),
+        z.object({
+          id: z.string(),
+          registration: z.null(),
+        }),
+      ]),
+      Pilot: zBookingPerson,
+      Instructor: zBookingPerson.nullable(),
+      FlightType: z.union([
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          color: z.string().nullable(),
+        }),
+        z.object({
+          id: z.string(),
+          name: z.null(),
+          color: z.null(),
+        }),
+      ]),
     }),
-    Aircraft: z.union([z.object({
-      id: z.string(),
-      registration: z.string(),
-    }), z.object({
-      id: z.string(),
-      registration: z.null(),
-    })]),
-    Pilot: zBookingPerson,
-    Instructor: zBookingPerson.nullable(),
-    FlightType: z.union([z.object({
-      id: z.string(),
-      name: z.string(),
-      color: z.string().nullable(),
-    }), z.object({
-      id: z.string(),
-      name: z.null(),
-      color: z.null(),
-    })]),
-  })),
+  ),
 });
 export const boardChecked = (b: Awaited<ReturnType<typeof listBookings>>): z.input<typeof ZSchedulesIndex> => b;

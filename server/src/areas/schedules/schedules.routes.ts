@@ -8,7 +8,15 @@ import { createFeed, listFeeds, revokeFeed, serveFeed } from './feeds.export.ts'
 import { availability, boardText } from './reads.service.ts';
 import { ZAvailability, ZFeedCreate, ZScheduleEdit, ZScheduleIndex } from './schedules.schema.ts';
 import { cancelBooking, saveBooking } from './schedules.service.ts';
-import { ZSchedulesEdit, ZSchedulesDelete, ZSchedulesAvailability, ZSchedulesFeeds, ZSchedulesFeedsCreate, ZSchedulesFeedsRevoke, ZSchedulesIndex } from './schedules.responses.ts';
+import {
+  ZSchedulesEdit,
+  ZSchedulesDelete,
+  ZSchedulesAvailability,
+  ZSchedulesFeeds,
+  ZSchedulesFeedsCreate,
+  ZSchedulesFeedsRevoke,
+  ZSchedulesIndex,
+} from './schedules.responses.ts';
 
 /** The read-only auditor and mechanics see the board but never book. */
 const idParam = z.object({ id: zId });
@@ -18,7 +26,8 @@ export const schedulesRoutes = [
     method: 'GET',
     path: '/schedules/index.json',
     area: 'schedules',
-    summary: 'Bookings overlapping from..to (unix or YYYY-MM-DD, at most 62 days), optional aircraft_id, user_id, base_id; by start',
+    summary:
+      'Bookings overlapping from..to (unix or YYYY-MM-DD, at most 62 days), optional aircraft_id, user_id, base_id; by start',
     access: { who: GATES.member },
     query: ZScheduleIndex,
     response: ZSchedulesIndex,

@@ -18,14 +18,23 @@ async function seedActor(uow: UnitOfWork, companyId: string, userId: string): Pr
     surname: u.surname,
     supervisorId: u.supervisor_id,
     plan: c.plan as Actor['plan'],
-    company: { name: c.name, timezone: c.timezone, flightTimezone: c.flight_timezone, billingEnabled: !!c.billing_enabled },
+    company: {
+      name: c.name,
+      timezone: c.timezone,
+      flightTimezone: c.flight_timezone,
+      billingEnabled: !!c.billing_enabled,
+    },
     credential: { kind: 'session', id: 'seed' },
   };
 }
 
 /** CONTRACT 5: Skyline has `self_schedule` on (the other three flags stay off); Harbor off. */
 async function setSelfSchedule(uow: UnitOfWork, companyId: string): Promise<void> {
-  const row = await uow.trx.selectFrom('companies').select('flags').where('id', '=', companyId).executeTakeFirstOrThrow();
+  const row = await uow.trx
+    .selectFrom('companies')
+    .select('flags')
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
   let flags: Record<string, unknown> = {};
   try {
     flags = JSON.parse(row.flags) as Record<string, unknown>;
@@ -34,7 +43,10 @@ async function setSelfSchedule(uow: UnitOfWork, companyId: string): Promise<void
   }
   await uow.trx
     .updateTable('companies')
-    .set({ flags: JSON.stringify({ ...flags, self_schedule: true }), change_no: await uow.changeNo(companyId, 'companies') })
+    .set({
+      flags: JSON.stringify({ ...flags, self_schedule: true }),
+      change_no: await uow.changeNo(companyId, 'companies'),
+    })
     .where('id', '=', companyId)
     .execute();
 }
@@ -52,13 +64,32 @@ export const schedulesSeedStep: SeedStep = {
   async demo(uow: UnitOfWork, refs: SeedRefs) {
     const sky = refs.users.skyline;
     const actor = await seedActor(uow, refs.companies.skyline, sky['dispatch@skyline.test']);
-    const types = Object.fromEntries((await uow.trx.selectFrom('flight_types').select(['id', 'name']).where('company_id', '=', refs.companies.skyline).execute()).map((t) => [t.name, t.id]));
+    const types = Object.fromEntries(
+      (
+        await uow.trx
+          .selectFrom('flight_types')
+          .select(['id', 'name'])
+          .where('company_id', '=', refs.companies.skyline)
+          .execute()
+      ).map((t) => [t.name, t.id]),
+    );
     const today = DateTime.fromSeconds(refs.now, { zone: actor.company.timezone }).startOf('day');
-    const plan: Array<[day: number, hour: number, hours: number, aircraft: string, pilot: string, instructor: string | null, type: string]> = [];
+    const plan: Array<
+      [
+        day: number,
+        hour: number,
+        hours: number,
+        aircraft: string,
+        pilot: string,
+        instructor: string | null,
+        type: string,
+      ]
+    > = [];
     for (let d = 1; d <= 12; d++) {
       plan.push([d, 9, 2, 'EC-ABC', 'student@skyline.test', 'instructor@skyline.test', 'Dual training']);
       if (d % 2 === 0) plan.push([d, 12, 1.5, 'EC-ABC', 'pilot@skyline.test', null, 'Solo']);
-      if (d % 3 === 0) plan.push([d, 15, 2, 'EC-DEF', 'pilot@skyline.test', 'instructor@skyline.test', 'Dual training']);
+      if (d % 3 === 0)
+        plan.push([d, 15, 2, 'EC-DEF', 'pilot@skyline.test', 'instructor@skyline.test', 'Dual training']);
       if (d % 4 === 1) plan.push([d, 10, 1, 'SIM-01', 'dual@demo.test', 'headtraining@skyline.test', 'Dual training']);
     }
     for (const [d, h, len, reg, pilot, instructor, type] of plan) {
@@ -69,7 +100,15 @@ export const schedulesSeedStep: SeedStep = {
         await decideBooking(
           uow,
           actor,
-          { aircraft_id: refs.aircraft[reg], pilot_id: pilotId, instructor_id: instructor ? sky[instructor] : null, flight_type_id: types[type], start, end: start + len * 3600, remarks: null },
+          {
+            aircraft_id: refs.aircraft[reg],
+            pilot_id: pilotId,
+            instructor_id: instructor ? sky[instructor] : null,
+            flight_type_id: types[type],
+            start,
+            end: start + len * 3600,
+            remarks: null,
+          },
           { now: refs.now },
         );
       } catch (e) {

@@ -38,7 +38,23 @@ import { emitBookingWebhook } from './schedules.webhooks.ts';
 /** Flight states after which a booking no longer moves or cancels its flight. */
 const LOCKED_FLIGHT = ['DISPATCHED', 'LANDED'];
 
-export type BookingRow = Pick<SchedulesTable, 'id' | 'aircraft_id' | 'pilot_id' | 'instructor_id' | 'flight_type_id' | 'base_id' | 'start_at' | 'end_at' | 'status' | 'flight_id' | 'remarks' | 'user_id' | 'departure_airport' | 'landing_airport'>;
+export type BookingRow = Pick<
+  SchedulesTable,
+  | 'id'
+  | 'aircraft_id'
+  | 'pilot_id'
+  | 'instructor_id'
+  | 'flight_type_id'
+  | 'base_id'
+  | 'start_at'
+  | 'end_at'
+  | 'status'
+  | 'flight_id'
+  | 'remarks'
+  | 'user_id'
+  | 'departure_airport'
+  | 'landing_airport'
+>;
 
 export interface ConflictEntry {
   id: string;
@@ -63,13 +79,36 @@ const refuse = (code: BookingCode, message: string, conflicts?: ConflictEntry[])
   throw new BookingRefused({ result: false, code, message, ...(conflicts ? { conflicts } : {}) });
 };
 
-const BOOKING_COLUMNS = ['id', 'aircraft_id', 'pilot_id', 'instructor_id', 'flight_type_id', 'base_id', 'start_at', 'end_at', 'status', 'flight_id', 'remarks', 'user_id', 'departure_airport', 'landing_airport'] as const;
+const BOOKING_COLUMNS = [
+  'id',
+  'aircraft_id',
+  'pilot_id',
+  'instructor_id',
+  'flight_type_id',
+  'base_id',
+  'start_at',
+  'end_at',
+  'status',
+  'flight_id',
+  'remarks',
+  'user_id',
+  'departure_airport',
+  'landing_airport',
+] as const;
 
 export async function loadBooking(db: Kysely<DB>, companyId: string, id: string): Promise<BookingRow | undefined> {
-  return db.selectFrom('schedules').select(BOOKING_COLUMNS).where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  return db
+    .selectFrom('schedules')
+    .select(BOOKING_COLUMNS)
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
 }
 
-const toEntry = (r: Pick<BookingRow, 'id' | 'aircraft_id' | 'pilot_id' | 'instructor_id' | 'start_at' | 'end_at'>): ConflictEntry => ({
+const toEntry = (
+  r: Pick<BookingRow, 'id' | 'aircraft_id' | 'pilot_id' | 'instructor_id' | 'start_at' | 'end_at'>,
+): ConflictEntry => ({
   id: r.id,
   aircraft_id: r.aircraft_id,
   pilot_id: r.pilot_id,
@@ -83,7 +122,13 @@ const toEntry = (r: Pick<BookingRow, 'id' | 'aircraft_id' | 'pilot_id' | 'instru
  * through its own (company_id, resource, start_at) index; the start is bounded
  * below by the longest booking so the range scan stays short.
  */
-async function competing(db: Kysely<DB>, companyId: string, span: { start: number; end: number }, aircraftId: string, people: string[]): Promise<ConflictEntry[]> {
+async function competing(
+  db: Kysely<DB>,
+  companyId: string,
+  span: { start: number; end: number },
+  aircraftId: string,
+  people: string[],
+): Promise<ConflictEntry[]> {
   const base = () =>
     db
       .selectFrom('schedules')
@@ -112,7 +157,14 @@ function describeSpan(start: number, end: number, zone: string): string {
 
 interface Refs {
   aircraft: { id: string; registration: string; base_id: string | null };
-  type: { id: string; name: string; booking: number; pic_flight_time: string; sic_flight_time: string; supervisor_flight_time: string };
+  type: {
+    id: string;
+    name: string;
+    booking: number;
+    pic_flight_time: string;
+    sic_flight_time: string;
+    supervisor_flight_time: string;
+  };
   baseId: string | null;
   airport: string | null;
 }
@@ -125,7 +177,13 @@ async function resolveRefs(db: Kysely<DB>, actor: Actor, input: TScheduleFields)
   };
   const c = actor.companyId;
   const [aircraft, type, people, base] = await Promise.all([
-    db.selectFrom('aircraft').select(['id', 'registration', 'base_id']).where('company_id', '=', c).where('id', '=', input.aircraft_id).where('deleted', '=', 0).executeTakeFirst(),
+    db
+      .selectFrom('aircraft')
+      .select(['id', 'registration', 'base_id'])
+      .where('company_id', '=', c)
+      .where('id', '=', input.aircraft_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst(),
     db
       .selectFrom('flight_types')
       .select(['id', 'name', 'booking', 'pic_flight_time', 'sic_flight_time', 'supervisor_flight_time'])
@@ -140,7 +198,15 @@ async function resolveRefs(db: Kysely<DB>, actor: Actor, input: TScheduleFields)
       .where('id', 'in', [input.pilot_id, ...(input.instructor_id ? [input.instructor_id] : [])])
       .where('deleted', '=', 0)
       .execute(),
-    input.base_id ? db.selectFrom('bases').select(['id', 'airport_id']).where('company_id', '=', c).where('id', '=', input.base_id).where('deleted', '=', 0).executeTakeFirst() : Promise.resolve(null),
+    input.base_id
+      ? db
+          .selectFrom('bases')
+          .select(['id', 'airport_id'])
+          .where('company_id', '=', c)
+          .where('id', '=', input.base_id)
+          .where('deleted', '=', 0)
+          .executeTakeFirst()
+      : Promise.resolve(null),
   ]);
   if (!aircraft) fail('aircraft_id', 'Unknown aircraft in your company');
   if (!type) fail('flight_type_id', 'Unknown flight type in your company');
@@ -150,7 +216,8 @@ async function resolveRefs(db: Kysely<DB>, actor: Actor, input: TScheduleFields)
   if (input.instructor_id) {
     const instructor = people.find((u) => u.id === input.instructor_id);
     if (!instructor) fail('instructor_id', 'Unknown user in your company');
-    else if (!mayInstruct(Number(instructor.user_group_id))) fail('instructor_id', 'This user is not a flight instructor');
+    else if (!mayInstruct(Number(instructor.user_group_id)))
+      fail('instructor_id', 'This user is not a flight instructor');
     if (input.instructor_id === input.pilot_id) fail('instructor_id', 'The instructor cannot be the pilot');
   }
   if (input.base_id && !base) fail('base_id', 'Unknown base in your company');
@@ -158,17 +225,40 @@ async function resolveRefs(db: Kysely<DB>, actor: Actor, input: TScheduleFields)
   const baseId = input.base_id ?? aircraft.base_id;
   let airport = base?.airport_id ?? null;
   if (!input.base_id && baseId) {
-    const b = await db.selectFrom('bases').select('airport_id').where('company_id', '=', c).where('id', '=', baseId).executeTakeFirst();
+    const b = await db
+      .selectFrom('bases')
+      .select('airport_id')
+      .where('company_id', '=', c)
+      .where('id', '=', baseId)
+      .executeTakeFirst();
     airport = b?.airport_id ?? null;
   }
   return { aircraft, type, baseId, airport };
 }
 
 /** PIC certificate types the flight type requires that `userId` does not hold valid at `at`. */
-async function missingPicDocuments(db: Kysely<DB>, actor: Actor, typeId: string, userId: string, at: number): Promise<string[]> {
-  const required = await db.selectFrom('flight_type_certificates').select('certificate_type').where('company_id', '=', actor.companyId).where('flight_type_id', '=', typeId).where('role', '=', 'pic').execute();
+async function missingPicDocuments(
+  db: Kysely<DB>,
+  actor: Actor,
+  typeId: string,
+  userId: string,
+  at: number,
+): Promise<string[]> {
+  const required = await db
+    .selectFrom('flight_type_certificates')
+    .select('certificate_type')
+    .where('company_id', '=', actor.companyId)
+    .where('flight_type_id', '=', typeId)
+    .where('role', '=', 'pic')
+    .execute();
   if (!required.length) return [];
-  const held = await db.selectFrom('user_certificates').select(['type', 'issue', 'expiration']).where('company_id', '=', actor.companyId).where('user_id', '=', userId).where('deleted', '=', 0).execute();
+  const held = await db
+    .selectFrom('user_certificates')
+    .select(['type', 'issue', 'expiration'])
+    .where('company_id', '=', actor.companyId)
+    .where('user_id', '=', userId)
+    .where('deleted', '=', 0)
+    .execute();
   const seat = seatCompliance(
     required.map((r) => r.certificate_type),
     held,
@@ -191,7 +281,12 @@ export interface DecideOptions {
  * Conflicts are read after taking the company's write lock, so of two
  * simultaneous bookings of one slot exactly one wins, on both databases.
  */
-export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TScheduleFields, opts: DecideOptions = {}): Promise<Extract<BookingAnswer, { result: true }>> {
+export async function decideBooking(
+  uow: UnitOfWork,
+  actor: Actor,
+  input: TScheduleFields,
+  opts: DecideOptions = {},
+): Promise<Extract<BookingAnswer, { result: true }>> {
   const trx = uow.trx;
   const span = { start: input.start, end: input.end };
   const problem = spanProblem(span);
@@ -200,11 +295,20 @@ export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TSched
   if (input.id && (!current || !bookingVisible(current, actor))) throw notFound('Booking not found');
   if (current && current.status !== 'BOOKED') throw badRequest('A canceled booking cannot be changed; book again');
   const self = isSelfBooker(actor.role);
-  if (current && self && current.pilot_id !== actor.userId && current.user_id !== actor.userId) refuse('NOT_ALLOWED', 'You can only change your own bookings.');
+  if (current && self && current.pilot_id !== actor.userId && current.user_id !== actor.userId)
+    refuse('NOT_ALLOWED', 'You can only change your own bookings.');
 
   const refs = await resolveRefs(trx, actor, input);
-  const flags = companyFlags(await trx.selectFrom('companies').select('flags').where('id', '=', actor.companyId).executeTakeFirstOrThrow());
-  const who = selfBookingRefusal({ role: actor.role, actorId: actor.userId, pilotId: input.pilot_id, selfSchedule: flags.self_schedule, typeBookable: !!refs.type.booking });
+  const flags = companyFlags(
+    await trx.selectFrom('companies').select('flags').where('id', '=', actor.companyId).executeTakeFirstOrThrow(),
+  );
+  const who = selfBookingRefusal({
+    role: actor.role,
+    actorId: actor.userId,
+    pilotId: input.pilot_id,
+    selfSchedule: flags.self_schedule,
+    typeBookable: !!refs.type.booking,
+  });
   if (who) refuse(who.code, who.message);
   const now = opts.now ?? nowSeconds();
   if (self && input.start < now) refuse('NOT_ALLOWED', 'A booking cannot start in the past.');
@@ -214,10 +318,19 @@ export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TSched
 
   const linked = current?.flight_id ? await loadFlightRow(trx, actor.companyId, current.flight_id) : undefined;
   if (linked && LOCKED_FLIGHT.includes(linked.status)) {
-    refuse('FLIGHT_LOCKED', `The flight of this booking is already ${linked.status === 'LANDED' ? 'confirmed' : 'dispatched'}; it can no longer be moved.`);
+    refuse(
+      'FLIGHT_LOCKED',
+      `The flight of this booking is already ${linked.status === 'LANDED' ? 'confirmed' : 'dispatched'}; it can no longer be moved.`,
+    );
   }
 
-  const candidate = { id: current?.id ?? opts.newId ?? '', aircraft_id: input.aircraft_id, pilot_id: input.pilot_id, instructor_id: input.instructor_id ?? null, ...span };
+  const candidate = {
+    id: current?.id ?? opts.newId ?? '',
+    aircraft_id: input.aircraft_id,
+    pilot_id: input.pilot_id,
+    instructor_id: input.instructor_id ?? null,
+    ...span,
+  };
   const people = [input.pilot_id, ...(input.instructor_id ? [input.instructor_id] : [])];
   const clash = findConflict(candidate, await competing(trx, actor.companyId, span, input.aircraft_id, people));
   if (clash) refuse(clash.code, clash.message, clash.conflicts);
@@ -228,7 +341,10 @@ export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TSched
     const to = DateTime.fromSeconds(span.end, { zone }).toISODate() as string;
     const rows = await rowsForResolution(trx, actor.companyId, refs.baseId, from, to);
     if (!insideHours(resolveRange(rows, refs.baseId, from, to, zone), span)) {
-      refuse('OUTSIDE_HOURS', `${describeSpan(span.start, span.end, zone)} is outside the operating hours of the base.`);
+      refuse(
+        'OUTSIDE_HOURS',
+        `${describeSpan(span.start, span.end, zone)} is outside the operating hours of the base.`,
+      );
     }
   }
 
@@ -248,10 +364,18 @@ export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TSched
       .where('end_at', '>', span.start)
       .execute();
     const off = instructorUnavailable(
-      duty.map((d) => ({ start: d.start === null ? null : Number(d.start), end: d.end === null ? null : Number(d.end), type: d.type })),
+      duty.map((d) => ({
+        start: d.start === null ? null : Number(d.start),
+        end: d.end === null ? null : Number(d.end),
+        type: d.type,
+      })),
       span,
     );
-    if (off) refuse('INSTRUCTOR_UNAVAILABLE', `The instructor is ${off.type === 'OFF' ? 'off' : 'resting'} during ${describeSpan(Number(off.start), Number(off.end), actor.company.timezone)}.`);
+    if (off)
+      refuse(
+        'INSTRUCTOR_UNAVAILABLE',
+        `The instructor is ${off.type === 'OFF' ? 'off' : 'resting'} during ${describeSpan(Number(off.start), Number(off.end), actor.company.timezone)}.`,
+      );
   }
 
   // Duty hook (issue 30): the pilot's and instructor's duty day and flight year (CONTRACT 7).
@@ -259,8 +383,16 @@ export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TSched
   if (dutyStop) refuse(dutyStop.code, dutyStop.message);
 
   const seats = seatsFor(refs.type, input.pilot_id, input.instructor_id ?? null);
-  const missing = flags.require_pic_docs ? await missingPicDocuments(trx, actor, refs.type.id, seats.pic_id, Math.max(now, span.start)) : [];
-  const docs = documentsDecision({ selfBooking: self, requirePicDocs: flags.require_pic_docs, allowNoDocs: flags.schedule_self_allow_nodocs, blockWithoutDocs: flags.block_pic_without_docs, missing });
+  const missing = flags.require_pic_docs
+    ? await missingPicDocuments(trx, actor, refs.type.id, seats.pic_id, Math.max(now, span.start))
+    : [];
+  const docs = documentsDecision({
+    selfBooking: self,
+    requirePicDocs: flags.require_pic_docs,
+    allowNoDocs: flags.schedule_self_allow_nodocs,
+    blockWithoutDocs: flags.block_pic_without_docs,
+    missing,
+  });
   if (!docs.ok) refuse('DOCUMENTS', docs.message);
   const warning = docs.ok ? docs.warning : null;
 
@@ -282,7 +414,8 @@ export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TSched
     flightId = linked.id;
   } else {
     const airports = { departure_airport: refs.airport, landing_airport: refs.airport };
-    flightId = (await saveFlight(uow, actor, { ...flightFields, ...airports, status: 'SCHEDULED' }, { trusted: true })).id;
+    flightId = (await saveFlight(uow, actor, { ...flightFields, ...airports, status: 'SCHEDULED' }, { trusted: true }))
+      .id;
   }
 
   const ts = now;
@@ -302,23 +435,52 @@ export async function decideBooking(uow: UnitOfWork, actor: Actor, input: TSched
   let id: string;
   if (current) {
     id = current.id;
-    await trx.updateTable('schedules').set(values).where('company_id', '=', actor.companyId).where('id', '=', id).execute();
+    await trx
+      .updateTable('schedules')
+      .set(values)
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', id)
+      .execute();
   } else {
     id = opts.newId ?? uuidv7();
     const clash2 = await trx.selectFrom('schedules').select('id').where('id', '=', id).executeTakeFirst();
     if (clash2) throw badRequest('A booking with this id already exists');
     await trx
       .insertInto('schedules')
-      .values({ ...values, id, company_id: actor.companyId, deleted: 0, created: ts, status: 'BOOKED', user_id: actor.userId, departure_airport: refs.airport, landing_airport: refs.airport })
+      .values({
+        ...values,
+        id,
+        company_id: actor.companyId,
+        deleted: 0,
+        created: ts,
+        status: 'BOOKED',
+        user_id: actor.userId,
+        departure_airport: refs.airport,
+        landing_airport: refs.airport,
+      })
       .execute();
   }
 
   const when = describeSpan(span.start, span.end, actor.company.timezone);
-  const moved = current && (Number(current.start_at) !== span.start || Number(current.end_at) !== span.end || current.aircraft_id !== input.aircraft_id);
+  const moved =
+    current &&
+    (Number(current.start_at) !== span.start ||
+      Number(current.end_at) !== span.end ||
+      current.aircraft_id !== input.aircraft_id);
   if (!current || moved) {
-    const title = current ? `Booking moved: ${refs.aircraft.registration} ${when}` : `New booking: ${refs.aircraft.registration} ${when}`;
-    const recipients = [...new Set([input.pilot_id, input.instructor_id, current?.pilot_id, current?.instructor_id])].filter((u): u is string => !!u && u !== actor.userId);
-    await notify(uow, { companyId: actor.companyId, userIds: recipients, title, body: `${refs.type.name}, booked by ${actor.name} ${actor.surname}`, link: `/schedules/view/${id}` });
+    const title = current
+      ? `Booking moved: ${refs.aircraft.registration} ${when}`
+      : `New booking: ${refs.aircraft.registration} ${when}`;
+    const recipients = [
+      ...new Set([input.pilot_id, input.instructor_id, current?.pilot_id, current?.instructor_id]),
+    ].filter((u): u is string => !!u && u !== actor.userId);
+    await notify(uow, {
+      companyId: actor.companyId,
+      userIds: recipients,
+      title,
+      body: `${refs.type.name}, booked by ${actor.name} ${actor.surname}`,
+      link: `/schedules/view/${id}`,
+    });
     await emitBookingWebhook(uow, actor, id, current ? 'booking.moved' : 'booking.created');
   }
   return { result: true, id, flight_id: flightId, ...(warning ? { warning } : {}) };
@@ -339,7 +501,11 @@ export async function saveBooking(ctx: AppContext, actor: Actor, input: TSchedul
  * flight CANCELED (with a history row) unless that flight is already
  * dispatched or confirmed; pilot and instructor are told.
  */
-export async function cancelBooking(ctx: AppContext, actor: Actor, id: string): Promise<BookingAnswer | { result: true }> {
+export async function cancelBooking(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+): Promise<BookingAnswer | { result: true }> {
   try {
     return await ctx.tx(async (uow) => {
       const trx = uow.trx;
@@ -350,12 +516,24 @@ export async function cancelBooking(ctx: AppContext, actor: Actor, id: string): 
       const changeNo = await uow.changeNo(actor.companyId, 'schedules');
       const flight = b.flight_id ? await loadFlightRow(trx, actor.companyId, b.flight_id) : undefined;
       if (flight && LOCKED_FLIGHT.includes(flight.status)) {
-        refuse('FLIGHT_LOCKED', `The flight of this booking is already ${flight.status === 'LANDED' ? 'confirmed' : 'dispatched'}; the booking can no longer be canceled.`);
+        refuse(
+          'FLIGHT_LOCKED',
+          `The flight of this booking is already ${flight.status === 'LANDED' ? 'confirmed' : 'dispatched'}; the booking can no longer be canceled.`,
+        );
       }
       if (flight) await cancelFlight(uow, actor, { id: flight.id, reason: 'Booking canceled' }, { trusted: true });
-      await trx.updateTable('schedules').set({ status: 'CANCELED', modified: nowSeconds(), change_no: changeNo }).where('company_id', '=', actor.companyId).where('id', '=', b.id).execute();
+      await trx
+        .updateTable('schedules')
+        .set({ status: 'CANCELED', modified: nowSeconds(), change_no: changeNo })
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', b.id)
+        .execute();
       await emitBookingWebhook(uow, actor, b.id, 'booking.canceled');
-      const reg = await trx.selectFrom('aircraft').select('registration').where('id', '=', b.aircraft_id).executeTakeFirst();
+      const reg = await trx
+        .selectFrom('aircraft')
+        .select('registration')
+        .where('id', '=', b.aircraft_id)
+        .executeTakeFirst();
       const recipients = [b.pilot_id, b.instructor_id].filter((u): u is string => !!u && u !== actor.userId);
       await notify(uow, {
         companyId: actor.companyId,
@@ -373,12 +551,27 @@ export async function cancelBooking(ctx: AppContext, actor: Actor, id: string): 
 }
 
 /** Part B 3.1: dispatching a booking's flight syncs departure and destination back to the booking. */
-export async function syncDispatchedFlight(uow: UnitOfWork, actor: Actor, flight: { id: string; departure_airport: string | null; landing_airport: string | null }): Promise<void> {
-  const b = await uow.trx.selectFrom('schedules').select(['id']).where('company_id', '=', actor.companyId).where('flight_id', '=', flight.id).where('deleted', '=', 0).executeTakeFirst();
+export async function syncDispatchedFlight(
+  uow: UnitOfWork,
+  actor: Actor,
+  flight: { id: string; departure_airport: string | null; landing_airport: string | null },
+): Promise<void> {
+  const b = await uow.trx
+    .selectFrom('schedules')
+    .select(['id'])
+    .where('company_id', '=', actor.companyId)
+    .where('flight_id', '=', flight.id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!b) return;
   await uow.trx
     .updateTable('schedules')
-    .set({ departure_airport: flight.departure_airport, landing_airport: flight.landing_airport, modified: nowSeconds(), change_no: await uow.changeNo(actor.companyId, 'schedules') })
+    .set({
+      departure_airport: flight.departure_airport,
+      landing_airport: flight.landing_airport,
+      modified: nowSeconds(),
+      change_no: await uow.changeNo(actor.companyId, 'schedules'),
+    })
     .where('company_id', '=', actor.companyId)
     .where('id', '=', b.id)
     .execute();

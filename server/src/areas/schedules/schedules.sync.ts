@@ -9,7 +9,25 @@ import './schedules.tables.ts';
 const query = (db: Kysely<DB>, companyId: string) =>
   db
     .selectFrom('schedules as s')
-    .select(['s.id', 's.change_no', 's.deleted', 's.aircraft_id', 's.pilot_id', 's.instructor_id', 's.flight_type_id', 's.base_id', 's.start_at', 's.end_at', 's.status', 's.flight_id', 's.remarks', 's.user_id', 's.departure_airport', 's.landing_airport', 's.modified'])
+    .select([
+      's.id',
+      's.change_no',
+      's.deleted',
+      's.aircraft_id',
+      's.pilot_id',
+      's.instructor_id',
+      's.flight_type_id',
+      's.base_id',
+      's.start_at',
+      's.end_at',
+      's.status',
+      's.flight_id',
+      's.remarks',
+      's.user_id',
+      's.departure_airport',
+      's.landing_airport',
+      's.modified',
+    ])
     .where('s.company_id', '=', companyId);
 
 type Row = Awaited<ReturnType<ReturnType<typeof query>['execute']>>[number];
@@ -22,7 +40,9 @@ export function toBookingDoc(r: Row): BookingDoc {
 /** The `bookings` collection: read-only replication of the `schedules` table (writes are `schedule.book`). */
 export const bookingsServerCollection: ServerCollection<BookingDoc> = {
   def: bookingsCollection,
-  sources: [tableSource({ tables: ['schedules'], alias: 's', rows: bookingsCollection.rows, query, toDoc: toBookingDoc })],
+  sources: [
+    tableSource({ tables: ['schedules'], alias: 's', rows: bookingsCollection.rows, query, toDoc: toBookingDoc }),
+  ],
   async load(db, companyId, id) {
     const r = await query(db, companyId).where('s.id', '=', id).executeTakeFirst();
     return r ? toBookingDoc(r) : null;

@@ -20,14 +20,36 @@ const FONTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../
 const REGULAR = path.join(FONTS, 'DejaVuSans.ttf');
 const BOLD = path.join(FONTS, 'DejaVuSans-Bold.ttf');
 
-export async function sendCertificate(ctx: AppContext, actor: Actor, enrollmentId: string, res: Response): Promise<undefined> {
+export async function sendCertificate(
+  ctx: AppContext,
+  actor: Actor,
+  enrollmentId: string,
+  res: Response,
+): Promise<undefined> {
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
   if (!maySeeEnrollment(actor, e)) throw forbidden('Not your enrollment');
-  if (e.status !== 'COMPLETED') throw badRequest('A certificate is issued for a completed enrollment only', { code: 'NOT_COMPLETED' });
+  if (e.status !== 'COMPLETED')
+    throw badRequest('A certificate is issued for a completed enrollment only', { code: 'NOT_COMPLETED' });
   const db = ctx.db;
-  const student = await db.selectFrom('users').select(['name', 'surname']).where('id', '=', e.user_id).where('company_id', '=', actor.companyId).executeTakeFirst();
-  const full = await db.selectFrom('training_enrollments').select(['status_changed_at', 'status_changed_by']).where('id', '=', e.id).executeTakeFirstOrThrow();
-  const signer = full.status_changed_by ? await db.selectFrom('users').select(['name', 'surname']).where('id', '=', full.status_changed_by).where('company_id', '=', actor.companyId).executeTakeFirst() : undefined;
+  const student = await db
+    .selectFrom('users')
+    .select(['name', 'surname'])
+    .where('id', '=', e.user_id)
+    .where('company_id', '=', actor.companyId)
+    .executeTakeFirst();
+  const full = await db
+    .selectFrom('training_enrollments')
+    .select(['status_changed_at', 'status_changed_by'])
+    .where('id', '=', e.id)
+    .executeTakeFirstOrThrow();
+  const signer = full.status_changed_by
+    ? await db
+        .selectFrom('users')
+        .select(['name', 'surname'])
+        .where('id', '=', full.status_changed_by)
+        .where('company_id', '=', actor.companyId)
+        .executeTakeFirst()
+    : undefined;
   const subjects = await db
     .selectFrom('training_subjects as s')
     .leftJoin('training_lessons as l', (j) => j.onRef('l.subject_id', '=', 's.id').on('l.deleted', '=', 0))
@@ -53,7 +75,12 @@ export async function sendCertificate(ctx: AppContext, actor: Actor, enrollmentI
   const completedAt = full.status_changed_at ? num(full.status_changed_at) : num(e.created);
   const name = [student?.name, student?.surname].filter(Boolean).join(' ');
 
-  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 50, info: { Title: `Certificate: ${e.training_name} — ${name}`, Author: actor.company.name } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    layout: 'landscape',
+    margin: 50,
+    info: { Title: `Certificate: ${e.training_name} — ${name}`, Author: actor.company.name },
+  });
   doc.registerFont('regular', REGULAR);
   doc.registerFont('bold', BOLD);
   const chunks: Buffer[] = [];
@@ -61,10 +88,22 @@ export async function sendCertificate(ctx: AppContext, actor: Actor, enrollmentI
   const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
   const W = doc.page.width;
   const H = doc.page.height;
-  doc.lineWidth(3).strokeColor('#1e3a8a').rect(24, 24, W - 48, H - 48).stroke();
-  doc.lineWidth(0.8).strokeColor('#93c5fd').rect(32, 32, W - 64, H - 64).stroke();
+  doc
+    .lineWidth(3)
+    .strokeColor('#1e3a8a')
+    .rect(24, 24, W - 48, H - 48)
+    .stroke();
+  doc
+    .lineWidth(0.8)
+    .strokeColor('#93c5fd')
+    .rect(32, 32, W - 64, H - 64)
+    .stroke();
   const center = (text: string, y: number, font: string, size: number, color = '#111111') => {
-    doc.font(font).fontSize(size).fillColor(color).text(text, 60, y, { width: W - 120, align: 'center' });
+    doc
+      .font(font)
+      .fontSize(size)
+      .fillColor(color)
+      .text(text, 60, y, { width: W - 120, align: 'center' });
   };
   center(actor.company.name.toUpperCase(), 62, 'bold', 12, '#475569');
   center('Certificate of completion', 96, 'bold', 32, '#1e3a8a');
@@ -72,14 +111,26 @@ export async function sendCertificate(ctx: AppContext, actor: Actor, enrollmentI
   center(name || '—', 184, 'bold', 28);
   center('has completed the training', 232, 'regular', 13, '#334155');
   center(e.training_name, 256, 'bold', 20);
-  center(`${e.training_type.charAt(0)}${e.training_type.slice(1).toLowerCase()} training · completed on ${day(completedAt)} · enrolled ${day(num(e.created))}`, 290, 'regular', 11, '#475569');
+  center(
+    `${e.training_type.charAt(0)}${e.training_type.slice(1).toLowerCase()} training · completed on ${day(completedAt)} · enrolled ${day(num(e.created))}`,
+    290,
+    'regular',
+    11,
+    '#475569',
+  );
 
   // Subjects with their ground hours, in two columns when long.
   const list = subjects.map((s) => `${s.name}  ${(num(s.minutes) / 60).toFixed(1)} h`);
   const totalHours = subjects.reduce((a, s) => a + num(s.minutes), 0) / 60;
   let y = 326;
   if (list.length) {
-    center(`Subjects (${totalHours.toFixed(1)} ground hours, ${num(attended.n)} classes attended)`, y, 'bold', 11, '#334155');
+    center(
+      `Subjects (${totalHours.toFixed(1)} ground hours, ${num(attended.n)} classes attended)`,
+      y,
+      'bold',
+      11,
+      '#334155',
+    );
     y += 20;
     const half = Math.ceil(Math.min(list.length, 16) / 2);
     const colW = (W - 200) / 2;
@@ -97,14 +148,30 @@ export async function sendCertificate(ctx: AppContext, actor: Actor, enrollmentI
 
   // Signature and reference.
   const sy = H - 120;
-  doc.lineWidth(0.8).strokeColor('#334155').moveTo(W - 300, sy).lineTo(W - 80, sy).stroke();
+  doc
+    .lineWidth(0.8)
+    .strokeColor('#334155')
+    .moveTo(W - 300, sy)
+    .lineTo(W - 80, sy)
+    .stroke();
   doc
     .font('regular')
     .fontSize(10)
     .fillColor('#334155')
-    .text(signer ? `${signer.name} ${signer.surname}` : actor.company.name, W - 300, sy + 6, { width: 220, align: 'center' });
-  doc.font('regular').fontSize(8).fillColor('#64748b').text('Training manager', W - 300, sy + 20, { width: 220, align: 'center' });
-  doc.font('regular').fontSize(8).fillColor('#64748b').text(`Certificate no. ${e.id}`, 80, sy + 6);
+    .text(signer ? `${signer.name} ${signer.surname}` : actor.company.name, W - 300, sy + 6, {
+      width: 220,
+      align: 'center',
+    });
+  doc
+    .font('regular')
+    .fontSize(8)
+    .fillColor('#64748b')
+    .text('Training manager', W - 300, sy + 20, { width: 220, align: 'center' });
+  doc
+    .font('regular')
+    .fontSize(8)
+    .fillColor('#64748b')
+    .text(`Certificate no. ${e.id}`, 80, sy + 6);
   doc.text(`Issued ${day(Math.floor(Date.now() / 1000))}`, 80, sy + 20);
   doc.end();
   await done;

@@ -1,6 +1,13 @@
 import { maySeeTrainingSummary } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
-import { attendedFrom, canTransition, type EnrollmentStatus, isFinishedStatus, reasonRequired, theoryAttendance } from '@ops/shared/rules/trainings/progress';
+import {
+  attendedFrom,
+  canTransition,
+  type EnrollmentStatus,
+  isFinishedStatus,
+  reasonRequired,
+  theoryAttendance,
+} from '@ops/shared/rules/trainings/progress';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound, validationFailed } from '../../http/errors.ts';
@@ -36,29 +43,63 @@ export interface EnrollInput {
  */
 export async function enroll(ctx: AppContext, actor: Actor, raw: EnrollInput | undefined) {
   if (!raw || typeof raw !== 'object' || Object.keys(raw).length === 0) throw badRequest('Empty request');
-  if (typeof raw.training_id !== 'string' || !raw.training_id.trim()) throw badRequest('training_id is required', { errors: { training_id: ['Required'] } });
-  const students = Array.isArray(raw.students) ? raw.students : raw.students && typeof raw.students === 'object' ? null : null;
+  if (typeof raw.training_id !== 'string' || !raw.training_id.trim())
+    throw badRequest('training_id is required', { errors: { training_id: ['Required'] } });
+  const students = Array.isArray(raw.students)
+    ? raw.students
+    : raw.students && typeof raw.students === 'object'
+      ? null
+      : null;
   if (!students) throw badRequest('students must be an array', { errors: { students: ['Expected an array'] } });
   let finishBefore: number | null = null;
-  if (raw.finish_before !== undefined && raw.finish_before !== null && raw.finish_before !== '' && raw.finish_before !== 0 && raw.finish_before !== '0' && raw.finish_before !== false) {
+  if (
+    raw.finish_before !== undefined &&
+    raw.finish_before !== null &&
+    raw.finish_before !== '' &&
+    raw.finish_before !== 0 &&
+    raw.finish_before !== '0' &&
+    raw.finish_before !== false
+  ) {
     const n = Number(raw.finish_before);
-    if (!Number.isInteger(n) || n < 0) throw badRequest('finish_before must be unix seconds', { errors: { finish_before: ['Expected unix seconds'] } });
+    if (!Number.isInteger(n) || n < 0)
+      throw badRequest('finish_before must be unix seconds', { errors: { finish_before: ['Expected unix seconds'] } });
     finishBefore = n;
   }
-  const supervisorId = typeof raw.supervisor_id === 'string' && raw.supervisor_id.trim() ? raw.supervisor_id.trim() : null;
-  const entries = [...new Set(students.filter((s) => typeof s === 'string' || typeof s === 'number').map((s) => String(s).trim()).filter(Boolean))];
+  const supervisorId =
+    typeof raw.supervisor_id === 'string' && raw.supervisor_id.trim() ? raw.supervisor_id.trim() : null;
+  const entries = [
+    ...new Set(
+      students
+        .filter((s) => typeof s === 'string' || typeof s === 'number')
+        .map((s) => String(s).trim())
+        .filter(Boolean),
+    ),
+  ];
   if (!entries.length) throw notFound('No students given');
   if (entries.length > 2000) throw badRequest('Too many students', { errors: { students: ['At most 2000 entries'] } });
   const training = await requireTraining(ctx.db, actor.companyId, raw.training_id.trim());
   if (supervisorId) {
-    const sup = await ctx.db.selectFrom('users').select('id').where('company_id', '=', actor.companyId).where('id', '=', supervisorId).where('deleted', '=', 0).executeTakeFirst();
+    const sup = await ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', supervisorId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!sup) throw validationFailed({ supervisor_id: ['Unknown supervisor'] });
   }
 
   // Resolve entries: users first, the rest as pilot groups.
   const users = new Map<string, { id: string; active: number }>();
   for (const part of chunks(entries)) {
-    for (const u of await ctx.db.selectFrom('users').select(['id', 'active']).where('company_id', '=', actor.companyId).where('id', 'in', part).where('deleted', '=', 0).execute()) users.set(u.id, u);
+    for (const u of await ctx.db
+      .selectFrom('users')
+      .select(['id', 'active'])
+      .where('company_id', '=', actor.companyId)
+      .where('id', 'in', part)
+      .where('deleted', '=', 0)
+      .execute())
+      users.set(u.id, u);
   }
   const direct = new Set(users.keys());
   const groupIds = entries.filter((e) => !direct.has(e));
@@ -127,7 +168,13 @@ export async function enroll(ctx: AppContext, actor: Actor, raw: EnrollInput | u
       results[userId] = { TrainingsUser: presentEnrollment(row, false) };
       created.push(userId);
       if (training.active) {
-        await notify(uow, { companyId: actor.companyId, userIds: [userId], title: `Enrolled in ${training.name}`, body: null, link: `/trainings/trainings/view/${row.id}` });
+        await notify(uow, {
+          companyId: actor.companyId,
+          userIds: [userId],
+          title: `Enrolled in ${training.name}`,
+          body: null,
+          link: `/trainings/trainings/view/${row.id}`,
+        });
       }
     }
     return { result: true, results, skipped, from_groups: [...fromGroups] };
@@ -144,7 +191,8 @@ export const STUDENTS_PAGE = 50;
  */
 export async function listStudents(ctx: AppContext, actor: Actor, f: Record<string, string>) {
   const errors: Record<string, string[]> = {};
-  if (f.finished !== undefined && !['0', '1', 'true', 'false'].includes(f.finished)) errors.finished = ['Expected 0 or 1'];
+  if (f.finished !== undefined && !['0', '1', 'true', 'false'].includes(f.finished))
+    errors.finished = ['Expected 0 or 1'];
   if (f.group !== undefined && !/^\d{1,4}$/.test(f.group)) errors.group = ['Expected a role number'];
   if (f.page !== undefined && !/^[1-9]\d{0,6}$/.test(f.page)) errors.page = ['Expected a page number'];
   if (Object.keys(errors).length) throw badRequest('Invalid filters', { errors });
@@ -162,11 +210,26 @@ export async function listStudents(ctx: AppContext, actor: Actor, f: Record<stri
     if (f.group) q = q.where('u.user_group_id', '=', Number(f.group));
     if (f.pilot_group) {
       const g = f.pilot_group;
-      q = q.where((eb) => eb.exists(eb.selectFrom('pilot_group_members as m').select('m.id').whereRef('m.user_id', '=', 'e.user_id').where('m.pilot_group_id', '=', g).where('m.company_id', '=', actor.companyId)));
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('pilot_group_members as m')
+            .select('m.id')
+            .whereRef('m.user_id', '=', 'e.user_id')
+            .where('m.pilot_group_id', '=', g)
+            .where('m.company_id', '=', actor.companyId),
+        ),
+      );
     }
     if (f.username) {
       const like = `%${f.username.toLowerCase().replace(/[%_\\]/g, '')}%`;
-      q = q.where((eb) => eb.or([eb(eb.fn('lower', ['u.name']), 'like', like), eb(eb.fn('lower', ['u.surname']), 'like', like), eb(eb.fn('lower', ['u.email']), 'like', like)]));
+      q = q.where((eb) =>
+        eb.or([
+          eb(eb.fn('lower', ['u.name']), 'like', like),
+          eb(eb.fn('lower', ['u.surname']), 'like', like),
+          eb(eb.fn('lower', ['u.email']), 'like', like),
+        ]),
+      );
     }
     return q;
   };
@@ -174,7 +237,16 @@ export async function listStudents(ctx: AppContext, actor: Actor, f: Record<stri
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   const rows = await base()
-    .select([...ENROLLMENT_COLUMNS, 't.name as training_name', 't.theory', 't.flights', 'u.name', 'u.surname', 'u.email', 'u.user_group_id'])
+    .select([
+      ...ENROLLMENT_COLUMNS,
+      't.name as training_name',
+      't.theory',
+      't.flights',
+      'u.name',
+      'u.surname',
+      'u.email',
+      'u.user_group_id',
+    ])
     .orderBy('u.surname')
     .orderBy('u.name')
     .orderBy('e.id')
@@ -246,11 +318,19 @@ export async function saveNotes(ctx: AppContext, actor: Actor, input: { id: stri
  * the manager transitions of 3.4. `finished` follows the state; closing as
  * STOPPED, FAILED or EXPELLED needs a reason.
  */
-export async function changeStatus(ctx: AppContext, actor: Actor, input: { id: string; status: EnrollmentStatus; status_reason?: string | null }) {
+export async function changeStatus(
+  ctx: AppContext,
+  actor: Actor,
+  input: { id: string; status: EnrollmentStatus; status_reason?: string | null },
+) {
   const e = await requireEnrollment(ctx.db, actor.companyId, input.id);
   const from = e.status as EnrollmentStatus;
-  if (from === input.status) return { result: false, message: `The enrollment is already ${from}`, TrainingsUser: presentEnrollment(e, true) };
-  if (!canTransition(from, input.status)) throw badRequest(`An enrollment cannot go from ${from} to ${input.status}`, { errors: { status: [`Not allowed from ${from}`] } });
+  if (from === input.status)
+    return { result: false, message: `The enrollment is already ${from}`, TrainingsUser: presentEnrollment(e, true) };
+  if (!canTransition(from, input.status))
+    throw badRequest(`An enrollment cannot go from ${from} to ${input.status}`, {
+      errors: { status: [`Not allowed from ${from}`] },
+    });
   const reason = input.status_reason?.trim() || null;
   if (reasonRequired(input.status) && !reason) throw validationFailed({ status_reason: ['A reason is required'] });
   if (input.status === 'ACTIVE') {
@@ -283,11 +363,19 @@ export async function changeStatus(ctx: AppContext, actor: Actor, input: { id: s
       .where('status', '=', from)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return false;
-    if (input.status === 'COMPLETED') await emitWebhook(uow, actor.companyId, 'enrollment.completed', 'TrainingsUser', e.id, async () => ({ TrainingsUser: presentEnrollment(await requireEnrollment(uow.trx, actor.companyId, e.id), true) }));
+    if (input.status === 'COMPLETED')
+      await emitWebhook(uow, actor.companyId, 'enrollment.completed', 'TrainingsUser', e.id, async () => ({
+        TrainingsUser: presentEnrollment(await requireEnrollment(uow.trx, actor.companyId, e.id), true),
+      }));
     return true;
   });
   const fresh = await requireEnrollment(ctx.db, actor.companyId, e.id);
-  if (!changed) return { result: false, message: `The enrollment changed meanwhile; it is now ${fresh.status}`, TrainingsUser: presentEnrollment(fresh, true) };
+  if (!changed)
+    return {
+      result: false,
+      message: `The enrollment changed meanwhile; it is now ${fresh.status}`,
+      TrainingsUser: presentEnrollment(fresh, true),
+    };
   return { result: true, message: `Enrollment ${input.status}`, TrainingsUser: presentEnrollment(fresh, true) };
 }
 
@@ -315,7 +403,11 @@ export async function studentSummary(ctx: AppContext, actor: Actor, id: string |
       ? ctx.db
           .selectFrom('training_mission_flights as mf')
           .leftJoin('flights as f', (j) => j.onRef('f.id', '=', 'mf.flight_id').on('f.status', '=', 'LANDED'))
-          .select([(eb) => eb.fn.countAll<number>().as('attempts'), (eb) => eb.fn.sum<number>('mf.completed').as('passed'), (eb) => eb.fn.sum<number>('f.block_time').as('block')])
+          .select([
+            (eb) => eb.fn.countAll<number>().as('attempts'),
+            (eb) => eb.fn.sum<number>('mf.completed').as('passed'),
+            (eb) => eb.fn.sum<number>('f.block_time').as('block'),
+          ])
           .where('mf.company_id', '=', actor.companyId)
           .where('mf.enrollment_id', '=', e.id)
           .where('mf.deleted', '=', 0)
@@ -327,7 +419,11 @@ export async function studentSummary(ctx: AppContext, actor: Actor, id: string |
   const progress = theoryOf(structure, data);
   const attendance = theoryAttendance(
     e.training_type,
-    sessions.map((r) => ({ past: num(r.datetime) < now, invited: !!r.invited, attended: attendedFrom(r.attendance_status, !!r.attended) })),
+    sessions.map((r) => ({
+      past: num(r.datetime) < now,
+      invited: !!r.invited,
+      attended: attendedFrom(r.attendance_status, !!r.attended),
+    })),
     progress,
   );
   let flight: Record<string, unknown> | null = null;
@@ -342,7 +438,10 @@ export async function studentSummary(ctx: AppContext, actor: Actor, id: string |
     result: true,
     enrollment_id: e.id,
     training: { id: e.training_id, name: e.training_name, type: e.training_type },
-    theory: { progress: { completed: progress.completed, total: progress.total, percentage: progress.percentage }, attendance },
+    theory: {
+      progress: { completed: progress.completed, total: progress.total, percentage: progress.percentage },
+      attendance,
+    },
     flight,
     status: e.status,
     status_reason: e.status_reason,
@@ -350,7 +449,13 @@ export async function studentSummary(ctx: AppContext, actor: Actor, id: string |
 }
 
 export async function requireCompanyUser(ctx: AppContext, companyId: string, id: string) {
-  const u = await ctx.db.selectFrom('users').select(['id', 'name', 'surname', 'email', 'user_group_id']).where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const u = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'name', 'surname', 'email', 'user_group_id'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!u) throw notFound('User not found');
   return u;
 }

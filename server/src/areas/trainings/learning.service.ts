@@ -25,9 +25,20 @@ async function requireLesson(ctx: AppContext, companyId: string, id: string) {
 }
 
 /** Students read a lesson of a training they are enrolled in; staff (<= 150) and the subject's teacher read any. */
-async function requireLessonReader(ctx: AppContext, actor: Actor, lesson: { training_id: string; teacher_id: string | null }) {
+async function requireLessonReader(
+  ctx: AppContext,
+  actor: Actor,
+  lesson: { training_id: string; teacher_id: string | null },
+) {
   if (maySeeAllStudentsOf(actor, lesson)) return;
-  const e = await ctx.db.selectFrom('training_enrollments').select('id').where('company_id', '=', actor.companyId).where('training_id', '=', lesson.training_id).where('user_id', '=', actor.userId).where('deleted', '=', 0).executeTakeFirst();
+  const e = await ctx.db
+    .selectFrom('training_enrollments')
+    .select('id')
+    .where('company_id', '=', actor.companyId)
+    .where('training_id', '=', lesson.training_id)
+    .where('user_id', '=', actor.userId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!e) throw notFound('Lesson not found');
 }
 
@@ -35,12 +46,19 @@ async function requireLessonReader(ctx: AppContext, actor: Actor, lesson: { trai
 async function enrollmentFor(ctx: AppContext, actor: Actor, enrollmentId: string, trainingId: string) {
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
   if (e.training_id !== trainingId) throw notFound('Enrollment not found');
-  if (!maySeeEnrollment(actor, e) && !(await teaches(ctx.db, actor, { trainingId }))) throw forbidden('Not your enrollment');
+  if (!maySeeEnrollment(actor, e) && !(await teaches(ctx.db, actor, { trainingId })))
+    throw forbidden('Not your enrollment');
   return e;
 }
 
 async function activityOf(ctx: AppContext, companyId: string, entityId: string) {
-  return ctx.db.selectFrom('training_activities').select(['id', 'subject_id']).where('company_id', '=', companyId).where('entity_id', '=', entityId).where('deleted', '=', 0).executeTakeFirst();
+  return ctx.db
+    .selectFrom('training_activities')
+    .select(['id', 'subject_id'])
+    .where('company_id', '=', companyId)
+    .where('entity_id', '=', entityId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
 }
 
 /** GET /trainings/lessons/view/{lessonId}/{enrollmentId}.json: the lesson, its progress and the classes of it with attendance. */
@@ -48,11 +66,30 @@ export async function lessonView(ctx: AppContext, actor: Actor, lessonId: string
   const lesson = await requireLesson(ctx, actor.companyId, lessonId);
   const e = await enrollmentFor(ctx, actor, enrollmentId, lesson.training_id);
   const activity = await activityOf(ctx, actor.companyId, lesson.id);
-  const progress = activity ? await ctx.db.selectFrom('training_progress').selectAll().where('enrollment_id', '=', e.id).where('activity_id', '=', activity.id).where('deleted', '=', 0).executeTakeFirst() : undefined;
+  const progress = activity
+    ? await ctx.db
+        .selectFrom('training_progress')
+        .selectAll()
+        .where('enrollment_id', '=', e.id)
+        .where('activity_id', '=', activity.id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst()
+    : undefined;
   const sessions = await ctx.db
     .selectFrom('training_sessions as c')
-    .leftJoin('training_session_students as ss', (j) => j.onRef('ss.session_id', '=', 'c.id').on('ss.user_id', '=', e.user_id).on('ss.deleted', '=', 0))
-    .select(['c.id', 'c.datetime', 'c.minutes', 'c.teacher_id', 'ss.id as ss_id', 'ss.invited', 'ss.attended', 'ss.attendance_status'])
+    .leftJoin('training_session_students as ss', (j) =>
+      j.onRef('ss.session_id', '=', 'c.id').on('ss.user_id', '=', e.user_id).on('ss.deleted', '=', 0),
+    )
+    .select([
+      'c.id',
+      'c.datetime',
+      'c.minutes',
+      'c.teacher_id',
+      'ss.id as ss_id',
+      'ss.invited',
+      'ss.attended',
+      'ss.attendance_status',
+    ])
     .where('c.company_id', '=', actor.companyId)
     .where('c.lesson_id', '=', lesson.id)
     .where('c.deleted', '=', 0)
@@ -65,12 +102,30 @@ export async function lessonView(ctx: AppContext, actor: Actor, lessonId: string
     .where('deleted', '=', 0)
     .executeTakeFirstOrThrow();
   return {
-    Lesson: { id: lesson.id, name: lesson.name, description: lesson.description, minutes: num(lesson.minutes), mandatory: bool(lesson.mandatory), training_subject_id: lesson.subject_id, subject_name: lesson.subject_name, slides_count: num(n) },
+    Lesson: {
+      id: lesson.id,
+      name: lesson.name,
+      description: lesson.description,
+      minutes: num(lesson.minutes),
+      mandatory: bool(lesson.mandatory),
+      training_subject_id: lesson.subject_id,
+      subject_name: lesson.subject_name,
+      slides_count: num(n),
+    },
     TrainingsUser: { id: e.id, user_id: e.user_id, status: e.status },
-    Progress: progress ? { value: Number(progress.value), time_spent: num(progress.time_spent), session_id: progress.session_id, reset_at: progress.reset_at === null ? null : num(progress.reset_at) } : null,
+    Progress: progress
+      ? {
+          value: Number(progress.value),
+          time_spent: num(progress.time_spent),
+          session_id: progress.session_id,
+          reset_at: progress.reset_at === null ? null : num(progress.reset_at),
+        }
+      : null,
     Attendance: sessions.map((s) => ({
       Session: { id: s.id, datetime: num(s.datetime), minutes: num(s.minutes), teacher_id: s.teacher_id },
-      SessionStudent: s.ss_id ? { id: s.ss_id, invited: !!s.invited, attended: !!s.attended, attendance_status: s.attendance_status } : null,
+      SessionStudent: s.ss_id
+        ? { id: s.ss_id, invited: !!s.invited, attended: !!s.attended, attendance_status: s.attendance_status }
+        : null,
     })),
   };
 }
@@ -79,32 +134,83 @@ export async function lessonView(ctx: AppContext, actor: Actor, lessonId: string
 export async function lessonSlides(ctx: AppContext, actor: Actor, lessonId: string) {
   const lesson = await requireLesson(ctx, actor.companyId, lessonId);
   await requireLessonReader(ctx, actor, lesson);
-  const slides = await ctx.db.selectFrom('training_slides').select(['id', 'title', 'position']).where('company_id', '=', actor.companyId).where('lesson_id', '=', lesson.id).where('deleted', '=', 0).orderBy('position').execute();
-  return { Lesson: { id: lesson.id, name: lesson.name }, slides: slides.map((s) => ({ id: s.id, title: s.title, position: num(s.position) })) };
+  const slides = await ctx.db
+    .selectFrom('training_slides')
+    .select(['id', 'title', 'position'])
+    .where('company_id', '=', actor.companyId)
+    .where('lesson_id', '=', lesson.id)
+    .where('deleted', '=', 0)
+    .orderBy('position')
+    .execute();
+  return {
+    Lesson: { id: lesson.id, name: lesson.name },
+    slides: slides.map((s) => ({ id: s.id, title: s.title, position: num(s.position) })),
+  };
 }
 
 /** GET /trainings/lessons/slide/{slideId}.json: one slide with its content, the previous and next slide ids. */
 export async function lessonSlide(ctx: AppContext, actor: Actor, slideId: string) {
-  const slide = await ctx.db.selectFrom('training_slides').selectAll().where('company_id', '=', actor.companyId).where('id', '=', slideId).where('deleted', '=', 0).executeTakeFirst();
+  const slide = await ctx.db
+    .selectFrom('training_slides')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', slideId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!slide) throw notFound('Slide not found');
   const lesson = await requireLesson(ctx, actor.companyId, slide.lesson_id);
   await requireLessonReader(ctx, actor, lesson);
-  const all = await ctx.db.selectFrom('training_slides').select(['id', 'position']).where('lesson_id', '=', lesson.id).where('deleted', '=', 0).orderBy('position').orderBy('id').execute();
+  const all = await ctx.db
+    .selectFrom('training_slides')
+    .select(['id', 'position'])
+    .where('lesson_id', '=', lesson.id)
+    .where('deleted', '=', 0)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
   const i = all.findIndex((s) => s.id === slide.id);
   return {
-    Slide: { id: slide.id, title: slide.title, content: slide.content, position: num(slide.position), lesson_id: lesson.id },
-    navigation: { index: i + 1, total: all.length, previous: i > 0 ? all[i - 1]?.id : null, next: i < all.length - 1 ? all[i + 1]?.id : null },
+    Slide: {
+      id: slide.id,
+      title: slide.title,
+      content: slide.content,
+      position: num(slide.position),
+      lesson_id: lesson.id,
+    },
+    navigation: {
+      index: i + 1,
+      total: all.length,
+      previous: i > 0 ? all[i - 1]?.id : null,
+      next: i < all.length - 1 ? all[i + 1]?.id : null,
+    },
   };
 }
 
 /** Sets an enrollment's progress on an activity (one row per pair). */
-export async function setProgress(uow: UnitOfWork, companyId: string, enrollmentId: string, activityId: string, patch: { value: number; timeSpent?: number; sessionId?: string | null }) {
+export async function setProgress(
+  uow: UnitOfWork,
+  companyId: string,
+  enrollmentId: string,
+  activityId: string,
+  patch: { value: number; timeSpent?: number; sessionId?: string | null },
+) {
   const st = await stamp(uow, companyId, 'training_progress');
-  const found = await uow.trx.selectFrom('training_progress').selectAll().where('enrollment_id', '=', enrollmentId).where('activity_id', '=', activityId).executeTakeFirst();
+  const found = await uow.trx
+    .selectFrom('training_progress')
+    .selectAll()
+    .where('enrollment_id', '=', enrollmentId)
+    .where('activity_id', '=', activityId)
+    .executeTakeFirst();
   if (found) {
     await uow.trx
       .updateTable('training_progress')
-      .set({ value: Math.max(Number(found.value), patch.value), time_spent: num(found.time_spent) + (patch.timeSpent ?? 0), deleted: 0, ...(patch.sessionId ? { session_id: patch.sessionId } : {}), ...st })
+      .set({
+        value: Math.max(Number(found.value), patch.value),
+        time_spent: num(found.time_spent) + (patch.timeSpent ?? 0),
+        deleted: 0,
+        ...(patch.sessionId ? { session_id: patch.sessionId } : {}),
+        ...st,
+      })
       .where('id', '=', found.id)
       .execute();
     return found.id;
@@ -112,7 +218,19 @@ export async function setProgress(uow: UnitOfWork, companyId: string, enrollment
   const id = uuidv7();
   await uow.trx
     .insertInto('training_progress')
-    .values({ id, company_id: companyId, ...st, deleted: 0, created: st.modified, enrollment_id: enrollmentId, activity_id: activityId, value: patch.value, session_id: patch.sessionId ?? null, reset_at: null, time_spent: patch.timeSpent ?? 0 })
+    .values({
+      id,
+      company_id: companyId,
+      ...st,
+      deleted: 0,
+      created: st.modified,
+      enrollment_id: enrollmentId,
+      activity_id: activityId,
+      value: patch.value,
+      session_id: patch.sessionId ?? null,
+      reset_at: null,
+      time_spent: patch.timeSpent ?? 0,
+    })
     .execute();
   return id;
 }
@@ -122,7 +240,11 @@ export async function setProgress(uow: UnitOfWork, companyId: string, enrollment
  * lesson. Only the enrolled student, only on an ACTIVE enrollment; repeating
  * it adds the time spent and keeps the lesson complete.
  */
-export async function completeLesson(ctx: AppContext, actor: Actor, input: { lessonId: string; timeSpent: number; enrollmentId: string }) {
+export async function completeLesson(
+  ctx: AppContext,
+  actor: Actor,
+  input: { lessonId: string; timeSpent: number; enrollmentId: string },
+) {
   const lesson = await requireLesson(ctx, actor.companyId, input.lessonId);
   const e = await requireEnrollment(ctx.db, actor.companyId, input.enrollmentId);
   if (e.training_id !== lesson.training_id) throw notFound('Lesson not found');
@@ -130,12 +252,23 @@ export async function completeLesson(ctx: AppContext, actor: Actor, input: { les
   if (e.status !== 'ACTIVE') throw badRequest(`The enrollment is ${e.status}`);
   return ctx.tx(async (uow) => {
     const subject = await requireSubject(uow.trx, actor.companyId, lesson.subject_id);
-    let activity = await uow.trx.selectFrom('training_activities').select(['id', 'deleted']).where('subject_id', '=', subject.id).where('entity_id', '=', lesson.id).executeTakeFirst();
+    let activity = await uow.trx
+      .selectFrom('training_activities')
+      .select(['id', 'deleted'])
+      .where('subject_id', '=', subject.id)
+      .where('entity_id', '=', lesson.id)
+      .executeTakeFirst();
     if (!activity || activity.deleted) {
       activity = { id: await ensureActivity(uow, actor.companyId, subject, 'LESSON', lesson.id), deleted: 0 };
     }
     await setProgress(uow, actor.companyId, e.id, activity.id, { value: 1, timeSpent: input.timeSpent });
-    return { result: true, message: 'Lesson completed', lessonId: lesson.id, enrollmentId: e.id, activityId: activity.id };
+    return {
+      result: true,
+      message: 'Lesson completed',
+      lessonId: lesson.id,
+      enrollmentId: e.id,
+      activityId: activity.id,
+    };
   });
 }
 
@@ -144,14 +277,34 @@ export async function subjectAttendance(ctx: AppContext, actor: Actor, subjectId
   const subject = await requireSubject(ctx.db, actor.companyId, subjectId);
   const staff = maySeeAllStudentsOf(actor, subject);
   if (!staff) {
-    const e = await ctx.db.selectFrom('training_enrollments').select('id').where('company_id', '=', actor.companyId).where('training_id', '=', subject.training_id).where('user_id', '=', actor.userId).where('deleted', '=', 0).executeTakeFirst();
+    const e = await ctx.db
+      .selectFrom('training_enrollments')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('training_id', '=', subject.training_id)
+      .where('user_id', '=', actor.userId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!e) throw notFound('Subject not found');
   }
   let q = ctx.db
     .selectFrom('training_sessions as c')
     .innerJoin('training_session_students as ss', (j) => j.onRef('ss.session_id', '=', 'c.id').on('ss.deleted', '=', 0))
     .innerJoin('users as u', 'u.id', 'ss.user_id')
-    .select(['c.id', 'c.datetime', 'c.minutes', 'c.lesson_id', 'c.exam_id', 'ss.id as ss_id', 'ss.user_id', 'ss.invited', 'ss.attended', 'ss.attendance_status', 'u.name', 'u.surname'])
+    .select([
+      'c.id',
+      'c.datetime',
+      'c.minutes',
+      'c.lesson_id',
+      'c.exam_id',
+      'ss.id as ss_id',
+      'ss.user_id',
+      'ss.invited',
+      'ss.attended',
+      'ss.attendance_status',
+      'u.name',
+      'u.surname',
+    ])
     .where('c.company_id', '=', actor.companyId)
     .where('c.subject_id', '=', subject.id)
     .where('c.deleted', '=', 0);
@@ -160,8 +313,20 @@ export async function subjectAttendance(ctx: AppContext, actor: Actor, subjectId
   return {
     Subject: { id: subject.id, name: subject.name },
     attendance: rows.map((r) => ({
-      Session: { id: r.id, datetime: num(r.datetime), minutes: num(r.minutes), lesson_id: r.lesson_id, exam_id: r.exam_id },
-      SessionStudent: { id: r.ss_id, user_id: r.user_id, invited: !!r.invited, attended: !!r.attended, attendance_status: r.attendance_status },
+      Session: {
+        id: r.id,
+        datetime: num(r.datetime),
+        minutes: num(r.minutes),
+        lesson_id: r.lesson_id,
+        exam_id: r.exam_id,
+      },
+      SessionStudent: {
+        id: r.ss_id,
+        user_id: r.user_id,
+        invited: !!r.invited,
+        attended: !!r.attended,
+        attendance_status: r.attendance_status,
+      },
       User: { id: r.user_id, name: r.name, surname: r.surname },
     })),
   };
@@ -188,7 +353,8 @@ async function requireExam(ctx: AppContext, companyId: string, id: string) {
 /** GET /trainings/exams/index/{type}:{id}.json: online exams of a subject or gate exams of a lesson. */
 export async function examIndex(ctx: AppContext, actor: Actor, spec: string) {
   const m = /^(subject|lesson):(.+)$/.exec(spec);
-  if (!m) throw badRequest('Expected subject:{id} or lesson:{id}', { errors: { type: ['Expected subject or lesson'] } });
+  if (!m)
+    throw badRequest('Expected subject:{id} or lesson:{id}', { errors: { type: ['Expected subject or lesson'] } });
   const [, type, id] = m as unknown as [string, 'subject' | 'lesson', string];
   let trainingId: string;
   let teacher: string | null;
@@ -221,16 +387,34 @@ async function examContext(ctx: AppContext, actor: Actor, enrollmentId: string, 
   if (!maySeeEnrollment(actor, e) && exam.teacher_id !== actor.userId) throw forbidden('Not your enrollment');
   if (exam.type !== 'ONLINE') throw badRequest('Only online exams are taken here');
   const activity = await activityOf(ctx, actor.companyId, exam.id);
-  const progress = activity ? await ctx.db.selectFrom('training_progress').select(['reset_at']).where('enrollment_id', '=', e.id).where('activity_id', '=', activity.id).executeTakeFirst() : undefined;
+  const progress = activity
+    ? await ctx.db
+        .selectFrom('training_progress')
+        .select(['reset_at'])
+        .where('enrollment_id', '=', e.id)
+        .where('activity_id', '=', activity.id)
+        .executeTakeFirst()
+    : undefined;
   const resetAt = progress?.reset_at ? num(progress.reset_at) : null;
-  const all = await ctx.db.selectFrom('training_attempts').selectAll().where('company_id', '=', actor.companyId).where('enrollment_id', '=', e.id).where('exam_id', '=', exam.id).where('deleted', '=', 0).orderBy('start', 'desc').orderBy('id', 'desc').execute();
+  const all = await ctx.db
+    .selectFrom('training_attempts')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('enrollment_id', '=', e.id)
+    .where('exam_id', '=', exam.id)
+    .where('deleted', '=', 0)
+    .orderBy('start', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   const attempts = attemptsAfterReset(
     all.map((a) => ({ ...a, start: num(a.start) })),
     resetAt,
   );
   const sessions = await ctx.db
     .selectFrom('training_sessions as c')
-    .innerJoin('training_session_students as ss', (j) => j.onRef('ss.session_id', '=', 'c.id').on('ss.user_id', '=', e.user_id).on('ss.deleted', '=', 0))
+    .innerJoin('training_session_students as ss', (j) =>
+      j.onRef('ss.session_id', '=', 'c.id').on('ss.user_id', '=', e.user_id).on('ss.deleted', '=', 0),
+    )
     .select(['c.id', 'c.datetime'])
     .where('c.company_id', '=', actor.companyId)
     .where('c.exam_id', '=', exam.id)
@@ -249,7 +433,15 @@ async function examContext(ctx: AppContext, actor: Actor, enrollmentId: string, 
   return { exam, e, activity, attempts, check, sessions };
 }
 
-const presentAttempt = (a: { id: string; start: number; finished_at: number | null; correct: number; total: number; score: number | null; passed: number }) => ({
+const presentAttempt = (a: {
+  id: string;
+  start: number;
+  finished_at: number | null;
+  correct: number;
+  total: number;
+  score: number | null;
+  passed: number;
+}) => ({
   id: a.id,
   start: num(a.start),
   finished: a.finished_at === null ? null : num(a.finished_at),
@@ -263,7 +455,13 @@ const presentAttempt = (a: { id: string; start: number; finished_at: number | nu
 export async function examPreview(ctx: AppContext, actor: Actor, enrollmentId: string, examId: string) {
   const c = await examContext(ctx, actor, enrollmentId, examId);
   const open = c.attempts.find((a) => a.finished_at === null);
-  return { Exam: presentExam(c.exam), ExamAttempt: c.attempts.map(presentAttempt), can_start: c.check.ok || !!open, reason: c.check.ok ? null : c.check.reason, open_attempt_id: open?.id ?? null };
+  return {
+    Exam: presentExam(c.exam),
+    ExamAttempt: c.attempts.map(presentAttempt),
+    can_start: c.check.ok || !!open,
+    reason: c.check.ok ? null : c.check.reason,
+    open_attempt_id: open?.id ?? null,
+  };
 }
 
 /**
@@ -278,27 +476,66 @@ export async function examStart(ctx: AppContext, actor: Actor, enrollmentId: str
   const open = c.attempts.find((a) => a.finished_at === null);
   if (open) return { result: true, message: 'Attempt already open', attempt_id: open.id };
   if (!c.check.ok) return { result: false, message: `Cannot start: ${c.check.reason}`, reason: c.check.reason };
-  const questions = await ctx.db.selectFrom('training_questions').select('id').where('exam_id', '=', c.exam.id).where('deleted', '=', 0).orderBy('position').execute();
+  const questions = await ctx.db
+    .selectFrom('training_questions')
+    .select('id')
+    .where('exam_id', '=', c.exam.id)
+    .where('deleted', '=', 0)
+    .orderBy('position')
+    .execute();
   if (!questions.length) throw badRequest('The exam has no questions');
   const drawn = num(c.exam.questions) > 0 ? questions.slice(0, num(c.exam.questions)) : questions;
   return ctx.tx(async (uow) => {
     const id = uuidv7();
     const now = nowSeconds();
-    const session = c.sessions.filter((s) => num(s.datetime) <= now).sort((a, b) => num(b.datetime) - num(a.datetime))[0];
+    const session = c.sessions
+      .filter((s) => num(s.datetime) <= now)
+      .sort((a, b) => num(b.datetime) - num(a.datetime))[0];
     await uow.trx
       .insertInto('training_attempts')
-      .values({ id, company_id: actor.companyId, ...(await stamp(uow, actor.companyId, 'training_attempts')), deleted: 0, created: now, enrollment_id: c.e.id, exam_id: c.exam.id, user_id: actor.userId, session_id: session?.id ?? null, start: now, finished_at: null, correct: 0, total: drawn.length, score: null, passed: 0 })
+      .values({
+        id,
+        company_id: actor.companyId,
+        ...(await stamp(uow, actor.companyId, 'training_attempts')),
+        deleted: 0,
+        created: now,
+        enrollment_id: c.e.id,
+        exam_id: c.exam.id,
+        user_id: actor.userId,
+        session_id: session?.id ?? null,
+        start: now,
+        finished_at: null,
+        correct: 0,
+        total: drawn.length,
+        score: null,
+        passed: 0,
+      })
       .execute();
     await uow.trx
       .insertInto('training_attempt_details')
-      .values(drawn.map((q, i) => ({ id: uuidv7(), company_id: actor.companyId, attempt_id: id, question_id: q.id, option_id: null, position: i + 1 })))
+      .values(
+        drawn.map((q, i) => ({
+          id: uuidv7(),
+          company_id: actor.companyId,
+          attempt_id: id,
+          question_id: q.id,
+          option_id: null,
+          position: i + 1,
+        })),
+      )
       .execute();
     return { result: true, message: 'Attempt started', attempt_id: id };
   });
 }
 
 async function requireOwnAttempt(ctx: AppContext, actor: Actor, attemptId: string, staffMayRead: boolean) {
-  const a = await ctx.db.selectFrom('training_attempts').selectAll().where('company_id', '=', actor.companyId).where('id', '=', attemptId).where('deleted', '=', 0).executeTakeFirst();
+  const a = await ctx.db
+    .selectFrom('training_attempts')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', attemptId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!a) throw notFound('Attempt not found');
   if (a.user_id !== actor.userId && !(staffMayRead && mayReadStudentWork(actor))) throw notFound('Attempt not found');
   return a;
@@ -347,13 +584,30 @@ export async function examDo(ctx: AppContext, actor: Actor, attemptId: string) {
 }
 
 /** POST /trainings/exams/answer.json: one option per question, only inside the caller's open attempt. */
-export async function examAnswer(ctx: AppContext, actor: Actor, input: { attemptDetailId: string; questionOptionId: string }) {
-  const d = await ctx.db.selectFrom('training_attempt_details').selectAll().where('company_id', '=', actor.companyId).where('id', '=', input.attemptDetailId).executeTakeFirst();
+export async function examAnswer(
+  ctx: AppContext,
+  actor: Actor,
+  input: { attemptDetailId: string; questionOptionId: string },
+) {
+  const d = await ctx.db
+    .selectFrom('training_attempt_details')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', input.attemptDetailId)
+    .executeTakeFirst();
   if (!d) throw notFound('Question not found');
   const a = await requireOwnAttempt(ctx, actor, d.attempt_id, false);
   if (a.finished_at !== null) throw badRequest('The attempt is finished');
-  const o = await ctx.db.selectFrom('training_question_options').select('id').where('id', '=', input.questionOptionId).where('question_id', '=', d.question_id).executeTakeFirst();
-  if (!o) throw badRequest('That option does not belong to this question', { errors: { questionOptionId: ['Not an option of this question'] } });
+  const o = await ctx.db
+    .selectFrom('training_question_options')
+    .select('id')
+    .where('id', '=', input.questionOptionId)
+    .where('question_id', '=', d.question_id)
+    .executeTakeFirst();
+  if (!o)
+    throw badRequest('That option does not belong to this question', {
+      errors: { questionOptionId: ['Not an option of this question'] },
+    });
   await ctx.db.updateTable('training_attempt_details').set({ option_id: o.id }).where('id', '=', d.id).execute();
   return { result: true, attemptDetailId: d.id, questionOptionId: o.id };
 }
@@ -365,22 +619,43 @@ export async function examFinish(ctx: AppContext, actor: Actor, attemptId: strin
   const exam = await requireExam(ctx, actor.companyId, a.exam_id);
   const { details, options } = await attemptQuestions(ctx, a.id);
   const grade = gradeAttempt(
-    details.map((d) => ({ questionId: d.question_id, chosen: d.option_id, correct: options.filter((o) => o.question_id === d.question_id && o.correct).map((o) => o.id) })),
+    details.map((d) => ({
+      questionId: d.question_id,
+      chosen: d.option_id,
+      correct: options.filter((o) => o.question_id === d.question_id && o.correct).map((o) => o.id),
+    })),
     num(exam.score),
   );
   return ctx.tx(async (uow) => {
     const now = nowSeconds();
     await uow.trx
       .updateTable('training_attempts')
-      .set({ finished_at: now, correct: grade.correct, total: grade.total, score: grade.score, passed: grade.passed ? 1 : 0, ...(await stamp(uow, actor.companyId, 'training_attempts')) })
+      .set({
+        finished_at: now,
+        correct: grade.correct,
+        total: grade.total,
+        score: grade.score,
+        passed: grade.passed ? 1 : 0,
+        ...(await stamp(uow, actor.companyId, 'training_attempts')),
+      })
       .where('id', '=', a.id)
       .where('finished_at', 'is', null)
       .execute();
     if (grade.passed) {
-      const activity = await uow.trx.selectFrom('training_activities').select('id').where('entity_id', '=', exam.id).where('deleted', '=', 0).executeTakeFirst();
-      if (activity) await setProgress(uow, actor.companyId, a.enrollment_id, activity.id, { value: 1, sessionId: a.session_id });
+      const activity = await uow.trx
+        .selectFrom('training_activities')
+        .select('id')
+        .where('entity_id', '=', exam.id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst();
+      if (activity)
+        await setProgress(uow, actor.companyId, a.enrollment_id, activity.id, { value: 1, sessionId: a.session_id });
     }
-    const fresh = await uow.trx.selectFrom('training_attempts').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
+    const fresh = await uow.trx
+      .selectFrom('training_attempts')
+      .selectAll()
+      .where('id', '=', a.id)
+      .executeTakeFirstOrThrow();
     return { result: true, message: grade.passed ? 'Passed' : 'Not passed', ExamAttempt: presentAttempt(fresh) };
   });
 }

@@ -12,7 +12,10 @@ import { num, stamp } from './trainings.repository.ts';
  * and today is within its start and end dates.
  */
 
-const today = (tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const today = (tz: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
 
 function missionQuery(ctx: AppContext, actor: Actor) {
   return ctx.db
@@ -73,7 +76,12 @@ export async function unsignedMissions(ctx: AppContext, actor: Actor) {
 }
 
 /** POST /trainings/missions/sign.json: `result: false` when already signed. */
-export async function signMission(ctx: AppContext, actor: Actor, input: { user_training_flight_id: string; pass: string }, ip: string | null) {
+export async function signMission(
+  ctx: AppContext,
+  actor: Actor,
+  input: { user_training_flight_id: string; pass: string },
+  ip: string | null,
+) {
   const r = await missionQuery(ctx, actor).where('mf.id', '=', input.user_training_flight_id).executeTakeFirst();
   if (!r) throw notFound('Mission not found');
   if (r.user_id !== actor.userId) throw forbidden('Only the student who flew the mission may sign its debriefing');
@@ -82,7 +90,8 @@ export async function signMission(ctx: AppContext, actor: Actor, input: { user_t
   if (!num(r.training_active) || (r.start_date && day < r.start_date) || (r.end_date && day > r.end_date)) {
     throw badRequest('The training is not active or not within its dates', { code: 'TRAINING_NOT_ACTIVE' });
   }
-  if (!(await verifyOwnPassword(ctx, actor, input.pass, ip))) throw badRequest('Wrong password', { code: 'WRONG_PASSWORD', errors: { pass: ['Wrong password'] } });
+  if (!(await verifyOwnPassword(ctx, actor, input.pass, ip)))
+    throw badRequest('Wrong password', { code: 'WRONG_PASSWORD', errors: { pass: ['Wrong password'] } });
   const now = nowSeconds();
   const updated = await ctx.tx(async (uow) => {
     const res = await uow.trx

@@ -22,7 +22,11 @@ export interface Structure {
 }
 
 /** Lessons and exams (with their activity ids) of live subjects, subject and mission counts, per training: four queries run together. */
-async function loadStructures(db: Db, companyId: string, trainingIds: readonly string[]): Promise<Map<string, Structure>> {
+async function loadStructures(
+  db: Db,
+  companyId: string,
+  trainingIds: readonly string[],
+): Promise<Map<string, Structure>> {
   const out = new Map<string, Structure>();
   const ids = [...new Set(trainingIds)];
   for (const id of ids) out.set(id, { lessons: [], exams: [], subjects: 0, missions: 0, missionMinutes: 0 });
@@ -32,7 +36,9 @@ async function loadStructures(db: Db, companyId: string, trainingIds: readonly s
       db
         .selectFrom('training_lessons as l')
         .innerJoin('training_subjects as s', (j) => j.onRef('s.id', '=', 'l.subject_id').on('s.deleted', '=', 0))
-        .leftJoin('training_activities as a', (j) => j.onRef('a.subject_id', '=', 'l.subject_id').onRef('a.entity_id', '=', 'l.id').on('a.deleted', '=', 0))
+        .leftJoin('training_activities as a', (j) =>
+          j.onRef('a.subject_id', '=', 'l.subject_id').onRef('a.entity_id', '=', 'l.id').on('a.deleted', '=', 0),
+        )
         .select(['l.id', 'l.training_id', 'l.mandatory', 'a.id as activity_id'])
         .where('l.company_id', '=', companyId)
         .where('l.training_id', 'in', part)
@@ -41,9 +47,19 @@ async function loadStructures(db: Db, companyId: string, trainingIds: readonly s
       db
         .selectFrom('training_exams as x')
         .innerJoin('training_subjects as s', (j) => j.onRef('s.id', '=', 'x.subject_id').on('s.deleted', '=', 0))
-        .leftJoin('training_activities as a', (j) => j.onRef('a.subject_id', '=', 'x.subject_id').onRef('a.entity_id', '=', 'x.id').on('a.deleted', '=', 0))
+        .leftJoin('training_activities as a', (j) =>
+          j.onRef('a.subject_id', '=', 'x.subject_id').onRef('a.entity_id', '=', 'x.id').on('a.deleted', '=', 0),
+        )
         .leftJoin('training_lessons as gl', 'gl.id', 'x.lesson_id')
-        .select(['x.id', 'x.training_id', 'x.type', 'x.lesson_id', 'x.mandatory', 'a.id as activity_id', 'gl.deleted as gate_deleted'])
+        .select([
+          'x.id',
+          'x.training_id',
+          'x.type',
+          'x.lesson_id',
+          'x.mandatory',
+          'a.id as activity_id',
+          'gl.deleted as gate_deleted',
+        ])
         .where('x.company_id', '=', companyId)
         .where('x.training_id', 'in', part)
         .where('x.deleted', '=', 0)
@@ -58,18 +74,29 @@ async function loadStructures(db: Db, companyId: string, trainingIds: readonly s
         .execute(),
       db
         .selectFrom('training_missions')
-        .select(['training_id', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('minutes').as('minutes')])
+        .select([
+          'training_id',
+          (eb) => eb.fn.countAll<number>().as('n'),
+          (eb) => eb.fn.sum<number>('minutes').as('minutes'),
+        ])
         .where('company_id', '=', companyId)
         .where('training_id', 'in', part)
         .where('deleted', '=', 0)
         .groupBy('training_id')
         .execute(),
     ]);
-    for (const l of lessons) out.get(l.training_id)?.lessons.push({ id: l.id, activityId: l.activity_id, mandatory: !!l.mandatory });
+    for (const l of lessons)
+      out.get(l.training_id)?.lessons.push({ id: l.id, activityId: l.activity_id, mandatory: !!l.mandatory });
     for (const x of exams) {
       // A gate of a deleted lesson counts as a subject exam.
       const lessonId = x.lesson_id && !x.gate_deleted ? x.lesson_id : null;
-      out.get(x.training_id)?.exams.push({ id: x.id, activityId: x.activity_id, type: x.type as ExamType, lessonId, mandatory: !!x.mandatory });
+      out.get(x.training_id)?.exams.push({
+        id: x.id,
+        activityId: x.activity_id,
+        type: x.type as ExamType,
+        lessonId,
+        mandatory: !!x.mandatory,
+      });
     }
     for (const s of subjects) {
       const st = out.get(s.training_id);
@@ -101,7 +128,12 @@ const MAX_CACHED_STRUCTURES = 2000;
 const structureCaches = new WeakMap<Db, Map<string, { version: number; structure: Structure }>>();
 
 /** The structures of the trainings; from the cache when the caller knows the company's version. */
-export async function structureOf(db: Db, companyId: string, trainingIds: readonly string[], version?: number): Promise<Map<string, Structure>> {
+export async function structureOf(
+  db: Db,
+  companyId: string,
+  trainingIds: readonly string[],
+  version?: number,
+): Promise<Map<string, Structure>> {
   if (version === undefined) return loadStructures(db, companyId, trainingIds);
   let cache = structureCaches.get(db);
   if (!cache) {
@@ -141,7 +173,11 @@ export interface EnrollmentProgressData {
 }
 
 /** Progress rows, finished attempts and completed missions of a set of enrollments. */
-export async function progressOf(db: Db, companyId: string, enrollmentIds: readonly string[]): Promise<Map<string, EnrollmentProgressData>> {
+export async function progressOf(
+  db: Db,
+  companyId: string,
+  enrollmentIds: readonly string[],
+): Promise<Map<string, EnrollmentProgressData>> {
   const out = new Map<string, EnrollmentProgressData>();
   for (const id of enrollmentIds) out.set(id, { progress: [], attempts: [], missionsCompleted: 0 });
   for (const part of chunks([...new Set(enrollmentIds)])) {
@@ -172,8 +208,19 @@ export async function progressOf(db: Db, companyId: string, enrollmentIds: reado
         .groupBy('enrollment_id')
         .execute(),
     ]);
-    for (const r of rows) out.get(r.enrollment_id)?.progress.push({ activityId: r.activity_id, value: Number(r.value), resetAt: r.reset_at === null ? null : num(r.reset_at) });
-    for (const a of attempts) out.get(a.enrollment_id)?.attempts.push({ examId: a.exam_id, start: num(a.start), passed: !!a.passed, finished: a.finished_at !== null });
+    for (const r of rows)
+      out.get(r.enrollment_id)?.progress.push({
+        activityId: r.activity_id,
+        value: Number(r.value),
+        resetAt: r.reset_at === null ? null : num(r.reset_at),
+      });
+    for (const a of attempts)
+      out.get(a.enrollment_id)?.attempts.push({
+        examId: a.exam_id,
+        start: num(a.start),
+        passed: !!a.passed,
+        finished: a.finished_at !== null,
+      });
     for (const m of missions) {
       const d = out.get(m.enrollment_id);
       if (d) d.missionsCompleted = num(m.n);
@@ -183,7 +230,11 @@ export async function progressOf(db: Db, companyId: string, enrollmentIds: reado
 }
 
 export function theoryOf(structure: Structure | undefined, data: EnrollmentProgressData | undefined): TheoryProgress {
-  return theoryProgress(structure?.lessons ?? [], structure?.exams ?? [], indexProgress(data?.progress ?? [], data?.attempts ?? []));
+  return theoryProgress(
+    structure?.lessons ?? [],
+    structure?.exams ?? [],
+    indexProgress(data?.progress ?? [], data?.attempts ?? []),
+  );
 }
 
 export { flownHours, plannedHours };

@@ -26,7 +26,13 @@ export async function stamp(uow: UnitOfWork, companyId: string, table: string) {
 }
 
 export async function requireTraining(db: Db, companyId: string, id: string) {
-  const t = await db.selectFrom('trainings').selectAll().where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const t = await db
+    .selectFrom('trainings')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!t) throw notFound('Training not found');
   return t;
 }
@@ -82,14 +88,32 @@ export function presentEnrollment(e: EnrollmentRow, withNotes: boolean) {
   };
 }
 
-export const ENROLLMENT_COLUMNS = ['e.id', 'e.training_id', 'e.user_id', 'e.supervisor_id', 'e.finish_before', 'e.finished', 'e.notes', 'e.status', 'e.status_reason', 'e.created'] as const;
+export const ENROLLMENT_COLUMNS = [
+  'e.id',
+  'e.training_id',
+  'e.user_id',
+  'e.supervisor_id',
+  'e.finish_before',
+  'e.finished',
+  'e.notes',
+  'e.status',
+  'e.status_reason',
+  'e.created',
+] as const;
 
 /** An enrollment of the company (any state), with its training; 404 otherwise. */
 export async function requireEnrollment(db: Db, companyId: string, id: string) {
   const e = await db
     .selectFrom('training_enrollments as e')
     .innerJoin('trainings as t', (j) => j.onRef('t.id', '=', 'e.training_id').on('t.deleted', '=', 0))
-    .select([...ENROLLMENT_COLUMNS, 't.type as training_type', 't.flights as training_flights', 't.theory as training_theory', 't.active as training_active', 't.name as training_name'])
+    .select([
+      ...ENROLLMENT_COLUMNS,
+      't.type as training_type',
+      't.flights as training_flights',
+      't.theory as training_theory',
+      't.active as training_active',
+      't.name as training_name',
+    ])
     .where('e.company_id', '=', companyId)
     .where('e.id', '=', id)
     .where('e.deleted', '=', 0)
@@ -100,7 +124,12 @@ export async function requireEnrollment(db: Db, companyId: string, id: string) {
 
 /** Whether the caller teaches a subject of the training (or this subject). */
 export async function teaches(db: Db, actor: Actor, where: { trainingId?: string; subjectId?: string }) {
-  let q = db.selectFrom('training_subjects').select('id').where('company_id', '=', actor.companyId).where('teacher_id', '=', actor.userId).where('deleted', '=', 0);
+  let q = db
+    .selectFrom('training_subjects')
+    .select('id')
+    .where('company_id', '=', actor.companyId)
+    .where('teacher_id', '=', actor.userId)
+    .where('deleted', '=', 0);
   if (where.subjectId) q = q.where('id', '=', where.subjectId);
   if (where.trainingId) q = q.where('training_id', '=', where.trainingId);
   return !!(await q.limit(1).executeTakeFirst());

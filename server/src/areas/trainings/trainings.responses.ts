@@ -96,11 +96,13 @@ const zSubjectOutline = z.object({
   id: z.string(),
   name: z.string(),
   teacher_id: z.string().nullable(),
-  Lesson: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    minutes: z.number(),
-  })),
+  Lesson: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      minutes: z.number(),
+    }),
+  ),
 });
 
 /** A subject with its ordered activities (each as the student's progress presents it). */
@@ -115,42 +117,51 @@ const zSubjectActivities = z.object({
 
 /** GET /trainings.json */
 export const ZTrainings = z.strictObject({
-  trainings: z.array(z.union([z.object({
-    role: z.string(),
-    TrainingsUser: zEnrollment,
-    Training: z.record(z.string(), z.unknown()),
-  }), z.object({
-    role: z.string(),
-    TrainingsUser: z.null(),
-    Training: z.record(z.string(), z.unknown()),
-  })])),
-  upcoming: z.array(z.object({
-    Session: z.object({
-      id: z.string(),
-      datetime: z.number(),
-      minutes: z.number(),
-      training_id: z.string(),
-      subject_id: z.string(),
-      lesson_id: z.string().nullable(),
-      exam_id: z.string().nullable(),
-      teacher_id: z.string().nullable(),
-      location_id: z.string().nullable(),
+  trainings: z.array(
+    z.union([
+      z.object({
+        role: z.string(),
+        TrainingsUser: zEnrollment,
+        Training: z.record(z.string(), z.unknown()),
+      }),
+      z.object({
+        role: z.string(),
+        TrainingsUser: z.null(),
+        Training: z.record(z.string(), z.unknown()),
+      }),
+    ]),
+  ),
+  upcoming: z.array(
+    z.object({
+      Session: z.object({
+        id: z.string(),
+        datetime: z.number(),
+        minutes: z.number(),
+        training_id: z.string(),
+        subject_id: z.string(),
+        lesson_id: z.string().nullable(),
+        exam_id: z.string().nullable(),
+        teacher_id: z.string().nullable(),
+        location_id: z.string().nullable(),
+      }),
+      Subject: zIdName,
+      Training: zIdName,
+      role: z.string(),
     }),
-    Subject: zIdName,
-    Training: zIdName,
-    role: z.string(),
-  })),
+  ),
   pagination: ZPaginate,
 });
 
 /** GET /manager/trainings.json */
 export const ZManagerTrainings = z.strictObject({
-  trainings: z.array(z.object({
-    Training: zTrainingSummary.extend({
-      students_count: z.number(),
-      subjects_count: z.number(),
+  trainings: z.array(
+    z.object({
+      Training: zTrainingSummary.extend({
+        students_count: z.number(),
+        subjects_count: z.number(),
+      }),
     }),
-  })),
+  ),
   pagination: ZPaginate,
 });
 
@@ -164,9 +175,11 @@ export const ZManagerTrainingsTrainingsCreate = z.strictObject({
 
 /** GET /manager/trainings/trainings/templates.json */
 export const ZManagerTrainingsTrainingsTemplates = z.strictObject({
-  templates: z.array(z.object({
-    Training: zTraining.extend({ subjects_count: z.number() }),
-  })),
+  templates: z.array(
+    z.object({
+      Training: zTraining.extend({ subjects_count: z.number() }),
+    }),
+  ),
 });
 
 /** POST /manager/trainings/trainings/teaching_report.json */
@@ -175,14 +188,16 @@ export const ZManagerTrainingsTrainingsTeachingReport = z.strictObject({
   training: zIdName,
   from: z.number(),
   to: z.number(),
-  report: z.array(z.object({
-    teacher_id: z.string().nullable(),
-    name: z.string(),
-    surname: z.string(),
-    sessions: z.number(),
-    minutes: z.number(),
-    hours: z.number(),
-  })),
+  report: z.array(
+    z.object({
+      teacher_id: z.string().nullable(),
+      name: z.string(),
+      surname: z.string(),
+      sessions: z.number(),
+      minutes: z.number(),
+      hours: z.number(),
+    }),
+  ),
   totals: z.object({
     sessions: z.number(),
     minutes: z.number(),
@@ -195,11 +210,13 @@ export const ZTrainingsTrainingsSchema = z.strictObject({
   training_id: z.string(),
   ground_hours_total: z.number(),
   flight_hours_total: z.number(),
-  flights_per_flight_type: z.array(z.object({
-    flight_type_id: z.string().nullable(),
-    missions: z.number(),
-    hours: z.number(),
-  })),
+  flights_per_flight_type: z.array(
+    z.object({
+      flight_type_id: z.string().nullable(),
+      missions: z.number(),
+      hours: z.number(),
+    }),
+  ),
 });
 
 /** GET /trainings/trainings/view/:id.json */
@@ -207,20 +224,22 @@ export const ZTrainingsTrainingsView = z.strictObject({
   TrainingsUser: zEnrollment,
   User: zUserBrief.nullable(),
   Training: zTraining.extend({ Subject: z.array(zSubjectOutline) }),
-  ExamAttempt: z.array(z.object({
-    id: z.string(),
-    exam_id: z.string(),
-    start: z.number(),
-    finished: z.number().nullable(),
-    score: z.number().nullable(),
-    passed: z.boolean(),
-    Exam: z.object({
+  ExamAttempt: z.array(
+    z.object({
       id: z.string(),
-      name: z.string(),
-      type: z.string(),
-      training_subject_id: z.string().nullable(),
+      exam_id: z.string(),
+      start: z.number(),
+      finished: z.number().nullable(),
+      score: z.number().nullable(),
+      passed: z.boolean(),
+      Exam: z.object({
+        id: z.string(),
+        name: z.string(),
+        type: z.string(),
+        training_subject_id: z.string().nullable(),
+      }),
     }),
-  })),
+  ),
 });
 
 /** GET /trainings/students/summary{/:id}.json */
@@ -258,28 +277,34 @@ export const ZManagerTrainingsStudentsEnroll = z.strictObject({
 
 /** GET /manager/trainings/students/list{/*named}.json */
 export const ZManagerTrainingsStudentsList = z.strictObject({
-  students: z.array(z.object({
-    TrainingsUser: zEnrollment,
-    Training: zIdName,
-    User: z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string(),
-      email: z.string().nullable(),
-      user_group_id: z.number(),
+  students: z.array(
+    z.object({
+      TrainingsUser: zEnrollment,
+      Training: zIdName,
+      User: z.object({
+        id: z.string(),
+        name: z.string(),
+        surname: z.string(),
+        email: z.string().nullable(),
+        user_group_id: z.number(),
+      }),
+      Progress: z.object({
+        theory: z
+          .object({
+            total: z.number(),
+            completed: z.number(),
+            percentage: z.number(),
+          })
+          .nullable(),
+        flight: z
+          .object({
+            total: z.number(),
+            completed: z.number(),
+          })
+          .nullable(),
+      }),
     }),
-    Progress: z.object({
-      theory: z.object({
-        total: z.number(),
-        completed: z.number(),
-        percentage: z.number(),
-      }).nullable(),
-      flight: z.object({
-        total: z.number(),
-        completed: z.number(),
-      }).nullable(),
-    }),
-  })),
+  ),
   pagination: ZPaginate,
 });
 
@@ -305,17 +330,19 @@ export const ZManagerTrainingsStudentsStatus = z.strictObject({
 
 /** GET /trainings/subjects/mine.json */
 export const ZTrainingsSubjectsMine = z.strictObject({
-  subjects: z.array(z.object({
-    Subject: z.object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      teacher_id: z.string().nullable(),
-      position: z.number(),
+  subjects: z.array(
+    z.object({
+      Subject: z.object({
+        id: z.string(),
+        name: z.string(),
+        description: z.string().nullable(),
+        teacher_id: z.string().nullable(),
+        position: z.number(),
+      }),
+      Training: zIdName,
+      enrollment_id: z.string(),
     }),
-    Training: zIdName,
-    enrollment_id: z.string(),
-  })),
+  ),
 });
 
 /** POST /manager/trainings/subjects/edit.json */
@@ -367,22 +394,26 @@ export const ZManagerTrainingsSubjectsView = z.strictObject({
     name: z.string(),
     description: z.string().nullable(),
     teacher_id: z.string().nullable(),
-    Lesson: z.array(z.object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      minutes: z.number(),
-      mandatory: z.boolean(),
-      training_subject_id: z.string(),
-    })),
+    Lesson: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        description: z.string().nullable(),
+        minutes: z.number(),
+        mandatory: z.boolean(),
+        training_subject_id: z.string(),
+      }),
+    ),
     Exam: z.array(zExam),
-    TrainingActivity: z.array(z.object({
-      id: z.string(),
-      kind: z.string(),
-      order: z.number(),
-      lesson_id: z.string().nullable(),
-      exam_id: z.string().nullable(),
-    })),
+    TrainingActivity: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.string(),
+        order: z.number(),
+        lesson_id: z.string().nullable(),
+        exam_id: z.string().nullable(),
+      }),
+    ),
     total_minutes: z.number(),
   }),
 });
@@ -416,14 +447,16 @@ export const ZManagerTrainingsSubjectsAddExam = z.strictObject({
 
 /** GET /manager/trainings/exams/list/:subjectId.json */
 export const ZManagerTrainingsExamsList = z.strictObject({
-  exams: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    type: z.string(),
-    access_mode: z.string(),
-    access_window_days: z.number(),
-    training_subject_lesson_id: z.string().nullable(),
-  })),
+  exams: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      type: z.string(),
+      access_mode: z.string(),
+      access_window_days: z.number(),
+      training_subject_lesson_id: z.string().nullable(),
+    }),
+  ),
 });
 
 /** GET /trainings/subjects/view/:enrollmentId/:subjectId.json */
@@ -449,36 +482,44 @@ export const ZTrainingsLessonsView = z.strictObject({
     user_id: z.string(),
     status: z.string(),
   }),
-  Progress: z.object({
-    value: z.number(),
-    time_spent: z.number(),
-    session_id: z.string().nullable(),
-    reset_at: z.number().nullable(),
-  }).nullable(),
-  Attendance: z.array(z.object({
-    Session: z.object({
-      id: z.string(),
-      datetime: z.number(),
-      minutes: z.number(),
-      teacher_id: z.string().nullable(),
+  Progress: z
+    .object({
+      value: z.number(),
+      time_spent: z.number(),
+      session_id: z.string().nullable(),
+      reset_at: z.number().nullable(),
+    })
+    .nullable(),
+  Attendance: z.array(
+    z.object({
+      Session: z.object({
+        id: z.string(),
+        datetime: z.number(),
+        minutes: z.number(),
+        teacher_id: z.string().nullable(),
+      }),
+      SessionStudent: z
+        .object({
+          id: z.string(),
+          invited: z.boolean(),
+          attended: z.boolean(),
+          attendance_status: z.string().nullable(),
+        })
+        .nullable(),
     }),
-    SessionStudent: z.object({
-      id: z.string(),
-      invited: z.boolean(),
-      attended: z.boolean(),
-      attendance_status: z.string().nullable(),
-    }).nullable(),
-  })),
+  ),
 });
 
 /** GET /trainings/lessons/slides/:lessonId.json */
 export const ZTrainingsLessonsSlides = z.strictObject({
   Lesson: zIdName,
-  slides: z.array(z.object({
-    id: z.string(),
-    title: z.string(),
-    position: z.number(),
-  })),
+  slides: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      position: z.number(),
+    }),
+  ),
 });
 
 /** GET /trainings/lessons/slide/:slideId.json */
@@ -510,34 +551,38 @@ export const ZTrainingsLessonsComplete = z.strictObject({
 /** GET /trainings/lessons/attendance/:subjectId.json */
 export const ZTrainingsLessonsAttendance = z.strictObject({
   Subject: zIdName,
-  attendance: z.array(z.object({
-    Session: z.object({
-      id: z.string(),
-      datetime: z.number(),
-      minutes: z.number(),
-      lesson_id: z.string().nullable(),
-      exam_id: z.string().nullable(),
+  attendance: z.array(
+    z.object({
+      Session: z.object({
+        id: z.string(),
+        datetime: z.number(),
+        minutes: z.number(),
+        lesson_id: z.string().nullable(),
+        exam_id: z.string().nullable(),
+      }),
+      SessionStudent: z.object({
+        id: z.string(),
+        user_id: z.string(),
+        invited: z.boolean(),
+        attended: z.boolean(),
+        attendance_status: z.string().nullable(),
+      }),
+      User: z.object({
+        id: z.string(),
+        name: z.string(),
+        surname: z.string(),
+      }),
     }),
-    SessionStudent: z.object({
-      id: z.string(),
-      user_id: z.string(),
-      invited: z.boolean(),
-      attended: z.boolean(),
-      attendance_status: z.string().nullable(),
-    }),
-    User: z.object({
-      id: z.string(),
-      name: z.string(),
-      surname: z.string(),
-    }),
-  })),
+  ),
 });
 
 /** GET /trainings/exams/index/:spec.json */
 export const ZTrainingsExamsIndex = z.strictObject({
-  exams: z.array(z.object({
-    Exam: zExam,
-  })),
+  exams: z.array(
+    z.object({
+      Exam: zExam,
+    }),
+  ),
 });
 
 /** GET /trainings/exams/start/:enrollmentId/:examId.json */
@@ -545,22 +590,25 @@ export const ZTrainingsExamsStart = z.strictObject({
   Exam: zExam,
   ExamAttempt: z.array(zExamAttempt),
   can_start: z.boolean(),
-  reason: z.enum(["PASSED", "NO_ATTEMPTS_LEFT", "NOT_SCHEDULED", "WINDOW_CLOSED", "NOT_YET_OPEN"]).nullable(),
+  reason: z.enum(['PASSED', 'NO_ATTEMPTS_LEFT', 'NOT_SCHEDULED', 'WINDOW_CLOSED', 'NOT_YET_OPEN']).nullable(),
   open_attempt_id: z.string().nullable(),
 });
 
 /** POST /trainings/exams/start/:enrollmentId/:examId.json */
-export const ZTrainingsExamsStartPost = z.union([z.object({
-  result: z.boolean(),
-  message: z.string(),
-  attempt_id: z.string(),
-  reason: z.undefined().optional(),
-}), z.object({
-  result: z.boolean(),
-  message: z.string(),
-  reason: z.enum(["PASSED", "NO_ATTEMPTS_LEFT", "NOT_SCHEDULED", "WINDOW_CLOSED", "NOT_YET_OPEN"]),
-  attempt_id: z.undefined().optional(),
-})]);
+export const ZTrainingsExamsStartPost = z.union([
+  z.object({
+    result: z.boolean(),
+    message: z.string(),
+    attempt_id: z.string(),
+    reason: z.undefined().optional(),
+  }),
+  z.object({
+    result: z.boolean(),
+    message: z.string(),
+    reason: z.enum(['PASSED', 'NO_ATTEMPTS_LEFT', 'NOT_SCHEDULED', 'WINDOW_CLOSED', 'NOT_YET_OPEN']),
+    attempt_id: z.undefined().optional(),
+  }),
+]);
 
 /** GET /trainings/exams/do/:attemptId.json */
 export const ZTrainingsExamsDo = z.strictObject({
@@ -571,16 +619,20 @@ export const ZTrainingsExamsDo = z.strictObject({
     minutes: z.number(),
   }),
   ExamAttempt: zExamAttempt,
-  questions: z.array(z.object({
-    attemptDetailId: z.string(),
-    position: z.number(),
-    text: z.string(),
-    chosen: z.string().nullable(),
-    options: z.array(z.object({
-      id: z.string(),
+  questions: z.array(
+    z.object({
+      attemptDetailId: z.string(),
+      position: z.number(),
       text: z.string(),
-    })),
-  })),
+      chosen: z.string().nullable(),
+      options: z.array(
+        z.object({
+          id: z.string(),
+          text: z.string(),
+        }),
+      ),
+    }),
+  ),
 });
 
 /** POST /trainings/exams/answer.json */
@@ -606,15 +658,19 @@ export const ZTrainingsExamsView = z.strictObject({
     show_answers: z.boolean(),
   }),
   ExamAttempt: zExamAttempt,
-  questions: z.array(z.object({
-    options: z.array(z.object({
-      id: z.string(),
+  questions: z.array(
+    z.object({
+      options: z.array(
+        z.object({
+          id: z.string(),
+          text: z.string(),
+        }),
+      ),
+      correct_option_id: z.string().nullable().optional(),
+      is_correct: z.boolean().optional(),
+      attemptDetailId: z.string(),
       text: z.string(),
-    })),
-    correct_option_id: z.string().nullable().optional(),
-    is_correct: z.boolean().optional(),
-    attemptDetailId: z.string(),
-    text: z.string(),
-    chosen: z.string().nullable(),
-  })),
+      chosen: z.string().nullable(),
+    }),
+  ),
 });

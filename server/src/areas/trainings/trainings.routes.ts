@@ -5,9 +5,37 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId, zIntish, zUnix } from '../../http/zod.ts';
 import { classesRoutes } from './classes/classes.routes.ts';
-import { createTraining, editTraining, listManagerTrainings, listMyTrainings, listTemplates, teachingReport, trainingSchema } from './catalog.service.ts';
-import { changeStatus, enroll, listStudents, parseStudentFilters, saveNotes, studentSummary } from './enrollments.service.ts';
-import { completeLesson, examAnswer, examDo, examFinish, examIndex, examPreview, examResult, examStart, lessonSlide, lessonSlides, lessonView, subjectAttendance } from './learning.service.ts';
+import {
+  createTraining,
+  editTraining,
+  listManagerTrainings,
+  listMyTrainings,
+  listTemplates,
+  teachingReport,
+  trainingSchema,
+} from './catalog.service.ts';
+import {
+  changeStatus,
+  enroll,
+  listStudents,
+  parseStudentFilters,
+  saveNotes,
+  studentSummary,
+} from './enrollments.service.ts';
+import {
+  completeLesson,
+  examAnswer,
+  examDo,
+  examFinish,
+  examIndex,
+  examPreview,
+  examResult,
+  examStart,
+  lessonSlide,
+  lessonSlides,
+  lessonView,
+  subjectAttendance,
+} from './learning.service.ts';
 import {
   activityImpact,
   managerStudentView,
@@ -23,15 +51,66 @@ import {
   subjectTeachers,
   trainingView,
 } from './subjects.service.ts';
-import { ZTrainings, ZManagerTrainings, ZManagerTrainingsTrainingsCreate, ZManagerTrainingsTrainingsTemplates, ZManagerTrainingsTrainingsTeachingReport, ZTrainingsTrainingsSchema, ZTrainingsTrainingsView, ZTrainingsStudentsSummary, ZManagerTrainingsStudentsEnroll, ZManagerTrainingsStudentsList, ZManagerTrainingsStudentsView, ZManagerTrainingsStudentsNotes, ZManagerTrainingsStudentsStatus, ZTrainingsSubjectsMine, ZManagerTrainingsSubjectsEdit, ZManagerTrainingsLessonsEdit, ZManagerTrainingsMissionsEdit, ZManagerTrainingsSubjectsView, ZManagerTrainingsSubjectsTeachers, ZManagerTrainingsSubjectsReorderActivities, ZManagerTrainingsSubjectsActivityImpact, ZManagerTrainingsSubjectsAddExam, ZManagerTrainingsExamsList, ZTrainingsSubjectsView, ZTrainingsLessonsView, ZTrainingsLessonsSlides, ZTrainingsLessonsSlide, ZTrainingsLessonsComplete, ZTrainingsLessonsAttendance, ZTrainingsExamsIndex, ZTrainingsExamsStart, ZTrainingsExamsStartPost, ZTrainingsExamsDo, ZTrainingsExamsAnswer, ZTrainingsExamsFinish, ZTrainingsExamsView } from './trainings.responses.ts';
+import {
+  ZTrainings,
+  ZManagerTrainings,
+  ZManagerTrainingsTrainingsCreate,
+  ZManagerTrainingsTrainingsTemplates,
+  ZManagerTrainingsTrainingsTeachingReport,
+  ZTrainingsTrainingsSchema,
+  ZTrainingsTrainingsView,
+  ZTrainingsStudentsSummary,
+  ZManagerTrainingsStudentsEnroll,
+  ZManagerTrainingsStudentsList,
+  ZManagerTrainingsStudentsView,
+  ZManagerTrainingsStudentsNotes,
+  ZManagerTrainingsStudentsStatus,
+  ZTrainingsSubjectsMine,
+  ZManagerTrainingsSubjectsEdit,
+  ZManagerTrainingsLessonsEdit,
+  ZManagerTrainingsMissionsEdit,
+  ZManagerTrainingsSubjectsView,
+  ZManagerTrainingsSubjectsTeachers,
+  ZManagerTrainingsSubjectsReorderActivities,
+  ZManagerTrainingsSubjectsActivityImpact,
+  ZManagerTrainingsSubjectsAddExam,
+  ZManagerTrainingsExamsList,
+  ZTrainingsSubjectsView,
+  ZTrainingsLessonsView,
+  ZTrainingsLessonsSlides,
+  ZTrainingsLessonsSlide,
+  ZTrainingsLessonsComplete,
+  ZTrainingsLessonsAttendance,
+  ZTrainingsExamsIndex,
+  ZTrainingsExamsStart,
+  ZTrainingsExamsStartPost,
+  ZTrainingsExamsDo,
+  ZTrainingsExamsAnswer,
+  ZTrainingsExamsFinish,
+  ZTrainingsExamsView,
+} from './trainings.responses.ts';
 
 const area = 'trainings';
 const manager = { who: trainingGates.manage } as const;
 const signedIn = { who: GATES.member } as const;
-const ZPage = z.object({ page: z.coerce.number({ error: 'Expected a page number' }).int('Expected a page number').min(1, 'Pages start at 1').max(1_000_000).default(1) });
+const ZPage = z.object({
+  page: z.coerce
+    .number({ error: 'Expected a page number' })
+    .int('Expected a page number')
+    .min(1, 'Pages start at 1')
+    .max(1_000_000)
+    .default(1),
+});
 const zText = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
-const zName = z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200, 'At most 200 characters');
-const zDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
+const zName = z
+  .string({ error: 'Name is required' })
+  .trim()
+  .min(1, 'Name is required')
+  .max(200, 'At most 200 characters');
+const zDate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
 const zMinutes = zIntish.pipe(z.number().int().min(0, 'Not negative').max(100_000, 'Too large'));
 
 const ZTrainingFields = z.object({
@@ -57,7 +136,8 @@ export const trainingsRoutes = [
     method: 'GET',
     path: '/trainings.json',
     area,
-    summary: 'The caller’s enrollments, then trainings they teach, 30 per page, with progress counts and upcoming classes; `user_id` only for API keys',
+    summary:
+      'The caller’s enrollments, then trainings they teach, 30 per page, with progress counts and upcoming classes; `user_id` only for API keys',
     access: signedIn,
     query: ZPage.extend({ user_id: zId.optional() }),
     response: ZTrainings,
@@ -79,7 +159,11 @@ export const trainingsRoutes = [
     area,
     summary: 'Create a training (name, type required), optionally from a template (template_id)',
     access: manager,
-    body: ZTrainingFields.extend({ name: zName, type: z.enum(TRAINING_TYPES, { error: `Type is one of ${TRAINING_TYPES.join(', ')}` }), template_id: zId.optional() }),
+    body: ZTrainingFields.extend({
+      name: zName,
+      type: z.enum(TRAINING_TYPES, { error: `Type is one of ${TRAINING_TYPES.join(', ')}` }),
+      template_id: zId.optional(),
+    }),
     response: ZManagerTrainingsTrainingsCreate,
     handler: ({ ctx, actor, body }) => createTraining(ctx, actor, body),
   }),
@@ -116,7 +200,8 @@ export const trainingsRoutes = [
     method: 'GET',
     path: '/trainings/trainings/schema{/:id}.json',
     area,
-    summary: 'Ground hours, flight hours and missions per flight type of a training (400 without id, 404 outside the company)',
+    summary:
+      'Ground hours, flight hours and missions per flight type of a training (400 without id, 404 outside the company)',
     access: signedIn,
     params: z.object({ id: zId.optional() }),
     response: ZTrainingsTrainingsSchema,
@@ -126,7 +211,8 @@ export const trainingsRoutes = [
     method: 'GET',
     path: '/trainings/trainings/view/:id.json',
     area,
-    summary: 'One enrollment in full with every exam attempt oldest first (the student, the training’s teachers, roles <= 150)',
+    summary:
+      'One enrollment in full with every exam attempt oldest first (the student, the training’s teachers, roles <= 150)',
     access: signedIn,
     params: z.object({ id: zId }),
     response: ZTrainingsTrainingsView,
@@ -156,10 +242,12 @@ export const trainingsRoutes = [
     method: 'GET',
     path: '/manager/trainings/students/list{/*named}.json',
     area,
-    summary: 'Enrollments with their student and progress; named filters training, finished, group, pilot_group, username, page',
+    summary:
+      'Enrollments with their student and progress; named filters training, finished, group, pilot_group, username, page',
     access: manager,
     response: ZManagerTrainingsStudentsList,
-    handler: ({ ctx, actor, req }) => listStudents(ctx, actor, parseStudentFilters((req.params as { named?: string[] }).named)),
+    handler: ({ ctx, actor, req }) =>
+      listStudents(ctx, actor, parseStudentFilters((req.params as { named?: string[] }).named)),
   }),
   defineRoute({
     method: 'GET',
@@ -187,7 +275,11 @@ export const trainingsRoutes = [
     area,
     summary: 'Move an enrollment between ACTIVE, COMPLETED, STOPPED, FAILED, EXPELLED (docs/areas/trainings.md)',
     access: manager,
-    body: z.object({ id: zId, status: z.enum(ENROLLMENT_STATUSES, { error: `Status is one of ${ENROLLMENT_STATUSES.join(', ')}` }), status_reason: zText(1000).nullable().optional() }),
+    body: z.object({
+      id: zId,
+      status: z.enum(ENROLLMENT_STATUSES, { error: `Status is one of ${ENROLLMENT_STATUSES.join(', ')}` }),
+      status_reason: zText(1000).nullable().optional(),
+    }),
     response: ZManagerTrainingsStudentsStatus,
     handler: ({ ctx, actor, body }) => changeStatus(ctx, actor, body),
   }),
@@ -206,7 +298,14 @@ export const trainingsRoutes = [
     area,
     summary: 'Create or edit a subject of a training (name, teacher)',
     access: manager,
-    body: z.object({ id: zId.optional(), training_id: zId, name: zName, description: zText(5000).nullable().optional(), teacher_id: zId.nullable().optional(), position: zIntish.optional() }),
+    body: z.object({
+      id: zId.optional(),
+      training_id: zId,
+      name: zName,
+      description: zText(5000).nullable().optional(),
+      teacher_id: zId.nullable().optional(),
+      position: zIntish.optional(),
+    }),
     response: ZManagerTrainingsSubjectsEdit,
     handler: ({ ctx, actor, body }) => saveSubject(ctx, actor, body),
   }),
@@ -214,7 +313,8 @@ export const trainingsRoutes = [
     method: 'POST',
     path: '/manager/trainings/lessons/edit.json',
     area,
-    summary: 'Create or edit a lesson of a subject, optionally replacing its slides (roles <= 135 or the subject’s teacher)',
+    summary:
+      'Create or edit a lesson of a subject, optionally replacing its slides (roles <= 135 or the subject’s teacher)',
     access: signedIn,
     body: z.object({
       id: zId.optional(),
@@ -223,7 +323,10 @@ export const trainingsRoutes = [
       minutes: zMinutes.optional(),
       mandatory: zBoolish.optional(),
       description: zText(5000).nullable().optional(),
-      slides: z.array(z.object({ title: zName, content: zText(100_000).nullable().optional() })).max(500).optional(),
+      slides: z
+        .array(z.object({ title: zName, content: zText(100_000).nullable().optional() }))
+        .max(500)
+        .optional(),
     }),
     response: ZManagerTrainingsLessonsEdit,
     handler: ({ ctx, actor, body }) => saveLesson(ctx, actor, body),
@@ -234,7 +337,13 @@ export const trainingsRoutes = [
     area,
     summary: 'Create or edit a flight mission template of a training (name, flight type, minutes)',
     access: manager,
-    body: z.object({ id: zId.optional(), training_id: zId, name: zName, flight_type_id: zId.nullable().optional(), minutes: zMinutes }),
+    body: z.object({
+      id: zId.optional(),
+      training_id: zId,
+      name: zName,
+      flight_type_id: zId.nullable().optional(),
+      minutes: zMinutes,
+    }),
     response: ZManagerTrainingsMissionsEdit,
     handler: ({ ctx, actor, body }) => saveMission(ctx, actor, body),
   }),
@@ -242,7 +351,8 @@ export const trainingsRoutes = [
     method: 'GET',
     path: '/manager/trainings/subjects/view/:id.json',
     area,
-    summary: 'A subject with lessons, exams, the TrainingActivity order and total_minutes; missing activity rows made on read',
+    summary:
+      'A subject with lessons, exams, the TrainingActivity order and total_minutes; missing activity rows made on read',
     access: manager,
     params: z.object({ id: zId }),
     response: ZManagerTrainingsSubjectsView,
@@ -261,7 +371,8 @@ export const trainingsRoutes = [
     method: 'POST',
     path: '/manager/trainings/subjects/reorder_activities.json',
     area,
-    summary: 'Order the activities of a subject (`id`, `items`); ids outside the subject dropped; above 135 only the subject’s teacher',
+    summary:
+      'Order the activities of a subject (`id`, `items`); ids outside the subject dropped; above 135 only the subject’s teacher',
     access: signedIn,
     body: z.object({ id: zId, items: z.array(zId).max(5000) }),
     response: ZManagerTrainingsSubjectsReorderActivities,
@@ -303,7 +414,12 @@ export const trainingsRoutes = [
       access_mode: z.enum(['FREE', 'SCHEDULED'], { error: 'access_mode is FREE or SCHEDULED' }).optional(),
       access_window_days: zIntish.optional(),
       question_list: z
-        .array(z.object({ text: zText(5000).min(1, 'Question text is required'), options: z.array(z.object({ text: zText(2000).min(1), correct: zBoolish.optional() })).max(20) }))
+        .array(
+          z.object({
+            text: zText(5000).min(1, 'Question text is required'),
+            options: z.array(z.object({ text: zText(2000).min(1), correct: zBoolish.optional() })).max(20),
+          }),
+        )
         .max(1000)
         .optional(),
     }),
@@ -324,7 +440,8 @@ export const trainingsRoutes = [
     method: 'GET',
     path: '/trainings/subjects/view/:enrollmentId/:subjectId.json',
     area,
-    summary: 'A subject for one enrollment: ordered activities with sessions and attendance, or exam attempts newest first',
+    summary:
+      'A subject for one enrollment: ordered activities with sessions and attendance, or exam attempts newest first',
     access: signedIn,
     params: z.object({ enrollmentId: zId, subjectId: zId }),
     response: ZTrainingsSubjectsView,
@@ -366,7 +483,11 @@ export const trainingsRoutes = [
     area,
     summary: 'The student completes an e-learning lesson (lessonId, timeSpent seconds, enrollmentId, all required)',
     access: signedIn,
-    body: z.object({ lessonId: zId, timeSpent: zIntish.pipe(z.number().int().min(0, 'Not negative').max(864_000, 'Too large')), enrollmentId: zId }),
+    body: z.object({
+      lessonId: zId,
+      timeSpent: zIntish.pipe(z.number().int().min(0, 'Not negative').max(864_000, 'Too large')),
+      enrollmentId: zId,
+    }),
     response: ZTrainingsLessonsComplete,
     handler: ({ ctx, actor, body }) => completeLesson(ctx, actor, body),
   }),

@@ -24,8 +24,22 @@ const PPL: DemoSubject[] = [
     name: 'Air Law',
     teacher: 'ground@skyline.test',
     lessons: [
-      { name: 'ICAO and EASA', minutes: 90, slides: [['Chicago Convention', 'The 1944 convention created ICAO and the freedoms of the air.'], ['EASA Part-FCL', 'Licences for pilots in the EU follow Part-FCL.']] },
-      { name: 'Rules of the air (SERA)', minutes: 120, slides: [['Right of way', 'An aircraft on the right has right of way when converging.'], ['VMC minima', 'In class G below 3000 ft: 1500 m visibility, clear of cloud.']] },
+      {
+        name: 'ICAO and EASA',
+        minutes: 90,
+        slides: [
+          ['Chicago Convention', 'The 1944 convention created ICAO and the freedoms of the air.'],
+          ['EASA Part-FCL', 'Licences for pilots in the EU follow Part-FCL.'],
+        ],
+      },
+      {
+        name: 'Rules of the air (SERA)',
+        minutes: 120,
+        slides: [
+          ['Right of way', 'An aircraft on the right has right of way when converging.'],
+          ['VMC minima', 'In class G below 3000 ft: 1500 m visibility, clear of cloud.'],
+        ],
+      },
       { name: 'Airspace classes', minutes: 60 },
     ],
     exam: {
@@ -33,7 +47,11 @@ const PPL: DemoSubject[] = [
       type: 'ONLINE',
       questions: [
         ['Which organisation publishes the Annexes to the Chicago Convention?', ['ICAO', 'EASA', 'IATA'], 0],
-        ['Two aircraft converge at the same altitude. Who gives way?', ['The one on the left', 'The one on the right', 'The faster one'], 0],
+        [
+          'Two aircraft converge at the same altitude. Who gives way?',
+          ['The one on the left', 'The one on the right', 'The faster one'],
+          0,
+        ],
         ['Minimum flight visibility in class G below 3000 ft AMSL for VFR?', ['5 km', '1500 m', '8 km'], 1],
       ],
     },
@@ -44,7 +62,14 @@ const PPL: DemoSubject[] = [
     lessons: [
       { name: 'The atmosphere', minutes: 60 },
       { name: 'Clouds and fog', minutes: 90 },
-      { name: 'METAR and TAF', minutes: 60, slides: [['Reading a METAR', 'LECU 121030Z 27010KT 9999 FEW030 18/09 Q1017'], ['TAF groups', 'BECMG, TEMPO and PROB30 change groups.']] },
+      {
+        name: 'METAR and TAF',
+        minutes: 60,
+        slides: [
+          ['Reading a METAR', 'LECU 121030Z 27010KT 9999 FEW030 18/09 Q1017'],
+          ['TAF groups', 'BECMG, TEMPO and PROB30 change groups.'],
+        ],
+      },
     ],
     exam: { name: 'Meteorology oral check', type: 'ONSITE' },
   },
@@ -81,7 +106,13 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
   const companyId = refs.companies.skyline;
   const user = (email: string) => refs.users.skyline[email] ?? null;
   const now = refs.now;
-  const row = async (table: string) => ({ company_id: companyId, change_no: await uow.changeNo(companyId, table), deleted: 0, created: now, modified: now });
+  const row = async (table: string) => ({
+    company_id: companyId,
+    change_no: await uow.changeNo(companyId, table),
+    deleted: 0,
+    created: now,
+    modified: now,
+  });
   const trainingId = uuidv7();
   const year = new Date(now * 1000).getUTCFullYear();
   await trx
@@ -115,18 +146,57 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
     if (!firstSubject) firstSubject = subjectId;
     await trx
       .insertInto('training_subjects')
-      .values({ id: subjectId, ...(await row('training_subjects')), training_id: trainingId, name: s.name, description: null, teacher_id: user(s.teacher), position: si + 1 })
+      .values({
+        id: subjectId,
+        ...(await row('training_subjects')),
+        training_id: trainingId,
+        name: s.name,
+        description: null,
+        teacher_id: user(s.teacher),
+        position: si + 1,
+      })
       .execute();
     let position = 0;
     for (const l of s.lessons) {
       const lessonId = uuidv7();
       await trx
         .insertInto('training_lessons')
-        .values({ id: lessonId, ...(await row('training_lessons')), training_id: trainingId, subject_id: subjectId, name: l.name, description: null, minutes: l.minutes, mandatory: 1 })
+        .values({
+          id: lessonId,
+          ...(await row('training_lessons')),
+          training_id: trainingId,
+          subject_id: subjectId,
+          name: l.name,
+          description: null,
+          minutes: l.minutes,
+          mandatory: 1,
+        })
         .execute();
-      for (const [i, [title, content]] of (l.slides ?? []).entries()) await trx.insertInto('training_slides').values({ id: uuidv7(), ...(await row('training_slides')), lesson_id: lessonId, position: i + 1, title, content }).execute();
+      for (const [i, [title, content]] of (l.slides ?? []).entries())
+        await trx
+          .insertInto('training_slides')
+          .values({
+            id: uuidv7(),
+            ...(await row('training_slides')),
+            lesson_id: lessonId,
+            position: i + 1,
+            title,
+            content,
+          })
+          .execute();
       const activityId = uuidv7();
-      await trx.insertInto('training_activities').values({ id: activityId, ...(await row('training_activities')), training_id: trainingId, subject_id: subjectId, kind: 'LESSON', entity_id: lessonId, position: ++position }).execute();
+      await trx
+        .insertInto('training_activities')
+        .values({
+          id: activityId,
+          ...(await row('training_activities')),
+          training_id: trainingId,
+          subject_id: subjectId,
+          kind: 'LESSON',
+          entity_id: lessonId,
+          position: ++position,
+        })
+        .execute();
       activities.push({ id: activityId, kind: 'LESSON', entityId: lessonId, subjectId, lessonName: l.name });
     }
     if (s.exam) {
@@ -159,25 +229,60 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
         .execute();
       for (const [qi, [text, options, right]] of (s.exam.questions ?? []).entries()) {
         const qid = uuidv7();
-        await trx.insertInto('training_questions').values({ id: qid, company_id: companyId, exam_id: examId, position: qi + 1, text, deleted: 0 }).execute();
+        await trx
+          .insertInto('training_questions')
+          .values({ id: qid, company_id: companyId, exam_id: examId, position: qi + 1, text, deleted: 0 })
+          .execute();
         await trx
           .insertInto('training_question_options')
-          .values(options.map((o, oi) => ({ id: uuidv7(), company_id: companyId, question_id: qid, position: oi + 1, text: o, correct: oi === right ? 1 : 0 })))
+          .values(
+            options.map((o, oi) => ({
+              id: uuidv7(),
+              company_id: companyId,
+              question_id: qid,
+              position: oi + 1,
+              text: o,
+              correct: oi === right ? 1 : 0,
+            })),
+          )
           .execute();
       }
       const activityId = uuidv7();
-      await trx.insertInto('training_activities').values({ id: activityId, ...(await row('training_activities')), training_id: trainingId, subject_id: subjectId, kind: 'EXAM', entity_id: examId, position: ++position }).execute();
+      await trx
+        .insertInto('training_activities')
+        .values({
+          id: activityId,
+          ...(await row('training_activities')),
+          training_id: trainingId,
+          subject_id: subjectId,
+          kind: 'EXAM',
+          entity_id: examId,
+          position: ++position,
+        })
+        .execute();
       activities.push({ id: activityId, kind: 'EXAM', entityId: examId, subjectId });
     }
   }
-  const types = await trx.selectFrom('flight_types').select(['id', 'name']).where('company_id', '=', companyId).execute();
+  const types = await trx
+    .selectFrom('flight_types')
+    .select(['id', 'name'])
+    .where('company_id', '=', companyId)
+    .execute();
   const missionIds: string[] = [];
   for (const [i, [name, type, minutes]] of MISSIONS.entries()) {
     const id = uuidv7();
     missionIds.push(id);
     await trx
       .insertInto('training_missions')
-      .values({ id, ...(await row('training_missions')), training_id: trainingId, name, flight_type_id: types.find((t) => t.name === type)?.id ?? null, minutes, position: i + 1 })
+      .values({
+        id,
+        ...(await row('training_missions')),
+        training_id: trainingId,
+        name,
+        flight_type_id: types.find((t) => t.name === type)?.id ?? null,
+        minutes,
+        position: i + 1,
+      })
       .execute();
   }
 
@@ -207,19 +312,50 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
   for (const a of airLaw)
     await trx
       .insertInto('training_progress')
-      .values({ id: uuidv7(), ...(await row('training_progress')), enrollment_id: enrollmentId, activity_id: a.id, value: 1, session_id: null, reset_at: null, time_spent: a.kind === 'LESSON' ? 3600 : 0 })
+      .values({
+        id: uuidv7(),
+        ...(await row('training_progress')),
+        enrollment_id: enrollmentId,
+        activity_id: a.id,
+        value: 1,
+        session_id: null,
+        reset_at: null,
+        time_spent: a.kind === 'LESSON' ? 3600 : 0,
+      })
       .execute();
   const examAct = airLaw.find((a) => a.kind === 'EXAM');
   if (examAct)
     await trx
       .insertInto('training_attempts')
-      .values({ id: uuidv7(), ...(await row('training_attempts')), enrollment_id: enrollmentId, exam_id: examAct.entityId, user_id: studentId, session_id: null, start: now - 10 * 86400, finished_at: now - 10 * 86400 + 900, correct: 3, total: 3, score: 100, passed: 1 })
+      .values({
+        id: uuidv7(),
+        ...(await row('training_attempts')),
+        enrollment_id: enrollmentId,
+        exam_id: examAct.entityId,
+        user_id: studentId,
+        session_id: null,
+        start: now - 10 * 86400,
+        finished_at: now - 10 * 86400 + 900,
+        correct: 3,
+        total: 3,
+        score: 100,
+        passed: 1,
+      })
       .execute();
   // The second mission's debriefing is still to be signed (GET /trainings/missions/unsigned.json shows it).
   for (const [i, missionId] of missionIds.slice(0, 2).entries())
     await trx
       .insertInto('training_mission_flights')
-      .values({ id: uuidv7(), ...(await row('training_mission_flights')), enrollment_id: enrollmentId, mission_id: missionId, flight_id: null, user_id: studentId, completed: 1, debrief_signed_at: i === 0 ? now - 86400 : null })
+      .values({
+        id: uuidv7(),
+        ...(await row('training_mission_flights')),
+        enrollment_id: enrollmentId,
+        mission_id: missionId,
+        flight_id: null,
+        user_id: studentId,
+        completed: 1,
+        debrief_signed_at: i === 0 ? now - 86400 : null,
+      })
       .execute();
 
   // Locations, and classes: Meteorology last week (attended, signed, class work handed in and graded), Navigation three days ago
@@ -229,7 +365,17 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
     const id = uuidv7();
     await trx
       .insertInto('training_locations')
-      .values({ id, ...(await row('training_locations')), name, type, country_id: 'ES', timezone_id: 'Europe/Madrid', phone: null, address: 'Aeródromo de Cuatro Vientos, Hangar 3', description })
+      .values({
+        id,
+        ...(await row('training_locations')),
+        name,
+        type,
+        country_id: 'ES',
+        timezone_id: 'Europe/Madrid',
+        phone: null,
+        address: 'Aeródromo de Cuatro Vientos, Hangar 3',
+        description,
+      })
       .execute();
     return id;
   };
@@ -240,10 +386,42 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
   const instructor = user('instructor@skyline.test');
   const day = 86400;
   const classes = [
-    { a: lessonAct('Clouds and fog'), when: now - 7 * day, status: 'attended', teacher: ground, loc: classroom, signed: true, classwork: 'Sketch the cloud types of the photo sheet.' },
-    { a: lessonAct('Dead reckoning'), when: now - 3 * day, status: 'absent', teacher: instructor, loc: briefing, signed: true, classwork: null },
-    { a: lessonAct('METAR and TAF'), when: now + day, status: null, teacher: ground, loc: classroom, signed: false, classwork: 'Decode the five METARs on the handout.' },
-    { a: lessonAct('Charts and projections'), when: demoTodayClassStart(now), status: null, teacher: instructor, loc: briefing, signed: false, classwork: null },
+    {
+      a: lessonAct('Clouds and fog'),
+      when: now - 7 * day,
+      status: 'attended',
+      teacher: ground,
+      loc: classroom,
+      signed: true,
+      classwork: 'Sketch the cloud types of the photo sheet.',
+    },
+    {
+      a: lessonAct('Dead reckoning'),
+      when: now - 3 * day,
+      status: 'absent',
+      teacher: instructor,
+      loc: briefing,
+      signed: true,
+      classwork: null,
+    },
+    {
+      a: lessonAct('METAR and TAF'),
+      when: now + day,
+      status: null,
+      teacher: ground,
+      loc: classroom,
+      signed: false,
+      classwork: 'Decode the five METARs on the handout.',
+    },
+    {
+      a: lessonAct('Charts and projections'),
+      when: demoTodayClassStart(now),
+      status: null,
+      teacher: instructor,
+      loc: briefing,
+      signed: false,
+      classwork: null,
+    },
   ];
   for (const c of classes) {
     if (!c.a) continue;
@@ -289,12 +467,36 @@ async function demo(uow: UnitOfWork, refs: SeedRefs) {
         attendance_notified_at: signedAt,
       })
       .execute();
-    if (c.status === 'attended') await trx.insertInto('training_progress').values({ id: uuidv7(), ...(await row('training_progress')), enrollment_id: enrollmentId, activity_id: c.a.id, value: 1, session_id: sessionId, reset_at: null, time_spent: 0 }).execute();
+    if (c.status === 'attended')
+      await trx
+        .insertInto('training_progress')
+        .values({
+          id: uuidv7(),
+          ...(await row('training_progress')),
+          enrollment_id: enrollmentId,
+          activity_id: c.a.id,
+          value: 1,
+          session_id: sessionId,
+          reset_at: null,
+          time_spent: 0,
+        })
+        .execute();
     if (c.classwork && c.status === 'attended') {
       // Graded class work: "My training" shows it offline (the `training` collection's `grade`).
       await trx
         .insertInto('training_classwork_grades')
-        .values({ id: uuidv7(), ...(await row('training_classwork_grades')), session_student_id: rowId, session_id: sessionId, user_id: studentId, upload_id: null, score: 8.5, feedback: 'Good sketches; cumulonimbus base too high.', graded_by: c.teacher, graded_at: c.when + day })
+        .values({
+          id: uuidv7(),
+          ...(await row('training_classwork_grades')),
+          session_student_id: rowId,
+          session_id: sessionId,
+          user_id: studentId,
+          upload_id: null,
+          score: 8.5,
+          feedback: 'Good sketches; cumulonimbus base too high.',
+          graded_by: c.teacher,
+          graded_at: c.when + day,
+        })
         .execute();
     }
     if (c.status === 'absent') {

@@ -32,7 +32,8 @@ const models = new Map<string, UploadModel>();
 export function registerUploadModel(model: string, def: UploadModel): void {
   // The shared list and the registrations must agree, or sync would replicate what REST hides.
   const listed = (UPLOAD_MODELS_WITH_RECORD_VISIBILITY as readonly string[]).includes(model);
-  if (listed !== !!def.visibleTo) throw new Error(`Upload model ${model}: visibleTo and UPLOAD_MODELS_WITH_RECORD_VISIBILITY disagree`);
+  if (listed !== !!def.visibleTo)
+    throw new Error(`Upload model ${model}: visibleTo and UPLOAD_MODELS_WITH_RECORD_VISIBILITY disagree`);
   models.set(model, def);
 }
 export const uploadModel = (model: string): UploadModel | undefined => models.get(model);
@@ -42,7 +43,12 @@ export const uploadModel = (model: string): UploadModel | undefined => models.ge
  * `actor` may see the record `model`/`foreignKey`, hence its uploads. Unattached
  * uploads and models without `visibleTo` are visible company-wide.
  */
-export async function attachedRecordVisible(db: Kysely<DB>, actor: Actor, model: string | null, foreignKey: string | null): Promise<boolean> {
+export async function attachedRecordVisible(
+  db: Kysely<DB>,
+  actor: Actor,
+  model: string | null,
+  foreignKey: string | null,
+): Promise<boolean> {
   const check = model && foreignKey ? models.get(model)?.visibleTo : undefined;
   if (!check || !foreignKey) return true;
   return (await check(db, actor, [foreignKey])).has(foreignKey);
@@ -52,7 +58,13 @@ export async function attachedRecordVisible(db: Kysely<DB>, actor: Actor, model:
 function liveIn(table: 'flights' | 'aircraft' | 'user_certificates' | 'aircraft_reports'): UploadModel {
   return {
     async exists(db, companyId, id) {
-      const row = await db.selectFrom(table).select('id').where('id', '=', id).where('company_id', '=', companyId).where('deleted', '=', 0).executeTakeFirst();
+      const row = await db
+        .selectFrom(table)
+        .select('id')
+        .where('id', '=', id)
+        .where('company_id', '=', companyId)
+        .where('deleted', '=', 0)
+        .executeTakeFirst();
       return !!row;
     },
   };
@@ -76,7 +88,12 @@ export interface UploadSummary {
 }
 
 /** Active uploads of several records of one model in one query, grouped by foreign key (oldest first). */
-export async function uploadsOf(db: Kysely<DB>, companyId: string, model: string, foreignKeys: readonly string[]): Promise<Map<string, UploadSummary[]>> {
+export async function uploadsOf(
+  db: Kysely<DB>,
+  companyId: string,
+  model: string,
+  foreignKeys: readonly string[],
+): Promise<Map<string, UploadSummary[]>> {
   const out = new Map<string, UploadSummary[]>();
   if (foreignKeys.length === 0) return out;
   const rows = await db
@@ -114,7 +131,13 @@ export async function uploadsOf(db: Kysely<DB>, companyId: string, model: string
  * company, of another user (unless the caller is staff, group <= 170) or not yet
  * verified are skipped; returns the ids attached.
  */
-export async function attachUploads(uow: UnitOfWork, actor: Actor, model: string, foreignKey: string, uploadIds: readonly string[]): Promise<string[]> {
+export async function attachUploads(
+  uow: UnitOfWork,
+  actor: Actor,
+  model: string,
+  foreignKey: string,
+  uploadIds: readonly string[],
+): Promise<string[]> {
   const ids = [...new Set(uploadIds)].filter((id) => typeof id === 'string' && id.length > 0 && id.length <= 64);
   if (ids.length === 0) return [];
   let q = uow.trx
@@ -141,7 +164,12 @@ export async function attachUploads(uow: UnitOfWork, actor: Actor, model: string
  * Tombstones the uploads of a deleted record; returns their storage keys so the caller
  * removes the objects after commit (`removeStoredObjects` in uploads.service.ts).
  */
-export async function detachAllUploads(uow: UnitOfWork, companyId: string, model: string, foreignKey: string): Promise<string[]> {
+export async function detachAllUploads(
+  uow: UnitOfWork,
+  companyId: string,
+  model: string,
+  foreignKey: string,
+): Promise<string[]> {
   const rows = await uow.trx
     .selectFrom('uploads')
     .select(['id', 'storage_key', 'thumb_key'])

@@ -14,7 +14,16 @@ export interface ImageFacts {
 }
 
 /** Formats sharp decodes here; other image types are kept without facts. */
-const DECODABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/tiff', 'image/avif', 'image/heif', 'image/heic']);
+const DECODABLE = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'image/tiff',
+  'image/avif',
+  'image/heif',
+  'image/heic',
+]);
 export const hasImageFacts = (mime: string) => DECODABLE.has(mime);
 
 /** JSON-safe EXIF: text, finite numbers, dates as ISO strings, short number lists; binary blobs dropped. */
@@ -25,7 +34,8 @@ function cleanExif(raw: Record<string, unknown>): Record<string, unknown> | null
     else if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
     else if (typeof v === 'boolean') out[k] = v;
     else if (v instanceof Date && !Number.isNaN(v.getTime())) out[k] = v.toISOString();
-    else if (Array.isArray(v) && v.length <= 16 && v.every((x) => typeof x === 'number' && Number.isFinite(x))) out[k] = v;
+    else if (Array.isArray(v) && v.length <= 16 && v.every((x) => typeof x === 'number' && Number.isFinite(x)))
+      out[k] = v;
   }
   return Object.keys(out).length ? out : null;
 }
@@ -33,7 +43,19 @@ function cleanExif(raw: Record<string, unknown>): Record<string, unknown> | null
 /** EXIF from the leading bytes of a file (the EXIF segment sits at the start of JPEG, TIFF, HEIF). */
 export async function readExif(head: Buffer): Promise<Record<string, unknown> | null> {
   try {
-    const raw = (await exifr.parse(head, { tiff: true, exif: true, gps: true, ifd1: false, ihdr: false, xmp: false, icc: false, iptc: false, jfif: false, makerNote: false, userComment: false })) as Record<string, unknown> | undefined;
+    const raw = (await exifr.parse(head, {
+      tiff: true,
+      exif: true,
+      gps: true,
+      ifd1: false,
+      ihdr: false,
+      xmp: false,
+      icc: false,
+      iptc: false,
+      jfif: false,
+      makerNote: false,
+      userComment: false,
+    })) as Record<string, unknown> | undefined;
     return raw ? cleanExif(raw) : null;
   } catch {
     return null;
@@ -53,11 +75,21 @@ export async function imageFacts(stream: Readable, head: Buffer): Promise<ImageF
   try {
     const [meta, thumbnail] = await Promise.all([
       img.metadata(),
-      img.clone().rotate().resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 78 }).toBuffer(),
+      img
+        .clone()
+        .rotate()
+        .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true })
+        .jpeg({ quality: 78 })
+        .toBuffer(),
     ]);
     // Portrait photos stored landscape with an orientation tag: report what the viewer sees.
     const turned = (meta.orientation ?? 1) >= 5;
-    return { width: (turned ? meta.height : meta.width) ?? null, height: (turned ? meta.width : meta.height) ?? null, exif, thumbnail };
+    return {
+      width: (turned ? meta.height : meta.width) ?? null,
+      height: (turned ? meta.width : meta.height) ?? null,
+      exif,
+      thumbnail,
+    };
   } catch {
     stream.destroy();
     return { width: null, height: null, exif, thumbnail: null };

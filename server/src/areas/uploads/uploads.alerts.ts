@@ -1,5 +1,12 @@
 import { registerAlertSource } from '../company/alerts/alerts.service.ts';
-import { type Alert, type AlertSource, dateBounds, lapseOf, urgencyClass, windowOf } from '../company/alerts/sources.alerts.ts';
+import {
+  type Alert,
+  type AlertSource,
+  dateBounds,
+  lapseOf,
+  urgencyClass,
+  windowOf,
+} from '../company/alerts/sources.alerts.ts';
 import './uploads.tables.ts';
 
 /**
@@ -19,7 +26,15 @@ export const aircraftUploadAlertSource: AlertSource = {
       .innerJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'u.foreign_key').on('a.company_id', '=', scope.companyId))
       .leftJoin('aircraft_models as m', 'm.id', 'a.model_id')
       .leftJoin('aircraft_manufacturers as f', 'f.id', 'm.manufacturer_id')
-      .select(['u.id', 'u.filename', 'u.expiration', 'a.id as aircraft_id', 'a.registration', 'm.name as model', 'f.name as maker'])
+      .select([
+        'u.id',
+        'u.filename',
+        'u.expiration',
+        'a.id as aircraft_id',
+        'a.registration',
+        'm.name as model',
+        'f.name as maker',
+      ])
       .where('u.company_id', '=', scope.companyId)
       .where('u.model', '=', 'Aircraft')
       .where('u.deleted', '=', 0)

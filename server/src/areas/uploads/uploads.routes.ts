@@ -26,7 +26,16 @@ import './uploads.tables.ts';
 import './uploads.alerts.ts';
 import './uploads.jobs.ts';
 import './uploads.sync.ts';
-import { ZUploadsIndex, ZUploadsView, ZUploadsSign, ZUploadsComplete, ZUploadsConfirm, ZUploadsExpiration, ZUploadsDelete, ZLocalFile } from './uploads.responses.ts';
+import {
+  ZUploadsIndex,
+  ZUploadsView,
+  ZUploadsSign,
+  ZUploadsComplete,
+  ZUploadsConfirm,
+  ZUploadsExpiration,
+  ZUploadsDelete,
+  ZLocalFile,
+} from './uploads.responses.ts';
 
 const idParams = z.object({ id: z.string().trim().min(1).max(64) });
 const PAGE_DEFAULT = 50;
@@ -42,7 +51,6 @@ const positiveInt = (v: string | undefined, fallback: number, max: number, name:
 const zExpiration = z
   .union([z.string(), z.number(), z.null()], { error: 'Required: a date, unix seconds, or empty to clear' })
   .optional();
-
 
 // Upload bodies are read by the service (its own error answers, multipart streaming); `bodyDoc` documents them.
 const ZSignBody = z.object({
@@ -88,9 +96,14 @@ export const uploadsRoutes = [
         limit = positiveInt(pick('limit'), PAGE_DEFAULT, PAGE_MAX, 'limit');
       } catch (err) {
         const field = (err as { field: string }).field;
-        return reply(400, { result: false, message: 'Validation failed', errors: { [field]: ['Expected a positive integer'] } });
+        return reply(400, {
+          result: false,
+          message: 'Validation failed',
+          errors: { [field]: ['Expected a positive integer'] },
+        });
       }
-      if (p.model.length > 64 || p.foreignKey.length > 64) return reply(400, { result: false, message: 'Validation failed', errors: { model: ['Too long'] } });
+      if (p.model.length > 64 || p.foreignKey.length > 64)
+        return reply(400, { result: false, message: 'Validation failed', errors: { model: ['Too long'] } });
       const out = await listUploads(ctx, actor, p.model, p.foreignKey, { page, limit }, originOf(req));
       const g = out.paginate;
       res.setHeader('X-Total-Posts', String(g.count));
@@ -160,7 +173,8 @@ export const uploadsRoutes = [
     bodyDoc: ZCreateBody,
     bodyMedia: ['multipart/form-data'],
     area: 'uploads',
-    summary: 'Multipart upload through the API (`file`, optional `active`, `model`, `id`, `acl`), streamed to storage, at most 100 MB',
+    summary:
+      'Multipart upload through the API (`file`, optional `active`, `model`, `id`, `acl`), streamed to storage, at most 100 MB',
     access: { who: GATES.member },
     response: ZUploadsComplete,
     handler: ({ ctx, actor, req }) => createUpload(ctx, actor, req),
@@ -172,7 +186,10 @@ export const uploadsRoutes = [
     summary: 'Attaches the caller’s own verified upload to a record (`model`, `foreign_key`) and activates it',
     access: { who: GATES.member },
     params: idParams,
-    body: z.object({ model: z.string().trim().min(1, 'Required').max(64), foreign_key: z.string().trim().min(1, 'Required').max(64) }),
+    body: z.object({
+      model: z.string().trim().min(1, 'Required').max(64),
+      foreign_key: z.string().trim().min(1, 'Required').max(64),
+    }),
     response: ZUploadsConfirm,
     handler: ({ ctx, actor, params, body }) => confirmUpload(ctx, actor, params.id, body),
   }),
@@ -180,20 +197,33 @@ export const uploadsRoutes = [
     method: 'POST',
     path: '/uploads/expiration/:id.json',
     area: 'uploads',
-    summary: 'Sets or clears (empty) the expiration date; group <= 170 any upload of the company, others only their own',
+    summary:
+      'Sets or clears (empty) the expiration date; group <= 170 any upload of the company, others only their own',
     access: { who: GATES.member },
     params: idParams,
     body: z.object({ expiration: zExpiration }),
     response: ZUploadsExpiration,
     handler: ({ ctx, actor, params, body }) => {
       const raw = body.expiration;
-      if (raw === undefined) return reply(400, { result: false, message: 'Validation failed', errors: { expiration: ['Required: a date, unix seconds, or empty to clear'] } });
+      if (raw === undefined)
+        return reply(400, {
+          result: false,
+          message: 'Validation failed',
+          errors: { expiration: ['Required: a date, unix seconds, or empty to clear'] },
+        });
       let date: string | null = null;
       const text = typeof raw === 'number' ? String(raw) : (raw ?? '').trim();
       if (text !== '') {
         const zone = actor.company.timezone || 'UTC';
-        const dt = /^\d+$/.test(text) ? DateTime.fromSeconds(Number(text), { zone }) : DateTime.fromISO(text.replace(' ', 'T'), { zone });
-        if (!dt.isValid || dt.year < 1900 || dt.year > 2999) return reply(400, { result: false, message: 'Validation failed', errors: { expiration: ['Expected a date (YYYY-MM-DD), a date-time or unix seconds'] } });
+        const dt = /^\d+$/.test(text)
+          ? DateTime.fromSeconds(Number(text), { zone })
+          : DateTime.fromISO(text.replace(' ', 'T'), { zone });
+        if (!dt.isValid || dt.year < 1900 || dt.year > 2999)
+          return reply(400, {
+            result: false,
+            message: 'Validation failed',
+            errors: { expiration: ['Expected a date (YYYY-MM-DD), a date-time or unix seconds'] },
+          });
         date = dt.toISODate();
       }
       return setExpiration(ctx, actor, params.id, date);
@@ -226,7 +256,8 @@ export const uploadsRoutes = [
       const token = (req.params as { token: string }).token;
       const grant = await (store as LocalFileStore).verify(token);
       const op = req.method === 'PUT' ? 'put' : 'get';
-      if (!grant || grant.op !== op) return reply(403, { result: false, message: 'This link is invalid or has expired' });
+      if (!grant || grant.op !== op)
+        return reply(403, { result: false, message: 'This link is invalid or has expired' });
       if (op === 'put') {
         // Only a direct upload still waiting for its bytes accepts them; a completed one is final.
         const [companyId, uploadId] = grant.key.split('/');
@@ -241,7 +272,10 @@ export const uploadsRoutes = [
           .executeTakeFirst();
         if (!row) return reply(403, { result: false, message: 'This upload no longer accepts a file' });
         try {
-          const put = await store.put(grant.key, req, { contentType: 'application/octet-stream', maxBytes: MAX_DIRECT_UPLOAD_BYTES });
+          const put = await store.put(grant.key, req, {
+            contentType: 'application/octet-stream',
+            maxBytes: MAX_DIRECT_UPLOAD_BYTES,
+          });
           return { result: true, size: put.size };
         } catch (err) {
           if (err instanceof TooLargeError) return reply(413, { result: false, message: 'File is larger than 2 GB' });

@@ -45,7 +45,8 @@ const keys = (companyId: string, id: string, filename: string) => ({
 });
 
 /** Upload error in the spec's shape: `result: false` with `error` (and `message` like every other 400). */
-const uploadError = (status: number, error: string, extra: Record<string, unknown> = {}) => new HttpError(status, { result: false, error, message: error, ...extra });
+const uploadError = (status: number, error: string, extra: Record<string, unknown> = {}) =>
+  new HttpError(status, { result: false, error, message: error, ...extra });
 
 /**
  * A live upload of the caller's company whose attached record the caller may
@@ -54,7 +55,13 @@ const uploadError = (status: number, error: string, extra: Record<string, unknow
  * company's.
  */
 async function findRow(ctx: AppContext, actor: Actor, id: string): Promise<Row | undefined> {
-  const row = await ctx.db.selectFrom('uploads').selectAll().where('id', '=', id).where('company_id', '=', actor.companyId).where('deleted', '=', 0).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', actor.companyId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!row || !(await attachedRecordVisible(ctx.db, actor, row.model, row.foreign_key))) return undefined;
   return row;
 }
@@ -62,8 +69,10 @@ async function findRow(ctx: AppContext, actor: Actor, id: string): Promise<Row |
 /** A registered model's record must be live in the company and visible to the caller (else 404) before files attach to it or are listed. */
 async function checkRecord(ctx: AppContext, actor: Actor, model: string, foreignKey: string): Promise<void> {
   const def = uploadModel(model);
-  if (def && !(await def.exists(ctx.db, actor.companyId, foreignKey))) throw notFound(`No ${model} ${foreignKey} in your company`);
-  if (!(await attachedRecordVisible(ctx.db, actor, model, foreignKey))) throw notFound(`No ${model} ${foreignKey} in your company`);
+  if (def && !(await def.exists(ctx.db, actor.companyId, foreignKey)))
+    throw notFound(`No ${model} ${foreignKey} in your company`);
+  if (!(await attachedRecordVisible(ctx.db, actor, model, foreignKey)))
+    throw notFound(`No ${model} ${foreignKey} in your company`);
 }
 
 export const fileShape = (r: Row) => ({
@@ -92,7 +101,12 @@ export async function removeStoredObjects(ctx: AppContext, objectKeys: readonly 
 async function tombstone(ctx: AppContext, row: Row): Promise<void> {
   await ctx.tx(async (uow) => {
     const changeNo = await uow.changeNo(row.company_id, 'uploads');
-    await uow.trx.updateTable('uploads').set({ deleted: 1, active: 0, change_no: changeNo, modified: now() }).where('id', '=', row.id).where('company_id', '=', row.company_id).execute();
+    await uow.trx
+      .updateTable('uploads')
+      .set({ deleted: 1, active: 0, change_no: changeNo, modified: now() })
+      .where('id', '=', row.id)
+      .where('company_id', '=', row.company_id)
+      .execute();
   });
 }
 
@@ -110,7 +124,17 @@ export async function signUpload(ctx: AppContext, actor: Actor, input: SignInput
   const errors = signErrors(input);
   if (Object.keys(errors).length) {
     const first = Object.values(errors)[0]!;
-    throw uploadError(400, errors.mime === 'Unsupported file type' ? 'Unsupported file type' : errors.size && errors.size !== 'Required' ? errors.size : first === 'Required' ? 'Missing parameters' : first, { errors });
+    throw uploadError(
+      400,
+      errors.mime === 'Unsupported file type'
+        ? 'Unsupported file type'
+        : errors.size && errors.size !== 'Required'
+          ? errors.size
+          : first === 'Required'
+            ? 'Missing parameters'
+            : first,
+      { errors },
+    );
   }
   const filename = safeFilename(String(input.filename));
   const mime = String(input.mime).trim().toLowerCase().split(';')[0]!.trim();
@@ -172,16 +196,30 @@ async function sniff(head: Buffer): Promise<string | null> {
 }
 
 /** Image facts of a stored object and its thumbnail written beside it. */
-async function describeImage(store: FileStore, key: string, thumbKey: string, mime: string, size: number): Promise<Omit<Verified, 'size'>> {
+async function describeImage(
+  store: FileStore,
+  key: string,
+  thumbKey: string,
+  mime: string,
+  size: number,
+): Promise<Omit<Verified, 'size'>> {
   if (!hasImageFacts(mime)) return { width: null, height: null, exif: null, thumbKey: null };
   const head = await store.readStart(key, Math.min(EXIF_BYTES, size));
   const facts = await imageFacts(await store.read(key), head);
   let stored: string | null = null;
   if (facts.thumbnail) {
-    await store.put(thumbKey, Readable.from([facts.thumbnail]), { contentType: 'image/jpeg', maxBytes: facts.thumbnail.length });
+    await store.put(thumbKey, Readable.from([facts.thumbnail]), {
+      contentType: 'image/jpeg',
+      maxBytes: facts.thumbnail.length,
+    });
     stored = thumbKey;
   }
-  return { width: facts.width, height: facts.height, exif: facts.exif ? JSON.stringify(facts.exif) : null, thumbKey: stored };
+  return {
+    width: facts.width,
+    height: facts.height,
+    exif: facts.exif ? JSON.stringify(facts.exif) : null,
+    thumbKey: stored,
+  };
 }
 
 /** Failed verification: the object and the record go (Part A 3), then a 400. */
@@ -201,10 +239,13 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string) 
   const head = await store.head(row.storage_key);
   if (!head) return reject(ctx, row, row.storage_key, 'The file was not uploaded');
   if (head.size === 0) return reject(ctx, row, row.storage_key, 'The uploaded file is empty');
-  if (head.size > MAX_DIRECT_UPLOAD_BYTES) return reject(ctx, row, row.storage_key, 'The uploaded file is larger than 2 GB');
-  if (row.declared_size !== null && head.size > Number(row.declared_size)) return reject(ctx, row, row.storage_key, 'The uploaded file is larger than the size signed for');
+  if (head.size > MAX_DIRECT_UPLOAD_BYTES)
+    return reject(ctx, row, row.storage_key, 'The uploaded file is larger than 2 GB');
+  if (row.declared_size !== null && head.size > Number(row.declared_size))
+    return reject(ctx, row, row.storage_key, 'The uploaded file is larger than the size signed for');
   const sniffed = await sniff(await store.readStart(row.storage_key, SNIFF_BYTES));
-  if (!contentMatchesDeclared(row.mime, sniffed)) return reject(ctx, row, row.storage_key, `The file content does not match the declared type ${row.mime}`);
+  if (!contentMatchesDeclared(row.mime, sniffed))
+    return reject(ctx, row, row.storage_key, `The file content does not match the declared type ${row.mime}`);
 
   // Verified: the object moves from its staging key (the presigned URL's) to its final place.
   const k = keys(row.company_id, row.id, row.filename);
@@ -212,11 +253,32 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string) 
   const facts = await describeImage(store, k.final, k.thumb, row.mime, head.size);
   return ctx.tx(async (uow) => {
     // A concurrent repeat of complete may have won: answer with its record.
-    const current = await uow.trx.selectFrom('uploads').selectAll().where('id', '=', row.id).where('company_id', '=', row.company_id).executeTakeFirstOrThrow();
+    const current = await uow.trx
+      .selectFrom('uploads')
+      .selectAll()
+      .where('id', '=', row.id)
+      .where('company_id', '=', row.company_id)
+      .executeTakeFirstOrThrow();
     if (current.verified === 1) return { result: true, file: fileShape(current), error: null };
     const changeNo = await uow.changeNo(row.company_id, 'uploads');
-    const patch = { size: head.size, width: facts.width, height: facts.height, exif: facts.exif, thumb_key: facts.thumbKey, storage_key: k.final, verified: 1, active: 1, change_no: changeNo, modified: now() };
-    await uow.trx.updateTable('uploads').set(patch).where('id', '=', row.id).where('company_id', '=', row.company_id).execute();
+    const patch = {
+      size: head.size,
+      width: facts.width,
+      height: facts.height,
+      exif: facts.exif,
+      thumb_key: facts.thumbKey,
+      storage_key: k.final,
+      verified: 1,
+      active: 1,
+      change_no: changeNo,
+      modified: now(),
+    };
+    await uow.trx
+      .updateTable('uploads')
+      .set(patch)
+      .where('id', '=', row.id)
+      .where('company_id', '=', row.company_id)
+      .execute();
     return { result: true, file: fileShape({ ...current, ...patch }), error: null };
   });
 }
@@ -229,11 +291,18 @@ interface MultipartResult {
 }
 
 /** Streams the single `file` part to `key` (never buffering it), collecting the text fields and its first bytes. */
-function receiveMultipart(req: Request, store: FileStore, keyFor: (filename: string) => string): Promise<MultipartResult & { key: string | null }> {
+function receiveMultipart(
+  req: Request,
+  store: FileStore,
+  keyFor: (filename: string) => string,
+): Promise<MultipartResult & { key: string | null }> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 4096, fileSize: MAX_API_UPLOAD_BYTES + 1, parts: 30 } });
+      bb = busboy({
+        headers: req.headers,
+        limits: { files: 1, fields: 20, fieldSize: 4096, fileSize: MAX_API_UPLOAD_BYTES + 1, parts: 30 },
+      });
     } catch {
       reject(badRequest('Send the file as multipart/form-data with a `file` part'));
       return;
@@ -269,7 +338,10 @@ function receiveMultipart(req: Request, store: FileStore, keyFor: (filename: str
         try {
           const body = new PassThrough();
           stream.pipe(tap).pipe(body);
-          const put = await store.put(k, body, { contentType: entry.declaredMime || 'application/octet-stream', maxBytes: MAX_API_UPLOAD_BYTES });
+          const put = await store.put(k, body, {
+            contentType: entry.declaredMime || 'application/octet-stream',
+            maxBytes: MAX_API_UPLOAD_BYTES,
+          });
           entry.size = put.size;
           entry.head = Buffer.concat(chunks);
         } catch (err) {
@@ -294,7 +366,8 @@ function receiveMultipart(req: Request, store: FileStore, keyFor: (filename: str
 
 export async function createUpload(ctx: AppContext, actor: Actor, req: Request) {
   const contentType = req.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data/i.test(contentType)) throw uploadError(400, 'Send the file as multipart/form-data with a `file` part');
+  if (!/^multipart\/form-data/i.test(contentType))
+    throw uploadError(400, 'Send the file as multipart/form-data with a `file` part');
   const store = fileStore(ctx);
   const id = uuidv7();
   const got = await receiveMultipart(req, store, (filename) => keys(actor.companyId, id, filename).final);
@@ -307,16 +380,21 @@ export async function createUpload(ctx: AppContext, actor: Actor, req: Request) 
   if (file.size === 0) return fail('The uploaded file is empty');
   const sniffed = await sniff(file.head);
   // The part's declared type when specific, else what the bytes say.
-  const declared = file.declaredMime && file.declaredMime !== 'application/octet-stream' ? file.declaredMime : (sniffed ?? 'application/octet-stream');
+  const declared =
+    file.declaredMime && file.declaredMime !== 'application/octet-stream'
+      ? file.declaredMime
+      : (sniffed ?? 'application/octet-stream');
   const type = uploadTypeOf(declared);
   if (!type) return fail('Unsupported file type');
-  if (!contentMatchesDeclared(declared, sniffed)) return fail(`The file content does not match the declared type ${declared}`);
+  if (!contentMatchesDeclared(declared, sniffed))
+    return fail(`The file content does not match the declared type ${declared}`);
 
   const f = got.fields;
   const activeAsked = ['1', 'true', 'on'].includes((f.active ?? '').trim().toLowerCase());
   const model = (f.model ?? '').trim() || null;
   const foreignKey = (f.id ?? f.foreign_key ?? '').trim() || null;
-  if ((model && model.length > 64) || (foreignKey && foreignKey.length > 64)) return fail('`model` and `id` are at most 64 characters');
+  if ((model && model.length > 64) || (foreignKey && foreignKey.length > 64))
+    return fail('`model` and `id` are at most 64 characters');
   if (model && foreignKey) {
     try {
       await checkRecord(ctx, actor, model, foreignKey);
@@ -363,7 +441,12 @@ export async function createUpload(ctx: AppContext, actor: Actor, req: Request) 
 
 // ---------------------------------------------------------------- confirm, expiration, delete
 
-export async function confirmUpload(ctx: AppContext, actor: Actor, id: string, body: { model: string; foreign_key: string }) {
+export async function confirmUpload(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  body: { model: string; foreign_key: string },
+) {
   const row = await findRow(ctx, actor, id);
   if (!row || row.user_id !== actor.userId) throw notFound('Upload not found');
   if (row.verified !== 1) throw badRequest('Complete the upload before confirming it');
@@ -377,7 +460,10 @@ export async function confirmUpload(ctx: AppContext, actor: Actor, id: string, b
       .where('company_id', '=', actor.companyId)
       .execute();
   });
-  return { result: true, Upload: { id: row.id, filename: row.filename, active: true, model: body.model, foreign_key: body.foreign_key } };
+  return {
+    result: true,
+    Upload: { id: row.id, filename: row.filename, active: true, model: body.model, foreign_key: body.foreign_key },
+  };
 }
 
 /** The upload when the caller may manage it: staff (group <= 170) any of the company, others their own; else 404. */
@@ -391,9 +477,26 @@ export async function setExpiration(ctx: AppContext, actor: Actor, id: string, e
   const row = await managed(ctx, actor, id);
   await ctx.tx(async (uow) => {
     const changeNo = await uow.changeNo(actor.companyId, 'uploads');
-    await uow.trx.updateTable('uploads').set({ expiration, change_no: changeNo, modified: now() }).where('id', '=', id).where('company_id', '=', actor.companyId).execute();
+    await uow.trx
+      .updateTable('uploads')
+      .set({ expiration, change_no: changeNo, modified: now() })
+      .where('id', '=', id)
+      .where('company_id', '=', actor.companyId)
+      .execute();
   });
-  return { result: true, file: { Upload: { id: row.id, filename: row.filename, company_id: row.company_id, model: row.model, user_id: row.user_id, expiration } } };
+  return {
+    result: true,
+    file: {
+      Upload: {
+        id: row.id,
+        filename: row.filename,
+        company_id: row.company_id,
+        model: row.model,
+        user_id: row.user_id,
+        expiration,
+      },
+    },
+  };
 }
 
 export async function deleteUpload(ctx: AppContext, actor: Actor, id: string) {
@@ -444,8 +547,14 @@ export async function downloadUrl(ctx: AppContext, actor: Actor, id: string, ori
   const r = await findRow(ctx, actor, id);
   if (!r) throw notFound('Upload not found');
   if (r.verified !== 1 || !uploadVisible(r, actor)) throw notFound('Upload not found');
-  if (uploadFileWithheld(r, actor)) throw new HttpError(403, { result: false, message: 'External auditors cannot download certificate files' });
-  return (await fileStore(ctx).signGet(r.storage_key, DOWNLOAD_URL_SECONDS, origin, { filename: r.filename, contentType: r.mime })).url;
+  if (uploadFileWithheld(r, actor))
+    throw new HttpError(403, { result: false, message: 'External auditors cannot download certificate files' });
+  return (
+    await fileStore(ctx).signGet(r.storage_key, DOWNLOAD_URL_SECONDS, origin, {
+      filename: r.filename,
+      contentType: r.mime,
+    })
+  ).url;
 }
 
 export interface Paging {
@@ -453,7 +562,14 @@ export interface Paging {
   limit: number;
 }
 
-export async function listUploads(ctx: AppContext, actor: Actor, model: string, foreignKey: string, paging: Paging, origin: string) {
+export async function listUploads(
+  ctx: AppContext,
+  actor: Actor,
+  model: string,
+  foreignKey: string,
+  paging: Paging,
+  origin: string,
+) {
   // Same gate as findRow: the files (and thumbnails) of a record the caller cannot see are a 404.
   if (!(await attachedRecordVisible(ctx.db, actor, model, foreignKey))) throw notFound('Upload not found');
   const base = ctx.db
@@ -467,7 +583,9 @@ export async function listUploads(ctx: AppContext, actor: Actor, model: string, 
   const pageCount = pageCountOf(count, paging.limit);
   const page = Math.min(Math.max(1, paging.page), pageCount);
   const rows = await base
-    .leftJoin('users', (j) => j.onRef('users.id', '=', 'uploads.user_id').onRef('users.company_id', '=', 'uploads.company_id'))
+    .leftJoin('users', (j) =>
+      j.onRef('users.id', '=', 'uploads.user_id').onRef('users.company_id', '=', 'uploads.company_id'),
+    )
     .selectAll('uploads')
     .select(['users.name as u_name', 'users.surname as u_surname'])
     .orderBy('uploads.created', 'desc')
@@ -497,11 +615,23 @@ export async function listUploads(ctx: AppContext, actor: Actor, model: string, 
         expiration: r.expiration,
         created: Number(r.created),
         user_name: name || null,
-        ...(r.tag === 'SessionClasswork' || r.tag === 'SessionJustification' ? { deadline: r.deadline == null ? null : Number(r.deadline), late: Number(r.late) === 1, ...extras } : {}),
+        ...(r.tag === 'SessionClasswork' || r.tag === 'SessionJustification'
+          ? { deadline: r.deadline == null ? null : Number(r.deadline), late: Number(r.late) === 1, ...extras }
+          : {}),
       };
       if (!hideUrls) {
-        row.url = (await store.signGet(r.storage_key, LIST_URL_SECONDS, origin, { filename: r.filename, contentType: r.mime })).url;
-        row.thumb_url = r.thumb_key ? (await store.signGet(r.thumb_key, LIST_URL_SECONDS, origin, { filename: 'thumb.jpg', contentType: 'image/jpeg', inline: true })).url : null;
+        row.url = (
+          await store.signGet(r.storage_key, LIST_URL_SECONDS, origin, { filename: r.filename, contentType: r.mime })
+        ).url;
+        row.thumb_url = r.thumb_key
+          ? (
+              await store.signGet(r.thumb_key, LIST_URL_SECONDS, origin, {
+                filename: 'thumb.jpg',
+                contentType: 'image/jpeg',
+                inline: true,
+              })
+            ).url
+          : null;
       }
       return row;
     }),

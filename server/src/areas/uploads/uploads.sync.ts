@@ -13,7 +13,8 @@ import './uploads.tables.ts';
  * records with their own visibility to their uploader only; the auditor's withheld files
  * are masked by the shared `visible`. Storage keys never leave the server.
  */
-const query = (db: Kysely<DB>, companyId: string) => db.selectFrom('uploads as u').selectAll('u').where('u.company_id', '=', companyId);
+const query = (db: Kysely<DB>, companyId: string) =>
+  db.selectFrom('uploads as u').selectAll('u').where('u.company_id', '=', companyId);
 
 const num = (v: number | string | null) => (v === null || v === undefined ? null : Number(v));
 

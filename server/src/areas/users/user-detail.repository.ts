@@ -6,14 +6,17 @@ import type { TUserDetailFields } from './users.schema.ts';
 export const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
 /** The object without its undefined entries, so an update touches only what the body named. */
-export const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+export const defined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /**
  * `UserDetail` fields of a body (own profile, user administration, pilots) as
  * the `users` columns it sets; omitted fields are left out. `notes` and
  * `flight_hours` only come from managers' bodies.
  */
-export function detailColumns(d: TUserDetailFields & { notes?: string | null; flight_hours?: number }): Updateable<UsersTable> {
+export function detailColumns(
+  d: TUserDetailFields & { notes?: string | null; flight_hours?: number },
+): Updateable<UsersTable> {
   return defined({
     name: d.name,
     surname: d.surname,

@@ -13,7 +13,10 @@ export interface Preferences {
 
 export const NO_PREFERENCES: Preferences = { alerts: false, message_alerts: false, newsletter: false, whatsapp: false };
 
-const ROLE_KEYS = Object.fromEntries(Object.entries(ROLES).map(([k, v]) => [v, k.toLowerCase()])) as Record<number, string>;
+const ROLE_KEYS = Object.fromEntries(Object.entries(ROLES).map(([k, v]) => [v, k.toLowerCase()])) as Record<
+  number,
+  string
+>;
 
 /** Part A 2.6 `UserGroup`: the role number, its name, and a stable key. */
 export function presentUserGroup(role: number) {
@@ -79,7 +82,9 @@ export function presentUser(u: UsersTable, prefs: Preferences): TUserRecord {
  * UserDetail record as null, except on their own record. Follows the caller's
  * role, not the target's; the field list is the shared one sync also applies.
  */
-export function maskForAuditor<R extends { User?: Record<string, unknown> & { id?: unknown }; UserDetail?: Record<string, unknown> }>(record: R, viewer: Viewer, ownerId: string): R {
+export function maskForAuditor<
+  R extends { User?: Record<string, unknown> & { id?: unknown }; UserDetail?: Record<string, unknown> },
+>(record: R, viewer: Viewer, ownerId: string): R {
   if (mayReadPersonalFields(viewer, ownerId)) return record;
   const out = { ...record };
   for (const part of ['User', 'UserDetail'] as const) {

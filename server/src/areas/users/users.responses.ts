@@ -69,59 +69,67 @@ export const ZUserRecord = z.object({ User: ZUser, UserDetail: ZUserDetail, User
 export type TUserRecord = z.infer<typeof ZUserRecord>;
 
 /** GET /manager/users.json */
-export const ZManagerUsers = z.array(z.object({
-  User: z.object({
-    id: z.string(),
-    active: z.boolean(),
-    email_status: z.string(),
-    pilot: z.boolean(),
-    two_factor: z.string(),
-    api: z.boolean(),
-    email: z.string().nullable(),
-    user_group_id: z.number(),
-    expiration: z.string().nullable(),
+export const ZManagerUsers = z.array(
+  z.object({
+    User: z.object({
+      id: z.string(),
+      active: z.boolean(),
+      email_status: z.string(),
+      pilot: z.boolean(),
+      two_factor: z.string(),
+      api: z.boolean(),
+      email: z.string().nullable(),
+      user_group_id: z.number(),
+      expiration: z.string().nullable(),
+    }),
+    UserDetail: z.object({
+      name: z.string(),
+      surname: z.string(),
+      photo: z.string().nullable(),
+    }),
+    UserGroup: z.object({
+      name: z.string(),
+      id: z.number(),
+    }),
   }),
-  UserDetail: z.object({
-    name: z.string(),
-    surname: z.string(),
-    photo: z.string().nullable(),
-  }),
-  UserGroup: z.object({
-    name: z.string(),
-    id: z.number(),
-  }),
-}));
+);
 
 /** GET /manager/users/list.json */
 export const ZManagerUsersList = z.record(z.string(), z.string());
 
 /** GET /manager/users/view/:id.json */
 export const ZManagerUsersView = z.strictObject({
-  Base: z.object({
-    id: z.string(),
-    name: z.string(),
-    airport_id: z.string().nullable(),
-  }).nullable(),
-  Supervisor: z.object({
-    id: z.string(),
-    UserDetail: z.object({
+  Base: z
+    .object({
+      id: z.string(),
       name: z.string(),
-      surname: z.string(),
-    }),
-  }).nullable(),
+      airport_id: z.string().nullable(),
+    })
+    .nullable(),
+  Supervisor: z
+    .object({
+      id: z.string(),
+      UserDetail: z.object({
+        name: z.string(),
+        surname: z.string(),
+      }),
+    })
+    .nullable(),
   Company: z.object({
     id: z.string(),
     name: z.string(),
     plan: z.string(),
     timezone: z.string(),
   }),
-  UserLogin: z.array(z.object({
-    id: z.string(),
-    created: z.number(),
-    ip: z.string().nullable(),
-    user_agent: z.string().nullable(),
-    method: z.string(),
-  })),
+  UserLogin: z.array(
+    z.object({
+      id: z.string(),
+      created: z.number(),
+      ip: z.string().nullable(),
+      user_agent: z.string().nullable(),
+      method: z.string(),
+    }),
+  ),
   Login: z.object({
     company_accounts: z.number(),
     activation_pending: z.boolean(),
@@ -157,16 +165,18 @@ export const ZPilotsReminder = z.strictObject({
 
 /** GET /manager/bills/pilots.json */
 export const ZManagerBillsPilots = z.strictObject({
-  pilots: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    surname: z.string(),
-    user_group_id: z.number(),
-    active: z.boolean(),
-    pilot: z.boolean(),
-    billing: z.boolean(),
-    base_id: z.string().nullable(),
-    email: z.string().nullable(),
-  })),
+  pilots: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      surname: z.string(),
+      user_group_id: z.number(),
+      active: z.boolean(),
+      pilot: z.boolean(),
+      billing: z.boolean(),
+      base_id: z.string().nullable(),
+      email: z.string().nullable(),
+    }),
+  ),
   paginate: ZPaginate,
 });

@@ -5,8 +5,25 @@ import { PAGING_HEADERS } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId } from '../../http/zod.ts';
 import { ZUserWrite } from './users.schema.ts';
-import { billedPilots, createUser, deleteUser, editUser, listUsers, sendReminder, userNameMap, viewUser } from './users.service.ts';
-import { ZManagerUsers, ZManagerUsersList, ZManagerUsersView, ZManagerUsersCreate, ZManagerUsersEdit, ZPilotsReminder, ZManagerBillsPilots } from './users.responses.ts';
+import {
+  billedPilots,
+  createUser,
+  deleteUser,
+  editUser,
+  listUsers,
+  sendReminder,
+  userNameMap,
+  viewUser,
+} from './users.service.ts';
+import {
+  ZManagerUsers,
+  ZManagerUsersList,
+  ZManagerUsersView,
+  ZManagerUsersCreate,
+  ZManagerUsersEdit,
+  ZPilotsReminder,
+  ZManagerBillsPilots,
+} from './users.responses.ts';
 import { pageCountOf } from '../../http/paging.ts';
 
 /**
@@ -17,20 +34,32 @@ import { pageCountOf } from '../../http/paging.ts';
 const readers = { who: userGates.read } as const;
 const writers = { who: userGates.write } as const;
 
-const zPage = z.coerce.number({ error: 'Expected a page number' }).int('Expected a page number').min(1, 'Pages start at 1').max(1_000_000).default(1);
+const zPage = z.coerce
+  .number({ error: 'Expected a page number' })
+  .int('Expected a page number')
+  .min(1, 'Pages start at 1')
+  .max(1_000_000)
+  .default(1);
 /**
  * The spec answers the whole company as one array (Part A 4.4): without `limit`
  * every account comes back; `page`/`limit` are an opt-in for large companies.
  */
 const USERS_LIST_MAX = 100_000;
-const zLimit = (def: number, max: number) => z.coerce.number({ error: 'Expected a number' }).int('Expected a whole number').min(1, 'At least 1').max(max, `At most ${max}`).default(def);
+const zLimit = (def: number, max: number) =>
+  z.coerce
+    .number({ error: 'Expected a number' })
+    .int('Expected a whole number')
+    .min(1, 'At least 1')
+    .max(max, `At most ${max}`)
+    .default(def);
 
 export const usersRoutes = [
   defineRoute({
     method: 'GET',
     path: '/manager/users.json',
     area: 'users',
-    summary: 'Company accounts ({User, UserDetail, UserGroup}), by role then name, all of them unless `page`/`limit` (max 100000) ask for one page; `search`, `user_group_id`, `active`; totals in X-Total-Posts, X-Number-Pages',
+    summary:
+      'Company accounts ({User, UserDetail, UserGroup}), by role then name, all of them unless `page`/`limit` (max 100000) ask for one page; `search`, `user_group_id`, `active`; totals in X-Total-Posts, X-Number-Pages',
     access: readers,
     headers: PAGING_HEADERS,
     query: z.object({
@@ -73,7 +102,8 @@ export const usersRoutes = [
     method: 'POST',
     path: '/manager/users/create.json',
     area: 'users',
-    summary: 'Create an account (User, UserDetail); links or creates the login of the email and mails it (roles <= 110)',
+    summary:
+      'Create an account (User, UserDetail); links or creates the login of the email and mails it (roles <= 110)',
     access: writers,
     body: ZUserWrite,
     response: ZManagerUsersCreate,
@@ -115,7 +145,8 @@ export const usersRoutes = [
     method: 'GET',
     path: '/manager/bills/pilots.json',
     area: 'users',
-    summary: 'Accounts billed by the company in the pilot-list shape, all of them unless `page`/`limit` (max 100000) ask for one page, with `paginate`; paid plans',
+    summary:
+      'Accounts billed by the company in the pilot-list shape, all of them unless `page`/`limit` (max 100000) ask for one page, with `paginate`; paid plans',
     access: { ...readers, plans: ['premium', 'unlimited', 'club'] },
     // The pilot list it mirrors (Part A 4.8 item 1) is not paginated: all billed accounts unless a page is asked for.
     query: z.object({ page: zPage, limit: zLimit(USERS_LIST_MAX, USERS_LIST_MAX) }),

@@ -18,7 +18,11 @@ export const zCalendarDate = z
   .trim()
   .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && DateTime.fromISO(v).isValid, 'Expected a date YYYY-MM-DD');
 
-const zCountry = z.string().trim().toUpperCase().refine(isCountryCode, 'Unknown country; expected an ISO 3166 code such as ES');
+const zCountry = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine(isCountryCode, 'Unknown country; expected an ISO 3166 code such as ES');
 const zZone = z
   .string()
   .trim()
@@ -37,11 +41,33 @@ export const ZUserDetailFields = z.object({
   surname: z.string().trim().min(1, 'Surname is required').max(80, 'At most 80 characters').optional(),
   passport: text(40),
   companyid: text(40),
-  dob: clearable(zCalendarDate.refine((v) => v <= DateTime.now().toISODate()!, 'A date of birth cannot be in the future')),
-  phonecode: clearable(z.string().trim().regex(/^\+?\d{1,4}$/, 'Expected a dialling code such as +34')),
-  phone: clearable(z.string().trim().regex(/^[\d\s().-]{3,30}$/, 'Expected a phone number')),
-  phonecode2: clearable(z.string().trim().regex(/^\+?\d{1,4}$/, 'Expected a dialling code such as +34')),
-  phone2: clearable(z.string().trim().regex(/^[\d\s().-]{3,30}$/, 'Expected a phone number')),
+  dob: clearable(
+    zCalendarDate.refine((v) => v <= DateTime.now().toISODate()!, 'A date of birth cannot be in the future'),
+  ),
+  phonecode: clearable(
+    z
+      .string()
+      .trim()
+      .regex(/^\+?\d{1,4}$/, 'Expected a dialling code such as +34'),
+  ),
+  phone: clearable(
+    z
+      .string()
+      .trim()
+      .regex(/^[\d\s().-]{3,30}$/, 'Expected a phone number'),
+  ),
+  phonecode2: clearable(
+    z
+      .string()
+      .trim()
+      .regex(/^\+?\d{1,4}$/, 'Expected a dialling code such as +34'),
+  ),
+  phone2: clearable(
+    z
+      .string()
+      .trim()
+      .regex(/^[\d\s().-]{3,30}$/, 'Expected a phone number'),
+  ),
   emergency_contact: text(200),
   public_phone: zBoolish.optional(),
   address: text(200),
@@ -51,7 +77,12 @@ export const ZUserDetailFields = z.object({
   timezone_id: clearable(zZone),
   nationality: clearable(zCountry),
   birthcountry_id: clearable(zCountry),
-  color: clearable(z.string().trim().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'Expected a hex colour such as #3788d8')),
+  color: clearable(
+    z
+      .string()
+      .trim()
+      .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'Expected a hex colour such as #3788d8'),
+  ),
 });
 export type TUserDetailFields = z.output<typeof ZUserDetailFields>;
 
@@ -59,7 +90,14 @@ export type TUserDetailFields = z.output<typeof ZUserDetailFields>;
 export const ZManagerDetailFields = ZUserDetailFields.extend({
   notes: text(5000),
   flight_hours: z
-    .union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/, 'Expected hours as a number').transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d+(\.\d+)?$/, 'Expected hours as a number')
+        .transform(Number),
+    ])
     .pipe(z.number().min(0, 'At least 0').max(100_000, 'At most 100000 hours'))
     .optional(),
 });
@@ -86,7 +124,11 @@ export const ZUserWrite = z.preprocess(
         api: zBoolish.optional(),
         base_id: clearable(zId),
         supervisor_id: clearable(zId),
-        language: z.string().trim().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Expected a language code such as en or pt-BR').optional(),
+        language: z
+          .string()
+          .trim()
+          .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Expected a language code such as en or pt-BR')
+          .optional(),
         two_factor: z.enum(TWO_FACTOR_MODES, { error: `Expected one of ${TWO_FACTOR_MODES.join(', ')}` }).optional(),
         expiration: clearable(zCalendarDate),
         send_email: zBoolish.optional(),

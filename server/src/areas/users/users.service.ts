@@ -1,4 +1,10 @@
-import { defaultPilotFlag, isAuditorRole, mayChangeAccount, mayReadPersonalFields, roleGrantRefusal } from '@ops/shared/rules/users/policy';
+import {
+  defaultPilotFlag,
+  isAuditorRole,
+  mayChangeAccount,
+  mayReadPersonalFields,
+  roleGrantRefusal,
+} from '@ops/shared/rules/users/policy';
 import { ROLES, uuidv7 } from '@ops/shared';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import { DateTime } from 'luxon';
@@ -29,8 +35,14 @@ export const AUDITOR_MESSAGES = {
 
 export async function preferencesOf(db: Kysely<DB>, identityId: string | null): Promise<Preferences> {
   if (!identityId) return NO_PREFERENCES;
-  const i = await db.selectFrom('identities').select(['alerts', 'message_alerts', 'newsletter', 'whatsapp']).where('id', '=', identityId).executeTakeFirst();
-  return i ? { alerts: !!i.alerts, message_alerts: !!i.message_alerts, newsletter: !!i.newsletter, whatsapp: !!i.whatsapp } : NO_PREFERENCES;
+  const i = await db
+    .selectFrom('identities')
+    .select(['alerts', 'message_alerts', 'newsletter', 'whatsapp'])
+    .where('id', '=', identityId)
+    .executeTakeFirst();
+  return i
+    ? { alerts: !!i.alerts, message_alerts: !!i.message_alerts, newsletter: !!i.newsletter, whatsapp: !!i.whatsapp }
+    : NO_PREFERENCES;
 }
 
 export async function sendAll(ctx: AppContext, mails: MailQueue): Promise<void> {
@@ -38,7 +50,13 @@ export async function sendAll(ctx: AppContext, mails: MailQueue): Promise<void> 
 }
 
 async function companyUser(db: Kysely<DB>, companyId: string, id: string) {
-  const u = await db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const u = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!u) throw notFound('User not found');
   return u;
 }
@@ -77,7 +95,20 @@ export async function listUsers(ctx: AppContext, actor: Actor, q: UserListQuery)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   const rows = await scoped()
-    .select(['id', 'active', 'email_status', 'pilot', 'two_factor', 'api', 'email', 'user_group_id', 'expiration', 'name', 'surname', 'photo'])
+    .select([
+      'id',
+      'active',
+      'email_status',
+      'pilot',
+      'two_factor',
+      'api',
+      'email',
+      'user_group_id',
+      'expiration',
+      'name',
+      'surname',
+      'photo',
+    ])
     .orderBy('user_group_id')
     .orderBy('name')
     .orderBy('surname')
@@ -128,10 +159,26 @@ export async function userNameMap(ctx: AppContext, actor: Actor) {
 export async function viewUser(ctx: AppContext, actor: Actor, id: string) {
   const u = await companyUser(ctx.db, actor.companyId, id);
   const prefs = await preferencesOf(ctx.db, u.identity_id);
-  const company = await ctx.db.selectFrom('companies').select(['id', 'name', 'plan', 'timezone']).where('id', '=', actor.companyId).executeTakeFirstOrThrow();
-  const base = u.base_id ? await ctx.db.selectFrom('bases').select(['id', 'name', 'airport_id']).where('company_id', '=', actor.companyId).where('id', '=', u.base_id).executeTakeFirst() : undefined;
+  const company = await ctx.db
+    .selectFrom('companies')
+    .select(['id', 'name', 'plan', 'timezone'])
+    .where('id', '=', actor.companyId)
+    .executeTakeFirstOrThrow();
+  const base = u.base_id
+    ? await ctx.db
+        .selectFrom('bases')
+        .select(['id', 'name', 'airport_id'])
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', u.base_id)
+        .executeTakeFirst()
+    : undefined;
   const supervisor = u.supervisor_id
-    ? await ctx.db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', actor.companyId).where('id', '=', u.supervisor_id).executeTakeFirst()
+    ? await ctx.db
+        .selectFrom('users')
+        .select(['id', 'name', 'surname'])
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', u.supervisor_id)
+        .executeTakeFirst()
     : undefined;
   const logins = await ctx.db
     .selectFrom('user_logins')
@@ -143,16 +190,29 @@ export async function viewUser(ctx: AppContext, actor: Actor, id: string) {
     .limit(20)
     .execute();
   const accounts = u.identity_id
-    ? await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('identity_id', '=', u.identity_id).where('deleted', '=', 0).executeTakeFirstOrThrow()
+    ? await ctx.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('identity_id', '=', u.identity_id)
+        .where('deleted', '=', 0)
+        .executeTakeFirstOrThrow()
     : { n: 0 };
   const pending = u.identity_id ? await activationPending(ctx.db, u.identity_id) : false;
   return maskForAuditor(
     {
       ...presentUser(u, prefs),
       Base: base ?? null,
-      Supervisor: supervisor ? { id: supervisor.id, UserDetail: { name: supervisor.name, surname: supervisor.surname } } : null,
+      Supervisor: supervisor
+        ? { id: supervisor.id, UserDetail: { name: supervisor.name, surname: supervisor.surname } }
+        : null,
       Company: { id: company.id, name: company.name, plan: company.plan, timezone: company.timezone },
-      UserLogin: logins.map((l) => ({ id: l.id, created: Number(l.created), ip: l.ip, user_agent: l.user_agent, method: l.method })),
+      UserLogin: logins.map((l) => ({
+        id: l.id,
+        created: Number(l.created),
+        ip: l.ip,
+        user_agent: l.user_agent,
+        method: l.method,
+      })),
       Login: { company_accounts: Number(accounts.n), activation_pending: pending },
     },
     viewerOf(actor),
@@ -162,7 +222,12 @@ export async function viewUser(ctx: AppContext, actor: Actor, id: string) {
 
 /** GET /manager/bills/pilots.json: the pilot list shape (Part A 4.8 item 1) of the accounts billed by the company. */
 export async function billedPilots(ctx: AppContext, actor: Actor, page: { page: number; limit: number }) {
-  const scoped = () => ctx.db.selectFrom('users').where('company_id', '=', actor.companyId).where('deleted', '=', 0).where('billing', '=', 1);
+  const scoped = () =>
+    ctx.db
+      .selectFrom('users')
+      .where('company_id', '=', actor.companyId)
+      .where('deleted', '=', 0)
+      .where('billing', '=', 1);
   const { n } = await scoped()
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -212,26 +277,53 @@ export function auditorExpirationError(expiration: string | null | undefined, zo
   return null;
 }
 
-
 async function livePilots(db: Kysely<DB>, companyId: string, exceptId?: string): Promise<number> {
-  let q = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).where('deleted', '=', 0).where('pilot', '=', 1).where('active', '=', 1);
+  let q = db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId)
+    .where('deleted', '=', 0)
+    .where('pilot', '=', 1)
+    .where('active', '=', 1);
   if (exceptId) q = q.where('id', '!=', exceptId);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-async function checkRefs(uow: UnitOfWork, companyId: string, baseId: string | null | undefined, supervisorId: string | null | undefined) {
+async function checkRefs(
+  uow: UnitOfWork,
+  companyId: string,
+  baseId: string | null | undefined,
+  supervisorId: string | null | undefined,
+) {
   if (baseId) {
-    const b = await uow.trx.selectFrom('bases').select('id').where('company_id', '=', companyId).where('id', '=', baseId).where('deleted', '=', 0).executeTakeFirst();
+    const b = await uow.trx
+      .selectFrom('bases')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', '=', baseId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!b) throw notFound('Base not found');
   }
   if (supervisorId) {
-    const s = await uow.trx.selectFrom('users').select('id').where('company_id', '=', companyId).where('id', '=', supervisorId).where('deleted', '=', 0).executeTakeFirst();
+    const s = await uow.trx
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', '=', supervisorId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!s) throw notFound('Supervisor not found');
   }
 }
 
 async function emailTaken(db: Kysely<DB>, companyId: string, email: string, exceptId?: string): Promise<boolean> {
-  let q = db.selectFrom('users').select('id').where('company_id', '=', companyId).where('email', '=', email).where('deleted', '=', 0);
+  let q = db
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('email', '=', email)
+    .where('deleted', '=', 0);
   if (exceptId) q = q.where('id', '!=', exceptId);
   return !!(await q.executeTakeFirst());
 }
@@ -242,21 +334,47 @@ async function emailTaken(db: Kysely<DB>, companyId: string, email: string, exce
  * a new email gets a pending identity and an activation mail. The email status
  * is confirmed when another account of that login already confirmed it.
  */
-async function linkIdentity(uow: UnitOfWork, companyName: string, companyId: string, email: string, name: string, notify: boolean, mails: MailQueue) {
+async function linkIdentity(
+  uow: UnitOfWork,
+  companyName: string,
+  companyId: string,
+  email: string,
+  name: string,
+  notify: boolean,
+  mails: MailQueue,
+) {
   const existing = await uow.trx.selectFrom('identities').select('id').where('email', '=', email).executeTakeFirst();
   if (existing) {
-    const confirmed = await uow.trx.selectFrom('users').select('id').where('identity_id', '=', existing.id).where('email_status', '=', 'confirmed').where('deleted', '=', 0).executeTakeFirst();
+    const confirmed = await uow.trx
+      .selectFrom('users')
+      .select('id')
+      .where('identity_id', '=', existing.id)
+      .where('email_status', '=', 'confirmed')
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     const pending = await activationPending(uow.trx, existing.id);
     if (notify) {
       if (pending) {
-        const token = await issueToken(uow.trx, { purpose: 'activate', identityId: existing.id, userId: null, companyId, email });
+        const token = await issueToken(uow.trx, {
+          purpose: 'activate',
+          identityId: existing.id,
+          userId: null,
+          companyId,
+          email,
+        });
         mails.push({ to: email, template: 'activation', data: { name, company: companyName, token }, companyId });
       } else mails.push({ to: email, template: 'welcome', data: { name, company: companyName, email }, companyId });
     }
     return { identityId: existing.id, emailStatus: confirmed ? 'confirmed' : 'pending' };
   }
   const created = await createPendingIdentity(uow.trx, email);
-  const token = await issueToken(uow.trx, { purpose: 'activate', identityId: created.id, userId: null, companyId, email });
+  const token = await issueToken(uow.trx, {
+    purpose: 'activate',
+    identityId: created.id,
+    userId: null,
+    companyId,
+    email,
+  });
   if (notify) mails.push({ to: email, template: 'activation', data: { name, company: companyName, token }, companyId });
   return { identityId: created.id, emailStatus: 'pending' };
 }
@@ -266,9 +384,18 @@ async function linkIdentity(uow: UnitOfWork, companyName: string, companyId: str
  * took the company's change-number lock: writes of one company are serialized
  * from there, so two concurrent creates cannot both pass.
  */
-async function recheckUnderLock(uow: UnitOfWork, actor: Actor, c: { email: string | null; exceptId?: string; addsPilot: boolean }) {
-  if (c.email && (await emailTaken(uow.trx, actor.companyId, c.email, c.exceptId))) throw validationFailed({ 'User.email': ['This email already has an account in your company'] });
-  if (c.addsPilot && actor.plan === 'free' && (await livePilots(uow.trx, actor.companyId, c.exceptId)) >= FREE_PLAN_PILOT_LIMIT) {
+async function recheckUnderLock(
+  uow: UnitOfWork,
+  actor: Actor,
+  c: { email: string | null; exceptId?: string; addsPilot: boolean },
+) {
+  if (c.email && (await emailTaken(uow.trx, actor.companyId, c.email, c.exceptId)))
+    throw validationFailed({ 'User.email': ['This email already has an account in your company'] });
+  if (
+    c.addsPilot &&
+    actor.plan === 'free' &&
+    (await livePilots(uow.trx, actor.companyId, c.exceptId)) >= FREE_PLAN_PILOT_LIMIT
+  ) {
     throw validationFailed({ 'User.pilot': [`The free plan holds at most ${FREE_PLAN_PILOT_LIMIT} pilots`] });
   }
 }
@@ -284,15 +411,22 @@ export async function createUser(ctx: AppContext, actor: Actor, input: TUserWrit
   if (!d.surname) errors['UserDetail.surname'] = ['Surname is required'];
   const rErr = roleGrantRefusal(actor, role);
   if (rErr) errors['User.user_group_id'] = [rErr];
-  if (u.two_factor === 'TOTP') errors['User.two_factor'] = ['TOTP is enabled by the person with their authenticator app'];
+  if (u.two_factor === 'TOTP')
+    errors['User.two_factor'] = ['TOTP is enabled by the person with their authenticator app'];
   if (auditor) {
     const e = auditorExpirationError(u.expiration, actor.company.timezone);
     if (e) errors['User.expiration'] = [e];
   }
-  if (u.email && (await emailTaken(ctx.db, actor.companyId, u.email))) errors['User.email'] = ['This email already has an account in your company'];
+  if (u.email && (await emailTaken(ctx.db, actor.companyId, u.email)))
+    errors['User.email'] = ['This email already has an account in your company'];
   const pilot = auditor ? false : (u.pilot ?? defaultPilotFlag(role));
   const active = u.active ?? true;
-  if (pilot && active && actor.plan === 'free' && (await livePilots(ctx.db, actor.companyId)) >= FREE_PLAN_PILOT_LIMIT) {
+  if (
+    pilot &&
+    active &&
+    actor.plan === 'free' &&
+    (await livePilots(ctx.db, actor.companyId)) >= FREE_PLAN_PILOT_LIMIT
+  ) {
     errors['User.pilot'] = [`The free plan holds at most ${FREE_PLAN_PILOT_LIMIT} pilots`];
   }
   if (Object.keys(errors).length) throw validationFailed(errors);
@@ -305,7 +439,9 @@ export async function createUser(ctx: AppContext, actor: Actor, input: TUserWrit
     await recheckUnderLock(uow, actor, { email: u.email ?? null, addsPilot: pilot && active });
     await checkRefs(uow, actor.companyId, u.base_id, u.supervisor_id);
     const notifyPerson = active && u.send_email !== false;
-    const link = u.email ? await linkIdentity(uow, actor.company.name, actor.companyId, u.email, d.name as string, notifyPerson, mails) : null;
+    const link = u.email
+      ? await linkIdentity(uow, actor.company.name, actor.companyId, u.email, d.name as string, notifyPerson, mails)
+      : null;
     const now = nowSeconds();
     const row: Insertable<UsersTable> = {
       id,
@@ -378,18 +514,26 @@ export async function editUser(ctx: AppContext, actor: Actor, input: TUserWrite)
       if (rErr) errors['User.user_group_id'] = [rErr];
     }
   }
-  if (u.two_factor === 'TOTP' && target.two_factor !== 'TOTP') errors['User.two_factor'] = ['TOTP is enabled by the person with their authenticator app'];
+  if (u.two_factor === 'TOTP' && target.two_factor !== 'TOTP')
+    errors['User.two_factor'] = ['TOTP is enabled by the person with their authenticator app'];
   const expiration = u.expiration === undefined ? target.expiration : u.expiration;
   if (auditor) {
     const e = auditorExpirationError(expiration, actor.company.timezone);
     if (e) errors['User.expiration'] = [e];
   }
   const emailChanged = u.email !== undefined && u.email !== target.email;
-  if (emailChanged && u.email && (await emailTaken(ctx.db, actor.companyId, u.email, target.id))) errors['User.email'] = ['This email already has an account in your company'];
+  if (emailChanged && u.email && (await emailTaken(ctx.db, actor.companyId, u.email, target.id)))
+    errors['User.email'] = ['This email already has an account in your company'];
   if (u.active === false && target.id === actor.userId) errors['User.active'] = ['You cannot deactivate yourself'];
   const pilot = auditor ? false : (u.pilot ?? !!target.pilot);
   const active = u.active ?? !!target.active;
-  if (pilot && active && !(target.pilot && target.active) && actor.plan === 'free' && (await livePilots(ctx.db, actor.companyId, target.id)) >= FREE_PLAN_PILOT_LIMIT) {
+  if (
+    pilot &&
+    active &&
+    !(target.pilot && target.active) &&
+    actor.plan === 'free' &&
+    (await livePilots(ctx.db, actor.companyId, target.id)) >= FREE_PLAN_PILOT_LIMIT
+  ) {
     errors['User.pilot'] = [`The free plan holds at most ${FREE_PLAN_PILOT_LIMIT} pilots`];
   }
   if (Object.keys(errors).length) throw validationFailed(errors);
@@ -397,7 +541,11 @@ export async function editUser(ctx: AppContext, actor: Actor, input: TUserWrite)
   const mails: MailQueue = [];
   await ctx.tx(async (uow) => {
     const changeNo = await uow.changeNo(actor.companyId, 'users');
-    await recheckUnderLock(uow, actor, { email: emailChanged ? (u.email ?? null) : null, exceptId: target.id, addsPilot: pilot && active && !(target.pilot && target.active) });
+    await recheckUnderLock(uow, actor, {
+      email: emailChanged ? (u.email ?? null) : null,
+      exceptId: target.id,
+      addsPilot: pilot && active && !(target.pilot && target.active),
+    });
     await checkRefs(uow, actor.companyId, u.base_id, u.supervisor_id);
     const set: Updateable<UsersTable> = {
       ...detailColumns(d),
@@ -417,17 +565,26 @@ export async function editUser(ctx: AppContext, actor: Actor, input: TUserWrite)
     // Part A 4.4: an auditor never leaves EMAIL two-factor, through any endpoint.
     if (auditor) set.two_factor = 'EMAIL';
     if (emailChanged) {
-      Object.assign(set, await relinkEmail(uow, actor, target, u.email ?? null, active && u.send_email !== false, mails));
+      Object.assign(
+        set,
+        await relinkEmail(uow, actor, target, u.email ?? null, active && u.send_email !== false, mails),
+      );
     }
     set.change_no = changeNo;
     set.modified = nowSeconds();
     await uow.trx.updateTable('users').set(set).where('id', '=', target.id).execute();
     // Part A 4.8 item 5 (same rule here): a changed role ends every session of the account.
-    if (role !== target.user_group_id) await uow.trx.updateTable('sessions').set({ revoked: 1 }).where('user_id', '=', target.id).execute();
+    if (role !== target.user_group_id)
+      await uow.trx.updateTable('sessions').set({ revoked: 1 }).where('user_id', '=', target.id).execute();
   });
   await sendAll(ctx, mails);
   const fresh = await companyUser(ctx.db, actor.companyId, target.id);
-  return { result: true, id: target.id, message: 'User saved', ...maskForAuditor(presentUser(fresh, await preferencesOf(ctx.db, fresh.identity_id)), viewerOf(actor), fresh.id) };
+  return {
+    result: true,
+    id: target.id,
+    message: 'User saved',
+    ...maskForAuditor(presentUser(fresh, await preferencesOf(ctx.db, fresh.identity_id)), viewerOf(actor), fresh.id),
+  };
 }
 
 /**
@@ -437,20 +594,48 @@ export async function editUser(ctx: AppContext, actor: Actor, input: TUserWrite)
  * unconfirmed and gets a confirmation mail); otherwise a new pending login is
  * created with an activation mail. Removing the email detaches the login.
  */
-async function relinkEmail(uow: UnitOfWork, actor: Actor, target: UsersTable, email: string | null, notify: boolean, mails: MailQueue): Promise<Updateable<UsersTable>> {
+async function relinkEmail(
+  uow: UnitOfWork,
+  actor: Actor,
+  target: UsersTable,
+  email: string | null,
+  notify: boolean,
+  mails: MailQueue,
+): Promise<Updateable<UsersTable>> {
   if (email === null) return { email: null, identity_id: null, email_status: 'pending' };
   const existing = await uow.trx.selectFrom('identities').select('id').where('email', '=', email).executeTakeFirst();
   if (!existing && target.identity_id) {
-    const others = await uow.trx.selectFrom('users').select('id').where('identity_id', '=', target.identity_id).where('id', '!=', target.id).where('deleted', '=', 0).executeTakeFirst();
+    const others = await uow.trx
+      .selectFrom('users')
+      .select('id')
+      .where('identity_id', '=', target.identity_id)
+      .where('id', '!=', target.id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!others) {
-      await uow.trx.updateTable('identities').set({ email, modified: nowSeconds() }).where('id', '=', target.identity_id).execute();
+      await uow.trx
+        .updateTable('identities')
+        .set({ email, modified: nowSeconds() })
+        .where('id', '=', target.identity_id)
+        .execute();
       const pending = await activationPending(uow.trx, target.identity_id);
       if (notify) {
         const purpose = pending ? 'activate' : 'confirm';
-        const token = await issueToken(uow.trx, { purpose, identityId: target.identity_id, userId: target.id, companyId: actor.companyId, email });
+        const token = await issueToken(uow.trx, {
+          purpose,
+          identityId: target.identity_id,
+          userId: target.id,
+          companyId: actor.companyId,
+          email,
+        });
         mails.push(
           pending
-            ? { to: email, template: 'activation', data: { name: target.name, company: actor.company.name, token }, companyId: actor.companyId }
+            ? {
+                to: email,
+                template: 'activation',
+                data: { name: target.name, company: actor.company.name, token },
+                companyId: actor.companyId,
+              }
             : { to: email, template: 'confirm', data: { name: target.name, email, token }, companyId: actor.companyId },
         );
       }
@@ -463,7 +648,12 @@ async function relinkEmail(uow: UnitOfWork, actor: Actor, target: UsersTable, em
 
 /** POST /manager/users/delete/{id}.json: a tombstone; sessions and API keys of the account stop working. */
 export async function deleteUser(ctx: AppContext, actor: Actor, id: string, confirm: boolean) {
-  if (!confirm) throw validationFailed({ confirm: ['Confirm the deletion with confirm = true'] }, 'errors', 'Deletion not confirmed');
+  if (!confirm)
+    throw validationFailed(
+      { confirm: ['Confirm the deletion with confirm = true'] },
+      'errors',
+      'Deletion not confirmed',
+    );
   const target = await companyUser(ctx.db, actor.companyId, id);
   if (target.id === actor.userId) throw badRequest('You cannot delete your own account');
   if (!mayChangeAccount(actor, target)) throw forbidden('You cannot delete an account above your own role');
@@ -474,7 +664,12 @@ export async function deleteUser(ctx: AppContext, actor: Actor, id: string, conf
       .where('id', '=', target.id)
       .execute();
     await uow.trx.updateTable('sessions').set({ revoked: 1 }).where('user_id', '=', target.id).execute();
-    await uow.trx.updateTable('api_keys').set({ revoked: 1, revoked_at: nowSeconds() }).where('user_id', '=', target.id).where('revoked', '=', 0).execute();
+    await uow.trx
+      .updateTable('api_keys')
+      .set({ revoked: 1, revoked_at: nowSeconds() })
+      .where('user_id', '=', target.id)
+      .where('revoked', '=', 0)
+      .execute();
   });
   return { result: true, id: target.id, message: 'User deleted' };
 }
@@ -486,17 +681,43 @@ export async function deleteUser(ctx: AppContext, actor: Actor, id: string, conf
  */
 export async function sendReminder(ctx: AppContext, actor: Actor, userId: string) {
   const target = await companyUser(ctx.db, actor.companyId, userId);
-  if (!target.email || !target.identity_id) throw validationFailed({ user: ['This user has no email address'] }, 'errors', 'This user has no email address');
-  if (!target.active) throw validationFailed({ user: ['This account is inactive; activate it first'] }, 'errors', 'This account is inactive');
+  if (!target.email || !target.identity_id)
+    throw validationFailed({ user: ['This user has no email address'] }, 'errors', 'This user has no email address');
+  if (!target.active)
+    throw validationFailed(
+      { user: ['This account is inactive; activate it first'] },
+      'errors',
+      'This account is inactive',
+    );
   const identityId = target.identity_id;
   const email = target.email;
   const mail: OutgoingMail = await ctx.tx(async (uow) => {
     if (await activationPending(uow.trx, identityId)) {
-      const token = await issueToken(uow.trx, { purpose: 'activate', identityId, userId: null, companyId: actor.companyId, email });
-      return { to: email, template: 'reminder', data: { name: target.name, company: actor.company.name, token }, companyId: actor.companyId };
+      const token = await issueToken(uow.trx, {
+        purpose: 'activate',
+        identityId,
+        userId: null,
+        companyId: actor.companyId,
+        email,
+      });
+      return {
+        to: email,
+        template: 'reminder',
+        data: { name: target.name, company: actor.company.name, token },
+        companyId: actor.companyId,
+      };
     }
-    return { to: email, template: 'welcome', data: { name: target.name, company: actor.company.name, email }, companyId: actor.companyId };
+    return {
+      to: email,
+      template: 'welcome',
+      data: { name: target.name, company: actor.company.name, email },
+      companyId: actor.companyId,
+    };
   });
   await ctx.mailer.send(mail);
-  return { result: true, message: mail.template === 'reminder' ? 'Activation mail sent again' : 'Welcome mail sent', mail: mail.template === 'reminder' ? 'activation' : 'welcome' };
+  return {
+    result: true,
+    message: mail.template === 'reminder' ? 'Activation mail sent again' : 'Welcome mail sent',
+    mail: mail.template === 'reminder' ? 'activation' : 'welcome',
+  };
 }

@@ -4,7 +4,29 @@ import { registerRecordType } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 
 /** The columns a directory document needs (the users table has twice as many: secrets, notes, settings); besides the sync columns. */
-const DOC_COLUMNS = ['id', 'change_no', 'deleted', 'name', 'surname', 'user_group_id', 'active', 'pilot', 'email', 'email_status', 'expiration', 'phone', 'phone2', 'address', 'city', 'pc', 'passport', 'base_id', 'supervisor_id', 'photo', 'color'] as const satisfies readonly (keyof UsersTable)[];
+const DOC_COLUMNS = [
+  'id',
+  'change_no',
+  'deleted',
+  'name',
+  'surname',
+  'user_group_id',
+  'active',
+  'pilot',
+  'email',
+  'email_status',
+  'expiration',
+  'phone',
+  'phone2',
+  'address',
+  'city',
+  'pc',
+  'passport',
+  'base_id',
+  'supervisor_id',
+  'photo',
+  'color',
+] as const satisfies readonly (keyof UsersTable)[];
 type DocRow = Pick<UsersTable, (typeof DOC_COLUMNS)[number]>;
 
 export const toUserDoc = (u: DocRow): UserDoc => ({

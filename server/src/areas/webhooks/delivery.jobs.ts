@@ -19,7 +19,18 @@ async function dueDeliveries(ctx: AppContext, now: number) {
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
     .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
-    .select(['d.id', 'd.attempts', 'd.company_id', 'e.id as event_id', 'e.payload', 'e.created as event_created', 'p.url', 'p.secret', 'p.active', 'p.deleted'])
+    .select([
+      'd.id',
+      'd.attempts',
+      'd.company_id',
+      'e.id as event_id',
+      'e.payload',
+      'e.created as event_created',
+      'p.url',
+      'p.secret',
+      'p.active',
+      'p.deleted',
+    ])
     .where('d.status', '=', 'pending')
     .where('d.next_attempt', '<=', now)
     .where(({ not, exists, selectFrom }) =>
@@ -39,9 +50,19 @@ async function dueDeliveries(ctx: AppContext, now: number) {
     .execute();
 }
 
-async function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number | null; error: string | null }> {
+async function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number | null; error: string | null }> {
   try {
-    const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     await res.arrayBuffer().catch(() => undefined);
     return { status: res.status, error: res.ok ? null : `HTTP ${res.status}` };
   } catch (err) {
@@ -67,7 +88,11 @@ export async function deliverWebhooks(ctx: AppContext): Promise<number> {
       attempted++;
       const attempts = d.attempts + 1;
       if (d.deleted || !d.active) {
-        await ctx.db.updateTable('webhook_deliveries').set({ status: 'failed', attempts, last_attempt: now, error: 'Endpoint disabled' }).where('id', '=', d.id).execute();
+        await ctx.db
+          .updateTable('webhook_deliveries')
+          .set({ status: 'failed', attempts, last_attempt: now, error: 'Endpoint disabled' })
+          .where('id', '=', d.id)
+          .execute();
         continue;
       }
       const ts = nowSeconds();
@@ -81,13 +106,31 @@ export async function deliverWebhooks(ctx: AppContext): Promise<number> {
       const r = await post(d.url, headers, d.payload);
       const done = nowSeconds();
       if (r.error === null) {
-        await ctx.db.updateTable('webhook_deliveries').set({ status: 'delivered', attempts, last_attempt: done, response_status: r.status, error: null, delivered: done }).where('id', '=', d.id).execute();
+        await ctx.db
+          .updateTable('webhook_deliveries')
+          .set({
+            status: 'delivered',
+            attempts,
+            last_attempt: done,
+            response_status: r.status,
+            error: null,
+            delivered: done,
+          })
+          .where('id', '=', d.id)
+          .execute();
         continue;
       }
       const delay = nextAttemptDelay(attempts, Number(d.event_created), done);
       await ctx.db
         .updateTable('webhook_deliveries')
-        .set({ status: delay === null ? 'failed' : 'pending', attempts, last_attempt: done, response_status: r.status, error: r.error, next_attempt: delay === null ? done : done + delay })
+        .set({
+          status: delay === null ? 'failed' : 'pending',
+          attempts,
+          last_attempt: done,
+          response_status: r.status,
+          error: r.error,
+          next_attempt: delay === null ? done : done + delay,
+        })
         .where('id', '=', d.id)
         .execute();
     }
@@ -98,4 +141,9 @@ export async function deliverWebhooks(ctx: AppContext): Promise<number> {
 }
 
 export const WEBHOOK_JOB = 'webhooks.deliver';
-registerJob({ name: WEBHOOK_JOB, everySeconds: 5, leaseSeconds: 600, run: async (ctx) => void (await deliverWebhooks(ctx)) });
+registerJob({
+  name: WEBHOOK_JOB,
+  everySeconds: 5,
+  leaseSeconds: 600,
+  run: async (ctx) => void (await deliverWebhooks(ctx)),
+});

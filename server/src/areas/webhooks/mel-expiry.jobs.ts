@@ -18,10 +18,25 @@ export const MEL_EXPIRY_JOB = 'webhooks.mel-expiry';
  * this pass catches the rest (expiry by time or counters, a deleted item)
  * within one interval.
  */
-export async function runMelExpiry(ctx: AppContext, now = nowSeconds()): Promise<{ expired: number; blocked: number; unblocked: number }> {
+export async function runMelExpiry(
+  ctx: AppContext,
+  now = nowSeconds(),
+): Promise<{ expired: number; blocked: number; unblocked: number }> {
   const out = { expired: 0, blocked: 0, unblocked: 0 };
-  const open = await ctx.db.selectFrom('aircraft_reports').select('company_id').distinct().where('deleted', '=', 0).where('type', 'in', ['MEL', 'CDL']).where('status', '!=', 'CLOSED').execute();
-  const marked = await ctx.db.selectFrom('aircraft_block_marks').select('company_id').distinct().where('blocked', '=', 1).execute();
+  const open = await ctx.db
+    .selectFrom('aircraft_reports')
+    .select('company_id')
+    .distinct()
+    .where('deleted', '=', 0)
+    .where('type', 'in', ['MEL', 'CDL'])
+    .where('status', '!=', 'CLOSED')
+    .execute();
+  const marked = await ctx.db
+    .selectFrom('aircraft_block_marks')
+    .select('company_id')
+    .distinct()
+    .where('blocked', '=', 1)
+    .execute();
   for (const companyId of new Set([...open, ...marked].map((r) => r.company_id))) {
     const zone = await companyTimeZone(ctx.db, companyId);
     const rows = await openMelItemsQuery(ctx.db, companyId).execute();
@@ -33,7 +48,13 @@ export async function runMelExpiry(ctx: AppContext, now = nowSeconds()): Promise
       zone,
     );
     const published = new Set(
-      (await ctx.db.selectFrom('mel_expiry_marks').select(['mel_item_id', 'extended']).where('company_id', '=', companyId).execute()).map((m) => `${m.mel_item_id}:${m.extended}`),
+      (
+        await ctx.db
+          .selectFrom('mel_expiry_marks')
+          .select(['mel_item_id', 'extended'])
+          .where('company_id', '=', companyId)
+          .execute()
+      ).map((m) => `${m.mel_item_id}:${m.extended}`),
     );
     const blockedNow = new Set<string>();
     const due = new Set<string>();
@@ -42,7 +63,11 @@ export async function runMelExpiry(ctx: AppContext, now = nowSeconds()): Promise
       blockedNow.add(r.aircraft_id);
       if (!published.has(`${r.mel_item_id}:${r.extended ? 1 : 0}`)) due.add(r.aircraft_id);
     }
-    const marks = await ctx.db.selectFrom('aircraft_block_marks').select(['aircraft_id', 'blocked']).where('company_id', '=', companyId).execute();
+    const marks = await ctx.db
+      .selectFrom('aircraft_block_marks')
+      .select(['aircraft_id', 'blocked'])
+      .where('company_id', '=', companyId)
+      .execute();
     const markedBlocked = new Set(marks.filter((m) => m.blocked).map((m) => m.aircraft_id));
     for (const a of blockedNow) if (!markedBlocked.has(a)) due.add(a);
     for (const a of markedBlocked) if (!blockedNow.has(a)) due.add(a);

@@ -12,7 +12,14 @@ import './webhooks.tables.ts';
  * `record` presents the affected record as the API does; it runs only when
  * some endpoint listens, so companies without webhooks pay one indexed query.
  */
-export async function emitWebhook(uow: UnitOfWork, companyId: string, type: WebhookEvent, model: string, recordId: string, record: () => Promise<unknown>): Promise<void> {
+export async function emitWebhook(
+  uow: UnitOfWork,
+  companyId: string,
+  type: WebhookEvent,
+  model: string,
+  recordId: string,
+  record: () => Promise<unknown>,
+): Promise<void> {
   const trx = uow.trx;
   const endpoints = await trx
     .selectFrom('webhook_endpoints')
@@ -25,10 +32,32 @@ export async function emitWebhook(uow: UnitOfWork, companyId: string, type: Webh
   if (targets.length === 0) return;
   const now = nowSeconds();
   const eventId = uuidv7();
-  const payload = JSON.stringify({ id: eventId, type, created: now, company_id: companyId, model, data: await record() });
-  await trx.insertInto('webhook_events').values({ id: eventId, company_id: companyId, type, model, record_id: recordId, payload, created: now }).execute();
+  const payload = JSON.stringify({
+    id: eventId,
+    type,
+    created: now,
+    company_id: companyId,
+    model,
+    data: await record(),
+  });
+  await trx
+    .insertInto('webhook_events')
+    .values({ id: eventId, company_id: companyId, type, model, record_id: recordId, payload, created: now })
+    .execute();
   await trx
     .insertInto('webhook_deliveries')
-    .values(targets.map((e) => ({ id: uuidv7(), company_id: companyId, endpoint_id: e.id, event_id: eventId, record_id: recordId, status: 'pending', attempts: 0, next_attempt: now, created: now })))
+    .values(
+      targets.map((e) => ({
+        id: uuidv7(),
+        company_id: companyId,
+        endpoint_id: e.id,
+        event_id: eventId,
+        record_id: recordId,
+        status: 'pending',
+        attempts: 0,
+        next_attempt: now,
+        created: now,
+      })),
+    )
     .execute();
 }

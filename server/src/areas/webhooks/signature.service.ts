@@ -12,7 +12,14 @@ export function signWebhook(secret: string, timestamp: number, body: string): st
 }
 
 /** The check a receiver makes (used by the tests' receiver and shown in the docs). */
-export function verifyWebhook(secret: string, header: string | null, timestamp: string | null, body: string, now: number, toleranceSeconds = 300): boolean {
+export function verifyWebhook(
+  secret: string,
+  header: string | null,
+  timestamp: string | null,
+  body: string,
+  now: number,
+  toleranceSeconds = 300,
+): boolean {
   if (!header || !timestamp || !/^\d+$/.test(timestamp)) return false;
   if (Math.abs(now - Number(timestamp)) > toleranceSeconds) return false;
   return safeEqual(signWebhook(secret, Number(timestamp), body), header);

@@ -61,21 +61,23 @@ export const ZWebhooksDelete = z.strictObject({
 
 /** GET /webhooks/deliveries/:id.json */
 export const ZWebhooksDeliveries = z.strictObject({
-  deliveries: z.array(z.object({
-    attempts: z.number(),
-    next_attempt: z.number().nullable(),
-    last_attempt: z.number().nullable(),
-    delivered: z.number().nullable(),
-    created: z.number(),
-    id: z.string(),
-    event_id: z.string(),
-    error: z.string().nullable(),
-    status: z.string(),
-    record_id: z.string(),
-    response_status: z.number().nullable(),
-    type: z.string(),
-    model: z.string(),
-  })),
+  deliveries: z.array(
+    z.object({
+      attempts: z.number(),
+      next_attempt: z.number().nullable(),
+      last_attempt: z.number().nullable(),
+      delivered: z.number().nullable(),
+      created: z.number(),
+      id: z.string(),
+      event_id: z.string(),
+      error: z.string().nullable(),
+      status: z.string(),
+      record_id: z.string(),
+      response_status: z.number().nullable(),
+      type: z.string(),
+      model: z.string(),
+    }),
+  ),
 });
 
 /** POST /webhooks/redeliver/:id.json */

@@ -5,8 +5,27 @@ import { defineRoute } from '../../http/define-route.ts';
 import { zBoolish, zId } from '../../http/zod.ts';
 import './delivery.jobs.ts';
 import './mel-expiry.jobs.ts';
-import { createEndpoint, deleteEndpoint, editEndpoint, listDeliveries, listEndpoints, redeliver, rotateSecret, viewEndpoint } from './webhooks.service.ts';
-import { ZWebhooksIndex, ZWebhooksEvents, ZWebhooksView, ZWebhooksAdd, ZWebhooksEdit, ZWebhooksRotateSecret, ZWebhooksDelete, ZWebhooksDeliveries, ZWebhooksRedeliver } from './webhooks.responses.ts';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  editEndpoint,
+  listDeliveries,
+  listEndpoints,
+  redeliver,
+  rotateSecret,
+  viewEndpoint,
+} from './webhooks.service.ts';
+import {
+  ZWebhooksIndex,
+  ZWebhooksEvents,
+  ZWebhooksView,
+  ZWebhooksAdd,
+  ZWebhooksEdit,
+  ZWebhooksRotateSecret,
+  ZWebhooksDelete,
+  ZWebhooksDeliveries,
+  ZWebhooksRedeliver,
+} from './webhooks.responses.ts';
 
 const access = { who: webhookGates.manage } as const;
 
@@ -15,7 +34,11 @@ const zUrl = z
   .trim()
   .max(2000, 'Too long')
   .pipe(z.url({ protocol: /^https?$/, error: 'An http or https URL' }));
-const zEvents = z.array(z.enum(WEBHOOK_EVENTS, { error: `Each event one of ${WEBHOOK_EVENTS.join(', ')}` }), { error: 'events is required' }).min(1, 'Choose at least one event');
+const zEvents = z
+  .array(z.enum(WEBHOOK_EVENTS, { error: `Each event one of ${WEBHOOK_EVENTS.join(', ')}` }), {
+    error: 'events is required',
+  })
+  .min(1, 'Choose at least one event');
 const zDescription = z.string().trim().max(500, 'Too long').nullable();
 
 export const webhooksRoutes = [
@@ -65,7 +88,12 @@ export const webhooksRoutes = [
     access,
     params: z.object({ id: zId }),
     body: z
-      .object({ url: zUrl.optional(), events: zEvents.optional(), description: zDescription.optional(), active: zBoolish.optional() })
+      .object({
+        url: zUrl.optional(),
+        events: zEvents.optional(),
+        description: zDescription.optional(),
+        active: zBoolish.optional(),
+      })
       .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Nothing to change' }),
     response: ZWebhooksEdit,
     handler: ({ ctx, actor, params, body }) => editEndpoint(ctx, actor, params.id, body),

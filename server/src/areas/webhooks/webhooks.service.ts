@@ -13,7 +13,16 @@ export interface EndpointInput {
   active?: boolean;
 }
 
-type EndpointRow = { id: string; url: string; description: string | null; events: string; active: number; created: number; modified: number; secret: string };
+type EndpointRow = {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string;
+  active: number;
+  created: number;
+  modified: number;
+  secret: string;
+};
 
 /** The endpoint as managers see it: the secret only as a hint of its last characters. */
 const present = (e: EndpointRow) => ({
@@ -79,12 +88,19 @@ export async function createEndpoint(ctx: AppContext, actor: Actor, input: Endpo
 
 export async function editEndpoint(ctx: AppContext, actor: Actor, id: string, input: Partial<EndpointInput>) {
   await requireEndpoint(ctx, actor, id);
-  const set: { url?: string; description?: string | null; events?: string; active?: number; modified: number } = { modified: nowSeconds() };
+  const set: { url?: string; description?: string | null; events?: string; active?: number; modified: number } = {
+    modified: nowSeconds(),
+  };
   if (input.url !== undefined) set.url = input.url;
   if (input.description !== undefined) set.description = input.description;
   if (input.events !== undefined) set.events = JSON.stringify([...new Set(input.events)]);
   if (input.active !== undefined) set.active = input.active ? 1 : 0;
-  await ctx.db.updateTable('webhook_endpoints').set(set).where('company_id', '=', actor.companyId).where('id', '=', id).execute();
+  await ctx.db
+    .updateTable('webhook_endpoints')
+    .set(set)
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .execute();
   return { result: true, endpoint: present(await requireEndpoint(ctx, actor, id)) };
 }
 
@@ -92,14 +108,24 @@ export async function editEndpoint(ctx: AppContext, actor: Actor, id: string, in
 export async function rotateSecret(ctx: AppContext, actor: Actor, id: string) {
   await requireEndpoint(ctx, actor, id);
   const secret = newSecret();
-  await ctx.db.updateTable('webhook_endpoints').set({ secret, modified: nowSeconds() }).where('company_id', '=', actor.companyId).where('id', '=', id).execute();
+  await ctx.db
+    .updateTable('webhook_endpoints')
+    .set({ secret, modified: nowSeconds() })
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .execute();
   return { result: true, secret };
 }
 
 /** Soft delete: pending deliveries are dropped by the job as failed (`Endpoint disabled`); the log stays. */
 export async function deleteEndpoint(ctx: AppContext, actor: Actor, id: string) {
   await requireEndpoint(ctx, actor, id);
-  await ctx.db.updateTable('webhook_endpoints').set({ deleted: 1, active: 0, modified: nowSeconds() }).where('company_id', '=', actor.companyId).where('id', '=', id).execute();
+  await ctx.db
+    .updateTable('webhook_endpoints')
+    .set({ deleted: 1, active: 0, modified: nowSeconds() })
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .execute();
   return { result: true };
 }
 
@@ -111,7 +137,21 @@ export async function listDeliveries(ctx: AppContext, actor: Actor, endpointId: 
   const rows = await ctx.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.event_id', 'e.type', 'e.model', 'd.record_id', 'd.status', 'd.attempts', 'd.next_attempt', 'd.last_attempt', 'd.response_status', 'd.error', 'd.delivered', 'd.created'])
+    .select([
+      'd.id',
+      'd.event_id',
+      'e.type',
+      'e.model',
+      'd.record_id',
+      'd.status',
+      'd.attempts',
+      'd.next_attempt',
+      'd.last_attempt',
+      'd.response_status',
+      'd.error',
+      'd.delivered',
+      'd.created',
+    ])
     .where('d.company_id', '=', actor.companyId)
     .where('d.endpoint_id', '=', endpointId)
     .orderBy('d.id', 'desc')
@@ -147,7 +187,17 @@ export async function redeliver(ctx: AppContext, actor: Actor, deliveryId: strin
   const id = uuidv7();
   await ctx.db
     .insertInto('webhook_deliveries')
-    .values({ id, company_id: actor.companyId, endpoint_id: d.endpoint_id, event_id: d.event_id, record_id: d.record_id, status: 'pending', attempts: 0, next_attempt: now, created: now })
+    .values({
+      id,
+      company_id: actor.companyId,
+      endpoint_id: d.endpoint_id,
+      event_id: d.event_id,
+      record_id: d.record_id,
+      status: 'pending',
+      attempts: 0,
+      next_attempt: now,
+      created: now,
+    })
     .execute();
   return { result: true, id };
 }

@@ -14,7 +14,15 @@ declare module '../../db/schema.ts' {
       created: number;
       modified: number;
     };
-    webhook_events: { id: string; company_id: string; type: string; model: string; record_id: string; payload: string; created: number };
+    webhook_events: {
+      id: string;
+      company_id: string;
+      type: string;
+      model: string;
+      record_id: string;
+      payload: string;
+      created: number;
+    };
     webhook_deliveries: {
       id: string;
       company_id: string;
@@ -32,7 +40,13 @@ declare module '../../db/schema.ts' {
       created: number;
     };
     /** An MEL/CDL item's expiry published (`mel.expired`), once per deadline: `extended` 0 before the extension, 1 after. */
-    mel_expiry_marks: { mel_item_id: string; extended: number; company_id: string; aircraft_report_id: string; created: number };
+    mel_expiry_marks: {
+      mel_item_id: string;
+      extended: number;
+      company_id: string;
+      aircraft_report_id: string;
+      created: number;
+    };
     /** The block state last published for an aircraft (`aircraft.blocked` / `aircraft.unblocked`); no row reads as not blocked. */
     aircraft_block_marks: { aircraft_id: string; company_id: string; blocked: number; modified: number };
   }

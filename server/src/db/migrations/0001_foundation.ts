@@ -100,7 +100,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('notes', 'text')
     .execute();
   await s.createIndex('users_company_change').on('users').columns(['company_id', 'change_no', 'id']).execute();
-  await s.createIndex('users_company_role').on('users').columns(['company_id', 'user_group_id', 'name', 'surname']).execute();
+  await s
+    .createIndex('users_company_role')
+    .on('users')
+    .columns(['company_id', 'user_group_id', 'name', 'surname'])
+    .execute();
   await s.createIndex('users_identity').on('users').column('identity_id').execute();
   await s.createIndex('users_company_email').on('users').columns(['company_id', 'email']).execute();
 
@@ -169,7 +173,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_agent', 'text')
     .addColumn('method', 'text', (c) => c.notNull())
     .execute();
-  await s.createIndex('user_logins_company_user').on('user_logins').columns(['company_id', 'user_id', 'created']).execute();
+  await s
+    .createIndex('user_logins_company_user')
+    .on('user_logins')
+    .columns(['company_id', 'user_id', 'created'])
+    .execute();
 
   await s
     .createTable('api_keys')

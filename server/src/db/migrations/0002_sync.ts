@@ -11,7 +11,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reason', 'text', (c) => c.notNull())
     .addColumn('attempted', 'text')
     .execute();
-  await s.createIndex('sync_outcomes_company_change').on('sync_outcomes').columns(['company_id', 'change_no', 'id']).execute();
+  await s
+    .createIndex('sync_outcomes_company_change')
+    .on('sync_outcomes')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
 
   await replicated(s.createTable('commands'))
     .addColumn('user_id', 'text', (c) => c.notNull())

@@ -18,7 +18,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('supervisor_flight_time', 'text', (c) => c.notNull().defaultTo('none'))
     .addColumn('sort_order', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await s.createIndex('flight_types_company_change').on('flight_types').columns(['company_id', 'change_no', 'id']).execute();
+  await s
+    .createIndex('flight_types_company_change')
+    .on('flight_types')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
   await s.createIndex('flight_types_company_order').on('flight_types').columns(['company_id', 'sort_order']).execute();
 
   await s
@@ -29,7 +33,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('role', 'text', (c) => c.notNull())
     .addColumn('certificate_type', 'text', (c) => c.notNull())
     .execute();
-  await s.createIndex('flight_type_certificates_type').on('flight_type_certificates').columns(['company_id', 'flight_type_id']).execute();
+  await s
+    .createIndex('flight_type_certificates_type')
+    .on('flight_type_certificates')
+    .columns(['company_id', 'flight_type_id'])
+    .execute();
 
   await replicated(s.createTable('flights'))
     .addColumn('date', 'text', (c) => c.notNull())
@@ -72,7 +80,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await s.createIndex('flights_company_change').on('flights').columns(['company_id', 'change_no', 'id']).execute();
   await s.createIndex('flights_company_offblocks').on('flights').columns(['company_id', 'offblocks', 'id']).execute();
-  await s.createIndex('flights_company_aircraft').on('flights').columns(['company_id', 'aircraft_id', 'status', 'offblocks']).execute();
+  await s
+    .createIndex('flights_company_aircraft')
+    .on('flights')
+    .columns(['company_id', 'aircraft_id', 'status', 'offblocks'])
+    .execute();
   await s.createIndex('flights_company_pic').on('flights').columns(['company_id', 'pic_id', 'offblocks']).execute();
   await s.createIndex('flights_company_sic').on('flights').columns(['company_id', 'sic_id', 'offblocks']).execute();
 
@@ -87,7 +99,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('comments', 'text')
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('flight_changes_flight').on('flight_changes').columns(['company_id', 'flight_id', 'created']).execute();
+  await s
+    .createIndex('flight_changes_flight')
+    .on('flight_changes')
+    .columns(['company_id', 'flight_id', 'created'])
+    .execute();
 
   await replicated(s.createTable('user_certificates'))
     .addColumn('user_id', 'text', (c) => c.notNull())
@@ -98,9 +114,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('comments', 'text')
     .addColumn('upload_id', 'text')
     .execute();
-  await s.createIndex('user_certificates_company_change').on('user_certificates').columns(['company_id', 'change_no', 'id']).execute();
-  await s.createIndex('user_certificates_company_user').on('user_certificates').columns(['company_id', 'user_id', 'type']).execute();
-  await s.createIndex('user_certificates_company_expiration').on('user_certificates').columns(['company_id', 'expiration']).execute();
+  await s
+    .createIndex('user_certificates_company_change')
+    .on('user_certificates')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
+  await s
+    .createIndex('user_certificates_company_user')
+    .on('user_certificates')
+    .columns(['company_id', 'user_id', 'type'])
+    .execute();
+  await s
+    .createIndex('user_certificates_company_expiration')
+    .on('user_certificates')
+    .columns(['company_id', 'expiration'])
+    .execute();
 
   await replicated(s.createTable('aircraft_reports'))
     .addColumn('aircraft_id', 'text', (c) => c.notNull())
@@ -123,9 +151,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('closed_by', 'text')
     .addColumn('maintenance_job_id', 'text')
     .execute();
-  await s.createIndex('aircraft_reports_company_change').on('aircraft_reports').columns(['company_id', 'change_no', 'id']).execute();
-  await s.createIndex('aircraft_reports_company_aircraft').on('aircraft_reports').columns(['company_id', 'aircraft_id', 'status']).execute();
-  await s.createIndex('aircraft_reports_company_created').on('aircraft_reports').columns(['company_id', 'created']).execute();
+  await s
+    .createIndex('aircraft_reports_company_change')
+    .on('aircraft_reports')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
+  await s
+    .createIndex('aircraft_reports_company_aircraft')
+    .on('aircraft_reports')
+    .columns(['company_id', 'aircraft_id', 'status'])
+    .execute();
+  await s
+    .createIndex('aircraft_reports_company_created')
+    .on('aircraft_reports')
+    .columns(['company_id', 'created'])
+    .execute();
 
   // One per MEL/CDL report; replicated inside its report's document (the report's change_no moves with it).
   await s
@@ -164,7 +204,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('note', 'text')
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('mel_item_limitations_item').on('mel_item_limitations').columns(['company_id', 'mel_item_id']).execute();
+  await s
+    .createIndex('mel_item_limitations_item')
+    .on('mel_item_limitations')
+    .columns(['company_id', 'mel_item_id'])
+    .execute();
 }
 
 export async function down(): Promise<void> {}

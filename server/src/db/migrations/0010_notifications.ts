@@ -9,8 +9,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('link', 'text')
     .addColumn('read', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('notifications_company_change').on('notifications').columns(['company_id', 'change_no', 'id']).execute();
-  await db.schema.createIndex('notifications_company_user').on('notifications').columns(['company_id', 'user_id', 'created']).execute();
+  await db.schema
+    .createIndex('notifications_company_change')
+    .on('notifications')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('notifications_company_user')
+    .on('notifications')
+    .columns(['company_id', 'user_id', 'created'])
+    .execute();
 }
 
 export async function down(): Promise<void> {}

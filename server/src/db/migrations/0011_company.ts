@@ -21,8 +21,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('end_minute', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('operating_hours_company_base').on('operating_hours').columns(['company_id', 'base_id']).execute();
-  await s.createIndex('operating_hours_company_date').on('operating_hours').columns(['company_id', 'override_date']).execute();
+  await s
+    .createIndex('operating_hours_company_base')
+    .on('operating_hours')
+    .columns(['company_id', 'base_id'])
+    .execute();
+  await s
+    .createIndex('operating_hours_company_date')
+    .on('operating_hours')
+    .columns(['company_id', 'override_date'])
+    .execute();
 
   // Reference documents built from several rows (operating hours, permissions) get their
   // change number here: one row per document, stamped by every write that changes it.
@@ -36,7 +44,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('modified', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('reference_stamps_company_change').on('reference_stamps').columns(['company_id', 'change_no', 'id']).execute();
+  await s
+    .createIndex('reference_stamps_company_change')
+    .on('reference_stamps')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
 
   // News (Part A 2.5). company_id null with public = 1 is the platform's public feed.
   await s
@@ -71,8 +83,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('news_id', 'text', (c) => c.notNull())
     .addColumn('user_group_id', 'integer', (c) => c.notNull())
     .execute();
-  await s.createIndex('news_recipients_news').on('news_recipients').columns(['news_id', 'user_group_id']).unique().execute();
-  await s.createIndex('news_recipients_company_role').on('news_recipients').columns(['company_id', 'user_group_id', 'news_id']).execute();
+  await s
+    .createIndex('news_recipients_news')
+    .on('news_recipients')
+    .columns(['news_id', 'user_group_id'])
+    .unique()
+    .execute();
+  await s
+    .createIndex('news_recipients_company_role')
+    .on('news_recipients')
+    .columns(['company_id', 'user_group_id', 'news_id'])
+    .execute();
 
   await s
     .createTable('news_signatures')
@@ -83,7 +104,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
   // One signature per person and article; a concurrent second sign loses on this index.
-  await s.createIndex('news_signatures_news_user').on('news_signatures').columns(['news_id', 'user_id']).unique().execute();
+  await s
+    .createIndex('news_signatures_news_user')
+    .on('news_signatures')
+    .columns(['news_id', 'user_id'])
+    .unique()
+    .execute();
 
   // One-time links mailed to people: account activation (set a password) and address confirmation.
   await s

@@ -24,8 +24,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('verified_at', 'bigint')
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('whatsapp_verifications_company_user').on('whatsapp_verifications').columns(['company_id', 'user_id', 'created']).execute();
-  await s.createIndex('whatsapp_verifications_identity').on('whatsapp_verifications').columns(['identity_id', 'created']).execute();
+  await s
+    .createIndex('whatsapp_verifications_company_user')
+    .on('whatsapp_verifications')
+    .columns(['company_id', 'user_id', 'created'])
+    .execute();
+  await s
+    .createIndex('whatsapp_verifications_identity')
+    .on('whatsapp_verifications')
+    .columns(['identity_id', 'created'])
+    .execute();
 
   await s
     .createTable('message_outbox')

@@ -21,9 +21,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('always', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_by', 'text')
     .execute();
-  await s.createIndex('base_schedules_company_change').on('base_schedules').columns(['company_id', 'change_no', 'id']).execute();
-  await s.createIndex('base_schedules_company_base').on('base_schedules').columns(['company_id', 'base_id', 'start_at']).execute();
-  await s.createIndex('base_schedules_company_user').on('base_schedules').columns(['company_id', 'user_id', 'start_at']).execute();
+  await s
+    .createIndex('base_schedules_company_change')
+    .on('base_schedules')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
+  await s
+    .createIndex('base_schedules_company_base')
+    .on('base_schedules')
+    .columns(['company_id', 'base_id', 'start_at'])
+    .execute();
+  await s
+    .createIndex('base_schedules_company_user')
+    .on('base_schedules')
+    .columns(['company_id', 'user_id', 'start_at'])
+    .execute();
 
   // Part A 2.9 PilotGroup: not replicated (a manager tool); hard-deleted with its memberships.
   await s
@@ -45,8 +57,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'text', (c) => c.notNull())
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('pilot_group_members_group_user').on('pilot_group_members').columns(['pilot_group_id', 'user_id']).unique().execute();
-  await s.createIndex('pilot_group_members_company_user').on('pilot_group_members').columns(['company_id', 'user_id']).execute();
+  await s
+    .createIndex('pilot_group_members_group_user')
+    .on('pilot_group_members')
+    .columns(['pilot_group_id', 'user_id'])
+    .unique()
+    .execute();
+  await s
+    .createIndex('pilot_group_members_company_user')
+    .on('pilot_group_members')
+    .columns(['company_id', 'user_id'])
+    .execute();
 
   // Part A 4.8 items 4 and 5: AttributedAircraft and FlightType joins of a pilot.
   for (const [table, column] of [
@@ -61,7 +82,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn(column, 'text', (c) => c.notNull())
       .addColumn('created', 'bigint', (c) => c.notNull())
       .execute();
-    await s.createIndex(`${table}_company_user`).on(table).columns(['company_id', 'user_id', column]).unique().execute();
+    await s
+      .createIndex(`${table}_company_user`)
+      .on(table)
+      .columns(['company_id', 'user_id', column])
+      .unique()
+      .execute();
   }
 
   // Account change history (GET /pilots/changes/{userId}.json).
@@ -75,7 +101,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('fields', 'text', (c) => c.notNull())
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('user_changes_company_user').on('user_changes').columns(['company_id', 'user_id', 'created']).execute();
+  await s
+    .createIndex('user_changes_company_user')
+    .on('user_changes')
+    .columns(['company_id', 'user_id', 'created'])
+    .execute();
 
   // Directory filters and base views by base.
   await s.createIndex('users_company_base').on('users').columns(['company_id', 'base_id', 'user_group_id']).execute();

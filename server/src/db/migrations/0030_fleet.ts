@@ -16,7 +16,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   await s.alterTable('aircraft').addColumn('serial_number', 'text').execute();
 
-  await s.createIndex('aircraft_reports_company_job').on('aircraft_reports').columns(['company_id', 'maintenance_job_id']).execute();
+  await s
+    .createIndex('aircraft_reports_company_job')
+    .on('aircraft_reports')
+    .columns(['company_id', 'maintenance_job_id'])
+    .execute();
 
   // Inventory (Part B 2.1, 4.1). Parts replicate (with their units inside the document).
   await replicated(s.createTable('inventory_parts'))
@@ -36,7 +40,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref('deleted'), '=', 0)
     .execute();
-  await s.createIndex('inventory_parts_company_change').on('inventory_parts').columns(['company_id', 'change_no', 'id']).execute();
+  await s
+    .createIndex('inventory_parts_company_change')
+    .on('inventory_parts')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
   await s.createIndex('inventory_parts_company_name').on('inventory_parts').columns(['company_id', 'name']).execute();
 
   await s
@@ -54,8 +62,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('modified', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('inventory_units_company_part').on('inventory_units').columns(['company_id', 'part_id']).execute();
-  await s.createIndex('inventory_units_company_workorder').on('inventory_units').columns(['company_id', 'workorder_id']).execute();
+  await s
+    .createIndex('inventory_units_company_part')
+    .on('inventory_units')
+    .columns(['company_id', 'part_id'])
+    .execute();
+  await s
+    .createIndex('inventory_units_company_workorder')
+    .on('inventory_units')
+    .columns(['company_id', 'workorder_id'])
+    .execute();
 
   await s
     .createTable('inventory_providers')
@@ -68,7 +84,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('modified', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('inventory_providers_company_name').on('inventory_providers').columns(['company_id', 'name']).execute();
+  await s
+    .createIndex('inventory_providers_company_name')
+    .on('inventory_providers')
+    .columns(['company_id', 'name'])
+    .execute();
 
   await s
     .createTable('inventory_part_providers')
@@ -78,7 +98,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('inventory_part_providers_pk', ['part_id', 'provider_id'])
     .execute();
-  await s.createIndex('inventory_part_providers_company').on('inventory_part_providers').columns(['company_id', 'provider_id']).execute();
+  await s
+    .createIndex('inventory_part_providers_company')
+    .on('inventory_part_providers')
+    .columns(['company_id', 'provider_id'])
+    .execute();
 
   await s
     .createTable('inventory_history')
@@ -90,7 +114,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('fields', 'text')
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('inventory_history_part').on('inventory_history').columns(['company_id', 'part_id', 'created']).execute();
+  await s
+    .createIndex('inventory_history_part')
+    .on('inventory_history')
+    .columns(['company_id', 'part_id', 'created'])
+    .execute();
 
   // Maintenance programmes and plan actions (Part B 2.4, 4.3).
   await s
@@ -103,7 +131,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('modified', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('maintenance_programmes_company').on('maintenance_programmes').columns(['company_id', 'sort_order', 'name']).execute();
+  await s
+    .createIndex('maintenance_programmes_company')
+    .on('maintenance_programmes')
+    .columns(['company_id', 'sort_order', 'name'])
+    .execute();
 
   // Replicated so plans can join the offline reference data (docs/sync.md) without another migration.
   await replicated(s.createTable('maintenance_plans'))
@@ -116,8 +148,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('maintenance_programme_id', 'text')
     .addColumn('sort_order', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await s.createIndex('maintenance_plans_company_order').on('maintenance_plans').columns(['company_id', 'sort_order']).execute();
-  await s.createIndex('maintenance_plans_company_change').on('maintenance_plans').columns(['company_id', 'change_no', 'id']).execute();
+  await s
+    .createIndex('maintenance_plans_company_order')
+    .on('maintenance_plans')
+    .columns(['company_id', 'sort_order'])
+    .execute();
+  await s
+    .createIndex('maintenance_plans_company_change')
+    .on('maintenance_plans')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
 
   await s
     .createTable('plan_work_orders')
@@ -132,7 +172,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('modified', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('plan_work_orders_plan').on('plan_work_orders').columns(['company_id', 'maintenance_plan_id', 'sort_order']).execute();
+  await s
+    .createIndex('plan_work_orders_plan')
+    .on('plan_work_orders')
+    .columns(['company_id', 'maintenance_plan_id', 'sort_order'])
+    .execute();
 
   await s
     .createTable('plan_aircraft')
@@ -141,7 +185,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('aircraft_id', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('plan_aircraft_pk', ['maintenance_plan_id', 'aircraft_id'])
     .execute();
-  await s.createIndex('plan_aircraft_company_aircraft').on('plan_aircraft').columns(['company_id', 'aircraft_id']).execute();
+  await s
+    .createIndex('plan_aircraft_company_aircraft')
+    .on('plan_aircraft')
+    .columns(['company_id', 'aircraft_id'])
+    .execute();
 
   // Maintenance jobs (CONTRACT 4) replicate with their work orders inside the document.
   await replicated(s.createTable('maintenance_jobs'))
@@ -159,10 +207,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('maintenance_plan_id', 'text')
     .addColumn('repeat', 'text', (c) => c.notNull().defaultTo('NEVER'))
     .execute();
-  await s.createIndex('maintenance_jobs_company_change').on('maintenance_jobs').columns(['company_id', 'change_no', 'id']).execute();
-  await s.createIndex('maintenance_jobs_company_aircraft').on('maintenance_jobs').columns(['company_id', 'aircraft_id', 'crs_signed', 'start']).execute();
-  await s.createIndex('maintenance_jobs_company_plan').on('maintenance_jobs').columns(['company_id', 'maintenance_plan_id', 'aircraft_id']).execute();
-  await s.createIndex('maintenance_jobs_company_start').on('maintenance_jobs').columns(['company_id', 'start']).execute();
+  await s
+    .createIndex('maintenance_jobs_company_change')
+    .on('maintenance_jobs')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
+  await s
+    .createIndex('maintenance_jobs_company_aircraft')
+    .on('maintenance_jobs')
+    .columns(['company_id', 'aircraft_id', 'crs_signed', 'start'])
+    .execute();
+  await s
+    .createIndex('maintenance_jobs_company_plan')
+    .on('maintenance_jobs')
+    .columns(['company_id', 'maintenance_plan_id', 'aircraft_id'])
+    .execute();
+  await s
+    .createIndex('maintenance_jobs_company_start')
+    .on('maintenance_jobs')
+    .columns(['company_id', 'start'])
+    .execute();
 
   await s
     .createTable('work_orders')
@@ -182,7 +246,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('modified', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('work_orders_job').on('work_orders').columns(['company_id', 'maintenance_job_id', 'sort_order']).execute();
+  await s
+    .createIndex('work_orders_job')
+    .on('work_orders')
+    .columns(['company_id', 'maintenance_job_id', 'sort_order'])
+    .execute();
 }
 
 export async function down(): Promise<void> {}

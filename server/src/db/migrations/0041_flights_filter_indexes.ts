@@ -25,11 +25,19 @@ const FILTERS = [
 export async function up(db: Kysely<unknown>): Promise<void> {
   const s = db.schema;
   for (const [name, column] of FILTERS) {
-    await s.createIndex(`flights_company_${name}_starts_id`).on('flights').columns(['company_id', column, 'starts', 'id', 'status']).execute();
+    await s
+      .createIndex(`flights_company_${name}_starts_id`)
+      .on('flights')
+      .columns(['company_id', column, 'starts', 'id', 'status'])
+      .execute();
     await s.dropIndex(`flights_company_${name}_starts`).ifExists().execute();
   }
   // `status:` alone (DRAFT, CANCELED... often few rows): one ordered range per status.
-  await s.createIndex('flights_company_status_starts_id').on('flights').columns(['company_id', 'status', 'starts', 'id']).execute();
+  await s
+    .createIndex('flights_company_status_starts_id')
+    .on('flights')
+    .columns(['company_id', 'status', 'starts', 'id'])
+    .execute();
 }
 
 export async function down(): Promise<void> {}

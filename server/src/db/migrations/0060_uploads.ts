@@ -31,7 +31,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // Optional label set by the area that owns the record (e.g. SessionClasswork).
     .addColumn('tag', 'text')
     .execute();
-  await s.createIndex('uploads_company_record').on('uploads').columns(['company_id', 'model', 'foreign_key', 'created']).execute();
+  await s
+    .createIndex('uploads_company_record')
+    .on('uploads')
+    .columns(['company_id', 'model', 'foreign_key', 'created'])
+    .execute();
   await s.createIndex('uploads_company_change').on('uploads').columns(['company_id', 'change_no', 'id']).execute();
   // The cleanup job scans unverified rows by age across companies.
   await s.createIndex('uploads_verified_created').on('uploads').columns(['verified', 'created']).execute();

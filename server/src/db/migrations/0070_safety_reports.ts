@@ -69,16 +69,52 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // List (top level, newest first), statistics and sync, all led by company_id.
   // Covering: the page (newest first), its count and the per-month statistic read the index alone.
-  await s.createIndex('safety_reports_company_list').on('safety_reports').columns(['company_id', 'deleted', 'parent_id', 'datetime', 'status', 'author_id', 'id']).execute();
+  await s
+    .createIndex('safety_reports_company_list')
+    .on('safety_reports')
+    .columns(['company_id', 'deleted', 'parent_id', 'datetime', 'status', 'author_id', 'id'])
+    .execute();
   // One covering index per statistic dimension: grouped in index order, filtered by status and year without the table.
-  for (const d of ['severity', 'flight_phase', 'safety_report_category_id', 'safety_report_department_id', 'flight_type_id']) {
-    await s.createIndex(`safety_reports_company_stat_${d}`).on('safety_reports').columns(['company_id', 'deleted', 'parent_id', d, 'status', 'datetime']).execute();
+  for (const d of [
+    'severity',
+    'flight_phase',
+    'safety_report_category_id',
+    'safety_report_department_id',
+    'flight_type_id',
+  ]) {
+    await s
+      .createIndex(`safety_reports_company_stat_${d}`)
+      .on('safety_reports')
+      .columns(['company_id', 'deleted', 'parent_id', d, 'status', 'datetime'])
+      .execute();
   }
-  await s.createIndex('safety_reports_company_change').on('safety_reports').columns(['company_id', 'change_no', 'id']).execute();
-  await s.createIndex('safety_reports_company_flight').on('safety_reports').columns(['company_id', 'flight_id']).execute();
-  await s.createIndex('safety_reports_company_parent').on('safety_reports').columns(['company_id', 'parent_id', 'child_no']).execute();
-  await s.createIndex('safety_reports_company_author').on('safety_reports').columns(['company_id', 'author_id']).execute();
-  await s.createIndex('safety_reports_company_idn').on('safety_reports').columns(['company_id', 'idn']).unique().where(sql.ref('idn'), 'is not', null).execute();
+  await s
+    .createIndex('safety_reports_company_change')
+    .on('safety_reports')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
+  await s
+    .createIndex('safety_reports_company_flight')
+    .on('safety_reports')
+    .columns(['company_id', 'flight_id'])
+    .execute();
+  await s
+    .createIndex('safety_reports_company_parent')
+    .on('safety_reports')
+    .columns(['company_id', 'parent_id', 'child_no'])
+    .execute();
+  await s
+    .createIndex('safety_reports_company_author')
+    .on('safety_reports')
+    .columns(['company_id', 'author_id'])
+    .execute();
+  await s
+    .createIndex('safety_reports_company_idn')
+    .on('safety_reports')
+    .columns(['company_id', 'idn'])
+    .unique()
+    .where(sql.ref('idn'), 'is not', null)
+    .execute();
 
   // One row per company and year; taken with UPDATE ... RETURNING inside the submitting transaction.
   await s
@@ -101,15 +137,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('fields', 'text', (c) => c.notNull())
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('safety_report_changes_report').on('safety_report_changes').columns(['company_id', 'safety_report_id', 'created']).execute();
+  await s
+    .createIndex('safety_report_changes_report')
+    .on('safety_report_changes')
+    .columns(['company_id', 'safety_report_id', 'created'])
+    .execute();
 
   // The trail is read-only: the database itself refuses to change or remove a row.
   if (pg) {
-    await sql`create or replace function safety_report_changes_read_only() returns trigger language plpgsql as $$ begin raise exception 'safety_report_changes is read-only'; end $$`.execute(db);
-    await sql`create trigger safety_report_changes_no_update before update or delete on safety_report_changes for each row execute function safety_report_changes_read_only()`.execute(db);
+    await sql`create or replace function safety_report_changes_read_only() returns trigger language plpgsql as $$ begin raise exception 'safety_report_changes is read-only'; end $$`.execute(
+      db,
+    );
+    await sql`create trigger safety_report_changes_no_update before update or delete on safety_report_changes for each row execute function safety_report_changes_read_only()`.execute(
+      db,
+    );
   } else {
-    await sql`create trigger safety_report_changes_no_update before update on safety_report_changes begin select raise(abort, 'safety_report_changes is read-only'); end`.execute(db);
-    await sql`create trigger safety_report_changes_no_delete before delete on safety_report_changes begin select raise(abort, 'safety_report_changes is read-only'); end`.execute(db);
+    await sql`create trigger safety_report_changes_no_update before update on safety_report_changes begin select raise(abort, 'safety_report_changes is read-only'); end`.execute(
+      db,
+    );
+    await sql`create trigger safety_report_changes_no_delete before delete on safety_report_changes begin select raise(abort, 'safety_report_changes is read-only'); end`.execute(
+      db,
+    );
   }
 
   await s

@@ -56,7 +56,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .where(sql.ref('parent_id'), 'is', null)
     .execute();
   // Own reports of some statuses (`status in (...)` is an index condition, `!=` is not).
-  await s.createIndex('safety_reports_company_author_status').on('safety_reports').columns(['company_id', 'author_id', 'status']).execute();
+  await s
+    .createIndex('safety_reports_company_author_status')
+    .on('safety_reports')
+    .columns(['company_id', 'author_id', 'status'])
+    .execute();
   await s.dropIndex('safety_reports_company_author').execute();
   for (const column of ['reviewer_id', 'crew_pic_id', 'crew_sic_id', 'crew_supervisor_id']) {
     await s

@@ -31,7 +31,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('template', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_by', 'text')
     .execute();
-  await s.createIndex('trainings_company_name').on('trainings').columns(['company_id', 'deleted', 'template', 'name', 'id']).execute();
+  await s
+    .createIndex('trainings_company_name')
+    .on('trainings')
+    .columns(['company_id', 'deleted', 'template', 'name', 'id'])
+    .execute();
   await s.createIndex('trainings_company_change').on('trainings').columns(['company_id', 'change_no', 'id']).execute();
 
   await replicated(s.createTable('training_subjects'))
@@ -41,9 +45,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('teacher_id', 'text')
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await s.createIndex('training_subjects_company_training').on('training_subjects').columns(['company_id', 'training_id', 'position']).execute();
-  await s.createIndex('training_subjects_company_teacher').on('training_subjects').columns(['company_id', 'teacher_id', 'training_id']).execute();
-  await s.createIndex('training_subjects_company_change').on('training_subjects').columns(['company_id', 'change_no', 'id']).execute();
+  await s
+    .createIndex('training_subjects_company_training')
+    .on('training_subjects')
+    .columns(['company_id', 'training_id', 'position'])
+    .execute();
+  await s
+    .createIndex('training_subjects_company_teacher')
+    .on('training_subjects')
+    .columns(['company_id', 'teacher_id', 'training_id'])
+    .execute();
+  await s
+    .createIndex('training_subjects_company_change')
+    .on('training_subjects')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
 
   await replicated(s.createTable('training_lessons'))
     .addColumn('training_id', 'text', (c) => c.notNull())
@@ -53,9 +69,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('minutes', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('mandatory', 'integer', (c) => c.notNull().defaultTo(1))
     .execute();
-  await s.createIndex('training_lessons_company_subject').on('training_lessons').columns(['company_id', 'subject_id']).execute();
-  await s.createIndex('training_lessons_company_training').on('training_lessons').columns(['company_id', 'training_id']).execute();
-  await s.createIndex('training_lessons_company_change').on('training_lessons').columns(['company_id', 'change_no', 'id']).execute();
+  await s
+    .createIndex('training_lessons_company_subject')
+    .on('training_lessons')
+    .columns(['company_id', 'subject_id'])
+    .execute();
+  await s
+    .createIndex('training_lessons_company_training')
+    .on('training_lessons')
+    .columns(['company_id', 'training_id'])
+    .execute();
+  await s
+    .createIndex('training_lessons_company_change')
+    .on('training_lessons')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
 
   // E-learning slides of a lesson (fields not shown by the spec: title, content, position).
   await replicated(s.createTable('training_slides'))
@@ -64,7 +92,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('content', 'text')
     .execute();
-  await s.createIndex('training_slides_company_lesson').on('training_slides').columns(['company_id', 'lesson_id', 'position']).execute();
+  await s
+    .createIndex('training_slides_company_lesson')
+    .on('training_slides')
+    .columns(['company_id', 'lesson_id', 'position'])
+    .execute();
 
   // Exam (2.8). `subject_id` null: training level; `lesson_id` set: a gate exam of that lesson.
   await replicated(s.createTable('training_exams'))
@@ -87,9 +119,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('access_mode', 'text', (c) => c.notNull().defaultTo('FREE'))
     .addColumn('access_window_days', 'integer', (c) => c.notNull().defaultTo(10))
     .execute();
-  await s.createIndex('training_exams_company_subject').on('training_exams').columns(['company_id', 'subject_id']).execute();
-  await s.createIndex('training_exams_company_training').on('training_exams').columns(['company_id', 'training_id']).execute();
-  await s.createIndex('training_exams_company_lesson').on('training_exams').columns(['company_id', 'lesson_id']).execute();
+  await s
+    .createIndex('training_exams_company_subject')
+    .on('training_exams')
+    .columns(['company_id', 'subject_id'])
+    .execute();
+  await s
+    .createIndex('training_exams_company_training')
+    .on('training_exams')
+    .columns(['company_id', 'training_id'])
+    .execute();
+  await s
+    .createIndex('training_exams_company_lesson')
+    .on('training_exams')
+    .columns(['company_id', 'lesson_id'])
+    .execute();
 
   await s
     .createTable('training_questions')
@@ -100,7 +144,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('text', 'text', (c) => c.notNull())
     .addColumn('deleted', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await s.createIndex('training_questions_company_exam').on('training_questions').columns(['company_id', 'exam_id', 'position']).execute();
+  await s
+    .createIndex('training_questions_company_exam')
+    .on('training_questions')
+    .columns(['company_id', 'exam_id', 'position'])
+    .execute();
   await s
     .createTable('training_question_options')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -110,7 +158,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('text', 'text', (c) => c.notNull())
     .addColumn('correct', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await s.createIndex('training_question_options_question').on('training_question_options').columns(['question_id', 'position']).execute();
+  await s
+    .createIndex('training_question_options_question')
+    .on('training_question_options')
+    .columns(['question_id', 'position'])
+    .execute();
 
   // TrainingActivity (2.8): the unified order of a subject. `entity_id` is the lesson or exam id.
   await replicated(s.createTable('training_activities'))
@@ -120,8 +172,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('entity_id', 'text', (c) => c.notNull())
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await s.createIndex('training_activities_subject_entity').on('training_activities').columns(['subject_id', 'entity_id']).unique().execute();
-  await s.createIndex('training_activities_company_training').on('training_activities').columns(['company_id', 'training_id', 'subject_id', 'position']).execute();
+  await s
+    .createIndex('training_activities_subject_entity')
+    .on('training_activities')
+    .columns(['subject_id', 'entity_id'])
+    .unique()
+    .execute();
+  await s
+    .createIndex('training_activities_company_training')
+    .on('training_activities')
+    .columns(['company_id', 'training_id', 'subject_id', 'position'])
+    .execute();
 
   // Enrollment (TrainingsUser, 2.8 and 3.4).
   await replicated(s.createTable('training_enrollments'))
@@ -136,9 +197,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status_changed_at', 'bigint')
     .addColumn('status_changed_by', 'text')
     .execute();
-  await s.createIndex('training_enrollments_company_training').on('training_enrollments').columns(['company_id', 'training_id', 'user_id']).execute();
-  await s.createIndex('training_enrollments_company_user').on('training_enrollments').columns(['company_id', 'user_id', 'training_id']).execute();
-  await s.createIndex('training_enrollments_company_change').on('training_enrollments').columns(['company_id', 'change_no', 'id']).execute();
+  await s
+    .createIndex('training_enrollments_company_training')
+    .on('training_enrollments')
+    .columns(['company_id', 'training_id', 'user_id'])
+    .execute();
+  await s
+    .createIndex('training_enrollments_company_user')
+    .on('training_enrollments')
+    .columns(['company_id', 'user_id', 'training_id'])
+    .execute();
+  await s
+    .createIndex('training_enrollments_company_change')
+    .on('training_enrollments')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
 
   // ActivityProgress (2.8): unique per enrollment and activity.
   await replicated(s.createTable('training_progress'))
@@ -149,8 +222,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reset_at', 'bigint')
     .addColumn('time_spent', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await s.createIndex('training_progress_enrollment_activity').on('training_progress').columns(['enrollment_id', 'activity_id']).unique().execute();
-  await s.createIndex('training_progress_company_activity').on('training_progress').columns(['company_id', 'activity_id']).execute();
+  await s
+    .createIndex('training_progress_enrollment_activity')
+    .on('training_progress')
+    .columns(['enrollment_id', 'activity_id'])
+    .unique()
+    .execute();
+  await s
+    .createIndex('training_progress_company_activity')
+    .on('training_progress')
+    .columns(['company_id', 'activity_id'])
+    .execute();
 
   // ExamAttempt (2.8). `finished_at` null while open.
   await replicated(s.createTable('training_attempts'))
@@ -165,8 +247,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('score', 'double precision')
     .addColumn('passed', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await s.createIndex('training_attempts_company_enrollment').on('training_attempts').columns(['company_id', 'enrollment_id', 'exam_id', 'start']).execute();
-  await s.createIndex('training_attempts_company_exam').on('training_attempts').columns(['company_id', 'exam_id']).execute();
+  await s
+    .createIndex('training_attempts_company_enrollment')
+    .on('training_attempts')
+    .columns(['company_id', 'enrollment_id', 'exam_id', 'start'])
+    .execute();
+  await s
+    .createIndex('training_attempts_company_exam')
+    .on('training_attempts')
+    .columns(['company_id', 'exam_id'])
+    .execute();
 
   // One row per question drawn into an attempt; `option_id` is the answer.
   await s
@@ -178,7 +268,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('option_id', 'text')
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await s.createIndex('training_attempt_details_attempt').on('training_attempt_details').columns(['attempt_id', 'position']).execute();
+  await s
+    .createIndex('training_attempt_details_attempt')
+    .on('training_attempt_details')
+    .columns(['attempt_id', 'position'])
+    .execute();
 
   // Flight mission templates of a training, and the missions flown by an enrollment.
   await replicated(s.createTable('training_missions'))
@@ -188,7 +282,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('minutes', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await s.createIndex('training_missions_company_training').on('training_missions').columns(['company_id', 'training_id', 'position']).execute();
+  await s
+    .createIndex('training_missions_company_training')
+    .on('training_missions')
+    .columns(['company_id', 'training_id', 'position'])
+    .execute();
   await replicated(s.createTable('training_mission_flights'))
     .addColumn('enrollment_id', 'text', (c) => c.notNull())
     .addColumn('mission_id', 'text', (c) => c.notNull())
@@ -197,7 +295,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('completed', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('debrief_signed_at', 'bigint')
     .execute();
-  await s.createIndex('training_mission_flights_company_enrollment').on('training_mission_flights').columns(['company_id', 'enrollment_id', 'mission_id']).execute();
+  await s
+    .createIndex('training_mission_flights_company_enrollment')
+    .on('training_mission_flights')
+    .columns(['company_id', 'enrollment_id', 'mission_id'])
+    .execute();
 
   // Session (class, 2.8) and SessionStudent; part 2 (issue 19) adds locations, signatures, justifications, classwork.
   await replicated(s.createTable('training_sessions'))
@@ -219,9 +321,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('signed_at', 'bigint')
     .addColumn('signed_by', 'text')
     .execute();
-  await s.createIndex('training_sessions_company_training').on('training_sessions').columns(['company_id', 'training_id', 'datetime']).execute();
-  await s.createIndex('training_sessions_company_subject').on('training_sessions').columns(['company_id', 'subject_id', 'datetime']).execute();
-  await s.createIndex('training_sessions_company_teacher').on('training_sessions').columns(['company_id', 'teacher_id', 'datetime']).execute();
+  await s
+    .createIndex('training_sessions_company_training')
+    .on('training_sessions')
+    .columns(['company_id', 'training_id', 'datetime'])
+    .execute();
+  await s
+    .createIndex('training_sessions_company_subject')
+    .on('training_sessions')
+    .columns(['company_id', 'subject_id', 'datetime'])
+    .execute();
+  await s
+    .createIndex('training_sessions_company_teacher')
+    .on('training_sessions')
+    .columns(['company_id', 'teacher_id', 'datetime'])
+    .execute();
   await replicated(s.createTable('training_session_students'))
     .addColumn('session_id', 'text', (c) => c.notNull())
     .addColumn('user_id', 'text', (c) => c.notNull())
@@ -232,8 +346,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('missed_email_sent_at', 'bigint')
     .addColumn('attendance_notified_at', 'bigint')
     .execute();
-  await s.createIndex('training_session_students_session_user').on('training_session_students').columns(['session_id', 'user_id']).unique().execute();
-  await s.createIndex('training_session_students_company_user').on('training_session_students').columns(['company_id', 'user_id', 'session_id']).execute();
+  await s
+    .createIndex('training_session_students_session_user')
+    .on('training_session_students')
+    .columns(['session_id', 'user_id'])
+    .unique()
+    .execute();
+  await s
+    .createIndex('training_session_students_company_user')
+    .on('training_session_students')
+    .columns(['company_id', 'user_id', 'session_id'])
+    .execute();
 }
 
 export async function down(): Promise<void> {}

@@ -20,7 +20,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('address', 'text')
     .addColumn('description', 'text')
     .execute();
-  await s.createIndex('training_locations_company_name').on('training_locations').columns(['company_id', 'deleted', 'name']).execute();
+  await s
+    .createIndex('training_locations_company_name')
+    .on('training_locations')
+    .columns(['company_id', 'deleted', 'name'])
+    .execute();
 
   // Justification (2.8): one row per submission; a rejected one may be followed by a new one.
   await replicated(s.createTable('training_justifications'))
@@ -34,7 +38,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reviewed_at', 'bigint')
     .addColumn('review_note', 'text')
     .execute();
-  await s.createIndex('training_justifications_session').on('training_justifications').columns(['company_id', 'session_id', 'user_id']).execute();
+  await s
+    .createIndex('training_justifications_session')
+    .on('training_justifications')
+    .columns(['company_id', 'session_id', 'user_id'])
+    .execute();
 
   // Classwork grade (2.8): one per student session.
   await replicated(s.createTable('training_classwork_grades'))
@@ -47,8 +55,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('graded_by', 'text', (c) => c.notNull())
     .addColumn('graded_at', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('training_classwork_grades_student').on('training_classwork_grades').columns(['session_student_id']).unique().execute();
-  await s.createIndex('training_classwork_grades_session').on('training_classwork_grades').columns(['company_id', 'session_id']).execute();
+  await s
+    .createIndex('training_classwork_grades_student')
+    .on('training_classwork_grades')
+    .columns(['session_student_id'])
+    .unique()
+    .execute();
+  await s
+    .createIndex('training_classwork_grades_session')
+    .on('training_classwork_grades')
+    .columns(['company_id', 'session_id'])
+    .execute();
 
   // Evaluation of a student in a class (item 16): one per class and student.
   await replicated(s.createTable('training_evaluations'))
@@ -59,7 +76,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('objectives', 'text')
     .addColumn('evaluated_by', 'text', (c) => c.notNull())
     .execute();
-  await s.createIndex('training_evaluations_session_user').on('training_evaluations').columns(['session_id', 'user_id']).unique().execute();
+  await s
+    .createIndex('training_evaluations_session_user')
+    .on('training_evaluations')
+    .columns(['session_id', 'user_id'])
+    .unique()
+    .execute();
 
   // Calendar feed (item 19): the secret is stored as its SHA-256 only; revoking deletes the row.
   await s
@@ -69,10 +91,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'text', (c) => c.notNull())
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('training_calendar_feeds_user').on('training_calendar_feeds').columns(['company_id', 'user_id']).unique().execute();
+  await s
+    .createIndex('training_calendar_feeds_user')
+    .on('training_calendar_feeds')
+    .columns(['company_id', 'user_id'])
+    .unique()
+    .execute();
 
   await s.alterTable('uploads').addColumn('deadline', 'bigint').execute();
-  await s.alterTable('uploads').addColumn('late', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await s
+    .alterTable('uploads')
+    .addColumn('late', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(): Promise<void> {}

@@ -11,8 +11,16 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const s = db.schema;
-  await s.createIndex('training_enrollments_company_user_created').on('training_enrollments').columns(['company_id', 'user_id', 'deleted', 'created', 'id']).execute();
-  await s.createIndex('training_progress_company_enrollment').on('training_progress').columns(['company_id', 'enrollment_id', 'deleted', 'activity_id', 'value', 'reset_at']).execute();
+  await s
+    .createIndex('training_enrollments_company_user_created')
+    .on('training_enrollments')
+    .columns(['company_id', 'user_id', 'deleted', 'created', 'id'])
+    .execute();
+  await s
+    .createIndex('training_progress_company_enrollment')
+    .on('training_progress')
+    .columns(['company_id', 'enrollment_id', 'deleted', 'activity_id', 'value', 'reset_at'])
+    .execute();
 }
 
 export async function down(): Promise<void> {}

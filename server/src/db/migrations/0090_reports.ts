@@ -27,11 +27,32 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await s.createIndex('weather_cache_expires').on('weather_cache').columns(['expires']).execute();
 
   // Everything the aggregates read or filter on after the leading equality columns.
-  const READ = ['date', 'block_time', 'landings', 'flight_type_id', 'rules', 'onblocks', 'departure_airport', 'landing_airport'];
-  await s.createIndex('flights_reports_pic').on('flights').columns(['company_id', 'pic_id', 'status', 'starts', ...READ]).execute();
+  const READ = [
+    'date',
+    'block_time',
+    'landings',
+    'flight_type_id',
+    'rules',
+    'onblocks',
+    'departure_airport',
+    'landing_airport',
+  ];
+  await s
+    .createIndex('flights_reports_pic')
+    .on('flights')
+    .columns(['company_id', 'pic_id', 'status', 'starts', ...READ])
+    .execute();
   // The SIC range skips flights where the pilot is also PIC (counted once, from the PIC range).
-  await s.createIndex('flights_reports_sic').on('flights').columns(['company_id', 'sic_id', 'status', 'starts', 'pic_id', ...READ]).execute();
-  await s.createIndex('flights_reports_aircraft').on('flights').columns(['company_id', 'aircraft_id', 'status', 'starts', ...READ]).execute();
+  await s
+    .createIndex('flights_reports_sic')
+    .on('flights')
+    .columns(['company_id', 'sic_id', 'status', 'starts', 'pic_id', ...READ])
+    .execute();
+  await s
+    .createIndex('flights_reports_aircraft')
+    .on('flights')
+    .columns(['company_id', 'aircraft_id', 'status', 'starts', ...READ])
+    .execute();
 }
 
 export async function down(): Promise<void> {}

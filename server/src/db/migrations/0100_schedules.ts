@@ -27,10 +27,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await s.createIndex('schedules_company_change').on('schedules').columns(['company_id', 'change_no', 'id']).execute();
   // Board and feeds: live bookings by start, whole company or one resource.
-  await s.createIndex('schedules_company_start').on('schedules').columns(['company_id', 'start_at', 'end_at']).execute();
-  await s.createIndex('schedules_company_aircraft_start').on('schedules').columns(['company_id', 'aircraft_id', 'start_at']).execute();
-  await s.createIndex('schedules_company_pilot_start').on('schedules').columns(['company_id', 'pilot_id', 'start_at']).execute();
-  await s.createIndex('schedules_company_instructor_start').on('schedules').columns(['company_id', 'instructor_id', 'start_at']).execute();
+  await s
+    .createIndex('schedules_company_start')
+    .on('schedules')
+    .columns(['company_id', 'start_at', 'end_at'])
+    .execute();
+  await s
+    .createIndex('schedules_company_aircraft_start')
+    .on('schedules')
+    .columns(['company_id', 'aircraft_id', 'start_at'])
+    .execute();
+  await s
+    .createIndex('schedules_company_pilot_start')
+    .on('schedules')
+    .columns(['company_id', 'pilot_id', 'start_at'])
+    .execute();
+  await s
+    .createIndex('schedules_company_instructor_start')
+    .on('schedules')
+    .columns(['company_id', 'instructor_id', 'start_at'])
+    .execute();
   await s.createIndex('schedules_company_flight').on('schedules').columns(['company_id', 'flight_id']).execute();
 
   // Secret calendar feed URLs: only the token's hash is kept; revoking stamps `revoked_at`.

@@ -19,7 +19,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('modified', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_endpoints_company').on('webhook_endpoints').columns(['company_id', 'deleted', 'active']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_company')
+    .on('webhook_endpoints')
+    .columns(['company_id', 'deleted', 'active'])
+    .execute();
   await db.schema
     .createTable('webhook_events')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -30,7 +34,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_events_company').on('webhook_events').columns(['company_id', 'created']).execute();
+  await db.schema
+    .createIndex('webhook_events_company')
+    .on('webhook_events')
+    .columns(['company_id', 'created'])
+    .execute();
   await db.schema
     .createTable('webhook_deliveries')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -48,9 +56,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
   // The delivery job's scan, and the per-record order check (older pending deliveries first).
-  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt']).execute();
-  await db.schema.createIndex('webhook_deliveries_record').on('webhook_deliveries').columns(['endpoint_id', 'record_id', 'status', 'id']).execute();
-  await db.schema.createIndex('webhook_deliveries_log').on('webhook_deliveries').columns(['company_id', 'endpoint_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_record')
+    .on('webhook_deliveries')
+    .columns(['endpoint_id', 'record_id', 'status', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_log')
+    .on('webhook_deliveries')
+    .columns(['company_id', 'endpoint_id', 'id'])
+    .execute();
 }
 
 export async function down(): Promise<void> {}

@@ -24,7 +24,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('blocked', 'integer', (c) => c.notNull())
     .addColumn('modified', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('aircraft_block_marks_company').on('aircraft_block_marks').columns(['company_id', 'blocked']).execute();
+  await db.schema
+    .createIndex('aircraft_block_marks_company')
+    .on('aircraft_block_marks')
+    .columns(['company_id', 'blocked'])
+    .execute();
 }
 
 export async function down(): Promise<void> {}

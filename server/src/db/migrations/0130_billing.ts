@@ -20,7 +20,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('modified', 'bigint', (c) => c.notNull())
     .execute();
-  await s.createIndex('billing_rates_target').on('billing_rates').columns(['company_id', 'kind', 'target_id']).unique().execute();
+  await s
+    .createIndex('billing_rates_target')
+    .on('billing_rates')
+    .columns(['company_id', 'kind', 'target_id'])
+    .unique()
+    .execute();
 
   // The account: totals of its entries, and the last entries for the owner's devices (replicated, `personal` type `account`).
   await replicated(s.createTable('billing_accounts'))
@@ -31,8 +36,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('entry_count', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('recent', 'text', (c) => c.notNull().defaultTo('[]'))
     .execute();
-  await s.createIndex('billing_accounts_user').on('billing_accounts').columns(['company_id', 'user_id']).unique().execute();
-  await s.createIndex('billing_accounts_company_change').on('billing_accounts').columns(['company_id', 'change_no', 'id']).execute();
+  await s
+    .createIndex('billing_accounts_user')
+    .on('billing_accounts')
+    .columns(['company_id', 'user_id'])
+    .unique()
+    .execute();
+  await s
+    .createIndex('billing_accounts_company_change')
+    .on('billing_accounts')
+    .columns(['company_id', 'change_no', 'id'])
+    .execute();
   await s.createIndex('billing_accounts_balance').on('billing_accounts').columns(['company_id', 'balance']).execute();
 
   await s
@@ -53,14 +67,35 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('created_by', 'text')
     .execute();
-  await s.createIndex('billing_entries_account').on('billing_entries').columns(['company_id', 'user_id', 'created', 'id']).execute();
+  await s
+    .createIndex('billing_entries_account')
+    .on('billing_entries')
+    .columns(['company_id', 'user_id', 'created', 'id'])
+    .execute();
   await s.createIndex('billing_entries_flight').on('billing_entries').columns(['company_id', 'flight_id']).execute();
-  await s.createIndex('billing_entries_company_created').on('billing_entries').columns(['company_id', 'created', 'id']).execute();
+  await s
+    .createIndex('billing_entries_company_created')
+    .on('billing_entries')
+    .columns(['company_id', 'created', 'id'])
+    .execute();
   // An entry is reversed at most once; a provider's event is credited at most once (nulls are distinct in both databases).
-  await s.createIndex('billing_entries_reverses').on('billing_entries').columns(['company_id', 'reverses_id']).unique().execute();
-  await s.createIndex('billing_entries_reference').on('billing_entries').columns(['company_id', 'reference']).unique().execute();
+  await s
+    .createIndex('billing_entries_reverses')
+    .on('billing_entries')
+    .columns(['company_id', 'reverses_id'])
+    .unique()
+    .execute();
+  await s
+    .createIndex('billing_entries_reference')
+    .on('billing_entries')
+    .columns(['company_id', 'reference'])
+    .unique()
+    .execute();
 
-  await s.alterTable('companies').addColumn('billing_basis', 'text', (c) => c.notNull().defaultTo('block')).execute();
+  await s
+    .alterTable('companies')
+    .addColumn('billing_basis', 'text', (c) => c.notNull().defaultTo('block'))
+    .execute();
   // The payment provider's secret key and webhook signing secret, AES-GCM under SECRETS_KEY; never returned.
   await s
     .createTable('billing_providers')

@@ -9,4 +9,5 @@ export const accountGates = {
 };
 
 /** Enrols an authenticator app (TOTP): everyone but external auditors. */
-export const mayUseTotp = (actor: Pick<PolicyActor, 'role'>): boolean => !allows(accountGates.emailCodesOnly, actor.role);
+export const mayUseTotp = (actor: Pick<PolicyActor, 'role'>): boolean =>
+  !allows(accountGates.emailCodesOnly, actor.role);

@@ -66,7 +66,8 @@ describe('enums', () => {
   it('classifies counter intervals', () => {
     expect(isCounterInterval('CALENDAR_DAYS')).toBe(false);
     expect(isCounterInterval(null)).toBe(false);
-    for (const t of ['NEXT_FLIGHT', 'FLIGHTS', 'FLIGHT_DAYS', 'CYCLES'] as const) expect(isCounterInterval(t)).toBe(true);
+    for (const t of ['NEXT_FLIGHT', 'FLIGHTS', 'FLIGHT_DAYS', 'CYCLES'] as const)
+      expect(isCounterInterval(t)).toBe(true);
   });
 });
 
@@ -81,16 +82,28 @@ describe('remapLegacyReportType', () => {
 
 describe('defaultInterval', () => {
   it('gives the standard interval per category', () => {
-    expect(defaultInterval('A')).toEqual({ ok: true, interval: { interval_type: 'NEXT_FLIGHT', interval_value: null } });
+    expect(defaultInterval('A')).toEqual({
+      ok: true,
+      interval: { interval_type: 'NEXT_FLIGHT', interval_value: null },
+    });
     expect(defaultInterval('B')).toEqual({ ok: true, interval: { interval_type: 'CALENDAR_DAYS', interval_value: 3 } });
-    expect(defaultInterval('C')).toEqual({ ok: true, interval: { interval_type: 'CALENDAR_DAYS', interval_value: 10 } });
-    expect(defaultInterval('D')).toEqual({ ok: true, interval: { interval_type: 'CALENDAR_DAYS', interval_value: 120 } });
+    expect(defaultInterval('C')).toEqual({
+      ok: true,
+      interval: { interval_type: 'CALENDAR_DAYS', interval_value: 10 },
+    });
+    expect(defaultInterval('D')).toEqual({
+      ok: true,
+      interval: { interval_type: 'CALENDAR_DAYS', interval_value: 120 },
+    });
     expect(defaultInterval('B', { interval_type: null, interval_value: null })).toEqual(defaultInterval('B'));
   });
 
   it('has no interval for a category-less CDL item, even when one is posted', () => {
     expect(defaultInterval(null)).toEqual({ ok: true, interval: null });
-    expect(defaultInterval(null, { interval_type: 'FLIGHTS', interval_value: 4 })).toEqual({ ok: true, interval: null });
+    expect(defaultInterval(null, { interval_type: 'FLIGHTS', interval_value: 4 })).toEqual({
+      ok: true,
+      interval: null,
+    });
   });
 
   it('ignores a value posted without a type', () => {
@@ -130,13 +143,16 @@ describe('defaultInterval', () => {
     });
   });
 
-  it.each([undefined, null, 0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY])('requires a positive whole value (%s)', (v) => {
-    for (const t of ['FLIGHTS', 'FLIGHT_DAYS', 'CYCLES', 'CALENDAR_DAYS'] as const) {
-      const r = defaultInterval('C', { interval_type: t, interval_value: v });
-      expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.reason).toContain(t);
-    }
-  });
+  it.each([undefined, null, 0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY])(
+    'requires a positive whole value (%s)',
+    (v) => {
+      for (const t of ['FLIGHTS', 'FLIGHT_DAYS', 'CYCLES', 'CALENDAR_DAYS'] as const) {
+        const r = defaultInterval('C', { interval_type: t, interval_value: v });
+        expect(r.ok).toBe(false);
+        if (!r.ok) expect(r.reason).toContain(t);
+      }
+    },
+  );
 
   it('rejects an unknown type coming from an untyped client', () => {
     const r = defaultInterval('B', { interval_type: 'WEEKS' as unknown as 'FLIGHTS', interval_value: 1 });
@@ -264,7 +280,12 @@ describe('computeMelWindow', () => {
   it('sets counter baselines and no expiry for counter intervals', () => {
     const common = { ...base, raisedAt: u('2026-05-01T10:00:00+02:00'), timeZone: MADRID };
     const next = computeMelWindow({ ...common, category: 'A', interval_type: 'NEXT_FLIGHT', interval_value: null });
-    expect(next).toEqual({ starts: u('2026-05-02T00:00:00+02:00'), expires: null, baseline_flights: 120, baseline_cycles: null });
+    expect(next).toEqual({
+      starts: u('2026-05-02T00:00:00+02:00'),
+      expires: null,
+      baseline_flights: 120,
+      baseline_cycles: null,
+    });
     const flights = computeMelWindow({ ...common, category: 'A', interval_type: 'FLIGHTS', interval_value: 5 });
     expect(flights).toMatchObject({ expires: null, baseline_flights: 120, baseline_cycles: null });
     const cycles = computeMelWindow({ ...common, category: 'B', interval_type: 'CYCLES', interval_value: 10 });
@@ -282,7 +303,12 @@ describe('computeMelWindow', () => {
       interval_type: null,
       interval_value: null,
     });
-    expect(w).toEqual({ starts: u('2026-05-02T00:00:00+02:00'), expires: null, baseline_flights: null, baseline_cycles: null });
+    expect(w).toEqual({
+      starts: u('2026-05-02T00:00:00+02:00'),
+      expires: null,
+      baseline_flights: null,
+      baseline_cycles: null,
+    });
   });
 
   it('throws on an unknown zone or a bad calendar value', () => {
@@ -306,15 +332,42 @@ describe('melDeadline', () => {
   });
 
   it('counts flights since the baseline for NEXT_FLIGHT and FLIGHTS', () => {
-    const next = item({ category: 'A', interval_type: 'NEXT_FLIGHT', interval_value: null, expires: null, baseline_flights: 100 });
-    expect(melDeadline(next, NO_USE)).toEqual({ kind: 'counter', remaining: 1, used: 0, limit: 1, unit: 'flights', known: true });
+    const next = item({
+      category: 'A',
+      interval_type: 'NEXT_FLIGHT',
+      interval_value: null,
+      expires: null,
+      baseline_flights: 100,
+    });
+    expect(melDeadline(next, NO_USE)).toEqual({
+      kind: 'counter',
+      remaining: 1,
+      used: 0,
+      limit: 1,
+      unit: 'flights',
+      known: true,
+    });
     const flights = item({ interval_type: 'FLIGHTS', interval_value: 5, expires: null, baseline_flights: 98 });
-    expect(melDeadline(flights, NO_USE)).toEqual({ kind: 'counter', remaining: 3, used: 2, limit: 5, unit: 'flights', known: true });
+    expect(melDeadline(flights, NO_USE)).toEqual({
+      kind: 'counter',
+      remaining: 3,
+      used: 2,
+      limit: 5,
+      unit: 'flights',
+      known: true,
+    });
   });
 
   it('counts cycles since the baseline', () => {
     const cycles = item({ interval_type: 'CYCLES', interval_value: 10, expires: null, baseline_cycles: 195 });
-    expect(melDeadline(cycles, NO_USE)).toEqual({ kind: 'counter', remaining: 5, used: 5, limit: 10, unit: 'cycles', known: true });
+    expect(melDeadline(cycles, NO_USE)).toEqual({
+      kind: 'counter',
+      remaining: 5,
+      used: 5,
+      limit: 10,
+      unit: 'cycles',
+      known: true,
+    });
   });
 
   it('counts flight days from the caller', () => {
@@ -337,12 +390,21 @@ describe('melDeadline', () => {
 
   it('fails safe when a baseline is missing (legacy CYCLES rows)', () => {
     const legacy = item({ interval_type: 'CYCLES', interval_value: 10, expires: null, baseline_cycles: null });
-    expect(melDeadline(legacy, NO_USE)).toEqual({ kind: 'counter', remaining: 0, used: 10, limit: 10, unit: 'cycles', known: false });
+    expect(melDeadline(legacy, NO_USE)).toEqual({
+      kind: 'counter',
+      remaining: 0,
+      used: 10,
+      limit: 10,
+      unit: 'cycles',
+      known: false,
+    });
     expect(melStatus(legacy, 0, NO_USE)).toBe('EXPIRED');
   });
 
   it('has no deadline without category or interval', () => {
-    expect(melDeadline(item({ category: null, interval_type: null, interval_value: null, expires: null }), NO_USE)).toEqual({
+    expect(
+      melDeadline(item({ category: null, interval_type: null, interval_value: null, expires: null }), NO_USE),
+    ).toEqual({
       kind: 'none',
     });
     expect(melDeadline(item({ interval_type: null }), NO_USE)).toEqual({ kind: 'none' });
@@ -367,7 +429,12 @@ describe('melStatus', () => {
   });
 
   it('a category C item is OPEN at its start', () => {
-    const c = item({ category: 'C', interval_value: 10, starts: u('2026-06-01T00:00:00+02:00'), expires: u('2026-06-11T00:00:00+02:00') });
+    const c = item({
+      category: 'C',
+      interval_value: 10,
+      starts: u('2026-06-01T00:00:00+02:00'),
+      expires: u('2026-06-11T00:00:00+02:00'),
+    });
     expect(melStatus(c, u('2026-06-01T00:00:00+02:00'), NO_USE)).toBe('OPEN');
     expect(melStatus(c, u('2026-06-08T00:00:00+02:00'), NO_USE)).toBe('EXPIRING_SOON');
   });
@@ -380,13 +447,25 @@ describe('melStatus', () => {
   });
 
   it('NEXT_FLIGHT is due at once and expires after one flight', () => {
-    const next = item({ category: 'A', interval_type: 'NEXT_FLIGHT', interval_value: null, expires: null, baseline_flights: 100 });
+    const next = item({
+      category: 'A',
+      interval_type: 'NEXT_FLIGHT',
+      interval_value: null,
+      expires: null,
+      baseline_flights: 100,
+    });
     expect(melStatus(next, 0, { flights: 100, cycles: 0, flightDays: 0 })).toBe('EXPIRING_SOON');
     expect(melStatus(next, 0, { flights: 101, cycles: 0, flightDays: 1 })).toBe('EXPIRED');
   });
 
   it('FLIGHTS expires when the flights since baseline reach the value', () => {
-    const f = item({ category: 'A', interval_type: 'FLIGHTS', interval_value: 3, expires: null, baseline_flights: 100 });
+    const f = item({
+      category: 'A',
+      interval_type: 'FLIGHTS',
+      interval_value: 3,
+      expires: null,
+      baseline_flights: 100,
+    });
     expect(melStatus(f, 0, { flights: 101, cycles: 0, flightDays: 0 })).toBe('OPEN');
     expect(melStatus(f, 0, { flights: 102, cycles: 0, flightDays: 0 })).toBe('EXPIRING_SOON');
     expect(melStatus(f, 0, { flights: 103, cycles: 0, flightDays: 0 })).toBe('EXPIRED');
@@ -434,7 +513,12 @@ describe('checkExtension', () => {
 
   it('adds the interval in calendar days across a DST change', () => {
     // Raised 2026-10-20 category C: expires 2026-10-31T00:00+01:00; limit 10 days later, still midnight.
-    const c = item({ category: 'C', interval_value: 10, starts: u('2026-10-21T00:00:00+02:00'), expires: u('2026-10-31T00:00:00+01:00') });
+    const c = item({
+      category: 'C',
+      interval_value: 10,
+      starts: u('2026-10-21T00:00:00+02:00'),
+      expires: u('2026-10-31T00:00:00+01:00'),
+    });
     const at = { ...ok, now: u('2026-10-25T12:00:00+01:00') };
     expect(checkExtension(c, { ...at, extended_until: u('2026-11-10T00:00:00+01:00') })).toEqual({ ok: true });
     expect(checkExtension(c, { ...at, extended_until: u('2026-11-10T00:00:01+01:00') }).ok).toBe(false);
@@ -461,13 +545,22 @@ describe('checkExtension', () => {
   });
 
   it('refuses a second extension', () => {
-    const r = checkExtension(item({ extended: true, extended_until: expires + DAY }), { ...ok, extended_until: expires + 2 * DAY });
+    const r = checkExtension(item({ extended: true, extended_until: expires + DAY }), {
+      ...ok,
+      extended_until: expires + 2 * DAY,
+    });
     expect(r).toEqual({ ok: false, code: 'rejected', reason: 'The item has already been extended once.' });
   });
 
   it('refuses a missing date, a date not after the expiry, or in the past', () => {
-    expect(checkExtension(item(), { ...ok, extended_until: undefined })).toMatchObject({ ok: false, reason: 'The new deadline is required.' });
-    expect(checkExtension(item(), { ...ok, extended_until: null })).toMatchObject({ ok: false, reason: 'The new deadline is required.' });
+    expect(checkExtension(item(), { ...ok, extended_until: undefined })).toMatchObject({
+      ok: false,
+      reason: 'The new deadline is required.',
+    });
+    expect(checkExtension(item(), { ...ok, extended_until: null })).toMatchObject({
+      ok: false,
+      reason: 'The new deadline is required.',
+    });
     expect(checkExtension(item(), { ...ok, extended_until: Number.NaN })).toMatchObject({ ok: false });
     expect(checkExtension(item(), { ...ok, extended_until: expires })).toMatchObject({
       ok: false,
@@ -498,7 +591,10 @@ describe('checkExtension', () => {
       expect(checkExtension(item(), { ...ok, role, extended_until: expires + DAY })).toEqual({ ok: true });
     }
     for (const role of [120, 135, 150, 170, 190, 200, 250]) {
-      expect(checkExtension(item(), { ...ok, role, extended_until: expires + DAY })).toMatchObject({ ok: false, code: 'forbidden' });
+      expect(checkExtension(item(), { ...ok, role, extended_until: expires + DAY })).toMatchObject({
+        ok: false,
+        code: 'forbidden',
+      });
     }
   });
 });
@@ -526,9 +622,10 @@ describe('aircraftBlock', () => {
   });
 
   it('words CDL items and missing fields sensibly', () => {
-    expect(aircraftBlock([{ type: 'CDL', ata_chapter: '52-10', category: null, title: 'Door seal', status: 'EXPIRED' }]).blockReason).toBe(
-      'CDL item 52-10 expired: Door seal',
-    );
+    expect(
+      aircraftBlock([{ type: 'CDL', ata_chapter: '52-10', category: null, title: 'Door seal', status: 'EXPIRED' }])
+        .blockReason,
+    ).toBe('CDL item 52-10 expired: Door seal');
     expect(aircraftBlock([{ ata_chapter: null, category: 'C', title: 'Light', status: 'EXPIRED' }]).blockReason).toBe(
       'MEL item (category C) expired: Light',
     );
@@ -582,7 +679,11 @@ describe('closureStamp', () => {
 
   it('stamps when closing from OPEN or DEFERRED', () => {
     expect(closureStamp(open, 'CLOSED', now, 5)).toEqual({ status: 'CLOSED', closed: now, closed_by: 5 });
-    expect(closureStamp({ ...open, status: 'DEFERRED' }, 'CLOSED', now, 5)).toEqual({ status: 'CLOSED', closed: now, closed_by: 5 });
+    expect(closureStamp({ ...open, status: 'DEFERRED' }, 'CLOSED', now, 5)).toEqual({
+      status: 'CLOSED',
+      closed: now,
+      closed_by: 5,
+    });
   });
 
   it('keeps the stamp on CLOSED to CLOSED', () => {

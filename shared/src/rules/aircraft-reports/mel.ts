@@ -18,7 +18,15 @@ export type IntervalType = (typeof INTERVAL_TYPES)[number];
 /** Interval types measured by aircraft use rather than by the clock (they have no `expires`). */
 export const COUNTER_INTERVAL_TYPES = ['NEXT_FLIGHT', 'FLIGHTS', 'FLIGHT_DAYS', 'CYCLES'] as const;
 
-export const LIMITATION_CODES = ['NO_ETOPS', 'NO_RVSM', 'NO_RNP_AR', 'NO_ICING', 'NO_IFR', 'NO_NIGHT', 'DAY_VFR'] as const;
+export const LIMITATION_CODES = [
+  'NO_ETOPS',
+  'NO_RVSM',
+  'NO_RNP_AR',
+  'NO_ICING',
+  'NO_IFR',
+  'NO_NIGHT',
+  'DAY_VFR',
+] as const;
 export type LimitationCode = (typeof LIMITATION_CODES)[number];
 
 export const REPORT_TYPES = ['DEFECT', 'INFO', 'MEL', 'CDL', 'MAINTENANCE_ACTION', 'SERVICING'] as const;
@@ -97,7 +105,10 @@ export function defaultInterval(
   }
   if (type === 'NEXT_FLIGHT') return { ok: true, interval: { interval_type: type, interval_value: null } };
   if (category === 'A' && type === 'CALENDAR_DAYS') {
-    return { ok: false, reason: 'A category A item cannot use a calendar-days interval; use next flight, flights, flight days or cycles.' };
+    return {
+      ok: false,
+      reason: 'A category A item cannot use a calendar-days interval; use next flight, flights, flight days or cycles.',
+    };
   }
   const value = given?.interval_value;
   if (!isPositiveInteger(value)) {
@@ -213,7 +224,12 @@ export function effectiveExpiry(item: MelItemState): number | null {
   return item.expires;
 }
 
-function counterDeadline(limit: number | null, baseline: number | null, current: number, unit: CounterUnit): MelDeadline {
+function counterDeadline(
+  limit: number | null,
+  baseline: number | null,
+  current: number,
+  unit: CounterUnit,
+): MelDeadline {
   if (!isPositiveInteger(limit) || baseline === null) {
     // Fail safe: without a baseline nobody can prove the window is still open, so it counts as used up.
     const l = isPositiveInteger(limit) ? limit : 0;
@@ -297,7 +313,9 @@ export function checkExtension(
   // Same wall-clock time N calendar days later, so a legacy expiry that is not a midnight is respected.
   const limit = zoned(item.expires, opts.timeZone).plus({ days: item.interval_value }).toUnixInteger();
   if (until > limit) {
-    return reject(`The new deadline may be at most one original interval (${item.interval_value} days) after the current expiry.`);
+    return reject(
+      `The new deadline may be at most one original interval (${item.interval_value} days) after the current expiry.`,
+    );
   }
   return { ok: true };
 }

@@ -7,7 +7,9 @@ export const MEL_MANAGER_ROLES: readonly number[] = MAINTENANCE_ROLES;
  * Part B 6: who is told of a new aircraft report: administrators, managers, instructors,
  * dispatchers, pilots (<= 190) and mechanics; not students nor external auditors (docs/areas/fleet.md).
  */
-export const REPORT_RECIPIENT_ROLES: readonly number[] = ALL_ROLES.filter((r) => r <= ROLES.PILOT || r === ROLES.MECHANIC);
+export const REPORT_RECIPIENT_ROLES: readonly number[] = ALL_ROLES.filter(
+  (r) => r <= ROLES.PILOT || r === ROLES.MECHANIC,
+);
 
 export const aircraftReportGates = {
   /** Extend MEL and CDL items (answers 404 to others, Part B 4.2 item 7). */
@@ -36,7 +38,11 @@ export const mayChangeAircraftReport = (actor: PolicyActor, report: { user_id: s
   allows(aircraftReportGates.melManage, actor.role) || report.user_id === actor.userId;
 
 /** May this actor act on the MEL item of a report (the aircraft's assigned pilot may raise one). */
-export const mayActOnMel = (actor: PolicyActor, action: MelAction, aircraft: { user_id: string | null } | null): boolean =>
+export const mayActOnMel = (
+  actor: PolicyActor,
+  action: MelAction,
+  aircraft: { user_id: string | null } | null,
+): boolean =>
   canActOnMel(action, actor.role, { isAssignedPilot: aircraft !== null && aircraft.user_id === actor.userId });
 
 /** Who manages MEL/CDL items (extend, close) on a screen. */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { allows, ALL_ROLES, ROLES } from '../../roles.ts';
-import { aircraftReportGates, canBeReleaser, mayChangeAircraftReport, mayWriteAircraftReports } from '../aircraft-reports/policy.ts';
+import {
+  aircraftReportGates,
+  canBeReleaser,
+  mayChangeAircraftReport,
+  mayWriteAircraftReports,
+} from '../aircraft-reports/policy.ts';
 import { inventoryGates } from '../inventory/policy.ts';
 import { mayWriteMaintenanceJobs } from '../maintenance-jobs/policy.ts';
 import { mayBook, seesAllBookings } from '../schedules/policy.ts';

@@ -7,7 +7,12 @@ import { allows, type PolicyActor, ROLES, roleGate } from '../../roles.ts';
  */
 
 /** Company managers (Part A 5 "<= 110"): they change the fleet itself. */
-export const FLEET_MANAGER_ROLES = [ROLES.PLATFORM_ADMIN, ROLES.COMPANY_ADMIN, ROLES.OPERATIONS_MANAGER, ROLES.SAFETY_MANAGER] as const;
+export const FLEET_MANAGER_ROLES = [
+  ROLES.PLATFORM_ADMIN,
+  ROLES.COMPANY_ADMIN,
+  ROLES.OPERATIONS_MANAGER,
+  ROLES.SAFETY_MANAGER,
+] as const;
 /** Managers and mechanics: maintenance writes, MEL actions, plan edits (Part B 4.2, 4.3, 5). */
 export const MAINTENANCE_ROLES = [...FLEET_MANAGER_ROLES, ROLES.MECHANIC] as const;
 /** Plans that include aircraft and safety reports, maintenance jobs and plans. */
@@ -23,4 +28,5 @@ export const aircraftGates = {
 } as const;
 
 /** May this actor change aircraft rows offline (the `fleet` collection's push). */
-export const mayEditAircraftOffline = (actor: Pick<PolicyActor, 'role'>): boolean => allows(aircraftGates.editOffline, actor.role);
+export const mayEditAircraftOffline = (actor: Pick<PolicyActor, 'role'>): boolean =>
+  allows(aircraftGates.editOffline, actor.role);

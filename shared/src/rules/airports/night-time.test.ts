@@ -29,7 +29,14 @@ const TROMSO: LatLon = { lat: 69.65, lon: 18.96 };
 const ALTA: LatLon = { lat: 69.976, lon: 23.372 };
 
 /** Independent check: midpoint rule every `step` seconds with the same position model. */
-function bruteForce(dep: LatLon, arr: LatLon, departure: number, arrival: number, step: number, def: NightDefinition = 'official'): number {
+function bruteForce(
+  dep: LatLon,
+  arr: LatLon,
+  departure: number,
+  arrival: number,
+  step: number,
+  def: NightDefinition = 'official',
+): number {
   let total = 0;
   for (let t = departure; t < arrival; t += step) {
     const dt = Math.min(step, arrival - t);
@@ -58,8 +65,16 @@ describe('sunTimes', () => {
   });
 
   it('flags polar day and polar night in Tromso', () => {
-    expect(sunTimes(TROMSO.lat, TROMSO.lon, '2026-06-21', 'Europe/Oslo')).toEqual({ sunrise: null, sunset: null, polar: 'day' });
-    expect(sunTimes(TROMSO.lat, TROMSO.lon, '2026-12-21', 'Europe/Oslo')).toEqual({ sunrise: null, sunset: null, polar: 'night' });
+    expect(sunTimes(TROMSO.lat, TROMSO.lon, '2026-06-21', 'Europe/Oslo')).toEqual({
+      sunrise: null,
+      sunset: null,
+      polar: 'day',
+    });
+    expect(sunTimes(TROMSO.lat, TROMSO.lon, '2026-12-21', 'Europe/Oslo')).toEqual({
+      sunrise: null,
+      sunset: null,
+      polar: 'night',
+    });
   });
 
   it('gives the sunset of the same solar day even after local midnight (Reykjavik, June)', () => {
@@ -118,11 +133,15 @@ describe('isNight', () => {
 
 describe('nightSeconds', () => {
   it('is 0 for a day flight', () => {
-    expect(nightSeconds({ dep: LEMD, arr: LEBL, departure: u('2026-06-21T10:00:00Z'), arrival: u('2026-06-21T11:15:00Z') })).toBe(0);
+    expect(
+      nightSeconds({ dep: LEMD, arr: LEBL, departure: u('2026-06-21T10:00:00Z'), arrival: u('2026-06-21T11:15:00Z') }),
+    ).toBe(0);
   });
 
   it('is the whole flight for a winter evening flight from Madrid (20:00-23:00 UTC)', () => {
-    expect(nightSeconds({ dep: LEMD, arr: LEBL, departure: u('2026-01-15T20:00:00Z'), arrival: u('2026-01-15T23:00:00Z') })).toBe(3 * 3600);
+    expect(
+      nightSeconds({ dep: LEMD, arr: LEBL, departure: u('2026-01-15T20:00:00Z'), arrival: u('2026-01-15T23:00:00Z') }),
+    ).toBe(3 * 3600);
   });
 
   it('is the whole flight for a full night crossing (JFK-LHR in December)', () => {
@@ -178,7 +197,14 @@ describe('nightSeconds', () => {
   });
 
   it('is 0 in polar day even at local midnight (Tromso to Alta in June)', () => {
-    expect(nightSeconds({ dep: TROMSO, arr: ALTA, departure: u('2026-06-21T21:30:00Z'), arrival: u('2026-06-22T00:30:00Z') })).toBe(0);
+    expect(
+      nightSeconds({
+        dep: TROMSO,
+        arr: ALTA,
+        departure: u('2026-06-21T21:30:00Z'),
+        arrival: u('2026-06-22T00:30:00Z'),
+      }),
+    ).toBe(0);
   });
 
   it('is the whole flight in polar night, but civil twilight at noon is not civil night (Tromso, December)', () => {
@@ -194,7 +220,9 @@ describe('nightSeconds', () => {
     // Civil twilight lasts about half an hour at Madrid in June.
     expect(official - civil).toBeGreaterThan(25 * 60);
     expect(official - civil).toBeLessThan(40 * 60);
-    expect(Math.abs(civil - bruteForce(LECU, LECU, flight.departure, flight.arrival, 2, 'civil'))).toBeLessThanOrEqual(2);
+    expect(Math.abs(civil - bruteForce(LECU, LECU, flight.departure, flight.arrival, 2, 'civil'))).toBeLessThanOrEqual(
+      2,
+    );
   });
 
   it('handles short and odd-length flights', () => {
@@ -206,8 +234,12 @@ describe('nightSeconds', () => {
   it('rejects reversed, non-finite or absurdly long flights', () => {
     expect(() => nightSeconds({ dep: LEMD, arr: LEBL, departure: 100, arrival: 50 })).toThrow(RangeError);
     expect(() => nightSeconds({ dep: LEMD, arr: LEBL, departure: 0, arrival: Number.NaN })).toThrow(RangeError);
-    expect(() => nightSeconds({ dep: { lat: Number.NaN, lon: 0 }, arr: LEBL, departure: 0, arrival: 1 })).toThrow(RangeError);
-    expect(() => nightSeconds({ dep: LEMD, arr: LEBL, departure: 0, arrival: MAX_FLIGHT_SECONDS + 1 })).toThrow(RangeError);
+    expect(() => nightSeconds({ dep: { lat: Number.NaN, lon: 0 }, arr: LEBL, departure: 0, arrival: 1 })).toThrow(
+      RangeError,
+    );
+    expect(() => nightSeconds({ dep: LEMD, arr: LEBL, departure: 0, arrival: MAX_FLIGHT_SECONDS + 1 })).toThrow(
+      RangeError,
+    );
   });
 });
 

@@ -53,7 +53,8 @@ export function sunTimes(lat: number, lon: number, date: string, timeZone: strin
   let best = getTimes(new Date(midday), lat, lon);
   for (const offset of [-1, 1]) {
     const candidate = getTimes(new Date(midday + offset * 86_400_000), lat, lon);
-    if (Math.abs(candidate.solarNoon.getTime() - midday) < Math.abs(best.solarNoon.getTime() - midday)) best = candidate;
+    if (Math.abs(candidate.solarNoon.getTime() - midday) < Math.abs(best.solarNoon.getTime() - midday))
+      best = candidate;
   }
   const toUnix = (d: Date | null): number | null => (d === null ? null : Math.round(d.getTime() / 1000));
   return {

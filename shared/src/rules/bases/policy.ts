@@ -11,8 +11,12 @@ export const baseGates = {
 export const maySetDefaultBase = (actor: Pick<PolicyActor, 'role'>): boolean => allows(baseGates.manage, actor.role);
 
 /** Duty entries: staff (<= 170) manage anyone's, everyone else only their own. */
-export const mayManageDutyOf = (actor: PolicyActor, userId: string): boolean => isStaff(actor.role) || userId === actor.userId;
+export const mayManageDutyOf = (actor: PolicyActor, userId: string): boolean =>
+  isStaff(actor.role) || userId === actor.userId;
 
 /** Past entries are duty history: only staff change them. */
-export const mayChangeDutyEntry = (actor: PolicyActor, entry: { end_at: number | string | null }, now: number): boolean =>
-  isStaff(actor.role) || entry.end_at === null || Number(entry.end_at) > now;
+export const mayChangeDutyEntry = (
+  actor: PolicyActor,
+  entry: { end_at: number | string | null },
+  now: number,
+): boolean => isStaff(actor.role) || entry.end_at === null || Number(entry.end_at) > now;

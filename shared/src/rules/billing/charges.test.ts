@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { chargedUser, flightCharges, instructorOf } from './charges.ts';
 
-const flight = { status: 'LANDED', aircraft_id: 'A', pic_id: 'I', sic_id: 'S', supervisor_id: null, block_time: 5400, flight_time: 4500 };
+const flight = {
+  status: 'LANDED',
+  aircraft_id: 'A',
+  pic_id: 'I',
+  sic_id: 'S',
+  supervisor_id: null,
+  block_time: 5400,
+  flight_time: 4500,
+};
 const dual = { pic: 'fi', sic: 'dual', supervisor: 'none' };
 const base = {
   flight,
@@ -28,7 +36,14 @@ describe('flight charges', () => {
     expect(flightCharges({ ...base, basis: 'flight' }).lines[0].amount).toBe(-18150);
   });
   it('uses the aircraft package first, then any-aircraft hours, then money', () => {
-    const c = flightCharges({ ...base, pools: [{ aircraft_id: null, seconds: 1800 }, { aircraft_id: 'A', seconds: 1800 }, { aircraft_id: 'B', seconds: 9999 }] });
+    const c = flightCharges({
+      ...base,
+      pools: [
+        { aircraft_id: null, seconds: 1800 },
+        { aircraft_id: 'A', seconds: 1800 },
+        { aircraft_id: 'B', seconds: 9999 },
+      ],
+    });
     expect(c.lines.map((l) => [l.kind, l.aircraft_id, l.amount, l.package_seconds])).toEqual([
       ['package', 'A', 0, -1800],
       ['package', null, 0, -1800],
@@ -42,12 +57,16 @@ describe('flight charges', () => {
     expect(instructorOf({ ...solo, supervisor_id: 'I' }, { pic: 'pic', sic: 'none', supervisor: 'sup' })).toBeNull();
     expect(flightCharges({ ...base, billed: new Set() })).toEqual({ userId: null, lines: [] });
     expect(flightCharges({ ...base, flight: { ...flight, status: 'DELETED' } })).toEqual({ userId: null, lines: [] });
-    expect(chargedUser({ ...flight, sic_id: 'S' }, { pic: 'exa', sic: 'picus', supervisor: 'none' }, new Set(['S']))).toBe('S');
+    expect(
+      chargedUser({ ...flight, sic_id: 'S' }, { pic: 'exa', sic: 'picus', supervisor: 'none' }, new Set(['S'])),
+    ).toBe('S');
     expect(chargedUser(flight, null, new Set(['I']))).toBe('I');
   });
   it('does not charge instructors for their own instruction, and books nothing at a zero rate', () => {
     const c = flightCharges({ ...base, flight: { ...flight, sic_id: null }, billed: new Set(['I']) });
     expect(c.lines.map((l) => l.kind)).toEqual(['flight']);
-    expect(flightCharges({ ...base, aircraftRates: new Map([['A', 0]]), instructorRates: new Map() }).lines).toEqual([]);
+    expect(flightCharges({ ...base, aircraftRates: new Map([['A', 0]]), instructorRates: new Map() }).lines).toEqual(
+      [],
+    );
   });
 });

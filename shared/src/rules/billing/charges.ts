@@ -82,7 +82,14 @@ export function instructorOf(f: BilledFlight, seats: Seats | null): string | nul
   return byClass.find(([c, u]) => u && INSTRUCTOR_SEATS.includes(c))?.[1] ?? null;
 }
 
-function money(kind: 'flight' | 'instructor', centsPerHour: number, seconds: number, taxBp: number, aircraftId: string | null, description: string): ChargeLine | null {
+function money(
+  kind: 'flight' | 'instructor',
+  centsPerHour: number,
+  seconds: number,
+  taxBp: number,
+  aircraftId: string | null,
+  description: string,
+): ChargeLine | null {
   const net = netFor(centsPerHour, seconds);
   if (net === 0) return null;
   const tax = taxOf(net, taxBp);
@@ -106,11 +113,22 @@ export function flightCharges(input: ChargeInput): FlightCharges {
   const aircraftRate = f.aircraft_id ? input.aircraftRates.get(f.aircraft_id) : undefined;
   if (f.aircraft_id && aircraftRate !== undefined) {
     let left = seconds;
-    const pools = [...input.pools.filter((p) => p.aircraft_id === f.aircraft_id), ...input.pools.filter((p) => p.aircraft_id === null)];
+    const pools = [
+      ...input.pools.filter((p) => p.aircraft_id === f.aircraft_id),
+      ...input.pools.filter((p) => p.aircraft_id === null),
+    ];
     for (const p of pools) {
       const use = Math.min(left, Math.max(0, p.seconds));
       if (use <= 0) continue;
-      lines.push({ kind: 'package', amount: 0, tax: 0, seconds: -use, package_seconds: -use, aircraft_id: p.aircraft_id, description: 'Prepaid hours used' });
+      lines.push({
+        kind: 'package',
+        amount: 0,
+        tax: 0,
+        seconds: -use,
+        package_seconds: -use,
+        aircraft_id: p.aircraft_id,
+        description: 'Prepaid hours used',
+      });
       left -= use;
     }
     const line = left > 0 ? money('flight', aircraftRate, left, input.taxBp, f.aircraft_id, 'Aircraft') : null;

@@ -3,15 +3,32 @@ import { divRound, fromCents, hoursToSeconds, includedTax, netFor, taxBasisPoint
 
 describe('billing money', () => {
   it('rounds half away from zero', () => {
-    expect([divRound(5, 10), divRound(-5, 10), divRound(4, 10), divRound(-4, 10), divRound(15, 10), divRound(-15, 10), divRound(0, 7)]).toEqual([1, -1, 0, 0, 2, -2, 0]);
+    expect([
+      divRound(5, 10),
+      divRound(-5, 10),
+      divRound(4, 10),
+      divRound(-4, 10),
+      divRound(15, 10),
+      divRound(-15, 10),
+      divRound(0, 7),
+    ]).toEqual([1, -1, 0, 0, 2, -2, 0]);
   });
   it('reads amounts with at most two decimals, exactly', () => {
-    expect([toCents(0.1), toCents('0.10'), toCents(12), toCents('-3.5'), toCents(-0.01)]).toEqual([10, 10, 1200, -350, -1]);
-    expect([toCents(0.001), toCents('1.234'), toCents('abc'), toCents(Number.NaN), toCents(1e-7), toCents('')]).toEqual([null, null, null, null, null, null]);
+    expect([toCents(0.1), toCents('0.10'), toCents(12), toCents('-3.5'), toCents(-0.01)]).toEqual([
+      10, 10, 1200, -350, -1,
+    ]);
+    expect([toCents(0.001), toCents('1.234'), toCents('abc'), toCents(Number.NaN), toCents(1e-7), toCents('')]).toEqual(
+      [null, null, null, null, null, null],
+    );
     expect(fromCents(toCents(0.1)! * 3)).toBe(0.3);
   });
   it('converts hours with two decimals to seconds', () => {
-    expect([hoursToSeconds(1), hoursToSeconds('2.5'), hoursToSeconds(0.01), hoursToSeconds(1.005)]).toEqual([3600, 9000, 36, null]);
+    expect([hoursToSeconds(1), hoursToSeconds('2.5'), hoursToSeconds(0.01), hoursToSeconds(1.005)]).toEqual([
+      3600,
+      9000,
+      36,
+      null,
+    ]);
   });
   it('charges rate x time and tax, each rounded to the cent', () => {
     // 1 h 14 min at 135.00/h = 166.50; 21 % of it = 34.965 → 34.97.

@@ -6,7 +6,8 @@
 
 /** Integer division rounded half away from zero (b > 0). */
 export function divRound(a: number, b: number): number {
-  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || b <= 0) throw new RangeError('divRound needs safe integers and a positive divisor');
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || b <= 0)
+    throw new RangeError('divRound needs safe integers and a positive divisor');
   const q = Math.floor((2 * Math.abs(a) + b) / (2 * b));
   return a < 0 && q !== 0 ? -q : q;
 }

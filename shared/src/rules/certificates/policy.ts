@@ -6,4 +6,5 @@ export const certificateGates = {
 } as const;
 
 /** Instructors and above (<= 150) see and change anyone's certificates; everyone else only their own. */
-export const mayManageCertificatesOf = (actor: PolicyActor, userId: string): boolean => userId === actor.userId || actor.role <= ROLES.FLIGHT_INSTRUCTOR;
+export const mayManageCertificatesOf = (actor: PolicyActor, userId: string): boolean =>
+  userId === actor.userId || actor.role <= ROLES.FLIGHT_INSTRUCTOR;

@@ -23,8 +23,14 @@ const dated = (date: string, start: number, end: number, base_id: string | null 
   start_minute: start,
   end_minute: end,
 });
-const closedOn = (date: string, base_id: string | null = null): HoursRow => ({ ...dated(date, 0, 0, base_id), closed: true });
-const closedWeekday = (weekday: number, base_id: string | null = null): HoursRow => ({ ...week(weekday, 0, 0, base_id), closed: true });
+const closedOn = (date: string, base_id: string | null = null): HoursRow => ({
+  ...dated(date, 0, 0, base_id),
+  closed: true,
+});
+const closedWeekday = (weekday: number, base_id: string | null = null): HoursRow => ({
+  ...week(weekday, 0, 0, base_id),
+  closed: true,
+});
 
 /** Unix seconds of a wall-clock reading in a zone. */
 const local = (iso: string, zone: string): number => DateTime.fromISO(iso, { zone }).toUnixInteger();
@@ -60,7 +66,9 @@ describe('validateHoursRows', () => {
   });
 
   it('rejects a weekday outside 0..6 and a malformed or impossible date', () => {
-    expect(validateHoursRows([week(7, 0, 60)])).toEqual(['Row 1: the weekday must be a whole number from 0 (Monday) to 6 (Sunday).']);
+    expect(validateHoursRows([week(7, 0, 60)])).toEqual([
+      'Row 1: the weekday must be a whole number from 0 (Monday) to 6 (Sunday).',
+    ]);
     expect(validateHoursRows([week(1.5, 0, 60)])).toHaveLength(1);
     expect(validateHoursRows([dated('2026-02-30', 0, 60), dated('26-1-1', 0, 60)])).toEqual([
       'Row 1: the override date must be a real date written YYYY-MM-DD.',
@@ -101,9 +109,9 @@ describe('validateHoursRows', () => {
   });
 
   it('rejects two windows overlapping on the same override date, and a window inside another', () => {
-    expect(validateHoursRows([dated('2026-12-24', 480, 1200), dated('2026-12-24', 600, 660), dated('2026-12-31', 600, 660)])).toEqual([
-      'Rows 1 and 2 overlap on 2026-12-24.',
-    ]);
+    expect(
+      validateHoursRows([dated('2026-12-24', 480, 1200), dated('2026-12-24', 600, 660), dated('2026-12-31', 600, 660)]),
+    ).toEqual(['Rows 1 and 2 overlap on 2026-12-24.']);
   });
 
   it('reports every overlapping pair in row order', () => {
@@ -119,7 +127,9 @@ describe('validateHoursRows', () => {
   });
 
   it('keeps invalid rows out of the overlap check', () => {
-    expect(validateHoursRows([week(0, 480, 725), week(0, 600, 900)])).toEqual(['Row 1: the end time must be on the 15-minute grid.']);
+    expect(validateHoursRows([week(0, 480, 725), week(0, 600, 900)])).toEqual([
+      'Row 1: the end time must be on the 15-minute grid.',
+    ]);
   });
 });
 
@@ -132,23 +142,35 @@ describe('resolveDay', () => {
   it('keeps the company open around the clock on other days when it only has a dated override', () => {
     const rows = [closedOn('2026-12-25')];
     expect(resolveDay(rows, null, '2026-12-25')).toEqual({ closed: true, windows: [] });
-    expect(resolveDay(rows, null, '2026-12-26')).toEqual({ closed: false, windows: [{ start_minute: 0, end_minute: 1440 }] });
+    expect(resolveDay(rows, null, '2026-12-26')).toEqual({
+      closed: false,
+      windows: [{ start_minute: 0, end_minute: 1440 }],
+    });
   });
 
   it('applies the company week, and a weekday without a window is closed', () => {
-    expect(resolveDay(COMPANY_WEEK, null, MONDAY)).toEqual({ closed: false, windows: [{ start_minute: 480, end_minute: 1200 }] });
+    expect(resolveDay(COMPANY_WEEK, null, MONDAY)).toEqual({
+      closed: false,
+      windows: [{ start_minute: 480, end_minute: 1200 }],
+    });
     expect(resolveDay(COMPANY_WEEK, null, SATURDAY)).toEqual({ closed: true, windows: [] });
   });
 
   it('lets a base with no rows follow the company week', () => {
     const rows = [...COMPANY_WEEK, week(5, 600, 720, 'other')];
-    expect(resolveDay(rows, 'b1', MONDAY)).toEqual({ closed: false, windows: [{ start_minute: 480, end_minute: 1200 }] });
+    expect(resolveDay(rows, 'b1', MONDAY)).toEqual({
+      closed: false,
+      windows: [{ start_minute: 480, end_minute: 1200 }],
+    });
     expect(resolveDay(rows, 'b1', SATURDAY).closed).toBe(true);
   });
 
   it('lets a base with any weekly row own its whole week: undefined weekdays are closed', () => {
     const rows = [...COMPANY_WEEK, week(5, 540, 840, 'b1')];
-    expect(resolveDay(rows, 'b1', SATURDAY)).toEqual({ closed: false, windows: [{ start_minute: 540, end_minute: 840 }] });
+    expect(resolveDay(rows, 'b1', SATURDAY)).toEqual({
+      closed: false,
+      windows: [{ start_minute: 540, end_minute: 840 }],
+    });
     // Monday is open for the company but the base defines only Saturday.
     expect(resolveDay(rows, 'b1', MONDAY)).toEqual({ closed: true, windows: [] });
     // The company scope itself is untouched.
@@ -163,13 +185,22 @@ describe('resolveDay', () => {
 
   it('gives a base dated override priority over a company override and the weeks', () => {
     const rows = [...COMPANY_WEEK, week(0, 420, 1260, 'b1'), dated(MONDAY, 600, 720), dated(MONDAY, 900, 960, 'b1')];
-    expect(resolveDay(rows, 'b1', MONDAY)).toEqual({ closed: false, windows: [{ start_minute: 900, end_minute: 960 }] });
+    expect(resolveDay(rows, 'b1', MONDAY)).toEqual({
+      closed: false,
+      windows: [{ start_minute: 900, end_minute: 960 }],
+    });
   });
 
   it('gives a company dated override priority over the base week and the company week', () => {
     const rows = [...COMPANY_WEEK, week(0, 420, 1260, 'b1'), dated(MONDAY, 600, 720)];
-    expect(resolveDay(rows, 'b1', MONDAY)).toEqual({ closed: false, windows: [{ start_minute: 600, end_minute: 720 }] });
-    expect(resolveDay(rows, null, MONDAY)).toEqual({ closed: false, windows: [{ start_minute: 600, end_minute: 720 }] });
+    expect(resolveDay(rows, 'b1', MONDAY)).toEqual({
+      closed: false,
+      windows: [{ start_minute: 600, end_minute: 720 }],
+    });
+    expect(resolveDay(rows, null, MONDAY)).toEqual({
+      closed: false,
+      windows: [{ start_minute: 600, end_minute: 720 }],
+    });
     expect(resolveDay(rows, 'b1', '2026-06-08').windows).toEqual([{ start_minute: 420, end_minute: 1260 }]);
   });
 
@@ -236,7 +267,12 @@ describe('resolveRange', () => {
       ['2026-06-08', false],
     ]);
     expect(days[0].windows).toEqual([
-      { start_minute: 480, end_minute: 1200, start: local('2026-06-05T08:00', MADRID), end: local('2026-06-05T20:00', MADRID) },
+      {
+        start_minute: 480,
+        end_minute: 1200,
+        start: local('2026-06-05T08:00', MADRID),
+        end: local('2026-06-05T20:00', MADRID),
+      },
     ]);
     expect(days[1].windows).toEqual([]);
   });
@@ -291,7 +327,13 @@ describe('resolveRange', () => {
 
   it('covers both passes of a repeated hour on the autumn day (start first, end last)', () => {
     // 02:00-03:00 on 2026-10-25 is shown twice in Madrid (03:00 CEST -> 02:00 CET).
-    const [day] = resolveRange([dated('2026-10-25', 120, 180), dated('2026-10-25', 0, 150)], null, '2026-10-25', '2026-10-25', MADRID);
+    const [day] = resolveRange(
+      [dated('2026-10-25', 120, 180), dated('2026-10-25', 0, 150)],
+      null,
+      '2026-10-25',
+      '2026-10-25',
+      MADRID,
+    );
     const [early, repeated] = day.windows;
     expect(early.start).toBe(Date.parse('2026-10-24T22:00:00Z') / 1000);
     expect(early.end).toBe(Date.parse('2026-10-25T01:30:00Z') / 1000); // second 02:30 (CET)
@@ -308,7 +350,12 @@ describe('resolveRange', () => {
   });
 
   it('resolves a base across a range with overrides', () => {
-    const rows = [...COMPANY_WEEK, week(0, 600, 720, 'b1'), closedOn('2026-06-08', 'b1'), dated('2026-06-09', 540, 600)];
+    const rows = [
+      ...COMPANY_WEEK,
+      week(0, 600, 720, 'b1'),
+      closedOn('2026-06-08', 'b1'),
+      dated('2026-06-09', 540, 600),
+    ];
     const days = resolveRange(rows, 'b1', MONDAY, '2026-06-09', 'UTC');
     expect(days.map((d) => d.windows.map((w) => [w.start_minute, w.end_minute]))).toEqual([
       [[600, 720]],
@@ -361,7 +408,14 @@ describe('resolveRange across daylight-saving nights in Europe/Madrid', () => {
   it('the priority order holds on a DST day: base override, then company override, then the base week', () => {
     const rows = [week(6, 480, 1200, 'b1'), dated('2026-03-29', 600, 660), dated('2026-03-29', 540, 600, 'b1')];
     const [base] = resolveRange(rows, 'b1', '2026-03-29', '2026-03-29', MADRID);
-    expect(base.windows).toEqual([{ start_minute: 540, end_minute: 600, start: local('2026-03-29T09:00', MADRID), end: local('2026-03-29T10:00', MADRID) }]);
+    expect(base.windows).toEqual([
+      {
+        start_minute: 540,
+        end_minute: 600,
+        start: local('2026-03-29T09:00', MADRID),
+        end: local('2026-03-29T10:00', MADRID),
+      },
+    ]);
     const [other] = resolveRange(rows, 'b2', '2026-03-29', '2026-03-29', MADRID);
     expect(other.windows.map((w) => [w.start_minute, w.end_minute])).toEqual([[600, 660]]);
     const [company] = resolveRange(rows, null, '2026-03-29', '2026-03-29', MADRID);

@@ -35,10 +35,14 @@ export interface DutyLimits {
   max_flight_hours_year: number | null;
 }
 
-export const limitSeconds = (hours: number | null | undefined): number | null => (hours != null && Number.isFinite(hours) && hours > 0 ? Math.round(hours * 3600) : null);
+export const limitSeconds = (hours: number | null | undefined): number | null =>
+  hours != null && Number.isFinite(hours) && hours > 0 ? Math.round(hours * 3600) : null;
 
 /** Planned or flown duty of a flight or booking (the same margins for both, CONTRACT 7). */
-export const dutySpanOf = (start: number, end: number): Span => ({ start: start - DUTY_BEFORE_SECONDS, end: end + DUTY_AFTER_SECONDS });
+export const dutySpanOf = (start: number, end: number): Span => ({
+  start: start - DUTY_BEFORE_SECONDS,
+  end: end + DUTY_AFTER_SECONDS,
+});
 
 /** The union of spans, sorted; touching spans join. Empty or reversed spans are dropped. */
 export function mergeSpans(spans: readonly Span[]): Span[] {
@@ -77,7 +81,8 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const isIsoDate = (s: string): boolean => ISO_DATE.test(s) && DateTime.fromISO(s, { zone: 'UTC' }).isValid;
 
 /** Midnight starting `date` in `zone`. */
-export const dayStart = (date: string, zone: string): number => DateTime.fromISO(date, { zone }).startOf('day').toUnixInteger();
+export const dayStart = (date: string, zone: string): number =>
+  DateTime.fromISO(date, { zone }).startOf('day').toUnixInteger();
 
 /** The calendar date of an instant in `zone`. */
 export const dateOf = (at: number, zone: string): string => DateTime.fromSeconds(at, { zone }).toISODate() as string;
@@ -117,7 +122,8 @@ export function calendarDays(from: string, to: string, zone: string): CalendarDa
 }
 
 /** Days between two ISO dates, inclusive (calendar arithmetic, no zone). */
-export const daysInclusive = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+export const daysInclusive = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
 /** What is wrong with a `from`/`to` range, or null (the 400 of GET /duty). */
 export function rangeProblem(from: string, to: string): { field: 'from' | 'to'; message: string } | null {
@@ -133,11 +139,19 @@ export function rangeProblem(from: string, to: string): { field: 'from' | 'to'; 
 export function reportWindow(from: string, to: string, zone: string): { start: number; end: number } {
   const toDay = DateTime.fromISO(to, { zone }).startOf('day');
   const end = toDay.plus({ days: 1 }).startOf('day').toUnixInteger();
-  const starts = [dayStart(from, zone), toDay.startOf('year').toUnixInteger(), toDay.plus({ days: 1 }).minus({ months: 12 }).startOf('day').toUnixInteger(), toDay.minus({ days: 27 }).toUnixInteger()];
+  const starts = [
+    dayStart(from, zone),
+    toDay.startOf('year').toUnixInteger(),
+    toDay.plus({ days: 1 }).minus({ months: 12 }).startOf('day').toUnixInteger(),
+    toDay.minus({ days: 27 }).toUnixInteger(),
+  ];
   return { start: Math.min(...starts), end };
 }
 
-const boundsCache = new Map<string, { end: number; d7: number; d28: number; m12: number; yearStart: number; yearEnd: number }>();
+const boundsCache = new Map<
+  string,
+  { end: number; d7: number; d28: number; m12: number; yearStart: number; yearEnd: number }
+>();
 
 /** The instants of the rolling windows and the year ending with day `to` (cached: luxon arithmetic is the slow part). */
 function boundsOf(to: string, zone: string) {
@@ -170,7 +184,12 @@ export interface DutyDay {
 export interface DutyReport {
   days: DutyDay[];
   year: { flight_seconds: number; limit_seconds: number | null };
-  rolling: { duty_7d_seconds: number; duty_28d_seconds: number; flight_28d_seconds: number; flight_12m_seconds: number };
+  rolling: {
+    duty_7d_seconds: number;
+    duty_28d_seconds: number;
+    flight_28d_seconds: number;
+    flight_12m_seconds: number;
+  };
 }
 
 export interface DutyInput {
@@ -183,7 +202,11 @@ export interface DutyInput {
 }
 
 /** Flight seconds (simulators left out) of flights whose off-blocks fall in [from, to). */
-export function flightSecondsWithin(flights: readonly DutyFlight[], from: number, to: number): { seconds: number; count: number } {
+export function flightSecondsWithin(
+  flights: readonly DutyFlight[],
+  from: number,
+  to: number,
+): { seconds: number; count: number } {
   let seconds = 0;
   let count = 0;
   for (const f of flights) {
@@ -195,7 +218,8 @@ export function flightSecondsWithin(flights: readonly DutyFlight[], from: number
 }
 
 /** All duty of a person: entries plus each flight's span, merged. */
-export const dutySpans = (entries: readonly Span[], flights: readonly DutyFlight[]): Span[] => mergeSpans([...entries, ...flights.map((f) => dutySpanOf(f.offblocks, f.onblocks))]);
+export const dutySpans = (entries: readonly Span[], flights: readonly DutyFlight[]): Span[] =>
+  mergeSpans([...entries, ...flights.map((f) => dutySpanOf(f.offblocks, f.onblocks))]);
 
 /**
  * The answer of GET /duty/{userId}.json: the days of [from, to] with duty or
@@ -219,12 +243,22 @@ export function dutyReport(input: DutyInput, from: string, to: string, opts: { a
       if (!byOffblocks[i].simulator) seconds += byOffblocks[i].flight_time;
     }
     if (!opts.allDays && duty === 0 && count === 0) continue;
-    days.push({ date: d.date, duty_seconds: duty, flight_seconds: seconds, flights: count, limit_seconds: dayLimit, exceeded: dayLimit !== null && duty > dayLimit });
+    days.push({
+      date: d.date,
+      duty_seconds: duty,
+      flight_seconds: seconds,
+      flights: count,
+      limit_seconds: dayLimit,
+      exceeded: dayLimit !== null && duty > dayLimit,
+    });
   }
   const { end, d7, d28, m12, yearStart, yearEnd } = boundsOf(to, zone);
   return {
     days,
-    year: { flight_seconds: flightSecondsWithin(input.flights, yearStart, yearEnd).seconds, limit_seconds: limitSeconds(input.limits.max_flight_hours_year) },
+    year: {
+      flight_seconds: flightSecondsWithin(input.flights, yearStart, yearEnd).seconds,
+      limit_seconds: limitSeconds(input.limits.max_flight_hours_year),
+    },
     rolling: {
       duty_7d_seconds: secondsWithin(merged, d7, end),
       duty_28d_seconds: secondsWithin(merged, d28, end),
@@ -310,7 +344,14 @@ export function checkDuty(i: DutyCheckInput): DutyRefusal | null {
  * After a flight is confirmed: which limits the person now exceeds on the
  * flight's day(s) and year (a confirm is never refused; this becomes a warning).
  */
-export function exceededAfter(i: { name: string; flown: Span; duty: readonly Span[]; yearFlightSeconds: number; zone: string; limits: DutyLimits }): DutyRefusal[] {
+export function exceededAfter(i: {
+  name: string;
+  flown: Span;
+  duty: readonly Span[];
+  yearFlightSeconds: number;
+  zone: string;
+  limits: DutyLimits;
+}): DutyRefusal[] {
   const out: DutyRefusal[] = [];
   const dayLimit = limitSeconds(i.limits.max_duty_hours);
   const span = dutySpanOf(i.flown.start, i.flown.end);
@@ -319,7 +360,13 @@ export function exceededAfter(i: { name: string; flown: Span; duty: readonly Spa
     for (const d of calendarDays(dateOf(span.start, i.zone), dateOf(span.end - 1, i.zone), i.zone)) {
       const seconds = secondsWithin(merged, d.start, d.end);
       if (seconds > dayLimit) {
-        out.push({ code: 'DUTY_LIMIT', message: `${i.name} was on duty ${hhmm(seconds)} hours on ${d.date}, over the daily limit of ${hhmm(dayLimit)} hours.`, date: d.date, seconds, limit_seconds: dayLimit });
+        out.push({
+          code: 'DUTY_LIMIT',
+          message: `${i.name} was on duty ${hhmm(seconds)} hours on ${d.date}, over the daily limit of ${hhmm(dayLimit)} hours.`,
+          date: d.date,
+          seconds,
+          limit_seconds: dayLimit,
+        });
         break;
       }
     }

@@ -11,7 +11,8 @@ export const dutyGates = {
 } as const;
 
 /** Own duty, or anyone's for roles <= 170 (else 403). */
-export const mayViewDuty = (actor: PolicyActor, userId: string): boolean => actor.userId === userId || allows(dutyGates.board, actor.role);
+export const mayViewDuty = (actor: PolicyActor, userId: string): boolean =>
+  actor.userId === userId || allows(dutyGates.board, actor.role);
 
 /** The crew duty board and its colours are for the office. */
 export const mayViewBoard = (actor: PolicyActor): boolean => allows(dutyGates.board, actor.role);

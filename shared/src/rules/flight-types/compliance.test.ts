@@ -18,7 +18,12 @@ describe('seat compliance', () => {
       { type: 'SEP', issue: '2025-01-01', expiration: '2026-01-31' },
       { type: 'MED', issue: null, expiration: '2025-09-30' },
     ];
-    expect(seatCompliance(['SEP', 'MED'], held, at, UTC)).toEqual({ compliant: true, ok: ['SEP', 'MED'], required: ['SEP', 'MED'], limit: Date.UTC(2025, 9, 1) / 1000 });
+    expect(seatCompliance(['SEP', 'MED'], held, at, UTC)).toEqual({
+      compliant: true,
+      ok: ['SEP', 'MED'],
+      required: ['SEP', 'MED'],
+      limit: Date.UTC(2025, 9, 1) / 1000,
+    });
   });
 
   it('does not count a certificate not yet issued or expired, and never lapses without expiry', () => {
@@ -27,7 +32,12 @@ describe('seat compliance', () => {
       { type: 'MCC', issue: '2020-01-01', expiration: '2025-06-14' },
       { type: 'FI', issue: null, expiration: null },
     ];
-    expect(seatCompliance(['SEP', 'MCC', 'FI'], held, at, UTC)).toEqual({ compliant: false, ok: ['FI'], required: ['SEP', 'MCC', 'FI'], limit: null });
+    expect(seatCompliance(['SEP', 'MCC', 'FI'], held, at, UTC)).toEqual({
+      compliant: false,
+      ok: ['FI'],
+      required: ['SEP', 'MCC', 'FI'],
+      limit: null,
+    });
     expect(seatCompliance([], held, at, UTC)).toEqual({ compliant: true, ok: [], required: [], limit: null });
   });
 });

@@ -27,7 +27,8 @@ const dayStart = (date: string, zone: string): number | null => {
 export function certificateWindow(c: HeldCertificate, zone: string): { from: number | null; until: number | null } {
   const from = c.issue ? dayStart(c.issue, zone) : null;
   const expStart = c.expiration ? dayStart(c.expiration, zone) : null;
-  const until = expStart === null ? null : Math.floor(DateTime.fromSeconds(expStart, { zone }).plus({ days: 1 }).toSeconds());
+  const until =
+    expStart === null ? null : Math.floor(DateTime.fromSeconds(expStart, { zone }).plus({ days: 1 }).toSeconds());
   return { from, until };
 }
 
@@ -38,7 +39,12 @@ export function certificateWindow(c: HeldCertificate, zone: string): { from: num
  * valid certificates (a type held without expiry never lapses), the soonest of
  * those; null when nothing is required or nothing satisfied ever lapses.
  */
-export function seatCompliance(required: readonly string[], held: readonly HeldCertificate[], at: number, zone: string): SeatCompliance {
+export function seatCompliance(
+  required: readonly string[],
+  held: readonly HeldCertificate[],
+  at: number,
+  zone: string,
+): SeatCompliance {
   const ok: string[] = [];
   let limit: number | null = null;
   for (const type of required) {

@@ -6,4 +6,5 @@ export const flightTypeGates = {
 } as const;
 
 /** Part B 4.5 compliance: staff (<= 170) check anyone, others only themselves. */
-export const mayCheckComplianceOf = (actor: PolicyActor, userId: string): boolean => userId === actor.userId || isStaff(actor.role);
+export const mayCheckComplianceOf = (actor: PolicyActor, userId: string): boolean =>
+  userId === actor.userId || isStaff(actor.role);

@@ -3,7 +3,12 @@ import { cleanRequiredCertificates } from './required-certificates.ts';
 
 describe('cleanRequiredCertificates (Part B 4.5)', () => {
   it('keeps valid catalog pairs in order, normalising the role', () => {
-    expect(cleanRequiredCertificates([{ role: ' PIC ', certificate_type: 'SEP' }, { role: 'sic', certificate_type: ' MCC ' }])).toEqual([
+    expect(
+      cleanRequiredCertificates([
+        { role: ' PIC ', certificate_type: 'SEP' },
+        { role: 'sic', certificate_type: ' MCC ' },
+      ]),
+    ).toEqual([
       { role: 'pic', certificate_type: 'SEP' },
       { role: 'sic', certificate_type: 'MCC' },
     ]);

@@ -11,17 +11,30 @@ describe('flight clock', () => {
   });
 
   it('turns a wall clock into instants, the next day when a time is earlier', () => {
-    const r = instantsFromClock('2025-07-01', { offblocks: '23:30', takeoff: '23:40', landing: '00:20', onblocks: '00:30' }, 'UTC');
+    const r = instantsFromClock(
+      '2025-07-01',
+      { offblocks: '23:30', takeoff: '23:40', landing: '00:20', onblocks: '00:30' },
+      'UTC',
+    );
     expect(r).toEqual({
       ok: true,
-      at: { offblocks: 1751412600, takeoff: 1751413200, landing: 1751415600, onblocks: 1751416200, block_time: 3600, flight_time: 2400 },
+      at: {
+        offblocks: 1751412600,
+        takeoff: 1751413200,
+        landing: 1751415600,
+        onblocks: 1751416200,
+        block_time: 3600,
+        flight_time: 2400,
+      },
     });
     expect(wallClock(1751416200, 'UTC')).toBe('00:30');
     expect(wallClock(null, 'UTC')).toBeNull();
   });
 
   it('saves a flight without times as a draft would be', () => {
-    expect(instantsFromClock('2025-07-01', { offblocks: null, takeoff: null, landing: null, onblocks: null }, MADRID)).toEqual({
+    expect(
+      instantsFromClock('2025-07-01', { offblocks: null, takeoff: null, landing: null, onblocks: null }, MADRID),
+    ).toEqual({
       ok: true,
       at: { offblocks: null, takeoff: null, landing: null, onblocks: null, block_time: 0, flight_time: 0 },
     });

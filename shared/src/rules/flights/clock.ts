@@ -8,7 +8,8 @@ import { DateTime } from 'luxon';
  */
 
 /** Part A 2.2: the company's flight time zone, else the company zone. */
-export const flightZone = (actor: { company: { flightTimezone?: string | null; timezone: string } }): string => actor.company.flightTimezone ?? actor.company.timezone;
+export const flightZone = (actor: { company: { flightTimezone?: string | null; timezone: string } }): string =>
+  actor.company.flightTimezone ?? actor.company.timezone;
 
 export interface FlightClock {
   offblocks: string | null;
@@ -35,11 +36,31 @@ export type ClockResult = { ok: true; at: FlightInstantsOrNone } | { ok: false; 
  */
 export function instantsFromClock(date: string, clock: FlightClock, zone: string): ClockResult {
   if (!clock.offblocks && !clock.takeoff && !clock.landing && !clock.onblocks) {
-    return { ok: true, at: { offblocks: null, takeoff: null, landing: null, onblocks: null, block_time: 0, flight_time: 0 } };
+    return {
+      ok: true,
+      at: { offblocks: null, takeoff: null, landing: null, onblocks: null, block_time: 0, flight_time: 0 },
+    };
   }
-  const r = computeFlightTimes({ date, offblocks: clock.offblocks ?? '', takeoff: clock.takeoff, landing: clock.landing, onblocks: clock.onblocks ?? '', timeZone: zone });
+  const r = computeFlightTimes({
+    date,
+    offblocks: clock.offblocks ?? '',
+    takeoff: clock.takeoff,
+    landing: clock.landing,
+    onblocks: clock.onblocks ?? '',
+    timeZone: zone,
+  });
   if (!r.ok) return { ok: false, errors: r.errors };
-  return { ok: true, at: { offblocks: r.offblocks, takeoff: r.takeoff, landing: r.landing, onblocks: r.onblocks, block_time: r.block_time, flight_time: r.flight_time } };
+  return {
+    ok: true,
+    at: {
+      offblocks: r.offblocks,
+      takeoff: r.takeoff,
+      landing: r.landing,
+      onblocks: r.onblocks,
+      block_time: r.block_time,
+      flight_time: r.flight_time,
+    },
+  };
 }
 
 /**
@@ -64,7 +85,8 @@ export function wallClock(unix: number | null, zone: string): string | null {
 }
 
 /** Midnight starting `date` in `zone`: where a flight without times sorts. */
-export const midnightIn = (date: string, zone: string): number => DateTime.fromISO(date, { zone }).startOf('day').toUnixInteger();
+export const midnightIn = (date: string, zone: string): number =>
+  DateTime.fromISO(date, { zone }).startOf('day').toUnixInteger();
 
 /** Part B 3.1: DELAYED is computed on read from the scheduled off-blocks time. */
 export const statusOnRead = (status: string, offblocks: number | null, now: number): string =>

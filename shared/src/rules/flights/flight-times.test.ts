@@ -15,7 +15,14 @@ const iso = (unix: number, zone: string) => DateTime.fromSeconds(unix, { zone })
 
 describe('computeFlightTimes', () => {
   it('reads wall clock in UTC (Skyline flight zone)', () => {
-    const r = computeFlightTimes({ date: '2026-05-10', offblocks: '09:00', takeoff: '09:10', landing: '10:20', onblocks: '10:30', timeZone: 'UTC' });
+    const r = computeFlightTimes({
+      date: '2026-05-10',
+      offblocks: '09:00',
+      takeoff: '09:10',
+      landing: '10:20',
+      onblocks: '10:30',
+      timeZone: 'UTC',
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(iso(r.offblocks, 'UTC')).toBe('2026-05-10T09:00:00Z');
@@ -24,7 +31,12 @@ describe('computeFlightTimes', () => {
   });
 
   it('reads wall clock in America/New_York (Harbor company zone)', () => {
-    const r = computeFlightTimes({ date: '2026-07-04', offblocks: '14:00', onblocks: '15:15', timeZone: 'America/New_York' });
+    const r = computeFlightTimes({
+      date: '2026-07-04',
+      offblocks: '14:00',
+      onblocks: '15:15',
+      timeZone: 'America/New_York',
+    });
     if (!r.ok) throw new Error('invalid');
     expect(iso(r.offblocks, 'UTC')).toBe('2026-07-04T18:00:00Z');
     expect(r.flight_time).toBe(r.block_time);
@@ -32,7 +44,14 @@ describe('computeFlightTimes', () => {
   });
 
   it('puts a time earlier than the previous one on the next day (across midnight)', () => {
-    const r = computeFlightTimes({ date: '2026-05-10', offblocks: '23:30', takeoff: '23:45', landing: '00:40', onblocks: '00:50', timeZone: 'UTC' });
+    const r = computeFlightTimes({
+      date: '2026-05-10',
+      offblocks: '23:30',
+      takeoff: '23:45',
+      landing: '00:40',
+      onblocks: '00:50',
+      timeZone: 'UTC',
+    });
     if (!r.ok) throw new Error('invalid');
     expect(iso(r.landing!, 'UTC')).toBe('2026-05-11T00:40:00Z');
     expect(r.block_time).toBe(80 * 60);
@@ -41,20 +60,38 @@ describe('computeFlightTimes', () => {
 
   it('counts real elapsed time across a daylight-saving change', () => {
     // 2026-03-29 02:00 Europe/Madrid jumps to 03:00.
-    const r = computeFlightTimes({ date: '2026-03-29', offblocks: '01:30', onblocks: '03:30', timeZone: 'Europe/Madrid' });
+    const r = computeFlightTimes({
+      date: '2026-03-29',
+      offblocks: '01:30',
+      onblocks: '03:30',
+      timeZone: 'Europe/Madrid',
+    });
     if (!r.ok) throw new Error('invalid');
     expect(r.block_time).toBe(3600);
   });
 
   it('rejects malformed times and dates with field errors', () => {
-    const r = computeFlightTimes({ date: '10/05/2026', offblocks: '24:00', takeoff: '9:5', landing: '', onblocks: '', timeZone: 'UTC' });
+    const r = computeFlightTimes({
+      date: '10/05/2026',
+      offblocks: '24:00',
+      takeoff: '9:5',
+      landing: '',
+      onblocks: '',
+      timeZone: 'UTC',
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(Object.keys(r.errors).sort()).toEqual(['date', 'offblocks_time', 'onblocks_time', 'takeoff_time']);
   });
 
   it('requires takeoff and landing together', () => {
-    const r = computeFlightTimes({ date: '2026-05-10', offblocks: '09:00', takeoff: '09:10', onblocks: '10:00', timeZone: 'UTC' });
+    const r = computeFlightTimes({
+      date: '2026-05-10',
+      offblocks: '09:00',
+      takeoff: '09:10',
+      onblocks: '10:00',
+      timeZone: 'UTC',
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.errors.landing_time).toMatch(/both/);
   });
@@ -62,12 +99,20 @@ describe('computeFlightTimes', () => {
 
 describe('formatWallClock', () => {
   it('gives date and HH:MM in the zone', () => {
-    expect(formatWallClock(Date.UTC(2026, 4, 10, 23, 30) / 1000, 'Europe/Madrid')).toEqual({ date: '2026-05-11', time: '01:30' });
+    expect(formatWallClock(Date.UTC(2026, 4, 10, 23, 30) / 1000, 'Europe/Madrid')).toEqual({
+      date: '2026-05-11',
+      time: '01:30',
+    });
   });
 });
 
 describe('findOverlaps', () => {
-  const f = (id: string, off: number, on: number, aircraft = 'A') => ({ id, aircraft_id: aircraft, offblocks: off, onblocks: on });
+  const f = (id: string, off: number, on: number, aircraft = 'A') => ({
+    id,
+    aircraft_id: aircraft,
+    offblocks: off,
+    onblocks: on,
+  });
   it('finds overlapping flights of the same aircraft, ordered by off-blocks, capped', () => {
     const others = [f('c', 50, 150), f('b', 10, 60), f('x', 0, 1000, 'B'), f('t', 200, 300), f('touch', 100, 120)];
     const r = findOverlaps(f('me', 40, 100), others);
@@ -82,7 +127,10 @@ describe('findOverlaps', () => {
     expect(r.overlaps[0].id).toBe('f00');
   });
   it('ignores itself and flights without times', () => {
-    expect(findOverlaps(f('me', 0, 10), [f('me', 0, 10), { id: 'n', aircraft_id: 'A', offblocks: null, onblocks: null }]).total).toBe(0);
+    expect(
+      findOverlaps(f('me', 0, 10), [f('me', 0, 10), { id: 'n', aircraft_id: 'A', offblocks: null, onblocks: null }])
+        .total,
+    ).toBe(0);
   });
 });
 
@@ -116,7 +164,9 @@ function errors(input: ClockOnly, timeZone = 'UTC'): Record<string, string> {
 
 describe('computeFlightTimes: zones and midnight', () => {
   it('reads Europe/Madrid summer time (UTC+2) and returns every instant', () => {
-    expect(times({ date: '2026-07-01', offblocks: '08:00', takeoff: '08:10', landing: '09:20', onblocks: '09:30' }, MADRID)).toEqual({
+    expect(
+      times({ date: '2026-07-01', offblocks: '08:00', takeoff: '08:10', landing: '09:20', onblocks: '09:30' }, MADRID),
+    ).toEqual({
       offblocks: utc('2026-07-01T06:00:00Z'),
       takeoff: utc('2026-07-01T06:10:00Z'),
       landing: utc('2026-07-01T07:20:00Z'),
@@ -127,11 +177,16 @@ describe('computeFlightTimes: zones and midnight', () => {
   });
 
   it('reads Europe/Madrid winter time (UTC+1)', () => {
-    expect(times({ date: '2026-01-15', offblocks: '08:00', onblocks: '09:00' }, MADRID).offblocks).toBe(utc('2026-01-15T07:00:00Z'));
+    expect(times({ date: '2026-01-15', offblocks: '08:00', onblocks: '09:00' }, MADRID).offblocks).toBe(
+      utc('2026-01-15T07:00:00Z'),
+    );
   });
 
   it('reads America/New_York winter time (UTC-5) and crosses midnight into the next UTC and local day', () => {
-    const t = times({ date: '2026-01-15', offblocks: '22:00', takeoff: '22:15', landing: '23:50', onblocks: '00:05' }, NEW_YORK);
+    const t = times(
+      { date: '2026-01-15', offblocks: '22:00', takeoff: '22:15', landing: '23:50', onblocks: '00:05' },
+      NEW_YORK,
+    );
     expect(t.offblocks).toBe(utc('2026-01-16T03:00:00Z'));
     expect(t.onblocks).toBe(utc('2026-01-16T05:05:00Z'));
     expect(formatWallClock(t.onblocks, NEW_YORK)).toEqual({ date: '2026-01-16', time: '00:05' });
@@ -140,20 +195,29 @@ describe('computeFlightTimes: zones and midnight', () => {
   });
 
   it('crosses midnight between off-blocks and takeoff', () => {
-    const t = times({ date: '2026-05-10', offblocks: '23:55', takeoff: '00:05', landing: '01:00', onblocks: '01:10' }, MADRID);
+    const t = times(
+      { date: '2026-05-10', offblocks: '23:55', takeoff: '00:05', landing: '01:00', onblocks: '01:10' },
+      MADRID,
+    );
     expect(formatWallClock(t.takeoff!, MADRID)).toEqual({ date: '2026-05-11', time: '00:05' });
     expect(t.block_time).toBe(75 * 60);
     expect(t.flight_time).toBe(55 * 60);
   });
 
   it('keeps equal consecutive times on the same day (zero duration)', () => {
-    const t = times({ date: '2026-05-10', offblocks: '10:00', takeoff: '10:00', landing: '10:30', onblocks: '10:30' }, 'UTC');
+    const t = times(
+      { date: '2026-05-10', offblocks: '10:00', takeoff: '10:00', landing: '10:30', onblocks: '10:30' },
+      'UTC',
+    );
     expect(t.block_time).toBe(1800);
     expect(t.flight_time).toBe(1800);
   });
 
   it('accepts surrounding spaces and treats blank takeoff and landing as missing', () => {
-    const t = times({ date: '2026-05-10', offblocks: ' 10:00 ', takeoff: ' ', landing: null, onblocks: '11:00' }, 'UTC');
+    const t = times(
+      { date: '2026-05-10', offblocks: ' 10:00 ', takeoff: ' ', landing: null, onblocks: '11:00' },
+      'UTC',
+    );
     expect(t).toMatchObject({ takeoff: null, landing: null, block_time: 3600, flight_time: 3600 });
   });
 });
@@ -175,8 +239,13 @@ describe('computeFlightTimes: daylight-saving days', () => {
   });
 
   it('rejects a time skipped by the spring jump', () => {
-    const e = errors({ date: '2026-03-29', offblocks: '01:30', takeoff: '02:30', landing: '03:10', onblocks: '03:20' }, MADRID);
-    expect(e).toEqual({ takeoff_time: 'Takeoff time 02:30 does not exist on 2026-03-29 in Europe/Madrid (the clocks go forward).' });
+    const e = errors(
+      { date: '2026-03-29', offblocks: '01:30', takeoff: '02:30', landing: '03:10', onblocks: '03:20' },
+      MADRID,
+    );
+    expect(e).toEqual({
+      takeoff_time: 'Takeoff time 02:30 does not exist on 2026-03-29 in Europe/Madrid (the clocks go forward).',
+    });
   });
 
   it('takes the first occurrence of a repeated time', () => {
@@ -194,7 +263,10 @@ describe('computeFlightTimes: daylight-saving days', () => {
 
   it('moves a later time past a repeated-hour instant already used', () => {
     // Off 01:50 CEST, takeoff 02:50 CEST, landing 02:20 CET, on 02:30 CET.
-    const t = times({ date: '2026-10-25', offblocks: '01:50', takeoff: '02:50', landing: '02:20', onblocks: '02:30' }, MADRID);
+    const t = times(
+      { date: '2026-10-25', offblocks: '01:50', takeoff: '02:50', landing: '02:20', onblocks: '02:30' },
+      MADRID,
+    );
     expect(t.landing).toBe(utc('2026-10-25T01:20:00Z'));
     expect(t.onblocks).toBe(utc('2026-10-25T01:30:00Z'));
     expect(t.block_time).toBe(100 * 60);
@@ -209,7 +281,9 @@ describe('computeFlightTimes: validation', () => {
         offblocks_time: 'Off-blocks time must be HH:MM, hours 00 to 23 and minutes 00 to 59.',
       });
     }
-    expect(computeFlightTimes({ date: '2026-05-10', offblocks: '00:00', onblocks: '23:59', timeZone: 'UTC' }).ok).toBe(true);
+    expect(computeFlightTimes({ date: '2026-05-10', offblocks: '00:00', onblocks: '23:59', timeZone: 'UTC' }).ok).toBe(
+      true,
+    );
   });
 
   it('requires off-blocks and on-blocks', () => {
@@ -236,7 +310,9 @@ describe('computeFlightTimes: validation', () => {
 
   it('rejects times out of order that would make a block over 24 hours', () => {
     // Takeoff typed before off-blocks pushes everything to the next day.
-    expect(errors({ date: '2026-05-10', offblocks: '10:00', takeoff: '09:55', landing: '11:00', onblocks: '11:10' })).toEqual({
+    expect(
+      errors({ date: '2026-05-10', offblocks: '10:00', takeoff: '09:55', landing: '11:00', onblocks: '11:10' }),
+    ).toEqual({
       onblocks_time: 'The times span more than 24 hours; check that they are in order.',
     });
     expect(times({ date: '2026-05-10', offblocks: '10:00', onblocks: '09:59' }, 'UTC').block_time).toBe(24 * 3600 - 60);
@@ -267,7 +343,12 @@ describe('findOverlaps: edges', () => {
   });
 
   it('treats touching ends as no overlap on both sides, and containment as overlap', () => {
-    const r = findOverlaps(g('me', 100, 200), [g('before', 0, 100), g('after', 200, 300), g('inside', 120, 130), g('around', 50, 250)]);
+    const r = findOverlaps(g('me', 100, 200), [
+      g('before', 0, 100),
+      g('after', 200, 300),
+      g('inside', 120, 130),
+      g('around', 50, 250),
+    ]);
     expect(r.overlaps.map((o) => o.id)).toEqual(['around', 'inside']);
   });
 
@@ -283,7 +364,10 @@ describe('findOverlaps: edges', () => {
   });
 
   it('defaults the limit to 20, keeps the other fields, and treats a negative limit as zero', () => {
-    const many = Array.from({ length: 25 }, (_, i) => ({ ...g(`f${String(i).padStart(2, '0')}`, i, 1000), callsign: `C${i}` }));
+    const many = Array.from({ length: 25 }, (_, i) => ({
+      ...g(`f${String(i).padStart(2, '0')}`, i, 1000),
+      callsign: `C${i}`,
+    }));
     const r = findOverlaps(g('me', 0, 1000), many);
     expect(r.overlaps).toHaveLength(20);
     expect(r.total).toBe(25);

@@ -6,7 +6,15 @@
  */
 import { DateTime, IANAZone } from 'luxon';
 
-export const FLIGHT_STATUSES = ['DRAFT', 'SCHEDULED', 'DELAYED', 'DISPATCHED', 'LANDED', 'CANCELED', 'DELETED'] as const;
+export const FLIGHT_STATUSES = [
+  'DRAFT',
+  'SCHEDULED',
+  'DELAYED',
+  'DISPATCHED',
+  'LANDED',
+  'CANCELED',
+  'DELETED',
+] as const;
 export type FlightStatus = (typeof FLIGHT_STATUSES)[number];
 /** Stored statuses: DELAYED is computed on read only (Part B 3.1). */
 export const STORED_FLIGHT_STATUSES = FLIGHT_STATUSES.filter((s) => s !== 'DELAYED');
@@ -122,7 +130,8 @@ export function computeFlightTimes(input: FlightClockInput): FlightTimesResult {
     else present.push({ key, label, text, minute });
   }
   if (isBlank(input.takeoff) !== isBlank(input.landing) && !errors.takeoff_time && !errors.landing_time) {
-    errors[isBlank(input.takeoff) ? 'takeoff_time' : 'landing_time'] = 'Give both takeoff and landing times, or neither.';
+    errors[isBlank(input.takeoff) ? 'takeoff_time' : 'landing_time'] =
+      'Give both takeoff and landing times, or neither.';
   }
   if (Object.keys(errors).length > 0 || day === null) return { ok: false, errors };
 
@@ -145,7 +154,12 @@ export function computeFlightTimes(input: FlightClockInput): FlightTimesResult {
     }
     if (candidates.length === 0) {
       const on = new Date((day + dayOffset) * 86_400_000).toISOString().slice(0, 10);
-      return { ok: false, errors: { [entry.key]: `${entry.label} time ${entry.text} does not exist on ${on} in ${zone} (the clocks go forward).` } };
+      return {
+        ok: false,
+        errors: {
+          [entry.key]: `${entry.label} time ${entry.text} does not exist on ${on} in ${zone} (the clocks go forward).`,
+        },
+      };
     }
     const instant: number = later.length > 0 ? later[0] : candidates[candidates.length - 1];
     at[entry.key] = instant;
@@ -224,7 +238,12 @@ export function findOverlaps<T extends TimedFlight>(
  * DELAYED is computed on read, never stored: a SCHEDULED flight more than one hour past its
  * scheduled off-blocks (strictly: exactly one hour late is still SCHEDULED).
  */
-export function flightStatusOnRead<S extends string>(status: S, scheduledOffblocks: number | null, now: number): S | 'DELAYED' {
-  if (status === 'SCHEDULED' && scheduledOffblocks !== null && now > scheduledOffblocks + DELAY_AFTER_SECONDS) return 'DELAYED';
+export function flightStatusOnRead<S extends string>(
+  status: S,
+  scheduledOffblocks: number | null,
+  now: number,
+): S | 'DELAYED' {
+  if (status === 'SCHEDULED' && scheduledOffblocks !== null && now > scheduledOffblocks + DELAY_AFTER_SECONDS)
+    return 'DELAYED';
   return status;
 }

@@ -7,11 +7,18 @@ const highest = Object.fromEntries(FRAT_FACTORS.map((f) => [f.key, f.options[f.o
 describe('scoreFrat', () => {
   it('adds option points and bands them', () => {
     expect(scoreFrat(lowest, null)).toEqual({ ok: true, score: 0, level: 'LOW' });
-    expect(scoreFrat({ ...lowest, weather: 'poor', fatigue: 'some' }, null)).toEqual({ ok: true, score: 8, level: 'MEDIUM' });
+    expect(scoreFrat({ ...lowest, weather: 'poor', fatigue: 'some' }, null)).toEqual({
+      ok: true,
+      score: 8,
+      level: 'MEDIUM',
+    });
   });
 
   it('needs a written mitigation for a HIGH result', () => {
-    expect(scoreFrat(highest, '  ')).toEqual({ ok: false, errors: { mitigation: ['A high-risk assessment needs the mitigation in words'] } });
+    expect(scoreFrat(highest, '  ')).toEqual({
+      ok: false,
+      errors: { mitigation: ['A high-risk assessment needs the mitigation in words'] },
+    });
     expect(scoreFrat(highest, 'Second pilot, daylight only')).toEqual({ ok: true, score: 24, level: 'HIGH' });
   });
 

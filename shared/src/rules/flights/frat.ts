@@ -91,9 +91,11 @@ export function scoreFrat(answers: Record<string, string>, mitigation: string | 
     if (!option) errors[`answers.${f.key}`] = [`Choose one of ${f.options.map((o) => o.key).join(', ')}`];
     else score += option.points;
   }
-  for (const key of Object.keys(answers)) if (!FRAT_FACTORS.some((f) => f.key === key)) errors[`answers.${key}`] = ['Unknown factor'];
+  for (const key of Object.keys(answers))
+    if (!FRAT_FACTORS.some((f) => f.key === key)) errors[`answers.${key}`] = ['Unknown factor'];
   if (Object.keys(errors).length) return { ok: false, errors };
   const level = FRAT_LEVELS.find((l) => score >= l.min)?.level ?? 'LOW';
-  if (level === 'HIGH' && !mitigation?.trim()) return { ok: false, errors: { mitigation: ['A high-risk assessment needs the mitigation in words'] } };
+  if (level === 'HIGH' && !mitigation?.trim())
+    return { ok: false, errors: { mitigation: ['A high-risk assessment needs the mitigation in words'] } };
   return { ok: true, score, level };
 }

@@ -1,13 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { PERMISSION_KEYS, type PermissionKey } from '../../permissions.ts';
 import { ROLES } from '../../roles.ts';
-import { type FlightPeople, mayCancelFlight, mayConfirmFlight, mayDeleteFlight, mayDispatchFlight, mayEditFlight, mayViewFlight, seesAllFlights } from './policy.ts';
+import {
+  type FlightPeople,
+  mayCancelFlight,
+  mayConfirmFlight,
+  mayDeleteFlight,
+  mayDispatchFlight,
+  mayEditFlight,
+  mayViewFlight,
+  seesAllFlights,
+} from './policy.ts';
 
-const perms = (...keys: PermissionKey[]) => Object.fromEntries(PERMISSION_KEYS.map((k) => [k, keys.includes(k)])) as Record<PermissionKey, boolean>;
-const flight = (status: string, people: Partial<FlightPeople> = {}): FlightPeople => ({ status, pic_id: 'pic', sic_id: null, supervisor_id: null, user_id: 'maker', ...people });
+const perms = (...keys: PermissionKey[]) =>
+  Object.fromEntries(PERMISSION_KEYS.map((k) => [k, keys.includes(k)])) as Record<PermissionKey, boolean>;
+const flight = (status: string, people: Partial<FlightPeople> = {}): FlightPeople => ({
+  status,
+  pic_id: 'pic',
+  sic_id: null,
+  supervisor_id: null,
+  user_id: 'maker',
+  ...people,
+});
 
 describe('flights policy', () => {
-  const office = { userId: 'office', role: ROLES.DISPATCHER, perms: perms('Flight.create', 'Flight.edit', 'Flight.confirm') };
+  const office = {
+    userId: 'office',
+    role: ROLES.DISPATCHER,
+    perms: perms('Flight.create', 'Flight.edit', 'Flight.confirm'),
+  };
   const pic = { userId: 'pic', role: ROLES.PILOT, perms: perms('Flight.create') };
   const stranger = { userId: 'x', role: ROLES.PILOT, perms: perms('Flight.create', 'Flight.edit', 'Flight.confirm') };
 

@@ -25,9 +25,11 @@ export const UNCONFIRMED: readonly string[] = ['DRAFT', 'SCHEDULED', 'DISPATCHED
 
 /** Staff (<= 170) list and act on every flight of the company; others on the ones they are involved in. */
 export const seesAllFlights = (a: Pick<PolicyActor, 'role'>): boolean => isStaff(a.role);
-export const isCrew = (a: PolicyActor, f: Omit<FlightPeople, 'status' | 'user_id'>) => a.userId === f.pic_id || a.userId === f.sic_id || a.userId === f.supervisor_id;
+export const isCrew = (a: PolicyActor, f: Omit<FlightPeople, 'status' | 'user_id'>) =>
+  a.userId === f.pic_id || a.userId === f.sic_id || a.userId === f.supervisor_id;
 /** The `involved` row scope of the flights collection: crew or creator. */
-export const isInvolved = (a: PolicyActor, f: Omit<FlightPeople, 'status'>) => FLIGHT_INVOLVED_FIELDS.some((k) => f[k] === a.userId);
+export const isInvolved = (a: PolicyActor, f: Omit<FlightPeople, 'status'>) =>
+  FLIGHT_INVOLVED_FIELDS.some((k) => f[k] === a.userId);
 const isClosed = (f: FlightPeople) => f.status === 'CANCELED' || f.status === 'DELETED';
 
 /** Part B 4.6 item 2: roles above 170 see flights they are involved in, or of the aircraft they own. */
@@ -40,7 +42,8 @@ export const reachesFlight = (a: PolicyActor, f: Omit<FlightPeople, 'status'>) =
 export const mayCreateFlight = (a: FlightPolicyActor) => a.perms['Flight.create'];
 
 /** Log a flight with these people: staff any, others only one they are PIC, SIC or supervisor of. */
-export const mayLogFlightWith = (a: PolicyActor, f: Omit<FlightPeople, 'status' | 'user_id'>) => seesAllFlights(a) || isCrew(a, f);
+export const mayLogFlightWith = (a: PolicyActor, f: Omit<FlightPeople, 'status' | 'user_id'>) =>
+  seesAllFlights(a) || isCrew(a, f);
 
 /**
  * Edit: never a canceled or deleted flight; a LANDED one only with Flight.edit
@@ -53,23 +56,27 @@ export function mayEditFlight(a: FlightPolicyActor, f: FlightPeople): boolean {
   return a.perms['Flight.edit'] || (a.perms['Flight.create'] && isInvolved(a, f));
 }
 
-export const mayConfirmFlight = (a: FlightPolicyActor, f: FlightPeople) => UNCONFIRMED.includes(f.status) && a.perms['Flight.confirm'] && reachesFlight(a, f);
+export const mayConfirmFlight = (a: FlightPolicyActor, f: FlightPeople) =>
+  UNCONFIRMED.includes(f.status) && a.perms['Flight.confirm'] && reachesFlight(a, f);
 
 /** Part B 4.6 item 3: any of the three keys, or crew, or creator (within what the caller can see). */
 export const mayCancelFlight = (a: FlightPolicyActor, f: FlightPeople) =>
-  reachesFlight(a, f) && (a.perms['Flight.create'] || a.perms['Flight.edit'] || a.perms['Flight.confirm'] || isInvolved(a, f));
+  reachesFlight(a, f) &&
+  (a.perms['Flight.create'] || a.perms['Flight.edit'] || a.perms['Flight.confirm'] || isInvolved(a, f));
 
 /**
  * Part B 4.6 item 5: Flight.create or Flight.edit, or creator, PIC, SIC, supervisor.
  * An aircraft with an EXPIRED MEL or CDL item is not dispatched by anyone
  * (`aircraftBlock` in rules/aircraft-reports/mel.ts, asked after this).
  */
-export const mayDispatchFlight = (a: FlightPolicyActor, f: FlightPeople) => reachesFlight(a, f) && (a.perms['Flight.create'] || a.perms['Flight.edit'] || isInvolved(a, f));
+export const mayDispatchFlight = (a: FlightPolicyActor, f: FlightPeople) =>
+  reachesFlight(a, f) && (a.perms['Flight.create'] || a.perms['Flight.edit'] || isInvolved(a, f));
 
 export const mayDeleteFlight = (a: FlightPolicyActor, f: FlightPeople) => !isClosed(f) && mayCancelFlight(a, f);
 
 /** FRAT: the crew or staff assess a flight before dispatch. */
-export const mayAssessFlight = (a: PolicyActor, f: Omit<FlightPeople, 'status' | 'user_id'>) => seesAllFlights(a) || isCrew(a, f);
+export const mayAssessFlight = (a: PolicyActor, f: Omit<FlightPeople, 'status' | 'user_id'>) =>
+  seesAllFlights(a) || isCrew(a, f);
 
 /** The screen a role starts on: flight instructors, dispatchers, pilots and students on their flights; the others on the fleet. */
 export const startsOnFlights = (role: number): boolean => role >= ROLES.FLIGHT_INSTRUCTOR && role <= ROLES.STUDENT;

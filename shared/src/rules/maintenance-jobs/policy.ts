@@ -10,4 +10,5 @@ export const maintenanceJobGates = {
 } as const;
 
 /** REST writes and the device's push of the `fleet` collection's jobs ask the same rule. */
-export const mayWriteMaintenanceJobs = (actor: Pick<PolicyActor, 'role'>): boolean => allows(maintenanceJobGates.write, actor.role);
+export const mayWriteMaintenanceJobs = (actor: Pick<PolicyActor, 'role'>): boolean =>
+  allows(maintenanceJobGates.write, actor.role);

@@ -19,7 +19,12 @@ const STEP: Record<Exclude<PlanRepeat, 'NEVER'>, DurationLikeObject> = {
  * the last day of February; DST does not shift the wall-clock time). An action
  * repeating NEVER is due by hours or landings only: its job has no start date.
  */
-export function nextJobStart(repeat: string, finish: number, crsExpiration: number | null, timeZone: string): number | null {
+export function nextJobStart(
+  repeat: string,
+  finish: number,
+  crsExpiration: number | null,
+  timeZone: string,
+): number | null {
   if (crsExpiration !== null) return crsExpiration;
   if (repeat === 'NEVER' || !(repeat in STEP)) return null;
   return DateTime.fromSeconds(finish, { zone: timeZone })
@@ -32,9 +37,14 @@ export function nextJobStart(repeat: string, finish: number, crsExpiration: numb
  * the first; the first when there is no current. `current` keeps its place even
  * when it was deleted or unlinked since.
  */
-export function nextInOrder<P extends { id: string; sort_order: number }>(linked: readonly P[], current: { id: string; sort_order: number } | null | undefined): P | null {
+export function nextInOrder<P extends { id: string; sort_order: number }>(
+  linked: readonly P[],
+  current: { id: string; sort_order: number } | null | undefined,
+): P | null {
   if (!linked.length) return null;
   if (!current) return linked[0];
-  const after = linked.find((p) => p.sort_order > current.sort_order || (p.sort_order === current.sort_order && p.id > current.id));
+  const after = linked.find(
+    (p) => p.sort_order > current.sort_order || (p.sort_order === current.sort_order && p.id > current.id),
+  );
   return after ?? linked[0];
 }

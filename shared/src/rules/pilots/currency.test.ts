@@ -31,7 +31,11 @@ describe('parseCurrencyParams', () => {
 
   it('falls back to the default for non-numeric, empty or null values', () => {
     expect(parseCurrencyParams('abc', '', null)).toEqual({ landingsDays: 30, nightLandingsDays: 90, hoursDays: 90 });
-    expect(parseCurrencyParams('30days', 'null', 'Infinity')).toEqual({ landingsDays: 30, nightLandingsDays: 90, hoursDays: 90 });
+    expect(parseCurrencyParams('30days', 'null', 'Infinity')).toEqual({
+      landingsDays: 30,
+      nightLandingsDays: 90,
+      hoursDays: 90,
+    });
   });
 
   it('falls back to the default below 1', () => {
@@ -39,7 +43,11 @@ describe('parseCurrencyParams', () => {
   });
 
   it('clamps above 999 to 999', () => {
-    expect(parseCurrencyParams('1000', 5000, '1e6')).toEqual({ landingsDays: 999, nightLandingsDays: 999, hoursDays: 999 });
+    expect(parseCurrencyParams('1000', 5000, '1e6')).toEqual({
+      landingsDays: 999,
+      nightLandingsDays: 999,
+      hoursDays: 999,
+    });
     expect(parseCurrencyParams(999, 1, 1)).toEqual({ landingsDays: 999, nightLandingsDays: 1, hoursDays: 1 });
   });
 
@@ -106,7 +114,10 @@ describe('checkCurrency', () => {
   });
 
   it('treats missing night landings as zero', () => {
-    const flights: CurrencyFlight[] = [{ onblocks: NOW - DAY, landings: 3, block_time: HOUR }, { ...f(2), night_landings: null }];
+    const flights: CurrencyFlight[] = [
+      { onblocks: NOW - DAY, landings: 3, block_time: HOUR },
+      { ...f(2), night_landings: null },
+    ];
     expect(checkCurrency({ flights, now: NOW }).windows.night_landings.count).toBe(0);
   });
 

@@ -25,7 +25,11 @@ export interface CurrencyRequirements {
   hours: number;
 }
 
-export const DEFAULT_CURRENCY_REQUIREMENTS: Readonly<CurrencyRequirements> = { landings: 3, night_landings: 1, hours: 0 };
+export const DEFAULT_CURRENCY_REQUIREMENTS: Readonly<CurrencyRequirements> = {
+  landings: 3,
+  night_landings: 1,
+  hours: 0,
+};
 
 export interface CurrencyParams {
   landingsDays: number;
@@ -65,7 +69,12 @@ type DaysParam = string | number | null | undefined;
 
 /** One path segment to a whole number of days (see the module comment for the clamp). */
 function parseDays(value: DaysParam, fallback: number): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : Number.NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value.trim())
+        : Number.NaN;
   if (!Number.isFinite(n)) return fallback;
   const days = Math.trunc(n);
   if (days < 1) return fallback;
@@ -80,7 +89,8 @@ export function parseCurrencyParams(d1?: DaysParam, d2?: DaysParam, d3?: DaysPar
   };
 }
 
-const nonNegative = (v: number | null | undefined): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+const nonNegative = (v: number | null | undefined): number =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
 
 /** Flights whose onblocks lies in the rolling window of `days` ending at `now` (both ends included). */
 export function flightsInWindow<T extends { onblocks: number }>(flights: readonly T[], now: number, days: number): T[] {
@@ -112,8 +122,18 @@ export function checkCurrency(input: CurrencyInput): CurrencyResult {
   const seconds = Math.round(sum(params.hoursDays, (f) => nonNegative(f.block_time)));
 
   const windows = {
-    landings: { days: params.landingsDays, count: landings, required: landingsRequired, current: landings >= landingsRequired },
-    night_landings: { days: params.nightLandingsDays, count: night, required: nightRequired, current: night >= nightRequired },
+    landings: {
+      days: params.landingsDays,
+      count: landings,
+      required: landingsRequired,
+      current: landings >= landingsRequired,
+    },
+    night_landings: {
+      days: params.nightLandingsDays,
+      count: night,
+      required: nightRequired,
+      current: night >= nightRequired,
+    },
     hours: { days: params.hoursDays, seconds, required_seconds: requiredSeconds, current: seconds >= requiredSeconds },
   };
   return { windows, current: windows.landings.current && windows.night_landings.current && windows.hours.current };

@@ -36,11 +36,22 @@ function flight(over: Partial<LogbookFlight> = {}, types: Partial<LogbookFlight[
     multiengine: false,
     aircraft: SEP,
     ...over,
-    flight_type: { name: 'Solo', pic_flight_time: 'pic', sic_flight_time: 'none', supervisor_flight_time: 'none', ...types },
+    flight_type: {
+      name: 'Solo',
+      pic_flight_time: 'pic',
+      sic_flight_time: 'none',
+      supervisor_flight_time: 'none',
+      ...types,
+    },
   };
 }
 
-function totals(flights: LogbookFlight[], userId: string | number = ME, previousHours: number | string | null = 0, other = 0): LogbookTotals {
+function totals(
+  flights: LogbookFlight[],
+  userId: string | number = ME,
+  previousHours: number | string | null = 0,
+  other = 0,
+): LogbookTotals {
   return computeLogbookTotals({ userId, flights, previousHours, otherCompaniesSeconds: other });
 }
 
@@ -50,11 +61,26 @@ function lines(t: LogbookTotals): Partial<Record<FunctionKey, number>> {
 }
 
 /** The flight with `classification` in the PIC seat, as the pilot. */
-const asPic = (classification: string, aircraft = SEP) => totals([flight({ aircraft }, { pic_flight_time: classification })]);
+const asPic = (classification: string, aircraft = SEP) =>
+  totals([flight({ aircraft }, { pic_flight_time: classification })]);
 
 describe('classifications', () => {
   it('exports the allowed and removed values', () => {
-    expect(CLASSIFICATIONS).toEqual(['pic', 'picus', 'sic', 'fi', 'dual', 'cri', 'iri', 'fifi', 'sfi', 'tri', 'exa', 'sup', 'none']);
+    expect(CLASSIFICATIONS).toEqual([
+      'pic',
+      'picus',
+      'sic',
+      'fi',
+      'dual',
+      'cri',
+      'iri',
+      'fifi',
+      'sfi',
+      'tri',
+      'exa',
+      'sup',
+      'none',
+    ]);
     expect(REMOVED_CLASSIFICATIONS).toEqual(['copic', 'tre']);
     expect(isClassification('fi')).toBe(true);
     expect(isClassification('tre')).toBe(false);
@@ -177,7 +203,9 @@ describe('computeLogbookTotals: rollup rules', () => {
     expect(t.total_time).toBe(HOUR);
     expect(t.average).toBe(HOUR);
     // Two seats that both mean PIC still give PIC once.
-    const twice = totals([flight({ sic_id: ME, aircraft: MULTI }, { pic_flight_time: 'pic', sic_flight_time: 'picus' })]);
+    const twice = totals([
+      flight({ sic_id: ME, aircraft: MULTI }, { pic_flight_time: 'pic', sic_flight_time: 'picus' }),
+    ]);
     expect(lines(twice)).toEqual({ PIC: HOUR, PICUS: HOUR });
     expect(twice.total_time).toBe(HOUR);
   });
@@ -256,7 +284,15 @@ describe('computeLogbookTotals: rollup rules', () => {
 
   it('returns the full response shape with zeros when there are no flights', () => {
     const t = totals([]);
-    expect(Object.keys(t).sort()).toEqual(['average', 'flight_time', 'flight_types', 'functions', 'rules', 'total_time', 'user']);
+    expect(Object.keys(t).sort()).toEqual([
+      'average',
+      'flight_time',
+      'flight_types',
+      'functions',
+      'rules',
+      'total_time',
+      'user',
+    ]);
     expect(Object.keys(t.functions)).toEqual([...FUNCTION_KEYS]);
     expect(Object.keys(t.rules)).toEqual(['VFR', 'IFR', 'SIM', 'Cross Country', 'Night', 'Multi Engine']);
     for (const line of [...Object.values(t.functions), ...Object.values(t.rules)]) {

@@ -5,7 +5,21 @@
 import { z } from 'zod';
 
 /** Seat classifications of a flight type (Part B 2.6). */
-export const CLASSIFICATIONS = ['pic', 'picus', 'sic', 'fi', 'dual', 'cri', 'iri', 'fifi', 'sfi', 'tri', 'exa', 'sup', 'none'] as const;
+export const CLASSIFICATIONS = [
+  'pic',
+  'picus',
+  'sic',
+  'fi',
+  'dual',
+  'cri',
+  'iri',
+  'fifi',
+  'sfi',
+  'tri',
+  'exa',
+  'sup',
+  'none',
+] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
 export const ZClassification = z.enum(CLASSIFICATIONS);
 
@@ -16,7 +30,20 @@ export function isClassification(value: unknown): value is Classification {
   return typeof value === 'string' && (CLASSIFICATIONS as readonly string[]).includes(value);
 }
 
-export const FUNCTION_KEYS = ['FI', 'PIC', 'SIC', 'DUAL', 'PICUS', 'CRI', 'IRI', 'FIFI', 'SFI', 'TRI', 'EXA', 'SUPERVISOR'] as const;
+export const FUNCTION_KEYS = [
+  'FI',
+  'PIC',
+  'SIC',
+  'DUAL',
+  'PICUS',
+  'CRI',
+  'IRI',
+  'FIFI',
+  'SFI',
+  'TRI',
+  'EXA',
+  'SUPERVISOR',
+] as const;
 export type FunctionKey = (typeof FUNCTION_KEYS)[number];
 
 export const RULE_KEYS = ['VFR', 'IFR', 'SIM', 'Cross Country', 'Night', 'Multi Engine'] as const;
@@ -186,17 +213,24 @@ export function computeLogbookTotals(input: LogbookTotalsInput): LogbookTotals {
     for (const key of RULE_KEYS) ruleTotals[key] += rules[key];
   }
 
-  const hours = typeof input.previousHours === 'string' ? Number.parseFloat(input.previousHours) : (input.previousHours ?? 0);
+  const hours =
+    typeof input.previousHours === 'string' ? Number.parseFloat(input.previousHours) : (input.previousHours ?? 0);
   return {
-    user: { id: input.userId, previous_time: seconds(hours * 3600), other_companies: seconds(input.otherCompaniesSeconds) },
+    user: {
+      id: input.userId,
+      previous_time: seconds(hours * 3600),
+      other_companies: seconds(input.otherCompaniesSeconds),
+    },
     average: counted === 0 ? 0 : Math.round(total / counted),
     total_time: total,
     flight_time: total - ruleTotals.SIM,
     flight_types: flightTypes,
-    functions: Object.fromEntries(FUNCTION_KEYS.map((k) => [k, { icon: FUNCTION_ICONS[k], time: functionTimes[k] }])) as Record<
-      FunctionKey,
+    functions: Object.fromEntries(
+      FUNCTION_KEYS.map((k) => [k, { icon: FUNCTION_ICONS[k], time: functionTimes[k] }]),
+    ) as Record<FunctionKey, TimeLine>,
+    rules: Object.fromEntries(RULE_KEYS.map((k) => [k, { icon: RULE_ICONS[k], time: ruleTotals[k] }])) as Record<
+      RuleKey,
       TimeLine
     >,
-    rules: Object.fromEntries(RULE_KEYS.map((k) => [k, { icon: RULE_ICONS[k], time: ruleTotals[k] }])) as Record<RuleKey, TimeLine>,
   };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { localHoursByMonth, localRoutes, localStatsFlightTypes, localStatsRules, localTotals, normaliseColor, type ReportFlight } from './local.ts';
+import {
+  localHoursByMonth,
+  localRoutes,
+  localStatsFlightTypes,
+  localStatsRules,
+  localTotals,
+  normaliseColor,
+  type ReportFlight,
+} from './local.ts';
 
 const at = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const f = (o: Partial<ReportFlight>): ReportFlight => ({
@@ -23,18 +31,34 @@ describe('reports from flight rows (the offline logbook)', () => {
   const flights = [
     f({}),
     f({ pic_id: 'P', sic_id: 'P', block_time: 600, landings: 3 }), // both seats: once
-    f({ pic_id: 'Q', sic_id: 'P', rules: null, flight_type_id: null, date: '2024-02-01', starts: at('2024-02-01T10:00:00Z') }),
+    f({
+      pic_id: 'Q',
+      sic_id: 'P',
+      rules: null,
+      flight_type_id: null,
+      date: '2024-02-01',
+      starts: at('2024-02-01T10:00:00Z'),
+    }),
     f({ status: 'DRAFT', block_time: 9999 }),
     f({ pic_id: 'Q', aircraft_id: 'B', departure_airport: 'ZZZZ' }),
   ];
   it('counts LANDED flights of the pilot once, PIC or SIC', () => {
     expect(localTotals(flights, { userId: 'P', aircraftId: null })).toEqual({ seconds: 7800, flights: 3, landings: 5 });
     expect(localTotals(flights, { userId: null, aircraftId: 'B' })).toEqual({ seconds: 3600, flights: 1, landings: 1 });
-    expect(localTotals(flights, { userId: 'P', aircraftId: null }, { since: at('2024-03-01T00:00:00Z') }).flights).toBe(2);
+    expect(localTotals(flights, { userId: 'P', aircraftId: null }, { since: at('2024-03-01T00:00:00Z') }).flights).toBe(
+      2,
+    );
   });
   it('rules, types, months and routes in the server order', () => {
-    expect(localStatsRules(flights, { userId: 'P', aircraftId: null }).rules.map((r) => r.rule)).toEqual(['VFR', 'NONE']);
-    const types = localStatsFlightTypes(flights, { userId: 'P', aircraftId: null }, new Map([['T', { name: 'Solo', color: 'ABCDEF' }]]));
+    expect(localStatsRules(flights, { userId: 'P', aircraftId: null }).rules.map((r) => r.rule)).toEqual([
+      'VFR',
+      'NONE',
+    ]);
+    const types = localStatsFlightTypes(
+      flights,
+      { userId: 'P', aircraftId: null },
+      new Map([['T', { name: 'Solo', color: 'ABCDEF' }]]),
+    );
     expect(types.types).toEqual([
       { id: 'T', name: 'Solo', color: '#abcdef', total: 4200 },
       { id: null, name: 'No flight type', color: '#9e9e9e', total: 3600 },
@@ -46,7 +70,11 @@ describe('reports from flight rows (the offline logbook)', () => {
     ]);
     const coords = (c: string) => (c === 'ZZZZ' ? null : { icao: c, lat: 1, lon: 2 });
     expect(localRoutes(flights, { userId: null, aircraftId: 'B' }, coords).routes).toEqual([]);
-    expect(localRoutes(flights, { userId: 'P', aircraftId: null }, coords).routes[0]).toMatchObject({ from: 'LECU', to: 'LEMG', flights: 3 });
+    expect(localRoutes(flights, { userId: 'P', aircraftId: null }, coords).routes[0]).toMatchObject({
+      from: 'LECU',
+      to: 'LEMG',
+      flights: 3,
+    });
     expect(normaliseColor('#FfF')).toBe('#fff');
     expect(normaliseColor('red')).toBe('#9e9e9e');
   });

@@ -49,7 +49,11 @@ export interface LocalTotals {
 }
 
 /** `total_hours`, `total_flights`, `total_landings` (off-blocks after `since`, on-blocks before `to`). */
-export function localTotals(flights: readonly ReportFlight[], scope: ReportScope, filter: { since?: number; to?: number | null } = {}): LocalTotals {
+export function localTotals(
+  flights: readonly ReportFlight[],
+  scope: ReportScope,
+  filter: { since?: number; to?: number | null } = {},
+): LocalTotals {
   let seconds = 0;
   let landings = 0;
   let count = 0;
@@ -99,9 +103,14 @@ export interface FlightTypeInfo {
 }
 
 /** `stats_flight_types` body: time per flight type, most first; untyped as `id: null`, a type not known as `Deleted type`. */
-export function localStatsFlightTypes(flights: readonly ReportFlight[], scope: ReportScope, types: ReadonlyMap<string, FlightTypeInfo>) {
+export function localStatsFlightTypes(
+  flights: readonly ReportFlight[],
+  scope: ReportScope,
+  types: ReadonlyMap<string, FlightTypeInfo>,
+) {
   const by = new Map<string | null, number>();
-  for (const f of scopeFlights(flights, scope)) by.set(f.flight_type_id, (by.get(f.flight_type_id) ?? 0) + n(f.block_time));
+  for (const f of scopeFlights(flights, scope))
+    by.set(f.flight_type_id, (by.get(f.flight_type_id) ?? 0) + n(f.block_time));
   const rows = [...by.entries()].map(([id, total]) => {
     const t = id ? types.get(id) : undefined;
     return { id, name: id ? (t?.name ?? 'Deleted type') : 'No flight type', color: normaliseColor(t?.color), total };
@@ -111,7 +120,13 @@ export function localStatsFlightTypes(flights: readonly ReportFlight[], scope: R
 }
 
 /** `flight_hours_by_month` body: zero-filled buckets, newest first, by the flight-zone `date`. */
-export function localHoursByMonth(flights: readonly ReportFlight[], scope: ReportScope, now: number, zone: string, months: number): MonthBucket[] {
+export function localHoursByMonth(
+  flights: readonly ReportFlight[],
+  scope: ReportScope,
+  now: number,
+  zone: string,
+  months: number,
+): MonthBucket[] {
   const buckets = emptyMonthBuckets(now, zone, months);
   const firstDate = firstBucketDate(buckets);
   const by = new Map<string, { month: string; seconds: number; flights: number; landings: number }>();
@@ -134,7 +149,11 @@ export interface RouteCoordinates {
 }
 
 /** `pilots_airports` body: routes with counts, most flown first; a route whose airport has no coordinates is dropped. */
-export function localRoutes(flights: readonly ReportFlight[], scope: ReportScope, airport: (code: string) => RouteCoordinates | null | undefined) {
+export function localRoutes(
+  flights: readonly ReportFlight[],
+  scope: ReportScope,
+  airport: (code: string) => RouteCoordinates | null | undefined,
+) {
   const by = new Map<string, { from: string; to: string; flights: number }>();
   for (const f of scopeFlights(flights, scope)) {
     if (f.departure_airport === null || f.landing_airport === null) continue;
@@ -143,13 +162,23 @@ export function localRoutes(flights: readonly ReportFlight[], scope: ReportScope
     r.flights++;
     by.set(key, r);
   }
-  const grouped = [...by.values()].sort((a, b) => b.flights - a.flights || byText(a.from, b.from) || byText(a.to, b.to));
+  const grouped = [...by.values()].sort(
+    (a, b) => b.flights - a.flights || byText(a.from, b.from) || byText(a.to, b.to),
+  );
   const routes = [];
   for (const r of grouped) {
     const a = airport(r.from.toUpperCase());
     const b = airport(r.to.toUpperCase());
     if (!a || !b) continue;
-    routes.push({ from: a.icao, to: b.icao, from_lat: a.lat, from_lon: a.lon, to_lat: b.lat, to_lon: b.lon, flights: r.flights });
+    routes.push({
+      from: a.icao,
+      to: b.icao,
+      from_lat: a.lat,
+      from_lon: a.lon,
+      to_lat: b.lat,
+      to_lon: b.lon,
+      flights: r.flights,
+    });
   }
   return { routes };
 }

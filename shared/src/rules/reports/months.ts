@@ -28,7 +28,13 @@ export function emptyMonthBuckets(now: number, zone: string, months: number): Mo
   const out: MonthBucket[] = [];
   for (let i = 0; i <= clampMonths(months); i++) {
     const m = start.minus({ months: i });
-    out.push({ timestamp: Math.floor(m.toSeconds()), label: m.toFormat('yyyy-MM'), seconds: 0, flights: 0, landings: 0 });
+    out.push({
+      timestamp: Math.floor(m.toSeconds()),
+      label: m.toFormat('yyyy-MM'),
+      seconds: 0,
+      flights: 0,
+      landings: 0,
+    });
   }
   return out;
 }
@@ -46,7 +52,9 @@ export function fillMonthBuckets(
   const by = new Map(rows.map((r) => [r.month, r]));
   return buckets.map((b) => {
     const r = by.get(b.label);
-    return r ? { ...b, seconds: Number(r.seconds), flights: Number(r.flights), landings: Number(r.landings) } : { ...b };
+    return r
+      ? { ...b, seconds: Number(r.seconds), flights: Number(r.flights), landings: Number(r.landings) }
+      : { ...b };
   });
 }
 
@@ -56,7 +64,11 @@ export const CERTIFICATE_WARNING_DAYS = 60;
 export type CertificateState = 'expired' | 'expiring' | 'valid' | 'none';
 
 /** A certificate's state on `today` (`YYYY-MM-DD`): expired after its expiration day, expiring within the warning window. */
-export function certificateState(expiration: string | null | undefined, today: string, warnDays = CERTIFICATE_WARNING_DAYS): CertificateState {
+export function certificateState(
+  expiration: string | null | undefined,
+  today: string,
+  warnDays = CERTIFICATE_WARNING_DAYS,
+): CertificateState {
   if (!expiration) return 'none';
   const exp = expiration.slice(0, 10);
   if (exp < today) return 'expired';

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { clampMonths, emptyMonthBuckets, fillMonthBuckets, firstBucketDate, MAX_MONTHS_BACK } from './months.ts';
 import { isEmptyPathValue, reportScope } from './scope.ts';
-import { closestReport, historicalDate, isWeatherIcao, METAR_WINDOW_SECONDS, TAF_WINDOW_SECONDS, tafSource } from './weather.ts';
+import {
+  closestReport,
+  historicalDate,
+  isWeatherIcao,
+  METAR_WINDOW_SECONDS,
+  TAF_WINDOW_SECONDS,
+  tafSource,
+} from './weather.ts';
 
 const at = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 

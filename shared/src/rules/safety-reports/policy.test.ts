@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { mayEditSafetyReport, mayManageSafetyReports, maySeeSafetyReport, type SafetyAccessRow } from './policy.ts';
 
-const row = (o: Partial<SafetyAccessRow> = {}): SafetyAccessRow => ({ status: 'open', author_id: 'a', reviewer_id: null, crew_pic_id: null, crew_sic_id: null, crew_supervisor_id: null, ...o });
+const row = (o: Partial<SafetyAccessRow> = {}): SafetyAccessRow => ({
+  status: 'open',
+  author_id: 'a',
+  reviewer_id: null,
+  crew_pic_id: null,
+  crew_sic_id: null,
+  crew_supervisor_id: null,
+  ...o,
+});
 
 describe('safety report policy', () => {
   it('keeps drafts to their author and applies the role table', () => {

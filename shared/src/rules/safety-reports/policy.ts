@@ -32,7 +32,8 @@ export interface SafetyAccessRow {
 export type SafetyViewer = PolicyActor;
 
 /** Sets reviewers and outcomes, reads the change history, deletes. */
-export const mayManageSafetyReports = (actor: Pick<PolicyActor, 'role'>): boolean => allows(safetyGates.manage, actor.role);
+export const mayManageSafetyReports = (actor: Pick<PolicyActor, 'role'>): boolean =>
+  allows(safetyGates.manage, actor.role);
 
 /**
  * Part B 4.4 access table, the one definition REST and sync share: a draft is
@@ -44,7 +45,14 @@ export function maySeeSafetyReport(viewer: PolicyActor, row: SafetyAccessRow): b
   if (row.status === 'draft') return row.author_id === viewer.userId;
   if (allows(safetyGates.viewAll, viewer.role)) return true;
   const me = viewer.userId;
-  return row.status === 'published' || row.author_id === me || row.reviewer_id === me || row.crew_pic_id === me || row.crew_sic_id === me || row.crew_supervisor_id === me;
+  return (
+    row.status === 'published' ||
+    row.author_id === me ||
+    row.reviewer_id === me ||
+    row.crew_pic_id === me ||
+    row.crew_sic_id === me ||
+    row.crew_supervisor_id === me
+  );
 }
 
 /** `allowEdit`: managers, the creator and the assigned reviewer, never on a deleted report; crew membership gives view only. */

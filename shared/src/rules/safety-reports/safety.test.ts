@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { assessRisk, deriveSeverity, formatIdn, childIdn, icaoRiskMatrix, isRiskMatrix, trailDiff, textSize } from './safety.ts';
+import {
+  assessRisk,
+  deriveSeverity,
+  formatIdn,
+  childIdn,
+  icaoRiskMatrix,
+  isRiskMatrix,
+  trailDiff,
+  textSize,
+} from './safety.ts';
 
 describe('safety report rules', () => {
   it('derives severity', () => {
@@ -34,8 +43,12 @@ describe('safety report rules', () => {
   it('diffs tracked fields: narratives by size, markup alone is nothing, sets as sorted ids', () => {
     expect(textSize('<p>Hello&nbsp;<b>world</b></p>')).toBe(11);
     const before = { name: 'A', events: '<p>Engine rough</p>', aircraft: ['2', '1'], modified: 1 };
-    expect(trailDiff(before, { name: 'A', events: 'Engine <i>rough</i>', aircraft: ['1', '2'], modified: 2 })).toEqual([]);
-    const d = trailDiff(before, { name: 'B', events: 'Engine rough, then smooth', aircraft: ['3'] }, (f, v) => (f === 'name' ? `label ${v}` : null));
+    expect(trailDiff(before, { name: 'A', events: 'Engine <i>rough</i>', aircraft: ['1', '2'], modified: 2 })).toEqual(
+      [],
+    );
+    const d = trailDiff(before, { name: 'B', events: 'Engine rough, then smooth', aircraft: ['3'] }, (f, v) =>
+      f === 'name' ? `label ${v}` : null,
+    );
     expect(d).toEqual([
       { field: 'name', label: 'Name', from: 'A', to: 'B', from_label: 'label A', to_label: 'label B' },
       { field: 'events', label: 'Events', kind: 'text', from: 12, to: 25 },

@@ -41,7 +41,12 @@ export const FLIGHT_PHASES = {
 } as const;
 export type FlightPhase = keyof typeof FLIGHT_PHASES;
 
-export const DAMAGES = { none: 'None', minimal: 'Minimal', important: 'Important', catastrophic: 'Catastrophic (aircraft destroyed)' } as const;
+export const DAMAGES = {
+  none: 'None',
+  minimal: 'Minimal',
+  important: 'Important',
+  catastrophic: 'Catastrophic (aircraft destroyed)',
+} as const;
 export const PERSONAL_DAMAGES = {
   none: 'No injuries',
   injuries: 'Light injuries, no hospitalization',
@@ -88,7 +93,11 @@ export function icaoRiskMatrix(): RiskMatrix {
   for (const p of [5, 4, 3, 2, 1]) {
     for (const s of ['A', 'B', 'C', 'D', 'E']) {
       const k = `${p}${s}`;
-      cells[k] = ICAO_INTOLERABLE.includes(k) ? 'intolerable' : ICAO_ACCEPTABLE.includes(k) ? 'acceptable' : 'tolerable';
+      cells[k] = ICAO_INTOLERABLE.includes(k)
+        ? 'intolerable'
+        : ICAO_ACCEPTABLE.includes(k)
+          ? 'acceptable'
+          : 'tolerable';
     }
   }
   return { cells };
@@ -100,7 +109,9 @@ export function isRiskMatrix(value: unknown): value is RiskMatrix {
   const cells = (value as { cells?: unknown }).cells;
   if (!cells || typeof cells !== 'object') return false;
   const c = cells as Record<string, unknown>;
-  return Object.keys(icaoRiskMatrix().cells).every((k) => c[k] === 'intolerable' || c[k] === 'tolerable' || c[k] === 'acceptable');
+  return Object.keys(icaoRiskMatrix().cells).every(
+    (k) => c[k] === 'intolerable' || c[k] === 'tolerable' || c[k] === 'acceptable',
+  );
 }
 
 export interface RiskAssessment {
@@ -109,7 +120,11 @@ export interface RiskAssessment {
 }
 
 /** Risk index (`4B`) and tolerability of a probability/severity pair; null when either is missing or unknown. */
-export function assessRisk(probability: string | null | undefined, severity: string | null | undefined, matrix: RiskMatrix = icaoRiskMatrix()): RiskAssessment | null {
+export function assessRisk(
+  probability: string | null | undefined,
+  severity: string | null | undefined,
+  matrix: RiskMatrix = icaoRiskMatrix(),
+): RiskAssessment | null {
   if (!probability || !severity) return null;
   const p = RISK_PROBABILITIES[probability as RiskProbability];
   const s = RISK_SEVERITIES[severity as RiskSeverity];
@@ -119,9 +134,20 @@ export function assessRisk(probability: string | null | undefined, severity: str
 }
 
 /** Part B 4.4 item 4: OCCURRENCE severity from the damages, INFORMATION from the posted severity. */
-export function deriveSeverity(type: SafetyType, posted: string | null | undefined, damages: string | null | undefined, personalDamages: string | null | undefined): SafetySeverity {
+export function deriveSeverity(
+  type: SafetyType,
+  posted: string | null | undefined,
+  damages: string | null | undefined,
+  personalDamages: string | null | undefined,
+): SafetySeverity {
   if (type === 'INFORMATION') return posted === 'hazard' ? 'hazard' : 'information';
-  if (damages === 'important' || damages === 'catastrophic' || personalDamages === 'serious' || personalDamages === 'casualties') return 'accident';
+  if (
+    damages === 'important' ||
+    damages === 'catastrophic' ||
+    personalDamages === 'serious' ||
+    personalDamages === 'casualties'
+  )
+    return 'accident';
   return 'incident';
 }
 
@@ -204,7 +230,11 @@ const sortedSet = (v: unknown): string[] => (Array.isArray(v) ? [...new Set(v.ma
  * everything else logs the plain value. `labels(field, value)` resolves a
  * value's label at write time (category name, user name...).
  */
-export function trailDiff(before: Record<string, unknown> | null, after: Record<string, unknown>, labels: (field: string, value: unknown) => string | null = () => null): TrailEntry[] {
+export function trailDiff(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown>,
+  labels: (field: string, value: unknown) => string | null = () => null,
+): TrailEntry[] {
   const out: TrailEntry[] = [];
   for (const [field, def] of Object.entries(TRACKED_FIELDS)) {
     if (!(field in after)) continue;
@@ -222,7 +252,14 @@ export function trailDiff(before: Record<string, unknown> | null, after: Record<
       const na = a === undefined || a === '' ? null : a;
       const nb = b === undefined || b === '' ? null : b;
       if (String(na ?? '') === String(nb ?? '')) continue;
-      out.push({ field, label: def.label, from: na, to: nb, from_label: na === null ? null : labels(field, na), to_label: nb === null ? null : labels(field, nb) });
+      out.push({
+        field,
+        label: def.label,
+        from: na,
+        to: nb,
+        from_label: na === null ? null : labels(field, na),
+        to_label: nb === null ? null : labels(field, nb),
+      });
     }
   }
   return out;

@@ -17,7 +17,14 @@ import {
 } from './booking.ts';
 
 const H = 3600;
-const b = (id: string, start: number, end: number, aircraft = 'A1', pilot = 'P1', instructor: string | null = null) => ({ id, aircraft_id: aircraft, pilot_id: pilot, instructor_id: instructor, start, end });
+const b = (
+  id: string,
+  start: number,
+  end: number,
+  aircraft = 'A1',
+  pilot = 'P1',
+  instructor: string | null = null,
+) => ({ id, aircraft_id: aircraft, pilot_id: pilot, instructor_id: instructor, start, end });
 
 describe('spansOverlap', () => {
   it('is half-open: touching ends do not overlap', () => {
@@ -30,9 +37,18 @@ describe('spansOverlap', () => {
 describe('findConflict', () => {
   const existing = [b('x', 10 * H, 12 * H, 'A1', 'P1', 'I1'), b('y', 11 * H, 13 * H, 'A2', 'P2', null)];
   it('checks aircraft first, then pilot, then instructor, listing every competing booking', () => {
-    expect(findConflict(b('n', 11 * H, 12 * H, 'A1', 'P9'), existing)).toMatchObject({ code: 'CONFLICT_AIRCRAFT', conflicts: [{ id: 'x' }] });
-    expect(findConflict(b('n', 11 * H, 12 * H, 'A9', 'P2'), existing)).toMatchObject({ code: 'CONFLICT_PILOT', conflicts: [{ id: 'y' }] });
-    expect(findConflict(b('n', 11 * H, 12 * H, 'A9', 'P9', 'I1'), existing)).toMatchObject({ code: 'CONFLICT_INSTRUCTOR', conflicts: [{ id: 'x' }] });
+    expect(findConflict(b('n', 11 * H, 12 * H, 'A1', 'P9'), existing)).toMatchObject({
+      code: 'CONFLICT_AIRCRAFT',
+      conflicts: [{ id: 'x' }],
+    });
+    expect(findConflict(b('n', 11 * H, 12 * H, 'A9', 'P2'), existing)).toMatchObject({
+      code: 'CONFLICT_PILOT',
+      conflicts: [{ id: 'y' }],
+    });
+    expect(findConflict(b('n', 11 * H, 12 * H, 'A9', 'P9', 'I1'), existing)).toMatchObject({
+      code: 'CONFLICT_INSTRUCTOR',
+      conflicts: [{ id: 'x' }],
+    });
   });
   it('treats a person as one resource in any seat', () => {
     expect(findConflict(b('n', 11 * H, 12 * H, 'A9', 'I1'), existing)?.code).toBe('CONFLICT_PILOT');
@@ -45,7 +61,10 @@ describe('findConflict', () => {
   });
   it('lists several competitors by start', () => {
     const many = [b('late', 12 * H, 13 * H), b('early', 9 * H, 10.5 * H)];
-    expect(findConflict(b('n', 10 * H, 12.5 * H, 'A1', 'P7'), many)?.conflicts.map((c) => c.id)).toEqual(['early', 'late']);
+    expect(findConflict(b('n', 10 * H, 12.5 * H, 'A1', 'P7'), many)?.conflicts.map((c) => c.id)).toEqual([
+      'early',
+      'late',
+    ]);
   });
 });
 
@@ -59,7 +78,14 @@ describe('spanProblem', () => {
 });
 
 describe('insideHours', () => {
-  const rows = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ base_id: null, weekday, override_date: null, closed: false, start_minute: 8 * 60, end_minute: 18 * 60 }));
+  const rows = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
+    base_id: null,
+    weekday,
+    override_date: null,
+    closed: false,
+    start_minute: 8 * 60,
+    end_minute: 18 * 60,
+  }));
   const days = resolveRange(rows, null, '2026-07-01', '2026-07-02', 'UTC');
   const at = (iso: string) => Date.parse(`${iso}Z`) / 1000;
   it('accepts a span inside one window and refuses one crossing the closing time', () => {
@@ -82,7 +108,9 @@ describe('insideHours', () => {
 describe('selfBookingRefusal', () => {
   const base = { actorId: 'me', pilotId: 'me', selfSchedule: true, typeBookable: true };
   it('lets staff book anyone and anything', () => {
-    expect(selfBookingRefusal({ ...base, role: 170, pilotId: 'other', selfSchedule: false, typeBookable: false })).toBeNull();
+    expect(
+      selfBookingRefusal({ ...base, role: 170, pilotId: 'other', selfSchedule: false, typeBookable: false }),
+    ).toBeNull();
   });
   it('refuses auditors and mechanics', () => {
     expect(selfBookingRefusal({ ...base, role: 250 })?.code).toBe('NOT_ALLOWED');
@@ -98,7 +126,14 @@ describe('selfBookingRefusal', () => {
 
 describe('documentsDecision', () => {
   const d = (o: Partial<Parameters<typeof documentsDecision>[0]>) =>
-    documentsDecision({ selfBooking: true, requirePicDocs: true, allowNoDocs: false, blockWithoutDocs: false, missing: ['MED_CLASS2'], ...o });
+    documentsDecision({
+      selfBooking: true,
+      requirePicDocs: true,
+      allowNoDocs: false,
+      blockWithoutDocs: false,
+      missing: ['MED_CLASS2'],
+      ...o,
+    });
   it('passes when nothing is required or nothing is missing', () => {
     expect(d({ requirePicDocs: false })).toEqual({ ok: true, warning: null });
     expect(d({ missing: [] })).toEqual({ ok: true, warning: null });
@@ -128,8 +163,12 @@ describe('instructorUnavailable and aircraftBlockedFor', () => {
     expect(instructorUnavailable(entries, { start: 4.5 * H, end: 6 * H })?.type).toBe('REST');
   });
   it('an item expired at the start or expiring before the end blocks', () => {
-    expect(aircraftBlockedFor([{ label: 'a', expiredAtStart: true, expires: null }], { start: 0, end: H })?.label).toBe('a');
-    expect(aircraftBlockedFor([{ label: 'b', expiredAtStart: false, expires: H / 2 }], { start: 0, end: H })?.label).toBe('b');
+    expect(aircraftBlockedFor([{ label: 'a', expiredAtStart: true, expires: null }], { start: 0, end: H })?.label).toBe(
+      'a',
+    );
+    expect(
+      aircraftBlockedFor([{ label: 'b', expiredAtStart: false, expires: H / 2 }], { start: 0, end: H })?.label,
+    ).toBe('b');
     expect(aircraftBlockedFor([{ label: 'c', expiredAtStart: false, expires: H }], { start: 0, end: H })).toBeNull();
     expect(aircraftBlockedFor([{ label: 'd', expiredAtStart: false, expires: null }], { start: 0, end: H })).toBeNull();
   });
@@ -144,15 +183,24 @@ describe('instructorUnavailable and aircraftBlockedFor', () => {
     // A span ending at `at` fits, one ending after it is refused: the same answer as the booking rule.
     expect(aircraftBlockedFor(items, { start: 4 * H, end: 5 * H })).toBeNull();
     expect(aircraftBlockedFor(items, { start: 4 * H, end: 5 * H + 300 })?.label).toBe('early');
-    expect(blockedFrom([{ label: 'x', expiredAtStart: true, expires: null }, ...items], 2 * H)).toMatchObject({ at: 2 * H, item: { label: 'x' } });
+    expect(blockedFrom([{ label: 'x', expiredAtStart: true, expires: null }, ...items], 2 * H)).toMatchObject({
+      at: 2 * H,
+      item: { label: 'x' },
+    });
     expect(blockedFrom([{ label: 'c', expiredAtStart: false, expires: null }], 0)).toBeNull();
     expect(blockedFrom([], 0)).toBeNull();
-    expect(aircraftBlockedMessage('EC-JET', { label: 'MEL item 33: Lamp', expiredAtStart: true, expires: null })).toBe('EC-JET cannot be booked: MEL item 33: Lamp is expired at the start.');
+    expect(aircraftBlockedMessage('EC-JET', { label: 'MEL item 33: Lamp', expiredAtStart: true, expires: null })).toBe(
+      'EC-JET cannot be booked: MEL item 33: Lamp is expired at the start.',
+    );
   });
 });
 
 describe('seatsFor', () => {
-  const t = (pic: string, sic: string, sup: string) => ({ pic_flight_time: pic, sic_flight_time: sic, supervisor_flight_time: sup });
+  const t = (pic: string, sic: string, sup: string) => ({
+    pic_flight_time: pic,
+    sic_flight_time: sic,
+    supervisor_flight_time: sup,
+  });
   it('puts the instructor in the instructor seat of the type', () => {
     expect(seatsFor(t('fi', 'dual', 'none'), 'S', 'I')).toEqual({ pic_id: 'I', sic_id: 'S', supervisor_id: null });
     expect(seatsFor(t('exa', 'picus', 'none'), 'S', 'I')).toEqual({ pic_id: 'I', sic_id: 'S', supervisor_id: null });

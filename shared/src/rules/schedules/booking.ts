@@ -64,16 +64,32 @@ export interface ConflictResult<B extends BookingLike> {
  * instructing elsewhere clashes). Returns every booking competing for that
  * resource, by start; null when the candidate fits.
  */
-export function findConflict<B extends BookingLike>(candidate: BookingLike, existing: readonly B[]): ConflictResult<B> | null {
-  const live = existing.filter((b) => b.id !== candidate.id && spansOverlap(b, candidate)).sort((a, b) => a.start - b.start || (a.id < b.id ? -1 : 1));
+export function findConflict<B extends BookingLike>(
+  candidate: BookingLike,
+  existing: readonly B[],
+): ConflictResult<B> | null {
+  const live = existing
+    .filter((b) => b.id !== candidate.id && spansOverlap(b, candidate))
+    .sort((a, b) => a.start - b.start || (a.id < b.id ? -1 : 1));
   const people = (b: BookingLike) => [b.pilot_id, b.instructor_id].filter((x): x is string => !!x);
   const aircraft = live.filter((b) => b.aircraft_id === candidate.aircraft_id);
-  if (aircraft.length) return { code: 'CONFLICT_AIRCRAFT', message: `The aircraft is already booked at that time (${aircraft.length} booking${aircraft.length > 1 ? 's' : ''}).`, conflicts: aircraft };
+  if (aircraft.length)
+    return {
+      code: 'CONFLICT_AIRCRAFT',
+      message: `The aircraft is already booked at that time (${aircraft.length} booking${aircraft.length > 1 ? 's' : ''}).`,
+      conflicts: aircraft,
+    };
   const pilot = live.filter((b) => people(b).includes(candidate.pilot_id));
-  if (pilot.length) return { code: 'CONFLICT_PILOT', message: 'The pilot already has a booking at that time.', conflicts: pilot };
+  if (pilot.length)
+    return { code: 'CONFLICT_PILOT', message: 'The pilot already has a booking at that time.', conflicts: pilot };
   if (candidate.instructor_id) {
     const instructor = live.filter((b) => people(b).includes(candidate.instructor_id as string));
-    if (instructor.length) return { code: 'CONFLICT_INSTRUCTOR', message: 'The instructor already has a booking at that time.', conflicts: instructor };
+    if (instructor.length)
+      return {
+        code: 'CONFLICT_INSTRUCTOR',
+        message: 'The instructor already has a booking at that time.',
+        conflicts: instructor,
+      };
   }
   return null;
 }
@@ -82,7 +98,8 @@ export function findConflict<B extends BookingLike>(candidate: BookingLike, exis
 export function spanProblem(span: BookingSpan): string | null {
   if (!(span.end > span.start)) return 'The booking must end after it starts.';
   if (span.end - span.start > MAX_BOOKING_SECONDS) return 'A booking may last at most 7 days.';
-  if (span.start % BOOKING_GRID_SECONDS !== 0 || span.end % BOOKING_GRID_SECONDS !== 0) return 'Bookings start and end on a 5-minute mark.';
+  if (span.start % BOOKING_GRID_SECONDS !== 0 || span.end % BOOKING_GRID_SECONDS !== 0)
+    return 'Bookings start and end on a 5-minute mark.';
   return null;
 }
 
@@ -91,7 +108,9 @@ export function spanProblem(span: BookingSpan): string | null {
  * Windows that touch (one ends when the next starts, across midnight too) join.
  */
 export function insideHours(days: readonly DatedDayHours[], span: BookingSpan): boolean {
-  const windows = days.flatMap((d) => d.windows.map((w) => ({ start: w.start, end: w.end }))).sort((a, b) => a.start - b.start);
+  const windows = days
+    .flatMap((d) => d.windows.map((w) => ({ start: w.start, end: w.end })))
+    .sort((a, b) => a.start - b.start);
   let reach = span.start;
   for (const w of windows) {
     if (w.start > reach) break;
@@ -118,7 +137,11 @@ export interface RuleRefusal {
 export function selfBookingRefusal(i: SelfBookingInput): RuleRefusal | null {
   if (!mayBook(i.role)) return { code: 'NOT_ALLOWED', message: 'Your role cannot book aircraft.' };
   if (!isSelfBooker(i.role)) return null;
-  if (!i.selfSchedule) return { code: 'NOT_ALLOWED', message: 'Self-booking is not enabled in your company; ask the office to book for you.' };
+  if (!i.selfSchedule)
+    return {
+      code: 'NOT_ALLOWED',
+      message: 'Self-booking is not enabled in your company; ask the office to book for you.',
+    };
   if (i.pilotId !== i.actorId) return { code: 'NOT_ALLOWED', message: 'You can only book yourself as the pilot.' };
   if (!i.typeBookable) return { code: 'NOT_ALLOWED', message: 'This flight type cannot be self-booked.' };
   return null;
@@ -133,7 +156,9 @@ export interface DocumentsInput {
   missing: readonly string[];
 }
 
-export type DocumentsDecision = { ok: true; warning: string | null } | { ok: false; code: 'DOCUMENTS'; message: string };
+export type DocumentsDecision =
+  | { ok: true; warning: string | null }
+  | { ok: false; code: 'DOCUMENTS'; message: string };
 
 /**
  * Rule 2 (documents), with the spec's compliance note (Part B 4.5): a
@@ -158,7 +183,15 @@ export interface DutyEntry {
 
 /** Rule 3: an instructor is unavailable when a dated OFF or REST entry overlaps the span. */
 export function instructorUnavailable(entries: readonly DutyEntry[], span: BookingSpan): DutyEntry | null {
-  return entries.find((e) => (e.type === 'OFF' || e.type === 'REST') && e.start !== null && e.end !== null && spansOverlap({ start: e.start, end: e.end }, span)) ?? null;
+  return (
+    entries.find(
+      (e) =>
+        (e.type === 'OFF' || e.type === 'REST') &&
+        e.start !== null &&
+        e.end !== null &&
+        spansOverlap({ start: e.start, end: e.end }, span),
+    ) ?? null
+  );
 }
 
 export interface TimedMelItem {
@@ -180,7 +213,12 @@ export function aircraftBlockedMessage(registration: string, item: TimedMelItem)
 }
 
 /** The label of an open MEL/CDL item in a refusal (type, ATA chapter, category, title). */
-export function melItemLabel(i: { type: string; ata_chapter: string | null; category: string | null; title: string }): string {
+export function melItemLabel(i: {
+  type: string;
+  ata_chapter: string | null;
+  category: string | null;
+  title: string;
+}): string {
   return `${i.type} item${i.ata_chapter ? ` ${i.ata_chapter}` : ''}${i.category ? ` (category ${i.category})` : ''}: ${i.title}`;
 }
 
@@ -210,9 +248,15 @@ export interface FlightTypeSeats {
  * otherwise the supervisor seat when the type has one. A type without an
  * instructor seat puts only the pilot on the flight.
  */
-export function seatsFor(type: FlightTypeSeats, pilotId: string, instructorId: string | null): { pic_id: string; sic_id: string | null; supervisor_id: string | null } {
-  if (instructorId && INSTRUCTOR_CLASSIFICATIONS.includes(type.pic_flight_time)) return { pic_id: instructorId, sic_id: pilotId, supervisor_id: null };
-  if (instructorId && type.supervisor_flight_time && type.supervisor_flight_time !== 'none') return { pic_id: pilotId, sic_id: null, supervisor_id: instructorId };
+export function seatsFor(
+  type: FlightTypeSeats,
+  pilotId: string,
+  instructorId: string | null,
+): { pic_id: string; sic_id: string | null; supervisor_id: string | null } {
+  if (instructorId && INSTRUCTOR_CLASSIFICATIONS.includes(type.pic_flight_time))
+    return { pic_id: instructorId, sic_id: pilotId, supervisor_id: null };
+  if (instructorId && type.supervisor_flight_time && type.supervisor_flight_time !== 'none')
+    return { pic_id: pilotId, sic_id: null, supervisor_id: instructorId };
   return { pic_id: pilotId, sic_id: null, supervisor_id: null };
 }
 

@@ -15,8 +15,10 @@ export const mayBook = (role: number): boolean => !NON_BOOKING_ROLES.includes(ro
 export const isSelfBooker = (role: number): boolean => !isStaff(role);
 
 /** Cancel a booking: staff any; a self-booker only the ones they fly or made. */
-export const mayCancelBooking = (actor: PolicyActor, booking: { pilot_id: string | null; user_id: string | null }): boolean =>
-  !isSelfBooker(actor.role) || booking.pilot_id === actor.userId || booking.user_id === actor.userId;
+export const mayCancelBooking = (
+  actor: PolicyActor,
+  booking: { pilot_id: string | null; user_id: string | null },
+): boolean => !isSelfBooker(actor.role) || booking.pilot_id === actor.userId || booking.user_id === actor.userId;
 
 /** Managers down to the head of training, the office (170), the auditor and mechanics see every booking of the company. */
 export const seesAllBookings = (role: number): boolean =>
@@ -26,13 +28,17 @@ export const seesAllBookings = (role: number): boolean =>
  * Who sees a booking (REST and the offline `bookings` collection share this):
  * everyone `seesAllBookings`; instructors, pilots and students the ones they fly, teach or made.
  */
-export function bookingVisible(row: { pilot_id?: unknown; instructor_id?: unknown; user_id?: unknown }, viewer: { userId: string; role: number }): boolean {
+export function bookingVisible(
+  row: { pilot_id?: unknown; instructor_id?: unknown; user_id?: unknown },
+  viewer: { userId: string; role: number },
+): boolean {
   if (seesAllBookings(viewer.role)) return true;
   return row.pilot_id === viewer.userId || row.instructor_id === viewer.userId || row.user_id === viewer.userId;
 }
 
 /** Who may be named a booking's instructor: the head of training, flight instructors and managers above them (not ground instructors). */
-export const mayInstruct = (role: number): boolean => role <= ROLES.FLIGHT_INSTRUCTOR && role !== ROLES.GROUND_INSTRUCTOR;
+export const mayInstruct = (role: number): boolean =>
+  role <= ROLES.FLIGHT_INSTRUCTOR && role !== ROLES.GROUND_INSTRUCTOR;
 
 /** The instructors the day board lists: the head of training and flight instructors. */
 export const LISTED_INSTRUCTOR_ROLES: readonly number[] = [ROLES.HEAD_OF_TRAINING, ROLES.FLIGHT_INSTRUCTOR];
@@ -41,4 +47,5 @@ export const LISTED_INSTRUCTOR_ROLES: readonly number[] = [ROLES.HEAD_OF_TRAININ
 export const mayPublishAircraftFeed = (actor: Pick<PolicyActor, 'role'>): boolean => isStaff(actor.role);
 
 /** The users offered as instructors in the booking form. */
-export const isBookableInstructor = (role: number | null | undefined): boolean => role !== null && role !== undefined && LISTED_INSTRUCTOR_ROLES.includes(role);
+export const isBookableInstructor = (role: number | null | undefined): boolean =>
+  role !== null && role !== undefined && LISTED_INSTRUCTOR_ROLES.includes(role);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { attendanceEditRefusal, isValidGrade, justificationRefusal, signRefusal, statusAfterJustification, unsignRefusal } from './attendance.ts';
+import {
+  attendanceEditRefusal,
+  isValidGrade,
+  justificationRefusal,
+  signRefusal,
+  statusAfterJustification,
+  unsignRefusal,
+} from './attendance.ts';
 
 describe('class attendance rules', () => {
   const teacher = { id: 't', role: 150 };

@@ -45,7 +45,10 @@ export function signRefusal(actor: AttendanceActor, session: AttendanceClass): s
 }
 
 /** An approved justification turns an absence into a justified one; other statuses stay. */
-export function statusAfterJustification(status: AttendanceStatus | null, decision: JustificationStatus): AttendanceStatus | null {
+export function statusAfterJustification(
+  status: AttendanceStatus | null,
+  decision: JustificationStatus,
+): AttendanceStatus | null {
   return decision === 'approved' && status === 'absent' ? 'absent_justified' : status;
 }
 
@@ -61,7 +64,8 @@ export function isLate(submittedAt: number, deadline: number | null): boolean {
 
 /** Unsigning reopens a class: its teacher or a training manager; only a signed class. */
 export function unsignRefusal(actor: AttendanceActor, session: AttendanceClass): string | null {
-  if (!mayRunClass({ userId: actor.id, role: actor.role }, session)) return 'Only the class teacher or a training manager may unsign a class.';
+  if (!mayRunClass({ userId: actor.id, role: actor.role }, session))
+    return 'Only the class teacher or a training manager may unsign a class.';
   if (session.signed_at == null) return 'The attendance of this class is not signed.';
   return null;
 }
@@ -71,10 +75,16 @@ export function unsignRefusal(actor: AttendanceActor, session: AttendanceClass):
  * nothing to justify when they attended, nothing more once justified, and
  * nothing after the class's justification deadline.
  */
-export function justificationRefusal(status: AttendanceStatus | null, now: number, deadline: number | null): { code: string; message: string } | null {
-  if (status === 'attended' || status === 'attended_post_class') return { code: 'NOT_ABSENT', message: 'You attended this class; there is nothing to justify' };
+export function justificationRefusal(
+  status: AttendanceStatus | null,
+  now: number,
+  deadline: number | null,
+): { code: string; message: string } | null {
+  if (status === 'attended' || status === 'attended_post_class')
+    return { code: 'NOT_ABSENT', message: 'You attended this class; there is nothing to justify' };
   if (status === 'absent_justified') return { code: 'ALREADY_JUSTIFIED', message: 'This absence is already justified' };
-  if (isLate(now, deadline)) return { code: 'DEADLINE_PASSED', message: 'The justification deadline of this class has passed' };
+  if (isLate(now, deadline))
+    return { code: 'DEADLINE_PASSED', message: 'The justification deadline of this class has passed' };
   return null;
 }
 

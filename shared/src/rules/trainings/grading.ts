@@ -38,7 +38,9 @@ export function attemptAllowed(opts: {
   windowDays: number;
   sessionStarts: readonly number[];
   alreadyPassed: boolean;
-}): { ok: true } | { ok: false; reason: 'PASSED' | 'NO_ATTEMPTS_LEFT' | 'NOT_SCHEDULED' | 'WINDOW_CLOSED' | 'NOT_YET_OPEN' } {
+}):
+  | { ok: true }
+  | { ok: false; reason: 'PASSED' | 'NO_ATTEMPTS_LEFT' | 'NOT_SCHEDULED' | 'WINDOW_CLOSED' | 'NOT_YET_OPEN' } {
   if (opts.alreadyPassed) return { ok: false, reason: 'PASSED' };
   if (opts.maxAttempts > 0 && opts.attemptsUsed >= opts.maxAttempts) return { ok: false, reason: 'NO_ATTEMPTS_LEFT' };
   if (opts.accessMode !== 'SCHEDULED') return { ok: true };

@@ -23,19 +23,25 @@ export const mayManageTrainings = (actor: Role): boolean => allows(trainingGates
 export const mayReadStudentWork = (actor: Role): boolean => allows(trainingGates.readStudents, actor.role);
 
 /** Runs a class (attendance, edits, unsigning): its teacher or a training manager. */
-export const mayRunClass = (actor: PolicyActor, c: { teacher_id: string | null }): boolean => mayManageTrainings(actor) || c.teacher_id === actor.userId;
+export const mayRunClass = (actor: PolicyActor, c: { teacher_id: string | null }): boolean =>
+  mayManageTrainings(actor) || c.teacher_id === actor.userId;
 
 /** Changes a subject: its teacher or a training manager. */
-export const mayEditSubject = (actor: PolicyActor, s: { teacher_id: string | null }): boolean => mayManageTrainings(actor) || s.teacher_id === actor.userId;
+export const mayEditSubject = (actor: PolicyActor, s: { teacher_id: string | null }): boolean =>
+  mayManageTrainings(actor) || s.teacher_id === actor.userId;
 
 /** Sees every student row of a class, lesson or subject: instructors and above, and its teacher. */
-export const maySeeAllStudentsOf = (actor: PolicyActor, c: { teacher_id: string | null }): boolean => mayReadStudentWork(actor) || c.teacher_id === actor.userId;
+export const maySeeAllStudentsOf = (actor: PolicyActor, c: { teacher_id: string | null }): boolean =>
+  mayReadStudentWork(actor) || c.teacher_id === actor.userId;
 
 /** Sees an enrollment's work by role or ownership (teaching the training is checked by the service, which needs the database). */
-export const maySeeEnrollment = (actor: PolicyActor, e: { user_id: string }): boolean => e.user_id === actor.userId || mayReadStudentWork(actor);
+export const maySeeEnrollment = (actor: PolicyActor, e: { user_id: string }): boolean =>
+  e.user_id === actor.userId || mayReadStudentWork(actor);
 
 /** Reads an enrollment's training summary: its student or office staff. */
-export const maySeeTrainingSummary = (actor: PolicyActor, e: { user_id: string }): boolean => e.user_id === actor.userId || allows(trainingGates.readSummaries, actor.role);
+export const maySeeTrainingSummary = (actor: PolicyActor, e: { user_id: string }): boolean =>
+  e.user_id === actor.userId || allows(trainingGates.readSummaries, actor.role);
 
 /** Reads an evaluation: instructors and above, the class teacher and the evaluated student. */
-export const maySeeEvaluation = (actor: PolicyActor, c: { teacher_id: string | null }, studentId: string): boolean => maySeeAllStudentsOf(actor, c) || actor.userId === studentId;
+export const maySeeEvaluation = (actor: PolicyActor, c: { teacher_id: string | null }, studentId: string): boolean =>
+  maySeeAllStudentsOf(actor, c) || actor.userId === studentId;

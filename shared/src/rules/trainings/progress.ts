@@ -63,7 +63,10 @@ export function indexProgress(progress: readonly ProgressRow[], attempts: readon
 }
 
 /** Attempts that count after a reset of the activity (a reset hides earlier attempts from the student). */
-export function attemptsAfterReset<T extends { start: number }>(attempts: readonly T[], resetAt: number | null | undefined): T[] {
+export function attemptsAfterReset<T extends { start: number }>(
+  attempts: readonly T[],
+  resetAt: number | null | undefined,
+): T[] {
   return resetAt ? attempts.filter((a) => a.start > resetAt) : [...attempts];
 }
 
@@ -88,7 +91,11 @@ export interface TheoryProgress {
 }
 
 /** The counted items of a training and how many are done (`Training.Lessons` and the summary's `theory.progress`). */
-export function theoryProgress(lessons: readonly LessonNode[], exams: readonly ExamNode[], idx: ProgressIndex): TheoryProgress {
+export function theoryProgress(
+  lessons: readonly LessonNode[],
+  exams: readonly ExamNode[],
+  idx: ProgressIndex,
+): TheoryProgress {
   const gatesByLesson = new Map<string, ExamNode[]>();
   for (const e of exams) {
     if (!e.lessonId) continue;
@@ -127,7 +134,11 @@ export interface AttendanceRow {
 }
 
 /** `theory.attendance`: invited past sessions given, those attended taken; DISTANCE trainings mirror progress. */
-export function theoryAttendance(trainingType: string, rows: readonly AttendanceRow[], progress: TheoryProgress): { given: number; taken: number } {
+export function theoryAttendance(
+  trainingType: string,
+  rows: readonly AttendanceRow[],
+  progress: TheoryProgress,
+): { given: number; taken: number } {
   if (trainingType === 'DISTANCE') return { given: progress.total, taken: progress.completed };
   let given = 0;
   let taken = 0;
@@ -141,7 +152,8 @@ export function theoryAttendance(trainingType: string, rows: readonly Attendance
 
 /** Attendance statuses that count as attended (part 2 stores them per session student). */
 export const ATTENDED_STATUSES = ['attended', 'attended_post_class'] as const;
-export const attendedFrom = (status: string | null | undefined, raw: boolean) => (status ? (ATTENDED_STATUSES as readonly string[]).includes(status) : raw);
+export const attendedFrom = (status: string | null | undefined, raw: boolean) =>
+  status ? (ATTENDED_STATUSES as readonly string[]).includes(status) : raw;
 
 /**
  * Enrollment transitions a manager makes (Part B 3.4; docs/areas/trainings.md).

@@ -13,7 +13,8 @@ export const uploadGates = {
 };
 
 /** Manages (expiration, deletion) this upload: staff any of the company, others their own. */
-export const mayManageUpload = (actor: PolicyActor, row: { user_id: unknown }): boolean => allows(uploadGates.manage, actor.role) || row.user_id === actor.userId;
+export const mayManageUpload = (actor: PolicyActor, row: { user_id: unknown }): boolean =>
+  allows(uploadGates.manage, actor.role) || row.user_id === actor.userId;
 
 /** Attaches any verified upload of the company to a record; others only their own uploads. */
 export const mayAttachAnyUpload = (actor: Pick<PolicyActor, 'role'>): boolean => allows(uploadGates.manage, actor.role);
@@ -36,7 +37,11 @@ export interface UploadVisibilityRow {
  * justifications, safety reports. The `files` collection replicates their
  * uploads to the uploader alone; the others follow `uploadVisible`.
  */
-export const UPLOAD_MODELS_WITH_RECORD_VISIBILITY = ['SessionClasswork', 'SessionJustification', 'SafetyReport'] as const;
+export const UPLOAD_MODELS_WITH_RECORD_VISIBILITY = [
+  'SessionClasswork',
+  'SessionJustification',
+  'SafetyReport',
+] as const;
 
 const truthy = (v: unknown) => v === true || v === 1 || v === '1';
 
@@ -47,7 +52,8 @@ export function uploadVisible(row: UploadVisibilityRow, viewer: UploadViewer): b
 
 /** Replicated to the viewer by the `files` collection: `uploadVisible`, and uploads of records with their own visibility only to their uploader. */
 export function uploadReplicated(row: UploadVisibilityRow & { model: unknown }, viewer: UploadViewer): boolean {
-  if ((UPLOAD_MODELS_WITH_RECORD_VISIBILITY as readonly unknown[]).includes(row.model)) return row.user_id === viewer.userId;
+  if ((UPLOAD_MODELS_WITH_RECORD_VISIBILITY as readonly unknown[]).includes(row.model))
+    return row.user_id === viewer.userId;
   return uploadVisible(row, viewer);
 }
 

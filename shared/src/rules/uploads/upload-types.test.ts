@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { contentMatchesDeclared, MAX_DIRECT_UPLOAD_BYTES, safeFilename, signErrors, uploadTypeOf } from './upload-types.ts';
+import {
+  contentMatchesDeclared,
+  MAX_DIRECT_UPLOAD_BYTES,
+  safeFilename,
+  signErrors,
+  uploadTypeOf,
+} from './upload-types.ts';
 
 describe('upload type classes', () => {
   it('classifies by mime', () => {
@@ -23,7 +29,12 @@ describe('content against declared type', () => {
     expect(contentMatchesDeclared('video/quicktime', 'video/mp4')).toBe(true);
     expect(contentMatchesDeclared('audio/mp3', 'audio/mpeg')).toBe(true);
     expect(contentMatchesDeclared('application/pdf', 'application/pdf')).toBe(true);
-    expect(contentMatchesDeclared('application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/zip')).toBe(true);
+    expect(
+      contentMatchesDeclared(
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        'application/zip',
+      ),
+    ).toBe(true);
   });
   it('rejects files lying about their type', () => {
     expect(contentMatchesDeclared('application/pdf', 'image/png')).toBe(false);
@@ -42,7 +53,8 @@ describe('content against declared type', () => {
 describe('sign parameters', () => {
   const ok = { filename: 'a.pdf', mime: 'application/pdf', size: 10, model: 'Aircraft', foreign_key: 'x' };
   it('accepts a complete request', () => expect(signErrors(ok)).toEqual({}));
-  it('requires all five', () => expect(Object.keys(signErrors({})).sort()).toEqual(['filename', 'foreign_key', 'mime', 'model', 'size']));
+  it('requires all five', () =>
+    expect(Object.keys(signErrors({})).sort()).toEqual(['filename', 'foreign_key', 'mime', 'model', 'size']));
   it('checks type and size', () => {
     expect(signErrors({ ...ok, mime: 'application/x-msdownload' }).mime).toBe('Unsupported file type');
     expect(signErrors({ ...ok, size: -1 }).size).toBe('Invalid size');

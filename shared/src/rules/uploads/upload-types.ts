@@ -32,7 +32,15 @@ const OFFICE_MIMES = new Set([
 ]);
 
 /** Plain formats without a magic number, accepted as `other`. */
-const PLAIN_OTHER = new Set(['text/plain', 'text/csv', 'application/json', 'application/xml', 'text/xml', 'application/zip', 'application/octet-stream']);
+const PLAIN_OTHER = new Set([
+  'text/plain',
+  'text/csv',
+  'application/json',
+  'application/xml',
+  'text/xml',
+  'application/zip',
+  'application/octet-stream',
+]);
 
 const MIME_RE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
@@ -90,11 +98,20 @@ export function contentMatchesDeclared(declaredMime: string, sniffedMime: string
   const declared = canonical(declaredMime);
   const klass = uploadTypeOf(declared);
   if (!klass) return false;
-  const textual = declared.startsWith('text/') || declared === 'application/json' || declared === 'application/xml' || declared === 'application/rtf';
+  const textual =
+    declared.startsWith('text/') ||
+    declared === 'application/json' ||
+    declared === 'application/xml' ||
+    declared === 'application/rtf';
   if (sniffedMime === null) return textual || declared === 'application/octet-stream';
   const sniffed = canonical(sniffedMime);
   if (declared === 'application/octet-stream') return true;
-  if (textual) return sniffed === declared || (declared.endsWith('rtf') && sniffed.endsWith('rtf')) || (declared.endsWith('xml') && sniffed.endsWith('xml'));
+  if (textual)
+    return (
+      sniffed === declared ||
+      (declared.endsWith('rtf') && sniffed.endsWith('rtf')) ||
+      (declared.endsWith('xml') && sniffed.endsWith('xml'))
+    );
   if (klass === 'photo' || klass === 'video' || klass === 'sound') {
     if (uploadTypeOf(sniffed) === klass) return true;
     // MP4/M4A and similar containers: audio declared, the sniffer may answer video/mp4 (same ISO BMFF box).
@@ -105,19 +122,31 @@ export function contentMatchesDeclared(declaredMime: string, sniffedMime: string
 }
 
 /** Validation of the five `sign` parameters; returns field errors (empty when valid). */
-export function signErrors(input: { filename?: unknown; mime?: unknown; size?: unknown; model?: unknown; foreign_key?: unknown }): Record<string, string> {
+export function signErrors(input: {
+  filename?: unknown;
+  mime?: unknown;
+  size?: unknown;
+  model?: unknown;
+  foreign_key?: unknown;
+}): Record<string, string> {
   const errors: Record<string, string> = {};
   const str = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
   const filename = str(input.filename);
   if (!filename) errors.filename = 'Required';
-  else if (filename.length > 255 || /[/\\]/.test(filename) || stripControl(filename) !== filename) errors.filename = 'Invalid file name';
+  else if (filename.length > 255 || /[/\\]/.test(filename) || stripControl(filename) !== filename)
+    errors.filename = 'Invalid file name';
   const mime = str(input.mime);
   if (!mime) errors.mime = 'Required';
   else if (!uploadTypeOf(mime)) errors.mime = 'Unsupported file type';
   const sizeRaw = input.size;
   if (sizeRaw === undefined || sizeRaw === null || sizeRaw === '') errors.size = 'Required';
   else {
-    const size = typeof sizeRaw === 'number' ? sizeRaw : /^\d+$/.test(String(sizeRaw).trim()) ? Number(String(sizeRaw).trim()) : Number.NaN;
+    const size =
+      typeof sizeRaw === 'number'
+        ? sizeRaw
+        : /^\d+$/.test(String(sizeRaw).trim())
+          ? Number(String(sizeRaw).trim())
+          : Number.NaN;
     if (!Number.isSafeInteger(size) || size <= 0) errors.size = 'Invalid size';
     else if (size > MAX_DIRECT_UPLOAD_BYTES) errors.size = 'File is larger than 2 GB';
   }

@@ -28,6 +28,10 @@ export function calendarDateIn(zone: string, atMs: number = Date.now()): string 
 }
 
 /** True when the account's last day (`expiration`, company calendar) is before today in the company zone. */
-export function accountExpired(expiration: string | null | undefined, zone: string, atMs: number = Date.now()): boolean {
+export function accountExpired(
+  expiration: string | null | undefined,
+  zone: string,
+  atMs: number = Date.now(),
+): boolean {
   return !!expiration && expiration < calendarDateIn(zone, atMs);
 }

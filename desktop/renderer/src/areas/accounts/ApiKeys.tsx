@@ -1,9 +1,29 @@
 import { apiKeyForm } from '@ops/shared/forms/office';
 import { type FormEvent, useState } from 'react';
-import { Busy, check, errorOf, FormField, Outcome, ScreenHead, todayIn, useAction, useApi, useLoad, useFormats } from '../office-kit.tsx';
+import {
+  Busy,
+  check,
+  errorOf,
+  FormField,
+  Outcome,
+  ScreenHead,
+  todayIn,
+  useAction,
+  useApi,
+  useLoad,
+  useFormats,
+} from '../office-kit.tsx';
 
 interface KeyRow {
-  ApiKey: { id: string; name: string; key_prefix: string; last_used_at: number | null; expires: number | null; revoked: boolean; created: number };
+  ApiKey: {
+    id: string;
+    name: string;
+    key_prefix: string;
+    last_used_at: number | null;
+    expires: number | null;
+    revoked: boolean;
+    created: number;
+  };
   User: { id: string; email: string | null };
 }
 interface Created {
@@ -27,7 +47,11 @@ export default function ApiKeys() {
     if (!r.ok) return act.invalid(r.errors);
     await act.run(async () => {
       const expires = draft.expires ? Math.floor(Date.parse(`${draft.expires}T23:59:59Z`) / 1000) : undefined;
-      const res = await post<Created>('/manager/api_keys/add.json', { name: draft.name, user_id: draft.user_id, ...(expires ? { expires } : {}) });
+      const res = await post<Created>('/manager/api_keys/add.json', {
+        name: draft.name,
+        user_id: draft.user_id,
+        ...(expires ? { expires } : {}),
+      });
       setSecret(res.key);
       setCopied(false);
       setDraft({ name: '', user_id: '', expires: '' });
@@ -58,14 +82,22 @@ export default function ApiKeys() {
   return (
     <section data-testid="api-keys">
       <ScreenHead title="API keys" />
-      <p className="muted small">A key acts as the user it is bound to, with that user&apos;s permissions, until it is revoked or expires.</p>
+      <p className="muted small">
+        A key acts as the user it is bound to, with that user&apos;s permissions, until it is revoked or expires.
+      </p>
       {secret && (
         <div className="secret" role="status" data-testid="api-secret">
           <p>
             <strong>Copy the key {secret.name} now.</strong> It is shown only this once; the server keeps only a hash.
           </p>
           <div className="actions-row">
-            <input readOnly aria-label="New API key" value={secret.plaintext} onFocus={(e) => e.target.select()} className="mono wide-input" />
+            <input
+              readOnly
+              aria-label="New API key"
+              value={secret.plaintext}
+              onFocus={(e) => e.target.select()}
+              className="mono wide-input"
+            />
             <button type="button" onClick={copy}>
               {copied ? 'Copied' : 'Copy'}
             </button>
@@ -77,7 +109,14 @@ export default function ApiKeys() {
       )}
       <form className="inline-form" onSubmit={create} aria-label="New API key" noValidate>
         <FormField label="Name" error={errorOf(act.errors, 'name')}>
-          {(p) => <input {...p} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} placeholder="Accounting sync" />}
+          {(p) => (
+            <input
+              {...p}
+              value={draft.name}
+              onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+              placeholder="Accounting sync"
+            />
+          )}
         </FormField>
         <FormField label="Acts as" error={errorOf(act.errors, 'user_id')}>
           {(p) => (
@@ -92,7 +131,14 @@ export default function ApiKeys() {
           )}
         </FormField>
         <FormField label="Expires (optional)" error={errorOf(act.errors, 'expires')}>
-          {(p) => <input {...p} type="date" value={draft.expires} onChange={(e) => setDraft({ ...draft, expires: e.target.value })} />}
+          {(p) => (
+            <input
+              {...p}
+              type="date"
+              value={draft.expires}
+              onChange={(e) => setDraft({ ...draft, expires: e.target.value })}
+            />
+          )}
         </FormField>
         <button type="submit" disabled={act.busy}>
           {act.busy ? 'Creating…' : 'Create key'}
@@ -100,7 +146,11 @@ export default function ApiKeys() {
       </form>
       <Outcome error={act.error} done={act.done} />
       {!keys.data ? (
-        keys.error ? <Outcome error={keys.error} /> : <Busy />
+        keys.error ? (
+          <Outcome error={keys.error} />
+        ) : (
+          <Busy />
+        )
       ) : (
         <table className="data-table">
           <caption className="sr-only">API keys</caption>

@@ -13,7 +13,18 @@ import { melItemStateOf } from '@ops/shared';
 import { type FormEvent, useMemo, useState } from 'react';
 import { commandsByTarget, outcomesByTarget } from '../../decisions.ts';
 import { type DisplaySettings, endOfDay, formatDate, formatDateTime, isoDateIn } from '../../format.ts';
-import { fullName, useCommands, useCompany, useDismissed, useDocs, useMarks, useNow, useOutcomes, useUsers, useWorkspace } from '../../hooks.ts';
+import {
+  fullName,
+  useCommands,
+  useCompany,
+  useDismissed,
+  useDocs,
+  useMarks,
+  useNow,
+  useOutcomes,
+  useUsers,
+  useWorkspace,
+} from '../../hooks.ts';
 import { fleetBoard, type ItemView, openItems } from './techlog.ts';
 import { Badge, DecisionNote, deadlineText, Empty, Field, MelStatusBadge, PendingBadge } from '../../ui.tsx';
 import type { ScreenProps } from '../../nav.ts';
@@ -22,7 +33,13 @@ import { mayManageMel } from '@ops/shared/rules/aircraft-reports/policy';
 import { markKey } from '../../workspace.ts';
 import { Photos } from '../uploads/Photos.tsx';
 
-const INTERVAL_LABELS: Record<string, string> = { NEXT_FLIGHT: 'Next flight', CALENDAR_DAYS: 'Calendar days', FLIGHTS: 'Flights', FLIGHT_DAYS: 'Flight days', CYCLES: 'Cycles' };
+const INTERVAL_LABELS: Record<string, string> = {
+  NEXT_FLIGHT: 'Next flight',
+  CALENDAR_DAYS: 'Calendar days',
+  FLIGHTS: 'Flights',
+  FLIGHT_DAYS: 'Flight days',
+  CYCLES: 'Cycles',
+};
 
 /** One aircraft's open reports; raise defects and MEL or CDL items; extend or close items. Works offline. */
 /** The technical log screen of the aircraft in the route (`#techlog/<id>`). */
@@ -33,7 +50,10 @@ export default function TechLogScreen({ route, go }: Pick<ScreenProps, 'route' |
 export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id: string): void }) {
   const ws = useWorkspace();
   const { docs: fleet, ready } = useDocs<AircraftDoc>('aircraft');
-  const active = useMemo(() => fleet.filter((a) => a.active).sort((a, b) => a.registration.localeCompare(b.registration)), [fleet]);
+  const active = useMemo(
+    () => fleet.filter((a) => a.active).sort((a, b) => a.registration.localeCompare(b.registration)),
+    [fleet],
+  );
   const aircraft = active.find((a) => a.id === aircraftId) ?? active[0];
   const reportsQuery = useMemo(() => ({ selector: { aircraft_id: aircraft?.id ?? '' } }), [aircraft?.id]);
   const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', reportsQuery);
@@ -50,13 +70,17 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
   const views = useMemo(() => {
     if (!aircraft) return [];
     const pending = commands.filter((c) => c.status === 'pending');
-    return openItems(reports, new Map([[aircraft.id, aircraft]]), pending, now, display.companyZone).filter((v) => v.report.aircraft_id === aircraft.id);
+    return openItems(reports, new Map([[aircraft.id, aircraft]]), pending, now, display.companyZone).filter(
+      (v) => v.report.aircraft_id === aircraft.id,
+    );
   }, [aircraft, reports, commands, now, display.companyZone]);
   const row = useMemo(() => (aircraft ? fleetBoard([aircraft], views)[0] : null), [aircraft, views]);
   const byTarget = useMemo(() => commandsByTarget(commands), [commands]);
   const outcomesOf = useMemo(() => outcomesByTarget(outcomes), [outcomes]);
   // Raises the server refused never become reports: show them here until dismissed.
-  const refusedRaises = commands.filter((c) => c.name === 'mel.raise' && c.status === 'rejected' && !dismissed.has(c.id) && isForAircraft(c, aircraft?.id));
+  const refusedRaises = commands.filter(
+    (c) => c.name === 'mel.raise' && c.status === 'rejected' && !dismissed.has(c.id) && isForAircraft(c, aircraft?.id),
+  );
 
   if (ready && !aircraft) return <Empty>No aircraft on this device yet.</Empty>;
   if (!aircraft || !row) return null;
@@ -74,9 +98,16 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
             </option>
           ))}
         </select>
-        {row.blocked ? <Badge tone="danger">Blocked</Badge> : row.grounded ? <Badge tone="danger">Grounded</Badge> : <Badge tone="ok">Dispatchable</Badge>}
+        {row.blocked ? (
+          <Badge tone="danger">Blocked</Badge>
+        ) : row.grounded ? (
+          <Badge tone="danger">Grounded</Badge>
+        ) : (
+          <Badge tone="ok">Dispatchable</Badge>
+        )}
         <span className="muted">
-          {aircraft.model_name} · {Number(aircraft.hours ?? 0).toFixed(1)} h · {aircraft.landings} landings · {aircraft.flights} flights
+          {aircraft.model_name} · {Number(aircraft.hours ?? 0).toFixed(1)} h · {aircraft.landings} landings ·{' '}
+          {aircraft.flights} flights
         </span>
       </div>
       {row.blockReason && <p className="block-reason">{row.blockReason}</p>}
@@ -143,8 +174,10 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isForAircraft = (c: CommandDoc, aircraftId: string | undefined) => isObject(c.args.AircraftReport) && c.args.AircraftReport.aircraft_id === aircraftId;
-const describeRaise = (c: CommandDoc) => (isObject(c.args.AircraftReport) ? String(c.args.AircraftReport.title ?? '') : '');
+const isForAircraft = (c: CommandDoc, aircraftId: string | undefined) =>
+  isObject(c.args.AircraftReport) && c.args.AircraftReport.aircraft_id === aircraftId;
+const describeRaise = (c: CommandDoc) =>
+  isObject(c.args.AircraftReport) ? String(c.args.AircraftReport.title ?? '') : '';
 
 function ReportCard({
   view,
@@ -183,7 +216,11 @@ function ReportCard({
   };
 
   return (
-    <article className={`report ${view.pending || locallyPending ? 'is-pending' : ''}`} data-report-id={r.id} data-title={r.title}>
+    <article
+      className={`report ${view.pending || locallyPending ? 'is-pending' : ''}`}
+      data-report-id={r.id}
+      data-title={r.title}
+    >
       <header>
         <Badge tone={m ? 'info' : 'neutral'}>
           {r.type}
@@ -210,7 +247,9 @@ function ReportCard({
           <>
             <dt>Interval</dt>
             <dd>
-              {m.interval_type ? `${INTERVAL_LABELS[m.interval_type] ?? m.interval_type}${m.interval_value ? ` ${m.interval_value}` : ''}` : 'none'}
+              {m.interval_type
+                ? `${INTERVAL_LABELS[m.interval_type] ?? m.interval_type}${m.interval_value ? ` ${m.interval_value}` : ''}`
+                : 'none'}
               {m.starts ? `, from ${formatDate(m.starts, display)}` : ''}
             </dd>
             <dt>Deadline</dt>
@@ -249,12 +288,23 @@ function ReportCard({
           </>
         )}
       </dl>
-      {!raising && <Photos model="AircraftReport" foreignKey={r.id} canAdd={!isAuditor(ws.user.user_group_id) && r.status !== 'CLOSED'} />}
+      {!raising && (
+        <Photos
+          model="AircraftReport"
+          foreignKey={r.id}
+          canAdd={!isAuditor(ws.user.user_group_id) && r.status !== 'CLOSED'}
+        />
+      )}
       <DecisionNote command={command} outcome={outcome} display={display} />
       {mayManage && !raising && view.pending !== 'close' && r.status !== 'CLOSED' && (
         <div className="actions-row">
           {m && m.category !== 'A' && !m.extended && m.interval_type === 'CALENDAR_DAYS' && (
-            <button type="button" className="secondary small" onClick={() => setExtending(!extending)} disabled={view.pending === 'extend'}>
+            <button
+              type="button"
+              className="secondary small"
+              onClick={() => setExtending(!extending)}
+              disabled={view.pending === 'extend'}
+            >
               Extend
             </button>
           )}
@@ -268,14 +318,28 @@ function ReportCard({
   );
 }
 
-function ExtendForm({ view, display, now, onDone }: { view: ItemView; display: DisplaySettings; now: number; onDone(): void }) {
+function ExtendForm({
+  view,
+  display,
+  now,
+  onDone,
+}: {
+  view: ItemView;
+  display: DisplaySettings;
+  now: number;
+  onDone(): void;
+}) {
   const ws = useWorkspace();
   const current = view.item?.expires ?? now;
-  const [day, setDay] = useState(() => isoDateIn(current + (view.item?.interval_value ?? 1) * 86400 - 1, display.companyZone));
+  const [day, setDay] = useState(() =>
+    isoDateIn(current + (view.item?.interval_value ?? 1) * 86400 - 1, display.companyZone),
+  );
   const [reason, setReason] = useState('');
   const until = endOfDay(day, display.companyZone);
   const state = melItemStateOf(view.report);
-  const check = state ? checkExtension(state, { extended_until: until, now, role: ws.user.user_group_id, timeZone: display.companyZone }) : null;
+  const check = state
+    ? checkExtension(state, { extended_until: until, now, role: ws.user.user_group_id, timeZone: display.companyZone })
+    : null;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (until === null || !reason.trim()) return;
@@ -356,7 +420,8 @@ function DefectForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): voi
           </select>
         </Field>
         <label className="check">
-          <input type="checkbox" checked={grounded} onChange={(e) => setGrounded(e.target.checked)} /> Grounds the aircraft
+          <input type="checkbox" checked={grounded} onChange={(e) => setGrounded(e.target.checked)} /> Grounds the
+          aircraft
         </label>
         <Field label="Description" wide>
           <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={3} />
@@ -389,7 +454,13 @@ function MelForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }
   const [limitations, setLimitations] = useState<string[]>([]);
   const [description, setDescription] = useState('');
   const releasers = useMemo(
-    () => [...users.values()].filter((u) => u.active && (u.id === ws.user.id || (u.user_group_id !== null && canBeReleaser(u.user_group_id, false)))).sort((a, b) => fullName(a).localeCompare(fullName(b))),
+    () =>
+      [...users.values()]
+        .filter(
+          (u) =>
+            u.active && (u.id === ws.user.id || (u.user_group_id !== null && canBeReleaser(u.user_group_id, false))),
+        )
+        .sort((a, b) => fullName(a).localeCompare(fullName(b))),
     [users, ws.user.id],
   );
 
@@ -419,12 +490,16 @@ function MelForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }
     });
     onDone();
   };
-  const toggle = (code: string) => setLimitations((l) => (l.includes(code) ? l.filter((c) => c !== code) : [...l, code]));
+  const toggle = (code: string) =>
+    setLimitations((l) => (l.includes(code) ? l.filter((c) => c !== code) : [...l, code]));
 
   return (
     <form className="card-form" onSubmit={submit} aria-label="Raise MEL or CDL item">
       <h3>Raise a MEL or CDL item on {aircraft.registration}</h3>
-      <p className="muted small">Queued as a command: the server computes the window and checks the rules once it receives it. The deadline shown meanwhile is this device's computation.</p>
+      <p className="muted small">
+        Queued as a command: the server computes the window and checks the rules once it receives it. The deadline shown
+        meanwhile is this device's computation.
+      </p>
       <div className="grid">
         <Field label="Type">
           <select name="type" value={type} onChange={(e) => setType(e.target.value === 'CDL' ? 'CDL' : 'MEL')}>
@@ -460,7 +535,14 @@ function MelForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }
         </Field>
         {intervalType && intervalType !== 'NEXT_FLIGHT' && (
           <Field label="Interval value">
-            <input type="number" min={1} step={1} value={intervalValue} onChange={(e) => setIntervalValue(e.target.value)} required />
+            <input
+              type="number"
+              min={1}
+              step={1}
+              value={intervalValue}
+              onChange={(e) => setIntervalValue(e.target.value)}
+              required
+            />
           </Field>
         )}
         <Field label="MEL reference">

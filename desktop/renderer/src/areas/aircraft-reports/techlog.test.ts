@@ -99,7 +99,9 @@ describe('itemView: status recomputed on the device', () => {
   });
 
   it('counts flights against a FLIGHTS interval with the aircraft counter', () => {
-    const r = report({ MelItem: item({ category: 'A', interval_type: 'FLIGHTS', interval_value: 3, expires: null, baseline_flights: 8 }) });
+    const r = report({
+      MelItem: item({ category: 'A', interval_type: 'FLIGHTS', interval_value: 3, expires: null, baseline_flights: 8 }),
+    });
     const v = itemView(r, aircraft({ flights: 10 }), NOW);
     expect(v.deadline).toMatchObject({ kind: 'counter', remaining: 1, unit: 'flights' });
     expect(v.status).toBe('EXPIRING_SOON');
@@ -107,12 +109,17 @@ describe('itemView: status recomputed on the device', () => {
   });
 
   it('keeps the server status for FLIGHT_DAYS (the device may not hold every flight)', () => {
-    const r = report({ MelItem: item({ interval_type: 'FLIGHT_DAYS', interval_value: 2, expires: null, status: 'EXPIRING_SOON' }) });
+    const r = report({
+      MelItem: item({ interval_type: 'FLIGHT_DAYS', interval_value: 2, expires: null, status: 'EXPIRING_SOON' }),
+    });
     expect(itemView(r, aircraft(), NOW).status).toBe('EXPIRING_SOON');
   });
 
   it('a plain defect has no item', () => {
-    expect(itemView(report({ type: 'DEFECT', MelItem: null }), aircraft(), NOW)).toMatchObject({ item: null, status: null });
+    expect(itemView(report({ type: 'DEFECT', MelItem: null }), aircraft(), NOW)).toMatchObject({
+      item: null,
+      status: null,
+    });
   });
 });
 
@@ -134,14 +141,30 @@ describe('provisionalReport: a pending mel.raise shown at once', () => {
   });
 
   it('is null for arguments the server will reject anyway', () => {
-    expect(provisionalReport(command('mel.raise', { AircraftReport: { aircraft_id: 'a1', type: 'MEL' } }), aircraft(), 'UTC')).toBeNull();
-    expect(provisionalReport(command('mel.raise', { id: 'x', AircraftReport: { aircraft_id: 'a1', type: 'DEFECT' } }), aircraft(), 'UTC')).toBeNull();
+    expect(
+      provisionalReport(
+        command('mel.raise', { AircraftReport: { aircraft_id: 'a1', type: 'MEL' } }),
+        aircraft(),
+        'UTC',
+      ),
+    ).toBeNull();
+    expect(
+      provisionalReport(
+        command('mel.raise', { id: 'x', AircraftReport: { aircraft_id: 'a1', type: 'DEFECT' } }),
+        aircraft(),
+        'UTC',
+      ),
+    ).toBeNull();
   });
 });
 
 describe('openItems: server documents and pending commands', () => {
   it('shows a pending raise until the server document with its id arrives', () => {
-    const raise = command('mel.raise', { id: 'new-1', AircraftReport: { aircraft_id: 'a1', type: 'CDL', title: 'Panel missing' }, MelItem: {} });
+    const raise = command('mel.raise', {
+      id: 'new-1',
+      AircraftReport: { aircraft_id: 'a1', type: 'CDL', title: 'Panel missing' },
+      MelItem: {},
+    });
     const before = openItems([], fleet, [raise], NOW, 'UTC');
     expect(before).toHaveLength(1);
     expect(before[0]).toMatchObject({ pending: 'raise', commandId: raise.id, status: 'OPEN' });
@@ -151,7 +174,11 @@ describe('openItems: server documents and pending commands', () => {
   });
 
   it('applies a pending extension and a pending closure', () => {
-    const extend = command('mel.extend', { report_id: 'r1', extended_until: utc('2025-11-24T23:00:00'), reason: 'Part on order' });
+    const extend = command('mel.extend', {
+      report_id: 'r1',
+      extended_until: utc('2025-11-24T23:00:00'),
+      reason: 'Part on order',
+    });
     const [v] = openItems([report()], fleet, [extend], NOW, 'UTC');
     expect(v).toMatchObject({ pending: 'extend', status: 'OPEN' });
     expect(v.deadline).toEqual({ kind: 'time', expires: utc('2025-11-24T23:00:00') });
@@ -168,9 +195,26 @@ describe('openItems: server documents and pending commands', () => {
 
 describe('fleetBoard', () => {
   it('blocks an aircraft with an expired item and names it; orders items by urgency', () => {
-    const expired = report({ id: 'r2', title: 'Pitot heat', ata_chapter: '30', MelItem: item({ id: 'm2', aircraft_report_id: 'r2', expires: utc('2025-11-19T23:00:00') }) });
-    const far = report({ id: 'r3', MelItem: item({ id: 'm3', aircraft_report_id: 'r3', category: 'D', interval_value: 120, expires: utc('2026-03-01T00:00:00') }) });
-    const rows = fleetBoard([aircraft(), aircraft({ id: 'a2', registration: 'EC-AAA' })], openItems([far, expired], fleet, [], NOW, 'UTC'));
+    const expired = report({
+      id: 'r2',
+      title: 'Pitot heat',
+      ata_chapter: '30',
+      MelItem: item({ id: 'm2', aircraft_report_id: 'r2', expires: utc('2025-11-19T23:00:00') }),
+    });
+    const far = report({
+      id: 'r3',
+      MelItem: item({
+        id: 'm3',
+        aircraft_report_id: 'r3',
+        category: 'D',
+        interval_value: 120,
+        expires: utc('2026-03-01T00:00:00'),
+      }),
+    });
+    const rows = fleetBoard(
+      [aircraft(), aircraft({ id: 'a2', registration: 'EC-AAA' })],
+      openItems([far, expired], fleet, [], NOW, 'UTC'),
+    );
     expect(rows.map((r) => r.aircraft.registration)).toEqual(['EC-AAA', 'EC-ABC']);
     const abc = rows[1];
     expect(abc.blocked).toBe(true);
@@ -181,8 +225,14 @@ describe('fleetBoard', () => {
 
   it('marks grounded aircraft, pending work and separates defects; hides inactive aircraft', () => {
     const defect = report({ id: 'd1', type: 'DEFECT', MelItem: null, aircraft_status: 'GROUNDED' });
-    const raise = command('mel.raise', { id: 'n1', AircraftReport: { aircraft_id: 'a1', type: 'CDL', title: 'Fairing' } });
-    const rows = fleetBoard([aircraft(), aircraft({ id: 'a3', registration: 'EC-OLD', active: false })], openItems([defect], fleet, [raise], NOW, 'UTC'));
+    const raise = command('mel.raise', {
+      id: 'n1',
+      AircraftReport: { aircraft_id: 'a1', type: 'CDL', title: 'Fairing' },
+    });
+    const rows = fleetBoard(
+      [aircraft(), aircraft({ id: 'a3', registration: 'EC-OLD', active: false })],
+      openItems([defect], fleet, [raise], NOW, 'UTC'),
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ grounded: true, pending: true, blocked: false });
     expect(rows[0].defects).toHaveLength(1);

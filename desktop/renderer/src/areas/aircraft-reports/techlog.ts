@@ -60,7 +60,11 @@ const INTERVALS: readonly string[] = ['NEXT_FLIGHT', 'CALENDAR_DAYS', 'FLIGHTS',
  * device shows the item and its deadline at once. Null when the arguments are
  * unusable (the server will reject them, and the rejection is shown).
  */
-export function provisionalReport(cmd: CommandDoc, aircraft: AircraftDoc | undefined, timeZone: string): AircraftReportDoc | null {
+export function provisionalReport(
+  cmd: CommandDoc,
+  aircraft: AircraftDoc | undefined,
+  timeZone: string,
+): AircraftReportDoc | null {
   const args = cmd.args;
   const r = isObject(args.AircraftReport) ? args.AircraftReport : null;
   const m = isObject(args.MelItem) ? args.MelItem : {};
@@ -74,7 +78,12 @@ export function provisionalReport(cmd: CommandDoc, aircraft: AircraftDoc | undef
   const givenType = INTERVALS.includes(String(m.interval_type)) ? (m.interval_type as IntervalType) : null;
   const iv = defaultInterval(category, { interval_type: givenType, interval_value: numOr(m.interval_value) });
   const interval = iv.ok ? iv.interval : null;
-  let window = { starts: raisedAt, expires: null as number | null, baseline_flights: null as number | null, baseline_cycles: null as number | null };
+  let window = {
+    starts: raisedAt,
+    expires: null as number | null,
+    baseline_flights: null as number | null,
+    baseline_cycles: null as number | null,
+  };
   try {
     window = computeMelWindow({
       raisedAt,
@@ -88,13 +97,15 @@ export function provisionalReport(cmd: CommandDoc, aircraft: AircraftDoc | undef
   } catch {
     // An invalid zone or interval: show the item without a window; the server decides.
   }
-  const limitations: MelLimitationDoc[] = (Array.isArray(args.MelItemLimitation) ? args.MelItemLimitation : []).filter(isObject).map((l, i) => ({
-    id: `${id}:${i}`,
-    code: String(l.code ?? ''),
-    value: strOr(l.value),
-    note: strOr(l.note),
-    created: raisedAt,
-  }));
+  const limitations: MelLimitationDoc[] = (Array.isArray(args.MelItemLimitation) ? args.MelItemLimitation : [])
+    .filter(isObject)
+    .map((l, i) => ({
+      id: `${id}:${i}`,
+      code: String(l.code ?? ''),
+      value: strOr(l.value),
+      note: strOr(l.note),
+      created: raisedAt,
+    }));
   const item: MelItemDoc = {
     id: `${id}:item`,
     aircraft_report_id: id,
@@ -146,13 +157,19 @@ export function provisionalReport(cmd: CommandDoc, aircraft: AircraftDoc | undef
 }
 
 /** An item with the effect of a pending extension or closure applied, as the device expects the server to decide. */
-function applyPending(report: AircraftReportDoc, cmd: CommandDoc | undefined): { report: AircraftReportDoc; pending: PendingAction | null } {
+function applyPending(
+  report: AircraftReportDoc,
+  cmd: CommandDoc | undefined,
+): { report: AircraftReportDoc; pending: PendingAction | null } {
   if (!cmd || !report.MelItem) return { report, pending: null };
   if (cmd.name === 'mel.close') return { report: { ...report, status: 'CLOSED' }, pending: 'close' };
   if (cmd.name === 'mel.extend') {
     const until = numOr(cmd.args.extended_until);
     if (until === null) return { report, pending: 'extend' };
-    return { report: { ...report, MelItem: { ...report.MelItem, extended: true, extended_until: until } }, pending: 'extend' };
+    return {
+      report: { ...report, MelItem: { ...report.MelItem, extended: true, extended_until: until } },
+      pending: 'extend',
+    };
   }
   return { report, pending: null };
 }
@@ -164,12 +181,21 @@ const URGENCY: Record<MelStatus, number> = { EXPIRED: 0, EXPIRING_SOON: 1, OPEN:
  * flights since the item started, which a device does not hold for every
  * role: the server's derived status is kept for those.
  */
-export function itemView(report: AircraftReportDoc, aircraft: AircraftDoc | undefined, now: number, pending: PendingAction | null = null, commandId: string | null = null): ItemView {
+export function itemView(
+  report: AircraftReportDoc,
+  aircraft: AircraftDoc | undefined,
+  now: number,
+  pending: PendingAction | null = null,
+  commandId: string | null = null,
+): ItemView {
   const state = melItemStateOf(report);
   if (!state || !report.MelItem) return { report, item: null, status: null, deadline: null, pending, commandId };
   const counters = { flights: aircraft?.flights ?? 0, cycles: aircraft?.landings ?? 0, flightDays: 0 };
   const deadline = melDeadline(state, counters);
-  const status = state.interval_type === 'FLIGHT_DAYS' && state.report_status !== 'CLOSED' ? report.MelItem.status : melStatus(state, now, counters);
+  const status =
+    state.interval_type === 'FLIGHT_DAYS' && state.report_status !== 'CLOSED'
+      ? report.MelItem.status
+      : melStatus(state, now, counters);
   return { report, item: report.MelItem, status, deadline, pending, commandId };
 }
 
@@ -188,7 +214,13 @@ export function pendingByReport(commands: readonly CommandDoc[]): Map<string, Co
  * Every open report of the fleet, server documents and pending raises, as views
  * (closed ones left out unless a pending command is closing them).
  */
-export function openItems(reports: readonly AircraftReportDoc[], aircraft: ReadonlyMap<string, AircraftDoc>, commands: readonly CommandDoc[], now: number, timeZone: string): ItemView[] {
+export function openItems(
+  reports: readonly AircraftReportDoc[],
+  aircraft: ReadonlyMap<string, AircraftDoc>,
+  commands: readonly CommandDoc[],
+  now: number,
+  timeZone: string,
+): ItemView[] {
   const byReport = pendingByReport(commands);
   const known = new Set<string>();
   const out: ItemView[] = [];
@@ -222,7 +254,16 @@ const byUrgency = (a: ItemView, b: ItemView) => {
 export function fleetBoard(aircraft: readonly AircraftDoc[], views: readonly ItemView[]): BoardRow[] {
   const rows = new Map<string, BoardRow>();
   const sorted = [...aircraft].filter((a) => a.active).sort((a, b) => a.registration.localeCompare(b.registration));
-  for (const a of sorted) rows.set(a.id, { aircraft: a, items: [], defects: [], grounded: false, blocked: false, blockReason: null, pending: false });
+  for (const a of sorted)
+    rows.set(a.id, {
+      aircraft: a,
+      items: [],
+      defects: [],
+      grounded: false,
+      blocked: false,
+      blockReason: null,
+      pending: false,
+    });
   for (const v of views) {
     const row = rows.get(v.report.aircraft_id);
     if (!row) continue;

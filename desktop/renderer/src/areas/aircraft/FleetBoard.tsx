@@ -38,7 +38,11 @@ export function FleetBoard({ onOpen }: { onOpen(aircraftId: string): void }) {
   }, [aircraft.docs, reports.docs, commands.docs, now, display.companyZone]);
 
   useLayoutEffect(() => {
-    if (ready) reportRender('fleet', renderStart.current, { aircraft: rows.length, items: rows.reduce((n, r) => n + r.items.length, 0) });
+    if (ready)
+      reportRender('fleet', renderStart.current, {
+        aircraft: rows.length,
+        items: rows.reduce((n, r) => n + r.items.length, 0),
+      });
   }, [rows, ready]);
 
   const blocked = rows.filter((r) => r.blocked).length;
@@ -61,16 +65,36 @@ export function FleetBoard({ onOpen }: { onOpen(aircraftId: string): void }) {
   );
 }
 
-const AircraftCard = memo(function AircraftCard({ row, display, marks, onOpen }: { row: BoardRow; display: DisplaySettings; marks: ReadonlySet<string>; onOpen(id: string): void }) {
+const AircraftCard = memo(function AircraftCard({
+  row,
+  display,
+  marks,
+  onOpen,
+}: {
+  row: BoardRow;
+  display: DisplaySettings;
+  marks: ReadonlySet<string>;
+  onOpen(id: string): void;
+}) {
   const a = row.aircraft;
   const pendingDefects = row.defects.some((d) => marks.has(markKey('aircraft_report', d.report.id)));
   const state = row.blocked ? 'blocked' : row.grounded ? 'grounded' : 'ok';
   return (
-    <article className={`aircraft-card state-${state}`} data-registration={a.registration} data-blocked={row.blocked ? 'true' : 'false'}>
+    <article
+      className={`aircraft-card state-${state}`}
+      data-registration={a.registration}
+      data-blocked={row.blocked ? 'true' : 'false'}
+    >
       <header>
         <h3>{a.registration}</h3>
         <span className="muted">{a.model_name ?? a.model_icao ?? ''}</span>
-        {row.blocked ? <Badge tone="danger">Blocked</Badge> : row.grounded ? <Badge tone="danger">Grounded</Badge> : <Badge tone="ok">Dispatchable</Badge>}
+        {row.blocked ? (
+          <Badge tone="danger">Blocked</Badge>
+        ) : row.grounded ? (
+          <Badge tone="danger">Grounded</Badge>
+        ) : (
+          <Badge tone="ok">Dispatchable</Badge>
+        )}
         {(row.pending || pendingDefects) && <PendingBadge />}
       </header>
       {row.blockReason && <p className="block-reason">{row.blockReason}</p>}
@@ -97,7 +121,8 @@ const AircraftCard = memo(function AircraftCard({ row, display, marks, onOpen }:
       )}
       <footer>
         <span className="muted small">
-          {row.defects.length} open report{row.defects.length === 1 ? '' : 's'} · {Number(a.hours ?? 0).toFixed(1)} h · {a.landings} landings
+          {row.defects.length} open report{row.defects.length === 1 ? '' : 's'} · {Number(a.hours ?? 0).toFixed(1)} h ·{' '}
+          {a.landings} landings
         </span>
         <button type="button" className="secondary small" onClick={() => onOpen(a.id)}>
           Technical log

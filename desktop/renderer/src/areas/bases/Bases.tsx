@@ -3,7 +3,21 @@ import { type FormEvent, useState } from 'react';
 import { allows, GATES } from '@ops/shared';
 import { useWorkspace } from '../../hooks.ts';
 import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
-import { Busy, Check, check, errorOf, FormField, Outcome, Pager, ScreenHead, useAction, useApi, useLoad, usePages, useFormats } from '../office-kit.tsx';
+import {
+  Busy,
+  Check,
+  check,
+  errorOf,
+  FormField,
+  Outcome,
+  Pager,
+  ScreenHead,
+  useAction,
+  useApi,
+  useLoad,
+  usePages,
+  useFormats,
+} from '../office-kit.tsx';
 
 interface Base {
   Base: { id: string; name: string; default: boolean; airport_id: string | null };
@@ -70,7 +84,14 @@ export default function Bases() {
               {(p) => <input {...p} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />}
             </FormField>
             <FormField label="Airport (ICAO)" error={errorOf(act.errors, 'airport_id')}>
-              {(p) => <input {...p} value={form.airport_id} onChange={(e) => setForm({ ...form, airport_id: e.target.value })} maxLength={4} />}
+              {(p) => (
+                <input
+                  {...p}
+                  value={form.airport_id}
+                  onChange={(e) => setForm({ ...form, airport_id: e.target.value })}
+                  maxLength={4}
+                />
+              )}
             </FormField>
             <Check label="Default base" checked={form.default} onChange={(v) => setForm({ ...form, default: v })} />
           </div>
@@ -86,18 +107,34 @@ export default function Bases() {
       )}
       <Outcome error={act.error} done={act.done} />
       {!bases.data ? (
-        bases.error ? <Outcome error={bases.error} /> : <Busy />
+        bases.error ? (
+          <Outcome error={bases.error} />
+        ) : (
+          <Busy />
+        )
       ) : (
         <div className="split">
           <ul className="base-list" aria-label="Bases">
             {bases.data.bases.map(({ Base: b }) => (
               <li key={b.id}>
-                <button type="button" className={current?.id === b.id ? 'tab-light active' : 'tab-light'} aria-current={current?.id === b.id ? 'true' : undefined} onClick={() => setSelected(b.id)}>
-                  {b.name} {b.airport_id && <span className="muted small">{b.airport_id}</span>} {b.default && <span className="badge badge-info">default</span>}
+                <button
+                  type="button"
+                  className={current?.id === b.id ? 'tab-light active' : 'tab-light'}
+                  aria-current={current?.id === b.id ? 'true' : undefined}
+                  onClick={() => setSelected(b.id)}
+                >
+                  {b.name} {b.airport_id && <span className="muted small">{b.airport_id}</span>}{' '}
+                  {b.default && <span className="badge badge-info">default</span>}
                 </button>
                 {canManage && (
                   <span className="row-actions">
-                    <button type="button" className="link small" onClick={() => setForm({ id: b.id, name: b.name, airport_id: b.airport_id ?? '', default: b.default })}>
+                    <button
+                      type="button"
+                      className="link small"
+                      onClick={() =>
+                        setForm({ id: b.id, name: b.name, airport_id: b.airport_id ?? '', default: b.default })
+                      }
+                    >
                       Edit<span className="sr-only"> {b.name}</span>
                     </button>
                     <button type="button" className="link small danger" onClick={() => remove(b)}>
@@ -122,9 +159,16 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
   const crew = useLoad<Crew[]>(`/bases/crew/${base.id}.json`);
   const schedules = useLoad<{ schedules: Schedule[] }>(`/bases/schedule/${base.id}.json`);
   const now = Math.floor(Date.now() / 1000);
-  const upcoming = (schedules.data?.schedules ?? []).filter((s) => s.BaseSchedule.always || (s.BaseSchedule.end ?? 0) >= now).sort((a, b) => (a.BaseSchedule.start ?? 0) - (b.BaseSchedule.start ?? 0));
+  const upcoming = (schedules.data?.schedules ?? [])
+    .filter((s) => s.BaseSchedule.always || (s.BaseSchedule.end ?? 0) >= now)
+    .sort((a, b) => (a.BaseSchedule.start ?? 0) - (b.BaseSchedule.start ?? 0));
   const pages = usePages(upcoming, 15);
-  const [draft, setDraft] = useState({ pilot: '', start: '', end: '', type: 'DUTY' as (typeof SCHEDULE_TYPES)[number] });
+  const [draft, setDraft] = useState({
+    pilot: '',
+    start: '',
+    end: '',
+    type: 'DUTY' as (typeof SCHEDULE_TYPES)[number],
+  });
   const act = useAction();
   const canWrite = !isAuditor(ws.user.user_group_id);
 
@@ -178,14 +222,32 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
             )}
           </FormField>
           <FormField label="From" error={errorOf(act.errors, 'start')}>
-            {(p) => <input {...p} type="datetime-local" value={draft.start} onChange={(e) => setDraft({ ...draft, start: e.target.value })} />}
+            {(p) => (
+              <input
+                {...p}
+                type="datetime-local"
+                value={draft.start}
+                onChange={(e) => setDraft({ ...draft, start: e.target.value })}
+              />
+            )}
           </FormField>
           <FormField label="Until" error={errorOf(act.errors, 'end')}>
-            {(p) => <input {...p} type="datetime-local" value={draft.end} onChange={(e) => setDraft({ ...draft, end: e.target.value })} />}
+            {(p) => (
+              <input
+                {...p}
+                type="datetime-local"
+                value={draft.end}
+                onChange={(e) => setDraft({ ...draft, end: e.target.value })}
+              />
+            )}
           </FormField>
           <FormField label="Type">
             {(p) => (
-              <select {...p} value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.target.value as typeof draft.type })}>
+              <select
+                {...p}
+                value={draft.type}
+                onChange={(e) => setDraft({ ...draft, type: e.target.value as typeof draft.type })}
+              >
                 {SCHEDULE_TYPES.map((t) => (
                   <option key={t}>{t}</option>
                 ))}

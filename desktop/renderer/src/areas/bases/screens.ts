@@ -5,5 +5,11 @@ import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 
 /** Bases, crew and duty for office staff and the auditor (server/src/areas/bases). */
 export const basesScreens: ScreenEntry[] = [
-  { screen: 'bases', label: 'Bases and duty', group: 'People', visible: (role) => isStaff(role) || isAuditor(role), component: lazy(() => import('./Bases.tsx')) },
+  {
+    screen: 'bases',
+    label: 'Bases and duty',
+    group: 'People',
+    visible: (role) => isStaff(role) || isAuditor(role),
+    component: lazy(() => import('./Bases.tsx')),
+  },
 ];

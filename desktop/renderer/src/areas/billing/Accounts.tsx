@@ -44,7 +44,9 @@ export default function Accounts() {
       <section data-testid="billing-accounts">
         <ScreenHead title="Accounts" />
         <p className="empty" data-testid="billing-off">
-          {name || 'This company'} does not use billing{company.plan === 'free' ? ' (the free plan has no billing)' : ''}: a manager turns it on in the company settings.
+          {name || 'This company'} does not use billing
+          {company.plan === 'free' ? ' (the free plan has no billing)' : ''}: a manager turns it on in the company
+          settings.
         </p>
       </section>
     );
@@ -91,7 +93,12 @@ function useBalances() {
             complete = false;
             break;
           }
-          out.set(p.User.id, { user_id: p.User.id, name: `${p.UserDetail.name} ${p.UserDetail.surname}`.trim(), balance: p.UserDetail.billing_balance, package_balance: p.UserDetail.package_balance ?? 0 });
+          out.set(p.User.id, {
+            user_id: p.User.id,
+            name: `${p.UserDetail.name} ${p.UserDetail.surname}`.trim(),
+            balance: p.UserDetail.billing_balance,
+            package_balance: p.UserDetail.package_balance ?? 0,
+          });
         }
         if (!complete || !dir.paginate?.nextPage) break;
         page += 1;
@@ -101,8 +108,15 @@ function useBalances() {
         const queue = [...people];
         const worker = async () => {
           for (let u = queue.shift(); u && !cancelled; u = queue.shift()) {
-            const a = ZAccountPage.parse(await get<unknown>(`/billing/account/${encodeURIComponent(u.id)}.json?limit=1`));
-            out.set(u.id, { user_id: u.id, name: fullName(u), balance: a.Account.balance, package_balance: a.Account.package_balance });
+            const a = ZAccountPage.parse(
+              await get<unknown>(`/billing/account/${encodeURIComponent(u.id)}.json?limit=1`),
+            );
+            out.set(u.id, {
+              user_id: u.id,
+              name: fullName(u),
+              balance: a.Account.balance,
+              package_balance: a.Account.package_balance,
+            });
           }
         };
         await Promise.all(Array.from({ length: PARALLEL }, worker));
@@ -114,7 +128,19 @@ function useBalances() {
     };
   }, [get, people.length, tick]);
   /** A saved entry answers the new account: the list follows without a reload. */
-  const update = useCallback((a: Account) => setRows((rs) => (rs ? byBalance(rs.map((r) => (r.user_id === a.user_id ? { ...r, balance: a.balance, package_balance: a.package_balance } : r))) : rs)), []);
+  const update = useCallback(
+    (a: Account) =>
+      setRows((rs) =>
+        rs
+          ? byBalance(
+              rs.map((r) =>
+                r.user_id === a.user_id ? { ...r, balance: a.balance, package_balance: a.package_balance } : r,
+              ),
+            )
+          : rs,
+      ),
+    [],
+  );
   return { rows, error, update, reload: useCallback(() => setTick((t) => t + 1), []) };
 }
 
@@ -125,7 +151,11 @@ function AccountsBody() {
   const [search, setSearch] = useState('');
   const [hideZero, setHideZero] = useState(false);
   const currency = company.currency;
-  const shown = (balances.rows ?? []).filter((r) => (!hideZero || r.balance !== 0 || r.package_balance !== 0) && r.name.toLowerCase().includes(search.trim().toLowerCase()));
+  const shown = (balances.rows ?? []).filter(
+    (r) =>
+      (!hideZero || r.balance !== 0 || r.package_balance !== 0) &&
+      r.name.toLowerCase().includes(search.trim().toLowerCase()),
+  );
   const owed = (balances.rows ?? []).reduce((s, r) => s + Math.min(0, Math.round(r.balance * 100)), 0) / 100;
   const current = balances.rows?.find((r) => r.user_id === selected) ?? null;
 
@@ -166,7 +196,12 @@ function AccountsBody() {
                 {shown.map((r) => (
                   <tr key={r.user_id} className={r.user_id === selected ? 'selected' : undefined} data-user={r.user_id}>
                     <td>
-                      <button type="button" className="link" aria-pressed={r.user_id === selected} onClick={() => setSelected(r.user_id)}>
+                      <button
+                        type="button"
+                        className="link"
+                        aria-pressed={r.user_id === selected}
+                        onClick={() => setSelected(r.user_id)}
+                      >
                         {r.name}
                       </button>
                     </td>
@@ -183,7 +218,9 @@ function AccountsBody() {
           {current ? (
             <AccountPanel key={current.user_id} row={current} currency={currency} onSaved={balances.update} />
           ) : (
-            <p className="empty">Pick a person to see their entries, add a payment, a package or an adjustment, or reverse an entry.</p>
+            <p className="empty">
+              Pick a person to see their entries, add a payment, a package or an adjustment, or reverse an entry.
+            </p>
           )}
         </div>
       )}
@@ -197,13 +234,24 @@ const PAGE_SIZE = 15;
 function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: string; onSaved(a: Account): void }) {
   const ws = useWorkspace();
   const [page, setPage] = useState(1);
-  const acc = useBillingLoad(`/billing/account/${encodeURIComponent(row.user_id)}.json?page=${page}&limit=${PAGE_SIZE}`, (raw) => ZAccountPage.parse(raw));
+  const acc = useBillingLoad(
+    `/billing/account/${encodeURIComponent(row.user_id)}.json?page=${page}&limit=${PAGE_SIZE}`,
+    (raw) => ZAccountPage.parse(raw),
+  );
   const [reversing, setReversing] = useState<Entry | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const mayWrite = allows(billingGates.office, ws.user.user_group_id);
   const actor = { userId: ws.user.id, role: ws.user.user_group_id };
-  const account: Account = acc.data?.Account ?? { user_id: row.user_id, balance: row.balance, package_balance: row.package_balance, currency };
-  const reversed = useMemo(() => new Set((acc.data?.entries ?? []).map((e) => e.reverses_id).filter((id): id is string => !!id)), [acc.data]);
+  const account: Account = acc.data?.Account ?? {
+    user_id: row.user_id,
+    balance: row.balance,
+    package_balance: row.package_balance,
+    currency,
+  };
+  const reversed = useMemo(
+    () => new Set((acc.data?.entries ?? []).map((e) => e.reverses_id).filter((id): id is string => !!id)),
+    [acc.data],
+  );
   const saved = (a: Account | null, message: string) => {
     setDone(message);
     if (a) onSaved(a);
@@ -244,7 +292,12 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
               mayWrite
                 ? (e) =>
                     mayReverseEntry(actor, { kind: e.kind, reversed: reversed.has(e.id) }) ? (
-                      <button type="button" className="secondary small" onClick={() => setReversing(e)} data-testid="reverse">
+                      <button
+                        type="button"
+                        className="secondary small"
+                        onClick={() => setReversing(e)}
+                        data-testid="reverse"
+                      >
                         Reverse…
                       </button>
                     ) : e.kind !== 'reversal' ? (
@@ -266,7 +319,10 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
           onClose={() => setReversing(null)}
           onDone={() => {
             setReversing(null);
-            saved(null, `The ${(KIND_LABELS as Record<string, string>)[reversing.kind]?.toLowerCase() ?? reversing.kind} entry of ${formatMoney(reversing.amount, account.currency || currency)} was reversed.`);
+            saved(
+              null,
+              `The ${(KIND_LABELS as Record<string, string>)[reversing.kind]?.toLowerCase() ?? reversing.kind} entry of ${formatMoney(reversing.amount, account.currency || currency)} was reversed.`,
+            );
             // The reversal answers no account: read the balance again for the list.
             void ws.rest<unknown>('GET', `/billing/account/${encodeURIComponent(row.user_id)}.json?limit=1`).then(
               (raw) => {
@@ -284,7 +340,11 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
 
 const ADD_KINDS: Array<{ kind: AddKind; label: string; hint: string }> = [
   { kind: 'payment', label: 'Payment', hint: 'Money received: raises the balance.' },
-  { kind: 'package', label: 'Package', hint: 'Prepaid hours sold: the price is charged, the hours are used first for the aircraft.' },
+  {
+    kind: 'package',
+    label: 'Package',
+    hint: 'Prepaid hours sold: the price is charged, the hours are used first for the aircraft.',
+  },
   { kind: 'adjustment', label: 'Adjustment', hint: 'A correction: positive credits, negative charges.' },
 ];
 
@@ -298,12 +358,22 @@ interface AddForm {
 const EMPTY: AddForm = { kind: 'payment', amount: '', hours: '', aircraft_id: '', description: '' };
 
 /** Add a payment, a package or an adjustment; a dialog says what it books before it is saved. */
-function AddEntry({ row, account, onSaved }: { row: BalanceRow; account: Account; onSaved(a: Account | null, message: string): void }) {
+function AddEntry({
+  row,
+  account,
+  onSaved,
+}: {
+  row: BalanceRow;
+  account: Account;
+  onSaved(a: Account | null, message: string): void;
+}) {
   const { post } = useApi();
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
   const [form, setForm] = useState<AddForm>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof AddForm, string>>>({});
-  const [pending, setPending] = useState<{ body: Record<string, unknown>; effect: string; message: string } | null>(null);
+  const [pending, setPending] = useState<{ body: Record<string, unknown>; effect: string; message: string } | null>(
+    null,
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const set = (p: Partial<AddForm>) => setForm({ ...form, ...p });
@@ -331,7 +401,15 @@ function AddEntry({ row, account, onSaved }: { row: BalanceRow; account: Account
           ? `Package of ${formatHours(hours?.ok ? hours.value : 0)} sold to ${row.name}.`
           : `Adjustment of ${formatMoney(amount.value, account.currency)} booked for ${row.name}.`;
     setError(null);
-    setPending({ body: { Entry }, effect: addEffect({ kind: form.kind, amount: amount.value, hours: hours?.ok ? hours.value : undefined, aircraftLabel }, row.name, account), message });
+    setPending({
+      body: { Entry },
+      effect: addEffect(
+        { kind: form.kind, amount: amount.value, hours: hours?.ok ? hours.value : undefined, aircraftLabel },
+        row.name,
+        account,
+      ),
+      message,
+    });
   };
 
   const confirm = async () => {
@@ -354,44 +432,67 @@ function AddEntry({ row, account, onSaved }: { row: BalanceRow; account: Account
   const hint = ADD_KINDS.find((k) => k.kind === form.kind)?.hint;
   return (
     <>
-    <form className="add-entry" onSubmit={review} aria-label="Add an entry" noValidate>
-      <fieldset className="kind-switch">
-        <legend className="sr-only">Kind of entry</legend>
-        {ADD_KINDS.map((k) => (
-          <button key={k.kind} type="button" aria-pressed={form.kind === k.kind} onClick={() => set({ kind: k.kind })}>
-            {k.label}
-          </button>
-        ))}
-      </fieldset>
-      <p className="muted small field-wide">{hint}</p>
-      <Input label={form.kind === 'package' ? `Price (${account.currency})` : `Amount (${account.currency})`} value={form.amount} error={errors.amount} onChange={(v) => set({ amount: v })} placeholder={form.kind === 'adjustment' ? '-25.00' : '100.00'} />
-      {form.kind === 'package' && (
-        <>
-          <Input label="Hours" value={form.hours} error={errors.hours} onChange={(v) => set({ hours: v })} placeholder="10" />
-          <div className="field">
-            <label htmlFor="pkg-aircraft">Aircraft</label>
-            <select id="pkg-aircraft" value={form.aircraft_id} onChange={(e) => set({ aircraft_id: e.target.value })}>
-              <option value="">Any aircraft</option>
-              {aircraft
-                .filter((a) => a.active !== false)
-                .map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.registration}
-                  </option>
-                ))}
-            </select>
-          </div>
-        </>
-      )}
-      <div className="field field-wide">
-        <label htmlFor="entry-description">Description</label>
-        <input id="entry-description" value={form.description} onChange={(e) => set({ description: e.target.value })} placeholder={form.kind === 'payment' ? 'Bank transfer, cash…' : ''} aria-invalid={errors.description ? true : undefined} />
-        {errors.description && <small className="field-error">{errors.description}</small>}
-      </div>
-      <div>
-        <button type="submit">Add {form.kind}…</button>
-      </div>
-    </form>
+      <form className="add-entry" onSubmit={review} aria-label="Add an entry" noValidate>
+        <fieldset className="kind-switch">
+          <legend className="sr-only">Kind of entry</legend>
+          {ADD_KINDS.map((k) => (
+            <button
+              key={k.kind}
+              type="button"
+              aria-pressed={form.kind === k.kind}
+              onClick={() => set({ kind: k.kind })}
+            >
+              {k.label}
+            </button>
+          ))}
+        </fieldset>
+        <p className="muted small field-wide">{hint}</p>
+        <Input
+          label={form.kind === 'package' ? `Price (${account.currency})` : `Amount (${account.currency})`}
+          value={form.amount}
+          error={errors.amount}
+          onChange={(v) => set({ amount: v })}
+          placeholder={form.kind === 'adjustment' ? '-25.00' : '100.00'}
+        />
+        {form.kind === 'package' && (
+          <>
+            <Input
+              label="Hours"
+              value={form.hours}
+              error={errors.hours}
+              onChange={(v) => set({ hours: v })}
+              placeholder="10"
+            />
+            <div className="field">
+              <label htmlFor="pkg-aircraft">Aircraft</label>
+              <select id="pkg-aircraft" value={form.aircraft_id} onChange={(e) => set({ aircraft_id: e.target.value })}>
+                <option value="">Any aircraft</option>
+                {aircraft
+                  .filter((a) => a.active !== false)
+                  .map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.registration}
+                    </option>
+                  ))}
+              </select>
+            </div>
+          </>
+        )}
+        <div className="field field-wide">
+          <label htmlFor="entry-description">Description</label>
+          <input
+            id="entry-description"
+            value={form.description}
+            onChange={(e) => set({ description: e.target.value })}
+            placeholder={form.kind === 'payment' ? 'Bank transfer, cash…' : ''}
+            aria-invalid={errors.description ? true : undefined}
+          />
+          {errors.description && <small className="field-error">{errors.description}</small>}
+        </div>
+        <div>
+          <button type="submit">Add {form.kind}…</button>
+        </div>
+      </form>
       {pending && (
         <ConfirmDialog
           title={`Add a ${form.kind} for ${row.name}?`}
@@ -410,12 +511,32 @@ function AddEntry({ row, account, onSaved }: { row: BalanceRow; account: Account
   );
 }
 
-function Input({ label, value, error, onChange, placeholder }: { label: string; value: string; error?: string; onChange(v: string): void; placeholder?: string }) {
+function Input({
+  label,
+  value,
+  error,
+  onChange,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  error?: string;
+  onChange(v: string): void;
+  placeholder?: string;
+}) {
   const id = `in-${label.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} inputMode="decimal" value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-err` : undefined} />
+      <input
+        id={id}
+        inputMode="decimal"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-err` : undefined}
+      />
       {error && (
         <small id={`${id}-err`} className="field-error">
           {error}
@@ -426,7 +547,19 @@ function Input({ label, value, error, onChange, placeholder }: { label: string; 
 }
 
 /** Reverse with a reason: the dialog says the negated amount and the balance after. */
-function ReverseDialog({ entry, who, account, onClose, onDone }: { entry: Entry; who: string; account: Account; onClose(): void; onDone(): void }) {
+function ReverseDialog({
+  entry,
+  who,
+  account,
+  onClose,
+  onDone,
+}: {
+  entry: Entry;
+  who: string;
+  account: Account;
+  onClose(): void;
+  onDone(): void;
+}) {
   const { post } = useApi();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -436,7 +569,9 @@ function ReverseDialog({ entry, who, account, onClose, onDone }: { entry: Entry;
     setBusy(true);
     setError(null);
     try {
-      await post(`/manager/billing/entries/reverse/${encodeURIComponent(entry.id)}.json`, { description: reason.trim() });
+      await post(`/manager/billing/entries/reverse/${encodeURIComponent(entry.id)}.json`, {
+        description: reason.trim(),
+      });
       onDone();
     } catch (err) {
       setError(sentenceOf(err));
@@ -444,10 +579,24 @@ function ReverseDialog({ entry, who, account, onClose, onDone }: { entry: Entry;
     }
   };
   return (
-    <ConfirmDialog title="Reverse this entry?" effect={reverseEffect(entry, who, account)} confirmLabel="Reverse the entry" danger busy={busy} error={error} onConfirm={confirm} onCancel={onClose}>
+    <ConfirmDialog
+      title="Reverse this entry?"
+      effect={reverseEffect(entry, who, account)}
+      confirmLabel="Reverse the entry"
+      danger
+      busy={busy}
+      error={error}
+      onConfirm={confirm}
+      onCancel={onClose}
+    >
       <label>
         Reason
-        <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="Charged twice, wrong aircraft…" data-testid="reverse-reason" />
+        <input
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          placeholder="Charged twice, wrong aircraft…"
+          data-testid="reverse-reason"
+        />
       </label>
     </ConfirmDialog>
   );
@@ -469,7 +618,11 @@ function Export() {
     setBusy(true);
     setError(null);
     try {
-      await downloadFile(ws, `/manager/billing/entries/export.json?from=${from}&to=${to}&format=${format}`, `billing-entries-${from}-to-${to}.${format}`);
+      await downloadFile(
+        ws,
+        `/manager/billing/entries/export.json?from=${from}&to=${to}&format=${format}`,
+        `billing-entries-${from}-to-${to}.${format}`,
+      );
     } catch (err) {
       setError(sentenceOf(err));
     } finally {

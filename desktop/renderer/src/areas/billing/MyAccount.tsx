@@ -10,7 +10,17 @@ import { useCompany, useSyncState, useWorkspace } from '../../hooks.ts';
 import { Busy, Outcome, Pager, ScreenHead, todayIn, useApi, useFormats } from '../office-kit.tsx';
 import { downloadFile, sentenceOf, useBillingCompany, useBillingLoad, useLocalAccount } from './billing-data.ts';
 import { billingGates } from '@ops/shared/rules/billing/policy';
-import { type Account, type AccountPage, type Entry, formatHours, formatMoney, monthLabel, parseAmount, recentMonths, ZAccountPage } from './money.ts';
+import {
+  type Account,
+  type AccountPage,
+  type Entry,
+  formatHours,
+  formatMoney,
+  monthLabel,
+  parseAmount,
+  recentMonths,
+  ZAccountPage,
+} from './money.ts';
 import { EntriesTable } from './parts.tsx';
 
 const PAGE_SIZE = 20;
@@ -23,7 +33,8 @@ export default function MyAccount() {
       <section data-testid="my-billing">
         <ScreenHead title="My billing account" />
         <p className="empty" data-testid="billing-off">
-          {name || 'Your company'} does not use billing in this app{company.plan === 'free' ? ' (the free plan has no billing)' : ''}: there is no balance to show.
+          {name || 'Your company'} does not use billing in this app
+          {company.plan === 'free' ? ' (the free plan has no billing)' : ''}: there is no balance to show.
         </p>
       </section>
     );
@@ -39,18 +50,23 @@ function MyAccountBody() {
   // Full history: REST pages; otherwise the replicated account (REST page 1 when there is none on this device).
   const [history, setHistory] = useState(false);
   const [page, setPage] = useState(1);
-  const restPath = history || (ready && !local) ? `/billing/account.json?page=${history ? page : 1}&limit=${PAGE_SIZE}` : null;
+  const restPath =
+    history || (ready && !local) ? `/billing/account.json?page=${history ? page : 1}&limit=${PAGE_SIZE}` : null;
   const rest = useBillingLoad(restPath, (raw) => ZAccountPage.parse(raw));
   const remote: AccountPage | null = rest.data;
 
   const account: Account | null = history && remote ? remote.Account : (local?.account ?? remote?.Account ?? null);
-  const entries: Entry[] = history ? (remote?.entries ?? []) : (local?.entries.slice(0, PAGE_SIZE) ?? remote?.entries ?? []);
+  const entries: Entry[] = history
+    ? (remote?.entries ?? [])
+    : (local?.entries.slice(0, PAGE_SIZE) ?? remote?.entries ?? []);
   const currency = account?.currency || company.currency;
   const fromDevice = !history && local !== null;
 
   return (
     <section data-testid="my-billing">
-      <ScreenHead title="My billing account">{fromDevice && <span className="badge badge-info">Stored on this device</span>}</ScreenHead>
+      <ScreenHead title="My billing account">
+        {fromDevice && <span className="badge badge-info">Stored on this device</span>}
+      </ScreenHead>
       {!ready && <Busy />}
       {ready && !account && rest.loading && <Busy />}
       {ready && !account && !rest.loading && (
@@ -66,7 +82,13 @@ function MyAccountBody() {
               <span className={`value money${account.balance < 0 ? ' money-neg' : ''}`} data-testid="balance">
                 {formatMoney(account.balance, currency)}
               </span>
-              <small className="muted">{account.balance < 0 ? 'You owe this amount to the school.' : account.balance > 0 ? 'Credit for your next flights.' : 'Nothing owed.'}</small>
+              <small className="muted">
+                {account.balance < 0
+                  ? 'You owe this amount to the school.'
+                  : account.balance > 0
+                    ? 'Credit for your next flights.'
+                    : 'Nothing owed.'}
+              </small>
             </div>
             <div className="balance-card">
               <span className="label">Prepaid package hours</span>
@@ -78,12 +100,18 @@ function MyAccountBody() {
           </div>
           {fromDevice && !sync.online && (
             <p className="offline-note" role="status">
-              Offline: this is your account as of the last sync{sync.lastSyncAt || ws.lastSyncAt ? ` (${f.dateTime(Math.floor((sync.lastSyncAt ?? ws.lastSyncAt ?? 0) / 1000))})` : ''}. Flights confirmed since then appear when the device reconnects.
+              Offline: this is your account as of the last sync
+              {sync.lastSyncAt || ws.lastSyncAt
+                ? ` (${f.dateTime(Math.floor((sync.lastSyncAt ?? ws.lastSyncAt ?? 0) / 1000))})`
+                : ''}
+              . Flights confirmed since then appear when the device reconnects.
             </p>
           )}
           <div className="billing-actions">
             <Statement online={sync.online} />
-            {company.provider && allows(billingGates.own, ws.user.user_group_id) && <TopUp online={sync.online} currency={currency} />}
+            {company.provider && allows(billingGates.own, ws.user.user_group_id) && (
+              <TopUp online={sync.online} currency={currency} />
+            )}
           </div>
           <h3>{history ? 'All entries' : 'Last entries'}</h3>
           {history && rest.loading && <Busy />}
@@ -128,7 +156,11 @@ function Statement({ online }: { online: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      await downloadFile(ws, `/billing/statement/${encodeURIComponent(ws.user.id)}/${month}.pdf`, `statement-${month}.pdf`);
+      await downloadFile(
+        ws,
+        `/billing/statement/${encodeURIComponent(ws.user.id)}/${month}.pdf`,
+        `statement-${month}.pdf`,
+      );
     } catch (err) {
       setError(sentenceOf(err));
     } finally {
@@ -147,7 +179,14 @@ function Statement({ online }: { online: boolean }) {
           ))}
         </select>
       </label>
-      <button type="button" className="secondary" onClick={download} disabled={busy || !online} title={online ? undefined : 'Statements are made by the server; connect to download one.'} data-testid="download-statement">
+      <button
+        type="button"
+        className="secondary"
+        onClick={download}
+        disabled={busy || !online}
+        title={online ? undefined : 'Statements are made by the server; connect to download one.'}
+        data-testid="download-statement"
+      >
         {busy ? 'Preparing…' : 'Download statement (PDF)'}
       </button>
       {error && (
@@ -173,7 +212,8 @@ function TopUp({ online, currency }: { online: boolean; currency: string }) {
     setError(null);
     try {
       const r = await post<{ url?: unknown }>('/billing/checkout.json', { amount: amount.value });
-      if (typeof r.url !== 'string' || !/^https?:\/\//.test(r.url)) throw new Error('The payment provider did not answer a payment page; try again later.');
+      if (typeof r.url !== 'string' || !/^https?:\/\//.test(r.url))
+        throw new Error('The payment provider did not answer a payment page; try again later.');
       location.assign(r.url);
     } catch (err) {
       setError(sentenceOf(err));
@@ -184,9 +224,21 @@ function TopUp({ online, currency }: { online: boolean; currency: string }) {
     <form onSubmit={submit} className="contents" aria-label="Top up" noValidate>
       <label>
         Top-up amount ({currency})
-        <input inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} placeholder="100.00" aria-invalid={error ? true : undefined} data-testid="top-up-amount" />
+        <input
+          inputMode="decimal"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="100.00"
+          aria-invalid={error ? true : undefined}
+          data-testid="top-up-amount"
+        />
       </label>
-      <button type="submit" disabled={busy || !online} title={online ? undefined : 'Paying online needs a connection.'} data-testid="top-up">
+      <button
+        type="submit"
+        disabled={busy || !online}
+        title={online ? undefined : 'Paying online needs a connection.'}
+        data-testid="top-up"
+      >
         {busy ? 'Opening the payment page…' : 'Top up online'}
       </button>
       {error && (

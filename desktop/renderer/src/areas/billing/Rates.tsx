@@ -27,7 +27,8 @@ export default function RatesScreen() {
       <section data-testid="billing-rates">
         <ScreenHead title="Rates" />
         <p className="empty" data-testid="billing-off">
-          {name || 'This company'} does not use billing{company.plan === 'free' ? ' (the free plan has no billing)' : ''}: there are no rates to keep.
+          {name || 'This company'} does not use billing
+          {company.plan === 'free' ? ' (the free plan has no billing)' : ''}: there are no rates to keep.
         </p>
       </section>
     );
@@ -43,15 +44,28 @@ function RatesBody() {
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
   const users = useUsers();
   const manage = allows(billingGates.manage, ws.user.user_group_id);
-  const instructors = useMemo(() => [...users.values()].filter((u) => u.active !== false && u.user_group_id !== null && allows(GATES.instructors, u.user_group_id)).sort((a, b) => fullName(a).localeCompare(fullName(b))), [users]);
+  const instructors = useMemo(
+    () =>
+      [...users.values()]
+        .filter((u) => u.active !== false && u.user_group_id !== null && allows(GATES.instructors, u.user_group_id))
+        .sort((a, b) => fullName(a).localeCompare(fullName(b))),
+    [users],
+  );
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Rate | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const currency = rates.data?.currency ?? 'EUR';
   const targetName = (r: Pick<Rate, 'kind' | 'target_id'>) =>
-    r.kind === 'aircraft' ? (aircraft.find((a) => a.id === r.target_id)?.registration ?? 'Unknown aircraft') : fullName(users.get(r.target_id)) || 'Unknown person';
-  const sorted = [...(rates.data?.rates ?? [])].sort((a, b) => a.kind.localeCompare(b.kind) || targetName(a).localeCompare(targetName(b)));
-  const setting = typeof data?.CompanyBillingSetting === 'object' && data.CompanyBillingSetting !== null ? (data.CompanyBillingSetting as Record<string, unknown>) : {};
+    r.kind === 'aircraft'
+      ? (aircraft.find((a) => a.id === r.target_id)?.registration ?? 'Unknown aircraft')
+      : fullName(users.get(r.target_id)) || 'Unknown person';
+  const sorted = [...(rates.data?.rates ?? [])].sort(
+    (a, b) => a.kind.localeCompare(b.kind) || targetName(a).localeCompare(targetName(b)),
+  );
+  const setting =
+    typeof data?.CompanyBillingSetting === 'object' && data.CompanyBillingSetting !== null
+      ? (data.CompanyBillingSetting as Record<string, unknown>)
+      : {};
   const tax = typeof setting.tax === 'number' ? setting.tax : null;
   const basis = rates.data?.basis === 'flight' ? 'flight time' : 'block time';
 
@@ -59,7 +73,8 @@ function RatesBody() {
     <section data-testid="billing-rates">
       <ScreenHead title="Rates" />
       <p className="muted">
-        Charged per hour of {basis} at confirm{tax !== null ? `, plus ${tax}% tax` : ''}. Instructor rates apply when an instructor seat is flown.
+        Charged per hour of {basis} at confirm{tax !== null ? `, plus ${tax}% tax` : ''}. Instructor rates apply when an
+        instructor seat is flown.
       </p>
       {rates.loading && !rates.data && <Busy />}
       <Outcome error={rates.error} done={done} />
@@ -101,7 +116,9 @@ function RatesBody() {
                       onCancel={() => setEditing(null)}
                       onSaved={(amount) => {
                         setEditing(null);
-                        setDone(`The ${r.kind} rate of ${targetName(r)} is now ${formatMoney(amount, currency)} per hour.`);
+                        setDone(
+                          `The ${r.kind} rate of ${targetName(r)} is now ${formatMoney(amount, currency)} per hour.`,
+                        );
                         rates.reload();
                       }}
                     />
@@ -128,7 +145,9 @@ function RatesBody() {
           </tbody>
         </table>
       )}
-      {rates.data && sorted.length === 0 && <p className="empty">No rates yet: confirmed flights are not charged until there is one.</p>}
+      {rates.data && sorted.length === 0 && (
+        <p className="empty">No rates yet: confirmed flights are not charged until there is one.</p>
+      )}
       {deleting && (
         <DeleteRate
           rate={deleting}
@@ -146,7 +165,19 @@ function RatesBody() {
   );
 }
 
-function AddRate({ aircraft, instructors, existing, currency, onSaved }: { aircraft: AircraftDoc[]; instructors: UserDoc[]; existing: Rate[]; currency: string; onSaved(message: string): void }) {
+function AddRate({
+  aircraft,
+  instructors,
+  existing,
+  currency,
+  onSaved,
+}: {
+  aircraft: AircraftDoc[];
+  instructors: UserDoc[];
+  existing: Rate[];
+  currency: string;
+  onSaved(message: string): void;
+}) {
   const { post } = useApi();
   const [kind, setKind] = useState<RateKind>('aircraft');
   const [target, setTarget] = useState('');
@@ -154,12 +185,18 @@ function AddRate({ aircraft, instructors, existing, currency, onSaved }: { aircr
   const [errors, setErrors] = useState<{ target?: string; amount?: string }>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const options = kind === 'aircraft' ? aircraft.map((a) => ({ id: a.id, label: a.registration })) : instructors.map((u) => ({ id: u.id, label: fullName(u) }));
+  const options =
+    kind === 'aircraft'
+      ? aircraft.map((a) => ({ id: a.id, label: a.registration }))
+      : instructors.map((u) => ({ id: u.id, label: fullName(u) }));
   const replaces = existing.find((r) => r.kind === kind && r.target_id === target);
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
     const a = parseAmount(amount, { allowZero: true });
-    const errs = { ...(target ? {} : { target: kind === 'aircraft' ? 'Pick an aircraft' : 'Pick an instructor' }), ...(a.ok ? {} : { amount: a.message }) };
+    const errs = {
+      ...(target ? {} : { target: kind === 'aircraft' ? 'Pick an aircraft' : 'Pick an instructor' }),
+      ...(a.ok ? {} : { amount: a.message }),
+    };
     setErrors(errs);
     if (!a.ok || !target) return;
     setBusy(true);
@@ -167,7 +204,9 @@ function AddRate({ aircraft, instructors, existing, currency, onSaved }: { aircr
     try {
       await post('/manager/billing/rates/edit.json', { Rate: { kind, target_id: target, amount: a.value } });
       const label = options.find((o) => o.id === target)?.label ?? '';
-      onSaved(`${replaces ? 'Changed' : 'Added'}: the ${kind} rate of ${label} is ${formatMoney(a.value, currency)} per hour.`);
+      onSaved(
+        `${replaces ? 'Changed' : 'Added'}: the ${kind} rate of ${label} is ${formatMoney(a.value, currency)} per hour.`,
+      );
       setAmount('');
       setTarget('');
     } catch (err) {
@@ -194,7 +233,12 @@ function AddRate({ aircraft, instructors, existing, currency, onSaved }: { aircr
       </div>
       <div className="field">
         <label htmlFor="rate-target">{kind === 'aircraft' ? 'Aircraft' : 'Instructor'}</label>
-        <select id="rate-target" value={target} onChange={(e) => setTarget(e.target.value)} aria-invalid={errors.target ? true : undefined}>
+        <select
+          id="rate-target"
+          value={target}
+          onChange={(e) => setTarget(e.target.value)}
+          aria-invalid={errors.target ? true : undefined}
+        >
           <option value="">Pick…</option>
           {options.map((o) => (
             <option key={o.id} value={o.id}>
@@ -206,7 +250,14 @@ function AddRate({ aircraft, instructors, existing, currency, onSaved }: { aircr
       </div>
       <div className="field">
         <label htmlFor="rate-amount">Per hour ({currency})</label>
-        <input id="rate-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="150.00" aria-invalid={errors.amount ? true : undefined} />
+        <input
+          id="rate-amount"
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          placeholder="150.00"
+          aria-invalid={errors.amount ? true : undefined}
+        />
         {errors.amount && <small className="field-error">{errors.amount}</small>}
       </div>
       <div>
@@ -214,7 +265,11 @@ function AddRate({ aircraft, instructors, existing, currency, onSaved }: { aircr
           {replaces ? 'Change rate' : 'Add rate'}
         </button>
       </div>
-      {replaces && <p className="muted small field-wide">This {kind} already has a rate ({formatMoney(replaces.amount, currency)}); saving changes it.</p>}
+      {replaces && (
+        <p className="muted small field-wide">
+          This {kind} already has a rate ({formatMoney(replaces.amount, currency)}); saving changes it.
+        </p>
+      )}
       {error && (
         <p role="alert" className="form-error field-wide">
           {error}
@@ -224,7 +279,17 @@ function AddRate({ aircraft, instructors, existing, currency, onSaved }: { aircr
   );
 }
 
-function EditAmount({ rate, currency, onCancel, onSaved }: { rate: Rate; currency: string; onCancel(): void; onSaved(amount: number): void }) {
+function EditAmount({
+  rate,
+  currency,
+  onCancel,
+  onSaved,
+}: {
+  rate: Rate;
+  currency: string;
+  onCancel(): void;
+  onSaved(amount: number): void;
+}) {
   const { post } = useApi();
   const [text, setText] = useState(rate.amount.toFixed(2));
   const [error, setError] = useState<string | null>(null);
@@ -236,7 +301,9 @@ function EditAmount({ rate, currency, onCancel, onSaved }: { rate: Rate; currenc
     setBusy(true);
     setError(null);
     try {
-      await post('/manager/billing/rates/edit.json', { Rate: { id: rate.id, kind: rate.kind, target_id: rate.target_id, amount: a.value } });
+      await post('/manager/billing/rates/edit.json', {
+        Rate: { id: rate.id, kind: rate.kind, target_id: rate.target_id, amount: a.value },
+      });
       onSaved(a.value);
     } catch (err) {
       setError(sentenceOf(err));
@@ -245,7 +312,14 @@ function EditAmount({ rate, currency, onCancel, onSaved }: { rate: Rate; currenc
   };
   return (
     <form onSubmit={submit} className="row-actions" aria-label="Edit rate" noValidate>
-      <input className="rate-edit" aria-label={`Per hour (${currency})`} inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={error ? true : undefined} />
+      <input
+        className="rate-edit"
+        aria-label={`Per hour (${currency})`}
+        inputMode="decimal"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        aria-invalid={error ? true : undefined}
+      />
       <button type="submit" className="small" disabled={busy}>
         Save
       </button>
@@ -261,7 +335,19 @@ function EditAmount({ rate, currency, onCancel, onSaved }: { rate: Rate; currenc
   );
 }
 
-function DeleteRate({ rate, label, currency, onClose, onDone }: { rate: Rate; label: string; currency: string; onClose(): void; onDone(): void }) {
+function DeleteRate({
+  rate,
+  label,
+  currency,
+  onClose,
+  onDone,
+}: {
+  rate: Rate;
+  label: string;
+  currency: string;
+  onClose(): void;
+  onDone(): void;
+}) {
   const { post } = useApi();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -277,5 +363,16 @@ function DeleteRate({ rate, label, currency, onClose, onDone }: { rate: Rate; la
       setBusy(false);
     }
   };
-  return <ConfirmDialog title={`Delete the ${rate.kind} rate of ${label}?`} effect={effect} confirmLabel="Delete the rate" danger busy={busy} error={error} onConfirm={confirm} onCancel={onClose} />;
+  return (
+    <ConfirmDialog
+      title={`Delete the ${rate.kind} rate of ${label}?`}
+      effect={effect}
+      confirmLabel="Delete the rate"
+      danger
+      busy={busy}
+      error={error}
+      onConfirm={confirm}
+      onCancel={onClose}
+    />
+  );
 }

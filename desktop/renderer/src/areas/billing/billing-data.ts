@@ -22,7 +22,8 @@ export interface BillingCompany {
   plan: string;
 }
 
-const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** The billing settings of the company as this device knows them. */
 export function billingCompanyOf(data: Record<string, unknown> | null): BillingCompany {
@@ -54,7 +55,9 @@ export const LOCAL_ACCOUNT = { collection: 'people', type: 'account' } as const;
 /** The signed-in person's account as stored on this device, or null before the first sync (or without billing). */
 export function useLocalAccount(currency: string) {
   const ws = useWorkspace();
-  const { docs, ready } = useDocs<Record<string, unknown>>(LOCAL_ACCOUNT.collection, { selector: { type: LOCAL_ACCOUNT.type } });
+  const { docs, ready } = useDocs<Record<string, unknown>>(LOCAL_ACCOUNT.collection, {
+    selector: { type: LOCAL_ACCOUNT.type },
+  });
   return useMemo(() => {
     for (const d of docs) {
       const a = accountOfDoc(d, currency);
@@ -116,7 +119,11 @@ export interface BillingLoad<T> {
  */
 export function useBillingLoad<T>(path: string | null, parse: (raw: unknown) => T): BillingLoad<T> {
   const { get } = useApi();
-  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: path !== null });
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: path !== null,
+  });
   const [tick, setTick] = useState(0);
   const seq = useRef(0);
   const parser = useRef(parse);
@@ -135,7 +142,11 @@ export function useBillingLoad<T>(path: string | null, parse: (raw: unknown) => 
         try {
           setState({ data: parser.current(raw), error: null, loading: false });
         } catch {
-          setState({ data: null, error: 'The server answered in an unexpected form; try again later.', loading: false });
+          setState({
+            data: null,
+            error: 'The server answered in an unexpected form; try again later.',
+            loading: false,
+          });
         }
       },
       (err) => mine === seq.current && setState((s) => ({ data: s.data, error: sentenceOf(err), loading: false })),

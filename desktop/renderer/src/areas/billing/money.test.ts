@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { accountOfDoc, addEffect, byBalance, formatMoney, parseAmount, parseHours, recentMonths, refusalSentence, reverseEffect, reverseRefusal, sumMoney, ZAccountPage } from './money.ts';
+import {
+  accountOfDoc,
+  addEffect,
+  byBalance,
+  formatMoney,
+  parseAmount,
+  parseHours,
+  recentMonths,
+  refusalSentence,
+  reverseEffect,
+  reverseRefusal,
+  sumMoney,
+  ZAccountPage,
+} from './money.ts';
 
 describe('billing view logic', () => {
   it('formats money in the company currency, without a negative zero', () => {
@@ -30,10 +43,23 @@ describe('billing view logic', () => {
 
   it('says the effect of an entry and of a reversal, balance before and after', () => {
     const account = { balance: -120, package_balance: 0, currency: 'EUR' };
-    expect(addEffect({ kind: 'payment', amount: 50 }, 'Paula Pilot', account, 'en-US')).toBe('This books a payment of €50.00 for Paula Pilot. Paula Pilot’s balance goes from -€120.00 to -€70.00.');
-    expect(addEffect({ kind: 'package', amount: 1500, hours: 10, aircraftLabel: 'EC-ABC' }, 'Paula Pilot', account, 'en-US')).toContain('package of 10.0 h on EC-ABC for €1,500.00, booked as a charge. Paula Pilot’s balance goes from -€120.00 to -€1,620.00; package hours go from 0.0 h to 10.0 h.');
+    expect(addEffect({ kind: 'payment', amount: 50 }, 'Paula Pilot', account, 'en-US')).toBe(
+      'This books a payment of €50.00 for Paula Pilot. Paula Pilot’s balance goes from -€120.00 to -€70.00.',
+    );
+    expect(
+      addEffect({ kind: 'package', amount: 1500, hours: 10, aircraftLabel: 'EC-ABC' }, 'Paula Pilot', account, 'en-US'),
+    ).toContain(
+      'package of 10.0 h on EC-ABC for €1,500.00, booked as a charge. Paula Pilot’s balance goes from -€120.00 to -€1,620.00; package hours go from 0.0 h to 10.0 h.',
+    );
     expect(addEffect({ kind: 'adjustment', amount: -5.5 }, 'P', account, 'en-US')).toContain('(a charge)');
-    expect(reverseEffect({ kind: 'payment', amount: 50, hours: null }, 'Paula Pilot', { balance: -70, package_balance: 0, currency: 'EUR' }, 'en-US')).toBe(
+    expect(
+      reverseEffect(
+        { kind: 'payment', amount: 50, hours: null },
+        'Paula Pilot',
+        { balance: -70, package_balance: 0, currency: 'EUR' },
+        'en-US',
+      ),
+    ).toBe(
       'This books a reversal of -€50.00 against the payment entry of €50.00. Paula Pilot’s balance goes from -€70.00 to -€120.00. The original entry stays in the account.',
     );
   });
@@ -68,11 +94,43 @@ describe('billing view logic', () => {
   it('reads the account answer and a replicated account document', () => {
     const page = ZAccountPage.parse({
       Account: { user_id: 'u', balance: -10, package_balance: 2, currency: 'EUR' },
-      entries: [{ Entry: { id: 'e', user_id: 'u', kind: 'flight', amount: -10, tax: -1.74, hours: null, aircraft_id: 'a', flight_id: 'f', reverses_id: null, description: null, created: 5, created_by: null } }],
+      entries: [
+        {
+          Entry: {
+            id: 'e',
+            user_id: 'u',
+            kind: 'flight',
+            amount: -10,
+            tax: -1.74,
+            hours: null,
+            aircraft_id: 'a',
+            flight_id: 'f',
+            reverses_id: null,
+            description: null,
+            created: 5,
+            created_by: null,
+          },
+        },
+      ],
       paginate: { page: 1, pageCount: 1, count: 1, prevPage: false, nextPage: false },
     });
     expect(page.entries[0]).toMatchObject({ id: 'e', amount: -10, tax: -1.74 });
-    const local = accountOfDoc({ id: 'x', type: 'account', user_id: 'u', data: { Account: { balance: 5, package_balance: 0 }, entries: [{ id: 'e1', user_id: 'u', kind: 'payment', amount: 5, created: 1 }, { id: 'e2', user_id: 'u', kind: 'payment', amount: 1, created: 9 }] }, updated: 9 }, 'EUR');
+    const local = accountOfDoc(
+      {
+        id: 'x',
+        type: 'account',
+        user_id: 'u',
+        data: {
+          Account: { balance: 5, package_balance: 0 },
+          entries: [
+            { id: 'e1', user_id: 'u', kind: 'payment', amount: 5, created: 1 },
+            { id: 'e2', user_id: 'u', kind: 'payment', amount: 1, created: 9 },
+          ],
+        },
+        updated: 9,
+      },
+      'EUR',
+    );
     expect(local?.account).toEqual({ user_id: 'u', balance: 5, package_balance: 0, currency: 'EUR' });
     expect(local?.entries.map((e) => e.id)).toEqual(['e2', 'e1']);
     expect(accountOfDoc({ id: 'x', type: 'user', name: 'A' })).toBeNull();

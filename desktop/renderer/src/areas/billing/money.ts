@@ -20,8 +20,14 @@ export const KIND_LABELS: Record<EntryKind, string> = {
 };
 
 const zNum = z.coerce.number();
-const zNullableNum = z.union([z.number(), z.string(), z.null()]).optional().transform((v) => (v === null || v === undefined || v === '' ? null : Number(v)));
-const zNullableStr = z.string().nullish().transform((v) => v ?? null);
+const zNullableNum = z
+  .union([z.number(), z.string(), z.null()])
+  .optional()
+  .transform((v) => (v === null || v === undefined || v === '' ? null : Number(v)));
+const zNullableStr = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 
 export const ZEntry = z.object({
   id: z.string(),
@@ -47,7 +53,13 @@ export const ZAccount = z.object({
 });
 export type Account = z.output<typeof ZAccount>;
 
-export const ZPaginate = z.object({ page: zNum, pageCount: zNum, count: zNum, prevPage: z.boolean(), nextPage: z.boolean() });
+export const ZPaginate = z.object({
+  page: zNum,
+  pageCount: zNum,
+  count: zNum,
+  prevPage: z.boolean(),
+  nextPage: z.boolean(),
+});
 
 /** `GET /billing/account.json` and `/billing/account/{userId}.json`. */
 export const ZAccountPage = z.object({
@@ -77,12 +89,19 @@ export type Rates = z.output<typeof ZRates>;
  * account's fields on the document itself with `entries` beside them.
  * Null when the document is not an account.
  */
-export function accountOfDoc(doc: unknown, fallbackCurrency = ''): { account: Account; entries: Entry[]; updated: number | null } | null {
+export function accountOfDoc(
+  doc: unknown,
+  fallbackCurrency = '',
+): { account: Account; entries: Entry[]; updated: number | null } | null {
   if (typeof doc !== 'object' || doc === null) return null;
   const d = doc as Record<string, unknown>;
   const inner = typeof d.data === 'object' && d.data !== null ? (d.data as Record<string, unknown>) : d;
   const rawAccount = typeof inner.Account === 'object' && inner.Account !== null ? inner.Account : inner;
-  const account = ZAccount.safeParse({ user_id: d.user_id, currency: d.currency ?? fallbackCurrency, ...(rawAccount as object) });
+  const account = ZAccount.safeParse({
+    user_id: d.user_id,
+    currency: d.currency ?? fallbackCurrency,
+    ...(rawAccount as object),
+  });
   if (!account.success) return null;
   const list = Array.isArray(inner.entries) ? inner.entries : Array.isArray(d.entries) ? d.entries : [];
   const entries: Entry[] = [];
@@ -103,7 +122,12 @@ export function formatMoney(amount: number, currency: string, locale?: string): 
   let f = formatters.get(key);
   if (!f) {
     try {
-      f = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      f = new Intl.NumberFormat(locale, {
+        style: 'currency',
+        currency,
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+      });
     } catch {
       f = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
       // An invalid code: the plain number, the code added by the caller below.
@@ -117,7 +141,8 @@ export function formatMoney(amount: number, currency: string, locale?: string): 
 }
 
 /** Hours with one decimal (package hours), e.g. "10.0 h". */
-export const formatHours = (hours: number | null | undefined): string => (hours === null || hours === undefined ? '—' : `${(Math.round(hours * 10) / 10).toFixed(1)} h`);
+export const formatHours = (hours: number | null | undefined): string =>
+  hours === null || hours === undefined ? '—' : `${(Math.round(hours * 10) / 10).toFixed(1)} h`;
 
 export const toCents = (amount: number): number => Math.round(amount * 100);
 export const fromCents = (cents: number): number => cents / 100;
@@ -129,7 +154,10 @@ export const sumMoney = (amounts: readonly number[]): number => fromCents(amount
  * comma as decimal mark, an optional minus when `signed`. Answers the number
  * or a sentence saying what is wrong.
  */
-export function parseAmount(text: string, opts: { signed?: boolean; allowZero?: boolean } = {}): { ok: true; value: number } | { ok: false; message: string } {
+export function parseAmount(
+  text: string,
+  opts: { signed?: boolean; allowZero?: boolean } = {},
+): { ok: true; value: number } | { ok: false; message: string } {
   const t = text.trim().replace(/\s/g, '');
   if (!t) return { ok: false, message: 'Enter an amount' };
   const m = /^([+-]?)(\d+)(?:[.,](\d*))?$/.exec(t);
@@ -166,25 +194,37 @@ export interface EntryDraft {
  * What an entry does to an account, in one sentence for the confirm dialog:
  * the booked amount (a package's price is a charge) and the balance after.
  */
-export function addEffect(draft: EntryDraft, who: string, account: Pick<Account, 'balance' | 'package_balance' | 'currency'>, locale?: string): string {
+export function addEffect(
+  draft: EntryDraft,
+  who: string,
+  account: Pick<Account, 'balance' | 'package_balance' | 'currency'>,
+  locale?: string,
+): string {
   const money = (n: number) => formatMoney(n, account.currency, locale);
   const booked = draft.kind === 'package' ? -Math.abs(draft.amount) : draft.amount;
   const after = fromCents(toCents(account.balance) + toCents(booked));
   const balance = `${who}’s balance goes from ${money(account.balance)} to ${money(after)}`;
   if (draft.kind === 'payment') return `This books a payment of ${money(draft.amount)} for ${who}. ${balance}.`;
-  if (draft.kind === 'adjustment') return `This books an adjustment of ${money(draft.amount)} (${draft.amount < 0 ? 'a charge' : 'a credit'}) for ${who}. ${balance}.`;
+  if (draft.kind === 'adjustment')
+    return `This books an adjustment of ${money(draft.amount)} (${draft.amount < 0 ? 'a charge' : 'a credit'}) for ${who}. ${balance}.`;
   const hours = draft.hours ?? 0;
   const aircraft = draft.aircraftLabel ? ` on ${draft.aircraftLabel}` : ' on any aircraft';
   return `This sells ${who} a package of ${formatHours(hours)}${aircraft} for ${money(Math.abs(draft.amount))}, booked as a charge. ${balance}; package hours go from ${formatHours(account.package_balance)} to ${formatHours(account.package_balance + hours)}.`;
 }
 
 /** What reversing an entry does: the negated amount and hours, and the balance after. */
-export function reverseEffect(entry: Pick<Entry, 'kind' | 'amount' | 'hours'>, who: string, account: Pick<Account, 'balance' | 'package_balance' | 'currency'>, locale?: string): string {
+export function reverseEffect(
+  entry: Pick<Entry, 'kind' | 'amount' | 'hours'>,
+  who: string,
+  account: Pick<Account, 'balance' | 'package_balance' | 'currency'>,
+  locale?: string,
+): string {
   const money = (n: number) => formatMoney(n, account.currency, locale);
   const after = fromCents(toCents(account.balance) - toCents(entry.amount));
   const label = (KIND_LABELS as Record<string, string>)[entry.kind]?.toLowerCase() ?? entry.kind;
   let text = `This books a reversal of ${money(-entry.amount)} against the ${label} entry of ${money(entry.amount)}. ${who}’s balance goes from ${money(account.balance)} to ${money(after)}`;
-  if (entry.hours) text += `; package hours go from ${formatHours(account.package_balance)} to ${formatHours(account.package_balance - entry.hours)}`;
+  if (entry.hours)
+    text += `; package hours go from ${formatHours(account.package_balance)} to ${formatHours(account.package_balance - entry.hours)}`;
   return `${text}. The original entry stays in the account.`;
 }
 
@@ -204,7 +244,10 @@ export interface BalanceRow {
 
 /** Most negative balance first (who owes most), then by name. */
 export function byBalance(rows: readonly BalanceRow[]): BalanceRow[] {
-  return [...rows].sort((a, b) => toCents(a.balance) - toCents(b.balance) || a.name.localeCompare(b.name) || (a.user_id < b.user_id ? -1 : 1));
+  return [...rows].sort(
+    (a, b) =>
+      toCents(a.balance) - toCents(b.balance) || a.name.localeCompare(b.name) || (a.user_id < b.user_id ? -1 : 1),
+  );
 }
 
 /** The last `count` months `YYYY-MM`, newest first, from the month of `today` (`YYYY-MM-DD`, company zone). */
@@ -229,7 +272,9 @@ export function recentMonths(today: string, count = 12): string[] {
 export function monthLabel(month: string, locale?: string): string {
   const m = /^(\d{4})-(\d{2})$/.exec(month);
   if (!m) return month;
-  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 15)));
+  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 15)),
+  );
 }
 
 /**

@@ -31,7 +31,19 @@ export function describeEntry(e: Entry, aircraft: ReadonlyMap<string, string>): 
 }
 
 /** The entries of an account, newest first: date, kind, description, hours, net, tax, amount, and an optional action per row. */
-export function EntriesTable({ entries, currency, caption, action, compact }: { entries: readonly Entry[]; currency: string; caption: string; action?: (e: Entry) => ReactNode; compact?: boolean }) {
+export function EntriesTable({
+  entries,
+  currency,
+  caption,
+  action,
+  compact,
+}: {
+  entries: readonly Entry[];
+  currency: string;
+  caption: string;
+  action?: (e: Entry) => ReactNode;
+  compact?: boolean;
+}) {
   const f = useFormats();
   const aircraft = useAircraftNames();
   if (entries.length === 0) return <p className="empty">No entries yet.</p>;
@@ -40,55 +52,57 @@ export function EntriesTable({ entries, currency, caption, action, compact }: { 
   const showHours = !compact || entries.some((e) => e.hours);
   return (
     <div className="table-scroll">
-    <table className="data-table billing-entries" data-testid="entries">
-      <caption className="sr-only">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Date</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Description</th>
-          {showHours && (
-            <th scope="col" className="num">
-              Hours
-            </th>
-          )}
-          {showNet && (
-            <th scope="col" className="num">
-              Net
-            </th>
-          )}
-          <th scope="col" className="num">
-            Tax
-          </th>
-          <th scope="col" className="num">
-            Amount
-          </th>
-          {action && <th scope="col">Actions</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {entries.map((e) => (
-          <tr key={e.id} data-entry={e.id} data-kind={e.kind}>
-            <td>{compact ? f.date(e.created) : f.dateTime(e.created)}</td>
-            <td>
-              <span className={`kind kind-${e.kind}`}>{(KIND_LABELS as Record<string, string>)[e.kind] ?? e.kind}</span>
-            </td>
-            <td>{describeEntry(e, aircraft)}</td>
-            {showHours && <td className="num">{e.hours ? formatHours(e.hours) : ''}</td>}
-            {showNet && (
-              <td className="num">
-                <Money amount={(Math.round(e.amount * 100) - Math.round(e.tax * 100)) / 100} currency={currency} />
-              </td>
+      <table className="data-table billing-entries" data-testid="entries">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Description</th>
+            {showHours && (
+              <th scope="col" className="num">
+                Hours
+              </th>
             )}
-            <td className="num">{e.tax ? <Money amount={e.tax} currency={currency} /> : ''}</td>
-            <td className="num">
-              <Money amount={e.amount} currency={currency} strong />
-            </td>
-            {action && <td>{action(e)}</td>}
+            {showNet && (
+              <th scope="col" className="num">
+                Net
+              </th>
+            )}
+            <th scope="col" className="num">
+              Tax
+            </th>
+            <th scope="col" className="num">
+              Amount
+            </th>
+            {action && <th scope="col">Actions</th>}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={e.id} data-entry={e.id} data-kind={e.kind}>
+              <td>{compact ? f.date(e.created) : f.dateTime(e.created)}</td>
+              <td>
+                <span className={`kind kind-${e.kind}`}>
+                  {(KIND_LABELS as Record<string, string>)[e.kind] ?? e.kind}
+                </span>
+              </td>
+              <td>{describeEntry(e, aircraft)}</td>
+              {showHours && <td className="num">{e.hours ? formatHours(e.hours) : ''}</td>}
+              {showNet && (
+                <td className="num">
+                  <Money amount={(Math.round(e.amount * 100) - Math.round(e.tax * 100)) / 100} currency={currency} />
+                </td>
+              )}
+              <td className="num">{e.tax ? <Money amount={e.tax} currency={currency} /> : ''}</td>
+              <td className="num">
+                <Money amount={e.amount} currency={currency} strong />
+              </td>
+              {action && <td>{action(e)}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
@@ -126,7 +140,14 @@ export function ConfirmDialog({
     return () => d?.close();
   }, []);
   return (
-    <dialog ref={ref} className="confirm-dialog" aria-labelledby={`${id}-t`} aria-describedby={`${id}-e`} onCancel={onCancel} data-testid="confirm-dialog">
+    <dialog
+      ref={ref}
+      className="confirm-dialog"
+      aria-labelledby={`${id}-t`}
+      aria-describedby={`${id}-e`}
+      onCancel={onCancel}
+      data-testid="confirm-dialog"
+    >
       <form
         method="dialog"
         onSubmit={(ev) => {

@@ -17,7 +17,13 @@ const GROUPS = [
   { cls: 'text-muted', title: 'Within three months', tone: 'info' },
 ] as const;
 
-const TYPE_LABEL: Record<string, string> = { UserCertificate: 'Certificate', Aircraft: 'Aircraft document', Maintenance: 'Maintenance', AircraftUpload: 'Aircraft file', Document: 'Document' };
+const TYPE_LABEL: Record<string, string> = {
+  UserCertificate: 'Certificate',
+  Aircraft: 'Aircraft document',
+  Maintenance: 'Maintenance',
+  AircraftUpload: 'Aircraft file',
+  Document: 'Document',
+};
 
 /** The app's screen for an alert's link (`/pilots/view/{id}` and the aircraft screens); null when the app has none. */
 export function hrefOf(link: string): string | null {
@@ -54,7 +60,12 @@ export default function Alerts() {
         {GROUPS.map((g) => {
           const rows = list.filter((a) => a.class === g.cls);
           return (
-            <section key={g.cls} className={`alert-group alert-${g.tone}`} aria-labelledby={`alerts-${g.tone}`} data-group={g.tone}>
+            <section
+              key={g.cls}
+              className={`alert-group alert-${g.tone}`}
+              aria-labelledby={`alerts-${g.tone}`}
+              data-group={g.tone}
+            >
               <h2 id={`alerts-${g.tone}`}>
                 {g.title} <span className={`badge badge-${g.tone}`}>{rows.length}</span>
               </h2>
@@ -64,7 +75,8 @@ export default function Alerts() {
                   const href = hrefOf(a.link);
                   return (
                     <li key={`${a.link}:${a.name}:${a.date}`}>
-                      <span className="badge badge-neutral">{TYPE_LABEL[a.type] ?? a.type}</span> {href ? <a href={href}>{a.name}</a> : a.name}
+                      <span className="badge badge-neutral">{TYPE_LABEL[a.type] ?? a.type}</span>{' '}
+                      {href ? <a href={href}>{a.name}</a> : a.name}
                       <div className="muted small">
                         {a.details} · {fmt.date(a.date)}
                       </div>

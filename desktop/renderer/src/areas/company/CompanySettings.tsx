@@ -1,15 +1,45 @@
 import { DATE_FORMATS, DURATION_FORMATS, TIME_FORMATS } from '@ops/shared';
 import { type CompanySettingsForm, ZCompanySettingsForm } from '@ops/shared/forms/office';
 import { useEffect, useState } from 'react';
-import { Busy, Check, check, errorOf, FormField, Outcome, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
+import {
+  Busy,
+  Check,
+  check,
+  errorOf,
+  FormField,
+  Outcome,
+  ScreenHead,
+  useAction,
+  useApi,
+  useLoad,
+} from '../office-kit.tsx';
 
 interface Settings {
   Company: { name: string; plan: string };
   CompanyTheme: { logo: string | null; color: string | null };
-  CompanyDetail: { currency: string; icao: string | null; timezone_id: string; country_id: string | null; zip: string | null };
-  CompanySetting: Record<string, unknown> & { flight_timezone_id: string | null; date_format: string; time_format: string; duration_format: string; max_duty_hours: number | null; max_flight_hours_year: number | null };
+  CompanyDetail: {
+    currency: string;
+    icao: string | null;
+    timezone_id: string;
+    country_id: string | null;
+    zip: string | null;
+  };
+  CompanySetting: Record<string, unknown> & {
+    flight_timezone_id: string | null;
+    date_format: string;
+    time_format: string;
+    duration_format: string;
+    max_duty_hours: number | null;
+    max_flight_hours_year: number | null;
+  };
   CompanyBillingSetting: { enabled: boolean; billed_person: string | null; tax: number; send_notification: boolean };
-  Admin?: { user_count: number; pilot_count: number; base_count: number; active_api_keys: number; pilot_limit: number | null };
+  Admin?: {
+    user_count: number;
+    pilot_count: number;
+    base_count: number;
+    active_api_keys: number;
+    pilot_limit: number | null;
+  };
 }
 
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
@@ -19,7 +49,13 @@ function toForm(d: Settings): CompanySettingsForm {
   return {
     Company: { name: d.Company.name },
     CompanyTheme: { logo: s(d.CompanyTheme.logo), color: s(d.CompanyTheme.color) },
-    CompanyDetail: { currency: d.CompanyDetail.currency, icao: s(d.CompanyDetail.icao), timezone_id: d.CompanyDetail.timezone_id, country_id: s(d.CompanyDetail.country_id), zip: s(d.CompanyDetail.zip) },
+    CompanyDetail: {
+      currency: d.CompanyDetail.currency,
+      icao: s(d.CompanyDetail.icao),
+      timezone_id: d.CompanyDetail.timezone_id,
+      country_id: s(d.CompanyDetail.country_id),
+      zip: s(d.CompanyDetail.zip),
+    },
     CompanySetting: {
       flight_timezone_id: s(cs.flight_timezone_id),
       date_format: cs.date_format as CompanySettingsForm['CompanySetting']['date_format'],
@@ -31,12 +67,20 @@ function toForm(d: Settings): CompanySettingsForm {
       max_duty_hours: s(cs.max_duty_hours),
       max_flight_hours_year: s(cs.max_flight_hours_year),
     },
-    CompanyBillingSetting: { enabled: d.CompanyBillingSetting.enabled, billed_person: s(d.CompanyBillingSetting.billed_person), tax: s(d.CompanyBillingSetting.tax), send_notification: d.CompanyBillingSetting.send_notification },
+    CompanyBillingSetting: {
+      enabled: d.CompanyBillingSetting.enabled,
+      billed_person: s(d.CompanyBillingSetting.billed_person),
+      tax: s(d.CompanyBillingSetting.tax),
+      send_notification: d.CompanyBillingSetting.send_notification,
+    },
   };
 }
 
 /** Empty inputs clear nullable fields (the server reads '' as null). */
-const ZONES = typeof Intl.supportedValuesOf === 'function' ? ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')] : ['UTC'];
+const ZONES =
+  typeof Intl.supportedValuesOf === 'function'
+    ? ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')]
+    : ['UTC'];
 
 export default function CompanySettings() {
   const { post } = useApi();
@@ -48,7 +92,8 @@ export default function CompanySettings() {
   }, [loaded.data]);
 
   if (!form) return loaded.error ? <Outcome error={loaded.error} /> : <Busy />;
-  const set = <K extends keyof CompanySettingsForm>(section: K, patch: Partial<CompanySettingsForm[K]>) => setForm({ ...form, [section]: { ...form[section], ...patch } });
+  const set = <K extends keyof CompanySettingsForm>(section: K, patch: Partial<CompanySettingsForm[K]>) =>
+    setForm({ ...form, [section]: { ...form[section], ...patch } });
   const e = (k: string) => errorOf(act.errors, k);
 
   const save = async (ev: React.FormEvent) => {
@@ -70,7 +115,8 @@ export default function CompanySettings() {
         <span className="badge badge-info">Plan: {loaded.data?.Company.plan}</span>
         {admin && (
           <span className="muted small">
-            {admin.user_count} users · {admin.pilot_count} pilots{admin.pilot_limit ? ` of ${admin.pilot_limit}` : ''} · {admin.base_count} bases · {admin.active_api_keys} API keys
+            {admin.user_count} users · {admin.pilot_count} pilots{admin.pilot_limit ? ` of ${admin.pilot_limit}` : ''} ·{' '}
+            {admin.base_count} bases · {admin.active_api_keys} API keys
           </span>
         )}
       </ScreenHead>
@@ -79,30 +125,75 @@ export default function CompanySettings() {
           <legend>Profile and theme</legend>
           <div className="grid">
             <FormField label="Company name" error={e('Company.name')}>
-              {(p) => <input {...p} value={form.Company.name} onChange={(v) => set('Company', { name: v.target.value })} />}
+              {(p) => (
+                <input {...p} value={form.Company.name} onChange={(v) => set('Company', { name: v.target.value })} />
+              )}
             </FormField>
             <FormField label="Theme colour" error={e('CompanyTheme.color')} hint="Hex, such as #1f6feb">
               {(p) => (
                 <span className="color-row">
-                  <input {...p} value={form.CompanyTheme.color ?? ''} onChange={(v) => set('CompanyTheme', { color: v.target.value })} placeholder="#1f6feb" />
-                  <span className="swatch" aria-hidden="true" style={{ background: form.CompanyTheme.color || 'transparent' }} />
+                  <input
+                    {...p}
+                    value={form.CompanyTheme.color ?? ''}
+                    onChange={(v) => set('CompanyTheme', { color: v.target.value })}
+                    placeholder="#1f6feb"
+                  />
+                  <span
+                    className="swatch"
+                    aria-hidden="true"
+                    style={{ background: form.CompanyTheme.color || 'transparent' }}
+                  />
                 </span>
               )}
             </FormField>
             <FormField label="Logo URL" error={e('CompanyTheme.logo')} wide>
-              {(p) => <input {...p} value={form.CompanyTheme.logo ?? ''} onChange={(v) => set('CompanyTheme', { logo: v.target.value })} placeholder="https://…" />}
+              {(p) => (
+                <input
+                  {...p}
+                  value={form.CompanyTheme.logo ?? ''}
+                  onChange={(v) => set('CompanyTheme', { logo: v.target.value })}
+                  placeholder="https://…"
+                />
+              )}
             </FormField>
             <FormField label="ICAO code" error={e('CompanyDetail.icao')}>
-              {(p) => <input {...p} value={form.CompanyDetail.icao ?? ''} onChange={(v) => set('CompanyDetail', { icao: v.target.value })} maxLength={4} />}
+              {(p) => (
+                <input
+                  {...p}
+                  value={form.CompanyDetail.icao ?? ''}
+                  onChange={(v) => set('CompanyDetail', { icao: v.target.value })}
+                  maxLength={4}
+                />
+              )}
             </FormField>
             <FormField label="Country (ISO code)" error={e('CompanyDetail.country_id')}>
-              {(p) => <input {...p} value={form.CompanyDetail.country_id ?? ''} onChange={(v) => set('CompanyDetail', { country_id: v.target.value })} maxLength={2} />}
+              {(p) => (
+                <input
+                  {...p}
+                  value={form.CompanyDetail.country_id ?? ''}
+                  onChange={(v) => set('CompanyDetail', { country_id: v.target.value })}
+                  maxLength={2}
+                />
+              )}
             </FormField>
             <FormField label="Postcode" error={e('CompanyDetail.zip')}>
-              {(p) => <input {...p} value={form.CompanyDetail.zip ?? ''} onChange={(v) => set('CompanyDetail', { zip: v.target.value })} />}
+              {(p) => (
+                <input
+                  {...p}
+                  value={form.CompanyDetail.zip ?? ''}
+                  onChange={(v) => set('CompanyDetail', { zip: v.target.value })}
+                />
+              )}
             </FormField>
             <FormField label="Currency" error={e('CompanyDetail.currency')}>
-              {(p) => <input {...p} value={form.CompanyDetail.currency} onChange={(v) => set('CompanyDetail', { currency: v.target.value })} maxLength={3} />}
+              {(p) => (
+                <input
+                  {...p}
+                  value={form.CompanyDetail.currency}
+                  onChange={(v) => set('CompanyDetail', { currency: v.target.value })}
+                  maxLength={3}
+                />
+              )}
             </FormField>
           </div>
         </fieldset>
@@ -111,16 +202,28 @@ export default function CompanySettings() {
           <div className="grid">
             <FormField label="Company time zone" error={e('CompanyDetail.timezone_id')} hint="Schedules and trainings">
               {(p) => (
-                <select {...p} value={form.CompanyDetail.timezone_id} onChange={(v) => set('CompanyDetail', { timezone_id: v.target.value })}>
+                <select
+                  {...p}
+                  value={form.CompanyDetail.timezone_id}
+                  onChange={(v) => set('CompanyDetail', { timezone_id: v.target.value })}
+                >
                   {ZONES.map((z) => (
                     <option key={z}>{z}</option>
                   ))}
                 </select>
               )}
             </FormField>
-            <FormField label="Flight time zone" error={e('CompanySetting.flight_timezone_id')} hint="Flight times only; empty is the company zone">
+            <FormField
+              label="Flight time zone"
+              error={e('CompanySetting.flight_timezone_id')}
+              hint="Flight times only; empty is the company zone"
+            >
               {(p) => (
-                <select {...p} value={cs.flight_timezone_id ?? ''} onChange={(v) => set('CompanySetting', { flight_timezone_id: v.target.value })}>
+                <select
+                  {...p}
+                  value={cs.flight_timezone_id ?? ''}
+                  onChange={(v) => set('CompanySetting', { flight_timezone_id: v.target.value })}
+                >
                   <option value="">Same as the company</option>
                   {ZONES.map((z) => (
                     <option key={z}>{z}</option>
@@ -130,7 +233,11 @@ export default function CompanySettings() {
             </FormField>
             <FormField label="Date format" error={e('CompanySetting.date_format')}>
               {(p) => (
-                <select {...p} value={cs.date_format} onChange={(v) => set('CompanySetting', { date_format: v.target.value as typeof cs.date_format })}>
+                <select
+                  {...p}
+                  value={cs.date_format}
+                  onChange={(v) => set('CompanySetting', { date_format: v.target.value as typeof cs.date_format })}
+                >
                   {DATE_FORMATS.map((f) => (
                     <option key={f}>{f}</option>
                   ))}
@@ -139,7 +246,11 @@ export default function CompanySettings() {
             </FormField>
             <FormField label="Clock" error={e('CompanySetting.time_format')}>
               {(p) => (
-                <select {...p} value={cs.time_format} onChange={(v) => set('CompanySetting', { time_format: v.target.value as typeof cs.time_format })}>
+                <select
+                  {...p}
+                  value={cs.time_format}
+                  onChange={(v) => set('CompanySetting', { time_format: v.target.value as typeof cs.time_format })}
+                >
                   {TIME_FORMATS.map((f) => (
                     <option key={f} value={f}>
                       {f}-hour
@@ -150,7 +261,13 @@ export default function CompanySettings() {
             </FormField>
             <FormField label="Flight time shown as" error={e('CompanySetting.duration_format')}>
               {(p) => (
-                <select {...p} value={cs.duration_format} onChange={(v) => set('CompanySetting', { duration_format: v.target.value as typeof cs.duration_format })}>
+                <select
+                  {...p}
+                  value={cs.duration_format}
+                  onChange={(v) =>
+                    set('CompanySetting', { duration_format: v.target.value as typeof cs.duration_format })
+                  }
+                >
                   {DURATION_FORMATS.map((f) => (
                     <option key={f} value={f}>
                       {f === 'decimal' ? 'Decimal (1.5)' : 'Hours and minutes (1:30)'}
@@ -165,26 +282,69 @@ export default function CompanySettings() {
           <legend>Operations</legend>
           <div className="grid">
             <Check label="Holds an AOC" checked={cs.aoc} onChange={(v) => set('CompanySetting', { aoc: v })} />
-            <Check label="Extra crew tracking" checked={cs.extracrew} onChange={(v) => set('CompanySetting', { extracrew: v })} />
-            <Check label="Cabin crew tracking" checked={cs.cabincrew} onChange={(v) => set('CompanySetting', { cabincrew: v })} />
+            <Check
+              label="Extra crew tracking"
+              checked={cs.extracrew}
+              onChange={(v) => set('CompanySetting', { extracrew: v })}
+            />
+            <Check
+              label="Cabin crew tracking"
+              checked={cs.cabincrew}
+              onChange={(v) => set('CompanySetting', { cabincrew: v })}
+            />
             <FormField label="Maximum duty hours (per day)" error={e('CompanySetting.max_duty_hours')}>
-              {(p) => <input {...p} inputMode="decimal" value={cs.max_duty_hours ?? ''} onChange={(v) => set('CompanySetting', { max_duty_hours: v.target.value })} />}
+              {(p) => (
+                <input
+                  {...p}
+                  inputMode="decimal"
+                  value={cs.max_duty_hours ?? ''}
+                  onChange={(v) => set('CompanySetting', { max_duty_hours: v.target.value })}
+                />
+              )}
             </FormField>
             <FormField label="Maximum flight hours (per year)" error={e('CompanySetting.max_flight_hours_year')}>
-              {(p) => <input {...p} inputMode="decimal" value={cs.max_flight_hours_year ?? ''} onChange={(v) => set('CompanySetting', { max_flight_hours_year: v.target.value })} />}
+              {(p) => (
+                <input
+                  {...p}
+                  inputMode="decimal"
+                  value={cs.max_flight_hours_year ?? ''}
+                  onChange={(v) => set('CompanySetting', { max_flight_hours_year: v.target.value })}
+                />
+              )}
             </FormField>
           </div>
         </fieldset>
         <fieldset>
           <legend>Billing</legend>
           <div className="grid">
-            <Check label="Billing enabled" checked={form.CompanyBillingSetting.enabled} onChange={(v) => set('CompanyBillingSetting', { enabled: v })} />
-            <Check label="Send billing notifications" checked={form.CompanyBillingSetting.send_notification} onChange={(v) => set('CompanyBillingSetting', { send_notification: v })} />
+            <Check
+              label="Billing enabled"
+              checked={form.CompanyBillingSetting.enabled}
+              onChange={(v) => set('CompanyBillingSetting', { enabled: v })}
+            />
+            <Check
+              label="Send billing notifications"
+              checked={form.CompanyBillingSetting.send_notification}
+              onChange={(v) => set('CompanyBillingSetting', { send_notification: v })}
+            />
             <FormField label="Tax (%)" error={e('CompanyBillingSetting.tax')}>
-              {(p) => <input {...p} inputMode="decimal" value={form.CompanyBillingSetting.tax} onChange={(v) => set('CompanyBillingSetting', { tax: v.target.value })} />}
+              {(p) => (
+                <input
+                  {...p}
+                  inputMode="decimal"
+                  value={form.CompanyBillingSetting.tax}
+                  onChange={(v) => set('CompanyBillingSetting', { tax: v.target.value })}
+                />
+              )}
             </FormField>
             <FormField label="Billed person" error={e('CompanyBillingSetting.billed_person')}>
-              {(p) => <input {...p} value={form.CompanyBillingSetting.billed_person ?? ''} onChange={(v) => set('CompanyBillingSetting', { billed_person: v.target.value })} />}
+              {(p) => (
+                <input
+                  {...p}
+                  value={form.CompanyBillingSetting.billed_person ?? ''}
+                  onChange={(v) => set('CompanyBillingSetting', { billed_person: v.target.value })}
+                />
+              )}
             </FormField>
           </div>
         </fieldset>

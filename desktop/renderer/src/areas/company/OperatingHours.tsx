@@ -1,4 +1,9 @@
-import { type HoursRow, MINUTES_PER_DAY, validateHoursRows, WEEKDAY_NAMES } from '@ops/shared/rules/company/operating-hours';
+import {
+  type HoursRow,
+  MINUTES_PER_DAY,
+  validateHoursRows,
+  WEEKDAY_NAMES,
+} from '@ops/shared/rules/company/operating-hours';
 import { useEffect, useMemo, useState } from 'react';
 import { Busy, Outcome, ScreenHead, todayIn, useAction, useApi, useLoad } from '../office-kit.tsx';
 
@@ -31,7 +36,14 @@ function minutes(text: string): number {
 }
 
 let nextKey = 1;
-const draftOf = (r: Row): Draft => ({ key: nextKey++, weekday: r.weekday, override_date: r.override_date, closed: r.closed, start: hhmm(r.start_minute), end: hhmm(r.end_minute) });
+const draftOf = (r: Row): Draft => ({
+  key: nextKey++,
+  weekday: r.weekday,
+  override_date: r.override_date,
+  closed: r.closed,
+  start: hhmm(r.start_minute),
+  end: hhmm(r.end_minute),
+});
 
 /** Weekly rows by weekday, then overrides by date: the order the rows are numbered in messages. */
 function ordered(drafts: Draft[]): Draft[] {
@@ -74,7 +86,8 @@ export default function OperatingHours() {
 
   if (!hours.data) return hours.error ? <Outcome error={hours.error} /> : <Busy />;
 
-  const update = (key: number, patch: Partial<Draft>) => setDrafts((ds) => ds.map((d) => (d.key === key ? { ...d, ...patch } : d)));
+  const update = (key: number, patch: Partial<Draft>) =>
+    setDrafts((ds) => ds.map((d) => (d.key === key ? { ...d, ...patch } : d)));
   const remove = (key: number) => setDrafts((ds) => ds.filter((d) => d.key !== key));
   const add = (d: Omit<Draft, 'key'>) => setDrafts((ds) => [...ds, { ...d, key: nextKey++ }]);
 
@@ -86,7 +99,13 @@ export default function OperatingHours() {
     await act.run(async () => {
       await post('/manager/companies/save_operating_hours.json', {
         base_id: baseId ?? '',
-        rows: rows.map((r) => ({ weekday: r.weekday, override_date: r.override_date, closed: r.closed ? 1 : 0, start_minute: r.start_minute, end_minute: r.end_minute })),
+        rows: rows.map((r) => ({
+          weekday: r.weekday,
+          override_date: r.override_date,
+          closed: r.closed ? 1 : 0,
+          start_minute: r.start_minute,
+          end_minute: r.end_minute,
+        })),
       });
       hours.reload();
       return rows.length === 0 && baseId ? 'Saved: this base follows the company week again' : 'Operating hours saved';
@@ -112,7 +131,11 @@ export default function OperatingHours() {
         </label>
         <span className="muted small">Times in {zone}, on a 15-minute grid; 24:00 is the end of the day.</span>
       </ScreenHead>
-      {baseId && list.every((d) => d.weekday === null) && <p className="notice">This base has no week of its own: it follows the company week. Add a window to give it its own.</p>}
+      {baseId && list.every((d) => d.weekday === null) && (
+        <p className="notice">
+          This base has no week of its own: it follows the company week. Add a window to give it its own.
+        </p>
+      )}
       <table className="data-table week-grid" aria-label={`Week of ${scopeName}`}>
         <thead>
           <tr>
@@ -137,11 +160,28 @@ export default function OperatingHours() {
               <tr key={name} data-weekday={wd}>
                 <th scope="row">{name}</th>
                 <td>
-                  {day.length === 0 && <span className="muted small">{baseId ? 'closed (when the base has its own week)' : 'no window'}</span>}
+                  {day.length === 0 && (
+                    <span className="muted small">
+                      {baseId ? 'closed (when the base has its own week)' : 'no window'}
+                    </span>
+                  )}
                   {day.map((d) => (
-                    <WindowEditor key={d.key} d={d} n={number.get(d.key) ?? 0} label={name} onChange={(p) => update(d.key, p)} onRemove={() => remove(d.key)} />
+                    <WindowEditor
+                      key={d.key}
+                      d={d}
+                      n={number.get(d.key) ?? 0}
+                      label={name}
+                      onChange={(p) => update(d.key, p)}
+                      onRemove={() => remove(d.key)}
+                    />
                   ))}
-                  <button type="button" className="link small" onClick={() => add({ weekday: wd, override_date: null, closed: false, start: '09:00', end: '17:00' })}>
+                  <button
+                    type="button"
+                    className="link small"
+                    onClick={() =>
+                      add({ weekday: wd, override_date: null, closed: false, start: '09:00', end: '17:00' })
+                    }
+                  >
                     + window<span className="sr-only"> on {name}</span>
                   </button>
                 </td>
@@ -156,7 +196,8 @@ export default function OperatingHours() {
 
       <h2>Dated overrides</h2>
       <p className="muted small">
-        A date here replaces the week on that day (from {hours.data.OperatingHours.overrides_from} to {hours.data.OperatingHours.overrides_to} shown).
+        A date here replaces the week on that day (from {hours.data.OperatingHours.overrides_from} to{' '}
+        {hours.data.OperatingHours.overrides_to} shown).
       </p>
       {overrides.length === 0 && <p className="empty">No override.</p>}
       <ul className="overrides">
@@ -164,14 +205,30 @@ export default function OperatingHours() {
           <li key={d.key}>
             <label>
               <span className="sr-only">Date of row {number.get(d.key)}</span>
-              <input type="date" value={d.override_date ?? ''} onChange={(e) => update(d.key, { override_date: e.target.value })} />
+              <input
+                type="date"
+                value={d.override_date ?? ''}
+                onChange={(e) => update(d.key, { override_date: e.target.value })}
+              />
             </label>
-            <WindowEditor d={d} n={number.get(d.key) ?? 0} label={d.override_date ?? 'override'} onChange={(p) => update(d.key, p)} onRemove={() => remove(d.key)} />
+            <WindowEditor
+              d={d}
+              n={number.get(d.key) ?? 0}
+              label={d.override_date ?? 'override'}
+              onChange={(p) => update(d.key, p)}
+              onRemove={() => remove(d.key)}
+            />
           </li>
         ))}
       </ul>
       <div className="actions-row">
-        <button type="button" className="secondary small" onClick={() => add({ weekday: null, override_date: todayIn(zone), closed: true, start: '09:00', end: '17:00' })}>
+        <button
+          type="button"
+          className="secondary small"
+          onClick={() =>
+            add({ weekday: null, override_date: todayIn(zone), closed: true, start: '09:00', end: '17:00' })
+          }
+        >
           Add a dated override
         </button>
       </div>
@@ -205,7 +262,19 @@ export default function OperatingHours() {
   );
 }
 
-function WindowEditor({ d, n, label, onChange, onRemove }: { d: Draft; n: number; label: string; onChange(p: Partial<Draft>): void; onRemove(): void }) {
+function WindowEditor({
+  d,
+  n,
+  label,
+  onChange,
+  onRemove,
+}: {
+  d: Draft;
+  n: number;
+  label: string;
+  onChange(p: Partial<Draft>): void;
+  onRemove(): void;
+}) {
   return (
     <span className="window" data-row={n}>
       <span className="row-no" title="Row number in messages">
@@ -217,9 +286,21 @@ function WindowEditor({ d, n, label, onChange, onRemove }: { d: Draft; n: number
       </label>
       {!d.closed && (
         <>
-          <input className="time" aria-label={`${label} row ${n} from`} value={d.start} onChange={(e) => onChange({ start: e.target.value })} placeholder="HH:MM" />
+          <input
+            className="time"
+            aria-label={`${label} row ${n} from`}
+            value={d.start}
+            onChange={(e) => onChange({ start: e.target.value })}
+            placeholder="HH:MM"
+          />
           –
-          <input className="time" aria-label={`${label} row ${n} until`} value={d.end} onChange={(e) => onChange({ end: e.target.value })} placeholder="HH:MM" />
+          <input
+            className="time"
+            aria-label={`${label} row ${n} until`}
+            value={d.end}
+            onChange={(e) => onChange({ end: e.target.value })}
+            placeholder="HH:MM"
+          />
         </>
       )}
       <button type="button" className="link small" onClick={onRemove} aria-label={`Remove row ${n} (${label})`}>
@@ -237,7 +318,13 @@ function Timeline({ drafts }: { drafts: Draft[] }) {
         const a = minutes(d.start);
         const b = minutes(d.end);
         if (!Number.isFinite(a) || !Number.isFinite(b) || b <= a) return null;
-        return <span key={d.key} className="tl-open" style={{ left: `${(a / MINUTES_PER_DAY) * 100}%`, width: `${((b - a) / MINUTES_PER_DAY) * 100}%` }} />;
+        return (
+          <span
+            key={d.key}
+            className="tl-open"
+            style={{ left: `${(a / MINUTES_PER_DAY) * 100}%`, width: `${((b - a) / MINUTES_PER_DAY) * 100}%` }}
+          />
+        );
       })}
     </div>
   );

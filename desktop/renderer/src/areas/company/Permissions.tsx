@@ -33,7 +33,11 @@ export default function Permissions() {
   return (
     <section data-testid="permissions">
       <ScreenHead title="Permissions">
-        <span className="muted small">{canEdit ? 'Tick to grant; bold marks a change from the default.' : 'Read only: company administrators change permissions.'}</span>
+        <span className="muted small">
+          {canEdit
+            ? 'Tick to grant; bold marks a change from the default.'
+            : 'Read only: company administrators change permissions.'}
+        </span>
       </ScreenHead>
       <table className="data-table">
         <caption className="sr-only">Permission of each role</caption>

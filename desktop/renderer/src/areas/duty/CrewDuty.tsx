@@ -11,7 +11,16 @@ interface Board {
   from: string;
   to: string;
   limits: { duty_seconds: number | null; year_flight_seconds: number | null };
-  people: { user_id: string; name: string; role: number; days: { date: string; duty_seconds: number; flight_seconds: number; flights: number; level: Level }[]; week_duty_seconds: number; year_flight_seconds: number; year_level: Level; level: Level }[];
+  people: {
+    user_id: string;
+    name: string;
+    role: number;
+    days: { date: string; duty_seconds: number; flight_seconds: number; flights: number; level: Level }[];
+    week_duty_seconds: number;
+    year_flight_seconds: number;
+    year_level: Level;
+    level: Level;
+  }[];
 }
 
 const LEVEL_WORDS: Record<Level, string> = { over: 'Over a limit', near: 'Near a limit', ok: 'Within limits' };
@@ -24,11 +33,20 @@ const rank: Record<Level, number> = { over: 0, near: 1, ok: 2 };
  */
 export default function CrewDuty() {
   const { display } = useCompany();
-  const [from, setFrom] = useState(() => DateTime.now().setZone(display.companyZone).startOf('week').toISODate() as string);
+  const [from, setFrom] = useState(
+    () => DateTime.now().setZone(display.companyZone).startOf('week').toISODate() as string,
+  );
   const board = useLoad<Board>(`/duty/board.json?from=${from}`);
   const shift = (days: number) => setFrom(DateTime.fromISO(from).plus({ days }).toISODate() as string);
   const data = board.data;
-  const people = data ? [...data.people].filter((p) => p.week_duty_seconds > 0 || p.year_flight_seconds > 0 || p.level !== 'ok').sort((a, b) => rank[a.level] - rank[b.level] || b.week_duty_seconds - a.week_duty_seconds || a.name.localeCompare(b.name)) : [];
+  const people = data
+    ? [...data.people]
+        .filter((p) => p.week_duty_seconds > 0 || p.year_flight_seconds > 0 || p.level !== 'ok')
+        .sort(
+          (a, b) =>
+            rank[a.level] - rank[b.level] || b.week_duty_seconds - a.week_duty_seconds || a.name.localeCompare(b.name),
+        )
+    : [];
   const quiet = data ? data.people.length - people.length : 0;
   return (
     <section className="duty" aria-labelledby="crew-duty-title">
@@ -40,7 +58,9 @@ export default function CrewDuty() {
           ← Previous week
         </button>
         <strong>
-          {data ? `${DateTime.fromISO(data.from).toFormat('d LLL')} – ${DateTime.fromISO(data.to).toFormat('d LLL yyyy')}` : from}
+          {data
+            ? `${DateTime.fromISO(data.from).toFormat('d LLL')} – ${DateTime.fromISO(data.to).toFormat('d LLL yyyy')}`
+            : from}
         </strong>
         <button type="button" className="secondary" onClick={() => shift(7)}>
           Next week →
@@ -48,7 +68,10 @@ export default function CrewDuty() {
       </div>
       {data && (
         <p className="muted" data-testid="duty-limits">
-          Daily duty limit: {data.limits.duty_seconds === null ? 'none' : `${hhmm(data.limits.duty_seconds)} h`} · Yearly flight limit: {data.limits.year_flight_seconds === null ? 'none' : `${hhmm(data.limits.year_flight_seconds)} h`} · Duty includes bookings and dispatched flights (planned).
+          Daily duty limit: {data.limits.duty_seconds === null ? 'none' : `${hhmm(data.limits.duty_seconds)} h`} ·
+          Yearly flight limit:{' '}
+          {data.limits.year_flight_seconds === null ? 'none' : `${hhmm(data.limits.year_flight_seconds)} h`} · Duty
+          includes bookings and dispatched flights (planned).
         </p>
       )}
       <div className="legend">
@@ -76,17 +99,25 @@ export default function CrewDuty() {
               <tr key={p.user_id} data-level={p.level}>
                 <td>{p.name}</td>
                 {p.days.map((d) => (
-                  <td key={d.date} className={`level-${d.level}`} title={`${d.flights} flight(s), ${hhmm(d.flight_seconds)} flight time`}>
+                  <td
+                    key={d.date}
+                    className={`level-${d.level}`}
+                    title={`${d.flights} flight(s), ${hhmm(d.flight_seconds)} flight time`}
+                  >
                     {d.duty_seconds ? hhmm(d.duty_seconds) : '·'}
                   </td>
                 ))}
                 <td>{hhmm(p.week_duty_seconds)}</td>
                 <td className={`level-${p.year_level}`}>
                   {hhmm(p.year_flight_seconds)}
-                  {data.limits.year_flight_seconds !== null && <span className="muted"> / {hhmm(data.limits.year_flight_seconds)}</span>}
+                  {data.limits.year_flight_seconds !== null && (
+                    <span className="muted"> / {hhmm(data.limits.year_flight_seconds)}</span>
+                  )}
                 </td>
                 <td>
-                  <Badge tone={p.level === 'over' ? 'danger' : p.level === 'near' ? 'warn' : 'ok'}>{LEVEL_WORDS[p.level]}</Badge>
+                  <Badge tone={p.level === 'over' ? 'danger' : p.level === 'near' ? 'warn' : 'ok'}>
+                    {LEVEL_WORDS[p.level]}
+                  </Badge>
                 </td>
               </tr>
             ))}

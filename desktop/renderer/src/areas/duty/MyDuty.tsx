@@ -7,7 +7,17 @@ import { spansOf, useDeviceDuty } from './device-duty.ts';
 import './duty.css';
 
 /** Both halves of a day: what happened (rostered DUTY and flown) and what is planned on top (bookings, dispatched flights). */
-function DaysTable({ title, days, planned, limit }: { title: string; days: DutyDay[]; planned: Map<string, number>; limit: number | null }) {
+function DaysTable({
+  title,
+  days,
+  planned,
+  limit,
+}: {
+  title: string;
+  days: DutyDay[];
+  planned: Map<string, number>;
+  limit: number | null;
+}) {
   return (
     <>
       <h3>{title}</h3>
@@ -65,9 +75,21 @@ export default function MyDuty() {
     const to = today.toISODate() as string;
     const week = dutyReport(input, weekFrom, weekTo, { allDays: true });
     const month = dutyReport(input, monthFrom, monthTo, { allDays: true });
-    const plannedDays = new Map([...dutyReport(withPlanned, [monthFrom, weekFrom].sort()[0], [monthTo, weekTo].sort()[1], { allDays: true }).days].map((x) => [x.date, x.duty_seconds]));
+    const plannedDays = new Map(
+      [
+        ...dutyReport(withPlanned, [monthFrom, weekFrom].sort()[0], [monthTo, weekTo].sort()[1], { allDays: true })
+          .days,
+      ].map((x) => [x.date, x.duty_seconds]),
+    );
     const now = dutyReport(input, to, to);
-    return { week, month: month.days.filter((x) => x.duty_seconds > 0 || x.flights > 0 || (plannedDays.get(x.date) ?? 0) > 0), plannedDays, year: now.year, rolling: now.rolling, yearNo: today.year };
+    return {
+      week,
+      month: month.days.filter((x) => x.duty_seconds > 0 || x.flights > 0 || (plannedDays.get(x.date) ?? 0) > 0),
+      plannedDays,
+      year: now.year,
+      rolling: now.rolling,
+      yearNo: today.year,
+    };
   }, [d, me]);
   const dayLimit = limitSeconds(d.limits.max_duty_hours);
   const yearLimit = view.year.limit_seconds;
@@ -77,7 +99,10 @@ export default function MyDuty() {
       <div className="screen-head">
         <h2 id="my-duty-title">My duty</h2>
       </div>
-      <p className="muted">Computed on this device from your flights, base schedule and bookings; it works offline. Duty counts 30 minutes before off-blocks to 15 minutes after on-blocks.</p>
+      <p className="muted">
+        Computed on this device from your flights, base schedule and bookings; it works offline. Duty counts 30 minutes
+        before off-blocks to 15 minutes after on-blocks.
+      </p>
       <div className="duty-summary">
         <div className="duty-card" data-testid="duty-year">
           Flight hours {view.yearNo}
@@ -87,7 +112,10 @@ export default function MyDuty() {
           </strong>
           {yearLimit !== null ? (
             <div className="meter" aria-hidden="true">
-              <span className={`level-${yearLevel}`} style={{ width: `${Math.min(100, (view.year.flight_seconds / yearLimit) * 100)}%` }} />
+              <span
+                className={`level-${yearLevel}`}
+                style={{ width: `${Math.min(100, (view.year.flight_seconds / yearLimit) * 100)}%` }}
+              />
             </div>
           ) : (
             <span className="muted">No yearly limit</span>

@@ -5,7 +5,14 @@
  * every booking when its command arrives.
  */
 import type { AircraftDoc, BookingDoc, FlightDoc, PersonalDoc, ReferenceDoc, UserDoc } from '@ops/shared';
-import { checkDuty, type DutyFlight, type DutyLimits, type DutyRefusal, dutySpanOf, type Span } from '@ops/shared/rules/duty/duty';
+import {
+  checkDuty,
+  type DutyFlight,
+  type DutyLimits,
+  type DutyRefusal,
+  dutySpanOf,
+  type Span,
+} from '@ops/shared/rules/duty/duty';
 import { DateTime } from 'luxon';
 import { useMemo } from 'react';
 import { fullName, useCompany, useDocs, useUsers } from '../../hooks.ts';
@@ -23,7 +30,12 @@ export interface DeviceDuty {
   users: Map<string, UserDoc>;
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const num = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+      ? Number(v)
+      : null;
 
 /** The company's limits from the replicated company document (null: no limit). */
 export function limitsOf(data: Record<string, unknown> | null): DutyLimits {
@@ -32,7 +44,15 @@ export function limitsOf(data: Record<string, unknown> | null): DutyLimits {
 }
 
 /** Builds the duty inputs from local documents (pure, so the unit test and the hook share it). */
-export function deviceDutyOf(input: { flights: readonly FlightDoc[]; personal: readonly PersonalDoc[]; bookings: readonly BookingDoc[]; aircraft: readonly AircraftDoc[]; company: Record<string, unknown> | null; zone: string; users: Map<string, UserDoc> }): DeviceDuty {
+export function deviceDutyOf(input: {
+  flights: readonly FlightDoc[];
+  personal: readonly PersonalDoc[];
+  bookings: readonly BookingDoc[];
+  aircraft: readonly AircraftDoc[];
+  company: Record<string, unknown> | null;
+  zone: string;
+  users: Map<string, UserDoc>;
+}): DeviceDuty {
   const simulators = new Set(input.aircraft.filter((a) => a.simulator).map((a) => a.id));
   const flights: DeviceDuty['flights'] = [];
   const planned: DeviceDuty['planned'] = [];
@@ -40,8 +60,18 @@ export function deviceDutyOf(input: { flights: readonly FlightDoc[]; personal: r
     if (f.offblocks == null || f.onblocks == null) continue;
     const crew = [...new Set([f.pic_id, f.sic_id, f.supervisor_id].filter((x): x is string => !!x))];
     for (const user_id of crew) {
-      if (f.status === 'LANDED') flights.push({ id: f.id, user_id, status: f.status, offblocks: f.offblocks, onblocks: f.onblocks, flight_time: Number(f.flight_time ?? 0), simulator: !!f.aircraft_id && simulators.has(f.aircraft_id) });
-      else if (f.status === 'DISPATCHED') planned.push({ user_id, start: f.offblocks, end: f.onblocks, flight_id: f.id });
+      if (f.status === 'LANDED')
+        flights.push({
+          id: f.id,
+          user_id,
+          status: f.status,
+          offblocks: f.offblocks,
+          onblocks: f.onblocks,
+          flight_time: Number(f.flight_time ?? 0),
+          simulator: !!f.aircraft_id && simulators.has(f.aircraft_id),
+        });
+      else if (f.status === 'DISPATCHED')
+        planned.push({ user_id, start: f.offblocks, end: f.onblocks, flight_id: f.id });
     }
   }
   const flightStatus = new Map(input.flights.map((f) => [f.id, f.status]));
@@ -49,7 +79,8 @@ export function deviceDutyOf(input: { flights: readonly FlightDoc[]; personal: r
     if (b.status !== 'BOOKED') continue;
     const s = b.flight_id ? flightStatus.get(b.flight_id) : undefined;
     if (s && ['LANDED', 'CANCELED', 'DELETED', 'DISPATCHED'].includes(s)) continue;
-    for (const user_id of [b.pilot_id, b.instructor_id].filter((x): x is string => !!x)) planned.push({ user_id, start: b.start, end: b.end, booking_id: b.id, flight_id: b.flight_id });
+    for (const user_id of [b.pilot_id, b.instructor_id].filter((x): x is string => !!x))
+      planned.push({ user_id, start: b.start, end: b.end, booking_id: b.id, flight_id: b.flight_id });
   }
   const entries: DeviceDuty['entries'] = [];
   for (const p of input.personal) {
@@ -60,7 +91,15 @@ export function deviceDutyOf(input: { flights: readonly FlightDoc[]; personal: r
     if (e.type !== 'DUTY' || e.always === true || start === null || end === null) continue;
     entries.push({ user_id: p.user_id, start, end });
   }
-  return { zone: input.zone, limits: limitsOf(input.company), entries, flights, planned, simulators, users: input.users };
+  return {
+    zone: input.zone,
+    limits: limitsOf(input.company),
+    entries,
+    flights,
+    planned,
+    simulators,
+    users: input.users,
+  };
 }
 
 /** Every local document duty needs, live. */
@@ -80,11 +119,24 @@ export function useDeviceDuty(): DeviceDuty {
 }
 
 /** One person's duty spans on the device, the plan being changed left out. */
-export function spansOf(d: DeviceDuty, userId: string, except: { bookingId?: string; flightId?: string | null } = {}): Span[] {
+export function spansOf(
+  d: DeviceDuty,
+  userId: string,
+  except: { bookingId?: string; flightId?: string | null } = {},
+): Span[] {
   return [
     ...d.entries.filter((e) => e.user_id === userId),
-    ...d.flights.filter((f) => f.user_id === userId && f.id !== except.flightId).map((f) => dutySpanOf(f.offblocks, f.onblocks)),
-    ...d.planned.filter((p) => p.user_id === userId && (!except.bookingId || p.booking_id !== except.bookingId) && (!except.flightId || p.flight_id !== except.flightId)).map((p) => dutySpanOf(p.start, p.end)),
+    ...d.flights
+      .filter((f) => f.user_id === userId && f.id !== except.flightId)
+      .map((f) => dutySpanOf(f.offblocks, f.onblocks)),
+    ...d.planned
+      .filter(
+        (p) =>
+          p.user_id === userId &&
+          (!except.bookingId || p.booking_id !== except.bookingId) &&
+          (!except.flightId || p.flight_id !== except.flightId),
+      )
+      .map((p) => dutySpanOf(p.start, p.end)),
   ];
 }
 
@@ -93,14 +145,19 @@ export function yearFlightSeconds(d: DeviceDuty, userId: string, at: number): nu
   const y = DateTime.fromSeconds(at, { zone: d.zone }).startOf('year');
   const from = y.toUnixInteger();
   const to = y.plus({ years: 1 }).toUnixInteger();
-  return d.flights.filter((f) => f.user_id === userId && !f.simulator && f.offblocks >= from && f.offblocks < to).reduce((s, f) => s + f.flight_time, 0);
+  return d.flights
+    .filter((f) => f.user_id === userId && !f.simulator && f.offblocks >= from && f.offblocks < to)
+    .reduce((s, f) => s + f.flight_time, 0);
 }
 
 /**
  * The booking hook of the schedule screen: the shared `checkDuty` for the
  * pilot and the instructor with what the device knows, or null.
  */
-export function deviceBookingRefusal(d: DeviceDuty, b: { id?: string; aircraft_id: string; pilot_id: string; instructor_id: string | null; start: number; end: number }): DutyRefusal | null {
+export function deviceBookingRefusal(
+  d: DeviceDuty,
+  b: { id?: string; aircraft_id: string; pilot_id: string; instructor_id: string | null; start: number; end: number },
+): DutyRefusal | null {
   const simulator = d.simulators.has(b.aircraft_id);
   for (const userId of [b.pilot_id, b.instructor_id].filter((x): x is string => !!x)) {
     const u = d.users.get(userId);
@@ -119,7 +176,10 @@ export function deviceBookingRefusal(d: DeviceDuty, b: { id?: string; aircraft_i
 }
 
 /** The dispatch hook of the flights screen: the crew of a flight against both limits, in the server's words. */
-export function deviceDispatchRefusal(d: DeviceDuty, f: Pick<FlightDoc, 'id' | 'aircraft_id' | 'pic_id' | 'sic_id' | 'supervisor_id' | 'offblocks' | 'onblocks'>): DutyRefusal | null {
+export function deviceDispatchRefusal(
+  d: DeviceDuty,
+  f: Pick<FlightDoc, 'id' | 'aircraft_id' | 'pic_id' | 'sic_id' | 'supervisor_id' | 'offblocks' | 'onblocks'>,
+): DutyRefusal | null {
   if (f.offblocks == null || f.onblocks == null) return null;
   const simulator = !!f.aircraft_id && d.simulators.has(f.aircraft_id);
   for (const userId of [...new Set([f.pic_id, f.sic_id, f.supervisor_id].filter((x): x is string => !!x))]) {

@@ -1,10 +1,42 @@
-import { type AircraftDoc, type AircraftReportDoc, type CommandDoc, type FlightDoc, type OutcomeDoc, type ReferenceDoc, uuidv7 } from '@ops/shared';
+import {
+  type AircraftDoc,
+  type AircraftReportDoc,
+  type CommandDoc,
+  type FlightDoc,
+  type OutcomeDoc,
+  type ReferenceDoc,
+  uuidv7,
+} from '@ops/shared';
 import { type DeviceDuty, deviceDispatchRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import { type FormEvent, useMemo, useState } from 'react';
 import { commandsByTarget, describeCommand, outcomesByTarget } from '../../decisions.ts';
-import { type FlightForm, FLIGHT_RULES, confirmProblem, emptyForm, flightActions, flightDocFrom, formOf, localOverlaps, shownStatus } from './flights.ts';
+import {
+  type FlightForm,
+  FLIGHT_RULES,
+  confirmProblem,
+  emptyForm,
+  flightActions,
+  flightDocFrom,
+  formOf,
+  localOverlaps,
+  shownStatus,
+} from './flights.ts';
 import { type DisplaySettings, formatClock, formatDuration, formatIsoDate, isoDateIn } from '../../format.ts';
-import { fullName, useCommands, useCompany, useDeferred, useDocs, useMarks, useNetwork, useNow, useOutcomes, usePermissions, useSyncState, useUsers, useWorkspace } from '../../hooks.ts';
+import {
+  fullName,
+  useCommands,
+  useCompany,
+  useDeferred,
+  useDocs,
+  useMarks,
+  useNetwork,
+  useNow,
+  useOutcomes,
+  usePermissions,
+  useSyncState,
+  useUsers,
+  useWorkspace,
+} from '../../hooks.ts';
 import { fleetBoard, openItems } from '../aircraft-reports/techlog.ts';
 import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../../ui.tsx';
 import { type DeferredCommand, markKey, RestError } from '../../workspace.ts';
@@ -38,7 +70,10 @@ interface FlightContext {
 export default function Flights() {
   const ws = useWorkspace();
   const me = ws.user.id;
-  const query = useMemo(() => ({ selector: { $or: [{ pic_id: me }, { sic_id: me }, { supervisor_id: me }, { user_id: me }] } }), [me]);
+  const query = useMemo(
+    () => ({ selector: { $or: [{ pic_id: me }, { sic_id: me }, { supervisor_id: me }, { user_id: me }] } }),
+    [me],
+  );
   const { docs: flights, ready } = useDocs<FlightDoc>('flights', query);
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
   const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', { selector: { status: { $ne: 'CLOSED' } } });
@@ -85,7 +120,8 @@ export default function Flights() {
           New flight
         </button>
         <label className="check">
-          <input type="checkbox" checked={showPast} onChange={(e) => setShowPast(e.target.checked)} /> Show confirmed and canceled
+          <input type="checkbox" checked={showPast} onChange={(e) => setShowPast(e.target.checked)} /> Show confirmed
+          and canceled
         </label>
         <span className="muted small">Times in {display.flightZone}</span>
       </div>
@@ -147,7 +183,8 @@ function FlightRow({
     if (problem) return setNote(problem);
     if (ctx.passwordRequired) {
       // A password never travels in a stored command: confirming needs the server now.
-      if (!ctx.online) return setNote('Your company requires your password to confirm flights: confirm this flight when online.');
+      if (!ctx.online)
+        return setNote('Your company requires your password to confirm flights: confirm this flight when online.');
       return setPanel('password');
     }
     setNote(null);
@@ -162,7 +199,11 @@ function FlightRow({
   };
 
   return (
-    <article className={`flight ${locallyPending || busy ? 'is-pending' : ''}`} data-flight-id={f.id} data-callsign={f.callsign ?? ''}>
+    <article
+      className={`flight ${locallyPending || busy ? 'is-pending' : ''}`}
+      data-flight-id={f.id}
+      data-callsign={f.callsign ?? ''}
+    >
       <header>
         <strong>{formatIsoDate(f.date, display)}</strong>
         <span>{f.callsign ?? 'No callsign'}</span>
@@ -183,8 +224,10 @@ function FlightRow({
         {f.offblocks_time ? (
           <>
             Blocks {formatClock(f.offblocks_time, display)}–{formatClock(f.onblocks_time, display)}
-            {f.takeoff_time ? ` · air ${formatClock(f.takeoff_time, display)}–${formatClock(f.landing_time, display)}` : ''} · block {formatDuration(f.block_time, display)} · flight{' '}
-            {formatDuration(f.flight_time, display)}
+            {f.takeoff_time
+              ? ` · air ${formatClock(f.takeoff_time, display)}–${formatClock(f.landing_time, display)}`
+              : ''}{' '}
+            · block {formatDuration(f.block_time, display)} · flight {formatDuration(f.flight_time, display)}
           </>
         ) : (
           <span className="muted">No times yet</span>
@@ -194,10 +237,13 @@ function FlightRow({
       </p>
       {overlaps.length > 0 && (
         <p className="form-warning">
-          Overlaps {overlaps.map((o) => o.callsign ?? 'a flight').join(', ')} confirmed on this aircraft (as far as this device knows): the server will refuse to confirm.
+          Overlaps {overlaps.map((o) => o.callsign ?? 'a flight').join(', ')} confirmed on this aircraft (as far as this
+          device knows): the server will refuse to confirm.
         </p>
       )}
-      {blocked && actions.dispatch && <p className="form-warning">Aircraft blocked: {blocked}. The server will refuse to dispatch.</p>}
+      {blocked && actions.dispatch && (
+        <p className="form-warning">Aircraft blocked: {blocked}. The server will refuse to dispatch.</p>
+      )}
       <DecisionNote command={latestDecided} outcome={outcome} display={display} />
       {note && <p className="form-warning">{note}</p>}
       <div className="actions-row">
@@ -212,7 +258,13 @@ function FlightRow({
           </button>
         )}
         {actions.confirm && (
-          <button type="button" className="small" onClick={confirm} disabled={busy || !ctx.mayConfirm} title={ctx.mayConfirm ? undefined : 'Your role may not confirm flights in this company'}>
+          <button
+            type="button"
+            className="small"
+            onClick={confirm}
+            disabled={busy || !ctx.mayConfirm}
+            title={ctx.mayConfirm ? undefined : 'Your role may not confirm flights in this company'}
+          >
             Confirm
           </button>
         )}
@@ -222,7 +274,13 @@ function FlightRow({
             className="danger small"
             onClick={() => setPanel(panel === 'cancel' ? 'none' : 'cancel')}
             disabled={!ctx.online || locallyPending}
-            title={!ctx.online ? 'Cancelling needs a connection: it is not queued offline' : locallyPending ? 'Wait until the flight reached the server' : undefined}
+            title={
+              !ctx.online
+                ? 'Cancelling needs a connection: it is not queued offline'
+                : locallyPending
+                  ? 'Wait until the flight reached the server'
+                  : undefined
+            }
           >
             Cancel flight
           </button>
@@ -285,7 +343,13 @@ function PasswordConfirm({ flight, onDone }: { flight: FlightDoc; onDone(): void
   return (
     <form className="inline-form" onSubmit={submit} aria-label="Confirm with password">
       <Field label="Your password (required by your company to confirm)">
-        <input type="password" value={pass} onChange={(e) => setPass(e.target.value)} required autoComplete="current-password" />
+        <input
+          type="password"
+          value={pass}
+          onChange={(e) => setPass(e.target.value)}
+          required
+          autoComplete="current-password"
+        />
       </Field>
       <button type="submit">Confirm</button>
       {error && <p className="form-error">{error}</p>}
@@ -300,12 +364,18 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
   const users = useUsers();
   const { display } = useCompany();
   const [id] = useState(() => flight?.id ?? uuidv7());
-  const [form, setForm] = useState<FlightForm>(() => (flight ? formOf(flight) : emptyForm(ws.user.id, isoDateIn(Math.floor(Date.now() / 1000), display.flightZone))));
+  const [form, setForm] = useState<FlightForm>(() =>
+    flight ? formOf(flight) : emptyForm(ws.user.id, isoDateIn(Math.floor(Date.now() / 1000), display.flightZone)),
+  );
   const [tried, setTried] = useState(false);
-  const set = (k: keyof FlightForm) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof FlightForm) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
   const result = flightDocFrom(form, flight, { id, me: ws.user.id }, display.flightZone, Math.floor(Date.now() / 1000));
   const errors = !result.ok && tried ? result.errors : {};
-  const pilots = useMemo(() => [...users.values()].filter((u) => u.active && u.pilot).sort((a, b) => fullName(a).localeCompare(fullName(b))), [users]);
+  const pilots = useMemo(
+    () => [...users.values()].filter((u) => u.active && u.pilot).sort((a, b) => fullName(a).localeCompare(fullName(b))),
+    [users],
+  );
   const flightTypes = useMemo(
     () =>
       types
@@ -326,14 +396,23 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
   return (
     <form className="card-form" onSubmit={submit} aria-label={flight ? 'Edit flight' : 'New flight'}>
       <h3>{flight ? 'Edit flight' : 'New flight'}</h3>
-      <p className="muted small">Saved on this device at once and sent when the server can be reached. Times are wall-clock in {display.flightZone}.</p>
+      <p className="muted small">
+        Saved on this device at once and sent when the server can be reached. Times are wall-clock in{' '}
+        {display.flightZone}.
+      </p>
       <div className="grid">
         <Field label="Date" error={errors.date}>
           <input type="date" name="date" value={form.date} onChange={set('date')} required />
         </Field>
         {(!flight || flight.status === 'DRAFT' || flight.status === 'SCHEDULED') && (
           <Field label="Status">
-            <select name="status" value={form.status} onChange={(e) => setForm((f) => ({ ...f, status: e.target.value === 'SCHEDULED' ? 'SCHEDULED' : 'DRAFT' }))}>
+            <select
+              name="status"
+              value={form.status}
+              onChange={(e) =>
+                setForm((f) => ({ ...f, status: e.target.value === 'SCHEDULED' ? 'SCHEDULED' : 'DRAFT' }))
+              }
+            >
               <option value="DRAFT">Draft</option>
               <option value="SCHEDULED">Scheduled</option>
             </select>
@@ -386,7 +465,12 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
           </select>
         </Field>
         <Field label="From (ICAO)" error={errors.departure_airport}>
-          <input name="departure_airport" value={form.departure_airport} onChange={set('departure_airport')} maxLength={4} />
+          <input
+            name="departure_airport"
+            value={form.departure_airport}
+            onChange={set('departure_airport')}
+            maxLength={4}
+          />
         </Field>
         <Field label="To (ICAO)" error={errors.landing_airport}>
           <input name="landing_airport" value={form.landing_airport} onChange={set('landing_airport')} maxLength={4} />
@@ -421,7 +505,8 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
       <FlightWeather departure={form.departure_airport} landing={form.landing_airport} />
       {result.ok && result.doc.block_time > 0 && (
         <p className="muted">
-          Block {formatDuration(result.doc.block_time, display)} · flight {formatDuration(result.doc.flight_time, display)}
+          Block {formatDuration(result.doc.block_time, display)} · flight{' '}
+          {formatDuration(result.doc.flight_time, display)}
         </p>
       )}
       {errors.time_zone && <p className="form-error">{errors.time_zone}</p>}

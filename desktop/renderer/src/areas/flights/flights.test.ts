@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { confirmProblem, emptyForm, flightActions, flightDocFrom, formOf, localOverlaps, shownStatus } from './flights.ts';
+import {
+  confirmProblem,
+  emptyForm,
+  flightActions,
+  flightDocFrom,
+  formOf,
+  localOverlaps,
+  shownStatus,
+} from './flights.ts';
 
 const utc = (iso: string) => Date.parse(`${iso}Z`) / 1000;
 const ids = { id: 'f-new', me: 'u-me' };
@@ -37,17 +45,35 @@ describe('flightDocFrom', () => {
   });
 
   it('a flight across midnight ends the next day', () => {
-    const r = flightDocFrom(form({ offblocks_time: '23:30', takeoff_time: '', landing_time: '', onblocks_time: '00:40' }), null, ids, 'UTC', 0);
+    const r = flightDocFrom(
+      form({ offblocks_time: '23:30', takeoff_time: '', landing_time: '', onblocks_time: '00:40' }),
+      null,
+      ids,
+      'UTC',
+      0,
+    );
     expect(r.ok && r.doc.block_time).toBe(70 * 60);
   });
 
   it('a draft without times starts at midnight of its date', () => {
-    const r = flightDocFrom(form({ offblocks_time: '', takeoff_time: '', landing_time: '', onblocks_time: '' }), null, ids, 'UTC', 0);
+    const r = flightDocFrom(
+      form({ offblocks_time: '', takeoff_time: '', landing_time: '', onblocks_time: '' }),
+      null,
+      ids,
+      'UTC',
+      0,
+    );
     expect(r.ok && r.doc).toMatchObject({ offblocks: null, block_time: 0, starts: utc('2025-11-20T00:00:00') });
   });
 
   it('reports what the server would refuse, by field', () => {
-    const r = flightDocFrom(form({ onblocks_time: '', departure_airport: 'MADRID', landings: '-1' }), null, ids, 'UTC', 0);
+    const r = flightDocFrom(
+      form({ onblocks_time: '', departure_airport: 'MADRID', landings: '-1' }),
+      null,
+      ids,
+      'UTC',
+      0,
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(Object.keys(r.errors).sort()).toEqual(['departure_airport', 'landings', 'onblocks_time']);
@@ -58,7 +84,13 @@ describe('flightDocFrom', () => {
     if (!created.ok) throw new Error('create failed');
     const dispatched = { ...created.doc, status: 'DISPATCHED', base_id: 'b1' };
     const r = flightDocFrom({ ...formOf(dispatched), remarks: 'Gusty' }, dispatched, ids, 'UTC', 5);
-    expect(r.ok && r.doc).toMatchObject({ id: 'f-new', status: 'DISPATCHED', base_id: 'b1', remarks: 'Gusty', modified: 5 });
+    expect(r.ok && r.doc).toMatchObject({
+      id: 'f-new',
+      status: 'DISPATCHED',
+      base_id: 'b1',
+      remarks: 'Gusty',
+      modified: 5,
+    });
   });
 });
 
@@ -71,8 +103,18 @@ describe('actions, confirm and overlaps', () => {
 
   it('offers actions by status', () => {
     expect(flightActions(doc())).toEqual({ edit: true, confirm: true, dispatch: true, cancel: true });
-    expect(flightActions({ ...doc(), status: 'DISPATCHED' })).toEqual({ edit: true, confirm: true, dispatch: false, cancel: true });
-    expect(flightActions({ ...doc(), status: 'LANDED' })).toEqual({ edit: false, confirm: false, dispatch: false, cancel: true });
+    expect(flightActions({ ...doc(), status: 'DISPATCHED' })).toEqual({
+      edit: true,
+      confirm: true,
+      dispatch: false,
+      cancel: true,
+    });
+    expect(flightActions({ ...doc(), status: 'LANDED' })).toEqual({
+      edit: false,
+      confirm: false,
+      dispatch: false,
+      cancel: true,
+    });
     expect(flightActions({ ...doc(), status: 'CANCELED' }).cancel).toBe(false);
   });
 
@@ -84,7 +126,13 @@ describe('actions, confirm and overlaps', () => {
 
   it('finds confirmed flights of the same aircraft it overlaps', () => {
     const mine = doc();
-    const other = { ...mine, id: 'f-other', status: 'LANDED', offblocks: mine.offblocks! + 600, onblocks: mine.onblocks! + 600 };
+    const other = {
+      ...mine,
+      id: 'f-other',
+      status: 'LANDED',
+      offblocks: mine.offblocks! + 600,
+      onblocks: mine.onblocks! + 600,
+    };
     const draft = { ...other, id: 'f-draft', status: 'DRAFT' };
     const elsewhere = { ...other, id: 'f-else', aircraft_id: 'a2' };
     expect(localOverlaps(mine, [mine, other, draft, elsewhere]).map((f) => f.id)).toEqual(['f-other']);

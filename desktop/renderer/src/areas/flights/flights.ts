@@ -6,7 +6,12 @@
  * them. Pure.
  */
 import type { FlightDoc } from '@ops/shared';
-import { computeFlightTimes, findOverlaps, flightStatusOnRead, UNCONFIRMED_STATUSES } from '@ops/shared/rules/flights/flight-times';
+import {
+  computeFlightTimes,
+  findOverlaps,
+  flightStatusOnRead,
+  UNCONFIRMED_STATUSES,
+} from '@ops/shared/rules/flights/flight-times';
 import { zonedToUnix } from '../../format.ts';
 
 export interface FlightForm {
@@ -83,7 +88,13 @@ const ICAO = /^[A-Z0-9]{3,4}$/;
  * or an edit of `base`. Validates what the server would refuse outright, so the
  * person fixes it now rather than after the next sync.
  */
-export function flightDocFrom(form: FlightForm, base: FlightDoc | null, ids: { id: string; me: string }, zone: string, nowSec: number): FlightResult {
+export function flightDocFrom(
+  form: FlightForm,
+  base: FlightDoc | null,
+  ids: { id: string; me: string },
+  zone: string,
+  nowSec: number,
+): FlightResult {
   const errors: Record<string, string> = {};
   const dateMatch = /^(\d{4})-(\d{2})-(\d{2})$/.exec(form.date);
   if (!dateMatch) errors.date = 'Pick a date';
@@ -93,7 +104,14 @@ export function flightDocFrom(form: FlightForm, base: FlightDoc | null, ids: { i
   const landings = blank(form.landings) ? 0 : Number(form.landings);
   if (!Number.isInteger(landings) || landings < 0 || landings > 999) errors.landings = 'A whole number from 0 to 999';
   const clocks = [form.offblocks_time, form.takeoff_time, form.landing_time, form.onblocks_time];
-  let times: { offblocks: number | null; takeoff: number | null; landing: number | null; onblocks: number | null; block_time: number; flight_time: number } = {
+  let times: {
+    offblocks: number | null;
+    takeoff: number | null;
+    landing: number | null;
+    onblocks: number | null;
+    block_time: number;
+    flight_time: number;
+  } = {
     offblocks: null,
     takeoff: null,
     landing: null,
@@ -103,12 +121,22 @@ export function flightDocFrom(form: FlightForm, base: FlightDoc | null, ids: { i
   };
   if (clocks.some((c) => !blank(c)) && dateMatch) {
     // Off- and on-blocks make a flight timed; a draft may have neither yet, never just one.
-    const t = computeFlightTimes({ date: form.date, offblocks: form.offblocks_time, takeoff: orNull(form.takeoff_time), landing: orNull(form.landing_time), onblocks: form.onblocks_time, timeZone: zone });
+    const t = computeFlightTimes({
+      date: form.date,
+      offblocks: form.offblocks_time,
+      takeoff: orNull(form.takeoff_time),
+      landing: orNull(form.landing_time),
+      onblocks: form.onblocks_time,
+      timeZone: zone,
+    });
     if (!t.ok) Object.assign(errors, t.errors);
     else times = t;
   }
   if (Object.keys(errors).length || !dateMatch) return { ok: false, errors };
-  const midnight = zonedToUnix({ year: Number(dateMatch[1]), month: Number(dateMatch[2]), day: Number(dateMatch[3]), hour: 0, minute: 0 }, zone);
+  const midnight = zonedToUnix(
+    { year: Number(dateMatch[1]), month: Number(dateMatch[2]), day: Number(dateMatch[3]), hour: 0, minute: 0 },
+    zone,
+  );
   const doc: FlightDoc = {
     ...(base ?? blankFlight(ids.id, ids.me)),
     date: form.date,
@@ -201,7 +229,8 @@ export function flightActions(f: FlightDoc): FlightActions {
 
 /** What confirming would lack, in the server's words (so the person can fix it offline). */
 export function confirmProblem(f: FlightDoc): string | null {
-  if (f.offblocks === null || f.onblocks === null || !(f.block_time > 0)) return 'A confirmed flight needs its block times';
+  if (f.offblocks === null || f.onblocks === null || !(f.block_time > 0))
+    return 'A confirmed flight needs its block times';
   if (!f.aircraft_id) return 'A confirmed flight needs an aircraft';
   if (!f.pic_id) return 'A confirmed flight needs a PIC';
   return null;

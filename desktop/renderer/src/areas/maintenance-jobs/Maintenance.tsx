@@ -1,4 +1,10 @@
-import { type AircraftDoc, type MaintenanceJobDoc, WORK_ORDER_STATUSES, type WorkOrderDoc, type WorkOrderStatus } from '@ops/shared';
+import {
+  type AircraftDoc,
+  type MaintenanceJobDoc,
+  WORK_ORDER_STATUSES,
+  type WorkOrderDoc,
+  type WorkOrderStatus,
+} from '@ops/shared';
 import { useMemo, useState } from 'react';
 import { outcomesByTarget } from '../../decisions.ts';
 import { formatDate, formatDateTime } from '../../format.ts';
@@ -25,7 +31,10 @@ export default function Maintenance() {
   const mayWrite = mayWriteMaintenanceJobs({ role: ws.user.user_group_id });
   const shown = jobs
     .filter((j) => (!filter || j.aircraft_id === filter) && (showCompleted || j.status !== 'COMPLETED'))
-    .sort((a, b) => (a.start ?? Number.MAX_SAFE_INTEGER) - (b.start ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name));
+    .sort(
+      (a, b) =>
+        (a.start ?? Number.MAX_SAFE_INTEGER) - (b.start ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name),
+    );
 
   const setStatus = async (job: MaintenanceJobDoc, wo: WorkOrderDoc, status: WorkOrderStatus) => {
     const WorkOrder = job.WorkOrder.map((w) => (w.id === wo.id ? { ...w, status } : w));
@@ -47,7 +56,8 @@ export default function Maintenance() {
             ))}
         </select>
         <label className="check">
-          <input type="checkbox" checked={showCompleted} onChange={(e) => setShowCompleted(e.target.checked)} /> Show completed
+          <input type="checkbox" checked={showCompleted} onChange={(e) => setShowCompleted(e.target.checked)} /> Show
+          completed
         </label>
       </div>
       {ready && shown.length === 0 && <Empty>No maintenance jobs{showCompleted ? '' : ' open'}.</Empty>}
@@ -60,12 +70,15 @@ export default function Maintenance() {
               <strong>{registration.get(job.aircraft_id) ?? '?'}</strong>
               <span>{job.name}</span>
               <Badge tone={JOB_TONE[job.status] ?? 'info'}>{job.status.replace('_', ' ')}</Badge>
-              {job.crs_signed && <Badge tone="ok">CRS signed {job.crs_signed_at ? formatDate(job.crs_signed_at, display) : ''}</Badge>}
+              {job.crs_signed && (
+                <Badge tone="ok">CRS signed {job.crs_signed_at ? formatDate(job.crs_signed_at, display) : ''}</Badge>
+              )}
               {pending && <PendingBadge />}
             </header>
             <p className="muted small">
               {job.start ? `Start ${formatDateTime(job.start, display)}` : 'Not scheduled'}
-              {job.finish ? ` · finish ${formatDateTime(job.finish, display)}` : ''} · {done}/{job.WorkOrder.length} work orders done
+              {job.finish ? ` · finish ${formatDateTime(job.finish, display)}` : ''} · {done}/{job.WorkOrder.length}{' '}
+              work orders done
               {job.user_id ? ` · ${fullName(users.get(job.user_id))}` : ''}
             </p>
             {job.description && <p>{job.description}</p>}
@@ -93,7 +106,11 @@ export default function Maintenance() {
                       <td>{wo.time ?? ''}</td>
                       <td>
                         {mayWrite && job.status !== 'COMPLETED' ? (
-                          <select aria-label={`Status of ${wo.name}`} value={wo.status} onChange={(e) => setStatus(job, wo, e.target.value as WorkOrderStatus)}>
+                          <select
+                            aria-label={`Status of ${wo.name}`}
+                            value={wo.status}
+                            onChange={(e) => setStatus(job, wo, e.target.value as WorkOrderStatus)}
+                          >
                             {WORK_ORDER_STATUSES.map((s) => (
                               <option key={s} value={s}>
                                 {s.replace('_', ' ')}
@@ -104,7 +121,11 @@ export default function Maintenance() {
                           wo.status.replace('_', ' ')
                         )}
                       </td>
-                      <td>{wo.completed_at ? `${formatDate(wo.completed_at, display)}${wo.completed_by ? ` · ${fullName(users.get(wo.completed_by))}` : ''}` : ''}</td>
+                      <td>
+                        {wo.completed_at
+                          ? `${formatDate(wo.completed_at, display)}${wo.completed_by ? ` · ${fullName(users.get(wo.completed_by))}` : ''}`
+                          : ''}
+                      </td>
                     </tr>
                   ))}
                 {job.WorkOrder.length === 0 && (

@@ -4,10 +4,34 @@ import { type FormEvent, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
 import { mayWriteNews } from '@ops/shared/rules/news/policy';
-import { Busy, Check, check, errorOf, FormField, goTo, Outcome, type Paginate, Pager, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
+import {
+  Busy,
+  Check,
+  check,
+  errorOf,
+  FormField,
+  goTo,
+  Outcome,
+  type Paginate,
+  Pager,
+  ScreenHead,
+  useAction,
+  useApi,
+  useLoad,
+} from '../office-kit.tsx';
 
 interface NewsItem {
-  News: { id: string; slug: string; name: string; category: string | null; sign: boolean; created: string; base_id: string | null; summary?: string; view_count: number };
+  News: {
+    id: string;
+    slug: string;
+    name: string;
+    category: string | null;
+    sign: boolean;
+    created: string;
+    base_id: string | null;
+    summary?: string;
+    view_count: number;
+  };
   NewsSignature: unknown[];
 }
 interface NewsList {
@@ -49,7 +73,8 @@ function NewsIndex() {
       <Outcome error={list.error} />
       {toSign.length > 0 && (
         <p className="notice" data-testid="to-sign">
-          {toSign.length === 1 ? 'One article on this page needs' : `${toSign.length} articles on this page need`} your signature.
+          {toSign.length === 1 ? 'One article on this page needs' : `${toSign.length} articles on this page need`} your
+          signature.
         </p>
       )}
       <ul className="news-list">
@@ -61,7 +86,12 @@ function NewsIndex() {
                 <strong>{n.News.name}</strong>
               </a>{' '}
               {n.News.category && <span className="badge badge-neutral">{n.News.category}</span>}{' '}
-              {n.News.sign && (signed ? <span className="badge badge-ok">signed</span> : <span className="badge badge-warn">signature needed</span>)}
+              {n.News.sign &&
+                (signed ? (
+                  <span className="badge badge-ok">signed</span>
+                ) : (
+                  <span className="badge badge-warn">signature needed</span>
+                ))}
               <div className="muted small">{n.News.created}</div>
               {n.News.summary && <p>{n.News.summary}</p>}
             </li>
@@ -143,7 +173,15 @@ function NewsArticle({ slug }: { slug: string }) {
               <strong>This article needs your signature.</strong> Enter your password to confirm you read it.
             </p>
             <FormField label="Your password" error={errorOf(act.errors, 'password')}>
-              {(p) => <input {...p} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+              {(p) => (
+                <input
+                  {...p}
+                  type="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              )}
             </FormField>
             <button type="submit" disabled={act.busy}>
               {act.busy ? 'Signing…' : 'Sign'}
@@ -155,7 +193,11 @@ function NewsArticle({ slug }: { slug: string }) {
         <section className="card" aria-labelledby="receipts" data-testid="receipts">
           <h2 id="receipts">Read receipts</h2>
           <p>
-            For {a.NewsRecipient?.length ? (a.NewsRecipient ?? []).map((r) => ROLE_NAMES[r as Role] ?? r).join(', ') : 'every role'} · {a.NewsRecipientUsers} recipients
+            For{' '}
+            {a.NewsRecipient?.length
+              ? (a.NewsRecipient ?? []).map((r) => ROLE_NAMES[r as Role] ?? r).join(', ')
+              : 'every role'}{' '}
+            · {a.NewsRecipientUsers} recipients
             {a.News.sign ? ` · ${signers.length} signed` : ''}
           </p>
           {a.News.sign && (
@@ -179,22 +221,39 @@ function NewsWrite({ slug }: { slug?: string }) {
   const { post } = useApi();
   const existing = useLoad<Article>(slug ? `/news/news/view/${encodeURIComponent(slug)}.json` : null);
   const bases = useLoad<{ bases: Array<{ Base: { id: string; name: string } }> }>('/bases/index.json');
-  const [form, setForm] = useState<{ id?: string; News: { name: string; category: string; content: string; base_id: string; sign: boolean; notification: boolean }; NewsRecipient: { user_group_id: number[] } } | null>(
-    slug ? null : { News: { name: '', category: '', content: '', base_id: '', sign: false, notification: true }, NewsRecipient: { user_group_id: WRITABLE_ROLES } },
+  const [form, setForm] = useState<{
+    id?: string;
+    News: { name: string; category: string; content: string; base_id: string; sign: boolean; notification: boolean };
+    NewsRecipient: { user_group_id: number[] };
+  } | null>(
+    slug
+      ? null
+      : {
+          News: { name: '', category: '', content: '', base_id: '', sign: false, notification: true },
+          NewsRecipient: { user_group_id: WRITABLE_ROLES },
+        },
   );
   const act = useAction();
   if (!form && existing.data) {
     const a = existing.data;
     setForm({
       id: a.News.id,
-      News: { name: a.News.name, category: a.News.category ?? '', content: a.News.content ?? '', base_id: a.News.base_id ?? '', sign: a.News.sign, notification: a.News.notification },
+      News: {
+        name: a.News.name,
+        category: a.News.category ?? '',
+        content: a.News.content ?? '',
+        base_id: a.News.base_id ?? '',
+        sign: a.News.sign,
+        notification: a.News.notification,
+      },
       NewsRecipient: { user_group_id: a.NewsRecipient?.length ? a.NewsRecipient : WRITABLE_ROLES },
     });
   }
   if (!form) return existing.error ? <Outcome error={existing.error} /> : <Busy />;
   const setN = (p: Partial<typeof form.News>) => setForm({ ...form, News: { ...form.News, ...p } });
   const recipients = form.NewsRecipient.user_group_id;
-  const toggleRole = (r: number, on: boolean) => setForm({ ...form, NewsRecipient: { user_group_id: on ? [...recipients, r] : recipients.filter((x) => x !== r) } });
+  const toggleRole = (r: number, on: boolean) =>
+    setForm({ ...form, NewsRecipient: { user_group_id: on ? [...recipients, r] : recipients.filter((x) => x !== r) } });
   const e = (k: string) => errorOf(act.errors, k);
 
   const submit = async (ev: FormEvent) => {
@@ -202,13 +261,22 @@ function NewsWrite({ slug }: { slug?: string }) {
     const r = check(ZNewsForm, form);
     if (!r.ok) return act.invalid(r.errors);
     await act.run(async () => {
-      const res = await post<{ slug: string }>('/manager/news/news/edit.json', { News: { ...form.News, ...(form.id ? { id: form.id } : {}) }, NewsRecipient: form.NewsRecipient });
+      const res = await post<{ slug: string }>('/manager/news/news/edit.json', {
+        News: { ...form.News, ...(form.id ? { id: form.id } : {}) },
+        NewsRecipient: form.NewsRecipient,
+      });
       goTo('news', res.slug);
     });
   };
 
   return (
-    <form className="card-form" onSubmit={submit} aria-label={form.id ? 'Edit article' : 'Write an article'} noValidate data-testid="news-write">
+    <form
+      className="card-form"
+      onSubmit={submit}
+      aria-label={form.id ? 'Edit article' : 'Write an article'}
+      noValidate
+      data-testid="news-write"
+    >
       <h1>{form.id ? 'Edit article' : 'Write an article'}</h1>
       <div className="grid">
         <FormField label="Title" error={e('News.name')} wide>
@@ -230,21 +298,36 @@ function NewsWrite({ slug }: { slug?: string }) {
           )}
         </FormField>
         <FormField label="Text" error={e('News.content')} wide>
-          {(p) => <textarea {...p} rows={8} value={form.News.content} onChange={(v) => setN({ content: v.target.value })} />}
+          {(p) => (
+            <textarea {...p} rows={8} value={form.News.content} onChange={(v) => setN({ content: v.target.value })} />
+          )}
         </FormField>
       </div>
       <fieldset>
         <legend>Recipients</legend>
         <div className="grid">
           {WRITABLE_ROLES.map((r) => (
-            <Check key={r} label={ROLE_NAMES[r]} checked={recipients.includes(r)} onChange={(on) => toggleRole(r, on)} />
+            <Check
+              key={r}
+              label={ROLE_NAMES[r]}
+              checked={recipients.includes(r)}
+              onChange={(on) => toggleRole(r, on)}
+            />
           ))}
         </div>
         {e('NewsRecipient.user_group_id') && <p className="field-error">{e('NewsRecipient.user_group_id')}</p>}
       </fieldset>
       <div className="actions-row">
-        <Check label="Notify the recipients" checked={form.News.notification} onChange={(v) => setN({ notification: v })} />
-        <Check label="Needs a read acknowledgement (signed with the password)" checked={form.News.sign} onChange={(v) => setN({ sign: v })} />
+        <Check
+          label="Notify the recipients"
+          checked={form.News.notification}
+          onChange={(v) => setN({ notification: v })}
+        />
+        <Check
+          label="Needs a read acknowledgement (signed with the password)"
+          checked={form.News.sign}
+          onChange={(v) => setN({ sign: v })}
+        />
       </div>
       <div className="actions-row">
         <button type="submit" disabled={act.busy}>

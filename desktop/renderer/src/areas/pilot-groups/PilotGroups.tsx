@@ -70,7 +70,11 @@ export default function PilotGroups() {
       {act.busy && <Busy what="Working…" />}
       <Outcome error={act.error} done={act.done} />
       {!groups.data ? (
-        groups.error ? <Outcome error={groups.error} /> : <Busy />
+        groups.error ? (
+          <Outcome error={groups.error} />
+        ) : (
+          <Busy />
+        )
       ) : (
         <ul className="group-list">
           {groups.data.pilotGroups.map(({ PilotGroup: g }) => (
@@ -79,7 +83,12 @@ export default function PilotGroups() {
                 <span className="swatch" style={{ background: g.color }} aria-hidden="true" />
                 <strong>{g.name}</strong> <span className="muted small">{g.pilot_count} members</span>
                 <span className="row-actions">
-                  <button type="button" className="link small" aria-expanded={open === g.id} onClick={() => setOpen(open === g.id ? null : g.id)}>
+                  <button
+                    type="button"
+                    className="link small"
+                    aria-expanded={open === g.id}
+                    onClick={() => setOpen(open === g.id ? null : g.id)}
+                  >
                     Members<span className="sr-only"> of {g.name}</span>
                   </button>
                   <button type="button" className="link small" disabled={act.busy} onClick={() => bulk(g, '1')}>
@@ -114,7 +123,9 @@ function Members({ group, onChanged }: { group: Group['PilotGroup']; onChanged()
 
   const save = (ids: string[], message: string) =>
     act.run(async () => {
-      await post(`/pilot_groups/manager_edit/${group.id}.json`, { PilotGroup: { name: group.name, User: ids.map((id) => ({ id })) } });
+      await post(`/pilot_groups/manager_edit/${group.id}.json`, {
+        PilotGroup: { name: group.name, User: ids.map((id) => ({ id })) },
+      });
       members.reload();
       onChanged();
       return message;
@@ -143,7 +154,11 @@ function Members({ group, onChanged }: { group: Group['PilotGroup']; onChanged()
                 )
               }
             >
-              remove<span className="sr-only"> {m.name} {m.surname}</span>
+              remove
+              <span className="sr-only">
+                {' '}
+                {m.name} {m.surname}
+              </span>
             </button>
           </li>
         ))}
@@ -160,7 +175,12 @@ function Members({ group, onChanged }: { group: Group['PilotGroup']; onChanged()
             ))}
           </select>
         </label>
-        <button type="button" className="secondary small" disabled={!adding || act.busy} onClick={() => save([...ids, adding], 'Member added').then(() => setAdding(''))}>
+        <button
+          type="button"
+          className="secondary small"
+          disabled={!adding || act.busy}
+          onClick={() => save([...ids, adding], 'Member added').then(() => setAdding(''))}
+        >
           Add
         </button>
         <Outcome error={act.error} done={act.done} />

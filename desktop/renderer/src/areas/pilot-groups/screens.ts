@@ -4,5 +4,11 @@ import type { ScreenEntry } from '../../nav.ts';
 
 /** Instructors and above manage pilot groups (server/src/areas/pilot-groups). */
 export const pilotGroupsScreens: ScreenEntry[] = [
-  { screen: 'groups', label: 'Pilot groups', group: 'People', visible: (role) => allows(GATES.instructors, role), component: lazy(() => import('./PilotGroups.tsx')) },
+  {
+    screen: 'groups',
+    label: 'Pilot groups',
+    group: 'People',
+    visible: (role) => allows(GATES.instructors, role),
+    component: lazy(() => import('./PilotGroups.tsx')),
+  },
 ];

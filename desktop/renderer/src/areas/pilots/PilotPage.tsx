@@ -2,7 +2,18 @@ import { allows, GATES } from '@ops/shared';
 import { useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
-import { Busy, Outcome, type Paginate, Pager, ScreenHead, todayIn, useAction, useApi, useLoad, useFormats } from '../office-kit.tsx';
+import {
+  Busy,
+  Outcome,
+  type Paginate,
+  Pager,
+  ScreenHead,
+  todayIn,
+  useAction,
+  useApi,
+  useLoad,
+  useFormats,
+} from '../office-kit.tsx';
 
 interface Certificate {
   id: string;
@@ -14,8 +25,25 @@ interface Certificate {
 }
 interface PilotView {
   user: {
-    User: { id: string; active: boolean; pilot: boolean; email?: string | null; email_status?: string; created: number; two_factor?: string };
-    UserDetail: { name: string; surname: string; phone?: string | null; city?: string | null; notes?: string | null; flight_hours?: number; Country?: { name: string } | null; Timezone?: { name: string } | null };
+    User: {
+      id: string;
+      active: boolean;
+      pilot: boolean;
+      email?: string | null;
+      email_status?: string;
+      created: number;
+      two_factor?: string;
+    };
+    UserDetail: {
+      name: string;
+      surname: string;
+      phone?: string | null;
+      city?: string | null;
+      notes?: string | null;
+      flight_hours?: number;
+      Country?: { name: string } | null;
+      Timezone?: { name: string } | null;
+    };
     /** Only for viewers who see the private part (staff, the pilot themself). */
     UserGroup?: { id: number; name: string };
     Base: { id: string; name: string } | null;
@@ -34,10 +62,21 @@ interface Totals {
 }
 interface Currency {
   current: boolean;
-  windows: Record<string, { days: number; count?: number; required?: number; seconds?: number; required_seconds?: number; current: boolean }>;
+  windows: Record<
+    string,
+    { days: number; count?: number; required?: number; seconds?: number; required_seconds?: number; current: boolean }
+  >;
 }
 interface Changes {
-  changes: Array<{ UserChange: { id: string; action: string; fields: Array<{ field: string; from: unknown; to: unknown }>; created: number }; ChangedBy: { name: string; surname: string } | null }>;
+  changes: Array<{
+    UserChange: {
+      id: string;
+      action: string;
+      fields: Array<{ field: string; from: unknown; to: unknown }>;
+      created: number;
+    };
+    ChangedBy: { name: string; surname: string } | null;
+  }>;
   paginate: Paginate;
 }
 
@@ -52,7 +91,12 @@ export function certificateState(expiration: string | null, today: string): 'non
   return expiration <= inMonth.toISOString().slice(0, 10) ? 'soon' : 'valid';
 }
 
-const CERT_BADGE = { none: ['neutral', 'no expiry'], expired: ['danger', 'expired'], soon: ['warn', 'expires within a month'], valid: ['ok', 'valid'] } as const;
+const CERT_BADGE = {
+  none: ['neutral', 'no expiry'],
+  expired: ['danger', 'expired'],
+  soon: ['warn', 'expires within a month'],
+  valid: ['ok', 'valid'],
+} as const;
 
 export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
   const id = route.id;
@@ -64,7 +108,11 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
   const totals = useLoad<Totals>(`/pilots/totals/${target}.json`);
   const currency = useLoad<Currency>(`/pilots/get_currency/${target}.json`);
   const [page, setPage] = useState(1);
-  const changes = useLoad<Changes>(allows(GATES.instructors, ws.user.user_group_id) || target === ws.user.id ? `/pilots/changes/${target}.json?page=${page}&limit=20` : null);
+  const changes = useLoad<Changes>(
+    allows(GATES.instructors, ws.user.user_group_id) || target === ws.user.id
+      ? `/pilots/changes/${target}.json?page=${page}&limit=20`
+      : null,
+  );
   const act = useAction();
 
   if (!view.data) return view.error ? <Outcome error={view.error} /> : <Busy />;
@@ -98,7 +146,10 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
               <>
                 <dt>Email</dt>
                 <dd>
-                  {User.email ?? '—'} {User.email_status && User.email_status !== 'confirmed' && <span className="badge badge-warn">{User.email_status}</span>}
+                  {User.email ?? '—'}{' '}
+                  {User.email_status && User.email_status !== 'confirmed' && (
+                    <span className="badge badge-warn">{User.email_status}</span>
+                  )}
                 </dd>
               </>
             )}
@@ -125,7 +176,11 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
         <section className="card" aria-labelledby="pp-totals">
           <h2 id="pp-totals">Totals</h2>
           {!totals.data ? (
-            totals.error ? <Outcome error={totals.error} /> : <Busy />
+            totals.error ? (
+              <Outcome error={totals.error} />
+            ) : (
+              <Busy />
+            )
           ) : (
             <dl className="facts">
               <dt>Total time</dt>
@@ -152,15 +207,32 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
         <section className="card" aria-labelledby="pp-currency">
           <h2 id="pp-currency">Currency</h2>
           {!currency.data ? (
-            currency.error ? <Outcome error={currency.error} /> : <Busy />
+            currency.error ? (
+              <Outcome error={currency.error} />
+            ) : (
+              <Busy />
+            )
           ) : (
             <>
-              <p>{currency.data.current ? <span className="badge badge-ok">current</span> : <span className="badge badge-danger">not current</span>}</p>
+              <p>
+                {currency.data.current ? (
+                  <span className="badge badge-ok">current</span>
+                ) : (
+                  <span className="badge badge-danger">not current</span>
+                )}
+              </p>
               <ul className="plain">
                 {Object.entries(currency.data.windows).map(([k, w]) => (
                   <li key={k}>
-                    {k.replace('_', ' ')} in {w.days} days: {w.count !== undefined ? `${w.count} of ${w.required}` : `${hours(w.seconds ?? 0)} of ${hours(w.required_seconds ?? 0)}`}{' '}
-                    {w.current ? <span className="badge badge-ok">ok</span> : <span className="badge badge-warn">short</span>}
+                    {k.replace('_', ' ')} in {w.days} days:{' '}
+                    {w.count !== undefined
+                      ? `${w.count} of ${w.required}`
+                      : `${hours(w.seconds ?? 0)} of ${hours(w.required_seconds ?? 0)}`}{' '}
+                    {w.current ? (
+                      <span className="badge badge-ok">ok</span>
+                    ) : (
+                      <span className="badge badge-warn">short</span>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -208,7 +280,9 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
               <li key={c.UserChange.id}>
                 <strong>{fmt.dateTime(c.UserChange.created)}</strong> · {c.UserChange.action}
                 {c.ChangedBy && ` by ${c.ChangedBy.name} ${c.ChangedBy.surname}`}:{' '}
-                {c.UserChange.fields.map((f) => `${f.field} ${String(f.from ?? '—')} → ${String(f.to ?? '—')}`).join('; ')}
+                {c.UserChange.fields
+                  .map((f) => `${f.field} ${String(f.from ?? '—')} → ${String(f.to ?? '—')}`)
+                  .join('; ')}
               </li>
             ))}
           </ul>

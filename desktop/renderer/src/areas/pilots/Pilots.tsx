@@ -4,8 +4,21 @@ import { useWorkspace } from '../../hooks.ts';
 import { Busy, messageOf, Outcome, type Paginate, Pager, ScreenHead, useLoad } from '../office-kit.tsx';
 
 interface PilotRow {
-  User: { id: string; active: boolean; pilot: boolean; email?: string | null; email_status?: string; user_group_id: number };
-  UserDetail: { name: string; surname: string; phone?: string | null; city?: string | null; Country?: { name: string } | null };
+  User: {
+    id: string;
+    active: boolean;
+    pilot: boolean;
+    email?: string | null;
+    email_status?: string;
+    user_group_id: number;
+  };
+  UserDetail: {
+    name: string;
+    surname: string;
+    phone?: string | null;
+    city?: string | null;
+    Country?: { name: string } | null;
+  };
   /** Left out, or its name null, for viewers the API does not show roles to (the auditor, issue 28 item 2). */
   UserGroup?: { name: string | null };
   Base: { id: string; name: string } | null;
@@ -42,7 +55,9 @@ export default function Pilots() {
   const [filters, setFilters] = useState<Filters>(INITIAL);
   const [page, setPage] = useState(1);
   const dir = useLoad<Directory>(directoryPath(filters, { page, limit: PAGE_SIZE }));
-  const groups = useLoad<{ pilotGroups: Array<{ PilotGroup: { id: string; name: string } }> }>(allows(GATES.instructors, ws.user.user_group_id) ? '/pilot_groups/manager_index.json' : null);
+  const groups = useLoad<{ pilotGroups: Array<{ PilotGroup: { id: string; name: string } }> }>(
+    allows(GATES.instructors, ws.user.user_group_id) ? '/pilot_groups/manager_index.json' : null,
+  );
   const bases = useLoad<{ bases: Array<{ Base: { id: string; name: string } }> }>('/bases/index.json');
   const [exporting, setExporting] = useState<string | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
@@ -58,7 +73,9 @@ export default function Pilots() {
     setExporting('Preparing the spreadsheet…');
     setExportError(null);
     try {
-      const res = await fetch(`${ws.baseUrl}${directoryPath(filters, { excel: 1 })}`, { headers: { authorization: `Bearer ${ws.token}` } });
+      const res = await fetch(`${ws.baseUrl}${directoryPath(filters, { excel: 1 })}`, {
+        headers: { authorization: `Bearer ${ws.token}` },
+      });
       if (!res.ok) throw new Error(`The export failed (HTTP ${res.status})`);
       setExporting('Downloading…');
       const blob = await res.blob();
@@ -86,7 +103,12 @@ export default function Pilots() {
       <form className="filters" onSubmit={apply} aria-label="Filters">
         <label>
           Search
-          <input type="search" value={draft.search} onChange={(e) => set({ search: e.target.value })} placeholder="Name, email, passport…" />
+          <input
+            type="search"
+            value={draft.search}
+            onChange={(e) => set({ search: e.target.value })}
+            placeholder="Name, email, passport…"
+          />
         </label>
         <label>
           Role
@@ -173,7 +195,9 @@ export default function Pilots() {
                       </span>
                     ))}
                   </td>
-                  <td className="small">{[p.User.email, p.UserDetail.phone, p.UserDetail.city].filter(Boolean).join(' · ')}</td>
+                  <td className="small">
+                    {[p.User.email, p.UserDetail.phone, p.UserDetail.city].filter(Boolean).join(' · ')}
+                  </td>
                   <td>{p.User.active ? 'active' : 'inactive'}</td>
                 </tr>
               ))}

@@ -3,11 +3,39 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 import { type StoredSession, SWITCH_EVENT } from '../../session.ts';
-import { Busy, Check, check, errorOf, FormField, Outcome, ScreenHead, useAction, useApi, useLoad, useFormats } from '../office-kit.tsx';
+import {
+  Busy,
+  Check,
+  check,
+  errorOf,
+  FormField,
+  Outcome,
+  ScreenHead,
+  useAction,
+  useApi,
+  useLoad,
+  useFormats,
+} from '../office-kit.tsx';
 
 interface Profile {
-  User: { id: string; email: string | null; email_status: string; two_factor: 'OFF' | 'EMAIL' | 'TOTP'; user_group_id: number; alerts: boolean; message_alerts: boolean; newsletter: boolean };
-  UserDetail: { name: string; surname: string; phonecode: string | null; phone: string | null; city: string | null; timezone_id: string | null };
+  User: {
+    id: string;
+    email: string | null;
+    email_status: string;
+    two_factor: 'OFF' | 'EMAIL' | 'TOTP';
+    user_group_id: number;
+    alerts: boolean;
+    message_alerts: boolean;
+    newsletter: boolean;
+  };
+  UserDetail: {
+    name: string;
+    surname: string;
+    phonecode: string | null;
+    phone: string | null;
+    city: string | null;
+    timezone_id: string | null;
+  };
   UserGroup: { name: string };
 }
 
@@ -35,8 +63,19 @@ function ProfileCard({ profile, onSaved }: { profile: Profile; onSaved(): void }
   const { post } = useApi();
   const d = profile.UserDetail;
   const [form, setForm] = useState({
-    UserDetail: { name: d.name, surname: d.surname, phonecode: d.phonecode ?? '', phone: d.phone ?? '', city: d.city ?? '', timezone_id: d.timezone_id ?? '' },
-    User: { alerts: profile.User.alerts, message_alerts: profile.User.message_alerts, newsletter: profile.User.newsletter },
+    UserDetail: {
+      name: d.name,
+      surname: d.surname,
+      phonecode: d.phonecode ?? '',
+      phone: d.phone ?? '',
+      city: d.city ?? '',
+      timezone_id: d.timezone_id ?? '',
+    },
+    User: {
+      alerts: profile.User.alerts,
+      message_alerts: profile.User.message_alerts,
+      newsletter: profile.User.newsletter,
+    },
   });
   const act = useAction();
   const e = (k: string) => errorOf(act.errors, k);
@@ -62,7 +101,15 @@ function ProfileCard({ profile, onSaved }: { profile: Profile; onSaved(): void }
       </FormField>
       <div className="pair">
         <FormField label="Dialling code" error={e('UserDetail.phonecode')}>
-          {(p) => <input {...p} value={form.UserDetail.phonecode} onChange={(v) => setD({ phonecode: v.target.value })} placeholder="+34" size={5} />}
+          {(p) => (
+            <input
+              {...p}
+              value={form.UserDetail.phonecode}
+              onChange={(v) => setD({ phonecode: v.target.value })}
+              placeholder="+34"
+              size={5}
+            />
+          )}
         </FormField>
         <FormField label="Phone" error={e('UserDetail.phone')}>
           {(p) => <input {...p} value={form.UserDetail.phone} onChange={(v) => setD({ phone: v.target.value })} />}
@@ -72,11 +119,30 @@ function ProfileCard({ profile, onSaved }: { profile: Profile; onSaved(): void }
         {(p) => <input {...p} value={form.UserDetail.city} onChange={(v) => setD({ city: v.target.value })} />}
       </FormField>
       <FormField label="Time zone" error={e('UserDetail.timezone_id')}>
-        {(p) => <input {...p} value={form.UserDetail.timezone_id} onChange={(v) => setD({ timezone_id: v.target.value })} placeholder="Europe/Madrid" />}
+        {(p) => (
+          <input
+            {...p}
+            value={form.UserDetail.timezone_id}
+            onChange={(v) => setD({ timezone_id: v.target.value })}
+            placeholder="Europe/Madrid"
+          />
+        )}
       </FormField>
-      <Check label="Alerts by mail" checked={form.User.alerts} onChange={(v) => setForm({ ...form, User: { ...form.User, alerts: v } })} />
-      <Check label="Message alerts" checked={form.User.message_alerts} onChange={(v) => setForm({ ...form, User: { ...form.User, message_alerts: v } })} />
-      <Check label="Newsletter" checked={form.User.newsletter} onChange={(v) => setForm({ ...form, User: { ...form.User, newsletter: v } })} />
+      <Check
+        label="Alerts by mail"
+        checked={form.User.alerts}
+        onChange={(v) => setForm({ ...form, User: { ...form.User, alerts: v } })}
+      />
+      <Check
+        label="Message alerts"
+        checked={form.User.message_alerts}
+        onChange={(v) => setForm({ ...form, User: { ...form.User, message_alerts: v } })}
+      />
+      <Check
+        label="Newsletter"
+        checked={form.User.newsletter}
+        onChange={(v) => setForm({ ...form, User: { ...form.User, newsletter: v } })}
+      />
       <div className="actions-row">
         <button type="submit" disabled={act.busy}>
           {act.busy ? 'Saving…' : 'Save profile'}
@@ -107,16 +173,41 @@ function EmailCard({ profile, onSaved }: { profile: Profile; onSaved(): void }) 
     <form className="card" onSubmit={submit} aria-label="Email address" noValidate>
       <h2>Email address</h2>
       <p>
-        {profile.User.email ?? 'none'} {profile.User.email_status !== 'confirmed' && <span className="badge badge-warn">{profile.User.email_status}</span>}
+        {profile.User.email ?? 'none'}{' '}
+        {profile.User.email_status !== 'confirmed' && (
+          <span className="badge badge-warn">{profile.User.email_status}</span>
+        )}
       </p>
       <FormField label="New address" error={e('new_email')}>
-        {(p) => <input {...p} type="email" value={form.new_email} onChange={(v) => setForm({ ...form, new_email: v.target.value })} />}
+        {(p) => (
+          <input
+            {...p}
+            type="email"
+            value={form.new_email}
+            onChange={(v) => setForm({ ...form, new_email: v.target.value })}
+          />
+        )}
       </FormField>
       <FormField label="New address again" error={e('new_email_repeat')}>
-        {(p) => <input {...p} type="email" value={form.new_email_repeat} onChange={(v) => setForm({ ...form, new_email_repeat: v.target.value })} />}
+        {(p) => (
+          <input
+            {...p}
+            type="email"
+            value={form.new_email_repeat}
+            onChange={(v) => setForm({ ...form, new_email_repeat: v.target.value })}
+          />
+        )}
       </FormField>
       <FormField label="Current password" error={e('password')}>
-        {(p) => <input {...p} type="password" autoComplete="current-password" value={form.password} onChange={(v) => setForm({ ...form, password: v.target.value })} />}
+        {(p) => (
+          <input
+            {...p}
+            type="password"
+            autoComplete="current-password"
+            value={form.password}
+            onChange={(v) => setForm({ ...form, password: v.target.value })}
+          />
+        )}
       </FormField>
       <div className="actions-row">
         <button type="submit" disabled={act.busy}>
@@ -147,13 +238,37 @@ function PasswordCard() {
     <form className="card" onSubmit={submit} aria-label="Password" noValidate>
       <h2>Password</h2>
       <FormField label="Current password" error={e('password')}>
-        {(p) => <input {...p} type="password" autoComplete="current-password" value={form.password} onChange={(v) => setForm({ ...form, password: v.target.value })} />}
+        {(p) => (
+          <input
+            {...p}
+            type="password"
+            autoComplete="current-password"
+            value={form.password}
+            onChange={(v) => setForm({ ...form, password: v.target.value })}
+          />
+        )}
       </FormField>
       <FormField label="New password" error={e('newpassword')} hint="At least 8 characters">
-        {(p) => <input {...p} type="password" autoComplete="new-password" value={form.newpassword} onChange={(v) => setForm({ ...form, newpassword: v.target.value })} />}
+        {(p) => (
+          <input
+            {...p}
+            type="password"
+            autoComplete="new-password"
+            value={form.newpassword}
+            onChange={(v) => setForm({ ...form, newpassword: v.target.value })}
+          />
+        )}
       </FormField>
       <FormField label="New password again" error={e('newpasswordrepeat')}>
-        {(p) => <input {...p} type="password" autoComplete="new-password" value={form.newpasswordrepeat} onChange={(v) => setForm({ ...form, newpasswordrepeat: v.target.value })} />}
+        {(p) => (
+          <input
+            {...p}
+            type="password"
+            autoComplete="new-password"
+            value={form.newpasswordrepeat}
+            onChange={(v) => setForm({ ...form, newpasswordrepeat: v.target.value })}
+          />
+        )}
       </FormField>
       <div className="actions-row">
         <button type="submit" disabled={act.busy}>
@@ -205,7 +320,10 @@ function TwoFactorCard({ profile, onSaved }: { profile: Profile; onSaved(): void
     <section className="card" aria-labelledby="tf-title" data-testid="two-factor">
       <h2 id="tf-title">Two-factor sign-in</h2>
       <p>
-        Now: <strong data-testid="two-factor-mode">{mode === 'OFF' ? 'off' : mode === 'EMAIL' ? 'code by email' : 'authenticator app'}</strong>
+        Now:{' '}
+        <strong data-testid="two-factor-mode">
+          {mode === 'OFF' ? 'off' : mode === 'EMAIL' ? 'code by email' : 'authenticator app'}
+        </strong>
       </p>
       {auditor && <p className="muted small">External auditors always sign in with a code by email.</p>}
       {!auditor && (
@@ -229,12 +347,26 @@ function TwoFactorCard({ profile, onSaved }: { profile: Profile; onSaved(): void
       )}
       {setup && (
         <form onSubmit={enable} aria-label="Authenticator app" noValidate className="totp">
-          <img src={setup.qr} alt="QR code to scan with the authenticator app" width={200} height={200} data-testid="totp-qr" />
+          <img
+            src={setup.qr}
+            alt="QR code to scan with the authenticator app"
+            width={200}
+            height={200}
+            data-testid="totp-qr"
+          />
           <p className="small">
             Or enter the key by hand: <code data-testid="totp-secret">{setup.secret}</code>
           </p>
           <FormField label="Code from the app" error={errorOf(act.errors, 'code')}>
-            {(p) => <input {...p} inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(v) => setCode(v.target.value)} />}
+            {(p) => (
+              <input
+                {...p}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                value={code}
+                onChange={(v) => setCode(v.target.value)}
+              />
+            )}
           </FormField>
           <button type="submit" disabled={act.busy}>
             Switch on
@@ -252,7 +384,9 @@ interface Organisation {
   user_group_id: number;
   current: boolean;
 }
-type SwitchAnswer = { result: true; token: string; expires: number; user: StoredSession['user'] } | { result: false; two_factor: 'EMAIL' | 'TOTP'; challenge: string; message?: string };
+type SwitchAnswer =
+  | { result: true; token: string; expires: number; user: StoredSession['user'] }
+  | { result: false; two_factor: 'EMAIL' | 'TOTP'; challenge: string; message?: string };
 
 function CompaniesCard() {
   const ws = useWorkspace();
@@ -323,7 +457,15 @@ function CompaniesCard() {
 
 interface Logins {
   logins: Array<{ id: string; created: number; ip: string | null; user_agent: string | null; method: string }>;
-  sessions: Array<{ id: string; created: number; last_seen: number; expires: number; ip: string | null; user_agent: string | null; current: boolean }>;
+  sessions: Array<{
+    id: string;
+    created: number;
+    last_seen: number;
+    expires: number;
+    ip: string | null;
+    user_agent: string | null;
+    current: boolean;
+  }>;
 }
 
 function SessionsCard() {

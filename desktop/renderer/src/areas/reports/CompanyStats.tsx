@@ -21,7 +21,8 @@ interface AircraftStats {
   types: TypeRow[];
 }
 
-const hhmm = (seconds: number) => `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
+const hhmm = (seconds: number) =>
+  `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
 const hours = (seconds: number) => Math.round((seconds / 3600) * 10) / 10;
 
 /**
@@ -76,7 +77,11 @@ export default function CompanyStats() {
   const charts = useMemo(() => {
     const old = [...company].reverse();
     return {
-      months: { labels: old.map((m) => m.label), values: old.map((m) => hours(m.seconds)), flights: old.map((m) => m.flights) },
+      months: {
+        labels: old.map((m) => m.label),
+        values: old.map((m) => hours(m.seconds)),
+        flights: old.map((m) => m.flights),
+      },
       aircraft: { labels: perAircraft.map((a) => a.label), values: perAircraft.map((a) => hours(a.seconds)) },
       types: { labels: perType.map((t) => t.name), values: perType.map((t) => hours(t.total)) },
     };
@@ -85,14 +90,21 @@ export default function CompanyStats() {
   return (
     <section data-testid="company-stats">
       <ScreenHead title="Company statistics" />
-      <p className="hint">Landed flights of the fleet: the last 12 months by month and by aircraft; all time by flight type.</p>
+      <p className="hint">
+        Landed flights of the fleet: the last 12 months by month and by aircraft; all time by flight type.
+      </p>
       {!stats && !error && <Busy />}
       <Outcome error={error} />
       {stats && (
         <>
           <article aria-labelledby="cs-months">
             <h3 id="cs-months">Flights and hours per month</h3>
-            <BarChart testId="company-stats-months-chart" labels={charts.months.labels} values={charts.months.values} second={charts.months.flights} />
+            <BarChart
+              testId="company-stats-months-chart"
+              labels={charts.months.labels}
+              values={charts.months.values}
+              second={charts.months.flights}
+            />
             <table data-testid="company-stats-months" className="sr-table">
               <caption>Block hours, flights and landings per month, newest first</caption>
               <thead>
@@ -117,7 +129,11 @@ export default function CompanyStats() {
           </article>
           <article aria-labelledby="cs-aircraft">
             <h3 id="cs-aircraft">Per aircraft (12 months)</h3>
-            <BarChart testId="company-stats-aircraft-chart" labels={charts.aircraft.labels} values={charts.aircraft.values} />
+            <BarChart
+              testId="company-stats-aircraft-chart"
+              labels={charts.aircraft.labels}
+              values={charts.aircraft.values}
+            />
             <table data-testid="company-stats-aircraft" className="sr-table">
               <caption>Block time and flights per aircraft over the last 12 months</caption>
               <thead>
@@ -192,7 +208,17 @@ export function sumTypes(stats: readonly AircraftStats[]): TypeRow[] {
 }
 
 /** Bars over categories (uPlot, the logbook's chart library); an optional second series (flights) as a line on its own scale. The table beside it is the screen-reader equivalent. */
-function BarChart({ labels, values, second, testId }: { labels: string[]; values: number[]; second?: number[]; testId: string }) {
+function BarChart({
+  labels,
+  values,
+  second,
+  testId,
+}: {
+  labels: string[];
+  values: number[];
+  second?: number[];
+  testId: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -200,7 +226,16 @@ function BarChart({ labels, values, second, testId }: { labels: string[]; values
     const xs = labels.map((_, i) => i);
     const width = Math.max(320, el.clientWidth || 640);
     const slant = labels.reduce((n, l) => n + l.length, 0) * 7.5 > width * 0.8;
-    const series: uPlot.Series[] = [{}, { label: 'Hours', stroke: '#1f6feb', fill: 'rgba(31,111,235,0.35)', paths: uPlot.paths.bars?.({ size: [0.6, 60] }), points: { show: false } }];
+    const series: uPlot.Series[] = [
+      {},
+      {
+        label: 'Hours',
+        stroke: '#1f6feb',
+        fill: 'rgba(31,111,235,0.35)',
+        paths: uPlot.paths.bars?.({ size: [0.6, 60] }),
+        points: { show: false },
+      },
+    ];
     const data: uPlot.AlignedData = second ? [xs, values, second] : [xs, values];
     if (second) series.push({ label: 'Flights', stroke: '#d97706', width: 2, scale: 'flights' });
     const plot = new uPlot(
@@ -212,7 +247,11 @@ function BarChart({ labels, values, second, testId }: { labels: string[]; values
         series,
         axes: [
           // One tick per category; many or long names are slanted so neighbouring labels never overlap.
-          { splits: () => xs, values: (_u, ticks) => ticks.map((t) => labels[t] ?? ''), ...(slant ? { rotate: -40, size: 80 } : {}) },
+          {
+            splits: () => xs,
+            values: (_u, ticks) => ticks.map((t) => labels[t] ?? ''),
+            ...(slant ? { rotate: -40, size: 80 } : {}),
+          },
           { label: 'Hours' },
           ...(second ? [{ side: 1, scale: 'flights', label: 'Flights', grid: { show: false } }] : []),
         ],

@@ -24,7 +24,8 @@ export interface CurrencyAnswer {
 
 type Rule = 'landings' | 'night_landings' | 'hours';
 
-const hhmm = (seconds: number) => `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
+const hhmm = (seconds: number) =>
+  `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
 
 /** One rule in words: what it asks, what the pilot has, and whether it is met. */
 function ruleLine(rule: Rule, w: CountWindow | HoursWindow): { name: string; have: string; need: string } {
@@ -33,7 +34,11 @@ function ruleLine(rule: Rule, w: CountWindow | HoursWindow): { name: string; hav
     return { name: 'Flight hours', have: hhmm(h.seconds ?? 0), need: hhmm(h.required_seconds ?? 0) };
   }
   const c = w as CountWindow;
-  return { name: rule === 'landings' ? 'Landings' : 'Night landings', have: String(c.count ?? 0), need: String(c.required) };
+  return {
+    name: rule === 'landings' ? 'Landings' : 'Night landings',
+    have: String(c.count ?? 0),
+    need: String(c.required),
+  };
 }
 
 /**
@@ -73,12 +78,19 @@ export function CurrencyCard({ answer, userId }: { answer: CurrencyAnswer; userI
           const w = answer.windows[r];
           const l = ruleLine(r, w);
           if (r === 'hours' && !(w as HoursWindow).required_seconds) return null;
-          const counted = flightsInWindow(mine, now, w.days).filter((f) => (r === 'landings' ? f.landings > 0 : r === 'night_landings' ? (f.night_landings ?? 0) > 0 : (f.block_time ?? 0) > 0));
+          const counted = flightsInWindow(mine, now, w.days).filter((f) =>
+            r === 'landings'
+              ? f.landings > 0
+              : r === 'night_landings'
+                ? (f.night_landings ?? 0) > 0
+                : (f.block_time ?? 0) > 0,
+          );
           return (
             <li key={r} data-rule={r} data-met={w.current ? 'true' : 'false'}>
               <details>
                 <summary>
-                  {l.name}: {l.have} of {l.need} in {w.days} days <strong className={w.current ? 'ok' : 'warn'}>{w.current ? 'met' : 'not met'}</strong>
+                  {l.name}: {l.have} of {l.need} in {w.days} days{' '}
+                  <strong className={w.current ? 'ok' : 'warn'}>{w.current ? 'met' : 'not met'}</strong>
                 </summary>
                 {counted.length === 0 ? (
                   <p className="muted small">No flight in the last {w.days} days counts towards this rule.</p>
@@ -100,7 +112,9 @@ export function CurrencyCard({ answer, userId }: { answer: CurrencyAnswer; userI
                           <td>
                             {f.departure_airport ?? '?'}–{f.landing_airport ?? '?'}
                           </td>
-                          <td>{r === 'hours' ? hhmm(f.block_time ?? 0) : r === 'landings' ? f.landings : f.night_landings}</td>
+                          <td>
+                            {r === 'hours' ? hhmm(f.block_time ?? 0) : r === 'landings' ? f.landings : f.night_landings}
+                          </td>
                         </tr>
                       ))}
                     </tbody>

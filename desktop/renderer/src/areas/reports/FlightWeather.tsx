@@ -20,7 +20,10 @@ export function FlightWeather({ departure, landing }: { departure: string; landi
       Promise.all(
         key.split(',').map(async (icao): Promise<Line> => {
           try {
-            const [m, t] = await Promise.all([ws.rest<string[]>('GET', `/reports/metar/${icao}.json`), ws.rest<string[]>('GET', `/reports/taf/${icao}.json`)]);
+            const [m, t] = await Promise.all([
+              ws.rest<string[]>('GET', `/reports/metar/${icao}.json`),
+              ws.rest<string[]>('GET', `/reports/taf/${icao}.json`),
+            ]);
             return { icao, metar: m[0] ?? 'NIL', taf: t[0] ?? 'NIL' };
           } catch (err) {
             return { icao, error: err instanceof Error ? err.message : 'Weather unavailable' };

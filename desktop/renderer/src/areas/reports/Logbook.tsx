@@ -13,7 +13,8 @@ interface Certificate {
   expiration: string | null;
 }
 
-const hhmm = (seconds: number) => `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
+const hhmm = (seconds: number) =>
+  `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
 
 /** The pilot's logbook: totals, currency, certificates, hours by month (chart and table) and routes (Part A 4.11). */
 export default function Logbook() {
@@ -132,15 +133,30 @@ function MonthChart({ buckets }: { buckets: MonthBucket[] }) {
     const el = box.current;
     if (!el) return;
     const ordered = [...buckets].reverse();
-    const data: uPlot.AlignedData = [ordered.map((b) => b.timestamp), ordered.map((b) => Math.round((b.seconds / 3600) * 10) / 10)];
+    const data: uPlot.AlignedData = [
+      ordered.map((b) => b.timestamp),
+      ordered.map((b) => Math.round((b.seconds / 3600) * 10) / 10),
+    ];
     const plot = new uPlot(
       {
         width: Math.max(320, el.clientWidth || 640),
         height: 220,
         legend: { show: false },
-        series: [{}, { label: 'Hours', stroke: '#1f6feb', fill: 'rgba(31,111,235,0.35)', paths: uPlot.paths.bars?.({ size: [0.6, 60] }), points: { show: false } }],
+        series: [
+          {},
+          {
+            label: 'Hours',
+            stroke: '#1f6feb',
+            fill: 'rgba(31,111,235,0.35)',
+            paths: uPlot.paths.bars?.({ size: [0.6, 60] }),
+            points: { show: false },
+          },
+        ],
         // Month labels need room: uPlot drops ticks closer than `space` pixels, so labels never overlap.
-        axes: [{ space: 60, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(0, 7)) }, { label: 'Hours' }],
+        axes: [
+          { space: 60, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(0, 7)) },
+          { label: 'Hours' },
+        ],
       },
       data,
       el,

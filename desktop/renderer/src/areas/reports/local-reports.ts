@@ -36,7 +36,8 @@ export function useAirportCoordinates(): (code: string) => RouteCoordinates | nu
     const by = new Map<string, RouteCoordinates>();
     for (const d of docs) {
       const a = d.data?.Airport as { id?: unknown; lat?: unknown; lon?: unknown } | undefined;
-      if (a && typeof a.id === 'string' && typeof a.lat === 'number' && typeof a.lon === 'number') by.set(a.id, { icao: a.id, lat: a.lat, lon: a.lon });
+      if (a && typeof a.id === 'string' && typeof a.lat === 'number' && typeof a.lon === 'number')
+        by.set(a.id, { icao: a.id, lat: a.lat, lon: a.lon });
     }
     return (code: string) => by.get(code) ?? null;
   }, [docs]);
@@ -84,7 +85,9 @@ export function useLocalReports(scope: ReportScope, months: number) {
   return useMemo(() => {
     const s: ReportScope = userId ? { userId, aircraftId } : { userId: null, aircraftId: aircraftId ?? '' };
     const totals = localTotals(flights, s);
-    const pending = docs.filter((d) => marks.has(markKey('flights', d.id)) && (!userId || d.pic_id === userId || d.sic_id === userId)).length;
+    const pending = docs.filter(
+      (d) => marks.has(markKey('flights', d.id)) && (!userId || d.pic_id === userId || d.sic_id === userId),
+    ).length;
     return {
       ready,
       pending,

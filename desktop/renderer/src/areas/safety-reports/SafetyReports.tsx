@@ -1,5 +1,14 @@
 import type { SafetyDoc } from '@ops/shared';
-import { assessRisk, FLIGHT_PHASES, icaoRiskMatrix, RISK_PROBABILITIES, RISK_SEVERITIES, type RiskMatrix, SAFETY_SEVERITIES, SAFETY_STATUSES } from '@ops/shared/rules/safety-reports/safety';
+import {
+  assessRisk,
+  FLIGHT_PHASES,
+  icaoRiskMatrix,
+  RISK_PROBABILITIES,
+  RISK_SEVERITIES,
+  type RiskMatrix,
+  SAFETY_SEVERITIES,
+  SAFETY_STATUSES,
+} from '@ops/shared/rules/safety-reports/safety';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -11,13 +20,22 @@ import { Busy, Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
 
 declare module '@ops/client-core' {
   interface OpsCommands {
-    'safety.file': { args: { id: string; SafetyReport: Record<string, unknown>; flight_id?: string }; result: { id: string; idn: string | null; status: string } };
-    'safety.submit': { args: { id: string; SafetyReport?: Record<string, unknown> }; result: { id: string; idn: string | null; status: string } };
+    'safety.file': {
+      args: { id: string; SafetyReport: Record<string, unknown>; flight_id?: string };
+      result: { id: string; idn: string | null; status: string };
+    };
+    'safety.submit': {
+      args: { id: string; SafetyReport?: Record<string, unknown> };
+      result: { id: string; idn: string | null; status: string };
+    };
   }
 }
 
 interface Options {
-  departments: { SafetyReportDepartment: { id: string; name: string }; SafetyReportCategory: { id: string; name: string }[] }[];
+  departments: {
+    SafetyReportDepartment: { id: string; name: string };
+    SafetyReportCategory: { id: string; name: string }[];
+  }[];
   riskMatrix: RiskMatrix;
 }
 
@@ -32,7 +50,13 @@ export default function SafetyReports({ route, go }: Pick<ScreenProps, 'route' |
     <section data-testid="safety">
       <ScreenHead title="Safety reports">
         {(['list', 'file', 'stats', 'risk'] as const).map((t) => (
-          <button key={t} type="button" aria-pressed={tab === t} onClick={() => setTab(t)} data-testid={`safety-tab-${t}`}>
+          <button
+            key={t}
+            type="button"
+            aria-pressed={tab === t}
+            onClick={() => setTab(t)}
+            data-testid={`safety-tab-${t}`}
+          >
             {{ list: 'Reports', file: 'File a report', stats: 'Statistics', risk: 'Risk matrix' }[t]}
           </button>
         ))}
@@ -99,7 +123,10 @@ function ReportList({ open }: { open(id: string): void }) {
               <td>{d.datetime}</td>
               <td>{d.name}</td>
               <td>
-                <span className="chip" style={{ background: color(d.severity), color: '#fff', padding: '1px 6px', borderRadius: 4 }}>
+                <span
+                  className="chip"
+                  style={{ background: color(d.severity), color: '#fff', padding: '1px 6px', borderRadius: 4 }}
+                >
                   {SAFETY_SEVERITIES.find((s) => s.key === d.severity)?.label ?? d.severity}
                 </span>
               </td>
@@ -127,7 +154,11 @@ function useOptions(): Options | null {
     }
   });
   useEffect(() => {
-    if (live.data) localStorage.setItem(OPTIONS_KEY, JSON.stringify({ departments: live.data.departments, riskMatrix: live.data.riskMatrix }));
+    if (live.data)
+      localStorage.setItem(
+        OPTIONS_KEY,
+        JSON.stringify({ departments: live.data.departments, riskMatrix: live.data.riskMatrix }),
+      );
   }, [live.data]);
   return live.data ?? kept;
 }
@@ -142,7 +173,9 @@ function FileReport({ done }: { done(): void }) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const get = (k: string) => String(f.get(k) ?? '').trim();
-    const missing = ['name', 'datetime', 'location', 'events', 'flight_phase', 'safety_report_category_id'].filter((k) => !get(k));
+    const missing = ['name', 'datetime', 'location', 'events', 'flight_phase', 'safety_report_category_id'].filter(
+      (k) => !get(k),
+    );
     if (missing.length) {
       setError(`Fill in: ${missing.join(', ')}`);
       return;
@@ -157,15 +190,26 @@ function FileReport({ done }: { done(): void }) {
       safety_report_category_id: get('safety_report_category_id'),
       status: f.get('draft') ? 'draft' : 'open',
     };
-    for (const k of ['damages', 'personal_damages', 'risk_probability', 'risk_severity']) if (get(k)) SafetyReport[k] = get(k);
+    for (const k of ['damages', 'personal_damages', 'risk_probability', 'risk_severity'])
+      if (get(k)) SafetyReport[k] = get(k);
     if (f.get('anonymous')) SafetyReport.user_id = '';
     await ws.run('safety.file', { id, SafetyReport });
     setError(null);
-    setSent(navigator.onLine ? 'Report sent; the number arrives with the server’s answer.' : 'Saved on this device; it is sent and numbered when you are back online.');
+    setSent(
+      navigator.onLine
+        ? 'Report sent; the number arrives with the server’s answer.'
+        : 'Saved on this device; it is sent and numbered when you are back online.',
+    );
     e.currentTarget.reset();
   };
   return (
-    <form onSubmit={submit} className="form safety-form" data-testid="safety-form" aria-label="File a safety report" style={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 12, maxWidth: 760 }}>
+    <form
+      onSubmit={submit}
+      className="form safety-form"
+      data-testid="safety-form"
+      aria-label="File a safety report"
+      style={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 12, maxWidth: 760 }}
+    >
       <label>
         Event <input name="name" maxLength={255} required />
       </label>
@@ -250,7 +294,9 @@ function FileReport({ done }: { done(): void }) {
 /** Counts by month (uPlot bars per severity) and by category (table); online. */
 function Statistics() {
   const months = useLoad<{ data: Record<string, number | string>[] }>('/safety_reports/reports_by_month/12.json');
-  const cats = useLoad<{ data: { key: string; label: string; count: number }[] }>('/safety_reports/reports_by_category.json');
+  const cats = useLoad<{ data: { key: string; label: string; count: number }[] }>(
+    '/safety_reports/reports_by_category.json',
+  );
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const rows = months.data?.data;
@@ -263,7 +309,10 @@ function Statistics() {
         height: 240,
         scales: { x: { time: false } },
         axes: [{ values: (_u, ticks) => ticks.map((t) => String(rows[t]?.month ?? '')) }, {}],
-        series: [{}, ...SAFETY_SEVERITIES.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: true } }))],
+        series: [
+          {},
+          ...SAFETY_SEVERITIES.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: true } })),
+        ],
       },
       data,
       ref.current,
@@ -331,8 +380,25 @@ function RiskMatrixView() {
 interface View {
   report: {
     SafetyReport: SafetyDoc & Record<string, unknown>;
-    Risk: { before: { index: string; tolerability: string } | null; after: { index: string; tolerability: string } | null };
-    SafetyReportChange?: { id: string; action: string; user: { name: string } | null; created: number; fields: { field: string; label: string; kind?: string; from: unknown; to: unknown; from_label?: string | null; to_label?: string | null }[] }[];
+    Risk: {
+      before: { index: string; tolerability: string } | null;
+      after: { index: string; tolerability: string } | null;
+    };
+    SafetyReportChange?: {
+      id: string;
+      action: string;
+      user: { name: string } | null;
+      created: number;
+      fields: {
+        field: string;
+        label: string;
+        kind?: string;
+        from: unknown;
+        to: unknown;
+        from_label?: string | null;
+        to_label?: string | null;
+      }[];
+    }[];
   };
   allowEdit: boolean;
 }
@@ -344,7 +410,10 @@ function ReportView({ id, back }: { id: string; back(): void }) {
   const local = useDocs<SafetyDoc>('safety', { selector: { id } }).docs[0];
   const r = v.data?.report.SafetyReport ?? local;
   const show = (x: unknown) => (Array.isArray(x) ? x.join(', ') : x === null || x === undefined ? '—' : String(x));
-  const pdf = useMemo(() => `${ws.baseUrl}/safety_reports/view/${id}/pdf:true?token=${encodeURIComponent(ws.token)}`, [ws, id]);
+  const pdf = useMemo(
+    () => `${ws.baseUrl}/safety_reports/view/${id}/pdf:true?token=${encodeURIComponent(ws.token)}`,
+    [ws, id],
+  );
   return (
     <section data-testid="safety-view">
       <ScreenHead title={r ? `${r.idn ?? 'Draft'} ${r.name}` : 'Safety report'}>
@@ -372,8 +441,14 @@ function ReportView({ id, back }: { id: string; back(): void }) {
       )}
       {v.data && (
         <p data-testid="safety-risk-view">
-          Risk before mitigation: {v.data.report.Risk.before ? `${v.data.report.Risk.before.index} ${v.data.report.Risk.before.tolerability}` : '—'}; after:{' '}
-          {v.data.report.Risk.after ? `${v.data.report.Risk.after.index} ${v.data.report.Risk.after.tolerability}` : '—'}
+          Risk before mitigation:{' '}
+          {v.data.report.Risk.before
+            ? `${v.data.report.Risk.before.index} ${v.data.report.Risk.before.tolerability}`
+            : '—'}
+          ; after:{' '}
+          {v.data.report.Risk.after
+            ? `${v.data.report.Risk.after.index} ${v.data.report.Risk.after.tolerability}`
+            : '—'}
         </p>
       )}
       {maySeeSafetyTrail(ws.user.user_group_id) && v.data?.report.SafetyReportChange && (
@@ -396,7 +471,9 @@ function ReportView({ id, back }: { id: string; back(): void }) {
                   <ul className="trail-fields">
                     {c.fields.map((f) => (
                       <li key={f.field}>
-                        {f.kind === 'text' ? `${f.label}: ${show(f.from)} → ${show(f.to)} characters` : `${f.label}: ${show(f.from_label ?? f.from)} → ${show(f.to_label ?? f.to)}`}
+                        {f.kind === 'text'
+                          ? `${f.label}: ${show(f.from)} → ${show(f.to)} characters`
+                          : `${f.label}: ${show(f.from_label ?? f.from)} → ${show(f.to_label ?? f.to)}`}
                       </li>
                     ))}
                   </ul>

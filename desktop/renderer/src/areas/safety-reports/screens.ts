@@ -2,4 +2,12 @@ import { lazy } from 'react';
 import type { ScreenEntry } from '../../nav.ts';
 
 /** Everyone files reports (offline too); the list shows what the API's access table lets each role see. */
-export const safetyScreens: ScreenEntry[] = [{ screen: 'safety', label: 'Safety reports', group: 'Safety', visible: () => true, component: lazy(() => import('./SafetyReports.tsx')) }];
+export const safetyScreens: ScreenEntry[] = [
+  {
+    screen: 'safety',
+    label: 'Safety reports',
+    group: 'Safety',
+    visible: () => true,
+    component: lazy(() => import('./SafetyReports.tsx')),
+  },
+];

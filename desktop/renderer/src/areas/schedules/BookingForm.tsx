@@ -20,7 +20,11 @@ export interface Draft {
 }
 
 /** A new booking at `start` (company zone), on the clicked row's aircraft or instructor when there is one. */
-export function newDraft(start: number, on: { aircraft_id?: string; instructor_id?: string }, data: Pick<ScheduleData, 'me' | 'self' | 'types' | 'active' | 'display' | 'zone'>): Draft {
+export function newDraft(
+  start: number,
+  on: { aircraft_id?: string; instructor_id?: string },
+  data: Pick<ScheduleData, 'me' | 'self' | 'types' | 'active' | 'display' | 'zone'>,
+): Draft {
   const bookable = data.types.filter((t) => !data.self || t.booking);
   return {
     aircraft_id: on.aircraft_id ?? data.active[0]?.id ?? '',
@@ -81,7 +85,11 @@ export function BookingForm({ initial, data, onClose }: { initial: Draft; data: 
       <h3>{draft.id ? 'Change booking' : 'New booking'}</h3>
       <div className="grid">
         <Field label="Aircraft">
-          <select value={draft.aircraft_id} onChange={(e) => setDraft({ ...draft, aircraft_id: e.target.value })} required>
+          <select
+            value={draft.aircraft_id}
+            onChange={(e) => setDraft({ ...draft, aircraft_id: e.target.value })}
+            required
+          >
             {active.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.registration}
@@ -114,7 +122,11 @@ export function BookingForm({ initial, data, onClose }: { initial: Draft; data: 
           </select>
         </Field>
         <Field label="Flight type">
-          <select value={draft.flight_type_id} onChange={(e) => setDraft({ ...draft, flight_type_id: e.target.value })} required>
+          <select
+            value={draft.flight_type_id}
+            onChange={(e) => setDraft({ ...draft, flight_type_id: e.target.value })}
+            required
+          >
             {types
               .filter((t) => !self || t.booking)
               .map((t) => (
@@ -125,10 +137,21 @@ export function BookingForm({ initial, data, onClose }: { initial: Draft; data: 
           </select>
         </Field>
         <Field label="Date">
-          <input type="date" value={draft.date} onChange={(e) => setDraft({ ...draft, date: e.target.value })} required />
+          <input
+            type="date"
+            value={draft.date}
+            onChange={(e) => setDraft({ ...draft, date: e.target.value })}
+            required
+          />
         </Field>
         <Field label={`Start (${zone})`}>
-          <input type="time" step={300} value={draft.time} onChange={(e) => setDraft({ ...draft, time: e.target.value })} required />
+          <input
+            type="time"
+            step={300}
+            value={draft.time}
+            onChange={(e) => setDraft({ ...draft, time: e.target.value })}
+            required
+          />
         </Field>
         <Field label="Length">
           <select value={draft.minutes} onChange={(e) => setDraft({ ...draft, minutes: Number(e.target.value) })}>
@@ -142,7 +165,11 @@ export function BookingForm({ initial, data, onClose }: { initial: Draft; data: 
           </select>
         </Field>
         <Field label="Remarks" wide>
-          <input value={draft.remarks} onChange={(e) => setDraft({ ...draft, remarks: e.target.value })} maxLength={2000} />
+          <input
+            value={draft.remarks}
+            onChange={(e) => setDraft({ ...draft, remarks: e.target.value })}
+            maxLength={2000}
+          />
         </Field>
       </div>
       <div className="actions">

@@ -21,7 +21,13 @@ interface LessonProps {
   mine: BookingDoc[];
   /** Open MEL/CDL items per aircraft (rule 3): time from the block on is not offered. */
   melItems: ReadonlyMap<string, TimedMelItem[]>;
-  onBook(args: { aircraft_id: string; instructor_id: string | null; flight_type_id: string; start: number; end: number }): Promise<void>;
+  onBook(args: {
+    aircraft_id: string;
+    instructor_id: string | null;
+    flight_type_id: string;
+    start: number;
+    end: number;
+  }): Promise<void>;
 }
 
 /** A self-booker's flow: only bookable types, only slots inside the operating hours where they are free. */
@@ -96,7 +102,15 @@ export function LessonFlow(p: LessonProps) {
               <button
                 type="button"
                 data-slot={t}
-                onClick={() => p.onBook({ aircraft_id: plane.id, instructor_id: instructorId || null, flight_type_id: type.id, start: t, end: t + minutes * 60 })}
+                onClick={() =>
+                  p.onBook({
+                    aircraft_id: plane.id,
+                    instructor_id: instructorId || null,
+                    flight_type_id: type.id,
+                    start: t,
+                    end: t + minutes * 60,
+                  })
+                }
               >
                 {formatTime(t, p.display)}
               </button>
@@ -114,7 +128,13 @@ export function LessonFlow(p: LessonProps) {
             .sort((a, b) => a.start - b.start)
             .map((b) => (
               <li key={b.id} data-booking={b.id}>
-                {formatDateTime(b.start, p.display)}–{formatTime(b.end, p.display)} · {p.aircraft.find((a) => a.id === b.aircraft_id)?.registration ?? ''} {b.status === 'PENDING' ? <Badge tone="pending">waiting for the server</Badge> : <Badge tone="ok">booked</Badge>}
+                {formatDateTime(b.start, p.display)}–{formatTime(b.end, p.display)} ·{' '}
+                {p.aircraft.find((a) => a.id === b.aircraft_id)?.registration ?? ''}{' '}
+                {b.status === 'PENDING' ? (
+                  <Badge tone="pending">waiting for the server</Badge>
+                ) : (
+                  <Badge tone="ok">booked</Badge>
+                )}
               </li>
             ))}
         </ul>

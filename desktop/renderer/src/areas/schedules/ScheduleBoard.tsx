@@ -3,7 +3,16 @@ import { type DragEvent, useState } from 'react';
 import { endOfDay, formatTime, isoDateIn } from '../../format.ts';
 import { fullName } from '../../hooks.ts';
 import { Empty } from '../../ui.tsx';
-import { boardDays, bookingsOfDay, DRAG_TYPE, droppedStart, movedArgs, placement, shiftDate, startOfDay } from './board.ts';
+import {
+  boardDays,
+  bookingsOfDay,
+  DRAG_TYPE,
+  droppedStart,
+  movedArgs,
+  placement,
+  shiftDate,
+  startOfDay,
+} from './board.ts';
 import type { ScheduleData } from './use-schedules.ts';
 
 const HOUR_LABELS = Array.from({ length: 16 }, (_, i) => String(6 + i).padStart(2, '0'));
@@ -25,8 +34,12 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
   const [by, setBy] = useState<'aircraft' | 'instructor'>('aircraft');
 
   const days = boardDays(date, view);
-  const rows = by === 'aircraft' ? active.map((a) => ({ id: a.id, label: a.registration })) : instructors.map((u) => ({ id: u.id, label: fullName(u) }));
-  const ofRow = (b: Pick<BookingDoc, 'aircraft_id' | 'instructor_id'>, rowId: string) => (by === 'aircraft' ? b.aircraft_id === rowId : b.instructor_id === rowId);
+  const rows =
+    by === 'aircraft'
+      ? active.map((a) => ({ id: a.id, label: a.registration }))
+      : instructors.map((u) => ({ id: u.id, label: fullName(u) }));
+  const ofRow = (b: Pick<BookingDoc, 'aircraft_id' | 'instructor_id'>, rowId: string) =>
+    by === 'aircraft' ? b.aircraft_id === rowId : b.instructor_id === rowId;
   const onRow = (rowId: string) => (by === 'aircraft' ? { aircraft_id: rowId } : { instructor_id: rowId });
 
   /** Drop of a dragged booking on a row and day: the same booking, same length, at the new place (a move command). */
@@ -38,7 +51,9 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
     const rect = e.currentTarget.getBoundingClientRect();
     const grab = Number(e.dataTransfer.getData('text/x-grab-seconds')) || 0;
     const start =
-      view === 'day' ? droppedStart(from, to, (e.clientX - rect.left) / rect.width, grab) : startOfDay(dayIso, zone) + (b.start - startOfDay(isoDateIn(b.start, zone), zone));
+      view === 'day'
+        ? droppedStart(from, to, (e.clientX - rect.left) / rect.width, grab)
+        : startOfDay(dayIso, zone) + (b.start - startOfDay(isoDateIn(b.start, zone), zone));
     const args = movedArgs(b, start, onRow(rowId));
     if (args.start === b.start && args.aircraft_id === b.aircraft_id && args.instructor_id === b.instructor_id) return;
     void data.book(args);
@@ -127,7 +142,12 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                       {list.map((b) => {
                         const p = placement(b, from, to);
                         const t = typeName.get(b.flight_type_id);
-                        const who = [fullName(users.get(b.pilot_id)), b.instructor_id ? fullName(users.get(b.instructor_id)) : ''].filter(Boolean).join(' / ');
+                        const who = [
+                          fullName(users.get(b.pilot_id)),
+                          b.instructor_id ? fullName(users.get(b.instructor_id)) : '',
+                        ]
+                          .filter(Boolean)
+                          .join(' / ');
                         const label = `${formatTime(b.start, display)}–${formatTime(b.end, display)} ${by === 'aircraft' ? who : (registration.get(b.aircraft_id) ?? '')}`;
                         const movable = !('pending' in b);
                         return (
@@ -142,12 +162,17 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                               // Where in the booking it was grabbed, so it lands under the pointer.
                               const rect = e.currentTarget.getBoundingClientRect();
                               const lane = e.currentTarget.parentElement?.getBoundingClientRect();
-                              const grab = lane && view === 'day' ? ((e.clientX - rect.left) / lane.width) * (to - from) : 0;
+                              const grab =
+                                lane && view === 'day' ? ((e.clientX - rect.left) / lane.width) * (to - from) : 0;
                               e.dataTransfer.setData('text/x-grab-seconds', String(Math.round(grab)));
                               e.dataTransfer.effectAllowed = 'move';
                             }}
                             className={`booking${'pending' in b ? ' booking-pending' : ''}${movable ? ' booking-movable' : ''}`}
-                            style={view === 'day' ? { left: `${p.left}%`, width: `${p.width}%`, background: t?.color ?? undefined } : { background: t?.color ?? undefined }}
+                            style={
+                              view === 'day'
+                                ? { left: `${p.left}%`, width: `${p.width}%`, background: t?.color ?? undefined }
+                                : { background: t?.color ?? undefined }
+                            }
                             title={`${label} · ${t?.name ?? ''}`}
                             data-booking={b.id}
                           >

@@ -54,7 +54,8 @@ export default function Schedules() {
 
       {pending.length > 0 && (
         <p className="hint" data-testid="bookings-pending">
-          <Badge tone="pending">{pending.length} waiting</Badge> Booking requests made here wait for the server, which decides conflicts once.
+          <Badge tone="pending">{pending.length} waiting</Badge> Booking requests made here wait for the server, which
+          decides conflicts once.
         </p>
       )}
       {localRefusal && (
@@ -86,7 +87,13 @@ export default function Schedules() {
           onBook={data.bookLesson}
         />
       ) : (
-        <ScheduleBoard data={data} date={date} setDate={setDate} onNew={(start, on) => open(newDraft(start, on, data))} onOpen={(b: BookingDoc) => open(draftOf(b, display, zone))} />
+        <ScheduleBoard
+          data={data}
+          date={date}
+          setDate={setDate}
+          onNew={(start, on) => open(newDraft(start, on, data))}
+          onOpen={(b: BookingDoc) => open(draftOf(b, display, zone))}
+        />
       )}
 
       {form && <BookingForm key={form.key} initial={form.draft} data={data} onClose={() => setForm(null)} />}
@@ -94,13 +101,22 @@ export default function Schedules() {
   );
 }
 
-function RefusedBooking({ command, display, registration }: { command: CommandDoc; display: DisplaySettings; registration: Map<string, string> }) {
+function RefusedBooking({
+  command,
+  display,
+  registration,
+}: {
+  command: CommandDoc;
+  display: DisplaySettings;
+  registration: Map<string, string>;
+}) {
   const a = command.args as Record<string, unknown>;
   const conflicts = conflictsOf(command.details);
   const ws = useWorkspace();
   return (
     <div className="decision decision-rejected" role="alert" data-testid="booking-refused">
-      <strong>Not booked</strong> ({registration.get(String(a.aircraft_id)) ?? 'aircraft'} {formatDateTime(Number(a.start), display)}): {humanRefusal(command.reason, codeOf(command))}{' '}
+      <strong>Not booked</strong> ({registration.get(String(a.aircraft_id)) ?? 'aircraft'}{' '}
+      {formatDateTime(Number(a.start), display)}): {humanRefusal(command.reason, codeOf(command))}{' '}
       <button type="button" className="link" onClick={() => ws.dismiss([command.id])}>
         Dismiss
       </button>
@@ -108,7 +124,8 @@ function RefusedBooking({ command, display, registration }: { command: CommandDo
         <ul className="conflicts">
           {conflicts.map((c) => (
             <li key={c.id} data-testid="competing-booking">
-              Competing booking: {registration.get(c.aircraft_id) ?? 'aircraft'} · {formatDateTime(c.start, display)} – {formatTime(c.end, display)}
+              Competing booking: {registration.get(c.aircraft_id) ?? 'aircraft'} · {formatDateTime(c.start, display)} –{' '}
+              {formatTime(c.end, display)}
             </li>
           ))}
         </ul>

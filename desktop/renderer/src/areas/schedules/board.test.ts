@@ -13,8 +13,31 @@ describe('drag to move', () => {
     expect(droppedStart(6 * H, 22 * H, 2, 0)).toBe(22 * H);
   });
   it('a move is the same booking, same length, at the new place', () => {
-    const b = { id: 'b1', aircraft_id: 'A', pilot_id: 'P', instructor_id: 'I', flight_type_id: 'T', start: 10 * H, end: 12 * H, remarks: 'r' };
-    expect(movedArgs(b, 15 * H, { aircraft_id: 'B' })).toEqual({ id: 'b1', aircraft_id: 'B', pilot_id: 'P', instructor_id: 'I', flight_type_id: 'T', start: 15 * H, end: 17 * H, remarks: 'r' });
-    expect(movedArgs(b, 9 * H, { instructor_id: 'J' })).toMatchObject({ aircraft_id: 'A', instructor_id: 'J', start: 9 * H, end: 11 * H });
+    const b = {
+      id: 'b1',
+      aircraft_id: 'A',
+      pilot_id: 'P',
+      instructor_id: 'I',
+      flight_type_id: 'T',
+      start: 10 * H,
+      end: 12 * H,
+      remarks: 'r',
+    };
+    expect(movedArgs(b, 15 * H, { aircraft_id: 'B' })).toEqual({
+      id: 'b1',
+      aircraft_id: 'B',
+      pilot_id: 'P',
+      instructor_id: 'I',
+      flight_type_id: 'T',
+      start: 15 * H,
+      end: 17 * H,
+      remarks: 'r',
+    });
+    expect(movedArgs(b, 9 * H, { instructor_id: 'J' })).toMatchObject({
+      aircraft_id: 'A',
+      instructor_id: 'J',
+      start: 9 * H,
+      end: 11 * H,
+    });
   });
 });

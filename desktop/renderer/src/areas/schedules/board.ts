@@ -10,7 +10,17 @@ import { endOfDay, isoDateIn, zonedToUnix } from '../../format.ts';
 declare module '@ops/client-core' {
   interface OpsCommands {
     'schedule.book': {
-      args: { new_id?: string; id?: string; aircraft_id: string; pilot_id: string; instructor_id?: string | null; flight_type_id: string; start: number; end: number; remarks?: string | null };
+      args: {
+        new_id?: string;
+        id?: string;
+        aircraft_id: string;
+        pilot_id: string;
+        instructor_id?: string | null;
+        flight_type_id: string;
+        start: number;
+        end: number;
+        remarks?: string | null;
+      };
       result: { id: string; flight_id: string | null; warning: string | null };
     };
   }
@@ -34,7 +44,10 @@ export function droppedStart(from: number, to: number, frac: number, grab: numbe
 
 /** The `schedule.book` arguments of moving booking `b` to `start` (same length), optionally to another aircraft or instructor. */
 export function movedArgs(
-  b: Pick<BookingDoc, 'id' | 'aircraft_id' | 'pilot_id' | 'instructor_id' | 'flight_type_id' | 'start' | 'end' | 'remarks'>,
+  b: Pick<
+    BookingDoc,
+    'id' | 'aircraft_id' | 'pilot_id' | 'instructor_id' | 'flight_type_id' | 'start' | 'end' | 'remarks'
+  >,
   start: number,
   to: { aircraft_id?: string; instructor_id?: string },
 ): BookArgs {
@@ -71,7 +84,11 @@ export const shiftDate = (iso: string, days: number): string => {
 };
 
 /** Bookings overlapping a company day, by start. */
-export function bookingsOfDay<B extends Pick<BookingDoc, 'start' | 'end'>>(bookings: readonly B[], iso: string, zone: string): B[] {
+export function bookingsOfDay<B extends Pick<BookingDoc, 'start' | 'end'>>(
+  bookings: readonly B[],
+  iso: string,
+  zone: string,
+): B[] {
   const from = startOfDay(iso, zone);
   const to = endOfDay(iso, zone) ?? from + DAY;
   return bookings.filter((b) => b.start < to && b.end > from).sort((a, b) => a.start - b.start);
@@ -89,7 +106,12 @@ export function placement(b: BookingSpan, from: number, to: number): { left: num
  * `length`-second booking fits inside the open windows, is not in the past,
  * and misses the busy spans known on this device.
  */
-export function allowedStarts(open: readonly BookingSpan[], busy: readonly BookingSpan[], length: number, now: number): number[] {
+export function allowedStarts(
+  open: readonly BookingSpan[],
+  busy: readonly BookingSpan[],
+  length: number,
+  now: number,
+): number[] {
   const out: number[] = [];
   for (const w of freeWindows(open, busy, length)) {
     for (let t = Math.ceil(w.start / 1800) * 1800; t + length <= w.end; t += 1800) if (t >= now) out.push(t);

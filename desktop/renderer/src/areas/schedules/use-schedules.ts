@@ -3,9 +3,22 @@
  * for the server), aircraft, flight types, operating hours, instructors and open
  * MEL/CDL items, and `book`, the one way a booking or move is made.
  */
-import { type AircraftDoc, type AircraftReportDoc, type BookingDoc, type CommandDoc, type ReferenceDoc, uuidv7 } from '@ops/shared';
+import {
+  type AircraftDoc,
+  type AircraftReportDoc,
+  type BookingDoc,
+  type CommandDoc,
+  type ReferenceDoc,
+  uuidv7,
+} from '@ops/shared';
 import { type HoursRow, resolveDay } from '@ops/shared/rules/company/operating-hours';
-import { aircraftBlockedFor, aircraftBlockedMessage, isSelfBooker, melItemLabel, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
+import {
+  aircraftBlockedFor,
+  aircraftBlockedMessage,
+  isSelfBooker,
+  melItemLabel,
+  type TimedMelItem,
+} from '@ops/shared/rules/schedules/booking';
 import { useMemo, useState } from 'react';
 import { endOfDay, zonedToUnix } from '../../format.ts';
 import { useCommands, useCompany, useDismissed, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
@@ -32,7 +45,13 @@ function useFlightTypes(): TypeInfo[] {
       docs
         .map((d) => {
           const t = (d.data?.FlightType ?? d.data ?? {}) as Record<string, unknown>;
-          return { id: String(t.id ?? d.id), name: String(t.name ?? d.name), color: typeof t.color === 'string' ? t.color : null, booking: t.booking === true, deleted: t.deleted === true };
+          return {
+            id: String(t.id ?? d.id),
+            name: String(t.name ?? d.name),
+            color: typeof t.color === 'string' ? t.color : null,
+            booking: t.booking === true,
+            deleted: t.deleted === true,
+          };
         })
         .filter((t) => !t.deleted)
         .sort((a, b) => a.name.localeCompare(b.name)),
@@ -53,13 +72,28 @@ export function openWindows(rows: readonly HoursRow[], baseId: string | null, is
   const day = resolveDay(rows, baseId, iso);
   const [y, m, d] = iso.split('-').map(Number);
   return day.windows.map((w) => ({
-    start: zonedToUnix({ year: y, month: m, day: d, hour: Math.floor(w.start_minute / 60), minute: w.start_minute % 60 }, zone),
-    end: w.end_minute >= 1440 ? (endOfDay(iso, zone) ?? 0) : zonedToUnix({ year: y, month: m, day: d, hour: Math.floor(w.end_minute / 60), minute: w.end_minute % 60 }, zone),
+    start: zonedToUnix(
+      { year: y, month: m, day: d, hour: Math.floor(w.start_minute / 60), minute: w.start_minute % 60 },
+      zone,
+    ),
+    end:
+      w.end_minute >= 1440
+        ? (endOfDay(iso, zone) ?? 0)
+        : zonedToUnix(
+            { year: y, month: m, day: d, hour: Math.floor(w.end_minute / 60), minute: w.end_minute % 60 },
+            zone,
+          ),
   }));
 }
 
 /** Open MEL/CDL items of each aircraft as the booking rule takes them, recomputed on the device (techlog rules) so time running out offline counts. */
-function useMelItems(aircraft: readonly AircraftDoc[], reports: readonly AircraftReportDoc[], commands: readonly CommandDoc[], now: number, zone: string): Map<string, TimedMelItem[]> {
+function useMelItems(
+  aircraft: readonly AircraftDoc[],
+  reports: readonly AircraftReportDoc[],
+  commands: readonly CommandDoc[],
+  now: number,
+  zone: string,
+): Map<string, TimedMelItem[]> {
   return useMemo(() => {
     const byId = new Map(aircraft.map((a) => [a.id, a]));
     const out = new Map<string, TimedMelItem[]>();
@@ -67,7 +101,12 @@ function useMelItems(aircraft: readonly AircraftDoc[], reports: readonly Aircraf
       if (!v.item || v.report.status === 'CLOSED' || v.pending === 'close') continue;
       const list = out.get(v.report.aircraft_id) ?? [];
       list.push({
-        label: melItemLabel({ type: v.report.type, ata_chapter: v.report.ata_chapter, category: v.item.category ?? null, title: v.report.title }),
+        label: melItemLabel({
+          type: v.report.type,
+          ata_chapter: v.report.ata_chapter,
+          category: v.item.category ?? null,
+          title: v.report.title,
+        }),
         expiredAtStart: v.status === 'EXPIRED',
         expires: v.deadline?.kind === 'time' ? v.deadline.expires : null,
       });
@@ -97,7 +136,10 @@ export function useSchedules() {
   const melItems = useMelItems(aircraft, reports, commands, now, zone);
   const duty = useDeviceDuty();
 
-  const active = useMemo(() => aircraft.filter((a) => a.active !== false).sort((a, b) => a.registration.localeCompare(b.registration)), [aircraft]);
+  const active = useMemo(
+    () => aircraft.filter((a) => a.active !== false).sort((a, b) => a.registration.localeCompare(b.registration)),
+    [aircraft],
+  );
   const registration = useMemo(() => new Map(aircraft.map((a) => [a.id, a.registration])), [aircraft]);
   const typeName = useMemo(() => new Map(types.map((t) => [t.id, t])), [types]);
   const instructors = useMemo(() => {
@@ -113,7 +155,9 @@ export function useSchedules() {
   const dismissed = useDismissed();
   // A refusal goes away when dismissed, or by itself once a later booking is accepted.
   const superseded = useMemo(() => supersededRejections(bookCommands), [bookCommands]);
-  const refused = bookCommands.filter((c) => c.status === 'rejected' && !dismissed.has(c.id) && !superseded.has(c.id)).slice(0, 5);
+  const refused = bookCommands
+    .filter((c) => c.status === 'rejected' && !dismissed.has(c.id) && !superseded.has(c.id))
+    .slice(0, 5);
 
   const pendingDocs: Array<BookingDoc & { pending: true }> = pending.map((c) => {
     const a = c.args as Record<string, unknown>;
@@ -137,7 +181,9 @@ export function useSchedules() {
     };
   });
   // A pending move shows at its new place only (waiting); the server's copy stays hidden until it decides.
-  const moving = new Set(pending.map((c) => (c.args as { id?: unknown }).id).filter((x): x is string => typeof x === 'string'));
+  const moving = new Set(
+    pending.map((c) => (c.args as { id?: unknown }).id).filter((x): x is string => typeof x === 'string'),
+  );
   const shown: ShownBooking[] = [...bookings.filter((b) => !moving.has(b.id)), ...pendingDocs];
 
   /**
@@ -149,11 +195,21 @@ export function useSchedules() {
   const book = async (args: BookArgs): Promise<boolean> => {
     const blocked = aircraftBlockedFor(melItems.get(args.aircraft_id) ?? [], args);
     if (blocked) {
-      setLocalRefusal({ code: 'AIRCRAFT_BLOCKED', message: aircraftBlockedMessage(registration.get(args.aircraft_id) ?? 'The aircraft', blocked) });
+      setLocalRefusal({
+        code: 'AIRCRAFT_BLOCKED',
+        message: aircraftBlockedMessage(registration.get(args.aircraft_id) ?? 'The aircraft', blocked),
+      });
       return false;
     }
     // Duty hook (issue 30): the shared duty rule on the device's data; the server re-decides on push.
-    const dutyStop = deviceBookingRefusal(duty, { id: 'id' in args ? args.id : undefined, aircraft_id: args.aircraft_id, pilot_id: args.pilot_id, instructor_id: args.instructor_id ?? null, start: args.start, end: args.end });
+    const dutyStop = deviceBookingRefusal(duty, {
+      id: 'id' in args ? args.id : undefined,
+      aircraft_id: args.aircraft_id,
+      pilot_id: args.pilot_id,
+      instructor_id: args.instructor_id ?? null,
+      start: args.start,
+      end: args.end,
+    });
     if (dutyStop) {
       setLocalRefusal({ code: dutyStop.code, message: dutyStop.message });
       return false;
@@ -168,7 +224,28 @@ export function useSchedules() {
     await book({ new_id: uuidv7(), pilot_id: me, ...args });
   };
 
-  return { me, self, display, zone, now, users, bookings, shown, active, registration, types, typeName, hours, instructors, melItems, pending, refused, localRefusal, book, bookLesson };
+  return {
+    me,
+    self,
+    display,
+    zone,
+    now,
+    users,
+    bookings,
+    shown,
+    active,
+    registration,
+    types,
+    typeName,
+    hours,
+    instructors,
+    melItems,
+    pending,
+    refused,
+    localRefusal,
+    book,
+    bookLesson,
+  };
 }
 
 export type ScheduleData = ReturnType<typeof useSchedules>;

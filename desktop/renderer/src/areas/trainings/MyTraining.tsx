@@ -35,9 +35,24 @@ export default function MyTraining() {
     .sort((a, b) => (a.c?.datetime ?? 0) - (b.c?.datetime ?? 0));
   const deadlines = myRows
     .map((r) => classesById.get(r.session_id))
-    .flatMap((c) => (c ? [c.classwork_deadline && { what: `Classwork: ${subjectName(c.subject_id)}`, at: c.classwork_deadline }, c.justification_deadline && { what: `Justification: ${subjectName(c.subject_id)}`, at: c.justification_deadline }] : []))
+    .flatMap((c) =>
+      c
+        ? [
+            c.classwork_deadline && { what: `Classwork: ${subjectName(c.subject_id)}`, at: c.classwork_deadline },
+            c.justification_deadline && {
+              what: `Justification: ${subjectName(c.subject_id)}`,
+              at: c.justification_deadline,
+            },
+          ]
+        : [],
+    )
     .filter((d): d is { what: string; at: number } => !!d && d.at >= now);
-  for (const e of mine) if (e.finish_before && e.finish_before >= now) deadlines.push({ what: `Finish ${data.trainings.find((t) => t.id === e.training_id)?.name ?? 'training'}`, at: e.finish_before });
+  for (const e of mine)
+    if (e.finish_before && e.finish_before >= now)
+      deadlines.push({
+        what: `Finish ${data.trainings.find((t) => t.id === e.training_id)?.name ?? 'training'}`,
+        at: e.finish_before,
+      });
   deadlines.sort((a, b) => a.at - b.at);
   const classes = myClasses(data, me);
 
@@ -50,7 +65,8 @@ export default function MyTraining() {
         const t = data.trainings.find((x) => x.id === e.training_id);
         const p = enrollmentProgress(data, e);
         const subjects = data.subjects.filter((s) => s.training_id === e.training_id);
-        const done = (activityId: string) => isComplete(data.progress.find((r) => r.enrollment_id === e.id && r.activity_id === activityId)?.value);
+        const done = (activityId: string) =>
+          isComplete(data.progress.find((r) => r.enrollment_id === e.id && r.activity_id === activityId)?.value);
         return (
           <article key={e.id} className="tr-card" data-testid="enrollment">
             <header>
@@ -58,7 +74,8 @@ export default function MyTraining() {
               <Badge tone={e.status === 'ACTIVE' ? 'info' : e.status === 'COMPLETED' ? 'ok' : 'warn'}>{e.status}</Badge>
               <Bar value={p.percentage} label={`Progress of ${t?.name ?? 'training'}`} />
               <span className="tr-muted">
-                {p.completed} of {p.total} done{e.finish_before ? ` · finish before ${formatDate(e.finish_before, display)}` : ''}
+                {p.completed} of {p.total} done
+                {e.finish_before ? ` · finish before ${formatDate(e.finish_before, display)}` : ''}
               </span>
             </header>
             {t?.announcement && <p className="tr-muted">{t.announcement}</p>}
@@ -73,8 +90,13 @@ export default function MyTraining() {
                     .map((a) => {
                       const lesson = a.kind === 'LESSON' ? data.lessons.find((l) => l.id === a.entity_id) : undefined;
                       const exam = a.kind === 'EXAM' ? data.exams.find((x) => x.id === a.entity_id) : undefined;
-                      const attempts = exam ? data.attempts.filter((x) => x.exam_id === exam.id && x.enrollment_id === e.id) : [];
-                      const best = attempts.reduce<number | null>((m, x) => (x.score !== null && (m === null || x.score > m) ? x.score : m), null);
+                      const attempts = exam
+                        ? data.attempts.filter((x) => x.exam_id === exam.id && x.enrollment_id === e.id)
+                        : [];
+                      const best = attempts.reduce<number | null>(
+                        (m, x) => (x.score !== null && (m === null || x.score > m) ? x.score : m),
+                        null,
+                      );
                       const passed = attempts.some((x) => x.passed) || (exam?.exam_type === 'ONSITE' && done(a.id));
                       const progressRow = data.progress.find((r) => r.enrollment_id === e.id && r.activity_id === a.id);
                       return (
@@ -84,14 +106,25 @@ export default function MyTraining() {
                           {lesson && done(a.id) && <Badge tone="ok">Done</Badge>}
                           {progressRow && pending.has(progressRow.id) && <Badge tone="pending">Waiting to sync</Badge>}
                           {lesson && !done(a.id) && e.status === 'ACTIVE' && (
-                            <button type="button" className="tr-small" onClick={() => void save(completion(data, e.id, a.id, me, uuidv7(), now))}>
+                            <button
+                              type="button"
+                              className="tr-small"
+                              onClick={() => void save(completion(data, e.id, a.id, me, uuidv7(), now))}
+                            >
                               Mark complete
                             </button>
                           )}
                           {exam && (
                             <>
-                              <span className="tr-muted"> {exam.exam_type === 'ONLINE' ? 'online exam' : 'onsite exam'}</span>
-                              {passed ? <Badge tone="ok">Passed{best !== null ? ` ${best}%` : ''}</Badge> : best !== null ? <Badge tone="warn">Best {best}%</Badge> : null}
+                              <span className="tr-muted">
+                                {' '}
+                                {exam.exam_type === 'ONLINE' ? 'online exam' : 'onsite exam'}
+                              </span>
+                              {passed ? (
+                                <Badge tone="ok">Passed{best !== null ? ` ${best}%` : ''}</Badge>
+                              ) : best !== null ? (
+                                <Badge tone="warn">Best {best}%</Badge>
+                              ) : null}
                             </>
                           )}
                         </li>
@@ -112,7 +145,8 @@ export default function MyTraining() {
               c ? (
                 <li key={row.id}>
                   {formatDateTime(c.datetime, display)} · {subjectName(c.subject_id)}
-                  {c.lesson_id ? ` · ${data.lessons.find((l) => l.id === c.lesson_id)?.name ?? ''}` : ''} <span className="tr-muted">{fullName(users.get(c.teacher_id ?? ''))}</span>
+                  {c.lesson_id ? ` · ${data.lessons.find((l) => l.id === c.lesson_id)?.name ?? ''}` : ''}{' '}
+                  <span className="tr-muted">{fullName(users.get(c.teacher_id ?? ''))}</span>
                 </li>
               ) : null,
             )}
@@ -183,4 +217,8 @@ export default function MyTraining() {
   );
 }
 
-const JUSTIFICATION_TONE: Record<string, 'ok' | 'warn' | 'danger'> = { pending: 'warn', approved: 'ok', rejected: 'danger' };
+const JUSTIFICATION_TONE: Record<string, 'ok' | 'warn' | 'danger'> = {
+  pending: 'warn',
+  approved: 'ok',
+  rejected: 'danger',
+};

@@ -26,7 +26,9 @@ export default function TrainingOverview() {
             .filter((e) => e.training_id === t.id)
             .map((e) => ({ e, p: enrollmentProgress(data, e) }))
             .sort((a, b) => b.p.percentage - a.p.percentage);
-          const average = students.length ? Math.round(students.reduce((s, x) => s + x.p.percentage, 0) / students.length) : 0;
+          const average = students.length
+            ? Math.round(students.reduce((s, x) => s + x.p.percentage, 0) / students.length)
+            : 0;
           return { t, students, average };
         }),
     [data],

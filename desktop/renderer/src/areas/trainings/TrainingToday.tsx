@@ -1,6 +1,12 @@
 import { humanRefusal } from '../../refusals.ts';
 import type { OutcomeDoc, TrainingClassDoc, TrainingClassStudentDoc } from '@ops/shared';
-import { ATTENDANCE_STATUSES, type AttendanceStatus, attendanceEditRefusal, attendedFlag, signRefusal } from '@ops/shared/rules/trainings/attendance';
+import {
+  ATTENDANCE_STATUSES,
+  type AttendanceStatus,
+  attendanceEditRefusal,
+  attendedFlag,
+  signRefusal,
+} from '@ops/shared/rules/trainings/attendance';
 import { type FormEvent, useState } from 'react';
 import { formatTime, isoDateIn } from '../../format.ts';
 import { fullName, useCompany, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
@@ -10,7 +16,12 @@ import { addDays, type TrainingData, weekOf } from './training-data.ts';
 import './trainings.css';
 import { useTraining, useTrainingSave } from './use-training.ts';
 
-const STATUS_LABELS: Record<AttendanceStatus, string> = { attended: 'Attended', attended_post_class: 'Attended (after class)', absent: 'Absent', absent_justified: 'Absent (justified)' };
+const STATUS_LABELS: Record<AttendanceStatus, string> = {
+  attended: 'Attended',
+  attended_post_class: 'Attended (after class)',
+  absent: 'Absent',
+  absent_justified: 'Absent (justified)',
+};
 
 /**
  * The instructor's "Today" (issue 19 item 9): today's classes they teach (a
@@ -29,7 +40,9 @@ export default function TrainingToday() {
   const today = isoDateIn(now, zone);
   const actor = { id: ws.user.id, role: ws.user.user_group_id };
   // The classes a person may take attendance of (the same rule as the server's, signed or not).
-  const mine = data.classes.filter((c) => attendanceEditRefusal(actor, { teacher_id: c.teacher_id, signed_at: null }) === null);
+  const mine = data.classes.filter(
+    (c) => attendanceEditRefusal(actor, { teacher_id: c.teacher_id, signed_at: null }) === null,
+  );
   const todays = mine.filter((c) => isoDateIn(c.datetime, zone) === today);
   if (!data.ready) return <Busy />;
   return (
@@ -70,9 +83,15 @@ function ClassCard({ data, session: stored }: { data: TrainingData; session: Tra
   const subject = data.subjects.find((s) => s.id === session.subject_id);
   const lesson = data.lessons.find((l) => l.id === session.lesson_id);
   const exam = data.exams.find((x) => x.id === session.exam_id);
-  const mark = (row: TrainingClassStudentDoc, status: AttendanceStatus) => save({ ...row, type: 'class_student', attendance_status: status, attended: attendedFlag(status) });
+  const mark = (row: TrainingClassStudentDoc, status: AttendanceStatus) =>
+    save({ ...row, type: 'class_student', attendance_status: status, attended: attendedFlag(status) });
   return (
-    <article className="tr-card" data-testid="class" data-class={session.id} data-signed-stored={stored.signed_at != null}>
+    <article
+      className="tr-card"
+      data-testid="class"
+      data-class={session.id}
+      data-signed-stored={stored.signed_at != null}
+    >
       <header>
         <h2>
           {formatTime(session.datetime, display)} · {subject?.name ?? 'Class'}
@@ -99,7 +118,15 @@ function ClassCard({ data, session: stored }: { data: TrainingData; session: Tra
                 <td>
                   <fieldset className="tr-choices" aria-label={`Attendance of ${fullName(users.get(r.user_id))}`}>
                     {ATTENDANCE_STATUSES.map((st) => (
-                      <button key={st} type="button" aria-pressed={r.attendance_status === st} disabled={!!locked} title={locked ?? undefined} data-status={st} onClick={() => void mark(r, st)}>
+                      <button
+                        key={st}
+                        type="button"
+                        aria-pressed={r.attendance_status === st}
+                        disabled={!!locked}
+                        title={locked ?? undefined}
+                        data-status={st}
+                        onClick={() => void mark(r, st)}
+                      >
                         {STATUS_LABELS[st]}
                       </button>
                     ))}
@@ -131,7 +158,17 @@ function ClassCard({ data, session: stored }: { data: TrainingData; session: Tra
 }
 
 /** Signing sends the teacher's password to the server: online only, after the marks reached it. */
-function SignClass({ session, online, waiting, onSigned }: { session: TrainingClassDoc; online: boolean; waiting: boolean; onSigned: (signedAt: number) => void }) {
+function SignClass({
+  session,
+  online,
+  waiting,
+  onSigned,
+}: {
+  session: TrainingClassDoc;
+  online: boolean;
+  waiting: boolean;
+  onSigned: (signedAt: number) => void;
+}) {
   const ws = useWorkspace();
   const { display } = useCompany();
   const [open, setOpen] = useState(false);
@@ -151,7 +188,10 @@ function SignClass({ session, online, waiting, onSigned }: { session: TrainingCl
     const password = String(new FormData(form).get('password') ?? '');
     setError(null);
     try {
-      const res = await ws.rest<{ signed_at: number }>('POST', '/trainings/onsite/sign_class.json', { classId: session.id, password });
+      const res = await ws.rest<{ signed_at: number }>('POST', '/trainings/onsite/sign_class.json', {
+        classId: session.id,
+        password,
+      });
       setOpen(false);
       onSigned(res.signed_at);
       // Bring the signed class into the local database now rather than at the next change event.
@@ -161,7 +201,11 @@ function SignClass({ session, online, waiting, onSigned }: { session: TrainingCl
       setError(err instanceof Error ? err.message : String(err));
     }
   };
-  const why = !online ? 'Signing needs a connection (your password is checked by the server).' : waiting ? 'Waiting for the attendance to reach the server…' : null;
+  const why = !online
+    ? 'Signing needs a connection (your password is checked by the server).'
+    : waiting
+      ? 'Waiting for the attendance to reach the server…'
+      : null;
   return (
     <div className="tr-sign">
       {!open && (
@@ -214,7 +258,12 @@ function WeekCalendar({ data, classes, today }: { data: TrainingData; classes: T
           <tr>
             {days.map((d) => (
               <th key={d} className={d === today ? 'tr-today' : undefined}>
-                {new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })}
+                {new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', {
+                  weekday: 'short',
+                  day: 'numeric',
+                  month: 'short',
+                  timeZone: 'UTC',
+                })}
               </th>
             ))}
           </tr>
@@ -226,10 +275,19 @@ function WeekCalendar({ data, classes, today }: { data: TrainingData; classes: T
                 {classes
                   .filter((c) => isoDateIn(c.datetime, zone) === d)
                   .map((c) => (
-                    <div key={c.id} className="tr-event" style={{ borderColor: data.trainings.find((t) => t.id === c.training_id)?.color ?? undefined }}>
-                      <strong>{formatTime(c.datetime, display)}</strong> {data.subjects.find((s) => s.id === c.subject_id)?.name}
+                    <div
+                      key={c.id}
+                      className="tr-event"
+                      style={{ borderColor: data.trainings.find((t) => t.id === c.training_id)?.color ?? undefined }}
+                    >
+                      <strong>{formatTime(c.datetime, display)}</strong>{' '}
+                      {data.subjects.find((s) => s.id === c.subject_id)?.name}
                       <br />
-                      <span className="tr-muted">{data.lessons.find((l) => l.id === c.lesson_id)?.name ?? data.exams.find((x) => x.id === c.exam_id)?.name ?? ''}</span>
+                      <span className="tr-muted">
+                        {data.lessons.find((l) => l.id === c.lesson_id)?.name ??
+                          data.exams.find((x) => x.id === c.exam_id)?.name ??
+                          ''}
+                      </span>
                     </div>
                   ))}
               </td>

@@ -9,7 +9,25 @@ import { hasPilotRecord } from '@ops/shared/rules/users/policy';
  * teach classes) and the training staff's overview.
  */
 export const trainingsScreens: ScreenEntry[] = [
-  { screen: 'my-training', label: 'My training', group: 'Training', visible: hasPilotRecord, component: lazy(() => import('./MyTraining.tsx')) },
-  { screen: 'training-today', label: 'Classes today', group: 'Training', visible: (role) => allows(GATES.instructors, role), component: lazy(() => import('./TrainingToday.tsx')) },
-  { screen: 'training-overview', label: 'Training overview', group: 'Training', visible: (role) => allows(GATES.trainingStaff, role), component: lazy(() => import('./TrainingOverview.tsx')) },
+  {
+    screen: 'my-training',
+    label: 'My training',
+    group: 'Training',
+    visible: hasPilotRecord,
+    component: lazy(() => import('./MyTraining.tsx')),
+  },
+  {
+    screen: 'training-today',
+    label: 'Classes today',
+    group: 'Training',
+    visible: (role) => allows(GATES.instructors, role),
+    component: lazy(() => import('./TrainingToday.tsx')),
+  },
+  {
+    screen: 'training-overview',
+    label: 'Training overview',
+    group: 'Training',
+    visible: (role) => allows(GATES.trainingStaff, role),
+    component: lazy(() => import('./TrainingOverview.tsx')),
+  },
 ];

@@ -18,7 +18,13 @@ import {
   type TrainingProgressDoc,
   type TrainingSubjectDoc,
 } from '@ops/shared';
-import { type ExamNode, indexProgress, type LessonNode, type TheoryProgress, theoryProgress } from '@ops/shared/rules/trainings/progress';
+import {
+  type ExamNode,
+  indexProgress,
+  type LessonNode,
+  type TheoryProgress,
+  theoryProgress,
+} from '@ops/shared/rules/trainings/progress';
 
 export interface TrainingData {
   trainings: TrainingCourseDoc[];
@@ -60,29 +66,60 @@ export function groupTraining(docs: readonly Stored[]): TrainingData {
 
 /** The lesson and exam nodes of a training, keyed to their activities, as the progress rules take them. */
 export function nodesOf(data: TrainingData, trainingId: string): { lessons: LessonNode[]; exams: ExamNode[] } {
-  const activityOf = new Map(data.activities.filter((a) => a.training_id === trainingId).map((a) => [a.entity_id, a.id]));
+  const activityOf = new Map(
+    data.activities.filter((a) => a.training_id === trainingId).map((a) => [a.entity_id, a.id]),
+  );
   return {
-    lessons: data.lessons.filter((l) => l.training_id === trainingId).map((l) => ({ id: l.id, activityId: activityOf.get(l.id) ?? null, mandatory: l.mandatory })),
+    lessons: data.lessons
+      .filter((l) => l.training_id === trainingId)
+      .map((l) => ({ id: l.id, activityId: activityOf.get(l.id) ?? null, mandatory: l.mandatory })),
     exams: data.exams
       .filter((x) => x.training_id === trainingId)
-      .map((x) => ({ id: x.id, activityId: activityOf.get(x.id) ?? null, type: x.exam_type === 'ONLINE' ? 'ONLINE' : 'ONSITE', lessonId: x.lesson_id, mandatory: x.mandatory })),
+      .map((x) => ({
+        id: x.id,
+        activityId: activityOf.get(x.id) ?? null,
+        type: x.exam_type === 'ONLINE' ? 'ONLINE' : 'ONSITE',
+        lessonId: x.lesson_id,
+        mandatory: x.mandatory,
+      })),
   };
 }
 
 /** Theory progress of one enrollment from the local rows. */
-export function enrollmentProgress(data: TrainingData, enrollment: Pick<TrainingEnrollmentDoc, 'id' | 'training_id'>): TheoryProgress {
+export function enrollmentProgress(
+  data: TrainingData,
+  enrollment: Pick<TrainingEnrollmentDoc, 'id' | 'training_id'>,
+): TheoryProgress {
   const { lessons, exams } = nodesOf(data, enrollment.training_id);
   const idx = indexProgress(
-    data.progress.filter((p) => p.enrollment_id === enrollment.id).map((p) => ({ activityId: p.activity_id, value: p.value, resetAt: null })),
-    data.attempts.filter((a) => a.enrollment_id === enrollment.id).map((a) => ({ examId: a.exam_id, start: a.start, passed: a.passed, finished: a.finished_at !== null })),
+    data.progress
+      .filter((p) => p.enrollment_id === enrollment.id)
+      .map((p) => ({ activityId: p.activity_id, value: p.value, resetAt: null })),
+    data.attempts
+      .filter((a) => a.enrollment_id === enrollment.id)
+      .map((a) => ({ examId: a.exam_id, start: a.start, passed: a.passed, finished: a.finished_at !== null })),
   );
   return theoryProgress(lessons, exams, idx);
 }
 
 /** A new progress row completing a lesson, or the existing one set to 1 (the server re-decides on push). */
-export function completion(data: TrainingData, enrollmentId: string, activityId: string, userId: string, newId: string, now: number): TrainingProgressDoc & { type: string } {
+export function completion(
+  data: TrainingData,
+  enrollmentId: string,
+  activityId: string,
+  userId: string,
+  newId: string,
+  now: number,
+): TrainingProgressDoc & { type: string } {
   const found = data.progress.find((p) => p.enrollment_id === enrollmentId && p.activity_id === activityId);
-  const base = found ?? { id: newId, enrollment_id: enrollmentId, activity_id: activityId, user_id: userId, value: 0, modified: now };
+  const base = found ?? {
+    id: newId,
+    enrollment_id: enrollmentId,
+    activity_id: activityId,
+    user_id: userId,
+    value: 0,
+    modified: now,
+  };
   return { ...base, value: 1, type: TRAINING_RECORDS.progress };
 }
 

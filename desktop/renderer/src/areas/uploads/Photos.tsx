@@ -15,7 +15,10 @@ export function Photos({ model, foreignKey, canAdd }: { model: string; foreignKe
   const online = useSyncState().online;
   const docs = useAttachments(model, foreignKey);
   const queued = useQueuedFiles();
-  const waiting = useMemo(() => queued.filter((f) => f.model === model && f.foreignKey === foreignKey), [queued, model, foreignKey]);
+  const waiting = useMemo(
+    () => queued.filter((f) => f.model === model && f.foreignKey === foreignKey),
+    [queued, model, foreignKey],
+  );
   // A file just completed may already be on the server while the queue drops it: show it once.
   const uploadedIds = new Set(waiting.map((f) => f.uploadId).filter(Boolean));
   const stored = docs.filter((d) => !uploadedIds.has(d.id));
@@ -31,7 +34,14 @@ export function Photos({ model, foreignKey, canAdd }: { model: string; foreignKe
     for (const file of files) {
       try {
         const bytes = new Uint8Array(await file.arrayBuffer());
-        await queue.enqueue({ filename: file.name || 'photo.jpg', mime: file.type || 'application/octet-stream', bytes, model, foreignKey, thumbnail: await thumbnailOf(file) });
+        await queue.enqueue({
+          filename: file.name || 'photo.jpg',
+          mime: file.type || 'application/octet-stream',
+          bytes,
+          model,
+          foreignKey,
+          thumbnail: await thumbnailOf(file),
+        });
       } catch (err) {
         setError((err as Error).message);
       }
@@ -67,13 +77,23 @@ export function Photos({ model, foreignKey, canAdd }: { model: string; foreignKe
   );
 }
 
-const sizeText = (n: number | null) => (n === null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
+const sizeText = (n: number | null) =>
+  n === null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 function StoredFile({ doc, thumb }: { doc: UploadDoc; thumb: string | null }) {
   const dims = doc.width && doc.height ? ` · ${doc.width}×${doc.height}` : '';
   return (
-    <li className="photo" data-upload-id={doc.id} data-state="uploaded" title={`${doc.filename} · ${sizeText(doc.size)}${dims}`}>
-      {thumb ? <img src={thumb} alt={doc.filename} loading="lazy" /> : <span className="photo-placeholder">{doc.file_type === 'photo' ? 'Photo' : doc.file_type}</span>}
+    <li
+      className="photo"
+      data-upload-id={doc.id}
+      data-state="uploaded"
+      title={`${doc.filename} · ${sizeText(doc.size)}${dims}`}
+    >
+      {thumb ? (
+        <img src={thumb} alt={doc.filename} loading="lazy" />
+      ) : (
+        <span className="photo-placeholder">{doc.file_type === 'photo' ? 'Photo' : doc.file_type}</span>
+      )}
       <span className="photo-name">{doc.filename}</span>
     </li>
   );
@@ -82,8 +102,17 @@ function StoredFile({ doc, thumb }: { doc: UploadDoc; thumb: string | null }) {
 function WaitingFile({ file }: { file: QueuedFile }) {
   const failed = file.state === 'failed';
   return (
-    <li className={`photo ${failed ? 'is-failed' : 'is-waiting'}`} data-queued-id={file.id} data-state={file.state} title={file.error ?? 'Saved on this device; uploads when the server can be reached'}>
-      {file.thumbnail ? <img src={file.thumbnail} alt={file.filename} /> : <span className="photo-placeholder">{file.filename}</span>}
+    <li
+      className={`photo ${failed ? 'is-failed' : 'is-waiting'}`}
+      data-queued-id={file.id}
+      data-state={file.state}
+      title={file.error ?? 'Saved on this device; uploads when the server can be reached'}
+    >
+      {file.thumbnail ? (
+        <img src={file.thumbnail} alt={file.filename} />
+      ) : (
+        <span className="photo-placeholder">{file.filename}</span>
+      )}
       <span className="photo-name">{failed ? `Refused: ${file.error ?? ''}` : 'Waiting to upload'}</span>
     </li>
   );

@@ -103,7 +103,13 @@ export function usePendingFileCount(): number {
 export function useAttachments(model: string, foreignKey: string): UploadDoc[] {
   const query = useMemo((): MangoQuery<OpsDoc> => ({ selector: { type: FILES_TYPES.upload, model } }), [model]);
   const { docs } = useDocs<UploadDoc>('files', query);
-  return useMemo(() => docs.filter((d) => d.foreign_key === foreignKey && d.active).sort((a, b) => a.created - b.created || a.id.localeCompare(b.id)), [docs, foreignKey]);
+  return useMemo(
+    () =>
+      docs
+        .filter((d) => d.foreign_key === foreignKey && d.active)
+        .sort((a, b) => a.created - b.created || a.id.localeCompare(b.id)),
+    [docs, foreignKey],
+  );
 }
 
 interface ThumbCache {
@@ -119,7 +125,12 @@ const THUMB_KEEP_MS = 50 * 60_000;
  * `thumb_url`s an `<img>` loads without the Authorization header. Asked only
  * online and only when a photo with a thumbnail has none cached.
  */
-export function useServerThumbnails(model: string, foreignKey: string, docs: readonly UploadDoc[], online: boolean): ReadonlyMap<string, string> {
+export function useServerThumbnails(
+  model: string,
+  foreignKey: string,
+  docs: readonly UploadDoc[],
+  online: boolean,
+): ReadonlyMap<string, string> {
   const ws = useWorkspace();
   const [version, setVersion] = useState(0);
   const wanted = docs.filter((d) => d.has_thumb).map((d) => d.id);
@@ -129,9 +140,13 @@ export function useServerThumbnails(model: string, foreignKey: string, docs: rea
     const now = Date.now();
     if (!online || ids.every((id) => (thumbs.get(id)?.until ?? 0) > now)) return;
     let live = true;
-    ws.rest<{ uploads: Array<{ id: string; thumb_url?: string | null }> }>('GET', `/uploads/index/${encodeURIComponent(model)}/${encodeURIComponent(foreignKey)}.json?limit=1000`)
+    ws.rest<{ uploads: Array<{ id: string; thumb_url?: string | null }> }>(
+      'GET',
+      `/uploads/index/${encodeURIComponent(model)}/${encodeURIComponent(foreignKey)}.json?limit=1000`,
+    )
       .then((r) => {
-        for (const u of r.uploads) if (u.thumb_url) thumbs.set(u.id, { url: u.thumb_url, until: Date.now() + THUMB_KEEP_MS });
+        for (const u of r.uploads)
+          if (u.thumb_url) thumbs.set(u.id, { url: u.thumb_url, until: Date.now() + THUMB_KEEP_MS });
         if (live) setVersion((v) => v + 1);
       })
       .catch(() => undefined);

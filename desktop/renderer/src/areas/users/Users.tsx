@@ -3,21 +3,55 @@ import { userForm } from '@ops/shared/forms/office';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import { assignableRoles, isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
-import { Busy, Check, check, errorOf, FormField, goTo, Outcome, Pager, ScreenHead, todayIn, useAction, useApi, useLoad, usePages } from '../office-kit.tsx';
+import {
+  Busy,
+  Check,
+  check,
+  errorOf,
+  FormField,
+  goTo,
+  Outcome,
+  Pager,
+  ScreenHead,
+  todayIn,
+  useAction,
+  useApi,
+  useLoad,
+  usePages,
+} from '../office-kit.tsx';
 
 interface UserRow {
-  User: { id: string; active: boolean; email_status: string; pilot: boolean; two_factor: string; email: string | null; user_group_id: number; expiration: string | null };
+  User: {
+    id: string;
+    active: boolean;
+    email_status: string;
+    pilot: boolean;
+    two_factor: string;
+    email: string | null;
+    user_group_id: number;
+    expiration: string | null;
+  };
   UserDetail: { name: string; surname: string };
   UserGroup: { name: string };
 }
 
 interface Draft {
   id?: string;
-  User: { email: string; user_group_id: number; active: boolean; pilot: boolean; expiration: string; send_email: boolean };
+  User: {
+    email: string;
+    user_group_id: number;
+    active: boolean;
+    pilot: boolean;
+    expiration: string;
+    send_email: boolean;
+  };
   UserDetail: { name: string; surname: string };
 }
 
-const EMPTY: Draft = { User: { email: '', user_group_id: ROLES.PILOT, active: true, pilot: true, expiration: '', send_email: true }, UserDetail: { name: '', surname: '' } };
+const EMPTY: Draft = {
+  User: { email: '', user_group_id: ROLES.PILOT, active: true, pilot: true, expiration: '', send_email: true },
+  UserDetail: { name: '', surname: '' },
+};
 
 /** Roles a user administrator may hand out: their own level and below (the server checks again). */
 export default function Users() {
@@ -33,16 +67,30 @@ export default function Users() {
     const q = search.trim().toLowerCase();
     const all = users.data ?? [];
     if (!q) return all;
-    return all.filter((u) => `${u.UserDetail.name} ${u.UserDetail.surname} ${u.User.email ?? ''} ${u.UserGroup.name}`.toLowerCase().includes(q));
+    return all.filter((u) =>
+      `${u.UserDetail.name} ${u.UserDetail.surname} ${u.User.email ?? ''} ${u.UserGroup.name}`
+        .toLowerCase()
+        .includes(q),
+    );
   }, [users.data, search]);
   const pages = usePages(filtered, 20);
 
   const startEdit = async (id: string) => {
     await act.run(async () => {
-      const u = await ws.rest<UserRow & { User: { expiration: string | null } }>('GET', `/manager/users/view/${id}.json`);
+      const u = await ws.rest<UserRow & { User: { expiration: string | null } }>(
+        'GET',
+        `/manager/users/view/${id}.json`,
+      );
       setEditing({
         id,
-        User: { email: u.User.email ?? '', user_group_id: u.User.user_group_id, active: u.User.active, pilot: u.User.pilot, expiration: u.User.expiration ?? '', send_email: false },
+        User: {
+          email: u.User.email ?? '',
+          user_group_id: u.User.user_group_id,
+          active: u.User.active,
+          pilot: u.User.pilot,
+          expiration: u.User.expiration ?? '',
+          send_email: false,
+        },
         UserDetail: { name: u.UserDetail.name, surname: u.UserDetail.surname },
       });
     });
@@ -56,7 +104,12 @@ export default function Users() {
     });
 
   const remove = (u: UserRow) => {
-    if (!window.confirm(`Delete ${u.UserDetail.name} ${u.UserDetail.surname}? Their flights and records stay; the login of this company is removed.`)) return;
+    if (
+      !window.confirm(
+        `Delete ${u.UserDetail.name} ${u.UserDetail.surname}? Their flights and records stay; the login of this company is removed.`,
+      )
+    )
+      return;
     void act.run(async () => {
       await post(`/manager/users/delete/${u.User.id}.json`, { confirm: true });
       users.reload();
@@ -69,10 +122,16 @@ export default function Users() {
       <ScreenHead title="Users">
         <label className="inline-label">
           <span className="sr-only">Search users</span>
-          <input type="search" className="search" placeholder="Search name, email or role" value={search} onChange={(e) => {
+          <input
+            type="search"
+            className="search"
+            placeholder="Search name, email or role"
+            value={search}
+            onChange={(e) => {
               setSearch(e.target.value);
               pages.setPage(1);
-            }} />
+            }}
+          />
         </label>
         {canWrite && !editing && (
           <button type="button" onClick={() => setEditing(EMPTY)}>
@@ -93,7 +152,11 @@ export default function Users() {
       )}
       <Outcome error={act.error} done={act.done} />
       {!users.data ? (
-        users.error ? <Outcome error={users.error} /> : <Busy />
+        users.error ? (
+          <Outcome error={users.error} />
+        ) : (
+          <Busy />
+        )
       ) : (
         <>
           <table className="data-table">
@@ -112,31 +175,59 @@ export default function Users() {
             </thead>
             <tbody>
               {pages.rows.map((u) => (
-                <tr key={u.User.id} data-user={u.User.email ?? u.User.id} className={u.User.active ? undefined : 'inactive'}>
+                <tr
+                  key={u.User.id}
+                  data-user={u.User.email ?? u.User.id}
+                  className={u.User.active ? undefined : 'inactive'}
+                >
                   <td>
                     <a href={`#pilot/${u.User.id}`}>
                       {u.UserDetail.name} {u.UserDetail.surname}
                     </a>
                   </td>
                   <td>
-                    {u.User.email ?? <span className="muted">none</span>} {u.User.email && u.User.email_status !== 'confirmed' && <span className="badge badge-warn">{u.User.email_status}</span>}
+                    {u.User.email ?? <span className="muted">none</span>}{' '}
+                    {u.User.email && u.User.email_status !== 'confirmed' && (
+                      <span className="badge badge-warn">{u.User.email_status}</span>
+                    )}
                   </td>
                   <td>{u.UserGroup.name}</td>
-                  <td>{u.User.active ? <span className="badge badge-ok">active</span> : <span className="badge badge-neutral">inactive</span>}</td>
+                  <td>
+                    {u.User.active ? (
+                      <span className="badge badge-ok">active</span>
+                    ) : (
+                      <span className="badge badge-neutral">inactive</span>
+                    )}
+                  </td>
                   <td>{u.User.two_factor}</td>
                   <td>
                     {canWrite && (
                       <span className="row-actions">
-                        <button type="button" className="link small" onClick={() => startEdit(u.User.id)} aria-label={`Edit ${u.UserDetail.name} ${u.UserDetail.surname}`}>
+                        <button
+                          type="button"
+                          className="link small"
+                          onClick={() => startEdit(u.User.id)}
+                          aria-label={`Edit ${u.UserDetail.name} ${u.UserDetail.surname}`}
+                        >
                           Edit
                         </button>
                         {u.User.id !== ws.user.id && (
-                          <button type="button" className="link small" onClick={() => setActive(u, !u.User.active)} aria-label={`${u.User.active ? 'Deactivate' : 'Reactivate'} ${u.UserDetail.name} ${u.UserDetail.surname}`}>
+                          <button
+                            type="button"
+                            className="link small"
+                            onClick={() => setActive(u, !u.User.active)}
+                            aria-label={`${u.User.active ? 'Deactivate' : 'Reactivate'} ${u.UserDetail.name} ${u.UserDetail.surname}`}
+                          >
                             {u.User.active ? 'Deactivate' : 'Reactivate'}
                           </button>
                         )}
                         {u.User.id !== ws.user.id && (
-                          <button type="button" className="link small danger" onClick={() => remove(u)} aria-label={`Delete ${u.UserDetail.name} ${u.UserDetail.surname}`}>
+                          <button
+                            type="button"
+                            className="link small danger"
+                            onClick={() => remove(u)}
+                            aria-label={`Delete ${u.UserDetail.name} ${u.UserDetail.surname}`}
+                          >
                             Delete
                           </button>
                         )}
@@ -170,8 +261,14 @@ function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; 
     const r = check(userForm(todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone)), d);
     if (!r.ok) return act.invalid(r.errors);
     await act.run(async () => {
-      const body = { User: { ...d.User, ...(d.id ? { id: d.id } : {}), ...(auditor ? { pilot: false } : {}) }, UserDetail: d.UserDetail };
-      const res = await post<{ message?: string }>(d.id ? '/manager/users/edit.json' : '/manager/users/create.json', body);
+      const body = {
+        User: { ...d.User, ...(d.id ? { id: d.id } : {}), ...(auditor ? { pilot: false } : {}) },
+        UserDetail: d.UserDetail,
+      };
+      const res = await post<{ message?: string }>(
+        d.id ? '/manager/users/edit.json' : '/manager/users/create.json',
+        body,
+      );
       onSaved(res.message ?? 'Saved');
     });
   };
@@ -181,17 +278,39 @@ function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; 
       <h2>{d.id ? `Edit ${draft.UserDetail.name} ${draft.UserDetail.surname}` : 'New user'}</h2>
       <div className="grid">
         <FormField label="Name" error={e('UserDetail.name')}>
-          {(p) => <input {...p} name="name" value={d.UserDetail.name} onChange={(v) => setDetail({ name: v.target.value })} />}
+          {(p) => (
+            <input {...p} name="name" value={d.UserDetail.name} onChange={(v) => setDetail({ name: v.target.value })} />
+          )}
         </FormField>
         <FormField label="Surname" error={e('UserDetail.surname')}>
-          {(p) => <input {...p} name="surname" value={d.UserDetail.surname} onChange={(v) => setDetail({ surname: v.target.value })} />}
+          {(p) => (
+            <input
+              {...p}
+              name="surname"
+              value={d.UserDetail.surname}
+              onChange={(v) => setDetail({ surname: v.target.value })}
+            />
+          )}
         </FormField>
         <FormField label="Email" error={e('User.email')}>
-          {(p) => <input {...p} name="email" type="email" value={d.User.email} onChange={(v) => setU({ email: v.target.value })} />}
+          {(p) => (
+            <input
+              {...p}
+              name="email"
+              type="email"
+              value={d.User.email}
+              onChange={(v) => setU({ email: v.target.value })}
+            />
+          )}
         </FormField>
         <FormField label="Role" error={e('User.user_group_id')}>
           {(p) => (
-            <select {...p} name="role" value={d.User.user_group_id} onChange={(v) => setU({ user_group_id: Number(v.target.value) })}>
+            <select
+              {...p}
+              name="role"
+              value={d.User.user_group_id}
+              onChange={(v) => setU({ user_group_id: Number(v.target.value) })}
+            >
               {assignableRoles(ws.user.user_group_id).map((r) => (
                 <option key={r} value={r}>
                   {ROLE_NAMES[r]}
@@ -200,14 +319,38 @@ function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; 
             </select>
           )}
         </FormField>
-        <FormField label={auditor ? 'Account expires (required, at most 90 days)' : 'Account expires'} error={e('User.expiration')}>
-          {(p) => <input {...p} name="expiration" type="date" value={d.User.expiration} onChange={(v) => setU({ expiration: v.target.value })} />}
+        <FormField
+          label={auditor ? 'Account expires (required, at most 90 days)' : 'Account expires'}
+          error={e('User.expiration')}
+        >
+          {(p) => (
+            <input
+              {...p}
+              name="expiration"
+              type="date"
+              value={d.User.expiration}
+              onChange={(v) => setU({ expiration: v.target.value })}
+            />
+          )}
         </FormField>
         <Check label="Active" checked={d.User.active} onChange={(v) => setU({ active: v })} />
-        <Check label="Flies (pilot)" checked={d.User.pilot && !auditor} disabled={auditor} onChange={(v) => setU({ pilot: v })} />
-        <Check label={d.id ? 'Mail them if the email changes' : 'Send a welcome mail'} checked={d.User.send_email} onChange={(v) => setU({ send_email: v })} />
+        <Check
+          label="Flies (pilot)"
+          checked={d.User.pilot && !auditor}
+          disabled={auditor}
+          onChange={(v) => setU({ pilot: v })}
+        />
+        <Check
+          label={d.id ? 'Mail them if the email changes' : 'Send a welcome mail'}
+          checked={d.User.send_email}
+          onChange={(v) => setU({ send_email: v })}
+        />
       </div>
-      {auditor && <p className="muted small">External auditors sign in with an email code and see personal contact data masked.</p>}
+      {auditor && (
+        <p className="muted small">
+          External auditors sign in with an email code and see personal contact data masked.
+        </p>
+      )}
       <div className="actions-row">
         <button type="submit" disabled={act.busy}>
           {act.busy ? 'Saving…' : d.id ? 'Save user' : 'Create user'}

@@ -49,12 +49,19 @@ async function ownPeople(ctx: AppContext, actor: Actor): Promise<string[]> {
  * students gets their own alerts.
  */
 export async function companyAlerts(ctx: AppContext, actor: Actor, q: AlertQuery): Promise<Alert[]> {
-  if (q.from != null && q.to != null && q.from > q.to) throw badRequest('`from` must not be after `to`', { errors: { from: ['Must not be after `to`'] } });
+  if (q.from != null && q.to != null && q.from > q.to)
+    throw badRequest('`from` must not be after `to`', { errors: { from: ['Must not be after `to`'] } });
   const manager = maySeeAllAlerts(actor);
   let userIds: string[] | null;
   if (manager) {
     if (q.user_id) {
-      const user = await ctx.db.selectFrom('users').select('id').where('company_id', '=', actor.companyId).where('id', '=', q.user_id).where('deleted', '=', 0).executeTakeFirst();
+      const user = await ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('company_id', '=', actor.companyId)
+        .where('id', '=', q.user_id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst();
       if (!user) throw notFound('User not found');
       userIds = [user.id];
     } else userIds = null;

@@ -8,10 +8,28 @@ import type { AlertSource } from './sources.alerts.ts';
  */
 export const aircraftAlertSource: AlertSource = {
   type: 'Aircraft',
-  collect: (db, scope) => (scope.userIds !== null ? Promise.resolve([]) : aircraftAlerts(db, { companyId: scope.companyId, timeZone: scope.timeZone, now: scope.now, from: scope.from, to: scope.to })),
+  collect: (db, scope) =>
+    scope.userIds !== null
+      ? Promise.resolve([])
+      : aircraftAlerts(db, {
+          companyId: scope.companyId,
+          timeZone: scope.timeZone,
+          now: scope.now,
+          from: scope.from,
+          to: scope.to,
+        }),
 };
 
 export const maintenanceAlertSource: AlertSource = {
   type: 'Maintenance',
-  collect: (db, scope) => (scope.userIds !== null ? Promise.resolve([]) : maintenanceAlerts(db, { companyId: scope.companyId, timeZone: scope.timeZone, now: scope.now, from: scope.from, to: scope.to })),
+  collect: (db, scope) =>
+    scope.userIds !== null
+      ? Promise.resolve([])
+      : maintenanceAlerts(db, {
+          companyId: scope.companyId,
+          timeZone: scope.timeZone,
+          now: scope.now,
+          from: scope.from,
+          to: scope.to,
+        }),
 };

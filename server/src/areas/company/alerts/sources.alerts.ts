@@ -3,7 +3,14 @@ import { DateTime } from 'luxon';
 import type { DB } from '../../../db/schema.ts';
 
 /** Alert types of Part A 2.4, one source each. */
-export const ALERT_TYPES = ['UserCertificate', 'Aircraft', 'Maintenance', 'AircraftUpload', 'Document', 'duty'] as const;
+export const ALERT_TYPES = [
+  'UserCertificate',
+  'Aircraft',
+  'Maintenance',
+  'AircraftUpload',
+  'Document',
+  'duty',
+] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 export type AlertClass = 'text-danger' | 'text-warning' | 'text-muted';
@@ -71,7 +78,8 @@ export function urgencyClass(date: number, now: number, timeZone: string): Alert
 }
 
 /** A calendar date (`YYYY-MM-DD`, valid through that day) lapses at the next midnight of the company zone. */
-export const lapseOf = (date: string, timeZone: string): number => DateTime.fromISO(date, { zone: timeZone }).plus({ days: 1 }).startOf('day').toUnixInteger();
+export const lapseOf = (date: string, timeZone: string): number =>
+  DateTime.fromISO(date, { zone: timeZone }).plus({ days: 1 }).startOf('day').toUnixInteger();
 
 /** The calendar dates whose lapse instant falls inside [from, to]. */
 export function dateBounds(from: number, to: number, timeZone: string): { first: string; last: string } {

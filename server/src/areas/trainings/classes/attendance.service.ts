@@ -1,4 +1,10 @@
-import { type AttendanceStatus, attendanceEditRefusal, attendedFlag, signRefusal, unsignRefusal } from '@ops/shared/rules/trainings/attendance';
+import {
+  type AttendanceStatus,
+  attendanceEditRefusal,
+  attendedFlag,
+  signRefusal,
+  unsignRefusal,
+} from '@ops/shared/rules/trainings/attendance';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../../context.ts';
 import type { Actor } from '../../../http/actor.ts';
@@ -29,7 +35,10 @@ export interface StoreInput {
 
 /** POST /trainings/onsite/store_attendance.json: statuses of listed students; others unchanged. */
 /** The two columns one attendance decision writes (the legacy `attended` flag follows the status). Store and sync use it. */
-export const attendanceColumns = (status: AttendanceStatus | null) => ({ attendance_status: status, attended: attendedFlag(status) ? 1 : 0 });
+export const attendanceColumns = (status: AttendanceStatus | null) => ({
+  attendance_status: status,
+  attended: attendedFlag(status) ? 1 : 0,
+});
 
 export async function storeAttendance(ctx: AppContext, actor: Actor, input: StoreInput) {
   const c = await requireClass(ctx.db, actor.companyId, input.classId);
@@ -48,7 +57,8 @@ export async function storeAttendance(ctx: AppContext, actor: Actor, input: Stor
     .execute();
   const onClass = new Map(rows.map((r) => [r.user_id, r.id]));
   const strangers = [...wanted.keys()].filter((u) => !onClass.has(u));
-  if (strangers.length) throw validationFailed({ students: [`Not students of this class: ${strangers.slice(0, 10).join(', ')}`] });
+  if (strangers.length)
+    throw validationFailed({ students: [`Not students of this class: ${strangers.slice(0, 10).join(', ')}`] });
   await ctx.tx(async (uow) => {
     const st = await stamp(uow, actor.companyId, 'training_session_students');
     for (const [userId, status] of wanted) {
@@ -59,7 +69,10 @@ export async function storeAttendance(ctx: AppContext, actor: Actor, input: Stor
         .execute();
     }
   });
-  return { result: true as const, Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null) };
+  return {
+    result: true as const,
+    Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null),
+  };
 }
 
 /**
@@ -70,14 +83,20 @@ export async function storeAttendance(ctx: AppContext, actor: Actor, input: Stor
  * goes once to each absent student, the attendance-signed notification once to
  * each student with a decided status.
  */
-export async function signClass(ctx: AppContext, actor: Actor, input: { classId: string; password: string }, ip: string | null) {
+export async function signClass(
+  ctx: AppContext,
+  actor: Actor,
+  input: { classId: string; password: string },
+  ip: string | null,
+) {
   const c = await requireClass(ctx.db, actor.companyId, input.classId);
   const refusal = signRefusal({ id: actor.userId, role: actor.role }, c);
   if (refusal) {
     if (c.teacher_id !== actor.userId) throw forbidden(refusal);
     throw badRequest(refusal, { code: 'CLASS_SIGNED' });
   }
-  if (!(await verifyOwnPassword(ctx, actor, input.password, ip))) throw badRequest('Wrong password', { code: 'WRONG_PASSWORD', errors: { password: ['Wrong password'] } });
+  if (!(await verifyOwnPassword(ctx, actor, input.password, ip)))
+    throw badRequest('Wrong password', { code: 'WRONG_PASSWORD', errors: { password: ['Wrong password'] } });
   const now = nowSeconds();
   const { missed, signedOk } = await ctx.tx(async (uow) => {
     const st = await stamp(uow, actor.companyId, 'training_sessions');
@@ -100,7 +119,12 @@ export async function signClass(ctx: AppContext, actor: Actor, input: { classId:
     const missedUsers: string[] = [];
     for (const s of students) {
       if (s.attendance_status === 'absent' && s.missed_email_sent_at === null) {
-        const claimed = await uow.trx.updateTable('training_session_students').set({ missed_email_sent_at: now, ...sst }).where('id', '=', s.id).where('missed_email_sent_at', 'is', null).executeTakeFirst();
+        const claimed = await uow.trx
+          .updateTable('training_session_students')
+          .set({ missed_email_sent_at: now, ...sst })
+          .where('id', '=', s.id)
+          .where('missed_email_sent_at', 'is', null)
+          .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) === 1) missedUsers.push(s.user_id);
       }
       if (s.attendance_status !== null && s.attendance_notified_at === null) {
@@ -125,7 +149,12 @@ export async function signClass(ctx: AppContext, actor: Actor, input: { classId:
   });
   if (!signedOk) throw badRequest('The attendance of this class is already signed.', { code: 'CLASS_SIGNED' });
   if (missed.length) await sendMissedMails(ctx, actor, c.id, missed);
-  return { result: true as const, signed_at: now, missed_mails: missed.length, Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null) };
+  return {
+    result: true as const,
+    signed_at: now,
+    missed_mails: missed.length,
+    Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null),
+  };
 }
 
 async function sendMissedMails(ctx: AppContext, actor: Actor, classId: string, userIds: string[]) {
@@ -134,7 +163,12 @@ async function sendMissedMails(ctx: AppContext, actor: Actor, classId: string, u
   const tz = actor.company.timezone || 'UTC';
   const fmt = (t: number) => DateTime.fromSeconds(t, { zone: tz }).toFormat('yyyy-LL-dd HH:mm ZZZZ');
   for (const part of chunks(userIds)) {
-    const users = await ctx.db.selectFrom('users').select(['email', 'name']).where('company_id', '=', actor.companyId).where('id', 'in', part).execute();
+    const users = await ctx.db
+      .selectFrom('users')
+      .select(['email', 'name'])
+      .where('company_id', '=', actor.companyId)
+      .where('id', 'in', part)
+      .execute();
     for (const u of users) {
       if (!u.email) continue;
       await ctx.mailer.send({
@@ -171,5 +205,8 @@ export async function unsignClass(ctx: AppContext, actor: Actor, classId: string
       .where('company_id', '=', actor.companyId)
       .execute();
   });
-  return { result: true as const, Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null) };
+  return {
+    result: true as const,
+    Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null),
+  };
 }

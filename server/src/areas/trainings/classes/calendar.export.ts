@@ -44,7 +44,9 @@ async function classesFor(db: Db, who: Who, from: number, to: number, trainingId
     .leftJoin('training_lessons as l', 'l.id', 'c.lesson_id')
     .leftJoin('training_exams as x', 'x.id', 'c.exam_id')
     .leftJoin('training_locations as loc', 'loc.id', 'c.location_id')
-    .leftJoin('training_session_students as me', (j) => j.onRef('me.session_id', '=', 'c.id').on('me.user_id', '=', who.userId).on('me.deleted', '=', 0))
+    .leftJoin('training_session_students as me', (j) =>
+      j.onRef('me.session_id', '=', 'c.id').on('me.user_id', '=', who.userId).on('me.deleted', '=', 0),
+    )
     .select([
       'c.id',
       'c.datetime',
@@ -69,15 +71,21 @@ async function classesFor(db: Db, who: Who, from: number, to: number, trainingId
     .where('c.datetime', '>=', from)
     .where('c.datetime', '<', to);
   if (trainingId) q = q.where('c.training_id', '=', trainingId);
-  if (!mayReadStudentWork(who)) q = q.where((eb) => eb.or([eb('c.teacher_id', '=', who.userId), eb('me.id', 'is not', null)]));
+  if (!mayReadStudentWork(who))
+    q = q.where((eb) => eb.or([eb('c.teacher_id', '=', who.userId), eb('me.id', 'is not', null)]));
   return q.orderBy('c.datetime').orderBy('c.id').limit(5000).execute();
 }
 
 type ClassRow = Awaited<ReturnType<typeof classesFor>>[number];
-const titleOf = (r: ClassRow) => [r.subject_name, r.lesson_name ?? r.exam_name].filter(Boolean).join(' · ') || r.training_name;
+const titleOf = (r: ClassRow) =>
+  [r.subject_name, r.lesson_name ?? r.exam_name].filter(Boolean).join(' · ') || r.training_name;
 
 /** GET /trainings/trainings/calendar.json. */
-export async function calendar(ctx: AppContext, actor: Actor, query: { start: string; end: string; timeZone: string; training?: string }) {
+export async function calendar(
+  ctx: AppContext,
+  actor: Actor,
+  query: { start: string; end: string; timeZone: string; training?: string },
+) {
   const from = calendarBound(query.start, query.timeZone);
   const to = calendarBound(query.end, query.timeZone);
   const errors: Record<string, string[]> = {};
@@ -86,8 +94,15 @@ export async function calendar(ctx: AppContext, actor: Actor, query: { start: st
   if (from !== null && to !== null && to <= from) errors.end = ['end must be after start'];
   if (from !== null && to !== null && to - from > MAX_RANGE) errors.end = ['At most 400 days per request'];
   if (Object.keys(errors).length || from === null || to === null) throw validationFailed(errors);
-  const rows = await classesFor(ctx.db, { companyId: actor.companyId, userId: actor.userId, role: actor.role }, from, to, query.training);
-  const iso = (t: number) => DateTime.fromSeconds(t, { zone: query.timeZone }).toISO({ suppressMilliseconds: true }) ?? '';
+  const rows = await classesFor(
+    ctx.db,
+    { companyId: actor.companyId, userId: actor.userId, role: actor.role },
+    from,
+    to,
+    query.training,
+  );
+  const iso = (t: number) =>
+    DateTime.fromSeconds(t, { zone: query.timeZone }).toISO({ suppressMilliseconds: true }) ?? '';
   return {
     timeZone: query.timeZone,
     events: rows.map((r) => ({
@@ -113,7 +128,12 @@ const feedPath = (token: string) => `/api/v1/trainings/calendar/ics/${token}.ics
 
 /** GET /trainings/calendar/feed.json: whether the caller has a feed URL (the URL itself is shown only when made). */
 export async function feedState(ctx: AppContext, actor: Actor) {
-  const f = await ctx.db.selectFrom('training_calendar_feeds').select('created').where('company_id', '=', actor.companyId).where('user_id', '=', actor.userId).executeTakeFirst();
+  const f = await ctx.db
+    .selectFrom('training_calendar_feeds')
+    .select('created')
+    .where('company_id', '=', actor.companyId)
+    .where('user_id', '=', actor.userId)
+    .executeTakeFirst();
   return { active: !!f, created: f ? num(f.created) : null };
 }
 
@@ -121,8 +141,15 @@ export async function feedState(ctx: AppContext, actor: Actor) {
 export async function createFeed(ctx: AppContext, actor: Actor, req: Request) {
   const token = `trn_${randomBytes(24).toString('base64url')}`;
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('training_calendar_feeds').where('company_id', '=', actor.companyId).where('user_id', '=', actor.userId).execute();
-    await trx.insertInto('training_calendar_feeds').values({ token_hash: sha256(token), company_id: actor.companyId, user_id: actor.userId, created: nowSeconds() }).execute();
+    await trx
+      .deleteFrom('training_calendar_feeds')
+      .where('company_id', '=', actor.companyId)
+      .where('user_id', '=', actor.userId)
+      .execute();
+    await trx
+      .insertInto('training_calendar_feeds')
+      .values({ token_hash: sha256(token), company_id: actor.companyId, user_id: actor.userId, created: nowSeconds() })
+      .execute();
   });
   const path = feedPath(token);
   return { result: true as const, token, path, url: `${req.protocol}://${req.get('host')}${path}` };
@@ -130,7 +157,11 @@ export async function createFeed(ctx: AppContext, actor: Actor, req: Request) {
 
 /** POST /trainings/calendar/feed/revoke.json: the URL answers 404 from then on. */
 export async function revokeFeed(ctx: AppContext, actor: Actor) {
-  const r = await ctx.db.deleteFrom('training_calendar_feeds').where('company_id', '=', actor.companyId).where('user_id', '=', actor.userId).executeTakeFirst();
+  const r = await ctx.db
+    .deleteFrom('training_calendar_feeds')
+    .where('company_id', '=', actor.companyId)
+    .where('user_id', '=', actor.userId)
+    .executeTakeFirst();
   if (Number(r.numDeletedRows) === 0) throw notFound('No calendar feed');
   return { result: true as const };
 }
@@ -139,16 +170,27 @@ export async function revokeFeed(ctx: AppContext, actor: Actor) {
 export async function serveFeed(ctx: AppContext, token: string, res: Response): Promise<undefined> {
   const feed = await ctx.db
     .selectFrom('training_calendar_feeds as f')
-    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 'f.user_id').onRef('u.company_id', '=', 'f.company_id').on('u.deleted', '=', 0))
+    .innerJoin('users as u', (j) =>
+      j.onRef('u.id', '=', 'f.user_id').onRef('u.company_id', '=', 'f.company_id').on('u.deleted', '=', 0),
+    )
     .innerJoin('companies as c', 'c.id', 'f.company_id')
     .select(['f.company_id', 'f.user_id', 'c.name as company', 'c.timezone'])
     .where('f.token_hash', '=', sha256(token))
     .executeTakeFirst();
   if (!feed) throw notFound('Calendar not found');
   const now = nowSeconds();
-  const rows = await classesFor(ctx.db, // A personal feed: the classes the user teaches or attends, whatever their role.
-    { companyId: feed.company_id, userId: feed.user_id, role: Number.MAX_SAFE_INTEGER }, now - FEED_PAST, now + FEED_AHEAD);
-  const cal = ical({ name: `${feed.company} classes`, prodId: { company: 'ops', product: 'trainings' }, timezone: feed.timezone, ttl: 900 });
+  const rows = await classesFor(
+    ctx.db, // A personal feed: the classes the user teaches or attends, whatever their role.
+    { companyId: feed.company_id, userId: feed.user_id, role: Number.MAX_SAFE_INTEGER },
+    now - FEED_PAST,
+    now + FEED_AHEAD,
+  );
+  const cal = ical({
+    name: `${feed.company} classes`,
+    prodId: { company: 'ops', product: 'trainings' },
+    timezone: feed.timezone,
+    ttl: 900,
+  });
   for (const r of rows) {
     cal.createEvent({
       id: `${r.id}@trainings`,
@@ -160,6 +202,10 @@ export async function serveFeed(ctx: AppContext, token: string, res: Response): 
       location: [r.location_name, r.location_address].filter(Boolean).join(', ') || undefined,
     });
   }
-  res.status(200).type('text/calendar; charset=utf-8').set('Cache-Control', 'private, max-age=300').send(cal.toString());
+  res
+    .status(200)
+    .type('text/calendar; charset=utf-8')
+    .set('Cache-Control', 'private, max-age=300')
+    .send(cal.toString());
   return undefined;
 }

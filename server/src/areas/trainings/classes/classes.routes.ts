@@ -45,7 +45,15 @@ import {
   ZUnsign,
 } from './classes.schema.ts';
 import { getEvaluation, saveEvaluation } from './evaluations.service.ts';
-import { gradeClasswork, listClasswork, listJustifications, requestClasswork, reviewJustification, submitClasswork, submitJustification } from './justifications.service.ts';
+import {
+  gradeClasswork,
+  listClasswork,
+  listJustifications,
+  requestClasswork,
+  reviewJustification,
+  submitClasswork,
+  submitJustification,
+} from './justifications.service.ts';
 import { listLocations, saveLocation, viewLocation } from './locations.service.ts';
 import { signMission, unsignedMissions } from '../missions.service.ts';
 import { MEDIA } from '../../../http/responses.ts';
@@ -63,7 +71,8 @@ export const classesRoutes = [
     method: 'GET',
     path: '/trainings/onsite/class/:id.json',
     area,
-    summary: 'A class with its students and attendance (teacher, roles <= 150: every student; an invited student: their own row)',
+    summary:
+      'A class with its students and attendance (teacher, roles <= 150: every student; an invited student: their own row)',
     access: signedIn,
     params: z.object({ id: zId }),
     response: ZClassView,
@@ -73,7 +82,8 @@ export const classesRoutes = [
     method: 'POST',
     path: '/manager/trainings/onsite/class.json',
     area,
-    summary: 'Create or update a class (form or JSON): subject, lesson or exam, start, teacher, location, students comma list, notify, classwork and justification deadlines',
+    summary:
+      'Create or update a class (form or JSON): subject, lesson or exam, start, teacher, location, students comma list, notify, classwork and justification deadlines',
     access: manager,
     body: ZClassBody,
     response: ZClassSaved,
@@ -93,7 +103,8 @@ export const classesRoutes = [
     method: 'POST',
     path: '/trainings/onsite/store_attendance.json',
     area,
-    summary: 'Store attendance: classId and students ([{user_id, attendance_status}] or {user_id: status}); teacher or roles <= 135; unsigned classes only',
+    summary:
+      'Store attendance: classId and students ([{user_id, attendance_status}] or {user_id: status}); teacher or roles <= 135; unsigned classes only',
     access: signedIn,
     body: ZStoreAttendance,
     response: ZClassResult,
@@ -103,7 +114,8 @@ export const classesRoutes = [
     method: 'POST',
     path: '/trainings/onsite/sign_class.json',
     area,
-    summary: 'The teacher signs a class with their password; missed-class mails and attendance notifications go once per student',
+    summary:
+      'The teacher signs a class with their password; missed-class mails and attendance notifications go once per student',
     access: { who: GATES.member, sessionOnly: true },
     body: ZSign,
     response: ZSigned,
@@ -123,7 +135,8 @@ export const classesRoutes = [
     method: 'POST',
     path: '/trainings/onsite/justifications/submit.json',
     area,
-    summary: 'A student justifies their absence from a class (text, optional upload_id) before its justification deadline',
+    summary:
+      'A student justifies their absence from a class (text, optional upload_id) before its justification deadline',
     access: signedIn,
     body: ZJustifySubmit,
     response: ZJustificationSaved,
@@ -133,7 +146,8 @@ export const classesRoutes = [
     method: 'POST',
     path: '/trainings/onsite/justifications/review.json',
     area,
-    summary: 'Approve or reject a pending justification (teacher or roles <= 135); approval turns absent into absent_justified',
+    summary:
+      'Approve or reject a pending justification (teacher or roles <= 135); approval turns absent into absent_justified',
     access: signedIn,
     body: ZJustifyReview,
     response: ZJustificationSaved,
@@ -243,7 +257,8 @@ export const classesRoutes = [
     method: 'GET',
     path: '/trainings/trainings/calendar.json',
     area,
-    summary: 'Classes between start and end (unix, YYYY-MM-DD or ISO) as events in timeZone (IANA, required); training optional',
+    summary:
+      'Classes between start and end (unix, YYYY-MM-DD or ISO) as events in timeZone (IANA, required); training optional',
     access: signedIn,
     query: ZCalendarQuery,
     response: ZCalendar,

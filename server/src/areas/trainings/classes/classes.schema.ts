@@ -17,7 +17,10 @@ export const zInstant = z.union([
   z
     .string()
     .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/, 'Expected unix seconds or an ISO date-time with offset')
+    .regex(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/,
+      'Expected unix seconds or an ISO date-time with offset',
+    )
     .transform((s) => Math.floor(Date.parse(s) / 1000)),
 ]);
 const zOptInstant = z
@@ -32,11 +35,7 @@ const zOptId = z
 /** `students`: a comma list (form) or an array of user ids. */
 const zStudentList = z
   .union([z.string(), z.array(z.union([z.string(), z.number()]))], { error: 'students is a comma list of user ids' })
-  .transform((v) =>
-    (Array.isArray(v) ? v.map(String) : v.split(','))
-      .map((s) => s.trim())
-      .filter(Boolean),
-  )
+  .transform((v) => (Array.isArray(v) ? v.map(String) : v.split(',')).map((s) => s.trim()).filter(Boolean))
   .pipe(z.array(zId).min(1, 'At least one student').max(500, 'At most 500 students'));
 
 export const ZClassBody = z.object({
@@ -45,7 +44,15 @@ export const ZClassBody = z.object({
   training_subject_lesson_id: zOptId,
   training_subject_exam_id: zOptId,
   start: zInstant,
-  minutes: zIntish.pipe(z.number().int().min(1, 'At least 1 minute').max(24 * 60, 'At most a day')).optional(),
+  minutes: zIntish
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, 'At least 1 minute')
+        .max(24 * 60, 'At most a day'),
+    )
+    .optional(),
   teacher_id: zId,
   location_id: zOptId,
   remarks: zOptText(5000),
@@ -58,28 +65,52 @@ export const ZClassBody = z.object({
 });
 
 const zStatus = z
-  .union([z.enum(ATTENDANCE_STATUSES), z.literal(''), z.null()], { error: `attendance_status is one of ${ATTENDANCE_STATUSES.join(', ')} or null` })
+  .union([z.enum(ATTENDANCE_STATUSES), z.literal(''), z.null()], {
+    error: `attendance_status is one of ${ATTENDANCE_STATUSES.join(', ')} or null`,
+  })
   .transform((v) => (v === '' ? null : v));
 
 /** `students`: an array of `{user_id, attendance_status}` or a map of user id to status. */
 export const ZStoreAttendance = z.object({
   classId: zId,
   students: z
-    .union([z.array(z.object({ user_id: zId, attendance_status: zStatus })), z.record(zId, zStatus)], { error: 'students is an array of {user_id, attendance_status} or a map' })
-    .transform((v) => (Array.isArray(v) ? v : Object.entries(v).map(([user_id, attendance_status]) => ({ user_id, attendance_status }))))
-    .pipe(z.array(z.object({ user_id: zId, attendance_status: z.enum(ATTENDANCE_STATUSES).nullable() })).min(1, 'At least one student').max(500)),
+    .union([z.array(z.object({ user_id: zId, attendance_status: zStatus })), z.record(zId, zStatus)], {
+      error: 'students is an array of {user_id, attendance_status} or a map',
+    })
+    .transform((v) =>
+      Array.isArray(v) ? v : Object.entries(v).map(([user_id, attendance_status]) => ({ user_id, attendance_status })),
+    )
+    .pipe(
+      z
+        .array(z.object({ user_id: zId, attendance_status: z.enum(ATTENDANCE_STATUSES).nullable() }))
+        .min(1, 'At least one student')
+        .max(500),
+    ),
 });
 
-export const ZSign = z.object({ classId: zId, password: z.string({ error: 'Your password is required' }).min(1, 'Your password is required').max(1024) });
+export const ZSign = z.object({
+  classId: zId,
+  password: z.string({ error: 'Your password is required' }).min(1, 'Your password is required').max(1024),
+});
 export const ZUnsign = z.object({ classId: zId });
 
-export const ZEvaluationBody = z.object({ class_id: zId, student_id: zId, remarks: zOptText(10_000), measures: zOptText(10_000), objectives: zOptText(10_000) });
+export const ZEvaluationBody = z.object({
+  class_id: zId,
+  student_id: zId,
+  remarks: zOptText(10_000),
+  measures: zOptText(10_000),
+  objectives: zOptText(10_000),
+});
 
 export const ZLocationBody = z.object({
   id: zId.optional(),
   name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
   type: z.string({ error: 'Type is required' }).trim().min(1, 'Type is required').max(60),
-  country_id: z.string({ error: 'Country is required' }).trim().toUpperCase().refine(isCountryCode, 'Unknown country; expected an ISO 3166 code such as ES'),
+  country_id: z
+    .string({ error: 'Country is required' })
+    .trim()
+    .toUpperCase()
+    .refine(isCountryCode, 'Unknown country; expected an ISO 3166 code such as ES'),
   timezone_id: z
     .string({ error: 'Time zone is required' })
     .trim()
@@ -96,21 +127,39 @@ export const ZLocationBody = z.object({
   description: zOptText(5000),
 });
 
-export const ZMissionSign = z.object({ user_training_flight_id: zId, pass: z.string({ error: 'Your password is required' }).min(1, 'Your password is required').max(1024) });
+export const ZMissionSign = z.object({
+  user_training_flight_id: zId,
+  pass: z.string({ error: 'Your password is required' }).min(1, 'Your password is required').max(1024),
+});
 
-export const ZJustifySubmit = z.object({ class_id: zId, text: z.string({ error: 'Text is required' }).trim().min(1, 'Text is required').max(10_000), upload_id: zOptId });
+export const ZJustifySubmit = z.object({
+  class_id: zId,
+  text: z.string({ error: 'Text is required' }).trim().min(1, 'Text is required').max(10_000),
+  upload_id: zOptId,
+});
 export const ZJustifyReview = z.object({
   id: zId,
   status: z.enum(['approved', 'rejected'], { error: 'status is approved or rejected' }),
   review_note: zOptText(5000),
 });
-export const ZClassworkRequest = z.object({ class_id: zId, classwork_description: zOptText(5000), classwork_deadline: zOptInstant, notify: zBoolish.optional() });
+export const ZClassworkRequest = z.object({
+  class_id: zId,
+  classwork_description: zOptText(5000),
+  classwork_deadline: zOptInstant,
+  notify: zBoolish.optional(),
+});
 export const ZClassworkSubmit = z.object({ class_id: zId, upload_id: zId });
 export const ZClassworkGrade = z.object({
   class_id: zId,
   user_id: zId,
   score: z
-    .union([z.number(), z.string().trim().regex(/^\d{1,3}(\.\d)?$/, 'A score between 0 and 100 with at most one decimal')])
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,3}(\.\d)?$/, 'A score between 0 and 100 with at most one decimal'),
+    ])
     .transform(Number)
     .pipe(z.number().min(0, 'Between 0 and 100').max(100, 'Between 0 and 100'))
     .refine(isValidGrade, 'At most one decimal'),
@@ -118,7 +167,12 @@ export const ZClassworkGrade = z.object({
   upload_id: zOptId,
 });
 
-const zBound = (name: string) => z.string({ error: `${name} is required` }).trim().min(1, `${name} is required`).max(40);
+const zBound = (name: string) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(1, `${name} is required`)
+    .max(40);
 export const ZCalendarQuery = z.object({
   start: zBound('start'),
   end: zBound('end'),
@@ -183,7 +237,12 @@ export const ZClassView = z.object({ Class: ZClassOut });
 export const ZClassSaved = z.object({ result: z.literal(true), id: z.string(), invited: z.number(), Class: ZClassOut });
 export const ZResultId = z.object({ result: z.literal(true), id: z.string() });
 export const ZClassResult = z.object({ result: z.literal(true), Class: ZClassOut });
-export const ZSigned = z.object({ result: z.literal(true), signed_at: z.number(), missed_mails: z.number(), Class: ZClassOut });
+export const ZSigned = z.object({
+  result: z.literal(true),
+  signed_at: z.number(),
+  missed_mails: z.number(),
+  Class: ZClassOut,
+});
 
 export const ZEvaluationOut = z.object({
   Evaluation: z.object({
@@ -231,7 +290,14 @@ export const ZMissionOut = z.object({
 export const ZMissionsUnsigned = z.object({ missions: z.array(ZMissionOut) });
 export const ZMissionSigned = z.object({ result: z.boolean(), message: z.string().optional(), Mission: ZMissionOut });
 
-export const ZUploadRef = z.object({ id: z.string(), filename: z.string(), mime: z.string(), created: z.number(), deadline: ts, late: z.boolean() });
+export const ZUploadRef = z.object({
+  id: z.string(),
+  filename: z.string(),
+  mime: z.string(),
+  created: z.number(),
+  deadline: ts,
+  late: z.boolean(),
+});
 export const ZJustificationOut = z.object({
   id: z.string(),
   class_id: z.string(),
@@ -249,7 +315,11 @@ export const ZJustificationOut = z.object({
   created: z.number(),
   modified: z.number(),
 });
-export const ZJustificationSaved = z.object({ result: z.literal(true), Justification: ZJustificationOut, attendance_status: z.enum(ATTENDANCE_STATUSES).nullable() });
+export const ZJustificationSaved = z.object({
+  result: z.literal(true),
+  Justification: ZJustificationOut,
+  attendance_status: z.enum(ATTENDANCE_STATUSES).nullable(),
+});
 export const ZJustificationList = z.object({ justifications: z.array(ZJustificationOut) });
 export const ZGradeOut = z.object({
   id: z.string(),
@@ -267,7 +337,16 @@ export const ZClassworkList = z.object({
   allow_classwork_upload: z.boolean(),
   classwork_deadline: ts,
   classwork_description: z.string().nullable(),
-  students: z.array(z.object({ session_student_id: z.string(), user_id: z.string(), name: z.string().nullable(), uploads: z.array(ZUploadRef), late: z.boolean(), Grade: ZGradeOut.nullable() })),
+  students: z.array(
+    z.object({
+      session_student_id: z.string(),
+      user_id: z.string(),
+      name: z.string().nullable(),
+      uploads: z.array(ZUploadRef),
+      late: z.boolean(),
+      Grade: ZGradeOut.nullable(),
+    }),
+  ),
 });
 export const ZClassworkSubmitted = z.object({ result: z.literal(true), Upload: ZUploadRef });
 export const ZGradeSaved = z.object({ result: z.literal(true), Grade: ZGradeOut });

@@ -21,7 +21,13 @@ import type { TrainingSessionsTable } from '../trainings.tables.ts';
 export type SessionRow = TrainingSessionsTable;
 
 export async function requireClass(db: Db, companyId: string, id: string): Promise<SessionRow> {
-  const c = await db.selectFrom('training_sessions').selectAll().where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const c = await db
+    .selectFrom('training_sessions')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!c) throw notFound('Class not found');
   return c;
 }
@@ -47,7 +53,8 @@ export async function classVisibility(db: Db, actor: Actor, c: SessionRow): Prom
   throw forbidden('You are not invited to this class');
 }
 
-const fullName = (u: { name: string | null; surname: string | null } | undefined) => (u ? [u.name, u.surname].filter(Boolean).join(' ') : null);
+const fullName = (u: { name: string | null; surname: string | null } | undefined) =>
+  u ? [u.name, u.surname].filter(Boolean).join(' ') : null;
 
 /** GET /trainings/onsite/class/{id}.json body (docs/areas/trainings.md). */
 export async function classView(ctx: AppContext, actor: Actor, id: string) {
@@ -57,24 +64,63 @@ export async function classView(ctx: AppContext, actor: Actor, id: string) {
 }
 
 export async function presentClass(db: Db, companyId: string, c: SessionRow, onlyUser: string | null) {
-  const training = await db.selectFrom('trainings').select(['id', 'name', 'color']).where('id', '=', c.training_id).executeTakeFirst();
-  const subject = await db.selectFrom('training_subjects').select(['id', 'name']).where('id', '=', c.subject_id).executeTakeFirst();
-  const lesson = c.lesson_id ? await db.selectFrom('training_lessons').select(['id', 'name']).where('id', '=', c.lesson_id).executeTakeFirst() : undefined;
-  const exam = c.exam_id ? await db.selectFrom('training_exams').select(['id', 'name', 'type']).where('id', '=', c.exam_id).executeTakeFirst() : undefined;
+  const training = await db
+    .selectFrom('trainings')
+    .select(['id', 'name', 'color'])
+    .where('id', '=', c.training_id)
+    .executeTakeFirst();
+  const subject = await db
+    .selectFrom('training_subjects')
+    .select(['id', 'name'])
+    .where('id', '=', c.subject_id)
+    .executeTakeFirst();
+  const lesson = c.lesson_id
+    ? await db.selectFrom('training_lessons').select(['id', 'name']).where('id', '=', c.lesson_id).executeTakeFirst()
+    : undefined;
+  const exam = c.exam_id
+    ? await db
+        .selectFrom('training_exams')
+        .select(['id', 'name', 'type'])
+        .where('id', '=', c.exam_id)
+        .executeTakeFirst()
+    : undefined;
   const location = c.location_id
-    ? await db.selectFrom('training_locations').select(['id', 'name', 'type', 'timezone_id']).where('company_id', '=', companyId).where('id', '=', c.location_id).executeTakeFirst()
+    ? await db
+        .selectFrom('training_locations')
+        .select(['id', 'name', 'type', 'timezone_id'])
+        .where('company_id', '=', companyId)
+        .where('id', '=', c.location_id)
+        .executeTakeFirst()
     : undefined;
   let sq = db
     .selectFrom('training_session_students as ss')
     .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'ss.user_id').onRef('u.company_id', '=', 'ss.company_id'))
-    .select(['ss.id', 'ss.user_id', 'ss.enrollment_id', 'ss.invited', 'ss.attended', 'ss.attendance_status', 'ss.missed_email_sent_at', 'ss.attendance_notified_at', 'u.name', 'u.surname'])
+    .select([
+      'ss.id',
+      'ss.user_id',
+      'ss.enrollment_id',
+      'ss.invited',
+      'ss.attended',
+      'ss.attendance_status',
+      'ss.missed_email_sent_at',
+      'ss.attendance_notified_at',
+      'u.name',
+      'u.surname',
+    ])
     .where('ss.company_id', '=', companyId)
     .where('ss.session_id', '=', c.id)
     .where('ss.deleted', '=', 0);
   if (onlyUser) sq = sq.where('ss.user_id', '=', onlyUser);
   const students = await sq.orderBy('u.surname').orderBy('u.name').orderBy('ss.id').execute();
   const people = [c.teacher_id, c.signed_by].filter((v): v is string => !!v);
-  const users = people.length ? await db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', companyId).where('id', 'in', people).execute() : [];
+  const users = people.length
+    ? await db
+        .selectFrom('users')
+        .select(['id', 'name', 'surname'])
+        .where('company_id', '=', companyId)
+        .where('id', 'in', people)
+        .execute()
+    : [];
   const byId = new Map(users.map((u) => [u.id, u]));
   return {
     id: c.id,
@@ -146,7 +192,10 @@ export interface ClassInput {
 export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput) {
   const db = ctx.db;
   const existing = input.id ? await requireClass(db, actor.companyId, input.id) : null;
-  if (existing?.signed_at != null) throw badRequest('The attendance of this class is signed; unsign it before changing the class', { code: 'CLASS_SIGNED' });
+  if (existing?.signed_at != null)
+    throw badRequest('The attendance of this class is signed; unsign it before changing the class', {
+      code: 'CLASS_SIGNED',
+    });
   const subject = await db
     .selectFrom('training_subjects')
     .select(['id', 'training_id', 'name'])
@@ -155,10 +204,12 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
     .where('deleted', '=', 0)
     .executeTakeFirst();
   if (!subject) throw notFound('Subject not found');
-  if (existing && existing.subject_id !== subject.id && existing.training_id !== subject.training_id) throw validationFailed({ training_subject_id: ['A class stays in its training'] });
+  if (existing && existing.subject_id !== subject.id && existing.training_id !== subject.training_id)
+    throw validationFailed({ training_subject_id: ['A class stays in its training'] });
   const training = await requireTraining(db, actor.companyId, subject.training_id);
   const errors: Record<string, string[]> = {};
-  if (input.training_subject_lesson_id && input.training_subject_exam_id) errors.training_subject_exam_id = ['A class holds one activity: a lesson or an exam'];
+  if (input.training_subject_lesson_id && input.training_subject_exam_id)
+    errors.training_subject_exam_id = ['A class holds one activity: a lesson or an exam'];
   let activityId: string | null = null;
   let activityMinutes: number | null = null;
   let activityName = subject.name;
@@ -194,14 +245,33 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
   }
   const entity = input.training_subject_lesson_id ?? input.training_subject_exam_id ?? null;
   if (entity) {
-    const a = await db.selectFrom('training_activities').select('id').where('company_id', '=', actor.companyId).where('subject_id', '=', subject.id).where('entity_id', '=', entity).where('deleted', '=', 0).executeTakeFirst();
+    const a = await db
+      .selectFrom('training_activities')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('subject_id', '=', subject.id)
+      .where('entity_id', '=', entity)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     activityId = a?.id ?? null;
   }
-  const teacher = await db.selectFrom('users').select(['id', 'name', 'surname']).where('company_id', '=', actor.companyId).where('id', '=', input.teacher_id).where('deleted', '=', 0).executeTakeFirst();
+  const teacher = await db
+    .selectFrom('users')
+    .select(['id', 'name', 'surname'])
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', input.teacher_id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!teacher) errors.teacher_id = ['Unknown teacher'];
   let location: { name: string } | undefined;
   if (input.location_id) {
-    location = await db.selectFrom('training_locations').select('name').where('company_id', '=', actor.companyId).where('id', '=', input.location_id).where('deleted', '=', 0).executeTakeFirst();
+    location = await db
+      .selectFrom('training_locations')
+      .select('name')
+      .where('company_id', '=', actor.companyId)
+      .where('id', '=', input.location_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!location) errors.location_id = ['Unknown location'];
   }
   const studentIds = [...new Set(input.students)];
@@ -222,13 +292,23 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
     for (const r of rows) enrollments.set(r.user_id, r.id);
   }
   const unknown = studentIds.filter((u) => !enrollments.has(u));
-  if (unknown.length && !errors.students) errors.students = [`Not enrolled in the training: ${unknown.slice(0, 10).join(', ')}`];
+  if (unknown.length && !errors.students)
+    errors.students = [`Not enrolled in the training: ${unknown.slice(0, 10).join(', ')}`];
   if (Object.keys(errors).length) throw validationFailed(errors);
 
   const minutes = input.minutes ?? (existing ? num(existing.minutes) : activityMinutes || 60);
-  const pick = (given: number | null | undefined, kept: number | null | undefined, days: number) => (given !== undefined ? given : existing ? (kept ?? null) : defaultDeadline(input.start, days));
-  const classworkDeadline = pick(input.classwork_deadline, existing?.classwork_deadline, num(training.classwork_deadline_default_days));
-  const justificationDeadline = pick(input.justification_deadline, existing?.justification_deadline, num(training.justification_deadline_default_days));
+  const pick = (given: number | null | undefined, kept: number | null | undefined, days: number) =>
+    given !== undefined ? given : existing ? (kept ?? null) : defaultDeadline(input.start, days);
+  const classworkDeadline = pick(
+    input.classwork_deadline,
+    existing?.classwork_deadline,
+    num(training.classwork_deadline_default_days),
+  );
+  const justificationDeadline = pick(
+    input.justification_deadline,
+    existing?.justification_deadline,
+    num(training.justification_deadline_default_days),
+  );
   const id = existing?.id ?? uuidv7();
 
   const invitedNow = await ctx.tx(async (uow) => {
@@ -247,29 +327,75 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
       remarks: input.remarks ?? null,
       allow_classwork_upload: (input.allow_classwork_upload ?? bool(existing?.allow_classwork_upload)) ? 1 : 0,
       classwork_deadline: classworkDeadline,
-      classwork_description: input.classwork_description !== undefined ? input.classwork_description : (existing?.classwork_description ?? null),
+      classwork_description:
+        input.classwork_description !== undefined
+          ? input.classwork_description
+          : (existing?.classwork_description ?? null),
       justification_deadline: justificationDeadline,
     };
     if (existing) {
-      await uow.trx.updateTable('training_sessions').set({ ...fields, ...st }).where('id', '=', id).where('company_id', '=', actor.companyId).execute();
+      await uow.trx
+        .updateTable('training_sessions')
+        .set({ ...fields, ...st })
+        .where('id', '=', id)
+        .where('company_id', '=', actor.companyId)
+        .execute();
     } else {
       await uow.trx
         .insertInto('training_sessions')
-        .values({ id, company_id: actor.companyId, deleted: 0, created: st.modified, ...st, ...fields, classwork_notified_at: null, signed_at: null, signed_by: null })
+        .values({
+          id,
+          company_id: actor.companyId,
+          deleted: 0,
+          created: st.modified,
+          ...st,
+          ...fields,
+          classwork_notified_at: null,
+          signed_at: null,
+          signed_by: null,
+        })
         .execute();
     }
-    const current = await uow.trx.selectFrom('training_session_students').select(['id', 'user_id', 'deleted']).where('company_id', '=', actor.companyId).where('session_id', '=', id).execute();
+    const current = await uow.trx
+      .selectFrom('training_session_students')
+      .select(['id', 'user_id', 'deleted'])
+      .where('company_id', '=', actor.companyId)
+      .where('session_id', '=', id)
+      .execute();
     const byUser = new Map(current.map((r) => [r.user_id, r]));
     const sst = await stamp(uow, actor.companyId, 'training_session_students');
     const removed = current.filter((r) => r.deleted === 0 && !studentIds.includes(r.user_id)).map((r) => r.id);
-    for (const part of chunks(removed)) await uow.trx.updateTable('training_session_students').set({ deleted: 1, ...sst }).where('id', 'in', part).execute();
+    for (const part of chunks(removed))
+      await uow.trx
+        .updateTable('training_session_students')
+        .set({ deleted: 1, ...sst })
+        .where('id', 'in', part)
+        .execute();
     // The `training` collection files class_student, grade and justification rows under the class teacher: a new teacher must receive them.
     if (existing && existing.teacher_id !== input.teacher_id) {
-      await uow.trx.updateTable('training_session_students').set(sst).where('company_id', '=', actor.companyId).where('session_id', '=', id).where('deleted', '=', 0).execute();
+      await uow.trx
+        .updateTable('training_session_students')
+        .set(sst)
+        .where('company_id', '=', actor.companyId)
+        .where('session_id', '=', id)
+        .where('deleted', '=', 0)
+        .execute();
       const gst = await stamp(uow, actor.companyId, 'training_classwork_grades');
-      await uow.trx.updateTable('training_classwork_grades').set(gst).where('company_id', '=', actor.companyId).where('session_id', '=', id).where('deleted', '=', 0).execute();
+      await uow.trx
+        .updateTable('training_classwork_grades')
+        .set(gst)
+        .where('company_id', '=', actor.companyId)
+        .where('session_id', '=', id)
+        .where('deleted', '=', 0)
+        .execute();
       const jst = await stamp(uow, actor.companyId, 'training_justifications');
-      await uow.trx.updateTable('training_justifications').set(jst).where('company_id', '=', actor.companyId).where('session_id', '=', id).where('deleted', '=', 0).execute();
+      await uow.trx
+        .updateTable('training_justifications')
+        .set(jst)
+        .where('company_id', '=', actor.companyId)
+        .where('session_id', '=', id)
+        .where('deleted', '=', 0)
+        .execute();
     }
     const added: string[] = [];
     for (const userId of studentIds) {
@@ -280,7 +406,14 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
         // A student listed again gets a fresh row state (the unique index keeps one row per class and student).
         await uow.trx
           .updateTable('training_session_students')
-          .set({ deleted: 0, invited: 1, attended: 0, attendance_status: null, enrollment_id: enrollments.get(userId) ?? null, ...sst })
+          .set({
+            deleted: 0,
+            invited: 1,
+            attended: 0,
+            attendance_status: null,
+            enrollment_id: enrollments.get(userId) ?? null,
+            ...sst,
+          })
           .where('id', '=', row.id)
           .execute();
       } else {
@@ -305,7 +438,13 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
       }
     }
     if (input.notify && added.length) {
-      await notify(uow, { companyId: actor.companyId, userIds: added, title: `Class: ${activityName}`, body: `${training.name} · ${subject.name}`, link: `/trainings/onsite/class/${id}` });
+      await notify(uow, {
+        companyId: actor.companyId,
+        userIds: added,
+        title: `Class: ${activityName}`,
+        body: `${training.name} · ${subject.name}`,
+        link: `/trainings/onsite/class/${id}`,
+      });
     }
     return input.notify ? added : [];
   });
@@ -313,25 +452,48 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
   if (invitedNow.length) {
     const tz = actor.company.timezone || 'UTC';
     const when = DateTime.fromSeconds(input.start, { zone: tz }).toFormat('yyyy-LL-dd HH:mm ZZZZ');
-    const recipients = await db.selectFrom('users').select(['email', 'name']).where('company_id', '=', actor.companyId).where('id', 'in', invitedNow).where('deleted', '=', 0).execute();
+    const recipients = await db
+      .selectFrom('users')
+      .select(['email', 'name'])
+      .where('company_id', '=', actor.companyId)
+      .where('id', 'in', invitedNow)
+      .where('deleted', '=', 0)
+      .execute();
     const mails: OutgoingMail[] = recipients
       .filter((r): r is { email: string; name: string } => !!r.email)
       .map((r) => ({
         to: r.email,
         template: 'class_invitation',
         companyId: actor.companyId,
-        data: { name: r.name, subject: subject.name, activity: activityName, training: training.name, when, minutes, place: location ? ` at ${location.name}` : '', teacher: fullName(teacher) ?? '' },
+        data: {
+          name: r.name,
+          subject: subject.name,
+          activity: activityName,
+          training: training.name,
+          when,
+          minutes,
+          place: location ? ` at ${location.name}` : '',
+          teacher: fullName(teacher) ?? '',
+        },
       }));
     for (const m of mails) await ctx.mailer.send(m);
   }
   const saved = await requireClass(db, actor.companyId, id);
-  return { result: true as const, id, invited: invitedNow.length, Class: await presentClass(db, actor.companyId, saved, null) };
+  return {
+    result: true as const,
+    id,
+    invited: invitedNow.length,
+    Class: await presentClass(db, actor.companyId, saved, null),
+  };
 }
 
 /** GET /manager/trainings/onsite/delete_class/{id}/true.json: removes an unsigned class and its student rows. */
 export async function deleteClass(ctx: AppContext, actor: Actor, id: string) {
   const c = await requireClass(ctx.db, actor.companyId, id);
-  if (c.signed_at != null) throw badRequest('The attendance of this class is signed; unsign it before deleting the class', { code: 'CLASS_SIGNED' });
+  if (c.signed_at != null)
+    throw badRequest('The attendance of this class is signed; unsign it before deleting the class', {
+      code: 'CLASS_SIGNED',
+    });
   await ctx.tx(async (uow) => {
     await uow.trx
       .updateTable('training_sessions')

@@ -23,11 +23,36 @@ async function evaluationTarget(ctx: AppContext, actor: Actor, classId: string, 
 export async function getEvaluation(ctx: AppContext, actor: Actor, classId: string, userId: string) {
   const c = await evaluationTarget(ctx, actor, classId, userId);
   if (!maySeeEvaluation(actor, c, userId)) throw forbidden('Not your evaluation');
-  const e = await ctx.db.selectFrom('training_evaluations').selectAll().where('company_id', '=', actor.companyId).where('session_id', '=', c.id).where('user_id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
+  const e = await ctx.db
+    .selectFrom('training_evaluations')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('session_id', '=', c.id)
+    .where('user_id', '=', userId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   return {
     Evaluation: e
-      ? { id: e.id, class_id: e.session_id, student_id: e.user_id, remarks: e.remarks, measures: e.measures, objectives: e.objectives, evaluated_by: e.evaluated_by, modified: Number(e.modified) }
-      : { id: null, class_id: c.id, student_id: userId, remarks: null, measures: null, objectives: null, evaluated_by: null, modified: null },
+      ? {
+          id: e.id,
+          class_id: e.session_id,
+          student_id: e.user_id,
+          remarks: e.remarks,
+          measures: e.measures,
+          objectives: e.objectives,
+          evaluated_by: e.evaluated_by,
+          modified: Number(e.modified),
+        }
+      : {
+          id: null,
+          class_id: c.id,
+          student_id: userId,
+          remarks: null,
+          measures: null,
+          objectives: null,
+          evaluated_by: null,
+          modified: null,
+        },
   };
 }
 
@@ -44,14 +69,39 @@ export async function saveEvaluation(ctx: AppContext, actor: Actor, input: Evalu
   if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may evaluate');
   await ctx.tx(async (uow) => {
     const st = await stamp(uow, actor.companyId, 'training_evaluations');
-    const e = await uow.trx.selectFrom('training_evaluations').selectAll().where('session_id', '=', c.id).where('user_id', '=', input.student_id).executeTakeFirst();
-    const keep = (v: string | null | undefined, old: string | null | undefined) => (v !== undefined ? v : (old ?? null));
-    const fields = { remarks: keep(input.remarks, e?.remarks), measures: keep(input.measures, e?.measures), objectives: keep(input.objectives, e?.objectives), evaluated_by: actor.userId };
-    if (e) await uow.trx.updateTable('training_evaluations').set({ ...fields, deleted: 0, ...st }).where('id', '=', e.id).execute();
+    const e = await uow.trx
+      .selectFrom('training_evaluations')
+      .selectAll()
+      .where('session_id', '=', c.id)
+      .where('user_id', '=', input.student_id)
+      .executeTakeFirst();
+    const keep = (v: string | null | undefined, old: string | null | undefined) =>
+      v !== undefined ? v : (old ?? null);
+    const fields = {
+      remarks: keep(input.remarks, e?.remarks),
+      measures: keep(input.measures, e?.measures),
+      objectives: keep(input.objectives, e?.objectives),
+      evaluated_by: actor.userId,
+    };
+    if (e)
+      await uow.trx
+        .updateTable('training_evaluations')
+        .set({ ...fields, deleted: 0, ...st })
+        .where('id', '=', e.id)
+        .execute();
     else
       await uow.trx
         .insertInto('training_evaluations')
-        .values({ id: uuidv7(), company_id: actor.companyId, deleted: 0, created: st.modified, ...st, session_id: c.id, user_id: input.student_id, ...fields })
+        .values({
+          id: uuidv7(),
+          company_id: actor.companyId,
+          deleted: 0,
+          created: st.modified,
+          ...st,
+          session_id: c.id,
+          user_id: input.student_id,
+          ...fields,
+        })
         .execute();
   });
   return { result: true as const, ...(await getEvaluation(ctx, actor, c.id, input.student_id)) };

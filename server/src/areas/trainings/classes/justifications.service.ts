@@ -1,6 +1,14 @@
 import { mayRunClass, maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
-import { type AttendanceStatus, attendedFlag, defaultDeadline, isLate, type JustificationStatus, justificationRefusal, statusAfterJustification } from '@ops/shared/rules/trainings/attendance';
+import {
+  type AttendanceStatus,
+  attendedFlag,
+  defaultDeadline,
+  isLate,
+  type JustificationStatus,
+  justificationRefusal,
+  statusAfterJustification,
+} from '@ops/shared/rules/trainings/attendance';
 import type { AppContext } from '../../../context.ts';
 import type { UnitOfWork } from '../../../db/unit-of-work.ts';
 import type { Actor } from '../../../http/actor.ts';
@@ -27,7 +35,13 @@ export const CLASSWORK_MODEL = 'SessionClasswork';
 
 const liveSessionStudent = {
   async exists(db: Db, companyId: string, id: string) {
-    const row = await db.selectFrom('training_session_students').select('id').where('id', '=', id).where('company_id', '=', companyId).where('deleted', '=', 0).executeTakeFirst();
+    const row = await db
+      .selectFrom('training_session_students')
+      .select('id')
+      .where('id', '=', id)
+      .where('company_id', '=', companyId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     return !!row;
   },
   /** The files of a student's row follow the class work and justification lists: the student, the teacher and staff (`maySeeAllStudentsOf`). */
@@ -35,7 +49,9 @@ const liveSessionStudent = {
     if (foreignKeys.length === 0) return new Set<string>();
     const rows = await db
       .selectFrom('training_session_students as s')
-      .innerJoin('training_sessions as c', (j) => j.onRef('c.id', '=', 's.session_id').onRef('c.company_id', '=', 's.company_id'))
+      .innerJoin('training_sessions as c', (j) =>
+        j.onRef('c.id', '=', 's.session_id').onRef('c.company_id', '=', 's.company_id'),
+      )
       .select(['s.id', 's.user_id', 'c.teacher_id'])
       .where('s.company_id', '=', actor.companyId)
       .where('s.id', 'in', [...new Set(foreignKeys)])
@@ -53,7 +69,14 @@ async function ownRow(ctx: AppContext, actor: Actor, c: SessionRow) {
 }
 
 /** Tags an attached upload and stamps its deadline and late flag. */
-async function tagUpload(uow: UnitOfWork, actor: Actor, uploadId: string, model: string, deadline: number | null, late: boolean) {
+async function tagUpload(
+  uow: UnitOfWork,
+  actor: Actor,
+  uploadId: string,
+  model: string,
+  deadline: number | null,
+  late: boolean,
+) {
   await uow.trx
     .updateTable('uploads')
     .set({ tag: model, deadline, late: late ? 1 : 0, ...(await stamp(uow, actor.companyId, 'uploads')) })
@@ -63,7 +86,20 @@ async function tagUpload(uow: UnitOfWork, actor: Actor, uploadId: string, model:
 }
 
 async function uploadRefs(db: Db, companyId: string, ids: string[]) {
-  if (!ids.length) return new Map<string, { id: string; filename: string; mime: string; created: number; deadline: number | null; late: boolean; foreign_key: string | null; model: string | null }>();
+  if (!ids.length)
+    return new Map<
+      string,
+      {
+        id: string;
+        filename: string;
+        mime: string;
+        created: number;
+        deadline: number | null;
+        late: boolean;
+        foreign_key: string | null;
+        model: string | null;
+      }
+    >();
   const rows = await db
     .selectFrom('uploads')
     .select(['id', 'filename', 'mime', 'created', 'deadline', 'late', 'foreign_key', 'model'])
@@ -71,9 +107,30 @@ async function uploadRefs(db: Db, companyId: string, ids: string[]) {
     .where('id', 'in', ids)
     .where('deleted', '=', 0)
     .execute();
-  return new Map(rows.map((r) => [r.id, { id: r.id, filename: r.filename, mime: r.mime, created: num(r.created), deadline: r.deadline === null ? null : num(r.deadline), late: num(r.late) === 1, foreign_key: r.foreign_key, model: r.model }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        filename: r.filename,
+        mime: r.mime,
+        created: num(r.created),
+        deadline: r.deadline === null ? null : num(r.deadline),
+        late: num(r.late) === 1,
+        foreign_key: r.foreign_key,
+        model: r.model,
+      },
+    ]),
+  );
 }
-const uploadOut = (u: { id: string; filename: string; mime: string; created: number; deadline: number | null; late: boolean }) => ({
+const uploadOut = (u: {
+  id: string;
+  filename: string;
+  mime: string;
+  created: number;
+  deadline: number | null;
+  late: boolean;
+}) => ({
   id: u.id,
   filename: u.filename,
   mime: u.mime,
@@ -116,7 +173,11 @@ async function presentJustifications(db: Db, companyId: string, c: SessionRow, r
  * deadline. A pending justification is replaced by a new submission; an
  * approved one closes the matter; after a rejection the student may submit again.
  */
-export async function submitJustification(ctx: AppContext, actor: Actor, input: { class_id: string; text: string; upload_id?: string | null }) {
+export async function submitJustification(
+  ctx: AppContext,
+  actor: Actor,
+  input: { class_id: string; text: string; upload_id?: string | null },
+) {
   const c = await requireClass(ctx.db, actor.companyId, input.class_id);
   const row = await ownRow(ctx, actor, c);
   const status = row.attendance_status as AttendanceStatus | null;
@@ -131,7 +192,8 @@ export async function submitJustification(ctx: AppContext, actor: Actor, input: 
     .where('deleted', '=', 0)
     .where('status', 'in', ['pending', 'approved'])
     .executeTakeFirst();
-  if (previous?.status === 'approved') throw badRequest('This absence is already justified', { code: 'ALREADY_JUSTIFIED' });
+  if (previous?.status === 'approved')
+    throw badRequest('This absence is already justified', { code: 'ALREADY_JUSTIFIED' });
   const id = previous?.id ?? uuidv7();
   await ctx.tx(async (uow) => {
     if (input.upload_id) {
@@ -167,48 +229,107 @@ export async function submitJustification(ctx: AppContext, actor: Actor, input: 
         })
         .execute();
     }
-    if (c.teacher_id) await notify(uow, { companyId: actor.companyId, userIds: [c.teacher_id], title: `Absence justification from ${actor.name} ${actor.surname}`, body: input.text.slice(0, 200), link: `/trainings/onsite/class/${c.id}` });
+    if (c.teacher_id)
+      await notify(uow, {
+        companyId: actor.companyId,
+        userIds: [c.teacher_id],
+        title: `Absence justification from ${actor.name} ${actor.surname}`,
+        body: input.text.slice(0, 200),
+        link: `/trainings/onsite/class/${c.id}`,
+      });
   });
-  const saved = await ctx.db.selectFrom('training_justifications').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  return { result: true as const, Justification: (await presentJustifications(ctx.db, actor.companyId, c, [saved]))[0], attendance_status: status };
+  const saved = await ctx.db
+    .selectFrom('training_justifications')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return {
+    result: true as const,
+    Justification: (await presentJustifications(ctx.db, actor.companyId, c, [saved]))[0],
+    attendance_status: status,
+  };
 }
 
 /** POST /trainings/onsite/justifications/review.json: the teacher or a manager decides a pending justification. */
-export async function reviewJustification(ctx: AppContext, actor: Actor, input: { id: string; status: 'approved' | 'rejected'; review_note?: string | null }) {
-  const j = await ctx.db.selectFrom('training_justifications').selectAll().where('company_id', '=', actor.companyId).where('id', '=', input.id).where('deleted', '=', 0).executeTakeFirst();
+export async function reviewJustification(
+  ctx: AppContext,
+  actor: Actor,
+  input: { id: string; status: 'approved' | 'rejected'; review_note?: string | null },
+) {
+  const j = await ctx.db
+    .selectFrom('training_justifications')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', input.id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!j) throw notFound('Justification not found');
   const c = await requireClass(ctx.db, actor.companyId, j.session_id);
   if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may review justifications');
-  if (j.status !== 'pending') throw badRequest(`This justification is already ${j.status}`, { code: 'ALREADY_REVIEWED' });
+  if (j.status !== 'pending')
+    throw badRequest(`This justification is already ${j.status}`, { code: 'ALREADY_REVIEWED' });
   const now = nowSeconds();
   const status = await ctx.tx(async (uow) => {
     await uow.trx
       .updateTable('training_justifications')
-      .set({ status: input.status, reviewed_by: actor.userId, reviewed_at: now, review_note: input.review_note ?? null, ...(await stamp(uow, actor.companyId, 'training_justifications')) })
+      .set({
+        status: input.status,
+        reviewed_by: actor.userId,
+        reviewed_at: now,
+        review_note: input.review_note ?? null,
+        ...(await stamp(uow, actor.companyId, 'training_justifications')),
+      })
       .where('id', '=', j.id)
       .execute();
-    const row = await uow.trx.selectFrom('training_session_students').select(['id', 'attendance_status']).where('id', '=', j.session_student_id).executeTakeFirstOrThrow();
+    const row = await uow.trx
+      .selectFrom('training_session_students')
+      .select(['id', 'attendance_status'])
+      .where('id', '=', j.session_student_id)
+      .executeTakeFirstOrThrow();
     const before = row.attendance_status as AttendanceStatus | null;
     const after = statusAfterJustification(before, input.status);
     // An approval amends even a signed class: the justification record keeps who decided and when.
     if (after !== before) {
       await uow.trx
         .updateTable('training_session_students')
-        .set({ attendance_status: after, attended: attendedFlag(after) ? 1 : 0, ...(await stamp(uow, actor.companyId, 'training_session_students')) })
+        .set({
+          attendance_status: after,
+          attended: attendedFlag(after) ? 1 : 0,
+          ...(await stamp(uow, actor.companyId, 'training_session_students')),
+        })
         .where('id', '=', row.id)
         .execute();
     }
-    await notify(uow, { companyId: actor.companyId, userIds: [j.user_id], title: `Justification ${input.status}`, body: input.review_note ?? null, link: `/trainings/onsite/class/${c.id}` });
+    await notify(uow, {
+      companyId: actor.companyId,
+      userIds: [j.user_id],
+      title: `Justification ${input.status}`,
+      body: input.review_note ?? null,
+      link: `/trainings/onsite/class/${c.id}`,
+    });
     return after;
   });
-  const saved = await ctx.db.selectFrom('training_justifications').selectAll().where('id', '=', j.id).executeTakeFirstOrThrow();
-  return { result: true as const, Justification: (await presentJustifications(ctx.db, actor.companyId, c, [saved]))[0], attendance_status: status };
+  const saved = await ctx.db
+    .selectFrom('training_justifications')
+    .selectAll()
+    .where('id', '=', j.id)
+    .executeTakeFirstOrThrow();
+  return {
+    result: true as const,
+    Justification: (await presentJustifications(ctx.db, actor.companyId, c, [saved]))[0],
+    attendance_status: status,
+  };
 }
 
 /** GET /trainings/onsite/justifications/{classId}.json: all of the class (teacher, staff <= 150) or the caller's own, newest first. */
 export async function listJustifications(ctx: AppContext, actor: Actor, classId: string) {
   const c = await requireClass(ctx.db, actor.companyId, classId);
-  let q = ctx.db.selectFrom('training_justifications').selectAll().where('company_id', '=', actor.companyId).where('session_id', '=', c.id).where('deleted', '=', 0);
+  let q = ctx.db
+    .selectFrom('training_justifications')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('session_id', '=', c.id)
+    .where('deleted', '=', 0);
   if (!maySeeAllStudentsOf(actor, c)) {
     await ownRow(ctx, actor, c);
     q = q.where('user_id', '=', actor.userId);
@@ -224,12 +345,23 @@ export async function listJustifications(ctx: AppContext, actor: Actor, classId:
  * for class work (description, deadline: default from the training). With
  * `notify` the students get an in-app notification once (`classwork_notified_at`).
  */
-export async function requestClasswork(ctx: AppContext, actor: Actor, input: { class_id: string; classwork_description?: string | null; classwork_deadline?: number | null; notify?: boolean }) {
+export async function requestClasswork(
+  ctx: AppContext,
+  actor: Actor,
+  input: {
+    class_id: string;
+    classwork_description?: string | null;
+    classwork_deadline?: number | null;
+    notify?: boolean;
+  },
+) {
   const c = await requireClass(ctx.db, actor.companyId, input.class_id);
   if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may request class work');
   const training = await requireTraining(ctx.db, actor.companyId, c.training_id);
   const deadline =
-    input.classwork_deadline !== undefined ? input.classwork_deadline : (c.classwork_deadline ?? defaultDeadline(num(c.datetime), num(training.classwork_deadline_default_days)));
+    input.classwork_deadline !== undefined
+      ? input.classwork_deadline
+      : (c.classwork_deadline ?? defaultDeadline(num(c.datetime), num(training.classwork_deadline_default_days)));
   const notified = await ctx.tx(async (uow) => {
     const now = nowSeconds();
     const first = !!input.notify && c.classwork_notified_at === null;
@@ -238,14 +370,21 @@ export async function requestClasswork(ctx: AppContext, actor: Actor, input: { c
       .set({
         allow_classwork_upload: 1,
         classwork_deadline: deadline,
-        classwork_description: input.classwork_description !== undefined ? input.classwork_description : c.classwork_description,
+        classwork_description:
+          input.classwork_description !== undefined ? input.classwork_description : c.classwork_description,
         ...(first ? { classwork_notified_at: now } : {}),
         ...(await stamp(uow, actor.companyId, 'training_sessions')),
       })
       .where('id', '=', c.id)
       .execute();
     if (!first) return 0;
-    const students = await uow.trx.selectFrom('training_session_students').select('user_id').where('session_id', '=', c.id).where('company_id', '=', actor.companyId).where('deleted', '=', 0).execute();
+    const students = await uow.trx
+      .selectFrom('training_session_students')
+      .select('user_id')
+      .where('session_id', '=', c.id)
+      .where('company_id', '=', actor.companyId)
+      .where('deleted', '=', 0)
+      .execute();
     return notify(uow, {
       companyId: actor.companyId,
       userIds: students.map((s) => s.user_id),
@@ -254,14 +393,19 @@ export async function requestClasswork(ctx: AppContext, actor: Actor, input: { c
       link: `/trainings/onsite/class/${c.id}`,
     });
   });
-  return { result: true as const, notified, Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null) };
+  return {
+    result: true as const,
+    notified,
+    Class: await presentClass(ctx.db, actor.companyId, await requireClass(ctx.db, actor.companyId, c.id), null),
+  };
 }
 
 /** POST /trainings/onsite/classwork/submit.json: a student hands in an upload; after the deadline it is accepted and flagged late. */
 export async function submitClasswork(ctx: AppContext, actor: Actor, input: { class_id: string; upload_id: string }) {
   const c = await requireClass(ctx.db, actor.companyId, input.class_id);
   const row = await ownRow(ctx, actor, c);
-  if (!num(c.allow_classwork_upload)) throw badRequest('This class does not take class work', { code: 'CLASSWORK_CLOSED' });
+  if (!num(c.allow_classwork_upload))
+    throw badRequest('This class does not take class work', { code: 'CLASSWORK_CLOSED' });
   const deadline = c.classwork_deadline === null ? null : num(c.classwork_deadline);
   const late = isLate(nowSeconds(), deadline);
   await ctx.tx(async (uow) => {
@@ -288,29 +432,69 @@ const gradeOut = (g: TrainingClassworkGradesTable) => ({
 });
 
 /** POST /trainings/onsite/classwork/grade.json: one grade per student of the class (saved again it is replaced). */
-export async function gradeClasswork(ctx: AppContext, actor: Actor, input: { class_id: string; user_id: string; score: number; feedback?: string | null; upload_id?: string | null }) {
+export async function gradeClasswork(
+  ctx: AppContext,
+  actor: Actor,
+  input: { class_id: string; user_id: string; score: number; feedback?: string | null; upload_id?: string | null },
+) {
   const c = await requireClass(ctx.db, actor.companyId, input.class_id);
   if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may grade class work');
   const row = await classStudent(ctx.db, actor.companyId, c.id, input.user_id);
   if (!row) throw validationFailed({ user_id: ['Not a student of this class'] });
   if (input.upload_id) {
     const u = (await uploadRefs(ctx.db, actor.companyId, [input.upload_id])).get(input.upload_id);
-    if (!u || u.model !== CLASSWORK_MODEL || u.foreign_key !== row.id) throw validationFailed({ upload_id: ['Not class work of this student'] });
+    if (!u || u.model !== CLASSWORK_MODEL || u.foreign_key !== row.id)
+      throw validationFailed({ upload_id: ['Not class work of this student'] });
   }
   const now = nowSeconds();
   await ctx.tx(async (uow) => {
     const st = await stamp(uow, actor.companyId, 'training_classwork_grades');
-    const existing = await uow.trx.selectFrom('training_classwork_grades').select('id').where('session_student_id', '=', row.id).executeTakeFirst();
-    const fields = { score: input.score, feedback: input.feedback ?? null, upload_id: input.upload_id ?? null, graded_by: actor.userId, graded_at: now };
-    if (existing) await uow.trx.updateTable('training_classwork_grades').set({ ...fields, deleted: 0, ...st }).where('id', '=', existing.id).execute();
+    const existing = await uow.trx
+      .selectFrom('training_classwork_grades')
+      .select('id')
+      .where('session_student_id', '=', row.id)
+      .executeTakeFirst();
+    const fields = {
+      score: input.score,
+      feedback: input.feedback ?? null,
+      upload_id: input.upload_id ?? null,
+      graded_by: actor.userId,
+      graded_at: now,
+    };
+    if (existing)
+      await uow.trx
+        .updateTable('training_classwork_grades')
+        .set({ ...fields, deleted: 0, ...st })
+        .where('id', '=', existing.id)
+        .execute();
     else
       await uow.trx
         .insertInto('training_classwork_grades')
-        .values({ id: uuidv7(), company_id: actor.companyId, deleted: 0, created: st.modified, ...st, session_student_id: row.id, session_id: c.id, user_id: input.user_id, ...fields })
+        .values({
+          id: uuidv7(),
+          company_id: actor.companyId,
+          deleted: 0,
+          created: st.modified,
+          ...st,
+          session_student_id: row.id,
+          session_id: c.id,
+          user_id: input.user_id,
+          ...fields,
+        })
         .execute();
-    await notify(uow, { companyId: actor.companyId, userIds: [input.user_id], title: `Class work graded: ${input.score}`, body: input.feedback ?? null, link: `/trainings/onsite/class/${c.id}` });
+    await notify(uow, {
+      companyId: actor.companyId,
+      userIds: [input.user_id],
+      title: `Class work graded: ${input.score}`,
+      body: input.feedback ?? null,
+      link: `/trainings/onsite/class/${c.id}`,
+    });
   });
-  const g = await ctx.db.selectFrom('training_classwork_grades').selectAll().where('session_student_id', '=', row.id).executeTakeFirstOrThrow();
+  const g = await ctx.db
+    .selectFrom('training_classwork_grades')
+    .selectAll()
+    .where('session_student_id', '=', row.id)
+    .executeTakeFirstOrThrow();
   return { result: true as const, Grade: gradeOut(g) };
 }
 
@@ -343,7 +527,14 @@ export async function listClasswork(ctx: AppContext, actor: Actor, classId: stri
         .orderBy('id')
         .execute()
     : [];
-  const grades = ids.length ? await ctx.db.selectFrom('training_classwork_grades').selectAll().where('session_student_id', 'in', ids).where('deleted', '=', 0).execute() : [];
+  const grades = ids.length
+    ? await ctx.db
+        .selectFrom('training_classwork_grades')
+        .selectAll()
+        .where('session_student_id', 'in', ids)
+        .where('deleted', '=', 0)
+        .execute()
+    : [];
   const gradeBy = new Map(grades.map((g) => [g.session_student_id, g]));
   return {
     allow_classwork_upload: !!num(c.allow_classwork_upload),
@@ -352,7 +543,16 @@ export async function listClasswork(ctx: AppContext, actor: Actor, classId: stri
     students: rows.map((r) => {
       const mine = uploads
         .filter((u) => u.foreign_key === r.id)
-        .map((u) => uploadOut({ id: u.id, filename: u.filename, mime: u.mime, created: num(u.created), deadline: u.deadline === null ? null : num(u.deadline), late: num(u.late) === 1 }));
+        .map((u) =>
+          uploadOut({
+            id: u.id,
+            filename: u.filename,
+            mime: u.mime,
+            created: num(u.created),
+            deadline: u.deadline === null ? null : num(u.deadline),
+            late: num(u.late) === 1,
+          }),
+        );
       const g = gradeBy.get(r.id);
       return {
         session_student_id: r.id,

@@ -9,18 +9,42 @@ import { type Db, stamp } from '../trainings.repository.ts';
 /** Training locations (Part B 4.7 item 20): classrooms, briefing rooms, simulators. */
 
 export function presentLocation(l: TrainingLocationsTable) {
-  return { id: l.id, name: l.name, type: l.type, country_id: l.country_id, timezone_id: l.timezone_id, phone: l.phone, address: l.address, description: l.description, created: Number(l.created), modified: Number(l.modified) };
+  return {
+    id: l.id,
+    name: l.name,
+    type: l.type,
+    country_id: l.country_id,
+    timezone_id: l.timezone_id,
+    phone: l.phone,
+    address: l.address,
+    description: l.description,
+    created: Number(l.created),
+    modified: Number(l.modified),
+  };
 }
 
 async function requireLocation(db: Db, companyId: string, id: string) {
-  const l = await db.selectFrom('training_locations').selectAll().where('company_id', '=', companyId).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+  const l = await db
+    .selectFrom('training_locations')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (!l) throw notFound('Location not found');
   return l;
 }
 
 /** GET /trainings/locations.json: every live location of the company by name. */
 export async function listLocations(ctx: AppContext, actor: Actor) {
-  const rows = await ctx.db.selectFrom('training_locations').selectAll().where('company_id', '=', actor.companyId).where('deleted', '=', 0).orderBy('name').orderBy('id').execute();
+  const rows = await ctx.db
+    .selectFrom('training_locations')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('deleted', '=', 0)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
   return { locations: rows.map((l) => ({ Location: presentLocation(l) })) };
 }
 
@@ -54,8 +78,18 @@ export async function saveLocation(ctx: AppContext, actor: Actor, input: Locatio
       address: input.address !== undefined ? input.address : (existing?.address ?? null),
       description: input.description !== undefined ? input.description : (existing?.description ?? null),
     };
-    if (existing) await uow.trx.updateTable('training_locations').set({ ...fields, ...st }).where('id', '=', id).where('company_id', '=', actor.companyId).execute();
-    else await uow.trx.insertInto('training_locations').values({ id, company_id: actor.companyId, deleted: 0, created: st.modified, ...st, ...fields }).execute();
+    if (existing)
+      await uow.trx
+        .updateTable('training_locations')
+        .set({ ...fields, ...st })
+        .where('id', '=', id)
+        .where('company_id', '=', actor.companyId)
+        .execute();
+    else
+      await uow.trx
+        .insertInto('training_locations')
+        .values({ id, company_id: actor.companyId, deleted: 0, created: st.modified, ...st, ...fields })
+        .execute();
   });
   return { result: true as const, id, Location: presentLocation(await requireLocation(ctx.db, actor.companyId, id)) };
 }
