@@ -1,13 +1,8 @@
 import { isRole } from '@ops/shared';
 import { z } from 'zod';
+import { unwrapData } from '../../http/body.ts';
 import { zBoolish, zEmail, zId, zIntish } from '../../http/zod.ts';
 import { zCalendarDate, ZManagerDetailFields } from '../users/users.schema.ts';
-
-/** Bodies arrive as JSON or as form fields `User[...]`, `data[User][...]`. */
-const unwrapData = (raw: unknown) => {
-  const b = (raw ?? {}) as Record<string, unknown>;
-  return typeof b.data === 'object' && b.data !== null ? b.data : b;
-};
 
 /** '' or null clears an optional field; absent leaves it alone. */
 const clearable = <T extends z.ZodType>(inner: T) =>
