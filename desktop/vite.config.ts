@@ -16,6 +16,8 @@ function serviceWorker(): Plugin {
   return {
     name: 'ops-service-worker',
     apply: 'build',
+    // After Vite's own hooks: its CSS plugin deletes CSS-only JS chunks in generateBundle, so list what is really written.
+    enforce: 'post',
     generateBundle(_options, bundle) {
       const files = Object.keys(bundle)
         .filter((f) => !f.endsWith('.map'))

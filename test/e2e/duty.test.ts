@@ -139,7 +139,8 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
       const here = page.locator('[data-testid=booking-refused-here]');
       await here.waitFor();
       const text = (await here.textContent()) ?? '';
-      expect(text).toContain('DUTY_LIMIT');
+      // Refusals read as sentences, never raw codes (issue 28 item 9).
+      expect(text).not.toContain('DUTY_LIMIT');
       expect(text).toMatch(
         /Ivan Instructor would be on duty 8:15 hours on \d{4}-\d{2}-\d{2}, over the daily limit of 8:00 hours/,
       );
