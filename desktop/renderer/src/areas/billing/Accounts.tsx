@@ -606,9 +606,13 @@ function ReverseDialog({
 function Export() {
   const ws = useWorkspace();
   const { display } = useCompany();
+  // Defaults follow the company zone once the company document has loaded (before it, the zone is UTC),
+  // until the person picks dates: between midnight in Madrid and midnight UTC the two days differ.
   const today = todayIn(display.companyZone);
-  const [from, setFrom] = useState(`${today.slice(0, 8)}01`);
-  const [to, setTo] = useState(today);
+  const [fromPicked, setFrom] = useState<string | null>(null);
+  const [toPicked, setTo] = useState<string | null>(null);
+  const from = fromPicked ?? `${today.slice(0, 8)}01`;
+  const to = toPicked ?? today;
   const [format, setFormat] = useState<'csv' | 'xlsx'>('xlsx');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
