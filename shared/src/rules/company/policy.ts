@@ -21,7 +21,3 @@ export const isCompanyRole = (role: number): boolean => isRole(role) && !allows(
 /** Changes the permissions of `role`: never of a role above the actor's own (role 1 excepted). */
 export const mayChangeRolePermissions = (actor: Pick<PolicyActor, 'role'>, role: number): boolean =>
   allows(companyGates.platform, actor.role) || role >= actor.role;
-
-/** The permissions screen's form of `mayChangeRolePermissions`. */
-export const mayEditPermissionsOf = (myRole: number, role: number): boolean =>
-  mayChangeRolePermissions({ role: myRole }, role);

@@ -27,6 +27,3 @@ export function mayReadArticle(actor: Pick<PolicyActor, 'role'>, article: { reci
 /** Publishes to, and deletes from, the public platform feed (`News.public`). */
 export const mayPublishPlatformNews = (actor: Pick<PolicyActor, 'role'>): boolean =>
   allows(newsGates.platform, actor.role);
-
-/** The renderer's form of `mayManageNews`: who writes articles and sees receipts. */
-export const mayWriteNews = (role: number): boolean => allows(newsGates.manage, role);

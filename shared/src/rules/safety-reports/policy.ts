@@ -62,6 +62,3 @@ export function mayEditSafetyReport(viewer: PolicyActor, row: SafetyAccessRow): 
   if (mayManageSafetyReports(viewer)) return true;
   return row.author_id === viewer.userId || row.reviewer_id === viewer.userId;
 }
-
-/** Who sees a report's change trail: the safety manager and management (the manage gate). */
-export const maySeeSafetyTrail = (role: number): boolean => allows(safetyGates.manage, role);

@@ -1,7 +1,7 @@
 import { allows, GATES, PERMISSION_KEYS } from '@ops/shared';
 import { useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
-import { mayEditPermissionsOf } from '@ops/shared/rules/company/policy';
+import { mayChangeRolePermissions } from '@ops/shared/rules/company/policy';
 import { Busy, Outcome, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
 
 interface Matrix {
@@ -63,7 +63,7 @@ export default function Permissions() {
                     type="checkbox"
                     aria-label={`${k} for ${r.name}`}
                     checked={r.permissions[k] === true}
-                    disabled={!canEdit || !mayEditPermissionsOf(myRole, r.role) || pending !== null}
+                    disabled={!canEdit || !mayChangeRolePermissions({ role: myRole }, r.role) || pending !== null}
                     onChange={(e) => toggle(r.role, k, e.target.checked)}
                   />
                 </td>

@@ -3,7 +3,7 @@ import { ZNewsForm, ZSignForm } from '@ops/shared/forms/office';
 import { type FormEvent, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
-import { mayWriteNews } from '@ops/shared/rules/news/policy';
+import { mayManageNews } from '@ops/shared/rules/news/policy';
 import {
   Busy,
   Check,
@@ -57,7 +57,7 @@ function NewsIndex() {
   const ws = useWorkspace();
   const [page, setPage] = useState(1);
   const list = useLoad<NewsList>(`/news.json?page=${page}`);
-  const writer = mayWriteNews(ws.user.user_group_id);
+  const writer = mayManageNews({ role: ws.user.user_group_id });
   const items = list.data?.news ?? [];
   const toSign = items.filter((n) => n.News.sign && n.NewsSignature.length === 0);
   return (
@@ -110,7 +110,7 @@ function NewsArticle({ slug }: { slug: string }) {
   const article = useLoad<Article>(`/news/news/view/${encodeURIComponent(slug)}.json`);
   const [password, setPassword] = useState('');
   const act = useAction();
-  const writer = mayWriteNews(ws.user.user_group_id);
+  const writer = mayManageNews({ role: ws.user.user_group_id });
 
   if (!article.data) return article.error ? <Outcome error={article.error} /> : <Busy />;
   const a = article.data;

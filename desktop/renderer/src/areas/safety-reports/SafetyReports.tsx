@@ -15,7 +15,7 @@ import 'uplot/dist/uPlot.min.css';
 import './safety.css';
 import { useDocs, useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
-import { maySeeSafetyTrail } from '@ops/shared/rules/safety-reports/policy';
+import { mayManageSafetyReports } from '@ops/shared/rules/safety-reports/policy';
 import { Busy, Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
 
 declare module '@ops/client-core' {
@@ -451,7 +451,7 @@ function ReportView({ id, back }: { id: string; back(): void }) {
             : '—'}
         </p>
       )}
-      {maySeeSafetyTrail(ws.user.user_group_id) && v.data?.report.SafetyReportChange && (
+      {mayManageSafetyReports({ role: ws.user.user_group_id }) && v.data?.report.SafetyReportChange && (
         <table className="safety-trail" data-testid="safety-trail">
           <thead>
             <tr>
