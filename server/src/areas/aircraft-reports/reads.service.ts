@@ -1,12 +1,12 @@
 import { aircraftReportsCollection, type Viewer } from '@ops/shared';
 import {
-  canBeReleaser,
   MEL_CATEGORIES,
   REPORT_STATUSES,
   REPORT_TYPES,
   remapLegacyReportType,
   SEVERITIES,
 } from '@ops/shared/rules/aircraft-reports/mel';
+import { canBeReleaser } from '@ops/shared/rules/aircraft-reports/policy';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
