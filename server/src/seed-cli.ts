@@ -1,3 +1,4 @@
+import { registerAreas } from './areas/index.ts';
 import { loadConfig } from './config.ts';
 import { transactionRunner, type AppContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
@@ -9,6 +10,7 @@ import { ChangeBus } from './sync/change-bus.ts';
 import { VERSION } from './version.ts';
 
 // `npm run seed`: migrate and seed (SEED, default demo) without starting the server.
+registerAreas();
 const config = loadConfig({ ...process.env, SEED: process.env.SEED ?? 'demo' });
 const log = createLogger(config.logLevel);
 const database = openDatabase({

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { mountFieldClient } from './field-client.ts';
-import { allRoutes } from './areas/index.ts';
+import { allRoutes, registerAreas } from './areas/index.ts';
 import type { Config } from './config.ts';
 import { transactionRunner, type AppContext } from './context.ts';
 import { openDatabase, type OpenOptions } from './db/database.ts';
@@ -14,7 +14,6 @@ import { Mailer } from './mail/mailer.ts';
 import { seedDatabase } from './seed/index.ts';
 import { startJobs } from './jobs/scheduler.ts';
 import { ChangeBus } from './sync/change-bus.ts';
-import './sync/retention.ts';
 import { VERSION } from './version.ts';
 
 export interface RunningServer {
@@ -28,6 +27,8 @@ export interface RunningServer {
 
 /** Opens the database, migrates, seeds an empty database, and listens. */
 export async function startServer(config: Config, dbOptions?: Partial<OpenOptions>): Promise<RunningServer> {
+  // Every area's collections, commands, jobs, alerts and upload models, once per process, before anything reads them.
+  registerAreas();
   const log = createLogger(config.logLevel);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,

@@ -1,90 +1,118 @@
+import type { AreaDef } from '../area.ts';
+import { registerArea } from '../area.ts';
 import type { RouteDef } from '../http/define-route.ts';
-import { accountsRoutes } from './accounts/accounts.routes.ts';
-import { apiKeysRoutes } from './accounts/api-keys.routes.ts';
-import { aircraftRoutes } from './aircraft/aircraft.routes.ts';
-import { systemRoutes } from './system/system.routes.ts';
-import { syncRoutes } from '../sync/sync.routes.ts';
-import { inventoryRoutes } from './inventory/inventory.routes.ts';
-import { aircraftReportsRoutes } from './aircraft-reports/aircraft-reports.routes.ts';
-import { maintenanceJobsRoutes } from './maintenance-jobs/maintenance-jobs.routes.ts';
-import { maintenancePlansRoutes } from './maintenance-plans/maintenance-plans.routes.ts';
-import { flightTypesRoutes } from './flight-types/flight-types.routes.ts';
-import { flightsRoutes } from './flights/flights.routes.ts';
-import { airportsRoutes } from './airports/airports.routes.ts';
-import { notificationsRoutes } from './notifications/notifications.routes.ts';
-import { companyRoutes } from './company/company.routes.ts';
-import { newsRoutes } from './news/news.routes.ts';
-import { usersRoutes } from './users/users.routes.ts';
-import { profileRoutes } from './profile/profile.routes.ts';
-import { basesRoutes } from './bases/bases.routes.ts';
-import { pilotGroupsRoutes } from './pilot-groups/pilot-groups.routes.ts';
-import { pilotsRoutes } from './pilots/pilots.routes.ts';
-import { certificatesRoutes } from './certificates/certificates.routes.ts';
-import { reportsRoutes } from './reports/reports.routes.ts';
-import { safetyReportsRoutes } from './safety-reports/safety-reports.routes.ts';
-import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
-import { schedulesRoutes } from './schedules/schedules.routes.ts';
-import { uploadsRoutes } from './uploads/uploads.routes.ts';
-import { trainingsRoutes } from './trainings/trainings.routes.ts';
-import { billingRoutes } from './billing/billing.routes.ts';
-import { paymentsRoutes } from './billing/payments.routes.ts';
-import { dutyRoutes } from './duty/duty.routes.ts';
-import '../db/core-tables.ts';
-import '../db/domain-tables.ts';
-import './bases/bases.commands.ts';
-import './flights/flights.commands.ts';
-import './aircraft-reports/aircraft-reports.commands.ts';
-import './company/company.sync.ts';
-import './bases/bases.sync.ts';
-import './users/users.sync.ts';
-import './certificates/certificates.sync.ts';
-import './aircraft/aircraft.sync.ts';
-import './aircraft-reports/aircraft-reports.sync.ts';
-import './maintenance-jobs/maintenance-jobs.sync.ts';
-import './inventory/inventory.sync.ts';
-import './flights/flights.sync.ts';
-import './notifications/notifications.sync.ts';
-import './news/news.sync.ts';
-import './schedules/schedules.commands.ts';
-import './safety-reports/safety-reports.sync.ts';
-import './trainings/trainings.sync.ts';
-import './billing/billing.sync.ts';
-import './billing/billing.jobs.ts';
+import type { SeedStep } from '../seed/index.ts';
+import { syncArea } from '../sync/sync.area.ts';
+import { accountsArea } from './accounts/accounts.area.ts';
+import { aircraftArea } from './aircraft/aircraft.area.ts';
+import { aircraftReportsArea } from './aircraft-reports/aircraft-reports.area.ts';
+import { airportsArea } from './airports/airports.area.ts';
+import { basesArea } from './bases/bases.area.ts';
+import { billingArea } from './billing/billing.area.ts';
+import { certificatesArea } from './certificates/certificates.area.ts';
+import { companyArea } from './company/company.area.ts';
+import { dutyArea } from './duty/duty.area.ts';
+import { flightTypesArea } from './flight-types/flight-types.area.ts';
+import { flightsArea } from './flights/flights.area.ts';
+import { inventoryArea } from './inventory/inventory.area.ts';
+import { maintenanceJobsArea } from './maintenance-jobs/maintenance-jobs.area.ts';
+import { maintenancePlansArea } from './maintenance-plans/maintenance-plans.area.ts';
+import { newsArea } from './news/news.area.ts';
+import { notificationsArea } from './notifications/notifications.area.ts';
+import { pilotGroupsArea } from './pilot-groups/pilot-groups.area.ts';
+import { pilotsArea } from './pilots/pilots.area.ts';
+import { profileArea } from './profile/profile.area.ts';
+import { reportsArea } from './reports/reports.area.ts';
+import { safetyReportsArea } from './safety-reports/safety-reports.area.ts';
+import { schedulesArea } from './schedules/schedules.area.ts';
+import { systemArea } from './system/system.area.ts';
+import { trainingsArea } from './trainings/trainings.area.ts';
+import { uploadsArea } from './uploads/uploads.area.ts';
+import { usersArea } from './users/users.area.ts';
+import { webhooksArea } from './webhooks/webhooks.area.ts';
 
-import './duty/duty.alerts.ts';
+/**
+ * Every area, once, in the order its routes are matched and everything it lists is registered
+ * (docs/architecture.md, "How an area registers"). Routes of areas sharing a first path segment
+ * (`/manager`, `/maintenance`, `/pilots`, `/users`) are tried in this order. A new area adds its
+ * manifest here (one line); `test/integration/system/layout.test.ts` fails on an area folder missing.
+ */
+export const AREAS: readonly AreaDef[] = [
+  systemArea,
+  accountsArea,
+  aircraftArea,
+  syncArea,
+  flightTypesArea,
+  inventoryArea,
+  aircraftReportsArea,
+  maintenanceJobsArea,
+  maintenancePlansArea,
+  flightsArea,
+  airportsArea,
+  notificationsArea,
+  companyArea,
+  newsArea,
+  usersArea,
+  profileArea,
+  basesArea,
+  pilotGroupsArea,
+  pilotsArea,
+  certificatesArea,
+  webhooksArea,
+  reportsArea,
+  schedulesArea,
+  uploadsArea,
+  trainingsArea,
+  safetyReportsArea,
+  billingArea,
+  dutyArea,
+];
 
-/** The route registry: every area adds its list here (one line per area). */
+/**
+ * The order seed steps run in, by area (one transaction). Later steps read what earlier ones
+ * created through the refs: flights need flight types and aircraft, people need the company
+ * settings, schedules, trainings, safety reports, billing and duty need people and flights.
+ */
+export const SEED_ORDER: readonly string[] = [
+  'flight-types',
+  'aircraft',
+  'flights',
+  'company',
+  'news',
+  'pilots',
+  'schedules',
+  'trainings',
+  'safety-reports',
+  'billing',
+  'duty',
+];
+
+/** The route registry: every area's routes, in the order of AREAS. */
 export function allRoutes(): RouteDef[] {
-  return [
-    ...systemRoutes,
-    ...accountsRoutes,
-    ...apiKeysRoutes,
-    ...aircraftRoutes,
-    ...syncRoutes,
-    ...flightTypesRoutes,
-    ...inventoryRoutes,
-    ...aircraftReportsRoutes,
-    ...maintenanceJobsRoutes,
-    ...maintenancePlansRoutes,
-    ...flightsRoutes,
-    ...airportsRoutes,
-    ...notificationsRoutes,
-    ...companyRoutes,
-    ...newsRoutes,
-    ...usersRoutes,
-    ...profileRoutes,
-    ...basesRoutes,
-    ...pilotGroupsRoutes,
-    ...pilotsRoutes,
-    ...certificatesRoutes,
-    ...webhooksRoutes,
-    ...reportsRoutes,
-    ...schedulesRoutes,
-    ...uploadsRoutes,
-    ...trainingsRoutes,
-    ...safetyReportsRoutes,
-    ...billingRoutes,
-    ...paymentsRoutes,
-    ...dutyRoutes,
-  ];
+  return AREAS.flatMap((a) => a.routes ?? []);
+}
+
+/** The seed steps in SEED_ORDER; an area with a seed step missing from it is a mistake, caught here. */
+export function seedSteps(): SeedStep[] {
+  const seeding = AREAS.filter((a) => a.seed).map((a) => a.name);
+  const unordered = seeding.filter((n) => !SEED_ORDER.includes(n));
+  if (unordered.length) throw new Error(`areas with a seed step missing from SEED_ORDER: ${unordered.join(', ')}`);
+  return SEED_ORDER.map((name) => {
+    const step = AREAS.find((a) => a.name === name)?.seed;
+    if (!step) throw new Error(`SEED_ORDER names ${name}, which has no seed step`);
+    return step;
+  });
+}
+
+let registered = false;
+
+/**
+ * Registers every area's collections, record types, tombstone tables, commands, jobs, alert
+ * sources and upload models with the generic registries, once per process. Called by
+ * `startServer` and the seed command before anything reads a registry.
+ */
+export function registerAreas(): void {
+  if (registered) return;
+  registered = true;
+  for (const area of AREAS) registerArea(area);
 }

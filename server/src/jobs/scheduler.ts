@@ -25,10 +25,12 @@ export interface Job {
 const jobs = new Map<string, Job>();
 const runListeners = new Set<(name: string, ok: boolean, seconds: number) => void>();
 
-/** Areas register their jobs at import time (one call per job). */
+/** Called by `registerAreas()` for the jobs an area's manifest lists (and by tests for their own). */
 export function registerJob(job: Job): void {
   jobs.set(job.name, job);
 }
+
+export const jobNames = () => [...jobs.keys()];
 
 /** Metrics and tests listen to finished runs. */
 export function onJobRun(fn: (name: string, ok: boolean, seconds: number) => void): () => void {

@@ -3,42 +3,17 @@ import type { AppContext } from '../context.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { seedFixtures } from './fixtures.ts';
 import type { SeedRefs } from './refs.ts';
-import { fleetSeedStep } from '../areas/aircraft/fleet.seed.ts';
-import { flightTypesSeedStep } from '../areas/flight-types/flight-types.seed.ts';
-import { flightsSeedStep } from '../areas/flights/flights.seed.ts';
-import { companySeedStep } from '../areas/company/company.seed.ts';
-import { newsSeedStep } from '../areas/news/news.seed.ts';
-import { peopleSeedStep } from '../areas/pilots/people.seed.ts';
-import { schedulesSeedStep } from '../areas/schedules/schedules.seed.ts';
-import { trainingsSeedStep } from '../areas/trainings/trainings.seed.ts';
-import { safetyReportsSeedStep } from '../areas/safety-reports/safety-reports.seed.ts';
-import { billingSeedStep } from '../areas/billing/billing.seed.ts';
-import { dutySeedStep } from '../areas/duty/duty.seed.ts';
+import { seedSteps } from '../areas/index.ts';
 
 /**
- * A seed step of one area. `fixtures` adds that area's part of CONTRACT 3;
- * `demo` adds sample data for `SEED=demo`. Steps run in order, in one transaction.
+ * A seed step of one area (its manifest's `seed`). `fixtures` adds that area's part of CONTRACT 3;
+ * `demo` adds sample data for `SEED=demo`. Steps run in SEED_ORDER (server/src/areas/index.ts), in one transaction.
  */
 export interface SeedStep {
   name: string;
   fixtures?(uow: UnitOfWork, refs: SeedRefs): Promise<void>;
   demo?(uow: UnitOfWork, refs: SeedRefs): Promise<void>;
 }
-
-/** Areas append their steps here (one line per area). */
-export const seedSteps: SeedStep[] = [
-  flightTypesSeedStep,
-  fleetSeedStep,
-  flightsSeedStep,
-  companySeedStep,
-  newsSeedStep,
-  peopleSeedStep,
-  schedulesSeedStep,
-  trainingsSeedStep,
-  safetyReportsSeedStep,
-  billingSeedStep,
-  dutySeedStep,
-];
 
 export const DEMO_LOGINS = [
   'admin@skyline.test',
@@ -62,8 +37,10 @@ export async function seedDatabase(
   if (any) return null;
   const refs = await ctx.tx(async (uow) => {
     const r = await seedFixtures(uow);
-    for (const step of seedSteps) await step.fixtures?.(uow, r);
-    if (mode === 'demo') for (const step of seedSteps) await step.demo?.(uow, r);
+    // The areas' steps in SEED_ORDER (server/src/areas/index.ts).
+    const steps = seedSteps();
+    for (const step of steps) await step.fixtures?.(uow, r);
+    if (mode === 'demo') for (const step of steps) await step.demo?.(uow, r);
     return r;
   });
   return { refs, logins: DEMO_LOGINS };

@@ -35,8 +35,12 @@ export interface CommandHandler<S extends z.ZodType = z.ZodType> {
 
 const handlers = new Map<string, CommandHandler>();
 
+/** A command as an area's manifest lists it (its argument schema erased). */
+export const defineCommand = <S extends z.ZodType>(handler: CommandHandler<S>): CommandHandler =>
+  handler as unknown as CommandHandler;
+
 export function registerCommand<S extends z.ZodType>(handler: CommandHandler<S>): void {
-  handlers.set(handler.name, handler as unknown as CommandHandler);
+  handlers.set(handler.name, defineCommand(handler));
 }
 
 export const commandNames = () => [...handlers.keys()];

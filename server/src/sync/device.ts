@@ -9,7 +9,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { executeCommand } from './commands.ts';
-import { registerRecordType } from './registry.ts';
+import { recordType } from './registry.ts';
 import { tableSource } from './table-source.ts';
 
 const parse = (v: string | null) => (v ? (JSON.parse(v) as Record<string, unknown>) : null);
@@ -35,7 +35,7 @@ const toCommandDoc = (k: CommandRow): CommandDoc => ({
  * The protocol's own collection, `device`: commands (`command`, decided once by
  * the server) and outcomes of refused pushes (`outcome`), both own scope.
  */
-registerRecordType<CommandDoc>(deviceCollection, {
+export const deviceCommandRecords = recordType<CommandDoc>(deviceCollection, {
   types: [DEVICE_TYPES.command],
   sources: [
     tableSource({
@@ -61,7 +61,7 @@ registerRecordType<CommandDoc>(deviceCollection, {
 const outcomeQuery = (db: Kysely<DB>, companyId: string) =>
   db.selectFrom('sync_outcomes as o').selectAll('o').where('o.company_id', '=', companyId);
 
-registerRecordType<OutcomeDoc>(deviceCollection, {
+export const deviceOutcomeRecords = recordType<OutcomeDoc>(deviceCollection, {
   types: [DEVICE_TYPES.outcome],
   sources: [
     tableSource({

@@ -1,12 +1,17 @@
 import './tables.ts';
-import './device.ts';
 
 /**
  * The sync kernel: the protocol only (pull, push, stream, commands,
- * checkpoints, change bus, tombstone retention). Areas register their
- * collections and record types from `server/src/areas/<area>/<area>.sync.ts`
- * (imported for their side effect from `server/src/areas/index.ts`); nothing
- * here imports an area.
+ * checkpoints, change bus, tombstone retention). Areas define their
+ * collections and record types in `server/src/areas/<area>/<area>.sync.ts`
+ * and list them in their manifest (`<area>.area.ts`); `registerAreas()` in
+ * `server/src/areas/index.ts` registers them once. Nothing here imports an area.
  */
-export { registerCollection, registerRecordType, registerTombstones } from './registry.ts';
-export { registerCommand, CommandRejected } from './commands.ts';
+export {
+  defineCollection,
+  recordType,
+  registerCollection,
+  registerRecordType,
+  registerTombstones,
+} from './registry.ts';
+export { defineCommand, registerCommand, CommandRejected } from './commands.ts';

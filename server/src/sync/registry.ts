@@ -69,11 +69,24 @@ export interface RegisteredCollection {
 
 const registry = new Map<string, RegisteredCollection>();
 
+/** What an area's manifest lists: a collection or one record type of an area collection, its document type erased. */
+// biome-ignore lint/suspicious/noExplicitAny: parts of different record types
+export type SyncPartDef = ServerCollection<any>;
+
+/** A plain collection (or a source part of one), typed here and listed in the area's manifest. */
+export const defineCollection = <Doc extends { id: string }>(c: ServerCollection<Doc>): SyncPartDef => c;
+
+/** One record type (a part) of an area collection, listed in the area's manifest. */
+export const recordType = <Doc extends { id: string }>(
+  collection: AreaCollectionDef<AreaDoc>,
+  part: CollectionPart<Doc> & { types: readonly string[] },
+): SyncPartDef => ({ ...part, def: collection }) as unknown as SyncPartDef;
+
 /**
- * Registers (a part of) a collection. Called by areas, for their side effect,
- * from `server/src/areas/<area>/<area>.sync.ts`; several areas may register
- * parts of one collection (record types of an area collection, or reference
- * sources). The kernel never imports areas.
+ * Registers (a part of) a collection. Called once per part by `registerAreas()`
+ * (server/src/areas/index.ts) from the areas' manifests; several areas may
+ * register parts of one collection (record types of an area collection, or
+ * reference sources). The kernel never imports areas.
  */
 export function registerCollection<Doc extends { id: string }>(c: ServerCollection<Doc>): void {
   const { def, ...part } = c;
@@ -99,7 +112,7 @@ export function registerRecordType<Doc extends { id: string }>(
   collection: AreaCollectionDef<AreaDoc>,
   part: CollectionPart<Doc> & { types: readonly string[] },
 ): void {
-  registerCollection({ ...part, def: collection } as unknown as ServerCollection<Doc>);
+  registerCollection(recordType(collection, part));
 }
 
 /** The part serving a document of `type` (the untyped part of a plain collection). */

@@ -3,7 +3,7 @@ import type { DB } from '../db/schema.ts';
 import { nowSeconds } from '../lib/tokens.ts';
 import { tombstoneTables } from './registry.ts';
 import './tables.ts';
-import { registerJob } from '../jobs/scheduler.ts';
+import type { Job } from '../jobs/scheduler.ts';
 
 /**
  * Tombstone retention (docs/sync.md). Areas opt their replicated tables in
@@ -59,11 +59,11 @@ export async function purgeTombstones(db: Kysely<DB>, days: number, now = nowSec
 }
 
 /** Once an hour in one server process (the purge is also safe when two run at once). */
-registerJob({
+export const tombstonePurgeJob: Job = {
   name: 'sync.tombstone_purge',
   everySeconds: 3600,
   run: async (ctx) => {
     const n = await purgeTombstones(ctx.db, ctx.config.syncTombstoneDays);
     if (n) ctx.log.info({ purged: n }, 'sync tombstones purged');
   },
-});
+};

@@ -1,9 +1,6 @@
 import { mayWriteMaintenanceJobs } from '../rules/maintenance-jobs/policy.ts';
 import { type CollectionDef, s } from './types.ts';
 
-// The writers' role list is the area's policy; re-exported for screens that still read it from here.
-export { MAINTENANCE_JOB_WRITERS } from '../rules/maintenance-jobs/policy.ts';
-
 /** Maintenance jobs offline, each with its work orders (CONTRACT 4). */
 export const WORK_ORDER_STATUSES = ['pending', 'in_progress', 'done', 'cancelled'] as const;
 export type WorkOrderStatus = (typeof WORK_ORDER_STATUSES)[number];

@@ -56,6 +56,8 @@ export const KINDS = [
   'jobs',
   'export',
   'alerts',
+  // The area's manifest (`<area>.area.ts`): what it registers, listed in server/src/areas/index.ts.
+  'area',
 ];
 /** Test folders that are not areas: the machinery every area shares. */
 const TEST_INFRA = ['sync', 'system', 'jobs', 'mail', 'ops'];

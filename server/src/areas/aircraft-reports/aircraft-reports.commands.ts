@@ -3,7 +3,7 @@ import { REPORT_PLANS } from '@ops/shared/rules/aircraft/policy';
 import { z } from 'zod';
 import type { Actor } from '../../http/actor.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { CommandRejected, registerCommand } from '../../sync/index.ts';
+import { CommandRejected, defineCommand } from '../../sync/index.ts';
 import { closeItem, createReport, extendItem, type MelDecision, raisedAtOf } from './aircraft-reports.service.ts';
 
 /**
@@ -25,7 +25,7 @@ function decided<T>(d: MelDecision<T>): T {
 
 const zReportId = z.string().min(1).max(64);
 
-registerCommand({
+export const melRaiseCommand = defineCommand({
   name: 'mel.raise',
   args: z.object({
     AircraftReport: z.record(z.string(), z.unknown()),
@@ -60,7 +60,7 @@ registerCommand({
   },
 });
 
-registerCommand({
+export const melExtendCommand = defineCommand({
   name: 'mel.extend',
   args: z.object({
     report_id: zReportId,
@@ -79,7 +79,7 @@ registerCommand({
   },
 });
 
-registerCommand({
+export const melCloseCommand = defineCommand({
   name: 'mel.close',
   args: z.object({ report_id: zReportId }),
   async run(_ctx, uow, actor, args) {

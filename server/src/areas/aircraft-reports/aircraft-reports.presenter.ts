@@ -13,3 +13,8 @@ export function presentReport(
     User: related.reporter ? { id: doc.user_id, name: related.reporter.name, surname: related.reporter.surname } : null,
   };
 }
+
+/** A linked maintenance job in brief, as a report's view shows it. */
+export const presentLinkedJob = (
+  job: { id: string; name: string; status: string; start: number | null; crs_signed: number } | undefined,
+) => (job ? { id: job.id, name: job.name, status: job.status, start: job.start, crs_signed: !!job.crs_signed } : null);

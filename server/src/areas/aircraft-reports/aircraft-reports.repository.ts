@@ -1,6 +1,6 @@
 import type { AircraftReportDoc, MelItemDoc, MelLimitationDoc } from '@ops/shared';
 import type { IntervalType, MelCategory } from '@ops/shared/rules/aircraft-reports/mel';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { AircraftReportsTable, MelItemsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/schema.ts';
 import { deriveAll } from './mel-state.repository.ts';
@@ -155,4 +155,142 @@ export async function reportDocs(
       MelItem: m ? melDoc(m, limitsByItem.get(m.id) ?? [], derived.get(r.id)?.status ?? 'OPEN', now) : null,
     };
   });
+}
+
+/** Escapes LIKE wildcards so a search for `50%` finds that text. */
+const likePattern = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export interface ReportListFilter {
+  aircraft?: string;
+  flight?: string;
+  type?: string[];
+  status?: string[];
+  severity?: string;
+  category?: string;
+  wc?: string;
+  job?: string;
+  linked?: 'yes' | 'no';
+}
+
+/** One page of live reports, newest first, with the aircraft's registration and the reporter's name, and the number matching. */
+export async function reportListPage(
+  db: Kysely<DB>,
+  companyId: string,
+  f: ReportListFilter,
+  page: number,
+  limit: number,
+) {
+  let q = db.selectFrom('aircraft_reports as r').where('r.company_id', '=', companyId).where('r.deleted', '=', 0);
+  if (f.aircraft) q = q.where('r.aircraft_id', '=', f.aircraft);
+  if (f.flight) q = q.where('r.flight_id', '=', f.flight);
+  if (f.type?.length) q = q.where('r.type', 'in', f.type);
+  if (f.status?.length) q = q.where('r.status', 'in', f.status);
+  if (f.severity) q = q.where('r.severity', '=', f.severity);
+  if (f.category) {
+    const category = f.category;
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('mel_items as m')
+          .select('m.id')
+          .whereRef('m.aircraft_report_id', '=', 'r.id')
+          .where('m.company_id', '=', companyId)
+          .where('m.category', '=', category),
+      ),
+    );
+  }
+  if (f.wc) {
+    const p = likePattern(f.wc);
+    q = q.where(
+      sql<boolean>`(lower(r.title) like ${p} escape '\\' or lower(coalesce(r.description, '')) like ${p} escape '\\')`,
+    );
+  }
+  if (f.job) q = q.where('r.maintenance_job_id', '=', f.job);
+  if (f.linked === 'yes') q = q.where('r.maintenance_job_id', 'is not', null);
+  if (f.linked === 'no') q = q.where('r.maintenance_job_id', 'is', null);
+
+  const [{ count }] = await q.select((eb) => eb.fn.countAll<number>().as('count')).execute();
+  const rows = await q
+    .leftJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'r.aircraft_id').on('a.company_id', '=', companyId))
+    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'r.user_id').on('u.company_id', '=', companyId))
+    .selectAll('r')
+    .select(['a.registration', 'u.name as reporter_name', 'u.surname as reporter_surname'])
+    .orderBy('r.created', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .execute();
+  return { count: Number(count), rows };
+}
+
+/** An aircraft's registration (deleted ones too: a report keeps naming its aircraft). */
+export function aircraftRegistration(db: Kysely<DB>, companyId: string, aircraftId: string) {
+  return db
+    .selectFrom('aircraft')
+    .select('registration')
+    .where('company_id', '=', companyId)
+    .where('id', '=', aircraftId)
+    .executeTakeFirst();
+}
+
+/** A user's name and surname. */
+export function userName(db: Kysely<DB>, companyId: string, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['name', 'surname'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** The live maintenance job a report is linked to, in brief. */
+export function linkedJob(db: Kysely<DB>, companyId: string, jobId: string) {
+  return db
+    .selectFrom('maintenance_jobs')
+    .select(['id', 'name', 'status', 'start', 'crs_signed'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', jobId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+}
+
+/** Active users who might release a MEL item: the roles that can, and the caller (the shared rule decides). */
+export function releaserCandidates(db: Kysely<DB>, companyId: string, callerId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'surname', 'user_group_id'])
+    .where('company_id', '=', companyId)
+    .where('deleted', '=', 0)
+    .where('active', '=', 1)
+    .where((eb) => eb.or([eb('user_group_id', 'in', [1, 100, 105, 110, 300]), eb('id', '=', callerId)]))
+    .orderBy('surname')
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+/** A live aircraft's id and registration, or undefined. */
+export function liveAircraft(db: Kysely<DB>, companyId: string, aircraftId: string) {
+  return db
+    .selectFrom('aircraft')
+    .select(['id', 'registration'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', aircraftId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+}
+
+/** An aircraft's live jobs without a signed CRS, by start (unscheduled last). */
+export function openJobsOf(db: Kysely<DB>, companyId: string, aircraftId: string) {
+  return db
+    .selectFrom('maintenance_jobs')
+    .select(['id', 'name', 'status', 'start', 'maintenance_plan_id'])
+    .where('company_id', '=', companyId)
+    .where('aircraft_id', '=', aircraftId)
+    .where('deleted', '=', 0)
+    .where('crs_signed', '=', 0)
+    .orderBy(sql`case when start is null then 1 else 0 end`)
+    .orderBy('start')
+    .orderBy('id')
+    .execute();
 }

@@ -1,7 +1,6 @@
 import { uuidv7 } from '@ops/shared';
 import {
   type ClosureState,
-  canBeReleaser,
   checkExtension,
   closureStamp,
   computeMelWindow,
@@ -9,6 +8,7 @@ import {
   type MelCategory,
   type ReportStatus,
 } from '@ops/shared/rules/aircraft-reports/mel';
+import { canBeReleaser } from '@ops/shared/rules/aircraft-reports/policy';
 import {
   mayActOnMel,
   mayChangeAircraftReport,

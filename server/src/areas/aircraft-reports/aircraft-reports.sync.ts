@@ -8,7 +8,7 @@ import {
 import { reportDocs } from './aircraft-reports.repository.ts';
 import { createReport, deleteReport, editReport, raisedAtOf } from './aircraft-reports.service.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
+import { recordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
 /**
@@ -45,7 +45,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
  * The `aircraft_report` record type of `fleet`; the report's own type travels
  * as `report_type`.
  */
-registerRecordType<FleetReportDoc>(fleetCollection, {
+export const aircraftReportRecords = recordType<FleetReportDoc>(fleetCollection, {
   types: [FLEET_TYPES.report],
   sources: [source],
   async load(db, companyId, id) {

@@ -1,13 +1,13 @@
 import { aircraftReportsCollection, type Viewer } from '@ops/shared';
 import {
-  canBeReleaser,
   MEL_CATEGORIES,
   REPORT_STATUSES,
   REPORT_TYPES,
   remapLegacyReportType,
   SEVERITIES,
 } from '@ops/shared/rules/aircraft-reports/mel';
-import { type Kysely, sql } from 'kysely';
+import { canBeReleaser } from '@ops/shared/rules/aircraft-reports/policy';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -19,9 +19,19 @@ import { paginate } from '../../http/paging.ts';
 import { emptyToUndefined, zPage } from '../../http/zod.ts';
 import { uploadsOf } from '../uploads/attachments.service.ts';
 import { aircraftBlockState, openMelItemsQuery } from './aircraft-block.service.ts';
-import { reportDocs, reportsRepository } from './aircraft-reports.repository.ts';
+import {
+  aircraftRegistration,
+  linkedJob,
+  liveAircraft,
+  openJobsOf,
+  releaserCandidates,
+  reportDocs,
+  reportListPage,
+  reportsRepository,
+  userName,
+} from './aircraft-reports.repository.ts';
 import { deriveAll } from './mel-state.repository.ts';
-import { presentReport } from './aircraft-reports.presenter.ts';
+import { presentLinkedJob, presentReport } from './aircraft-reports.presenter.ts';
 
 /** Read side of the technical log: list, view, aircraft status, summary, releasers. */
 
@@ -73,53 +83,11 @@ export const ZIndex = z.object({
 export const REPORT_PAGE_DEFAULT = 50;
 export const REPORT_PAGE_MAX = 500;
 
-/** Escapes LIKE wildcards so a search for `50%` finds that text. */
-const likePattern = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export async function listReports(db: Kysely<DB>, actor: Actor, raw: unknown) {
   const f = parseOr400(ZIndex, unwrapData(raw));
   const limit = Math.min(f.limit ?? REPORT_PAGE_DEFAULT, REPORT_PAGE_MAX);
   const page = f.page ?? 1;
-  let q = db.selectFrom('aircraft_reports as r').where('r.company_id', '=', actor.companyId).where('r.deleted', '=', 0);
-  if (f.aircraft) q = q.where('r.aircraft_id', '=', f.aircraft);
-  if (f.flight) q = q.where('r.flight_id', '=', f.flight);
-  if (f.type?.length) q = q.where('r.type', 'in', f.type);
-  if (f.status?.length) q = q.where('r.status', 'in', f.status);
-  if (f.severity) q = q.where('r.severity', '=', f.severity);
-  if (f.category) {
-    const category = f.category;
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('mel_items as m')
-          .select('m.id')
-          .whereRef('m.aircraft_report_id', '=', 'r.id')
-          .where('m.company_id', '=', actor.companyId)
-          .where('m.category', '=', category),
-      ),
-    );
-  }
-  if (f.wc) {
-    const p = likePattern(f.wc);
-    q = q.where(
-      sql<boolean>`(lower(r.title) like ${p} escape '\\' or lower(coalesce(r.description, '')) like ${p} escape '\\')`,
-    );
-  }
-  if (f.job) q = q.where('r.maintenance_job_id', '=', f.job);
-  if (f.linked === 'yes') q = q.where('r.maintenance_job_id', 'is not', null);
-  if (f.linked === 'no') q = q.where('r.maintenance_job_id', 'is', null);
-
-  const [{ count }] = await q.select((eb) => eb.fn.countAll<number>().as('count')).execute();
-  const rows = await q
-    .leftJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'r.aircraft_id').on('a.company_id', '=', actor.companyId))
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'r.user_id').on('u.company_id', '=', actor.companyId))
-    .selectAll('r')
-    .select(['a.registration', 'u.name as reporter_name', 'u.surname as reporter_surname'])
-    .orderBy('r.created', 'desc')
-    .orderBy('r.id', 'desc')
-    .limit(limit)
-    .offset((page - 1) * limit)
-    .execute();
+  const { count, rows } = await reportListPage(db, actor.companyId, f, page, limit);
   const docs = await reportDocs(db, actor.companyId, rows, nowSeconds(), actor.company.timezone);
   const viewer = viewerOf(actor);
   return {
@@ -131,7 +99,7 @@ export async function listReports(db: Kysely<DB>, actor: Actor, raw: unknown) {
         reporter: row.reporter_name !== null ? { name: row.reporter_name, surname: row.reporter_surname ?? '' } : null,
       });
     }),
-    paginate: paginate(page, limit, Number(count), rows.length),
+    paginate: paginate(page, limit, count, rows.length),
   };
 }
 
@@ -139,81 +107,33 @@ export async function viewReport(db: Kysely<DB>, actor: Actor, id: string) {
   const row = await reportsRepository.find(db, actor.companyId, id);
   if (!row) throw notFound('Aircraft report not found');
   const [doc] = await reportDocs(db, actor.companyId, [row], nowSeconds(), actor.company.timezone);
-  const aircraft = await db
-    .selectFrom('aircraft')
-    .select('registration')
-    .where('company_id', '=', actor.companyId)
-    .where('id', '=', row.aircraft_id)
-    .executeTakeFirst();
-  const reporter = row.user_id
-    ? await db
-        .selectFrom('users')
-        .select(['name', 'surname'])
-        .where('company_id', '=', actor.companyId)
-        .where('id', '=', row.user_id)
-        .executeTakeFirst()
-    : undefined;
-  const job = row.maintenance_job_id
-    ? await db
-        .selectFrom('maintenance_jobs')
-        .select(['id', 'name', 'status', 'start', 'crs_signed'])
-        .where('company_id', '=', actor.companyId)
-        .where('id', '=', row.maintenance_job_id)
-        .where('deleted', '=', 0)
-        .executeTakeFirst()
-    : undefined;
+  const aircraft = await aircraftRegistration(db, actor.companyId, row.aircraft_id);
+  const reporter = row.user_id ? await userName(db, actor.companyId, row.user_id) : undefined;
+  const job = row.maintenance_job_id ? await linkedJob(db, actor.companyId, row.maintenance_job_id) : undefined;
   return {
     result: true,
     ...presentReport(aircraftReportsCollection.visible(doc, viewerOf(actor)), {
       registration: aircraft?.registration ?? null,
       reporter: reporter ?? null,
     }),
-    MaintenanceJob: job
-      ? { id: job.id, name: job.name, status: job.status, start: job.start, crs_signed: !!job.crs_signed }
-      : null,
+    MaintenanceJob: presentLinkedJob(job),
     // Photos and documents of the defect (uploads with model `AircraftReport`).
     Upload: (await uploadsOf(db, actor.companyId, 'AircraftReport', [row.id])).get(row.id) ?? [],
   };
 }
 
 export async function releasers(db: Kysely<DB>, actor: Actor) {
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'name', 'surname', 'user_group_id'])
-    .where('company_id', '=', actor.companyId)
-    .where('deleted', '=', 0)
-    .where('active', '=', 1)
-    .where((eb) => eb.or([eb('user_group_id', 'in', [1, 100, 105, 110, 300]), eb('id', '=', actor.userId)]))
-    .orderBy('surname')
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  const rows = await releaserCandidates(db, actor.companyId, actor.userId);
   // The shared rule decides; the SQL only narrows the candidates.
   return { result: true, releasers: rows.filter((u) => canBeReleaser(u.user_group_id, u.id === actor.userId)) };
 }
 
 export async function aircraftStatus(db: Kysely<DB>, actor: Actor, aircraftId: string) {
-  const aircraft = await db
-    .selectFrom('aircraft')
-    .select(['id', 'registration'])
-    .where('company_id', '=', actor.companyId)
-    .where('id', '=', aircraftId)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
+  const aircraft = await liveAircraft(db, actor.companyId, aircraftId);
   if (!aircraft) throw notFound('Aircraft not found');
   const now = nowSeconds();
   const state = await aircraftBlockState(db, actor.companyId, aircraft.id, now);
-  const jobs = await db
-    .selectFrom('maintenance_jobs')
-    .select(['id', 'name', 'status', 'start', 'maintenance_plan_id'])
-    .where('company_id', '=', actor.companyId)
-    .where('aircraft_id', '=', aircraft.id)
-    .where('deleted', '=', 0)
-    .where('crs_signed', '=', 0)
-    .orderBy(sql`case when start is null then 1 else 0 end`)
-    .orderBy('start')
-    .orderBy('id')
-    .execute();
+  const jobs = await openJobsOf(db, actor.companyId, aircraft.id);
   return {
     result: true,
     aircraft_id: aircraft.id,

@@ -2,7 +2,7 @@ import { type AircraftDoc, aircraftCollection, FLEET_TYPES, fleetCollection } fr
 import type { Kysely } from 'kysely';
 import { updateAircraft } from './aircraft.service.ts';
 import type { DB } from '../../db/schema.ts';
-import { registerRecordType } from '../../sync/registry.ts';
+import { recordType } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 
 const query = (db: Kysely<DB>, companyId: string) =>
@@ -34,7 +34,7 @@ const toDoc = (a: Row): AircraftDoc => ({
 });
 
 /** Aircraft, the `aircraft` record type of the `fleet` collection. */
-registerRecordType<AircraftDoc>(fleetCollection, {
+export const aircraftRecords = recordType<AircraftDoc>(fleetCollection, {
   types: [FLEET_TYPES.aircraft],
   sources: [tableSource({ tables: ['aircraft'], alias: 'a', rows: aircraftCollection.rows, query, toDoc })],
   async load(db, companyId, id) {

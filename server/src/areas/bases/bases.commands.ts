@@ -1,10 +1,10 @@
 import { maySetDefaultBase } from '@ops/shared/rules/bases/policy';
 import { z } from 'zod';
-import { CommandRejected, registerCommand } from '../../sync/index.ts';
+import { CommandRejected, defineCommand } from '../../sync/index.ts';
 import { setDefaultBase } from './bases.service.ts';
 
 /** Server-decided: the company has exactly one default base, whatever devices did offline. */
-registerCommand({
+export const setDefaultBaseCommand = defineCommand({
   name: 'base.set_default',
   args: z.object({ base_id: z.string().min(1).max(64) }),
   async run(_ctx, uow, actor, args) {

@@ -8,7 +8,7 @@ import {
 } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { registerCollection, registerRecordType, registerTombstones } from '../../sync/registry.ts';
+import { defineCollection, recordType } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import './bases.tables.ts';
 import { presentSchedule } from './duty-entries.service.ts';
@@ -33,7 +33,7 @@ const scheduleDoc = (s: Awaited<ReturnType<ReturnType<typeof scheduleQuery>['exe
  * `BaseSchedule` under `data`, with the base name for offline display.
  * Read-only on devices.
  */
-registerRecordType<PersonalDoc>(peopleCollection, {
+export const dutyEntryRecords = recordType<PersonalDoc>(peopleCollection, {
   types: [PEOPLE_TYPES.schedule],
   sources: [
     tableSource({
@@ -51,7 +51,7 @@ registerRecordType<PersonalDoc>(peopleCollection, {
 });
 
 /** Bases as `base` reference documents. */
-registerCollection<ReferenceDoc>({
+export const basesReference = defineCollection<ReferenceDoc>({
   def: referenceCollection,
   sources: [
     tableSource({
@@ -73,4 +73,3 @@ registerCollection<ReferenceDoc>({
 });
 
 /** A deleted row is only a tombstone here: purged after the retention horizon. */
-registerTombstones('base_schedules');

@@ -1,4 +1,4 @@
-import { registerJob } from '../../jobs/scheduler.ts';
+import type { Job } from '../../jobs/scheduler.ts';
 
 /** Mails per run; the rest wait for the next tick. */
 const BATCH = 200;
@@ -8,7 +8,7 @@ const BATCH = 200;
  * the mailer, marking each sent; a crash between the two sends one mail twice
  * at worst, never none.
  */
-registerJob({
+export const billingMailJob: Job = {
   name: 'billing.mail',
   everySeconds: 30,
   async run(ctx) {
@@ -36,4 +36,4 @@ registerJob({
         .execute();
     }
   },
-});
+};

@@ -1,7 +1,7 @@
 import { type PersonalDoc, PEOPLE_TYPES, peopleCollection, personalCollection } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { registerRecordType } from '../../sync/registry.ts';
+import { recordType } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { presentAccount } from './billing.presenter.ts';
 import type { BillingAccountsTable } from './billing.tables.ts';
@@ -27,7 +27,7 @@ const accountDoc = (a: BillingAccountsTable): PersonalDoc => ({
  * `people` (own scope): read-only on devices; every entry moves the account
  * row (its change number) in the entry's transaction, so devices pull it anew.
  */
-registerRecordType<PersonalDoc>(peopleCollection, {
+export const billingAccountRecords = recordType<PersonalDoc>(peopleCollection, {
   types: [PEOPLE_TYPES.account],
   sources: [
     tableSource({

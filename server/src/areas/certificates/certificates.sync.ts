@@ -1,7 +1,7 @@
 import { PEOPLE_TYPES, type PersonalDoc, peopleCollection, personalCollection } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { registerRecordType, registerTombstones } from '../../sync/registry.ts';
+import { recordType } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { presentCertificate } from './certificates.service.ts';
 
@@ -23,7 +23,7 @@ const certificateDoc = (
  * where the certificate rules run); `load` lets a device's edit be answered
  * with the master as a conflict.
  */
-registerRecordType<PersonalDoc>(peopleCollection, {
+export const certificateRecords = recordType<PersonalDoc>(peopleCollection, {
   types: [PEOPLE_TYPES.certificate],
   sources: [
     tableSource({
@@ -41,4 +41,3 @@ registerRecordType<PersonalDoc>(peopleCollection, {
 });
 
 /** A deleted row is only a tombstone here: purged after the retention horizon. */
-registerTombstones('user_certificates');

@@ -1,5 +1,5 @@
 import { type ReferenceDoc, referenceCollection } from '@ops/shared';
-import { registerCollection } from '../../sync/registry.ts';
+import { defineCollection } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { presentCompanySettings } from './company.presenter.ts';
 import { companyReferenceSources } from './reference.sync.ts';
@@ -9,7 +9,7 @@ import { companyReferenceSources } from './reference.sync.ts';
  * documents assembled from several rows (permissions, operating hours). Other
  * areas register their reference sources the same way (bases, flight types, airports).
  */
-registerCollection<ReferenceDoc>({
+export const companyReference = defineCollection<ReferenceDoc>({
   def: referenceCollection,
   sources: [
     tableSource({

@@ -1,7 +1,6 @@
 import { hhmm, limitSeconds, NEAR_LIMIT_SHARE } from '@ops/shared/rules/duty/duty';
 import { DateTime } from 'luxon';
-import { registerAlertSource } from '../company/alerts/alerts.service.ts';
-import type { Alert } from '../company/alerts/sources.alerts.ts';
+import type { Alert, AlertSource } from '../company/alerts/sources.alerts.ts';
 import { companyLimits, crewOf, flightSecondsBy } from './duty.repository.ts';
 
 /**
@@ -9,7 +8,7 @@ import { companyLimits, crewOf, flightSecondsBy } from './duty.repository.ts';
  * calendar year of the company zone (danger once past the limit). Dated now:
  * it is a standing condition, not a deadline.
  */
-registerAlertSource({
+export const dutyAlertSource: AlertSource = {
   type: 'duty',
   async collect(db, scope) {
     if (scope.userIds !== null && scope.userIds.length === 0) return [];
@@ -42,4 +41,4 @@ registerAlertSource({
     }
     return out;
   },
-});
+};

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { zId } from '../../http/zod.ts';
-import { CommandRejected, registerCommand } from '../../sync/index.ts';
+import { CommandRejected, defineCommand } from '../../sync/index.ts';
 import { confirmFlight, dispatchFlight } from './transitions.service.ts';
 
 /**
@@ -8,7 +8,7 @@ import { confirmFlight, dispatchFlight } from './transitions.service.ts';
  * services as REST, with the caller's rights when the command runs. A refusal
  * (an HttpError such as the overlap 400) is stored with its body in `details`.
  */
-registerCommand({
+export const flightConfirmCommand = defineCommand({
   name: 'flight.confirm',
   args: z.object({ flight_id: zId }),
   async run(_ctx, uow, actor, args) {
@@ -17,7 +17,7 @@ registerCommand({
   },
 });
 
-registerCommand({
+export const flightDispatchCommand = defineCommand({
   name: 'flight.dispatch',
   args: z.object({ flight_id: zId }),
   async run(_ctx, uow, actor, args) {

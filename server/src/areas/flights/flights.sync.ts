@@ -14,7 +14,7 @@ import { ZFlightFields, type TFlightFields } from './flights.schema.ts';
 import { saveFlight } from './flights.service.ts';
 import type { DB } from '../../db/schema.ts';
 import { validationFailed, zodFieldErrors } from '../../http/errors.ts';
-import { registerCollection, type SourceRow, type SyncSource } from '../../sync/registry.ts';
+import { defineCollection, type SourceRow, type SyncSource } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
@@ -98,7 +98,7 @@ function bodyOf(next: FlightDoc, master: FlightDoc | null): TFlightFields {
 }
 
 /** The `flights` collection (involved scope: staff see every flight, others those naming them). */
-registerCollection<FlightDoc>({
+export const flightsServerCollection = defineCollection<FlightDoc>({
   def: flightsCollection,
   sources: [tableSource({ tables: ['flights'], alias: 'f', rows: flightsCollection.rows, query, toDoc: toFlightDoc })],
   async load(db, companyId, id) {
@@ -209,7 +209,7 @@ const baseAirportSource: SyncSource<ReferenceDoc> = {
 };
 
 /** Flight types and airports as `reference` documents. */
-registerCollection<ReferenceDoc>({
+export const flightsReference = defineCollection<ReferenceDoc>({
   def: referenceCollection,
   sources: [flightTypeReferenceSource, companyAirportSource, baseAirportSource],
 });

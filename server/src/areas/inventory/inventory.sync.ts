@@ -1,6 +1,6 @@
 import { FLEET_TYPES, fleetCollection, type InventoryPartDoc } from '@ops/shared';
 import { partDocs } from './inventory.repository.ts';
-import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
+import { recordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
 /** Inventory parts with their units and providers (read-only offline); unit changes stamp their part. */
@@ -20,7 +20,7 @@ const source: SyncSource<InventoryPartDoc> = {
 };
 
 /** The `inventory_part` record type of `fleet` (read-only on devices). */
-registerRecordType<InventoryPartDoc>(fleetCollection, {
+export const inventoryPartRecords = recordType<InventoryPartDoc>(fleetCollection, {
   types: [FLEET_TYPES.part],
   sources: [source],
   async load(db, companyId, id) {

@@ -1,7 +1,7 @@
 import { FLEET_TYPES, fleetCollection, type MaintenanceJobDoc } from '@ops/shared';
 import { jobDocs } from './maintenance-jobs.repository.ts';
 import { createJob, deleteJob, editJob, saveWorkOrder } from './maintenance-jobs.service.ts';
-import { registerRecordType, type SyncSource } from '../../sync/registry.ts';
+import { recordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
 /** Maintenance jobs with their work orders; a work-order change stamps its job's change number. */
@@ -23,7 +23,7 @@ const source: SyncSource<MaintenanceJobDoc> = {
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The `maintenance_job` record type of `fleet`. */
-registerRecordType<MaintenanceJobDoc>(fleetCollection, {
+export const maintenanceJobRecords = recordType<MaintenanceJobDoc>(fleetCollection, {
   types: [FLEET_TYPES.job],
   sources: [source],
   async load(db, companyId, id) {

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { recipientsOf } from './news.repository.ts';
 import './news.tables.ts';
 import type { DB } from '../../db/schema.ts';
-import { registerRecordType, type SourceRow, type SyncSource } from '../../sync/registry.ts';
+import { recordType, type SourceRow, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
 /**
@@ -79,4 +79,4 @@ async function signersOf(db: Kysely<DB>, companyId: string, ids: string[]): Prom
 }
 
 /** The `news` record type of `inbox` (read-only on devices). */
-registerRecordType<NewsDoc>(inboxCollection, { types: [INBOX_TYPES.news], sources: [newsSource] });
+export const newsRecords = recordType<NewsDoc>(inboxCollection, { types: [INBOX_TYPES.news], sources: [newsSource] });

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import './notifications.tables.ts';
 import type { DB } from '../../db/schema.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { registerRecordType, registerTombstones } from '../../sync/registry.ts';
+import { recordType } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 
 const query = (db: Kysely<DB>, companyId: string) =>
@@ -20,7 +20,7 @@ const toDoc = (n: Row): NotificationDoc => ({
 });
 
 /** The `notification` record type of `inbox` (own scope). */
-registerRecordType<NotificationDoc>(inboxCollection, {
+export const notificationRecords = recordType<NotificationDoc>(inboxCollection, {
   types: [INBOX_TYPES.notification],
   sources: [tableSource({ tables: ['notifications'], alias: 'n', rows: notificationsCollection.rows, query, toDoc })],
   async load(db, companyId, id) {
@@ -46,4 +46,3 @@ registerRecordType<NotificationDoc>(inboxCollection, {
 });
 
 /** A deleted row is only a tombstone here: purged after the retention horizon. */
-registerTombstones('notifications');

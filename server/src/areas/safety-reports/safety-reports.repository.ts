@@ -18,7 +18,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid } from '../../http/errors.ts';
 import { paginate } from '../../http/paging.ts';
-import { registerUploadModel, uploadsOf } from '../uploads/attachments.service.ts';
+import { type UploadModel, uploadsOf } from '../uploads/attachments.service.ts';
 import { loadVisible } from './safety-reports.service.ts';
 import { enumerations, parseIds, present } from './safety-reports.presenter.ts';
 import type { ListFilters } from './safety-reports.schema.ts';
@@ -103,7 +103,7 @@ export function statusesSeenByLink(actor: Actor): string[] {
  */
 export const SAFETY_REPORT_MODEL = 'SafetyReport';
 
-registerUploadModel(SAFETY_REPORT_MODEL, {
+export const safetyReportUploadModel: UploadModel = {
   async exists(db, companyId, id) {
     const row = await db
       .selectFrom('safety_reports')
@@ -124,7 +124,7 @@ registerUploadModel(SAFETY_REPORT_MODEL, {
       .execute();
     return new Set(rows.filter((r) => maySeeSafetyReport(actor, r)).map((r) => r.id));
   },
-});
+};
 
 /** The filtered, visible, live top-level reports (list and spreadsheet). */
 export function filteredQuery(db: Kysely<DB>, actor: Actor, f: ListFilters) {

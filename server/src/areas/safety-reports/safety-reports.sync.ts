@@ -1,8 +1,8 @@
 import { type SafetyDoc, safetyCollection } from '@ops/shared';
 import { isUuid } from '@ops/shared';
 import { z } from 'zod';
-import { CommandRejected, registerCommand } from '../../sync/index.ts';
-import { registerCollection } from '../../sync/registry.ts';
+import { CommandRejected, defineCommand } from '../../sync/index.ts';
+import { defineCollection } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -44,7 +44,7 @@ const toDoc = (r: SafetyReportsTable): SafetyDoc => ({
   modified: Number(r.modified),
 });
 
-registerCollection<SafetyDoc>({
+export const safetyServerCollection = defineCollection<SafetyDoc>({
   def: safetyCollection,
   sources: [
     tableSource({
@@ -77,7 +77,7 @@ async function decided<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** File a report (draft or open) with the device's id; `open` takes its number now, on the server. */
-registerCommand({
+export const safetyFileCommand = defineCommand({
   name: 'safety.file',
   args: z.object({
     id: z.string().refine(isUuid, 'Expected a UUID'),
@@ -94,7 +94,7 @@ registerCommand({
 });
 
 /** Submit a draft filed earlier (on this or another device): draft to open, numbered by the server. */
-registerCommand({
+export const safetySubmitCommand = defineCommand({
   name: 'safety.submit',
   args: z.object({ id: z.string().min(1).max(64), SafetyReport: z.record(z.string(), z.unknown()).optional() }),
   async run(_ctx, uow, actor, args) {

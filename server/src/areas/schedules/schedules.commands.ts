@@ -1,6 +1,5 @@
-import { CommandRejected, registerCommand } from '../../sync/index.ts';
+import { CommandRejected, defineCommand } from '../../sync/index.ts';
 import { onFlightDispatched } from '../flights/dispatch-hooks.service.ts';
-import './schedules.sync.ts';
 import { ZScheduleFields } from './schedules.schema.ts';
 import { BookingRefused, decideBooking, syncDispatchedFlight } from './schedules.service.ts';
 
@@ -9,7 +8,7 @@ import { BookingRefused, decideBooking, syncDispatchedFlight } from './schedules
  * reaches the server, with the same rules as REST. The loser is rejected with
  * the reason, its code and the competing bookings in `details`.
  */
-registerCommand({
+export const scheduleBookCommand = defineCommand({
   name: 'schedule.book',
   args: ZScheduleFields.extend({ new_id: ZScheduleFields.shape.id }),
   async run(_ctx, uow, actor, args) {

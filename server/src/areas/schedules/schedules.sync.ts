@@ -1,7 +1,7 @@
 import { type BookingDoc, bookingsCollection } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { registerCollection, type ServerCollection } from '../../sync/registry.ts';
+import type { ServerCollection } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import { presentBooking } from './schedules.presenter.ts';
 import './schedules.tables.ts';
@@ -48,5 +48,3 @@ export const bookingsServerCollection: ServerCollection<BookingDoc> = {
     return r ? toBookingDoc(r) : null;
   },
 };
-
-registerCollection(bookingsServerCollection);

@@ -35,7 +35,7 @@ import {
 import { isComplete } from '@ops/shared/rules/trainings/progress';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { type CollectionPart, registerRecordType } from '../../sync/registry.ts';
+import { type CollectionPart, recordType, type SyncPartDef } from '../../sync/registry.ts';
 import { type SourceQuery, tableSource } from '../../sync/table-source.ts';
 import { bool, num, stamp } from './trainings.repository.ts';
 import { setProgress } from './learning.service.ts';
@@ -58,7 +58,10 @@ interface Synced {
   deleted: number;
 }
 
-/** Registers one record type read from one query; `load` reads the same query by id. */
+/** The record types of `training`, in order (the trainings manifest lists them). */
+export const trainingRecordTypes: SyncPartDef[] = [];
+
+/** Defines one record type read from one query; `load` reads the same query by id. */
 function part<Row extends Synced, Doc extends { id: string }>(
   type: string,
   def: { rows: Parameters<typeof tableSource>[0]['rows'] },
@@ -68,19 +71,21 @@ function part<Row extends Synced, Doc extends { id: string }>(
   toDoc: (r: Row) => Doc,
   write?: CollectionPart<Doc>['write'],
 ) {
-  registerRecordType<Doc>(trainingCollection, {
-    types: [type],
-    sources: [tableSource<Row, Doc>({ tables: [table], alias, rows: def.rows, query, toDoc })],
-    async load(db, companyId, id) {
-      const rows = await query(db, companyId)
-        .where(sql<boolean>`${sql.ref(`${alias}.id`)} = ${id}`)
-        .limit(1)
-        .execute();
-      const r = rows[0];
-      return r ? ({ ...toDoc(r), _deleted: !!r.deleted } as Doc) : null;
-    },
-    write,
-  });
+  trainingRecordTypes.push(
+    recordType<Doc>(trainingCollection, {
+      types: [type],
+      sources: [tableSource<Row, Doc>({ tables: [table], alias, rows: def.rows, query, toDoc })],
+      async load(db, companyId, id) {
+        const rows = await query(db, companyId)
+          .where(sql<boolean>`${sql.ref(`${alias}.id`)} = ${id}`)
+          .limit(1)
+          .execute();
+        const r = rows[0];
+        return r ? ({ ...toDoc(r), _deleted: !!r.deleted } as Doc) : null;
+      },
+      write,
+    }),
+  );
 }
 
 const nullableNum = (v: unknown) => (v === null || v === undefined ? null : Number(v));

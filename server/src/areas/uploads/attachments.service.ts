@@ -9,7 +9,7 @@ import './uploads.tables.ts';
  * The attachment hook (docs/areas/uploads.md): how other areas attach uploads to their
  * records by `model` and `id`, list them on their views, and drop them with the record.
  *
- * An area registers its model once (`registerUploadModel('SafetyReport', {...})`) so
+ * An area lists its model once in its manifest (`uploadModels: { SafetyReport: ... }`) so
  * sign, create and confirm refuse a foreign key that is not a record of the caller's
  * company (404). Models nobody registered are accepted as free labels.
  */
@@ -69,10 +69,13 @@ function liveIn(table: 'flights' | 'aircraft' | 'user_certificates' | 'aircraft_
     },
   };
 }
-registerUploadModel('Flight', liveIn('flights'));
-registerUploadModel('Aircraft', liveIn('aircraft'));
-registerUploadModel('UserCertificate', liveIn('user_certificates'));
-registerUploadModel('AircraftReport', liveIn('aircraft_reports'));
+/** The models of other areas' replicated records that need no more than liveness (the uploads manifest lists them). */
+export const liveRecordModels: Record<string, UploadModel> = {
+  Flight: liveIn('flights'),
+  Aircraft: liveIn('aircraft'),
+  UserCertificate: liveIn('user_certificates'),
+  AircraftReport: liveIn('aircraft_reports'),
+};
 
 /** The summary other resources embed (Part A 2.10 `Upload`: id, filename, type, mime, size). */
 export interface UploadSummary {

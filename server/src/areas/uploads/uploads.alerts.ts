@@ -1,4 +1,3 @@
-import { registerAlertSource } from '../company/alerts/alerts.service.ts';
 import {
   type Alert,
   type AlertSource,
@@ -59,5 +58,3 @@ export const aircraftUploadAlertSource: AlertSource = {
     return out.sort((a, b) => a.date - b.date || a.name.localeCompare(b.name));
   },
 };
-
-registerAlertSource(aircraftUploadAlertSource);

@@ -1,6 +1,6 @@
 import { INCOMPLETE_UPLOAD_TTL_SECONDS } from '@ops/shared/rules/uploads/upload-types';
 import type { AppContext } from '../../context.ts';
-import { registerJob } from '../../jobs/scheduler.ts';
+import type { Job } from '../../jobs/scheduler.ts';
 import { removeStoredObjects } from './uploads.service.ts';
 import './uploads.tables.ts';
 
@@ -51,4 +51,8 @@ export async function runUploadCleanup(ctx: AppContext, now = Math.floor(Date.no
   return removed;
 }
 
-registerJob({ name: UPLOAD_CLEANUP_JOB, everySeconds: 600, run: async (ctx) => void (await runUploadCleanup(ctx)) });
+export const uploadCleanupJob: Job = {
+  name: UPLOAD_CLEANUP_JOB,
+  everySeconds: 600,
+  run: async (ctx) => void (await runUploadCleanup(ctx)),
+};

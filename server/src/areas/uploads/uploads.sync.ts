@@ -1,7 +1,7 @@
 import { FILES_TYPES, filesCollection, type UploadDoc } from '@ops/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { registerRecordType } from '../../sync/registry.ts';
+import { recordType } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 import type { UploadsTable } from './uploads.tables.ts';
 import './uploads.tables.ts';
@@ -40,7 +40,7 @@ export const toUploadDoc = (r: UploadsTable): UploadDoc => ({
   modified: Number(r.modified),
 });
 
-registerRecordType<UploadDoc>(filesCollection, {
+export const uploadRecords = recordType<UploadDoc>(filesCollection, {
   types: [FILES_TYPES.upload],
   sources: [
     tableSource({

@@ -1,6 +1,6 @@
 import { PEOPLE_TYPES, peopleCollection, type UserDoc, usersCollection } from '@ops/shared';
 import type { UsersTable } from '../../db/core-tables.ts';
-import { registerRecordType } from '../../sync/registry.ts';
+import { recordType } from '../../sync/registry.ts';
 import { tableSource } from '../../sync/table-source.ts';
 
 /** The columns a directory document needs (the users table has twice as many: secrets, notes, settings); besides the sync columns. */
@@ -52,7 +52,7 @@ export const toUserDoc = (u: DocRow): UserDoc => ({
 });
 
 /** The company directory, the `user` record type of `people` (contact fields masked by `visibleUser`). */
-registerRecordType<UserDoc>(peopleCollection, {
+export const userRecords = recordType<UserDoc>(peopleCollection, {
   types: [PEOPLE_TYPES.user],
   sources: [
     tableSource({

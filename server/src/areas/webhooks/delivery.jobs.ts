@@ -1,7 +1,7 @@
 import { nextAttemptDelay } from '@ops/shared/rules/webhooks/events';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { registerJob } from '../../jobs/scheduler.ts';
+import type { Job } from '../../jobs/scheduler.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { signWebhook } from './signature.service.ts';
 import './webhooks.tables.ts';
@@ -141,9 +141,9 @@ export async function deliverWebhooks(ctx: AppContext): Promise<number> {
 }
 
 export const WEBHOOK_JOB = 'webhooks.deliver';
-registerJob({
+export const webhookDeliveryJob: Job = {
   name: WEBHOOK_JOB,
   everySeconds: 5,
   leaseSeconds: 600,
   run: async (ctx) => void (await deliverWebhooks(ctx)),
-});
+};

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { registerJob } from '../../jobs/scheduler.ts';
+import type { Job } from '../../jobs/scheduler.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { openMelItemsQuery } from '../aircraft-reports/aircraft-block.service.ts';
 import { publishAircraftState } from '../aircraft-reports/aircraft-reports.webhooks.ts';
@@ -81,4 +81,8 @@ export async function runMelExpiry(
   return out;
 }
 
-registerJob({ name: MEL_EXPIRY_JOB, everySeconds: 60, run: async (ctx) => void (await runMelExpiry(ctx)) });
+export const melExpiryJob: Job = {
+  name: MEL_EXPIRY_JOB,
+  everySeconds: 60,
+  run: async (ctx) => void (await runMelExpiry(ctx)),
+};

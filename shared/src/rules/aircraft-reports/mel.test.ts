@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   AIRCRAFT_STATUSES,
   aircraftBlock,
-  canActOnMel,
-  canBeReleaser,
   checkExtension,
   closureStamp,
   computeMelWindow,
@@ -23,6 +21,7 @@ import {
   remapLegacyReportType,
   SEVERITIES,
 } from './mel.ts';
+import { canActOnMel, canBeReleaser } from './policy.ts';
 
 /** Unix seconds of an ISO instant with explicit offset. */
 const u = (iso: string): number => {

@@ -6,9 +6,6 @@ import { DateTime } from 'luxon';
 import { allows } from '../../roles.ts';
 import { aircraftReportGates } from './policy.ts';
 
-// Who may act on MEL items is the area's policy; re-exported for the callers of the MEL rules.
-export { canActOnMel, canBeReleaser, MEL_MANAGER_ROLES, type MelAction } from './policy.ts';
-
 export const MEL_CATEGORIES = ['A', 'B', 'C', 'D'] as const;
 export type MelCategory = (typeof MEL_CATEGORIES)[number];
 

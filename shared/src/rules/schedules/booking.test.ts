@@ -4,7 +4,6 @@ import {
   aircraftBlockedFor,
   aircraftBlockedMessage,
   blockedFrom,
-  bookingVisible,
   documentsDecision,
   findConflict,
   freeWindows,
@@ -15,6 +14,7 @@ import {
   spanProblem,
   spansOverlap,
 } from './booking.ts';
+import { bookingVisible } from './policy.ts';
 
 const H = 3600;
 const b = (

@@ -6,9 +6,6 @@
 import type { DatedDayHours } from '../company/operating-hours.ts';
 import { isSelfBooker, mayBook } from './policy.ts';
 
-// Who may book and see what is the area's policy; re-exported for the callers of the booking rules.
-export { bookingVisible, isSelfBooker, NON_BOOKING_ROLES } from './policy.ts';
-
 export const BOOKING_CODES = [
   'CONFLICT_AIRCRAFT',
   'CONFLICT_PILOT',

@@ -1,14 +1,13 @@
 import { codeOf, humanRefusal } from '../../refusals.ts';
 import { type AircraftDoc, type AircraftReportDoc, type CommandDoc, type OutcomeDoc, uuidv7 } from '@ops/shared';
 import {
-  canActOnMel,
-  canBeReleaser,
   checkExtension,
   INTERVAL_TYPES,
   LIMITATION_CODES,
   MEL_CATEGORIES,
   SEVERITIES,
 } from '@ops/shared/rules/aircraft-reports/mel';
+import { canActOnMel, canBeReleaser } from '@ops/shared/rules/aircraft-reports/policy';
 import { melItemStateOf } from '@ops/shared';
 import { type FormEvent, useMemo, useState } from 'react';
 import { commandsByTarget, outcomesByTarget } from '../../decisions.ts';

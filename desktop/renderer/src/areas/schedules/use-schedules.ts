@@ -15,10 +15,10 @@ import { type HoursRow, resolveDay } from '@ops/shared/rules/company/operating-h
 import {
   aircraftBlockedFor,
   aircraftBlockedMessage,
-  isSelfBooker,
   melItemLabel,
   type TimedMelItem,
 } from '@ops/shared/rules/schedules/booking';
+import { isSelfBooker } from '@ops/shared/rules/schedules/policy';
 import { useMemo, useState } from 'react';
 import { endOfDay, zonedToUnix } from '../../format.ts';
 import { useCommands, useCompany, useDismissed, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';

@@ -3,22 +3,16 @@ import type { AppContext } from '../../../context.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { badRequest, notFound } from '../../../http/errors.ts';
 import { nowSeconds } from '../../../lib/tokens.ts';
-import { aircraftAlertSource, maintenanceAlertSource } from './fleet.alerts.ts';
 import { type Alert, ALERT_TYPES, type AlertScope, type AlertSource, type AlertType } from './sources.alerts.ts';
-import { userCertificateAlerts } from './user-certificates.alerts.ts';
 
 export * from './sources.alerts.ts';
 
 const sources = new Map<AlertType, AlertSource>();
 
-/** Areas add their alert type here (uploads: `AircraftUpload`, documents: `Document`). */
+/** Called by `registerAreas()` for the alert sources an area's manifest lists (uploads: `AircraftUpload`). */
 export function registerAlertSource(source: AlertSource): void {
   sources.set(source.type, source);
 }
-
-registerAlertSource(userCertificateAlerts);
-registerAlertSource(aircraftAlertSource);
-registerAlertSource(maintenanceAlertSource);
 
 export const registeredAlertTypes = (): AlertType[] => ALERT_TYPES.filter((t) => sources.has(t));
 

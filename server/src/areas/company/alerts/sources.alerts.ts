@@ -53,7 +53,7 @@ export interface AlertScope {
   viewer: { userId: string; role: number };
 }
 
-/** One alert type. Other areas implement it and register it with `registerAlertSource`. */
+/** One alert type. Areas implement it and list it in their manifest (`alerts`). */
 export interface AlertSource {
   type: AlertType;
   collect(db: Kysely<DB>, scope: AlertScope): Promise<Alert[]>;

@@ -15,7 +15,7 @@ import type { Actor } from '../../../http/actor.ts';
 import { badRequest, forbidden, notFound, validationFailed } from '../../../http/errors.ts';
 import { nowSeconds } from '../../../lib/tokens.ts';
 import { notify } from '../../notifications/notifications.notify.ts';
-import { attachUploads, registerUploadModel } from '../../uploads/attachments.service.ts';
+import { attachUploads, type UploadModel } from '../../uploads/attachments.service.ts';
 import { classStudent, presentClass, requireClass, type SessionRow } from './classes.service.ts';
 import type { TrainingClassworkGradesTable, TrainingJustificationsTable } from './classes.tables.ts';
 import { type Db, num, requireTraining, stamp } from '../trainings.repository.ts';
@@ -59,8 +59,11 @@ const liveSessionStudent = {
     return new Set(rows.filter((r) => r.user_id === actor.userId || maySeeAllStudentsOf(actor, r)).map((r) => r.id));
   },
 };
-registerUploadModel(JUSTIFICATION_MODEL, liveSessionStudent);
-registerUploadModel(CLASSWORK_MODEL, liveSessionStudent);
+/** Upload models of class work and justifications (the trainings manifest lists them). */
+export const classUploadModels: Record<string, UploadModel> = {
+  [JUSTIFICATION_MODEL]: liveSessionStudent,
+  [CLASSWORK_MODEL]: liveSessionStudent,
+};
 
 async function ownRow(ctx: AppContext, actor: Actor, c: SessionRow) {
   const row = await classStudent(ctx.db, actor.companyId, c.id, actor.userId);
