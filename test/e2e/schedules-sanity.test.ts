@@ -131,6 +131,29 @@ describe.skipIf(!hasChromium)('booking sanity, cancel and zones (Chromium, demo 
       const row = page.locator('[data-testid=schedule-board] tbody tr', { hasText: 'SIM-01' });
       await row.locator('.booking', { hasText: '18:30' }).waitFor();
       await screenshot(page, 'schedules-sanity-board-moved');
+
+      // The office cancels it from the board's form, after a confirmation that says what it does.
+      await row.locator('button.booking', { hasText: '18:30' }).click();
+      const change = page.locator('form[aria-label="Change booking"]');
+      await change.getByRole('button', { name: 'Cancel booking' }).click();
+      expect(await change.locator('[data-testid=confirm-cancel]').textContent()).toMatch(
+        /Its scheduled flight is cancelled with it/,
+      );
+      await change.getByRole('button', { name: 'Yes, cancel booking' }).click();
+      await change.waitFor({ state: 'detached' });
+      await eventually(
+        async () =>
+          (
+            await s.ctx.db
+              .selectFrom('schedules')
+              .select('status')
+              .where('aircraft_id', '=', s.refs.aircraft['SIM-01'])
+              .where('pilot_id', '=', s.userId('dispatch@skyline.test'))
+              .executeTakeFirstOrThrow()
+          ).status === 'CANCELED',
+        'the office cancel',
+      );
+      await row.locator('.booking', { hasText: '18:30' }).waitFor({ state: 'detached' });
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -1,4 +1,5 @@
 import { type BookingDoc, uuidv7 } from '@ops/shared';
+import { cancelRefusal } from '@ops/shared/rules/schedules/policy';
 import { type FormEvent, useState } from 'react';
 import { type DisplaySettings, formatTime, hourOptions, isoDateIn, zonedToUnix } from '../../format.ts';
 import { fullName } from '../../hooks.ts';
@@ -89,6 +90,13 @@ export function BookingForm({
   const [draft, setDraft] = useState<Draft>(initial);
   const { self, users, instructors, types, active, zone, display } = data;
   const [hh, mm] = draft.time.split(':');
+  // Cancelling the opened booking: offered only when the policy allows it (staff any; pilots their own, not started).
+  const original = draft.id ? data.bookings.find((b) => b.id === draft.id) : undefined;
+  const mayCancel =
+    !!original &&
+    !data.cancelling.has(original.id) &&
+    cancelRefusal({ userId: data.me, role: data.role }, original, data.now) === null;
+  const [asking, setAsking] = useState(false);
   const setTime = (h: string, m: string) => setDraft({ ...draft, time: `${h}:${m}` });
 
   const submit = async (e: FormEvent) => {
@@ -207,9 +215,31 @@ export function BookingForm({
       <div className="actions">
         <button type="submit">{draft.id ? 'Move' : 'Book'}</button>
         <button type="button" onClick={onClose}>
-          Cancel
+          Close
         </button>
+        {original && mayCancel && !asking && (
+          <button type="button" className="danger" onClick={() => setAsking(true)}>
+            Cancel booking
+          </button>
+        )}
       </div>
+      {original && mayCancel && asking && (
+        <p className="confirm" data-testid="confirm-cancel">
+          Cancel this booking? Its scheduled flight is cancelled with it and the pilot and instructor are told.{' '}
+          <button
+            type="button"
+            className="danger"
+            onClick={async () => {
+              if (await data.cancel(original)) onClose();
+            }}
+          >
+            Yes, cancel booking
+          </button>{' '}
+          <button type="button" onClick={() => setAsking(false)}>
+            Keep it
+          </button>
+        </p>
+      )}
     </form>
   );
 }

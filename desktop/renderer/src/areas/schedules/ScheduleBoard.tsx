@@ -197,6 +197,7 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                           >
                             {label}
                             {'pending' in b && <small> (waiting)</small>}
+                            {data.cancelling.has(b.id) && <small> (cancel waiting)</small>}
                           </button>
                         );
                       })}
