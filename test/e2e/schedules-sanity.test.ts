@@ -213,6 +213,7 @@ describe.skipIf(!hasChromium)('booking sanity, cancel and zones (Chromium, demo 
       await mine.getByRole('button', { name: 'Cancel booking' }).click();
       const confirm = mine.locator('[data-testid=confirm-cancel]');
       expect(await confirm.textContent()).toMatch(/The scheduled flight is cancelled with it/);
+      await confirm.scrollIntoViewIfNeeded();
       await screenshot(page, 'schedules-cancel-phone');
       await confirm.getByRole('button', { name: 'Yes, cancel booking' }).click();
       await eventually(
