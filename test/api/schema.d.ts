@@ -10059,7 +10059,7 @@ export interface components {
             /** @constant */
             result: false;
             /** @enum {string} */
-            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED" | "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT";
+            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED" | "PAST" | "HORIZON" | "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT";
             message: string;
             conflicts?: components["schemas"]["Conflict2"][];
         };

@@ -292,7 +292,8 @@ describe.skipIf(!hasChromium)('scheduling (Chromium, offline-first)', () => {
       await page.keyboard.press('Enter');
       const form = page.locator('form[aria-label="Change booking"]');
       await form.waitFor();
-      await form.locator('input[type=time]').fill('19:00');
+      await form.locator('select[aria-label="Start hour"]').selectOption('19');
+      await form.locator('select[aria-label="Start minute"]').selectOption('00');
       await form.locator('button[type=submit]').click();
       await eventually(async () => {
         const row = await s.ctx.db

@@ -11,9 +11,12 @@ import {
   formatDuration,
   formatIsoDate,
   formatTime,
+  hourOptions,
   isoDateIn,
   wallClock,
+  withZone,
   zonedToUnix,
+  zoneTag,
 } from './format.ts';
 
 const utc = (iso: string) => Date.parse(`${iso}Z`) / 1000;
@@ -185,5 +188,32 @@ describe('zone conversions for inputs', () => {
   it('isoDateIn gives the calendar day in the zone', () => {
     expect(isoDateIn(utc('2025-03-07T23:30:00'), 'Europe/Madrid')).toBe('2025-03-08');
     expect(isoDateIn(utc('2025-03-07T23:30:00'), 'UTC')).toBe('2025-03-07');
+  });
+});
+
+describe('zone labels (issue 28 item 7)', () => {
+  const both = { ...DEFAULT_DISPLAY, companyZone: 'Europe/Madrid', flightZone: 'UTC' };
+  it('labels a time with its zone only when the company and flight zones differ', () => {
+    expect(withZone('09:00–11:00', both.companyZone, both)).toBe('09:00–11:00 Europe/Madrid');
+    expect(withZone('08:00–10:00', both.flightZone, both)).toBe('08:00–10:00 UTC');
+    expect(zoneTag('America/New_York', { companyZone: 'America/New_York', flightZone: 'UTC' })).toBe(
+      'America/New York',
+    );
+    const one = { ...both, flightZone: 'Europe/Madrid' };
+    expect(withZone('09:00', one.companyZone, one)).toBe('09:00');
+    expect(withZone('', both.companyZone, both)).toBe('');
+  });
+  it('the hour picker has 24 hours, labelled in the company format', () => {
+    expect(
+      hourOptions({ timeFormat: '24' })
+        .map((o) => o.label)
+        .slice(12, 14),
+    ).toEqual(['12', '13']);
+    expect(
+      hourOptions({ timeFormat: '12' })
+        .map((o) => o.label)
+        .slice(0, 2),
+    ).toEqual(['12 AM', '1 AM']);
+    expect(hourOptions({ timeFormat: '12' })[13]).toEqual({ value: '13', label: '1 PM' });
   });
 });

@@ -213,3 +213,27 @@ export function endOfDay(iso: string, zone: string): number | null {
     zone,
   );
 }
+
+/**
+ * The zone to print beside a time shown in `zone` (issue 28 item 7): empty
+ * while the company and flight zones agree (nothing to tell apart), else the
+ * zone's name, so the same lesson reads "09:00–11:00 Europe/Madrid" in the
+ * schedule and "08:00–10:00 UTC" in the logbook, never two bare times.
+ */
+export function zoneTag(zone: string, s: Pick<DisplaySettings, 'companyZone' | 'flightZone'>): string {
+  return s.companyZone === s.flightZone ? '' : zone.replace(/_/g, ' ');
+}
+
+/** `text` followed by its zone tag when the company and flight zones differ. */
+export function withZone(text: string, zone: string, s: Pick<DisplaySettings, 'companyZone' | 'flightZone'>): string {
+  const tag = zoneTag(zone, s);
+  return tag && text ? `${text} ${tag}` : text;
+}
+
+/** Hours of a 24-hour picker, labelled in the company's time format ("13" or "1 PM"). */
+export function hourOptions(s: Pick<DisplaySettings, 'timeFormat'>): Array<{ value: string; label: string }> {
+  return Array.from({ length: 24 }, (_, h) => ({
+    value: pad(h),
+    label: s.timeFormat === '24' ? pad(h) : `${h % 12 === 0 ? 12 : h % 12} ${h < 12 ? 'AM' : 'PM'}`,
+  }));
+}

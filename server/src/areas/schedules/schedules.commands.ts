@@ -1,7 +1,8 @@
 import { CommandRejected, defineCommand } from '../../sync/index.ts';
 import { onFlightDispatched } from '../flights/dispatch-hooks.service.ts';
 import { ZScheduleFields } from './schedules.schema.ts';
-import { BookingRefused, decideBooking, syncDispatchedFlight } from './schedules.service.ts';
+import { z } from 'zod';
+import { BookingRefused, decideBooking, decideCancel, syncDispatchedFlight } from './schedules.service.ts';
 
 /**
  * `schedule.book`: a booking or move made offline, decided once when it
@@ -19,6 +20,24 @@ export const scheduleBookCommand = defineCommand({
     } catch (e) {
       if (e instanceof BookingRefused)
         throw new CommandRejected(e.answer.message, { code: e.answer.code, conflicts: e.answer.conflicts ?? [] });
+      throw e;
+    }
+  },
+});
+
+/**
+ * `schedule.cancel` (issue 28): cancelling a booking, also offline; decided
+ * when it reaches the server with the REST rules (`cancelRefusal`).
+ */
+registerCommand({
+  name: 'schedule.cancel',
+  args: z.object({ id: z.string().min(1).max(64) }),
+  async run(_ctx, uow, actor, args) {
+    try {
+      await decideCancel(uow, actor, args.id);
+      return { id: args.id };
+    } catch (e) {
+      if (e instanceof BookingRefused) throw new CommandRejected(e.answer.message, { code: e.answer.code });
       throw e;
     }
   },

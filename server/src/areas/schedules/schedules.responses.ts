@@ -1,3 +1,4 @@
+import { BOOKING_CODES } from '@ops/shared/rules/schedules/booking';
 import { z } from 'zod';
 import type { listBookings } from './reads.service.ts';
 
@@ -10,19 +11,7 @@ import type { listBookings } from './reads.service.ts';
 /** A booking write the rules refused, with the bookings in the way. */
 const zBookingRefused = z.object({
   result: z.literal(false),
-  code: z.enum([
-    'CONFLICT_AIRCRAFT',
-    'CONFLICT_PILOT',
-    'CONFLICT_INSTRUCTOR',
-    'OUTSIDE_HOURS',
-    'AIRCRAFT_BLOCKED',
-    'INSTRUCTOR_UNAVAILABLE',
-    'DOCUMENTS',
-    'NOT_ALLOWED',
-    'FLIGHT_LOCKED',
-    'DUTY_LIMIT',
-    'FLIGHT_HOURS_LIMIT',
-  ]),
+  code: z.enum(BOOKING_CODES),
   message: z.string(),
   conflicts: z
     .array(

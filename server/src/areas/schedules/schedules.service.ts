@@ -1,19 +1,17 @@
 import { uuidv7 } from '@ops/shared';
-import { resolveRange } from '@ops/shared/rules/company/operating-hours';
 import {
   aircraftBlockedFor,
   aircraftBlockedMessage,
   type BookingCode,
   documentsDecision,
   findConflict,
-  insideHours,
   instructorUnavailable,
   MAX_BOOKING_SECONDS,
   seatsFor,
   selfBookingRefusal,
   spanProblem,
 } from '@ops/shared/rules/schedules/booking';
-import { bookingVisible, isSelfBooker, mayCancelBooking, mayInstruct } from '@ops/shared/rules/schedules/policy';
+import { bookingVisible, cancelRefusal, isSelfBooker, mayInstruct } from '@ops/shared/rules/schedules/policy';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../context.ts';
@@ -24,13 +22,13 @@ import { badRequest, type FieldErrors, notFound, validationFailed } from '../../
 import { nowSeconds } from '../../lib/tokens.ts';
 import { companyFlags } from '../company/company.presenter.ts';
 import { bookingDutyRefusal } from '../duty/duty.service.ts';
-import { rowsForResolution } from '../company/operating-hours.repository.ts';
 import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
 import { flightZone, wallClock } from '@ops/shared/rules/flights/clock';
 import { loadFlightRow, saveFlight } from '../flights/flights.service.ts';
 import { cancelFlight } from '../flights/transitions.service.ts';
 import { notify } from '../notifications/notifications.notify.ts';
 import { timedMelItems } from './blocking.repository.ts';
+import { operatingHoursRefusal, pilotSeatRefusal, startRefusal } from './sanity.service.ts';
 import type { TScheduleFields } from './schedules.schema.ts';
 import type { SchedulesTable } from './schedules.tables.ts';
 import { emitBookingWebhook } from './schedules.webhooks.ts';
@@ -211,8 +209,8 @@ async function resolveRefs(db: Kysely<DB>, actor: Actor, input: TScheduleFields)
   if (!aircraft) fail('aircraft_id', 'Unknown aircraft in your company');
   if (!type) fail('flight_type_id', 'Unknown flight type in your company');
   const pilot = people.find((u) => u.id === input.pilot_id);
+  // An inactive or non-pilot user is a NOT_ALLOWED refusal (sanity.service.ts), not an input error.
   if (!pilot) fail('pilot_id', 'Unknown user in your company');
-  else if (!pilot.active) fail('pilot_id', 'This account is inactive');
   if (input.instructor_id) {
     const instructor = people.find((u) => u.id === input.instructor_id);
     if (!instructor) fail('instructor_id', 'Unknown user in your company');
@@ -311,7 +309,11 @@ export async function decideBooking(
   });
   if (who) refuse(who.code, who.message);
   const now = opts.now ?? nowSeconds();
-  if (self && input.start < now) refuse('NOT_ALLOWED', 'A booking cannot start in the past.');
+  // Sanity (issue 28): a pilot in the pilot's seat, a start neither past nor beyond the horizon.
+  const seat = await pilotSeatRefusal(trx, actor, input.pilot_id);
+  if (seat) refuse(seat.code, seat.message);
+  const early = startRefusal(actor, span, now, current ? Number(current.start_at) : null);
+  if (early) refuse(early.code, early.message);
 
   // The company's write lock, before anything that decides between competing bookings is read.
   const changeNo = await uow.changeNo(actor.companyId, 'schedules');
@@ -335,18 +337,9 @@ export async function decideBooking(
   const clash = findConflict(candidate, await competing(trx, actor.companyId, span, input.aircraft_id, people));
   if (clash) refuse(clash.code, clash.message, clash.conflicts);
 
-  if (self) {
-    const zone = actor.company.timezone;
-    const from = DateTime.fromSeconds(span.start, { zone }).toISODate() as string;
-    const to = DateTime.fromSeconds(span.end, { zone }).toISODate() as string;
-    const rows = await rowsForResolution(trx, actor.companyId, refs.baseId, from, to);
-    if (!insideHours(resolveRange(rows, refs.baseId, from, to, zone), span)) {
-      refuse(
-        'OUTSIDE_HOURS',
-        `${describeSpan(span.start, span.end, zone)} is outside the operating hours of the base.`,
-      );
-    }
-  }
+  // Operating hours bind everyone (issue 28): the office too books inside the saved hours.
+  const hours = await operatingHoursRefusal(trx, actor, refs.baseId, span);
+  if (hours) refuse(hours.code, hours.message);
 
   const blocking = aircraftBlockedFor(await timedMelItems(trx, actor.companyId, input.aircraft_id, span.start), span);
   if (blocking) refuse('AIRCRAFT_BLOCKED', aircraftBlockedMessage(refs.aircraft.registration, blocking));
@@ -497,53 +490,59 @@ export async function saveBooking(ctx: AppContext, actor: Actor, input: TSchedul
 }
 
 /**
- * POST /schedules/delete/{id}.json: the booking becomes CANCELED and its
- * flight CANCELED (with a history row) unless that flight is already
- * dispatched or confirmed; pilot and instructor are told.
+ * POST /schedules/delete/{id}.json and the `schedule.cancel` command: the
+ * booking becomes CANCELED and its flight CANCELED (with a history row) unless
+ * that flight is already dispatched or confirmed; pilot and instructor are
+ * told. Staff cancel any booking; pilots and students their own future ones
+ * (`cancelRefusal`). Refusals throw `BookingRefused`.
  */
+export async function decideCancel(uow: UnitOfWork, actor: Actor, id: string, now = nowSeconds()): Promise<void> {
+  const trx = uow.trx;
+  const b = await loadBooking(trx, actor.companyId, id);
+  if (!b || !bookingVisible(b, actor)) throw notFound('Booking not found');
+  if (b.status !== 'BOOKED') return;
+  const no = cancelRefusal(actor, { ...b, start: Number(b.start_at) }, now);
+  if (no) refuse(no.code, no.message);
+  const changeNo = await uow.changeNo(actor.companyId, 'schedules');
+  const flight = b.flight_id ? await loadFlightRow(trx, actor.companyId, b.flight_id) : undefined;
+  if (flight && LOCKED_FLIGHT.includes(flight.status)) {
+    refuse(
+      'FLIGHT_LOCKED',
+      `The flight of this booking is already ${flight.status === 'LANDED' ? 'confirmed' : 'dispatched'}; the booking can no longer be canceled.`,
+    );
+  }
+  if (flight) await cancelFlight(uow, actor, { id: flight.id, reason: 'Booking canceled' }, { trusted: true });
+  await trx
+    .updateTable('schedules')
+    .set({ status: 'CANCELED', modified: nowSeconds(), change_no: changeNo })
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', b.id)
+    .execute();
+  await emitBookingWebhook(uow, actor, b.id, 'booking.canceled');
+  const reg = await trx
+    .selectFrom('aircraft')
+    .select('registration')
+    .where('id', '=', b.aircraft_id)
+    .executeTakeFirst();
+  const recipients = [b.pilot_id, b.instructor_id].filter((u): u is string => !!u && u !== actor.userId);
+  await notify(uow, {
+    companyId: actor.companyId,
+    userIds: recipients,
+    title: `Booking canceled: ${reg?.registration ?? 'aircraft'} ${describeSpan(Number(b.start_at), Number(b.end_at), actor.company.timezone)}`,
+    body: `Canceled by ${actor.name} ${actor.surname}`,
+    link: null,
+  });
+}
+
+/** REST entry of the cancel: one transaction; a refusal is answered as `result: false`. */
 export async function cancelBooking(
   ctx: AppContext,
   actor: Actor,
   id: string,
 ): Promise<BookingAnswer | { result: true }> {
   try {
-    return await ctx.tx(async (uow) => {
-      const trx = uow.trx;
-      const b = await loadBooking(trx, actor.companyId, id);
-      if (!b || !bookingVisible(b, actor)) throw notFound('Booking not found');
-      if (b.status !== 'BOOKED') return { result: true as const };
-      if (!mayCancelBooking(actor, b)) refuse('NOT_ALLOWED', 'You can only cancel your own bookings.');
-      const changeNo = await uow.changeNo(actor.companyId, 'schedules');
-      const flight = b.flight_id ? await loadFlightRow(trx, actor.companyId, b.flight_id) : undefined;
-      if (flight && LOCKED_FLIGHT.includes(flight.status)) {
-        refuse(
-          'FLIGHT_LOCKED',
-          `The flight of this booking is already ${flight.status === 'LANDED' ? 'confirmed' : 'dispatched'}; the booking can no longer be canceled.`,
-        );
-      }
-      if (flight) await cancelFlight(uow, actor, { id: flight.id, reason: 'Booking canceled' }, { trusted: true });
-      await trx
-        .updateTable('schedules')
-        .set({ status: 'CANCELED', modified: nowSeconds(), change_no: changeNo })
-        .where('company_id', '=', actor.companyId)
-        .where('id', '=', b.id)
-        .execute();
-      await emitBookingWebhook(uow, actor, b.id, 'booking.canceled');
-      const reg = await trx
-        .selectFrom('aircraft')
-        .select('registration')
-        .where('id', '=', b.aircraft_id)
-        .executeTakeFirst();
-      const recipients = [b.pilot_id, b.instructor_id].filter((u): u is string => !!u && u !== actor.userId);
-      await notify(uow, {
-        companyId: actor.companyId,
-        userIds: recipients,
-        title: `Booking canceled: ${reg?.registration ?? 'aircraft'} ${describeSpan(Number(b.start_at), Number(b.end_at), actor.company.timezone)}`,
-        body: `Canceled by ${actor.name} ${actor.surname}`,
-        link: null,
-      });
-      return { result: true as const };
-    });
+    await ctx.tx((uow) => decideCancel(uow, actor, id));
+    return { result: true as const };
   } catch (e) {
     if (e instanceof BookingRefused) return e.answer;
     throw e;

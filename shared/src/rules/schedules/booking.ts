@@ -16,6 +16,9 @@ export const BOOKING_CODES = [
   'DOCUMENTS',
   'NOT_ALLOWED',
   'FLIGHT_LOCKED',
+  // CONTRACT 5: a start in the past, or beyond the company's booking horizon (rules/schedules/sanity.ts).
+  'PAST',
+  'HORIZON',
   // CONTRACT 7: duty and flight-time limits (shared/src/rules/duty).
   'DUTY_LIMIT',
   'FLIGHT_HOURS_LIMIT',

@@ -49,3 +49,31 @@ export const mayPublishAircraftFeed = (actor: Pick<PolicyActor, 'role'>): boolea
 /** The users offered as instructors in the booking form. */
 export const isBookableInstructor = (role: number | null | undefined): boolean =>
   role !== null && role !== undefined && LISTED_INSTRUCTOR_ROLES.includes(role);
+
+/** The "Book a lesson" flow: self-bookers who may book at all (not the auditor, not mechanics). */
+export const mayBookLesson = (role: number): boolean => mayBook(role) && isSelfBooker(role);
+
+/** May this actor open, move or drag this booking (the board's buttons; the server decides the same in `decideBooking`). */
+export const mayChangeBooking = (
+  actor: PolicyActor,
+  booking: { pilot_id: string | null; user_id: string | null },
+): boolean => mayBook(actor.role) && mayCancelBooking(actor, booking);
+
+/**
+ * Cancelling (issue 28): staff any booking; pilots and students their own
+ * future ones (one under way is the office's to cancel). The refusal the
+ * server answers, the device decides offline and the screen uses to hide the
+ * button; null when allowed.
+ */
+export function cancelRefusal(
+  actor: PolicyActor,
+  booking: { pilot_id: string | null; user_id: string | null; start: number },
+  now: number,
+): { code: 'NOT_ALLOWED' | 'PAST'; message: string } | null {
+  if (!mayBook(actor.role)) return { code: 'NOT_ALLOWED', message: 'Your role cannot cancel bookings.' };
+  if (!mayCancelBooking(actor, booking))
+    return { code: 'NOT_ALLOWED', message: 'You can only cancel your own bookings.' };
+  if (isSelfBooker(actor.role) && booking.start <= now)
+    return { code: 'PAST', message: 'This booking has already started; ask the office to cancel it.' };
+  return null;
+}

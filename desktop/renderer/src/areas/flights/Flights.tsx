@@ -21,7 +21,7 @@ import {
   localOverlaps,
   shownStatus,
 } from './flights.ts';
-import { type DisplaySettings, formatClock, formatDuration, formatIsoDate, isoDateIn } from '../../format.ts';
+import { type DisplaySettings, formatClock, formatDuration, formatIsoDate, isoDateIn, zoneTag } from '../../format.ts';
 import {
   fullName,
   useCommands,
@@ -226,8 +226,9 @@ function FlightRow({
             Blocks {formatClock(f.offblocks_time, display)}–{formatClock(f.onblocks_time, display)}
             {f.takeoff_time
               ? ` · air ${formatClock(f.takeoff_time, display)}–${formatClock(f.landing_time, display)}`
-              : ''}{' '}
-            · block {formatDuration(f.block_time, display)} · flight {formatDuration(f.flight_time, display)}
+              : ''}
+            {zoneTag(display.flightZone, display) && ` ${zoneTag(display.flightZone, display)}`} · block{' '}
+            {formatDuration(f.block_time, display)} · flight {formatDuration(f.flight_time, display)}
           </>
         ) : (
           <span className="muted">No times yet</span>

@@ -1,10 +1,14 @@
 import { type BookingDoc, uuidv7 } from '@ops/shared';
+import { cancelRefusal } from '@ops/shared/rules/schedules/policy';
 import { type FormEvent, useState } from 'react';
-import { type DisplaySettings, formatTime, isoDateIn, zonedToUnix } from '../../format.ts';
+import { type DisplaySettings, formatTime, hourOptions, isoDateIn, zonedToUnix } from '../../format.ts';
 import { fullName } from '../../hooks.ts';
 import { Field } from '../../ui.tsx';
 import type { BookArgs } from './board.ts';
 import type { ScheduleData } from './use-schedules.ts';
+
+/** Minutes of the picker: the server's 5-minute grid. */
+const MINUTES = Array.from({ length: 12 }, (_, i) => String(i * 5).padStart(2, '0'));
 
 export interface Draft {
   /** Set when moving or changing an existing booking (the same `schedule.book` command with its id). */
@@ -71,13 +75,37 @@ export function argsOf(draft: Draft, me: string, self: boolean, zone: string): B
 }
 
 /** The booking form of the board: a new booking, or a move or change of one. Closes when the request is queued. */
-export function BookingForm({ initial, data, onClose }: { initial: Draft; data: ScheduleData; onClose(): void }) {
+export function BookingForm({
+  initial,
+  data,
+  onClose,
+  onBooked,
+}: {
+  initial: Draft;
+  data: ScheduleData;
+  onClose(): void;
+  /** Called with the start of a booking handed to the server (the board moves to its day). */
+  onBooked?(start: number): void;
+}) {
   const [draft, setDraft] = useState<Draft>(initial);
-  const { self, users, instructors, types, active, zone } = data;
+  const { self, users, instructors, types, active, zone, display } = data;
+  const [hh, mm] = draft.time.split(':');
+  // Cancelling the opened booking: offered only when the policy allows it (staff any; pilots their own, not started).
+  const original = draft.id ? data.bookings.find((b) => b.id === draft.id) : undefined;
+  const mayCancel =
+    !!original &&
+    !data.cancelling.has(original.id) &&
+    cancelRefusal({ userId: data.me, role: data.role }, original, data.now) === null;
+  const [asking, setAsking] = useState(false);
+  const setTime = (h: string, m: string) => setDraft({ ...draft, time: `${h}:${m}` });
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (await data.book(argsOf(draft, data.me, self, zone))) onClose();
+    const args = argsOf(draft, data.me, self, zone);
+    if (await data.book(args)) {
+      onBooked?.(args.start);
+      onClose();
+    }
   };
 
   return (
@@ -100,8 +128,9 @@ export function BookingForm({ initial, data, onClose }: { initial: Draft; data: 
         {!self && (
           <Field label="Pilot">
             <select value={draft.pilot_id} onChange={(e) => setDraft({ ...draft, pilot_id: e.target.value })} required>
+              {/* Only pilots may sit in the pilot's seat (the server refuses others with NOT_ALLOWED). */}
               {[...users.values()]
-                .filter((u) => u.active !== false)
+                .filter((u) => (u.active !== false && u.pilot) || u.id === draft.pilot_id)
                 .sort((a, b) => fullName(a).localeCompare(fullName(b)))
                 .map((u) => (
                   <option key={u.id} value={u.id}>
@@ -144,14 +173,25 @@ export function BookingForm({ initial, data, onClose }: { initial: Draft; data: 
             required
           />
         </Field>
-        <Field label={`Start (${zone})`}>
-          <input
-            type="time"
-            step={300}
-            value={draft.time}
-            onChange={(e) => setDraft({ ...draft, time: e.target.value })}
-            required
-          />
+        <Field label={`Start (${zone.replace(/_/g, ' ')})`}>
+          {/* Hour and minute selects, not a native time input: that follows the browser's locale (AM/PM), not the company's format. */}
+          <span className="time-picker">
+            <select aria-label="Start hour" value={hh} onChange={(e) => setTime(e.target.value, mm)}>
+              {hourOptions(display).map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+            :
+            <select aria-label="Start minute" value={mm} onChange={(e) => setTime(hh, e.target.value)}>
+              {[...new Set([...MINUTES, mm])].sort().map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </span>
         </Field>
         <Field label="Length">
           <select value={draft.minutes} onChange={(e) => setDraft({ ...draft, minutes: Number(e.target.value) })}>
@@ -175,9 +215,31 @@ export function BookingForm({ initial, data, onClose }: { initial: Draft; data: 
       <div className="actions">
         <button type="submit">{draft.id ? 'Move' : 'Book'}</button>
         <button type="button" onClick={onClose}>
-          Cancel
+          Close
         </button>
+        {original && mayCancel && !asking && (
+          <button type="button" className="danger" onClick={() => setAsking(true)}>
+            Cancel booking
+          </button>
+        )}
       </div>
+      {original && mayCancel && asking && (
+        <p className="confirm" data-testid="confirm-cancel">
+          Cancel this booking? Its scheduled flight is cancelled with it and the pilot and instructor are told.{' '}
+          <button
+            type="button"
+            className="danger"
+            onClick={async () => {
+              if (await data.cancel(original)) onClose();
+            }}
+          >
+            Yes, cancel booking
+          </button>{' '}
+          <button type="button" onClick={() => setAsking(false)}>
+            Keep it
+          </button>
+        </p>
+      )}
     </form>
   );
 }

@@ -2,8 +2,9 @@ import type { AircraftDoc, BookingDoc } from '@ops/shared';
 import type { HoursRow } from '@ops/shared/rules/company/operating-hours';
 import { blockedFrom, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
 import { useMemo, useState } from 'react';
-import { type DisplaySettings, formatDateTime, formatTime } from '../../format.ts';
-import { fullName } from '../../hooks.ts';
+import { cancelRefusal } from '@ops/shared/rules/schedules/policy';
+import { type DisplaySettings, formatDateTime, formatTime, withZone, zoneTag } from '../../format.ts';
+import { fullName, useWorkspace } from '../../hooks.ts';
 import { Badge, Empty, Field } from '../../ui.tsx';
 import { allowedStarts } from './board.ts';
 import { openWindows, type TypeInfo } from './use-schedules.ts';
@@ -28,6 +29,10 @@ interface LessonProps {
     start: number;
     end: number;
   }): Promise<void>;
+  /** Bookings whose cancel waits for the server. */
+  cancelling: ReadonlySet<string>;
+  /** Cancels one's own booking (`schedule.cancel`); false when refused on the device. */
+  onCancel(b: BookingDoc): Promise<boolean>;
 }
 
 /** A self-booker's flow: only bookable types, only slots inside the operating hours where they are free. */
@@ -92,7 +97,10 @@ export function LessonFlow(p: LessonProps) {
           </select>
         </Field>
       </div>
-      <h3>Open slots on {p.date}</h3>
+      <h3>
+        Open slots on {p.date}
+        {zoneTag(p.zone, p.display) && ` (${zoneTag(p.zone, p.display)})`}
+      </h3>
       {starts.length === 0 ? (
         <Empty>No slot inside the operating hours on this day.</Empty>
       ) : (
@@ -119,26 +127,73 @@ export function LessonFlow(p: LessonProps) {
         </ul>
       )}
       <h3>My bookings</h3>
-      {p.mine.length === 0 ? (
-        <Empty>No bookings yet.</Empty>
-      ) : (
-        <ul className="my-bookings" data-testid="my-bookings">
-          {[...p.mine]
-            .filter((b) => b.end > p.now)
-            .sort((a, b) => a.start - b.start)
-            .map((b) => (
-              <li key={b.id} data-booking={b.id}>
-                {formatDateTime(b.start, p.display)}–{formatTime(b.end, p.display)} ·{' '}
-                {p.aircraft.find((a) => a.id === b.aircraft_id)?.registration ?? ''}{' '}
-                {b.status === 'PENDING' ? (
-                  <Badge tone="pending">waiting for the server</Badge>
-                ) : (
-                  <Badge tone="ok">booked</Badge>
-                )}
-              </li>
-            ))}
-        </ul>
-      )}
+      <MyBookings {...p} />
     </div>
+  );
+}
+
+/**
+ * The person's coming bookings, each with "Cancel booking" when the policy
+ * lets them (their own, not started yet); a cancel asks first and says what it
+ * does. Times in the company zone, labelled with it when the flight zone differs.
+ */
+function MyBookings(p: LessonProps) {
+  const ws = useWorkspace();
+  const [asking, setAsking] = useState<string | null>(null);
+  const actor = { userId: ws.user.id, role: ws.user.user_group_id };
+  const coming = [...p.mine].filter((b) => b.end > p.now).sort((a, b) => a.start - b.start);
+  if (coming.length === 0) return <Empty>No bookings yet.</Empty>;
+  return (
+    <ul className="my-bookings" data-testid="my-bookings">
+      {coming.map((b) => {
+        const registration = p.aircraft.find((a) => a.id === b.aircraft_id)?.registration ?? '';
+        const when = withZone(
+          `${formatDateTime(b.start, p.display)}–${formatTime(b.end, p.display)}`,
+          p.zone,
+          p.display,
+        );
+        const waiting = p.cancelling.has(b.id);
+        const pending = b.status === 'PENDING';
+        const offer = !pending && !waiting && cancelRefusal(actor, b, p.now) === null;
+        return (
+          <li key={b.id} data-booking={b.id}>
+            <span>
+              {when} · {registration}
+            </span>
+            {pending ? (
+              <Badge tone="pending">waiting for the server</Badge>
+            ) : waiting ? (
+              <Badge tone="pending">cancel waiting for the server</Badge>
+            ) : (
+              <Badge tone="ok">booked</Badge>
+            )}
+            {offer && asking !== b.id && (
+              <button type="button" className="link" onClick={() => setAsking(b.id)}>
+                Cancel booking
+              </button>
+            )}
+            {offer && asking === b.id && (
+              <span className="confirm" data-testid="confirm-cancel">
+                Cancel {registration} on {when}? The scheduled flight is cancelled with it and the time becomes free for
+                others.{' '}
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={async () => {
+                    setAsking(null);
+                    await p.onCancel(b);
+                  }}
+                >
+                  Yes, cancel booking
+                </button>{' '}
+                <button type="button" onClick={() => setAsking(null)}>
+                  Keep it
+                </button>
+              </span>
+            )}
+          </li>
+        );
+      })}
+    </ul>
   );
 }

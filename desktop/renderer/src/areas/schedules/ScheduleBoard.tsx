@@ -1,6 +1,7 @@
 import type { BookingDoc } from '@ops/shared';
 import { type DragEvent, useState } from 'react';
-import { endOfDay, formatTime, isoDateIn } from '../../format.ts';
+import { mayBook, mayChangeBooking } from '@ops/shared/rules/schedules/policy';
+import { endOfDay, formatTime, isoDateIn, zoneTag } from '../../format.ts';
 import { fullName } from '../../hooks.ts';
 import { Empty } from '../../ui.tsx';
 import {
@@ -30,6 +31,9 @@ interface BoardProps {
 /** The office board: a day (hour lanes) or a week, by aircraft or by instructor; click to book, drag to move. */
 export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps) {
   const { zone, display, users, bookings, shown, active, registration, typeName, instructors } = data;
+  // The buttons come from the schedules policy: the auditor and mechanics read the board, nothing more.
+  const actor = { userId: data.me, role: data.role };
+  const booker = mayBook(data.role);
   const [view, setView] = useState<'day' | 'week'>('day');
   const [by, setBy] = useState<'aircraft' | 'instructor'>('aircraft');
 
@@ -81,9 +85,12 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
         <button type="button" aria-pressed={by === 'instructor'} onClick={() => setBy('instructor')}>
           By instructor
         </button>
-        <button type="button" onClick={() => onNew(startOfDay(date, zone) + 9 * 3600, {})}>
-          New booking
-        </button>
+        {booker && (
+          <button type="button" onClick={() => onNew(startOfDay(date, zone) + 9 * 3600, {})}>
+            New booking
+          </button>
+        )}
+        {zoneTag(zone, display) && <span className="muted small">Times in {zoneTag(zone, display)}</span>}
       </div>
       {rows.length === 0 ? (
         <Empty>Nothing to show yet.</Empty>
@@ -125,15 +132,15 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                       key={d}
                       className={view === 'day' ? 'lane' : 'cell'}
                       onClick={(e) => {
-                        if (e.target !== e.currentTarget) return;
+                        if (!booker || e.target !== e.currentTarget) return;
                         const rect = e.currentTarget.getBoundingClientRect();
                         const frac = view === 'day' ? (e.clientX - rect.left) / rect.width : 9 / 24;
                         const at = Math.floor((from + frac * (to - from)) / 1800) * 1800;
                         onNew(at, onRow(r.id));
                       }}
-                      title="Click an empty place to book; drop a booking here to move it"
+                      title={booker ? 'Click an empty place to book; drop a booking here to move it' : undefined}
                       onDragOver={(e) => {
-                        if (e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault();
+                        if (booker && e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault();
                       }}
                       onDrop={(e) => onDrop(e, r.id, from, to, d)}
                       data-row={r.id}
@@ -149,7 +156,23 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                           .filter(Boolean)
                           .join(' / ');
                         const label = `${formatTime(b.start, display)}–${formatTime(b.end, display)} ${by === 'aircraft' ? who : (registration.get(b.aircraft_id) ?? '')}`;
-                        const movable = !('pending' in b);
+                        const movable = !('pending' in b) && mayChangeBooking(actor, b);
+                        const style =
+                          view === 'day'
+                            ? { left: `${p.left}%`, width: `${p.width}%`, background: t?.color ?? undefined }
+                            : { background: t?.color ?? undefined };
+                        if (!movable && !('pending' in b))
+                          return (
+                            <span
+                              key={b.id}
+                              className="booking"
+                              style={style}
+                              title={`${label} · ${t?.name ?? ''}`}
+                              data-booking={b.id}
+                            >
+                              {label}
+                            </span>
+                          );
                         return (
                           <button
                             key={b.id}
@@ -168,16 +191,13 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                               e.dataTransfer.effectAllowed = 'move';
                             }}
                             className={`booking${'pending' in b ? ' booking-pending' : ''}${movable ? ' booking-movable' : ''}`}
-                            style={
-                              view === 'day'
-                                ? { left: `${p.left}%`, width: `${p.width}%`, background: t?.color ?? undefined }
-                                : { background: t?.color ?? undefined }
-                            }
+                            style={style}
                             title={`${label} · ${t?.name ?? ''}`}
                             data-booking={b.id}
                           >
                             {label}
                             {'pending' in b && <small> (waiting)</small>}
+                            {data.cancelling.has(b.id) && <small> (cancel waiting)</small>}
                           </button>
                         );
                       })}

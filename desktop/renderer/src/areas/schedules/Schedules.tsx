@@ -1,6 +1,7 @@
 import type { BookingDoc, CommandDoc } from '@ops/shared';
 import { useState } from 'react';
-import { type DisplaySettings, formatDateTime, formatTime } from '../../format.ts';
+import { mayBookLesson } from '@ops/shared/rules/schedules/policy';
+import { type DisplaySettings, formatDateTime, formatTime, isoDateIn } from '../../format.ts';
 import { codeOf, humanRefusal } from '../../refusals.ts';
 import { useWorkspace } from '../../hooks.ts';
 import { Badge } from '../../ui.tsx';
@@ -29,8 +30,11 @@ const conflictsOf = (details: unknown): Conflict[] => {
  */
 export default function Schedules() {
   const data = useSchedules();
-  const { self, zone, display, pending, refused, localRefusal, registration } = data;
-  const [mode, setMode] = useState<'board' | 'lesson'>(self ? 'lesson' : 'board');
+  const { zone, display, pending, refused, localRefusal, registration } = data;
+  const ws = useWorkspace();
+  // Every button from the schedules policy: the auditor and mechanics get the board to read, nothing to book.
+  const lessons = mayBookLesson(ws.user.user_group_id);
+  const [mode, setMode] = useState<'board' | 'lesson'>(lessons ? 'lesson' : 'board');
   const [date, setDate] = useState(() => todayIn(zone));
   // The form's draft, keyed so that opening another booking starts the form afresh.
   const [form, setForm] = useState<{ key: number; draft: Draft } | null>(null);
@@ -44,7 +48,7 @@ export default function Schedules() {
           <button type="button" aria-pressed={mode === 'board'} onClick={() => setMode('board')}>
             Board
           </button>
-          {self && (
+          {lessons && (
             <button type="button" aria-pressed={mode === 'lesson'} onClick={() => setMode('lesson')}>
               Book a lesson
             </button>
@@ -60,7 +64,8 @@ export default function Schedules() {
       )}
       {localRefusal && (
         <div className="decision decision-rejected" role="alert" data-testid="booking-refused-here">
-          <strong>Not booked</strong>: {humanRefusal(localRefusal.message, localRefusal.code)}
+          <strong>{localRefusal.action === 'cancel' ? 'Not canceled' : 'Not booked'}</strong>:{' '}
+          {humanRefusal(localRefusal.message, localRefusal.code)}
         </div>
       )}
       {refused.length > 0 && (
@@ -71,7 +76,7 @@ export default function Schedules() {
         </div>
       )}
 
-      {mode === 'lesson' ? (
+      {mode === 'lesson' && lessons ? (
         <LessonFlow
           date={date}
           setDate={setDate}
@@ -85,6 +90,8 @@ export default function Schedules() {
           mine={data.shown.filter((b) => b.pilot_id === data.me || b.instructor_id === data.me)}
           melItems={data.melItems}
           onBook={data.bookLesson}
+          cancelling={data.cancelling}
+          onCancel={data.cancel}
         />
       ) : (
         <ScheduleBoard
@@ -96,7 +103,16 @@ export default function Schedules() {
         />
       )}
 
-      {form && <BookingForm key={form.key} initial={form.draft} data={data} onClose={() => setForm(null)} />}
+      {form && (
+        <BookingForm
+          key={form.key}
+          initial={form.draft}
+          data={data}
+          onClose={() => setForm(null)}
+          // The board follows the booking: booked on another day, it shows that day.
+          onBooked={(start) => setDate(isoDateIn(start, zone))}
+        />
+      )}
     </section>
   );
 }
@@ -113,6 +129,15 @@ function RefusedBooking({
   const a = command.args as Record<string, unknown>;
   const conflicts = conflictsOf(command.details);
   const ws = useWorkspace();
+  if (command.name === 'schedule.cancel')
+    return (
+      <div className="decision decision-rejected" role="alert" data-testid="booking-refused">
+        <strong>Not canceled</strong>: {humanRefusal(command.reason, codeOf(command))}{' '}
+        <button type="button" className="link" onClick={() => ws.dismiss([command.id])}>
+          Dismiss
+        </button>
+      </div>
+    );
   return (
     <div className="decision decision-rejected" role="alert" data-testid="booking-refused">
       <strong>Not booked</strong> ({registration.get(String(a.aircraft_id)) ?? 'aircraft'}{' '}

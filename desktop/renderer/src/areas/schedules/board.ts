@@ -23,6 +23,10 @@ declare module '@ops/client-core' {
       };
       result: { id: string; flight_id: string | null; warning: string | null };
     };
+    'schedule.cancel': {
+      args: { id: string };
+      result: { id: string };
+    };
   }
 }
 

@@ -21,9 +21,19 @@ import {
 import { isSelfBooker } from '@ops/shared/rules/schedules/policy';
 import { useMemo, useState } from 'react';
 import { endOfDay, zonedToUnix } from '../../format.ts';
-import { useCommands, useCompany, useDismissed, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
+import {
+  fullName,
+  useCommands,
+  useCompany,
+  useDismissed,
+  useDocs,
+  useNow,
+  useUsers,
+  useWorkspace,
+} from '../../hooks.ts';
 import { supersededRejections } from '../../refusals.ts';
-import { isBookableInstructor } from '@ops/shared/rules/schedules/policy';
+import { cancelRefusal, isBookableInstructor } from '@ops/shared/rules/schedules/policy';
+import { hoursRefusal, pilotRefusal, timeRefusal } from '@ops/shared/rules/schedules/sanity';
 import { openItems } from '../aircraft-reports/techlog.ts';
 import { deviceBookingRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import type { BookArgs } from './board.ts';
@@ -131,7 +141,7 @@ export function useSchedules() {
   const { docs: commands } = useCommands();
   const now = useNow();
   /** A booking refused on this device before queueing (rule 3 decided offline by the shared rule). */
-  const [localRefusal, setLocalRefusal] = useState<{ code: string; message: string } | null>(null);
+  const [localRefusal, setLocalRefusal] = useState<{ code: string; message: string; action?: 'cancel' } | null>(null);
   const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', { selector: { status: { $ne: 'CLOSED' } } });
   const melItems = useMelItems(aircraft, reports, commands, now, zone);
   const duty = useDeviceDuty();
@@ -150,8 +160,21 @@ export function useSchedules() {
     const ids = new Set([...bookings.map((b) => b.instructor_id), supervisor].filter((x): x is string => !!x));
     return [...ids].map((id) => users.get(id)).filter((u): u is NonNullable<typeof u> => !!u);
   }, [users, bookings, me]);
-  const bookCommands = useMemo(() => commands.filter((c) => c.name === 'schedule.book'), [commands]);
-  const pending = bookCommands.filter((c) => c.status === 'pending');
+  const bookCommands = useMemo(
+    () => commands.filter((c) => c.name === 'schedule.book' || c.name === 'schedule.cancel'),
+    [commands],
+  );
+  const pending = bookCommands.filter((c) => c.status === 'pending' && c.name === 'schedule.book');
+  /** Bookings whose cancel waits for the server: shown struck through, no longer offered to cancel. */
+  const cancelling = useMemo(
+    () =>
+      new Set(
+        bookCommands
+          .filter((c) => c.name === 'schedule.cancel' && c.status === 'pending')
+          .map((c) => String((c.args as { id?: unknown }).id)),
+      ),
+    [bookCommands],
+  );
   const dismissed = useDismissed();
   // A refusal goes away when dismissed, or by itself once a later booking is accepted.
   const superseded = useMemo(() => supersededRejections(bookCommands), [bookCommands]);
@@ -193,6 +216,12 @@ export function useSchedules() {
    * `schedule.book` command, decided once by the server.
    */
   const book = async (args: BookArgs): Promise<boolean> => {
+    // Sanity (issue 28), the server's shared checks on the device: pilot seat, past/horizon, operating hours.
+    const sane = sanityRefusal(args);
+    if (sane) {
+      setLocalRefusal(sane);
+      return false;
+    }
     const blocked = aircraftBlockedFor(melItems.get(args.aircraft_id) ?? [], args);
     if (blocked) {
       setLocalRefusal({
@@ -219,6 +248,34 @@ export function useSchedules() {
     return true;
   };
 
+  /** The sanity checks of `rules/schedules/sanity.ts` on this device's data; null when the server may decide. */
+  const sanityRefusal = (args: BookArgs): { code: string; message: string } | null => {
+    const who = users.get(args.pilot_id);
+    const seat = who ? pilotRefusal({ name: fullName(who), pilot: who.pilot, active: who.active !== false }) : null;
+    if (seat) return seat;
+    const current = 'id' in args && args.id ? bookings.find((b) => b.id === args.id) : undefined;
+    const nowSec = Math.floor(Date.now() / 1000);
+    const early = timeRefusal({ span: args, now: nowSec, zone, keptStart: current?.start ?? null });
+    if (early) return early;
+    const baseId = aircraft.find((a) => a.id === args.aircraft_id)?.base_id ?? null;
+    return hoursRefusal({ rows: hours, baseId, span: args, zone });
+  };
+
+  /**
+   * Cancelling a booking (`schedule.cancel`, decided once by the server);
+   * refused here at once when the policy says no (another's, or under way).
+   */
+  const cancel = async (b: Pick<BookingDoc, 'id' | 'pilot_id' | 'user_id' | 'start'>): Promise<boolean> => {
+    const no = cancelRefusal({ userId: me, role: ws.user.user_group_id }, b, Math.floor(Date.now() / 1000));
+    if (no) {
+      setLocalRefusal({ ...no, action: 'cancel' });
+      return false;
+    }
+    setLocalRefusal(null);
+    await ws.run('schedule.cancel', { id: b.id });
+    return true;
+  };
+
   /** A self-booker's lesson: a new booking for oneself. */
   const bookLesson = async (args: Omit<BookArgs, 'new_id' | 'id' | 'pilot_id'>): Promise<void> => {
     await book({ new_id: uuidv7(), pilot_id: me, ...args });
@@ -226,6 +283,7 @@ export function useSchedules() {
 
   return {
     me,
+    role: ws.user.user_group_id,
     self,
     display,
     zone,
@@ -242,8 +300,10 @@ export function useSchedules() {
     melItems,
     pending,
     refused,
+    cancelling,
     localRefusal,
     book,
+    cancel,
     bookLesson,
   };
 }

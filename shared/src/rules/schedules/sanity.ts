@@ -1,0 +1,109 @@
+/**
+ * Booking sanity (issue 28 item 4, CONTRACT 5): who can sit in the pilot's
+ * seat, when a booking may start (not in the past, not beyond the company's
+ * horizon) and whether it lies inside the saved operating hours. Pure, so the
+ * server's REST path, its re-decision of offline `schedule.book` commands and
+ * the device give the same code and the same sentence. Each check is its own
+ * function: the booking rule calls them one by one, next to the others
+ * (aircraft blocked, duty, readiness).
+ */
+import { DateTime } from 'luxon';
+import { type HoursRow, resolveRange } from '../company/operating-hours.ts';
+import { type BookingSpan, insideHours } from './booking.ts';
+
+/** CONTRACT 5: the default booking horizon when the company sets none. */
+export const DEFAULT_BOOKING_HORIZON_DAYS = 365;
+
+export interface SanityRefusal {
+  code: 'NOT_ALLOWED' | 'PAST' | 'HORIZON' | 'OUTSIDE_HOURS';
+  message: string;
+}
+
+/** The person named as pilot, as the rule needs them (`User.pilot`, `active`). */
+export interface PilotCandidate {
+  name: string;
+  pilot: boolean;
+  active: boolean;
+}
+
+/**
+ * The pilot's seat: only an active user whose `pilot` flag is on (the fixed
+ * mechanic, auditor and root have it off). Null when they may be booked.
+ */
+export function pilotRefusal(p: PilotCandidate): SanityRefusal | null {
+  const who = p.name.trim() || 'This person';
+  if (!p.active)
+    return { code: 'NOT_ALLOWED', message: `${who}'s account is inactive, so they cannot be booked as pilot.` };
+  if (!p.pilot) return { code: 'NOT_ALLOWED', message: `${who} is not a pilot and cannot be booked as pilot.` };
+  return null;
+}
+
+const stamp = (t: number, zone: string): string => DateTime.fromSeconds(t, { zone }).toFormat('yyyy-MM-dd HH:mm');
+
+export interface TimeInput {
+  span: BookingSpan;
+  now: number;
+  zone: string;
+  horizonDays?: number;
+  /**
+   * The start the booking already had (a change of an existing booking): a
+   * booking under way may still be changed (remarks, instructor, end) as long
+   * as its start stays where it was.
+   */
+  keptStart?: number | null;
+}
+
+/**
+ * When: `PAST` for a start before now, `HORIZON` for one further ahead than
+ * the horizon (default 365 days). The sentence names the time in the company
+ * zone. Null when the start is acceptable.
+ */
+export function timeRefusal(i: TimeInput): SanityRefusal | null {
+  const { span, now, zone } = i;
+  if (span.start < now && span.start !== i.keptStart)
+    return {
+      code: 'PAST',
+      message: `The booking would start in the past (${stamp(span.start, zone)} ${zone}); pick a time from now on.`,
+    };
+  const days = i.horizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS;
+  const last = now + days * 86_400;
+  if (span.start > last)
+    return {
+      code: 'HORIZON',
+      message: `Bookings can be made at most ${days} days ahead (until ${stamp(last, zone).slice(0, 10)}); ${stamp(span.start, zone).slice(0, 10)} is too far.`,
+    };
+  return null;
+}
+
+export interface HoursInput {
+  rows: readonly HoursRow[];
+  baseId: string | null;
+  span: BookingSpan;
+  zone: string;
+}
+
+/**
+ * Operating hours: the whole span inside the resolved open windows of the
+ * booking's base (company zone); windows that touch join. A closed day is
+ * named as such, otherwise the day's open hours are given.
+ */
+export function hoursRefusal(i: HoursInput): SanityRefusal | null {
+  const { span, zone } = i;
+  const from = DateTime.fromSeconds(span.start, { zone }).toISODate() as string;
+  const to = DateTime.fromSeconds(Math.max(span.start, span.end - 1), { zone }).toISODate() as string;
+  const days = resolveRange(i.rows, i.baseId, from, to, zone);
+  if (insideHours(days, span)) return null;
+  const closed = days.find((d) => d.closed);
+  if (closed) {
+    const weekday = DateTime.fromISO(closed.date, { zone }).setLocale('en').toFormat('cccc');
+    return { code: 'OUTSIDE_HOURS', message: `The base is closed on ${weekday} ${closed.date}.` };
+  }
+  const open = days[0].windows.map(
+    (w) => `${stamp(w.start, zone).slice(11)}–${w.end_minute >= 1440 ? '24:00' : stamp(w.end, zone).slice(11)}`,
+  );
+  const end = stamp(span.end, zone);
+  return {
+    code: 'OUTSIDE_HOURS',
+    message: `${stamp(span.start, zone)}–${end.slice(0, 10) === from ? end.slice(11) : end} is outside the operating hours of the base (open ${open.join(', ')} ${zone}).`,
+  };
+}
