@@ -1,5 +1,5 @@
 import type { AreaDef } from '../../area.ts';
-import { scheduleBookCommand } from './schedules.commands.ts';
+import { scheduleBookCommand, scheduleCancelCommand } from './schedules.commands.ts';
 import { schedulesRoutes } from './schedules.routes.ts';
 import { schedulesSeedStep } from './schedules.seed.ts';
 import { bookingsServerCollection } from './schedules.sync.ts';
@@ -9,6 +9,6 @@ export const schedulesArea: AreaDef = {
   name: 'schedules',
   routes: schedulesRoutes,
   collections: [bookingsServerCollection],
-  commands: [scheduleBookCommand],
+  commands: [scheduleBookCommand, scheduleCancelCommand],
   seed: schedulesSeedStep,
 };

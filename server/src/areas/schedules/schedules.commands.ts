@@ -29,7 +29,7 @@ export const scheduleBookCommand = defineCommand({
  * `schedule.cancel` (issue 28): cancelling a booking, also offline; decided
  * when it reaches the server with the REST rules (`cancelRefusal`).
  */
-registerCommand({
+export const scheduleCancelCommand = defineCommand({
   name: 'schedule.cancel',
   args: z.object({ id: z.string().min(1).max(64) }),
   async run(_ctx, uow, actor, args) {
