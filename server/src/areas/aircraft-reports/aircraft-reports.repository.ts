@@ -1,6 +1,7 @@
 import type { AircraftReportDoc, MelItemDoc, MelLimitationDoc } from '@ops/shared';
 import type { IntervalType, MelCategory } from '@ops/shared/rules/aircraft-reports/mel';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { MEL_MANAGER_ROLES } from '@ops/shared/rules/aircraft-reports/policy';
 import type { AircraftReportsTable, MelItemsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/schema.ts';
 import { deriveAll } from './mel-state.repository.ts';
@@ -262,7 +263,7 @@ export function releaserCandidates(db: Kysely<DB>, companyId: string, callerId: 
     .where('company_id', '=', companyId)
     .where('deleted', '=', 0)
     .where('active', '=', 1)
-    .where((eb) => eb.or([eb('user_group_id', 'in', [1, 100, 105, 110, 300]), eb('id', '=', callerId)]))
+    .where((eb) => eb.or([eb('user_group_id', 'in', [...MEL_MANAGER_ROLES]), eb('id', '=', callerId)]))
     .orderBy('surname')
     .orderBy('name')
     .orderBy('id')
