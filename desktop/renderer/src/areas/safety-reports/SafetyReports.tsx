@@ -500,7 +500,7 @@ function ReportView({ id, back }: { id: string; back(): void }) {
         </p>
       )}
       {v.data && r && mayReviewSafetyReport(me, accessRow(v.data.report.SafetyReport)) && (
-        <ReviewPanel key={String(r.modified)} id={id} report={v.data.report.SafetyReport} onSaved={v.reload} />
+        <ReviewPanel id={id} report={v.data.report.SafetyReport} onSaved={v.reload} />
       )}
       {v.data && r && !mayReviewSafetyReport(me, accessRow(v.data.report.SafetyReport)) && (
         <p className="muted" data-testid="safety-review-none">
