@@ -143,6 +143,9 @@ describe.skipIf(!hasChromium)('every menu entry of every role (Chromium, demo da
         });
         const problem = await settle(page);
         if (problem) findings.push({ role, screen: label, what: problem });
+        // A refusal on merely opening an entry: the menu offered what the role cannot use.
+        const alerts = await page.locator('main.content [role=alert]').allInnerTexts();
+        for (const a of alerts) findings.push({ role, screen: label, what: `alert on opening: ${a.slice(0, 160)}` });
         if (phone) {
           // The screen comes first on a phone: the menu is folded again after choosing.
           if ((await page.getAttribute('[data-testid=menu-toggle]', 'aria-expanded')) !== 'false')

@@ -189,6 +189,14 @@ describe.skipIf(!hasChromium)('role actions of issue 28 (Chromium, demo data)', 
     );
   });
 
+  it('a company whose plan has no safety reports reads a sentence, not a form the server refuses', async () => {
+    await as('pilot@harbor.test', async (page) => {
+      await openScreen(page, 'Safety reports', 'safety');
+      await page.waitForSelector('[data-testid=safety-off]:has-text("does not include safety reports")');
+      expect(await page.locator('[data-testid=safety-form], [data-testid=safety-tab-file]').count()).toBe(0);
+    });
+  });
+
   it('the teacher unsigns a signed class after a confirmation; the marks open again', async () => {
     const teacher = s.userId('instructor@skyline.test');
     const today = await s.ctx.db

@@ -14,9 +14,10 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './safety.css';
-import { useDocs, useWorkspace } from '../../hooks.ts';
+import { useCompany, useDocs, useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
 import {
+  SAFETY_PLANS,
   mayAssignSafetyReviewer,
   mayManageSafetyReports,
   mayReviewSafetyReport,
@@ -51,6 +52,19 @@ const statusLabel = (k: string) => SAFETY_STATUSES.find((s) => s.key === k)?.lab
 /** Part B 4.4 in the app: file (offline as a command), list with filters, statistics, risk matrix, trail. */
 export default function SafetyReports({ route, go }: Pick<ScreenProps, 'route' | 'go'>) {
   const [tab, setTab] = useState<'list' | 'file' | 'stats' | 'risk'>(route.id === 'new' ? 'file' : 'list');
+  const company = useCompany();
+  const plan = (company.data?.Company as { plan?: unknown } | undefined)?.plan;
+  // A plan without safety reports: say so instead of offering a form the server refuses.
+  if (typeof plan === 'string' && !(SAFETY_PLANS as readonly string[]).includes(plan))
+    return (
+      <section data-testid="safety">
+        <ScreenHead title="Safety reports" />
+        <p className="empty" data-testid="safety-off">
+          {company.name || 'Your company'}’s plan ({plan}) does not include safety reports; the premium and unlimited
+          plans do.
+        </p>
+      </section>
+    );
   if (route.id && route.id !== 'new') return <ReportView id={route.id} back={() => go({ screen: 'safety' })} />;
   return (
     <section data-testid="safety">
