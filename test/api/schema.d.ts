@@ -6202,8 +6202,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private
-         * @description File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private.
+         * File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private; a repeat with the same SafetyReport.client_id answers the report already filed
+         * @description File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private; a repeat with the same SafetyReport.client_id answers the report already filed.
          *
          *     **Who may call**: any signed-in member of the company (gate `member`). Company plans: premium, unlimited. A session token or an API key.
          */
@@ -6224,8 +6224,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private
-         * @description File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private.
+         * File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private; a repeat with the same SafetyReport.client_id answers the report already filed
+         * @description File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private; a repeat with the same SafetyReport.client_id answers the report already filed.
          *
          *     **Who may call**: any signed-in member of the company (gate `member`). Company plans: premium, unlimited. A session token or an API key.
          */
@@ -10681,6 +10681,7 @@ export interface components {
             Aircraft?: (string | number)[] | string | number;
             crew?: (string | number)[] | string | number;
             status?: (("open" | "draft") | null) | "";
+            client_id?: string;
         };
         SafetyReport3: {
             name?: string;

@@ -22,7 +22,7 @@ export const parseIds = (json: string): string[] => {
   }
 };
 
-/** Presented report fields: reads as the spec (datetime, ids), the author hidden, sets as lists. */
+/** Presented report fields: reads as the spec (datetime, ids), the author and the filing form's id hidden, sets as lists. */
 export function present(r: Row) {
   const {
     author_id: _a,
@@ -35,6 +35,7 @@ export function present(r: Row) {
     idn_seq: _q,
     child_no: _n,
     change_no: _c,
+    client_id: _f,
     ...rest
   } = r;
   return {

@@ -17,7 +17,7 @@ import {
   statistic,
   viewSafetyReport,
 } from './safety-reports.repository.ts';
-import { createSafetyReport, deleteSafetyReport, editSafetyReport } from './safety-reports.service.ts';
+import { deleteSafetyReport, editSafetyReport, fileSafetyReport } from './safety-reports.service.ts';
 import {
   ZSafetyReports$,
   ZSafetyReportsIndex,
@@ -125,13 +125,13 @@ export const safetyReportsRoutes = [
       path,
       area,
       summary:
-        'File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private',
+        'File a report (SafetyReport[...], Aircraft, crew); `open` assigns the number and notifies crew and managers, `draft` stays private; a repeat with the same SafetyReport.client_id answers the report already filed',
       bodyDoc: ZCreateBody,
       access: { who, plans },
       response: ZPath,
       handler: async ({ ctx, actor, req }) => {
         const flightId = (req.params as { flightId?: string }).flightId;
-        const row = await ctx.tx((uow) => createSafetyReport(uow, actor, req.body, flightId));
+        const row = await fileSafetyReport(ctx, actor, req.body, flightId);
         return {
           result: true,
           id: row.id,

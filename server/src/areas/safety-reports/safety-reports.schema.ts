@@ -8,6 +8,7 @@ import {
   SAFETY_SEVERITIES,
   SAFETY_STATUSES,
   SAFETY_TYPES,
+  eventDateProblem,
 } from '@ops/shared/rules/safety-reports/safety';
 import { z } from 'zod';
 import { rowsOf, unwrapData } from '../../http/body.ts';
@@ -61,6 +62,12 @@ const zDatetime = z.string({ error: 'Expected an ISO 8601 date and time' }).tran
   const out = toSafetyDatetime(v);
   if (!out) {
     ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date and time' });
+    return z.NEVER;
+  }
+  // A report tells what happened: not later than now (the shared rule the form applies too).
+  const future = eventDateProblem(out);
+  if (future) {
+    ctx.addIssue({ code: 'custom', message: future });
     return z.NEVER;
   }
   return out;
@@ -129,7 +136,17 @@ const fields = {
   crew: zCrew,
 };
 
-export const ZCreate = z.object({ ...fields, status: optEnum(['open', 'draft']) });
+export const ZCreate = z.object({
+  ...fields,
+  status: optEnum(['open', 'draft']),
+  /** The filing form's id, generated when it opened: a repeat with the same id answers the report already filed. */
+  client_id: z
+    .string({ error: 'Expected a text id' })
+    .trim()
+    .min(1, 'Expected a text id')
+    .max(64, 'At most 64 characters')
+    .optional(),
+});
 export const ZEdit = z.object({
   ...fields,
   name: fields.name.optional(),

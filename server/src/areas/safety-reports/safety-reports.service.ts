@@ -18,10 +18,12 @@ import {
 import {
   mayEditSafetyReport,
   mayManageSafetyReports,
+  mayReviewSafetyReport,
   maySeeSafetyReport,
 } from '@ops/shared/rules/safety-reports/policy';
 import { sql } from 'kysely';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
@@ -376,7 +378,49 @@ function crewOf(refs: Refs): Pick<Row, 'crew_pic_id' | 'crew_sic_id' | 'crew_sup
   };
 }
 
-/** POST create (Part B 4.4 item 4); `flightId` from the path wins over the body. */
+/** The report this author already filed from the same form (its `client_id`), deleted or not. */
+export async function filedBefore(
+  db: UnitOfWork['trx'] | AppContext['db'],
+  actor: Actor,
+  clientId: string,
+): Promise<Row | undefined> {
+  return (await db
+    .selectFrom('safety_reports')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('author_id', '=', actor.userId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst()) as Row | undefined;
+}
+
+/** The unique index of migration 0072 refused a second row for one form (two presses raced). */
+export const isClientIdClash = (err: unknown): boolean => {
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (e?.constraint === 'safety_reports_client_id') return true;
+  return typeof e?.message === 'string' && /UNIQUE constraint failed: .*client_id/.test(e.message);
+};
+
+/**
+ * Files a report once per form: a repeat (same author, same `client_id`)
+ * answers the report the first press filed, never a second number. Two
+ * presses racing meet at the unique index; the loser reads the winner's row.
+ */
+export async function fileSafetyReport(ctx: AppContext, actor: Actor, raw: unknown, flightId?: string): Promise<Row> {
+  try {
+    return await ctx.tx((uow) => createSafetyReport(uow, actor, raw, flightId));
+  } catch (err) {
+    const clientId = isClientIdClash(err) ? parseCreate(raw).client_id : undefined;
+    const first = clientId ? await filedBefore(ctx.db, actor, clientId) : undefined;
+    if (first) return first;
+    throw err;
+  }
+}
+
+/**
+ * POST create (Part B 4.4 item 4); `flightId` from the path wins over the body.
+ * With a `client_id` already used by this author, nothing is written and the
+ * first report is the answer.
+ */
 export async function createSafetyReport(
   uow: UnitOfWork,
   actor: Actor,
@@ -386,6 +430,11 @@ export async function createSafetyReport(
 ): Promise<Row> {
   const input = parseCreate(raw);
   if (flightId) input.flight_id = flightId;
+  const clientId = input.client_id ?? null;
+  if (clientId) {
+    const first = await filedBefore(uow.trx, actor, clientId);
+    if (first) return first;
+  }
   const refs = await checkRefs(uow, actor, input, null);
   const now = nowSeconds();
   const type = (input.type ?? 'OCCURRENCE') as SafetyType;
@@ -435,6 +484,7 @@ export async function createSafetyReport(
     aircraft_ids: JSON.stringify(input.Aircraft ?? (refs.flight?.aircraft_id ? [refs.flight.aircraft_id] : [])),
     involved_user_ids: JSON.stringify(input.crew ?? []),
     reported: null,
+    client_id: clientId,
   };
   if (status === 'open')
     Object.assign(row, await assignIdn(uow, actor.companyId, row.parent_id, now), { reported: now });
@@ -468,7 +518,8 @@ export async function editSafetyReport(uow: UnitOfWork, actor: Actor, id: string
     if (before.status === 'draft' && input.status !== 'open')
       throw invalid({ status: ['A draft is submitted as open'] });
     if (before.status === 'draft' && !isCreator && !isManager) throw notAuthorized();
-    if (before.status !== 'draft' && !isManager && !isReviewer) throw notAuthorized();
+    // Review, classify and close: the same policy the screen asks before offering the buttons.
+    if (before.status !== 'draft' && !mayReviewSafetyReport(actor, before)) throw notAuthorized();
   }
   const refs = await checkRefs(uow, actor, input, before.id);
   const now = nowSeconds();

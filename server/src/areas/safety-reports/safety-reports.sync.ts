@@ -76,19 +76,23 @@ async function decided<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** File a report (draft or open) with the device's id; `open` takes its number now, on the server. */
+/**
+ * File a report (draft or open) with the device's id; `open` takes its number
+ * now, on the server. The form's `client_id` (else the report id) makes a
+ * repeated press or a replayed queue answer the report already filed.
+ */
 export const safetyFileCommand = defineCommand({
   name: 'safety.file',
   args: z.object({
     id: z.string().refine(isUuid, 'Expected a UUID'),
+    client_id: z.string().min(1).max(64).optional(),
     SafetyReport: z.record(z.string(), z.unknown()),
     flight_id: z.string().max(64).optional(),
   }),
   async run(_ctx, uow, actor, args) {
     requirePlan(actor);
-    const row = await decided(() =>
-      createSafetyReport(uow, actor, { SafetyReport: args.SafetyReport }, args.flight_id, { id: args.id }),
-    );
+    const SafetyReport = { ...args.SafetyReport, client_id: args.client_id ?? args.id };
+    const row = await decided(() => createSafetyReport(uow, actor, { SafetyReport }, args.flight_id, { id: args.id }));
     return { id: row.id, idn: row.idn, status: row.status };
   },
 });

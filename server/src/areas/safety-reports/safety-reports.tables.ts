@@ -62,6 +62,8 @@ export interface SafetyReportsTable extends ReplicatedBase {
   aircraft_ids: string;
   involved_user_ids: string;
   reported: number | null;
+  /** The filing form's own id (migration 0072): a repeat by the same author answers the same report. */
+  client_id?: string | null;
 }
 
 export interface SafetyReportCountersTable {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { mayEditSafetyReport, mayManageSafetyReports, maySeeSafetyReport, type SafetyAccessRow } from './policy.ts';
+import {
+  mayAssignSafetyReviewer,
+  mayEditSafetyReport,
+  mayManageSafetyReports,
+  mayReviewSafetyReport,
+  maySeeSafetyReport,
+  type SafetyAccessRow,
+} from './policy.ts';
 
 const row = (o: Partial<SafetyAccessRow> = {}): SafetyAccessRow => ({
   status: 'open',
@@ -31,5 +38,17 @@ describe('safety report policy', () => {
   it('lets only roles <= 110 manage', () => {
     expect(mayManageSafetyReports({ role: 110 })).toBe(true);
     expect(mayManageSafetyReports({ role: 120 })).toBe(false);
+  });
+
+  it('lets managers and the assigned reviewer review, classify and close; never a draft', () => {
+    expect(mayReviewSafetyReport({ userId: 'm', role: 100 }, row())).toBe(true);
+    expect(mayReviewSafetyReport({ userId: 'm', role: 110 }, row({ status: 'closed' }))).toBe(true);
+    expect(mayReviewSafetyReport({ userId: 'x', role: 150 }, row())).toBe(false);
+    expect(mayReviewSafetyReport({ userId: 'x', role: 150 }, row({ reviewer_id: 'x' }))).toBe(true);
+    expect(mayReviewSafetyReport({ userId: 'a', role: 190 }, row())).toBe(false);
+    expect(mayReviewSafetyReport({ userId: 'a', role: 100 }, row({ status: 'draft' }))).toBe(false);
+    expect(mayReviewSafetyReport({ userId: 'm', role: 100 }, row({ deleted: 1 }))).toBe(false);
+    expect(mayAssignSafetyReviewer({ role: 110 })).toBe(true);
+    expect(mayAssignSafetyReviewer({ role: 150 })).toBe(false);
   });
 });

@@ -62,3 +62,21 @@ export function mayEditSafetyReport(viewer: PolicyActor, row: SafetyAccessRow): 
   if (mayManageSafetyReports(viewer)) return true;
   return row.author_id === viewer.userId || row.reviewer_id === viewer.userId;
 }
+
+/** The statuses a submitted report moves between (review, close, publish); never back to draft. */
+export const SAFETY_REVIEW_STATUSES = ['open', 'reviewed', 'closed', 'published'] as const;
+
+/** Assigns the reviewer (and so who may review): managers and the safety manager only. */
+export const mayAssignSafetyReviewer = (actor: Pick<PolicyActor, 'role'>): boolean => mayManageSafetyReports(actor);
+
+/**
+ * Review, classify and close: moving a submitted report between open,
+ * reviewed, closed and published, and writing the reviewer's outcome. Managers
+ * and the assigned reviewer; never on a draft (its author submits it) or a
+ * deleted report.
+ */
+export function mayReviewSafetyReport(viewer: PolicyActor, row: SafetyAccessRow): boolean {
+  if (row.status === 'draft') return false;
+  if (!mayEditSafetyReport(viewer, row)) return false;
+  return mayManageSafetyReports(viewer) || row.reviewer_id === viewer.userId;
+}

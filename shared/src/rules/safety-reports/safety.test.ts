@@ -60,3 +60,16 @@ describe('safety report rules', () => {
     ]);
   });
 });
+
+describe('event date', () => {
+  const now = Date.UTC(2026, 10, 26, 12, 0, 0);
+  it('refuses a date in the future, beyond the clock slack', async () => {
+    const { eventDateProblem, EVENT_IN_FUTURE } = await import('./safety.ts');
+    expect(eventDateProblem('2090-06-01', now)).toBe(EVENT_IN_FUTURE);
+    expect(eventDateProblem('2026-11-26 13:00:00', now)).toBe(EVENT_IN_FUTURE);
+    expect(eventDateProblem('2026-11-26T12:10', now)).toBeNull();
+    expect(eventDateProblem('2026-11-26T13:30+02:00', now)).toBeNull();
+    expect(eventDateProblem('2026-05-04 09:30:00', now)).toBeNull();
+    expect(eventDateProblem('not a date', now)).toBeNull();
+  });
+});

@@ -264,3 +264,24 @@ export function trailDiff(
   }
   return out;
 }
+
+/** Clock difference between a device and the server that still counts as "now" (seconds). */
+export const EVENT_FUTURE_SLACK_SECONDS = 15 * 60;
+export const EVENT_IN_FUTURE = 'The event date cannot be in the future';
+
+/**
+ * A report describes something that happened: its event date and time
+ * (`YYYY-MM-DD HH:MM:SS` or ISO, UTC when it has no offset) may not lie after
+ * now, beyond a small clock slack. Null when acceptable (or not a date: the
+ * format check answers that).
+ */
+export function eventDateProblem(datetime: string, nowMs: number = Date.now()): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(datetime.trim());
+  if (!m) return null;
+  const rest = datetime.trim().slice(m[0].length);
+  const offset = /([+-])(\d{2}):?(\d{2})$/.exec(rest);
+  const [, y, mo, d, h = '0', mi = '0', s = '0'] = m;
+  let t = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
+  if (offset) t -= (offset[1] === '-' ? -1 : 1) * (+offset[2] * 60 + +offset[3]) * 60_000;
+  return t > nowMs + EVENT_FUTURE_SLACK_SECONDS * 1000 ? EVENT_IN_FUTURE : null;
+}

@@ -18,7 +18,7 @@ interface PilotList {
 }
 
 export default function PilotGroups() {
-  const { get, post } = useApi();
+  const { ws, get, post } = useApi();
   const groups = useLoad<{ pilotGroups: Group[] }>('/pilot_groups/manager_index.json');
   const [open, setOpen] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -46,6 +46,33 @@ export default function PilotGroups() {
       groups.reload();
       return r.message ?? `${g.name}: members ${what === '1' ? 'activated' : 'deactivated'}`;
     });
+
+  /**
+   * Deactivating locks people out: ask first, naming how many lose access
+   * (the active members other than me; the server also spares accounts above my role).
+   */
+  const deactivateAll = async (g: Group['PilotGroup']) => {
+    let members: Member[];
+    try {
+      members = await get<Member[]>(`/pilot_groups/manager_pilots/${g.id}.json`);
+    } catch (err) {
+      void act.run(() => Promise.reject(err));
+      return;
+    }
+    const losing = members.filter((m) => m.active && m.id !== ws.user.id).length;
+    if (losing === 0) {
+      void act.run(async () => `${g.name}: no active member to deactivate.`);
+      return;
+    }
+    const who = losing === 1 ? '1 member' : `${losing} members`;
+    if (
+      !window.confirm(
+        `Deactivate ${who} of ${g.name}? They lose access at once: they cannot sign in, sync or be booked until someone activates them again. Your own account stays active.`,
+      )
+    )
+      return;
+    void bulk(g, '0');
+  };
 
   const remove = (g: Group['PilotGroup']) => {
     if (!window.confirm(`Delete the group ${g.name}? Its members stay.`)) return;
@@ -94,7 +121,12 @@ export default function PilotGroups() {
                   <button type="button" className="link small" disabled={act.busy} onClick={() => bulk(g, '1')}>
                     Activate all<span className="sr-only"> of {g.name}</span>
                   </button>
-                  <button type="button" className="link small" disabled={act.busy} onClick={() => bulk(g, '0')}>
+                  <button
+                    type="button"
+                    className="link small danger"
+                    disabled={act.busy}
+                    onClick={() => void deactivateAll(g)}
+                  >
                     Deactivate all<span className="sr-only"> of {g.name}</span>
                   </button>
                   <button type="button" className="link small" disabled={act.busy} onClick={() => bulk(g, 'welcome')}>

@@ -5,6 +5,7 @@ import {
   icaoRiskMatrix,
   RISK_PROBABILITIES,
   RISK_SEVERITIES,
+  eventDateProblem,
   type RiskMatrix,
   SAFETY_SEVERITIES,
   SAFETY_STATUSES,
@@ -13,15 +14,21 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './safety.css';
-import { useDocs, useWorkspace } from '../../hooks.ts';
+import { useCompany, useDocs, useWorkspace } from '../../hooks.ts';
 import type { ScreenProps } from '../../nav.ts';
-import { mayManageSafetyReports } from '@ops/shared/rules/safety-reports/policy';
-import { Busy, Outcome, ScreenHead, useLoad } from '../office-kit.tsx';
+import {
+  SAFETY_PLANS,
+  mayAssignSafetyReviewer,
+  mayManageSafetyReports,
+  mayReviewSafetyReport,
+} from '@ops/shared/rules/safety-reports/policy';
+import { Busy, Outcome, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
+import { fullName, useUsers } from '../../hooks.ts';
 
 declare module '@ops/client-core' {
   interface OpsCommands {
     'safety.file': {
-      args: { id: string; SafetyReport: Record<string, unknown>; flight_id?: string };
+      args: { id: string; client_id?: string; SafetyReport: Record<string, unknown>; flight_id?: string };
       result: { id: string; idn: string | null; status: string };
     };
     'safety.submit': {
@@ -45,6 +52,19 @@ const statusLabel = (k: string) => SAFETY_STATUSES.find((s) => s.key === k)?.lab
 /** Part B 4.4 in the app: file (offline as a command), list with filters, statistics, risk matrix, trail. */
 export default function SafetyReports({ route, go }: Pick<ScreenProps, 'route' | 'go'>) {
   const [tab, setTab] = useState<'list' | 'file' | 'stats' | 'risk'>(route.id === 'new' ? 'file' : 'list');
+  const company = useCompany();
+  const plan = (company.data?.Company as { plan?: unknown } | undefined)?.plan;
+  // A plan without safety reports: say so instead of offering a form the server refuses.
+  if (typeof plan === 'string' && !(SAFETY_PLANS as readonly string[]).includes(plan))
+    return (
+      <section data-testid="safety">
+        <ScreenHead title="Safety reports" />
+        <p className="empty" data-testid="safety-off">
+          {company.name || 'Your company'}’s plan ({plan}) does not include safety reports; the premium and unlimited
+          plans do.
+        </p>
+      </section>
+    );
   if (route.id && route.id !== 'new') return <ReportView id={route.id} back={() => go({ screen: 'safety' })} />;
   return (
     <section data-testid="safety">
@@ -163,15 +183,26 @@ function useOptions(): Options | null {
   return live.data ?? kept;
 }
 
-/** Filing works offline: the report is a `safety.file` command; the server numbers it when it arrives. */
+/**
+ * Filing works offline: the report is a `safety.file` command; the server
+ * numbers it when it arrives. The form's id is made when it opens and sent
+ * with the submission, so a second press (or a replayed queue) answers the
+ * report already filed; a successful filing empties the form and takes a new id.
+ */
 function FileReport({ done }: { done(): void }) {
   const ws = useWorkspace();
   const options = useOptions();
+  const [formId, setFormId] = useState(() => crypto.randomUUID());
   const [error, setError] = useState<string | null>(null);
+  const [dateError, setDateError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const f = new FormData(e.currentTarget);
+    // React lets go of the event after an await: keep the form itself.
+    const form = e.currentTarget;
+    if (busy) return;
+    const f = new FormData(form);
     const get = (k: string) => String(f.get(k) ?? '').trim();
     const missing = ['name', 'datetime', 'location', 'events', 'flight_phase', 'safety_report_category_id'].filter(
       (k) => !get(k),
@@ -180,7 +211,13 @@ function FileReport({ done }: { done(): void }) {
       setError(`Fill in: ${missing.join(', ')}`);
       return;
     }
-    const id = crypto.randomUUID();
+    const future = eventDateProblem(get('datetime'));
+    setDateError(future);
+    if (future) {
+      setError(null);
+      setSent(null);
+      return;
+    }
     const SafetyReport: Record<string, unknown> = {
       name: get('name'),
       datetime: get('datetime'),
@@ -193,14 +230,23 @@ function FileReport({ done }: { done(): void }) {
     for (const k of ['damages', 'personal_damages', 'risk_probability', 'risk_severity'])
       if (get(k)) SafetyReport[k] = get(k);
     if (f.get('anonymous')) SafetyReport.user_id = '';
-    await ws.run('safety.file', { id, SafetyReport });
+    setBusy(true);
+    try {
+      await ws.run('safety.file', { id: formId, client_id: formId, SafetyReport });
+    } catch (err) {
+      setError(`The report could not be saved on this device: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    } finally {
+      setBusy(false);
+    }
     setError(null);
     setSent(
       navigator.onLine
         ? 'Report sent; the number arrives with the server’s answer.'
         : 'Saved on this device; it is sent and numbered when you are back online.',
     );
-    e.currentTarget.reset();
+    form.reset();
+    setFormId(crypto.randomUUID());
   };
   return (
     <form
@@ -208,13 +254,26 @@ function FileReport({ done }: { done(): void }) {
       className="form safety-form"
       data-testid="safety-form"
       aria-label="File a safety report"
-      style={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 12, maxWidth: 760 }}
+      style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(15rem, 1fr))', gap: 12, maxWidth: 760 }}
     >
       <label>
         Event <input name="name" maxLength={255} required />
       </label>
       <label>
-        Date and time (UTC) <input name="datetime" type="datetime-local" required />
+        Date and time (UTC){' '}
+        <input
+          name="datetime"
+          type="datetime-local"
+          required
+          aria-invalid={dateError ? true : undefined}
+          aria-describedby={dateError ? 'safety-datetime-error' : undefined}
+          onChange={() => setDateError(null)}
+        />
+        {dateError && (
+          <small id="safety-datetime-error" className="field-error" data-testid="safety-datetime-error">
+            {dateError}
+          </small>
+        )}
       </label>
       <label>
         Location <input name="location" maxLength={255} placeholder="ICAO code or place" required />
@@ -281,7 +340,9 @@ function FileReport({ done }: { done(): void }) {
         <input type="checkbox" name="draft" /> Keep as a draft (only you see it)
       </label>
       <div>
-        <button type="submit">File report</button>{' '}
+        <button type="submit" disabled={busy}>
+          File report
+        </button>{' '}
         <button type="button" onClick={done}>
           Back to the list
         </button>
@@ -409,6 +470,7 @@ function ReportView({ id, back }: { id: string; back(): void }) {
   const v = useLoad<View>(`/safety_reports/view/${id}.json`);
   const local = useDocs<SafetyDoc>('safety', { selector: { id } }).docs[0];
   const r = v.data?.report.SafetyReport ?? local;
+  const me = { userId: ws.user.id, role: ws.user.user_group_id };
   const show = (x: unknown) => (Array.isArray(x) ? x.join(', ') : x === null || x === undefined ? '—' : String(x));
   const pdf = useMemo(
     () => `${ws.baseUrl}/safety_reports/view/${id}/pdf:true?token=${encodeURIComponent(ws.token)}`,
@@ -451,6 +513,16 @@ function ReportView({ id, back }: { id: string; back(): void }) {
             : '—'}
         </p>
       )}
+      {v.data && r && mayReviewSafetyReport(me, accessRow(v.data.report.SafetyReport)) && (
+        <ReviewPanel id={id} report={v.data.report.SafetyReport} onSaved={v.reload} />
+      )}
+      {v.data && r && !mayReviewSafetyReport(me, accessRow(v.data.report.SafetyReport)) && (
+        <p className="muted" data-testid="safety-review-none">
+          {r.status === 'draft'
+            ? 'A draft is reviewed once its author files it.'
+            : 'The safety manager and the assigned reviewer review, classify and close this report.'}
+        </p>
+      )}
       {mayManageSafetyReports({ role: ws.user.user_group_id }) && v.data?.report.SafetyReportChange && (
         <table className="safety-trail" data-testid="safety-trail">
           <thead>
@@ -483,6 +555,208 @@ function ReportView({ id, back }: { id: string; back(): void }) {
           </tbody>
         </table>
       )}
+    </section>
+  );
+}
+
+/** The columns the review rule reads, from the view (the author stays hidden: review never hangs on authorship). */
+const accessRow = (r: SafetyDoc & Record<string, unknown>) => ({
+  status: r.status,
+  author_id: null,
+  reviewer_id: r.reviewer_id,
+  crew_pic_id: null,
+  crew_sic_id: null,
+  crew_supervisor_id: null,
+  deleted: Boolean(r.deleted),
+});
+
+const STATUS_STEPS: Record<string, { to: string; label: string; confirm?: string }[]> = {
+  open: [
+    { to: 'reviewed', label: 'Mark reviewed' },
+    {
+      to: 'closed',
+      label: 'Close report',
+      confirm: 'Close this report? It leaves the open list; the reporter and managers are told.',
+    },
+  ],
+  reviewed: [
+    {
+      to: 'closed',
+      label: 'Close report',
+      confirm: 'Close this report? It leaves the open list; the reporter and managers are told.',
+    },
+    { to: 'open', label: 'Reopen' },
+  ],
+  closed: [
+    {
+      to: 'published',
+      label: 'Publish',
+      confirm:
+        'Publish this report? Every member of the company can then read it (an anonymous reporter stays hidden).',
+    },
+    { to: 'open', label: 'Reopen' },
+  ],
+  published: [{ to: 'closed', label: 'Unpublish' }],
+};
+
+/**
+ * Review, classify and close (Part B 4.4 item 5 through the edit endpoint):
+ * for managers and the assigned reviewer, the roles `mayReviewSafetyReport`
+ * names. The reviewer is assigned by managers only. Online: the server decides.
+ */
+function ReviewPanel({
+  id,
+  report,
+  onSaved,
+}: {
+  id: string;
+  report: SafetyDoc & Record<string, unknown>;
+  onSaved(): void;
+}) {
+  const { ws, post } = useApi();
+  const users = useUsers();
+  const act = useAction();
+  const options = useOptions();
+  const assign = mayAssignSafetyReviewer({ role: ws.user.user_group_id });
+  const text = (k: string) => (typeof report[k] === 'string' ? (report[k] as string) : '');
+  const [type, setType] = useState(report.type || 'OCCURRENCE');
+  const save = (fields: Record<string, unknown>, message: string) =>
+    act.run(async () => {
+      await post(`/safety_reports/edit/${id}.json`, { SafetyReport: fields });
+      onSaved();
+      return message;
+    });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const fields: Record<string, unknown> = {};
+    for (const k of [
+      'type',
+      'severity',
+      'safety_report_category_id',
+      'risk_probability',
+      'risk_severity',
+      'mitigated_risk_probability',
+      'mitigated_risk_severity',
+      'reviewer_outcome',
+      'corrective_measures',
+      ...(assign ? ['reviewer_id'] : []),
+    ])
+      if (f.has(k)) fields[k] = String(f.get(k) ?? '');
+    void save(fields, 'Review saved.');
+  };
+  const step = (to: string, confirm?: string) => {
+    if (confirm && !window.confirm(confirm)) return;
+    void save({ status: to }, `Report ${statusLabel(to).toLowerCase()}.`);
+  };
+  const riskSelect = (name: string, kind: 'p' | 's') => (
+    <select id={`safety-review-${name}`} name={name} defaultValue={text(name)}>
+      <option value="">—</option>
+      {Object.entries(kind === 'p' ? RISK_PROBABILITIES : RISK_SEVERITIES).map(([k, v]) => (
+        <option key={k} value={k}>
+          {'value' in v ? v.value : v.letter} {v.label}
+        </option>
+      ))}
+    </select>
+  );
+  const people = [...users.values()].filter((u) => u.active).sort((a, b) => fullName(a).localeCompare(fullName(b)));
+  return (
+    <section className="safety-review" data-testid="safety-review" aria-label="Review, classify and close">
+      <h3>Review</h3>
+      <div className="safety-steps" data-testid="safety-steps">
+        <span>
+          Status: <strong>{statusLabel(report.status)}</strong>
+        </span>
+        {(STATUS_STEPS[report.status] ?? []).map((st) => (
+          <button
+            key={st.to}
+            type="button"
+            disabled={act.busy}
+            onClick={() => step(st.to, st.confirm)}
+            data-testid={`safety-step-${st.to}`}
+          >
+            {st.label}
+          </button>
+        ))}
+      </div>
+      <form onSubmit={submit} className="form safety-form safety-review-form" aria-label="Classify the report">
+        <label>
+          Type{' '}
+          <select name="type" value={type} onChange={(e) => setType(e.target.value)}>
+            <option value="OCCURRENCE">Occurrence</option>
+            <option value="INFORMATION">Safety information</option>
+          </select>
+        </label>
+        {type === 'INFORMATION' ? (
+          <label>
+            Severity{' '}
+            <select name="severity" defaultValue={report.severity === 'hazard' ? 'hazard' : 'information'}>
+              <option value="information">Information</option>
+              <option value="hazard">Hazard</option>
+            </select>
+          </label>
+        ) : (
+          <p className="muted">
+            Severity follows the damages:{' '}
+            {SAFETY_SEVERITIES.find((x) => x.key === report.severity)?.label ?? report.severity}.
+          </p>
+        )}
+        <label>
+          Category{' '}
+          <select name="safety_report_category_id" defaultValue={report.safety_report_category_id ?? ''}>
+            {options?.departments.map((d) => (
+              <optgroup key={d.SafetyReportDepartment.id} label={d.SafetyReportDepartment.name}>
+                {d.SafetyReportCategory.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
+        {assign && (
+          <label>
+            Reviewer{' '}
+            <select name="reviewer_id" defaultValue={report.reviewer_id ?? ''}>
+              <option value="">Nobody assigned</option>
+              {people.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {fullName(u)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <span className="field">
+          <label htmlFor="safety-review-risk_probability">Risk probability</label> {riskSelect('risk_probability', 'p')}
+        </span>
+        <span className="field">
+          <label htmlFor="safety-review-risk_severity">Risk severity</label> {riskSelect('risk_severity', 's')}
+        </span>
+        <span className="field">
+          <label htmlFor="safety-review-mitigated_risk_probability">Mitigated probability</label>{' '}
+          {riskSelect('mitigated_risk_probability', 'p')}
+        </span>
+        <span className="field">
+          <label htmlFor="safety-review-mitigated_risk_severity">Mitigated severity</label>{' '}
+          {riskSelect('mitigated_risk_severity', 's')}
+        </span>
+        <label style={{ gridColumn: '1 / -1' }}>
+          Reviewer outcome{' '}
+          <textarea name="reviewer_outcome" rows={3} maxLength={20000} defaultValue={text('reviewer_outcome')} />
+        </label>
+        <label style={{ gridColumn: '1 / -1' }}>
+          Corrective measures{' '}
+          <textarea name="corrective_measures" rows={3} maxLength={20000} defaultValue={text('corrective_measures')} />
+        </label>
+        <div>
+          <button type="submit" disabled={act.busy} data-testid="safety-review-save">
+            Save review
+          </button>
+        </div>
+      </form>
+      <Outcome error={act.error} done={act.done} />
     </section>
   );
 }

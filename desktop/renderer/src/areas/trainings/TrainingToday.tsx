@@ -6,6 +6,7 @@ import {
   attendanceEditRefusal,
   attendedFlag,
   signRefusal,
+  unsignRefusal,
 } from '@ops/shared/rules/trainings/attendance';
 import { type FormEvent, useState } from 'react';
 import { formatTime, isoDateIn } from '../../format.ts';
@@ -69,9 +70,9 @@ export default function TrainingToday() {
 
 function ClassCard({ data, session: stored }: { data: TrainingData; session: TrainingClassDoc }) {
   const ws = useWorkspace();
-  // The signature the server just accepted, shown (and locking the marks) before the pull brings the class back.
-  const [signedNow, setSignedNow] = useState<number | null>(null);
-  const session = stored.signed_at == null && signedNow != null ? { ...stored, signed_at: signedNow } : stored;
+  // The signature (or unsigning) the server just accepted, shown before the pull brings the class back.
+  const [signedNow, setSignedNow] = useState<{ from: number | null; to: number | null } | null>(null);
+  const session = signedNow && signedNow.from === stored.signed_at ? { ...stored, signed_at: signedNow.to } : stored;
   const users = useUsers();
   const { display } = useCompany();
   const { save, pending, online } = useTrainingSave();
@@ -152,7 +153,12 @@ function ClassCard({ data, session: stored }: { data: TrainingData; session: Tra
           {locked}
         </p>
       )}
-      <SignClass session={session} online={online} waiting={pending.size > 0} onSigned={setSignedNow} />
+      <SignClass
+        session={session}
+        online={online}
+        waiting={pending.size > 0}
+        onSigned={(to) => setSignedNow({ from: stored.signed_at, to })}
+      />
     </article>
   );
 }
@@ -167,17 +173,48 @@ function SignClass({
   session: TrainingClassDoc;
   online: boolean;
   waiting: boolean;
-  onSigned: (signedAt: number) => void;
+  onSigned: (signedAt: number | null) => void;
 }) {
   const ws = useWorkspace();
   const { display } = useCompany();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (session.signed_at != null) {
+    // Unsign: only for whom the shared rule allows (the teacher or a training manager), and online.
+    const mayUnsign = unsignRefusal({ id: ws.user.id, role: ws.user.user_group_id }, session) === null;
+    const unsign = async () => {
+      if (
+        !window.confirm(
+          'Unsign the attendance of this class? The marks can be changed again, and the class must be signed again with the teacher’s password.',
+        )
+      )
+        return;
+      setError(null);
+      try {
+        await ws.rest('POST', '/trainings/onsite/unsign_class.json', { classId: session.id });
+        onSigned(null);
+        ws.client.resync();
+      } catch (err) {
+        setError(humanRefusal(err instanceof Error ? err.message : String(err)));
+      }
+    };
     return (
-      <p role="status" data-testid="class-signed">
-        Attendance signed at {formatTime(session.signed_at, display)}.
-      </p>
+      <div className="tr-sign">
+        <p role="status" data-testid="class-signed">
+          Attendance signed at {formatTime(session.signed_at, display)}.
+        </p>
+        {mayUnsign && (
+          <button type="button" disabled={!online} onClick={unsign} data-testid="unsign-class">
+            Unsign
+          </button>
+        )}
+        {mayUnsign && !online && <span className="tr-muted"> Unsigning needs a connection.</span>}
+        {error && (
+          <p role="alert" className="form-error">
+            {error}
+          </p>
+        )}
+      </div>
     );
   }
   const refusal = signRefusal({ id: ws.user.id, role: ws.user.user_group_id }, session);
