@@ -223,6 +223,21 @@ try {
     ['pilot with no flights', [`pilot:${uuidv7()}`]],
     ['aircraft with no flights', [`aircraft:${uuidv7()}`]],
     ['status:LANDED + aircraft', ['status:LANDED', `aircraft:${aircraft[0].id}`]],
+    // The office's Company flights screen (issue 28): 25 a page, its filters, a deep page, an export page.
+    ['office: status:LANDED + quarter', ['limit:25', 'status:LANDED', 'from:2023-01-01', 'to:2023-03-31']],
+    ['office: pilot + status:LANDED', ['limit:25', `pilot:${pilots[0].id}`, 'status:LANDED']],
+    [
+      'office: aircraft + pilot + quarter',
+      [
+        'limit:25',
+        `aircraft:${aircraft[0].id}`,
+        `pilot:${pilots[1 % pilots.length].id}`,
+        'from:2023-01-01',
+        'to:2023-03-31',
+      ],
+    ],
+    ['office: page 2000 of 25', ['limit:25', 'page:2000']],
+    ['office: 500-row page (rendered whole; export pages of 5,000 stream)', ['limit:500', 'page:10']],
   ];
   for (const [label, named] of filtered) {
     const r = await time(named, false, Math.min(CALLS, 50));
