@@ -114,6 +114,8 @@ for (const dialect of dialects) {
               flight_type_id: types['Dual training'],
               pic_id: s.userId('instructor@skyline.test'),
               sic_id: s.userId('student@skyline.test'),
+              departure_airport: 'LECU',
+              landing_airport: 'LECU',
               offblocks_time: '10:00',
               takeoff_time: '10:10',
               landing_time: '11:10',

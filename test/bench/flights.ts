@@ -23,8 +23,13 @@ import vm from 'node:vm';
 import { uuidv7 } from '@ops/shared';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { loadFlights, parseLoadParams, renderFlightsPage } from '../../server/src/areas/flights/load.service.ts';
-import { adjustFlightCount } from '../../server/src/areas/flights/flights.repository.ts';
+import {
+  filtersFor,
+  loadFlights,
+  parseLoadParams,
+  renderFlightsPage,
+} from '../../server/src/areas/flights/load.service.ts';
+import { adjustFlightCount, compiledPage } from '../../server/src/areas/flights/flights.repository.ts';
 import { openDatabase } from '../../server/src/db/database.ts';
 import { inTransaction } from '../../server/src/db/unit-of-work.ts';
 import { authenticate } from '../../server/src/http/authenticate.ts';
@@ -54,6 +59,8 @@ const database = openDatabase({
 const db = database.db;
 const children: ChildProcess[] = [];
 
+/** Thrown to stop after the office plans (BENCH_OFFICE_ONLY=1); the cleanup still runs. */
+const OFFICE_DONE = new Error('office figures done');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)];
 
@@ -223,11 +230,38 @@ try {
     ['pilot with no flights', [`pilot:${uuidv7()}`]],
     ['aircraft with no flights', [`aircraft:${uuidv7()}`]],
     ['status:LANDED + aircraft', ['status:LANDED', `aircraft:${aircraft[0].id}`]],
+    // The office's Company flights screen (issue 28): 25 a page, its filters, a deep page, an export page.
+    ['office: status:LANDED + quarter', ['limit:25', 'status:LANDED', 'from:2023-01-01', 'to:2023-03-31']],
+    ['office: pilot + status:LANDED', ['limit:25', `pilot:${pilots[0].id}`, 'status:LANDED']],
+    [
+      'office: aircraft + pilot + quarter',
+      [
+        'limit:25',
+        `aircraft:${aircraft[0].id}`,
+        `pilot:${pilots[1 % pilots.length].id}`,
+        'from:2023-01-01',
+        'to:2023-03-31',
+      ],
+    ],
+    ['office: page 2000 of 25', ['limit:25', 'page:2000']],
+    ['office: 500-row page (rendered whole; export pages of 5,000 stream)', ['limit:500', 'page:10']],
   ];
   for (const [label, named] of filtered) {
     const r = await time(named, false, Math.min(CALLS, 50));
     console.log(`in process, ${label} (${r.body.paginate.count} rows), cold: ${ms(r.samples)}`);
   }
+
+  // The plans of the office screen's pages (issue 28): each must be an index range, no full scan or sort.
+  for (const [label, named] of filtered.filter(([l]) => l.startsWith('office:'))) {
+    const p = parseLoadParams(named);
+    const c = compiledPage(db, company.id, filtersFor(auth.actor, p, now), p.limit, (p.page - 1) * p.limit);
+    const prefix = dialect === 'postgres' ? 'EXPLAIN ' : 'EXPLAIN QUERY PLAN ';
+    const plan = await db.executeQuery({ ...c, sql: prefix + c.sql });
+    const lines = plan.rows.map((r: any) => r['QUERY PLAN'] ?? r.detail);
+    console.log(`plan, ${label}:\n  ${lines.join('\n  ')}`);
+  }
+  // BENCH_OFFICE_ONLY=1: the in-process figures and plans only (skips streaming and the load test).
+  if (process.env.BENCH_OFFICE_ONLY === '1') throw OFFICE_DONE;
 
   // limit:20000 in process into a sink that reads as fast as it can, with a
   // full GC every 50 writes: the live heap while streaming, against the answer.
@@ -332,6 +366,8 @@ try {
   console.log(
     `server CPU per request: page ${flights.cpuUs.toFixed(0)} µs, one row ${one.cpuUs.toFixed(0)} µs, bare ${ceiling.cpuUs.toFixed(0)} µs; bare / page = ${(ceiling.cpuUs / flights.cpuUs).toFixed(2)} (the ratio a machine with a core per process would show)`,
   );
+} catch (err) {
+  if (err !== OFFICE_DONE) throw err;
 } finally {
   for (const c of children) c.kill('SIGTERM');
   await database.close();

@@ -373,6 +373,9 @@ describe.skipIf(!hasChromium)('field client (Chromium, offline-first)', () => {
       await second.locator('select[name=aircraft_id]').selectOption({ label: 'EC-DEF' });
       await second.locator('input[name=departure_airport]').fill('LECU');
       await second.locator('input[name=landing_airport]').fill('LECU');
+      // A flight is saved with its (planned) block times (issue 28 item 5).
+      await second.locator('input[name=offblocks_time]').fill('09:00');
+      await second.locator('input[name=onblocks_time]').fill('10:00');
       await second.locator('button[type=submit]').click();
       const blocked = page.locator('article.flight[data-callsign=PAU02]');
       await blocked.waitFor();

@@ -86,6 +86,8 @@ describe('screens in their areas: every role keeps the screens it had', () => {
     'billing-rates': (r) => r <= 170,
     'my-duty': () => true,
     'crew-duty': (r) => r <= 170,
+    // Issue 28: the office's company-wide flight list.
+    'company-flights': (r) => r <= 170,
   };
 
   it('lists the same screens as before', () => {

@@ -89,6 +89,8 @@ describe.each(DIALECTS)('POST /flights/edit.json on %s', (dialect) => {
     const winter = await createFlight(s, admin, {
       date: '2024-01-15',
       aircraft_id: s.refs.aircraft.N123HA,
+      departure_airport: 'KFRG',
+      landing_airport: 'KFRG',
       pic_id: s.userId('pilot@harbor.test', 'harbor'),
       offblocks_time: '08:00',
       onblocks_time: '09:00',
@@ -203,6 +205,8 @@ describe.each(DIALECTS)('POST /flights/edit.json on %s', (dialect) => {
         'data[Flight][offblocks_time]': '10:00',
         'data[Flight][onblocks_time]': '11:30',
         'data[Flight][sic_id]': '',
+        'data[Flight][departure_airport]': 'LECU',
+        'data[Flight][landing_airport]': 'LECU',
         'data[Flight][landings]': '2',
       },
     });

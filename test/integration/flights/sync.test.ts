@@ -88,6 +88,8 @@ describe.each(DIALECTS)('flights offline on %s', (dialect) => {
     pilotFlight = await createFlight(s, dispatch, {
       date: '2024-06-20',
       aircraft_id: s.refs.aircraft['EC-ABC'],
+      departure_airport: 'LECU',
+      landing_airport: 'LECU',
       pic_id: s.userId('pilot@skyline.test'),
       offblocks_time: '10:00',
       onblocks_time: '11:00',
@@ -95,6 +97,8 @@ describe.each(DIALECTS)('flights offline on %s', (dialect) => {
     dualFlight = await createFlight(s, dispatch, {
       date: '2024-06-20',
       aircraft_id: s.refs.aircraft['EC-ABC'],
+      departure_airport: 'LECU',
+      landing_airport: 'LECU',
       pic_id: s.userId('dual@demo.test'),
       offblocks_time: '10:30',
       onblocks_time: '11:30',
@@ -282,6 +286,8 @@ describe.each(DIALECTS)('flights offline on %s', (dialect) => {
       date: '2024-08-01',
       status: 'SCHEDULED',
       aircraft_id: aircraft,
+      departure_airport: 'LECU',
+      landing_airport: 'LECU',
       pic_id: s.userId('pilot@skyline.test'),
       offblocks_time: '10:00',
       onblocks_time: '11:00',
@@ -305,6 +311,8 @@ describe.each(DIALECTS)('flights offline on %s', (dialect) => {
     const id = await createFlight(s, await t('dispatch@skyline.test'), {
       date: '2024-08-02',
       aircraft_id: s.refs.aircraft['EC-JET'],
+      departure_airport: 'LECU',
+      landing_airport: 'LECU',
       pic_id: s.userId('instructor@skyline.test'),
       offblocks_time: '10:00',
       onblocks_time: '11:00',

@@ -100,7 +100,8 @@ describe.each(DIALECTS)('GET /flights/view on %s', (dialect) => {
   it('the can* flags follow the caller: a student in the flight may look but not edit or confirm', async () => {
     const r = await view(dual, 'student@skyline.test');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ canConfirm: false, canEdit: false, canCreate: false, canDelete: true });
+    // A lesson under an instructor PIC is not the student's to cancel or delete (issue 28 item 8).
+    expect(r.body).toMatchObject({ canConfirm: false, canEdit: false, canCreate: false, canDelete: false });
   });
 
   it('roles above 170 see only flights they are involved in (403); the aircraft owner may look', async () => {

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { zBoolish, zId, zIntish } from '../../http/zod.ts';
 import { unwrapModel } from '../flight-types/flight-types.schema.ts';
+import { FLIGHT_LIMITS } from '@ops/shared/rules/flights/validation';
 
 /** Form posts send '' for an empty field: read it as null (cleared). */
 const blankToNull = (v: unknown) => (v === '' ? null : v);
@@ -48,14 +49,26 @@ const zAmount = z
       .transform(Number),
   ])
   .pipe(z.number().min(0, 'Must not be negative'));
-const zText = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
+/** Too long is a 400 naming the field, never a silent cut (issue 28 item 5). */
+const zText = (max: number, subject = 'This field has') =>
+  z
+    .string()
+    .trim()
+    .check((c) => {
+      if (c.value.length > max)
+        c.issues.push({
+          code: 'custom',
+          input: c.value,
+          message: `${subject} at most ${max} characters; this text has ${c.value.length}.`,
+        });
+    });
 
 /** CONTRACT 4 POST /flights/edit.json, `Flight{...}`. Absent fields keep their value on edit. */
 export const ZFlightFields = z.object({
   id: zId.optional(),
   date: zDate.optional(),
   status: z.enum(['DRAFT', 'SCHEDULED'], 'Only DRAFT or SCHEDULED can be set here').optional(),
-  callsign: nullable(zText(20)),
+  callsign: nullable(zText(FLIGHT_LIMITS.callsign, 'A callsign has')),
   aircraft_id: nullable(zId),
   flight_type_id: nullable(zId),
   pic_id: nullable(zId),
@@ -84,8 +97,8 @@ export const ZFlightFields = z.object({
   oil: nullable(zAmount),
   fuel: nullable(zAmount),
   cargo: nullable(zAmount),
-  route: nullable(zText(500)),
-  remarks: nullable(zText(2000)),
+  route: nullable(zText(FLIGHT_LIMITS.route, 'A route has')),
+  remarks: nullable(zText(FLIGHT_LIMITS.remarks, 'Remarks have')),
   pf: nullable(zText(20)),
 });
 export type TFlightFields = z.output<typeof ZFlightFields>;

@@ -27,6 +27,8 @@ import {
   reachesFlight,
 } from '@ops/shared/rules/flights/policy';
 import type { TFlightFields } from './flights.schema.ts';
+import { validateFlightDraft } from '@ops/shared/rules/flights/validation';
+import { DateTime } from 'luxon';
 import { diffFields, recordChange } from './history.repository.ts';
 
 export async function flightActor(db: Kysely<DB>, actor: Actor): Promise<FlightPolicyActor> {
@@ -85,6 +87,18 @@ export async function rememberAirports(
   }
 }
 
+/**
+ * The 400 of a flight that cannot be saved: field errors as usual, and a message
+ * made of their sentences, which a device shows for a refused push (its outcome
+ * keeps only the message).
+ */
+function refusal(errors: FieldErrors) {
+  const sentences = Object.values(errors)
+    .flat()
+    .map((m) => (/[.!?]$/.test(m) ? m : `${m}.`));
+  return validationFailed(errors, 'errors', `The flight was not saved. ${sentences.join(' ')}`);
+}
+
 type Values = Omit<
   FlightRow,
   | 'id'
@@ -111,6 +125,7 @@ async function resolveValues(
   actor: Actor,
   input: TFlightFields,
   current: FlightRow | null,
+  opts: { complete: boolean },
 ): Promise<Values> {
   const zone = flightZone(actor);
   const errors: FieldErrors = {};
@@ -121,7 +136,7 @@ async function resolveValues(
     (input[k] !== undefined ? input[k] : current ? current[k] : fallback) as FlightRow[K];
 
   const date = input.date ?? current?.date;
-  if (!date) fail('Flight.date', 'Required');
+  if (!date) fail('Flight.date', 'Pick the date of the flight.');
 
   const currentClock: FlightClock = current
     ? {
@@ -137,8 +152,32 @@ async function resolveValues(
     landing: input.landing_time !== undefined ? input.landing_time : currentClock.landing,
     onblocks: input.onblocks_time !== undefined ? input.onblocks_time : currentClock.onblocks,
   };
-  const timed = date ? instantsFromClock(date, clock, zone) : null;
-  if (timed && !timed.ok) for (const [k, m] of Object.entries(timed.errors)) fail(`Flight.${k}`, m);
+  // Issue 28 item 5: the flight as it will be stored (posted fields over the current
+  // ones) must be complete and within bounds, with the form's sentences (shared rule).
+  if (opts.complete) {
+    const problems = validateFlightDraft(
+      {
+        date: date ?? null,
+        aircraft_id: pick('aircraft_id', null),
+        departure_airport: pick('departure_airport', null),
+        landing_airport: pick('landing_airport', null),
+        offblocks_time: clock.offblocks,
+        takeoff_time: clock.takeoff,
+        landing_time: clock.landing,
+        onblocks_time: clock.onblocks,
+        landings: Number(pick('landings', 0) ?? 0),
+        night_landings: Number(pick('night_landings', 0) ?? 0),
+        callsign: pick('callsign', null),
+        remarks: pick('remarks', null),
+        route: pick('route', null),
+      },
+      { today: DateTime.now().setZone(zone).toISODate() ?? '' },
+    );
+    for (const [k, m] of Object.entries(problems)) if (!errors[`Flight.${k}`]) fail(`Flight.${k}`, m);
+  }
+  const timed = date && !errors['Flight.date'] ? instantsFromClock(date, clock, zone) : null;
+  if (timed && !timed.ok)
+    for (const [k, m] of Object.entries(timed.errors)) if (!errors[`Flight.${k}`]) fail(`Flight.${k}`, m);
 
   const aircraftId = pick('aircraft_id', null);
   const typeId = pick('flight_type_id', null);
@@ -188,9 +227,9 @@ async function resolveValues(
   const arr = arrival ? getAirport(arrival) : null;
   if (departure && !dep) fail('Flight.departure_airport', `Unknown airport ${departure}`);
   if (arrival && !arr) fail('Flight.landing_airport', `Unknown airport ${arrival}`);
-  if (Object.keys(errors).length || !date) throw validationFailed(errors);
+  if (Object.keys(errors).length || !date) throw refusal(errors);
 
-  if (!timed?.ok) throw validationFailed(errors);
+  if (!timed?.ok) throw refusal(errors);
   const at = timed.at;
   const blockTime = at.block_time;
   const flightTime = at.flight_time;
@@ -218,7 +257,7 @@ async function resolveValues(
         ? airborneCap
         : 0);
   if (ifr > airborneCap) fail('Flight.ifr_flight_time', 'IFR time cannot exceed the flight time');
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (Object.keys(errors).length) throw refusal(errors);
 
   return {
     date,
@@ -321,7 +360,8 @@ export async function saveFlight(
           : 'You are not allowed to edit this flight',
       );
   }
-  const values = await resolveValues(trx, actor, input, current ?? null);
+  // Bookings (trusted) follow the scheduling rules; a flight saved directly follows the flight form's.
+  const values = await resolveValues(trx, actor, input, current ?? null, { complete: !opts.trusted });
   if (!opts.trusted && !mayLogFlightWith(who, values))
     throw forbidden('You can only log flights in which you are PIC, SIC or supervisor');
 

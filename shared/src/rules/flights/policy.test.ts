@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PERMISSION_KEYS, type PermissionKey } from '../../permissions.ts';
 import { ROLES } from '../../roles.ts';
 import {
+  createFlightRefusal,
+  flightButtons,
   type FlightPeople,
   mayCancelFlight,
   mayConfirmFlight,
@@ -54,5 +56,51 @@ describe('flights policy', () => {
     expect(mayConfirmFlight(office, flight('DISPATCHED'))).toBe(true);
     expect(mayConfirmFlight(office, flight('LANDED'))).toBe(false);
     expect(mayConfirmFlight(pic, flight('DISPATCHED'))).toBe(false);
+  });
+
+  const student = { userId: 'stu', role: ROLES.STUDENT, perms: perms() };
+  const lesson = (status: string) => flight(status, { pic_id: 'fi', sic_id: 'stu', user_id: 'office' });
+
+  it('a student under instruction (instructor PIC) may not edit, dispatch, confirm or cancel the lesson', () => {
+    expect(mayDispatchFlight(student, lesson('SCHEDULED'))).toBe(false);
+    expect(mayCancelFlight(student, lesson('SCHEDULED'))).toBe(false);
+    expect(flightButtons(student, lesson('SCHEDULED'))).toEqual({
+      edit: false,
+      dispatch: false,
+      confirm: false,
+      cancel: false,
+      delete: false,
+    });
+    // As PIC (supervised solo) or creator the student acts as crew, as Part B 4.6 says.
+    const solo = flight('SCHEDULED', { pic_id: 'stu', supervisor_id: 'fi', user_id: 'office' });
+    expect(flightButtons(student, solo)).toMatchObject({ dispatch: true, cancel: true, edit: false });
+    expect(mayCancelFlight(student, flight('DRAFT', { pic_id: 'fi', sic_id: 'stu', user_id: 'stu' }))).toBe(true);
+    // A pilot as SIC keeps the spec's crew rights.
+    const sicPilot = { userId: 'p2', role: ROLES.PILOT, perms: perms() };
+    expect(mayDispatchFlight(sicPilot, flight('DRAFT', { sic_id: 'p2' }))).toBe(true);
+  });
+
+  it('buttons follow the status: a LANDED flight offers delete (not cancel) and only Flight.edit-free actions', () => {
+    expect(flightButtons(pic, flight('LANDED'))).toEqual({
+      edit: false,
+      dispatch: false,
+      confirm: false,
+      cancel: false,
+      delete: true,
+    });
+    expect(flightButtons(office, flight('DELAYED'))).toEqual({
+      edit: true,
+      dispatch: true,
+      confirm: true,
+      cancel: true,
+      delete: false,
+    });
+    expect(flightButtons(office, flight('CANCELED'))).toMatchObject({ cancel: false, delete: false, edit: false });
+    expect(flightButtons(pic, flight('DISPATCHED'))).toMatchObject({ dispatch: false, confirm: false, edit: true });
+  });
+
+  it('who may not create flights is told why', () => {
+    expect(createFlightRefusal(office)).toBeNull();
+    expect(createFlightRefusal({ userId: 'm', role: ROLES.MECHANIC, perms: perms() })).toMatch(/does not log flights/);
   });
 });

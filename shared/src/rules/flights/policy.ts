@@ -59,10 +59,20 @@ export function mayEditFlight(a: FlightPolicyActor, f: FlightPeople): boolean {
 export const mayConfirmFlight = (a: FlightPolicyActor, f: FlightPeople) =>
   UNCONFIRMED.includes(f.status) && a.perms['Flight.confirm'] && reachesFlight(a, f);
 
+/**
+ * Acting for a flight without a permission key: its PIC, SIC, supervisor or
+ * creator (Part B 4.6 items 3 and 5). Decided (issue 28 item 8): a student pilot
+ * flying under instruction (the instructor PIC, the student SIC) does not
+ * dispatch or cancel the lesson: a student acts so only as PIC (solo,
+ * supervised solo) or creator.
+ */
+export const actsForFlight = (a: PolicyActor, f: Omit<FlightPeople, 'status'>) =>
+  a.role === ROLES.STUDENT ? a.userId === f.pic_id || a.userId === f.user_id : isInvolved(a, f);
+
 /** Part B 4.6 item 3: any of the three keys, or crew, or creator (within what the caller can see). */
 export const mayCancelFlight = (a: FlightPolicyActor, f: FlightPeople) =>
   reachesFlight(a, f) &&
-  (a.perms['Flight.create'] || a.perms['Flight.edit'] || a.perms['Flight.confirm'] || isInvolved(a, f));
+  (a.perms['Flight.create'] || a.perms['Flight.edit'] || a.perms['Flight.confirm'] || actsForFlight(a, f));
 
 /**
  * Part B 4.6 item 5: Flight.create or Flight.edit, or creator, PIC, SIC, supervisor.
@@ -70,7 +80,7 @@ export const mayCancelFlight = (a: FlightPolicyActor, f: FlightPeople) =>
  * (`aircraftBlock` in rules/aircraft-reports/mel.ts, asked after this).
  */
 export const mayDispatchFlight = (a: FlightPolicyActor, f: FlightPeople) =>
-  reachesFlight(a, f) && (a.perms['Flight.create'] || a.perms['Flight.edit'] || isInvolved(a, f));
+  reachesFlight(a, f) && (a.perms['Flight.create'] || a.perms['Flight.edit'] || actsForFlight(a, f));
 
 export const mayDeleteFlight = (a: FlightPolicyActor, f: FlightPeople) => !isClosed(f) && mayCancelFlight(a, f);
 
@@ -80,3 +90,32 @@ export const mayAssessFlight = (a: PolicyActor, f: Omit<FlightPeople, 'status' |
 
 /** The screen a role starts on: flight instructors, dispatchers, pilots and students on their flights; the others on the fleet. */
 export const startsOnFlights = (role: number): boolean => role >= ROLES.FLIGHT_INSTRUCTOR && role <= ROLES.STUDENT;
+
+/** Why a person cannot log a flight here, or null when they can (the screen says it instead of a grey button). */
+export const createFlightRefusal = (a: FlightPolicyActor): string | null =>
+  mayCreateFlight(a)
+    ? null
+    : 'Your role does not log flights in this company (it needs the permission to create flights); flights you are crew of still show here.';
+
+/** The actions a screen offers on one flight: exactly the ones the server would take from this person. */
+export interface FlightButtons {
+  edit: boolean;
+  dispatch: boolean;
+  confirm: boolean;
+  /** Cancel an unconfirmed flight (CANCELED). */
+  cancel: boolean;
+  /** Cancel a LANDED flight: it becomes DELETED, leaves the logbook and the aircraft's books. */
+  delete: boolean;
+}
+
+export function flightButtons(a: FlightPolicyActor, f: FlightPeople): FlightButtons {
+  const open = UNCONFIRMED.includes(f.status) || f.status === 'DELAYED';
+  const removable = mayDeleteFlight(a, f);
+  return {
+    edit: open && mayEditFlight(a, f),
+    dispatch: (f.status === 'DRAFT' || f.status === 'SCHEDULED' || f.status === 'DELAYED') && mayDispatchFlight(a, f),
+    confirm: open && mayConfirmFlight(a, { ...f, status: f.status === 'DELAYED' ? 'SCHEDULED' : f.status }),
+    cancel: open && removable,
+    delete: f.status === 'LANDED' && removable,
+  };
+}

@@ -4,15 +4,18 @@ import {
   type CommandDoc,
   type FlightDoc,
   type OutcomeDoc,
+  PERMISSION_KEYS,
   type ReferenceDoc,
   uuidv7,
 } from '@ops/shared';
+import { createFlightRefusal, type FlightPolicyActor } from '@ops/shared/rules/flights/policy';
 import { type DeviceDuty, deviceDispatchRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import { type FormEvent, useMemo, useState } from 'react';
 import { commandsByTarget, describeCommand, outcomesByTarget } from '../../decisions.ts';
 import {
   type FlightForm,
   FLIGHT_RULES,
+  cancelEffect,
   confirmProblem,
   emptyForm,
   flightActions,
@@ -59,7 +62,8 @@ interface FlightContext {
   blocked: Map<string, string>;
   all: FlightDoc[];
   online: boolean;
-  mayConfirm: boolean;
+  /** The signed-in person as the shared flights policy reads them: every button asks it. */
+  actor: FlightPolicyActor;
   passwordRequired: boolean;
   now: number;
   /** Duty inputs on the device (issue 30): dispatch is refused here with the server's rule. */
@@ -89,6 +93,15 @@ export default function Flights() {
   const now = useNow();
   const duty = useDeviceDuty();
   const [editing, setEditing] = useState<FlightDoc | 'new' | null>(null);
+  const actor: FlightPolicyActor = useMemo(
+    () => ({
+      userId: me,
+      role: ws.user.user_group_id,
+      perms: Object.fromEntries(PERMISSION_KEYS.map((k) => [k, permissions[k] === true])) as FlightPolicyActor['perms'],
+    }),
+    [me, ws.user.user_group_id, permissions],
+  );
+  const createRefusal = createFlightRefusal(actor);
   const [showPast, setShowPast] = useState(true);
 
   const sorted = useMemo(() => [...flights].sort((a, b) => b.starts - a.starts || (a.id < b.id ? 1 : -1)), [flights]);
@@ -104,27 +117,34 @@ export default function Flights() {
       blocked: new Map(board.filter((r) => r.blocked).map((r) => [r.aircraft.id, r.blockReason ?? 'blocked'])),
       all: flights,
       online: sync.online && network,
-      mayConfirm: permissions['Flight.confirm'] === true,
+      actor,
       passwordRequired: flags.require_flight_password === true,
       now,
       duty,
     };
-  }, [aircraft, reports, now, display, users, flights, sync.online, network, permissions, flags, duty]);
+  }, [aircraft, reports, now, display, users, flights, sync.online, network, actor, flags, duty]);
   const shown = showPast ? sorted : sorted.filter((f) => !['LANDED', 'CANCELED', 'DELETED'].includes(f.status));
 
   return (
     <section aria-labelledby="flights-title">
       <div className="screen-head">
         <h2 id="flights-title">My flights</h2>
-        <button type="button" onClick={() => setEditing('new')} disabled={permissions['Flight.create'] === false}>
-          New flight
-        </button>
+        {createRefusal === null && (
+          <button type="button" onClick={() => setEditing('new')}>
+            New flight
+          </button>
+        )}
         <label className="check">
           <input type="checkbox" checked={showPast} onChange={(e) => setShowPast(e.target.checked)} /> Show confirmed
           and canceled
         </label>
         <span className="muted small">Times in {display.flightZone}</span>
       </div>
+      {createRefusal && (
+        <p className="muted small" data-testid="flights-create-refusal">
+          {createRefusal}
+        </p>
+      )}
       {editing === 'new' && <FlightEditor flight={null} onDone={() => setEditing(null)} />}
       {ready && shown.length === 0 && <Empty>No flights yet.</Empty>}
       <div className="flight-list" data-testid="flights">
@@ -169,9 +189,10 @@ function FlightRow({
   const ws = useWorkspace();
   const [note, setNote] = useState<string | null>(null);
   const [panel, setPanel] = useState<'none' | 'cancel' | 'password'>('none');
+  const registration = f.aircraft_id ? (ctx.registration.get(f.aircraft_id) ?? null) : null;
   const { display } = ctx;
   const status = shownStatus(f, ctx.now);
-  const actions = flightActions(f);
+  const actions = flightActions(ctx.actor, f, ctx.now);
   const pendingCommands = commands.filter((c) => c.status === 'pending');
   const latestDecided = commands.find((c) => c.status !== 'pending');
   const overlaps = actions.confirm ? localOverlaps(f, ctx.all) : [];
@@ -249,12 +270,24 @@ function FlightRow({
       {note && <p className="form-warning">{note}</p>}
       <div className="actions-row">
         {actions.edit && (
-          <button type="button" className="secondary small" onClick={onEdit} disabled={busy}>
+          <button
+            type="button"
+            className="secondary small"
+            onClick={onEdit}
+            disabled={busy}
+            title={busy ? 'Wait until the server decided the change already sent for this flight' : undefined}
+          >
             Edit
           </button>
         )}
         {actions.dispatch && (
-          <button type="button" className="secondary small" onClick={dispatch} disabled={busy}>
+          <button
+            type="button"
+            className="secondary small"
+            onClick={dispatch}
+            disabled={busy}
+            title={busy ? 'Wait until the server decided the change already sent for this flight' : undefined}
+          >
             Dispatch
           </button>
         )}
@@ -263,13 +296,13 @@ function FlightRow({
             type="button"
             className="small"
             onClick={confirm}
-            disabled={busy || !ctx.mayConfirm}
-            title={ctx.mayConfirm ? undefined : 'Your role may not confirm flights in this company'}
+            disabled={busy}
+            title={busy ? 'Wait until the server decided the change already sent for this flight' : undefined}
           >
             Confirm
           </button>
         )}
-        {actions.cancel && (
+        {(actions.cancel || actions.delete) && (
           <button
             type="button"
             className="danger small"
@@ -283,19 +316,31 @@ function FlightRow({
                   : undefined
             }
           >
-            Cancel flight
+            {actions.delete ? 'Delete from logbook' : 'Cancel flight'}
           </button>
         )}
-        {actions.cancel && !ctx.online && <span className="muted small">Cancelling needs a connection.</span>}
+        {(actions.cancel || actions.delete) && !ctx.online && (
+          <span className="muted small">Cancelling needs a connection.</span>
+        )}
+        {(actions.cancel || actions.delete) && ctx.online && locallyPending && (
+          <span className="muted small">Cancelling waits until the flight reached the server.</span>
+        )}
       </div>
-      {panel === 'cancel' && <CancelForm flight={f} onDone={() => setPanel('none')} />}
+      {panel === 'cancel' && (
+        <CancelForm
+          flight={f}
+          effect={cancelEffect(f, registration, (sec) => formatDuration(sec, display))}
+          onDone={() => setPanel('none')}
+        />
+      )}
       {panel === 'password' && <PasswordConfirm flight={f} onDone={() => setPanel('none')} />}
     </article>
   );
 }
 
 /** POST /flights/cancel.json: a REST action, online only (the flights area offers no cancel command). */
-function CancelForm({ flight, onDone }: { flight: FlightDoc; onDone(): void }) {
+function CancelForm({ flight, effect, onDone }: { flight: FlightDoc; effect: string; onDone(): void }) {
+  const landed = flight.status === 'LANDED';
   const ws = useWorkspace();
   const [reason, setReason] = useState('');
   const [notify, setNotify] = useState(true);
@@ -311,7 +356,10 @@ function CancelForm({ flight, onDone }: { flight: FlightDoc; onDone(): void }) {
     }
   };
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Cancel flight">
+    <form className="inline-form" onSubmit={submit} aria-label={landed ? 'Delete flight' : 'Cancel flight'}>
+      <p className="form-warning" data-testid="cancel-effect">
+        {effect}
+      </p>
       <Field label="Reason" wide>
         <input value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={500} />
       </Field>
@@ -319,7 +367,10 @@ function CancelForm({ flight, onDone }: { flight: FlightDoc; onDone(): void }) {
         <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} /> Tell the other crew
       </label>
       <button type="submit" className="danger">
-        Cancel flight now
+        {landed ? 'Delete flight now' : 'Cancel flight now'}
+      </button>
+      <button type="button" className="secondary" onClick={onDone}>
+        Keep the flight
       </button>
       {error && <p className="form-error">{error}</p>}
     </form>
@@ -371,7 +422,15 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
   const [tried, setTried] = useState(false);
   const set = (k: keyof FlightForm) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [k]: e.target.value }));
-  const result = flightDocFrom(form, flight, { id, me: ws.user.id }, display.flightZone, Math.floor(Date.now() / 1000));
+  const nowSec = Math.floor(Date.now() / 1000);
+  const result = flightDocFrom(
+    form,
+    flight,
+    { id, me: ws.user.id },
+    display.flightZone,
+    nowSec,
+    isoDateIn(nowSec, display.flightZone),
+  );
   const errors = !result.ok && tried ? result.errors : {};
   const pilots = useMemo(
     () => [...users.values()].filter((u) => u.active && u.pilot).sort((a, b) => fullName(a).localeCompare(fullName(b))),
@@ -395,7 +454,8 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
   };
 
   return (
-    <form className="card-form" onSubmit={submit} aria-label={flight ? 'Edit flight' : 'New flight'}>
+    // noValidate: the shared rule's sentences show beside the fields, not the browser's bubbles.
+    <form className="card-form" onSubmit={submit} aria-label={flight ? 'Edit flight' : 'New flight'} noValidate>
       <h3>{flight ? 'Edit flight' : 'New flight'}</h3>
       <p className="muted small">
         Saved on this device at once and sent when the server can be reached. Times are wall-clock in{' '}
@@ -403,7 +463,7 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
       </p>
       <div className="grid">
         <Field label="Date" error={errors.date}>
-          <input type="date" name="date" value={form.date} onChange={set('date')} required />
+          <input type="date" name="date" value={form.date} onChange={set('date')} />
         </Field>
         {(!flight || flight.status === 'DRAFT' || flight.status === 'SCHEDULED') && (
           <Field label="Status">
@@ -419,10 +479,10 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
             </select>
           </Field>
         )}
-        <Field label="Callsign">
-          <input name="callsign" value={form.callsign} onChange={set('callsign')} maxLength={20} />
+        <Field label="Callsign" error={errors.callsign}>
+          <input name="callsign" value={form.callsign} onChange={set('callsign')} />
         </Field>
-        <Field label="Aircraft">
+        <Field label="Aircraft" error={errors.aircraft_id}>
           <select name="aircraft_id" value={form.aircraft_id} onChange={set('aircraft_id')}>
             <option value="">—</option>
             {aircraft
@@ -499,8 +559,8 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
             ))}
           </select>
         </Field>
-        <Field label="Remarks" wide>
-          <input name="remarks" value={form.remarks} onChange={set('remarks')} maxLength={2000} />
+        <Field label="Remarks" wide error={errors.remarks}>
+          <input name="remarks" value={form.remarks} onChange={set('remarks')} />
         </Field>
       </div>
       <FlightWeather departure={form.departure_airport} landing={form.landing_airport} />
@@ -513,6 +573,11 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
       {errors.time_zone && <p className="form-error">{errors.time_zone}</p>}
       <div className="actions-row">
         <button type="submit">Save flight</button>
+        {Object.keys(errors).length > 0 && (
+          <span className="form-error" role="alert">
+            The flight was not saved: check the fields marked above.
+          </span>
+        )}
         <button type="button" className="secondary" onClick={onDone}>
           Cancel
         </button>

@@ -6,12 +6,9 @@
  * them. Pure.
  */
 import type { FlightDoc } from '@ops/shared';
-import {
-  computeFlightTimes,
-  findOverlaps,
-  flightStatusOnRead,
-  UNCONFIRMED_STATUSES,
-} from '@ops/shared/rules/flights/flight-times';
+import { computeFlightTimes, findOverlaps, flightStatusOnRead } from '@ops/shared/rules/flights/flight-times';
+import { type FlightButtons, type FlightPolicyActor, flightButtons } from '@ops/shared/rules/flights/policy';
+import { validateFlightDraft } from '@ops/shared/rules/flights/validation';
 import { zonedToUnix } from '../../format.ts';
 
 export interface FlightForm {
@@ -81,12 +78,12 @@ export type FlightResult = { ok: true; doc: FlightDoc } | { ok: false; errors: R
 
 const blank = (v: string) => v.trim() === '';
 const orNull = (v: string) => (blank(v) ? null : v.trim());
-const ICAO = /^[A-Z0-9]{3,4}$/;
 
 /**
  * The document to save for a form: a new flight (`base` null, with its new id)
- * or an edit of `base`. Validates what the server would refuse outright, so the
- * person fixes it now rather than after the next sync.
+ * or an edit of `base`. Validates with the server's rule (`validateFlightDraft`,
+ * then the clock rule), so the person reads the same sentence beside the field
+ * now rather than a rejection after the next sync. `today` is in the flight zone.
  */
 export function flightDocFrom(
   form: FlightForm,
@@ -94,15 +91,28 @@ export function flightDocFrom(
   ids: { id: string; me: string },
   zone: string,
   nowSec: number,
+  today: string,
 ): FlightResult {
-  const errors: Record<string, string> = {};
-  const dateMatch = /^(\d{4})-(\d{2})-(\d{2})$/.exec(form.date);
-  if (!dateMatch) errors.date = 'Pick a date';
-  for (const k of ['departure_airport', 'landing_airport'] as const) {
-    if (!blank(form[k]) && !ICAO.test(form[k].trim().toUpperCase())) errors[k] = 'An ICAO code such as LECU';
-  }
   const landings = blank(form.landings) ? 0 : Number(form.landings);
-  if (!Number.isInteger(landings) || landings < 0 || landings > 999) errors.landings = 'A whole number from 0 to 999';
+  const errors: Record<string, string> = {
+    ...validateFlightDraft(
+      {
+        date: form.date,
+        aircraft_id: orNull(form.aircraft_id),
+        departure_airport: orNull(form.departure_airport),
+        landing_airport: orNull(form.landing_airport),
+        offblocks_time: orNull(form.offblocks_time),
+        takeoff_time: orNull(form.takeoff_time),
+        landing_time: orNull(form.landing_time),
+        onblocks_time: orNull(form.onblocks_time),
+        landings,
+        callsign: form.callsign,
+        remarks: form.remarks,
+      },
+      { today },
+    ),
+  };
+  const dateMatch = errors.date ? null : /^(\d{4})-(\d{2})-(\d{2})$/.exec(form.date);
   const clocks = [form.offblocks_time, form.takeoff_time, form.landing_time, form.onblocks_time];
   let times: {
     offblocks: number | null;
@@ -129,7 +139,8 @@ export function flightDocFrom(
       onblocks: form.onblocks_time,
       timeZone: zone,
     });
-    if (!t.ok) Object.assign(errors, t.errors);
+    // The draft rule's sentence wins where both speak of one field.
+    if (!t.ok) for (const [k, m] of Object.entries(t.errors)) errors[k] ??= m;
     else times = t;
   }
   if (Object.keys(errors).length || !dateMatch) return { ok: false, errors };
@@ -209,22 +220,21 @@ function blankFlight(id: string, me: string): FlightDoc {
 /** Status as read now (a SCHEDULED flight an hour late reads DELAYED). */
 export const shownStatus = (f: FlightDoc, now: number) => flightStatusOnRead(f.status, f.offblocks, now);
 
-export interface FlightActions {
-  edit: boolean;
-  confirm: boolean;
-  dispatch: boolean;
-  cancel: boolean;
-}
+/**
+ * What the screen offers for a flight: the shared policy's answer for this
+ * person (the server's rule), so a student never sees Edit on an instructor's
+ * lesson. The server still decides each action.
+ */
+export const flightActions = (actor: FlightPolicyActor, f: FlightDoc, now: number): FlightButtons =>
+  flightButtons(actor, { ...f, status: shownStatus(f, now) });
 
-/** What the device offers for a flight; the server still decides each action. */
-export function flightActions(f: FlightDoc): FlightActions {
-  const open = (UNCONFIRMED_STATUSES as readonly string[]).includes(f.status);
-  return {
-    edit: open,
-    confirm: open,
-    dispatch: f.status === 'DRAFT' || f.status === 'SCHEDULED',
-    cancel: f.status !== 'CANCELED' && f.status !== 'DELETED',
-  };
+/** What cancelling does, in a sentence for the confirmation (a LANDED flight leaves the logbook and the books). */
+export function cancelEffect(f: FlightDoc, registration: string | null, duration: (s: number) => string): string {
+  if (f.status !== 'LANDED')
+    return 'This cancels the flight: it stays listed as canceled and counts in no logbook, hours or bill.';
+  const what = registration ?? 'the aircraft';
+  const landings = f.landings ? ` and ${f.landings} landing${f.landings === 1 ? '' : 's'} off its landings` : '';
+  return `This removes the flight from the logbook and takes ${duration(f.flight_time)} off ${what}'s hours${landings}.`;
 }
 
 /** What confirming would lack, in the server's words (so the person can fix it offline). */
@@ -242,4 +252,104 @@ export function localOverlaps(f: FlightDoc, all: readonly FlightDoc[]): FlightDo
     f,
     all.filter((o) => o.status === 'LANDED'),
   ).overlaps;
+}
+
+/** One row of GET /flights/load as the office list reads it (Part B 4.6 item 1). */
+export interface FlightListRow {
+  Flight: {
+    id: string;
+    date: string;
+    status: string;
+    callsign: string | null;
+    departure_airport: string | null;
+    landing_airport: string | null;
+    offblocks_time: string | null;
+    onblocks_time: string | null;
+    block_time: number;
+    flight_time: number;
+    landings: number;
+  };
+  Aircraft: { registration: string } | null;
+  FlightType: { name: string } | null;
+  Pic: { UserDetail: { name: string; surname: string } } | null;
+  Sic: { UserDetail: { name: string; surname: string } } | null;
+}
+
+export interface FlightListFilters {
+  from: string;
+  to: string;
+  aircraft: string;
+  pilot: string;
+  status: string;
+}
+
+export const NO_FILTERS: FlightListFilters = { from: '', to: '', aircraft: '', pilot: '', status: '' };
+
+/**
+ * The spec's list path with named parameters (Part B 4.6 item 1): empty
+ * filters are left out, so the server pages and filters in SQL.
+ */
+export function flightsLoadPath(f: FlightListFilters, page: number, limit: number): string {
+  const named: string[] = [`page:${page}`, `limit:${limit}`];
+  for (const k of ['from', 'to', 'aircraft', 'pilot', 'status'] as const) {
+    const v = f[k].trim();
+    if (v) named.push(`${k}:${encodeURIComponent(v)}`);
+  }
+  return `/flights/load/${named.join('/')}.json`;
+}
+
+/** A date range that reads backwards, said before the server is asked. */
+export function filtersProblem(f: FlightListFilters): string | null {
+  if (f.from && f.to && f.from > f.to) return 'The "from" date is after the "to" date.';
+  return null;
+}
+
+const personName = (p: FlightListRow['Pic']) => (p ? `${p.UserDetail.name} ${p.UserDetail.surname}`.trim() : '');
+
+/** A cell as text: quoted when needed, and a leading = + - @ defused so a spreadsheet never runs it. */
+function csvCell(v: string | number | null): string {
+  let s = v === null ? '' : String(v);
+  if (/^[=+\-@]/.test(s)) s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The CSV of the office list (the export of the current filter; times as listed, in the flight zone). */
+export function flightsCsv(rows: readonly FlightListRow[], duration: (s: number) => string): string {
+  const head = [
+    'Date',
+    'Callsign',
+    'Aircraft',
+    'From',
+    'To',
+    'Off-blocks',
+    'On-blocks',
+    'Block time',
+    'Flight time',
+    'Landings',
+    'PIC',
+    'SIC',
+    'Flight type',
+    'Status',
+  ];
+  const lines = rows.map((r) =>
+    [
+      r.Flight.date,
+      r.Flight.callsign,
+      r.Aircraft?.registration ?? '',
+      r.Flight.departure_airport,
+      r.Flight.landing_airport,
+      r.Flight.offblocks_time,
+      r.Flight.onblocks_time,
+      duration(r.Flight.block_time),
+      duration(r.Flight.flight_time),
+      r.Flight.landings,
+      personName(r.Pic),
+      personName(r.Sic),
+      r.FlightType?.name ?? '',
+      r.Flight.status,
+    ]
+      .map(csvCell)
+      .join(','),
+  );
+  return `${[head.join(','), ...lines].join('\r\n')}\r\n`;
 }

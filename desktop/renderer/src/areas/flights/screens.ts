@@ -1,3 +1,4 @@
+import { seesAllFlights } from '@ops/shared/rules/flights/policy';
 import { lazy } from 'react';
 import type { ScreenEntry } from '../../nav.ts';
 
@@ -9,5 +10,13 @@ export const flightsScreens: ScreenEntry[] = [
     group: 'Operations',
     visible: () => true,
     component: lazy(() => import('./Flights.tsx')),
+  },
+  {
+    // The office's list of every company flight: the roles the policy lets see them all.
+    screen: 'company-flights',
+    label: 'Company flights',
+    group: 'Operations',
+    visible: (role) => seesAllFlights({ role }),
+    component: lazy(() => import('./FlightList.tsx')),
   },
 ];

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { type FlightDraftInput, latestFlightDate, validateFlightDraft } from './validation.ts';
+
+const today = '2026-06-15';
+const good: FlightDraftInput = {
+  date: '2026-06-10',
+  aircraft_id: 'ac',
+  departure_airport: 'LECU',
+  landing_airport: 'LEVD',
+  offblocks_time: '10:00',
+  takeoff_time: '10:10',
+  landing_time: '11:00',
+  onblocks_time: '11:10',
+  landings: 1,
+  night_landings: 0,
+  callsign: 'SKY101',
+  remarks: 'Fine',
+};
+const check = (patch: Partial<FlightDraftInput>) => validateFlightDraft({ ...good, ...patch }, { today });
+
+describe('validateFlightDraft', () => {
+  it('accepts a complete flight, with or without take-off and landing times', () => {
+    expect(check({})).toEqual({});
+    expect(check({ takeoff_time: null, landing_time: null })).toEqual({});
+  });
+
+  it('an empty form names every required field, each with its own sentence', () => {
+    const e = validateFlightDraft(
+      {
+        date: '',
+        aircraft_id: null,
+        departure_airport: '',
+        landing_airport: null,
+        offblocks_time: '',
+        onblocks_time: null,
+      },
+      { today },
+    );
+    expect(Object.keys(e).sort()).toEqual(
+      ['aircraft_id', 'date', 'departure_airport', 'landing_airport', 'offblocks_time', 'onblocks_time'].sort(),
+    );
+    expect(e.aircraft_id).toBe('Choose the aircraft.');
+    expect(e.departure_airport).toMatch(/departure airport/);
+  });
+
+  it('dates: not before 1950, not more than 366 days ahead, a real calendar date', () => {
+    expect(check({ date: '1900-01-01' }).date).toBe('The date cannot be before 1 January 1950.');
+    expect(check({ date: '1950-01-01' }).date).toBeUndefined();
+    expect(check({ date: '2999-12-31' }).date).toMatch(/366 days ahead \(after 2027-06-16\)/);
+    expect(check({ date: latestFlightDate(today) }).date).toBeUndefined();
+    expect(check({ date: '2026-02-30' }).date).toMatch(/real date/);
+  });
+
+  it('landings within 0..99, night landings not above landings', () => {
+    expect(check({ landings: 999 }).landings).toBe('At most 99 landings on one flight.');
+    expect(check({ landings: 99 }).landings).toBeUndefined();
+    expect(check({ landings: -1 }).landings).toMatch(/0 or more/);
+    expect(check({ landings: 2, night_landings: 3 }).night_landings).toMatch(/more than the landings/);
+  });
+
+  it('too long callsign and remarks are errors naming the length, never cut', () => {
+    expect(check({ callsign: 'X'.repeat(21) }).callsign).toBe(
+      'A callsign has at most 20 characters; this text has 21.',
+    );
+    expect(check({ callsign: 'X'.repeat(20) }).callsign).toBeUndefined();
+    expect(check({ remarks: 'r'.repeat(2001) }).remarks).toBe(
+      'Remarks have at most 2000 characters; this text has 2001.',
+    );
+  });
+
+  it('airports are ICAO codes; on-blocks cannot equal off-blocks', () => {
+    expect(check({ departure_airport: 'MADRID' }).departure_airport).toMatch(/ICAO code is 3 or 4/);
+    expect(check({ onblocks_time: '10:00' }).onblocks_time).toBe('On-blocks must be later than off-blocks.');
+  });
+});
