@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../server/src/db/schema.ts';
 import type { TestServer } from '../../setup/server.ts';
 
 /**
@@ -5,8 +7,10 @@ import type { TestServer } from '../../setup/server.ts';
  * and a full recount from the flights, written in plain SQL here, apart from
  * the server's code (empty: the totals are right).
  */
-export async function recountDuty(s: TestServer): Promise<string[]> {
-  const db = s.ctx.db;
+export const recountDuty = (s: TestServer): Promise<string[]> => recountDutyOn(s.ctx.db);
+
+/** The same on any database handle (the crash harness opens the database itself). */
+export async function recountDutyOn(db: Kysely<DB>): Promise<string[]> {
   const flights = await db
     .selectFrom('flights as f')
     .leftJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'f.aircraft_id').onRef('a.company_id', '=', 'f.company_id'))
