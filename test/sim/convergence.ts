@@ -696,7 +696,8 @@ async function billingInvariants(s: TestServer, company: string): Promise<string
       taxBp: taxBasisPoints(Number(settings.billing_tax)),
       pools: [],
     });
-    const cost = want.lines.reduce((x, l) => x + l.amount + l.tax, 0);
+    // A line's amount is the total (its tax is the part of it), as in the ledger.
+    const cost = want.lines.reduce((x, l) => x + l.amount, 0);
     if (sum !== cost) out.push(`LANDED flight ${f.id}: entries sum to ${sum}, it costs ${cost}`);
     if (live.length !== want.lines.length)
       out.push(`LANDED flight ${f.id}: ${live.length} live entries, one charge set has ${want.lines.length}`);
