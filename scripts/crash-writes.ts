@@ -1,6 +1,6 @@
 /**
  * npm run crash:writes: 100 cycles (CRASH_CYCLES) of SIGKILL during a stream
- * of REST writes (flight types, flights, flight confirms, MEL raise, extend
+ * of REST writes (flight types, flights, billed flight confirms, MEL raise, extend
  * and close, safety reports filed open or submitted from a draft, with their
  * webhook outbox events) on SQLite and PostgreSQL (CRASH_DIALECTS=sqlite,postgres),
  * against the production build (run `npm run build` first, or this builds
@@ -30,9 +30,26 @@ for (const dialect of dialects) {
       `  ${kind.padEnd(14)} ${k.attempted} attempted, ${k.acknowledged} acknowledged, ${k.attempted - k.acknowledged} cut (${k.cutButStored} committed before the kill)`,
     );
   console.log(`  webhook outbox events checked against their changes: ${r.webhookEvents}`);
-  if (r.missing.length || r.duplicated.length || r.halfWritten.length) {
+  const b = r.billing;
+  console.log(
+    `  billed confirms: ${b.landed} LANDED flights, ${b.charged} charged exactly once; ${b.doubled.length} double, ${b.missing.length} missing charges; ${b.accounts} accounts, ${b.totalsOff.length} totals rows off the recount; duty totals off the recount: ${r.dutyTotalsOff.length}`,
+  );
+  const billingBad = b.doubled.length + b.missing.length + b.totalsOff.length + r.dutyTotalsOff.length;
+  if (r.missing.length || r.duplicated.length || r.halfWritten.length || billingBad) {
     failed = true;
-    console.log(JSON.stringify({ missing: r.missing, duplicated: r.duplicated, halfWritten: r.halfWritten }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          missing: r.missing,
+          duplicated: r.duplicated,
+          halfWritten: r.halfWritten,
+          charges: { doubled: b.doubled, missing: b.missing, totalsOff: b.totalsOff },
+          dutyTotalsOff: r.dutyTotalsOff,
+        },
+        null,
+        2,
+      ),
+    );
   }
 }
 process.exit(failed ? 1 : 0);

@@ -6710,6 +6710,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/billing/accounts.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every person of the company with their balance and prepaid hours, most negative balance first (`page`, `limit` up to 500); an extension of CONTRACT 6 (roles <= 170)
+         * @description Every person of the company with their balance and prepaid hours, most negative balance first (`page`, `limit` up to 500); an extension of CONTRACT 6 (roles <= 170).
+         *
+         *     **Who may call**: roles up to 170 (Dispatcher) (gate `billing.office`). A session token or an API key.
+         */
+        get: operations["getBillingAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/billing/account/{userId}.json": {
         parameters: {
             query?: never;
@@ -6939,6 +6961,10 @@ export interface components {
             balance: number;
             package_balance: number;
             currency: string;
+        };
+        Account2: {
+            Account: components["schemas"]["Account"];
+            User: components["schemas"]["User16"];
         };
         Admin: {
             created: number;
@@ -8019,6 +8045,10 @@ export interface components {
         GetBillingAccountResponse: {
             Account: components["schemas"]["Account"];
             entries: components["schemas"]["Entry2"][];
+            paginate: components["schemas"]["Paginate"];
+        };
+        GetBillingAccountsResponse: {
+            accounts: components["schemas"]["Account2"][];
             paginate: components["schemas"]["Paginate"];
         };
         GetBillingRatesResponse: {
@@ -11290,6 +11320,12 @@ export interface components {
             surname: string;
             email: string | null;
             user_group_id: number;
+        };
+        User16: {
+            id: string;
+            name: string;
+            surname: string;
+            billing: boolean;
         };
         User2: {
             id: string;
@@ -20776,6 +20812,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetBillingAccountResponse"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getBillingAccounts: {
+        parameters: {
+            query?: {
+                page?: number | "";
+                limit?: number | "";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetBillingAccountsResponse"];
                 };
             };
             400: components["responses"]["ValidationFailed"];

@@ -7,10 +7,19 @@
  * the middle, restarted on the same database and port. At the end every device
  * must hold exactly what a pull as its user returns, every command must be
  * decided exactly once, and the server's invariants must hold.
+ * Confirms are billed (a rate for every aircraft): each LANDED flight's
+ * entries sum to its cost and hold one charge set, every other flight's sum
+ * to 0, every balance equals its entries (CONTRACT 6); the duty running
+ * totals equal a recount from the flights (issue 30).
  *
  *   npm run sim:convergence -- [--dialect sqlite|postgres] [--devices 10] [--ops 1000] [--seed S]
  */
 import { uuidv7 } from '@ops/shared';
+import { flightCharges, type Seats } from '@ops/shared/rules/billing/charges';
+import { taxBasisPoints } from '@ops/shared/rules/billing/money';
+import { billingSettingsOf, ratesOf } from '../../server/src/areas/billing/billing.repository.ts';
+import { recountLedger } from '../integration/billing/recount.ts';
+import { recountDutyOn } from '../integration/duty/recount.ts';
 import { Device } from '../setup/device.ts';
 import type { TestDialect } from '../setup/dialects.ts';
 import { type ServerProcess, spawnServer } from '../setup/process.ts';
@@ -132,6 +141,21 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     // One aircraft starts with an expired MEL item: its dispatches must be refused until the item is closed.
     const { insertExpiredMel } = await import('../integration/flights/helpers.ts');
     await insertExpiredMel(s, company, aircraftIds[0] as string, { ata: '33', category: 'C', title: 'Landing light' });
+    // Billed confirms: 100.00 an hour on every aircraft (the fixed data has no rates).
+    await s.ctx.db
+      .insertInto('billing_rates')
+      .values(
+        aircraftIds.map((id) => ({
+          id: uuidv7(),
+          company_id: company,
+          kind: 'aircraft',
+          target_id: id as string,
+          amount: 10_000,
+          created: 1,
+          modified: 1,
+        })),
+      )
+      .execute();
     const types = await s.ctx.db
       .selectFrom('flight_types')
       .select(['id'])
@@ -355,6 +379,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     });
 
     violations.push(...(await serverInvariants(s, company)));
+    violations.push(...(await billingInvariants(s, company)));
 
     // Every device holds exactly the server's visible state for its user.
     const tokens = new Map<string, string>();
@@ -458,6 +483,9 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       `commands: ${cmds.length} decided once (${accepted} accepted, ${rejected} rejected); edits: ${edits.length} (${editRejections} rejected with an outcome); state mismatches: ${mismatches.length}; ${durationMs} ms`,
     );
     const line = `${ok ? 'converged' : 'NOT converged'}: ${opts.devices} devices, ${opts.ops} operations, ${violations.length + mismatches.length} invariant violations, ${lostWrites.length} lost writes`;
+    log(
+      `billing and duty totals checked on ${billingChecked.flights} flights, ${billingChecked.charged} LANDED with charges`,
+    );
     return {
       seed: opts.seed,
       devices: opts.devices,
@@ -589,6 +617,101 @@ async function serverInvariants(s: TestServer, company: string): Promise<string[
   for (const [id, n] of count) if (n > 1) out.push(`MEL item of report ${id} extended ${n} times`);
   return out;
 }
+
+/**
+ * Billing and duty totals, read straight from the database: a LANDED flight's
+ * live entries (not reversals, not reversed) are one charge set that sums to
+ * what the flight costs now (the shared rule over its stored fields; the sim
+ * sells no packages), any other flight's entries sum to 0 with none live;
+ * every account's totals equal its entries; the duty totals equal a recount.
+ */
+async function billingInvariants(s: TestServer, company: string): Promise<string[]> {
+  const db = s.ctx.db;
+  const out: string[] = [];
+  const settings = await billingSettingsOf(db, company);
+  const rates = await ratesOf(db, company);
+  const billed = new Set(
+    (
+      await db.selectFrom('users').select('id').where('company_id', '=', company).where('billing', '=', 1).execute()
+    ).map((u) => u.id),
+  );
+  const flights = await db
+    .selectFrom('flights as f')
+    .leftJoin('flight_types as t', (j) =>
+      j.onRef('t.id', '=', 'f.flight_type_id').onRef('t.company_id', '=', 'f.company_id'),
+    )
+    .select([
+      'f.id',
+      'f.status',
+      'f.deleted',
+      'f.aircraft_id',
+      'f.pic_id',
+      'f.sic_id',
+      'f.supervisor_id',
+      'f.block_time',
+      'f.flight_time',
+      't.pic_flight_time',
+      't.sic_flight_time',
+      't.supervisor_flight_time',
+    ])
+    .where('f.company_id', '=', company)
+    .execute();
+  const entries = await db
+    .selectFrom('billing_entries')
+    .select(['id', 'flight_id', 'kind', 'amount', 'reverses_id'])
+    .where('company_id', '=', company)
+    .where('flight_id', 'is not', null)
+    .execute();
+  const reversed = new Set(entries.map((e) => e.reverses_id).filter((x): x is string => !!x));
+  let charged = 0;
+  for (const f of flights) {
+    const mine = entries.filter((e) => e.flight_id === f.id);
+    const sum = mine.reduce((x, e) => x + Number(e.amount), 0);
+    const live = mine.filter((e) => e.kind !== 'reversal' && !reversed.has(e.id));
+    if (f.status !== 'LANDED' || Number(f.deleted) !== 0) {
+      if (sum !== 0 || live.length)
+        out.push(`flight ${f.id} is ${f.status} with entries summing to ${sum} (${live.length} live)`);
+      continue;
+    }
+    const seats: Seats | null = f.pic_flight_time
+      ? { pic: f.pic_flight_time, sic: f.sic_flight_time ?? 'none', supervisor: f.supervisor_flight_time ?? 'none' }
+      : null;
+    const want = flightCharges({
+      flight: {
+        status: f.status,
+        aircraft_id: f.aircraft_id,
+        pic_id: f.pic_id,
+        sic_id: f.sic_id,
+        supervisor_id: f.supervisor_id,
+        block_time: Number(f.block_time),
+        flight_time: Number(f.flight_time),
+      },
+      seats,
+      billed,
+      aircraftRates: new Map(rates.filter((r) => r.kind === 'aircraft').map((r) => [r.target_id, Number(r.amount)])),
+      instructorRates: new Map(
+        rates.filter((r) => r.kind === 'instructor').map((r) => [r.target_id, Number(r.amount)]),
+      ),
+      basis: settings.billing_basis === 'flight' ? 'flight' : 'block',
+      taxBp: taxBasisPoints(Number(settings.billing_tax)),
+      pools: [],
+    });
+    // A line's amount is the total (its tax is the part of it), as in the ledger.
+    const cost = want.lines.reduce((x, l) => x + l.amount, 0);
+    if (sum !== cost) out.push(`LANDED flight ${f.id}: entries sum to ${sum}, it costs ${cost}`);
+    if (live.length !== want.lines.length)
+      out.push(`LANDED flight ${f.id}: ${live.length} live entries, one charge set has ${want.lines.length}`);
+    if (live.length) charged++;
+  }
+  for (const x of await recountLedger(db)) out.push(`account totals: ${x}`);
+  for (const x of await recountDutyOn(db)) out.push(`duty totals: ${x}`);
+  billingChecked.flights = flights.length;
+  billingChecked.charged = charged;
+  return out;
+}
+
+/** What the last billing check saw (for the summary line). */
+const billingChecked = { flights: 0, charged: 0 };
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,8 +1,13 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../server/src/db/schema.ts';
 import type { TestServer } from '../../setup/server.ts';
 
 /** Accounts whose totals row differs from the sum of their entries (empty: every balance equals its entries). */
-export async function recount(s: TestServer): Promise<string[]> {
-  const sums = await s.ctx.db
+export const recount = (s: TestServer): Promise<string[]> => recountLedger(s.ctx.db);
+
+/** The same on any database handle (the crash harness opens the database itself). */
+export async function recountLedger(db: Kysely<DB>): Promise<string[]> {
+  const sums = await db
     .selectFrom('billing_entries')
     .select([
       'company_id',
@@ -13,7 +18,7 @@ export async function recount(s: TestServer): Promise<string[]> {
     ])
     .groupBy(['company_id', 'user_id'])
     .execute();
-  const accounts = await s.ctx.db
+  const accounts = await db
     .selectFrom('billing_accounts')
     .select(['company_id', 'user_id', 'balance', 'package_seconds', 'entry_count'])
     .execute();

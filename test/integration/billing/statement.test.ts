@@ -65,24 +65,79 @@ describe.each(DIALECTS)('billing statements and export on %s', (dialect) => {
     expect(text).toContain('Opening balance: 0.00 EUR');
     expect(text).toContain('Landing fee, Sabadell');
     expect(text).toContain('Closing balance: -990.50 EUR');
-    if (dialect === 'sqlite') {
-      // The PNG of docs/screenshots (pdftoppm from poppler).
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stmt-'));
-      fs.writeFileSync(path.join(dir, 's.pdf'), r.body);
-      try {
-        execFileSync('pdftoppm', ['-png', '-r', '80', '-singlefile', path.join(dir, 's.pdf'), path.join(dir, 's')]);
-        const shots = path.resolve(import.meta.dirname, '../../../docs/screenshots');
-        if (fs.existsSync(shots)) fs.copyFileSync(path.join(dir, 's.png'), path.join(shots, 'billing-statement.png'));
-      } catch {
-        // poppler is optional on a developer machine; the text check above is the test.
-      }
-    }
     // Next month: the whole balance opens it, no entries.
     const next = DateTime.fromFormat(month, 'yyyy-MM').plus({ months: 1 }).toFormat('yyyy-MM');
     expect(
       await pdfText((await get(`/billing/statement/${paula}/${next}.pdf`, 'dispatch@skyline.test')).body),
     ).toContain('Opening balance: -990.50 EUR');
   });
+
+  // Looks at the statement as a reader would: page 1 rendered by poppler (installed by .ci/e2e-setup).
+  it.skipIf(!fs.existsSync('/usr/bin/pdftoppm'))(
+    'the statement renders to an A4 page with ink where the header, the entries and the balance are',
+    async () => {
+      const r = await get(`/billing/statement/${paula}/${month}.pdf`, 'pilot@skyline.test');
+      expect(r.status).toBe(200);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stmt-'));
+      try {
+        fs.writeFileSync(path.join(dir, 's.pdf'), r.body);
+        // 80 dpi grey levels (PGM: a text header, then one byte a pixel) to count ink.
+        execFileSync('pdftoppm', [
+          '-gray',
+          '-r',
+          '80',
+          '-f',
+          '1',
+          '-l',
+          '1',
+          '-singlefile',
+          path.join(dir, 's.pdf'),
+          path.join(dir, 's'),
+        ]);
+        const pgm = fs.readFileSync(path.join(dir, 's.pgm'));
+        const header = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(pgm.subarray(0, 40).toString('latin1'));
+        expect(header).not.toBeNull();
+        const [width, height] = [Number(header?.[1]), Number(header?.[2])];
+        // A4 (595 x 842 pt) at 80 dpi: 661.1 x 935.6 pixels, which poppler rounds up.
+        expect([width, height]).toEqual([662, 936]);
+        const pixels = pgm.subarray(pgm.length - width * height);
+        const inkIn = (fromRow: number, toRow: number) => {
+          let dark = 0;
+          for (let y = fromRow; y < toRow; y++) for (let x = 0; x < width; x++) if (pixels[y * width + x] < 128) dark++;
+          return dark / ((toRow - fromRow) * width);
+        };
+        const all = inkIn(0, height);
+        // Text, not a blank page and not a black one.
+        expect(all).toBeGreaterThan(0.003);
+        expect(all).toBeLessThan(0.2);
+        // The header and the entries sit in the top third; the bottom fifth of a three-entry month is empty.
+        expect(inkIn(0, Math.floor(height / 3))).toBeGreaterThan(0.005);
+        expect(inkIn(Math.floor(height * 0.8), height)).toBeLessThan(0.002);
+        if (dialect === 'sqlite') {
+          execFileSync('pdftoppm', [
+            '-png',
+            '-r',
+            '80',
+            '-f',
+            '1',
+            '-l',
+            '1',
+            '-singlefile',
+            path.join(dir, 's.pdf'),
+            path.join(dir, 's'),
+          ]);
+          const png = fs.readFileSync(path.join(dir, 's.png'));
+          expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+          fs.copyFileSync(
+            path.join(dir, 's.png'),
+            path.resolve(import.meta.dirname, '../../../docs/screenshots/billing-statement-pdf.png'),
+          );
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('gates statements: own or <= 170; another company 404; bad month 400', async () => {
     expect((await get(`/billing/statement/${paula}/${month}.pdf`, 'student@skyline.test')).status).toBe(403);

@@ -5,6 +5,7 @@ import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { push } from '../../setup/sync.ts';
 import { createFlight, tokenCache, typeIds } from '../flights/helpers.ts';
+import { recountDuty } from './recount.ts';
 
 const H = 3600;
 const MADRID = 'Europe/Madrid';
@@ -29,7 +30,11 @@ describe.each(DIALECTS)('Duty and flight-time limits on %s', (dialect) => {
     student = s.userId('student@skyline.test');
     cv = s.refs.bases['Cuatro Vientos'];
   });
-  afterAll(() => s?.close());
+  afterAll(async () => {
+    // The running totals equal a full recount from the flights after everything the suite did.
+    if (s) expect(await recountDuty(s)).toEqual([]);
+    await s?.close();
+  });
 
   const duty = async (email: string, userId: string, q: string) =>
     s.api('GET', `/duty/${userId}.json?${q}`, { token: await t(email) });

@@ -16,6 +16,10 @@
  * safety number gap or duplicate, a submitted report without number or trail,
  * an outbox event without its change or a change without its event, a damaged
  * SQLite file.
+ * Confirms are billed (an aircraft rate is set after the seed): each LANDED
+ * flight of the run carries exactly its charge, every other flight none, and
+ * every account's totals row equals a recount of its entries (CONTRACT 6);
+ * the duty running totals equal a recount from the flights (issue 30).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -25,6 +29,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../../../server/src/db/database.ts';
 import { createPgSchema, PG_URL, type TestDialect } from '../../setup/dialects.ts';
+import { recountLedger } from '../billing/recount.ts';
+import { recountDutyOn } from '../duty/recount.ts';
 import { type ProdProcess, startProd } from './prod-process.ts';
 
 export interface CrashReport {
@@ -41,8 +47,23 @@ export interface CrashReport {
   missing: string[];
   duplicated: string[];
   halfWritten: string[];
+  /** Billed confirms: LANDED flights of the run checked, and flights charged twice or not at all (or charged while not LANDED). */
+  billing: {
+    landed: number;
+    charged: number;
+    doubled: string[];
+    missing: string[];
+    accounts: number;
+    totalsOff: string[];
+  };
+  /** Duty running totals that disagree with a recount from the flights. */
+  dutyTotalsOff: string[];
   ms: number;
 }
+
+/** The harness's aircraft rate: 100.00 an hour; a flight of 1:15 block at 21 % tax is 125.00 + 26.25. */
+const RATE = 100;
+const CHARGE_CENTS = -15125;
 
 type Kind =
   | 'type'
@@ -115,6 +136,12 @@ export async function crashWrites(
   const events = (await p.api('GET', '/webhooks/events.json', { token: admin.token })).body.events as string[];
   const endpoint = await p.api('POST', '/webhooks/add.json', { token: admin.token, body: { url: hook.url, events } });
   if (endpoint.status !== 200) throw new Error(`webhook endpoint: ${endpoint.status} ${JSON.stringify(endpoint.body)}`);
+  // Billed confirms: the confirm's transaction also books the charge.
+  const rate = await p.api('POST', '/manager/billing/rates/edit.json', {
+    token: admin.token,
+    body: { Rate: { kind: 'aircraft', target_id: aircraftId, amount: RATE } },
+  });
+  if (rate.status !== 200) throw new Error(`rate: ${rate.status} ${JSON.stringify(rate.body)}`);
   await p.stop();
   const seeded = open();
   const category = await seeded.db
@@ -311,6 +338,15 @@ export async function crashWrites(
   const halfWritten: string[] = [];
   const stored = new Set<Attempt>();
   let webhookEvents = 0;
+  const billing: CrashReport['billing'] = {
+    landed: 0,
+    charged: 0,
+    doubled: [],
+    missing: [],
+    accounts: 0,
+    totalsOff: [],
+  };
+  let dutyTotalsOff: string[] = [];
   try {
     const count = (keys: (string | null)[]) => {
       const m = new Map<string, number>();
@@ -556,6 +592,39 @@ export async function crashWrites(
         halfWritten.push(`outbox event ${key} (${n}) without its change`);
     }
     webhookEvents = outbox.length;
+    // Billing: a LANDED flight has its one charge (no reversal: nothing edits it), any other flight no entry.
+    const entries = flights.length
+      ? await db
+          .selectFrom('billing_entries')
+          .select(['flight_id', 'kind', 'amount'])
+          .where(
+            'flight_id',
+            'in',
+            flights.map((f) => f.id),
+          )
+          .execute()
+      : [];
+    for (const f of flights) {
+      const mine = entries.filter((e) => e.flight_id === f.id);
+      const sum = mine.reduce((x, e) => x + Number(e.amount), 0);
+      if (f.status === 'LANDED') {
+        billing.landed++;
+        if (mine.length === 1 && sum === CHARGE_CENTS) billing.charged++;
+        else if (mine.length > 1 || sum < CHARGE_CENTS)
+          billing.doubled.push(`${f.callsign}: ${mine.length} entries, ${sum} cents`);
+        else billing.missing.push(`${f.callsign}: ${mine.length} entries, ${sum} cents`);
+      } else if (mine.length) billing.doubled.push(`${f.callsign} is ${f.status} with ${mine.length} entries`);
+    }
+    billing.totalsOff = await recountLedger(db);
+    billing.accounts = Number(
+      (
+        await db
+          .selectFrom('billing_accounts')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst()
+      )?.n ?? 0,
+    );
+    dutyTotalsOff = await recountDutyOn(db);
     if (!pgSchema) {
       const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db);
       if (check.rows[0]?.integrity_check !== 'ok') halfWritten.push(`integrity_check: ${JSON.stringify(check.rows)}`);
@@ -586,6 +655,8 @@ export async function crashWrites(
     missing,
     duplicated,
     halfWritten,
+    billing,
+    dutyTotalsOff,
     ms: Date.now() - started,
   };
 }

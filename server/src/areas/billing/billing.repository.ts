@@ -28,6 +28,37 @@ export async function accountOf(
     .executeTakeFirst();
 }
 
+/**
+ * One page of the company's people (not deleted) with their account totals,
+ * most negative balance first (no account yet: 0), then by name; the count
+ * of people for the paging. A left join from users, so everyone with billing
+ * is listed even before their first entry.
+ */
+export async function accountsPage(db: Kysely<DB>, companyId: string, page: number, limit: number) {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('users as u')
+      .leftJoin('billing_accounts as a', (j) => j.onRef('a.user_id', '=', 'u.id').on('a.company_id', '=', companyId))
+      .select(['u.id', 'u.name', 'u.surname', 'u.billing', 'a.balance', 'a.package_seconds', 'a.currency'])
+      .where('u.company_id', '=', companyId)
+      .where('u.deleted', '=', 0)
+      .orderBy((eb) => eb.fn.coalesce('a.balance', eb.lit(0)))
+      .orderBy('u.surname')
+      .orderBy('u.name')
+      .orderBy('u.id')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId)
+      .where('deleted', '=', 0)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(count.n) };
+}
+
 /** The user of the company (not deleted), or undefined: every account lookup goes through here first (404). */
 export async function companyUser(db: Kysely<DB>, companyId: string, userId: string) {
   return db

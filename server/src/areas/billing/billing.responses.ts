@@ -47,6 +47,17 @@ export const ZBillingAccount = z.strictObject({
   paginate: ZPaginate,
 });
 
+/** GET /billing/accounts.json (an extension of CONTRACT 6, docs/areas/billing.md) */
+export const ZBillingAccounts = z.strictObject({
+  accounts: z.array(
+    z.strictObject({
+      Account: zAccount,
+      User: z.strictObject({ id: z.string(), name: z.string(), surname: z.string(), billing: z.boolean() }),
+    }),
+  ),
+  paginate: ZPaginate,
+});
+
 /** POST /manager/billing/entries/add.json */
 export const ZBillingEntryAdd = z.strictObject({ result: z.literal(true), id: z.string(), Account: zAccount });
 

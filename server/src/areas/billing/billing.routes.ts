@@ -4,6 +4,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import { zId } from '../../http/zod.ts';
 import {
   ZBillingAccount,
+  ZBillingAccounts,
   ZBillingEntryAdd,
   ZBillingEntryReverse,
   ZBillingRateDelete,
@@ -15,6 +16,7 @@ import { sendEntriesExport, sendStatement } from './billing.export.ts';
 import {
   addEntry,
   deleteRate,
+  listAccounts,
   listRates,
   requireAccountUser,
   requireBilling,
@@ -66,6 +68,17 @@ export const billingRoutes = [
     query: ZAccountQuery,
     response: ZBillingAccount,
     handler: ({ ctx, actor, query }) => viewAccount(ctx, actor, actor.userId, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/billing/accounts.json',
+    area: 'billing',
+    summary:
+      'Every person of the company with their balance and prepaid hours, most negative balance first (`page`, `limit` up to 500); an extension of CONTRACT 6 (roles <= 170)',
+    access: { who: billingGates.office },
+    query: ZAccountQuery.pick({ page: true, limit: true }),
+    response: ZBillingAccounts,
+    handler: ({ ctx, actor, query }) => listAccounts(ctx, actor, query),
   }),
   defineRoute({
     method: 'GET',

@@ -13,6 +13,7 @@ import { announceEntries } from './billing.notify.ts';
 import { presentAccount, presentEntry, presentRate } from './billing.presenter.ts';
 import {
   accountOf,
+  accountsPage,
   appendEntries,
   billingSettingsOf,
   companyUser,
@@ -156,6 +157,28 @@ export async function viewAccount(
   return {
     Account: presentAccount(userId, account, currency),
     entries: page.rows.map((e) => ({ Entry: presentEntry(e) })),
+    paginate: paginate(q.page, q.limit, page.count, page.rows.length),
+  };
+}
+
+/** GET /billing/accounts.json: every balance of the company for the office, most negative first (docs/areas/billing.md). */
+export async function listAccounts(ctx: AppContext, actor: Actor, q: { page: number; limit: number }) {
+  requireBilling(actor);
+  const [page, currency] = await Promise.all([
+    accountsPage(ctx.db, actor.companyId, q.page, q.limit),
+    companyCurrency(ctx.db, actor.companyId),
+  ]);
+  return {
+    accounts: page.rows.map((r) => ({
+      Account: presentAccount(
+        r.id,
+        r.balance === null
+          ? undefined
+          : { balance: r.balance, package_seconds: Number(r.package_seconds), currency: r.currency ?? currency },
+        currency,
+      ),
+      User: { id: r.id, name: r.name, surname: r.surname, billing: Number(r.billing) === 1 },
+    })),
     paginate: paginate(q.page, q.limit, page.count, page.rows.length),
   };
 }

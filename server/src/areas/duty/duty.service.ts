@@ -69,9 +69,12 @@ async function dutyAround(
   end: number,
   except: { bookingId?: string; flightId?: string },
 ): Promise<Map<string, Span[]>> {
-  const entries = await dutyEntries(db, companyId, userIds, start, end);
-  const flights = await crewFlights(db, companyId, userIds, start, end, ['LANDED', 'DISPATCHED'], except.flightId);
-  const bookings = await plannedBookings(db, companyId, userIds, start, end, except);
+  // Independent reads: on PostgreSQL they run side by side on the pool.
+  const [entries, flights, bookings] = await Promise.all([
+    dutyEntries(db, companyId, userIds, start, end),
+    crewFlights(db, companyId, userIds, start, end, ['LANDED', 'DISPATCHED'], except.flightId),
+    plannedBookings(db, companyId, userIds, start, end, except),
+  ]);
   const out = new Map<string, Span[]>(userIds.map((u) => [u, []]));
   for (const e of entries) out.get(e.user_id)?.push(e);
   for (const f of flights) out.get(f.user_id)?.push(dutySpanOf(f.offblocks, f.onblocks));
@@ -83,8 +86,8 @@ export interface PlannedDuty {
   /** Pilot, instructor or crew ids. */
   people: readonly string[];
   span: Span;
-  /** Simulator sessions add no flight time. */
-  simulator: boolean;
+  /** Simulator sessions add no flight time (a lookup still running is awaited beside the other reads). */
+  simulator: boolean | Promise<boolean>;
   /** The booking being moved and its flight (left out of the person's other duty). */
   bookingId?: string;
   flightId?: string;
@@ -100,8 +103,10 @@ export async function plannedDutyRefusal(
   actor: Actor,
   plan: PlannedDuty,
 ): Promise<(DutyRefusal & { user_id: string }) | null> {
-  const limits = await companyLimits(db, actor.companyId);
-  if (limitSeconds(limits.max_duty_hours) === null && limitSeconds(limits.max_flight_hours_year) === null) return null;
+  const [limits, simulator] = await Promise.all([companyLimits(db, actor.companyId), plan.simulator]);
+  const dayLimit = limitSeconds(limits.max_duty_hours);
+  const yearLimit = limitSeconds(limits.max_flight_hours_year);
+  if (dayLimit === null && yearLimit === null) return null;
   const zone = limits.timezone;
   const padded = dutySpanOf(plan.span.start, plan.span.end);
   const start = dayStart(dateOf(padded.start, zone), zone);
@@ -111,8 +116,8 @@ export async function plannedDutyRefusal(
     .toUnixInteger();
   const year = DateTime.fromSeconds(plan.span.start, { zone }).startOf('year');
   const people = [...new Set(plan.people)];
-  const [years, names] = await Promise.all([
-    limitSeconds(limits.max_flight_hours_year) !== null && !plan.simulator
+  const [years, names, around] = await Promise.all([
+    yearLimit !== null && !simulator
       ? flightSecondsBy(db, actor.companyId, people, year.toUnixInteger(), year.plus({ years: 1 }).toUnixInteger())
       : Promise.resolve(new Map<string, number>()),
     db
@@ -121,21 +126,17 @@ export async function plannedDutyRefusal(
       .where('company_id', '=', actor.companyId)
       .where('id', 'in', people)
       .execute(),
+    dayLimit === null
+      ? Promise.resolve(new Map<string, Span[]>())
+      : dutyAround(db, actor.companyId, people, start, end, { bookingId: plan.bookingId, flightId: plan.flightId }),
   ]);
-  const around =
-    limitSeconds(limits.max_duty_hours) === null
-      ? new Map<string, Span[]>()
-      : await dutyAround(db, actor.companyId, people, start, end, {
-          bookingId: plan.bookingId,
-          flightId: plan.flightId,
-        });
   for (const userId of people) {
     const duty = around.get(userId) ?? [];
     const u = names.find((n) => n.id === userId);
     const refusal = checkDuty({
       name: u ? `${u.name} ${u.surname}`.trim() : 'This person',
       planned: plan.span,
-      plannedFlightSeconds: plan.simulator ? 0 : plan.span.end - plan.span.start,
+      plannedFlightSeconds: simulator ? 0 : plan.span.end - plan.span.start,
       duty,
       yearFlightSeconds: years.get(userId) ?? 0,
       zone,
@@ -174,7 +175,7 @@ export async function bookingDutyRefusal(
   const r = await plannedDutyRefusal(db, actor, {
     people: [b.pilot_id, ...(b.instructor_id ? [b.instructor_id] : [])],
     span: { start: b.start, end: b.end },
-    simulator: await isSimulator(db, actor.companyId, b.aircraft_id),
+    simulator: isSimulator(db, actor.companyId, b.aircraft_id),
     bookingId: b.bookingId,
     flightId: b.flightId,
   });
@@ -200,7 +201,7 @@ export async function dispatchDutyRefusal(
   const r = await plannedDutyRefusal(db, actor, {
     people,
     span: { start: Number(f.offblocks), end: Number(f.onblocks) },
-    simulator: await isSimulator(db, actor.companyId, f.aircraft_id),
+    simulator: isSimulator(db, actor.companyId, f.aircraft_id),
     flightId: f.id,
   });
   return r ? { code: r.code, message: `Dispatch refused: ${r.message}` } : null;

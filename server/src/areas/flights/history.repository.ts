@@ -2,6 +2,7 @@ import { uuidv7 } from '@ops/shared';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { settleFlightCharges } from '../billing/billing.service.ts';
+import { settleDutyFlight } from '../duty/duty.repository.ts';
 
 export const CHANGE_ACTIONS = ['create', 'edit', 'confirm', 'dispatch', 'cancel', 'revert'] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
@@ -94,4 +95,5 @@ export async function recordChange(
   // Every change of a flight (confirm, edit, revert, cancel; REST or a device's command) passes here in its
   // transaction: billing brings the flight's charges to what it costs now (CONTRACT 6), idempotently.
   await settleFlightCharges(uow, entry.companyId, entry.flightId, entry.userId);
+  await settleDutyFlight(uow.trx, entry.companyId, entry.flightId);
 }

@@ -6,7 +6,7 @@
  */
 import { type AircraftDoc, allows } from '@ops/shared';
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
-import { fullName, useCompany, useDocs, useUsers, useWorkspace } from '../../hooks.ts';
+import { useCompany, useDocs, useUsers, useWorkspace } from '../../hooks.ts';
 import { Busy, Check, Outcome, Pager, ScreenHead, todayIn, useApi } from '../office-kit.tsx';
 import { downloadFile, sentenceOf, useBillingCompany, useBillingLoad } from './billing-data.ts';
 import { billingGates, mayReverseEntry } from '@ops/shared/rules/billing/policy';
@@ -25,6 +25,7 @@ import {
   reverseEffect,
   reverseRefusal,
   ZAccountPage,
+  ZAccountsList,
 } from './money.ts';
 import { ConfirmDialog, EntriesTable, Money } from './parts.tsx';
 
@@ -53,23 +54,12 @@ export default function Accounts() {
   return <AccountsBody />;
 }
 
-/** Directory rows: the balances when the caller's role sees them there (CONTRACT 6: they equal the accounts). */
-interface DirectoryRow {
-  User: { id: string; active?: boolean };
-  UserDetail: { name: string; surname: string; billing_balance?: number | null; package_balance?: number | null };
-}
-interface DirectoryAnswer {
-  pilots: DirectoryRow[];
-  paginate?: { nextPage?: boolean };
-}
-
-const DIRECTORY_PAGE = 1000;
-const PARALLEL = 4;
+const LIST_PAGE = 500;
 
 /**
- * Every balance of the company. The pilots directory carries them for roles
- * that see billing there; otherwise each account is read (limit 1), a few at
- * a time. There is no list endpoint in CONTRACT 6.
+ * Every balance of the company from GET /billing/accounts.json (the list
+ * extension of CONTRACT 6, docs/areas/billing.md), 500 a page; people marked
+ * inactive on this device are left out, as in the rest of the office screens.
  */
 function useBalances() {
   const { get } = useApi();
@@ -77,56 +67,34 @@ function useBalances() {
   const [rows, setRows] = useState<BalanceRow[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
-  const people = useMemo(() => [...users.values()].filter((u) => u.active !== false), [users]);
+  const inactive = useMemo(
+    () => new Set([...users.values()].filter((u) => u.active === false).map((u) => u.id)),
+    [users],
+  );
   // biome-ignore lint/correctness/useExhaustiveDependencies: tick reloads on purpose
   useEffect(() => {
     let cancelled = false;
     (async () => {
       setError(null);
-      const out = new Map<string, BalanceRow>();
-      let page = 1;
-      let complete = true;
-      for (;;) {
-        const dir = await get<DirectoryAnswer>(`/pilots/index/page:${page}/limit:${DIRECTORY_PAGE}.json`);
-        for (const p of dir.pilots) {
-          if (typeof p.UserDetail.billing_balance !== 'number') {
-            complete = false;
-            break;
-          }
-          out.set(p.User.id, {
-            user_id: p.User.id,
-            name: `${p.UserDetail.name} ${p.UserDetail.surname}`.trim(),
-            balance: p.UserDetail.billing_balance,
-            package_balance: p.UserDetail.package_balance ?? 0,
-          });
-        }
-        if (!complete || !dir.paginate?.nextPage) break;
-        page += 1;
-      }
-      if (!complete) {
-        out.clear();
-        const queue = [...people];
-        const worker = async () => {
-          for (let u = queue.shift(); u && !cancelled; u = queue.shift()) {
-            const a = ZAccountPage.parse(
-              await get<unknown>(`/billing/account/${encodeURIComponent(u.id)}.json?limit=1`),
-            );
-            out.set(u.id, {
-              user_id: u.id,
-              name: fullName(u),
-              balance: a.Account.balance,
-              package_balance: a.Account.package_balance,
+      const out: BalanceRow[] = [];
+      for (let page = 1; !cancelled; page++) {
+        const r = ZAccountsList.parse(await get<unknown>(`/billing/accounts.json?page=${page}&limit=${LIST_PAGE}`));
+        for (const x of r.accounts)
+          if (!inactive.has(x.User.id))
+            out.push({
+              user_id: x.User.id,
+              name: `${x.User.name} ${x.User.surname}`.trim(),
+              balance: x.Account.balance,
+              package_balance: x.Account.package_balance,
             });
-          }
-        };
-        await Promise.all(Array.from({ length: PARALLEL }, worker));
+        if (!r.paginate.nextPage) break;
       }
-      if (!cancelled) setRows(byBalance([...out.values()]));
+      if (!cancelled) setRows(byBalance(out));
     })().catch((err) => !cancelled && setError(sentenceOf(err)));
     return () => {
       cancelled = true;
     };
-  }, [get, people.length, tick]);
+  }, [get, inactive.size, tick]);
   /** A saved entry answers the new account: the list follows without a reload. */
   const update = useCallback(
     (a: Account) =>

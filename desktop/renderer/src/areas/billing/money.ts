@@ -69,6 +69,17 @@ export const ZAccountPage = z.object({
 });
 export type AccountPage = z.output<typeof ZAccountPage>;
 
+/** GET /billing/accounts.json: every balance of the company, most negative first. */
+export const ZAccountsList = z.object({
+  accounts: z.array(
+    z.object({
+      Account: ZAccount,
+      User: z.object({ id: z.string(), name: z.string(), surname: z.string() }),
+    }),
+  ),
+  paginate: ZPaginate,
+});
+
 export const RATE_KINDS = ['aircraft', 'instructor'] as const;
 export type RateKind = (typeof RATE_KINDS)[number];
 
