@@ -376,10 +376,11 @@ describe.skipIf(!hasChromium)('field client (Chromium, offline-first)', () => {
       await second.locator('button[type=submit]').click();
       const blocked = page.locator('article.flight[data-callsign=PAU02]');
       await blocked.waitFor();
-      expect(await blocked.textContent()).toContain('Aircraft blocked');
-      await blocked.locator('button', { hasText: 'Dispatch' }).click();
-      await blocked.locator('.decision-rejected').waitFor({ timeout: 45_000 });
-      expect(await blocked.locator('.decision-rejected').textContent()).toContain('cannot be dispatched');
+      // Refused on the device with the server's rule (issue 28): the reason is shown, nothing is queued.
+      expect(await blocked.locator('[data-testid=dispatch-blocked]').textContent()).toContain(
+        'EC-DEF cannot be dispatched',
+      );
+      expect(await blocked.locator('button', { hasText: 'Dispatch' }).isDisabled()).toBe(true);
 
       await page.click('nav button:has-text("Sync & rejections")');
       await page.waitForSelector('[data-testid=rejections] li');
