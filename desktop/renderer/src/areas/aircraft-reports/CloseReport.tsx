@@ -48,9 +48,7 @@ export function CloseReport({
         rectification: rectification.trim(),
         password,
       });
-      onDone(
-        r.dispatchable ? 'Closed: the aircraft is dispatchable.' : `Closed. Still blocked: ${r.blockReason ?? ''}`,
-      );
+      onDone(r.dispatchable ? 'the aircraft is dispatchable.' : `the aircraft stays blocked: ${r.blockReason ?? ''}`);
     } catch (err) {
       const msg = err instanceof RestError ? humanRefusal(err.message) : 'The report could not be closed.';
       setErrors(/password/i.test(msg) ? { password: msg } : { form: msg });

@@ -75,6 +75,8 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
   const sync = useSyncState();
   const network = useNetwork();
   const online = sync.online && network;
+  // Kept here: the closed report's card leaves the list as soon as the close replicates.
+  const [closedNote, setClosedNote] = useState<string | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string) =>
     setSelected((prev) => {
@@ -120,6 +122,7 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
     outcome: outcomesOf.get(`aircraft_report:${v.report.id}`)?.[0],
     selected: selectable(v) ? selected.has(v.report.id) : null,
     onSelect: () => toggle(v.report.id),
+    onClosed: (note: string) => setClosedNote(`Closed “${v.report.title}”: ${note}`),
   });
 
   return (
@@ -146,6 +149,11 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
         </span>
       </div>
       {row.blockReason && <p className="block-reason">{row.blockReason}</p>}
+      {closedNote && (
+        <p className="notice" role="status" data-testid="closed-note">
+          {closedNote}
+        </p>
+      )}
 
       {refusedRaises.map((c) => (
         <div key={c.id} className="decision decision-rejected" role="alert">
@@ -223,6 +231,7 @@ function ReportCard({
   outcome,
   selected,
   onSelect,
+  onClosed,
 }: {
   view: ItemView;
   row: BoardRow;
@@ -240,11 +249,11 @@ function ReportCard({
   /** Ticked for a new maintenance job; null when the report cannot be put in one. */
   selected: boolean | null;
   onSelect(): void;
+  onClosed(note: string): void;
 }) {
   const ws = useWorkspace();
   const [extending, setExtending] = useState(false);
   const [closing, setClosing] = useState(false);
-  const [closedNote, setClosedNote] = useState<string | null>(null);
   const r = view.report;
   const m = view.item;
   const raising = view.pending === 'raise';
@@ -336,11 +345,6 @@ function ReportCard({
         />
       )}
       <DecisionNote command={command} outcome={outcome} display={display} />
-      {closedNote && (
-        <p className="notice" role="status">
-          {closedNote}
-        </p>
-      )}
       {(mayManage || mayClose) && !raising && view.pending !== 'close' && r.status !== 'CLOSED' && !closing && (
         <div className="actions-row">
           {mayManage && m && m.category !== 'A' && !m.extended && m.interval_type === 'CALENDAR_DAYS' && (
@@ -367,7 +371,7 @@ function ReportCard({
           online={online}
           onDone={(note) => {
             setClosing(false);
-            setClosedNote(note);
+            if (note) onClosed(note);
           }}
         />
       )}
