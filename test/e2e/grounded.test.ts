@@ -127,6 +127,7 @@ describe.skipIf(!hasChromium)('a grounded aircraft (Chromium, demo data)', () =>
         .toContain('“Nose gear shimmy”');
       const box = await small.boundingBox();
       expect(box && box.x + box.width).toBeLessThanOrEqual(390 + 1);
+      await small.scrollIntoViewIfNeeded();
       await screenshot(phonePage, 'grounded-dispatch-refused-phone');
 
       // The mechanic closes it: the panel says what it unblocks, and wants the rectification and password.
