@@ -268,6 +268,11 @@ describe.skipIf(!hasChromium)('field client (Chromium, offline-first)', () => {
       );
       await expect.poll(() => synced.locator('.deadline').textContent()).toContain('(extended)');
       await synced.locator('button', { hasText: 'Close item' }).click();
+      // Closing is a release (issue 28 item 6): the rectification and the closer's password.
+      const closing = synced.locator('form[aria-label="Close report"]');
+      await closing.locator('textarea[name=rectification]').fill('Lamp replaced, tested serviceable');
+      await closing.locator('input[name=password]').fill('demo1234');
+      await closing.locator('button[type=submit]').click();
       await eventually(
         async () =>
           (await s.ctx.db.selectFrom('aircraft_reports').select('status').where('id', '=', reportId).executeTakeFirst())

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { aircraftBlockers, type BlockerCandidate, blockedRefusal, blockerCode, groundsAircraft } from './blockers.ts';
+import { ROLES } from '../../roles.ts';
+import {
+  aircraftBlockers,
+  type BlockerCandidate,
+  blockedRefusal,
+  blockerCode,
+  groundsAircraft,
+  releasesAircraft,
+  withRectification,
+} from './blockers.ts';
+import { mayCloseAircraftReport } from './policy.ts';
 
 const report = (over: Partial<BlockerCandidate> = {}): BlockerCandidate => ({
   id: 'r1',
@@ -81,5 +91,38 @@ describe('aircraftBlockers', () => {
     expect(blockedRefusal('EC-JET', 'booked', two)).toBe(
       'EC-JET cannot be booked: Open defect “Nose gear shimmy” (ATA 32, CRITICAL) grounds the aircraft. 1 other open report also blocks it.',
     );
+  });
+});
+
+describe('releasesAircraft and withRectification', () => {
+  const open = { status: 'OPEN', aircraft_status: 'GROUNDED', dispatch_condition: 'NONE' };
+  it('is a release when a grounding report is closed or stops grounding while open', () => {
+    expect(releasesAircraft(open, { ...open, status: 'CLOSED' })).toBe(true);
+    expect(releasesAircraft(open, { ...open, aircraft_status: 'FLYABLE' })).toBe(true);
+    expect(releasesAircraft(open, { ...open, status: 'DEFERRED' })).toBe(false);
+    expect(releasesAircraft({ ...open, aircraft_status: 'FLYABLE' }, { ...open, status: 'CLOSED' })).toBe(false);
+    expect(releasesAircraft({ ...open, status: 'CLOSED' }, { ...open, status: 'CLOSED' })).toBe(false);
+    const byCondition = { status: 'OPEN', aircraft_status: 'FLYABLE', dispatch_condition: 'GROUNDED' };
+    expect(releasesAircraft(byCondition, { ...byCondition, dispatch_condition: 'MONITOR' })).toBe(true);
+  });
+  it('records the rectification under the description', () => {
+    expect(withRectification(null, ' Damper replaced ')).toBe('Rectification: Damper replaced');
+    expect(withRectification('Shimmy on taxi', 'Damper replaced')).toBe(
+      'Shimmy on taxi\n\nRectification: Damper replaced',
+    );
+  });
+});
+
+describe('mayCloseAircraftReport', () => {
+  const defect = { user_id: 'p1', type: 'DEFECT', aircraft_status: 'FLYABLE', dispatch_condition: 'NONE' };
+  const grounding = { ...defect, aircraft_status: 'GROUNDED' };
+  it('lets mechanics and managers close any report, a reporter only their own that grounds nothing', () => {
+    expect(mayCloseAircraftReport({ userId: 'm', role: ROLES.MECHANIC }, grounding)).toBe(true);
+    expect(mayCloseAircraftReport({ userId: 'p1', role: ROLES.PILOT }, defect)).toBe(true);
+    expect(mayCloseAircraftReport({ userId: 'p1', role: ROLES.PILOT }, grounding)).toBe(false);
+    expect(mayCloseAircraftReport({ userId: 'p2', role: ROLES.PILOT }, defect)).toBe(false);
+    expect(mayCloseAircraftReport({ userId: 's', role: ROLES.STUDENT }, defect)).toBe(false);
+    expect(mayCloseAircraftReport({ userId: 'p1', role: ROLES.PILOT }, { ...defect, type: 'MEL' })).toBe(false);
+    expect(mayCloseAircraftReport({ userId: 'p1', role: ROLES.AUDITOR }, defect)).toBe(false);
   });
 });
