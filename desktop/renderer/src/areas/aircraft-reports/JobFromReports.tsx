@@ -1,6 +1,7 @@
 import type { AircraftDoc, AircraftReportDoc } from '@ops/shared';
 import { type FormEvent, useState } from 'react';
-import { useWorkspace } from '../../hooks.ts';
+import { zonedToUnix } from '../../format.ts';
+import { useCompany, useWorkspace } from '../../hooks.ts';
 import { humanRefusal } from '../../refusals.ts';
 import { Field } from '../../ui.tsx';
 import { RestError } from '../../workspace.ts';
@@ -29,6 +30,7 @@ export function JobFromReports({
   onCreated(): void;
 }) {
   const ws = useWorkspace();
+  const { display } = useCompany();
   const [name, setName] = useState('');
   const [start, setStart] = useState('');
   const [note, setNote] = useState<string | null>(null);
@@ -49,7 +51,11 @@ export function JobFromReports({
     setBusy(true);
     setError(null);
     try {
-      const startAt = start ? Math.floor(Date.parse(start) / 1000) : null;
+      // The picker's wall clock is the company's (as every time on the maintenance screens), not the browser's.
+      const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(start);
+      const startAt = m
+        ? zonedToUnix({ year: +m[1], month: +m[2], day: +m[3], hour: +m[4], minute: +m[5] }, display.companyZone)
+        : null;
       await ws.rest('POST', '/maintenance/jobs/create.json', {
         Job: {
           aircraft_id: aircraft.id,
@@ -90,7 +96,7 @@ export function JobFromReports({
           onChange={(e) => setName(e.target.value)}
         />
       </Field>
-      <Field label="Start (optional)">
+      <Field label={`Start (optional, ${display.companyZone})`}>
         <input type="datetime-local" name="job_start" value={start} onChange={(e) => setStart(e.target.value)} />
       </Field>
       {!online && <p className="form-warning">Creating a job needs the connection: try again when online.</p>}
