@@ -29,7 +29,10 @@ export interface OpsCommands {
     args: { report_id: string; extended_until?: number | null; reason?: string | null };
     result: { report_id: string; extended_until: number };
   };
-  'mel.close': { args: { report_id: string }; result: { report_id: string; closed: number | null } };
+  'mel.close': {
+    args: { report_id: string; rectification?: string | null };
+    result: { report_id: string; closed: number | null };
+  };
   'flight.confirm': { args: { flight_id: string }; result: { flight_id: string; status: string } };
   'flight.dispatch': { args: { flight_id: string }; result: { flight_id: string; status: string } };
 }

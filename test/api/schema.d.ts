@@ -968,6 +968,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/maintenance/aircraft_reports/close/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a report as a release to service (designed, issue 28): rectification and the closer’s password; says whether the aircraft may now be dispatched
+         * @description Close a report as a release to service (designed, issue 28): rectification and the closer’s password; says whether the aircraft may now be dispatched.
+         *
+         *     **Who may call**: any signed-in member of the company (gate `member`). Company plans: premium, unlimited. A session token or an API key.
+         */
+        post: operations["postMaintenanceAircraftReportsCloseById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/maintenance/aircraft_reports/delete/{id}.json": {
         parameters: {
             query?: never;
@@ -7182,6 +7204,7 @@ export interface components {
             cycles?: ((number | string) | null) | "";
             deferred_until?: ((number | string) | null) | "";
             deferred_reference?: (string | null) | string;
+            rectification?: (string | null) | "";
         };
         AircraftReport4: {
             id: string;
@@ -9512,6 +9535,18 @@ export interface components {
         PostLogoutResponse: {
             result: boolean;
             message: string;
+        };
+        PostMaintenanceAircraftReportsCloseByIdRequest: {
+            rectification: string;
+            password: string;
+        };
+        PostMaintenanceAircraftReportsCloseByIdResponse: {
+            result: boolean;
+            id: string;
+            message: string;
+            aircraft_id: string;
+            dispatchable: boolean;
+            blockReason: string | null;
         };
         PostMaintenanceAircraftReportsCreateRequest: {
             AircraftReport: components["schemas"]["AircraftReport2"];
@@ -13024,6 +13059,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PostMaintenanceInventoryEditResponse"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postMaintenanceAircraftReportsCloseById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PostMaintenanceAircraftReportsCloseByIdRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PostMaintenanceAircraftReportsCloseByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostMaintenanceAircraftReportsCloseByIdResponse"];
                 };
             };
             400: components["responses"]["ValidationFailed"];

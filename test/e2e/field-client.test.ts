@@ -268,6 +268,11 @@ describe.skipIf(!hasChromium)('field client (Chromium, offline-first)', () => {
       );
       await expect.poll(() => synced.locator('.deadline').textContent()).toContain('(extended)');
       await synced.locator('button', { hasText: 'Close item' }).click();
+      // Closing is a release (issue 28 item 6): the rectification and the closer's password.
+      const closing = synced.locator('form[aria-label="Close report"]');
+      await closing.locator('textarea[name=rectification]').fill('Lamp replaced, tested serviceable');
+      await closing.locator('input[name=password]').fill('demo1234');
+      await closing.locator('button[type=submit]').click();
       await eventually(
         async () =>
           (await s.ctx.db.selectFrom('aircraft_reports').select('status').where('id', '=', reportId).executeTakeFirst())
@@ -379,10 +384,11 @@ describe.skipIf(!hasChromium)('field client (Chromium, offline-first)', () => {
       await second.locator('button[type=submit]').click();
       const blocked = page.locator('article.flight[data-callsign=PAU02]');
       await blocked.waitFor();
-      expect(await blocked.textContent()).toContain('Aircraft blocked');
-      await blocked.locator('button', { hasText: 'Dispatch' }).click();
-      await blocked.locator('.decision-rejected').waitFor({ timeout: 45_000 });
-      expect(await blocked.locator('.decision-rejected').textContent()).toContain('cannot be dispatched');
+      // Refused on the device with the server's rule (issue 28): the reason is shown, nothing is queued.
+      expect(await blocked.locator('[data-testid=dispatch-blocked]').textContent()).toContain(
+        'EC-DEF cannot be dispatched',
+      );
+      expect(await blocked.locator('button', { hasText: 'Dispatch' }).isDisabled()).toBe(true);
 
       await page.click('nav button:has-text("Sync & rejections")');
       await page.waitForSelector('[data-testid=rejections] li');

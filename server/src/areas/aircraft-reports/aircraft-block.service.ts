@@ -4,6 +4,7 @@ import {
   type MelDeadline,
   type MelStatus,
 } from '@ops/shared/rules/aircraft-reports/mel';
+import { type AircraftBlocker, aircraftBlockers } from '@ops/shared/rules/aircraft-reports/blockers';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { companyTimeZone, deriveAll } from './mel-state.repository.ts';
@@ -112,4 +113,57 @@ export async function aircraftBlockState(
     };
   });
   return { ...aircraftBlock(items), items };
+}
+
+/**
+ * Everything that keeps an aircraft on the ground at `now`, decided by the
+ * shared rule (`aircraftBlockers`): open reports that ground it (Part B 2.2)
+ * and expired MEL/CDL items (Part B 4.2 item 8). Flight dispatch and booking
+ * ask this inside their transaction.
+ */
+export async function dispatchBlockers(
+  db: Kysely<DB>,
+  companyId: string,
+  aircraftId: string,
+  now: number,
+): Promise<AircraftBlocker[]> {
+  const grounding = await db
+    .selectFrom('aircraft_reports')
+    .select(['id', 'type', 'title', 'ata_chapter', 'severity', 'status', 'aircraft_status', 'dispatch_condition'])
+    .where('company_id', '=', companyId)
+    .where('aircraft_id', '=', aircraftId)
+    .where('deleted', '=', 0)
+    .where('status', '!=', 'CLOSED')
+    .where((eb) => eb.or([eb('aircraft_status', '=', 'GROUNDED'), eb('dispatch_condition', '=', 'GROUNDED')]))
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
+  const mel = await aircraftBlockState(db, companyId, aircraftId, now);
+  const grounded = new Set(grounding.map((r) => r.id));
+  return aircraftBlockers(
+    [
+      ...grounding,
+      ...mel.items
+        .filter((i) => !grounded.has(i.report_id))
+        .map((i) => ({
+          id: i.report_id,
+          type: i.type,
+          title: i.title,
+          ata_chapter: i.ata_chapter,
+          status: 'OPEN',
+          mel: { category: i.category, status: i.status },
+        })),
+    ],
+    now,
+  );
+}
+
+/** Only the open reports grounding the aircraft (bookings judge MEL items over the booked span themselves). */
+export async function groundingBlockers(
+  db: Kysely<DB>,
+  companyId: string,
+  aircraftId: string,
+  at: number,
+): Promise<AircraftBlocker[]> {
+  return (await dispatchBlockers(db, companyId, aircraftId, at)).filter((b) => b.kind === 'GROUNDED');
 }

@@ -81,10 +81,10 @@ export const melExtendCommand = defineCommand({
 
 export const melCloseCommand = defineCommand({
   name: 'mel.close',
-  args: z.object({ report_id: zReportId }),
+  args: z.object({ report_id: zReportId, rectification: z.string().max(4000).nullable().optional() }),
   async run(_ctx, uow, actor, args) {
     requirePlan(actor);
-    const v = decided(await closeItem(uow, actor, args.report_id));
+    const v = decided(await closeItem(uow, actor, args.report_id, args.rectification ?? null));
     return { report_id: args.report_id, closed: v.closed };
   },
 });

@@ -129,6 +129,18 @@ export const ZMaintenanceAircraftReportsEdit = z.strictObject({
   message: z.string(),
 });
 
+/** POST /maintenance/aircraft_reports/close/:id.json (designed, issue 28 item 6) */
+export const ZMaintenanceAircraftReportsClose = z.strictObject({
+  result: z.boolean(),
+  id: z.string(),
+  message: z.string(),
+  aircraft_id: z.string(),
+  /** No open report grounds the aircraft and no MEL/CDL item of it is expired any more. */
+  dispatchable: z.boolean(),
+  /** What still blocks it, when something does. */
+  blockReason: z.string().nullable(),
+});
+
 /** GET /maintenance/aircraft_reports/delete/:id.json */
 export const ZMaintenanceAircraftReportsDelete = z.strictObject({
   result: z.boolean(),

@@ -8,8 +8,17 @@ import { unwrapData } from '../../http/body.ts';
 import { parseOr400 } from '../../http/errors.ts';
 import { emptyToNull } from '../../http/zod.ts';
 import { aircraftStatus, listReports, melSummary, releasers, viewReport, ZIndex } from './reads.service.ts';
-import { ZReportCreateBody, ZReportEditBody } from './aircraft-reports.schema.ts';
-import { createReport, decisionError, deleteReport, editReport, extendItem } from './aircraft-reports.service.ts';
+import { ZReportClose, ZReportCreateBody, ZReportEditBody } from './aircraft-reports.schema.ts';
+import {
+  closeReport,
+  createReport,
+  decisionError,
+  deleteReport,
+  editReport,
+  extendItem,
+} from './aircraft-reports.service.ts';
+import { verifyOwnPassword } from '../profile/password.service.ts';
+import { badRequest } from '../../http/errors.ts';
 import {
   ZMaintenanceAircraftReportsIndex,
   ZMaintenanceAircraftReportsView,
@@ -20,6 +29,7 @@ import {
   ZMaintenanceAircraftReportsExtend,
   ZMaintenanceAircraftReportsAircraftStatus,
   ZMaintenanceAircraftReportsMelSummary,
+  ZMaintenanceAircraftReportsClose,
 } from './aircraft-reports.responses.ts';
 
 const plans = REPORT_PLANS;
@@ -86,6 +96,24 @@ export const aircraftReportsRoutes = [
     handler: async ({ ctx, actor, params, req }) => {
       await ctx.tx((uow) => editReport(uow, actor, params.id, req.body));
       return { result: true, id: params.id, message: 'Report saved' };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/maintenance/aircraft_reports/close/:id.json',
+    body: ZReportClose,
+    area: 'aircraft-reports',
+    summary:
+      'Close a report as a release to service (designed, issue 28): rectification and the closer’s password; says whether the aircraft may now be dispatched',
+    access: { who: GATES.member, plans },
+    params: idParam,
+    response: ZMaintenanceAircraftReportsClose,
+    handler: async ({ ctx, actor, params, body, req }) => {
+      // Checked before the transaction, as the CRS is: argon2 is slow and needs no lock; failures are throttled.
+      if (!(await verifyOwnPassword(ctx, actor, body.password, req.ip ?? null)))
+        throw badRequest('Wrong password: the report was not closed', { errors: { password: ['Wrong password'] } });
+      const out = await ctx.tx((uow) => closeReport(uow, actor, params.id, body.rectification));
+      return { result: true, id: params.id, message: 'Report closed', ...out };
     },
   }),
   defineRoute({

@@ -51,7 +51,26 @@ const editable = {
   deferred_reference: text(120).optional(),
 };
 
-export const ZReportEdit = z.object(editable);
+/**
+ * What was done to rectify the defect; required when a change releases an
+ * aircraft a report grounded (issue 28 item 6); recorded in the description.
+ */
+const zRectification = z.preprocess(
+  emptyToNull,
+  z.string().trim().min(3, 'Say what was done').max(4000, 'At most 4000 characters').nullable(),
+);
+
+export const ZReportEdit = z.object({ ...editable, rectification: zRectification.optional() });
+
+/** The app's close: rectification and the closer's password, as a CRS is signed. */
+export const ZReportClose = z.object({
+  rectification: z
+    .string({ error: 'Required' })
+    .trim()
+    .min(3, 'Say what was done')
+    .max(4000, 'At most 4000 characters'),
+  password: z.string({ error: 'Required' }).min(1, 'Required').max(1024),
+});
 export const ZReportCreate = z.object({
   ...editable,
   aircraft_id: z.preprocess(

@@ -9,9 +9,12 @@ import {
   type ReportStatus,
 } from '@ops/shared/rules/aircraft-reports/mel';
 import { canBeReleaser } from '@ops/shared/rules/aircraft-reports/policy';
+
+import { releasesAircraft, withRectification } from '@ops/shared/rules/aircraft-reports/blockers';
 import {
   mayActOnMel,
   mayChangeAircraftReport,
+  mayCloseAircraftReport,
   mayWriteAircraftReports,
 } from '@ops/shared/rules/aircraft-reports/policy';
 import type { Kysely } from 'kysely';
@@ -42,6 +45,7 @@ import {
   ZReportEdit,
 } from './aircraft-reports.schema.ts';
 import { itemState } from './mel-state.repository.ts';
+import { dispatchBlockers } from './aircraft-block.service.ts';
 import { notifyReportCreated } from './aircraft-reports.notify.ts';
 import { emitMelWebhook } from './aircraft-reports.webhooks.ts';
 
@@ -347,6 +351,17 @@ export async function editReport(uow: UnitOfWork, actor: Actor, id: string, raw:
   if (!parsed.success) mergeErrors(errors, '', zodFieldErrors(parsed.error));
   const r = parsed.success ? parsed.data : {};
   requireEditor(actor, report, r.status === 'CLOSED' && report.status !== 'CLOSED' ? 'close' : 'edit');
+  // Releasing a grounded aircraft is a release to service (issue 28 item 6): maintenance, with the rectification.
+  const after = {
+    status: r.status ?? report.status,
+    aircraft_status: r.aircraft_status ?? report.aircraft_status,
+    dispatch_condition: isMelType(report.type) ? report.type : (r.dispatch_condition ?? report.dispatch_condition),
+  };
+  if (releasesAircraft(report, after)) {
+    if (!mayCloseAircraftReport(actor, report))
+      throw forbidden('Only managers and mechanics can release an aircraft this report grounds');
+    if (!r.rectification) addError(errors, 'rectification', 'Required: say what was done to rectify the defect');
+  }
 
   if (r.type && r.type !== report.type && (isMelType(r.type) || isMelType(report.type))) {
     addError(errors, 'type', 'A report cannot change to or from MEL or CDL; raise a new report instead');
@@ -389,6 +404,7 @@ export async function editReport(uow: UnitOfWork, actor: Actor, id: string, raw:
     if (r[k] !== undefined) set[k] = r[k];
   }
   if (isMelType(report.type)) set.dispatch_condition = report.type;
+  if (r.rectification) set.description = withRectification(r.description ?? report.description, r.rectification);
   // Closure comes only from the posted status (Part B 3.2).
   if (r.status !== undefined) Object.assign(set, stamp(report, r.status, now, actor.userId));
   await trx
@@ -504,6 +520,7 @@ export async function closeItem(
   uow: UnitOfWork,
   actor: Actor,
   reportId: string,
+  rectification: string | null = null,
 ): Promise<MelDecision<{ closed: number }>> {
   const trx = uow.trx;
   const report = await reportsRepository.find(trx, actor.companyId, reportId);
@@ -512,8 +529,34 @@ export async function closeItem(
     return { ok: false, code: 'forbidden', reason: 'Only managers and mechanics can close MEL or CDL items' };
   if (!isMelType(report.type)) return { ok: false, code: 'rejected', reason: 'This report has no MEL or CDL item' };
   if (report.status === 'CLOSED') return { ok: false, code: 'rejected', reason: 'The item is already closed.' };
-  await editReport(uow, actor, reportId, { AircraftReport: { status: 'CLOSED' } });
+  if (releasesAircraft(report, { ...report, status: 'CLOSED' }) && !rectification?.trim())
+    return { ok: false, code: 'rejected', reason: 'The item grounds the aircraft: say what was done to rectify it.' };
+  await editReport(uow, actor, reportId, { AircraftReport: { status: 'CLOSED', rectification } });
   return { ok: true, value: { closed: nowSeconds() } };
+}
+
+/**
+ * The app's close (issue 28 item 6): the closer's password was checked by the
+ * route; the rectification is required for every report; the answer says
+ * whether the aircraft may now be dispatched.
+ */
+export async function closeReport(
+  uow: UnitOfWork,
+  actor: Actor,
+  reportId: string,
+  rectification: string,
+): Promise<{ aircraft_id: string; dispatchable: boolean; blockReason: string | null }> {
+  const report = await loadForWrite(uow.trx, actor, reportId);
+  if (!mayCloseAircraftReport(actor, report))
+    throw forbidden('Only managers and mechanics, or the reporter of a report that grounds nothing, can close it');
+  if (report.status === 'CLOSED') throw badRequest('The report is already closed');
+  await editReport(uow, actor, reportId, { AircraftReport: { status: 'CLOSED', rectification } });
+  const blockers = await dispatchBlockers(uow.trx, actor.companyId, report.aircraft_id, nowSeconds());
+  return {
+    aircraft_id: report.aircraft_id,
+    dispatchable: blockers.length === 0,
+    blockReason: blockers[0]?.sentence ?? null,
+  };
 }
 
 /** REST answer of a refused decision: a role refusal is 404 (Part B 4.2 item 7), others `result: false`. */

@@ -5,7 +5,8 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
-import { aircraftBlockState } from '../aircraft-reports/aircraft-block.service.ts';
+import { dispatchBlockers } from '../aircraft-reports/aircraft-block.service.ts';
+import { blockedRefusal, blockerCode } from '@ops/shared/rules/aircraft-reports/blockers';
 import { companyFlags } from '../company/company.presenter.ts';
 import { confirmDutyWarnings, dispatchDutyRefusal, type DutyWarning } from '../duty/duty.service.ts';
 import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
@@ -28,6 +29,16 @@ import { assertNoOverlap } from './overlap.service.ts';
 async function companyFlagsOf(db: Kysely<DB>, companyId: string) {
   const row = await db.selectFrom('companies').select('flags').where('id', '=', companyId).executeTakeFirstOrThrow();
   return companyFlags(row);
+}
+
+async function registrationOf(db: Kysely<DB>, companyId: string, aircraftId: string): Promise<string> {
+  const a = await db
+    .selectFrom('aircraft')
+    .select('registration')
+    .where('company_id', '=', companyId)
+    .where('id', '=', aircraftId)
+    .executeTakeFirst();
+  return a?.registration ?? 'The aircraft';
 }
 
 async function passwordMatches(db: Kysely<DB>, actor: Actor, pass: string): Promise<boolean> {
@@ -124,8 +135,8 @@ export type DispatchResult = { result: true; status: 'DISPATCHED' } | { result: 
 /**
  * POST /flights/dispatch/{id}.json and the `flight.dispatch` command. After the
  * status and authorization checks, preconditions in order, each a
- * `result: false` with its message: no expired MEL or CDL item on the
- * aircraft; a FRAT when `schedule_dispatch_frat` is on and the dispatcher is
+ * `result: false` with its message: no open report grounding the aircraft and
+ * no expired MEL or CDL item on it (`aircraftBlockers`); a FRAT when `schedule_dispatch_frat` is on and the dispatcher is
  * crew; an aircraft; the PIC's required certificates when the company blocks
  * PICs without documents (`require_pic_docs` and `block_pic_without_docs`).
  */
@@ -142,9 +153,10 @@ export async function dispatchFlight(
   if (f.status !== 'DRAFT' && f.status !== 'SCHEDULED')
     return { result: false, code: 'STATUS', message: 'Only draft or scheduled flights can be dispatched' };
   if (f.aircraft_id) {
-    const block = await aircraftBlockState(trx, actor.companyId, f.aircraft_id, now);
-    if (block.blocked)
-      return { result: false, code: 'MEL_EXPIRED', message: `The aircraft cannot be dispatched: ${block.blockReason}` };
+    // Issue 28: an open grounding report blocks as an expired MEL item does (Part B 2.2), one shared rule.
+    const blockers = await dispatchBlockers(trx, actor.companyId, f.aircraft_id, now);
+    const refusal = blockedRefusal(await registrationOf(trx, actor.companyId, f.aircraft_id), 'dispatched', blockers);
+    if (refusal && blockers[0]) return { result: false, code: blockerCode(blockers[0]), message: refusal };
   }
   const flags = await companyFlagsOf(trx, actor.companyId);
   if (flags.schedule_dispatch_frat && isCrew(who, f)) {

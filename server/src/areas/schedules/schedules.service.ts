@@ -29,6 +29,9 @@ import { cancelFlight } from '../flights/transitions.service.ts';
 import { notify } from '../notifications/notifications.notify.ts';
 import { timedMelItems } from './blocking.repository.ts';
 import { operatingHoursRefusal, pilotSeatRefusal, startRefusal } from './sanity.service.ts';
+
+import { groundingBlockers } from '../aircraft-reports/aircraft-block.service.ts';
+import { blockedRefusal } from '@ops/shared/rules/aircraft-reports/blockers';
 import type { TScheduleFields } from './schedules.schema.ts';
 import type { SchedulesTable } from './schedules.tables.ts';
 import { emitBookingWebhook } from './schedules.webhooks.ts';
@@ -343,6 +346,13 @@ export async function decideBooking(
 
   const blocking = aircraftBlockedFor(await timedMelItems(trx, actor.companyId, input.aircraft_id, span.start), span);
   if (blocking) refuse('AIRCRAFT_BLOCKED', aircraftBlockedMessage(refs.aircraft.registration, blocking));
+  // Issue 28: an open report grounding the aircraft refuses the booking too (the fleet area's shared rule).
+  const grounded = blockedRefusal(
+    refs.aircraft.registration,
+    'booked',
+    await groundingBlockers(trx, actor.companyId, input.aircraft_id, span.start),
+  );
+  if (grounded) refuse('AIRCRAFT_BLOCKED', grounded);
 
   if (input.instructor_id) {
     const duty = await trx

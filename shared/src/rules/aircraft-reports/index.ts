@@ -1,1 +1,2 @@
 export * from './mel.ts';
+export * from './blockers.ts';

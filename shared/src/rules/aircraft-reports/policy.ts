@@ -1,5 +1,6 @@
 import { ALL_ROLES, allows, type PolicyActor, ROLES, roleGate } from '../../roles.ts';
 import { MAINTENANCE_ROLES } from '../aircraft/policy.ts';
+import { groundsAircraft } from './blockers.ts';
 
 /** Roles that manage MEL and CDL items and anyone's reports: managers and mechanics (Part B 4.2 role table). */
 export const MEL_MANAGER_ROLES: readonly number[] = MAINTENANCE_ROLES;
@@ -47,3 +48,18 @@ export const mayActOnMel = (
 
 /** Who manages MEL/CDL items (extend, close) on a screen. */
 export const mayManageMel = (role: number): boolean => MEL_MANAGER_ROLES.includes(role);
+
+/**
+ * Close a report, or release an aircraft it grounds: a release to service is
+ * maintenance work, so a grounding report is closed by managers and mechanics
+ * only; a report that grounds nothing also by its reporter (issue 28 items 6, 8).
+ */
+export const mayCloseAircraftReport = (
+  actor: PolicyActor,
+  report: { user_id: string | null; type: string; aircraft_status: string | null; dispatch_condition: string | null },
+): boolean => {
+  if (!mayWriteAircraftReports(actor)) return false;
+  if (allows(aircraftReportGates.melManage, actor.role)) return true;
+  if (report.type === 'MEL' || report.type === 'CDL') return false;
+  return !groundsAircraft(report) && report.user_id === actor.userId;
+};

@@ -19,17 +19,23 @@ import {
   useDismissed,
   useDocs,
   useMarks,
+  useNetwork,
   useNow,
   useOutcomes,
+  useSyncState,
   useUsers,
   useWorkspace,
 } from '../../hooks.ts';
-import { fleetBoard, type ItemView, openItems } from './techlog.ts';
+import { type BoardRow, closeEffect, fleetBoard, type ItemView, openItems } from './techlog.ts';
+import { CloseReport } from './CloseReport.tsx';
+import { JobFromReports } from './JobFromReports.tsx';
 import { Badge, DecisionNote, deadlineText, Empty, Field, MelStatusBadge, PendingBadge } from '../../ui.tsx';
 import type { ScreenProps } from '../../nav.ts';
 import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
-import { mayManageMel } from '@ops/shared/rules/aircraft-reports/policy';
+import { mayCloseAircraftReport, mayManageMel } from '@ops/shared/rules/aircraft-reports/policy';
+import { mayWriteMaintenanceJobs } from '@ops/shared/rules/maintenance-jobs/policy';
 import { markKey } from '../../workspace.ts';
+import { groundsAircraft } from '@ops/shared/rules/aircraft-reports/blockers';
 import { Photos } from '../uploads/Photos.tsx';
 
 const INTERVAL_LABELS: Record<string, string> = {
@@ -65,6 +71,19 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
   const now = useNow();
   const [form, setForm] = useState<'none' | 'defect' | 'mel'>('none');
   const role = ws.user.user_group_id;
+  const sync = useSyncState();
+  const network = useNetwork();
+  const online = sync.online && network;
+  // Kept here: the closed report's card leaves the list as soon as the close replicates.
+  const [closedNote, setClosedNote] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
 
   const views = useMemo(() => {
     if (!aircraft) return [];
@@ -85,6 +104,25 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
   if (!aircraft || !row) return null;
   const mayRaise = !isAuditor(role) && canActOnMel('raise', role, { isAssignedPilot: aircraft.user_id === ws.user.id });
   const mayManage = mayManageMel(role);
+  const actor = { userId: ws.user.id, role };
+  // A job gathers open reports of this aircraft that no job holds yet (Part B 4.2, grouping).
+  const mayGroup = mayWriteMaintenanceJobs(actor);
+  const selectable = (v: ItemView) =>
+    mayGroup && !v.pending && !v.report.maintenance_job_id && !v.report.id.includes(':');
+  const cardProps = (v: ItemView) => ({
+    view: v,
+    row,
+    display,
+    users,
+    now,
+    online,
+    mayClose: mayCloseAircraftReport(actor, v.report),
+    locallyPending: marks.has(markKey('aircraft_report', v.report.id)),
+    outcome: outcomesOf.get(`aircraft_report:${v.report.id}`)?.[0],
+    selected: selectable(v) ? selected.has(v.report.id) : null,
+    onSelect: () => toggle(v.report.id),
+    onClosed: (note: string) => setClosedNote(`Closed “${v.report.title}”: ${note}`),
+  });
 
   return (
     <section aria-labelledby="techlog-title">
@@ -97,10 +135,10 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
             </option>
           ))}
         </select>
-        {row.blocked ? (
-          <Badge tone="danger">Blocked</Badge>
-        ) : row.grounded ? (
+        {row.grounded ? (
           <Badge tone="danger">Grounded</Badge>
+        ) : row.blocked ? (
+          <Badge tone="danger">Blocked</Badge>
         ) : (
           <Badge tone="ok">Dispatchable</Badge>
         )}
@@ -110,6 +148,11 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
         </span>
       </div>
       {row.blockReason && <p className="block-reason">{row.blockReason}</p>}
+      {closedNote && (
+        <p className="notice" role="status" data-testid="closed-note">
+          {closedNote}
+        </p>
+      )}
 
       {refusedRaises.map((c) => (
         <div key={c.id} className="decision decision-rejected" role="alert">
@@ -135,20 +178,24 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
       {form === 'defect' && <DefectForm aircraft={aircraft} onDone={() => setForm('none')} />}
       {form === 'mel' && <MelForm aircraft={aircraft} onDone={() => setForm('none')} />}
 
+      {mayGroup && (
+        <JobFromReports
+          aircraft={aircraft}
+          reports={[...row.items, ...row.defects].filter((v) => selected.has(v.report.id)).map((v) => v.report)}
+          online={online}
+          onCreated={() => setSelected(new Set())}
+        />
+      )}
+
       <h3>Open MEL and CDL items</h3>
       {row.items.length === 0 && <Empty>No open MEL or CDL items.</Empty>}
       <div className="report-list" data-testid="mel-items">
         {row.items.map((v) => (
           <ReportCard
             key={v.report.id}
-            view={v}
-            display={display}
-            users={users}
-            now={now}
+            {...cardProps(v)}
             mayManage={mayManage}
-            locallyPending={marks.has(markKey('aircraft_report', v.report.id))}
             command={byTarget.get(`aircraft_report:${v.report.id}`)?.[0]}
-            outcome={outcomesOf.get(`aircraft_report:${v.report.id}`)?.[0]}
           />
         ))}
       </div>
@@ -156,16 +203,7 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
       {row.defects.length === 0 && <Empty>No other open reports.</Empty>}
       <div className="report-list" data-testid="defects">
         {row.defects.map((v) => (
-          <ReportCard
-            key={v.report.id}
-            view={v}
-            display={display}
-            users={users}
-            now={now}
-            mayManage={!isAuditor(role)}
-            locallyPending={marks.has(markKey('aircraft_report', v.report.id))}
-            outcome={outcomesOf.get(`aircraft_report:${v.report.id}`)?.[0]}
-          />
+          <ReportCard key={v.report.id} {...cardProps(v)} mayManage={false} />
         ))}
       </div>
     </section>
@@ -180,39 +218,44 @@ const describeRaise = (c: CommandDoc) =>
 
 function ReportCard({
   view,
+  row,
   display,
   users,
   now,
+  online,
   mayManage,
+  mayClose,
   locallyPending,
   command,
   outcome,
+  selected,
+  onSelect,
+  onClosed,
 }: {
   view: ItemView;
+  row: BoardRow;
   display: DisplaySettings;
   users: Map<string, { name: string; surname: string }>;
   now: number;
+  online: boolean;
+  /** Extend MEL/CDL items (the MEL rule). */
   mayManage: boolean;
+  /** Close the report: the same policy the server asks (`mayCloseAircraftReport`). */
+  mayClose: boolean;
   locallyPending: boolean;
   command?: CommandDoc;
   outcome?: OutcomeDoc;
+  /** Ticked for a new maintenance job; null when the report cannot be put in one. */
+  selected: boolean | null;
+  onSelect(): void;
+  onClosed(note: string): void;
 }) {
   const ws = useWorkspace();
   const [extending, setExtending] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [closing, setClosing] = useState(false);
   const r = view.report;
   const m = view.item;
   const raising = view.pending === 'raise';
-
-  const close = async () => {
-    setBusy(true);
-    try {
-      if (m) await ws.run('mel.close', { report_id: r.id });
-      else await ws.save('aircraft_report', { ...r, status: 'CLOSED', modified: Math.floor(Date.now() / 1000) });
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <article
@@ -230,7 +273,13 @@ function ReportCard({
           {r.title}
         </strong>
         <MelStatusBadge status={view.status} />
-        {r.aircraft_status === 'GROUNDED' && <Badge tone="danger">Grounds the aircraft</Badge>}
+        {groundsAircraft(r) && <Badge tone="danger">Grounds the aircraft</Badge>}
+        {r.maintenance_job_id && <Badge tone="info">In a maintenance job</Badge>}
+        {selected !== null && (
+          <label className="check">
+            <input type="checkbox" checked={selected} onChange={onSelect} /> Select for a job
+          </label>
+        )}
         {view.pending && <PendingBadge what={view.pending} />}
         {locallyPending && !view.pending && <PendingBadge />}
       </header>
@@ -295,9 +344,9 @@ function ReportCard({
         />
       )}
       <DecisionNote command={command} outcome={outcome} display={display} />
-      {mayManage && !raising && view.pending !== 'close' && r.status !== 'CLOSED' && (
+      {(mayManage || mayClose) && !raising && view.pending !== 'close' && r.status !== 'CLOSED' && !closing && (
         <div className="actions-row">
-          {m && m.category !== 'A' && !m.extended && m.interval_type === 'CALENDAR_DAYS' && (
+          {mayManage && m && m.category !== 'A' && !m.extended && m.interval_type === 'CALENDAR_DAYS' && (
             <button
               type="button"
               className="secondary small"
@@ -307,10 +356,23 @@ function ReportCard({
               Extend
             </button>
           )}
-          <button type="button" className="secondary small" onClick={close} disabled={busy}>
-            {m ? 'Close item' : 'Close report'}
-          </button>
+          {mayClose && (
+            <button type="button" className="secondary small" onClick={() => setClosing(true)}>
+              {m ? 'Close item' : 'Close report'}
+            </button>
+          )}
         </div>
+      )}
+      {closing && (
+        <CloseReport
+          report={r}
+          effect={closeEffect(row, r.id)}
+          online={online}
+          onDone={(note) => {
+            setClosing(false);
+            if (note) onClosed(note);
+          }}
+        />
       )}
       {extending && m && <ExtendForm view={view} display={display} now={now} onDone={() => setExtending(false)} />}
     </article>

@@ -1,6 +1,6 @@
 import type { AircraftDoc, AircraftReportDoc, CommandDoc, MelItemDoc } from '@ops/shared';
 import { describe, expect, it } from 'vitest';
-import { fleetBoard, itemView, openItems, provisionalReport } from './techlog.ts';
+import { closeEffect, fleetBoard, itemView, openItems, provisionalReport } from './techlog.ts';
 
 const utc = (iso: string) => Date.parse(`${iso}Z`) / 1000;
 const NOW = utc('2025-11-20T10:00:00');
@@ -234,8 +234,26 @@ describe('fleetBoard', () => {
       openItems([defect], fleet, [raise], NOW, 'UTC'),
     );
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ grounded: true, pending: true, blocked: false });
+    // Issue 28: a grounding report blocks dispatch (it did not: the board said "0 blocked").
+    expect(rows[0]).toMatchObject({ grounded: true, pending: true, blocked: true });
+    expect(rows[0].blockReason).toMatch(/grounds the aircraft\.$/);
     expect(rows[0].defects).toHaveLength(1);
     expect(rows[0].items).toHaveLength(1);
+  });
+
+  it('counts dispatch_condition GROUNDED as grounding; says what closing a report unblocks', () => {
+    const a = report({ id: 'd1', type: 'DEFECT', title: 'Oil leak', MelItem: null, dispatch_condition: 'GROUNDED' });
+    const b = report({ id: 'd2', type: 'DEFECT', title: 'Tyre worn', MelItem: null, aircraft_status: 'GROUNDED' });
+    const info = report({ id: 'd3', type: 'INFO', title: 'Scratch', MelItem: null });
+    const [one] = fleetBoard([aircraft()], openItems([a, info], fleet, [], NOW, 'UTC'));
+    expect(one).toMatchObject({ grounded: true, blocked: true });
+    expect(closeEffect(one, 'd1')).toEqual({ unblocks: true, sentence: 'EC-ABC becomes dispatchable.' });
+    expect(closeEffect(one, 'd3').sentence).toMatch(/^EC-ABC stays blocked: Open defect “Oil leak”/);
+    const [two] = fleetBoard([aircraft()], openItems([a, b], fleet, [], NOW, 'UTC'));
+    expect(closeEffect(two, 'd1')).toMatchObject({ unblocks: false });
+    expect(closeEffect(two, 'd1').sentence).toContain('Tyre worn');
+    const [clear] = fleetBoard([aircraft()], openItems([info], fleet, [], NOW, 'UTC'));
+    expect(clear.blocked).toBe(false);
+    expect(closeEffect(clear, 'd3').unblocks).toBe(false);
   });
 });

@@ -6,8 +6,8 @@
  */
 import type { AircraftDoc, AircraftReportDoc, CommandDoc, MelItemDoc, MelLimitationDoc } from '@ops/shared';
 import { melItemStateOf } from '@ops/shared';
+import { type AircraftBlocker, aircraftBlockers, groundsAircraft } from '@ops/shared/rules/aircraft-reports/blockers';
 import {
-  aircraftBlock,
   computeMelWindow,
   defaultInterval,
   type IntervalType,
@@ -268,23 +268,46 @@ export function fleetBoard(aircraft: readonly AircraftDoc[], views: readonly Ite
     const row = rows.get(v.report.aircraft_id);
     if (!row) continue;
     if (v.pending) row.pending = true;
-    if (v.report.status !== 'CLOSED' && v.report.aircraft_status === 'GROUNDED') row.grounded = true;
+    if (v.report.status !== 'CLOSED' && groundsAircraft(v.report)) row.grounded = true;
     if (v.item) row.items.push(v);
     else row.defects.push(v);
   }
   for (const row of rows.values()) {
     row.items.sort(byUrgency);
-    const block = aircraftBlock(
-      row.items.map((v) => ({
-        type: v.report.type === 'CDL' ? 'CDL' : 'MEL',
-        ata_chapter: v.report.ata_chapter,
-        category: v.item?.category ?? null,
-        title: v.report.title,
-        status: v.status ?? 'OPEN',
-      })),
-    );
-    row.blocked = block.blocked;
-    row.blockReason = block.blockReason;
+    // The server's rule (issue 28): an open grounding report blocks as an expired item does.
+    const blockers = rowBlockers(row);
+    row.blocked = blockers.length > 0;
+    row.blockReason = blockers[0]?.sentence ?? null;
   }
   return [...rows.values()];
+}
+
+/** What keeps a board row's aircraft on the ground now, by the shared rule (`aircraftBlockers`). */
+export function rowBlockers(row: Pick<BoardRow, 'items' | 'defects'>, without?: string): AircraftBlocker[] {
+  const views = [...row.items, ...row.defects].filter((v) => v.report.id !== without);
+  return aircraftBlockers(
+    views.map((v) => ({
+      ...v.report,
+      created: null,
+      mel: v.item ? { category: v.item.category ?? null, status: v.status ?? 'OPEN' } : null,
+    })),
+    Number.POSITIVE_INFINITY,
+  );
+}
+
+/**
+ * What closing one report will change for its aircraft, in words shown
+ * before the closer confirms ("EC-JET becomes dispatchable.").
+ */
+export function closeEffect(row: BoardRow, reportId: string): { unblocks: boolean; sentence: string } {
+  const reg = row.aircraft.registration;
+  const before = rowBlockers(row);
+  const after = rowBlockers(row, reportId);
+  if (!before.length)
+    return { unblocks: false, sentence: `${reg} is dispatchable already; closing changes nothing for dispatch.` };
+  if (!after.length) return { unblocks: true, sentence: `${reg} becomes dispatchable.` };
+  return {
+    unblocks: false,
+    sentence: `${reg} stays blocked: ${after[0]?.sentence ?? ''}${after.length > 1 ? ` (and ${after.length - 1} more)` : ''}`,
+  };
 }

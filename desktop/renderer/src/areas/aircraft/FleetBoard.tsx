@@ -78,7 +78,7 @@ const AircraftCard = memo(function AircraftCard({
 }) {
   const a = row.aircraft;
   const pendingDefects = row.defects.some((d) => marks.has(markKey('aircraft_report', d.report.id)));
-  const state = row.blocked ? 'blocked' : row.grounded ? 'grounded' : 'ok';
+  const state = row.grounded ? 'grounded' : row.blocked ? 'blocked' : 'ok';
   return (
     <article
       className={`aircraft-card state-${state}`}
@@ -88,10 +88,10 @@ const AircraftCard = memo(function AircraftCard({
       <header>
         <h3>{a.registration}</h3>
         <span className="muted">{a.model_name ?? a.model_icao ?? ''}</span>
-        {row.blocked ? (
-          <Badge tone="danger">Blocked</Badge>
-        ) : row.grounded ? (
+        {row.grounded ? (
           <Badge tone="danger">Grounded</Badge>
+        ) : row.blocked ? (
+          <Badge tone="danger">Blocked</Badge>
         ) : (
           <Badge tone="ok">Dispatchable</Badge>
         )}

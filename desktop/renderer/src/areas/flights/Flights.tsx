@@ -40,7 +40,8 @@ import {
   useUsers,
   useWorkspace,
 } from '../../hooks.ts';
-import { fleetBoard, openItems } from '../aircraft-reports/techlog.ts';
+import { fleetBoard, openItems, rowBlockers } from '../aircraft-reports/techlog.ts';
+import { blockedRefusal } from '@ops/shared/rules/aircraft-reports/blockers';
 import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../../ui.tsx';
 import { type DeferredCommand, markKey, RestError } from '../../workspace.ts';
 import { FlightWeather } from '../reports/FlightWeather.tsx';
@@ -59,6 +60,7 @@ interface FlightContext {
   display: DisplaySettings;
   registration: Map<string, string>;
   users: Map<string, { name: string; surname: string }>;
+  /** Aircraft that may not be dispatched now, with the refusal in words. */
   blocked: Map<string, string>;
   all: FlightDoc[];
   online: boolean;
@@ -114,7 +116,13 @@ export default function Flights() {
       display,
       registration: new Map(aircraft.map((a) => [a.id, a.registration])),
       users,
-      blocked: new Map(board.filter((r) => r.blocked).map((r) => [r.aircraft.id, r.blockReason ?? 'blocked'])),
+      // The server's rule on local data (issue 28): grounding reports and expired items refuse dispatch offline too.
+      blocked: new Map(
+        board.flatMap((r) => {
+          const refusal = blockedRefusal(r.aircraft.registration, 'dispatched', rowBlockers(r));
+          return refusal ? [[r.aircraft.id, refusal] as const] : [];
+        }),
+      ),
       all: flights,
       online: sync.online && network,
       actor,
@@ -212,6 +220,8 @@ function FlightRow({
     await ws.run('flight.confirm', { flight_id: f.id }, { collection: 'flights', id: f.id });
   };
   const dispatch = async () => {
+    // Decided on the device with the server's rule: nothing is queued for an aircraft on the ground.
+    if (blocked) return setNote(blocked);
     // Duty hook (issue 30): the crew's limits decided on the device; the server decides again.
     const dutyStop = deviceDispatchRefusal(ctx.duty, f);
     if (dutyStop) return setNote(dutyStop.message);
@@ -264,7 +274,9 @@ function FlightRow({
         </p>
       )}
       {blocked && actions.dispatch && (
-        <p className="form-warning">Aircraft blocked: {blocked}. The server will refuse to dispatch.</p>
+        <p className="form-warning" data-testid="dispatch-blocked">
+          {blocked}
+        </p>
       )}
       <DecisionNote command={latestDecided} outcome={outcome} display={display} />
       {note && <p className="form-warning">{note}</p>}
@@ -285,8 +297,10 @@ function FlightRow({
             type="button"
             className="secondary small"
             onClick={dispatch}
-            disabled={busy}
-            title={busy ? 'Wait until the server decided the change already sent for this flight' : undefined}
+            disabled={busy || !!blocked}
+            title={
+              blocked ?? (busy ? 'Wait until the server decided the change already sent for this flight' : undefined)
+            }
           >
             Dispatch
           </button>

@@ -1,5 +1,6 @@
 import {
   type AircraftDoc,
+  type AircraftReportDoc,
   type MaintenanceJobDoc,
   WORK_ORDER_STATUSES,
   type WorkOrderDoc,
@@ -12,6 +13,7 @@ import { fullName, useCompany, useDocs, useMarks, useOutcomes, useUsers, useWork
 import { Badge, DecisionNote, Empty, PendingBadge } from '../../ui.tsx';
 import { mayWriteMaintenanceJobs } from '@ops/shared/rules/maintenance-jobs/policy';
 import { markKey } from '../../workspace.ts';
+import { groundsAircraft } from '@ops/shared/rules/aircraft-reports/blockers';
 
 const JOB_TONE: Record<string, 'info' | 'warn' | 'ok'> = { OPEN: 'info', IN_PROGRESS: 'warn', COMPLETED: 'ok' };
 
@@ -20,6 +22,16 @@ export default function Maintenance() {
   const ws = useWorkspace();
   const { docs: jobs, ready } = useDocs<MaintenanceJobDoc>('maintenance_job');
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
+  const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report');
+  // The reports each job rectifies (created from the technical log, issue 28); its CRS closes them.
+  const reportsOf = useMemo(() => {
+    const out = new Map<string, AircraftReportDoc[]>();
+    for (const r of reports) {
+      if (!r.maintenance_job_id) continue;
+      out.set(r.maintenance_job_id, [...(out.get(r.maintenance_job_id) ?? []), r]);
+    }
+    return out;
+  }, [reports]);
   const { docs: outcomes } = useOutcomes();
   const marks = useMarks();
   const users = useUsers();
@@ -82,6 +94,17 @@ export default function Maintenance() {
               {job.user_id ? ` · ${fullName(users.get(job.user_id))}` : ''}
             </p>
             {job.description && <p>{job.description}</p>}
+            {(reportsOf.get(job.id)?.length ?? 0) > 0 && (
+              <ul className="job-reports" aria-label="Reports of this job">
+                {reportsOf.get(job.id)?.map((r) => (
+                  <li key={r.id}>
+                    {r.ata_chapter ? `ATA ${r.ata_chapter} · ` : ''}
+                    {r.title} <Badge tone={r.status === 'CLOSED' ? 'ok' : 'warn'}>{r.status}</Badge>
+                    {r.status !== 'CLOSED' && groundsAircraft(r) && <Badge tone="danger">Grounds the aircraft</Badge>}
+                  </li>
+                ))}
+              </ul>
+            )}
             <DecisionNote outcome={outcomesOf.get(`maintenance_job:${job.id}`)?.[0]} display={display} />
             <table className="work-orders">
               <thead>

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { ROLES } from '../../roles.ts';
+import {
+  aircraftBlockers,
+  type BlockerCandidate,
+  blockedRefusal,
+  blockerCode,
+  groundsAircraft,
+  releasesAircraft,
+  withRectification,
+} from './blockers.ts';
+import { mayCloseAircraftReport } from './policy.ts';
+
+const report = (over: Partial<BlockerCandidate> = {}): BlockerCandidate => ({
+  id: 'r1',
+  type: 'DEFECT',
+  title: 'Nose gear shimmy',
+  ata_chapter: '32',
+  severity: 'CRITICAL',
+  status: 'OPEN',
+  aircraft_status: 'FLYABLE',
+  dispatch_condition: 'NONE',
+  created: 100,
+  closed: null,
+  mel: null,
+  ...over,
+});
+
+describe('aircraftBlockers', () => {
+  it('is empty for an aircraft without grounding or expired reports', () => {
+    expect(aircraftBlockers([], 200)).toEqual([]);
+    expect(aircraftBlockers([report(), report({ dispatch_condition: 'MONITOR' })], 200)).toEqual([]);
+  });
+
+  it('blocks on aircraft_status GROUNDED or dispatch_condition GROUNDED, naming the report', () => {
+    const a = aircraftBlockers([report({ aircraft_status: 'GROUNDED' })], 200);
+    expect(a).toEqual([
+      {
+        report_id: 'r1',
+        kind: 'GROUNDED',
+        sentence: 'Open defect “Nose gear shimmy” (ATA 32, CRITICAL) grounds the aircraft.',
+      },
+    ]);
+    const b = aircraftBlockers(
+      [report({ id: 'r2', dispatch_condition: 'GROUNDED', ata_chapter: null, severity: 'LOW' })],
+      200,
+    );
+    expect(b[0]).toMatchObject({ report_id: 'r2', sentence: 'Open defect “Nose gear shimmy” grounds the aircraft.' });
+    expect(groundsAircraft({ aircraft_status: 'FLYABLE', dispatch_condition: 'MEL' })).toBe(false);
+  });
+
+  it('no longer blocks once closed, and blocked at an instant before the closure', () => {
+    const closed = report({ aircraft_status: 'GROUNDED', status: 'CLOSED', closed: 150 });
+    expect(aircraftBlockers([closed], 200)).toEqual([]);
+    expect(aircraftBlockers([closed], 120)).toHaveLength(1);
+    // Raised after the instant asked about: not yet a blocker then.
+    expect(aircraftBlockers([report({ aircraft_status: 'GROUNDED' })], 50)).toEqual([]);
+    // DEFERRED is still open.
+    expect(aircraftBlockers([report({ aircraft_status: 'GROUNDED', status: 'DEFERRED' })], 200)).toHaveLength(1);
+  });
+
+  it('blocks on an expired MEL or CDL item with the MEL words, after grounding reports', () => {
+    const mel = report({
+      id: 'm1',
+      type: 'MEL',
+      title: 'Landing light',
+      ata_chapter: '33',
+      dispatch_condition: 'MEL',
+      mel: { category: 'C', status: 'EXPIRED' },
+    });
+    const open = report({ id: 'm2', type: 'CDL', dispatch_condition: 'CDL', mel: { category: null, status: 'OPEN' } });
+    const ground = report({ id: 'g1', aircraft_status: 'GROUNDED' });
+    const out = aircraftBlockers([mel, open, ground], 200);
+    expect(out.map((b) => [b.report_id, b.kind])).toEqual([
+      ['g1', 'GROUNDED'],
+      ['m1', 'MEL_EXPIRED'],
+    ]);
+    expect(out[1].sentence).toBe('MEL item 33 (category C) expired: Landing light');
+    expect(out.map(blockerCode)).toEqual(['AIRCRAFT_GROUNDED', 'MEL_EXPIRED']);
+  });
+
+  it('words a refusal naming the first blocker and counting the others', () => {
+    expect(blockedRefusal('EC-JET', 'dispatched', [])).toBeNull();
+    const two = aircraftBlockers(
+      [
+        report({ aircraft_status: 'GROUNDED' }),
+        report({ id: 'r2', title: 'Oil leak', dispatch_condition: 'GROUNDED' }),
+      ],
+      200,
+    );
+    expect(blockedRefusal('EC-JET', 'booked', two)).toBe(
+      'EC-JET cannot be booked: Open defect “Nose gear shimmy” (ATA 32, CRITICAL) grounds the aircraft. 1 other open report also blocks it.',
+    );
+  });
+});
+
+describe('releasesAircraft and withRectification', () => {
+  const open = { status: 'OPEN', aircraft_status: 'GROUNDED', dispatch_condition: 'NONE' };
+  it('is a release when a grounding report is closed or stops grounding while open', () => {
+    expect(releasesAircraft(open, { ...open, status: 'CLOSED' })).toBe(true);
+    expect(releasesAircraft(open, { ...open, aircraft_status: 'FLYABLE' })).toBe(true);
+    expect(releasesAircraft(open, { ...open, status: 'DEFERRED' })).toBe(false);
+    expect(releasesAircraft({ ...open, aircraft_status: 'FLYABLE' }, { ...open, status: 'CLOSED' })).toBe(false);
+    expect(releasesAircraft({ ...open, status: 'CLOSED' }, { ...open, status: 'CLOSED' })).toBe(false);
+    const byCondition = { status: 'OPEN', aircraft_status: 'FLYABLE', dispatch_condition: 'GROUNDED' };
+    expect(releasesAircraft(byCondition, { ...byCondition, dispatch_condition: 'MONITOR' })).toBe(true);
+  });
+  it('records the rectification under the description', () => {
+    expect(withRectification(null, ' Damper replaced ')).toBe('Rectification: Damper replaced');
+    expect(withRectification('Shimmy on taxi', 'Damper replaced')).toBe(
+      'Shimmy on taxi\n\nRectification: Damper replaced',
+    );
+  });
+});
+
+describe('mayCloseAircraftReport', () => {
+  const defect = { user_id: 'p1', type: 'DEFECT', aircraft_status: 'FLYABLE', dispatch_condition: 'NONE' };
+  const grounding = { ...defect, aircraft_status: 'GROUNDED' };
+  it('lets mechanics and managers close any report, a reporter only their own that grounds nothing', () => {
+    expect(mayCloseAircraftReport({ userId: 'm', role: ROLES.MECHANIC }, grounding)).toBe(true);
+    expect(mayCloseAircraftReport({ userId: 'p1', role: ROLES.PILOT }, defect)).toBe(true);
+    expect(mayCloseAircraftReport({ userId: 'p1', role: ROLES.PILOT }, grounding)).toBe(false);
+    expect(mayCloseAircraftReport({ userId: 'p2', role: ROLES.PILOT }, defect)).toBe(false);
+    expect(mayCloseAircraftReport({ userId: 's', role: ROLES.STUDENT }, defect)).toBe(false);
+    expect(mayCloseAircraftReport({ userId: 'p1', role: ROLES.PILOT }, { ...defect, type: 'MEL' })).toBe(false);
+    expect(mayCloseAircraftReport({ userId: 'p1', role: ROLES.AUDITOR }, defect)).toBe(false);
+  });
+});
