@@ -29,6 +29,7 @@ import { trainingsRoutes } from './trainings/trainings.routes.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { paymentsRoutes } from './billing/payments.routes.ts';
 import { dutyRoutes } from './duty/duty.routes.ts';
+import { readinessRoutes } from './readiness/readiness.routes.ts';
 import '../db/core-tables.ts';
 import '../db/domain-tables.ts';
 import './bases/bases.commands.ts';
@@ -86,5 +87,6 @@ export function allRoutes(): RouteDef[] {
     ...billingRoutes,
     ...paymentsRoutes,
     ...dutyRoutes,
+    ...readinessRoutes,
   ];
 }

@@ -14,6 +14,7 @@ import { trainingsSeedStep } from '../areas/trainings/trainings.seed.ts';
 import { safetyReportsSeedStep } from '../areas/safety-reports/safety-reports.seed.ts';
 import { billingSeedStep } from '../areas/billing/billing.seed.ts';
 import { dutySeedStep } from '../areas/duty/duty.seed.ts';
+import { readinessSeedStep } from '../areas/readiness/readiness.seed.ts';
 
 /**
  * A seed step of one area. `fixtures` adds that area's part of CONTRACT 3;
@@ -38,6 +39,7 @@ export const seedSteps: SeedStep[] = [
   safetyReportsSeedStep,
   billingSeedStep,
   dutySeedStep,
+  readinessSeedStep,
 ];
 
 export const DEMO_LOGINS = [

@@ -7,6 +7,8 @@ import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { aircraftBlockState } from '../aircraft-reports/aircraft-block.service.ts';
 import { companyFlags } from '../company/company.presenter.ts';
+import type { ReadinessLine } from '@ops/shared/rules/readiness/readiness';
+import { decideReadiness } from '../readiness/readiness.service.ts';
 import { confirmDutyWarnings, dispatchDutyRefusal, type DutyWarning } from '../duty/duty.service.ts';
 import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
 import { moveBooks } from './books.repository.ts';
@@ -119,7 +121,9 @@ export async function confirmFlight(
   return { status: 'LANDED', warnings };
 }
 
-export type DispatchResult = { result: true; status: 'DISPATCHED' } | { result: false; message: string; code: string };
+export type DispatchResult =
+  | { result: true; status: 'DISPATCHED'; readiness?: ReadinessLine[] }
+  | { result: false; message: string; code: string; readiness?: ReadinessLine[] };
 
 /**
  * POST /flights/dispatch/{id}.json and the `flight.dispatch` command. After the
@@ -198,6 +202,9 @@ export async function dispatchFlight(
       }
     }
   }
+  // Readiness hook (issue 31): blocks refuse before anything is written; warnings go to the history.
+  const ready = await decideReadiness(uow, actor, f.id, { now });
+  if (ready.blocked) return { result: false, code: 'READINESS', message: ready.message, readiness: ready.lines };
   await setStatus(uow, actor, f, 'DISPATCHED', { dispatched_at: now, dispatched_by: actor.userId });
   await recordChange(uow, {
     companyId: actor.companyId,
@@ -208,7 +215,7 @@ export async function dispatchFlight(
   });
   await emitFlightWebhook(uow, actor, f.id, 'flight.dispatched');
   await runDispatchHooks(uow, actor, f);
-  return { result: true, status: 'DISPATCHED' };
+  return { result: true, status: 'DISPATCHED', ...(ready.lines.length ? { readiness: ready.lines } : {}) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zReadinessLines } from '../readiness/readiness.responses.ts';
 import type { listBookings } from './reads.service.ts';
 
 /**
@@ -22,6 +23,7 @@ const zBookingRefused = z.object({
     'FLIGHT_LOCKED',
     'DUTY_LIMIT',
     'FLIGHT_HOURS_LIMIT',
+    'READINESS',
   ]),
   message: z.string(),
   conflicts: z
@@ -36,6 +38,7 @@ const zBookingRefused = z.object({
       }),
     )
     .optional(),
+  readiness: zReadinessLines.optional(),
 });
 
 /** A booking write that went through (warning: saved, but worth a look). */
@@ -44,6 +47,7 @@ const zBookingSaved = z.object({
   id: z.string(),
   flight_id: z.string().nullable(),
   warning: z.string().optional(),
+  readiness: zReadinessLines.optional(),
 });
 
 /** POST /schedules/edit.json */

@@ -4,6 +4,7 @@ import {
   blocking,
   maintenanceDue,
   type ReadinessFacts,
+  type ReadinessLine,
   type ReadinessSubject,
   readiness,
   refusalMessage,
@@ -60,10 +61,12 @@ const good: ReadinessFacts = {
     fetched: null,
   },
 };
-const line = (facts: Partial<ReadinessFacts>, s: Partial<ReadinessSubject> = {}, code?: string) => {
+function line(facts: Partial<ReadinessFacts>, s?: Partial<ReadinessSubject>): ReadinessLine[];
+function line(facts: Partial<ReadinessFacts>, s: Partial<ReadinessSubject>, code: string): ReadinessLine | undefined;
+function line(facts: Partial<ReadinessFacts>, s: Partial<ReadinessSubject> = {}, code?: string) {
   const lines = readiness({ ...subject, ...s }, { ...good, ...facts });
   return code ? lines.find((l) => l.code === code) : lines;
-};
+}
 
 describe('readiness', () => {
   it('is all green with good facts, one line per check in order', () => {

@@ -218,3 +218,15 @@ export function belowMinimums(c: Conditions, min: WeatherMinimums, runways: read
   if (xw !== null && xw > min.crosswind_kt) out.push(`crosswind ${xw} kt above ${min.crosswind_kt} kt`);
   return out;
 }
+
+/** The issue or observation time of a report (`DDHHMMZ`), in the month of `ref` or the one before; null when absent. */
+export function reportTime(raw: string, ref: number): number | null {
+  const m = /(?:^|\s)(\d{2})(\d{2})(\d{2})Z(?:\s|$)/.exec(raw);
+  if (!m) return null;
+  const r = new Date(ref * 1000);
+  let t = Date.UTC(r.getUTCFullYear(), r.getUTCMonth(), Number(m[1]), Number(m[2]), Number(m[3])) / 1000;
+  // A report from the end of last month read at the start of this one.
+  if (t > ref + 86_400)
+    t = Date.UTC(r.getUTCFullYear(), r.getUTCMonth() - 1, Number(m[1]), Number(m[2]), Number(m[3])) / 1000;
+  return Number.isFinite(t) ? t : null;
+}
