@@ -41,6 +41,7 @@ import { fleetBoard, openItems } from '../aircraft-reports/techlog.ts';
 import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../../ui.tsx';
 import { type DeferredCommand, markKey, RestError } from '../../workspace.ts';
 import { FlightWeather } from '../reports/FlightWeather.tsx';
+import { ReadinessPanel } from '../readiness/ReadinessPanel.tsx';
 
 const STATUS_TONE: Record<string, 'info' | 'warn' | 'ok' | 'danger' | 'neutral'> = {
   DRAFT: 'neutral',
@@ -169,6 +170,7 @@ function FlightRow({
   const ws = useWorkspace();
   const [note, setNote] = useState<string | null>(null);
   const [panel, setPanel] = useState<'none' | 'cancel' | 'password'>('none');
+  const [showReadiness, setShowReadiness] = useState(false);
   const { display } = ctx;
   const status = shownStatus(f, ctx.now);
   const actions = flightActions(f);
@@ -246,6 +248,9 @@ function FlightRow({
       )}
       <DecisionNote command={latestDecided} outcome={outcome} display={display} />
       {note && <p className="form-warning">{note}</p>}
+      {(showReadiness || latestDecided?.status === 'rejected') && actions.dispatch && (
+        <ReadinessPanel source={{ kind: 'flight', flight: f }} />
+      )}
       <div className="actions-row">
         {actions.edit && (
           <button type="button" className="secondary small" onClick={onEdit} disabled={busy}>
@@ -255,6 +260,11 @@ function FlightRow({
         {actions.dispatch && (
           <button type="button" className="secondary small" onClick={dispatch} disabled={busy}>
             Dispatch
+          </button>
+        )}
+        {actions.dispatch && (
+          <button type="button" className="secondary small" onClick={() => setShowReadiness(!showReadiness)}>
+            Readiness
           </button>
         )}
         {actions.confirm && (

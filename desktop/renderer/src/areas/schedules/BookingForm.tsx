@@ -1,8 +1,9 @@
 import { type BookingDoc, uuidv7 } from '@ops/shared';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { type DisplaySettings, formatTime, isoDateIn, zonedToUnix } from '../../format.ts';
 import { fullName } from '../../hooks.ts';
 import { Field } from '../../ui.tsx';
+import { ReadinessPanel } from '../readiness/ReadinessPanel.tsx';
 import type { BookArgs } from './board.ts';
 import type { ScheduleData } from './use-schedules.ts';
 
@@ -74,6 +75,20 @@ export function argsOf(draft: Draft, me: string, self: boolean, zone: string): B
 export function BookingForm({ initial, data, onClose }: { initial: Draft; data: ScheduleData; onClose(): void }) {
   const [draft, setDraft] = useState<Draft>(initial);
   const { self, users, instructors, types, active, zone } = data;
+
+  // The readiness panel (issue 31) follows the form; its own id is left out so typing does not refetch.
+  const plan = useMemo(() => {
+    const a = argsOf(draft, data.me, self, zone);
+    return {
+      ...(draft.id ? { id: draft.id } : {}),
+      aircraft_id: a.aircraft_id,
+      pilot_id: a.pilot_id,
+      instructor_id: a.instructor_id ?? null,
+      flight_type_id: a.flight_type_id,
+      start: a.start,
+      end: a.end,
+    };
+  }, [draft, data.me, self, zone]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -172,6 +187,7 @@ export function BookingForm({ initial, data, onClose }: { initial: Draft; data: 
           />
         </Field>
       </div>
+      <ReadinessPanel source={{ kind: 'plan', plan }} />
       <div className="actions">
         <button type="submit">{draft.id ? 'Move' : 'Book'}</button>
         <button type="button" onClick={onClose}>
