@@ -138,7 +138,7 @@ function certificatesCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
   const seats = { pic: s.pic_id, sic: s.sic_id, supervisor: s.supervisor_id } as const;
   const missing: string[] = [];
   for (const seat of ['pic', 'sic', 'supervisor'] as const) {
-    const required = f.certificates.required.filter((r) => r.role === seat).map((r) => r.certificate_type);
+    const required = f.certificates.required.filter((r) => seat === r.role).map((r) => r.certificate_type);
     const who = seats[seat];
     if (!required.length || !who) continue;
     const c = seatCompliance(required, f.certificates.held[who] ?? [], s.start, f.zone);
