@@ -11,7 +11,7 @@ import type {
 import type { ReadinessLine, ReadinessSubject } from '@ops/shared/rules/readiness/readiness';
 import type { ReadinessSettings } from '@ops/shared/rules/readiness/settings';
 import { seatsFor } from '@ops/shared/rules/schedules/booking';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useCompany, useDocs, useUsers, useWorkspace } from '../../hooks.ts';
 import { useDeviceDuty } from '../duty/device-duty.ts';
 import {
@@ -143,7 +143,11 @@ export function ReadinessPanel({ source }: { source: Source }) {
   }, [source, flightTypes, planAirport]);
 
   const key = JSON.stringify([subject, source.kind === 'flight' ? source.flight.id : source.plan.id]);
+  // The latest subject and source for the fetch, which runs only when what they say changes (`key`).
+  const latest = useRef({ subject, source });
+  latest.current = { subject, source };
   useEffect(() => {
+    const { subject, source } = latest.current;
     if (!subject || !navigator.onLine) return;
     let live = true;
     const timer = setTimeout(async () => {
@@ -176,7 +180,7 @@ export function ReadinessPanel({ source }: { source: Source }) {
       live = false;
       clearTimeout(timer);
     };
-  }, [key, ws, subject, source]);
+  }, [key, ws]);
 
   const local = useMemo(() => {
     if (!subject || !settings) return null;

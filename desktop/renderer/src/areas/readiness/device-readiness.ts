@@ -170,6 +170,9 @@ export function deviceReadiness(
   d: DeviceData,
   except: { bookingId?: string; flightId?: string } = {},
 ): ReadinessLine[] {
-  const subject = { ...s, pic_role: s.pic_id ? (d.roles.get(s.pic_id) ?? null) : null };
+  const subject = {
+    ...s,
+    pic_role: !s.pic_id ? null : s.pic_id === d.me ? d.myRole : (d.roles.get(s.pic_id) ?? null),
+  };
   return readiness(subject, deviceFacts(subject, d, except));
 }

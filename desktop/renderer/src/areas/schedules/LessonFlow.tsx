@@ -2,8 +2,9 @@ import type { AircraftDoc, BookingDoc } from '@ops/shared';
 import type { HoursRow } from '@ops/shared/rules/company/operating-hours';
 import { blockedFrom, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
 import { useMemo, useState } from 'react';
+import { ReadinessPanel } from '../readiness/ReadinessPanel.tsx';
 import { type DisplaySettings, formatDateTime, formatTime } from '../../format.ts';
-import { fullName } from '../../hooks.ts';
+import { fullName, useWorkspace } from '../../hooks.ts';
 import { Badge, Empty, Field } from '../../ui.tsx';
 import { allowedStarts } from './board.ts';
 import { openWindows, type TypeInfo } from './use-schedules.ts';
@@ -32,6 +33,7 @@ interface LessonProps {
 
 /** A self-booker's flow: only bookable types, only slots inside the operating hours where they are free. */
 export function LessonFlow(p: LessonProps) {
+  const ws = useWorkspace();
   const [typeId, setTypeId] = useState('');
   const [aircraftId, setAircraftId] = useState('');
   const [instructorId, setInstructorId] = useState('');
@@ -92,6 +94,22 @@ export function LessonFlow(p: LessonProps) {
           </select>
         </Field>
       </div>
+      {starts.length > 0 && (
+        // Readiness of the day's first open slot (issue 31), offline from what the device holds.
+        <ReadinessPanel
+          source={{
+            kind: 'plan',
+            plan: {
+              aircraft_id: plane.id,
+              pilot_id: ws.user.id,
+              instructor_id: instructorId || null,
+              flight_type_id: type.id,
+              start: starts[0],
+              end: starts[0] + minutes * 60,
+            },
+          }}
+        />
+      )}
       <h3>Open slots on {p.date}</h3>
       {starts.length === 0 ? (
         <Empty>No slot inside the operating hours on this day.</Empty>
