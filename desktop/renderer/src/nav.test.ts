@@ -86,6 +86,8 @@ describe('screens in their areas: every role keeps the screens it had', () => {
     'billing-rates': (r) => r <= 170,
     'my-duty': () => true,
     'crew-duty': (r) => r <= 170,
+    // Readiness (issue 31): the policy screen for company managers.
+    'readiness-settings': (r) => r <= 105,
   };
 
   it('lists the same screens as before', () => {
