@@ -6974,6 +6974,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flights/readiness/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness of a flight: one line per check the company does not ignore (balance, certificates, currency, maintenance, MEL, duty, student weather), ok / warn / block
+         * @description Readiness of a flight: one line per check the company does not ignore (balance, certificates, currency, maintenance, MEL, duty, student weather), ok / warn / block.
+         *
+         *     **Who may call**: any signed-in member of the company (gate `readiness.read`). A session token or an API key.
+         */
+        get: operations["getFlightsReadinessById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/readiness.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Readiness of a booking not made yet (the booking form): the same lines as a flight; self-bookers only for themselves
+         * @description Readiness of a booking not made yet (the booking form): the same lines as a flight; self-bookers only for themselves.
+         *
+         *     **Who may call**: any signed-in member of the company (gate `readiness.read`). A session token or an API key.
+         */
+        post: operations["postSchedulesReadiness"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readiness/settings.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company readiness policy: ignore / warn / block per check, the minimum balance, currency and student weather minimums
+         * @description The company readiness policy: ignore / warn / block per check, the minimum balance, currency and student weather minimums.
+         *
+         *     **Who may call**: any signed-in member of the company (gate `readiness.read`). A session token or an API key.
+         */
+        get: operations["getReadinessSettings"];
+        put?: never;
+        /**
+         * Replace the company readiness policy (company managers, roles <= 105)
+         * @description Replace the company readiness policy (company managers, roles <= 105).
+         *
+         *     **Who may call**: roles up to 105 (Operations manager) (gate `readiness.manage`). A session token or an API key.
+         */
+        post: operations["postReadinessSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7355,6 +7427,38 @@ export interface components {
             cancel: components["schemas"]["Create"];
             revert: components["schemas"]["Create"];
         };
+        Check: {
+            /** @enum {string} */
+            BALANCE: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            CERTIFICATES: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            CURRENCY: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            MAINTENANCE: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            MEL: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            DUTY: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            WEATHER: "ignore" | "warn" | "block";
+        };
+        Check2: {
+            /** @enum {string} */
+            BALANCE: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            CERTIFICATES: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            CURRENCY: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            MAINTENANCE: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            MEL: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            DUTY: "ignore" | "warn" | "block";
+            /** @enum {string} */
+            WEATHER: "ignore" | "warn" | "block";
+        };
         Checkpoint: {
             seq: number;
             id: string;
@@ -7539,6 +7643,16 @@ export interface components {
             name: string;
             class: string;
         };
+        Currency: {
+            days: number;
+            landings: number;
+            night_landings: number;
+        };
+        Currency2: {
+            days: number;
+            landings: number;
+            night_landings: number;
+        };
         Damage: {
             key: string;
             /** @enum {string} */
@@ -7593,6 +7707,18 @@ export interface components {
         Deadline3: {
             /** @constant */
             kind: "none";
+        };
+        Default: {
+            ceiling_ft: number;
+            visibility_m: number;
+            wind_kt: number;
+            crosswind_kt: number;
+        };
+        Default2: {
+            ceiling_ft: number;
+            visibility_m: number;
+            wind_kt: number;
+            crosswind_kt: number;
         };
         Delivery: {
             attempts: number;
@@ -8135,6 +8261,12 @@ export interface components {
             paginate: components["schemas"]["Paginate"];
             time: string;
         };
+        GetFlightsReadinessByIdResponse: {
+            /** @constant */
+            result: true;
+            ready: boolean;
+            lines: components["schemas"]["Readiness"][];
+        };
         GetFlightsViewByIdResponse: {
             flight: components["schemas"]["Flight3"];
             distance: number;
@@ -8416,6 +8548,11 @@ export interface components {
             user: {
                 [key: string]: unknown;
             };
+        };
+        GetReadinessSettingsResponse: {
+            /** @constant */
+            result: true;
+            settings: components["schemas"]["Setting"];
         };
         GetReportsFlightHoursByMonthByMonthsResponse: {
             timestamp: number;
@@ -9456,6 +9593,7 @@ export interface components {
             result: true;
             /** @constant */
             status: "DISPATCHED";
+            readiness?: components["schemas"]["Readiness"][];
         };
         PostFlightsDispatchByIdResponse2: {
             id: string;
@@ -9463,6 +9601,7 @@ export interface components {
             result: false;
             message: string;
             code: string;
+            readiness?: components["schemas"]["Readiness"][];
         };
         PostFlightsEditRequest: {
             Flight: components["schemas"]["Flight4"];
@@ -10089,6 +10228,12 @@ export interface components {
             message: string;
             mail: string;
         };
+        PostReadinessSettingsRequest: {
+            checks: components["schemas"]["Check2"];
+            balance_minimum: number | null;
+            currency: components["schemas"]["Currency2"];
+            weather: components["schemas"]["Weather2"];
+        };
         PostSafetyReportsCreateRequest: {
             SafetyReport: components["schemas"]["SafetyReport2"];
             Aircraft?: (string | number)[] | string | number;
@@ -10124,7 +10269,7 @@ export interface components {
             /** @constant */
             result: false;
             /** @enum {string} */
-            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED" | "PAST" | "HORIZON" | "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT";
+            code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED" | "PAST" | "HORIZON" | "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT" | "READINESS";
             message: string;
             conflicts?: components["schemas"]["Conflict2"][];
         };
@@ -10139,6 +10284,19 @@ export interface components {
             token: string;
             path: string;
             url: string;
+        };
+        PostSchedulesReadinessRequest: {
+            id?: string;
+            aircraft_id: string;
+            pilot_id: string;
+            instructor_id?: string | null;
+            flight_type_id: string;
+            base_id?: string | null;
+            start: number | string;
+            end: number | string;
+            departure_airport?: string | null;
+            pax?: number | string;
+            night?: boolean | number | string;
         };
         PostSyncPullByCollectionRequest: {
             checkpoint?: components["schemas"]["Checkpoint"] | null;
@@ -10498,6 +10656,15 @@ export interface components {
             kind: "aircraft" | "instructor";
             target_id: string;
             amount: number | string;
+        };
+        Readiness: {
+            /** @enum {string} */
+            code: "BALANCE" | "CERTIFICATES" | "CURRENCY" | "MAINTENANCE" | "MEL" | "DUTY" | "WEATHER";
+            /** @enum {string} */
+            level: "ok" | "warn" | "block";
+            message: string;
+            detail: string | null;
+            fix: string | null;
         };
         Releaser: {
             id: string;
@@ -10887,6 +11054,12 @@ export interface components {
             attendance_status: ("attended" | "attended_post_class" | "absent" | "absent_justified") | null;
             missed_email_sent_at: number | null;
             attendance_notified_at: number | null;
+        };
+        Setting: {
+            checks: components["schemas"]["Check"];
+            balance_minimum: number | null;
+            currency: components["schemas"]["Currency"];
+            weather: components["schemas"]["Weather"];
         };
         Severity: {
             /** @constant */
@@ -11578,6 +11751,24 @@ export interface components {
             code: "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT";
             user_id: string;
             message: string;
+        };
+        Weather: {
+            default: components["schemas"]["Default"];
+            flight_types: {
+                [key: string]: components["schemas"]["Default"];
+            };
+            runways: {
+                [key: string]: number[];
+            };
+        };
+        Weather2: {
+            default: components["schemas"]["Default2"];
+            flight_types: {
+                [key: string]: components["schemas"]["Default2"];
+            };
+            runways: {
+                [key: string]: number[];
+            };
         };
         Window: {
             start: number;
@@ -21219,6 +21410,120 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getFlightsReadinessById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFlightsReadinessByIdResponse"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postSchedulesReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PostSchedulesReadinessRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PostSchedulesReadinessRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFlightsReadinessByIdResponse"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getReadinessSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetReadinessSettingsResponse"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postReadinessSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PostReadinessSettingsRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PostReadinessSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetReadinessSettingsResponse"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
     };

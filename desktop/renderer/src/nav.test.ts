@@ -88,6 +88,9 @@ describe('screens in their areas: every role keeps the screens it had', () => {
     'crew-duty': (r) => r <= 170,
     // Issue 28: the office's company-wide flight list.
     'company-flights': (r) => r <= 170,
+
+    // Readiness (issue 31): the policy screen for company managers.
+    'readiness-settings': (r) => r <= 105,
   };
 
   it('lists the same screens as before', () => {

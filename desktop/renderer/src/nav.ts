@@ -33,6 +33,7 @@ import { trainingsScreens } from './areas/trainings/screens.ts';
 import { usersScreens } from './areas/users/screens.ts';
 import type { Rejection } from './decisions.ts';
 import { dutyScreens } from './areas/duty/screens.ts';
+import { readinessScreens } from './areas/readiness/screens.ts';
 
 export interface Route {
   screen: string;
@@ -103,6 +104,7 @@ export const SCREENS: ScreenEntry[] = [
   ...trainingsScreens,
   ...billingScreens,
   ...dutyScreens,
+  ...readinessScreens,
 ];
 
 export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));

@@ -20,6 +20,7 @@ const SENTENCES: Record<string, string> = {
   FLIGHT_LOCKED: 'The flight is already dispatched or confirmed, so it can no longer be changed.',
   NOT_FOUND: 'The record no longer exists.',
   CONFLICT: 'Someone else changed this record first.',
+  READINESS: 'The flight is not ready: a check the school blocks on failed (see the readiness lines).',
 };
 
 /** The human sentence for a code, or null for a code not known here. */

@@ -12,6 +12,7 @@ import { billingArea } from './billing/billing.area.ts';
 import { certificatesArea } from './certificates/certificates.area.ts';
 import { companyArea } from './company/company.area.ts';
 import { dutyArea } from './duty/duty.area.ts';
+import { readinessArea } from './readiness/readiness.area.ts';
 import { flightTypesArea } from './flight-types/flight-types.area.ts';
 import { flightsArea } from './flights/flights.area.ts';
 import { inventoryArea } from './inventory/inventory.area.ts';
@@ -66,6 +67,7 @@ export const AREAS: readonly AreaDef[] = [
   safetyReportsArea,
   billingArea,
   dutyArea,
+  readinessArea,
 ];
 
 /**
@@ -85,6 +87,7 @@ export const SEED_ORDER: readonly string[] = [
   'safety-reports',
   'billing',
   'duty',
+  'readiness',
 ];
 
 /** The route registry: every area's routes, in the order of AREAS. */

@@ -22,7 +22,8 @@ export const flightDispatchCommand = defineCommand({
   args: z.object({ flight_id: zId }),
   async run(_ctx, uow, actor, args) {
     const r = await dispatchFlight(uow, actor, args.flight_id);
-    if (!r.result) throw new CommandRejected(r.message, { code: r.code });
+    if (!r.result)
+      throw new CommandRejected(r.message, { code: r.code, ...(r.readiness ? { readiness: r.readiness } : {}) });
     return { flight_id: args.flight_id, status: r.status };
   },
 });

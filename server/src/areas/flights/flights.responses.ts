@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zReadinessLines } from '../readiness/readiness.responses.ts';
 import { zDutyWarnings } from '../duty/duty.responses.ts';
 import { ZAttachedUpload } from '../uploads/uploads.responses.ts';
 import type { presentFlightRow } from './flights.presenter.ts';
@@ -235,12 +236,14 @@ export const ZFlightsDispatch = z.union([
     id: z.string(),
     result: z.literal(true),
     status: z.literal('DISPATCHED'),
+    readiness: zReadinessLines.optional(),
   }),
   z.object({
     id: z.string(),
     result: z.literal(false),
     message: z.string(),
     code: z.string(),
+    readiness: zReadinessLines.optional(),
   }),
 ]);
 

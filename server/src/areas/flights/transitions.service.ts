@@ -8,6 +8,8 @@ import { nowSeconds } from '../../lib/tokens.ts';
 import { dispatchBlockers } from '../aircraft-reports/aircraft-block.service.ts';
 import { blockedRefusal, blockerCode } from '@ops/shared/rules/aircraft-reports/blockers';
 import { companyFlags } from '../company/company.presenter.ts';
+import type { ReadinessLine } from '@ops/shared/rules/readiness/readiness';
+import { decideReadiness } from '../readiness/readiness.service.ts';
 import { confirmDutyWarnings, dispatchDutyRefusal, type DutyWarning } from '../duty/duty.service.ts';
 import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
 import { moveBooks } from './books.repository.ts';
@@ -130,7 +132,9 @@ export async function confirmFlight(
   return { status: 'LANDED', warnings };
 }
 
-export type DispatchResult = { result: true; status: 'DISPATCHED' } | { result: false; message: string; code: string };
+export type DispatchResult =
+  | { result: true; status: 'DISPATCHED'; readiness?: ReadinessLine[] }
+  | { result: false; message: string; code: string; readiness?: ReadinessLine[] };
 
 /**
  * POST /flights/dispatch/{id}.json and the `flight.dispatch` command. After the
@@ -210,6 +214,9 @@ export async function dispatchFlight(
       }
     }
   }
+  // Readiness hook (issue 31): blocks refuse before anything is written; warnings go to the history.
+  const ready = await decideReadiness(uow, actor, f.id, { now });
+  if (ready.blocked) return { result: false, code: 'READINESS', message: ready.message, readiness: ready.lines };
   await setStatus(uow, actor, f, 'DISPATCHED', { dispatched_at: now, dispatched_by: actor.userId });
   await recordChange(uow, {
     companyId: actor.companyId,
@@ -220,7 +227,7 @@ export async function dispatchFlight(
   });
   await emitFlightWebhook(uow, actor, f.id, 'flight.dispatched');
   await runDispatchHooks(uow, actor, f);
-  return { result: true, status: 'DISPATCHED' };
+  return { result: true, status: 'DISPATCHED', ...(ready.lines.length ? { readiness: ready.lines } : {}) };
 }
 
 /**

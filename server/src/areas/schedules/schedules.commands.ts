@@ -19,7 +19,11 @@ export const scheduleBookCommand = defineCommand({
       return { id: r.id, flight_id: r.flight_id, warning: r.warning ?? null };
     } catch (e) {
       if (e instanceof BookingRefused)
-        throw new CommandRejected(e.answer.message, { code: e.answer.code, conflicts: e.answer.conflicts ?? [] });
+        throw new CommandRejected(e.answer.message, {
+          code: e.answer.code,
+          conflicts: e.answer.conflicts ?? [],
+          ...(e.answer.readiness ? { readiness: e.answer.readiness } : {}),
+        });
       throw e;
     }
   },

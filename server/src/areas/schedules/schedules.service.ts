@@ -1,4 +1,6 @@
 import { uuidv7 } from '@ops/shared';
+
+import type { ReadinessLine } from '@ops/shared/rules/readiness/readiness';
 import {
   aircraftBlockedFor,
   aircraftBlockedMessage,
@@ -22,6 +24,8 @@ import { badRequest, type FieldErrors, notFound, validationFailed } from '../../
 import { nowSeconds } from '../../lib/tokens.ts';
 import { companyFlags } from '../company/company.presenter.ts';
 import { bookingDutyRefusal } from '../duty/duty.service.ts';
+
+import { decideReadiness } from '../readiness/readiness.service.ts';
 import { seatCompliance } from '@ops/shared/rules/flight-types/compliance';
 import { flightZone, wallClock } from '@ops/shared/rules/flights/clock';
 import { loadFlightRow, saveFlight } from '../flights/flights.service.ts';
@@ -67,8 +71,8 @@ export interface ConflictEntry {
 }
 
 export type BookingAnswer =
-  | { result: true; id: string; flight_id: string | null; warning?: string }
-  | { result: false; code: BookingCode; message: string; conflicts?: ConflictEntry[] };
+  | { result: true; id: string; flight_id: string | null; warning?: string; readiness?: ReadinessLine[] }
+  | { result: false; code: BookingCode; message: string; conflicts?: ConflictEntry[]; readiness?: ReadinessLine[] };
 
 /** A rule refusal: thrown inside the transaction so nothing it did is kept, answered as `result: false`. */
 export class BookingRefused extends Error {
@@ -421,6 +425,11 @@ export async function decideBooking(
       .id;
   }
 
+  // Readiness hook (issue 31): the company's policy per check; a block rolls the booking back.
+  const ready = flightId ? await decideReadiness(uow, actor, flightId, { bookingId: current?.id ?? opts.newId }) : null;
+  if (ready?.blocked)
+    throw new BookingRefused({ result: false, code: 'READINESS', message: ready.message, readiness: ready.lines });
+
   const ts = now;
   const values = {
     aircraft_id: input.aircraft_id,
@@ -486,7 +495,13 @@ export async function decideBooking(
     });
     await emitBookingWebhook(uow, actor, id, current ? 'booking.moved' : 'booking.created');
   }
-  return { result: true, id, flight_id: flightId, ...(warning ? { warning } : {}) };
+  return {
+    result: true,
+    id,
+    flight_id: flightId,
+    ...(warning ? { warning } : {}),
+    ...(ready?.lines.length ? { readiness: ready.lines } : {}),
+  };
 }
 
 /** REST entry: one transaction; a rule refusal rolls it back and is answered as `result: false`. */

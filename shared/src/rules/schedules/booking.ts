@@ -22,6 +22,8 @@ export const BOOKING_CODES = [
   // CONTRACT 7: duty and flight-time limits (shared/src/rules/duty).
   'DUTY_LIMIT',
   'FLIGHT_HOURS_LIMIT',
+  // Issue 31: a readiness check the company blocks on (shared/src/rules/readiness).
+  'READINESS',
 ] as const;
 export type BookingCode = (typeof BOOKING_CODES)[number];
 

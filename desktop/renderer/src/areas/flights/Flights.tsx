@@ -45,6 +45,7 @@ import { blockedRefusal } from '@ops/shared/rules/aircraft-reports/blockers';
 import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../../ui.tsx';
 import { type DeferredCommand, markKey, RestError } from '../../workspace.ts';
 import { FlightWeather } from '../reports/FlightWeather.tsx';
+import { ReadinessPanel } from '../readiness/ReadinessPanel.tsx';
 
 const STATUS_TONE: Record<string, 'info' | 'warn' | 'ok' | 'danger' | 'neutral'> = {
   DRAFT: 'neutral',
@@ -198,6 +199,7 @@ function FlightRow({
   const [note, setNote] = useState<string | null>(null);
   const [panel, setPanel] = useState<'none' | 'cancel' | 'password'>('none');
   const registration = f.aircraft_id ? (ctx.registration.get(f.aircraft_id) ?? null) : null;
+  const [showReadiness, setShowReadiness] = useState(false);
   const { display } = ctx;
   const status = shownStatus(f, ctx.now);
   const actions = flightActions(ctx.actor, f, ctx.now);
@@ -280,6 +282,9 @@ function FlightRow({
       )}
       <DecisionNote command={latestDecided} outcome={outcome} display={display} />
       {note && <p className="form-warning">{note}</p>}
+      {(showReadiness || latestDecided?.status === 'rejected') && actions.dispatch && (
+        <ReadinessPanel source={{ kind: 'flight', flight: f }} />
+      )}
       <div className="actions-row">
         {actions.edit && (
           <button
@@ -303,6 +308,11 @@ function FlightRow({
             }
           >
             Dispatch
+          </button>
+        )}
+        {actions.dispatch && (
+          <button type="button" className="secondary small" onClick={() => setShowReadiness(!showReadiness)}>
+            Readiness
           </button>
         )}
         {actions.confirm && (

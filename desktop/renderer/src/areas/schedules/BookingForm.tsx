@@ -1,9 +1,10 @@
 import { type BookingDoc, uuidv7 } from '@ops/shared';
 import { cancelRefusal } from '@ops/shared/rules/schedules/policy';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { type DisplaySettings, formatTime, hourOptions, isoDateIn, zonedToUnix } from '../../format.ts';
 import { fullName } from '../../hooks.ts';
 import { Field } from '../../ui.tsx';
+import { ReadinessPanel } from '../readiness/ReadinessPanel.tsx';
 import type { BookArgs } from './board.ts';
 import type { ScheduleData } from './use-schedules.ts';
 
@@ -98,6 +99,20 @@ export function BookingForm({
     cancelRefusal({ userId: data.me, role: data.role }, original, data.now) === null;
   const [asking, setAsking] = useState(false);
   const setTime = (h: string, m: string) => setDraft({ ...draft, time: `${h}:${m}` });
+
+  // The readiness panel (issue 31) follows the form; its own id is left out so typing does not refetch.
+  const plan = useMemo(() => {
+    const a = argsOf(draft, data.me, self, zone);
+    return {
+      ...(draft.id ? { id: draft.id } : {}),
+      aircraft_id: a.aircraft_id,
+      pilot_id: a.pilot_id,
+      instructor_id: a.instructor_id ?? null,
+      flight_type_id: a.flight_type_id,
+      start: a.start,
+      end: a.end,
+    };
+  }, [draft, data.me, self, zone]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -212,6 +227,7 @@ export function BookingForm({
           />
         </Field>
       </div>
+      <ReadinessPanel source={{ kind: 'plan', plan }} />
       <div className="actions">
         <button type="submit">{draft.id ? 'Move' : 'Book'}</button>
         <button type="button" onClick={onClose}>

@@ -3,6 +3,7 @@ import type { HoursRow } from '@ops/shared/rules/company/operating-hours';
 import { blockedFrom, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
 import { useMemo, useState } from 'react';
 import { cancelRefusal } from '@ops/shared/rules/schedules/policy';
+import { ReadinessPanel } from '../readiness/ReadinessPanel.tsx';
 import { type DisplaySettings, formatDateTime, formatTime, withZone, zoneTag } from '../../format.ts';
 import { fullName, useWorkspace } from '../../hooks.ts';
 import { Badge, Empty, Field } from '../../ui.tsx';
@@ -37,6 +38,7 @@ interface LessonProps {
 
 /** A self-booker's flow: only bookable types, only slots inside the operating hours where they are free. */
 export function LessonFlow(p: LessonProps) {
+  const ws = useWorkspace();
   const [typeId, setTypeId] = useState('');
   const [aircraftId, setAircraftId] = useState('');
   const [instructorId, setInstructorId] = useState('');
@@ -97,6 +99,22 @@ export function LessonFlow(p: LessonProps) {
           </select>
         </Field>
       </div>
+      {starts.length > 0 && (
+        // Readiness of the day's first open slot (issue 31), offline from what the device holds.
+        <ReadinessPanel
+          source={{
+            kind: 'plan',
+            plan: {
+              aircraft_id: plane.id,
+              pilot_id: ws.user.id,
+              instructor_id: instructorId || null,
+              flight_type_id: type.id,
+              start: starts[0],
+              end: starts[0] + minutes * 60,
+            },
+          }}
+        />
+      )}
       <h3>
         Open slots on {p.date}
         {zoneTag(p.zone, p.display) && ` (${zoneTag(p.zone, p.display)})`}

@@ -1,0 +1,26 @@
+import { READINESS_CHECKS, ZReadinessSettings } from '@ops/shared/rules/readiness/settings';
+import { z } from 'zod';
+
+/** One check's line: green (`ok`), amber (`warn`) or red (`block`), with the reason and what would fix it. */
+export const zReadinessLine = z.object({
+  code: z.enum(READINESS_CHECKS),
+  level: z.enum(['ok', 'warn', 'block']),
+  message: z.string(),
+  detail: z.string().nullable(),
+  fix: z.string().nullable(),
+});
+export const zReadinessLines = z.array(zReadinessLine);
+
+/** GET /flights/readiness/:id.json and POST /schedules/readiness.json */
+export const ZReadiness = z.object({
+  result: z.literal(true),
+  /** False when a line blocks. */
+  ready: z.boolean(),
+  lines: zReadinessLines,
+});
+
+/** GET and POST /readiness/settings.json */
+export const ZReadinessSettingsAnswer = z.object({
+  result: z.literal(true),
+  settings: ZReadinessSettings,
+});

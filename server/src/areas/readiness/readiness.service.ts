@@ -1,0 +1,395 @@
+import {
+  type DutyCheckInput,
+  dateOf,
+  dayStart,
+  dutySpanOf,
+  limitSeconds,
+  type Span,
+} from '@ops/shared/rules/duty/duty';
+import { reachesFlight } from '@ops/shared/rules/flights/policy';
+import {
+  blocking,
+  type ReadinessFacts,
+  type ReadinessLine,
+  type ReadinessSubject,
+  readiness,
+  refusalMessage,
+  warnings,
+  type WeatherFacts,
+} from '@ops/shared/rules/readiness/readiness';
+import { isStudentPilot } from '@ops/shared/rules/readiness/policy';
+import { allIgnored, type ReadinessSettings, readSettings } from '@ops/shared/rules/readiness/settings';
+import { reportTime } from '@ops/shared/rules/readiness/weather';
+import { isWeatherIcao, NIL } from '@ops/shared/rules/reports/index';
+import { seatsFor } from '@ops/shared/rules/schedules/booking';
+import { isSelfBooker } from '@ops/shared/rules/schedules/policy';
+import type { Kysely } from 'kysely';
+import { DateTime } from 'luxon';
+import type { AppContext } from '../../context.ts';
+import type { DB } from '../../db/schema.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import type { Actor } from '../../http/actor.ts';
+import { forbidden, notFound, validationFailed } from '../../http/errors.ts';
+import { nowSeconds } from '../../lib/tokens.ts';
+import { weatherReports } from '../../weather/weather.service.ts';
+import { aircraftBlockState, groundingBlockers } from '../aircraft-reports/aircraft-block.service.ts';
+import { companyLimits, crewFlights, dutyEntries, flightSecondsBy, plannedBookings } from '../duty/duty.repository.ts';
+import { type FlightRow, flightActor, loadFlightRow } from '../flights/flights.service.ts';
+import { recordChange } from '../flights/history.repository.ts';
+import {
+  balanceOf,
+  certificatesOf,
+  heldWeather,
+  limitationsOf,
+  loadSettings,
+  maintenanceOf,
+  peopleOf,
+  recentFlightsOf,
+  storeSettings,
+} from './readiness.repository.ts';
+import type { TReadinessPlan } from './readiness.schema.ts';
+
+const DAY = 86_400;
+
+/** Where the weather comes from: the provider (the read endpoints) or only what the server holds (inside a booking's transaction). */
+type WeatherSource = 'provider' | 'held';
+
+interface Gather {
+  source: WeatherSource;
+  /** The booking or flight itself, left out of the crew's other duty. */
+  except: { bookingId?: string; flightId?: string };
+  ctx?: AppContext;
+}
+
+/** The duty rule's input for each person aboard: the same reads as the duty area's own booking check. */
+async function dutyPeople(
+  db: Kysely<DB>,
+  companyId: string,
+  s: ReadinessSubject,
+  names: Record<string, string>,
+  simulator: boolean,
+  except: Gather['except'],
+): Promise<DutyCheckInput[]> {
+  const limits = await companyLimits(db, companyId);
+  const people = [...new Set([s.pic_id, s.sic_id, s.supervisor_id].filter((x): x is string => !!x))];
+  if (
+    !people.length ||
+    (limitSeconds(limits.max_duty_hours) === null && limitSeconds(limits.max_flight_hours_year) === null)
+  )
+    return [];
+  const zone = limits.timezone;
+  const padded = dutySpanOf(s.start, s.end);
+  const from = dayStart(dateOf(padded.start, zone), zone);
+  const to = DateTime.fromSeconds(padded.end - 1, { zone })
+    .plus({ days: 1 })
+    .startOf('day')
+    .toUnixInteger();
+  const year = DateTime.fromSeconds(s.start, { zone }).startOf('year');
+  const [entries, flights, bookings, years] = await Promise.all([
+    dutyEntries(db, companyId, people, from, to),
+    crewFlights(db, companyId, people, from, to, ['LANDED', 'DISPATCHED'], except.flightId),
+    plannedBookings(db, companyId, people, from, to, except),
+    flightSecondsBy(db, companyId, people, year.toUnixInteger(), year.plus({ years: 1 }).toUnixInteger()),
+  ]);
+  return people.map((id) => {
+    const duty: Span[] = [
+      ...entries.filter((e) => e.user_id === id),
+      ...flights.filter((f) => f.user_id === id).map((f) => dutySpanOf(f.offblocks, f.onblocks)),
+      ...bookings.filter((b) => b.user_id === id).map((b) => dutySpanOf(b.start, b.end)),
+    ];
+    return {
+      name: names[id] ?? 'This person',
+      planned: { start: s.start, end: s.end },
+      plannedFlightSeconds: simulator ? 0 : s.end - s.start,
+      duty,
+      yearFlightSeconds: years.get(id) ?? 0,
+      zone,
+      limits,
+    };
+  });
+}
+
+async function weatherFacts(db: Kysely<DB>, icao: string, g: Gather, now: number): Promise<WeatherFacts | null> {
+  const withTime = (raw: string | undefined, ref: number) => {
+    if (!raw || raw === NIL) return null;
+    const time = reportTime(raw, ref);
+    return time === null ? null : { raw, time };
+  };
+  if (g.source === 'held' || !g.ctx) {
+    const held = await heldWeather(db, icao);
+    if (!held.metar && !held.taf) return null;
+    return {
+      icao,
+      metar: held.metar ? withTime(held.metar.raw, held.metar.fetched) : null,
+      taf: held.taf ? withTime(held.taf.raw, held.taf.fetched) : null,
+      fetched: null,
+    };
+  }
+  try {
+    const [m, t] = await Promise.all([
+      weatherReports(g.ctx, 'metar', icao, null),
+      weatherReports(g.ctx, 'taf', icao, null),
+    ]);
+    return { icao, metar: withTime(m[0], now), taf: withTime(t[0], now), fetched: null };
+  } catch {
+    // The provider is down or answered garbage: the line says "no current report", never a 500.
+    return null;
+  }
+}
+
+/** Everything the rule needs for this subject, only for the checks the company does not ignore. */
+async function gatherFacts(
+  db: Kysely<DB>,
+  actor: Actor,
+  s: ReadinessSubject,
+  settings: ReadinessSettings,
+  now: number,
+  g: Gather,
+): Promise<ReadinessFacts> {
+  const c = actor.companyId;
+  const on = (k: keyof ReadinessSettings['checks']) => settings.checks[k] !== 'ignore';
+  const ids = [...new Set([s.pic_id, s.sic_id, s.supervisor_id, s.billed_id].filter((x): x is string => !!x))];
+  const people = await peopleOf(db, c, ids);
+  const names: Record<string, string> = {};
+  for (const p of people) names[p.id] = `${p.name} ${p.surname}`.trim();
+  const picRole = people.find((p) => p.id === s.pic_id)?.user_group_id;
+  s.pic_role = picRole === undefined ? null : Number(picRole);
+  const facts: ReadinessFacts = { now, zone: actor.company.timezone, settings, names };
+  const seated = [s.pic_id, s.sic_id, s.supervisor_id].filter((x): x is string => !!x);
+  const aircraft = s.aircraft_id
+    ? await db
+        .selectFrom('aircraft')
+        .select(['simulator'])
+        .where('company_id', '=', c)
+        .where('id', '=', s.aircraft_id)
+        .executeTakeFirst()
+    : undefined;
+  await Promise.all([
+    on('BALANCE') && s.billed_id && settings.balance_minimum !== null
+      ? balanceOf(db, c, s.billed_id).then((b) => {
+          facts.balance = b;
+        })
+      : null,
+    on('CERTIFICATES') && s.flight_type_id
+      ? certificatesOf(db, c, s.flight_type_id, seated).then((x) => {
+          facts.certificates = x;
+        })
+      : null,
+    on('CURRENCY') && s.pic_id && s.pax > 0
+      ? recentFlightsOf(db, c, s.pic_id, s.start - (settings.currency.days + 1) * DAY, s.start).then((flights) => {
+          facts.currency = { flights };
+        })
+      : null,
+    on('MAINTENANCE') && s.aircraft_id
+      ? maintenanceOf(db, c, s.aircraft_id).then((m) => {
+          facts.maintenance = m;
+        })
+      : null,
+    on('MEL') && s.aircraft_id
+      ? aircraftBlockState(db, c, s.aircraft_id, Math.max(now, s.start)).then(async (b) => {
+          const grounding = await groundingBlockers(db, c, s.aircraft_id as string, Math.max(now, s.start));
+          const limits = await limitationsOf(
+            db,
+            c,
+            b.items.map((i) => i.mel_item_id),
+          );
+          facts.mel = {
+            items: b.items.map((i) => ({
+              label: `${i.type} ${i.ata_chapter ?? ''}${i.category ? ` (${i.category})` : ''} ${i.title}`.replace(
+                /\s+/g,
+                ' ',
+              ),
+              expired: i.status === 'EXPIRED',
+              limitations: limits.get(i.mel_item_id) ?? [],
+            })),
+            grounded: grounding.map((g) => g.sentence),
+          };
+        })
+      : null,
+    on('DUTY')
+      ? dutyPeople(db, c, s, names, Number(aircraft?.simulator ?? 0) === 1, g.except).then((p) => {
+          facts.duty = { people: p };
+        })
+      : null,
+    on('WEATHER') && isStudentPilot(s.pic_role) && s.departure_airport && isWeatherIcao(s.departure_airport)
+      ? weatherFacts(db, s.departure_airport, g, now).then((w) => {
+          facts.weather = w;
+        })
+      : null,
+  ]);
+  if (on('WEATHER') && facts.weather === undefined) facts.weather = null;
+  return facts;
+}
+
+/** A flight as the rule sees it: its block times (or its planned start and an hour), its crew, its passengers. */
+export function subjectOfFlight(f: FlightRow): ReadinessSubject {
+  const start = Number(f.offblocks ?? f.starts);
+  const end = f.onblocks !== null ? Number(f.onblocks) : start + Math.max(Number(f.block_time), 3600);
+  return {
+    start,
+    end: Math.max(end, start + 60),
+    aircraft_id: f.aircraft_id,
+    flight_type_id: f.flight_type_id,
+    pic_id: f.pic_id,
+    pic_role: null,
+    sic_id: f.sic_id,
+    supervisor_id: f.supervisor_id,
+    billed_id: f.pic_id,
+    pax: Number(f.pax),
+    night: Number(f.night_flight_time) > 0,
+    departure_airport: f.departure_airport,
+  };
+}
+
+export interface ReadinessAnswer {
+  result: true;
+  ready: boolean;
+  lines: ReadinessLine[];
+}
+
+const answer = (lines: ReadinessLine[]): ReadinessAnswer => ({
+  result: true,
+  ready: blocking(lines).length === 0,
+  lines,
+});
+
+/** GET /flights/readiness/{id}.json: another company's flight is 404, one the caller cannot reach 403. */
+export async function flightReadiness(ctx: AppContext, actor: Actor, id: string): Promise<ReadinessAnswer> {
+  const f = await loadFlightRow(ctx.db, actor.companyId, id);
+  if (!f) throw notFound('Flight not found');
+  if (!reachesFlight(await flightActor(ctx.db, actor), f))
+    throw forbidden('You can only see flights you are involved in');
+  const settings = await loadSettings(ctx.db, actor.companyId);
+  if (allIgnored(settings)) return answer([]);
+  const s = subjectOfFlight(f);
+  const booking = await ctx.db
+    .selectFrom('schedules')
+    .select('id')
+    .where('company_id', '=', actor.companyId)
+    .where('flight_id', '=', f.id)
+    .executeTakeFirst();
+  const facts = await gatherFacts(ctx.db, actor, s, settings, nowSeconds(), {
+    source: 'provider',
+    ctx,
+    except: { flightId: f.id, bookingId: booking?.id },
+  });
+  return answer(readiness(s, facts));
+}
+
+/** POST /schedules/readiness.json: a booking not made yet, with the refs resolved inside the company (unknown: 400). */
+export async function planReadiness(ctx: AppContext, actor: Actor, p: TReadinessPlan): Promise<ReadinessAnswer> {
+  const c = actor.companyId;
+  // A self-booker may only ask about their own flying (the answer names balances and certificates).
+  if (isSelfBooker(actor.role) && p.pilot_id !== actor.userId) throw forbidden('You can only check your own bookings');
+  const [aircraft, type, pilot] = await Promise.all([
+    ctx.db
+      .selectFrom('aircraft')
+      .select(['id', 'base_id'])
+      .where('company_id', '=', c)
+      .where('id', '=', p.aircraft_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst(),
+    ctx.db
+      .selectFrom('flight_types')
+      .select(['id', 'pic_flight_time', 'sic_flight_time', 'supervisor_flight_time'])
+      .where('company_id', '=', c)
+      .where('id', '=', p.flight_type_id)
+      .where('deleted', '=', 0)
+      .executeTakeFirst(),
+    peopleOf(ctx.db, c, [p.pilot_id, ...(p.instructor_id ? [p.instructor_id] : [])]),
+  ]);
+  const errors: Record<string, string[]> = {};
+  if (!aircraft) errors.aircraft_id = ['Unknown aircraft in your company'];
+  if (!type) errors.flight_type_id = ['Unknown flight type in your company'];
+  if (!pilot.some((u) => u.id === p.pilot_id)) errors.pilot_id = ['Unknown user in your company'];
+  if (p.instructor_id && !pilot.some((u) => u.id === p.instructor_id))
+    errors.instructor_id = ['Unknown user in your company'];
+  if (p.end <= p.start) errors.end = ['Must be after start'];
+  if (Object.keys(errors).length || !aircraft || !type) throw validationFailed(errors);
+  const settings = await loadSettings(ctx.db, c);
+  if (allIgnored(settings)) return answer([]);
+  let airport = p.departure_airport ?? null;
+  const baseId = p.base_id ?? aircraft.base_id;
+  if (!airport && baseId) {
+    const b = await ctx.db
+      .selectFrom('bases')
+      .select('airport_id')
+      .where('company_id', '=', c)
+      .where('id', '=', baseId)
+      .executeTakeFirst();
+    airport = b?.airport_id ?? null;
+  }
+  const seats = seatsFor(type, p.pilot_id, p.instructor_id ?? null);
+  const s: ReadinessSubject = {
+    start: p.start,
+    end: p.end,
+    aircraft_id: aircraft.id,
+    flight_type_id: type.id,
+    ...seats,
+    pic_role: null,
+    billed_id: p.pilot_id,
+    pax: p.pax ?? 0,
+    night: p.night ?? false,
+    departure_airport: airport,
+  };
+  const facts = await gatherFacts(ctx.db, actor, s, settings, nowSeconds(), {
+    source: 'provider',
+    ctx,
+    except: { bookingId: p.id },
+  });
+  return answer(readiness(s, facts));
+}
+
+export type ReadinessDecision =
+  | { blocked: false; lines: ReadinessLine[] }
+  | { blocked: true; lines: ReadinessLine[]; message: string };
+
+/**
+ * The one call of booking (schedules), dispatch (flights) and their offline
+ * commands, inside their transaction after their own rules passed: the
+ * flight's readiness by the company policy. A block is answered by the
+ * caller as `READINESS` and nothing is written (the transaction rolls back
+ * or nothing was changed yet); warnings go into the flight's history and
+ * come back with the answer. Weather here is what the server already holds:
+ * a booking never waits on the provider while it holds the company's lock.
+ */
+export async function decideReadiness(
+  uow: UnitOfWork,
+  actor: Actor,
+  flightId: string,
+  opts: { bookingId?: string; now?: number } = {},
+): Promise<ReadinessDecision> {
+  const db = uow.trx;
+  const settings = await loadSettings(db, actor.companyId);
+  if (allIgnored(settings)) return { blocked: false, lines: [] };
+  const f = await loadFlightRow(db, actor.companyId, flightId);
+  if (!f) return { blocked: false, lines: [] };
+  const s = subjectOfFlight(f);
+  const facts = await gatherFacts(db, actor, s, settings, opts.now ?? nowSeconds(), {
+    source: 'held',
+    except: { flightId, bookingId: opts.bookingId },
+  });
+  const lines = readiness(s, facts);
+  if (blocking(lines).length) return { blocked: true, lines, message: refusalMessage(lines) };
+  const amber = warnings(lines);
+  if (amber.length)
+    await recordChange(uow, {
+      companyId: actor.companyId,
+      flightId,
+      userId: actor.userId,
+      action: 'edit',
+      comments: `Readiness warnings: ${amber.map((l) => `${l.code}: ${l.message}`).join(' ')}`,
+    });
+  return { blocked: false, lines: amber };
+}
+
+export async function getSettings(ctx: AppContext, actor: Actor) {
+  return { result: true as const, settings: await loadSettings(ctx.db, actor.companyId) };
+}
+
+/** POST /readiness/settings.json: the posted document replaces the stored one (validated whole: a bad value is a 400, nothing saved). */
+export async function saveSettings(ctx: AppContext, actor: Actor, input: ReadinessSettings) {
+  const settings = readSettings(input);
+  await storeSettings(ctx.db, actor.companyId, settings, actor.userId, nowSeconds());
+  return { result: true as const, settings };
+}

@@ -1,0 +1,393 @@
+/**
+ * `npm run bench:readiness` (issue 31): a school's year of data — 40 crew,
+ * 20,000 LANDED flights over 365 days on the fixture fleet, 3,000 DUTY roster
+ * entries, signed maintenance jobs for each programme item, open MEL items,
+ * every check set to warn (balance minimum on), the departure airport's
+ * METAR/TAF in the weather cache.
+ * (1) Server: one flight's readiness through HTTP, GET /flights/readiness/{id}.json
+ *     (auth, SQL, the rule). Target median < 10 ms.
+ * (2) Server: the hook of booking and dispatch (`decideReadiness`) inside a
+ *     transaction. Target median < 10 ms.
+ * (3) Device: the same rule over the data shape an office device holds (every
+ *     flight of the year, the jobs, the MEL reports, duty inputs), computed in
+ *     Node with the renderer's own `deviceReadiness`. Target median < 20 ms.
+ * SQLite by default; BENCH_DIALECT=postgres runs in a fresh PostgreSQL schema.
+ */
+import type {
+  AircraftReportDoc,
+  BookingDoc,
+  FlightDoc,
+  MaintenanceJobDoc,
+  PersonalDoc,
+  ReferenceDoc,
+  UserDoc,
+} from '@ops/shared';
+import { uuidv7 } from '@ops/shared';
+import { decideReadiness } from '@ops/server/areas/readiness/readiness.service';
+import type { Actor } from '@ops/server/http/actor';
+import { DEFAULT_READINESS_SETTINGS, type ReadinessSettings } from '@ops/shared/rules/readiness/settings';
+import { sql } from 'kysely';
+import type { ReadinessLine, ReadinessSubject } from '@ops/shared/rules/readiness/readiness';
+import { startTestServer } from '../setup/server.ts';
+
+const FLIGHTS = Number(process.env.BENCH_FLIGHTS ?? 20_000);
+const CREW = 40;
+const ENTRIES = 3_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 60);
+const dialect = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+const HOUR = 3600;
+const DAY = 86400;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+// The renderer's own device code, loaded by path: it is type-checked with the renderer (DOM), not here.
+const rendererDir = '../../desktop/renderer/src/areas';
+const { deviceDutyOf } = (await import(`${rendererDir}/duty/device-duty.ts`)) as {
+  deviceDutyOf(input: Record<string, unknown>): unknown;
+};
+const { deviceReadiness } = (await import(`${rendererDir}/readiness/device-readiness.ts`)) as {
+  deviceReadiness(s: ReadinessSubject, d: Record<string, unknown>, except: { flightId?: string }): ReadinessLine[];
+};
+
+const s = await startTestServer(dialect);
+const db = s.ctx.db;
+try {
+  const company = s.refs.companies.skyline;
+  const t0 = performance.now();
+  const admin = await s.login('admin@skyline.test');
+  await s.api('POST', '/manager/companies/edit.json', {
+    token: admin,
+    body: { CompanySetting: { max_duty_hours: 12, max_flight_hours_year: 900 } },
+  });
+  const settings: ReadinessSettings = {
+    ...DEFAULT_READINESS_SETTINGS,
+    checks: {
+      BALANCE: 'warn',
+      CERTIFICATES: 'warn',
+      CURRENCY: 'warn',
+      MAINTENANCE: 'warn',
+      MEL: 'warn',
+      DUTY: 'warn',
+      WEATHER: 'warn',
+    },
+    balance_minimum: 0,
+  };
+  const saved = await s.api('POST', '/readiness/settings.json', { token: admin, body: settings });
+  if (saved.status !== 200) throw new Error(`settings: ${JSON.stringify(saved.body)}`);
+
+  const template = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', s.userId('student@skyline.test'))
+    .executeTakeFirstOrThrow();
+  const crew: string[] = [];
+  const people = [];
+  for (let i = 0; i < CREW; i++) {
+    const id = uuidv7();
+    crew.push(id);
+    people.push({
+      ...template,
+      id,
+      email: null,
+      name: 'Crew',
+      surname: `Member ${i}`,
+      user_group_id: i % 2 ? 200 : 190,
+    });
+  }
+  await db.insertInto('users').values(people).execute();
+
+  const types = (await s.api('GET', '/flight_types/index.json', { token: admin })).body.flight_types as {
+    FlightType: { id: string; name: string };
+  }[];
+  const solo = types.find((x) => x.FlightType.name === 'Solo')?.FlightType.id as string;
+  await db
+    .insertInto('flight_type_certificates')
+    .values({ id: uuidv7(), company_id: company, flight_type_id: solo, role: 'pic', certificate_type: 'PPL' } as never)
+    .execute();
+  const made = await s.api('POST', '/flights/edit.json', {
+    token: admin,
+    body: {
+      Flight: {
+        date: '2020-01-01',
+        aircraft_id: s.refs.aircraft['EC-ABC'],
+        flight_type_id: solo,
+        pic_id: crew[0],
+        departure_airport: 'LECU',
+        landing_airport: 'LECU',
+        offblocks_time: '10:00',
+        onblocks_time: '11:30',
+        landings: 1,
+        pax: 1,
+      },
+    },
+  });
+  const row = await db.selectFrom('flights').selectAll().where('id', '=', made.body.id).executeTakeFirstOrThrow();
+  const now = Math.floor(Date.now() / 1000);
+  const today = Math.floor(now / DAY) * DAY;
+  const aircraft = Object.values(s.refs.aircraft).slice(0, 4);
+  const all: (typeof row)[] = [];
+  let batch: (typeof row)[] = [];
+  for (let i = 0; i < FLIGHTS; i++) {
+    const day = today - ((i * 7919) % 365) * DAY;
+    const off = day + (6 + (i % 12)) * HOUR;
+    const f = {
+      ...row,
+      id: uuidv7(),
+      status: 'LANDED',
+      date: new Date(day * 1000).toISOString().slice(0, 10),
+      aircraft_id: aircraft[i % aircraft.length],
+      pic_id: crew[i % CREW],
+      offblocks: off,
+      takeoff: off + 600,
+      landing: off + 4200,
+      onblocks: off + 4800,
+      starts: off,
+      block_time: 4800,
+      flight_time: 3600,
+      landings: 1 + (i % 3),
+      pax: i % 5 === 0 ? 1 : 0,
+    };
+    batch.push(f);
+    all.push(f);
+    if (batch.length === 500) {
+      await db.insertInto('flights').values(batch).execute();
+      batch = [];
+    }
+  }
+  if (batch.length) await db.insertInto('flights').values(batch).execute();
+  // Planned flights to ask about: the coming days, with passengers.
+  const planned: string[] = [];
+  const plannedRows: (typeof row)[] = [];
+  for (let i = 0; i < 50; i++) {
+    const off = today + (1 + (i % 10)) * DAY + (8 + (i % 8)) * HOUR;
+    const f = {
+      ...row,
+      id: uuidv7(),
+      status: 'SCHEDULED',
+      aircraft_id: aircraft[i % aircraft.length],
+      pic_id: crew[(i * 7) % CREW],
+      offblocks: off,
+      onblocks: off + 2 * HOUR,
+      starts: off,
+      pax: 1,
+    };
+    planned.push(f.id);
+    plannedRows.push(f);
+  }
+  await db.insertInto('flights').values(plannedRows).execute();
+  const base = s.refs.bases['Cuatro Vientos'];
+  const entries = [];
+  for (let i = 0; i < ENTRIES; i++) {
+    const start = today - ((i * 13) % 365) * DAY + 7 * HOUR;
+    entries.push({
+      id: uuidv7(),
+      company_id: company,
+      change_no: 0,
+      deleted: 0,
+      created: 1,
+      modified: 1,
+      base_id: base,
+      user_id: crew[i % CREW],
+      start_at: start,
+      end_at: start + 4 * HOUR,
+      type: 'DUTY',
+      always: 0,
+      created_by: null,
+    });
+  }
+  for (let i = 0; i < entries.length; i += 500)
+    await db
+      .insertInto('base_schedules')
+      .values(entries.slice(i, i + 500))
+      .execute();
+  // Signed jobs of each programme item linked to each aircraft, every month of the year.
+  const links = await db
+    .selectFrom('plan_aircraft')
+    .select(['maintenance_plan_id', 'aircraft_id'])
+    .where('company_id', '=', company)
+    .execute();
+  const jobs = [];
+  for (const l of links)
+    for (let m = 0; m < 12; m++)
+      jobs.push({
+        id: uuidv7(),
+        company_id: company,
+        change_no: 0,
+        deleted: 0,
+        created: now,
+        modified: now,
+        user_id: null,
+        aircraft_id: l.aircraft_id,
+        name: 'Programme job',
+        description: null,
+        status: 'COMPLETED',
+        start: today - (m * 30 + 1) * DAY,
+        finish: today - m * 30 * DAY,
+        crs_signed: 1,
+        crs_signed_by: null,
+        crs_signed_at: today - m * 30 * DAY,
+        crs_expiration: null,
+        maintenance_plan_id: l.maintenance_plan_id,
+        repeat: 'NEVER',
+      });
+  if (jobs.length)
+    await db
+      .insertInto('maintenance_jobs')
+      .values(jobs as never)
+      .execute();
+  const t = (raw: string) => JSON.stringify([raw]);
+  const tag = new Date(now * 1000);
+  const dd = String(tag.getUTCDate()).padStart(2, '0');
+  await db
+    .insertInto('weather_cache')
+    .values([
+      {
+        key: 'metar:LECU',
+        body: t(`LECU ${dd}0600Z 27008KT 9999 FEW030 15/09 Q1015`),
+        fetched: now,
+        expires: now + 86400,
+      },
+      {
+        key: 'taf:LECU',
+        body: t(`TAF LECU ${dd}0500Z ${dd}06/${dd}24 27010KT 9999 SCT030`),
+        fetched: now,
+        expires: now + 86400,
+      },
+    ])
+    .execute();
+  await sql`ANALYZE`.execute(db);
+  console.log(
+    `${dialect}: ${FLIGHTS} flights, ${CREW} crew, ${ENTRIES} DUTY entries, ${jobs.length} signed jobs written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+
+  const ops = await s.login('ops@skyline.test').catch(() => s.login('ops@skyline.test'));
+  const http: number[] = [];
+  let lines = 0;
+  for (let i = 0; i < RUNS + 5; i++) {
+    const t1 = performance.now();
+    const r = await s.api('GET', `/flights/readiness/${planned[i % planned.length]}.json`, { token: ops });
+    const spent = performance.now() - t1;
+    if (r.status !== 200) throw new Error(`readiness: ${r.status} ${JSON.stringify(r.body)}`);
+    lines = r.body.lines.length;
+    if (i >= 5) http.push(spent);
+  }
+  console.log(
+    `(1) GET /flights/readiness/{id}.json (${lines} lines): median ${ms(median(http))}, p95 ${ms(p95(http))} (target < 10 ms)`,
+  );
+
+  const c = await db.selectFrom('companies').selectAll().where('id', '=', company).executeTakeFirstOrThrow();
+  const actor: Actor = {
+    userId: s.userId('ops@skyline.test'),
+    identityId: null,
+    companyId: company,
+    role: 105,
+    email: 'ops@skyline.test',
+    name: 'Oscar',
+    surname: 'Ops',
+    supervisorId: null,
+    plan: 'premium',
+    company: { name: c.name, timezone: c.timezone, flightTimezone: c.flight_timezone, billingEnabled: true },
+    credential: { kind: 'session', id: 'bench' },
+  };
+  const hook: number[] = [];
+  for (let i = 0; i < RUNS + 5; i++) {
+    const t1 = performance.now();
+    await s.ctx
+      .tx(async (uow) => {
+        await decideReadiness(uow, actor, planned[(i * 3) % planned.length]);
+        throw new Error('rollback');
+      })
+      .catch(() => undefined);
+    if (i >= 5) hook.push(performance.now() - t1);
+  }
+  console.log(
+    `(2) decideReadiness (booking/dispatch hook, in a rolled-back transaction): median ${ms(median(hook))}, p95 ${ms(p95(hook))} (target < 10 ms)`,
+  );
+
+  // (3) The device: the documents an office device holds, in their replicated shapes.
+  const asDoc = (f: typeof row): FlightDoc =>
+    ({
+      ...f,
+      offblocks: Number(f.offblocks),
+      onblocks: Number(f.onblocks),
+      flight_time: Number(f.flight_time),
+      landings: Number(f.landings),
+      night_landings: 0,
+      block_time: Number(f.block_time),
+      pax: Number(f.pax),
+    }) as unknown as FlightDoc;
+  const flightDocs = [...all, ...plannedRows].map(asDoc);
+  const users = new Map<string, UserDoc>(
+    people.map((p) => [
+      p.id,
+      { id: p.id, name: p.name, surname: p.surname, user_group_id: p.user_group_id } as unknown as UserDoc,
+    ]),
+  );
+  const duty = deviceDutyOf({
+    flights: flightDocs,
+    personal: [] as PersonalDoc[],
+    bookings: [] as BookingDoc[],
+    aircraft: [],
+    company: { CompanySetting: { max_duty_hours: 12, max_flight_hours_year: 900 } },
+    zone: 'Europe/Madrid',
+    users,
+  });
+  const flightTypes = [
+    {
+      id: solo,
+      type: 'flight_type',
+      name: 'Solo',
+      data: { FlightType: { id: solo }, RequiredCertificate: [{ role: 'pic', certificate_type: 'PPL' }] },
+      updated: 0,
+    },
+  ] as ReferenceDoc[];
+  const jobDocs = jobs.map((j) => ({ ...j, crs_signed: true, WorkOrder: [] })) as unknown as MaintenanceJobDoc[];
+  const data = {
+    me: crew[0],
+    myRole: 105,
+    zone: 'Europe/Madrid',
+    now,
+    settings,
+    flights: flightDocs,
+    bookings: [],
+    personal: [],
+    flightTypes,
+    jobs: jobDocs,
+    reports: [] as AircraftReportDoc[],
+    duty,
+    roles: new Map(people.map((p) => [p.id, p.user_group_id])),
+    weather: () => ({
+      metar: `LECU ${dd}0600Z 27008KT 9999 FEW030`,
+      taf: `TAF LECU ${dd}0500Z ${dd}06/${dd}24 27010KT 9999`,
+      fetched: now - 1800,
+    }),
+  };
+  const device: number[] = [];
+  for (let i = 0; i < RUNS + 5; i++) {
+    const f = plannedRows[i % plannedRows.length];
+    const subject = {
+      start: Number(f.offblocks),
+      end: Number(f.onblocks),
+      aircraft_id: f.aircraft_id,
+      flight_type_id: f.flight_type_id,
+      pic_id: f.pic_id,
+      pic_role: null,
+      sic_id: null,
+      supervisor_id: null,
+      billed_id: f.pic_id,
+      pax: 1,
+      night: false,
+      departure_airport: 'LECU',
+    };
+    const t1 = performance.now();
+    const out = deviceReadiness(subject, data, { flightId: f.id });
+    if (out.length !== 7) throw new Error('device: expected 7 lines');
+    if (i >= 5) device.push(performance.now() - t1);
+  }
+  console.log(
+    `(3) device readiness over ${flightDocs.length} flight documents: median ${ms(median(device))}, p95 ${ms(p95(device))} (target < 20 ms)`,
+  );
+} finally {
+  await s.close();
+}
