@@ -10264,6 +10264,7 @@ export interface components {
             id: string;
             flight_id: string | null;
             warning?: string;
+            readiness?: components["schemas"]["Readiness"][];
         };
         PostSchedulesEditResponse2: {
             /** @constant */
@@ -10272,6 +10273,7 @@ export interface components {
             code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED" | "PAST" | "HORIZON" | "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT" | "READINESS";
             message: string;
             conflicts?: components["schemas"]["Conflict2"][];
+            readiness?: components["schemas"]["Readiness"][];
         };
         PostSchedulesFeedsCreateRequest: {
             /** @enum {string} */

@@ -162,6 +162,8 @@ describe.each(DIALECTS)('Flight readiness on %s', (dialect) => {
         pic_id: paula,
         departure_airport: 'LECU',
         landing_airport: 'LECU',
+        offblocks_time: '10:00',
+        onblocks_time: '11:00',
       });
       expect(
         (await s.api('GET', `/flights/readiness/${id}.json`, { token: await t('admin@harbor.test') })).status,

@@ -1,5 +1,6 @@
 import { BOOKING_CODES } from '@ops/shared/rules/schedules/booking';
 import { z } from 'zod';
+import { zReadinessLines } from '../readiness/readiness.responses.ts';
 import type { listBookings } from './reads.service.ts';
 
 /**
@@ -25,6 +26,7 @@ const zBookingRefused = z.object({
       }),
     )
     .optional(),
+  readiness: zReadinessLines.optional(),
 });
 
 /** A booking write that went through (warning: saved, but worth a look). */
@@ -33,6 +35,7 @@ const zBookingSaved = z.object({
   id: z.string(),
   flight_id: z.string().nullable(),
   warning: z.string().optional(),
+  readiness: zReadinessLines.optional(),
 });
 
 /** POST /schedules/edit.json */
