@@ -16,6 +16,8 @@ interface CeilingResult {
 
 async function pullAll(baseUrl: string, token: string, name: string): Promise<OpsDoc[][]> {
   const pages: OpsDoc[][] = [];
+  // A collection fed by several sources may send a document twice (reference: airports): keep the first.
+  const seen = new Set<string>();
   let checkpoint: unknown = null;
   for (;;) {
     const res = await fetch(`${baseUrl}/sync/${name}/pull.json`, {
@@ -24,7 +26,9 @@ async function pullAll(baseUrl: string, token: string, name: string): Promise<Op
       body: JSON.stringify({ checkpoint, limit: 1000 }),
     });
     const out = (await res.json()) as { documents: Array<OpsDoc & { _deleted?: boolean }>; checkpoint: unknown };
-    const live = out.documents.filter((d) => !d._deleted).map(({ _deleted, ...d }) => d as OpsDoc);
+    const live = out.documents
+      .filter((d) => !d._deleted && !seen.has(d.id) && seen.add(d.id))
+      .map(({ _deleted, ...d }) => d as OpsDoc);
     if (live.length) pages.push(live);
     checkpoint = out.checkpoint;
     if (out.documents.length < 1000) return pages;

@@ -40,17 +40,21 @@ const load = () =>
 
 async function countVisible(baseUrl: string, token: string, name: string): Promise<number> {
   let checkpoint: unknown = null;
-  let n = 0;
+  // Ids, not rows: a collection fed by several sources may send a document twice (reference: airports).
+  const ids = new Set<string>();
   for (;;) {
     const res = await fetch(`${baseUrl}/sync/${name}/pull.json`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ checkpoint, limit: 1000 }),
     });
-    const out = (await res.json()) as { documents: Array<{ _deleted?: boolean }>; checkpoint: unknown };
-    n += out.documents.filter((d) => !d._deleted).length;
+    const out = (await res.json()) as { documents: Array<{ id: string; _deleted?: boolean }>; checkpoint: unknown };
+    for (const d of out.documents) {
+      if (d._deleted) ids.delete(d.id);
+      else ids.add(d.id);
+    }
     checkpoint = out.checkpoint;
-    if (out.documents.length < 1000) return n;
+    if (out.documents.length < 1000) return ids.size;
   }
 }
 
