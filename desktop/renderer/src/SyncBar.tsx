@@ -108,19 +108,35 @@ function line(p: CollectionProgress): string {
 export function FirstSync() {
   const { firstSync } = useSyncState();
   const entries = Object.entries(firstSync);
-  if (!entries.length || entries.every(([, p]) => p.phase === 'ready')) return null;
+  if (!entries.length) return null;
+  // Hidden rather than gone once everything is ready: the times stay readable (bench:device).
+  const done = entries.every(([, p]) => p.phase === 'ready');
   const rank = (n: string) =>
     (FIRST_SYNC_ORDER.indexOf(n) + FIRST_SYNC_ORDER.length + 1) % (FIRST_SYNC_ORDER.length + 1);
   entries.sort(([a], [b]) => rank(a) - rank(b));
   const ready = entries.filter(([, p]) => p.phase === 'ready').length;
   return (
-    <section className="first-sync" aria-label="First sync" data-testid="first-sync" aria-live="polite">
+    <section
+      className="first-sync"
+      aria-label="First sync"
+      data-testid="first-sync"
+      aria-live="polite"
+      hidden={done}
+      data-done={done ? 'true' : 'false'}
+    >
       <strong>
         Setting up this device: {ready} of {entries.length} ready
       </strong>
       <ul>
         {entries.map(([name, p]) => (
-          <li key={name} data-collection={name} data-phase={p.phase} data-documents={p.documents}>
+          <li
+            key={name}
+            data-collection={name}
+            data-phase={p.phase}
+            data-documents={p.documents}
+            data-started={p.startedAt}
+            data-finished={p.finishedAt}
+          >
             <span className="first-sync-name">{LABELS[name] ?? name}</span> {line(p)}
           </li>
         ))}
