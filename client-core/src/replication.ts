@@ -17,6 +17,8 @@ export interface Checkpoint {
   seq: number;
   id: string;
   fp: string;
+  /** While a collection loads from nothing: the change number the load began at (server/src/sync/checkpoint.ts). */
+  snap?: number;
 }
 
 interface PullAnswer {
@@ -280,7 +282,8 @@ export class Replicator {
         return out;
       } catch (err) {
         if (signal.aborted) throw err;
-        if (err instanceof HttpError && err.status === 404) throw err;
+        // Unknown collection (older server) or sent back (410): RxDB's replication takes over and handles both.
+        if ((err instanceof HttpError && err.status === 404) || err instanceof ResetRequired) throw err;
         this.fail(name, errorMessage(err));
         if (err instanceof AuthError)
           await Promise.race([

@@ -7310,11 +7310,13 @@ export interface components {
             seq: number;
             id: string;
             fp: string;
+            snap?: number;
         };
         Checkpoint2: {
             seq: number;
             id: string;
             fp: string;
+            snap?: number;
         };
         Class: {
             id: string;

@@ -6,6 +6,16 @@ import { type RegisteredCollection, viewerOf } from './registry.ts';
 import { horizonOf } from './retention.ts';
 import { HttpError } from '../http/errors.ts';
 
+/** The company's last change number (0 before its first replicated write). */
+async function companySeq(ctx: AppContext, companyId: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('sync_counters')
+    .select('value')
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
 export interface PullResult {
   documents: Record<string, unknown>[];
   checkpoint: Checkpoint;
@@ -32,7 +42,9 @@ export async function pullCollection(
   const fp = visibilityFingerprint(viewer);
   const sameViewer = checkpoint !== null && checkpoint.fp === fp;
   const after = sameViewer ? { seq: checkpoint.seq, id: checkpoint.id } : { seq: 0, id: '' };
-  const firstPull = checkpoint === null;
+  // A load from nothing reads every page up to the change number it began at as a first pull (checkpoint.ts, `snap`).
+  const snap = checkpoint === null ? await companySeq(ctx, actor.companyId) : sameViewer ? checkpoint.snap : undefined;
+  const firstPull = snap !== undefined;
   const def = collection.def;
   const typed = scopeFields(def.rows).includes('type');
   const batches = await Promise.all(
@@ -50,7 +62,8 @@ export async function pullCollection(
   );
   // Read after the rows: a purge commits its horizon with its deletions, so a tombstone this pull missed shows here.
   const horizon = await horizonOf(ctx.db, actor.companyId);
-  if (checkpoint !== null && after.seq < horizon) {
+  // A load from nothing needs no tombstones below its `snap` (it sends visible rows only), so it is not sent back.
+  if (checkpoint !== null && snap === undefined && after.seq < horizon) {
     throw new HttpError(410, {
       result: false,
       message: 'Checkpoint older than the tombstone retention; pull again from the start',
@@ -58,15 +71,28 @@ export async function pullCollection(
   }
   const rows = batches.length === 1 ? batches[0] : batches.flat();
   if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const page = rows.length > limit ? rows.slice(0, limit) : rows;
+  let page = rows.length > limit ? rows.slice(0, limit) : rows;
+  let loaded: Checkpoint | null = null;
+  if (snap !== undefined) {
+    // Rows changed after the load began are read as changes, from `snap` on: a row sent on an earlier page and
+    // hidden since must reach the device as a deletion, which a first-pull read would leave out.
+    const cut = page.findIndex((r) => r.seq > snap);
+    if (cut >= 0) page = page.slice(0, cut);
+    if (cut >= 0 || rows.length < limit) {
+      const last = page.at(-1);
+      loaded = { seq: snap, id: last && last.seq === snap ? last.id : '', fp };
+    }
+  }
   const documents = page.map((r) => {
     const visible = rowVisible(def.rows, r.scope, viewer);
     if (!visible) return { ...blankDoc(def, r.id), _deleted: true };
     return { ...def.visible(r.doc, viewer), _deleted: r.deleted };
   });
   const last = page.at(-1);
-  const next = last ? { seq: last.seq, id: last.id, fp } : { ...after, fp };
+  const next =
+    loaded ?? (last ? { seq: last.seq, id: last.id, fp, ...(snap !== undefined ? { snap } : {}) } : { ...after, fp });
   // Read to the end: the checkpoint moves up to the horizon, so the next pull is not taken for one from before it.
-  if (rows.length < limit && next.seq < horizon) return { documents, checkpoint: { seq: horizon, id: '', fp } };
+  if ((loaded || rows.length < limit) && next.seq < horizon)
+    return { documents, checkpoint: { seq: horizon, id: '', fp } };
   return { documents, checkpoint: next };
 }

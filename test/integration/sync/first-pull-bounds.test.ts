@@ -141,6 +141,50 @@ describe.each(DIALECTS)('first-pull bounds on %s', (dialect) => {
     expect(next.docs[0]).toMatchObject({ remarks: 'corrected' });
   });
 
+  it('a load from nothing reads every page as a first pull; a row hidden during the load leaves after it', async () => {
+    const token = await s.login('pilot@skyline.test');
+    const page = async (checkpoint: unknown, limit = 1) =>
+      (await s.api('POST', '/sync/flights/pull.json', { token, body: { checkpoint, limit } })).body as {
+        documents: Doc[];
+        checkpoint: { seq: number; id: string; snap?: number };
+      };
+    const first = await page(null);
+    expect(first.documents).toHaveLength(1);
+    expect(first.checkpoint.snap).toEqual(expect.any(Number));
+    // The flight on the first page gets another crew while the device is still loading.
+    const company = s.refs.companies.skyline;
+    const other = s.userId('instructor@skyline.test');
+    await inTransaction(s.ctx.db, null, async (uow) => {
+      const n = await uow.changeNo(company, 'flights');
+      await uow.trx
+        .updateTable('flights')
+        .set({ pic_id: other, sic_id: null, user_id: other, supervisor_id: null, change_no: n })
+        .where('company_id', '=', company)
+        .where('id', '=', first.documents[0].id)
+        .execute();
+    });
+    let cp = first.checkpoint;
+    const pages: Doc[][] = [first.documents];
+    for (let i = 0; i < 500 && pages.at(-1)?.length === 1; i++) {
+      const p = await page(cp);
+      pages.push(p.documents);
+      cp = p.checkpoint;
+    }
+    // Only the pilot's own flights, never the company's other flights as deletions.
+    const loaded = pages.flat();
+    expect(loaded.filter((d) => d._deleted)).toEqual([]);
+    expect(loaded.length).toBeGreaterThanOrEqual(2);
+    expect(cp.snap).toBeUndefined();
+    expect(cp.seq).toBe(first.checkpoint.snap);
+    // After the load: the changes since it began, the hidden flight as a deletion.
+    const after = await page(cp, 1000);
+    expect(after.documents).toContainEqual(expect.objectContaining({ id: first.documents[0].id, _deleted: true }));
+    // Anything else is a deletion of a row changed at `snap` the pilot never had (harmless on the device).
+    const ids = new Set(loaded.map((d) => d.id));
+    for (const d of after.documents)
+      if (d.id !== first.documents[0].id) expect(d._deleted && !ids.has(d.id)).toBe(true);
+  });
+
   it("a pilot's first pull holds every flight and booking of theirs, however old", async () => {
     const token = await s.login('pilot@skyline.test');
     const flights = await pull(token, 'flights');
