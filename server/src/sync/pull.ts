@@ -2,7 +2,7 @@ import { blankDoc, rowVisible, scopeFields, visibilityFingerprint } from '@ops/s
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../http/actor.ts';
 import type { Checkpoint } from './checkpoint.ts';
-import { type RegisteredCollection, viewerOf } from './registry.ts';
+import { type RegisteredCollection, type SourceRow, viewerOf } from './registry.ts';
 import { horizonOf } from './retention.ts';
 import { HttpError } from '../http/errors.ts';
 
@@ -47,19 +47,26 @@ export async function pullCollection(
   const firstPull = snap !== undefined;
   const def = collection.def;
   const typed = scopeFields(def.rows).includes('type');
-  const batches = await Promise.all(
-    collection.sources.map(async ({ source, type }) => {
-      const rows = await source.read(ctx.db, actor.companyId, after, limit, firstPull ? viewer : null);
-      // A record type's part: stamp its `type` on the document and on what the row scope reads (both fresh objects of the source).
-      if (type !== null)
-        for (const r of rows) {
-          (r.doc as Record<string, unknown>).type = type;
-          r.scope.type = type;
-        }
-      else if (typed) for (const r of rows) r.scope.type = (r.doc as { type?: unknown }).type;
-      return rows;
-    }),
-  );
+  const read = async (from: { seq: number; id: string }) => {
+    const batches = await Promise.all(
+      collection.sources.map(async ({ source, type }) => {
+        const rows = await source.read(ctx.db, actor.companyId, from, limit, firstPull ? viewer : null);
+        // A record type's part: stamp its `type` on the document and on what the row scope reads (both fresh objects of the source).
+        if (type !== null)
+          for (const r of rows) {
+            (r.doc as Record<string, unknown>).type = type;
+            r.scope.type = type;
+          }
+        else if (typed) for (const r of rows) r.scope.type = (r.doc as { type?: unknown }).type;
+        return rows;
+      }),
+    );
+    const rows = batches.length === 1 ? batches[0] : batches.flat();
+    if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return rows;
+  };
+  if (snap !== undefined) return loadPage(ctx, actor, def, viewer, fp, after, snap, limit, read);
+  const rows = await read(after);
   // Read after the rows: a purge commits its horizon with its deletions, so a tombstone this pull missed shows here.
   const horizon = await horizonOf(ctx.db, actor.companyId);
   // A load from nothing needs no tombstones below its `snap` (it sends visible rows only), so it is not sent back.
@@ -69,30 +76,56 @@ export async function pullCollection(
       message: 'Checkpoint older than the tombstone retention; pull again from the start',
     });
   }
-  const rows = batches.length === 1 ? batches[0] : batches.flat();
-  if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  let page = rows.length > limit ? rows.slice(0, limit) : rows;
-  let loaded: Checkpoint | null = null;
-  if (snap !== undefined) {
-    // Rows changed after the load began are read as changes, from `snap` on: a row sent on an earlier page and
-    // hidden since must reach the device as a deletion, which a first-pull read would leave out.
-    const cut = page.findIndex((r) => r.seq > snap);
-    if (cut >= 0) page = page.slice(0, cut);
-    if (cut >= 0 || rows.length < limit) {
-      const last = page.at(-1);
-      loaded = { seq: snap, id: last && last.seq === snap ? last.id : '', fp };
-    }
-  }
+  const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const documents = page.map((r) => {
     const visible = rowVisible(def.rows, r.scope, viewer);
     if (!visible) return { ...blankDoc(def, r.id), _deleted: true };
     return { ...def.visible(r.doc, viewer), _deleted: r.deleted };
   });
   const last = page.at(-1);
-  const next =
-    loaded ?? (last ? { seq: last.seq, id: last.id, fp, ...(snap !== undefined ? { snap } : {}) } : { ...after, fp });
+  const next = last ? { seq: last.seq, id: last.id, fp } : { ...after, fp };
   // Read to the end: the checkpoint moves up to the horizon, so the next pull is not taken for one from before it.
-  if ((loaded || rows.length < limit) && next.seq < horizon)
-    return { documents, checkpoint: { seq: horizon, id: '', fp } };
+  if (rows.length < limit && next.seq < horizon) return { documents, checkpoint: { seq: horizon, id: '', fp } };
   return { documents, checkpoint: next };
+}
+
+/**
+ * A page of a load from nothing (`snap`): visible rows only, read on until the
+ * page is full or the load reaches `snap`, since no deletion is needed there
+ * (a pilot's bookings load no longer carries the company's other bookings as
+ * deletions, one round trip per 1,000). Rows changed after the load began are
+ * left to the pulls after it, which read them as changes: a row sent on an
+ * earlier page and hidden since must reach the device as a deletion.
+ */
+async function loadPage(
+  ctx: AppContext,
+  actor: Actor,
+  def: RegisteredCollection['def'],
+  viewer: ReturnType<typeof viewerOf>,
+  fp: string,
+  after: { seq: number; id: string },
+  snap: number,
+  limit: number,
+  read: (from: { seq: number; id: string }) => Promise<SourceRow<unknown>[]>,
+): Promise<PullResult> {
+  const documents: Record<string, unknown>[] = [];
+  let cursor = after;
+  for (;;) {
+    const rows = await read(cursor);
+    const page = rows.length > limit ? rows.slice(0, limit) : rows;
+    for (const r of page) {
+      if (r.seq > snap) return finished();
+      cursor = { seq: r.seq, id: r.id };
+      if (rowVisible(def.rows, r.scope, viewer))
+        documents.push({ ...def.visible(r.doc as { id: string }, viewer), _deleted: r.deleted });
+      if (documents.length === limit) return { documents, checkpoint: { ...cursor, fp, snap } };
+    }
+    if (rows.length < limit) return finished();
+  }
+  async function finished(): Promise<PullResult> {
+    // The horizon is below `snap` in practice; the checkpoint never is below it (see pullCollection).
+    const horizon = await horizonOf(ctx.db, actor.companyId);
+    const id = cursor.seq === snap ? cursor.id : '';
+    return { documents, checkpoint: snap < horizon ? { seq: horizon, id: '', fp } : { seq: snap, id, fp } };
+  }
 }
