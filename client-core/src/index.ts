@@ -34,7 +34,8 @@ export {
 export { PendingWrites } from './pending-writes.ts';
 export { CarriedMasters, upgradeLayout } from './upgrade.ts';
 export type { Checkpoint } from './replication.ts';
-export type { SyncState, SyncStateObservable } from './sync-state.ts';
+export type { CollectionProgress, SyncState, SyncStateObservable } from './sync-state.ts';
+export { FIRST_SYNC_ORDER } from './replication.ts';
 export { Transport, type Credentials } from './transport.ts';
 
 export interface SignedInUser {
@@ -186,6 +187,7 @@ export async function createOpsClient(opts: OpsClientOptions): Promise<OpsClient
     pullBatchSize: opts.pullBatchSize,
     pushBatchSize: opts.pushBatchSize,
     streamSilenceMs: opts.streamSilenceMs,
+    bootstrap: opts.bootstrap,
   });
   const writable = new Set(defs.filter((d) => d.def.writableFields.length).map((d) => d.def.name));
 
@@ -198,6 +200,8 @@ export async function createOpsClient(opts: OpsClientOptions): Promise<OpsClient
       if (!collections[collection]) throw new Error(`Unknown collection ${collection}`);
       if (!writable.has(collection))
         throw new Error(`${collection} is read-only on clients: change it through its REST endpoint or a command`);
+      // A document from the first sync gets its assumed master state first (client-core/src/bootstrap.ts).
+      await replicator.beforeLocalWrite(collection, [doc.id]);
       await collections[collection].upsert(doc);
       await pending.check(collection, [doc.id]);
     },

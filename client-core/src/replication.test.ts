@@ -29,6 +29,7 @@ class FakeServer {
   /** Collections this server replicates; null = any. */
   known: Set<string> | null = null;
   readonly pushes: Array<{ collection: string; rows: Array<{ newDocumentState: Doc }> }> = [];
+  readonly pulls: Array<{ collection: string; checkpoint: unknown }> = [];
   private readonly tables = new Map<string, Map<string, { doc: Doc; seq: number }>>();
   private readonly streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
 
@@ -96,6 +97,7 @@ class FakeServer {
     const body = JSON.parse(String(init.body));
     if (op === 'pull') {
       const cp = body.checkpoint as Cp | null;
+      this.pulls.push({ collection, checkpoint: cp });
       if (cp && cp.seq < this.horizon) return json(410, { result: false, message: 'Checkpoint too old' });
       const after = cp ?? { seq: 0, id: '' };
       const rows = [...this.table(collection).values()]
@@ -194,6 +196,36 @@ describe('replication with a server speaking docs/sync.md', () => {
     server.write('fleet', { ...aircraft('a1', 'EC-ABC'), _deleted: true });
     expect(await until(async () => (await registrations(c)).join() === 'EC-DEF')).toBe(true);
     expect(server.connects).toBe(1);
+  });
+
+  it('first sync loads own collections first, straight into storage, then replicates from its checkpoint', async () => {
+    const server = new FakeServer();
+    for (let i = 0; i < 2500; i++) server.write('fleet', aircraft(`a${i}`, `EC-${i}`));
+    server.write('people', { id: 'u1', type: 'user', name: 'Mia' });
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    const p = c.syncState$.value.firstSync;
+    expect(p.fleet).toMatchObject({ phase: 'ready', documents: 2500 });
+    expect(p.people).toMatchObject({ phase: 'ready', documents: 1 });
+    expect(p.people.finishedAt).toBeLessThanOrEqual(p.fleet.startedAt as number);
+    // Three pages of 1,000 from a null checkpoint, and nothing pulled twice afterwards.
+    const fleetPulls = server.pulls.filter((x) => x.collection === 'fleet');
+    expect(fleetPulls[0].checkpoint).toBeNull();
+    expect(fleetPulls.slice(3).every((x) => x.checkpoint !== null && (x.checkpoint as { seq: number }).seq > 0)).toBe(
+      true,
+    );
+    // Written by the bootstrap (its mark), not by RxDB's downstream (which adds a meta row per document).
+    const [stored] = await c.collections.fleet.storageInstance.findDocumentsById(['a1'], false);
+    expect(stored._meta).toMatchObject({ opsBootstrap: 1 });
+    // Nothing loaded is pushed back, and a second start of the device loads nothing again.
+    expect(server.pushes.filter((x) => x.collection === 'fleet')).toEqual([]);
+    await c.stop();
+    await c.start();
+    await c.awaitInSync();
+    expect(server.pulls.filter((x) => x.collection === 'fleet' && x.checkpoint === null)).toHaveLength(1);
+    expect(server.pushes.filter((x) => x.collection === 'fleet')).toEqual([]);
+    expect(await c.collections.fleet.count().exec()).toBe(2500);
   });
 
   it('counts local writes as pending until the server acknowledged them, also across an outage', async () => {

@@ -3,11 +3,12 @@ import type { ReplicationPullHandlerResult, RxCollection, RxReplicationPullStrea
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { Subject, type Subscription } from 'rxjs';
 import { backoffDelay } from './backoff.ts';
+import { type BootstrapPage, bootstrapCollection, rememberServerState } from './bootstrap.ts';
 import type { OpsDoc } from './database.ts';
 import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
 import type { PendingWrites } from './pending-writes.ts';
 import { SseParser } from './sse.ts';
-import type { SyncStateStore } from './sync-state.ts';
+import type { CollectionProgress, SyncStateStore } from './sync-state.ts';
 import type { CarriedMasters } from './upgrade.ts';
 import type { Transport } from './transport.ts';
 
@@ -16,6 +17,8 @@ export interface Checkpoint {
   seq: number;
   id: string;
   fp: string;
+  /** While a collection loads from nothing: the change number the load began at (server/src/sync/checkpoint.ts). */
+  snap?: number;
 }
 
 interface PullAnswer {
@@ -44,9 +47,29 @@ export interface ReplicatorOptions {
   pullBatchSize?: number;
   /** Rows per push (server maximum 500). Default 50. */
   pushBatchSize?: number;
+  /** First sync of a fresh collection through the bootstrap (docs/sync.md). Default true; false: RxDB replication only. */
+  bootstrap?: boolean;
   /** Reconnect the live stream when nothing (not even a `: ping`, every 25 s) arrived for this long. Default 60000. */
   streamSilenceMs?: number;
 }
+
+/**
+ * The order fresh collections load in on first sync: what the person's own
+ * screens need first (the company's reference data, their commands, the
+ * directory and their messages), the office-wide record sets last.
+ */
+export const FIRST_SYNC_ORDER = [
+  'reference',
+  'device',
+  'people',
+  'inbox',
+  'files',
+  'training',
+  'safety',
+  'bookings',
+  'fleet',
+  'flights',
+];
 
 const sleepAbortable = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -85,6 +108,12 @@ export class Replicator {
   /** Aborted by stop(): ends the stream, its back-off sleeps and its wait for a new token. */
   private lifetime: AbortController | null = null;
   private streamDone: Promise<void> = Promise.resolve();
+  private bootstrapDone: Promise<void> = Promise.resolve();
+  /** Collections still loading their first sync: resolved when their replication runs. */
+  private readonly ready = new Map<string, { promise: Promise<void>; resolve(): void }>();
+  private progress: Record<string, CollectionProgress> = {};
+  /** Live changes per collection, applied in the order they arrived. */
+  private readonly liveQueue = new Map<string, Promise<void>>();
   private attempt = 0;
   private readonly retryTime: number;
   private readonly pullBatchSize: number;
@@ -113,42 +142,199 @@ export class Replicator {
     if (this.lifetime) return;
     const lifetime = new AbortController();
     this.lifetime = lifetime;
-    for (const { def, collection } of this.collections) {
-      const name = def.name;
-      const stream$ = new Subject<StreamItem>();
-      this.streams.set(name, stream$);
-      const rs = replicateRxCollection<OpsDoc, Checkpoint>({
-        collection,
-        // The schema version is part of the identifier: a migrated collection pulls again from scratch.
-        replicationIdentifier: `${this.options.identifier}-${name}-v${def.version}`,
-        live: true,
-        retryTime: this.retryTime,
-        waitForLeadership: false,
-        autoStart: false,
-        pull: {
-          batchSize: this.pullBatchSize,
-          stream$: stream$.asObservable(),
-          handler: (checkpoint, batchSize) => this.pull(name, collection, checkpoint ?? null, batchSize),
-        },
-        ...(def.writableFields.length
-          ? { push: { batchSize: this.pushBatchSize, handler: (rows) => this.push(name, collection, rows) } }
-          : {}),
-      });
-      this.subs.push(
-        rs.error$.subscribe((e) => {
-          const cause = (e as { parameters?: { errors?: Array<{ name?: string }> } }).parameters?.errors?.[0];
-          // Offline and sign-in are reported by the transport already; keep the message for the UI.
-          if (cause?.name === 'AuthError') this.state.patch({ needsSignIn: true });
-          this.fail(name, errorMessage(e));
-        }),
-      );
-      this.states.set(name, rs);
-    }
-    await Promise.all([...this.states.values()].map((rs) => rs.start()));
+    for (const { def } of this.collections) this.streams.set(def.name, new Subject<StreamItem>());
+    // Fresh collections load through the bootstrap first (in FIRST_SYNC_ORDER); the others replicate at once.
+    const fresh = await Promise.all(this.collections.map((c) => this.isFresh(c)));
+    const later = this.collections.filter((_, i) => fresh[i]);
+    this.progress = Object.fromEntries(
+      later.map((c) => [c.def.name, { phase: 'waiting', documents: 0 } satisfies CollectionProgress]),
+    );
+    this.publishProgress();
+    await Promise.all(this.collections.filter((_, i) => !fresh[i]).map((c) => this.replicate(c)));
     if (lifetime.signal.aborted) return;
-    for (const [name, rs] of this.states) this.pending.attach(name, rs);
     this.attempt = 0;
+    this.bootstrapDone = this.bootstrapAll(later, lifetime.signal);
     this.streamDone = this.discover().then(() => this.runStream(lifetime.signal));
+  }
+
+  /** Starts RxDB's replication of one collection, from the bootstrap's checkpoints when it just loaded. */
+  private async replicate(
+    { def, collection }: ReplicatedCollection,
+    initial?: { checkpoint: Checkpoint | null; upstream: unknown },
+  ): Promise<void> {
+    const name = def.name;
+    const stream$ = this.streams.get(name) as Subject<StreamItem>;
+    const rs = replicateRxCollection<OpsDoc, Checkpoint>({
+      collection,
+      // The schema version is part of the identifier: a migrated collection pulls again from scratch.
+      replicationIdentifier: this.identifierOf(def),
+      live: true,
+      retryTime: this.retryTime,
+      waitForLeadership: false,
+      autoStart: false,
+      pull: {
+        batchSize: this.pullBatchSize,
+        stream$: stream$.asObservable(),
+        handler: (checkpoint, batchSize) => this.pull(name, collection, checkpoint ?? null, batchSize),
+        ...(initial?.checkpoint ? { initialCheckpoint: initial.checkpoint } : {}),
+      },
+      ...(def.writableFields.length
+        ? {
+            push: {
+              batchSize: this.pushBatchSize,
+              handler: (rows) => this.push(name, collection, rows),
+              ...(initial?.upstream ? { initialCheckpoint: initial.upstream } : {}),
+            },
+          }
+        : {}),
+    });
+    this.subs.push(
+      rs.error$.subscribe((e) => {
+        const cause = (e as { parameters?: { errors?: Array<{ name?: string }> } }).parameters?.errors?.[0];
+        // Offline and sign-in are reported by the transport already; keep the message for the UI.
+        if (cause?.name === 'AuthError') this.state.patch({ needsSignIn: true });
+        this.fail(name, errorMessage(e));
+      }),
+    );
+    this.states.set(name, rs);
+    await rs.start();
+    this.pending.attach(name, rs);
+    this.ready.get(name)?.resolve();
+  }
+
+  private identifierOf(def: CollectionDef<{ id: string }>): string {
+    return `${this.options.identifier}-${def.name}-v${def.version}`;
+  }
+
+  /**
+   * A collection loads through the bootstrap when it has never been loaded on
+   * this device (no mark) and holds nothing (a carried-over or interrupted one
+   * replicates through RxDB, which compares every document).
+   */
+  private async isFresh({ def, collection }: ReplicatedCollection): Promise<boolean> {
+    if (this.options.bootstrap === false) return false;
+    const mark = await collection.database.getLocal(`bootstrap-${this.identifierOf(def)}`);
+    if (mark) return false;
+    const fresh = (await collection.findOne().exec()) === null;
+    if (fresh) {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      this.ready.set(def.name, { promise, resolve });
+    }
+    return fresh;
+  }
+
+  /** Bootstraps the fresh collections one after the other (the person's own data first), each then replicating live. */
+  private async bootstrapAll(fresh: ReplicatedCollection[], signal: AbortSignal): Promise<void> {
+    const rank = (n: string) => {
+      const i = FIRST_SYNC_ORDER.indexOf(n);
+      return i < 0 ? FIRST_SYNC_ORDER.length : i;
+    };
+    const ordered = [...fresh].sort((a, b) => rank(a.def.name) - rank(b.def.name));
+    for (const c of ordered) {
+      if (signal.aborted) return;
+      const name = c.def.name;
+      const started = Date.now();
+      this.setProgress(name, { phase: 'loading', documents: 0, startedAt: started });
+      const result = await bootstrapCollection<Checkpoint>(
+        c.collection,
+        (cp) => this.bootstrapPage(name, cp, signal),
+        this.pullBatchSize,
+        (documents) => this.setProgress(name, { phase: 'loading', documents, startedAt: started }),
+        signal,
+      ).catch((err: unknown) => {
+        // The server does not replicate it (older server) or refused: RxDB's replication reports and retries.
+        this.fail(name, errorMessage(err));
+        return null;
+      });
+      if (signal.aborted) return;
+      if (result) {
+        await c.collection.database.upsertLocal(`bootstrap-${this.identifierOf(c.def)}`, {
+          documents: result.documents,
+          at: Date.now(),
+        });
+      }
+      await this.replicate(c, result ?? undefined);
+      this.setProgress(name, {
+        phase: 'ready',
+        documents: result?.documents ?? 0,
+        startedAt: started,
+        finishedAt: Date.now(),
+      });
+    }
+  }
+
+  /** One page of a bootstrap; waits and retries (offline, server errors, a new sign-in) until it has it or stop() is called. */
+  private async bootstrapPage(
+    name: string,
+    checkpoint: Checkpoint | null,
+    signal: AbortSignal,
+  ): Promise<BootstrapPage<Checkpoint>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const out = await this.transport.post<PullAnswer>(`/sync/${name}/pull.json`, {
+          checkpoint,
+          limit: this.pullBatchSize,
+        });
+        this.synced(name);
+        return out;
+      } catch (err) {
+        if (signal.aborted) throw err;
+        // Unknown collection (older server) or sent back (410): RxDB's replication takes over and handles both.
+        if ((err instanceof HttpError && err.status === 404) || err instanceof ResetRequired) throw err;
+        this.fail(name, errorMessage(err));
+        if (err instanceof AuthError)
+          await Promise.race([
+            this.transport.tokenChanged(),
+            new Promise((r) => signal.addEventListener('abort', r, { once: true })),
+          ]);
+        else await sleepAbortable(backoffDelay(attempt), signal);
+        if (signal.aborted) throw err;
+      }
+    }
+  }
+
+  private setProgress(name: string, p: CollectionProgress): void {
+    this.progress = { ...this.progress, [name]: p };
+    this.publishProgress();
+  }
+
+  private publishProgress(): void {
+    this.state.patch({ firstSync: this.progress });
+  }
+
+  /**
+   * Before RxDB applies server documents: bootstrapped documents the device
+   * has not changed get their assumed master (the state they hold), so RxDB's
+   * downstream takes the new server state instead of keeping them as unpushed
+   * local writes.
+   */
+  private async beforeServerWrite(
+    name: string,
+    collection: RxCollection<OpsDoc>,
+    documents: readonly { id: string }[],
+  ): Promise<void> {
+    if (!documents.length) return;
+    await rememberServerState(
+      this.states.get(name)?.internalReplicationState,
+      collection,
+      documents.map((d) => d.id),
+    );
+  }
+
+  /**
+   * Call before the device writes documents of `name`: waits until the
+   * collection replicates (its first sync may still be loading) and stores
+   * the server state of bootstrapped documents as their assumed master.
+   */
+  async beforeLocalWrite(name: string, ids: readonly string[]): Promise<void> {
+    await this.ready.get(name)?.promise;
+    const rs = this.states.get(name);
+    const c = this.collections.find((x) => x.def.name === name);
+    if (!rs || !c) return;
+    await rememberServerState(rs.internalReplicationState, c.collection, ids);
   }
 
   /** Pulls every collection from its checkpoint now (after reconnecting, or on demand). */
@@ -157,6 +343,7 @@ export class Replicator {
   }
 
   async awaitInSync(): Promise<void> {
+    await this.bootstrapDone;
     await Promise.all([...this.states.values()].map((s) => s.awaitInSync()));
   }
 
@@ -165,6 +352,7 @@ export class Replicator {
     this.lifetime.abort();
     this.lifetime = null;
     await this.streamDone;
+    await this.bootstrapDone;
     for (const name of this.states.keys()) this.pending.detach(name);
     await Promise.all([...this.states.values()].map((s) => s.cancel()));
     for (const s of this.streams.values()) s.complete();
@@ -173,6 +361,9 @@ export class Replicator {
     this.streams.clear();
     this.resets.clear();
     this.errors.clear();
+    for (const r of this.ready.values()) r.resolve();
+    this.ready.clear();
+    this.liveQueue.clear();
     this.state.patch({ online: false, lastError: null });
   }
 
@@ -259,9 +450,12 @@ export class Replicator {
         this.resets.delete(name);
         const gone = await collection.findByIds([...reset]).exec();
         const deletions = [...gone.values()].map((d) => ({ ...(d.toJSON() as OpsDoc), _deleted: true }));
-        return { documents: [...out.documents, ...deletions], checkpoint: out.checkpoint };
+        const documents = [...out.documents, ...deletions];
+        await this.beforeServerWrite(name, collection, documents);
+        return { documents, checkpoint: out.checkpoint };
       }
     }
+    await this.beforeServerWrite(name, collection, out.documents);
     return out;
   }
 
@@ -395,8 +589,16 @@ export class Replicator {
         checkpoint?: Checkpoint;
       } | null;
       const stream$ = payload?.collection ? this.streams.get(payload.collection) : undefined;
-      if (!stream$ || !payload?.documents || !payload.checkpoint) return;
-      stream$.next({ documents: payload.documents, checkpoint: payload.checkpoint });
+      if (!stream$ || !payload?.collection || !payload.documents || !payload.checkpoint) return;
+      const { collection: name, documents, checkpoint } = payload;
+      const c = this.collections.find((x) => x.def.name === name);
+      // In order per collection: each change waits for the assumed masters of the previous one.
+      const previous = this.liveQueue.get(name) ?? Promise.resolve();
+      const next = previous
+        .then(() => (c ? this.beforeServerWrite(name, c.collection, documents) : undefined))
+        .catch(() => {})
+        .then(() => stream$.next({ documents, checkpoint }));
+      this.liveQueue.set(name, next);
       this.synced('stream');
     } else if (event === 'error') {
       // e.g. {"status":401} when the token was revoked while connected; the server closes the stream

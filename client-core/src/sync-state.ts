@@ -13,6 +13,20 @@ export interface SyncState {
   lastError: string | null;
   /** Credentials were refused and refreshing failed: ask the person to sign in (local writes stay queued). */
   needsSignIn: boolean;
+  /**
+   * First sync of this device, per collection that had never loaded here
+   * (empty when every collection was loaded before): the sync bar shows it.
+   */
+  firstSync: Readonly<Record<string, CollectionProgress>>;
+}
+
+/** One collection's first sync: waiting its turn, loading (documents stored so far), or ready (replicating live). */
+export interface CollectionProgress {
+  phase: 'waiting' | 'loading' | 'ready';
+  documents: number;
+  /** Unix ms. */
+  startedAt?: number;
+  finishedAt?: number;
 }
 
 /** An observable of the state that also holds the current value (`syncState$.value`). */
@@ -25,6 +39,7 @@ export const initialSyncState = (): SyncState => ({
   lastSyncAt: null,
   lastError: null,
   needsSignIn: false,
+  firstSync: {},
 });
 
 export class SyncStateStore {

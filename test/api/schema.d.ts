@@ -7463,11 +7463,13 @@ export interface components {
             seq: number;
             id: string;
             fp: string;
+            snap?: number;
         };
         Checkpoint2: {
             seq: number;
             id: string;
             fp: string;
+            snap?: number;
         };
         Class: {
             id: string;

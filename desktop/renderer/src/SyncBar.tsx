@@ -1,3 +1,4 @@
+import { type CollectionProgress, FIRST_SYNC_ORDER } from '@ops/client-core';
 import { formatDateTime, formatTime, isoDateIn } from './format.ts';
 import { useCompany, useDeferred, useNetwork, useNow, useSyncState, useWorkspace } from './hooks.ts';
 import { usePendingFileCount } from './areas/uploads/files.ts';
@@ -71,6 +72,75 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
       <button type="button" className="secondary small" onClick={() => ws.client.resync()} disabled={!network}>
         Sync now
       </button>
+      <FirstSync />
+    </section>
+  );
+}
+
+/** What each collection holds, in the words of the screens that show it. */
+const LABELS: Record<string, string> = {
+  reference: 'Company settings',
+  device: 'Your requests',
+  people: 'People',
+  inbox: 'Messages',
+  files: 'Attachments',
+  training: 'Training',
+  safety: 'Safety reports',
+  bookings: 'Bookings',
+  fleet: 'Aircraft and defects',
+  flights: 'Flights',
+};
+
+const count = new Intl.NumberFormat('en');
+
+function line(p: CollectionProgress): string {
+  if (p.phase === 'waiting') return 'waiting';
+  if (p.phase === 'loading') return `${count.format(p.documents)} loaded…`;
+  return p.documents ? `${count.format(p.documents)} ready` : 'ready';
+}
+
+/**
+ * The first sync of this device, collection by collection: what is ready,
+ * what is loading (documents stored so far) and what waits its turn. The
+ * person's own data loads first, so their screens work while the office-wide
+ * records are still coming. Shown only until every collection is ready.
+ */
+export function FirstSync() {
+  const { firstSync } = useSyncState();
+  const entries = Object.entries(firstSync);
+  if (!entries.length) return null;
+  // Hidden rather than gone once everything is ready: the times stay readable (bench:device).
+  const done = entries.every(([, p]) => p.phase === 'ready');
+  const rank = (n: string) =>
+    (FIRST_SYNC_ORDER.indexOf(n) + FIRST_SYNC_ORDER.length + 1) % (FIRST_SYNC_ORDER.length + 1);
+  entries.sort(([a], [b]) => rank(a) - rank(b));
+  const ready = entries.filter(([, p]) => p.phase === 'ready').length;
+  return (
+    <section
+      className="first-sync"
+      aria-label="First sync"
+      data-testid="first-sync"
+      aria-live="polite"
+      hidden={done}
+      data-done={done ? 'true' : 'false'}
+    >
+      <strong>
+        Setting up this device: {ready} of {entries.length} ready
+      </strong>
+      <ul>
+        {entries.map(([name, p]) => (
+          <li
+            key={name}
+            data-collection={name}
+            data-phase={p.phase}
+            data-documents={p.documents}
+            data-started={p.startedAt}
+            data-finished={p.finishedAt}
+          >
+            <span className="first-sync-name">{LABELS[name] ?? name}</span> {line(p)}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -5,6 +5,14 @@ export const ZCheckpoint = z.object({
   seq: z.number().int().nonnegative(),
   id: z.string().max(64),
   fp: z.string().max(200),
+  /**
+   * Set while a device loads a collection from nothing (docs/sync.md, "First
+   * sync"): the company's change number when the load began. Rows up to it
+   * are read as a first pull (visible rows only, the device's bounds); the
+   * load's last page returns a checkpoint without it, at that number, and
+   * the rows changed since are read as changes (deletions included).
+   */
+  snap: z.number().int().nonnegative().optional(),
 });
 export type Checkpoint = z.infer<typeof ZCheckpoint>;
 

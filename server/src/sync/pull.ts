@@ -2,9 +2,19 @@ import { blankDoc, rowVisible, scopeFields, visibilityFingerprint } from '@ops/s
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../http/actor.ts';
 import type { Checkpoint } from './checkpoint.ts';
-import { type RegisteredCollection, viewerOf } from './registry.ts';
+import { type RegisteredCollection, type SourceRow, viewerOf } from './registry.ts';
 import { horizonOf } from './retention.ts';
 import { HttpError } from '../http/errors.ts';
+
+/** The company's last change number (0 before its first replicated write). */
+async function companySeq(ctx: AppContext, companyId: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('sync_counters')
+    .select('value')
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
 
 export interface PullResult {
   documents: Record<string, unknown>[];
@@ -32,32 +42,40 @@ export async function pullCollection(
   const fp = visibilityFingerprint(viewer);
   const sameViewer = checkpoint !== null && checkpoint.fp === fp;
   const after = sameViewer ? { seq: checkpoint.seq, id: checkpoint.id } : { seq: 0, id: '' };
-  const firstPull = checkpoint === null;
+  // A load from nothing reads every page up to the change number it began at as a first pull (checkpoint.ts, `snap`).
+  const snap = checkpoint === null ? await companySeq(ctx, actor.companyId) : sameViewer ? checkpoint.snap : undefined;
+  const firstPull = snap !== undefined;
   const def = collection.def;
   const typed = scopeFields(def.rows).includes('type');
-  const batches = await Promise.all(
-    collection.sources.map(async ({ source, type }) => {
-      const rows = await source.read(ctx.db, actor.companyId, after, limit, firstPull ? viewer : null);
-      // A record type's part: stamp its `type` on the document and on what the row scope reads (both fresh objects of the source).
-      if (type !== null)
-        for (const r of rows) {
-          (r.doc as Record<string, unknown>).type = type;
-          r.scope.type = type;
-        }
-      else if (typed) for (const r of rows) r.scope.type = (r.doc as { type?: unknown }).type;
-      return rows;
-    }),
-  );
+  const read = async (from: { seq: number; id: string }) => {
+    const batches = await Promise.all(
+      collection.sources.map(async ({ source, type }) => {
+        const rows = await source.read(ctx.db, actor.companyId, from, limit, firstPull ? viewer : null);
+        // A record type's part: stamp its `type` on the document and on what the row scope reads (both fresh objects of the source).
+        if (type !== null)
+          for (const r of rows) {
+            (r.doc as Record<string, unknown>).type = type;
+            r.scope.type = type;
+          }
+        else if (typed) for (const r of rows) r.scope.type = (r.doc as { type?: unknown }).type;
+        return rows;
+      }),
+    );
+    const rows = batches.length === 1 ? batches[0] : batches.flat();
+    if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return rows;
+  };
+  if (snap !== undefined) return loadPage(ctx, actor, def, viewer, fp, after, snap, limit, read);
+  const rows = await read(after);
   // Read after the rows: a purge commits its horizon with its deletions, so a tombstone this pull missed shows here.
   const horizon = await horizonOf(ctx.db, actor.companyId);
-  if (checkpoint !== null && after.seq < horizon) {
+  // A load from nothing needs no tombstones below its `snap` (it sends visible rows only), so it is not sent back.
+  if (checkpoint !== null && snap === undefined && after.seq < horizon) {
     throw new HttpError(410, {
       result: false,
       message: 'Checkpoint older than the tombstone retention; pull again from the start',
     });
   }
-  const rows = batches.length === 1 ? batches[0] : batches.flat();
-  if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const documents = page.map((r) => {
     const visible = rowVisible(def.rows, r.scope, viewer);
@@ -69,4 +87,45 @@ export async function pullCollection(
   // Read to the end: the checkpoint moves up to the horizon, so the next pull is not taken for one from before it.
   if (rows.length < limit && next.seq < horizon) return { documents, checkpoint: { seq: horizon, id: '', fp } };
   return { documents, checkpoint: next };
+}
+
+/**
+ * A page of a load from nothing (`snap`): visible rows only, read on until the
+ * page is full or the load reaches `snap`, since no deletion is needed there
+ * (a pilot's bookings load no longer carries the company's other bookings as
+ * deletions, one round trip per 1,000). Rows changed after the load began are
+ * left to the pulls after it, which read them as changes: a row sent on an
+ * earlier page and hidden since must reach the device as a deletion.
+ */
+async function loadPage(
+  ctx: AppContext,
+  actor: Actor,
+  def: RegisteredCollection['def'],
+  viewer: ReturnType<typeof viewerOf>,
+  fp: string,
+  after: { seq: number; id: string },
+  snap: number,
+  limit: number,
+  read: (from: { seq: number; id: string }) => Promise<SourceRow<unknown>[]>,
+): Promise<PullResult> {
+  const documents: Record<string, unknown>[] = [];
+  let cursor = after;
+  for (;;) {
+    const rows = await read(cursor);
+    const page = rows.length > limit ? rows.slice(0, limit) : rows;
+    for (const r of page) {
+      if (r.seq > snap) return finished();
+      cursor = { seq: r.seq, id: r.id };
+      if (rowVisible(def.rows, r.scope, viewer))
+        documents.push({ ...def.visible(r.doc as { id: string }, viewer), _deleted: r.deleted });
+      if (documents.length === limit) return { documents, checkpoint: { ...cursor, fp, snap } };
+    }
+    if (rows.length < limit) return finished();
+  }
+  async function finished(): Promise<PullResult> {
+    // The horizon is below `snap` in practice; the checkpoint never is below it (see pullCollection).
+    const horizon = await horizonOf(ctx.db, actor.companyId);
+    const id = cursor.seq === snap ? cursor.id : '';
+    return { documents, checkpoint: snap < horizon ? { seq: horizon, id: '', fp } : { seq: snap, id, fp } };
+  }
 }

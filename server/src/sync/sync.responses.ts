@@ -24,6 +24,7 @@ export const ZSyncPull = z.strictObject({
     seq: z.number(),
     id: z.string(),
     fp: z.string(),
+    snap: z.number().optional(),
   }),
 });
 

@@ -12,6 +12,13 @@ export interface SourceQuery<O> {
   execute(): Promise<O[]>;
 }
 
+/** Unix seconds `months` calendar months before now (UTC): the start of a device's history window. */
+export function monthsAgo(months: number, now = new Date()): number {
+  const d = new Date(now);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  return Math.floor(d.getTime() / 1000);
+}
+
 interface SyncedRow {
   id: string;
   change_no: number;
@@ -28,6 +35,13 @@ export function tableSource<O extends SyncedRow, Doc>(opts: {
   rows: RowScope;
   query: (db: Kysely<DB>, companyId: string) => SourceQuery<O>;
   toDoc: (row: O) => Doc;
+  /**
+   * What a device loads on its first pull, beyond the row scope: a condition
+   * bounding a large history (flights of the last months for an office
+   * device), or null for everything visible. Later pulls send every change,
+   * old records included, so a record the device holds never goes stale.
+   */
+  firstPull?: (viewer: Viewer) => Expression<SqlBool> | null;
 }): SyncSource<Doc> {
   const col = (name: string) => sql.ref(`${opts.alias}.${name}`);
   return {
@@ -49,6 +63,8 @@ export function tableSource<O extends SyncedRow, Doc>(opts: {
         );
         q = q.where(sql<boolean>`${col('deleted')} = 0`);
       }
+      const bound = onlyVisibleTo && opts.firstPull ? opts.firstPull(onlyVisibleTo) : null;
+      if (bound) q = q.where(bound);
       // A custom rule runs in the pull (rowVisible); a first pull still needs no deletions.
       if (onlyVisibleTo && (scope.kind === 'company' || scope.kind === 'custom'))
         q = q.where(sql<boolean>`${col('deleted')} = 0`);

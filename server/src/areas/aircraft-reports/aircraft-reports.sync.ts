@@ -10,6 +10,14 @@ import { createReport, deleteReport, editReport, raisedAtOf } from './aircraft-r
 import { nowSeconds } from '../../lib/tokens.ts';
 import { recordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
+import { monthsAgo } from '../../sync/table-source.ts';
+
+/**
+ * What a device loads first (docs/sync.md, "Bounded devices"): every open or
+ * deferred report, and closed ones changed in the last 12 months; older
+ * closed reports (the aircraft's history) come through REST when a screen asks.
+ */
+export const DEVICE_CLOSED_REPORT_MONTHS = 12;
 
 /**
  * Aircraft reports with their MEL/CDL item, limitations and derived status
@@ -25,7 +33,12 @@ const source: SyncSource<FleetReportDoc> = {
       .selectAll('r')
       .where('r.company_id', '=', companyId)
       .where(afterCheckpoint('r.change_no', 'r.id', after));
-    if (onlyVisibleTo) q = q.where('r.deleted', '=', 0);
+    if (onlyVisibleTo)
+      q = q
+        .where('r.deleted', '=', 0)
+        .where((eb) =>
+          eb.or([eb('r.status', '!=', 'CLOSED'), eb('r.modified', '>=', monthsAgo(DEVICE_CLOSED_REPORT_MONTHS))]),
+        );
     const rows = await q.orderBy('r.change_no').orderBy('r.id').limit(limit).execute();
     const docs = await reportDocs(db, companyId, rows, nowSeconds());
     return rows.map((r, i) => ({

@@ -15,7 +15,8 @@ import { saveFlight } from './flights.service.ts';
 import type { DB } from '../../db/schema.ts';
 import { validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { defineCollection, type SourceRow, type SyncSource } from '../../sync/registry.ts';
-import { tableSource } from '../../sync/table-source.ts';
+import { monthsAgo, tableSource } from '../../sync/table-source.ts';
+import { seesAllFlights } from '@ops/shared/rules/flights/policy';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
 const query = (db: Kysely<DB>, companyId: string) =>
@@ -97,10 +98,32 @@ function bodyOf(next: FlightDoc, master: FlightDoc | null): TFlightFields {
   return parsed.data;
 }
 
+/**
+ * What a device loads first (docs/sync.md, "Bounded devices"): an office device
+ * (every flight of the company) the flights dated in the last 12 months and
+ * the future, older ones through REST when a screen asks; a pilot's device
+ * every flight naming the pilot (their logbook).
+ */
+export const OFFICE_DEVICE_FLIGHT_MONTHS = 12;
+
+const flightsFirstPull = (viewer: { role: number }) =>
+  seesAllFlights(viewer)
+    ? sql<boolean>`f.date >= ${new Date(monthsAgo(OFFICE_DEVICE_FLIGHT_MONTHS) * 1000).toISOString().slice(0, 10)}`
+    : null;
+
 /** The `flights` collection (involved scope: staff see every flight, others those naming them). */
 export const flightsServerCollection = defineCollection<FlightDoc>({
   def: flightsCollection,
-  sources: [tableSource({ tables: ['flights'], alias: 'f', rows: flightsCollection.rows, query, toDoc: toFlightDoc })],
+  sources: [
+    tableSource({
+      tables: ['flights'],
+      alias: 'f',
+      rows: flightsCollection.rows,
+      query,
+      toDoc: toFlightDoc,
+      firstPull: flightsFirstPull,
+    }),
+  ],
   async load(db, companyId, id) {
     const row = await query(db, companyId).where('f.id', '=', id).executeTakeFirst();
     return row ? { ...toFlightDoc(row), _deleted: !!row.deleted } : null;

@@ -1,8 +1,9 @@
 import { type BookingDoc, bookingsCollection } from '@ops/shared';
-import type { Kysely } from 'kysely';
+import { seesAllBookings } from '@ops/shared/rules/schedules/policy';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { ServerCollection } from '../../sync/registry.ts';
-import { tableSource } from '../../sync/table-source.ts';
+import { monthsAgo, tableSource } from '../../sync/table-source.ts';
 import { presentBooking } from './schedules.presenter.ts';
 import './schedules.tables.ts';
 
@@ -37,11 +38,28 @@ export function toBookingDoc(r: Row): BookingDoc {
   return { ...presentBooking(r), modified: Number(r.modified) };
 }
 
+/**
+ * What a device loads first (docs/sync.md, "Bounded devices"): a device that
+ * sees every booking (office, auditor, mechanics) the bookings starting in the
+ * last 12 months and all future ones; a pilot's or student's device all their own.
+ */
+export const OFFICE_DEVICE_BOOKING_MONTHS = 12;
+
+const bookingsFirstPull = (viewer: { role: number }) =>
+  seesAllBookings(viewer.role) ? sql<boolean>`s.start_at >= ${monthsAgo(OFFICE_DEVICE_BOOKING_MONTHS)}` : null;
+
 /** The `bookings` collection: read-only replication of the `schedules` table (writes are `schedule.book`). */
 export const bookingsServerCollection: ServerCollection<BookingDoc> = {
   def: bookingsCollection,
   sources: [
-    tableSource({ tables: ['schedules'], alias: 's', rows: bookingsCollection.rows, query, toDoc: toBookingDoc }),
+    tableSource({
+      tables: ['schedules'],
+      alias: 's',
+      rows: bookingsCollection.rows,
+      query,
+      toDoc: toBookingDoc,
+      firstPull: bookingsFirstPull,
+    }),
   ],
   async load(db, companyId, id) {
     const r = await query(db, companyId).where('s.id', '=', id).executeTakeFirst();

@@ -1,0 +1,129 @@
+import {
+  getAssumedMasterState,
+  getMetaWriteRow,
+  type RxCollection,
+  type RxStorageInstanceReplicationState,
+  type WithDeleted,
+  writeDocToDocState,
+} from 'rxdb';
+import type { OpsDoc } from './database.ts';
+
+/**
+ * First sync of a collection without RxDB's replication (docs/sync.md, "First
+ * sync"). RxDB's downstream writes every pulled document twice (the collection
+ * and the replication meta store with the "assumed master" state) and reads
+ * the meta store before each page: on IndexedDB that is 0.3 to 0.6 of a plain
+ * bulk insert. On a fresh device nothing local can conflict with the server,
+ * so the pages go straight into the collection's storage, the same write a
+ * `bulkInsert` makes. Replication then starts from the last page's checkpoint.
+ *
+ * The meta row a document lacks is written when the device first changes it
+ * (`rememberServerState`), so a push still carries the state it started from.
+ */
+
+/** Storage write context of the bootstrap; `replication-` marks a write with the server's state (the renderer's marks). */
+export const BOOTSTRAP_CONTEXT = 'replication-bootstrap';
+
+/** `_meta` flag of a document written by the bootstrap (kept until the server's next version of it replaces the document). */
+const FROM_BOOTSTRAP = 'opsBootstrap';
+
+type ForkCheckpoint = { id: string; lwt: number };
+
+export interface BootstrapPage<C> {
+  documents: WithDeleted<OpsDoc>[];
+  checkpoint: C;
+}
+
+export interface BootstrapResult<C> {
+  /** The server checkpoint after the last page: where the live pull continues. */
+  checkpoint: C | null;
+  /**
+   * Where the upstream starts reading local changes: after the last page
+   * written before any write of the device itself (a command queued, a
+   * record created while the collection was loading), so those are pushed.
+   * Undefined: from the beginning.
+   */
+  upstream: ForkCheckpoint | undefined;
+  documents: number;
+}
+
+/**
+ * Pulls a collection from a null checkpoint page by page (the next page is
+ * requested while the current one is written) and writes the visible
+ * documents into its storage. `fetchPage` retries on its own; an abort ends
+ * the bootstrap with what was written (the caller then falls back to RxDB).
+ */
+export async function bootstrapCollection<C>(
+  collection: RxCollection<OpsDoc>,
+  fetchPage: (checkpoint: C | null) => Promise<BootstrapPage<C>>,
+  limit: number,
+  onProgress: (documents: number) => void,
+  signal: AbortSignal,
+): Promise<BootstrapResult<C> | null> {
+  let upstream: ForkCheckpoint | undefined;
+  let foreign = false;
+  const sub = collection.storageInstance.changeStream().subscribe((bulk) => {
+    if (bulk.context !== BOOTSTRAP_CONTEXT) foreign = true;
+    else if (!foreign) upstream = bulk.checkpoint as ForkCheckpoint;
+  });
+  let written = 0;
+  let checkpoint: C | null = null;
+  try {
+    let next = fetchPage(null);
+    for (;;) {
+      const page = await next;
+      if (signal.aborted) return null;
+      const last = page.documents.length < limit;
+      if (!last) next = fetchPage(page.checkpoint);
+      // A first pull sends rows the viewer may not see as deletions: nothing local to delete yet.
+      const rows = [];
+      for (const d of page.documents)
+        if (!d._deleted)
+          rows.push({
+            document: { ...d, _deleted: false, _attachments: {}, _meta: { lwt: 0, [FROM_BOOTSTRAP]: 1 }, _rev: '' },
+          });
+      if (rows.length) {
+        // A 409 is a document the device wrote itself meanwhile: its own state stays and is pushed.
+        await collection.storageInstance.bulkWrite(rows as never, BOOTSTRAP_CONTEXT);
+        written += rows.length;
+      }
+      checkpoint = page.checkpoint;
+      onProgress(written);
+      if (last) break;
+    }
+  } finally {
+    sub.unsubscribe();
+  }
+  return { checkpoint, upstream, documents: written };
+}
+
+/**
+ * A document written by the bootstrap has no assumed master state (RxDB's
+ * meta row) yet; one is stored, the state the server sent, the first time it
+ * matters: before the device changes the document (without it the push would
+ * claim the record is new, a conflict, and the change would be lost) and
+ * before a server change of it is applied (RxDB's downstream skips a document
+ * without a master as an unpushed local write). Documents the device created
+ * itself are left alone: for them "no master" is right.
+ */
+export async function rememberServerState(
+  state: RxStorageInstanceReplicationState<OpsDoc> | undefined,
+  collection: RxCollection<OpsDoc>,
+  ids: readonly string[],
+): Promise<void> {
+  if (!state || !ids.length) return;
+  const local = await collection.storageInstance.findDocumentsById([...ids], false);
+  const bootstrapped = local.filter((d) => (d._meta as Record<string, unknown>)[FROM_BOOTSTRAP] === 1);
+  if (!bootstrapped.length) return;
+  const known = await getAssumedMasterState(
+    state,
+    bootstrapped.map((d) => d.id),
+  );
+  const rows = [];
+  for (const d of bootstrapped) {
+    if (known[d.id]) continue;
+    rows.push(await getMetaWriteRow(state, writeDocToDocState(d, state.hasAttachments, !!state.input.keepMeta)));
+  }
+  // A 409 means replication stored a master meanwhile (a pull or a push): that one is newer.
+  if (rows.length) await state.input.metaInstance.bulkWrite(rows, 'replication-bootstrap-master');
+}

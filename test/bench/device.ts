@@ -1,0 +1,271 @@
+/**
+ * `npm run bench:device` (issue 35): first sync of the real app. The renderer
+ * (built as for e2e, served at /app/) in Debian's Chromium, against a server on
+ * SQLite with the company of `device-seed.ts`, signing in through the sign-in
+ * form as an office user and as a pilot, each in a fresh browser profile.
+ *
+ * Printed per person: time to the shell, time until the person's own screens
+ * have their data (reference, people, device, inbox complete), time until every
+ * collection is complete, documents and documents per second per collection,
+ * IndexedDB usage (`navigator.storage.estimate()`) and JS heap (CDP, after a
+ * GC). "Complete" means the collection's IndexedDB store holds as many
+ * documents as the server sends that person from a null checkpoint (pulled
+ * over HTTP by the bench first). Then, in the same browser, the ceiling: a raw
+ * `bulkInsert` of the same documents into a fresh database on the same Dexie
+ * storage (`device-ceiling.ts`).
+ *
+ * BENCH_SCALE=0.1 seeds a tenth of the company (a quick check), BENCH_WHO=office|pilot runs one.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import type { Page } from 'playwright-core';
+import { COLLECTIONS } from '@ops/shared';
+import { buildRenderer, launch, ROOT } from '../e2e/support.ts';
+import { startTestServer } from '../setup/server.ts';
+import { COMPANY_SIZE, seedDeviceBench } from './device-seed.ts';
+
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const WHO = (process.env.BENCH_WHO ?? 'office,pilot').split(',');
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
+/** Collections the person's own screens need (home, profile, messages, their commands). */
+const OWN = ['reference', 'people', 'device', 'inbox'];
+const PEOPLE = { office: 'admin@skyline.test', pilot: 'pilot@skyline.test' } as const;
+
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+async function countVisible(baseUrl: string, token: string, name: string): Promise<number> {
+  let checkpoint: unknown = null;
+  // Ids, not rows: a collection fed by several sources may send a document twice (reference: airports).
+  const ids = new Set<string>();
+  for (;;) {
+    const res = await fetch(`${baseUrl}/sync/${name}/pull.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ checkpoint, limit: 1000 }),
+    });
+    const out = (await res.json()) as { documents: Array<{ id: string; _deleted?: boolean }>; checkpoint: unknown };
+    for (const d of out.documents) {
+      if (d._deleted) ids.delete(d.id);
+      else ids.add(d.id);
+    }
+    checkpoint = out.checkpoint;
+    if (out.documents.length < 1000) return ids.size;
+  }
+}
+
+/** Documents per collection in this page's IndexedDB (RxDB's Dexie stores `rxdb-dexie-<db>--<version>--<collection>`). */
+const COUNT_SCRIPT = `(async () => {
+  const out = {};
+  for (const { name } of await indexedDB.databases()) {
+    const m = /^rxdb-dexie-ops_.*--\\d+--([a-z_]+)$/.exec(name ?? '');
+    if (!m) continue;
+    const idb = await new Promise((ok, ko) => { const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
+    try {
+      if (!idb.objectStoreNames.contains('docs')) continue;
+      out[m[1]] = await new Promise((ok, ko) => { const r = idb.transaction('docs').objectStore('docs').count(); r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
+    } finally { idb.close(); }
+  }
+  return out;
+})()`;
+
+/** The sync bar's first-sync list (`[data-testid=first-sync]`), null when the app shows none. */
+const DOM_SCRIPT = `(() => {
+  const section = document.querySelector('[data-testid=first-sync]');
+  if (!section) return null;
+  return { done: section.dataset.done === 'true', collections: [...section.querySelectorAll('li[data-collection]')].map((li) => ({
+    name: li.dataset.collection, phase: li.dataset.phase, documents: Number(li.dataset.documents),
+    started: li.dataset.started ? Number(li.dataset.started) : null, finished: li.dataset.finished ? Number(li.dataset.finished) : null,
+  })) };
+})()`;
+
+interface DomProgress {
+  done: boolean;
+  collections: Array<{
+    name: string;
+    phase: string;
+    documents: number;
+    started: number | null;
+    finished: number | null;
+  }>;
+}
+
+interface Timing {
+  collection: string;
+  expected: number;
+  firstAt: number | null;
+  doneAt: number | null;
+}
+
+async function firstSync(page: Page, appUrl: string, email: string, expected: Map<string, number>) {
+  const timings = new Map<string, Timing>(
+    [...expected].map(([collection, n]) => [collection, { collection, expected: n, firstAt: null, doneAt: null }]),
+  );
+  await page.goto(appUrl);
+  await page.fill('form[aria-label="Sign in"] input[name=email]', email);
+  await page.fill('form[aria-label="Sign in"] input[name=password]', 'demo1234');
+  const pageT0 = (await page.evaluate('Date.now()')) as number;
+  const t0 = performance.now();
+  await page.click('form[aria-label="Sign in"] button[type=submit]');
+  // The app's own first-sync display (data-started/data-finished, page clock) when it has one; IndexedDB counts otherwise.
+  let appSignal = false;
+  let shellMs = 0;
+  let ownMs: number | null = null;
+  let completeMs: number | null = null;
+  let samples = 0;
+  const started = performance.now();
+  void page.waitForSelector('header.topbar').then(() => {
+    shellMs = performance.now() - t0;
+  });
+  while (performance.now() - started < TIMEOUT_MS) {
+    const dom = (await page.evaluate(DOM_SCRIPT).catch(() => null)) as DomProgress | null;
+    samples++;
+    if (dom) {
+      appSignal = true;
+      for (const p of dom.collections) {
+        const t = timings.get(p.name);
+        if (!t) continue;
+        if (p.started) t.firstAt = p.started - pageT0;
+        if (p.finished) t.doneAt = p.finished - pageT0;
+      }
+      // Collections loaded before (none on a fresh profile) are not listed: complete from the start.
+      for (const t of timings.values())
+        if (!dom.collections.some((p) => p.name === t.collection)) t.doneAt = t.doneAt ?? 0;
+    } else if (!appSignal) {
+      const counts = (await page.evaluate(COUNT_SCRIPT).catch(() => ({}))) as Record<string, number>;
+      const at = performance.now() - t0;
+      for (const t of timings.values()) {
+        const n = counts[t.collection] ?? 0;
+        if (n > 0 && t.firstAt === null) t.firstAt = at;
+        if (n >= t.expected && t.doneAt === null) t.doneAt = at;
+      }
+    }
+    const done = (names: string[]) => names.every((n) => (timings.get(n)?.doneAt ?? null) !== null);
+    if (ownMs === null && shellMs && done(OWN))
+      ownMs = Math.max(shellMs, ...OWN.map((n) => timings.get(n)?.doneAt ?? 0));
+    if (done([...timings.keys()]) && shellMs) {
+      completeMs = Math.max(...[...timings.values()].map((t) => t.doneAt ?? 0));
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  // The app's signal is checked against the database itself: every collection holds what the server sends.
+  const counts = (await page.evaluate(COUNT_SCRIPT).catch(() => ({}))) as Record<string, number>;
+  const short = [...timings.values()].filter((t) => (counts[t.collection] ?? 0) < t.expected);
+  for (const t of short) console.log(`!! ${t.collection}: ${counts[t.collection] ?? 0} stored, ${t.expected} expected`);
+  return { shellMs, ownMs, completeMs, timings: [...timings.values()], samples, appSignal };
+}
+
+const fmt = (ms: number | null) => (ms === null ? 'timeout' : `${(ms / 1000).toFixed(1)} s`);
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+
+buildRenderer();
+const bundle = await build({
+  entryPoints: [path.join(ROOT, 'test/bench/device-ceiling.ts')],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  write: false,
+  minify: true,
+  define: { 'process.env.NODE_ENV': '"production"' },
+});
+const ceilingJs = bundle.outputFiles[0].text;
+
+const s = await startTestServer('sqlite', { seed: 'demo' });
+const size = Object.fromEntries(
+  Object.entries(COMPANY_SIZE).map(([k, v]) => [k, Math.max(1, Math.round(v * SCALE))]),
+) as unknown as typeof COMPANY_SIZE;
+console.log(`company: ${JSON.stringify(size)}; load average ${load()} on ${os.cpus().length} cores`);
+await seedDeviceBench(s, size);
+const browser = await launch();
+const report: Record<string, unknown> = {};
+try {
+  for (const who of WHO as Array<keyof typeof PEOPLE>) {
+    const email = PEOPLE[who];
+    const token = await s.login(email);
+    const expected = new Map<string, number>();
+    const tPull = performance.now();
+    for (const def of COLLECTIONS) expected.set(def.name, await countVisible(s.baseUrl, token, def.name));
+    const total = [...expected.values()].reduce((a, b) => a + b, 0);
+    const pullMs = performance.now() - tPull;
+    console.log(
+      `\n== ${who} (${email}): ${total} documents; the server sends them in ${fmt(pullMs)} to Node (${Math.round(total / (pullMs / 1000))} docs/s); load ${load()}`,
+    );
+
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(TIMEOUT_MS);
+    const r = await firstSync(page, `${s.url}/app/`, email, expected);
+    const storage = (await page.evaluate('navigator.storage.estimate()')) as { usage: number };
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
+    console.log(
+      `${r.appSignal ? "times from the app's first-sync display" : `times from IndexedDB counts (${r.samples} samples)`}; shell ${fmt(r.shellMs)}; own screens ready ${fmt(r.ownMs)}; every collection complete ${fmt(r.completeMs)}; IndexedDB ${mb(storage.usage)}; JS heap ${mb(heap.usedSize)} (of ${mb(heap.totalSize)}); load ${load()}`,
+    );
+    const rows = r.timings.map((t) => {
+      const span = t.doneAt !== null && t.firstAt !== null ? t.doneAt - t.firstAt : null;
+      return {
+        collection: t.collection,
+        docs: t.expected,
+        first: t.firstAt === null ? '-' : fmt(t.firstAt),
+        complete: fmt(t.doneAt),
+        'docs/s': span && t.expected > 1 ? Math.round(t.expected / (span / 1000)) : '-',
+      };
+    });
+    console.table(rows);
+
+    // The ceiling, same browser and profile: a page of the same origin that does not run the app.
+    const ceilingPage = await context.newPage();
+    await ceilingPage.route(`${s.url}/ceiling.html`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>ceiling</title>' }),
+    );
+    await ceilingPage.goto(`${s.url}/ceiling.html`);
+    await ceilingPage.addScriptTag({ content: ceilingJs });
+    await page.close(); // one RxDB per context: the app's database is closed by its page going away
+    const ceiling = (await ceilingPage.evaluate(
+      ([base, tok]) =>
+        (
+          globalThis as unknown as {
+            runCeiling(b: string, t: string): Promise<Array<{ collection: string; docs: number; ms: number }>>;
+          }
+        ).runCeiling(base, tok),
+      [s.baseUrl, token] as const,
+    )) as Array<{ collection: string; docs: number; ms: number }>;
+    const cDocs = ceiling.reduce((a, c) => a + c.docs, 0);
+    const cMs = ceiling.reduce((a, c) => a + c.ms, 0);
+    const appRate = r.completeMs ? total / (r.completeMs / 1000) : null;
+    const ceilingRate = cDocs / (cMs / 1000);
+    console.log(
+      `ceiling (raw bulkInsert, same browser): ${cDocs} docs in ${fmt(cMs)} = ${Math.round(ceilingRate)} docs/s; first sync ${appRate ? Math.round(appRate) : '-'} docs/s end to end = ${appRate ? (appRate / ceilingRate).toFixed(2) : '-'} of the ceiling; load ${load()}`,
+    );
+    console.table(
+      ceiling.map((c) => ({
+        collection: c.collection,
+        docs: c.docs,
+        ms: Math.round(c.ms),
+        'docs/s': c.docs > 1 ? Math.round(c.docs / (c.ms / 1000)) : '-',
+      })),
+    );
+    report[who] = {
+      documents: total,
+      shellMs: Math.round(r.shellMs),
+      ownMs: r.ownMs && Math.round(r.ownMs),
+      completeMs: r.completeMs && Math.round(r.completeMs),
+      indexedDbBytes: storage.usage,
+      heapBytes: heap.usedSize,
+      docsPerSecond: appRate && Math.round(appRate),
+      ceilingDocsPerSecond: Math.round(ceilingRate),
+      ratio: appRate && Number((appRate / ceilingRate).toFixed(2)),
+    };
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await s.close();
+}
+console.log(`\n${JSON.stringify({ scale: SCALE, load: load(), ...report })}`);

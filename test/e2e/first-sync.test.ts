@@ -1,0 +1,113 @@
+/**
+ * First sync in the real app (issue 35): a fresh browser profile signs in as
+ * an office user of a company with a few thousand records. The sync bar lists
+ * every collection with its progress (waiting, documents loaded, ready), the
+ * person's own data (company settings, requests, people, messages) is ready
+ * before the office-wide record sets start loading, the list hides once all
+ * is ready, and the device holds what the server sends: flights of the last
+ * 12 months, not the whole history.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDeviceBench } from '../bench/device-seed.ts';
+import { DIALECTS } from '../setup/dialects.ts';
+import { startTestServer, type TestServer } from '../setup/server.ts';
+import { buildRenderer, hasChromium, launch, newPage, screenshot } from './support.ts';
+
+interface Row {
+  name: string;
+  phase: string;
+  documents: number;
+  started: number;
+  finished: number;
+}
+
+const readList = `[...document.querySelectorAll('[data-testid=first-sync] li[data-collection]')].map((li) => ({
+  name: li.dataset.collection, phase: li.dataset.phase, documents: Number(li.dataset.documents),
+  started: Number(li.dataset.started ?? 0), finished: Number(li.dataset.finished ?? 0),
+}))`;
+
+describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
+  let s: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    buildRenderer();
+    s = await startTestServer(DIALECTS[0], { seed: 'demo' });
+    // Four years of flights (one in 60 the fixture pilot's), enough that loading them takes a while.
+    await seedDeviceBench(s, {
+      users: 300,
+      students: 20,
+      flights: 4_000,
+      bookings: 1_500,
+      aircraftReports: 800,
+      safetyReports: 200,
+    });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  it('shows per-collection progress, own data first, and hides when everything is ready', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto(`${s.url}/app/`);
+      await page.fill('form[aria-label="Sign in"] input[name=email]', 'admin@skyline.test');
+      await page.fill('form[aria-label="Sign in"] input[name=password]', 'demo1234');
+      await page.click('form[aria-label="Sign in"] button[type=submit]');
+      const list = page.locator('[data-testid=first-sync]');
+      await list.waitFor({ state: 'visible' });
+      await expect.poll(() => list.textContent()).toMatch(/Setting up this device: \d+ of 10 ready/);
+      // Sentences, not collection names: "Flights", "People".
+      await expect.poll(() => list.locator('li[data-collection=flights]').textContent()).toMatch(/^Flights /);
+      await screenshot(page, 'first-sync-progress');
+      // The shell is usable meanwhile: the navigation answers.
+      await page.waitForSelector('header.topbar');
+
+      await page.waitForSelector('[data-testid=first-sync][data-done=true]', { state: 'attached', timeout: 120_000 });
+      expect(await list.isVisible()).toBe(false);
+      const rows = (await page.evaluate(readList)) as Row[];
+      const by = new Map(rows.map((r) => [r.name, r]));
+      expect(rows.map((r) => r.phase)).toEqual(rows.map(() => 'ready'));
+      expect(rows).toHaveLength(10);
+      // Own data is complete before the office-wide sets start.
+      for (const own of ['reference', 'device', 'people', 'inbox'])
+        for (const office of ['bookings', 'fleet', 'flights'])
+          expect(by.get(own)?.finished).toBeLessThanOrEqual(by.get(office)?.started ?? 0);
+      // Bounded: the office device holds the last 12 months of flights (about 400 of 4,064), not ten years.
+      const flights = by.get('flights')?.documents ?? 0;
+      expect(flights).toBeGreaterThan(300);
+      expect(flights).toBeLessThan(1_000);
+      expect(by.get('people')?.documents).toBeGreaterThanOrEqual(300);
+      // What the list says is what the database holds.
+      const stored = (await page.evaluate(
+        '(async () => { const n = {}; for (const { name } of await indexedDB.databases()) { const m = /^rxdb-dexie-ops_.*--\\d+--([a-z_]+)$/.exec(name ?? ""); if (!m) continue; const db = await new Promise((ok) => { const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); }); n[m[1]] = await new Promise((ok) => { const r = db.transaction("docs").objectStore("docs").count(); r.onsuccess = () => ok(r.result); }); db.close(); } return n; })()',
+      )) as Record<string, number>;
+      expect(stored.flights).toBe(flights);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a second start of the same profile has nothing to set up', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto(`${s.url}/app/`);
+      await page.fill('form[aria-label="Sign in"] input[name=email]', 'pilot@skyline.test');
+      await page.fill('form[aria-label="Sign in"] input[name=password]', 'demo1234');
+      await page.click('form[aria-label="Sign in"] button[type=submit]');
+      await page.waitForSelector('[data-testid=first-sync][data-done=true]', { state: 'attached', timeout: 120_000 });
+      const first = (await page.evaluate(readList)) as Row[];
+      // A pilot's device: their own flights, all of them (one in 60 of the company's).
+      expect(first.find((r) => r.name === 'flights')?.documents).toBeGreaterThan(50);
+      await page.reload();
+      await page.waitForSelector('header.topbar');
+      await page.waitForSelector('[data-testid=sync-status] .sync-state[data-online=true]');
+      expect(await page.locator('[data-testid=first-sync]').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
