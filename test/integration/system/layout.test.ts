@@ -58,7 +58,7 @@ export const KINDS = [
   'alerts',
 ];
 /** Test folders that are not areas: the machinery every area shares. */
-const TEST_INFRA = ['sync', 'system', 'jobs', 'mail', 'ops'];
+const TEST_INFRA = ['sync', 'system', 'jobs', 'mail', 'ops', 'i18n'];
 /** The renderer's shell: everything else is a screen or view logic in `areas/<area>/`. */
 const RENDERER_SHELL = [
   'App.tsx',

@@ -1,0 +1,13 @@
+/**
+ * Every area's messages, one line per area so areas add theirs without conflicts.
+ * A message id is `<area>.<key>`.
+ */
+import { documentsMessages } from './documents/index.ts';
+import { errorsMessages } from './errors/index.ts';
+import { mailMessages } from './mail/index.ts';
+
+export const AREA_MESSAGES = {
+  errors: errorsMessages,
+  mail: mailMessages,
+  documents: documentsMessages,
+} as const;
