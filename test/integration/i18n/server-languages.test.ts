@@ -147,4 +147,23 @@ describe.each(DIALECTS)('languages on the server on %s', (dialect) => {
     const en = await fetch(`${s.baseUrl}/safety_reports/view/${r.body.id}/pdf:true?token=${encodeURIComponent(admin)}`);
     expect(await pdfText(Buffer.from(await en.arrayBuffer()))).toContain(`Safety report ${r.body.idn}`);
   });
+
+  it("in-app notifications in each recipient's language: the same news, Spanish for one, English for another", async () => {
+    const mechanic = await s.login('mechanic@skyline.test');
+    await setLanguage(mechanic, 'es');
+    const ops = await s.login('ops@skyline.test');
+    await ok(
+      s.api('POST', '/manager/news/news/edit.json', {
+        token: ops,
+        body: { News: { name: 'Hangar cerrado', notification: 'yes' }, NewsRecipient: { user_group_id: [190, 300] } },
+      }),
+    );
+    const titles = async (token: string) =>
+      (await ok(s.api('GET', '/notifications.json', { token }))).notifications.map((n: any) => n.title);
+    expect(await titles(mechanic)).toContain('Noticia: Hangar cerrado');
+    expect(await titles(mechanic)).not.toContain('News: Hangar cerrado');
+    const other = await s.api('GET', '/notifications.json', { token: await s.login('pilot@skyline.test') });
+    const otherTitles = other.body.notifications.map((n: any) => n.title);
+    expect(otherTitles).toContain('News: Hangar cerrado');
+  });
 });

@@ -84,6 +84,8 @@ const RENDERER_SHELL = [
   'decisions.test.ts',
   'refusals.ts',
   'refusals.test.ts',
+  // Languages: the IntlProvider and the app's locale.
+  'i18n.tsx',
 ];
 
 const dirs = (rel: string) =>
