@@ -2,7 +2,7 @@ import { emailChangeForm, ZPasswordForm, ZProfileForm, ZTotpCode } from '@ops/sh
 import { type FormEvent, useEffect, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
 import { useLocale, useT } from '../../i18n.tsx';
-import { isLocale, LOCALE_NAMES, LOCALES, type Locale } from '@ops/shared/i18n/index';
+import { isLocale, LOCALE_NAMES, LOCALES, type Locale, translator } from '@ops/shared/i18n/index';
 import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 import { type StoredSession, SWITCH_EVENT } from '../../session.ts';
 import {
@@ -74,7 +74,8 @@ function LanguageCard() {
     setLocale(l);
     void act.run(async () => {
       await post('/users/edit.json', { User: { language: l } });
-      return t('profile.languageSaved');
+      // In the chosen language: this closure's `t` is still the previous one.
+      return translator(l)('profile.languageSaved');
     });
   };
   return (
