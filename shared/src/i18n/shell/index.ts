@@ -61,6 +61,11 @@ const en = {
   lastSync: 'Last sync {when}',
   never: 'never',
   syncNow: 'Sync now',
+  notApplied: 'Not applied',
+  refusedByServer: 'Refused by the server',
+  acceptedByServer: 'Accepted by the server',
+  acceptedByServerAt: 'Accepted by the server ({when})',
+  flight: 'Flight',
 } as const;
 
 export const shellMessages: AreaMessages<typeof en> = {
@@ -127,6 +132,11 @@ export const shellMessages: AreaMessages<typeof en> = {
     lastSync: 'Última sincronización {when}',
     never: 'nunca',
     syncNow: 'Sincronizar ahora',
+    notApplied: 'No aplicado',
+    refusedByServer: 'Rechazado por el servidor',
+    acceptedByServer: 'Aceptado por el servidor',
+    acceptedByServerAt: 'Aceptado por el servidor ({when})',
+    flight: 'Vuelo',
   },
   fr: {
     signOut: 'Se déconnecter',
@@ -190,6 +200,11 @@ export const shellMessages: AreaMessages<typeof en> = {
     lastSync: 'Dernière synchronisation {when}',
     never: 'jamais',
     syncNow: 'Synchroniser',
+    notApplied: 'Non appliqué',
+    refusedByServer: 'Refusé par le serveur',
+    acceptedByServer: 'Accepté par le serveur',
+    acceptedByServerAt: 'Accepté par le serveur ({when})',
+    flight: 'Vol',
   },
   de: {
     signOut: 'Abmelden',
@@ -253,5 +268,10 @@ export const shellMessages: AreaMessages<typeof en> = {
     lastSync: 'Letzte Synchronisierung {when}',
     never: 'nie',
     syncNow: 'Jetzt synchronisieren',
+    notApplied: 'Nicht übernommen',
+    refusedByServer: 'Vom Server abgelehnt',
+    acceptedByServer: 'Vom Server angenommen',
+    acceptedByServerAt: 'Vom Server angenommen ({when})',
+    flight: 'Flug',
   },
 };
