@@ -73,7 +73,8 @@ export function formatTime(
         hourCycle: f.timeFormat === '24' ? 'h23' : 'h12',
       }),
   );
-  return fmt.format(new Date(unix * 1000));
+  // ICU puts a narrow no-break space before AM/PM; a plain one reads the same and matches typed text.
+  return fmt.format(new Date(unix * 1000)).replace(/\u202f/g, ' ');
 }
 
 export function formatDateTime(unix: number | null | undefined, locale: string, f: CompanyFormats = DEFAULT_FORMATS) {
