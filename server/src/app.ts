@@ -3,7 +3,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { mountApiDocs } from './api-docs.ts';
 import type { AppContext } from './context.ts';
 import type { RouteDef } from './http/define-route.ts';
+import { translator } from '@ops/shared/i18n/index';
 import { HttpError } from './http/errors.ts';
+import { requestLocale, translateBody } from './http/messages.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { observerMiddleware } from './http/observe.ts';
 import { buildRouter } from './http/router.ts';
@@ -104,17 +106,18 @@ export function createApp(
   extra?.(app);
 
   app.use((req: Request, res: Response) => {
-    res.status(404).json({ result: false, message: `No route for ${req.method} ${req.path}` });
+    const t = translator(requestLocale(req));
+    res.status(404).json({ result: false, message: t('errors.noRoute', { method: req.method, path: req.path }) });
   });
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
-      res.status(err.status).json(err.body);
+      res.status(err.status).json(translateBody(err.body, requestLocale(req)));
       return;
     }
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.parse.failed') {
-      res.status(400).json({ result: false, message: 'Malformed request body: not valid JSON' });
+      res.status(400).json({ result: false, message: translator(requestLocale(req))('errors.malformedBody') });
       return;
     }
     if (e?.type === 'entity.too.large') {
@@ -131,7 +134,9 @@ export function createApp(
     }
     req.log.error({ err }, 'unhandled error');
     if (res.headersSent) return;
-    res.status(500).json({ result: false, message: 'Internal server error', request_id: req.id });
+    res
+      .status(500)
+      .json({ result: false, message: translator(requestLocale(req))('errors.internal'), request_id: req.id });
   });
   return app;
 }

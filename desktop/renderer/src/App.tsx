@@ -1,4 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useT } from './i18n.tsx';
 import { SignInScreen } from './SignIn.tsx';
 import { clearSession, loadSession, resolveApiBase, type StoredSession, saveSession } from './session.ts';
 import type { Workspace } from './workspace.ts';
@@ -18,6 +19,10 @@ type Phase =
  * a network), otherwise asks to sign in.
  */
 export function App() {
+  const t = useT();
+  // Callbacks read the language through a ref: a language switch must not reopen the session.
+  const tRef = useRef(t);
+  tRef.current = t;
   const [phase, setPhase] = useState<Phase>({ kind: 'boot' });
 
   const open = useCallback(async (session: StoredSession) => {
@@ -30,7 +35,7 @@ export function App() {
       setPhase({
         kind: 'signin',
         baseUrl: session.baseUrl,
-        notice: `The local data could not be opened: ${(err as Error).message}`,
+        notice: tRef.current('shell.localDataFailed', { message: (err as Error).message }),
       });
     }
   }, []);
@@ -76,21 +81,21 @@ export function App() {
     setPhase({
       kind: 'signin',
       baseUrl: ws.baseUrl,
-      notice: 'Signed out. Changes not yet sent stay on this device and are sent at your next sign-in.',
+      notice: tRef.current('shell.signedOut'),
     });
   }, []);
 
   switch (phase.kind) {
     case 'boot':
     case 'opening':
-      return <Splash text="Opening local data…" />;
+      return <Splash text={t('shell.opening')} />;
     case 'failed':
-      return <Splash text={`Cannot start: ${phase.message}`} />;
+      return <Splash text={t('shell.cannotStart', { message: phase.message })} />;
     case 'signin':
       return <SignInScreen baseUrl={phase.baseUrl} notice={phase.notice} onSignedIn={signedIn} />;
     case 'open':
       return (
-        <Suspense fallback={<Splash text="Loading…" />}>
+        <Suspense fallback={<Splash text={t('shell.loading')} />}>
           <Shell ws={phase.ws} onSignOut={() => signOut(phase.ws)} onSwitch={(s) => switchTo(phase.ws, s)} />
         </Suspense>
       );

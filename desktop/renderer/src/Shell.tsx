@@ -1,5 +1,7 @@
 import { ROLE_NAMES, type Role } from '@ops/shared';
+import { isLocale, type MessageId } from '@ops/shared/i18n/index';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useLocale, useT } from './i18n.tsx';
 import { rejections } from './decisions.ts';
 import {
   fullName,
@@ -12,7 +14,7 @@ import {
   WorkspaceContext,
 } from './hooks.ts';
 import { markNavigation } from './perf.ts';
-import { menuFor, type Route, screensFor } from './nav.ts';
+import { menuFor, type NavGroup, type Route, screensFor } from './nav.ts';
 import { startsOnFlights } from '@ops/shared/rules/flights/policy';
 import { ScreenBoundary } from './ScreenBoundary.tsx';
 import { type StoredSession, SWITCH_EVENT } from './session.ts';
@@ -26,6 +28,50 @@ function parseHash(hash: string, role: number): Route | null {
     ? { screen, ...(id ? { id: decodeURIComponent(id) } : {}) }
     : null;
 }
+
+/** Menu words in the app's language; a screen not listed here keeps its registry label. */
+const GROUP_LABELS: Record<NavGroup, MessageId> = {
+  Operations: 'shell.groupOperations',
+  Maintenance: 'shell.groupMaintenance',
+  Training: 'shell.groupTraining',
+  Safety: 'shell.groupSafety',
+  People: 'shell.groupPeople',
+  Office: 'shell.groupOffice',
+  Account: 'shell.groupAccount',
+  Sync: 'shell.groupSync',
+};
+const SCREEN_LABELS: Record<string, MessageId> = {
+  'api-keys': 'shell.screenApiKeys',
+  techlog: 'shell.screenTechlog',
+  fleet: 'shell.screenFleet',
+  bases: 'shell.screenBases',
+  'my-billing': 'shell.screenMyBilling',
+  'billing-accounts': 'shell.screenBillingAccounts',
+  'billing-rates': 'shell.screenBillingRates',
+  alerts: 'shell.screenAlerts',
+  company: 'shell.screenCompany',
+  hours: 'shell.screenHours',
+  permissions: 'shell.screenPermissions',
+  'my-duty': 'shell.screenMyDuty',
+  'crew-duty': 'shell.screenCrewDuty',
+  flights: 'shell.screenFlights',
+  maintenance: 'shell.screenMaintenance',
+  news: 'shell.screenNews',
+  groups: 'shell.screenGroups',
+  pilots: 'shell.screenPilots',
+  pilot: 'shell.screenPilot',
+  account: 'shell.screenAccount',
+  me: 'shell.screenMe',
+  logbook: 'shell.screenLogbook',
+  'company-stats': 'shell.screenCompanyStats',
+  safety: 'shell.screenSafety',
+  schedule: 'shell.screenSchedule',
+  'my-training': 'shell.screenMyTraining',
+  'training-today': 'shell.screenTrainingToday',
+  'training-overview': 'shell.screenTrainingOverview',
+  users: 'shell.screenUsers',
+  changes: 'shell.screenChanges',
+};
 
 /** Mechanics and managers start on the fleet, pilots and students on their flights. */
 const homeOf = (role: number): string => (startsOnFlights(role) ? 'flights' : 'fleet');
@@ -55,6 +101,26 @@ function ShellBody({
   onSignOut(): void;
   onSwitch(s: StoredSession): void;
 }) {
+  const t = useT();
+  const { setLocale } = useLocale();
+  // The user's own language (profile) wins over the browser's once the server answers; offline, the last one used.
+  useEffect(() => {
+    let live = true;
+    ws.rest<{ User?: { language?: string } }>('GET', '/users/view.json').then(
+      (p) => {
+        const l = p.User?.language;
+        if (live && isLocale(l)) setLocale(l);
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [ws, setLocale]);
+  const labelOf = (s: { screen: string; label: string }) => {
+    const id = SCREEN_LABELS[s.screen];
+    return id ? t(id) : s.label;
+  };
   const role = ws.user.user_group_id;
   const screens = useMemo(() => screensFor(role), [role]);
   const menu = useMemo(() => menuFor(role), [role]);
@@ -108,7 +174,7 @@ function ShellBody({
           </div>
         </div>
         <button type="button" className="secondary small" onClick={onSignOut}>
-          Sign out
+          {t('shell.signOut')}
         </button>
       </header>
       <SyncBar rejected={rejected.length} onShowChanges={() => go({ screen: 'changes' })} />
@@ -121,13 +187,14 @@ function ShellBody({
         onClick={() => setMenuOpen((o) => !o)}
         data-testid="menu-toggle"
       >
-        <span aria-hidden="true">☰</span> Menu{current ? ` · ${current.label}` : ''}
+        <span aria-hidden="true">☰</span> {t('shell.menu')}
+        {current ? ` · ${labelOf(current)}` : ''}
       </button>
       <div className="body">
-        <nav aria-label="Screens" id="screens-menu" className={menuOpen ? 'sidenav open' : 'sidenav'}>
+        <nav aria-label={t('shell.screensNav')} id="screens-menu" className={menuOpen ? 'sidenav open' : 'sidenav'}>
           {menu.map(({ group, screens: items }) => (
             <div key={group} className="nav-group">
-              <h2 className="nav-group-title">{group}</h2>
+              <h2 className="nav-group-title">{t(GROUP_LABELS[group])}</h2>
               {items.map((s) => (
                 <button
                   key={s.screen}
@@ -136,7 +203,7 @@ function ShellBody({
                   aria-current={route.screen === s.screen ? 'page' : undefined}
                   onClick={() => go({ screen: s.screen })}
                 >
-                  {s.label}
+                  {labelOf(s)}
                   {s.screen === 'changes' && rejected.length > 0 && <span className="count">{rejected.length}</span>}
                 </button>
               ))}
@@ -145,8 +212,8 @@ function ShellBody({
         </nav>
         <main className="content">
           {current && Current && (
-            <ScreenBoundary key={current.screen} label={current.label} onHome={() => go({ screen: homeOf(role) })}>
-              <Suspense fallback={<p className="muted">Loading…</p>}>
+            <ScreenBoundary key={current.screen} label={labelOf(current)} onHome={() => go({ screen: homeOf(role) })}>
+              <Suspense fallback={<p className="muted">{t('shell.loading')}</p>}>
                 <Current route={route} go={go} rejected={rejected} />
               </Suspense>
             </ScreenBoundary>
@@ -159,16 +226,16 @@ function ShellBody({
 
 /** The server refused the token: sign in again without losing anything queued. */
 function SignInAgain({ ws, onSwitch }: { ws: Workspace; onSwitch(s: StoredSession): void }) {
+  const t = useT();
   return (
     <section className="reauth" role="alert">
       <p>
-        <strong>Your session has ended.</strong> Sign in again to keep syncing; your changes stay on this device
-        meanwhile.
+        <strong>{t('shell.sessionEnded')}</strong> {t('shell.sessionEndedText')}
       </p>
       <SignInForm
         baseUrl={ws.baseUrl}
         email={ws.user.email ?? undefined}
-        submitLabel="Sign in again"
+        submitLabel={t('shell.signInAgain')}
         onSignedIn={(s) => {
           if (s.user.id === ws.user.id && s.user.company_id === ws.user.company_id) ws.setToken(s.token, s.expires);
           else onSwitch(s);

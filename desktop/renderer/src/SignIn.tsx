@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { useT } from './i18n.tsx';
 import type { StoredSession } from './session.ts';
 
 type Step = { kind: 'password' } | { kind: 'code'; challenge: string; mode: 'EMAIL' | 'TOTP' };
@@ -12,13 +13,14 @@ export function SignInForm({
   baseUrl,
   email: fixedEmail,
   onSignedIn,
-  submitLabel = 'Sign in',
+  submitLabel,
 }: {
   baseUrl: string;
   email?: string;
   onSignedIn(s: StoredSession): void | Promise<void>;
   submitLabel?: string;
 }) {
+  const t = useT();
   const [email, setEmail] = useState(fixedEmail ?? '');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -46,12 +48,12 @@ export function SignInForm({
           setCode('');
           return;
         }
-        setMessage(res.message ?? 'Sign-in failed');
+        setMessage(res.message ?? t('shell.signInFailed'));
       } catch (err) {
         setMessage(
           err instanceof OfflineError
-            ? 'The server cannot be reached. Signing in needs a connection the first time.'
-            : `Sign-in failed: ${(err as Error).message}`,
+            ? t('shell.signInOffline')
+            : t('shell.signInFailedWhy', { message: (err as Error).message }),
         );
       }
     } finally {
@@ -60,11 +62,11 @@ export function SignInForm({
   };
 
   return (
-    <form onSubmit={submit} className="signin-form" aria-label="Sign in">
+    <form onSubmit={submit} className="signin-form" aria-label={t('shell.signIn')}>
       {step.kind === 'password' ? (
         <>
           <label>
-            Email
+            {t('shell.email')}
             <input
               type="email"
               name="email"
@@ -76,7 +78,7 @@ export function SignInForm({
             />
           </label>
           <label>
-            Password
+            {t('shell.password')}
             <input
               type="password"
               name="password"
@@ -89,7 +91,7 @@ export function SignInForm({
         </>
       ) : (
         <label>
-          {step.mode === 'EMAIL' ? 'We emailed you a sign-in code' : 'Code from your authenticator app'}
+          {step.mode === 'EMAIL' ? t('shell.codeEmailed') : t('shell.codeAuthenticator')}
           <input
             name="code"
             inputMode="numeric"
@@ -101,11 +103,15 @@ export function SignInForm({
         </label>
       )}
       <button type="submit" disabled={busy}>
-        {busy ? 'Signing in…' : step.kind === 'code' ? 'Verify code' : submitLabel}
+        {busy
+          ? t('shell.signingIn')
+          : step.kind === 'code'
+            ? t('shell.verifyCode')
+            : (submitLabel ?? t('shell.signIn'))}
       </button>
       {step.kind === 'code' && (
         <button type="button" className="link" onClick={() => setStep({ kind: 'password' })}>
-          Start over
+          {t('shell.startOver')}
         </button>
       )}
       {message && (
@@ -126,10 +132,11 @@ export function SignInScreen({
   notice?: string;
   onSignedIn(s: StoredSession): Promise<void>;
 }) {
+  const t = useT();
   return (
     <main className="signin">
       <h1>Ops Platform</h1>
-      <p className="muted">Fleet, technical log and flights, online or offline.</p>
+      <p className="muted">{t('shell.tagline')}</p>
       {notice && <p className="notice">{notice}</p>}
       <SignInForm baseUrl={baseUrl} onSignedIn={onSignedIn} />
     </main>

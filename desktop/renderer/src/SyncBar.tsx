@@ -3,6 +3,7 @@ import { formatDateTime, formatTime, isoDateIn } from './format.ts';
 import { useCompany, useDeferred, useNetwork, useNow, useSyncState, useWorkspace } from './hooks.ts';
 import { usePendingFileCount } from './areas/uploads/files.ts';
 import { offlineLine } from './refusals.ts';
+import { useT } from './i18n.tsx';
 
 /**
  * Always visible: online or offline (the server answering, not just a
@@ -11,6 +12,7 @@ import { offlineLine } from './refusals.ts';
  * queue uploading.
  */
 export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowChanges(): void }) {
+  const t = useT();
   const ws = useWorkspace();
   const s = useSyncState();
   const network = useNetwork();
@@ -26,19 +28,19 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
   const last = lastMs ? Math.floor(lastMs / 1000) : null;
   const lastText =
     last === null
-      ? 'never'
+      ? t('shell.never')
       : isoDateIn(last, display.companyZone) === isoDateIn(now, display.companyZone)
         ? formatTime(last, display)
         : formatDateTime(last, display);
   return (
     <section
       className={`syncbar ${online ? 'is-online' : 'is-offline'}`}
-      aria-label="Sync status"
+      aria-label={t('shell.syncStatus')}
       data-testid="sync-status"
     >
       <span className="sync-state" data-online={online ? 'true' : 'false'}>
         <span className="dot" aria-hidden="true" />
-        {online ? 'Online' : offlineLine(changes + commands + files)}
+        {online ? t('shell.online') : offlineLine(changes + commands + files, t)}
       </span>
       <button
         type="button"
@@ -46,22 +48,22 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
         onClick={onShowChanges}
         data-testid="sync-pending"
       >
-        {changes} change{changes === 1 ? '' : 's'} · {commands} command{commands === 1 ? '' : 's'} pending
+        {t('shell.pending', { changes, commands })}
       </button>
       <span
         className={`sync-files ${files > 0 ? 'has-pending' : ''}`}
         data-testid="sync-files"
-        title="Photos and files saved on this device, uploaded when the server can be reached"
+        title={t('shell.filesTitle')}
       >
-        {files} file{files === 1 ? '' : 's'} pending
+        {t('shell.filesPending', { files })}
       </span>
       {rejected > 0 && (
         <button type="button" className="sync-rejected" onClick={onShowChanges} data-testid="sync-rejected">
-          {rejected} rejected
+          {t('shell.rejected', { count: rejected })}
         </button>
       )}
       <span className="sync-last" title={display.companyZone}>
-        Last sync {lastText}
+        {t('shell.lastSync', { when: lastText })}
       </span>
       {/* Offline, the transport's own error ("stream: Failed to fetch") says nothing new: the quiet line above says it. */}
       {online && s.lastError && (
@@ -70,7 +72,7 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
         </span>
       )}
       <button type="button" className="secondary small" onClick={() => ws.client.resync()} disabled={!network}>
-        Sync now
+        {t('shell.syncNow')}
       </button>
       <FirstSync />
     </section>

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { LanguageProvider } from './i18n.tsx';
 import './styles.css';
 
 if ('serviceWorker' in navigator && location.protocol.startsWith('http')) {
@@ -9,6 +10,8 @@ if ('serviceWorker' in navigator && location.protocol.startsWith('http')) {
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <App />
+    <LanguageProvider>
+      <App />
+    </LanguageProvider>
   </StrictMode>,
 );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '@ops/shared/i18n/index';
 import { humanRefusal, offlineLine, sentenceFor, supersededRejections } from './refusals.ts';
 
 describe('refusals in words', () => {
@@ -26,5 +27,15 @@ describe('refusals in words', () => {
   it('says offline quietly with what waits', () => {
     expect(offlineLine(2)).toBe('Offline, 2 changes waiting');
     expect(offlineLine(1)).toBe('Offline, 1 change waiting');
+  });
+  it("says the same in the user's language: the code maps to a message, never shown itself", () => {
+    const es = translator('es');
+    expect(humanRefusal('', 'CONFLICT_PILOT', es)).toBe('El piloto ya tiene una reserva a esa hora.');
+    expect(humanRefusal('OUTSIDE_HOURS', null, translator('de'))).toBe(
+      'Diese Zeit liegt außerhalb der Öffnungszeiten der Basis.',
+    );
+    expect(humanRefusal(null, 'SOMETHING_NEW', translator('fr'))).toBe('Refusé par le serveur.');
+    expect(offlineLine(1, es)).toBe('Sin conexión, 1 cambio pendiente');
+    expect(offlineLine(3, es)).toBe('Sin conexión, 3 cambios pendientes');
   });
 });

@@ -3,29 +3,36 @@
  * command outcomes as sentences a person reads, never the raw code. Pure.
  */
 import type { CommandDoc } from '@ops/shared';
+import { type MessageId, type Translate, translator } from '@ops/shared/i18n/index';
 
-const SENTENCES: Record<string, string> = {
-  CONFLICT_AIRCRAFT: 'The aircraft is already booked at that time.',
-  CONFLICT_PILOT: 'The pilot already has a booking at that time.',
-  CONFLICT_INSTRUCTOR: 'The instructor already has a booking at that time.',
-  OUTSIDE_HOURS: 'That time is outside the operating hours of the base.',
-  AIRCRAFT_BLOCKED: 'The aircraft is grounded or blocked by an open defect.',
-  INSTRUCTOR_UNAVAILABLE: 'The instructor is not available then.',
-  DOCUMENTS: "The pilot's documents (licence, medical or ratings) are missing or expired.",
-  NOT_ALLOWED: 'You are not allowed to do this for that person or record.',
-  PAST: 'A booking cannot start in the past.',
-  HORIZON: 'That date is further ahead than bookings may be made.',
-  DUTY_LIMIT: 'This would exceed the duty time limits.',
-  FLIGHT_HOURS_LIMIT: 'This would exceed the flight hours limits.',
-  FLIGHT_LOCKED: 'The flight is already dispatched or confirmed, so it can no longer be changed.',
-  NOT_FOUND: 'The record no longer exists.',
-  CONFLICT: 'Someone else changed this record first.',
-  READINESS: 'The flight is not ready: a check the school blocks on failed (see the readiness lines).',
+// The code→sentence mapping; the sentences are catalogue messages (shared/src/i18n/refusals).
+const SENTENCES: Record<string, MessageId> = {
+  CONFLICT_AIRCRAFT: 'refusals.CONFLICT_AIRCRAFT',
+  CONFLICT_PILOT: 'refusals.CONFLICT_PILOT',
+  CONFLICT_INSTRUCTOR: 'refusals.CONFLICT_INSTRUCTOR',
+  OUTSIDE_HOURS: 'refusals.OUTSIDE_HOURS',
+  AIRCRAFT_BLOCKED: 'refusals.AIRCRAFT_BLOCKED',
+  INSTRUCTOR_UNAVAILABLE: 'refusals.INSTRUCTOR_UNAVAILABLE',
+  DOCUMENTS: 'refusals.DOCUMENTS',
+  NOT_ALLOWED: 'refusals.NOT_ALLOWED',
+  PAST: 'refusals.PAST',
+  HORIZON: 'refusals.HORIZON',
+  DUTY_LIMIT: 'refusals.DUTY_LIMIT',
+  FLIGHT_HOURS_LIMIT: 'refusals.FLIGHT_HOURS_LIMIT',
+  FLIGHT_LOCKED: 'refusals.FLIGHT_LOCKED',
+  NOT_FOUND: 'refusals.NOT_FOUND',
+  CONFLICT: 'refusals.CONFLICT',
+  READINESS: 'refusals.READINESS',
 };
 
+/** English unless a screen passes its `t` (useT): the functions stay pure. */
+const english = translator('en');
+
 /** The human sentence for a code, or null for a code not known here. */
-export const sentenceFor = (code: string | null | undefined): string | null =>
-  code ? (SENTENCES[code] ?? null) : null;
+export const sentenceFor = (code: string | null | undefined, t: Translate = english): string | null => {
+  const id = code ? SENTENCES[code] : undefined;
+  return id ? t(id) : null;
+};
 
 const CODE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$|^[A-Z]{4,}$/;
 
@@ -34,7 +41,7 @@ const CODE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$|^[A-Z]{4,}$/;
  * code taken off ("…(1 booking).CONFLICT_AIRCRAFT"), or the code's sentence
  * when the message is missing or is itself only a code.
  */
-export function humanRefusal(message: string | null | undefined, code?: string | null): string {
+export function humanRefusal(message: string | null | undefined, code?: string | null, t: Translate = english): string {
   let text = (message ?? '').trim();
   let found = code ?? null;
   const tail = /[.:\s]\s*([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s*$/.exec(text);
@@ -49,8 +56,8 @@ export function humanRefusal(message: string | null | undefined, code?: string |
     found = found ?? text;
     text = '';
   }
-  const sentence = sentenceFor(found);
-  if (!text) return sentence ?? 'Refused by the server.';
+  const sentence = sentenceFor(found, t);
+  if (!text) return sentence ?? t('refusals.refused');
   return /[.!?)]$/.test(text) ? text : `${text}.`;
 }
 
@@ -80,5 +87,5 @@ export function supersededRejections(
 }
 
 /** The status bar's quiet offline line. */
-export const offlineLine = (waiting: number): string =>
-  waiting > 0 ? `Offline, ${waiting} change${waiting === 1 ? '' : 's'} waiting` : 'Offline, everything saved';
+export const offlineLine = (waiting: number, t: Translate = english): string =>
+  waiting > 0 ? t('refusals.offlineWaiting', { count: waiting }) : t('refusals.offlineSaved');

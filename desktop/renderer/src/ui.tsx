@@ -2,6 +2,7 @@ import type { CommandDoc, OutcomeDoc } from '@ops/shared';
 import type { ReactNode } from 'react';
 import { conflictsOf } from './decisions.ts';
 import { codeOf, humanRefusal } from './refusals.ts';
+import { useT } from './i18n.tsx';
 import type { MelDeadline } from '@ops/shared/rules/aircraft-reports/mel';
 import { type DisplaySettings, formatDateTime, formatDeadline } from './format.ts';
 
@@ -54,11 +55,12 @@ export function DecisionNote({
   outcome?: OutcomeDoc;
   display: DisplaySettings;
 }) {
+  const t = useT();
   if (outcome && (!command || outcome.created >= (command.decided_at ?? 0))) {
     return (
       <div className="decision decision-rejected" role="alert">
-        <strong>{outcome.status === 'conflict' ? 'Not applied' : 'Refused by the server'}:</strong>{' '}
-        {humanRefusal(outcome.reason)}
+        <strong>{outcome.status === 'conflict' ? t('shell.notApplied') : t('shell.refusedByServer')}:</strong>{' '}
+        {humanRefusal(outcome.reason, null, t)}
       </div>
     );
   }
@@ -67,19 +69,21 @@ export function DecisionNote({
   if (command.status === 'accepted') {
     return (
       <div className="decision decision-accepted">
-        Accepted by the server{command.decided_at ? ` (${formatDateTime(command.decided_at, display)})` : ''}
+        {command.decided_at
+          ? t('shell.acceptedByServerAt', { when: formatDateTime(command.decided_at, display) })
+          : t('shell.acceptedByServer')}
       </div>
     );
   }
   const conflicts = conflictsOf(command.details);
   return (
     <div className="decision decision-rejected" role="alert">
-      <strong>Refused by the server:</strong> {humanRefusal(command.reason, codeOf(command))}
+      <strong>{t('shell.refusedByServer')}:</strong> {humanRefusal(command.reason, codeOf(command), t)}
       {conflicts.length > 0 && (
         <ul className="conflicts">
           {conflicts.map((c) => (
             <li key={c.id}>
-              {c.callsign ?? 'Flight'} · {formatDateTime(c.offblocks, display, display.flightZone)} –{' '}
+              {c.callsign ?? t('shell.flight')} · {formatDateTime(c.offblocks, display, display.flightZone)} –{' '}
               {formatDateTime(c.onblocks, display, display.flightZone)} ({display.flightZone})
             </li>
           ))}

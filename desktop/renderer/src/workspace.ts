@@ -31,6 +31,7 @@ import {
 } from '@ops/shared';
 import { BehaviorSubject, type Subscription } from 'rxjs';
 import { type StoredSession, saveSession } from './session.ts';
+import { appLocale } from './i18n.tsx';
 
 /**
  * Where a record type lives: its area collection, the `type` selecting it, and
@@ -318,6 +319,7 @@ export class Workspace {
         method,
         headers: {
           accept: 'application/json',
+          'accept-language': appLocale(),
           authorization: `Bearer ${this.session.token}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },

@@ -9,6 +9,8 @@ export interface Actor {
   email: string | null;
   name: string;
   surname: string;
+  /** The user's language (`en`, `es`…): mails, documents and API messages when no Accept-Language. */
+  language?: string;
   supervisorId: string | null;
   plan: Plan;
   company: {

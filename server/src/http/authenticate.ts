@@ -45,6 +45,7 @@ function credentialQuery(db: Kysely<DB>, isKey: boolean, hash: string) {
       'u.email',
       'u.name',
       'u.surname',
+      'u.language',
       'u.supervisor_id',
       'u.active',
       'u.deleted',
@@ -118,6 +119,7 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
       email: row.email,
       name: row.name,
       surname: row.surname,
+      language: row.language,
       supervisorId: row.supervisor_id,
       plan: row.plan as Plan,
       company: {

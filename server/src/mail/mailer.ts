@@ -11,6 +11,8 @@ export interface OutgoingMail {
   template: MailTemplate;
   data: TemplateData;
   companyId?: string | null;
+  /** The recipient's language; when absent, the `language` of the user with that address. */
+  locale?: string | null;
 }
 
 /**
@@ -32,7 +34,8 @@ export class Mailer {
   }
 
   async send(mail: OutgoingMail): Promise<string> {
-    const { subject, text, html } = renderTemplate(mail.template, { appUrl: this.publicUrl, ...mail.data });
+    const locale = mail.locale ?? (await this.recipientLanguage(mail.to, mail.companyId ?? null));
+    const { subject, text, html } = renderTemplate(mail.template, { appUrl: this.publicUrl, ...mail.data }, locale);
     const id = uuidv7();
     await this.db
       .insertInto('mail_outbox')
@@ -70,6 +73,14 @@ export class Mailer {
         .execute();
     }
     return id;
+  }
+
+  /** The language of the user the address belongs to (in the mail's company when it has one). */
+  private async recipientLanguage(to: string, companyId: string | null): Promise<string | null> {
+    let q = this.db.selectFrom('users').select('language').where('email', '=', to);
+    if (companyId) q = q.where('company_id', '=', companyId);
+    const row = await q.limit(1).executeTakeFirst();
+    return row?.language ?? null;
   }
 
   close(): void {

@@ -1,4 +1,5 @@
 import { uuidv7 } from '@ops/shared';
+import { type MessageId, translator } from '@ops/shared/i18n/index';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { nowSeconds } from '../lib/tokens.ts';
@@ -29,12 +30,17 @@ declare module '../db/schema.ts' {
   }
 }
 
-const TEXTS: Record<MessageTemplate, string> = {
-  whatsapp_code: 'Your {company} WhatsApp verification code is {code}. It is valid for 10 minutes.',
+const TEXTS: Record<MessageTemplate, MessageId> = {
+  whatsapp_code: 'mail.whatsappCode',
 };
 
-export function renderMessage(template: MessageTemplate, data: Record<string, string | number | undefined>): string {
-  return TEXTS[template].replace(/\{(\w+)\}/g, (_, k: string) => String(data[k] ?? ''));
+/** The text of a message in `locale` (the recipient's language; English when absent). */
+export function renderMessage(
+  template: MessageTemplate,
+  data: Record<string, string | number | undefined>,
+  locale?: string | null,
+): string {
+  return translator(locale)(TEXTS[template], data);
 }
 
 /** A delivery provider of one channel (a WhatsApp Business API client, for example). */
@@ -61,11 +67,12 @@ export interface OutgoingMessage {
   template: MessageTemplate;
   data: Record<string, string | number | undefined>;
   companyId?: string | null;
+  locale?: string | null;
 }
 
 /** Writes the message to the outbox, then delivers it through the channel's provider when there is one. */
 export async function sendMessage(db: Kysely<DB>, log: Logger, msg: OutgoingMessage): Promise<string> {
-  const text = renderMessage(msg.template, msg.data);
+  const text = renderMessage(msg.template, msg.data, msg.locale);
   const provider = providers.get(msg.channel) ?? null;
   const id = uuidv7();
   await db

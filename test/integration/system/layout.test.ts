@@ -60,7 +60,7 @@ export const KINDS = [
   'area',
 ];
 /** Test folders that are not areas: the machinery every area shares. */
-const TEST_INFRA = ['sync', 'system', 'jobs', 'mail', 'ops'];
+const TEST_INFRA = ['sync', 'system', 'jobs', 'mail', 'ops', 'i18n'];
 /** The renderer's shell: everything else is a screen or view logic in `areas/<area>/`. */
 const RENDERER_SHELL = [
   'App.tsx',
@@ -86,6 +86,8 @@ const RENDERER_SHELL = [
   'decisions.test.ts',
   'refusals.ts',
   'refusals.test.ts',
+  // Languages: the IntlProvider and the app's locale.
+  'i18n.tsx',
 ];
 
 const dirs = (rel: string) =>

@@ -7,7 +7,8 @@
  */
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ZodType } from 'zod';
-import { formatDate, formatDateTime } from '../format.ts';
+import { type CompanyFormats, formatDate, formatDateTime, formatMoney } from '@ops/shared/i18n/index';
+import { useLocale } from '../i18n.tsx';
 import { useCompany, useWorkspace } from '../hooks.ts';
 import { RestError } from '../workspace.ts';
 import './office.css';
@@ -287,13 +288,21 @@ export function ScreenHead({ title, children }: { title: string; children?: Reac
 /** Dates and times of unix seconds in the company's formats and zone (company settings). */
 export function useFormats() {
   const { display } = useCompany();
-  return useMemo(
-    () => ({
-      dateTime: (unix: number | null | undefined) => (unix ? formatDateTime(unix, display) : '—'),
-      date: (unix: number | null | undefined) => (unix ? formatDate(unix, display) : '—'),
-    }),
-    [display],
-  );
+  const { locale } = useLocale();
+  return useMemo(() => {
+    // The company's formats (Part A 2.2) with the language's separators and words (issue 33).
+    const f: CompanyFormats = {
+      dateFormat: display.dateFormat,
+      timeFormat: display.timeFormat,
+      durationFormat: display.durationFormat,
+      zone: display.companyZone,
+    };
+    return {
+      dateTime: (unix: number | null | undefined) => (unix ? formatDateTime(unix, locale, f) : '—'),
+      date: (unix: number | null | undefined) => (unix ? formatDate(unix, locale, f) : '—'),
+      money: (amount: number, currency: string) => formatMoney(amount, currency, locale),
+    };
+  }, [display, locale]);
 }
 
 /** Opens another screen (the shell follows the hash). */

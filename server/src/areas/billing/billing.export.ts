@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest } from '../../http/errors.ts';
 import { billingSettingsOf, companyEntriesBetween, entriesBetween } from './billing.repository.ts';
+import { translator } from '@ops/shared/i18n/index';
 
 /** DejaVu Sans ships with the server (accented names whatever fonts the host has). */
 const FONTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets/fonts');
@@ -59,24 +60,29 @@ export async function sendStatement(
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
 
+  const t = translator(actor.language);
   doc.font('bold').fontSize(9).fillColor('#64748b').text(settings.name.toUpperCase());
   doc.moveDown(0.3);
-  doc.font('bold').fontSize(18).fillColor('#111111').text(`Statement ${range.label}`);
+  doc
+    .font('bold')
+    .fontSize(18)
+    .fillColor('#111111')
+    .text(t('documents.statementTitle', { month: range.label }));
   doc.font('regular').fontSize(12).text(`${user.name} ${user.surname}`);
   doc.moveDown(0.8);
   doc
     .font('bold')
     .fontSize(10)
-    .text(`Opening balance: ${money(opening)} ${currency}`);
+    .text(t('documents.openingBalance', { amount: `${money(opening)} ${currency}` }));
   doc.moveDown(0.6);
 
   const cols = [
-    { title: 'Date', x: 50, w: 70 },
-    { title: 'Kind', x: 120, w: 65 },
-    { title: 'Description', x: 185, w: 160 },
-    { title: 'Tax', x: 345, w: 55, right: true },
-    { title: 'Amount', x: 400, w: 65, right: true },
-    { title: 'Balance', x: 465, w: 80, right: true },
+    { title: t('documents.colDate'), x: 50, w: 70 },
+    { title: t('documents.colKind'), x: 120, w: 65 },
+    { title: t('documents.colDescription'), x: 185, w: 160 },
+    { title: t('documents.colTax'), x: 345, w: 55, right: true },
+    { title: t('documents.colAmount'), x: 400, w: 65, right: true },
+    { title: t('documents.colBalance'), x: 465, w: 80, right: true },
   ];
   const line = (values: string[], font: 'regular' | 'bold') => {
     if (doc.y > 760) doc.addPage();

@@ -279,6 +279,8 @@ export async function confirmDutyWarnings(uow: UnitOfWork, actor: Actor, flightI
     companyId: actor.companyId,
     userIds: managers.map((m) => m.id),
     title: `Duty limit exceeded on flight of ${f.date}`,
+    titleId: 'notifications.dutyExceeded',
+    titleValues: { date: f.date },
     body: warnings.map((w) => w.message).join('\n'),
     link: `/flights/view/${f.id}`,
   });

@@ -326,6 +326,8 @@ export async function saveNews(ctx: AppContext, actor: Actor, input: TNewsEdit) 
           companyId,
           userIds: people.map((p) => p.id),
           title: `News: ${fields.name}`,
+          titleId: 'notifications.newsPublished',
+          titleValues: { name: fields.name },
           body: summary(fields.content),
           link: `/news/news/view/${slug}`,
         });

@@ -1,4 +1,5 @@
 import { uuidv7 } from '@ops/shared';
+import { type MessageId, type MessageValues, translator } from '@ops/shared/i18n/index';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import './notifications.tables.ts';
@@ -12,9 +13,13 @@ const CHUNK = 500;
 export interface NotificationMessage {
   companyId: string;
   userIds: readonly string[];
+  /** The English title; with `titleId` it is the fallback only. */
   title: string;
   body?: string | null;
   link?: string | null;
+  /** A catalogue message for the title, written in each recipient's language (issue 33). */
+  titleId?: MessageId;
+  titleValues?: MessageValues;
 }
 
 /**
@@ -27,15 +32,17 @@ export async function notify(uow: UnitOfWork, msg: NotificationMessage): Promise
   const ids = [...new Set(msg.userIds)];
   if (!ids.length) return 0;
   const recipients: string[] = [];
+  const languageOf = new Map<string, string>();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const rows = await uow.trx
       .selectFrom('users')
-      .select('id')
+      .select(['id', 'language'])
       .where('company_id', '=', msg.companyId)
       .where('id', 'in', ids.slice(i, i + CHUNK))
       .where('deleted', '=', 0)
       .execute();
     recipients.push(...rows.map((r) => r.id));
+    for (const r of rows) languageOf.set(r.id, r.language);
   }
   if (!recipients.length) return 0;
   const now = nowSeconds();
@@ -48,7 +55,7 @@ export async function notify(uow: UnitOfWork, msg: NotificationMessage): Promise
     created: now,
     modified: now,
     user_id: userId,
-    title: msg.title.slice(0, 255),
+    title: (msg.titleId ? translator(languageOf.get(userId))(msg.titleId, msg.titleValues) : msg.title).slice(0, 255),
     body: msg.body ?? null,
     link: msg.link ?? null,
     read: 0,

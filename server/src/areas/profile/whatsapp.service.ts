@@ -138,6 +138,7 @@ export async function requestWhatsappCode(ctx: AppContext, actor: Actor, phoneIn
     template: 'whatsapp_code',
     data: { code, company: company?.name ?? '' },
     companyId: actor.companyId,
+    locale: actor.language,
   });
   return {
     result: true,

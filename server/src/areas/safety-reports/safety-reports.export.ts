@@ -15,6 +15,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { filteredQuery, viewSafetyReport } from './safety-reports.repository.ts';
 import type { ListFilters } from './safety-reports.schema.ts';
+import { translator } from '@ops/shared/i18n/index';
 
 /** DejaVu Sans ships with the server (accented names in every PDF, whatever fonts the host has). */
 const FONTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets/fonts');
@@ -63,19 +64,20 @@ export async function sendExcel(db: Kysely<DB>, actor: Actor, f: ListFilters, re
     .execute();
   const wb = new ExcelJS.Workbook();
   wb.creator = actor.company.name;
-  const ws = wb.addWorksheet('Safety reports');
+  const t = translator(actor.language);
+  const ws = wb.addWorksheet(t('documents.safetyReportsSheet'));
   ws.columns = [
-    { header: 'Number', key: 'idn', width: 14 },
-    { header: 'Date', key: 'datetime', width: 20 },
-    { header: 'Name', key: 'name', width: 36 },
-    { header: 'Status', key: 'status', width: 12 },
-    { header: 'Type', key: 'type', width: 14 },
-    { header: 'Severity', key: 'severity', width: 12 },
-    { header: 'Location', key: 'location', width: 16 },
-    { header: 'Flight phase', key: 'phase', width: 18 },
-    { header: 'Department', key: 'department', width: 20 },
-    { header: 'Category', key: 'category', width: 20 },
-    { header: 'Reporter', key: 'reporter', width: 22 },
+    { header: t('documents.colNumber'), key: 'idn', width: 14 },
+    { header: t('documents.colDate'), key: 'datetime', width: 20 },
+    { header: t('documents.colName'), key: 'name', width: 36 },
+    { header: t('documents.colStatus'), key: 'status', width: 12 },
+    { header: t('documents.colType'), key: 'type', width: 14 },
+    { header: t('documents.colSeverity'), key: 'severity', width: 12 },
+    { header: t('documents.colLocation'), key: 'location', width: 16 },
+    { header: t('documents.colPhase'), key: 'phase', width: 18 },
+    { header: t('documents.colDepartment'), key: 'department', width: 20 },
+    { header: t('documents.colCategory'), key: 'category', width: 20 },
+    { header: t('documents.colReporter'), key: 'reporter', width: 22 },
   ];
   ws.getRow(1).font = { bold: true };
   for (const r of rows)
@@ -103,10 +105,12 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
   const view = await viewSafetyReport(db, actor, id);
   const rep = view.report;
   const r = rep.SafetyReport;
+  const t = translator(actor.language);
+  const title = t('documents.safetyReportTitle', { number: r.idn ?? t('documents.safetyReportDraft') });
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
-    info: { Title: `Safety report ${r.idn ?? 'draft'}`, Author: actor.company.name },
+    info: { Title: title, Author: actor.company.name },
   });
   doc.registerFont('regular', REGULAR);
   doc.registerFont('bold', BOLD);
@@ -117,11 +121,7 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
   const color = SAFETY_SEVERITIES.find((s) => s.key === r.severity)?.color ?? '#333333';
   doc.font('bold').fontSize(9).fillColor('#64748b').text(actor.company.name.toUpperCase());
   doc.moveDown(0.3);
-  doc
-    .font('bold')
-    .fontSize(18)
-    .fillColor('#111111')
-    .text(`Safety report ${r.idn ?? '(draft)'}`);
+  doc.font('bold').fontSize(18).fillColor('#111111').text(title);
   doc.font('regular').fontSize(13).text(r.name);
   doc.moveDown(0.4);
   const y = doc.y;

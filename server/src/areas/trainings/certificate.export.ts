@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden } from '../../http/errors.ts';
 import { num, requireEnrollment } from './trainings.repository.ts';
+import { translator } from '@ops/shared/i18n/index';
 
 /**
  * GET /trainings/trainings/certificate/{enrollmentId}.json (Part B 4.7 item 19):
@@ -105,11 +106,12 @@ export async function sendCertificate(
       .fillColor(color)
       .text(text, 60, y, { width: W - 120, align: 'center' });
   };
+  const t = translator(actor.language);
   center(actor.company.name.toUpperCase(), 62, 'bold', 12, '#475569');
-  center('Certificate of completion', 96, 'bold', 32, '#1e3a8a');
-  center('This certifies that', 160, 'regular', 13, '#334155');
+  center(t('documents.certificateTitle'), 96, 'bold', 32, '#1e3a8a');
+  center(t('documents.certificateCertifies'), 160, 'regular', 13, '#334155');
   center(name || '—', 184, 'bold', 28);
-  center('has completed the training', 232, 'regular', 13, '#334155');
+  center(t('documents.certificateCompleted'), 232, 'regular', 13, '#334155');
   center(e.training_name, 256, 'bold', 20);
   center(
     `${e.training_type.charAt(0)}${e.training_type.slice(1).toLowerCase()} training · completed on ${day(completedAt)} · enrolled ${day(num(e.created))}`,
@@ -166,7 +168,7 @@ export async function sendCertificate(
     .font('regular')
     .fontSize(8)
     .fillColor('#64748b')
-    .text('Training manager', W - 300, sy + 20, { width: 220, align: 'center' });
+    .text(t('documents.certificateSigner'), W - 300, sy + 20, { width: 220, align: 'center' });
   doc
     .font('regular')
     .fontSize(8)

@@ -1,6 +1,8 @@
 import { emailChangeForm, ZPasswordForm, ZProfileForm, ZTotpCode } from '@ops/shared/forms/office';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
+import { useLocale, useT } from '../../i18n.tsx';
+import { isLocale, LOCALE_NAMES, LOCALES, type Locale, translator } from '@ops/shared/i18n/index';
 import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 import { type StoredSession, SWITCH_EVENT } from '../../session.ts';
 import {
@@ -27,6 +29,7 @@ interface Profile {
     alerts: boolean;
     message_alerts: boolean;
     newsletter: boolean;
+    language?: string;
   };
   UserDetail: {
     name: string;
@@ -40,14 +43,16 @@ interface Profile {
 }
 
 export default function Account() {
+  const t = useT();
   const profile = useLoad<Profile>('/users/view.json');
   if (!profile.data) return profile.error ? <Outcome error={profile.error} /> : <Busy />;
   return (
     <section data-testid="account">
-      <ScreenHead title="My account">
+      <ScreenHead title={t('profile.title')}>
         <span className="badge badge-info">{profile.data.UserGroup.name}</span>
       </ScreenHead>
       <div className="cards">
+        <LanguageCard />
         <ProfileCard profile={profile.data} onSaved={profile.reload} />
         <EmailCard profile={profile.data} onSaved={profile.reload} />
         <PasswordCard />
@@ -59,7 +64,46 @@ export default function Account() {
   );
 }
 
+/** The language picker: applies at once (no reload) and saves the user's `language`. */
+function LanguageCard() {
+  const t = useT();
+  const { post } = useApi();
+  const { locale, setLocale } = useLocale();
+  const act = useAction();
+  const choose = (l: Locale) => {
+    setLocale(l);
+    void act.run(async () => {
+      await post('/users/edit.json', { User: { language: l } });
+      // In the chosen language: this closure's `t` is still the previous one.
+      return translator(l)('profile.languageSaved');
+    });
+  };
+  return (
+    <section className="card" aria-labelledby="language-title" data-testid="language">
+      <h2 id="language-title">{t('profile.language')}</h2>
+      <FormField label={t('profile.language')} hint={t('profile.languageHint')}>
+        {(p) => (
+          <select
+            {...p}
+            value={locale}
+            data-testid="language-picker"
+            onChange={(v) => isLocale(v.target.value) && choose(v.target.value)}
+          >
+            {LOCALES.map((l) => (
+              <option key={l} value={l} lang={l}>
+                {LOCALE_NAMES[l]}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <Outcome error={act.error} done={act.done} />
+    </section>
+  );
+}
+
 function ProfileCard({ profile, onSaved }: { profile: Profile; onSaved(): void }) {
+  const t = useT();
   const { post } = useApi();
   const d = profile.UserDetail;
   const [form, setForm] = useState({
@@ -87,20 +131,20 @@ function ProfileCard({ profile, onSaved }: { profile: Profile; onSaved(): void }
     await act.run(async () => {
       await post('/users/edit.json', form);
       onSaved();
-      return 'Profile saved';
+      return t('profile.profileSaved');
     });
   };
   return (
-    <form className="card" onSubmit={submit} aria-label="Profile" noValidate>
-      <h2>Profile</h2>
-      <FormField label="Name" error={e('UserDetail.name')}>
+    <form className="card" onSubmit={submit} aria-label={t('profile.profile')} noValidate>
+      <h2>{t('profile.profile')}</h2>
+      <FormField label={t('profile.name')} error={e('UserDetail.name')}>
         {(p) => <input {...p} value={form.UserDetail.name} onChange={(v) => setD({ name: v.target.value })} />}
       </FormField>
-      <FormField label="Surname" error={e('UserDetail.surname')}>
+      <FormField label={t('profile.surname')} error={e('UserDetail.surname')}>
         {(p) => <input {...p} value={form.UserDetail.surname} onChange={(v) => setD({ surname: v.target.value })} />}
       </FormField>
       <div className="pair">
-        <FormField label="Dialling code" error={e('UserDetail.phonecode')}>
+        <FormField label={t('profile.phonecode')} error={e('UserDetail.phonecode')}>
           {(p) => (
             <input
               {...p}
@@ -111,14 +155,14 @@ function ProfileCard({ profile, onSaved }: { profile: Profile; onSaved(): void }
             />
           )}
         </FormField>
-        <FormField label="Phone" error={e('UserDetail.phone')}>
+        <FormField label={t('profile.phone')} error={e('UserDetail.phone')}>
           {(p) => <input {...p} value={form.UserDetail.phone} onChange={(v) => setD({ phone: v.target.value })} />}
         </FormField>
       </div>
-      <FormField label="City" error={e('UserDetail.city')}>
+      <FormField label={t('profile.city')} error={e('UserDetail.city')}>
         {(p) => <input {...p} value={form.UserDetail.city} onChange={(v) => setD({ city: v.target.value })} />}
       </FormField>
-      <FormField label="Time zone" error={e('UserDetail.timezone_id')}>
+      <FormField label={t('profile.timezone')} error={e('UserDetail.timezone_id')}>
         {(p) => (
           <input
             {...p}
@@ -129,23 +173,23 @@ function ProfileCard({ profile, onSaved }: { profile: Profile; onSaved(): void }
         )}
       </FormField>
       <Check
-        label="Alerts by mail"
+        label={t('profile.alerts')}
         checked={form.User.alerts}
         onChange={(v) => setForm({ ...form, User: { ...form.User, alerts: v } })}
       />
       <Check
-        label="Message alerts"
+        label={t('profile.messageAlerts')}
         checked={form.User.message_alerts}
         onChange={(v) => setForm({ ...form, User: { ...form.User, message_alerts: v } })}
       />
       <Check
-        label="Newsletter"
+        label={t('profile.newsletter')}
         checked={form.User.newsletter}
         onChange={(v) => setForm({ ...form, User: { ...form.User, newsletter: v } })}
       />
       <div className="actions-row">
         <button type="submit" disabled={act.busy}>
-          {act.busy ? 'Saving…' : 'Save profile'}
+          {act.busy ? t('profile.saving') : t('profile.saveProfile')}
         </button>
         <Outcome error={act.error} done={act.done} />
       </div>
@@ -154,6 +198,7 @@ function ProfileCard({ profile, onSaved }: { profile: Profile; onSaved(): void }
 }
 
 function EmailCard({ profile, onSaved }: { profile: Profile; onSaved(): void }) {
+  const t = useT();
   const { post } = useApi();
   const [form, setForm] = useState({ new_email: '', new_email_repeat: '', password: '' });
   const act = useAction();
@@ -166,19 +211,19 @@ function EmailCard({ profile, onSaved }: { profile: Profile; onSaved(): void }) 
       await post('/users/email.json', form);
       setForm({ new_email: '', new_email_repeat: '', password: '' });
       onSaved();
-      return `We sent a confirmation link to ${form.new_email}`;
+      return t('profile.confirmationSent', { email: form.new_email });
     });
   };
   return (
-    <form className="card" onSubmit={submit} aria-label="Email address" noValidate>
-      <h2>Email address</h2>
+    <form className="card" onSubmit={submit} aria-label={t('profile.email')} noValidate>
+      <h2>{t('profile.email')}</h2>
       <p>
-        {profile.User.email ?? 'none'}{' '}
+        {profile.User.email ?? t('profile.none')}{' '}
         {profile.User.email_status !== 'confirmed' && (
           <span className="badge badge-warn">{profile.User.email_status}</span>
         )}
       </p>
-      <FormField label="New address" error={e('new_email')}>
+      <FormField label={t('profile.newAddress')} error={e('new_email')}>
         {(p) => (
           <input
             {...p}
@@ -188,7 +233,7 @@ function EmailCard({ profile, onSaved }: { profile: Profile; onSaved(): void }) 
           />
         )}
       </FormField>
-      <FormField label="New address again" error={e('new_email_repeat')}>
+      <FormField label={t('profile.newAddressAgain')} error={e('new_email_repeat')}>
         {(p) => (
           <input
             {...p}
@@ -198,7 +243,7 @@ function EmailCard({ profile, onSaved }: { profile: Profile; onSaved(): void }) 
           />
         )}
       </FormField>
-      <FormField label="Current password" error={e('password')}>
+      <FormField label={t('profile.currentPassword')} error={e('password')}>
         {(p) => (
           <input
             {...p}
@@ -211,7 +256,7 @@ function EmailCard({ profile, onSaved }: { profile: Profile; onSaved(): void }) 
       </FormField>
       <div className="actions-row">
         <button type="submit" disabled={act.busy}>
-          {act.busy ? 'Sending…' : 'Change address'}
+          {act.busy ? t('profile.sending') : t('profile.changeAddress')}
         </button>
         <Outcome error={act.error} done={act.done} />
       </div>
@@ -220,6 +265,7 @@ function EmailCard({ profile, onSaved }: { profile: Profile; onSaved(): void }) 
 }
 
 function PasswordCard() {
+  const t = useT();
   const { post } = useApi();
   const [form, setForm] = useState({ password: '', newpassword: '', newpasswordrepeat: '' });
   const act = useAction();
@@ -231,13 +277,13 @@ function PasswordCard() {
     await act.run(async () => {
       await post('/users/password.json', form);
       setForm({ password: '', newpassword: '', newpasswordrepeat: '' });
-      return 'Password changed';
+      return t('profile.passwordChanged');
     });
   };
   return (
-    <form className="card" onSubmit={submit} aria-label="Password" noValidate>
-      <h2>Password</h2>
-      <FormField label="Current password" error={e('password')}>
+    <form className="card" onSubmit={submit} aria-label={t('profile.password')} noValidate>
+      <h2>{t('profile.password')}</h2>
+      <FormField label={t('profile.currentPassword')} error={e('password')}>
         {(p) => (
           <input
             {...p}
@@ -248,7 +294,7 @@ function PasswordCard() {
           />
         )}
       </FormField>
-      <FormField label="New password" error={e('newpassword')} hint="At least 8 characters">
+      <FormField label={t('profile.newPassword')} error={e('newpassword')} hint={t('profile.newPasswordHint')}>
         {(p) => (
           <input
             {...p}
@@ -259,7 +305,7 @@ function PasswordCard() {
           />
         )}
       </FormField>
-      <FormField label="New password again" error={e('newpasswordrepeat')}>
+      <FormField label={t('profile.newPasswordAgain')} error={e('newpasswordrepeat')}>
         {(p) => (
           <input
             {...p}
@@ -272,7 +318,7 @@ function PasswordCard() {
       </FormField>
       <div className="actions-row">
         <button type="submit" disabled={act.busy}>
-          {act.busy ? 'Saving…' : 'Change password'}
+          {act.busy ? t('profile.saving') : t('profile.changePassword')}
         </button>
         <Outcome error={act.error} done={act.done} />
       </div>
@@ -281,6 +327,7 @@ function PasswordCard() {
 }
 
 function TwoFactorCard({ profile, onSaved }: { profile: Profile; onSaved(): void }) {
+  const t = useT();
   const { post } = useApi();
   const [setup, setSetup] = useState<{ secret: string; otpauth_url: string; qr: string } | null>(null);
   const [code, setCode] = useState('');
@@ -292,7 +339,7 @@ function TwoFactorCard({ profile, onSaved }: { profile: Profile; onSaved(): void
     act.run(async () => {
       await post('/users/edit.json', { User: { two_factor } });
       onSaved();
-      return two_factor === 'OFF' ? 'Two-factor sign-in is off' : 'Sign-in now asks for a code sent by email';
+      return two_factor === 'OFF' ? t('profile.twoFactorOff') : t('profile.twoFactorEmail');
     });
 
   const startTotp = () =>
@@ -312,52 +359,46 @@ function TwoFactorCard({ profile, onSaved }: { profile: Profile; onSaved(): void
       await post('/users/two_factor/totp/enable.json', { code });
       setSetup(null);
       onSaved();
-      return 'Authenticator app switched on';
+      return t('profile.totpOn');
     });
   };
 
   return (
     <section className="card" aria-labelledby="tf-title" data-testid="two-factor">
-      <h2 id="tf-title">Two-factor sign-in</h2>
+      <h2 id="tf-title">{t('profile.twoFactor')}</h2>
       <p>
-        Now:{' '}
+        {t('profile.now', { mode: '' })}
         <strong data-testid="two-factor-mode">
-          {mode === 'OFF' ? 'off' : mode === 'EMAIL' ? 'code by email' : 'authenticator app'}
+          {mode === 'OFF' ? t('profile.modeOff') : mode === 'EMAIL' ? t('profile.modeEmail') : t('profile.modeTotp')}
         </strong>
       </p>
-      {auditor && <p className="muted small">External auditors always sign in with a code by email.</p>}
+      {auditor && <p className="muted small">{t('profile.auditorEmail')}</p>}
       {!auditor && (
         <div className="actions-row">
           {mode !== 'EMAIL' && (
             <button type="button" className="secondary small" disabled={act.busy} onClick={() => setMode('EMAIL')}>
-              Use email codes
+              {t('profile.useEmail')}
             </button>
           )}
           {mode !== 'TOTP' && !setup && (
             <button type="button" className="secondary small" disabled={act.busy} onClick={startTotp}>
-              Set up an authenticator app
+              {t('profile.setupTotp')}
             </button>
           )}
           {mode !== 'OFF' && (
             <button type="button" className="secondary small" disabled={act.busy} onClick={() => setMode('OFF')}>
-              Turn off
+              {t('profile.turnOff')}
             </button>
           )}
         </div>
       )}
       {setup && (
-        <form onSubmit={enable} aria-label="Authenticator app" noValidate className="totp">
-          <img
-            src={setup.qr}
-            alt="QR code to scan with the authenticator app"
-            width={200}
-            height={200}
-            data-testid="totp-qr"
-          />
+        <form onSubmit={enable} aria-label={t('profile.modeTotp')} noValidate className="totp">
+          <img src={setup.qr} alt={t('profile.totpQr')} width={200} height={200} data-testid="totp-qr" />
           <p className="small">
-            Or enter the key by hand: <code data-testid="totp-secret">{setup.secret}</code>
+            {t('profile.totpByHand')} <code data-testid="totp-secret">{setup.secret}</code>
           </p>
-          <FormField label="Code from the app" error={errorOf(act.errors, 'code')}>
+          <FormField label={t('profile.codeFromApp')} error={errorOf(act.errors, 'code')}>
             {(p) => (
               <input
                 {...p}
@@ -369,7 +410,7 @@ function TwoFactorCard({ profile, onSaved }: { profile: Profile; onSaved(): void
             )}
           </FormField>
           <button type="submit" disabled={act.busy}>
-            Switch on
+            {t('profile.switchOn')}
           </button>
         </form>
       )}
@@ -389,6 +430,7 @@ type SwitchAnswer =
   | { result: false; two_factor: 'EMAIL' | 'TOTP'; challenge: string; message?: string };
 
 function CompaniesCard() {
+  const t = useT();
   const ws = useWorkspace();
   const { get, post } = useApi();
   const orgs = useLoad<Record<string, Organisation>>('/users/organizations.json');
@@ -424,32 +466,33 @@ function CompaniesCard() {
 
   return (
     <section className="card" aria-labelledby="orgs-title" data-testid="companies">
-      <h2 id="orgs-title">Companies</h2>
+      <h2 id="orgs-title">{t('profile.companies')}</h2>
       <ul className="plain">
         {list.map((o) => (
           <li key={o.id}>
             {o.name}{' '}
             {o.current ? (
-              <span className="badge badge-ok">current</span>
+              <span className="badge badge-ok">{t('profile.current')}</span>
             ) : (
               <button type="button" className="secondary small" disabled={act.busy} onClick={() => go(o)}>
-                Switch<span className="sr-only"> to {o.name}</span>
+                {t('profile.switch')}
+                <span className="sr-only">{t('profile.switchTo', { name: o.name })}</span>
               </button>
             )}
           </li>
         ))}
       </ul>
       {challenge && (
-        <form onSubmit={verify} aria-label="Switch code" noValidate>
-          <FormField label={challenge.mode === 'EMAIL' ? 'Code we emailed you' : 'Code from your authenticator app'}>
+        <form onSubmit={verify} aria-label={t('profile.switchCode')} noValidate>
+          <FormField label={challenge.mode === 'EMAIL' ? t('profile.codeEmailed') : t('profile.codeAuthenticator')}>
             {(p) => <input {...p} inputMode="numeric" value={code} onChange={(v) => setCode(v.target.value)} />}
           </FormField>
           <button type="submit" disabled={act.busy}>
-            Verify and switch
+            {t('profile.verifySwitch')}
           </button>
         </form>
       )}
-      {act.busy && <Busy what="Switching…" />}
+      {act.busy && <Busy what={t('profile.switching')} />}
       <Outcome error={act.error} />
     </section>
   );
@@ -469,6 +512,7 @@ interface Logins {
 }
 
 function SessionsCard() {
+  const t = useT();
   const fmt = useFormats();
   const { post } = useApi();
   const data = useLoad<Logins>('/users/logins.json');
@@ -482,36 +526,37 @@ function SessionsCard() {
     act.run(async () => {
       await post(`/users/closesession/${id}.json`);
       data.reload();
-      return 'Session closed';
+      return t('profile.sessionClosed');
     });
   if (!data.data) return data.error ? <Outcome error={data.error} /> : <Busy />;
   return (
     <div className="cards">
       <section className="card wide-card" aria-labelledby="sessions-title" data-testid="sessions">
-        <h2 id="sessions-title">Open sessions</h2>
+        <h2 id="sessions-title">{t('profile.sessions')}</h2>
         <table className="data-table">
           <thead>
             <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Address</th>
-              <th scope="col">Last seen</th>
+              <th scope="col">{t('profile.device')}</th>
+              <th scope="col">{t('profile.address')}</th>
+              <th scope="col">{t('profile.lastSeen')}</th>
               <th scope="col">
-                <span className="sr-only">Actions</span>
+                <span className="sr-only">{t('profile.actions')}</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {data.data.sessions.map((s) => (
               <tr key={s.id}>
-                <td className="small">{s.user_agent ?? 'unknown'}</td>
+                <td className="small">{s.user_agent ?? t('profile.unknown')}</td>
                 <td>{s.ip ?? '—'}</td>
                 <td>{fmt.dateTime(s.last_seen)}</td>
                 <td>
                   {s.current ? (
-                    <span className="badge badge-info">this device</span>
+                    <span className="badge badge-info">{t('profile.thisDevice')}</span>
                   ) : (
                     <button type="button" className="link small danger" disabled={act.busy} onClick={() => close(s.id)}>
-                      Close session<span className="sr-only"> from {s.ip ?? 'unknown address'}</span>
+                      {t('profile.closeSession')}
+                      <span className="sr-only">{t('profile.closeFrom', { ip: s.ip ?? t('profile.unknown') })}</span>
                     </button>
                   )}
                 </td>
@@ -522,7 +567,7 @@ function SessionsCard() {
         <Outcome error={act.error} done={act.done} />
       </section>
       <section className="card wide-card" aria-labelledby="history-title">
-        <h2 id="history-title">Sign-in history</h2>
+        <h2 id="history-title">{t('profile.history')}</h2>
         <ul className="history">
           {data.data.logins.map((l) => (
             <li key={l.id}>
