@@ -8268,6 +8268,7 @@ export interface components {
             result: true;
             ready: boolean;
             lines: components["schemas"]["Readiness"][];
+            weather?: components["schemas"]["Weather"];
         };
         GetFlightsViewByIdResponse: {
             flight: components["schemas"]["Flight3"];
@@ -10234,7 +10235,7 @@ export interface components {
             checks: components["schemas"]["Check2"];
             balance_minimum: number | null;
             currency: components["schemas"]["Currency2"];
-            weather: components["schemas"]["Weather2"];
+            weather: components["schemas"]["Weather3"];
         };
         PostSafetyReportsCreateRequest: {
             SafetyReport: components["schemas"]["SafetyReport2"];
@@ -11063,7 +11064,7 @@ export interface components {
             checks: components["schemas"]["Check"];
             balance_minimum: number | null;
             currency: components["schemas"]["Currency"];
-            weather: components["schemas"]["Weather"];
+            weather: components["schemas"]["Weather2"];
         };
         Severity: {
             /** @constant */
@@ -11757,6 +11758,11 @@ export interface components {
             message: string;
         };
         Weather: {
+            icao: string;
+            metar: string | null;
+            taf: string | null;
+        };
+        Weather2: {
             default: components["schemas"]["Default"];
             flight_types: {
                 [key: string]: components["schemas"]["Default"];
@@ -11765,7 +11771,7 @@ export interface components {
                 [key: string]: number[];
             };
         };
-        Weather2: {
+        Weather3: {
             default: components["schemas"]["Default2"];
             flight_types: {
                 [key: string]: components["schemas"]["Default2"];

@@ -89,6 +89,8 @@ describe.skipIf(!hasChromium)('a grounded aircraft (Chromium, demo data)', () =>
       await nf.locator('select[name=aircraft_id]').selectOption({ label: 'EC-JET' });
       await nf.locator('input[name=departure_airport]').fill('LECU');
       await nf.locator('input[name=landing_airport]').fill('LECU');
+      await nf.locator('input[name=offblocks_time]').fill('10:00');
+      await nf.locator('input[name=onblocks_time]').fill('11:00');
       await nf.locator('button[type=submit]').click();
       const flight = p.locator('article.flight[data-callsign=JET28]');
       await flight.waitFor();

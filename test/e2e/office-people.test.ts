@@ -106,8 +106,15 @@ describe.skipIf(!hasChromium)('office: people (Chromium)', () => {
   it('pilot groups: bulk deactivate, activate and welcome', async () => {
     await openScreen(page, 'Pilot groups', 'pilot-groups');
     const group = page.locator('[data-group="Private pilots"]');
+    // "Deactivate all" asks first and names its effect (issue 28).
+    let asked = '';
+    page.once('dialog', (d) => {
+      asked = d.message();
+      void d.accept();
+    });
     await group.getByRole('button', { name: /^Deactivate all/ }).click();
     await page.waitForSelector('[data-testid=pilot-groups] .form-done');
+    expect(asked).toContain('lose access');
     const members = await s.api('GET', `/pilot_groups/manager_pilots/${await groupId('Private pilots')}.json`, {
       token: admin,
     });

@@ -309,11 +309,14 @@ describe.each(DIALECTS)('Flight readiness on %s', (dialect) => {
           level: 'block',
           message: expect.stringContaining('Below student minimums'),
         });
+        // The answer carries the reports it used, so the device keeps them without asking the provider itself.
+        expect(r.body.weather).toMatchObject({ icao: 'LECU', taf: expect.stringContaining('27030G40KT') });
         expect(lineOf((await plan({ ...p, pilot_id: paula })).body, 'WEATHER')).toMatchObject({ level: 'ok' });
         fake.mode.aviation = 'down';
         await s.ctx.db.deleteFrom('weather_cache').execute();
         const down = await plan(p);
         expect(down.status).toBe(200);
+        expect(down.body.weather).toBeUndefined();
         expect(lineOf(down.body, 'WEATHER')).toMatchObject({
           level: 'warn',
           message: expect.stringContaining('No current report'),

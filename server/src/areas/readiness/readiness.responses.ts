@@ -17,6 +17,8 @@ export const ZReadiness = z.object({
   /** False when a line blocks. */
   ready: z.boolean(),
   lines: zReadinessLines,
+  /** The METAR and TAF the WEATHER line used (raw), kept by devices for offline answers; absent when not checked. */
+  weather: z.object({ icao: z.string(), metar: z.string().nullable(), taf: z.string().nullable() }).optional(),
 });
 
 /** GET and POST /readiness/settings.json */

@@ -245,12 +245,23 @@ export interface ReadinessAnswer {
   result: true;
   ready: boolean;
   lines: ReadinessLine[];
+  /** The reports the WEATHER line used, so a device keeps them for offline answers without asking the provider again. */
+  weather?: { icao: string; metar: string | null; taf: string | null };
 }
 
-const answer = (lines: ReadinessLine[]): ReadinessAnswer => ({
+const answer = (lines: ReadinessLine[], facts?: ReadinessFacts): ReadinessAnswer => ({
   result: true,
   ready: blocking(lines).length === 0,
   lines,
+  ...(facts?.weather
+    ? {
+        weather: {
+          icao: facts.weather.icao,
+          metar: facts.weather.metar?.raw ?? null,
+          taf: facts.weather.taf?.raw ?? null,
+        },
+      }
+    : {}),
 });
 
 /** GET /flights/readiness/{id}.json: another company's flight is 404, one the caller cannot reach 403. */
@@ -273,7 +284,7 @@ export async function flightReadiness(ctx: AppContext, actor: Actor, id: string)
     ctx,
     except: { flightId: f.id, bookingId: booking?.id },
   });
-  return answer(readiness(s, facts));
+  return answer(readiness(s, facts), facts);
 }
 
 /** POST /schedules/readiness.json: a booking not made yet, with the refs resolved inside the company (unknown: 400). */
@@ -337,7 +348,7 @@ export async function planReadiness(ctx: AppContext, actor: Actor, p: TReadiness
     ctx,
     except: { bookingId: p.id },
   });
-  return answer(readiness(s, facts));
+  return answer(readiness(s, facts), facts);
 }
 
 export type ReadinessDecision =

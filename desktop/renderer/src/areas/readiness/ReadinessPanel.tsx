@@ -155,22 +155,22 @@ export function ReadinessPanel({ source }: { source: Source }) {
         const s = await ws.rest<{ settings: ReadinessSettings }>('GET', '/readiness/settings.json');
         keepSettings(s.settings);
         if (live) setSettings(s.settings);
-        const icao = subject.departure_airport;
-        if (icao && s.settings.checks.WEATHER !== 'ignore') {
-          const [m, t] = await Promise.all([
-            ws.rest<string[]>('GET', `/reports/metar/${icao}.json`).catch(() => null),
-            ws.rest<string[]>('GET', `/reports/taf/${icao}.json`).catch(() => null),
-          ]);
-          if (m || t)
-            keepWeather(icao, { metar: m?.[0] ?? null, taf: t?.[0] ?? null, fetched: Math.floor(Date.now() / 1000) });
-        }
+        type Answer = { lines: ReadinessLine[]; weather?: { icao: string; metar: string | null; taf: string | null } };
         const r =
           source.kind === 'flight'
-            ? await ws.rest<{ lines: ReadinessLine[] }>('GET', `/flights/readiness/${source.flight.id}.json`)
-            : await ws.rest<{ lines: ReadinessLine[] }>('POST', '/schedules/readiness.json', {
+            ? await ws.rest<Answer>('GET', `/flights/readiness/${source.flight.id}.json`)
+            : await ws.rest<Answer>('POST', '/schedules/readiness.json', {
                 ...source.plan,
                 departure_airport: subject.departure_airport,
               });
+        // The reports the server's WEATHER line used, kept for offline answers (one request: a provider
+        // that is down costs no failed request of its own).
+        if (r.weather && (r.weather.metar || r.weather.taf))
+          keepWeather(r.weather.icao, {
+            metar: r.weather.metar,
+            taf: r.weather.taf,
+            fetched: Math.floor(Date.now() / 1000),
+          });
         if (live) setServer({ key, lines: r.lines });
       } catch {
         // Offline or refused: the device's own answer below stays.
