@@ -6,6 +6,7 @@
  */
 import type { AircraftReportDoc, BookingDoc, FlightDoc, PersonalDoc, ReferenceDoc } from '@ops/shared';
 import { aircraftBlockers } from '@ops/shared/rules/aircraft-reports/blockers';
+import { toCents } from '@ops/shared/rules/billing/money';
 import type { DutyCheckInput } from '@ops/shared/rules/duty/duty';
 import type { HeldCertificate } from '@ops/shared/rules/flight-types/compliance';
 import type { RequiredCertificatePair } from '@ops/shared/rules/flight-types/required-certificates';
@@ -96,7 +97,7 @@ export function deviceFacts(
     const acc = d.personal.find((p) => p.type === 'account')?.data?.Account as
       | { balance?: number; currency?: string }
       | undefined;
-    facts.balance = acc ? { balance: Math.round(Number(acc.balance ?? 0) * 100), currency: acc.currency ?? '' } : null;
+    facts.balance = acc ? { balance: toCents(acc.balance ?? 0) ?? 0, currency: acc.currency ?? '' } : null;
   }
   const type = d.flightTypes.find((t) => t.id === s.flight_type_id);
   const required = (type?.data?.RequiredCertificate ?? null) as RequiredCertificatePair[] | null;
