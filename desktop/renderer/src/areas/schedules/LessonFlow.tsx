@@ -23,6 +23,8 @@ interface LessonProps {
   mine: BookingDoc[];
   /** Open MEL/CDL items per aircraft (rule 3): time from the block on is not offered. */
   melItems: ReadonlyMap<string, TimedMelItem[]>;
+  /** Why each grounded aircraft cannot be booked: no slot is offered on it. */
+  grounded: ReadonlyMap<string, string>;
   onBook(args: {
     aircraft_id: string;
     instructor_id: string | null;
@@ -46,13 +48,13 @@ export function LessonFlow(p: LessonProps) {
   const type = p.types.find((t) => t.id === typeId) ?? p.types[0];
   const plane = p.aircraft.find((a) => a.id === aircraftId) ?? p.aircraft[0];
   const starts = useMemo(() => {
-    if (!plane) return [];
+    if (!plane || p.grounded.has(plane.id)) return [];
     const open = openWindows(p.hours, plane.base_id ?? null, p.date, p.zone);
     const busy = p.mine.map((b) => ({ start: b.start, end: b.end }));
     const block = blockedFrom(p.melItems.get(plane.id) ?? [], p.now);
     if (block) busy.push({ start: block.at, end: Number.MAX_SAFE_INTEGER });
     return allowedStarts(open, busy, minutes * 60, p.now);
-  }, [plane, p.hours, p.date, p.zone, p.mine, minutes, p.now, p.melItems]);
+  }, [plane, p.hours, p.date, p.zone, p.mine, minutes, p.now, p.melItems, p.grounded]);
 
   if (!type || !plane) return <Empty>No aircraft or bookable flight type is available for self-booking.</Empty>;
   return (
@@ -120,7 +122,7 @@ export function LessonFlow(p: LessonProps) {
         {zoneTag(p.zone, p.display) && ` (${zoneTag(p.zone, p.display)})`}
       </h3>
       {starts.length === 0 ? (
-        <Empty>No slot inside the operating hours on this day.</Empty>
+        <Empty>{p.grounded.get(plane.id) ?? 'No slot inside the operating hours on this day.'}</Empty>
       ) : (
         <ul className="slots" aria-label="Open slots">
           {starts.map((t) => (

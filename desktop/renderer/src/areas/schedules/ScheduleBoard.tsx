@@ -3,7 +3,7 @@ import { type DragEvent, useState } from 'react';
 import { mayBook, mayChangeBooking } from '@ops/shared/rules/schedules/policy';
 import { endOfDay, formatTime, isoDateIn, zoneTag } from '../../format.ts';
 import { fullName } from '../../hooks.ts';
-import { Empty } from '../../ui.tsx';
+import { Badge, Empty } from '../../ui.tsx';
 import {
   boardDays,
   bookingsOfDay,
@@ -117,7 +117,17 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
           <tbody>
             {rows.map((r) => (
               <tr key={r.id}>
-                <th scope="row">{r.label}</th>
+                <th scope="row">
+                  {r.label}
+                  {by === 'aircraft' && data.grounded.has(r.id) && (
+                    <>
+                      {' '}
+                      <Badge tone="danger" title={data.grounded.get(r.id)}>
+                        Grounded
+                      </Badge>
+                    </>
+                  )}
+                </th>
                 {days.map((d) => {
                   const from = startOfDay(d, zone) + (view === 'day' ? 6 * 3600 : 0);
                   const to = view === 'day' ? from + 16 * 3600 : (endOfDay(d, zone) ?? from + 86400);

@@ -89,6 +89,7 @@ export default function Schedules() {
           hours={data.hours}
           mine={data.shown.filter((b) => b.pilot_id === data.me || b.instructor_id === data.me)}
           melItems={data.melItems}
+          grounded={data.grounded}
           onBook={data.bookLesson}
           cancelling={data.cancelling}
           onCancel={data.cancel}

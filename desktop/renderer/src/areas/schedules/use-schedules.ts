@@ -34,6 +34,7 @@ import {
 import { supersededRejections } from '../../refusals.ts';
 import { cancelRefusal, isBookableInstructor } from '@ops/shared/rules/schedules/policy';
 import { hoursRefusal, pilotRefusal, timeRefusal } from '@ops/shared/rules/schedules/sanity';
+import { aircraftBlockers, blockedRefusal, groundsAircraft } from '@ops/shared/rules/aircraft-reports/blockers';
 import { openItems } from '../aircraft-reports/techlog.ts';
 import { deviceBookingRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import type { BookArgs } from './board.ts';
@@ -144,6 +145,28 @@ export function useSchedules() {
   const [localRefusal, setLocalRefusal] = useState<{ code: string; message: string; action?: 'cancel' } | null>(null);
   const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', { selector: { status: { $ne: 'CLOSED' } } });
   const melItems = useMelItems(aircraft, reports, commands, now, zone);
+  /**
+   * Why each grounded aircraft cannot be booked (issue 28 item 1): the server's
+   * booking refusal, by the same shared rule over the open reports this device holds.
+   */
+  const grounded = useMemo(() => {
+    const byAircraft = new Map<string, AircraftReportDoc[]>();
+    for (const r of reports) {
+      if (r.status === 'CLOSED' || !groundsAircraft(r)) continue;
+      byAircraft.set(r.aircraft_id, [...(byAircraft.get(r.aircraft_id) ?? []), r]);
+    }
+    const regOf = new Map(aircraft.map((a) => [a.id, a.registration]));
+    const why = new Map<string, string>();
+    for (const [id, open] of byAircraft) {
+      const blockers = aircraftBlockers(
+        open.map((r) => ({ ...r, created: null, mel: null })),
+        Number.POSITIVE_INFINITY,
+      );
+      const sentence = blockedRefusal(regOf.get(id) ?? 'The aircraft', 'booked', blockers);
+      if (sentence) why.set(id, sentence);
+    }
+    return why;
+  }, [reports, aircraft]);
   const duty = useDeviceDuty();
 
   const active = useMemo(
@@ -230,6 +253,11 @@ export function useSchedules() {
       });
       return false;
     }
+    const grounding = grounded.get(args.aircraft_id);
+    if (grounding) {
+      setLocalRefusal({ code: 'AIRCRAFT_BLOCKED', message: grounding });
+      return false;
+    }
     // Duty hook (issue 30): the shared duty rule on the device's data; the server re-decides on push.
     const dutyStop = deviceBookingRefusal(duty, {
       id: 'id' in args ? args.id : undefined,
@@ -298,6 +326,7 @@ export function useSchedules() {
     hours,
     instructors,
     melItems,
+    grounded,
     pending,
     refused,
     cancelling,
