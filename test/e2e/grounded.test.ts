@@ -11,7 +11,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, eventually, hasChromium, launch, newPage, screenshot, signIn, waitOnline } from './support.ts';
+import {
+  buildRenderer,
+  eventually,
+  hasChromium,
+  launch,
+  newPage,
+  screenshot,
+  signIn,
+  waitOffline,
+  waitOnline,
+} from './support.ts';
 
 const blockedCount = async (page: Page): Promise<number> => {
   const text = (await page.locator('section[aria-labelledby=fleet-title] .screen-head p').textContent()) ?? '';
@@ -118,6 +128,21 @@ describe.skipIf(!hasChromium)('a grounded aircraft (Chromium, demo data)', () =>
       await seen.waitFor();
       expect(await seen.locator('button', { hasText: 'Close report' }).count()).toBe(0);
 
+      // Offline, the pilot's lesson flow offers no slot on EC-JET and says why: decided on the device.
+      await pilot.context.setOffline(true);
+      await waitOffline(p);
+      await p.click('nav button:has-text("Schedule")');
+      await p.waitForSelector('[data-testid=lesson-flow]');
+      await p.locator('[data-testid=lesson-flow] input[type=date]').fill(date);
+      await p.selectOption('select[aria-label="Lesson aircraft"]', { label: 'EC-JET' });
+      await expect
+        .poll(() => p.locator('[data-testid=lesson-flow] .empty').textContent())
+        .toBe('EC-JET cannot be booked: Open defect “Nose gear shimmy” (ATA 32, CRITICAL) grounds the aircraft.');
+      expect(await p.locator('ul[aria-label="Open slots"] button').count()).toBe(0);
+      await screenshot(p, 'grounded-lesson-offline');
+      await pilot.context.setOffline(false);
+      await waitOnline(p);
+
       // Phone-sized: the same sentence on the pilot's flight.
       const phonePage = await phone.newPage();
       phonePage.setDefaultTimeout(30_000);
@@ -143,7 +168,7 @@ describe.skipIf(!hasChromium)('a grounded aircraft (Chromium, demo data)', () =>
       await close.locator('textarea[name=rectification]').fill('Shimmy damper replaced, ops check good');
       await close.locator('input[name=password]').fill('wrong-password');
       await close.locator('button[type=submit]').click();
-      await expect.poll(() => close.textContent()).toContain('Wrong password');
+      await expect.poll(() => close.textContent(), { timeout: 20_000 }).toContain('Wrong password');
       expect(
         (
           await s.ctx.db

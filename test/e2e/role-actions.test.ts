@@ -189,9 +189,15 @@ describe.skipIf(!hasChromium)('role actions of issue 28 (Chromium, demo data)', 
     );
   });
 
-  it('a company whose plan has no safety reports reads a sentence, not a form the server refuses', async () => {
+  it('a company whose plan has no safety reports: no menu entry; a link to the screen reads a sentence, not a form', async () => {
     await as('pilot@harbor.test', async (page) => {
-      await openScreen(page, 'Safety reports', 'safety');
+      // The menu waits for the company document (its plan) before it leaves the entry out.
+      await page.waitForSelector('nav[aria-label="Screens"] button:text-is("My flights")');
+      await page.waitForFunction(
+        `![...document.querySelectorAll('nav[aria-label="Screens"] button')].some((b) => b.textContent === 'Safety reports')`,
+      );
+      await page.evaluate(`location.hash = '#safety'`);
+      await page.waitForSelector('[data-testid=safety]');
       await page.waitForSelector('[data-testid=safety-off]:has-text("does not include safety reports")');
       expect(await page.locator('[data-testid=safety-form], [data-testid=safety-tab-file]').count()).toBe(0);
     });

@@ -1,4 +1,4 @@
-import { ROLE_NAMES, type Role } from '@ops/shared';
+import { type Plan, ROLE_NAMES, type Role } from '@ops/shared';
 import { isLocale, type MessageId } from '@ops/shared/i18n/index';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocale, useT } from './i18n.tsx';
@@ -123,7 +123,10 @@ function ShellBody({
   };
   const role = ws.user.user_group_id;
   const screens = useMemo(() => screensFor(role), [role]);
-  const menu = useMemo(() => menuFor(role), [role]);
+  const company = useCompany();
+  // The menu leaves out screens the company's plan does not include; a link to one still opens and says why.
+  const plan = (company.data?.Company as { plan?: Plan } | undefined)?.plan ?? null;
+  const menu = useMemo(() => menuFor(role, plan), [role, plan]);
   const [route, setRoute] = useState<Route>(() => parseHash(location.hash, role) ?? { screen: homeOf(role) });
   useEffect(() => {
     const onHash = () => {
@@ -149,7 +152,6 @@ function ShellBody({
     setRoute(r);
   }, []);
 
-  const company = useCompany();
   const users = useUsers();
   const me = users.get(ws.user.id);
   const { docs: outcomes } = useOutcomes();

@@ -106,3 +106,14 @@ describe('screens in their areas: every role keeps the screens it had', () => {
     ).toEqual(expected.sort());
   });
 });
+
+describe('plans', () => {
+  const listed = (role: number, plan?: 'free' | 'premium' | 'club') =>
+    menuFor(role, plan).flatMap((g) => g.screens.map((s) => s.screen));
+  it('the menu leaves out Safety reports where the plan has no safety reporting; an unknown plan filters nothing', () => {
+    expect(listed(190, 'free')).not.toContain('safety');
+    expect(listed(190, 'club')).not.toContain('safety');
+    expect(listed(190, 'premium')).toContain('safety');
+    expect(listed(190)).toContain('safety');
+  });
+});

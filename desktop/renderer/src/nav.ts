@@ -13,6 +13,7 @@
  *
  * `visible` mirrors the API's gates for the menu only; the server stays the authority.
  */
+import type { Plan } from '@ops/shared';
 import { type ComponentType, lazy } from 'react';
 import { accountsScreens } from './areas/accounts/screens.ts';
 import { aircraftScreens } from './areas/aircraft/screens.ts';
@@ -67,6 +68,8 @@ export interface ScreenEntry {
   label: string;
   group: NavGroup;
   visible(role: number): boolean;
+  /** The plans whose API serves this screen (the area policy's plan list); absent: every plan. */
+  plans?: readonly Plan[];
   /** Opened by links only (a record's page), not listed in the navigation. */
   hidden?: boolean;
   component: ComponentType<ScreenProps>;
@@ -107,11 +110,16 @@ export const SCREENS: ScreenEntry[] = [
   ...readinessScreens,
 ];
 
-export const screensFor = (role: number): ScreenEntry[] => SCREENS.filter((s) => s.visible(role));
+/**
+ * The screens of a role on the company's plan. `plan` unknown (the company
+ * document not synced yet): no plan filter, the screens say why when refused.
+ */
+export const screensFor = (role: number, plan?: Plan | null): ScreenEntry[] =>
+  SCREENS.filter((s) => s.visible(role) && (!plan || !s.plans || s.plans.includes(plan)));
 
 /** The navigation of a role: its visible, listed screens by group, groups in `NAV_GROUPS` order, empty groups left out. */
-export function menuFor(role: number): Array<{ group: NavGroup; screens: ScreenEntry[] }> {
-  const mine = screensFor(role).filter((s) => !s.hidden);
+export function menuFor(role: number, plan?: Plan | null): Array<{ group: NavGroup; screens: ScreenEntry[] }> {
+  const mine = screensFor(role, plan).filter((s) => !s.hidden);
   return NAV_GROUPS.map((group) => ({ group, screens: mine.filter((s) => s.group === group) })).filter(
     (g) => g.screens.length > 0,
   );

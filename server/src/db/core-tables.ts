@@ -24,6 +24,8 @@ export interface CompaniesTable extends SyncColumns {
   cabincrew: Bool;
   max_duty_hours: number | null;
   max_flight_hours_year: number | null;
+  /** Days ahead a booking may start (CONTRACT 5); NULL = the default 365. */
+  booking_horizon_days: number | null;
   /** JSON object of the named company flags (Part A 2.2: self_schedule, require_flight_password, ...). */
   flags: string;
   billing_enabled: Bool;

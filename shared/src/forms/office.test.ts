@@ -26,6 +26,7 @@ const settings = {
     cabincrew: false,
     max_duty_hours: '13',
     max_flight_hours_year: '',
+    booking_horizon_days: '90',
   },
   CompanyBillingSetting: { enabled: true, billed_person: '', tax: '21', send_notification: true },
 } as const;
@@ -37,7 +38,7 @@ describe('office forms', () => {
       ...settings,
       CompanyTheme: { logo: 'ftp://x', color: 'blue' },
       CompanyDetail: { ...settings.CompanyDetail, timezone_id: 'Mars/Olympus', icao: 'L1' },
-      CompanySetting: { ...settings.CompanySetting, max_duty_hours: '25' },
+      CompanySetting: { ...settings.CompanySetting, max_duty_hours: '25', booking_horizon_days: '0' },
       CompanyBillingSetting: { ...settings.CompanyBillingSetting, tax: 'x' },
     });
     expect(fields(bad)).toMatchObject({
@@ -46,6 +47,7 @@ describe('office forms', () => {
       'CompanyDetail.timezone_id': expect.stringContaining('Unknown time zone'),
       'CompanyDetail.icao': 'Expected a 4-letter ICAO code',
       'CompanySetting.max_duty_hours': 'At most 24 hours',
+      'CompanySetting.booking_horizon_days': 'At least 1 day',
       'CompanyBillingSetting.tax': 'Expected a number',
     });
   });

@@ -83,6 +83,15 @@ export const ZCompanySettingsForm = z.object({
     cabincrew: z.boolean(),
     max_duty_hours: optional(number(0, 24, ' hours')),
     max_flight_hours_year: optional(number(0, 8784, ' hours (a leap year)')),
+    // CONTRACT 5: empty keeps the default of 365 days.
+    booking_horizon_days: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^\d+$/, 'Whole days')
+        .transform(Number)
+        .pipe(z.number().min(1, 'At least 1 day').max(3650, 'At most 3650 days (ten years)')),
+    ),
   }),
   CompanyBillingSetting: z.object({
     enabled: z.boolean(),

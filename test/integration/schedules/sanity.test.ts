@@ -136,6 +136,50 @@ describe.each(DIALECTS)('Booking sanity on %s', (dialect) => {
     expect(await counts()).toEqual(before);
   });
 
+  it('the horizon is a company setting: managers set it (bad values 400, nothing saved), bookings and offline commands follow it', async () => {
+    const settings = async () =>
+      (await s.api('GET', '/manager/companies/settings.json', { token: await t('admin@skyline.test') })).body;
+    const save = async (email: string, value: unknown) =>
+      s.api('POST', '/manager/companies/edit.json', {
+        token: await t(email),
+        body: { CompanySetting: { booking_horizon_days: value } },
+      });
+    expect((await settings()).CompanySetting.booking_horizon_days).toBeNull();
+    for (const bad of [0, 3651, 1.5, 'soon']) {
+      const r = await save('admin@skyline.test', bad);
+      expect(r.status).toBe(400);
+      expect(r.body.errors['CompanySetting.booking_horizon_days']).toBeDefined();
+    }
+    expect((await settings()).CompanySetting.booking_horizon_days).toBeNull();
+    expect((await save('pilot@skyline.test', 30)).status).toBe(403);
+    expect((await save('admin@skyline.test', 30)).status).toBe(200);
+    expect((await settings()).CompanySetting.booking_horizon_days).toBe(30);
+    try {
+      const before = await counts();
+      const now = Math.floor(Date.now() / 1000);
+      const far = Math.ceil((now + 31 * DAY) / GRID) * GRID;
+      const r = await edit('dispatch@skyline.test', solo(pilot, far));
+      expect(r.body).toMatchObject({ result: false, code: 'HORIZON' });
+      expect(r.body.message).toMatch(/at most 30 days ahead/);
+      const offline = await pushCommand('dispatch@skyline.test', 'schedule.book', {
+        new_id: uuidv7(),
+        ...solo(pilot, far),
+      });
+      expect(offline).toMatchObject({ status: 'rejected', details: { code: 'HORIZON' } });
+      expect(await counts()).toEqual(before);
+      // Another company keeps the default.
+      expect(
+        (await s.api('GET', '/manager/companies/settings.json', { token: await t('admin@harbor.test') })).body
+          .CompanySetting.booking_horizon_days,
+      ).toBeNull();
+      // Inside the horizon still books; empty goes back to the default of 365.
+      ok(await edit('dispatch@skyline.test', solo(pilot, weekday() + 9 * HOUR)));
+    } finally {
+      expect((await save('admin@skyline.test', '')).status).toBe(200);
+    }
+    expect((await settings()).CompanySetting.booking_horizon_days).toBeNull();
+  });
+
   it('a booking under way may be changed while its start stays; moving it to another past time is PAST', async () => {
     const made = ok(await edit('dispatch@skyline.test', solo(pilot, weekday() + 9 * HOUR)));
     const started = Math.floor(Date.now() / 1000 / GRID) * GRID - HOUR;

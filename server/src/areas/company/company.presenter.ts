@@ -67,6 +67,7 @@ export function presentCompanySettings(c: CompaniesTable) {
       cabincrew: !!c.cabincrew,
       max_duty_hours: c.max_duty_hours,
       max_flight_hours_year: c.max_flight_hours_year,
+      booking_horizon_days: c.booking_horizon_days ?? null,
       ...companyFlags(c),
       ...(c.flight_timezone ? { FlightTimezone: presentTimezone(c.flight_timezone) } : {}),
     },

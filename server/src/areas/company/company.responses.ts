@@ -66,6 +66,7 @@ const companySettings = {
     cabincrew: z.boolean(),
     max_duty_hours: z.number().nullable(),
     max_flight_hours_year: z.number().nullable(),
+    booking_horizon_days: z.number().int().nullable(),
   }),
   CompanyBillingSetting: z.object({
     id: z.string(),

@@ -115,6 +115,15 @@ export const ZCompanyEdit = z.preprocess(
               .max(8784, 'At most 8784 hours (a leap year)'),
           ),
         ),
+        booking_horizon_days: nullable(
+          zNumberish.pipe(
+            z
+              .number()
+              .int('Whole days')
+              .min(1, 'At least 1 day (leave empty for the default of 365)')
+              .max(3650, 'At most 3650 days (ten years)'),
+          ),
+        ),
         ...flagShape,
       })
       .partial()

@@ -118,6 +118,7 @@ export async function editCompany(ctx: AppContext, actor: Actor, input: TCompany
     cabincrew: bool(s?.cabincrew),
     max_duty_hours: s?.max_duty_hours,
     max_flight_hours_year: s?.max_flight_hours_year,
+    booking_horizon_days: s?.booking_horizon_days,
     billing_enabled: bool(b?.enabled),
     billing_billed_person: b?.billed_person,
     billing_tax: b?.tax,

@@ -30,8 +30,9 @@ export function startRefusal(
   span: { start: number; end: number },
   now: number,
   keptStart: number | null,
+  horizonDays: number | null,
 ): SanityRefusal | null {
-  return timeRefusal({ span, now, zone: actor.company.timezone, keptStart });
+  return timeRefusal({ span, now, zone: actor.company.timezone, keptStart, horizonDays });
 }
 
 /** The whole span inside the saved operating hours of the booking's base (company zone). */

@@ -304,9 +304,12 @@ export async function decideBooking(
     refuse('NOT_ALLOWED', 'You can only change your own bookings.');
 
   const refs = await resolveRefs(trx, actor, input);
-  const flags = companyFlags(
-    await trx.selectFrom('companies').select('flags').where('id', '=', actor.companyId).executeTakeFirstOrThrow(),
-  );
+  const company = await trx
+    .selectFrom('companies')
+    .select(['flags', 'booking_horizon_days'])
+    .where('id', '=', actor.companyId)
+    .executeTakeFirstOrThrow();
+  const flags = companyFlags(company);
   const who = selfBookingRefusal({
     role: actor.role,
     actorId: actor.userId,
@@ -319,7 +322,13 @@ export async function decideBooking(
   // Sanity (issue 28): a pilot in the pilot's seat, a start neither past nor beyond the horizon.
   const seat = await pilotSeatRefusal(trx, actor, input.pilot_id);
   if (seat) refuse(seat.code, seat.message);
-  const early = startRefusal(actor, span, now, current ? Number(current.start_at) : null);
+  const early = startRefusal(
+    actor,
+    span,
+    now,
+    current ? Number(current.start_at) : null,
+    company.booking_horizon_days === null ? null : Number(company.booking_horizon_days),
+  );
   if (early) refuse(early.code, early.message);
 
   // The company's write lock, before anything that decides between competing bookings is read.

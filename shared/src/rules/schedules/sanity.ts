@@ -44,7 +44,8 @@ export interface TimeInput {
   span: BookingSpan;
   now: number;
   zone: string;
-  horizonDays?: number;
+  /** The company's setting (CompanySetting.booking_horizon_days); absent or null: the default. */
+  horizonDays?: number | null;
   /**
    * The start the booking already had (a change of an existing booking): a
    * booking under way may still be changed (remarks, instructor, end) as long

@@ -31,6 +31,7 @@ interface Settings {
     duration_format: string;
     max_duty_hours: number | null;
     max_flight_hours_year: number | null;
+    booking_horizon_days: number | null;
   };
   CompanyBillingSetting: { enabled: boolean; billed_person: string | null; tax: number; send_notification: boolean };
   Admin?: {
@@ -66,6 +67,7 @@ function toForm(d: Settings): CompanySettingsForm {
       cabincrew: cs.cabincrew === true,
       max_duty_hours: s(cs.max_duty_hours),
       max_flight_hours_year: s(cs.max_flight_hours_year),
+      booking_horizon_days: s(cs.booking_horizon_days),
     },
     CompanyBillingSetting: {
       enabled: d.CompanyBillingSetting.enabled,
@@ -309,6 +311,21 @@ export default function CompanySettings() {
                   inputMode="decimal"
                   value={cs.max_flight_hours_year ?? ''}
                   onChange={(v) => set('CompanySetting', { max_flight_hours_year: v.target.value })}
+                />
+              )}
+            </FormField>
+            <FormField
+              label="Booking horizon (days ahead)"
+              hint="Empty: 365 days. Bookings further ahead are refused."
+              error={e('CompanySetting.booking_horizon_days')}
+            >
+              {(p) => (
+                <input
+                  {...p}
+                  inputMode="numeric"
+                  placeholder="365"
+                  value={cs.booking_horizon_days ?? ''}
+                  onChange={(v) => set('CompanySetting', { booking_horizon_days: v.target.value })}
                 />
               )}
             </FormField>

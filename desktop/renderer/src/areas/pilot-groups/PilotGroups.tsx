@@ -74,6 +74,30 @@ export default function PilotGroups() {
     void bulk(g, '0');
   };
 
+  /** Mails go out at once and cannot be recalled: ask first, naming who receives one. */
+  const welcomeAll = async (g: Group['PilotGroup']) => {
+    let members: Member[];
+    try {
+      members = await get<Member[]>(`/pilot_groups/manager_pilots/${g.id}.json`);
+    } catch (err) {
+      void act.run(() => Promise.reject(err));
+      return;
+    }
+    const receiving = members.filter((m) => m.active && m.email).length;
+    if (receiving === 0) {
+      void act.run(async () => `${g.name}: no active member with an email address.`);
+      return;
+    }
+    const who = receiving === 1 ? '1 active member' : `${receiving} active members`;
+    if (
+      !window.confirm(
+        `Send a welcome mail to ${who} of ${g.name}? Each gets a mail at once: a welcome with the sign-in link, or a new confirmation link when their address is not confirmed yet.`,
+      )
+    )
+      return;
+    void bulk(g, 'welcome');
+  };
+
   const remove = (g: Group['PilotGroup']) => {
     if (!window.confirm(`Delete the group ${g.name}? Its members stay.`)) return;
     void act.run(async () => {
@@ -129,7 +153,7 @@ export default function PilotGroups() {
                   >
                     Deactivate all<span className="sr-only"> of {g.name}</span>
                   </button>
-                  <button type="button" className="link small" disabled={act.busy} onClick={() => bulk(g, 'welcome')}>
+                  <button type="button" className="link small" disabled={act.busy} onClick={() => void welcomeAll(g)}>
                     Send welcome mails<span className="sr-only"> to {g.name}</span>
                   </button>
                   <button type="button" className="link small danger" onClick={() => remove(g)}>

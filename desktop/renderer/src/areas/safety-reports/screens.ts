@@ -1,3 +1,4 @@
+import { SAFETY_PLANS } from '@ops/shared/rules/safety-reports/policy';
 import { lazy } from 'react';
 import type { ScreenEntry } from '../../nav.ts';
 
@@ -8,6 +9,7 @@ export const safetyScreens: ScreenEntry[] = [
     label: 'Safety reports',
     group: 'Safety',
     visible: () => true,
+    plans: SAFETY_PLANS,
     component: lazy(() => import('./SafetyReports.tsx')),
   },
 ];

@@ -132,7 +132,9 @@ export function useSchedules() {
   const ws = useWorkspace();
   const me = ws.user.id;
   const self = isSelfBooker(ws.user.user_group_id);
-  const { display } = useCompany();
+  const { display, flags: setting } = useCompany();
+  // The company's booking horizon (CONTRACT 5), from the replicated company document; null: the default.
+  const horizonDays = typeof setting.booking_horizon_days === 'number' ? setting.booking_horizon_days : null;
   const zone = display.companyZone;
   const { docs: bookings } = useDocs<BookingDoc>('bookings', { selector: { status: 'BOOKED' } });
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
@@ -283,7 +285,7 @@ export function useSchedules() {
     if (seat) return seat;
     const current = 'id' in args && args.id ? bookings.find((b) => b.id === args.id) : undefined;
     const nowSec = Math.floor(Date.now() / 1000);
-    const early = timeRefusal({ span: args, now: nowSec, zone, keptStart: current?.start ?? null });
+    const early = timeRefusal({ span: args, now: nowSec, zone, keptStart: current?.start ?? null, horizonDays });
     if (early) return early;
     const baseId = aircraft.find((a) => a.id === args.aircraft_id)?.base_id ?? null;
     return hoursRefusal({ rows: hours, baseId, span: args, zone });
