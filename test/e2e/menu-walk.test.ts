@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, CHROMIUM, hasChromium, launch, signIn, waitOnline } from './support.ts';
+import { buildRenderer, CHROMIUM, hasChromium, launch, signIn, signInWithEmailCode, waitOnline } from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
@@ -44,25 +44,8 @@ describe.skipIf(!hasChromium)('every menu entry of every role (Chromium, demo da
   });
 
   /** Signs in; the auditor's emailed two-factor code (two_factor EMAIL in the seed) comes from the outbox. */
-  async function signInAs(page: Page, email: string): Promise<void> {
-    if (!email.startsWith('auditor@')) return signIn(page, url, email);
-    await page.goto(url);
-    await page.fill('form[aria-label="Sign in"] input[name=email]', email);
-    await page.fill('form[aria-label="Sign in"] input[name=password]', 'demo1234');
-    await page.click('form[aria-label="Sign in"] button[type=submit]');
-    await page.waitForSelector('form[aria-label="Sign in"] input[name=code]');
-    const mail = await s.ctx.db
-      .selectFrom('mail_outbox')
-      .select(['body_text'])
-      .where('to_address', '=', email)
-      .where('template', '=', 'two_factor_code')
-      .orderBy('created', 'desc')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    await page.fill('form[aria-label="Sign in"] input[name=code]', /code is (\d{6})/.exec(mail.body_text)?.[1] ?? '');
-    await page.click('form[aria-label="Sign in"] button[type=submit]');
-    await page.waitForSelector('header.topbar');
-  }
+  const signInAs = (page: Page, email: string): Promise<void> =>
+    email.startsWith('auditor@') ? signInWithEmailCode(page, s, email) : signIn(page, url, email);
 
   /** Page and console errors since the last `take()`. */
   const watch = (page: Page) => {

@@ -19,6 +19,7 @@ import {
   newPage,
   screenshot,
   signIn,
+  signInWithEmailCode,
   waitOffline,
   waitOnline,
 } from './support.ts';
@@ -313,7 +314,7 @@ describe.skipIf(!hasChromium)('booking sanity, cancel and zones (Chromium, demo 
       const { context, page } = await newPage(browser);
       const errors = watch(page);
       try {
-        if (email.startsWith('auditor')) await signInWithEmailCode(page, email);
+        if (email.startsWith('auditor')) await signInWithEmailCode(page, s, email);
         else await signIn(page, url, email);
         await page.click('nav button:has-text("Schedule")');
         await page.waitForSelector('[data-testid=schedule-board]');
@@ -336,24 +337,4 @@ describe.skipIf(!hasChromium)('booking sanity, cancel and zones (Chromium, demo 
       }
     }
   });
-
-  /** The auditor signs in with an emailed code (two-factor EMAIL): the code comes from the outbox. */
-  async function signInWithEmailCode(page: Page, email: string) {
-    await page.goto(url);
-    await page.fill('form[aria-label="Sign in"] input[name=email]', email);
-    await page.fill('form[aria-label="Sign in"] input[name=password]', 'demo1234');
-    await page.click('form[aria-label="Sign in"] button[type=submit]');
-    await page.waitForSelector('form[aria-label="Sign in"] input[name=code]');
-    const mail = await s.ctx.db
-      .selectFrom('mail_outbox')
-      .select(['body_text'])
-      .where('to_address', '=', email)
-      .where('template', '=', 'two_factor_code')
-      .orderBy('created', 'desc')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    await page.fill('form[aria-label="Sign in"] input[name=code]', /code is (\d{6})/.exec(mail.body_text)?.[1] ?? '');
-    await page.click('form[aria-label="Sign in"] button[type=submit]');
-    await page.waitForSelector('header.topbar');
-  }
 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { openScreen } from './office-support.ts';
-import { buildRenderer, hasChromium, launch, newPage, signIn } from './support.ts';
+import { buildRenderer, hasChromium, launch, newPage, signIn, signInWithEmailCode } from './support.ts';
 
 describe.skipIf(!hasChromium)('a screen that fails stays inside its screen (Chromium)', () => {
   let s: TestServer;
@@ -38,34 +38,12 @@ describe.skipIf(!hasChromium)('a screen that fails stays inside its screen (Chro
       const opened = await newPage(browser);
       context = opened.context;
       const errors = watch(opened.page);
-      if (email.startsWith('auditor')) await signInWithEmailCode(opened.page, email);
+      if (email.startsWith('auditor')) await signInWithEmailCode(opened.page, s, email);
       else await signIn(opened.page, `${s.url}/app/`, email);
       await body(opened.page, errors);
     } finally {
       await context?.close();
     }
-  }
-
-  /** The auditor signs in with an emailed code (two-factor EMAIL): the code comes from the outbox. */
-  async function signInWithEmailCode(page: Page, email: string) {
-    const asked = Math.floor(Date.now() / 1000) - 1;
-    await page.goto(`${s.url}/app/`);
-    await page.fill('form[aria-label="Sign in"] input[name=email]', email);
-    await page.fill('form[aria-label="Sign in"] input[name=password]', 'demo1234');
-    await page.click('form[aria-label="Sign in"] button[type=submit]');
-    await page.waitForSelector('form[aria-label="Sign in"] input[name=code]');
-    const mail = await s.ctx.db
-      .selectFrom('mail_outbox')
-      .select(['body_text', 'created'])
-      .where('to_address', '=', email)
-      .where('template', '=', 'two_factor_code')
-      .orderBy('created', 'desc')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    expect(Number(mail.created)).toBeGreaterThanOrEqual(asked);
-    await page.fill('form[aria-label="Sign in"] input[name=code]', /code is (\d{6})/.exec(mail.body_text)?.[1] ?? '');
-    await page.click('form[aria-label="Sign in"] button[type=submit]');
-    await page.waitForSelector('header.topbar');
   }
 
   it('the auditor sees the pilot directory, and again after a reload on #pilots', async () => {
