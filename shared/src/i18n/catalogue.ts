@@ -2,6 +2,8 @@
  * Every area's messages, one line per area so areas add theirs without conflicts.
  * A message id is `<area>.<key>`.
  */
+import { accountsMessages } from './accounts/index.ts';
+import { aircraftMessages } from './aircraft/index.ts';
 import { billingMessages } from './billing/index.ts';
 import { documentsMessages } from './documents/index.ts';
 import { errorsMessages } from './errors/index.ts';
@@ -10,6 +12,7 @@ import { notificationsMessages } from './notifications/index.ts';
 import { profileMessages } from './profile/index.ts';
 import { refusalsMessages } from './refusals/index.ts';
 import { shellMessages } from './shell/index.ts';
+import { uploadsMessages } from './uploads/index.ts';
 
 export const AREA_MESSAGES = {
   errors: errorsMessages,
@@ -20,4 +23,7 @@ export const AREA_MESSAGES = {
   refusals: refusalsMessages,
   profile: profileMessages,
   billing: billingMessages,
+  accounts: accountsMessages,
+  uploads: uploadsMessages,
+  aircraft: aircraftMessages,
 } as const;
