@@ -71,6 +71,8 @@ const SCREEN_LABELS: Record<string, MessageId> = {
   'training-overview': 'shell.screenTrainingOverview',
   users: 'shell.screenUsers',
   changes: 'shell.screenChanges',
+  'company-flights': 'shell.screenCompanyFlights',
+  'readiness-settings': 'shell.screenReadiness',
 };
 
 /** Mechanics and managers start on the fleet, pilots and students on their flights. */
@@ -155,7 +157,7 @@ function ShellBody({
   const { docs: outcomes } = useOutcomes();
   const { docs: commands } = useCommands();
   const dismissed = useDismissed();
-  const rejected = useMemo(() => rejections(outcomes, commands, dismissed), [outcomes, commands, dismissed]);
+  const rejected = useMemo(() => rejections(outcomes, commands, dismissed, t), [outcomes, commands, dismissed, t]);
   const sync = useSyncState();
   const current = screens.find((s) => s.screen === route.screen);
   const Current = current?.component;
