@@ -73,6 +73,8 @@ describe.skipIf(!hasChromium)('languages: billing, API keys, photos, fleet and t
       expect(labels).toEqual(expect.arrayContaining(['Cuentas', 'Tarifas', 'Claves de API', 'Flota']));
       expect(labels).toContain('Vuelos de la escuela');
       expect(labels).toContain('Comprobaciones prevuelo');
+      // The top bar names the role in Spanish too.
+      expect(await page.locator('header.topbar .brand small').textContent()).toContain('Administrador de la escuela');
 
       // Accounts: the list, one person's account, the add form's check and the confirm dialog.
       await open(page, 'Cuentas');
