@@ -1,19 +1,22 @@
+import type { MessageId } from '@ops/shared/i18n/index';
 import { codeOf, humanRefusal } from './refusals.ts';
 import { type Rejection, describeCommand } from './decisions.ts';
 import { formatDateTime } from './format.ts';
 import { useCommands, useCompany, useDeferred, useMarks, useSyncState, useWorkspace } from './hooks.ts';
+import { useT } from './i18n.tsx';
 import { Badge, Empty } from './ui.tsx';
 
-const COLLECTION_LABEL: Record<string, string> = {
-  aircraft_report: 'Technical log',
-  flights: 'Flights',
-  maintenance_job: 'Maintenance',
-  command: 'Commands',
+const COLLECTION_LABEL: Record<string, MessageId> = {
+  aircraft_report: 'shell.screenTechlog',
+  flights: 'shell.flights',
+  maintenance_job: 'shell.groupMaintenance',
+  command: 'shell.commands',
 };
 
 /** What waits for the server, and what the server refused (with its reasons). */
 export default function Changes({ rejected }: { rejected: Rejection[] }) {
   const ws = useWorkspace();
+  const t = useT();
   const sync = useSyncState();
   const { docs: commands } = useCommands();
   const deferred = useDeferred();
@@ -28,16 +31,15 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
   return (
     <section aria-labelledby="changes-title">
       <div className="screen-head">
-        <h2 id="changes-title">Sync and rejections</h2>
+        <h2 id="changes-title">{t('shell.changesTitle')}</h2>
         <span className="muted">
-          {changes} change{changes === 1 ? '' : 's'} and {pending.length + deferred.length} command
-          {pending.length + deferred.length === 1 ? '' : 's'} waiting for the server
+          {t('shell.changesWaiting', { changes, commands: pending.length + deferred.length })}
         </span>
       </div>
 
-      <h3>Rejected by the server</h3>
+      <h3>{t('shell.rejectedByServer')}</h3>
       {rejected.length === 0 ? (
-        <Empty>Nothing rejected.</Empty>
+        <Empty>{t('shell.nothingRejected')}</Empty>
       ) : (
         <>
           <ul className="rejections" data-testid="rejections">
@@ -45,69 +47,76 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
               <li key={r.id} className="rejection" data-kind={r.kind}>
                 <div>
                   <strong>{r.what}</strong>{' '}
-                  <Badge tone={r.conflict ? 'warn' : 'danger'}>{r.conflict ? 'conflict' : 'rejected'}</Badge>{' '}
+                  <Badge tone={r.conflict ? 'warn' : 'danger'}>
+                    {r.conflict ? t('shell.badgeConflict') : t('shell.badgeRejected')}
+                  </Badge>{' '}
                   <span className="muted small">{formatDateTime(r.at, display)}</span>
                 </div>
-                <p className="reason">{humanRefusal(r.reason)}</p>
+                <p className="reason">{humanRefusal(r.reason, null, t)}</p>
                 {r.conflicts.length > 0 && (
                   <ul className="conflicts">
                     {r.conflicts.map((c) => (
                       <li key={c.id}>
-                        {c.callsign ?? 'Flight'} · {formatDateTime(c.offblocks, display, flightZone)} –{' '}
+                        {c.callsign ?? t('shell.flight')} · {formatDateTime(c.offblocks, display, flightZone)} –{' '}
                         {formatDateTime(c.onblocks, display, flightZone)} ({flightZone})
                       </li>
                     ))}
                   </ul>
                 )}
                 <button type="button" className="link" onClick={() => ws.dismiss([r.id])}>
-                  Dismiss
+                  {t('shell.dismiss')}
                 </button>
               </li>
             ))}
           </ul>
           <button type="button" className="secondary small" onClick={() => ws.dismiss(rejected.map((r) => r.id))}>
-            Dismiss all
+            {t('shell.dismissAll')}
           </button>
         </>
       )}
 
-      <h3>Waiting for the server</h3>
+      <h3>{t('shell.waitingForServer')}</h3>
       {pending.length + deferred.length + marks.size === 0 ? (
-        <Empty>Everything on this device has reached the server.</Empty>
+        <Empty>{t('shell.allSent')}</Empty>
       ) : (
         <ul className="pending-list" data-testid="pending-list">
           {deferred.map((d) => (
             <li key={d.id}>
-              {describeCommand(d)} <Badge tone="pending">waits for its record to be sent</Badge>{' '}
+              {describeCommand(d, t)} <Badge tone="pending">{t('shell.waitsForRecord')}</Badge>{' '}
               <span className="muted small">{formatDateTime(Math.floor(d.client_time / 1000), display)}</span>
             </li>
           ))}
           {pending.map((c) => (
             <li key={c.id}>
-              {describeCommand(c)} <Badge tone="pending">command</Badge>{' '}
+              {describeCommand(c, t)} <Badge tone="pending">{t('shell.badgeCommand')}</Badge>{' '}
               <span className="muted small">{formatDateTime(Math.floor(c.client_time / 1000), display)}</span>
             </li>
           ))}
           {[...marks].map((k) => {
             const [collection] = k.split(':');
+            const label = COLLECTION_LABEL[collection];
             return (
               <li key={k}>
-                {COLLECTION_LABEL[collection] ?? collection}: changed record <Badge tone="pending">change</Badge>
+                {t('shell.changedRecord', { collection: label ? t(label) : collection })}{' '}
+                <Badge tone="pending">{t('shell.badgeChange')}</Badge>
               </li>
             );
           })}
         </ul>
       )}
 
-      <h3>Recent decisions</h3>
+      <h3>{t('shell.recentDecisions')}</h3>
       {decided.length === 0 ? (
-        <Empty>No decided commands yet.</Empty>
+        <Empty>{t('shell.noDecisions')}</Empty>
       ) : (
         <ul className="pending-list">
           {decided.map((c) => (
             <li key={c.id}>
-              {describeCommand(c)} <Badge tone={c.status === 'accepted' ? 'ok' : 'danger'}>{c.status}</Badge>
-              {c.reason ? <span className="small"> {humanRefusal(c.reason, codeOf(c))}</span> : null}{' '}
+              {describeCommand(c, t)}{' '}
+              <Badge tone={c.status === 'accepted' ? 'ok' : 'danger'}>
+                {c.status === 'accepted' ? t('shell.badgeAccepted') : t('shell.badgeRejected')}
+              </Badge>
+              {c.reason ? <span className="small"> {humanRefusal(c.reason, codeOf(c), t)}</span> : null}{' '}
               <span className="muted small">{c.decided_at ? formatDateTime(c.decided_at, display) : ''}</span>
             </li>
           ))}

@@ -1,7 +1,9 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ScreenBoundary } from './ScreenBoundary.tsx';
+import { messagesOf } from '@ops/shared/i18n/index';
+import { IntlProvider } from 'react-intl';
+import { ScreenBoundary, ScreenError } from './ScreenBoundary.tsx';
 
 /** What the boundary draws after a screen threw (React calls getDerivedStateFromError, then render). */
 function afterThrow(thrown: unknown): string {
@@ -37,5 +39,19 @@ describe('ScreenBoundary', () => {
 
   it('something thrown that is not an Error still reads as a sentence', () => {
     expect(afterThrow('chunk failed')).toContain('This screen could not be shown: chunk failed');
+  });
+
+  it('speaks the app’s language under the language provider', () => {
+    const html = renderToStaticMarkup(
+      createElement(
+        IntlProvider,
+        { locale: 'es', messages: messagesOf('es') },
+        createElement(ScreenError, { label: 'Directorio de pilotos', message: 'x', onRetry() {}, onHome() {} }),
+      ),
+    );
+    expect(html).toContain('No se ha podido mostrar esta pantalla: x.');
+    expect(html).toContain('>Reintentar<');
+    expect(html).toContain('>Ir a la pantalla de inicio<');
+    expect(html).not.toContain('Retry');
   });
 });

@@ -1,4 +1,6 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { translator } from '@ops/shared/i18n/index';
+import { Component, type ErrorInfo, type ReactNode, useContext } from 'react';
+import { IntlContext } from 'react-intl';
 
 interface Props {
   /** The screen's menu label, for the sentence. */
@@ -52,19 +54,19 @@ export function ScreenError({
   onRetry(): void;
   onHome(): void;
 }) {
+  // The app's language when the language provider is above (always in the app); English without one, so the
+  // fallback never fails for want of a provider.
+  const t = translator(useContext(IntlContext)?.locale);
   return (
     <section className="screen-error" role="alert" data-testid="screen-error" aria-labelledby="screen-error-title">
       <h2 id="screen-error-title">{label}</h2>
-      <p>
-        This screen could not be shown: {message || 'an unexpected error'}. Your data and queued changes are safe; the
-        other screens still work.
-      </p>
+      <p>{t('shell.screenError', { message: message || t('shell.unexpectedError') })}</p>
       <div className="actions-row">
         <button type="button" onClick={onRetry}>
-          Retry
+          {t('shell.retry')}
         </button>
         <button type="button" className="secondary" onClick={onHome}>
-          Go to the home screen
+          {t('shell.goHome')}
         </button>
       </div>
     </section>

@@ -1,4 +1,4 @@
-import { type Plan, ROLE_NAMES, type Role } from '@ops/shared';
+import type { Plan, Role } from '@ops/shared';
 import { isLocale, type MessageId } from '@ops/shared/i18n/index';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocale, useT } from './i18n.tsx';
@@ -71,6 +71,24 @@ const SCREEN_LABELS: Record<string, MessageId> = {
   'training-overview': 'shell.screenTrainingOverview',
   users: 'shell.screenUsers',
   changes: 'shell.screenChanges',
+  'company-flights': 'shell.screenCompanyFlights',
+  'readiness-settings': 'shell.screenReadiness',
+};
+
+/** Role names as people read them (the role stays a number in data). */
+const ROLE_LABELS: Record<Role, MessageId> = {
+  1: 'shell.role1',
+  100: 'shell.role100',
+  105: 'shell.role105',
+  110: 'shell.role110',
+  120: 'shell.role120',
+  135: 'shell.role135',
+  150: 'shell.role150',
+  170: 'shell.role170',
+  190: 'shell.role190',
+  200: 'shell.role200',
+  250: 'shell.role250',
+  300: 'shell.role300',
 };
 
 /** Mechanics and managers start on the fleet, pilots and students on their flights. */
@@ -157,7 +175,7 @@ function ShellBody({
   const { docs: outcomes } = useOutcomes();
   const { docs: commands } = useCommands();
   const dismissed = useDismissed();
-  const rejected = useMemo(() => rejections(outcomes, commands, dismissed), [outcomes, commands, dismissed]);
+  const rejected = useMemo(() => rejections(outcomes, commands, dismissed, t), [outcomes, commands, dismissed, t]);
   const sync = useSyncState();
   const current = screens.find((s) => s.screen === route.screen);
   const Current = current?.component;
@@ -171,7 +189,9 @@ function ShellBody({
             <strong>{company.name || 'Ops Platform'}</strong>
             <small>
               {fullName(me) || ws.user.email} ·{' '}
-              {ROLE_NAMES[ws.user.user_group_id as Role] ?? `Role ${ws.user.user_group_id}`}
+              {ROLE_LABELS[ws.user.user_group_id as Role]
+                ? t(ROLE_LABELS[ws.user.user_group_id as Role])
+                : t('shell.roleOther', { id: ws.user.user_group_id })}
             </small>
           </div>
         </div>

@@ -3,6 +3,7 @@ import { formatDateTime, formatTime, isoDateIn } from './format.ts';
 import { useCompany, useDeferred, useNetwork, useNow, useSyncState, useWorkspace } from './hooks.ts';
 import { usePendingFileCount } from './areas/uploads/files.ts';
 import { offlineLine } from './refusals.ts';
+import type { MessageId, Translate } from '@ops/shared/i18n/index';
 import { useT } from './i18n.tsx';
 
 /**
@@ -80,25 +81,23 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
 }
 
 /** What each collection holds, in the words of the screens that show it. */
-const LABELS: Record<string, string> = {
-  reference: 'Company settings',
-  device: 'Your requests',
-  people: 'People',
-  inbox: 'Messages',
-  files: 'Attachments',
-  training: 'Training',
-  safety: 'Safety reports',
-  bookings: 'Bookings',
-  fleet: 'Aircraft and defects',
-  flights: 'Flights',
+const LABELS: Record<string, MessageId> = {
+  reference: 'shell.screenCompany',
+  device: 'shell.syncDevice',
+  people: 'shell.groupPeople',
+  inbox: 'shell.syncInbox',
+  files: 'shell.syncFiles',
+  training: 'shell.groupTraining',
+  safety: 'shell.screenSafety',
+  bookings: 'shell.syncBookings',
+  fleet: 'shell.syncFleet',
+  flights: 'shell.flights',
 };
 
-const count = new Intl.NumberFormat('en');
-
-function line(p: CollectionProgress): string {
-  if (p.phase === 'waiting') return 'waiting';
-  if (p.phase === 'loading') return `${count.format(p.documents)} loaded…`;
-  return p.documents ? `${count.format(p.documents)} ready` : 'ready';
+function line(p: CollectionProgress, t: Translate): string {
+  if (p.phase === 'waiting') return t('shell.syncWaiting');
+  if (p.phase === 'loading') return t('shell.syncLoaded', { count: p.documents });
+  return p.documents ? t('shell.syncReadyCount', { count: p.documents }) : t('shell.syncReady');
 }
 
 /**
@@ -109,6 +108,7 @@ function line(p: CollectionProgress): string {
  */
 export function FirstSync() {
   const { firstSync } = useSyncState();
+  const t = useT();
   const entries = Object.entries(firstSync);
   if (!entries.length) return null;
   // Hidden rather than gone once everything is ready: the times stay readable (bench:device).
@@ -120,15 +120,13 @@ export function FirstSync() {
   return (
     <section
       className="first-sync"
-      aria-label="First sync"
+      aria-label={t('shell.firstSync')}
       data-testid="first-sync"
       aria-live="polite"
       hidden={done}
       data-done={done ? 'true' : 'false'}
     >
-      <strong>
-        Setting up this device: {ready} of {entries.length} ready
-      </strong>
+      <strong>{t('shell.settingUp', { ready, total: entries.length })}</strong>
       <ul>
         {entries.map(([name, p]) => (
           <li
@@ -139,7 +137,7 @@ export function FirstSync() {
             data-started={p.startedAt}
             data-finished={p.finishedAt}
           >
-            <span className="first-sync-name">{LABELS[name] ?? name}</span> {line(p)}
+            <span className="first-sync-name">{LABELS[name] ? t(LABELS[name]) : name}</span> {line(p, t)}
           </li>
         ))}
       </ul>

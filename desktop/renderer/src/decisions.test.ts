@@ -1,4 +1,5 @@
 import type { CommandDoc, OutcomeDoc } from '@ops/shared';
+import { translator } from '@ops/shared/i18n/index';
 import { describe, expect, it } from 'vitest';
 import { commandsByTarget, commandTarget, conflictsOf, describeCommand, rejections } from './decisions.ts';
 
@@ -62,6 +63,19 @@ describe('commands in words and their records', () => {
     ).toBe('Raise CDL item: Fairing missing');
     expect(describeCommand(cmd({ name: 'flight.dispatch' }))).toBe('Dispatch flight');
     expect(describeCommand(cmd({ name: 'future.thing' }))).toBe('future.thing');
+  });
+
+  it('says it in the reader’s language: commands, and what a rejected change was', () => {
+    const es = translator('es');
+    expect(describeCommand(cmd({ name: 'flight.dispatch' }), es)).toBe('Despachar vuelo');
+    expect(describeCommand(cmd({ name: 'mel.raise', args: { AircraftReport: { type: 'MEL' } } }), es)).toBe(
+      'Abrir elemento MEL: (sin título)',
+    );
+    const [r] = rejections([outcome({})], [], new Set(), translator('de'));
+    expect(r?.what).toBe('Änderung an einem Bordbucheintrag: Oil leak');
+    expect(rejections([outcome({ collection_name: 'widgets', attempted: null })], [], new Set(), es)[0]?.what).toBe(
+      'Cambio en widgets',
+    );
   });
 
   it('finds the record a command acts on', () => {

@@ -4,6 +4,10 @@
  * confirm, the overlapping flights. Pure.
  */
 import type { CommandDoc, OutcomeDoc } from '@ops/shared';
+import { type Translate, translator } from '@ops/shared/i18n/index';
+
+/** English for callers (and tests) that pass no language; the screens pass their `t`. */
+const EN: Translate = translator('en');
 
 export interface Conflict {
   id: string;
@@ -62,32 +66,24 @@ export function commandTarget(cmd: Pick<CommandDoc, 'name' | 'args'>): Target | 
   return null;
 }
 
-const COLLECTION_NAMES: Record<string, string> = {
-  aircraft_report: 'technical log entry',
-  flights: 'flight',
-  maintenance_job: 'maintenance job',
-  aircraft: 'aircraft',
-  inventory_part: 'inventory part',
-};
-
 /** A command in words, e.g. "Raise MEL item: Beacon light". */
-export function describeCommand(cmd: Pick<CommandDoc, 'name' | 'args'>): string {
+export function describeCommand(cmd: Pick<CommandDoc, 'name' | 'args'>, t: Translate = EN): string {
   const a = cmd.args;
   switch (cmd.name) {
     case 'mel.raise': {
       const r = isObject(a.AircraftReport) ? a.AircraftReport : {};
-      return `Raise ${str(r.type) ?? 'MEL'} item: ${str(r.title) ?? '(untitled)'}`;
+      return t('shell.cmdRaise', { type: str(r.type) ?? 'MEL', title: str(r.title) ?? t('shell.untitled') });
     }
     case 'mel.extend':
-      return 'Extend MEL/CDL item';
+      return t('shell.cmdExtend');
     case 'mel.close':
-      return 'Close MEL/CDL item';
+      return t('shell.cmdClose');
     case 'flight.confirm':
-      return 'Confirm flight';
+      return t('shell.cmdConfirm');
     case 'flight.dispatch':
-      return 'Dispatch flight';
+      return t('shell.cmdDispatch');
     case 'base.set_default':
-      return 'Set default base';
+      return t('shell.cmdSetBase');
     default:
       return cmd.name;
   }
@@ -98,6 +94,7 @@ export function rejections(
   outcomes: readonly OutcomeDoc[],
   commands: readonly CommandDoc[],
   dismissed: ReadonlySet<string> = new Set(),
+  t: Translate = EN,
 ): Rejection[] {
   const out: Rejection[] = [];
   for (const o of outcomes) {
@@ -108,7 +105,10 @@ export function rejections(
     out.push({
       id: o.id,
       kind: 'outcome',
-      what: `Change to ${COLLECTION_NAMES[o.collection_name] ?? o.collection_name}${title ? `: ${title}` : ''}`,
+      // The collection is a code; the message names it (an unknown one shows as it is).
+      what: title
+        ? t('shell.changeToTitled', { what: o.collection_name, title })
+        : t('shell.changeTo', { what: o.collection_name }),
       reason: o.reason,
       at: o.created,
       target: { collection: o.collection_name, id: o.document_id },
@@ -121,8 +121,8 @@ export function rejections(
     out.push({
       id: c.id,
       kind: 'command',
-      what: describeCommand(c),
-      reason: c.reason ?? 'Refused by the server',
+      what: describeCommand(c, t),
+      reason: c.reason ?? t('shell.refusedByServer'),
       at: c.decided_at ?? Math.floor(c.client_time / 1000),
       target: commandTarget(c),
       conflicts: conflictsOf(c.details),

@@ -2,6 +2,9 @@
  * Every area's messages, one line per area so areas add theirs without conflicts.
  * A message id is `<area>.<key>`.
  */
+import { accountsMessages } from './accounts/index.ts';
+import { aircraftMessages } from './aircraft/index.ts';
+import { billingMessages } from './billing/index.ts';
 import { documentsMessages } from './documents/index.ts';
 import { errorsMessages } from './errors/index.ts';
 import { mailMessages } from './mail/index.ts';
@@ -9,6 +12,7 @@ import { notificationsMessages } from './notifications/index.ts';
 import { profileMessages } from './profile/index.ts';
 import { refusalsMessages } from './refusals/index.ts';
 import { shellMessages } from './shell/index.ts';
+import { uploadsMessages } from './uploads/index.ts';
 
 export const AREA_MESSAGES = {
   errors: errorsMessages,
@@ -18,4 +22,8 @@ export const AREA_MESSAGES = {
   shell: shellMessages,
   refusals: refusalsMessages,
   profile: profileMessages,
+  billing: billingMessages,
+  accounts: accountsMessages,
+  uploads: uploadsMessages,
+  aircraft: aircraftMessages,
 } as const;

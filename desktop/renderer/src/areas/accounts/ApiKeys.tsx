@@ -1,5 +1,7 @@
 import { apiKeyForm } from '@ops/shared/forms/office';
+import type { MessageId } from '@ops/shared/i18n/index';
 import { type FormEvent, useState } from 'react';
+import { useT } from '../../i18n.tsx';
 import {
   Busy,
   check,
@@ -30,7 +32,17 @@ interface Created {
   key: { id: string; name: string; key_prefix: string; plaintext: string };
 }
 
+/** The key form's checks (shared/src/forms, English) in the app's language; an unknown text shows as it is. */
+const FORM_ERRORS: Record<string, MessageId> = {
+  'Name is required': 'accounts.nameRequired',
+  'At most 120 characters': 'accounts.nameTooLong',
+  'Pick the user the key acts as': 'accounts.pickUser',
+  'Expected a date YYYY-MM-DD': 'accounts.badDate',
+  'The expiry must be after today': 'accounts.expiryAfterToday',
+};
+
 export default function ApiKeys() {
+  const t = useT();
   const fmt = useFormats();
   const { post } = useApi();
   const keys = useLoad<{ keys: KeyRow[] }>('/manager/api_keys.json');
@@ -39,6 +51,11 @@ export default function ApiKeys() {
   const [secret, setSecret] = useState<Created['key'] | null>(null);
   const [copied, setCopied] = useState(false);
   const act = useAction();
+  const fieldError = (field: string) => {
+    const m = errorOf(act.errors, field);
+    const id = m ? FORM_ERRORS[m] : undefined;
+    return id ? t(id) : m;
+  };
   const today = todayIn('UTC');
 
   const create = async (e: FormEvent) => {
@@ -60,11 +77,11 @@ export default function ApiKeys() {
   };
 
   const revoke = (k: KeyRow['ApiKey']) => {
-    if (!window.confirm(`Revoke the key ${k.name}? Integrations using it stop at once; this cannot be undone.`)) return;
+    if (!window.confirm(t('accounts.revokeConfirm', { name: k.name }))) return;
     void act.run(async () => {
       await post(`/manager/api_keys/revoke/${k.id}.json`);
       keys.reload();
-      return `Key ${k.name} revoked`;
+      return t('accounts.keyRevoked', { name: k.name });
     });
   };
 
@@ -81,47 +98,45 @@ export default function ApiKeys() {
 
   return (
     <section data-testid="api-keys">
-      <ScreenHead title="API keys" />
-      <p className="muted small">
-        A key acts as the user it is bound to, with that user&apos;s permissions, until it is revoked or expires.
-      </p>
+      <ScreenHead title={t('accounts.title')} />
+      <p className="muted small">{t('accounts.intro')}</p>
       {secret && (
         <div className="secret" role="status" data-testid="api-secret">
           <p>
-            <strong>Copy the key {secret.name} now.</strong> It is shown only this once; the server keeps only a hash.
+            <strong>{t('accounts.copyNow', { name: secret.name })}</strong> {t('accounts.shownOnce')}
           </p>
           <div className="actions-row">
             <input
               readOnly
-              aria-label="New API key"
+              aria-label={t('accounts.newKey')}
               value={secret.plaintext}
               onFocus={(e) => e.target.select()}
               className="mono wide-input"
             />
             <button type="button" onClick={copy}>
-              {copied ? 'Copied' : 'Copy'}
+              {copied ? t('accounts.copied') : t('accounts.copy')}
             </button>
             <button type="button" className="secondary" onClick={() => setSecret(null)}>
-              Done
+              {t('accounts.done')}
             </button>
           </div>
         </div>
       )}
-      <form className="inline-form" onSubmit={create} aria-label="New API key" noValidate>
-        <FormField label="Name" error={errorOf(act.errors, 'name')}>
+      <form className="inline-form" onSubmit={create} aria-label={t('accounts.newKey')} noValidate>
+        <FormField label={t('accounts.name')} error={fieldError('name')}>
           {(p) => (
             <input
               {...p}
               value={draft.name}
               onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-              placeholder="Accounting sync"
+              placeholder={t('accounts.namePlaceholder')}
             />
           )}
         </FormField>
-        <FormField label="Acts as" error={errorOf(act.errors, 'user_id')}>
+        <FormField label={t('accounts.actsAs')} error={fieldError('user_id')}>
           {(p) => (
             <select {...p} value={draft.user_id} onChange={(e) => setDraft({ ...draft, user_id: e.target.value })}>
-              <option value="">Choose a user…</option>
+              <option value="">{t('accounts.chooseUser')}</option>
               {Object.entries(users.data ?? {}).map(([id, name]) => (
                 <option key={id} value={id}>
                   {name}
@@ -130,7 +145,7 @@ export default function ApiKeys() {
             </select>
           )}
         </FormField>
-        <FormField label="Expires (optional)" error={errorOf(act.errors, 'expires')}>
+        <FormField label={t('accounts.expiresOptional')} error={fieldError('expires')}>
           {(p) => (
             <input
               {...p}
@@ -141,7 +156,7 @@ export default function ApiKeys() {
           )}
         </FormField>
         <button type="submit" disabled={act.busy}>
-          {act.busy ? 'Creating…' : 'Create key'}
+          {act.busy ? t('accounts.creating') : t('accounts.create')}
         </button>
       </form>
       <Outcome error={act.error} done={act.done} />
@@ -149,20 +164,20 @@ export default function ApiKeys() {
         keys.error ? (
           <Outcome error={keys.error} />
         ) : (
-          <Busy />
+          <Busy what={t('shell.loading')} />
         )
       ) : (
         <table className="data-table">
-          <caption className="sr-only">API keys</caption>
+          <caption className="sr-only">{t('accounts.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Acts as</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">State</th>
+              <th scope="col">{t('accounts.colName')}</th>
+              <th scope="col">{t('accounts.colKey')}</th>
+              <th scope="col">{t('accounts.colActsAs')}</th>
+              <th scope="col">{t('accounts.colCreated')}</th>
+              <th scope="col">{t('accounts.colLastUsed')}</th>
+              <th scope="col">{t('accounts.colExpires')}</th>
+              <th scope="col">{t('accounts.colState')}</th>
             </tr>
           </thead>
           <tbody>
@@ -173,13 +188,14 @@ export default function ApiKeys() {
                 <td>{u.email ?? u.id}</td>
                 <td>{fmt.dateTime(k.created)}</td>
                 <td>{fmt.dateTime(k.last_used_at)}</td>
-                <td>{k.expires ? fmt.dateTime(k.expires) : 'never'}</td>
+                <td>{k.expires ? fmt.dateTime(k.expires) : t('accounts.never')}</td>
                 <td>
                   {k.revoked ? (
-                    <span className="badge badge-neutral">revoked</span>
+                    <span className="badge badge-neutral">{t('accounts.revoked')}</span>
                   ) : (
                     <button type="button" className="link small danger" onClick={() => revoke(k)}>
-                      Revoke<span className="sr-only"> {k.name}</span>
+                      {t('accounts.revoke')}
+                      <span className="sr-only"> {k.name}</span>
                     </button>
                   )}
                 </td>
@@ -188,7 +204,7 @@ export default function ApiKeys() {
           </tbody>
         </table>
       )}
-      {keys.data?.keys.length === 0 && <p className="empty">No API key yet.</p>}
+      {keys.data?.keys.length === 0 && <p className="empty">{t('accounts.none')}</p>}
     </section>
   );
 }

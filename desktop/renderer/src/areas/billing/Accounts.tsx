@@ -5,10 +5,12 @@
  * effect); the accountant's CSV/XLSX export. Online only (REST).
  */
 import { type AircraftDoc, allows } from '@ops/shared';
+import type { MessageId } from '@ops/shared/i18n/index';
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { useCompany, useDocs, useUsers, useWorkspace } from '../../hooks.ts';
+import { useT } from '../../i18n.tsx';
 import { Busy, Check, Outcome, Pager, ScreenHead, todayIn, useApi } from '../office-kit.tsx';
-import { downloadFile, sentenceOf, useBillingCompany, useBillingLoad } from './billing-data.ts';
+import { downloadFile, sentenceOf, useBillingCompany, useBillingLoad, useBillingText } from './billing-data.ts';
 import { billingGates, mayReverseEntry } from '@ops/shared/rules/billing/policy';
 import {
   type Account,
@@ -17,9 +19,6 @@ import {
   type BalanceRow,
   byBalance,
   type Entry,
-  formatHours,
-  formatMoney,
-  KIND_LABELS,
   parseAmount,
   parseHours,
   reverseEffect,
@@ -33,21 +32,22 @@ export default function Accounts() {
   const ws = useWorkspace();
   const company = useBillingCompany();
   const { name } = useCompany();
+  const t = useT();
   if (!allows(billingGates.office, ws.user.user_group_id))
     return (
       <section data-testid="billing-accounts">
-        <ScreenHead title="Accounts" />
-        <p className="empty">Only office staff see every account; your own is under My billing.</p>
+        <ScreenHead title={t('shell.screenBillingAccounts')} />
+        <p className="empty">{t('billing.onlyOffice')}</p>
       </section>
     );
   if (company.known && !company.enabled)
     return (
       <section data-testid="billing-accounts">
-        <ScreenHead title="Accounts" />
+        <ScreenHead title={t('shell.screenBillingAccounts')} />
         <p className="empty" data-testid="billing-off">
-          {name || 'This company'} does not use billing
-          {company.plan === 'free' ? ' (the free plan has no billing)' : ''}: a manager turns it on in the company
-          settings.
+          {t(company.plan === 'free' ? 'billing.offOfficeFree' : 'billing.offOffice', {
+            company: name || t('billing.thisCompany'),
+          })}
         </p>
       </section>
     );
@@ -63,6 +63,7 @@ const LIST_PAGE = 500;
  */
 function useBalances() {
   const { get } = useApi();
+  const t = useT();
   const users = useUsers();
   const [rows, setRows] = useState<BalanceRow[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -90,11 +91,11 @@ function useBalances() {
         if (!r.paginate.nextPage) break;
       }
       if (!cancelled) setRows(byBalance(out));
-    })().catch((err) => !cancelled && setError(sentenceOf(err)));
+    })().catch((err) => !cancelled && setError(sentenceOf(err, t)));
     return () => {
       cancelled = true;
     };
-  }, [get, inactive.size, tick]);
+  }, [get, inactive.size, tick, t]);
   /** A saved entry answers the new account: the list follows without a reload. */
   const update = useCallback(
     (a: Account) =>
@@ -115,6 +116,7 @@ function useBalances() {
 function AccountsBody() {
   const company = useBillingCompany();
   const balances = useBalances();
+  const { t, hours } = useBillingText();
   const [selected, setSelected] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [hideZero, setHideZero] = useState(false);
@@ -129,34 +131,40 @@ function AccountsBody() {
 
   return (
     <section data-testid="billing-accounts">
-      <ScreenHead title="Accounts">
+      <ScreenHead title={t('shell.screenBillingAccounts')}>
         <Export />
       </ScreenHead>
       <Outcome error={balances.error} />
-      {!balances.rows && !balances.error && <Busy what="Reading the balances…" />}
+      {!balances.rows && !balances.error && <Busy what={t('billing.readingBalances')} />}
       {balances.rows && (
         <div className="accounts-split">
           <div>
             <div className="billing-actions">
               <label>
-                Find
-                <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name" />
+                {t('billing.find')}
+                <input
+                  type="search"
+                  value={search}
+                  onChange={(e) => setSearch(e.target.value)}
+                  placeholder={t('billing.namePlaceholder')}
+                />
               </label>
-              <Check label="Hide zero balances" checked={hideZero} onChange={setHideZero} />
+              <Check label={t('billing.hideZero')} checked={hideZero} onChange={setHideZero} />
             </div>
             <p className="muted small">
-              {balances.rows.length} accounts · owed to the school: <Money amount={owed} currency={currency} />
+              {t('billing.accountsCount', { count: balances.rows.length })} · {t('billing.owedToSchool')}{' '}
+              <Money amount={owed} currency={currency} />
             </p>
             <table className="data-table accounts-list" data-testid="balances">
-              <caption className="sr-only">Balances, most negative first</caption>
+              <caption className="sr-only">{t('billing.balancesCaption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Person</th>
+                  <th scope="col">{t('billing.colPerson')}</th>
                   <th scope="col" className="num">
-                    Balance
+                    {t('billing.balance')}
                   </th>
                   <th scope="col" className="num">
-                    Package
+                    {t('billing.colPackage')}
                   </th>
                 </tr>
               </thead>
@@ -176,19 +184,17 @@ function AccountsBody() {
                     <td className="num" data-testid="row-balance">
                       <Money amount={r.balance} currency={currency} />
                     </td>
-                    <td className="num">{r.package_balance ? formatHours(r.package_balance) : ''}</td>
+                    <td className="num">{r.package_balance ? hours(r.package_balance) : ''}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            {shown.length === 0 && <p className="empty">No account matches.</p>}
+            {shown.length === 0 && <p className="empty">{t('billing.noMatch')}</p>}
           </div>
           {current ? (
             <AccountPanel key={current.user_id} row={current} currency={currency} onSaved={balances.update} />
           ) : (
-            <p className="empty">
-              Pick a person to see their entries, add a payment, a package or an adjustment, or reverse an entry.
-            </p>
+            <p className="empty">{t('billing.pickPerson')}</p>
           )}
         </div>
       )}
@@ -201,6 +207,7 @@ const PAGE_SIZE = 15;
 /** One person's account: balance, the add form, entries with reversal. */
 function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: string; onSaved(a: Account): void }) {
   const ws = useWorkspace();
+  const { t, money, hours } = useBillingText();
   const [page, setPage] = useState(1);
   const acc = useBillingLoad(
     `/billing/account/${encodeURIComponent(row.user_id)}.json?page=${page}&limit=${PAGE_SIZE}`,
@@ -230,14 +237,14 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
       <h2>{row.name}</h2>
       <div className="balance-cards">
         <div className="balance-card">
-          <span className="label">Balance</span>
+          <span className="label">{t('billing.balance')}</span>
           <span className={`value money${account.balance < 0 ? ' money-neg' : ''}`} data-testid="panel-balance">
-            {formatMoney(account.balance, account.currency || currency)}
+            {money(account.balance, account.currency || currency)}
           </span>
         </div>
         <div className="balance-card">
-          <span className="label">Package hours</span>
-          <span className="value">{formatHours(account.package_balance)}</span>
+          <span className="label">{t('billing.packageHours')}</span>
+          <span className="value">{hours(account.package_balance)}</span>
         </div>
       </div>
       {done && (
@@ -246,15 +253,15 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
         </p>
       )}
       {mayWrite && <AddEntry row={row} account={account} onSaved={saved} />}
-      <h3>Entries</h3>
-      {acc.loading && !acc.data && <Busy />}
+      <h3>{t('billing.entries')}</h3>
+      {acc.loading && !acc.data && <Busy what={t('shell.loading')} />}
       <Outcome error={acc.error} />
       {acc.data && (
         <>
           <EntriesTable
             entries={acc.data.entries}
             currency={account.currency || currency}
-            caption={`Entries of ${row.name}, newest first`}
+            caption={t('billing.entriesOf', { name: row.name })}
             compact
             action={
               mayWrite
@@ -266,17 +273,17 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
                         onClick={() => setReversing(e)}
                         data-testid="reverse"
                       >
-                        Reverse…
+                        {t('billing.reverseButton')}
                       </button>
                     ) : e.kind !== 'reversal' ? (
-                      <span className="muted small" title={reverseRefusal(e, reversed) ?? undefined}>
-                        reversed
+                      <span className="muted small" title={reverseRefusal(e, reversed, t) ?? undefined}>
+                        {t('billing.reversed')}
                       </span>
                     ) : null
                 : undefined
             }
           />
-          <Pager paginate={acc.data.paginate} onPage={setPage} label="Entry pages" />
+          <Pager paginate={acc.data.paginate} onPage={setPage} label={t('billing.entryPages')} />
         </>
       )}
       {reversing && (
@@ -289,7 +296,10 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
             setReversing(null);
             saved(
               null,
-              `The ${(KIND_LABELS as Record<string, string>)[reversing.kind]?.toLowerCase() ?? reversing.kind} entry of ${formatMoney(reversing.amount, account.currency || currency)} was reversed.`,
+              t('billing.reversedDone', {
+                kind: reversing.kind,
+                amount: money(reversing.amount, account.currency || currency),
+              }),
             );
             // The reversal answers no account: read the balance again for the list.
             void ws.rest<unknown>('GET', `/billing/account/${encodeURIComponent(row.user_id)}.json?limit=1`).then(
@@ -306,14 +316,10 @@ function AccountPanel({ row, currency, onSaved }: { row: BalanceRow; currency: s
   );
 }
 
-const ADD_KINDS: Array<{ kind: AddKind; label: string; hint: string }> = [
-  { kind: 'payment', label: 'Payment', hint: 'Money received: raises the balance.' },
-  {
-    kind: 'package',
-    label: 'Package',
-    hint: 'Prepaid hours sold: the price is charged, the hours are used first for the aircraft.',
-  },
-  { kind: 'adjustment', label: 'Adjustment', hint: 'A correction: positive credits, negative charges.' },
+const ADD_KINDS: Array<{ kind: AddKind; label: MessageId; hint: MessageId }> = [
+  { kind: 'payment', label: 'billing.kindPayment', hint: 'billing.hintPayment' },
+  { kind: 'package', label: 'billing.kindPackage', hint: 'billing.hintPackage' },
+  { kind: 'adjustment', label: 'billing.kindAdjustment', hint: 'billing.hintAdjustment' },
 ];
 
 interface AddForm {
@@ -336,6 +342,7 @@ function AddEntry({
   onSaved(a: Account | null, message: string): void;
 }) {
   const { post } = useApi();
+  const { t, locale, money, hours: hoursText, sample } = useBillingText();
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
   const [form, setForm] = useState<AddForm>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof AddForm, string>>>({});
@@ -350,24 +357,27 @@ function AddEntry({
   const review = (ev: FormEvent) => {
     ev.preventDefault();
     const errs: Partial<Record<keyof AddForm, string>> = {};
-    const amount = parseAmount(form.amount, { signed: form.kind === 'adjustment', allowZero: form.kind === 'package' });
+    const amount = parseAmount(
+      form.amount,
+      { signed: form.kind === 'adjustment', allowZero: form.kind === 'package' },
+      t,
+    );
     if (!amount.ok) errs.amount = amount.message;
-    const hours = form.kind === 'package' ? parseHours(form.hours) : null;
+    const hours = form.kind === 'package' ? parseHours(form.hours, t) : null;
     if (hours && !hours.ok) errs.hours = hours.message;
-    if (form.description.length > 255) errs.description = 'At most 255 characters';
+    if (form.description.length > 255) errs.description = t('billing.descTooLong');
     setErrors(errs);
     if (!amount.ok || (hours && !hours.ok) || Object.keys(errs).length) return;
     const Entry: Record<string, unknown> = { user_id: row.user_id, kind: form.kind, amount: amount.value };
     if (hours?.ok) Entry.hours = hours.value;
     if (form.kind === 'package' && form.aircraft_id) Entry.aircraft_id = form.aircraft_id;
     if (form.description.trim()) Entry.description = form.description.trim();
-    const money = formatMoney(Math.abs(amount.value), account.currency);
     const message =
       form.kind === 'payment'
-        ? `Payment of ${money} booked for ${row.name}.`
+        ? t('billing.paymentBooked', { amount: money(Math.abs(amount.value), account.currency), name: row.name })
         : form.kind === 'package'
-          ? `Package of ${formatHours(hours?.ok ? hours.value : 0)} sold to ${row.name}.`
-          : `Adjustment of ${formatMoney(amount.value, account.currency)} booked for ${row.name}.`;
+          ? t('billing.packageSold', { hours: hoursText(hours?.ok ? hours.value : 0), name: row.name })
+          : t('billing.adjustmentBooked', { amount: money(amount.value, account.currency), name: row.name });
     setError(null);
     setPending({
       body: { Entry },
@@ -375,6 +385,8 @@ function AddEntry({
         { kind: form.kind, amount: amount.value, hours: hours?.ok ? hours.value : undefined, aircraftLabel },
         row.name,
         account,
+        locale,
+        t,
       ),
       message,
     });
@@ -391,7 +403,7 @@ function AddEntry({
       setPending(null);
       setForm({ ...EMPTY, kind: form.kind });
     } catch (err) {
-      setError(sentenceOf(err));
+      setError(sentenceOf(err, t));
     } finally {
       setBusy(false);
     }
@@ -400,9 +412,9 @@ function AddEntry({
   const hint = ADD_KINDS.find((k) => k.kind === form.kind)?.hint;
   return (
     <>
-      <form className="add-entry" onSubmit={review} aria-label="Add an entry" noValidate>
+      <form className="add-entry" onSubmit={review} aria-label={t('billing.addEntryForm')} noValidate>
         <fieldset className="kind-switch">
-          <legend className="sr-only">Kind of entry</legend>
+          <legend className="sr-only">{t('billing.kindOfEntry')}</legend>
           {ADD_KINDS.map((k) => (
             <button
               key={k.kind}
@@ -410,31 +422,35 @@ function AddEntry({
               aria-pressed={form.kind === k.kind}
               onClick={() => set({ kind: k.kind })}
             >
-              {k.label}
+              {t(k.label)}
             </button>
           ))}
         </fieldset>
-        <p className="muted small field-wide">{hint}</p>
+        <p className="muted small field-wide">{hint ? t(hint) : ''}</p>
         <Input
-          label={form.kind === 'package' ? `Price (${account.currency})` : `Amount (${account.currency})`}
+          id="in-amount"
+          label={t(form.kind === 'package' ? 'billing.priceLabel' : 'billing.amountLabel', {
+            currency: account.currency,
+          })}
           value={form.amount}
           error={errors.amount}
           onChange={(v) => set({ amount: v })}
-          placeholder={form.kind === 'adjustment' ? '-25.00' : '100.00'}
+          placeholder={form.kind === 'adjustment' ? sample(-25) : sample(100)}
         />
         {form.kind === 'package' && (
           <>
             <Input
-              label="Hours"
+              id="in-hours"
+              label={t('billing.colHours')}
               value={form.hours}
               error={errors.hours}
               onChange={(v) => set({ hours: v })}
-              placeholder="10"
+              placeholder={sample(10, 0)}
             />
             <div className="field">
-              <label htmlFor="pkg-aircraft">Aircraft</label>
+              <label htmlFor="pkg-aircraft">{t('billing.aircraft')}</label>
               <select id="pkg-aircraft" value={form.aircraft_id} onChange={(e) => set({ aircraft_id: e.target.value })}>
-                <option value="">Any aircraft</option>
+                <option value="">{t('billing.anyAircraft')}</option>
                 {aircraft
                   .filter((a) => a.active !== false)
                   .map((a) => (
@@ -447,25 +463,25 @@ function AddEntry({
           </>
         )}
         <div className="field field-wide">
-          <label htmlFor="entry-description">Description</label>
+          <label htmlFor="entry-description">{t('billing.colDescription')}</label>
           <input
             id="entry-description"
             value={form.description}
             onChange={(e) => set({ description: e.target.value })}
-            placeholder={form.kind === 'payment' ? 'Bank transfer, cash…' : ''}
+            placeholder={form.kind === 'payment' ? t('billing.paymentPlaceholder') : ''}
             aria-invalid={errors.description ? true : undefined}
           />
           {errors.description && <small className="field-error">{errors.description}</small>}
         </div>
         <div>
-          <button type="submit">Add {form.kind}…</button>
+          <button type="submit">{t('billing.addKind', { kind: form.kind })}</button>
         </div>
       </form>
       {pending && (
         <ConfirmDialog
-          title={`Add a ${form.kind} for ${row.name}?`}
+          title={t('billing.addTitle', { kind: form.kind, name: row.name })}
           effect={pending.effect}
-          confirmLabel={`Book the ${form.kind}`}
+          confirmLabel={t('billing.bookKind', { kind: form.kind })}
           busy={busy}
           error={error}
           onConfirm={confirm}
@@ -480,19 +496,21 @@ function AddEntry({
 }
 
 function Input({
+  id,
   label,
   value,
   error,
   onChange,
   placeholder,
 }: {
+  /** Stable across languages (a label-derived id would change with the language). */
+  id: string;
   label: string;
   value: string;
   error?: string;
   onChange(v: string): void;
   placeholder?: string;
 }) {
-  const id = `in-${label.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -529,11 +547,12 @@ function ReverseDialog({
   onDone(): void;
 }) {
   const { post } = useApi();
+  const { t, locale } = useBillingText();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const confirm = async () => {
-    if (reason.trim().length < 3) return setError('Say why the entry is reversed (at least 3 characters).');
+    if (reason.trim().length < 3) return setError(t('billing.reasonTooShort'));
     setBusy(true);
     setError(null);
     try {
@@ -542,15 +561,15 @@ function ReverseDialog({
       });
       onDone();
     } catch (err) {
-      setError(sentenceOf(err));
+      setError(sentenceOf(err, t));
       setBusy(false);
     }
   };
   return (
     <ConfirmDialog
-      title="Reverse this entry?"
-      effect={reverseEffect(entry, who, account)}
-      confirmLabel="Reverse the entry"
+      title={t('billing.reverseTitle')}
+      effect={reverseEffect(entry, who, account, locale, t)}
+      confirmLabel={t('billing.reverseConfirm')}
       danger
       busy={busy}
       error={error}
@@ -558,11 +577,11 @@ function ReverseDialog({
       onCancel={onClose}
     >
       <label>
-        Reason
+        {t('billing.reason')}
         <input
           value={reason}
           onChange={(e) => setReason(e.target.value)}
-          placeholder="Charged twice, wrong aircraft…"
+          placeholder={t('billing.reasonPlaceholder')}
           data-testid="reverse-reason"
         />
       </label>
@@ -574,6 +593,7 @@ function ReverseDialog({
 function Export() {
   const ws = useWorkspace();
   const { display } = useCompany();
+  const t = useT();
   // Defaults follow the company zone once the company document has loaded (before it, the zone is UTC),
   // until the person picks dates: between midnight in Madrid and midnight UTC the two days differ.
   const today = todayIn(display.companyZone);
@@ -586,7 +606,7 @@ function Export() {
   const [error, setError] = useState<string | null>(null);
   if (!allows(billingGates.office, ws.user.user_group_id)) return null;
   const run = async () => {
-    if (!from || !to || from > to) return setError('Pick a start date on or before the end date.');
+    if (!from || !to || from > to) return setError(t('billing.badDates'));
     setBusy(true);
     setError(null);
     try {
@@ -594,33 +614,34 @@ function Export() {
         ws,
         `/manager/billing/entries/export.json?from=${from}&to=${to}&format=${format}`,
         `billing-entries-${from}-to-${to}.${format}`,
+        t,
       );
     } catch (err) {
-      setError(sentenceOf(err));
+      setError(sentenceOf(err, t));
     } finally {
       setBusy(false);
     }
   };
   return (
     <fieldset className="billing-actions export">
-      <legend className="sr-only">Export entries</legend>
+      <legend className="sr-only">{t('billing.exportEntries')}</legend>
       <label>
-        From
+        {t('billing.from')}
         <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
       </label>
       <label>
-        To
+        {t('billing.to')}
         <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
       </label>
       <label>
-        Format
+        {t('billing.format')}
         <select value={format} onChange={(e) => setFormat(e.target.value === 'csv' ? 'csv' : 'xlsx')}>
-          <option value="xlsx">Excel (.xlsx)</option>
+          <option value="xlsx">{t('billing.excel')}</option>
           <option value="csv">CSV</option>
         </select>
       </label>
       <button type="button" className="secondary" onClick={run} disabled={busy} data-testid="export">
-        {busy ? 'Preparing…' : 'Export entries'}
+        {busy ? t('billing.preparing') : t('billing.exportEntries')}
       </button>
       {error && (
         <p role="alert" className="form-error">

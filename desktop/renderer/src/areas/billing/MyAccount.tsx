@@ -8,14 +8,19 @@ import { allows } from '@ops/shared';
 import { type FormEvent, useState } from 'react';
 import { useCompany, useSyncState, useWorkspace } from '../../hooks.ts';
 import { Busy, Outcome, Pager, ScreenHead, todayIn, useApi, useFormats } from '../office-kit.tsx';
-import { downloadFile, sentenceOf, useBillingCompany, useBillingLoad, useLocalAccount } from './billing-data.ts';
+import {
+  downloadFile,
+  sentenceOf,
+  useBillingCompany,
+  useBillingLoad,
+  useBillingText,
+  useLocalAccount,
+} from './billing-data.ts';
 import { billingGates } from '@ops/shared/rules/billing/policy';
 import {
   type Account,
   type AccountPage,
   type Entry,
-  formatHours,
-  formatMoney,
   monthLabel,
   parseAmount,
   recentMonths,
@@ -28,13 +33,15 @@ const PAGE_SIZE = 20;
 export default function MyAccount() {
   const company = useBillingCompany();
   const { name } = useCompany();
+  const { t } = useBillingText();
   if (company.known && !company.enabled)
     return (
       <section data-testid="my-billing">
-        <ScreenHead title="My billing account" />
+        <ScreenHead title={t('billing.myTitle')} />
         <p className="empty" data-testid="billing-off">
-          {name || 'Your company'} does not use billing in this app
-          {company.plan === 'free' ? ' (the free plan has no billing)' : ''}: there is no balance to show.
+          {t(company.plan === 'free' ? 'billing.offMineFree' : 'billing.offMine', {
+            company: name || t('billing.yourCompany'),
+          })}
         </p>
       </section>
     );
@@ -46,6 +53,7 @@ function MyAccountBody() {
   const sync = useSyncState();
   const company = useBillingCompany();
   const f = useFormats();
+  const { t, money, hours } = useBillingText();
   const { local, ready } = useLocalAccount(company.currency);
   // Full history: REST pages; otherwise the replicated account (REST page 1 when there is none on this device).
   const [history, setHistory] = useState(false);
@@ -64,47 +72,47 @@ function MyAccountBody() {
 
   return (
     <section data-testid="my-billing">
-      <ScreenHead title="My billing account">
-        {fromDevice && <span className="badge badge-info">Stored on this device</span>}
+      <ScreenHead title={t('billing.myTitle')}>
+        {fromDevice && <span className="badge badge-info">{t('billing.storedOnDevice')}</span>}
       </ScreenHead>
-      {!ready && <Busy />}
-      {ready && !account && rest.loading && <Busy />}
+      {!ready && <Busy what={t('shell.loading')} />}
+      {ready && !account && rest.loading && <Busy what={t('shell.loading')} />}
       {ready && !account && !rest.loading && (
         <p className="empty" data-testid="no-account">
-          {rest.error ?? 'Your account has not reached this device yet; it appears after the next sync.'}
+          {rest.error ?? t('billing.notYet')}
         </p>
       )}
       {account && (
         <>
           <div className="balance-cards">
             <div className="balance-card">
-              <span className="label">Balance</span>
+              <span className="label">{t('billing.balance')}</span>
               <span className={`value money${account.balance < 0 ? ' money-neg' : ''}`} data-testid="balance">
-                {formatMoney(account.balance, currency)}
+                {money(account.balance, currency)}
               </span>
               <small className="muted">
                 {account.balance < 0
-                  ? 'You owe this amount to the school.'
+                  ? t('billing.youOwe')
                   : account.balance > 0
-                    ? 'Credit for your next flights.'
-                    : 'Nothing owed.'}
+                    ? t('billing.credit')
+                    : t('billing.nothingOwed')}
               </small>
             </div>
             <div className="balance-card">
-              <span className="label">Prepaid package hours</span>
+              <span className="label">{t('billing.prepaidHours')}</span>
               <span className="value" data-testid="package-balance">
-                {formatHours(account.package_balance)}
+                {hours(account.package_balance)}
               </span>
-              <small className="muted">Used first for the aircraft part of your flights.</small>
+              <small className="muted">{t('billing.prepaidHint')}</small>
             </div>
           </div>
           {fromDevice && !sync.online && (
             <p className="offline-note" role="status">
-              Offline: this is your account as of the last sync
               {sync.lastSyncAt || ws.lastSyncAt
-                ? ` (${f.dateTime(Math.floor((sync.lastSyncAt ?? ws.lastSyncAt ?? 0) / 1000))})`
-                : ''}
-              . Flights confirmed since then appear when the device reconnects.
+                ? t('billing.offlineAsOf', {
+                    when: f.dateTime(Math.floor((sync.lastSyncAt ?? ws.lastSyncAt ?? 0) / 1000)),
+                  })
+                : t('billing.offlineNoTime')}
             </p>
           )}
           <div className="billing-actions">
@@ -113,15 +121,15 @@ function MyAccountBody() {
               <TopUp online={sync.online} currency={currency} />
             )}
           </div>
-          <h3>{history ? 'All entries' : 'Last entries'}</h3>
-          {history && rest.loading && <Busy />}
+          <h3>{history ? t('billing.allEntries') : t('billing.lastEntries')}</h3>
+          {history && rest.loading && <Busy what={t('shell.loading')} />}
           {history && <Outcome error={rest.error} />}
-          <EntriesTable entries={entries} currency={currency} caption="Entries of my account, newest first" />
+          <EntriesTable entries={entries} currency={currency} caption={t('billing.myEntriesCaption')} />
           {history ? (
             <>
-              <Pager paginate={remote?.paginate} onPage={setPage} label="Entry pages" />
+              <Pager paginate={remote?.paginate} onPage={setPage} label={t('billing.entryPages')} />
               <button type="button" className="secondary small" onClick={() => setHistory(false)}>
-                Back to the last entries
+                {t('billing.backToLast')}
               </button>
             </>
           ) : (
@@ -129,13 +137,13 @@ function MyAccountBody() {
               type="button"
               className="secondary small"
               disabled={!sync.online}
-              title={sync.online ? undefined : 'The full history is read from the server; connect to see it.'}
+              title={sync.online ? undefined : t('billing.historyOffline')}
               onClick={() => {
                 setPage(1);
                 setHistory(true);
               }}
             >
-              Full history
+              {t('billing.fullHistory')}
             </button>
           )}
         </>
@@ -148,6 +156,7 @@ function MyAccountBody() {
 function Statement({ online }: { online: boolean }) {
   const ws = useWorkspace();
   const { display } = useCompany();
+  const { t, locale } = useBillingText();
   const months = recentMonths(todayIn(display.companyZone), 12);
   const [month, setMonth] = useState(months[0] ?? '');
   const [busy, setBusy] = useState(false);
@@ -160,9 +169,10 @@ function Statement({ online }: { online: boolean }) {
         ws,
         `/billing/statement/${encodeURIComponent(ws.user.id)}/${month}.pdf`,
         `statement-${month}.pdf`,
+        t,
       );
     } catch (err) {
-      setError(sentenceOf(err));
+      setError(sentenceOf(err, t));
     } finally {
       setBusy(false);
     }
@@ -170,11 +180,11 @@ function Statement({ online }: { online: boolean }) {
   return (
     <>
       <label>
-        Statement month
+        {t('billing.statementMonth')}
         <select value={month} onChange={(e) => setMonth(e.target.value)} data-testid="statement-month">
           {months.map((m) => (
             <option key={m} value={m}>
-              {monthLabel(m)}
+              {monthLabel(m, locale)}
             </option>
           ))}
         </select>
@@ -184,10 +194,10 @@ function Statement({ online }: { online: boolean }) {
         className="secondary"
         onClick={download}
         disabled={busy || !online}
-        title={online ? undefined : 'Statements are made by the server; connect to download one.'}
+        title={online ? undefined : t('billing.statementOffline')}
         data-testid="download-statement"
       >
-        {busy ? 'Preparing…' : 'Download statement (PDF)'}
+        {busy ? t('billing.preparing') : t('billing.downloadStatement')}
       </button>
       {error && (
         <p role="alert" className="form-error">
@@ -201,34 +211,34 @@ function Statement({ online }: { online: boolean }) {
 /** Online top-up: the server opens a checkout with the company's payment provider and answers its address. */
 function TopUp({ online, currency }: { online: boolean; currency: string }) {
   const { post } = useApi();
+  const { t, sample } = useBillingText();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
-    const amount = parseAmount(text);
+    const amount = parseAmount(text, {}, t);
     if (!amount.ok) return setError(amount.message);
     setBusy(true);
     setError(null);
     try {
       const r = await post<{ url?: unknown }>('/billing/checkout.json', { amount: amount.value });
-      if (typeof r.url !== 'string' || !/^https?:\/\//.test(r.url))
-        throw new Error('The payment provider did not answer a payment page; try again later.');
+      if (typeof r.url !== 'string' || !/^https?:\/\//.test(r.url)) throw new Error(t('billing.noPaymentPage'));
       location.assign(r.url);
     } catch (err) {
-      setError(sentenceOf(err));
+      setError(sentenceOf(err, t));
       setBusy(false);
     }
   };
   return (
-    <form onSubmit={submit} className="contents" aria-label="Top up" noValidate>
+    <form onSubmit={submit} className="contents" aria-label={t('billing.topUpForm')} noValidate>
       <label>
-        Top-up amount ({currency})
+        {t('billing.topUpAmount', { currency })}
         <input
           inputMode="decimal"
           value={text}
           onChange={(e) => setText(e.target.value)}
-          placeholder="100.00"
+          placeholder={sample(100)}
           aria-invalid={error ? true : undefined}
           data-testid="top-up-amount"
         />
@@ -236,10 +246,10 @@ function TopUp({ online, currency }: { online: boolean; currency: string }) {
       <button
         type="submit"
         disabled={busy || !online}
-        title={online ? undefined : 'Paying online needs a connection.'}
+        title={online ? undefined : t('billing.payOffline')}
         data-testid="top-up"
       >
-        {busy ? 'Opening the payment page…' : 'Top up online'}
+        {busy ? t('billing.openingPayment') : t('billing.topUpOnline')}
       </button>
       {error && (
         <p role="alert" className="form-error">

@@ -3,42 +3,46 @@
  * (roles <= 170) reads them; managers (<= 105) add, change and delete them.
  */
 import { type AircraftDoc, allows, GATES, type UserDoc } from '@ops/shared';
+import type { MessageId } from '@ops/shared/i18n/index';
 import { type FormEvent, useMemo, useState } from 'react';
 import { fullName, useCompany, useDocs, useUsers, useWorkspace } from '../../hooks.ts';
 import { Busy, Outcome, ScreenHead, useApi } from '../office-kit.tsx';
-import { sentenceOf, useBillingCompany, useBillingLoad } from './billing-data.ts';
+import { sentenceOf, useBillingCompany, useBillingLoad, useBillingText } from './billing-data.ts';
 import { billingGates } from '@ops/shared/rules/billing/policy';
-import { formatMoney, parseAmount, type Rate, type RateKind, ZRates } from './money.ts';
+import { parseAmount, type Rate, type RateKind, ZRates } from './money.ts';
 import { ConfirmDialog, Money } from './parts.tsx';
 
 export default function RatesScreen() {
   const ws = useWorkspace();
   const company = useBillingCompany();
   const { name } = useCompany();
+  const { t } = useBillingText();
   if (!allows(billingGates.office, ws.user.user_group_id))
     return (
       <section data-testid="billing-rates">
-        <ScreenHead title="Rates" />
-        <p className="empty">Rates are kept by the office.</p>
+        <ScreenHead title={t('shell.screenBillingRates')} />
+        <p className="empty">{t('billing.ratesOffice')}</p>
       </section>
     );
   if (company.known && !company.enabled)
     return (
       <section data-testid="billing-rates">
-        <ScreenHead title="Rates" />
+        <ScreenHead title={t('shell.screenBillingRates')} />
         <p className="empty" data-testid="billing-off">
-          {name || 'This company'} does not use billing
-          {company.plan === 'free' ? ' (the free plan has no billing)' : ''}: there are no rates to keep.
+          {t(company.plan === 'free' ? 'billing.offRatesFree' : 'billing.offRates', {
+            company: name || t('billing.thisCompany'),
+          })}
         </p>
       </section>
     );
   return <RatesBody />;
 }
 
-const KIND_NAMES: Record<RateKind, string> = { aircraft: 'Aircraft', instructor: 'Instructor' };
+const KIND_NAMES: Record<RateKind, MessageId> = { aircraft: 'billing.aircraft', instructor: 'billing.kindInstructor' };
 
 function RatesBody() {
   const ws = useWorkspace();
+  const { t, money } = useBillingText();
   const { data } = useCompany();
   const rates = useBillingLoad('/billing/rates.json', (raw) => ZRates.parse(raw));
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
@@ -57,8 +61,8 @@ function RatesBody() {
   const currency = rates.data?.currency ?? 'EUR';
   const targetName = (r: Pick<Rate, 'kind' | 'target_id'>) =>
     r.kind === 'aircraft'
-      ? (aircraft.find((a) => a.id === r.target_id)?.registration ?? 'Unknown aircraft')
-      : fullName(users.get(r.target_id)) || 'Unknown person';
+      ? (aircraft.find((a) => a.id === r.target_id)?.registration ?? t('billing.unknownAircraft'))
+      : fullName(users.get(r.target_id)) || t('billing.unknownPerson');
   const sorted = [...(rates.data?.rates ?? [])].sort(
     (a, b) => a.kind.localeCompare(b.kind) || targetName(a).localeCompare(targetName(b)),
   );
@@ -67,16 +71,15 @@ function RatesBody() {
       ? (data.CompanyBillingSetting as Record<string, unknown>)
       : {};
   const tax = typeof setting.tax === 'number' ? setting.tax : null;
-  const basis = rates.data?.basis === 'flight' ? 'flight time' : 'block time';
+  const basis = rates.data?.basis === 'flight' ? 'flight' : 'block';
 
   return (
     <section data-testid="billing-rates">
-      <ScreenHead title="Rates" />
+      <ScreenHead title={t('shell.screenBillingRates')} />
       <p className="muted">
-        Charged per hour of {basis} at confirm{tax !== null ? `, plus ${tax}% tax` : ''}. Instructor rates apply when an
-        instructor seat is flown.
+        {tax !== null ? t('billing.chargedPerTax', { basis, tax }) : t('billing.chargedPer', { basis })}
       </p>
-      {rates.loading && !rates.data && <Busy />}
+      {rates.loading && !rates.data && <Busy what={t('shell.loading')} />}
       <Outcome error={rates.error} done={done} />
       {manage && rates.data && (
         <AddRate
@@ -92,21 +95,21 @@ function RatesBody() {
       )}
       {rates.data && (
         <table className="data-table" data-testid="rates">
-          <caption className="sr-only">Rates per hour</caption>
+          <caption className="sr-only">{t('billing.ratesCaption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Kind</th>
-              <th scope="col">For</th>
+              <th scope="col">{t('billing.colKind')}</th>
+              <th scope="col">{t('billing.colFor')}</th>
               <th scope="col" className="num">
-                Per hour
+                {t('billing.colPerHour')}
               </th>
-              {manage && <th scope="col">Actions</th>}
+              {manage && <th scope="col">{t('billing.colActions')}</th>}
             </tr>
           </thead>
           <tbody>
             {sorted.map((r) => (
               <tr key={r.id} data-rate={r.id} data-target={targetName(r)}>
-                <td>{KIND_NAMES[r.kind]}</td>
+                <td>{t(KIND_NAMES[r.kind])}</td>
                 <td>{targetName(r)}</td>
                 <td className="num">
                   {editing === r.id ? (
@@ -117,7 +120,11 @@ function RatesBody() {
                       onSaved={(amount) => {
                         setEditing(null);
                         setDone(
-                          `The ${r.kind} rate of ${targetName(r)} is now ${formatMoney(amount, currency)} per hour.`,
+                          t('billing.rateNow', {
+                            kind: r.kind,
+                            target: targetName(r),
+                            amount: money(amount, currency),
+                          }),
                         );
                         rates.reload();
                       }}
@@ -131,10 +138,10 @@ function RatesBody() {
                     {editing !== r.id && (
                       <span className="row-actions">
                         <button type="button" className="secondary small" onClick={() => setEditing(r.id)}>
-                          Edit
+                          {t('billing.edit')}
                         </button>
                         <button type="button" className="secondary small" onClick={() => setDeleting(r)}>
-                          Delete…
+                          {t('billing.deleteButton')}
                         </button>
                       </span>
                     )}
@@ -145,9 +152,7 @@ function RatesBody() {
           </tbody>
         </table>
       )}
-      {rates.data && sorted.length === 0 && (
-        <p className="empty">No rates yet: confirmed flights are not charged until there is one.</p>
-      )}
+      {rates.data && sorted.length === 0 && <p className="empty">{t('billing.noRates')}</p>}
       {deleting && (
         <DeleteRate
           rate={deleting}
@@ -155,7 +160,7 @@ function RatesBody() {
           currency={currency}
           onClose={() => setDeleting(null)}
           onDone={() => {
-            setDone(`The ${deleting.kind} rate of ${targetName(deleting)} was deleted.`);
+            setDone(t('billing.rateDeleted', { kind: deleting.kind, target: targetName(deleting) }));
             setDeleting(null);
             rates.reload();
           }}
@@ -179,6 +184,7 @@ function AddRate({
   onSaved(message: string): void;
 }) {
   const { post } = useApi();
+  const { t, money, sample } = useBillingText();
   const [kind, setKind] = useState<RateKind>('aircraft');
   const [target, setTarget] = useState('');
   const [amount, setAmount] = useState('');
@@ -192,9 +198,9 @@ function AddRate({
   const replaces = existing.find((r) => r.kind === kind && r.target_id === target);
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
-    const a = parseAmount(amount, { allowZero: true });
+    const a = parseAmount(amount, { allowZero: true }, t);
     const errs = {
-      ...(target ? {} : { target: kind === 'aircraft' ? 'Pick an aircraft' : 'Pick an instructor' }),
+      ...(target ? {} : { target: t(kind === 'aircraft' ? 'billing.pickAircraft' : 'billing.pickInstructor') }),
       ...(a.ok ? {} : { amount: a.message }),
     };
     setErrors(errs);
@@ -205,20 +211,24 @@ function AddRate({
       await post('/manager/billing/rates/edit.json', { Rate: { kind, target_id: target, amount: a.value } });
       const label = options.find((o) => o.id === target)?.label ?? '';
       onSaved(
-        `${replaces ? 'Changed' : 'Added'}: the ${kind} rate of ${label} is ${formatMoney(a.value, currency)} per hour.`,
+        t(replaces ? 'billing.rateChanged' : 'billing.rateAdded', {
+          kind,
+          target: label,
+          amount: money(a.value, currency),
+        }),
       );
       setAmount('');
       setTarget('');
     } catch (err) {
-      setError(sentenceOf(err));
+      setError(sentenceOf(err, t));
     } finally {
       setBusy(false);
     }
   };
   return (
-    <form className="add-entry" onSubmit={submit} aria-label="Add a rate" noValidate>
+    <form className="add-entry" onSubmit={submit} aria-label={t('billing.addRateForm')} noValidate>
       <div className="field">
-        <label htmlFor="rate-kind">Kind</label>
+        <label htmlFor="rate-kind">{t('billing.colKind')}</label>
         <select
           id="rate-kind"
           value={kind}
@@ -227,19 +237,19 @@ function AddRate({
             setTarget('');
           }}
         >
-          <option value="aircraft">Aircraft</option>
-          <option value="instructor">Instructor</option>
+          <option value="aircraft">{t('billing.aircraft')}</option>
+          <option value="instructor">{t('billing.kindInstructor')}</option>
         </select>
       </div>
       <div className="field">
-        <label htmlFor="rate-target">{kind === 'aircraft' ? 'Aircraft' : 'Instructor'}</label>
+        <label htmlFor="rate-target">{t(KIND_NAMES[kind])}</label>
         <select
           id="rate-target"
           value={target}
           onChange={(e) => setTarget(e.target.value)}
           aria-invalid={errors.target ? true : undefined}
         >
-          <option value="">Pick…</option>
+          <option value="">{t('billing.pick')}</option>
           {options.map((o) => (
             <option key={o.id} value={o.id}>
               {o.label}
@@ -249,25 +259,25 @@ function AddRate({
         {errors.target && <small className="field-error">{errors.target}</small>}
       </div>
       <div className="field">
-        <label htmlFor="rate-amount">Per hour ({currency})</label>
+        <label htmlFor="rate-amount">{t('billing.perHourLabel', { currency })}</label>
         <input
           id="rate-amount"
           inputMode="decimal"
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
-          placeholder="150.00"
+          placeholder={sample(150)}
           aria-invalid={errors.amount ? true : undefined}
         />
         {errors.amount && <small className="field-error">{errors.amount}</small>}
       </div>
       <div>
         <button type="submit" disabled={busy}>
-          {replaces ? 'Change rate' : 'Add rate'}
+          {replaces ? t('billing.changeRate') : t('billing.addRate')}
         </button>
       </div>
       {replaces && (
         <p className="muted small field-wide">
-          This {kind} already has a rate ({formatMoney(replaces.amount, currency)}); saving changes it.
+          {t('billing.alreadyRate', { kind, amount: money(replaces.amount, currency) })}
         </p>
       )}
       {error && (
@@ -291,12 +301,14 @@ function EditAmount({
   onSaved(amount: number): void;
 }) {
   const { post } = useApi();
-  const [text, setText] = useState(rate.amount.toFixed(2));
+  const { t, sample } = useBillingText();
+  // The current amount with the language's decimal mark (parseAmount reads a comma or a dot).
+  const [text, setText] = useState(() => sample(rate.amount));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
-    const a = parseAmount(text, { allowZero: true });
+    const a = parseAmount(text, { allowZero: true }, t);
     if (!a.ok) return setError(a.message);
     setBusy(true);
     setError(null);
@@ -306,25 +318,25 @@ function EditAmount({
       });
       onSaved(a.value);
     } catch (err) {
-      setError(sentenceOf(err));
+      setError(sentenceOf(err, t));
       setBusy(false);
     }
   };
   return (
-    <form onSubmit={submit} className="row-actions" aria-label="Edit rate" noValidate>
+    <form onSubmit={submit} className="row-actions" aria-label={t('billing.editRate')} noValidate>
       <input
         className="rate-edit"
-        aria-label={`Per hour (${currency})`}
+        aria-label={t('billing.perHourLabel', { currency })}
         inputMode="decimal"
         value={text}
         onChange={(e) => setText(e.target.value)}
         aria-invalid={error ? true : undefined}
       />
       <button type="submit" className="small" disabled={busy}>
-        Save
+        {t('billing.save')}
       </button>
       <button type="button" className="secondary small" onClick={onCancel}>
-        Cancel
+        {t('billing.cancel')}
       </button>
       {error && (
         <small role="alert" className="field-error">
@@ -349,9 +361,10 @@ function DeleteRate({
   onDone(): void;
 }) {
   const { post } = useApi();
+  const { t, money } = useBillingText();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const effect = `Flights confirmed from now on are not charged for ${rate.kind === 'aircraft' ? `the aircraft ${label}` : `instructor ${label}`} (today ${formatMoney(rate.amount, currency)} per hour). Entries already booked stay as they are.`;
+  const effect = t('billing.deleteEffect', { kind: rate.kind, target: label, amount: money(rate.amount, currency) });
   const confirm = async () => {
     setBusy(true);
     setError(null);
@@ -359,15 +372,15 @@ function DeleteRate({
       await post(`/manager/billing/rates/delete/${encodeURIComponent(rate.id)}.json`);
       onDone();
     } catch (err) {
-      setError(sentenceOf(err));
+      setError(sentenceOf(err, t));
       setBusy(false);
     }
   };
   return (
     <ConfirmDialog
-      title={`Delete the ${rate.kind} rate of ${label}?`}
+      title={t('billing.deleteTitle', { kind: rate.kind, target: label })}
       effect={effect}
-      confirmLabel="Delete the rate"
+      confirmLabel={t('billing.deleteConfirm')}
       danger
       busy={busy}
       error={error}

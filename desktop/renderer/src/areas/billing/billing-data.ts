@@ -4,11 +4,31 @@
  * currency and whether a provider is set while offline), the signed-in
  * person's account as replicated to this device, and REST for everything else.
  */
+import { formatNumber, type Translate } from '@ops/shared/i18n/index';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useCompany, useDocs, useWorkspace } from '../../hooks.ts';
+import { appLocale, useLocale, useT } from '../../i18n.tsx';
 import { useApi } from '../office-kit.tsx';
 import { RestError, type Workspace } from '../../workspace.ts';
-import { accountOfDoc, refusalSentence } from './money.ts';
+import { accountOfDoc, formatHours, formatMoney, kindLabel, refusalSentence } from './money.ts';
+
+/** The billing screens' words and numbers in the app's language: messages, money, hours, kinds, sample amounts. */
+export function useBillingText() {
+  const t = useT();
+  const { locale } = useLocale();
+  return useMemo(
+    () => ({
+      t,
+      locale,
+      money: (amount: number, currency: string) => formatMoney(amount, currency, locale),
+      hours: (hours: number | null | undefined) => formatHours(hours, t, locale),
+      kind: (kind: string) => kindLabel(kind, t),
+      /** An amount to type, with the language's decimal mark and no grouping ("100,00"): parseAmount reads it. */
+      sample: (n: number, decimals = 2) => n.toFixed(decimals).replace('.', formatNumber(1.5, locale, 1, 1).charAt(1)),
+    }),
+    [t, locale],
+  );
+}
 
 export interface BillingCompany {
   /** ISO 4217 code of the company (CompanyDetail.currency). */
@@ -68,21 +88,24 @@ export function useLocalAccount(currency: string) {
 }
 
 /** A failed call as a sentence (the server's message when it is one). */
-export function sentenceOf(err: unknown): string {
-  if (err instanceof RestError) return refusalSentence(err.status, err.message);
-  return refusalSentence(-1, err instanceof Error ? err.message : String(err));
+export function sentenceOf(err: unknown, t?: Translate): string {
+  if (err instanceof RestError) return refusalSentence(err.status, err.message, t);
+  return refusalSentence(-1, err instanceof Error ? err.message : String(err), t);
 }
 
 /**
  * Downloads a file the API answers to a bearer-token request (a statement PDF,
  * an export) under `filename`. Throws a sentence when the server refuses.
  */
-export async function downloadFile(ws: Workspace, path: string, filename: string): Promise<void> {
+export async function downloadFile(ws: Workspace, path: string, filename: string, t?: Translate): Promise<void> {
   let res: Response;
   try {
-    res = await fetch(`${ws.baseUrl}${path}`, { headers: { authorization: `Bearer ${ws.token}` } });
+    // The server's refusal sentences (and the statement) come in the app's language.
+    res = await fetch(`${ws.baseUrl}${path}`, {
+      headers: { authorization: `Bearer ${ws.token}`, 'accept-language': appLocale() },
+    });
   } catch {
-    throw new RestError('The server cannot be reached; try again when online.', 0, null);
+    throw new RestError(refusalSentence(0, '', t), 0, null);
   }
   if (!res.ok) {
     let message = '';
@@ -93,7 +116,7 @@ export async function downloadFile(ws: Workspace, path: string, filename: string
     } catch {
       // Not JSON: the status says enough.
     }
-    throw new RestError(refusalSentence(res.status, message), res.status, null);
+    throw new RestError(refusalSentence(res.status, message, t), res.status, null);
   }
   const blob = await res.blob();
   const a = document.createElement('a');
@@ -119,6 +142,10 @@ export interface BillingLoad<T> {
  */
 export function useBillingLoad<T>(path: string | null, parse: (raw: unknown) => T): BillingLoad<T> {
   const { get } = useApi();
+  const t = useT();
+  // The sentences follow the language without re-running the load.
+  const tr = useRef(t);
+  tr.current = t;
   const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
     data: null,
     error: null,
@@ -144,12 +171,13 @@ export function useBillingLoad<T>(path: string | null, parse: (raw: unknown) => 
         } catch {
           setState({
             data: null,
-            error: 'The server answered in an unexpected form; try again later.',
+            error: tr.current('billing.unexpectedAnswer'),
             loading: false,
           });
         }
       },
-      (err) => mine === seq.current && setState((s) => ({ data: s.data, error: sentenceOf(err), loading: false })),
+      (err) =>
+        mine === seq.current && setState((s) => ({ data: s.data, error: sentenceOf(err, tr.current), loading: false })),
     );
   }, [path, tick, get]);
   return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };

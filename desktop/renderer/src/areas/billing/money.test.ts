@@ -1,9 +1,12 @@
+import { translator } from '@ops/shared/i18n/index';
 import { describe, expect, it } from 'vitest';
 import {
   accountOfDoc,
   addEffect,
   byBalance,
+  formatHours,
   formatMoney,
+  kindLabel,
   parseAmount,
   parseHours,
   recentMonths,
@@ -134,5 +137,27 @@ describe('billing view logic', () => {
     expect(local?.account).toEqual({ user_id: 'u', balance: 5, package_balance: 0, currency: 'EUR' });
     expect(local?.entries.map((e) => e.id)).toEqual(['e2', 'e1']);
     expect(accountOfDoc({ id: 'x', type: 'user', name: 'A' })).toBeNull();
+  });
+
+  it('speaks the reader’s language: sentences, kinds, hours and money in Spanish and German', () => {
+    const es = translator('es');
+    const account = { balance: -120, package_balance: 0, currency: 'EUR' };
+    expect(formatMoney(1234.5, 'EUR', 'es')).toBe('1.234,50\u00a0€');
+    expect(addEffect({ kind: 'payment', amount: 50 }, 'Paula Pilot', account, 'es', es)).toBe(
+      'Se registra un pago de 50,00\u00a0€ para Paula Pilot. El saldo de Paula Pilot pasa de -120,00\u00a0€ a -70,00\u00a0€.',
+    );
+    expect(
+      addEffect({ kind: 'package', amount: 1500, hours: 10, aircraftLabel: 'EC-ABC' }, 'P', account, 'es', es),
+    ).toContain('un bono de 10,0 h en EC-ABC por 1.500,00\u00a0€');
+    expect(reverseEffect({ kind: 'flight', amount: -80, hours: null }, 'P', account, 'de', translator('de'))).toContain(
+      'gegen die Buchung (Flugzeug) über -80,00\u00a0€',
+    );
+    expect(parseAmount('-25', {}, es)).toEqual({ ok: false, message: 'Introduzca el importe sin signo menos' });
+    expect(parseHours('0', es)).toEqual({ ok: false, message: 'Un bono necesita horas' });
+    expect(kindLabel('reversal', es)).toBe('Anulación');
+    expect(kindLabel('future', es)).toBe('future');
+    expect(formatHours(7.5, es, 'es')).toBe('7,5 h');
+    expect(reverseRefusal({ id: 'a', kind: 'reversal' }, new Set(), es)).toMatch(/no se puede anular/);
+    expect(refusalSentence(403, 'Forbidden', es)).toMatch(/^Su función no permite/);
   });
 });

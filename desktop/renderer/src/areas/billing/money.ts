@@ -5,19 +5,30 @@
  * Money is added up in integer cents: the API's amounts have at most two
  * decimals, and 0.1 + 0.2 must stay 0.30 on screen too.
  */
+import { formatNumber, type MessageId, type Translate, translator } from '@ops/shared/i18n/index';
 import { z } from 'zod';
+
+/** English, for callers (and tests) that pass no language: the screens pass their `t`. */
+const EN: Translate = translator('en');
 
 export const ENTRY_KINDS = ['flight', 'instructor', 'package', 'payment', 'adjustment', 'reversal'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
-export const KIND_LABELS: Record<EntryKind, string> = {
-  flight: 'Aircraft',
-  instructor: 'Instructor',
-  package: 'Package',
-  payment: 'Payment',
-  adjustment: 'Adjustment',
-  reversal: 'Reversal',
+/** The names people read for the entry kinds (the kinds stay codes in data). */
+export const KIND_LABELS: Record<EntryKind, MessageId> = {
+  flight: 'billing.kindFlight',
+  instructor: 'billing.kindInstructor',
+  package: 'billing.kindPackage',
+  payment: 'billing.kindPayment',
+  adjustment: 'billing.kindAdjustment',
+  reversal: 'billing.kindReversal',
 };
+
+/** An entry kind's name in the language of `t`; an unknown kind shows its code. */
+export function kindLabel(kind: string, t: Translate = EN): string {
+  const id = (KIND_LABELS as Record<string, MessageId | undefined>)[kind];
+  return id ? t(id) : kind;
+}
 
 const zNum = z.coerce.number();
 const zNullableNum = z
@@ -138,6 +149,8 @@ export function formatMoney(amount: number, currency: string, locale?: string): 
         currency,
         minimumFractionDigits: 2,
         maximumFractionDigits: 2,
+        // Spanish leaves 4-digit amounts ungrouped by default; the issue asks for 1.234,50 €.
+        useGrouping: 'always',
       });
     } catch {
       f = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -151,9 +164,11 @@ export function formatMoney(amount: number, currency: string, locale?: string): 
   return f.format(amount === 0 ? 0 : amount);
 }
 
-/** Hours with one decimal (package hours), e.g. "10.0 h". */
-export const formatHours = (hours: number | null | undefined): string =>
-  hours === null || hours === undefined ? '—' : `${(Math.round(hours * 10) / 10).toFixed(1)} h`;
+/** Hours with one decimal (package hours), e.g. "10.0 h", "10,0 h" in Spanish. */
+export const formatHours = (hours: number | null | undefined, t: Translate = EN, locale = 'en'): string =>
+  hours === null || hours === undefined
+    ? '—'
+    : t('billing.hoursUnit', { hours: formatNumber(Math.round(hours * 10) / 10, locale, 1, 1) });
 
 export const toCents = (amount: number): number => Math.round(amount * 100);
 export const fromCents = (cents: number): number => cents / 100;
@@ -168,27 +183,31 @@ export const sumMoney = (amounts: readonly number[]): number => fromCents(amount
 export function parseAmount(
   text: string,
   opts: { signed?: boolean; allowZero?: boolean } = {},
+  t: Translate = EN,
 ): { ok: true; value: number } | { ok: false; message: string } {
-  const t = text.trim().replace(/\s/g, '');
-  if (!t) return { ok: false, message: 'Enter an amount' };
-  const m = /^([+-]?)(\d+)(?:[.,](\d*))?$/.exec(t);
-  if (!m) return { ok: false, message: 'Enter a number such as 50 or 49.90' };
-  if (m[1] === '-' && !opts.signed) return { ok: false, message: 'Enter the amount without a minus sign' };
-  if ((m[3] ?? '').length > 2) return { ok: false, message: 'At most two decimals (cents)' };
+  const typed = text.trim().replace(/\s/g, '');
+  if (!typed) return { ok: false, message: t('billing.enterAmount') };
+  const m = /^([+-]?)(\d+)(?:[.,](\d*))?$/.exec(typed);
+  if (!m) return { ok: false, message: t('billing.enterNumber') };
+  if (m[1] === '-' && !opts.signed) return { ok: false, message: t('billing.noMinus') };
+  if ((m[3] ?? '').length > 2) return { ok: false, message: t('billing.twoDecimals') };
   const cents = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
-  if (!Number.isSafeInteger(cents) || cents > 100_000_000_00) return { ok: false, message: 'That amount is too large' };
-  if (cents === 0 && !opts.allowZero) return { ok: false, message: 'The amount cannot be zero' };
+  if (!Number.isSafeInteger(cents) || cents > 100_000_000_00) return { ok: false, message: t('billing.tooLarge') };
+  if (cents === 0 && !opts.allowZero) return { ok: false, message: t('billing.notZero') };
   return { ok: true, value: fromCents(m[1] === '-' ? -cents : cents) };
 }
 
 /** Hours of a package: more than zero, at most two decimals (0.25 h is a quarter of an hour). */
-export function parseHours(text: string): { ok: true; value: number } | { ok: false; message: string } {
-  const t = text.trim().replace(',', '.');
-  if (!t) return { ok: false, message: 'Enter the hours of the package' };
-  if (!/^\d+(\.\d{1,2})?$/.test(t)) return { ok: false, message: 'Enter hours such as 10 or 7.5' };
-  const v = Number(t);
-  if (v <= 0) return { ok: false, message: 'A package needs hours' };
-  if (v > 10_000) return { ok: false, message: 'At most 10,000 hours' };
+export function parseHours(
+  text: string,
+  t: Translate = EN,
+): { ok: true; value: number } | { ok: false; message: string } {
+  const typed = text.trim().replace(',', '.');
+  if (!typed) return { ok: false, message: t('billing.enterHours') };
+  if (!/^\d+(\.\d{1,2})?$/.test(typed)) return { ok: false, message: t('billing.hoursSuch') };
+  const v = Number(typed);
+  if (v <= 0) return { ok: false, message: t('billing.needsHours') };
+  if (v > 10_000) return { ok: false, message: t('billing.maxHours') };
   return { ok: true, value: v };
 }
 
@@ -210,17 +229,31 @@ export function addEffect(
   who: string,
   account: Pick<Account, 'balance' | 'package_balance' | 'currency'>,
   locale?: string,
+  t: Translate = EN,
 ): string {
   const money = (n: number) => formatMoney(n, account.currency, locale);
+  const hrs = (n: number) => formatHours(n, t, locale);
   const booked = draft.kind === 'package' ? -Math.abs(draft.amount) : draft.amount;
   const after = fromCents(toCents(account.balance) + toCents(booked));
-  const balance = `${who}’s balance goes from ${money(account.balance)} to ${money(after)}`;
-  if (draft.kind === 'payment') return `This books a payment of ${money(draft.amount)} for ${who}. ${balance}.`;
+  const balance = { who, from: money(account.balance), to: money(after) };
+  if (draft.kind === 'payment') return t('billing.effectPayment', { ...balance, amount: money(draft.amount) });
   if (draft.kind === 'adjustment')
-    return `This books an adjustment of ${money(draft.amount)} (${draft.amount < 0 ? 'a charge' : 'a credit'}) for ${who}. ${balance}.`;
+    return t('billing.effectAdjustment', {
+      ...balance,
+      amount: money(draft.amount),
+      sign: draft.amount < 0 ? 'charge' : 'credit',
+    });
   const hours = draft.hours ?? 0;
-  const aircraft = draft.aircraftLabel ? ` on ${draft.aircraftLabel}` : ' on any aircraft';
-  return `This sells ${who} a package of ${formatHours(hours)}${aircraft} for ${money(Math.abs(draft.amount))}, booked as a charge. ${balance}; package hours go from ${formatHours(account.package_balance)} to ${formatHours(account.package_balance + hours)}.`;
+  const pkg = {
+    ...balance,
+    hours: hrs(hours),
+    amount: money(Math.abs(draft.amount)),
+    hoursFrom: hrs(account.package_balance),
+    hoursTo: hrs(account.package_balance + hours),
+  };
+  return draft.aircraftLabel
+    ? t('billing.effectPackage', { ...pkg, aircraft: draft.aircraftLabel })
+    : t('billing.effectPackageAny', pkg);
 }
 
 /** What reversing an entry does: the negated amount and hours, and the balance after. */
@@ -229,20 +262,34 @@ export function reverseEffect(
   who: string,
   account: Pick<Account, 'balance' | 'package_balance' | 'currency'>,
   locale?: string,
+  t: Translate = EN,
 ): string {
   const money = (n: number) => formatMoney(n, account.currency, locale);
   const after = fromCents(toCents(account.balance) - toCents(entry.amount));
-  const label = (KIND_LABELS as Record<string, string>)[entry.kind]?.toLowerCase() ?? entry.kind;
-  let text = `This books a reversal of ${money(-entry.amount)} against the ${label} entry of ${money(entry.amount)}. ${who}’s balance goes from ${money(account.balance)} to ${money(after)}`;
-  if (entry.hours)
-    text += `; package hours go from ${formatHours(account.package_balance)} to ${formatHours(account.package_balance - entry.hours)}`;
-  return `${text}. The original entry stays in the account.`;
+  const values = {
+    who,
+    kind: entry.kind,
+    amount: money(-entry.amount),
+    original: money(entry.amount),
+    from: money(account.balance),
+    to: money(after),
+  };
+  if (!entry.hours) return t('billing.effectReverse', values);
+  return t('billing.effectReverseHours', {
+    ...values,
+    hoursFrom: formatHours(account.package_balance, t, locale),
+    hoursTo: formatHours(account.package_balance - entry.hours, t, locale),
+  });
 }
 
 /** Why an entry cannot be reversed (a reversal, or one already reversed), or null when it can. */
-export function reverseRefusal(entry: Pick<Entry, 'id' | 'kind'>, reversedIds: ReadonlySet<string>): string | null {
-  if (entry.kind === 'reversal') return 'A reversal cannot be reversed; book a new entry instead.';
-  if (reversedIds.has(entry.id)) return 'This entry has already been reversed.';
+export function reverseRefusal(
+  entry: Pick<Entry, 'id' | 'kind'>,
+  reversedIds: ReadonlySet<string>,
+  t: Translate = EN,
+): string | null {
+  if (entry.kind === 'reversal') return t('billing.cannotReverseReversal');
+  if (reversedIds.has(entry.id)) return t('billing.alreadyReversed');
   return null;
 }
 
@@ -293,14 +340,14 @@ export function monthLabel(month: string, locale?: string): string {
  * message is kept when it is a sentence; bare status words ("Forbidden") and
  * codes become what they mean here.
  */
-export function refusalSentence(status: number, message: string): string {
+export function refusalSentence(status: number, message: string, t: Translate = EN): string {
   const bare = !message || /^HTTP \d+$/.test(message) || /^[A-Z][a-z]*( [A-Za-z]+){0,2}$/.test(message);
   if (!bare) return /[.!?]$/.test(message) ? message : `${message}.`;
-  if (status === 0) return 'The server cannot be reached; try again when online.';
-  if (status === 401) return 'Your session has ended; sign in again.';
-  if (status === 403) return 'Your role may not do this, or billing is not enabled for this company.';
-  if (status === 404) return 'This person or entry is not in your company (or no longer exists).';
-  if (status === 400) return 'The server refused these values; check them and try again.';
-  if (status >= 500) return 'The server failed to answer; try again in a moment.';
-  return `The server refused this (${message || `HTTP ${status}`}).`;
+  if (status === 0) return t('billing.unreachable');
+  if (status === 401) return t('billing.sessionEnded');
+  if (status === 403) return t('billing.forbidden');
+  if (status === 404) return t('billing.notFound');
+  if (status === 400) return t('billing.badValues');
+  if (status >= 500) return t('billing.serverFailed');
+  return t('billing.refusedWhy', { message: message || `HTTP ${status}` });
 }

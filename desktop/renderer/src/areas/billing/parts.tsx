@@ -2,13 +2,15 @@
 import type { AircraftDoc } from '@ops/shared';
 import { type ReactNode, useEffect, useId, useMemo, useRef } from 'react';
 import { useDocs } from '../../hooks.ts';
+import type { Translate } from '@ops/shared/i18n/index';
 import { useFormats } from '../office-kit.tsx';
-import { type Entry, formatHours, formatMoney, KIND_LABELS } from './money.ts';
+import { useBillingText } from './billing-data.ts';
+import { type Entry, kindLabel } from './money.ts';
 import './billing.css';
 
 /** An amount in the company currency; negative (owed) in red. */
 export function Money({ amount, currency, strong }: { amount: number; currency: string; strong?: boolean }) {
-  const text = formatMoney(amount, currency);
+  const text = useBillingText().money(amount, currency);
   const cls = `money${amount < 0 ? ' money-neg' : ''}`;
   return strong ? <strong className={cls}>{text}</strong> : <span className={cls}>{text}</span>;
 }
@@ -20,14 +22,12 @@ export function useAircraftNames(): Map<string, string> {
 }
 
 /** An entry's description, or what it is when it has none. */
-export function describeEntry(e: Entry, aircraft: ReadonlyMap<string, string>): string {
+export function describeEntry(e: Entry, aircraft: ReadonlyMap<string, string>, t: Translate): string {
   if (e.description) return e.description;
   const reg = e.aircraft_id ? aircraft.get(e.aircraft_id) : undefined;
-  if (e.kind === 'flight') return `Flight${reg ? ` on ${reg}` : ''}`;
-  if (e.kind === 'instructor') return 'Instructor';
-  if (e.kind === 'package') return `Package${reg ? ` for ${reg}` : ''}`;
-  if (e.kind === 'reversal') return 'Reversal';
-  return (KIND_LABELS as Record<string, string>)[e.kind] ?? e.kind;
+  if (e.kind === 'flight') return reg ? t('billing.flightOn', { registration: reg }) : t('billing.flight');
+  if (e.kind === 'package' && reg) return t('billing.packageFor', { registration: reg });
+  return kindLabel(e.kind, t);
 }
 
 /** The entries of an account, newest first: date, kind, description, hours, net, tax, amount, and an optional action per row. */
@@ -45,8 +45,9 @@ export function EntriesTable({
   compact?: boolean;
 }) {
   const f = useFormats();
+  const { t, hours } = useBillingText();
   const aircraft = useAircraftNames();
-  if (entries.length === 0) return <p className="empty">No entries yet.</p>;
+  if (entries.length === 0) return <p className="empty">{t('billing.noEntries')}</p>;
   // The office panel is narrow: no net column (amount less tax), hours only when an entry has some.
   const showNet = !compact;
   const showHours = !compact || entries.some((e) => e.hours);
@@ -56,26 +57,26 @@ export function EntriesTable({
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Description</th>
+            <th scope="col">{t('billing.colDate')}</th>
+            <th scope="col">{t('billing.colKind')}</th>
+            <th scope="col">{t('billing.colDescription')}</th>
             {showHours && (
               <th scope="col" className="num">
-                Hours
+                {t('billing.colHours')}
               </th>
             )}
             {showNet && (
               <th scope="col" className="num">
-                Net
+                {t('billing.colNet')}
               </th>
             )}
             <th scope="col" className="num">
-              Tax
+              {t('billing.colTax')}
             </th>
             <th scope="col" className="num">
-              Amount
+              {t('billing.colAmount')}
             </th>
-            {action && <th scope="col">Actions</th>}
+            {action && <th scope="col">{t('billing.colActions')}</th>}
           </tr>
         </thead>
         <tbody>
@@ -83,12 +84,10 @@ export function EntriesTable({
             <tr key={e.id} data-entry={e.id} data-kind={e.kind}>
               <td>{compact ? f.date(e.created) : f.dateTime(e.created)}</td>
               <td>
-                <span className={`kind kind-${e.kind}`}>
-                  {(KIND_LABELS as Record<string, string>)[e.kind] ?? e.kind}
-                </span>
+                <span className={`kind kind-${e.kind}`}>{kindLabel(e.kind, t)}</span>
               </td>
-              <td>{describeEntry(e, aircraft)}</td>
-              {showHours && <td className="num">{e.hours ? formatHours(e.hours) : ''}</td>}
+              <td>{describeEntry(e, aircraft, t)}</td>
+              {showHours && <td className="num">{e.hours ? hours(e.hours) : ''}</td>}
               {showNet && (
                 <td className="num">
                   <Money amount={(Math.round(e.amount * 100) - Math.round(e.tax * 100)) / 100} currency={currency} />
@@ -134,6 +133,7 @@ export function ConfirmDialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
+  const { t } = useBillingText();
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
@@ -167,10 +167,10 @@ export function ConfirmDialog({
         )}
         <div className="dialog-actions">
           <button type="button" className="secondary" onClick={onCancel} disabled={busy}>
-            Cancel
+            {t('billing.cancel')}
           </button>
           <button type="submit" className={danger ? 'danger' : undefined} disabled={busy}>
-            {busy ? 'Saving…' : confirmLabel}
+            {busy ? t('billing.saving') : confirmLabel}
           </button>
         </div>
       </form>

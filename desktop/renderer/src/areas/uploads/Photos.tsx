@@ -2,6 +2,7 @@ import type { QueuedFile } from '@ops/client-core/files/types';
 import type { UploadDoc } from '@ops/shared';
 import { type ChangeEvent, useMemo, useState } from 'react';
 import { useSyncState, useWorkspace } from '../../hooks.ts';
+import { useLocale, useT } from '../../i18n.tsx';
 import { fileQueueOf, thumbnailOf, useAttachments, useQueuedFiles, useServerThumbnails } from './files.ts';
 
 /**
@@ -12,6 +13,7 @@ import { fileQueueOf, thumbnailOf, useAttachments, useQueuedFiles, useServerThum
  */
 export function Photos({ model, foreignKey, canAdd }: { model: string; foreignKey: string; canAdd: boolean }) {
   const ws = useWorkspace();
+  const t = useT();
   const online = useSyncState().online;
   const docs = useAttachments(model, foreignKey);
   const queued = useQueuedFiles();
@@ -64,8 +66,15 @@ export function Photos({ model, foreignKey, canAdd }: { model: string; foreignKe
       )}
       {canAdd && (
         <label className="photo-pick secondary small">
-          Add photo
-          <input type="file" accept="image/*" capture="environment" multiple onChange={pick} aria-label="Add photo" />
+          {t('uploads.addPhoto')}
+          <input
+            type="file"
+            accept="image/*"
+            capture="environment"
+            multiple
+            onChange={pick}
+            aria-label={t('uploads.addPhoto')}
+          />
         </label>
       )}
       {error && (
@@ -77,22 +86,34 @@ export function Photos({ model, foreignKey, canAdd }: { model: string; foreignKe
   );
 }
 
-const sizeText = (n: number | null) =>
-  n === null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+/** A file's size in kB or MB with the language's number and unit words (Intl: "12 kB", "1,5 Mo"). */
+const sizeText = (n: number | null, locale: string) =>
+  n === null
+    ? ''
+    : n < 1024 * 1024
+      ? new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilobyte' }).format(Math.max(1, Math.round(n / 1024)))
+      : new Intl.NumberFormat(locale, {
+          style: 'unit',
+          unit: 'megabyte',
+          maximumFractionDigits: 1,
+          minimumFractionDigits: 1,
+        }).format(n / 1024 / 1024);
 
 function StoredFile({ doc, thumb }: { doc: UploadDoc; thumb: string | null }) {
+  const t = useT();
+  const { locale } = useLocale();
   const dims = doc.width && doc.height ? ` · ${doc.width}×${doc.height}` : '';
   return (
     <li
       className="photo"
       data-upload-id={doc.id}
       data-state="uploaded"
-      title={`${doc.filename} · ${sizeText(doc.size)}${dims}`}
+      title={`${doc.filename} · ${sizeText(doc.size, locale)}${dims}`}
     >
       {thumb ? (
         <img src={thumb} alt={doc.filename} loading="lazy" />
       ) : (
-        <span className="photo-placeholder">{doc.file_type === 'photo' ? 'Photo' : doc.file_type}</span>
+        <span className="photo-placeholder">{doc.file_type === 'photo' ? t('uploads.photo') : t('uploads.file')}</span>
       )}
       <span className="photo-name">{doc.filename}</span>
     </li>
@@ -100,20 +121,23 @@ function StoredFile({ doc, thumb }: { doc: UploadDoc; thumb: string | null }) {
 }
 
 function WaitingFile({ file }: { file: QueuedFile }) {
+  const t = useT();
   const failed = file.state === 'failed';
   return (
     <li
       className={`photo ${failed ? 'is-failed' : 'is-waiting'}`}
       data-queued-id={file.id}
       data-state={file.state}
-      title={file.error ?? 'Saved on this device; uploads when the server can be reached'}
+      title={file.error ?? t('uploads.savedHere')}
     >
       {file.thumbnail ? (
         <img src={file.thumbnail} alt={file.filename} />
       ) : (
         <span className="photo-placeholder">{file.filename}</span>
       )}
-      <span className="photo-name">{failed ? `Refused: ${file.error ?? ''}` : 'Waiting to upload'}</span>
+      <span className="photo-name">
+        {failed ? t('uploads.refused', { reason: file.error ?? '' }) : t('uploads.waiting')}
+      </span>
     </li>
   );
 }
