@@ -2,6 +2,7 @@
  * Every area's messages, one line per area so areas add theirs without conflicts.
  * A message id is `<area>.<key>`.
  */
+import { aircraftReportsMessages } from './aircraft-reports/index.ts';
 import { documentsMessages } from './documents/index.ts';
 import { errorsMessages } from './errors/index.ts';
 import { mailMessages } from './mail/index.ts';
@@ -18,4 +19,5 @@ export const AREA_MESSAGES = {
   shell: shellMessages,
   refusals: refusalsMessages,
   profile: profileMessages,
+  'aircraft-reports': aircraftReportsMessages,
 } as const;
