@@ -5,10 +5,14 @@
 import { aircraftReportsMessages } from './aircraft-reports/index.ts';
 import { documentsMessages } from './documents/index.ts';
 import { errorsMessages } from './errors/index.ts';
+import { flightsMessages } from './flights/index.ts';
+import { formsMessages } from './forms/index.ts';
 import { mailMessages } from './mail/index.ts';
+import { maintenanceJobsMessages } from './maintenance-jobs/index.ts';
 import { notificationsMessages } from './notifications/index.ts';
 import { profileMessages } from './profile/index.ts';
 import { refusalsMessages } from './refusals/index.ts';
+import { schedulesMessages } from './schedules/index.ts';
 import { shellMessages } from './shell/index.ts';
 
 export const AREA_MESSAGES = {
@@ -20,4 +24,8 @@ export const AREA_MESSAGES = {
   refusals: refusalsMessages,
   profile: profileMessages,
   'aircraft-reports': aircraftReportsMessages,
+  flights: flightsMessages,
+  'maintenance-jobs': maintenanceJobsMessages,
+  schedules: schedulesMessages,
+  forms: formsMessages,
 } as const;

@@ -109,13 +109,11 @@ export function aircraftBlockers(
   t?: Translate,
 ): AircraftBlocker[] {
   const open = reports.filter((r) => openAt(r, at));
-  const grounded: AircraftBlocker[] = open
-    .filter(groundsAircraft)
-    .map((r) => ({
-      report_id: r.id,
-      kind: 'GROUNDED',
-      sentence: t ? groundingSentenceIn(r, t) : groundingSentence(r),
-    }));
+  const grounded: AircraftBlocker[] = open.filter(groundsAircraft).map((r) => ({
+    report_id: r.id,
+    kind: 'GROUNDED',
+    sentence: t ? groundingSentenceIn(r, t) : groundingSentence(r),
+  }));
   const expired: AircraftBlocker[] = open
     .filter((r) => !groundsAircraft(r) && r.mel && r.mel.status === 'EXPIRED')
     .map((r) => ({ report_id: r.id, kind: 'MEL_EXPIRED', sentence: t ? expiredSentenceIn(r, t) : expiredSentence(r) }));

@@ -38,6 +38,7 @@ import { aircraftBlockers, blockedRefusal, groundsAircraft } from '@ops/shared/r
 import { openItems } from '../aircraft-reports/techlog.ts';
 import { deviceBookingRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import type { BookArgs } from './board.ts';
+import { useT } from '../../i18n.tsx';
 
 export interface TypeInfo {
   id: string;
@@ -129,6 +130,8 @@ function useMelItems(
 
 /** Everything the schedule screens read, decided on the device, and `book`. */
 export function useSchedules() {
+  // The grounded sentences shown on the board and the lesson flow are in the reader's language.
+  const t = useT();
   const ws = useWorkspace();
   const me = ws.user.id;
   const self = isSelfBooker(ws.user.user_group_id);
@@ -163,12 +166,13 @@ export function useSchedules() {
       const blockers = aircraftBlockers(
         open.map((r) => ({ ...r, created: null, mel: null })),
         Number.POSITIVE_INFINITY,
+        t,
       );
-      const sentence = blockedRefusal(regOf.get(id) ?? 'The aircraft', 'booked', blockers);
+      const sentence = blockedRefusal(regOf.get(id) ?? t('aircraft-reports.theAircraft'), 'booked', blockers, t);
       if (sentence) why.set(id, sentence);
     }
     return why;
-  }, [reports, aircraft]);
+  }, [reports, aircraft, t]);
   const duty = useDeviceDuty();
 
   const active = useMemo(
