@@ -68,6 +68,14 @@ const en = {
   clickHint: 'Click an empty place to book; drop a booking here to move it',
   waitingTag: '(waiting)',
   cancelWaitingTag: '(cancel waiting)',
+  // The booking sanity sentences (shared/src/rules/schedules/sanity.ts) on the device.
+  sThisPerson: 'This person',
+  sInactive: "{who}'s account is inactive, so they cannot be booked as pilot.",
+  sNotPilot: '{who} is not a pilot and cannot be booked as pilot.',
+  sPast: 'The booking would start in the past ({when} {zone}); pick a time from now on.',
+  sHorizon: 'Bookings can be made at most {days} days ahead (until {last}); {date} is too far.',
+  sClosed: 'The base is closed on {day, date, ::EEEE} {date}.',
+  sOutside: '{range} is outside the operating hours of the base (open {windows} {zone}).',
 } as const;
 
 export const schedulesMessages: AreaMessages<typeof en> = {
@@ -136,6 +144,14 @@ export const schedulesMessages: AreaMessages<typeof en> = {
     clickHint: 'Haga clic en un hueco vacío para reservar; suelte aquí una reserva para moverla',
     waitingTag: '(en espera)',
     cancelWaitingTag: '(cancelación en espera)',
+    sThisPerson: 'Esta persona',
+    sInactive: 'La cuenta de {who} está desactivada, así que no se le puede reservar como piloto.',
+    sNotPilot: '{who} no es piloto y no se le puede reservar como piloto.',
+    sPast: 'La reserva empezaría en el pasado ({when} {zone}); elija una hora a partir de ahora.',
+    sHorizon:
+      'Solo se puede reservar con {days} días de antelación como máximo (hasta el {last}); el {date} queda demasiado lejos.',
+    sClosed: 'La base está cerrada el {day, date, ::EEEE} {date}.',
+    sOutside: '{range} queda fuera del horario operativo de la base (abierta {windows} {zone}).',
   },
   fr: {
     title: 'Planning',
@@ -201,6 +217,13 @@ export const schedulesMessages: AreaMessages<typeof en> = {
     clickHint: 'Cliquez sur un espace libre pour réserver ; déposez ici une réservation pour la déplacer',
     waitingTag: '(en attente)',
     cancelWaitingTag: '(annulation en attente)',
+    sThisPerson: 'Cette personne',
+    sInactive: 'Le compte de {who} est désactivé : impossible de le réserver comme pilote.',
+    sNotPilot: '{who} n’est pas pilote et ne peut pas être réservé comme pilote.',
+    sPast: 'La réservation commencerait dans le passé ({when} {zone}) ; choisissez une heure à partir de maintenant.',
+    sHorizon: 'On ne peut réserver que {days} jours à l’avance au maximum (jusqu’au {last}) ; le {date} est trop loin.',
+    sClosed: 'La base est fermée le {day, date, ::EEEE} {date}.',
+    sOutside: '{range} est en dehors des horaires d’ouverture de la base (ouverte {windows} {zone}).',
   },
   de: {
     title: 'Buchungsplan',
@@ -266,5 +289,12 @@ export const schedulesMessages: AreaMessages<typeof en> = {
     clickHint: 'Klicken Sie auf eine freie Stelle zum Buchen; ziehen Sie eine Buchung hierher, um sie zu verschieben',
     waitingTag: '(ausstehend)',
     cancelWaitingTag: '(Stornierung ausstehend)',
+    sThisPerson: 'Diese Person',
+    sInactive: 'Das Konto von {who} ist deaktiviert, daher kann die Person nicht als Pilot gebucht werden.',
+    sNotPilot: '{who} ist kein Pilot und kann nicht als Pilot gebucht werden.',
+    sPast: 'Die Buchung würde in der Vergangenheit beginnen ({when} {zone}); wählen Sie eine Zeit ab jetzt.',
+    sHorizon: 'Buchungen sind höchstens {days} Tage im Voraus möglich (bis {last}); der {date} liegt zu weit entfernt.',
+    sClosed: 'Die Basis ist am {day, date, ::EEEE}, {date} geschlossen.',
+    sOutside: '{range} liegt außerhalb der Betriebszeiten der Basis (geöffnet {windows} {zone}).',
   },
 };

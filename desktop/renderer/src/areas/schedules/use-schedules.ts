@@ -285,14 +285,14 @@ export function useSchedules() {
   /** The sanity checks of `rules/schedules/sanity.ts` on this device's data; null when the server may decide. */
   const sanityRefusal = (args: BookArgs): { code: string; message: string } | null => {
     const who = users.get(args.pilot_id);
-    const seat = who ? pilotRefusal({ name: fullName(who), pilot: who.pilot, active: who.active !== false }) : null;
+    const seat = who ? pilotRefusal({ name: fullName(who), pilot: who.pilot, active: who.active !== false }, t) : null;
     if (seat) return seat;
     const current = 'id' in args && args.id ? bookings.find((b) => b.id === args.id) : undefined;
     const nowSec = Math.floor(Date.now() / 1000);
-    const early = timeRefusal({ span: args, now: nowSec, zone, keptStart: current?.start ?? null, horizonDays });
+    const early = timeRefusal({ span: args, now: nowSec, zone, keptStart: current?.start ?? null, horizonDays, t });
     if (early) return early;
     const baseId = aircraft.find((a) => a.id === args.aircraft_id)?.base_id ?? null;
-    return hoursRefusal({ rows: hours, baseId, span: args, zone });
+    return hoursRefusal({ rows: hours, baseId, span: args, zone, t });
   };
 
   /**
