@@ -76,6 +76,10 @@ const en = {
   sHorizon: 'Bookings can be made at most {days} days ahead (until {last}); {date} is too far.',
   sClosed: 'The base is closed on {day, date, ::EEEE} {date}.',
   sOutside: '{range} is outside the operating hours of the base (open {windows} {zone}).',
+  melLabel:
+    '{type} item{ata, select, none {} other { {ata}}}{category, select, none {} other { (category {category})}}: {title}',
+  melBlocked:
+    '{registration} cannot be booked: {label} {when, select, start {is expired at the start} other {expires before the end}}.',
 } as const;
 
 export const schedulesMessages: AreaMessages<typeof en> = {
@@ -152,6 +156,10 @@ export const schedulesMessages: AreaMessages<typeof en> = {
       'Solo se puede reservar con {days} días de antelación como máximo (hasta el {last}); el {date} queda demasiado lejos.',
     sClosed: 'La base está cerrada el {day, date, ::EEEE} {date}.',
     sOutside: '{range} queda fuera del horario operativo de la base (abierta {windows} {zone}).',
+    melLabel:
+      'Elemento {type}{ata, select, none {} other { {ata}}}{category, select, none {} other { (categoría {category})}}: {title}',
+    melBlocked:
+      'No se puede reservar {registration}: {label} {when, select, start {está vencido al inicio} other {vence antes del final}}.',
   },
   fr: {
     title: 'Planning',
@@ -224,6 +232,10 @@ export const schedulesMessages: AreaMessages<typeof en> = {
     sHorizon: 'On ne peut réserver que {days} jours à l’avance au maximum (jusqu’au {last}) ; le {date} est trop loin.',
     sClosed: 'La base est fermée le {day, date, ::EEEE} {date}.',
     sOutside: '{range} est en dehors des horaires d’ouverture de la base (ouverte {windows} {zone}).',
+    melLabel:
+      'Élément {type}{ata, select, none {} other { {ata}}}{category, select, none {} other { (catégorie {category})}} : {title}',
+    melBlocked:
+      '{registration} ne peut pas être réservé : {label} {when, select, start {est échu au début} other {arrive à échéance avant la fin}}.',
   },
   de: {
     title: 'Buchungsplan',
@@ -296,5 +308,9 @@ export const schedulesMessages: AreaMessages<typeof en> = {
     sHorizon: 'Buchungen sind höchstens {days} Tage im Voraus möglich (bis {last}); der {date} liegt zu weit entfernt.',
     sClosed: 'Die Basis ist am {day, date, ::EEEE}, {date} geschlossen.',
     sOutside: '{range} liegt außerhalb der Betriebszeiten der Basis (geöffnet {windows} {zone}).',
+    melLabel:
+      '{type}-Eintrag{ata, select, none {} other { {ata}}}{category, select, none {} other { (Kategorie {category})}}: {title}',
+    melBlocked:
+      '{registration} kann nicht gebucht werden: {label} {when, select, start {ist zu Beginn abgelaufen} other {läuft vor dem Ende ab}}.',
   },
 };

@@ -39,6 +39,7 @@ import { openItems } from '../aircraft-reports/techlog.ts';
 import { deviceBookingRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import type { BookArgs } from './board.ts';
 import { useT } from '../../i18n.tsx';
+import type { Translate } from '@ops/shared/i18n/index';
 
 export interface TypeInfo {
   id: string;
@@ -105,6 +106,7 @@ function useMelItems(
   commands: readonly CommandDoc[],
   now: number,
   zone: string,
+  t: Translate,
 ): Map<string, TimedMelItem[]> {
   return useMemo(() => {
     const byId = new Map(aircraft.map((a) => [a.id, a]));
@@ -113,19 +115,22 @@ function useMelItems(
       if (!v.item || v.report.status === 'CLOSED' || v.pending === 'close') continue;
       const list = out.get(v.report.aircraft_id) ?? [];
       list.push({
-        label: melItemLabel({
-          type: v.report.type,
-          ata_chapter: v.report.ata_chapter,
-          category: v.item.category ?? null,
-          title: v.report.title,
-        }),
+        label: melItemLabel(
+          {
+            type: v.report.type,
+            ata_chapter: v.report.ata_chapter,
+            category: v.item.category ?? null,
+            title: v.report.title,
+          },
+          t,
+        ),
         expiredAtStart: v.status === 'EXPIRED',
         expires: v.deadline?.kind === 'time' ? v.deadline.expires : null,
       });
       out.set(v.report.aircraft_id, list);
     }
     return out;
-  }, [aircraft, reports, commands, now, zone]);
+  }, [aircraft, reports, commands, now, zone, t]);
 }
 
 /** Everything the schedule screens read, decided on the device, and `book`. */
@@ -149,7 +154,7 @@ export function useSchedules() {
   /** A booking refused on this device before queueing (rule 3 decided offline by the shared rule). */
   const [localRefusal, setLocalRefusal] = useState<{ code: string; message: string; action?: 'cancel' } | null>(null);
   const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', { selector: { status: { $ne: 'CLOSED' } } });
-  const melItems = useMelItems(aircraft, reports, commands, now, zone);
+  const melItems = useMelItems(aircraft, reports, commands, now, zone, t);
   /**
    * Why each grounded aircraft cannot be booked (issue 28 item 1): the server's
    * booking refusal, by the same shared rule over the open reports this device holds.
@@ -255,7 +260,11 @@ export function useSchedules() {
     if (blocked) {
       setLocalRefusal({
         code: 'AIRCRAFT_BLOCKED',
-        message: aircraftBlockedMessage(registration.get(args.aircraft_id) ?? 'The aircraft', blocked),
+        message: aircraftBlockedMessage(
+          registration.get(args.aircraft_id) ?? t('aircraft-reports.theAircraft'),
+          blocked,
+          t,
+        ),
       });
       return false;
     }
