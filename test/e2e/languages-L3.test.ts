@@ -150,7 +150,7 @@ describe.skipIf(!hasChromium)('languages: the L3 screens in Spanish and German (
       expectWords(
         await ownText(form),
         ['Nueva reserva', 'Aeronave', 'Piloto', 'Tipo de vuelo', 'Duración', 'Reservar', 'Cerrar'],
-        ['New booking', 'Aircraft', 'Pilot', 'Flight type', 'Length', 'Remarks', 'Close'],
+        ['New booking', 'Aircraft', 'Flight type', 'Length', 'Remarks', 'Start (', 'Book', 'Close'],
       );
       await form.locator('button:has-text("Cerrar")').click();
 

@@ -76,7 +76,16 @@ describe('validateFlightDraft', () => {
 });
 
 describe('the field sentences in the reader language (issue 33)', () => {
-  const draft: FlightDraftInput = { date: '', aircraft_id: null, landings: 1000, callsign: 'X'.repeat(40) };
+  const draft: FlightDraftInput = {
+    date: '',
+    aircraft_id: null,
+    departure_airport: null,
+    landing_airport: 'LECU',
+    offblocks_time: '10:00',
+    onblocks_time: '11:00',
+    landings: 1000,
+    callsign: 'X'.repeat(40),
+  };
   it('are the same English sentences with the English translator, and Spanish with the Spanish one', () => {
     const today = '2025-06-01';
     expect(validateFlightDraft(draft, { today, t: translator('en') })).toEqual(validateFlightDraft(draft, { today }));
