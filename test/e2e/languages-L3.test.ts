@@ -99,6 +99,9 @@ describe.skipIf(!hasChromium)('languages: the L3 screens in Spanish and German (
           'landings',
           'Close report',
           'Select for a job',
+          'no deadline',
+          'until end of',
+          'EXPIRING SOON',
         ],
       );
       // Closing asks for the rectification and the password, in Spanish.

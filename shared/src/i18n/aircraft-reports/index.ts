@@ -44,6 +44,15 @@ const en = {
     '{code, select, NO_ETOPS {NO_ETOPS} NO_RVSM {NO_RVSM} NO_RNP_AR {NO_RNP_AR} NO_ICING {NO_ICING} NO_IFR {NO_IFR} NO_NIGHT {NO_NIGHT} DAY_VFR {DAY_VFR} other {{code}}}',
   melReference: 'MEL reference',
   placardFitted: '{reference} · placard fitted',
+  melStatus:
+    '{status, select, OPEN {OPEN} EXPIRING_SOON {EXPIRING SOON} EXPIRED {EXPIRED} CLOSED {CLOSED} other {{status}}}',
+  noDeadline: 'no deadline',
+  until: 'until {when}',
+  untilEndOf: 'until end of {date}',
+  limitUnknown: 'limit unknown (counts as used up)',
+  usedUp:
+    '{unit, select, flights {{count, plural, one {# flight} other {# flights}}} cycles {{count, plural, one {# cycle} other {# cycles}}} flight_days {{count, plural, one {# flight day} other {# flight days}}} other {{count} {unit}}} used up',
+  left: '{unit, select, flights {{count, plural, one {# flight} other {# flights}}} cycles {{count, plural, one {# cycle} other {# cycles}}} flight_days {{count, plural, one {# flight day} other {# flight days}}} other {{count} {unit}}} left',
   description: 'Description',
   extend: 'Extend',
   closeItem: 'Close item',
@@ -158,6 +167,15 @@ export const aircraftReportsMessages: AreaMessages<typeof en> = {
       '{code, select, NO_ETOPS {Sin ETOPS} NO_RVSM {Sin RVSM} NO_RNP_AR {Sin RNP AR} NO_ICING {Sin hielo conocido} NO_IFR {Sin IFR} NO_NIGHT {Sin vuelo nocturno} DAY_VFR {Solo VFR diurno} other {{code}}}',
     melReference: 'Referencia MEL',
     placardFitted: '{reference} · rótulo colocado',
+    melStatus:
+      '{status, select, OPEN {ABIERTO} EXPIRING_SOON {VENCE PRONTO} EXPIRED {VENCIDO} CLOSED {CERRADO} other {{status}}}',
+    noDeadline: 'sin fecha límite',
+    until: 'hasta el {when}',
+    untilEndOf: 'hasta el final del {date}',
+    limitUnknown: 'límite desconocido (cuenta como agotado)',
+    usedUp:
+      '{unit, select, flights {{count, plural, one {# vuelo} other {# vuelos}}} cycles {{count, plural, one {# ciclo} other {# ciclos}}} flight_days {{count, plural, one {# día de vuelo} other {# días de vuelo}}} other {{count} {unit}}} agotados',
+    left: 'quedan {unit, select, flights {{count, plural, one {# vuelo} other {# vuelos}}} cycles {{count, plural, one {# ciclo} other {# ciclos}}} flight_days {{count, plural, one {# día de vuelo} other {# días de vuelo}}} other {{count} {unit}}}',
     description: 'Descripción',
     extend: 'Prorrogar',
     closeItem: 'Cerrar elemento',
@@ -268,6 +286,15 @@ export const aircraftReportsMessages: AreaMessages<typeof en> = {
       '{code, select, NO_ETOPS {Pas d’ETOPS} NO_RVSM {Pas de RVSM} NO_RNP_AR {Pas de RNP AR} NO_ICING {Pas de givrage connu} NO_IFR {Pas d’IFR} NO_NIGHT {Pas de vol de nuit} DAY_VFR {VFR de jour uniquement} other {{code}}}',
     melReference: 'Référence MEL',
     placardFitted: '{reference} · étiquette posée',
+    melStatus:
+      '{status, select, OPEN {OUVERT} EXPIRING_SOON {ÉCHÉANCE PROCHE} EXPIRED {ÉCHU} CLOSED {CLÔTURÉ} other {{status}}}',
+    noDeadline: 'sans échéance',
+    until: 'jusqu’au {when}',
+    untilEndOf: 'jusqu’à la fin du {date}',
+    limitUnknown: 'limite inconnue (compte comme épuisée)',
+    usedUp:
+      '{unit, select, flights {{count, plural, one {# vol} other {# vols}}} cycles {{count, plural, one {# cycle} other {# cycles}}} flight_days {{count, plural, one {# jour de vol} other {# jours de vol}}} other {{count} {unit}}} épuisés',
+    left: 'reste {unit, select, flights {{count, plural, one {# vol} other {# vols}}} cycles {{count, plural, one {# cycle} other {# cycles}}} flight_days {{count, plural, one {# jour de vol} other {# jours de vol}}} other {{count} {unit}}}',
     description: 'Description',
     extend: 'Prolonger',
     closeItem: 'Clôturer l’élément',
@@ -376,6 +403,15 @@ export const aircraftReportsMessages: AreaMessages<typeof en> = {
       '{code, select, NO_ETOPS {Kein ETOPS} NO_RVSM {Kein RVSM} NO_RNP_AR {Kein RNP AR} NO_ICING {Keine bekannte Vereisung} NO_IFR {Kein IFR} NO_NIGHT {Kein Nachtflug} DAY_VFR {Nur VFR bei Tag} other {{code}}}',
     melReference: 'MEL-Referenz',
     placardFitted: '{reference} · Placard angebracht',
+    melStatus:
+      '{status, select, OPEN {OFFEN} EXPIRING_SOON {LÄUFT BALD AB} EXPIRED {ABGELAUFEN} CLOSED {GESCHLOSSEN} other {{status}}}',
+    noDeadline: 'kein Fristende',
+    until: 'bis {when}',
+    untilEndOf: 'bis Ende {date}',
+    limitUnknown: 'Grenze unbekannt (gilt als aufgebraucht)',
+    usedUp:
+      '{unit, select, flights {{count, plural, one {# Flug} other {# Flüge}}} cycles {{count, plural, one {# Zyklus} other {# Zyklen}}} flight_days {{count, plural, one {# Flugtag} other {# Flugtage}}} other {{count} {unit}}} aufgebraucht',
+    left: 'noch {unit, select, flights {{count, plural, one {# Flug} other {# Flüge}}} cycles {{count, plural, one {# Zyklus} other {# Zyklen}}} flight_days {{count, plural, one {# Flugtag} other {# Flugtage}}} other {{count} {unit}}}',
     description: 'Beschreibung',
     extend: 'Verlängern',
     closeItem: 'Eintrag schließen',

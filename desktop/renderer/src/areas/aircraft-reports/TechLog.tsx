@@ -11,7 +11,8 @@ import { canActOnMel, canBeReleaser } from '@ops/shared/rules/aircraft-reports/p
 import { melItemStateOf } from '@ops/shared';
 import { type FormEvent, useMemo, useState } from 'react';
 import { commandsByTarget, outcomesByTarget } from '../../decisions.ts';
-import { type DisplaySettings, endOfDay, formatDate, formatDateTime, isoDateIn } from '../../format.ts';
+import { type DisplaySettings, endOfDay, formatDate, formatDateTime, isoDateIn, wallClock } from '../../format.ts';
+import type { MelDeadline } from '@ops/shared/rules/aircraft-reports/mel';
 import {
   fullName,
   useCommands,
@@ -29,7 +30,7 @@ import {
 import { type BoardRow, closeEffect, fleetBoard, type ItemView, openItems } from './techlog.ts';
 import { CloseReport } from './CloseReport.tsx';
 import { JobFromReports } from './JobFromReports.tsx';
-import { Badge, DecisionNote, deadlineText, Empty, Field, MelStatusBadge, PendingBadge } from '../../ui.tsx';
+import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../../ui.tsx';
 import type { ScreenProps } from '../../nav.ts';
 import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 import { mayCloseAircraftReport, mayManageMel } from '@ops/shared/rules/aircraft-reports/policy';
@@ -282,7 +283,11 @@ function ReportCard({
           {r.ata_chapter ? `ATA ${r.ata_chapter} · ` : ''}
           {r.title}
         </strong>
-        <MelStatusBadge status={view.status} />
+        {view.status && (
+          <Badge tone={MEL_STATUS_TONE[view.status] ?? 'neutral'}>
+            {t('aircraft-reports.melStatus', { status: view.status })}
+          </Badge>
+        )}
         {groundsAircraft(r) && <Badge tone="danger">{t('aircraft-reports.groundsAircraft')}</Badge>}
         {r.maintenance_job_id && <Badge tone="info">{t('aircraft-reports.inJob')}</Badge>}
         {selected !== null && (
@@ -312,8 +317,8 @@ function ReportCard({
             <dt>{t('aircraft-reports.deadline')}</dt>
             <dd className="deadline">
               {m.extended
-                ? t('aircraft-reports.extendedDeadline', { deadline: deadlineText(view.deadline, display) })
-                : deadlineText(view.deadline, display)}
+                ? t('aircraft-reports.extendedDeadline', { deadline: deadlineWords(view.deadline, display, t) })
+                : deadlineWords(view.deadline, display, t)}
             </dd>
             {m.MelItemLimitation.length > 0 && (
               <>
@@ -678,4 +683,29 @@ function intervalText(m: NonNullable<ItemView['item']>, display: DisplaySettings
       : name
     : t('aircraft-reports.none');
   return m.starts ? t('aircraft-reports.intervalFrom', { interval, date: formatDate(m.starts, display) }) : interval;
+}
+
+const MEL_STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'neutral' | 'info'> = {
+  OPEN: 'info',
+  EXPIRING_SOON: 'warn',
+  EXPIRED: 'danger',
+  CLOSED: 'neutral',
+};
+
+/**
+ * An item's deadline in the reader's words (the English reads as ui.tsx's `deadlineText`): a
+ * window ending at company midnight reads as "end of" its last day.
+ */
+function deadlineWords(deadline: MelDeadline | null, display: DisplaySettings, t: Translate): string {
+  if (!deadline || deadline.kind === 'none') return t('aircraft-reports.noDeadline');
+  if (deadline.kind === 'time') {
+    const c = wallClock(deadline.expires, display.companyZone);
+    return c.hour === 0 && c.minute === 0
+      ? t('aircraft-reports.untilEndOf', { date: formatDate(deadline.expires - 1, display) })
+      : t('aircraft-reports.until', { when: formatDateTime(deadline.expires, display) });
+  }
+  if (!deadline.known) return t('aircraft-reports.limitUnknown');
+  return deadline.remaining <= 0
+    ? t('aircraft-reports.usedUp', { unit: deadline.unit, count: deadline.limit })
+    : t('aircraft-reports.left', { unit: deadline.unit, count: deadline.remaining });
 }
