@@ -5,12 +5,17 @@
 import { accountsMessages } from './accounts/index.ts';
 import { aircraftMessages } from './aircraft/index.ts';
 import { billingMessages } from './billing/index.ts';
+import { aircraftReportsMessages } from './aircraft-reports/index.ts';
 import { documentsMessages } from './documents/index.ts';
 import { errorsMessages } from './errors/index.ts';
+import { flightsMessages } from './flights/index.ts';
+import { formsMessages } from './forms/index.ts';
 import { mailMessages } from './mail/index.ts';
+import { maintenanceJobsMessages } from './maintenance-jobs/index.ts';
 import { notificationsMessages } from './notifications/index.ts';
 import { profileMessages } from './profile/index.ts';
 import { refusalsMessages } from './refusals/index.ts';
+import { schedulesMessages } from './schedules/index.ts';
 import { shellMessages } from './shell/index.ts';
 import { uploadsMessages } from './uploads/index.ts';
 
@@ -26,4 +31,9 @@ export const AREA_MESSAGES = {
   accounts: accountsMessages,
   uploads: uploadsMessages,
   aircraft: aircraftMessages,
+  'aircraft-reports': aircraftReportsMessages,
+  flights: flightsMessages,
+  'maintenance-jobs': maintenanceJobsMessages,
+  schedules: schedulesMessages,
+  forms: formsMessages,
 } as const;

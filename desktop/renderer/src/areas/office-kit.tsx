@@ -7,8 +7,9 @@
  */
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ZodType } from 'zod';
-import { type CompanyFormats, formatDate, formatDateTime, formatMoney } from '@ops/shared/i18n/index';
-import { useLocale } from '../i18n.tsx';
+import { type CompanyFormats, formatDate, formatDateTime, formatMoney, translator } from '@ops/shared/i18n/index';
+import { formMessage } from '@ops/shared/forms/messages';
+import { appLocale, useLocale } from '../i18n.tsx';
 import { useCompany, useWorkspace } from '../hooks.ts';
 import { RestError } from '../workspace.ts';
 import './office.css';
@@ -59,9 +60,11 @@ export function check<T>(
 ): { ok: true; value: T } | { ok: false; errors: FieldErrors } {
   const r = schema.safeParse(value);
   if (r.success) return { ok: true, value: r.data };
+  const t = translator(appLocale());
   const errors: FieldErrors = {};
+  // The shared schemas speak English; beside the field the message is in the app's language (issue 33).
   for (const issue of r.error.issues)
-    add(errors, issue.path.length ? issue.path.map(String).join('.') : '_', issue.message);
+    add(errors, issue.path.length ? issue.path.map(String).join('.') : '_', formMessage(issue.message, t));
   return { ok: false, errors };
 }
 

@@ -10,6 +10,7 @@ import {
   withRectification,
 } from './blockers.ts';
 import { mayCloseAircraftReport } from './policy.ts';
+import { translator } from '../../i18n/index.ts';
 
 const report = (over: Partial<BlockerCandidate> = {}): BlockerCandidate => ({
   id: 'r1',
@@ -124,5 +125,35 @@ describe('mayCloseAircraftReport', () => {
     expect(mayCloseAircraftReport({ userId: 's', role: ROLES.STUDENT }, defect)).toBe(false);
     expect(mayCloseAircraftReport({ userId: 'p1', role: ROLES.PILOT }, { ...defect, type: 'MEL' })).toBe(false);
     expect(mayCloseAircraftReport({ userId: 'p1', role: ROLES.AUDITOR }, defect)).toBe(false);
+  });
+});
+
+describe('the blockers rule in the reader language (issue 33)', () => {
+  const grounded = [
+    report({ aircraft_status: 'GROUNDED' }),
+    report({ id: 'r2', title: 'Oil leak', dispatch_condition: 'GROUNDED' }),
+  ];
+  it('keeps the English sentences byte for byte when the English translator is passed', () => {
+    const en = translator('en');
+    expect(aircraftBlockers(grounded, 200, en)).toEqual(aircraftBlockers(grounded, 200));
+    expect(blockedRefusal('EC-JET', 'booked', aircraftBlockers(grounded, 200, en), en)).toBe(
+      blockedRefusal('EC-JET', 'booked', aircraftBlockers(grounded, 200)),
+    );
+    const expired = [report({ type: 'MEL', ata_chapter: null, mel: { category: 'C', status: 'EXPIRED' } })];
+    expect(aircraftBlockers(expired, 200, en)[0]?.sentence).toBe(aircraftBlockers(expired, 200)[0]?.sentence);
+    const bare = [report({ type: 'CDL', ata_chapter: '33', mel: { category: null, status: 'EXPIRED' } })];
+    expect(aircraftBlockers(bare, 200, en)[0]?.sentence).toBe('CDL item 33 expired: Nose gear shimmy');
+  });
+
+  it('words the grounding, the expiry and the refusal in Spanish and German', () => {
+    const es = translator('es');
+    expect(blockedRefusal('EC-JET', 'booked', aircraftBlockers(grounded, 200, es), es)).toBe(
+      'No se puede reservar EC-JET: El defecto abierto «Nose gear shimmy» (ATA 32, CRÍTICA) inmoviliza la aeronave. Otro informe abierto también la bloquea.',
+    );
+    const de = translator('de');
+    const expired = [report({ type: 'MEL', mel: { category: 'C', status: 'EXPIRED' } })];
+    expect(blockedRefusal('D-EABC', 'dispatched', aircraftBlockers(expired, 200, de), de)).toBe(
+      'D-EABC kann nicht freigegeben werden: MEL-Eintrag 32 (Kategorie C) abgelaufen: Nose gear shimmy.',
+    );
   });
 });

@@ -8,6 +8,7 @@
  * GROUNDED means the aircraft may not dispatch while the report is open.
  * Part B 4.2 item 8: an EXPIRED MEL or CDL item blocks too.
  */
+import type { Translate } from '../../i18n/index.ts';
 import type { MelCategory, MelStatus } from './mel.ts';
 
 export interface BlockerCandidate {
@@ -60,6 +61,28 @@ function groundingSentence(r: BlockerCandidate): string {
   return `Open ${TYPE_WORDS[r.type] ?? 'report'} “${r.title}”${details ? ` (${details})` : ''} grounds the aircraft.`;
 }
 
+/** The grounding sentence in a reader's language (the English one above stays as the server says it). */
+function groundingSentenceIn(r: BlockerCandidate, t: Translate): string {
+  const details = [
+    r.ata_chapter ? `ATA ${r.ata_chapter}` : null,
+    r.severity && r.severity !== 'LOW' ? t('aircraft-reports.severityName', { severity: r.severity }) : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return details
+    ? t('aircraft-reports.groundingDetails', { type: r.type, title: r.title, details })
+    : t('aircraft-reports.grounding', { type: r.type, title: r.title });
+}
+
+function expiredSentenceIn(r: BlockerCandidate, t: Translate): string {
+  return t('aircraft-reports.expired', {
+    kind: r.type === 'CDL' ? 'CDL' : 'MEL',
+    ata: r.ata_chapter || 'none',
+    category: r.mel?.category || 'none',
+    title: r.title,
+  });
+}
+
 /** The words the MEL rule has always used (Part B 4.6 item 5: names the ATA chapter and category). */
 function expiredSentence(r: BlockerCandidate): string {
   const ata = r.ata_chapter ? ` ${r.ata_chapter}` : '';
@@ -79,14 +102,21 @@ function openAt(r: BlockerCandidate, at: number): boolean {
  * first (in the order given), then expired MEL/CDL items; empty when the
  * aircraft may be dispatched. Each carries the sentence a refusal shows.
  */
-export function aircraftBlockers(reports: readonly BlockerCandidate[], at: number): AircraftBlocker[] {
+export function aircraftBlockers(
+  reports: readonly BlockerCandidate[],
+  at: number,
+  /** The reader's language for the sentences (screens); without it, the server's English. */
+  t?: Translate,
+): AircraftBlocker[] {
   const open = reports.filter((r) => openAt(r, at));
-  const grounded: AircraftBlocker[] = open
-    .filter(groundsAircraft)
-    .map((r) => ({ report_id: r.id, kind: 'GROUNDED', sentence: groundingSentence(r) }));
+  const grounded: AircraftBlocker[] = open.filter(groundsAircraft).map((r) => ({
+    report_id: r.id,
+    kind: 'GROUNDED',
+    sentence: t ? groundingSentenceIn(r, t) : groundingSentence(r),
+  }));
   const expired: AircraftBlocker[] = open
     .filter((r) => !groundsAircraft(r) && r.mel && r.mel.status === 'EXPIRED')
-    .map((r) => ({ report_id: r.id, kind: 'MEL_EXPIRED', sentence: expiredSentence(r) }));
+    .map((r) => ({ report_id: r.id, kind: 'MEL_EXPIRED', sentence: t ? expiredSentenceIn(r, t) : expiredSentence(r) }));
   return [...grounded, ...expired];
 }
 
@@ -95,10 +125,16 @@ export function blockedRefusal(
   subject: string,
   action: 'dispatched' | 'booked',
   blockers: readonly AircraftBlocker[],
+  /** The reader's language (pass blockers built with the same `t`); without it, the server's English. */
+  t?: Translate,
 ): string | null {
   const first = blockers[0];
   if (!first) return null;
   const n = blockers.length - 1;
+  if (t) {
+    const why = /[.!?]$/.test(first.sentence) ? first.sentence : `${first.sentence}.`;
+    return t('aircraft-reports.blockedRefusal', { action, subject, why, more: n });
+  }
   const more = n > 0 ? ` ${n} other open report${n > 1 ? 's also block' : ' also blocks'} it.` : '';
   const why = /[.!?]$/.test(first.sentence) ? first.sentence : `${first.sentence}.`;
   return `${subject} cannot be ${action}: ${why}${more}`;

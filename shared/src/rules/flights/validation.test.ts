@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type FlightDraftInput, latestFlightDate, validateFlightDraft } from './validation.ts';
+import { translator } from '../../i18n/index.ts';
 
 const today = '2026-06-15';
 const good: FlightDraftInput = {
@@ -71,5 +72,28 @@ describe('validateFlightDraft', () => {
   it('airports are ICAO codes; on-blocks cannot equal off-blocks', () => {
     expect(check({ departure_airport: 'MADRID' }).departure_airport).toMatch(/ICAO code is 3 or 4/);
     expect(check({ onblocks_time: '10:00' }).onblocks_time).toBe('On-blocks must be later than off-blocks.');
+  });
+});
+
+describe('the field sentences in the reader language (issue 33)', () => {
+  const draft: FlightDraftInput = {
+    date: '',
+    aircraft_id: null,
+    departure_airport: null,
+    landing_airport: 'LECU',
+    offblocks_time: '10:00',
+    onblocks_time: '11:00',
+    landings: 1000,
+    callsign: 'X'.repeat(40),
+  };
+  it('are the same English sentences with the English translator, and Spanish with the Spanish one', () => {
+    const today = '2025-06-01';
+    expect(validateFlightDraft(draft, { today, t: translator('en') })).toEqual(validateFlightDraft(draft, { today }));
+    const es = validateFlightDraft(draft, { today, t: translator('es') });
+    expect(es.date).toBe('Elija la fecha del vuelo.');
+    expect(es.aircraft_id).toBe('Elija la aeronave.');
+    expect(es.departure_airport).toBe('Indique el aeródromo de salida (código OACI como LECU).');
+    expect(es.callsign).toMatch(/^Un indicativo tiene como máximo \d+ caracteres; este texto tiene 40\.$/);
+    expect(Object.keys(es).sort()).toEqual(Object.keys(validateFlightDraft(draft, { today })).sort());
   });
 });

@@ -11,6 +11,7 @@
  * draft). Take-off and landing times stay optional (flight time is then the
  * block time); PIC and flight type are asked at confirm (Part B 3.1).
  */
+import type { MessageId, MessageValues, Translate } from '../../i18n/index.ts';
 
 export const FLIGHT_LIMITS = {
   /** No logbook entry predates this (older paper logbooks are not migrated by hand). */
@@ -75,47 +76,68 @@ const tooLong = (subject: string, max: number, length: number) =>
  * clock order (next-day rule, DST, 24-hour block) is the shared
  * `computeFlightTimes`; here only what that rule leaves open: a zero block.
  */
-export function validateFlightDraft(f: FlightDraftInput, opts: { today: string }): FlightDraftErrors {
+export function validateFlightDraft(
+  f: FlightDraftInput,
+  /** `t`: the reader's language (screens); without it, the server's English, unchanged. */
+  opts: { today: string; t?: Translate },
+): FlightDraftErrors {
   const errors: FlightDraftErrors = {};
-  if (blank(f.date)) errors.date = 'Pick the date of the flight.';
+  // Numbers go in as text so a translated sentence keeps them as the English one writes them.
+  const say = (id: MessageId, english: string, values?: MessageValues) => (opts.t ? opts.t(id, values) : english);
+  if (blank(f.date)) errors.date = say('flights.vDatePick', 'Pick the date of the flight.');
   else {
     const day = epochDay((f.date as string).trim());
     const earliest = epochDay(FLIGHT_LIMITS.earliestDate) as number;
     const today = epochDay(opts.today);
-    if (day === null) errors.date = 'The date must be a real date written YYYY-MM-DD.';
-    else if (day < earliest) errors.date = 'The date cannot be before 1 January 1950.';
+    if (day === null) errors.date = say('flights.vDateReal', 'The date must be a real date written YYYY-MM-DD.');
+    else if (day < earliest) errors.date = say('flights.vDateEarliest', 'The date cannot be before 1 January 1950.');
     else if (today !== null && day > today + FLIGHT_LIMITS.daysAhead)
-      errors.date = `The date cannot be more than ${FLIGHT_LIMITS.daysAhead} days ahead (after ${latestFlightDate(opts.today)}).`;
+      errors.date = say(
+        'flights.vDateAhead',
+        `The date cannot be more than ${FLIGHT_LIMITS.daysAhead} days ahead (after ${latestFlightDate(opts.today)}).`,
+        { days: String(FLIGHT_LIMITS.daysAhead), date: latestFlightDate(opts.today) },
+      );
   }
-  if (blank(f.aircraft_id)) errors.aircraft_id = 'Choose the aircraft.';
+  if (blank(f.aircraft_id)) errors.aircraft_id = say('flights.vAircraft', 'Choose the aircraft.');
   for (const [k, label] of [
     ['departure_airport', 'departure'],
     ['landing_airport', 'landing'],
   ] as const) {
     const v = f[k];
-    if (blank(v)) errors[k] = `Give the ${label} airport (ICAO code such as LECU).`;
+    if (blank(v))
+      errors[k] = say(
+        label === 'departure' ? 'flights.vDeparture' : 'flights.vLanding',
+        `Give the ${label} airport (ICAO code such as LECU).`,
+      );
     else if (!ICAO.test((v as string).trim().toUpperCase()))
-      errors[k] = 'An ICAO code is 3 or 4 letters or digits, such as LECU.';
+      errors[k] = say('flights.vIcao', 'An ICAO code is 3 or 4 letters or digits, such as LECU.');
   }
-  if (blank(f.offblocks_time)) errors.offblocks_time = 'Give the off-blocks time (HH:MM).';
-  if (blank(f.onblocks_time)) errors.onblocks_time = 'Give the on-blocks time (HH:MM).';
+  if (blank(f.offblocks_time)) errors.offblocks_time = say('flights.vOffBlocks', 'Give the off-blocks time (HH:MM).');
+  if (blank(f.onblocks_time)) errors.onblocks_time = say('flights.vOnBlocks', 'Give the on-blocks time (HH:MM).');
   else if (!blank(f.offblocks_time) && f.offblocks_time?.trim().slice(0, 5) === f.onblocks_time?.trim().slice(0, 5))
-    errors.onblocks_time = 'On-blocks must be later than off-blocks.';
+    errors.onblocks_time = say('flights.vOnAfterOff', 'On-blocks must be later than off-blocks.');
   const landings = f.landings ?? 0;
-  if (!Number.isInteger(landings) || landings < 0) errors.landings = 'Landings are a whole number, 0 or more.';
+  if (!Number.isInteger(landings) || landings < 0)
+    errors.landings = say('flights.vLandingsWhole', 'Landings are a whole number, 0 or more.');
   else if (landings > FLIGHT_LIMITS.landings)
-    errors.landings = `At most ${FLIGHT_LIMITS.landings} landings on one flight.`;
+    errors.landings = say('flights.vLandingsMax', `At most ${FLIGHT_LIMITS.landings} landings on one flight.`, {
+      max: String(FLIGHT_LIMITS.landings),
+    });
   const night = f.night_landings ?? 0;
-  if (!Number.isInteger(night) || night < 0) errors.night_landings = 'Night landings are a whole number, 0 or more.';
+  if (!Number.isInteger(night) || night < 0)
+    errors.night_landings = say('flights.vNightWhole', 'Night landings are a whole number, 0 or more.');
   else if (!errors.landings && night > landings)
-    errors.night_landings = 'Night landings cannot be more than the landings.';
+    errors.night_landings = say('flights.vNightMax', 'Night landings cannot be more than the landings.');
+  const long = (id: MessageId, subject: string, max: number, length: number) =>
+    say(id, tooLong(subject, max, length), { max: String(max), length: String(length) });
   const callsign = f.callsign?.trim() ?? '';
   if (callsign.length > FLIGHT_LIMITS.callsign)
-    errors.callsign = tooLong('A callsign has', FLIGHT_LIMITS.callsign, callsign.length);
+    errors.callsign = long('flights.vCallsignLong', 'A callsign has', FLIGHT_LIMITS.callsign, callsign.length);
   const remarks = f.remarks?.trim() ?? '';
   if (remarks.length > FLIGHT_LIMITS.remarks)
-    errors.remarks = tooLong('Remarks have', FLIGHT_LIMITS.remarks, remarks.length);
+    errors.remarks = long('flights.vRemarksLong', 'Remarks have', FLIGHT_LIMITS.remarks, remarks.length);
   const route = f.route?.trim() ?? '';
-  if (route.length > FLIGHT_LIMITS.route) errors.route = tooLong('A route has', FLIGHT_LIMITS.route, route.length);
+  if (route.length > FLIGHT_LIMITS.route)
+    errors.route = long('flights.vRouteLong', 'A route has', FLIGHT_LIMITS.route, route.length);
   return errors;
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../i18n/index.ts';
 import { resolveRange } from '../company/operating-hours.ts';
 import {
   aircraftBlockedFor,
   aircraftBlockedMessage,
+  melItemLabel,
   blockedFrom,
   documentsDecision,
   findConflict,
@@ -191,6 +193,22 @@ describe('instructorUnavailable and aircraftBlockedFor', () => {
     expect(blockedFrom([], 0)).toBeNull();
     expect(aircraftBlockedMessage('EC-JET', { label: 'MEL item 33: Lamp', expiredAtStart: true, expires: null })).toBe(
       'EC-JET cannot be booked: MEL item 33: Lamp is expired at the start.',
+    );
+  });
+
+  it('words the MEL refusal in the reader language on the device (issue 33), English as before', () => {
+    const item = { type: 'MEL', ata_chapter: '33', category: 'C', title: 'Lamp' };
+    const en = translator('en');
+    expect(melItemLabel(item, en)).toBe(melItemLabel(item));
+    const label = (t: ReturnType<typeof translator>) => ({
+      label: melItemLabel(item, t),
+      expiredAtStart: false,
+      expires: 9,
+    });
+    expect(aircraftBlockedMessage('EC-JET', label(en), en)).toBe(aircraftBlockedMessage('EC-JET', label(en)));
+    const es = translator('es');
+    expect(aircraftBlockedMessage('EC-JET', label(es), es)).toBe(
+      'No se puede reservar EC-JET: Elemento MEL 33 (categoría C): Lamp vence antes del final.',
     );
   });
 });

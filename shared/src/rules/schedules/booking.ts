@@ -3,6 +3,7 @@
  * server (which decides under the company's write lock) and offline clients
  * (which show the same answer before the server confirms it).
  */
+import type { Translate } from '../../i18n/index.ts';
 import type { DatedDayHours } from '../company/operating-hours.ts';
 import { isSelfBooker, mayBook } from './policy.ts';
 
@@ -210,17 +211,34 @@ export function aircraftBlockedFor(items: readonly TimedMelItem[], span: Booking
 }
 
 /** The words of an AIRCRAFT_BLOCKED refusal (server and offline device say the same). */
-export function aircraftBlockedMessage(registration: string, item: TimedMelItem): string {
+export function aircraftBlockedMessage(registration: string, item: TimedMelItem, t?: Translate): string {
+  // `t`: the reader's language (the device, with a label made with the same `t`); else the server's English.
+  if (t)
+    return t('schedules.melBlocked', {
+      registration,
+      label: item.label,
+      when: item.expiredAtStart ? 'start' : 'end',
+    });
   return `${registration} cannot be booked: ${item.label} ${item.expiredAtStart ? 'is expired at the start' : 'expires before the end'}.`;
 }
 
 /** The label of an open MEL/CDL item in a refusal (type, ATA chapter, category, title). */
-export function melItemLabel(i: {
-  type: string;
-  ata_chapter: string | null;
-  category: string | null;
-  title: string;
-}): string {
+export function melItemLabel(
+  i: {
+    type: string;
+    ata_chapter: string | null;
+    category: string | null;
+    title: string;
+  },
+  t?: Translate,
+): string {
+  if (t)
+    return t('schedules.melLabel', {
+      type: i.type,
+      ata: i.ata_chapter || 'none',
+      category: i.category || 'none',
+      title: i.title,
+    });
   return `${i.type} item${i.ata_chapter ? ` ${i.ata_chapter}` : ''}${i.category ? ` (category ${i.category})` : ''}: ${i.title}`;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../i18n/index.ts';
 import type { HoursRow } from '../company/operating-hours.ts';
 import { cancelRefusal, mayBookLesson, mayChangeBooking } from './policy.ts';
 import { DEFAULT_BOOKING_HORIZON_DAYS, hoursRefusal, pilotRefusal, timeRefusal } from './sanity.ts';
@@ -89,6 +90,24 @@ describe('hoursRefusal', () => {
       code: 'OUTSIDE_HOURS',
       message: '2026-11-28 13:00–15:00 is outside the operating hours of the base (open 09:00–14:00 Europe/Madrid).',
     });
+  });
+
+  it('in the reader language on the device (issue 33); the English translator words it as the server does', () => {
+    const inLang = (l: 'en' | 'es' | 'fr', sp: { start: number; end: number }) =>
+      hoursRefusal({ rows: week, baseId: null, span: sp, zone: ZONE, t: translator(l) })?.message;
+    expect(inLang('en', span(6, 9, 11))).toBe('The base is closed on Sunday 2026-11-29.');
+    expect(inLang('en', span(5, 13, 15))).toBe(check(span(5, 13, 15))?.message);
+    expect(inLang('es', span(6, 9, 11))).toBe('La base está cerrada el domingo 2026-11-29.');
+    expect(inLang('fr', span(5, 13, 15))).toBe(
+      '2026-11-28 13:00–15:00 est en dehors des horaires d’ouverture de la base (ouverte 09:00–14:00 Europe/Madrid).',
+    );
+    const es = translator('es');
+    expect(pilotRefusal({ name: 'Marta Mecánica', pilot: false, active: true }, es)?.message).toBe(
+      'Marta Mecánica no es piloto y no se le puede reservar como piloto.',
+    );
+    expect(pilotRefusal({ name: '', pilot: true, active: false }, translator('en'))?.message).toBe(
+      pilotRefusal({ name: '', pilot: true, active: false })?.message,
+    );
   });
 });
 

@@ -8,6 +8,7 @@
  * (aircraft blocked, duty, readiness).
  */
 import { DateTime } from 'luxon';
+import type { Translate } from '../../i18n/index.ts';
 import { type HoursRow, resolveRange } from '../company/operating-hours.ts';
 import { type BookingSpan, insideHours } from './booking.ts';
 
@@ -30,7 +31,14 @@ export interface PilotCandidate {
  * The pilot's seat: only an active user whose `pilot` flag is on (the fixed
  * mechanic, auditor and root have it off). Null when they may be booked.
  */
-export function pilotRefusal(p: PilotCandidate): SanityRefusal | null {
+export function pilotRefusal(p: PilotCandidate, t?: Translate): SanityRefusal | null {
+  // `t`: the reader's language (the device); without it, the server's English, unchanged.
+  if (t) {
+    const who = p.name.trim() || t('schedules.sThisPerson');
+    if (!p.active) return { code: 'NOT_ALLOWED', message: t('schedules.sInactive', { who }) };
+    if (!p.pilot) return { code: 'NOT_ALLOWED', message: t('schedules.sNotPilot', { who }) };
+    return null;
+  }
   const who = p.name.trim() || 'This person';
   if (!p.active)
     return { code: 'NOT_ALLOWED', message: `${who}'s account is inactive, so they cannot be booked as pilot.` };
@@ -52,6 +60,8 @@ export interface TimeInput {
    * as its start stays where it was.
    */
   keptStart?: number | null;
+  /** The reader's language (the device); without it, the server's English. */
+  t?: Translate;
 }
 
 /**
@@ -64,14 +74,22 @@ export function timeRefusal(i: TimeInput): SanityRefusal | null {
   if (span.start < now && span.start !== i.keptStart)
     return {
       code: 'PAST',
-      message: `The booking would start in the past (${stamp(span.start, zone)} ${zone}); pick a time from now on.`,
+      message: i.t
+        ? i.t('schedules.sPast', { when: stamp(span.start, zone), zone })
+        : `The booking would start in the past (${stamp(span.start, zone)} ${zone}); pick a time from now on.`,
     };
   const days = i.horizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS;
   const last = now + days * 86_400;
   if (span.start > last)
     return {
       code: 'HORIZON',
-      message: `Bookings can be made at most ${days} days ahead (until ${stamp(last, zone).slice(0, 10)}); ${stamp(span.start, zone).slice(0, 10)} is too far.`,
+      message: i.t
+        ? i.t('schedules.sHorizon', {
+            days: String(days),
+            last: stamp(last, zone).slice(0, 10),
+            date: stamp(span.start, zone).slice(0, 10),
+          })
+        : `Bookings can be made at most ${days} days ahead (until ${stamp(last, zone).slice(0, 10)}); ${stamp(span.start, zone).slice(0, 10)} is too far.`,
     };
   return null;
 }
@@ -81,6 +99,8 @@ export interface HoursInput {
   baseId: string | null;
   span: BookingSpan;
   zone: string;
+  /** The reader's language (the device); without it, the server's English. */
+  t?: Translate;
 }
 
 /**
@@ -96,6 +116,12 @@ export function hoursRefusal(i: HoursInput): SanityRefusal | null {
   if (insideHours(days, span)) return null;
   const closed = days.find((d) => d.closed);
   if (closed) {
+    if (i.t)
+      // Noon UTC of that date: its weekday is the same in every zone the device may be in.
+      return {
+        code: 'OUTSIDE_HOURS',
+        message: i.t('schedules.sClosed', { day: new Date(`${closed.date}T12:00:00Z`), date: closed.date }),
+      };
     const weekday = DateTime.fromISO(closed.date, { zone }).setLocale('en').toFormat('cccc');
     return { code: 'OUTSIDE_HOURS', message: `The base is closed on ${weekday} ${closed.date}.` };
   }
@@ -103,6 +129,12 @@ export function hoursRefusal(i: HoursInput): SanityRefusal | null {
     (w) => `${stamp(w.start, zone).slice(11)}–${w.end_minute >= 1440 ? '24:00' : stamp(w.end, zone).slice(11)}`,
   );
   const end = stamp(span.end, zone);
+  const range = `${stamp(span.start, zone)}–${end.slice(0, 10) === from ? end.slice(11) : end}`;
+  if (i.t)
+    return {
+      code: 'OUTSIDE_HOURS',
+      message: i.t('schedules.sOutside', { range, windows: open.join(', '), zone }),
+    };
   return {
     code: 'OUTSIDE_HOURS',
     message: `${stamp(span.start, zone)}–${end.slice(0, 10) === from ? end.slice(11) : end} is outside the operating hours of the base (open ${open.join(', ')} ${zone}).`,

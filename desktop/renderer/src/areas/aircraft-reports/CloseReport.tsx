@@ -4,6 +4,7 @@ import { humanRefusal } from '../../refusals.ts';
 import { Field } from '../../ui.tsx';
 import { RestError } from '../../workspace.ts';
 import { useWorkspace } from '../../hooks.ts';
+import { useT } from '../../i18n.tsx';
 
 /** What the server answers to a close (POST /maintenance/aircraft_reports/close/{id}.json). */
 interface CloseAnswer {
@@ -30,6 +31,7 @@ export function CloseReport({
   onDone(result: string | null): void;
 }) {
   const ws = useWorkspace();
+  const t = useT();
   const [rectification, setRectification] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ rectification?: string; password?: string; form?: string }>({});
@@ -38,8 +40,8 @@ export function CloseReport({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const next: typeof errors = {};
-    if (rectification.trim().length < 3) next.rectification = 'Say what was done to rectify it.';
-    if (!password) next.password = 'Your password signs the release.';
+    if (rectification.trim().length < 3) next.rectification = t('aircraft-reports.rectifyRequired');
+    if (!password) next.password = t('aircraft-reports.passwordSigns');
     setErrors(next);
     if (next.rectification || next.password) return;
     setBusy(true);
@@ -48,10 +50,16 @@ export function CloseReport({
         rectification: rectification.trim(),
         password,
       });
-      onDone(r.dispatchable ? 'the aircraft is dispatchable.' : `the aircraft stays blocked: ${r.blockReason ?? ''}`);
+      onDone(
+        r.dispatchable
+          ? t('aircraft-reports.nowDispatchable')
+          : t('aircraft-reports.staysBlocked', { reason: r.blockReason ?? '' }),
+      );
     } catch (err) {
-      const msg = err instanceof RestError ? humanRefusal(err.message) : 'The report could not be closed.';
-      setErrors(/password/i.test(msg) ? { password: msg } : { form: msg });
+      const msg = err instanceof RestError ? humanRefusal(err.message, null, t) : t('aircraft-reports.notClosed');
+      // A wrong password belongs beside its field (the server's 401 or its "password" sentence).
+      const aboutPassword = err instanceof RestError && (err.status === 401 || /password/i.test(err.message));
+      setErrors(aboutPassword ? { password: msg } : { form: msg });
       setPassword('');
     } finally {
       setBusy(false);
@@ -61,19 +69,19 @@ export function CloseReport({
   if (!online)
     return (
       <div className="form-warning" role="status">
-        Closing a report is signed with your password, which the server checks: close it when you are online.{' '}
+        {t('aircraft-reports.closeOnline')}{' '}
         <button type="button" className="link" onClick={() => onDone(null)}>
-          Keep open
+          {t('aircraft-reports.keepOpen')}
         </button>
       </div>
     );
 
   return (
-    <form className="close-report" aria-label="Close report" onSubmit={submit} noValidate>
+    <form className="close-report" aria-label={t('aircraft-reports.closeReport')} onSubmit={submit} noValidate>
       <p className="notice" data-testid="close-effect">
         {effect.sentence}
       </p>
-      <Field label="Rectification (what was done)" error={errors.rectification} wide>
+      <Field label={t('aircraft-reports.rectification')} error={errors.rectification} wide>
         <textarea
           name="rectification"
           rows={3}
@@ -82,7 +90,7 @@ export function CloseReport({
           onChange={(e) => setRectification(e.target.value)}
         />
       </Field>
-      <Field label="Your password (signs the release)" error={errors.password}>
+      <Field label={t('aircraft-reports.yourPassword')} error={errors.password}>
         <input
           type="password"
           name="password"
@@ -98,10 +106,10 @@ export function CloseReport({
       )}
       <div className="actions-row">
         <button type="submit" disabled={busy}>
-          Close and release
+          {t('aircraft-reports.closeAndRelease')}
         </button>
         <button type="button" className="secondary" onClick={() => onDone(null)} disabled={busy}>
-          Keep open
+          {t('aircraft-reports.keepOpen')}
         </button>
       </div>
     </form>

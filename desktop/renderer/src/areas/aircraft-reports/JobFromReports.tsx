@@ -5,10 +5,13 @@ import { useCompany, useWorkspace } from '../../hooks.ts';
 import { humanRefusal } from '../../refusals.ts';
 import { Field } from '../../ui.tsx';
 import { RestError } from '../../workspace.ts';
+import { useT } from '../../i18n.tsx';
+import type { Translate } from '@ops/shared/i18n/index';
 
 /** A job name from the reports it rectifies: "Rectify: Nose gear shimmy, Oil leak". */
-export function jobNameFor(reports: readonly Pick<AircraftReportDoc, 'title'>[]): string {
-  const name = `Rectify: ${reports.map((r) => r.title).join(', ')}`;
+export function jobNameFor(reports: readonly Pick<AircraftReportDoc, 'title'>[], t?: Translate): string {
+  const titles = reports.map((r) => r.title).join(', ');
+  const name = t ? t('aircraft-reports.jobNameDefault', { titles }) : `Rectify: ${titles}`;
   return name.length > 180 ? `${name.slice(0, 177)}…` : name;
 }
 
@@ -30,6 +33,7 @@ export function JobFromReports({
   onCreated(): void;
 }) {
   const ws = useWorkspace();
+  const t = useT();
   const { display } = useCompany();
   const [name, setName] = useState('');
   const [start, setStart] = useState('');
@@ -43,7 +47,7 @@ export function JobFromReports({
         {note}
       </p>
     ) : (
-      <p className="muted small">Tick open reports below to gather them into a maintenance job.</p>
+      <p className="muted small">{t('aircraft-reports.tickReports')}</p>
     );
 
   const submit = async (e: FormEvent) => {
@@ -59,47 +63,43 @@ export function JobFromReports({
       await ws.rest('POST', '/maintenance/jobs/create.json', {
         Job: {
           aircraft_id: aircraft.id,
-          name: name.trim() || jobNameFor(reports),
+          name: name.trim() || jobNameFor(reports, t),
           ...(startAt ? { start: startAt } : {}),
           aircraft_report_ids: reports.map((r) => r.id),
         },
       });
-      setNote(
-        `Maintenance job created for ${aircraft.registration} with ${reports.length} report${reports.length === 1 ? '' : 's'}. Signing its CRS closes them.`,
-      );
+      setNote(t('aircraft-reports.jobCreated', { registration: aircraft.registration, count: reports.length }));
       setName('');
       setStart('');
       onCreated();
     } catch (err) {
-      setError(err instanceof RestError ? humanRefusal(err.message) : 'The job could not be created.');
+      setError(err instanceof RestError ? humanRefusal(err.message, null, t) : t('aircraft-reports.jobFailed'));
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <form className="job-from-reports notice" aria-label="New maintenance job" onSubmit={submit}>
-      <strong>
-        New maintenance job for {aircraft.registration} with {reports.length} report{reports.length === 1 ? '' : 's'}
-      </strong>
+    <form className="job-from-reports notice" aria-label={t('aircraft-reports.newJobAria')} onSubmit={submit}>
+      <strong>{t('aircraft-reports.newJobFor', { registration: aircraft.registration, count: reports.length })}</strong>
       <ul className="small">
         {reports.map((r) => (
           <li key={r.id}>{r.title}</li>
         ))}
       </ul>
-      <Field label="Job name" wide>
+      <Field label={t('aircraft-reports.jobName')} wide>
         <input
           name="job_name"
           maxLength={180}
-          placeholder={jobNameFor(reports)}
+          placeholder={jobNameFor(reports, t)}
           value={name}
           onChange={(e) => setName(e.target.value)}
         />
       </Field>
-      <Field label={`Start (optional, ${display.companyZone})`}>
+      <Field label={t('aircraft-reports.startOptional', { zone: display.companyZone })}>
         <input type="datetime-local" name="job_start" value={start} onChange={(e) => setStart(e.target.value)} />
       </Field>
-      {!online && <p className="form-warning">Creating a job needs the connection: try again when online.</p>}
+      {!online && <p className="form-warning">{t('aircraft-reports.jobNeedsConnection')}</p>}
       {error && (
         <p className="form-warning" role="alert">
           {error}
@@ -107,7 +107,7 @@ export function JobFromReports({
       )}
       <div className="actions-row">
         <button type="submit" disabled={busy || !online}>
-          Create maintenance job
+          {t('aircraft-reports.createJob')}
         </button>
       </div>
     </form>

@@ -11,7 +11,8 @@ import { canActOnMel, canBeReleaser } from '@ops/shared/rules/aircraft-reports/p
 import { melItemStateOf } from '@ops/shared';
 import { type FormEvent, useMemo, useState } from 'react';
 import { commandsByTarget, outcomesByTarget } from '../../decisions.ts';
-import { type DisplaySettings, endOfDay, formatDate, formatDateTime, isoDateIn } from '../../format.ts';
+import { type DisplaySettings, endOfDay, formatDate, formatDateTime, isoDateIn, wallClock } from '../../format.ts';
+import type { MelDeadline } from '@ops/shared/rules/aircraft-reports/mel';
 import {
   fullName,
   useCommands,
@@ -29,7 +30,7 @@ import {
 import { type BoardRow, closeEffect, fleetBoard, type ItemView, openItems } from './techlog.ts';
 import { CloseReport } from './CloseReport.tsx';
 import { JobFromReports } from './JobFromReports.tsx';
-import { Badge, DecisionNote, deadlineText, Empty, Field, MelStatusBadge, PendingBadge } from '../../ui.tsx';
+import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../../ui.tsx';
 import type { ScreenProps } from '../../nav.ts';
 import { isAuditorRole as isAuditor } from '@ops/shared/rules/users/policy';
 import { mayCloseAircraftReport, mayManageMel } from '@ops/shared/rules/aircraft-reports/policy';
@@ -37,14 +38,9 @@ import { mayWriteMaintenanceJobs } from '@ops/shared/rules/maintenance-jobs/poli
 import { markKey } from '../../workspace.ts';
 import { groundsAircraft } from '@ops/shared/rules/aircraft-reports/blockers';
 import { Photos } from '../uploads/Photos.tsx';
-
-const INTERVAL_LABELS: Record<string, string> = {
-  NEXT_FLIGHT: 'Next flight',
-  CALENDAR_DAYS: 'Calendar days',
-  FLIGHTS: 'Flights',
-  FLIGHT_DAYS: 'Flight days',
-  CYCLES: 'Cycles',
-};
+import { useLocale, useT } from '../../i18n.tsx';
+import type { Translate } from '@ops/shared/i18n/index';
+import { formatNumber } from '@ops/shared/i18n/format';
 
 /** One aircraft's open reports; raise defects and MEL or CDL items; extend or close items. Works offline. */
 /** The technical log screen of the aircraft in the route (`#techlog/<id>`). */
@@ -54,6 +50,8 @@ export default function TechLogScreen({ route, go }: Pick<ScreenProps, 'route' |
 
 export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id: string): void }) {
   const ws = useWorkspace();
+  const t = useT();
+  const { locale } = useLocale();
   const { docs: fleet, ready } = useDocs<AircraftDoc>('aircraft');
   const active = useMemo(
     () => fleet.filter((a) => a.active).sort((a, b) => a.registration.localeCompare(b.registration)),
@@ -92,7 +90,7 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
       (v) => v.report.aircraft_id === aircraft.id,
     );
   }, [aircraft, reports, commands, now, display.companyZone]);
-  const row = useMemo(() => (aircraft ? fleetBoard([aircraft], views)[0] : null), [aircraft, views]);
+  const row = useMemo(() => (aircraft ? fleetBoard([aircraft], views, t)[0] : null), [aircraft, views, t]);
   const byTarget = useMemo(() => commandsByTarget(commands), [commands]);
   const outcomesOf = useMemo(() => outcomesByTarget(outcomes), [outcomes]);
   // Raises the server refused never become reports: show them here until dismissed.
@@ -100,7 +98,7 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
     (c) => c.name === 'mel.raise' && c.status === 'rejected' && !dismissed.has(c.id) && isForAircraft(c, aircraft?.id),
   );
 
-  if (ready && !aircraft) return <Empty>No aircraft on this device yet.</Empty>;
+  if (ready && !aircraft) return <Empty>{t('aircraft-reports.noAircraft')}</Empty>;
   if (!aircraft || !row) return null;
   const mayRaise = !isAuditor(role) && canActOnMel('raise', role, { isAssignedPilot: aircraft.user_id === ws.user.id });
   const mayManage = mayManageMel(role);
@@ -121,14 +119,18 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
     outcome: outcomesOf.get(`aircraft_report:${v.report.id}`)?.[0],
     selected: selectable(v) ? selected.has(v.report.id) : null,
     onSelect: () => toggle(v.report.id),
-    onClosed: (note: string) => setClosedNote(`Closed “${v.report.title}”: ${note}`),
+    onClosed: (note: string) => setClosedNote(t('aircraft-reports.closedNote', { title: v.report.title, note })),
   });
 
   return (
     <section aria-labelledby="techlog-title">
       <div className="screen-head">
-        <h2 id="techlog-title">Technical log</h2>
-        <select aria-label="Aircraft" value={aircraft.id} onChange={(e) => onPick(e.target.value)}>
+        <h2 id="techlog-title">{t('aircraft-reports.title')}</h2>
+        <select
+          aria-label={t('aircraft-reports.aircraft')}
+          value={aircraft.id}
+          onChange={(e) => onPick(e.target.value)}
+        >
           {active.map((a) => (
             <option key={a.id} value={a.id}>
               {a.registration}
@@ -136,15 +138,19 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
           ))}
         </select>
         {row.grounded ? (
-          <Badge tone="danger">Grounded</Badge>
+          <Badge tone="danger">{t('aircraft-reports.grounded')}</Badge>
         ) : row.blocked ? (
-          <Badge tone="danger">Blocked</Badge>
+          <Badge tone="danger">{t('aircraft-reports.blocked')}</Badge>
         ) : (
-          <Badge tone="ok">Dispatchable</Badge>
+          <Badge tone="ok">{t('aircraft-reports.dispatchable')}</Badge>
         )}
         <span className="muted">
-          {aircraft.model_name} · {Number(aircraft.hours ?? 0).toFixed(1)} h · {aircraft.landings} landings ·{' '}
-          {aircraft.flights} flights
+          {t('aircraft-reports.summary', {
+            model: aircraft.model_name,
+            hours: formatNumber(Number(aircraft.hours ?? 0), locale, 1, 1),
+            landings: aircraft.landings,
+            flights: aircraft.flights,
+          })}
         </span>
       </div>
       {row.blockReason && <p className="block-reason">{row.blockReason}</p>}
@@ -156,9 +162,9 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
 
       {refusedRaises.map((c) => (
         <div key={c.id} className="decision decision-rejected" role="alert">
-          <strong>Not raised — refused by the server:</strong> {humanRefusal(c.reason, codeOf(c))} ({describeRaise(c)}){' '}
+          <strong>{t('aircraft-reports.notRaised')}</strong> {humanRefusal(c.reason, codeOf(c), t)} ({describeRaise(c)}){' '}
           <button type="button" className="link" onClick={() => ws.dismiss([c.id])}>
-            Dismiss
+            {t('aircraft-reports.dismiss')}
           </button>
         </div>
       ))}
@@ -166,11 +172,11 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
       {!isAuditor(role) && (
         <div className="actions-row">
           <button type="button" onClick={() => setForm(form === 'defect' ? 'none' : 'defect')}>
-            Report a defect
+            {t('aircraft-reports.reportDefect')}
           </button>
           {mayRaise && (
             <button type="button" onClick={() => setForm(form === 'mel' ? 'none' : 'mel')}>
-              Raise MEL/CDL item
+              {t('aircraft-reports.raiseMel')}
             </button>
           )}
         </div>
@@ -187,8 +193,8 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
         />
       )}
 
-      <h3>Open MEL and CDL items</h3>
-      {row.items.length === 0 && <Empty>No open MEL or CDL items.</Empty>}
+      <h3>{t('aircraft-reports.openMel')}</h3>
+      {row.items.length === 0 && <Empty>{t('aircraft-reports.noMel')}</Empty>}
       <div className="report-list" data-testid="mel-items">
         {row.items.map((v) => (
           <ReportCard
@@ -199,8 +205,8 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
           />
         ))}
       </div>
-      <h3>Other open reports</h3>
-      {row.defects.length === 0 && <Empty>No other open reports.</Empty>}
+      <h3>{t('aircraft-reports.otherOpen')}</h3>
+      {row.defects.length === 0 && <Empty>{t('aircraft-reports.noOther')}</Empty>}
       <div className="report-list" data-testid="defects">
         {row.defects.map((v) => (
           <ReportCard key={v.report.id} {...cardProps(v)} mayManage={false} />
@@ -251,6 +257,7 @@ function ReportCard({
   onClosed(note: string): void;
 }) {
   const ws = useWorkspace();
+  const t = useT();
   const [extending, setExtending] = useState(false);
   const [closing, setClosing] = useState(false);
   const r = view.report;
@@ -265,53 +272,61 @@ function ReportCard({
     >
       <header>
         <Badge tone={m ? 'info' : 'neutral'}>
-          {r.type}
-          {m?.category ? ` cat. ${m.category}` : ''}
+          {m?.category
+            ? t('aircraft-reports.typeCategory', {
+                type: t('aircraft-reports.type', { type: r.type }),
+                category: m.category,
+              })
+            : t('aircraft-reports.type', { type: r.type })}
         </Badge>
         <strong>
           {r.ata_chapter ? `ATA ${r.ata_chapter} · ` : ''}
           {r.title}
         </strong>
-        <MelStatusBadge status={view.status} />
-        {groundsAircraft(r) && <Badge tone="danger">Grounds the aircraft</Badge>}
-        {r.maintenance_job_id && <Badge tone="info">In a maintenance job</Badge>}
+        {view.status && (
+          <Badge tone={MEL_STATUS_TONE[view.status] ?? 'neutral'}>
+            {t('aircraft-reports.melStatus', { status: view.status })}
+          </Badge>
+        )}
+        {groundsAircraft(r) && <Badge tone="danger">{t('aircraft-reports.groundsAircraft')}</Badge>}
+        {r.maintenance_job_id && <Badge tone="info">{t('aircraft-reports.inJob')}</Badge>}
         {selected !== null && (
           <label className="check">
-            <input type="checkbox" checked={selected} onChange={onSelect} /> Select for a job
+            <input type="checkbox" checked={selected} onChange={onSelect} /> {t('aircraft-reports.selectForJob')}
           </label>
         )}
         {view.pending && <PendingBadge what={view.pending} />}
         {locallyPending && !view.pending && <PendingBadge />}
       </header>
       <dl>
-        <dt>Reported</dt>
+        <dt>{t('aircraft-reports.reported')}</dt>
         <dd>
-          {formatDateTime(r.created, display)}
-          {r.user_id ? ` by ${fullName(users.get(r.user_id)) || 'someone'}` : ''}
+          {r.user_id
+            ? t('aircraft-reports.reportedBy', {
+                when: formatDateTime(r.created, display),
+                name: fullName(users.get(r.user_id)) || t('aircraft-reports.someone'),
+              })
+            : formatDateTime(r.created, display)}
         </dd>
-        <dt>Severity</dt>
-        <dd>{r.severity}</dd>
+        <dt>{t('aircraft-reports.severity')}</dt>
+        <dd>{t('aircraft-reports.severityName', { severity: r.severity })}</dd>
         {m && (
           <>
-            <dt>Interval</dt>
-            <dd>
-              {m.interval_type
-                ? `${INTERVAL_LABELS[m.interval_type] ?? m.interval_type}${m.interval_value ? ` ${m.interval_value}` : ''}`
-                : 'none'}
-              {m.starts ? `, from ${formatDate(m.starts, display)}` : ''}
-            </dd>
-            <dt>Deadline</dt>
+            <dt>{t('aircraft-reports.interval')}</dt>
+            <dd>{intervalText(m, display, t)}</dd>
+            <dt>{t('aircraft-reports.deadline')}</dt>
             <dd className="deadline">
-              {deadlineText(view.deadline, display)}
-              {m.extended ? ' (extended)' : ''}
+              {m.extended
+                ? t('aircraft-reports.extendedDeadline', { deadline: deadlineWords(view.deadline, display, t) })
+                : deadlineWords(view.deadline, display, t)}
             </dd>
             {m.MelItemLimitation.length > 0 && (
               <>
-                <dt>Limitations</dt>
+                <dt>{t('aircraft-reports.limitations')}</dt>
                 <dd>
                   {m.MelItemLimitation.map((l) => (
                     <Badge key={l.id} tone="warn">
-                      {l.code}
+                      {t('aircraft-reports.limitation', { code: l.code })}
                       {l.value ? ` ${l.value}` : ''}
                     </Badge>
                   ))}
@@ -320,10 +335,11 @@ function ReportCard({
             )}
             {m.mel_reference && (
               <>
-                <dt>MEL reference</dt>
+                <dt>{t('aircraft-reports.melReference')}</dt>
                 <dd>
-                  {m.mel_reference}
-                  {m.placard_fitted ? ' · placard fitted' : ''}
+                  {m.placard_fitted
+                    ? t('aircraft-reports.placardFitted', { reference: m.mel_reference })
+                    : m.mel_reference}
                 </dd>
               </>
             )}
@@ -331,7 +347,7 @@ function ReportCard({
         )}
         {r.description && (
           <>
-            <dt>Description</dt>
+            <dt>{t('aircraft-reports.description')}</dt>
             <dd>{r.description}</dd>
           </>
         )}
@@ -353,12 +369,12 @@ function ReportCard({
               onClick={() => setExtending(!extending)}
               disabled={view.pending === 'extend'}
             >
-              Extend
+              {t('aircraft-reports.extend')}
             </button>
           )}
           {mayClose && (
             <button type="button" className="secondary small" onClick={() => setClosing(true)}>
-              {m ? 'Close item' : 'Close report'}
+              {m ? t('aircraft-reports.closeItem') : t('aircraft-reports.closeReport')}
             </button>
           )}
         </div>
@@ -366,7 +382,7 @@ function ReportCard({
       {closing && (
         <CloseReport
           report={r}
-          effect={closeEffect(row, r.id)}
+          effect={closeEffect(row, r.id, t)}
           online={online}
           onDone={(note) => {
             setClosing(false);
@@ -391,6 +407,7 @@ function ExtendForm({
   onDone(): void;
 }) {
   const ws = useWorkspace();
+  const t = useT();
   const current = view.item?.expires ?? now;
   const [day, setDay] = useState(() =>
     isoDateIn(current + (view.item?.interval_value ?? 1) * 86400 - 1, display.companyZone),
@@ -408,21 +425,24 @@ function ExtendForm({
     onDone();
   };
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Extend item">
-      <Field label={`New last day (${display.companyZone})`}>
+    <form className="inline-form" onSubmit={submit} aria-label={t('aircraft-reports.extendItem')}>
+      <Field label={t('aircraft-reports.newLastDay', { zone: display.companyZone })}>
         <input type="date" name="last_day" value={day} onChange={(e) => setDay(e.target.value)} required />
       </Field>
-      <Field label="Reason" wide>
+      <Field label={t('aircraft-reports.reason')} wide>
         <input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={1000} />
       </Field>
-      {check && !check.ok && <p className="form-warning">The server will likely refuse: {check.reason}</p>}
-      <button type="submit">Queue extension</button>
+      {check && !check.ok && (
+        <p className="form-warning">{t('aircraft-reports.likelyRefused', { reason: check.reason })}</p>
+      )}
+      <button type="submit">{t('aircraft-reports.queueExtension')}</button>
     </form>
   );
 }
 
 function DefectForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }) {
   const ws = useWorkspace();
+  const t = useT();
   const [title, setTitle] = useState('');
   const [ata, setAta] = useState('');
   const [system, setSystem] = useState('');
@@ -461,37 +481,39 @@ function DefectForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): voi
     onDone();
   };
   return (
-    <form className="card-form" onSubmit={submit} aria-label="Report a defect">
-      <h3>Report a defect on {aircraft.registration}</h3>
+    <form className="card-form" onSubmit={submit} aria-label={t('aircraft-reports.reportDefect')}>
+      <h3>{t('aircraft-reports.reportDefectOn', { registration: aircraft.registration })}</h3>
       <div className="grid">
-        <Field label="Title" wide>
+        <Field label={t('aircraft-reports.fieldTitle')} wide>
           <input name="title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={180} />
         </Field>
-        <Field label="ATA chapter">
+        <Field label={t('aircraft-reports.ataChapter')}>
           <input name="ata" value={ata} onChange={(e) => setAta(e.target.value)} maxLength={10} />
         </Field>
-        <Field label="System">
+        <Field label={t('aircraft-reports.system')}>
           <input value={system} onChange={(e) => setSystem(e.target.value)} maxLength={120} />
         </Field>
-        <Field label="Severity">
+        <Field label={t('aircraft-reports.severity')}>
           <select value={severity} onChange={(e) => setSeverity(e.target.value)}>
             {SEVERITIES.map((s) => (
-              <option key={s}>{s}</option>
+              <option key={s} value={s}>
+                {t('aircraft-reports.severityName', { severity: s })}
+              </option>
             ))}
           </select>
         </Field>
         <label className="check">
-          <input type="checkbox" checked={grounded} onChange={(e) => setGrounded(e.target.checked)} /> Grounds the
-          aircraft
+          <input type="checkbox" checked={grounded} onChange={(e) => setGrounded(e.target.checked)} />{' '}
+          {t('aircraft-reports.groundsAircraft')}
         </label>
-        <Field label="Description" wide>
+        <Field label={t('aircraft-reports.description')} wide>
           <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={3} />
         </Field>
       </div>
       <div className="actions-row">
-        <button type="submit">Save defect</button>
+        <button type="submit">{t('aircraft-reports.saveDefect')}</button>
         <button type="button" className="secondary" onClick={onDone}>
-          Cancel
+          {t('aircraft-reports.cancel')}
         </button>
       </div>
     </form>
@@ -500,6 +522,7 @@ function DefectForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): voi
 
 function MelForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }) {
   const ws = useWorkspace();
+  const t = useT();
   const users = useUsers();
   const role = ws.user.user_group_id;
   const [type, setType] = useState<'MEL' | 'CDL'>('MEL');
@@ -555,28 +578,25 @@ function MelForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }
     setLimitations((l) => (l.includes(code) ? l.filter((c) => c !== code) : [...l, code]));
 
   return (
-    <form className="card-form" onSubmit={submit} aria-label="Raise MEL or CDL item">
-      <h3>Raise a MEL or CDL item on {aircraft.registration}</h3>
-      <p className="muted small">
-        Queued as a command: the server computes the window and checks the rules once it receives it. The deadline shown
-        meanwhile is this device's computation.
-      </p>
+    <form className="card-form" onSubmit={submit} aria-label={t('aircraft-reports.raiseMelAria')}>
+      <h3>{t('aircraft-reports.raiseMelOn', { registration: aircraft.registration })}</h3>
+      <p className="muted small">{t('aircraft-reports.queuedNote')}</p>
       <div className="grid">
-        <Field label="Type">
+        <Field label={t('aircraft-reports.fieldType')}>
           <select name="type" value={type} onChange={(e) => setType(e.target.value === 'CDL' ? 'CDL' : 'MEL')}>
             <option>MEL</option>
             <option>CDL</option>
           </select>
         </Field>
-        <Field label="Title" wide>
+        <Field label={t('aircraft-reports.fieldTitle')} wide>
           <input name="title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={180} />
         </Field>
-        <Field label="ATA chapter">
+        <Field label={t('aircraft-reports.ataChapter')}>
           <input name="ata" value={ata} onChange={(e) => setAta(e.target.value)} maxLength={10} />
         </Field>
-        <Field label="Category">
+        <Field label={t('aircraft-reports.category')}>
           <select name="category" value={category} onChange={(e) => setCategory(e.target.value)}>
-            {type === 'CDL' && <option value="">none</option>}
+            {type === 'CDL' && <option value="">{t('aircraft-reports.none')}</option>}
             {MEL_CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {c}
@@ -584,18 +604,18 @@ function MelForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }
             ))}
           </select>
         </Field>
-        <Field label="Interval">
+        <Field label={t('aircraft-reports.interval')}>
           <select value={intervalType} onChange={(e) => setIntervalType(e.target.value)}>
-            <option value="">Standard for the category</option>
-            {INTERVAL_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {INTERVAL_LABELS[t]}
+            <option value="">{t('aircraft-reports.standardInterval')}</option>
+            {INTERVAL_TYPES.map((it) => (
+              <option key={it} value={it}>
+                {t('aircraft-reports.intervalName', { type: it })}
               </option>
             ))}
           </select>
         </Field>
         {intervalType && intervalType !== 'NEXT_FLIGHT' && (
-          <Field label="Interval value">
+          <Field label={t('aircraft-reports.intervalValue')}>
             <input
               type="number"
               min={1}
@@ -606,20 +626,20 @@ function MelForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }
             />
           </Field>
         )}
-        <Field label="MEL reference">
+        <Field label={t('aircraft-reports.melReference')}>
           <input value={reference} onChange={(e) => setReference(e.target.value)} maxLength={60} />
         </Field>
-        <Field label="Procedures">
+        <Field label={t('aircraft-reports.procedures')}>
           <select value={procedures} onChange={(e) => setProcedures(e.target.value)}>
-            <option value="">none</option>
-            <option value="M">(M) maintenance</option>
-            <option value="O">(O) operations</option>
-            <option value="MO">(M) and (O)</option>
+            <option value="">{t('aircraft-reports.none')}</option>
+            <option value="M">{t('aircraft-reports.procM')}</option>
+            <option value="O">{t('aircraft-reports.procO')}</option>
+            <option value="MO">{t('aircraft-reports.procMO')}</option>
           </select>
         </Field>
-        <Field label="Released by">
+        <Field label={t('aircraft-reports.releasedBy')}>
           <select name="released_by" value={releasedBy} onChange={(e) => setReleasedBy(e.target.value)} required>
-            <option value="">choose…</option>
+            <option value="">{t('aircraft-reports.choose')}</option>
             {releasers.map((u) => (
               <option key={u.id} value={u.id}>
                 {fullName(u)}
@@ -628,26 +648,64 @@ function MelForm({ aircraft, onDone }: { aircraft: AircraftDoc; onDone(): void }
           </select>
         </Field>
         <label className="check">
-          <input type="checkbox" checked={placard} onChange={(e) => setPlacard(e.target.checked)} /> Placard fitted
+          <input type="checkbox" checked={placard} onChange={(e) => setPlacard(e.target.checked)} />{' '}
+          {t('aircraft-reports.placard')}
         </label>
         <fieldset className="field-wide limitations">
-          <legend>Limitations</legend>
+          <legend>{t('aircraft-reports.limitations')}</legend>
           {LIMITATION_CODES.map((code) => (
             <label key={code} className="check">
-              <input type="checkbox" checked={limitations.includes(code)} onChange={() => toggle(code)} /> {code}
+              <input type="checkbox" checked={limitations.includes(code)} onChange={() => toggle(code)} />{' '}
+              {t('aircraft-reports.limitation', { code })}
             </label>
           ))}
         </fieldset>
-        <Field label="Description" wide>
+        <Field label={t('aircraft-reports.description')} wide>
           <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={2} />
         </Field>
       </div>
       <div className="actions-row">
-        <button type="submit">Raise item</button>
+        <button type="submit">{t('aircraft-reports.raiseItem')}</button>
         <button type="button" className="secondary" onClick={onDone}>
-          Cancel
+          {t('aircraft-reports.cancel')}
         </button>
       </div>
     </form>
   );
+}
+
+/** The interval of an item in words: its kind, its value, and the day it counts from. */
+function intervalText(m: NonNullable<ItemView['item']>, display: DisplaySettings, t: Translate): string {
+  const name = m.interval_type ? t('aircraft-reports.intervalName', { type: m.interval_type }) : null;
+  const interval = name
+    ? m.interval_value
+      ? t('aircraft-reports.intervalWithValue', { name, value: m.interval_value })
+      : name
+    : t('aircraft-reports.none');
+  return m.starts ? t('aircraft-reports.intervalFrom', { interval, date: formatDate(m.starts, display) }) : interval;
+}
+
+const MEL_STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'neutral' | 'info'> = {
+  OPEN: 'info',
+  EXPIRING_SOON: 'warn',
+  EXPIRED: 'danger',
+  CLOSED: 'neutral',
+};
+
+/**
+ * An item's deadline in the reader's words (the English reads as ui.tsx's `deadlineText`): a
+ * window ending at company midnight reads as "end of" its last day.
+ */
+function deadlineWords(deadline: MelDeadline | null, display: DisplaySettings, t: Translate): string {
+  if (!deadline || deadline.kind === 'none') return t('aircraft-reports.noDeadline');
+  if (deadline.kind === 'time') {
+    const c = wallClock(deadline.expires, display.companyZone);
+    return c.hour === 0 && c.minute === 0
+      ? t('aircraft-reports.untilEndOf', { date: formatDate(deadline.expires - 1, display) })
+      : t('aircraft-reports.until', { when: formatDateTime(deadline.expires, display) });
+  }
+  if (!deadline.known) return t('aircraft-reports.limitUnknown');
+  return deadline.remaining <= 0
+    ? t('aircraft-reports.usedUp', { unit: deadline.unit, count: deadline.limit })
+    : t('aircraft-reports.left', { unit: deadline.unit, count: deadline.remaining });
 }

@@ -1,4 +1,5 @@
 import type { AircraftDoc, AircraftReportDoc, CommandDoc, MelItemDoc } from '@ops/shared';
+import { translator } from '@ops/shared/i18n/index';
 import { describe, expect, it } from 'vitest';
 import { closeEffect, fleetBoard, itemView, openItems, provisionalReport } from './techlog.ts';
 
@@ -251,6 +252,10 @@ describe('fleetBoard', () => {
     expect(closeEffect(one, 'd3').sentence).toMatch(/^EC-ABC stays blocked: Open defect “Oil leak”/);
     const [two] = fleetBoard([aircraft()], openItems([a, b], fleet, [], NOW, 'UTC'));
     expect(closeEffect(two, 'd1')).toMatchObject({ unblocks: false });
+    // In the reader's language (issue 33): the same answer, Spanish words.
+    const es = translator('es');
+    expect(closeEffect(one, 'd1', es)).toEqual({ unblocks: true, sentence: 'EC-ABC queda apta para el despacho.' });
+    expect(closeEffect(one, 'd3', es).sentence).toMatch(/^EC-ABC sigue bloqueada: El defecto abierto «Oil leak»/);
     expect(closeEffect(two, 'd1').sentence).toContain('Tyre worn');
     const [clear] = fleetBoard([aircraft()], openItems([info], fleet, [], NOW, 'UTC'));
     expect(clear.blocked).toBe(false);

@@ -7,6 +7,7 @@
 import type { AircraftDoc, AircraftReportDoc, CommandDoc, MelItemDoc, MelLimitationDoc } from '@ops/shared';
 import { melItemStateOf } from '@ops/shared';
 import { type AircraftBlocker, aircraftBlockers, groundsAircraft } from '@ops/shared/rules/aircraft-reports/blockers';
+import type { Translate } from '@ops/shared/i18n/index';
 import {
   computeMelWindow,
   defaultInterval,
@@ -251,7 +252,12 @@ const byUrgency = (a: ItemView, b: ItemView) => {
 };
 
 /** One row per active aircraft, ordered by registration, with its open items and whether it may be dispatched. */
-export function fleetBoard(aircraft: readonly AircraftDoc[], views: readonly ItemView[]): BoardRow[] {
+export function fleetBoard(
+  aircraft: readonly AircraftDoc[],
+  views: readonly ItemView[],
+  /** The reader's language for `blockReason`; English (the server's words) without it. */
+  t?: Translate,
+): BoardRow[] {
   const rows = new Map<string, BoardRow>();
   const sorted = [...aircraft].filter((a) => a.active).sort((a, b) => a.registration.localeCompare(b.registration));
   for (const a of sorted)
@@ -275,7 +281,7 @@ export function fleetBoard(aircraft: readonly AircraftDoc[], views: readonly Ite
   for (const row of rows.values()) {
     row.items.sort(byUrgency);
     // The server's rule (issue 28): an open grounding report blocks as an expired item does.
-    const blockers = rowBlockers(row);
+    const blockers = rowBlockers(row, undefined, t);
     row.blocked = blockers.length > 0;
     row.blockReason = blockers[0]?.sentence ?? null;
   }
@@ -283,7 +289,12 @@ export function fleetBoard(aircraft: readonly AircraftDoc[], views: readonly Ite
 }
 
 /** What keeps a board row's aircraft on the ground now, by the shared rule (`aircraftBlockers`). */
-export function rowBlockers(row: Pick<BoardRow, 'items' | 'defects'>, without?: string): AircraftBlocker[] {
+export function rowBlockers(
+  row: Pick<BoardRow, 'items' | 'defects'>,
+  without?: string,
+  /** The reader's language for the sentences; English (the server's words) without it. */
+  t?: Translate,
+): AircraftBlocker[] {
   const views = [...row.items, ...row.defects].filter((v) => v.report.id !== without);
   return aircraftBlockers(
     views.map((v) => ({
@@ -292,6 +303,7 @@ export function rowBlockers(row: Pick<BoardRow, 'items' | 'defects'>, without?: 
       mel: v.item ? { category: v.item.category ?? null, status: v.status ?? 'OPEN' } : null,
     })),
     Number.POSITIVE_INFINITY,
+    t,
   );
 }
 
@@ -299,10 +311,24 @@ export function rowBlockers(row: Pick<BoardRow, 'items' | 'defects'>, without?: 
  * What closing one report will change for its aircraft, in words shown
  * before the closer confirms ("EC-JET becomes dispatchable.").
  */
-export function closeEffect(row: BoardRow, reportId: string): { unblocks: boolean; sentence: string } {
+export function closeEffect(row: BoardRow, reportId: string, t?: Translate): { unblocks: boolean; sentence: string } {
   const reg = row.aircraft.registration;
   const before = rowBlockers(row);
-  const after = rowBlockers(row, reportId);
+  const after = rowBlockers(row, reportId, t);
+  if (t) {
+    if (!before.length)
+      return { unblocks: false, sentence: t('aircraft-reports.alreadyDispatchable', { registration: reg }) };
+    if (!after.length)
+      return { unblocks: true, sentence: t('aircraft-reports.becomesDispatchable', { registration: reg }) };
+    return {
+      unblocks: false,
+      sentence: t('aircraft-reports.staysBlockedBy', {
+        registration: reg,
+        reason: after[0]?.sentence ?? '',
+        more: after.length - 1,
+      }),
+    };
+  }
   if (!before.length)
     return { unblocks: false, sentence: `${reg} is dispatchable already; closing changes nothing for dispatch.` };
   if (!after.length) return { unblocks: true, sentence: `${reg} becomes dispatchable.` };

@@ -12,6 +12,7 @@ import {
   flightsLoadPath,
   NO_FILTERS,
 } from './flights.ts';
+import { useT } from '../../i18n.tsx';
 
 const PAGE_SIZE = 25;
 /** Rows per request of an export: large pages, streamed by the server (its maximum is 20,000). */
@@ -26,6 +27,7 @@ const STATUSES = FLIGHT_STATUSES;
  */
 export default function FlightList() {
   const ws = useWorkspace();
+  const t = useT();
   const { display } = useCompany();
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
   const users = useUsers();
@@ -44,7 +46,7 @@ export default function FlightList() {
 
   const apply = (e: FormEvent) => {
     e.preventDefault();
-    const p = filtersProblem(draft);
+    const p = filtersProblem(draft, t);
     setProblem(p);
     if (p) return;
     setFilters(draft);
@@ -63,7 +65,7 @@ export default function FlightList() {
     const rows: FlightListRow[] = [];
     try {
       for (let p = 1; ; p++) {
-        setExporting(`Reading flights… ${rows.length}`);
+        setExporting(t('flights.reading', { count: rows.length }));
         const r = await ws.rest<{ flights: FlightListRow[]; paginate: Paginate }>(
           'GET',
           flightsLoadPath(filters, p, EXPORT_PAGE),
@@ -71,14 +73,14 @@ export default function FlightList() {
         rows.push(...r.flights);
         if (!r.paginate.nextPage) break;
       }
-      const blob = new Blob([flightsCsv(rows, duration)], { type: 'text/csv;charset=utf-8' });
+      const blob = new Blob([flightsCsv(rows, duration, t)], { type: 'text/csv;charset=utf-8' });
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
       a.download = `flights-${filters.from || 'all'}-${filters.to || 'all'}.csv`;
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
     } catch (err) {
-      setExportError(`The export failed: ${messageOf(err)}`);
+      setExportError(t('flights.exportFailed', { message: messageOf(err) }));
     } finally {
       setExporting(null);
     }
@@ -90,31 +92,31 @@ export default function FlightList() {
   return (
     <section aria-labelledby="flight-list-title">
       <div className="screen-head">
-        <h2 id="flight-list-title">Company flights</h2>
+        <h2 id="flight-list-title">{t('flights.companyTitle')}</h2>
         <button
           type="button"
           className="secondary"
           onClick={exportCsv}
           disabled={exporting !== null || !list.data}
-          title={!list.data ? 'The list has not loaded yet' : undefined}
+          title={!list.data ? t('flights.notLoaded') : undefined}
         >
-          {exporting ?? 'Export CSV'}
+          {exporting ?? t('flights.exportCsv')}
         </button>
-        <span className="muted small">Times in {display.flightZone}</span>
+        <span className="muted small">{t('flights.timesIn', { zone: display.flightZone })}</span>
       </div>
-      <form className="filters inline-form" onSubmit={apply} aria-label="Filter flights" noValidate>
+      <form className="filters inline-form" onSubmit={apply} aria-label={t('flights.filterAria')} noValidate>
         <label className="field">
-          <span>From</span>
+          <span>{t('flights.from')}</span>
           <input type="date" name="from" value={draft.from} onChange={set('from')} />
         </label>
         <label className="field">
-          <span>To</span>
+          <span>{t('flights.to')}</span>
           <input type="date" name="to" value={draft.to} onChange={set('to')} />
         </label>
         <label className="field">
-          <span>Aircraft</span>
+          <span>{t('flights.aircraft')}</span>
           <select name="aircraft" value={draft.aircraft} onChange={set('aircraft')}>
-            <option value="">Any</option>
+            <option value="">{t('flights.any')}</option>
             {[...aircraft]
               .sort((a, b) => a.registration.localeCompare(b.registration))
               .map((a) => (
@@ -125,9 +127,9 @@ export default function FlightList() {
           </select>
         </label>
         <label className="field">
-          <span>Pilot</span>
+          <span>{t('flights.pilot')}</span>
           <select name="pilot" value={draft.pilot} onChange={set('pilot')}>
-            <option value="">Anyone</option>
+            <option value="">{t('flights.anyone')}</option>
             {pilots.map((u) => (
               <option key={u.id} value={u.id}>
                 {fullName(u)}
@@ -136,19 +138,19 @@ export default function FlightList() {
           </select>
         </label>
         <label className="field">
-          <span>Status</span>
+          <span>{t('flights.statusLabel')}</span>
           <select name="status" value={draft.status} onChange={set('status')}>
-            <option value="">Any but canceled</option>
+            <option value="">{t('flights.anyButCanceled')}</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {t('flights.status', { status: s })}
               </option>
             ))}
           </select>
         </label>
-        <button type="submit">Apply</button>
+        <button type="submit">{t('flights.apply')}</button>
         <button type="button" className="secondary" onClick={clear}>
-          Clear
+          {t('flights.clear')}
         </button>
       </form>
       {problem && <p className="form-error">{problem}</p>}
@@ -163,22 +165,22 @@ export default function FlightList() {
         <>
           {list.error && <Outcome error={list.error} />}
           {rows.length === 0 ? (
-            <p className="muted">No flights match these filters.</p>
+            <p className="muted">{t('flights.noMatch')}</p>
           ) : (
             <div style={{ overflowX: 'auto' }}>
               <table className="data-table" data-testid="company-flights" aria-busy={list.loading}>
-                <caption className="sr-only">Flights of the company</caption>
+                <caption className="sr-only">{t('flights.caption')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">Callsign</th>
-                    <th scope="col">Aircraft</th>
-                    <th scope="col">Route</th>
-                    <th scope="col">Blocks</th>
-                    <th scope="col">Block</th>
-                    <th scope="col">PIC</th>
-                    <th scope="col">SIC</th>
-                    <th scope="col">Status</th>
+                    <th scope="col">{t('flights.date')}</th>
+                    <th scope="col">{t('flights.callsign')}</th>
+                    <th scope="col">{t('flights.aircraft')}</th>
+                    <th scope="col">{t('flights.route')}</th>
+                    <th scope="col">{t('flights.blocks')}</th>
+                    <th scope="col">{t('flights.block')}</th>
+                    <th scope="col">{t('flights.pic')}</th>
+                    <th scope="col">{t('flights.sic')}</th>
+                    <th scope="col">{t('flights.statusLabel')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -196,14 +198,14 @@ export default function FlightList() {
                       <td>{duration(r.Flight.block_time)}</td>
                       <td>{r.Pic ? fullName(r.Pic.UserDetail) : '—'}</td>
                       <td>{r.Sic ? fullName(r.Sic.UserDetail) : '—'}</td>
-                      <td>{r.Flight.status}</td>
+                      <td>{t('flights.status', { status: r.Flight.status })}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
             </div>
           )}
-          <Pager paginate={list.data.paginate} onPage={setPage} label="Pages of flights" />
+          <Pager paginate={list.data.paginate} onPage={setPage} label={t('flights.pages')} />
         </>
       )}
     </section>

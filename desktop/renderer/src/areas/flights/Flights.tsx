@@ -46,6 +46,7 @@ import { Badge, DecisionNote, Empty, Field, PendingBadge } from '../../ui.tsx';
 import { type DeferredCommand, markKey, RestError } from '../../workspace.ts';
 import { FlightWeather } from '../reports/FlightWeather.tsx';
 import { ReadinessPanel } from '../readiness/ReadinessPanel.tsx';
+import { useT } from '../../i18n.tsx';
 
 const STATUS_TONE: Record<string, 'info' | 'warn' | 'ok' | 'danger' | 'neutral'> = {
   DRAFT: 'neutral',
@@ -76,6 +77,7 @@ interface FlightContext {
 /** The signed-in person's flights: create and edit offline, confirm and dispatch as commands, cancel online. */
 export default function Flights() {
   const ws = useWorkspace();
+  const t = useT();
   const me = ws.user.id;
   const query = useMemo(
     () => ({ selector: { $or: [{ pic_id: me }, { sic_id: me }, { supervisor_id: me }, { user_id: me }] } }),
@@ -112,7 +114,7 @@ export default function Flights() {
   const outcomesOf = useMemo(() => outcomesByTarget(outcomes), [outcomes]);
   const ctx: FlightContext = useMemo(() => {
     const byId = new Map(aircraft.map((a) => [a.id, a]));
-    const board = fleetBoard(aircraft, openItems(reports, byId, [], now, display.companyZone));
+    const board = fleetBoard(aircraft, openItems(reports, byId, [], now, display.companyZone), t);
     return {
       display,
       registration: new Map(aircraft.map((a) => [a.id, a.registration])),
@@ -120,7 +122,7 @@ export default function Flights() {
       // The server's rule on local data (issue 28): grounding reports and expired items refuse dispatch offline too.
       blocked: new Map(
         board.flatMap((r) => {
-          const refusal = blockedRefusal(r.aircraft.registration, 'dispatched', rowBlockers(r));
+          const refusal = blockedRefusal(r.aircraft.registration, 'dispatched', rowBlockers(r, undefined, t), t);
           return refusal ? [[r.aircraft.id, refusal] as const] : [];
         }),
       ),
@@ -131,23 +133,23 @@ export default function Flights() {
       now,
       duty,
     };
-  }, [aircraft, reports, now, display, users, flights, sync.online, network, actor, flags, duty]);
+  }, [aircraft, reports, now, display, users, flights, sync.online, network, actor, flags, duty, t]);
   const shown = showPast ? sorted : sorted.filter((f) => !['LANDED', 'CANCELED', 'DELETED'].includes(f.status));
 
   return (
     <section aria-labelledby="flights-title">
       <div className="screen-head">
-        <h2 id="flights-title">My flights</h2>
+        <h2 id="flights-title">{t('flights.title')}</h2>
         {createRefusal === null && (
           <button type="button" onClick={() => setEditing('new')}>
-            New flight
+            {t('flights.newFlight')}
           </button>
         )}
         <label className="check">
-          <input type="checkbox" checked={showPast} onChange={(e) => setShowPast(e.target.checked)} /> Show confirmed
-          and canceled
+          <input type="checkbox" checked={showPast} onChange={(e) => setShowPast(e.target.checked)} />{' '}
+          {t('flights.showPast')}
         </label>
-        <span className="muted small">Times in {display.flightZone}</span>
+        <span className="muted small">{t('flights.timesIn', { zone: display.flightZone })}</span>
       </div>
       {createRefusal && (
         <p className="muted small" data-testid="flights-create-refusal">
@@ -155,7 +157,7 @@ export default function Flights() {
         </p>
       )}
       {editing === 'new' && <FlightEditor flight={null} onDone={() => setEditing(null)} />}
-      {ready && shown.length === 0 && <Empty>No flights yet.</Empty>}
+      {ready && shown.length === 0 && <Empty>{t('flights.noFlights')}</Empty>}
       <div className="flight-list" data-testid="flights">
         {shown.map((f) =>
           editing !== 'new' && editing?.id === f.id ? (
@@ -196,6 +198,7 @@ function FlightRow({
   onEdit(): void;
 }) {
   const ws = useWorkspace();
+  const t = useT();
   const [note, setNote] = useState<string | null>(null);
   const [panel, setPanel] = useState<'none' | 'cancel' | 'password'>('none');
   const registration = f.aircraft_id ? (ctx.registration.get(f.aircraft_id) ?? null) : null;
@@ -210,12 +213,11 @@ function FlightRow({
   const busy = pendingCommands.length > 0 || waiting.length > 0;
 
   const confirm = async () => {
-    const problem = confirmProblem(f);
+    const problem = confirmProblem(f, t);
     if (problem) return setNote(problem);
     if (ctx.passwordRequired) {
       // A password never travels in a stored command: confirming needs the server now.
-      if (!ctx.online)
-        return setNote('Your company requires your password to confirm flights: confirm this flight when online.');
+      if (!ctx.online) return setNote(t('flights.passwordOffline'));
       return setPanel('password');
     }
     setNote(null);
@@ -239,15 +241,19 @@ function FlightRow({
     >
       <header>
         <strong>{formatIsoDate(f.date, display)}</strong>
-        <span>{f.callsign ?? 'No callsign'}</span>
-        <span>{f.aircraft_id ? (ctx.registration.get(f.aircraft_id) ?? 'aircraft?') : 'no aircraft'}</span>
+        <span>{f.callsign ?? t('flights.noCallsign')}</span>
+        <span>
+          {f.aircraft_id
+            ? (ctx.registration.get(f.aircraft_id) ?? t('flights.aircraftUnknown'))
+            : t('flights.noAircraft')}
+        </span>
         <span>
           {f.departure_airport ?? '····'} → {f.landing_airport ?? '····'}
         </span>
-        <Badge tone={STATUS_TONE[status] ?? 'neutral'}>{status}</Badge>
-        {locallyPending && <PendingBadge what="saved on this device" />}
+        <Badge tone={STATUS_TONE[status] ?? 'neutral'}>{t('flights.status', { status })}</Badge>
+        {locallyPending && <PendingBadge what={t('flights.savedHere')} />}
         {waiting.map((d) => (
-          <PendingBadge key={d.id} what={`${describeCommand(d).toLowerCase()} (after the flight is sent)`} />
+          <PendingBadge key={d.id} what={t('flights.afterSent', { what: describeCommand(d).toLowerCase() })} />
         ))}
         {pendingCommands.map((c) => (
           <PendingBadge key={c.id} what={describeCommand(c).toLowerCase()} />
@@ -256,23 +262,27 @@ function FlightRow({
       <p className="flight-times">
         {f.offblocks_time ? (
           <>
-            Blocks {formatClock(f.offblocks_time, display)}–{formatClock(f.onblocks_time, display)}
+            {t('flights.blocksRange', {
+              from: formatClock(f.offblocks_time, display),
+              to: formatClock(f.onblocks_time, display),
+            })}
             {f.takeoff_time
-              ? ` · air ${formatClock(f.takeoff_time, display)}–${formatClock(f.landing_time, display)}`
+              ? ` · ${t('flights.airRange', { from: formatClock(f.takeoff_time, display), to: formatClock(f.landing_time, display) })}`
               : ''}
-            {zoneTag(display.flightZone, display) && ` ${zoneTag(display.flightZone, display)}`} · block{' '}
-            {formatDuration(f.block_time, display)} · flight {formatDuration(f.flight_time, display)}
+            {zoneTag(display.flightZone, display) && ` ${zoneTag(display.flightZone, display)}`} ·{' '}
+            {t('flights.blockDuration', { duration: formatDuration(f.block_time, display) })} ·{' '}
+            {t('flights.flightDuration', { duration: formatDuration(f.flight_time, display) })}
           </>
         ) : (
-          <span className="muted">No times yet</span>
+          <span className="muted">{t('flights.noTimes')}</span>
         )}
-        {' · '}PIC {fullName(ctx.users.get(f.pic_id ?? '')) || '—'}
-        {f.sic_id ? ` · SIC ${fullName(ctx.users.get(f.sic_id))}` : ''}
+        {' · '}
+        {t('flights.picName', { name: fullName(ctx.users.get(f.pic_id ?? '')) || '—' })}
+        {f.sic_id ? ` · ${t('flights.sicName', { name: fullName(ctx.users.get(f.sic_id)) })}` : ''}
       </p>
       {overlaps.length > 0 && (
         <p className="form-warning">
-          Overlaps {overlaps.map((o) => o.callsign ?? 'a flight').join(', ')} confirmed on this aircraft (as far as this
-          device knows): the server will refuse to confirm.
+          {t('flights.overlaps', { flights: overlaps.map((o) => o.callsign ?? t('flights.aFlight')).join(', ') })}
         </p>
       )}
       {blocked && actions.dispatch && (
@@ -292,9 +302,9 @@ function FlightRow({
             className="secondary small"
             onClick={onEdit}
             disabled={busy}
-            title={busy ? 'Wait until the server decided the change already sent for this flight' : undefined}
+            title={busy ? t('flights.waitServer') : undefined}
           >
-            Edit
+            {t('flights.edit')}
           </button>
         )}
         {actions.dispatch && (
@@ -303,16 +313,14 @@ function FlightRow({
             className="secondary small"
             onClick={dispatch}
             disabled={busy || !!blocked}
-            title={
-              blocked ?? (busy ? 'Wait until the server decided the change already sent for this flight' : undefined)
-            }
+            title={blocked ?? (busy ? t('flights.waitServer') : undefined)}
           >
-            Dispatch
+            {t('flights.dispatch')}
           </button>
         )}
         {actions.dispatch && (
           <button type="button" className="secondary small" onClick={() => setShowReadiness(!showReadiness)}>
-            Readiness
+            {t('flights.readiness')}
           </button>
         )}
         {actions.confirm && (
@@ -321,9 +329,9 @@ function FlightRow({
             className="small"
             onClick={confirm}
             disabled={busy}
-            title={busy ? 'Wait until the server decided the change already sent for this flight' : undefined}
+            title={busy ? t('flights.waitServer') : undefined}
           >
-            Confirm
+            {t('flights.confirm')}
           </button>
         )}
         {(actions.cancel || actions.delete) && (
@@ -333,27 +341,23 @@ function FlightRow({
             onClick={() => setPanel(panel === 'cancel' ? 'none' : 'cancel')}
             disabled={!ctx.online || locallyPending}
             title={
-              !ctx.online
-                ? 'Cancelling needs a connection: it is not queued offline'
-                : locallyPending
-                  ? 'Wait until the flight reached the server'
-                  : undefined
+              !ctx.online ? t('flights.cancelOfflineTitle') : locallyPending ? t('flights.waitReached') : undefined
             }
           >
-            {actions.delete ? 'Delete from logbook' : 'Cancel flight'}
+            {actions.delete ? t('flights.deleteFromLogbook') : t('flights.cancelFlight')}
           </button>
         )}
         {(actions.cancel || actions.delete) && !ctx.online && (
-          <span className="muted small">Cancelling needs a connection.</span>
+          <span className="muted small">{t('flights.cancelNeedsConnection')}</span>
         )}
         {(actions.cancel || actions.delete) && ctx.online && locallyPending && (
-          <span className="muted small">Cancelling waits until the flight reached the server.</span>
+          <span className="muted small">{t('flights.cancelWaits')}</span>
         )}
       </div>
       {panel === 'cancel' && (
         <CancelForm
           flight={f}
-          effect={cancelEffect(f, registration, (sec) => formatDuration(sec, display))}
+          effect={cancelEffect(f, registration, (sec) => formatDuration(sec, display), t)}
           onDone={() => setPanel('none')}
         />
       )}
@@ -366,6 +370,7 @@ function FlightRow({
 function CancelForm({ flight, effect, onDone }: { flight: FlightDoc; effect: string; onDone(): void }) {
   const landed = flight.status === 'LANDED';
   const ws = useWorkspace();
+  const t = useT();
   const [reason, setReason] = useState('');
   const [notify, setNotify] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -380,21 +385,25 @@ function CancelForm({ flight, effect, onDone }: { flight: FlightDoc; effect: str
     }
   };
   return (
-    <form className="inline-form" onSubmit={submit} aria-label={landed ? 'Delete flight' : 'Cancel flight'}>
+    <form
+      className="inline-form"
+      onSubmit={submit}
+      aria-label={landed ? t('flights.deleteFlight') : t('flights.cancelFlight')}
+    >
       <p className="form-warning" data-testid="cancel-effect">
         {effect}
       </p>
-      <Field label="Reason" wide>
+      <Field label={t('flights.reason')} wide>
         <input value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={500} />
       </Field>
       <label className="check">
-        <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} /> Tell the other crew
+        <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} /> {t('flights.tellCrew')}
       </label>
       <button type="submit" className="danger">
-        {landed ? 'Delete flight now' : 'Cancel flight now'}
+        {landed ? t('flights.deleteNow') : t('flights.cancelNow')}
       </button>
       <button type="button" className="secondary" onClick={onDone}>
-        Keep the flight
+        {t('flights.keepFlight')}
       </button>
       {error && <p className="form-error">{error}</p>}
     </form>
@@ -404,6 +413,7 @@ function CancelForm({ flight, effect, onDone }: { flight: FlightDoc; effect: str
 /** Companies that require the password to confirm: POST /flights/confirm/{id}.json with it, online. */
 function PasswordConfirm({ flight, onDone }: { flight: FlightDoc; onDone(): void }) {
   const ws = useWorkspace();
+  const t = useT();
   const [pass, setPass] = useState('');
   const [error, setError] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
@@ -417,8 +427,8 @@ function PasswordConfirm({ flight, onDone }: { flight: FlightDoc; onDone(): void
     }
   };
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Confirm with password">
-      <Field label="Your password (required by your company to confirm)">
+    <form className="inline-form" onSubmit={submit} aria-label={t('flights.confirmWithPassword')}>
+      <Field label={t('flights.passwordToConfirm')}>
         <input
           type="password"
           value={pass}
@@ -427,7 +437,7 @@ function PasswordConfirm({ flight, onDone }: { flight: FlightDoc; onDone(): void
           autoComplete="current-password"
         />
       </Field>
-      <button type="submit">Confirm</button>
+      <button type="submit">{t('flights.confirm')}</button>
       {error && <p className="form-error">{error}</p>}
     </form>
   );
@@ -435,6 +445,7 @@ function PasswordConfirm({ flight, onDone }: { flight: FlightDoc; onDone(): void
 
 function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): void }) {
   const ws = useWorkspace();
+  const t = useT();
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
   const { docs: types } = useDocs<ReferenceDoc>('reference', { selector: { type: 'flight_type' } });
   const users = useUsers();
@@ -454,6 +465,7 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
     display.flightZone,
     nowSec,
     isoDateIn(nowSec, display.flightZone),
+    t,
   );
   const errors = !result.ok && tried ? result.errors : {};
   const pilots = useMemo(
@@ -479,18 +491,20 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
 
   return (
     // noValidate: the shared rule's sentences show beside the fields, not the browser's bubbles.
-    <form className="card-form" onSubmit={submit} aria-label={flight ? 'Edit flight' : 'New flight'} noValidate>
-      <h3>{flight ? 'Edit flight' : 'New flight'}</h3>
-      <p className="muted small">
-        Saved on this device at once and sent when the server can be reached. Times are wall-clock in{' '}
-        {display.flightZone}.
-      </p>
+    <form
+      className="card-form"
+      onSubmit={submit}
+      aria-label={flight ? t('flights.editFlight') : t('flights.newFlight')}
+      noValidate
+    >
+      <h3>{flight ? t('flights.editFlight') : t('flights.newFlight')}</h3>
+      <p className="muted small">{t('flights.savedNote', { zone: display.flightZone })}</p>
       <div className="grid">
-        <Field label="Date" error={errors.date}>
+        <Field label={t('flights.date')} error={errors.date}>
           <input type="date" name="date" value={form.date} onChange={set('date')} />
         </Field>
         {(!flight || flight.status === 'DRAFT' || flight.status === 'SCHEDULED') && (
-          <Field label="Status">
+          <Field label={t('flights.statusLabel')}>
             <select
               name="status"
               value={form.status}
@@ -498,15 +512,15 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
                 setForm((f) => ({ ...f, status: e.target.value === 'SCHEDULED' ? 'SCHEDULED' : 'DRAFT' }))
               }
             >
-              <option value="DRAFT">Draft</option>
-              <option value="SCHEDULED">Scheduled</option>
+              <option value="DRAFT">{t('flights.draft')}</option>
+              <option value="SCHEDULED">{t('flights.scheduled')}</option>
             </select>
           </Field>
         )}
-        <Field label="Callsign" error={errors.callsign}>
+        <Field label={t('flights.callsign')} error={errors.callsign}>
           <input name="callsign" value={form.callsign} onChange={set('callsign')} />
         </Field>
-        <Field label="Aircraft" error={errors.aircraft_id}>
+        <Field label={t('flights.aircraft')} error={errors.aircraft_id}>
           <select name="aircraft_id" value={form.aircraft_id} onChange={set('aircraft_id')}>
             <option value="">—</option>
             {aircraft
@@ -519,7 +533,7 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
               ))}
           </select>
         </Field>
-        <Field label="Flight type">
+        <Field label={t('flights.flightType')}>
           <select name="flight_type_id" value={form.flight_type_id} onChange={set('flight_type_id')}>
             <option value="">—</option>
             {flightTypes.map((t) => (
@@ -529,7 +543,7 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
             ))}
           </select>
         </Field>
-        <Field label="PIC">
+        <Field label={t('flights.pic')}>
           <select name="pic_id" value={form.pic_id} onChange={set('pic_id')}>
             <option value="">—</option>
             {pilots.map((u) => (
@@ -539,7 +553,7 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
             ))}
           </select>
         </Field>
-        <Field label="SIC">
+        <Field label={t('flights.sic')}>
           <select name="sic_id" value={form.sic_id} onChange={set('sic_id')}>
             <option value="">—</option>
             {pilots.map((u) => (
@@ -549,7 +563,7 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
             ))}
           </select>
         </Field>
-        <Field label="From (ICAO)" error={errors.departure_airport}>
+        <Field label={t('flights.fromIcao')} error={errors.departure_airport}>
           <input
             name="departure_airport"
             value={form.departure_airport}
@@ -557,25 +571,25 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
             maxLength={4}
           />
         </Field>
-        <Field label="To (ICAO)" error={errors.landing_airport}>
+        <Field label={t('flights.toIcao')} error={errors.landing_airport}>
           <input name="landing_airport" value={form.landing_airport} onChange={set('landing_airport')} maxLength={4} />
         </Field>
-        <Field label="Off-blocks" error={errors.offblocks_time}>
+        <Field label={t('flights.offBlocks')} error={errors.offblocks_time}>
           <input type="time" name="offblocks_time" value={form.offblocks_time} onChange={set('offblocks_time')} />
         </Field>
-        <Field label="Takeoff" error={errors.takeoff_time}>
+        <Field label={t('flights.takeoff')} error={errors.takeoff_time}>
           <input type="time" name="takeoff_time" value={form.takeoff_time} onChange={set('takeoff_time')} />
         </Field>
-        <Field label="Landing" error={errors.landing_time}>
+        <Field label={t('flights.landing')} error={errors.landing_time}>
           <input type="time" name="landing_time" value={form.landing_time} onChange={set('landing_time')} />
         </Field>
-        <Field label="On-blocks" error={errors.onblocks_time}>
+        <Field label={t('flights.onBlocks')} error={errors.onblocks_time}>
           <input type="time" name="onblocks_time" value={form.onblocks_time} onChange={set('onblocks_time')} />
         </Field>
-        <Field label="Landings" error={errors.landings}>
+        <Field label={t('flights.landings')} error={errors.landings}>
           <input type="number" name="landings" min={0} max={999} value={form.landings} onChange={set('landings')} />
         </Field>
-        <Field label="Rules">
+        <Field label={t('flights.rules')}>
           <select name="rules" value={form.rules} onChange={set('rules')}>
             <option value="">—</option>
             {FLIGHT_RULES.map((r) => (
@@ -583,27 +597,29 @@ function FlightEditor({ flight, onDone }: { flight: FlightDoc | null; onDone(): 
             ))}
           </select>
         </Field>
-        <Field label="Remarks" wide error={errors.remarks}>
+        <Field label={t('flights.remarks')} wide error={errors.remarks}>
           <input name="remarks" value={form.remarks} onChange={set('remarks')} />
         </Field>
       </div>
       <FlightWeather departure={form.departure_airport} landing={form.landing_airport} />
       {result.ok && result.doc.block_time > 0 && (
         <p className="muted">
-          Block {formatDuration(result.doc.block_time, display)} · flight{' '}
-          {formatDuration(result.doc.flight_time, display)}
+          {t('flights.totals', {
+            block: formatDuration(result.doc.block_time, display),
+            flight: formatDuration(result.doc.flight_time, display),
+          })}
         </p>
       )}
       {errors.time_zone && <p className="form-error">{errors.time_zone}</p>}
       <div className="actions-row">
-        <button type="submit">Save flight</button>
+        <button type="submit">{t('flights.saveFlight')}</button>
         {Object.keys(errors).length > 0 && (
           <span className="form-error" role="alert">
-            The flight was not saved: check the fields marked above.
+            {t('flights.notSaved')}
           </span>
         )}
         <button type="button" className="secondary" onClick={onDone}>
-          Cancel
+          {t('flights.cancel')}
         </button>
       </div>
     </form>

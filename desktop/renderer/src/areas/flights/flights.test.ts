@@ -1,3 +1,4 @@
+import { translator } from '@ops/shared/i18n/index';
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '@ops/shared';
 import {
@@ -188,6 +189,10 @@ describe('actions, confirm and overlaps', () => {
       "This removes the flight from the logbook and takes 1:20 off EC-ABC's hours and 3 landings off its landings.",
     );
     expect(cancelEffect(doc(), 'EC-ABC', hhmm)).toMatch(/stays listed as canceled/);
+    const es = translator('es');
+    expect(cancelEffect({ ...doc(), status: 'LANDED', flight_time: 4800, landings: 1 }, null, hhmm, es)).toBe(
+      'Esto borra el vuelo del libro de vuelo y resta 1:20 a las horas de la aeronave y 1 aterrizaje a sus aterrizajes.',
+    );
   });
 
   it('names what a confirm lacks', () => {
@@ -254,5 +259,13 @@ describe('the office flight list', () => {
     expect(lines[1]).toBe(
       '2025-01-02,\'=SUM(A1),EC-ABC,LECU,LELL,09:00,10:20,80m,70m,1,Ivan Instructor,,"Dual, training",LANDED',
     );
+    // The headers in the reader's language; the cells stay data.
+    const [head, cells] = flightsCsv([row], (s) => `${s / 60}m`, translator('de'))
+      .trim()
+      .split('\r\n');
+    expect(head).toBe(
+      'Datum,Rufzeichen,Luftfahrzeug,Von,Bis,Off-Block,On-Block,Blockzeit,Flugzeit,Landungen,PIC,Copilot,Flugart,Status',
+    );
+    expect(cells).toBe(lines[1]);
   });
 });

@@ -9,7 +9,11 @@ import type { FlightDoc } from '@ops/shared';
 import { computeFlightTimes, findOverlaps, flightStatusOnRead } from '@ops/shared/rules/flights/flight-times';
 import { type FlightButtons, type FlightPolicyActor, flightButtons } from '@ops/shared/rules/flights/policy';
 import { validateFlightDraft } from '@ops/shared/rules/flights/validation';
+import { type Translate, translator } from '@ops/shared/i18n/index';
 import { zonedToUnix } from '../../format.ts';
+
+/** English unless a screen passes its `t` (useT): the helpers stay pure and their tests read English. */
+const english = translator('en');
 
 export interface FlightForm {
   date: string;
@@ -92,6 +96,8 @@ export function flightDocFrom(
   zone: string,
   nowSec: number,
   today: string,
+  /** The reader's language for the field sentences; English (the server's words) without it. */
+  t?: Translate,
 ): FlightResult {
   const landings = blank(form.landings) ? 0 : Number(form.landings);
   const errors: Record<string, string> = {
@@ -109,7 +115,7 @@ export function flightDocFrom(
         callsign: form.callsign,
         remarks: form.remarks,
       },
-      { today },
+      { today, t },
     ),
   };
   const dateMatch = errors.date ? null : /^(\d{4})-(\d{2})-(\d{2})$/.exec(form.date);
@@ -229,20 +235,25 @@ export const flightActions = (actor: FlightPolicyActor, f: FlightDoc, now: numbe
   flightButtons(actor, { ...f, status: shownStatus(f, now) });
 
 /** What cancelling does, in a sentence for the confirmation (a LANDED flight leaves the logbook and the books). */
-export function cancelEffect(f: FlightDoc, registration: string | null, duration: (s: number) => string): string {
-  if (f.status !== 'LANDED')
-    return 'This cancels the flight: it stays listed as canceled and counts in no logbook, hours or bill.';
-  const what = registration ?? 'the aircraft';
-  const landings = f.landings ? ` and ${f.landings} landing${f.landings === 1 ? '' : 's'} off its landings` : '';
-  return `This removes the flight from the logbook and takes ${duration(f.flight_time)} off ${what}'s hours${landings}.`;
+export function cancelEffect(
+  f: FlightDoc,
+  registration: string | null,
+  duration: (s: number) => string,
+  t: Translate = english,
+): string {
+  if (f.status !== 'LANDED') return t('flights.cancelKeeps');
+  return t('flights.cancelRemoves', {
+    duration: duration(f.flight_time),
+    aircraft: registration ?? t('flights.theAircraft'),
+    landings: f.landings || 0,
+  });
 }
 
 /** What confirming would lack, in the server's words (so the person can fix it offline). */
-export function confirmProblem(f: FlightDoc): string | null {
-  if (f.offblocks === null || f.onblocks === null || !(f.block_time > 0))
-    return 'A confirmed flight needs its block times';
-  if (!f.aircraft_id) return 'A confirmed flight needs an aircraft';
-  if (!f.pic_id) return 'A confirmed flight needs a PIC';
+export function confirmProblem(f: FlightDoc, t: Translate = english): string | null {
+  if (f.offblocks === null || f.onblocks === null || !(f.block_time > 0)) return t('flights.needsBlocks');
+  if (!f.aircraft_id) return t('flights.needsAircraft');
+  if (!f.pic_id) return t('flights.needsPic');
   return null;
 }
 
@@ -299,8 +310,8 @@ export function flightsLoadPath(f: FlightListFilters, page: number, limit: numbe
 }
 
 /** A date range that reads backwards, said before the server is asked. */
-export function filtersProblem(f: FlightListFilters): string | null {
-  if (f.from && f.to && f.from > f.to) return 'The "from" date is after the "to" date.';
+export function filtersProblem(f: FlightListFilters, t: Translate = english): string | null {
+  if (f.from && f.to && f.from > f.to) return t('flights.datesBackwards');
   return null;
 }
 
@@ -314,22 +325,27 @@ function csvCell(v: string | number | null): string {
 }
 
 /** The CSV of the office list (the export of the current filter; times as listed, in the flight zone). */
-export function flightsCsv(rows: readonly FlightListRow[], duration: (s: number) => string): string {
+export function flightsCsv(
+  rows: readonly FlightListRow[],
+  duration: (s: number) => string,
+  t: Translate = english,
+): string {
+  // Headers in the reader's language (issue 33); the cells stay data (codes, registrations).
   const head = [
-    'Date',
-    'Callsign',
-    'Aircraft',
-    'From',
-    'To',
-    'Off-blocks',
-    'On-blocks',
-    'Block time',
-    'Flight time',
-    'Landings',
-    'PIC',
-    'SIC',
-    'Flight type',
-    'Status',
+    t('flights.date'),
+    t('flights.callsign'),
+    t('flights.aircraft'),
+    t('flights.from'),
+    t('flights.to'),
+    t('flights.csvOffBlocks'),
+    t('flights.csvOnBlocks'),
+    t('flights.csvBlockTime'),
+    t('flights.csvFlightTime'),
+    t('flights.landings'),
+    t('flights.pic'),
+    t('flights.sic'),
+    t('flights.flightType'),
+    t('flights.statusLabel'),
   ];
   const lines = rows.map((r) =>
     [

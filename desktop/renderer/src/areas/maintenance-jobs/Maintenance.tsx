@@ -14,12 +14,14 @@ import { Badge, DecisionNote, Empty, PendingBadge } from '../../ui.tsx';
 import { mayWriteMaintenanceJobs } from '@ops/shared/rules/maintenance-jobs/policy';
 import { markKey } from '../../workspace.ts';
 import { groundsAircraft } from '@ops/shared/rules/aircraft-reports/blockers';
+import { useT } from '../../i18n.tsx';
 
 const JOB_TONE: Record<string, 'info' | 'warn' | 'ok'> = { OPEN: 'info', IN_PROGRESS: 'warn', COMPLETED: 'ok' };
 
 /** Maintenance jobs with their work orders; work order progress can be recorded offline. */
 export default function Maintenance() {
   const ws = useWorkspace();
+  const t = useT();
   const { docs: jobs, ready } = useDocs<MaintenanceJobDoc>('maintenance_job');
   const { docs: aircraft } = useDocs<AircraftDoc>('aircraft');
   const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report');
@@ -56,9 +58,9 @@ export default function Maintenance() {
   return (
     <section aria-labelledby="mx-title">
       <div className="screen-head">
-        <h2 id="mx-title">Maintenance jobs</h2>
-        <select aria-label="Aircraft" value={filter} onChange={(e) => setFilter(e.target.value)}>
-          <option value="">All aircraft</option>
+        <h2 id="mx-title">{t('maintenance-jobs.title')}</h2>
+        <select aria-label={t('maintenance-jobs.aircraft')} value={filter} onChange={(e) => setFilter(e.target.value)}>
+          <option value="">{t('maintenance-jobs.allAircraft')}</option>
           {[...aircraft]
             .sort((a, b) => a.registration.localeCompare(b.registration))
             .map((a) => (
@@ -68,11 +70,13 @@ export default function Maintenance() {
             ))}
         </select>
         <label className="check">
-          <input type="checkbox" checked={showCompleted} onChange={(e) => setShowCompleted(e.target.checked)} /> Show
-          completed
+          <input type="checkbox" checked={showCompleted} onChange={(e) => setShowCompleted(e.target.checked)} />{' '}
+          {t('maintenance-jobs.showCompleted')}
         </label>
       </div>
-      {ready && shown.length === 0 && <Empty>No maintenance jobs{showCompleted ? '' : ' open'}.</Empty>}
+      {ready && shown.length === 0 && (
+        <Empty>{showCompleted ? t('maintenance-jobs.noJobs') : t('maintenance-jobs.noOpenJobs')}</Empty>
+      )}
       {shown.map((job) => {
         const pending = marks.has(markKey('maintenance_job', job.id));
         const done = job.WorkOrder.filter((w) => w.status === 'done').length;
@@ -81,26 +85,43 @@ export default function Maintenance() {
             <header>
               <strong>{registration.get(job.aircraft_id) ?? '?'}</strong>
               <span>{job.name}</span>
-              <Badge tone={JOB_TONE[job.status] ?? 'info'}>{job.status.replace('_', ' ')}</Badge>
+              <Badge tone={JOB_TONE[job.status] ?? 'info'}>
+                {t('maintenance-jobs.jobStatus', { status: job.status })}
+              </Badge>
               {job.crs_signed && (
-                <Badge tone="ok">CRS signed {job.crs_signed_at ? formatDate(job.crs_signed_at, display) : ''}</Badge>
+                <Badge tone="ok">
+                  {t('maintenance-jobs.crsSigned', {
+                    date: job.crs_signed_at ? formatDate(job.crs_signed_at, display) : '',
+                  })}
+                </Badge>
               )}
               {pending && <PendingBadge />}
             </header>
             <p className="muted small">
-              {job.start ? `Start ${formatDateTime(job.start, display)}` : 'Not scheduled'}
-              {job.finish ? ` · finish ${formatDateTime(job.finish, display)}` : ''} · {done}/{job.WorkOrder.length}{' '}
-              work orders done
-              {job.user_id ? ` · ${fullName(users.get(job.user_id))}` : ''}
+              {[
+                job.start
+                  ? t('maintenance-jobs.start', { when: formatDateTime(job.start, display) })
+                  : t('maintenance-jobs.notScheduled'),
+                job.finish ? t('maintenance-jobs.finish', { when: formatDateTime(job.finish, display) }) : null,
+                t('maintenance-jobs.workDone', { done, total: job.WorkOrder.length }),
+                job.user_id ? fullName(users.get(job.user_id)) : null,
+              ]
+                .filter((x) => x !== null)
+                .join(' · ')}
             </p>
             {job.description && <p>{job.description}</p>}
             {(reportsOf.get(job.id)?.length ?? 0) > 0 && (
-              <ul className="job-reports" aria-label="Reports of this job">
+              <ul className="job-reports" aria-label={t('maintenance-jobs.reportsAria')}>
                 {reportsOf.get(job.id)?.map((r) => (
                   <li key={r.id}>
                     {r.ata_chapter ? `ATA ${r.ata_chapter} · ` : ''}
-                    {r.title} <Badge tone={r.status === 'CLOSED' ? 'ok' : 'warn'}>{r.status}</Badge>
-                    {r.status !== 'CLOSED' && groundsAircraft(r) && <Badge tone="danger">Grounds the aircraft</Badge>}
+                    {r.title}{' '}
+                    <Badge tone={r.status === 'CLOSED' ? 'ok' : 'warn'}>
+                      {t('maintenance-jobs.reportStatus', { status: r.status })}
+                    </Badge>
+                    {r.status !== 'CLOSED' && groundsAircraft(r) && (
+                      <Badge tone="danger">{t('maintenance-jobs.groundsAircraft')}</Badge>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -109,11 +130,11 @@ export default function Maintenance() {
             <table className="work-orders">
               <thead>
                 <tr>
-                  <th>Work order</th>
-                  <th>ATA</th>
-                  <th>Time (h)</th>
-                  <th>Status</th>
-                  <th>Completed</th>
+                  <th>{t('maintenance-jobs.workOrder')}</th>
+                  <th>{t('maintenance-jobs.ata')}</th>
+                  <th>{t('maintenance-jobs.hours')}</th>
+                  <th>{t('maintenance-jobs.status')}</th>
+                  <th>{t('maintenance-jobs.completed')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -130,18 +151,18 @@ export default function Maintenance() {
                       <td>
                         {mayWrite && job.status !== 'COMPLETED' ? (
                           <select
-                            aria-label={`Status of ${wo.name}`}
+                            aria-label={t('maintenance-jobs.statusOf', { name: wo.name })}
                             value={wo.status}
                             onChange={(e) => setStatus(job, wo, e.target.value as WorkOrderStatus)}
                           >
                             {WORK_ORDER_STATUSES.map((s) => (
                               <option key={s} value={s}>
-                                {s.replace('_', ' ')}
+                                {t('maintenance-jobs.workOrderStatus', { status: s })}
                               </option>
                             ))}
                           </select>
                         ) : (
-                          wo.status.replace('_', ' ')
+                          t('maintenance-jobs.workOrderStatus', { status: wo.status })
                         )}
                       </td>
                       <td>
@@ -154,7 +175,7 @@ export default function Maintenance() {
                 {job.WorkOrder.length === 0 && (
                   <tr>
                     <td colSpan={5} className="muted">
-                      No work orders
+                      {t('maintenance-jobs.noWorkOrders')}
                     </td>
                   </tr>
                 )}

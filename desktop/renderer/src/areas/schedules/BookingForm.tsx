@@ -7,6 +7,7 @@ import { Field } from '../../ui.tsx';
 import { ReadinessPanel } from '../readiness/ReadinessPanel.tsx';
 import type { BookArgs } from './board.ts';
 import type { ScheduleData } from './use-schedules.ts';
+import { useT } from '../../i18n.tsx';
 
 /** Minutes of the picker: the server's 5-minute grid. */
 const MINUTES = Array.from({ length: 12 }, (_, i) => String(i * 5).padStart(2, '0'));
@@ -88,6 +89,7 @@ export function BookingForm({
   /** Called with the start of a booking handed to the server (the board moves to its day). */
   onBooked?(start: number): void;
 }) {
+  const t = useT();
   const [draft, setDraft] = useState<Draft>(initial);
   const { self, users, instructors, types, active, zone, display } = data;
   const [hh, mm] = draft.time.split(':');
@@ -124,10 +126,14 @@ export function BookingForm({
   };
 
   return (
-    <form className="card-form booking-form" aria-label={draft.id ? 'Change booking' : 'New booking'} onSubmit={submit}>
-      <h3>{draft.id ? 'Change booking' : 'New booking'}</h3>
+    <form
+      className="card-form booking-form"
+      aria-label={draft.id ? t('schedules.changeBooking') : t('schedules.newBooking')}
+      onSubmit={submit}
+    >
+      <h3>{draft.id ? t('schedules.changeBooking') : t('schedules.newBooking')}</h3>
       <div className="grid">
-        <Field label="Aircraft">
+        <Field label={t('schedules.aircraft')}>
           <select
             value={draft.aircraft_id}
             onChange={(e) => setDraft({ ...draft, aircraft_id: e.target.value })}
@@ -141,7 +147,7 @@ export function BookingForm({
           </select>
         </Field>
         {!self && (
-          <Field label="Pilot">
+          <Field label={t('schedules.pilot')}>
             <select value={draft.pilot_id} onChange={(e) => setDraft({ ...draft, pilot_id: e.target.value })} required>
               {/* Only pilots may sit in the pilot's seat (the server refuses others with NOT_ALLOWED). */}
               {[...users.values()]
@@ -155,9 +161,9 @@ export function BookingForm({
             </select>
           </Field>
         )}
-        <Field label="Instructor">
+        <Field label={t('schedules.instructor')}>
           <select value={draft.instructor_id} onChange={(e) => setDraft({ ...draft, instructor_id: e.target.value })}>
-            <option value="">None</option>
+            <option value="">{t('schedules.none')}</option>
             {instructors.map((u) => (
               <option key={u.id} value={u.id}>
                 {fullName(u)}
@@ -165,7 +171,7 @@ export function BookingForm({
             ))}
           </select>
         </Field>
-        <Field label="Flight type">
+        <Field label={t('schedules.flightType')}>
           <select
             value={draft.flight_type_id}
             onChange={(e) => setDraft({ ...draft, flight_type_id: e.target.value })}
@@ -180,7 +186,7 @@ export function BookingForm({
               ))}
           </select>
         </Field>
-        <Field label="Date">
+        <Field label={t('schedules.date')}>
           <input
             type="date"
             value={draft.date}
@@ -188,10 +194,10 @@ export function BookingForm({
             required
           />
         </Field>
-        <Field label={`Start (${zone.replace(/_/g, ' ')})`}>
+        <Field label={t('schedules.startZone', { zone: zone.replace(/_/g, ' ') })}>
           {/* Hour and minute selects, not a native time input: that follows the browser's locale (AM/PM), not the company's format. */}
           <span className="time-picker">
-            <select aria-label="Start hour" value={hh} onChange={(e) => setTime(e.target.value, mm)}>
+            <select aria-label={t('schedules.startHour')} value={hh} onChange={(e) => setTime(e.target.value, mm)}>
               {hourOptions(display).map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
@@ -199,7 +205,7 @@ export function BookingForm({
               ))}
             </select>
             :
-            <select aria-label="Start minute" value={mm} onChange={(e) => setTime(hh, e.target.value)}>
+            <select aria-label={t('schedules.startMinute')} value={mm} onChange={(e) => setTime(hh, e.target.value)}>
               {[...new Set([...MINUTES, mm])].sort().map((m) => (
                 <option key={m} value={m}>
                   {m}
@@ -208,18 +214,18 @@ export function BookingForm({
             </select>
           </span>
         </Field>
-        <Field label="Length">
+        <Field label={t('schedules.length')}>
           <select value={draft.minutes} onChange={(e) => setDraft({ ...draft, minutes: Number(e.target.value) })}>
             {[...new Set([30, 60, 90, 120, 180, 240, draft.minutes])]
               .sort((a, b) => a - b)
               .map((n) => (
                 <option key={n} value={n}>
-                  {n} min
+                  {t('schedules.minutes', { count: n })}
                 </option>
               ))}
           </select>
         </Field>
-        <Field label="Remarks" wide>
+        <Field label={t('schedules.remarks')} wide>
           <input
             value={draft.remarks}
             onChange={(e) => setDraft({ ...draft, remarks: e.target.value })}
@@ -229,19 +235,19 @@ export function BookingForm({
       </div>
       <ReadinessPanel source={{ kind: 'plan', plan }} />
       <div className="actions">
-        <button type="submit">{draft.id ? 'Move' : 'Book'}</button>
+        <button type="submit">{draft.id ? t('schedules.move') : t('schedules.book')}</button>
         <button type="button" onClick={onClose}>
-          Close
+          {t('schedules.close')}
         </button>
         {original && mayCancel && !asking && (
           <button type="button" className="danger" onClick={() => setAsking(true)}>
-            Cancel booking
+            {t('schedules.cancelBooking')}
           </button>
         )}
       </div>
       {original && mayCancel && asking && (
         <p className="confirm" data-testid="confirm-cancel">
-          Cancel this booking? Its scheduled flight is cancelled with it and the pilot and instructor are told.{' '}
+          {t('schedules.confirmCancel')}{' '}
           <button
             type="button"
             className="danger"
@@ -249,10 +255,10 @@ export function BookingForm({
               if (await data.cancel(original)) onClose();
             }}
           >
-            Yes, cancel booking
+            {t('schedules.yesCancel')}
           </button>{' '}
           <button type="button" onClick={() => setAsking(false)}>
-            Keep it
+            {t('schedules.keepIt')}
           </button>
         </p>
       )}

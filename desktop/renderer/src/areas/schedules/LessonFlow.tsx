@@ -9,6 +9,7 @@ import { fullName, useWorkspace } from '../../hooks.ts';
 import { Badge, Empty, Field } from '../../ui.tsx';
 import { allowedStarts } from './board.ts';
 import { openWindows, type TypeInfo } from './use-schedules.ts';
+import { useT } from '../../i18n.tsx';
 
 interface LessonProps {
   date: string;
@@ -41,6 +42,7 @@ interface LessonProps {
 /** A self-booker's flow: only bookable types, only slots inside the operating hours where they are free. */
 export function LessonFlow(p: LessonProps) {
   const ws = useWorkspace();
+  const t = useT();
   const [typeId, setTypeId] = useState('');
   const [aircraftId, setAircraftId] = useState('');
   const [instructorId, setInstructorId] = useState('');
@@ -56,15 +58,15 @@ export function LessonFlow(p: LessonProps) {
     return allowedStarts(open, busy, minutes * 60, p.now);
   }, [plane, p.hours, p.date, p.zone, p.mine, minutes, p.now, p.melItems, p.grounded]);
 
-  if (!type || !plane) return <Empty>No aircraft or bookable flight type is available for self-booking.</Empty>;
+  if (!type || !plane) return <Empty>{t('schedules.noSelfBooking')}</Empty>;
   return (
     <div className="lesson" data-testid="lesson-flow">
       <div className="grid">
-        <Field label="Date">
+        <Field label={t('schedules.date')}>
           <input type="date" value={p.date} onChange={(e) => e.target.value && p.setDate(e.target.value)} />
         </Field>
-        <Field label="Lesson">
-          <select value={type.id} onChange={(e) => setTypeId(e.target.value)} aria-label="Lesson type">
+        <Field label={t('schedules.lesson')}>
+          <select value={type.id} onChange={(e) => setTypeId(e.target.value)} aria-label={t('schedules.lessonType')}>
             {p.types.map((t) => (
               <option key={t.id} value={t.id}>
                 {t.name}
@@ -72,8 +74,12 @@ export function LessonFlow(p: LessonProps) {
             ))}
           </select>
         </Field>
-        <Field label="Aircraft">
-          <select value={plane.id} onChange={(e) => setAircraftId(e.target.value)} aria-label="Lesson aircraft">
+        <Field label={t('schedules.aircraft')}>
+          <select
+            value={plane.id}
+            onChange={(e) => setAircraftId(e.target.value)}
+            aria-label={t('schedules.lessonAircraft')}
+          >
             {p.aircraft.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.registration}
@@ -81,9 +87,13 @@ export function LessonFlow(p: LessonProps) {
             ))}
           </select>
         </Field>
-        <Field label="Instructor">
-          <select value={instructorId} onChange={(e) => setInstructorId(e.target.value)} aria-label="Lesson instructor">
-            <option value="">None</option>
+        <Field label={t('schedules.instructor')}>
+          <select
+            value={instructorId}
+            onChange={(e) => setInstructorId(e.target.value)}
+            aria-label={t('schedules.lessonInstructor')}
+          >
+            <option value="">{t('schedules.none')}</option>
             {p.instructors.map((u) => (
               <option key={u.id} value={u.id}>
                 {fullName(u)}
@@ -91,11 +101,15 @@ export function LessonFlow(p: LessonProps) {
             ))}
           </select>
         </Field>
-        <Field label="Length">
-          <select value={minutes} onChange={(e) => setMinutes(Number(e.target.value))} aria-label="Lesson length">
+        <Field label={t('schedules.length')}>
+          <select
+            value={minutes}
+            onChange={(e) => setMinutes(Number(e.target.value))}
+            aria-label={t('schedules.lessonLength')}
+          >
             {[60, 90, 120].map((n) => (
               <option key={n} value={n}>
-                {n} min
+                {t('schedules.minutes', { count: n })}
               </option>
             ))}
           </select>
@@ -118,13 +132,14 @@ export function LessonFlow(p: LessonProps) {
         />
       )}
       <h3>
-        Open slots on {p.date}
-        {zoneTag(p.zone, p.display) && ` (${zoneTag(p.zone, p.display)})`}
+        {zoneTag(p.zone, p.display)
+          ? t('schedules.openSlotsOnZone', { date: p.date, zone: zoneTag(p.zone, p.display) })
+          : t('schedules.openSlotsOn', { date: p.date })}
       </h3>
       {starts.length === 0 ? (
-        <Empty>{p.grounded.get(plane.id) ?? 'No slot inside the operating hours on this day.'}</Empty>
+        <Empty>{p.grounded.get(plane.id) ?? t('schedules.noSlot')}</Empty>
       ) : (
-        <ul className="slots" aria-label="Open slots">
+        <ul className="slots" aria-label={t('schedules.openSlots')}>
           {starts.map((t) => (
             <li key={t}>
               <button
@@ -146,7 +161,7 @@ export function LessonFlow(p: LessonProps) {
           ))}
         </ul>
       )}
-      <h3>My bookings</h3>
+      <h3>{t('schedules.myBookings')}</h3>
       <MyBookings {...p} />
     </div>
   );
@@ -159,10 +174,11 @@ export function LessonFlow(p: LessonProps) {
  */
 function MyBookings(p: LessonProps) {
   const ws = useWorkspace();
+  const t = useT();
   const [asking, setAsking] = useState<string | null>(null);
   const actor = { userId: ws.user.id, role: ws.user.user_group_id };
   const coming = [...p.mine].filter((b) => b.end > p.now).sort((a, b) => a.start - b.start);
-  if (coming.length === 0) return <Empty>No bookings yet.</Empty>;
+  if (coming.length === 0) return <Empty>{t('schedules.noBookings')}</Empty>;
   return (
     <ul className="my-bookings" data-testid="my-bookings">
       {coming.map((b) => {
@@ -181,21 +197,20 @@ function MyBookings(p: LessonProps) {
               {when} · {registration}
             </span>
             {pending ? (
-              <Badge tone="pending">waiting for the server</Badge>
+              <Badge tone="pending">{t('schedules.waitingServer')}</Badge>
             ) : waiting ? (
-              <Badge tone="pending">cancel waiting for the server</Badge>
+              <Badge tone="pending">{t('schedules.cancelWaiting')}</Badge>
             ) : (
-              <Badge tone="ok">booked</Badge>
+              <Badge tone="ok">{t('schedules.booked')}</Badge>
             )}
             {offer && asking !== b.id && (
               <button type="button" className="link" onClick={() => setAsking(b.id)}>
-                Cancel booking
+                {t('schedules.cancelBooking')}
               </button>
             )}
             {offer && asking === b.id && (
               <span className="confirm" data-testid="confirm-cancel">
-                Cancel {registration} on {when}? The scheduled flight is cancelled with it and the time becomes free for
-                others.{' '}
+                {t('schedules.confirmCancelMine', { registration, when })}{' '}
                 <button
                   type="button"
                   className="danger"
@@ -204,10 +219,10 @@ function MyBookings(p: LessonProps) {
                     await p.onCancel(b);
                   }}
                 >
-                  Yes, cancel booking
+                  {t('schedules.yesCancel')}
                 </button>{' '}
                 <button type="button" onClick={() => setAsking(null)}>
-                  Keep it
+                  {t('schedules.keepIt')}
                 </button>
               </span>
             )}

@@ -15,6 +15,7 @@ import {
   startOfDay,
 } from './board.ts';
 import type { ScheduleData } from './use-schedules.ts';
+import { useT } from '../../i18n.tsx';
 
 const HOUR_LABELS = Array.from({ length: 16 }, (_, i) => String(6 + i).padStart(2, '0'));
 
@@ -31,6 +32,7 @@ interface BoardProps {
 /** The office board: a day (hour lanes) or a week, by aircraft or by instructor; click to book, drag to move. */
 export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps) {
   const { zone, display, users, bookings, shown, active, registration, typeName, instructors } = data;
+  const t = useT();
   // The buttons come from the schedules policy: the auditor and mechanics read the board, nothing more.
   const actor = { userId: data.me, role: data.role };
   const booker = mayBook(data.role);
@@ -66,39 +68,54 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
   return (
     <>
       <div className="toolbar board-controls">
-        <button type="button" onClick={() => setDate(shiftDate(date, view === 'day' ? -1 : -7))} aria-label="Previous">
+        <button
+          type="button"
+          onClick={() => setDate(shiftDate(date, view === 'day' ? -1 : -7))}
+          aria-label={t('schedules.previous')}
+        >
           ‹
         </button>
-        <input type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} aria-label="Date" />
-        <button type="button" onClick={() => setDate(shiftDate(date, view === 'day' ? 1 : 7))} aria-label="Next">
+        <input
+          type="date"
+          value={date}
+          onChange={(e) => e.target.value && setDate(e.target.value)}
+          aria-label={t('schedules.date')}
+        />
+        <button
+          type="button"
+          onClick={() => setDate(shiftDate(date, view === 'day' ? 1 : 7))}
+          aria-label={t('schedules.next')}
+        >
           ›
         </button>
         <button type="button" aria-pressed={view === 'day'} onClick={() => setView('day')}>
-          Day
+          {t('schedules.day')}
         </button>
         <button type="button" aria-pressed={view === 'week'} onClick={() => setView('week')}>
-          Week
+          {t('schedules.week')}
         </button>
         <button type="button" aria-pressed={by === 'aircraft'} onClick={() => setBy('aircraft')}>
-          By aircraft
+          {t('schedules.byAircraft')}
         </button>
         <button type="button" aria-pressed={by === 'instructor'} onClick={() => setBy('instructor')}>
-          By instructor
+          {t('schedules.byInstructor')}
         </button>
         {booker && (
           <button type="button" onClick={() => onNew(startOfDay(date, zone) + 9 * 3600, {})}>
-            New booking
+            {t('schedules.newBooking')}
           </button>
         )}
-        {zoneTag(zone, display) && <span className="muted small">Times in {zoneTag(zone, display)}</span>}
+        {zoneTag(zone, display) && (
+          <span className="muted small">{t('schedules.timesIn', { zone: zoneTag(zone, display) })}</span>
+        )}
       </div>
       {rows.length === 0 ? (
-        <Empty>Nothing to show yet.</Empty>
+        <Empty>{t('schedules.nothing')}</Empty>
       ) : (
         <table className="board" data-testid="schedule-board">
           <thead>
             <tr>
-              <th scope="col">{by === 'aircraft' ? 'Aircraft' : 'Instructor'}</th>
+              <th scope="col">{by === 'aircraft' ? t('schedules.aircraft') : t('schedules.instructor')}</th>
               {days.map((d) => (
                 <th scope="col" key={d}>
                   {view === 'day' ? (
@@ -123,7 +140,7 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                     <>
                       {' '}
                       <Badge tone="danger" title={data.grounded.get(r.id)}>
-                        Grounded
+                        {t('schedules.grounded')}
                       </Badge>
                     </>
                   )}
@@ -148,7 +165,7 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                         const at = Math.floor((from + frac * (to - from)) / 1800) * 1800;
                         onNew(at, onRow(r.id));
                       }}
-                      title={booker ? 'Click an empty place to book; drop a booking here to move it' : undefined}
+                      title={booker ? t('schedules.clickHint') : undefined}
                       onDragOver={(e) => {
                         if (booker && e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault();
                       }}
@@ -158,7 +175,7 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                     >
                       {list.map((b) => {
                         const p = placement(b, from, to);
-                        const t = typeName.get(b.flight_type_id);
+                        const ft = typeName.get(b.flight_type_id);
                         const who = [
                           fullName(users.get(b.pilot_id)),
                           b.instructor_id ? fullName(users.get(b.instructor_id)) : '',
@@ -169,15 +186,15 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                         const movable = !('pending' in b) && mayChangeBooking(actor, b);
                         const style =
                           view === 'day'
-                            ? { left: `${p.left}%`, width: `${p.width}%`, background: t?.color ?? undefined }
-                            : { background: t?.color ?? undefined };
+                            ? { left: `${p.left}%`, width: `${p.width}%`, background: ft?.color ?? undefined }
+                            : { background: ft?.color ?? undefined };
                         if (!movable && !('pending' in b))
                           return (
                             <span
                               key={b.id}
                               className="booking"
                               style={style}
-                              title={`${label} · ${t?.name ?? ''}`}
+                              title={`${label} · ${ft?.name ?? ''}`}
                               data-booking={b.id}
                             >
                               {label}
@@ -202,12 +219,12 @@ export function ScheduleBoard({ data, date, setDate, onNew, onOpen }: BoardProps
                             }}
                             className={`booking${'pending' in b ? ' booking-pending' : ''}${movable ? ' booking-movable' : ''}`}
                             style={style}
-                            title={`${label} · ${t?.name ?? ''}`}
+                            title={`${label} · ${ft?.name ?? ''}`}
                             data-booking={b.id}
                           >
                             {label}
-                            {'pending' in b && <small> (waiting)</small>}
-                            {data.cancelling.has(b.id) && <small> (cancel waiting)</small>}
+                            {'pending' in b && <small> {t('schedules.waitingTag')}</small>}
+                            {data.cancelling.has(b.id) && <small> {t('schedules.cancelWaitingTag')}</small>}
                           </button>
                         );
                       })}

@@ -11,6 +11,7 @@ import { BookingForm, type Draft, draftOf, newDraft } from './BookingForm.tsx';
 import { LessonFlow } from './LessonFlow.tsx';
 import { ScheduleBoard } from './ScheduleBoard.tsx';
 import { useSchedules } from './use-schedules.ts';
+import { useT } from '../../i18n.tsx';
 
 interface Conflict {
   id: string;
@@ -32,6 +33,7 @@ export default function Schedules() {
   const data = useSchedules();
   const { zone, display, pending, refused, localRefusal, registration } = data;
   const ws = useWorkspace();
+  const t = useT();
   // Every button from the schedules policy: the auditor and mechanics get the board to read, nothing to book.
   const lessons = mayBookLesson(ws.user.user_group_id);
   const [mode, setMode] = useState<'board' | 'lesson'>(lessons ? 'lesson' : 'board');
@@ -43,14 +45,14 @@ export default function Schedules() {
   return (
     <section aria-labelledby="schedules-title" className="schedules">
       <div className="screen-head">
-        <h2 id="schedules-title">Schedule</h2>
-        <div className="toolbar" role="toolbar" aria-label="Schedule view">
+        <h2 id="schedules-title">{t('schedules.title')}</h2>
+        <div className="toolbar" role="toolbar" aria-label={t('schedules.viewAria')}>
           <button type="button" aria-pressed={mode === 'board'} onClick={() => setMode('board')}>
-            Board
+            {t('schedules.board')}
           </button>
           {lessons && (
             <button type="button" aria-pressed={mode === 'lesson'} onClick={() => setMode('lesson')}>
-              Book a lesson
+              {t('schedules.bookLesson')}
             </button>
           )}
         </div>
@@ -58,14 +60,13 @@ export default function Schedules() {
 
       {pending.length > 0 && (
         <p className="hint" data-testid="bookings-pending">
-          <Badge tone="pending">{pending.length} waiting</Badge> Booking requests made here wait for the server, which
-          decides conflicts once.
+          <Badge tone="pending">{t('schedules.waiting', { count: pending.length })}</Badge> {t('schedules.waitingNote')}
         </p>
       )}
       {localRefusal && (
         <div className="decision decision-rejected" role="alert" data-testid="booking-refused-here">
-          <strong>{localRefusal.action === 'cancel' ? 'Not canceled' : 'Not booked'}</strong>:{' '}
-          {humanRefusal(localRefusal.message, localRefusal.code)}
+          <strong>{localRefusal.action === 'cancel' ? t('schedules.notCanceled') : t('schedules.notBooked')}</strong>:{' '}
+          {humanRefusal(localRefusal.message, localRefusal.code, t)}
         </div>
       )}
       {refused.length > 0 && (
@@ -130,28 +131,36 @@ function RefusedBooking({
   const a = command.args as Record<string, unknown>;
   const conflicts = conflictsOf(command.details);
   const ws = useWorkspace();
+  const t = useT();
   if (command.name === 'schedule.cancel')
     return (
       <div className="decision decision-rejected" role="alert" data-testid="booking-refused">
-        <strong>Not canceled</strong>: {humanRefusal(command.reason, codeOf(command))}{' '}
+        <strong>{t('schedules.notCanceled')}</strong>: {humanRefusal(command.reason, codeOf(command), t)}{' '}
         <button type="button" className="link" onClick={() => ws.dismiss([command.id])}>
-          Dismiss
+          {t('schedules.dismiss')}
         </button>
       </div>
     );
   return (
     <div className="decision decision-rejected" role="alert" data-testid="booking-refused">
-      <strong>Not booked</strong> ({registration.get(String(a.aircraft_id)) ?? 'aircraft'}{' '}
-      {formatDateTime(Number(a.start), display)}): {humanRefusal(command.reason, codeOf(command))}{' '}
+      <strong>{t('schedules.notBooked')}</strong>{' '}
+      {t('schedules.refusedWhat', {
+        aircraft: registration.get(String(a.aircraft_id)) ?? t('schedules.aircraftFallback'),
+        when: formatDateTime(Number(a.start), display),
+      })}
+      : {humanRefusal(command.reason, codeOf(command), t)}{' '}
       <button type="button" className="link" onClick={() => ws.dismiss([command.id])}>
-        Dismiss
+        {t('schedules.dismiss')}
       </button>
       {conflicts.length > 0 && (
         <ul className="conflicts">
           {conflicts.map((c) => (
             <li key={c.id} data-testid="competing-booking">
-              Competing booking: {registration.get(c.aircraft_id) ?? 'aircraft'} · {formatDateTime(c.start, display)} –{' '}
-              {formatTime(c.end, display)}
+              {t('schedules.competing', {
+                aircraft: registration.get(c.aircraft_id) ?? t('schedules.aircraftFallback'),
+                from: formatDateTime(c.start, display),
+                to: formatTime(c.end, display),
+              })}
             </li>
           ))}
         </ul>

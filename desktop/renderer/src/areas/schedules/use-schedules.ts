@@ -38,6 +38,8 @@ import { aircraftBlockers, blockedRefusal, groundsAircraft } from '@ops/shared/r
 import { openItems } from '../aircraft-reports/techlog.ts';
 import { deviceBookingRefusal, useDeviceDuty } from '../duty/device-duty.ts';
 import type { BookArgs } from './board.ts';
+import { useT } from '../../i18n.tsx';
+import type { Translate } from '@ops/shared/i18n/index';
 
 export interface TypeInfo {
   id: string;
@@ -104,6 +106,7 @@ function useMelItems(
   commands: readonly CommandDoc[],
   now: number,
   zone: string,
+  t: Translate,
 ): Map<string, TimedMelItem[]> {
   return useMemo(() => {
     const byId = new Map(aircraft.map((a) => [a.id, a]));
@@ -112,23 +115,28 @@ function useMelItems(
       if (!v.item || v.report.status === 'CLOSED' || v.pending === 'close') continue;
       const list = out.get(v.report.aircraft_id) ?? [];
       list.push({
-        label: melItemLabel({
-          type: v.report.type,
-          ata_chapter: v.report.ata_chapter,
-          category: v.item.category ?? null,
-          title: v.report.title,
-        }),
+        label: melItemLabel(
+          {
+            type: v.report.type,
+            ata_chapter: v.report.ata_chapter,
+            category: v.item.category ?? null,
+            title: v.report.title,
+          },
+          t,
+        ),
         expiredAtStart: v.status === 'EXPIRED',
         expires: v.deadline?.kind === 'time' ? v.deadline.expires : null,
       });
       out.set(v.report.aircraft_id, list);
     }
     return out;
-  }, [aircraft, reports, commands, now, zone]);
+  }, [aircraft, reports, commands, now, zone, t]);
 }
 
 /** Everything the schedule screens read, decided on the device, and `book`. */
 export function useSchedules() {
+  // The grounded sentences shown on the board and the lesson flow are in the reader's language.
+  const t = useT();
   const ws = useWorkspace();
   const me = ws.user.id;
   const self = isSelfBooker(ws.user.user_group_id);
@@ -146,7 +154,7 @@ export function useSchedules() {
   /** A booking refused on this device before queueing (rule 3 decided offline by the shared rule). */
   const [localRefusal, setLocalRefusal] = useState<{ code: string; message: string; action?: 'cancel' } | null>(null);
   const { docs: reports } = useDocs<AircraftReportDoc>('aircraft_report', { selector: { status: { $ne: 'CLOSED' } } });
-  const melItems = useMelItems(aircraft, reports, commands, now, zone);
+  const melItems = useMelItems(aircraft, reports, commands, now, zone, t);
   /**
    * Why each grounded aircraft cannot be booked (issue 28 item 1): the server's
    * booking refusal, by the same shared rule over the open reports this device holds.
@@ -163,12 +171,13 @@ export function useSchedules() {
       const blockers = aircraftBlockers(
         open.map((r) => ({ ...r, created: null, mel: null })),
         Number.POSITIVE_INFINITY,
+        t,
       );
-      const sentence = blockedRefusal(regOf.get(id) ?? 'The aircraft', 'booked', blockers);
+      const sentence = blockedRefusal(regOf.get(id) ?? t('aircraft-reports.theAircraft'), 'booked', blockers, t);
       if (sentence) why.set(id, sentence);
     }
     return why;
-  }, [reports, aircraft]);
+  }, [reports, aircraft, t]);
   const duty = useDeviceDuty();
 
   const active = useMemo(
@@ -251,7 +260,11 @@ export function useSchedules() {
     if (blocked) {
       setLocalRefusal({
         code: 'AIRCRAFT_BLOCKED',
-        message: aircraftBlockedMessage(registration.get(args.aircraft_id) ?? 'The aircraft', blocked),
+        message: aircraftBlockedMessage(
+          registration.get(args.aircraft_id) ?? t('aircraft-reports.theAircraft'),
+          blocked,
+          t,
+        ),
       });
       return false;
     }
@@ -281,14 +294,14 @@ export function useSchedules() {
   /** The sanity checks of `rules/schedules/sanity.ts` on this device's data; null when the server may decide. */
   const sanityRefusal = (args: BookArgs): { code: string; message: string } | null => {
     const who = users.get(args.pilot_id);
-    const seat = who ? pilotRefusal({ name: fullName(who), pilot: who.pilot, active: who.active !== false }) : null;
+    const seat = who ? pilotRefusal({ name: fullName(who), pilot: who.pilot, active: who.active !== false }, t) : null;
     if (seat) return seat;
     const current = 'id' in args && args.id ? bookings.find((b) => b.id === args.id) : undefined;
     const nowSec = Math.floor(Date.now() / 1000);
-    const early = timeRefusal({ span: args, now: nowSec, zone, keptStart: current?.start ?? null, horizonDays });
+    const early = timeRefusal({ span: args, now: nowSec, zone, keptStart: current?.start ?? null, horizonDays, t });
     if (early) return early;
     const baseId = aircraft.find((a) => a.id === args.aircraft_id)?.base_id ?? null;
-    return hoursRefusal({ rows: hours, baseId, span: args, zone });
+    return hoursRefusal({ rows: hours, baseId, span: args, zone, t });
   };
 
   /**

@@ -1,0 +1,71 @@
+/**
+ * The forms' validation messages in the reader's language (issue 33). The
+ * schemas in office.ts keep their English texts (tests and the server's
+ * answers compare them); a screen passes each text through `formMessage`,
+ * which finds its catalogue id (with the numbers it carries) and translates.
+ */
+import type { MessageId, Translate } from '../i18n/index.ts';
+
+const EXACT: Record<string, MessageId> = {
+  'At least 1 day': 'forms.atLeastOneDay',
+  'Name is required': 'forms.nameRequired',
+  'Surname is required': 'forms.surnameRequired',
+  'Password is required': 'forms.passwordRequired',
+  'Current password is required': 'forms.currentPasswordRequired',
+  'Title is required': 'forms.titleRequired',
+  'Start is required': 'forms.startRequired',
+  'End is required': 'forms.endRequired',
+  'Unknown role': 'forms.unknownRole',
+  'Expected a date YYYY-MM-DD': 'forms.expectedDate',
+  'Write the article': 'forms.writeArticle',
+  'Whole days': 'forms.wholeDays',
+  'Unknown time zone; use an IANA name such as Europe/Madrid': 'forms.unknownZone',
+  'Too long': 'forms.tooLong',
+  'This is already your address': 'forms.alreadyYourAddress',
+  'The new passwords do not match': 'forms.passwordsDiffer',
+  'The expiry must be after today': 'forms.expiryAfterToday',
+  'The expiration date must be in the future': 'forms.expirationFuture',
+  'The addresses do not match': 'forms.addressesDiffer',
+  'Repeat the new password': 'forms.repeatNewPassword',
+  'Pick the user the key acts as': 'forms.pickKeyUser',
+  'Pick at least one role': 'forms.pickRole',
+  'Pick a pilot': 'forms.pickPilot',
+  'Expected the 6-digit code from the app': 'forms.totpCode',
+  'Expected an http(s) URL or a path': 'forms.urlOrPath',
+  'Expected an email address such as name@example.com': 'forms.email',
+  'Expected an ISO 4217 currency code such as EUR': 'forms.currency',
+  'Expected an ISO 3166 country code such as ES': 'forms.country',
+  'Expected an ICAO code such as LECU': 'forms.icao',
+  'Expected a 4-letter ICAO code': 'forms.icao4',
+  'Expected a phone number': 'forms.phone',
+  'Expected a number': 'forms.number',
+  'Expected a hex colour such as #1f6feb': 'forms.hexColour',
+  'Expected a dialling code such as +34': 'forms.diallingCode',
+  'End must be after start': 'forms.endAfterStart',
+  'An external auditor needs an expiration date': 'forms.auditorExpiration',
+  'An entry wholly in the past cannot be added': 'forms.entryInPast',
+};
+
+// Messages with a number in them: the number is kept as written (a string, so English is unchanged).
+const PATTERNS: [RegExp, MessageId, string][] = [
+  [/^At most (\d+) characters$/, 'forms.atMostChars', 'count'],
+  [/^At least (\d+) characters$/, 'forms.atLeastChars', 'count'],
+  [/^At most (\d+) days \(ten years\)$/, 'forms.atMostDaysTenYears', 'count'],
+  [/^An external auditor account lasts at most (\d+) days$/, 'forms.auditorMaxDays', 'count'],
+  [/^At most (\d+) hours \(a leap year\)$/, 'forms.atMostHoursLeap', 'max'],
+  [/^At most (\d+) hours$/, 'forms.atMostHours', 'max'],
+  [/^At most (\d+) \(percent\)$/, 'forms.atMostPercent', 'max'],
+  [/^At most (\d+)$/, 'forms.atMost', 'max'],
+  [/^At least (\d+)$/, 'forms.atLeast', 'min'],
+];
+
+/** A form message in the reader's language; a text this list does not know stays as it is. */
+export function formMessage(text: string, t: Translate): string {
+  const id = EXACT[text];
+  if (id) return t(id);
+  for (const [re, pid, name] of PATTERNS) {
+    const m = re.exec(text);
+    if (m) return t(pid, { [name]: m[1] });
+  }
+  return text;
+}
