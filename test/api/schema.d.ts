@@ -7584,6 +7584,7 @@ export interface components {
             cabincrew: boolean;
             max_duty_hours: number | null;
             max_flight_hours_year: number | null;
+            booking_horizon_days: number | null;
         };
         CompanySetting2: {
             flight_timezone_id?: "" | null | string;
@@ -7597,6 +7598,7 @@ export interface components {
             cabincrew?: boolean | number | string;
             max_duty_hours?: "" | null | (number | string);
             max_flight_hours_year?: "" | null | (number | string);
+            booking_horizon_days?: "" | null | (number | string);
             self_schedule?: boolean | number | string;
             require_pic_docs?: boolean | number | string;
             schedule_self_allow_nodocs?: boolean | number | string;
@@ -9082,6 +9084,15 @@ export interface components {
         Limit: {
             duty_seconds: number | null;
             year_flight_seconds: number | null;
+        };
+        List: {
+            id: string;
+            values?: {
+                [key: string]: string | number;
+            };
+            dates?: {
+                [key: string]: number;
+            };
         };
         Location: {
             id: string;
@@ -10670,6 +10681,8 @@ export interface components {
             message: string;
             detail: string | null;
             fix: string | null;
+            text?: components["schemas"]["Text"] | null;
+            fix_text?: components["schemas"]["Text"] | null;
         };
         Releaser: {
             id: string;
@@ -11244,6 +11257,19 @@ export interface components {
         };
         Template: {
             Training: components["schemas"]["Training6"];
+        };
+        Text: {
+            id: string;
+            values?: {
+                [key: string]: string | number;
+            };
+            dates?: {
+                [key: string]: number;
+            };
+            lists?: {
+                [key: string]: components["schemas"]["List"][];
+            };
+            zone?: string;
         };
         Theory: {
             progress: components["schemas"]["Progress"];

@@ -129,8 +129,9 @@ describe.skipIf(!hasChromium)('office: company (Chromium)', () => {
 
       // Permissions: pilots may confirm their own flights.
       await openScreen(page, 'Permissions', 'permissions');
-      await page.getByLabel('Flight.confirm for Pilot').click();
-      await page.waitForSelector('text=Flight.confirm granted to role 190');
+      // Permission keys and roles show by name (issue 33); the key stays the code in data.
+      await page.getByLabel('Confirm flights for Pilot').click();
+      await page.waitForSelector('text=Confirm flights granted to Pilot');
       const perms = await s.api('GET', '/manager/companies/permissions.json', { token: admin });
       expect(perms.body.roles.find((r: { role: number }) => r.role === 190).permissions['Flight.confirm']).toBe(true);
       await checkAccessibility(page, 'permissions');

@@ -127,8 +127,14 @@ describe.skipIf(!hasChromium)('office: people (Chromium)', () => {
         ).body.every((m: { active: boolean }) => m.active),
       )
       .toBe(true);
+    // Welcome mails ask first too, naming how many get one (issue 28).
+    page.once('dialog', (d) => {
+      asked = d.message();
+      void d.accept();
+    });
     await group.getByRole('button', { name: /^Send welcome mails/ }).click();
     await expect.poll(() => page.locator('[data-testid=pilot-groups] .form-done').textContent()).toMatch(/mail/i);
+    expect(asked).toMatch(/^Send a welcome mail to \d+ active members? of Private pilots\?/);
     await group.getByRole('button', { name: /^Members/ }).click();
     await page.waitForSelector('[data-group="Private pilots"] .members li');
     await checkAccessibility(page, 'pilot groups');

@@ -18,6 +18,13 @@ import { refusalsMessages } from './refusals/index.ts';
 import { schedulesMessages } from './schedules/index.ts';
 import { shellMessages } from './shell/index.ts';
 import { uploadsMessages } from './uploads/index.ts';
+import { companyMessages } from './company/index.ts';
+import { usersMessages } from './users/index.ts';
+import { basesMessages } from './bases/index.ts';
+import { newsMessages } from './news/index.ts';
+import { pilotGroupsMessages } from './pilot-groups/index.ts';
+import { dutyMessages } from './duty/index.ts';
+import { readinessMessages } from './readiness/index.ts';
 
 export const AREA_MESSAGES = {
   errors: errorsMessages,
@@ -36,4 +43,11 @@ export const AREA_MESSAGES = {
   'maintenance-jobs': maintenanceJobsMessages,
   schedules: schedulesMessages,
   forms: formsMessages,
+  company: companyMessages,
+  users: usersMessages,
+  bases: basesMessages,
+  news: newsMessages,
+  'pilot-groups': pilotGroupsMessages,
+  duty: dutyMessages,
+  readiness: readinessMessages,
 } as const;

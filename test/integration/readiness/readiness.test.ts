@@ -1,5 +1,8 @@
 import { uuidv7 } from '@ops/shared';
+import { translator } from '@ops/shared/i18n/index';
+import type { ReadinessLine } from '@ops/shared/rules/readiness/readiness';
 import { DEFAULT_READINESS_SETTINGS, type ReadinessSettings } from '@ops/shared/rules/readiness/settings';
+import { renderText } from '@ops/shared/rules/readiness/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
@@ -226,6 +229,14 @@ describe.each(DIALECTS)('Flight readiness on %s', (dialect) => {
           message: expect.stringContaining('CPL'),
         });
         expect(r.body.ready).toBe(true);
+        // Issue 33: the line carries its message id and values; English renders the API's sentence, Spanish its own.
+        const line = lineOf(r.body, 'CERTIFICATES') as ReadinessLine;
+        if (!line.text || !line.fix_text) throw new Error('the line has no message id');
+        expect(line.text.id).toBe('readiness.certsMissing');
+        expect(renderText(translator('en'), line.text)).toBe(line.message);
+        expect(renderText(translator('en'), line.fix_text)).toBe(line.fix);
+        const es = renderText(translator('es'), line.text, 'es');
+        expect(es).toMatch(/^Faltan certificados exigidos o están caducados el \d+ \S+ \d{4} \(.*CPL\)\.$/);
       } finally {
         await s.ctx.db.deleteFrom('flight_type_certificates').where('certificate_type', '=', 'CPL').execute();
       }

@@ -1,6 +1,18 @@
 import { READINESS_CHECKS, ZReadinessSettings } from '@ops/shared/rules/readiness/settings';
 import { z } from 'zod';
 
+const zTextPart = z.object({
+  id: z.string(),
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** Dates as unix seconds, shown in `zone`. */
+  dates: z.record(z.string(), z.number()).optional(),
+});
+/** A sentence as a catalogue message id and its values (lists of pieces are joined with "; "). */
+const zRuleText = zTextPart.extend({
+  lists: z.record(z.string(), z.array(zTextPart)).optional(),
+  zone: z.string().optional(),
+});
+
 /** One check's line: green (`ok`), amber (`warn`) or red (`block`), with the reason and what would fix it. */
 export const zReadinessLine = z.object({
   code: z.enum(READINESS_CHECKS),
@@ -8,6 +20,10 @@ export const zReadinessLine = z.object({
   message: z.string(),
   detail: z.string().nullable(),
   fix: z.string().nullable(),
+  /** `message` as a message id with its values, so a screen shows it in its reader's language (issue 33). */
+  text: zRuleText.nullable().optional(),
+  /** `fix` the same way. */
+  fix_text: zRuleText.nullable().optional(),
 });
 export const zReadinessLines = z.array(zReadinessLine);
 

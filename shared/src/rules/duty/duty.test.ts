@@ -11,6 +11,8 @@ import {
   rangeProblem,
   reportWindow,
 } from './duty.ts';
+import { translator } from '../../i18n/index.ts';
+import { renderText } from '../readiness/text.ts';
 import { mayViewBoard, mayViewDuty } from './policy.ts';
 
 const H = 3600;
@@ -285,5 +287,39 @@ describe('duty policy', () => {
     expect(mayViewDuty({ userId: 'a', role: 170 }, 'b')).toBe(true);
     expect(mayViewDuty({ userId: 'a', role: 200 }, 'b')).toBe(false);
     expect([mayViewBoard({ userId: 'a', role: 170 }), mayViewBoard({ userId: 'a', role: 190 })]).toEqual([true, false]);
+  });
+});
+
+describe('duty sentences in other languages (issue 33)', () => {
+  it('each refusal and warning carries its message id: English renders the same bytes, German differs', () => {
+    const limits = { max_duty_hours: 10, max_flight_hours_year: 100 };
+    const planned = { start: at('2026-06-10T08:00'), end: at('2026-06-10T19:00') };
+    const name = 'Ivan Instructor';
+    const found = [
+      checkDuty({ name, planned, plannedFlightSeconds: 0, yearFlightSeconds: 0, duty: [], zone: M, limits }),
+      checkDuty({
+        name,
+        planned: { start: at('2026-06-10T08:00'), end: at('2026-06-10T09:00') },
+        plannedFlightSeconds: 2 * H,
+        yearFlightSeconds: 99 * H,
+        duty: [],
+        zone: M,
+        limits,
+      }),
+      ...exceededAfter({ name, flown: planned, duty: [], yearFlightSeconds: 101 * H, zone: M, limits }),
+    ];
+    expect(found.map((r) => r?.text.id)).toEqual([
+      'duty.refusalDutyLimit',
+      'duty.refusalFlightHours',
+      'duty.exceededDutyLimit',
+      'duty.exceededFlightHours',
+    ]);
+    for (const r of found) {
+      if (!r) continue;
+      expect(renderText(translator('en'), r.text)).toBe(r.message);
+      const de = renderText(translator('de'), r.text, 'de');
+      expect(de).not.toBe(r.message);
+      expect(de).toContain(name);
+    }
   });
 });

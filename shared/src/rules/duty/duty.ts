@@ -4,6 +4,7 @@
  * crew's own duty screen offline, so every place counts the same seconds.
  */
 import { DateTime } from 'luxon';
+import type { RuleText } from '../readiness/text.ts';
 
 /** Duty around a flight: 30 minutes before off-blocks to 15 minutes after on-blocks. */
 export const DUTY_BEFORE_SECONDS = 30 * 60;
@@ -292,6 +293,8 @@ export interface DutyCheckInput {
 export interface DutyRefusal {
   code: DutyCode;
   message: string;
+  /** `message` as a message id and values, for readers of other languages (issue 33). */
+  text: RuleText;
   /** The numbers, for screens. */
   date: string;
   seconds: number;
@@ -316,6 +319,10 @@ export function checkDuty(i: DutyCheckInput): DutyRefusal | null {
         return {
           code: 'DUTY_LIMIT',
           message: `${i.name} would be on duty ${hhmm(seconds)} hours on ${d.date}, over the daily limit of ${hhmm(dayLimit)} hours.`,
+          text: {
+            id: 'duty.refusalDutyLimit',
+            values: { name: i.name, hours: hhmm(seconds), date: d.date, limit: hhmm(dayLimit) },
+          },
           date: d.date,
           seconds,
           limit_seconds: dayLimit,
@@ -331,6 +338,10 @@ export function checkDuty(i: DutyCheckInput): DutyRefusal | null {
       return {
         code: 'FLIGHT_HOURS_LIMIT',
         message: `${i.name} would reach ${hhmm(seconds)} flight hours in ${year}, over the yearly limit of ${hhmm(yearLimit)} hours.`,
+        text: {
+          id: 'duty.refusalFlightHours',
+          values: { name: i.name, hours: hhmm(seconds), year, limit: hhmm(yearLimit) },
+        },
         date: dateOf(i.planned.start, i.zone),
         seconds,
         limit_seconds: yearLimit,
@@ -363,6 +374,10 @@ export function exceededAfter(i: {
         out.push({
           code: 'DUTY_LIMIT',
           message: `${i.name} was on duty ${hhmm(seconds)} hours on ${d.date}, over the daily limit of ${hhmm(dayLimit)} hours.`,
+          text: {
+            id: 'duty.exceededDutyLimit',
+            values: { name: i.name, hours: hhmm(seconds), date: d.date, limit: hhmm(dayLimit) },
+          },
           date: d.date,
           seconds,
           limit_seconds: dayLimit,
@@ -377,6 +392,10 @@ export function exceededAfter(i: {
     out.push({
       code: 'FLIGHT_HOURS_LIMIT',
       message: `${i.name} has flown ${hhmm(i.yearFlightSeconds)} hours in ${year}, over the yearly limit of ${hhmm(yearLimit)} hours.`,
+      text: {
+        id: 'duty.exceededFlightHours',
+        values: { name: i.name, hours: hhmm(i.yearFlightSeconds), year, limit: hhmm(yearLimit) },
+      },
       date: dateOf(i.flown.start, i.zone),
       seconds: i.yearFlightSeconds,
       limit_seconds: yearLimit,

@@ -6,11 +6,21 @@ import {
   type ReadinessFacts,
   type ReadinessLine,
   type ReadinessSubject,
-  readiness,
+  readiness as rawReadiness,
   refusalMessage,
 } from './readiness.ts';
+import { translator } from '../../i18n/index.ts';
+import { renderText } from './text.ts';
 import { DEFAULT_READINESS_SETTINGS, type ReadinessSettings, readSettings } from './settings.ts';
 import { belowMinimums, crosswind, parseMetar, parseTaf, tafConditions } from './weather.ts';
+
+// Every line the tests below produce, for the language check at the end.
+const seen: ReadinessLine[] = [];
+const readiness = (s: ReadinessSubject, f: ReadinessFacts): ReadinessLine[] => {
+  const lines = rawReadiness(s, f);
+  seen.push(...lines);
+  return lines;
+};
 
 const H = 3600;
 const D = 86400;
@@ -257,5 +267,26 @@ describe('weather reading', () => {
     expect(s.checks.MEL).toBe('block');
     expect(s.checks.WEATHER).toBe('ignore');
     expect(s.balance_minimum).toBe(0);
+  });
+});
+
+describe('readiness sentences in other languages (issue 33)', () => {
+  it('each line carries its message id and values: English renders the same bytes, Spanish differs', () => {
+    const en = translator('en');
+    const es = translator('es');
+    const withText = seen.filter((l) => l.text);
+    // Every check's sentences went by above, nearly all with a message id (grounded aircraft: English only).
+    expect(new Set(withText.map((l) => l.text?.id)).size).toBeGreaterThan(25);
+    for (const l of seen) {
+      if (l.text) {
+        expect(renderText(en, l.text)).toBe(l.message);
+        expect(renderText(es, l.text, 'es')).not.toBe(l.message);
+      }
+      if (l.fix_text) {
+        expect(renderText(en, l.fix_text)).toBe(l.fix);
+        expect(renderText(es, l.fix_text, 'es')).not.toBe(l.fix);
+      }
+      if (l.fix) expect(l.fix_text).toBeTruthy();
+    }
   });
 });

@@ -6,7 +6,6 @@
  * answer offline. A fact a caller does not have is `undefined`, and its line
  * says so (amber) instead of guessing.
  */
-import { DateTime } from 'luxon';
 import { checkDuty, type DutyCheckInput } from '../duty/duty.ts';
 import { type HeldCertificate, seatCompliance } from '../flight-types/compliance.ts';
 import type { RequiredCertificatePair } from '../flight-types/required-certificates.ts';
@@ -14,7 +13,8 @@ import { nextJobStart } from '../maintenance-plans/schedule.ts';
 import { type CurrencyFlight, flightsInWindow } from '../pilots/currency.ts';
 import { isStudentPilot } from './policy.ts';
 import { READINESS_CHECKS, type ReadinessCheck, type ReadinessSettings } from './settings.ts';
-import { belowMinimums, type Conditions, parseMetar, tafConditions } from './weather.ts';
+import { type RuleText, ruleDate, type TextPart } from './text.ts';
+import { belowMinimums, breaches, type Conditions, parseMetar, tafConditions } from './weather.ts';
 
 export type ReadinessLevel = 'ok' | 'warn' | 'block';
 
@@ -26,6 +26,9 @@ export interface ReadinessLine {
   detail: string | null;
   /** What would make the line green; null when it is. */
   fix: string | null;
+  /** `message` and `fix` as message ids and values, for readers of other languages (issue 33); null: English only. */
+  text?: RuleText | null;
+  fix_text?: RuleText | null;
 }
 
 /** What is being checked: a booking not yet made, a booking, or a flight. */
@@ -99,48 +102,66 @@ export interface ReadinessFacts {
   weather?: WeatherFacts | null;
 }
 
-type Finding = { kind: 'ok' | 'caution' | 'fail'; message: string; detail?: string | null; fix?: string | null };
+/** A sentence in English (what the API and the history keep) with its message for other languages. */
+type Say = { en: string; text: RuleText | null };
+const say = (en: string, id: RuleText['id'], more: Omit<RuleText, 'id'> = {}): Say => ({ en, text: { id, ...more } });
 
-const ok = (message: string, detail: string | null = null): Finding => ({ kind: 'ok', message, detail });
-const caution = (message: string, fix: string | null = null, detail: string | null = null): Finding => ({
+type Finding = {
+  kind: 'ok' | 'caution' | 'fail';
+  message: Say;
+  detail?: string | null;
+  fix?: Say | null;
+};
+
+const ok = (message: Say, detail: string | null = null): Finding => ({ kind: 'ok', message, detail });
+const caution = (message: Say, fix: Say | null = null, detail: string | null = null): Finding => ({
   kind: 'caution',
   message,
   fix,
   detail,
 });
-const fail = (message: string, fix: string, detail: string | null = null): Finding => ({
+const fail = (message: Say, fix: Say, detail: string | null = null): Finding => ({
   kind: 'fail',
   message,
   fix,
   detail,
 });
-const notHeld = (what: string): Finding =>
-  caution(`This device does not hold ${what}; the server checks again when it syncs.`, 'Go online to check.');
+const goOnline = () => say('Go online to check.', 'readiness.goOnline');
+const notHeld = (what: string, id: RuleText['id']): Finding =>
+  caution(say(`This device does not hold ${what}; the server checks again when it syncs.`, id), goOnline());
 
 const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
-const day = (at: number, zone: string) => DateTime.fromSeconds(at, { zone }).toFormat('d LLL yyyy');
+const day = (at: number, zone: string) => ruleDate(at, zone);
 const hours = (h: number) => `${Math.round(h * 10) / 10} h`;
 
 function balanceCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
   const min = f.settings.balance_minimum;
-  if (min === null) return ok('No minimum balance is set.');
-  if (!s.billed_id) return ok('Nobody is billed yet.');
-  if (f.balance === undefined) return notHeld('the balance of the person billed');
+  if (min === null) return ok(say('No minimum balance is set.', 'readiness.noMinimum'));
+  if (!s.billed_id) return ok(say('Nobody is billed yet.', 'readiness.nobodyBilled'));
+  if (f.balance === undefined) return notHeld('the balance of the person billed', 'readiness.notHeldBalance');
   const balance = f.balance?.balance ?? 0;
   const currency = f.balance?.currency ?? '';
   if (balance < min)
     return fail(
-      `The balance is ${money(balance, currency)}, below the company minimum of ${money(min, currency)}.`,
-      'Top up the account or ask the office.',
+      say(
+        `The balance is ${money(balance, currency)}, below the company minimum of ${money(min, currency)}.`,
+        'readiness.balanceLow',
+        { values: { balance: money(balance, currency), minimum: money(min, currency) } },
+      ),
+      say('Top up the account or ask the office.', 'readiness.topUp'),
     );
-  return ok(`Balance ${money(balance, currency)}.`);
+  return ok(
+    say(`Balance ${money(balance, currency)}.`, 'readiness.balanceOk', {
+      values: { balance: money(balance, currency) },
+    }),
+  );
 }
 
 function certificatesCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
-  if (!s.flight_type_id) return ok('No flight type: nothing required.');
-  if (!f.certificates) return notHeld('the required certificates');
+  if (!s.flight_type_id) return ok(say('No flight type: nothing required.', 'readiness.noFlightType'));
+  if (!f.certificates) return notHeld('the required certificates', 'readiness.notHeldCertificates');
   const seats = { pic: s.pic_id, sic: s.sic_id, supervisor: s.supervisor_id } as const;
-  const missing: string[] = [];
+  const missing: TextPart[] = [];
   for (const seat of ['pic', 'sic', 'supervisor'] as const) {
     const required = f.certificates.required.filter((r) => seat === r.role).map((r) => r.certificate_type);
     const who = seats[seat];
@@ -148,33 +169,60 @@ function certificatesCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
     const c = seatCompliance(required, f.certificates.held[who] ?? [], s.start, f.zone);
     if (c.compliant) continue;
     const name = f.names?.[who] ?? seat.toUpperCase();
-    missing.push(`${name}: ${required.filter((t) => !c.ok.includes(t)).join(', ')}`);
+    missing.push({
+      id: 'readiness.certMissingItem',
+      values: { name, types: required.filter((t) => !c.ok.includes(t)).join(', ') },
+    });
   }
-  if (missing.length)
+  if (missing.length) {
+    const list = missing.map((m) => `${m.values?.name}: ${m.values?.types}`).join('; ');
     return fail(
-      `Required certificates missing or expired on ${day(s.start, f.zone)} (${missing.join('; ')}).`,
-      'Upload a valid certificate or change the flight type.',
+      say(`Required certificates missing or expired on ${day(s.start, f.zone)} (${list}).`, 'readiness.certsMissing', {
+        dates: { date: s.start },
+        zone: f.zone,
+        lists: { missing },
+      }),
+      say('Upload a valid certificate or change the flight type.', 'readiness.certsFix'),
     );
-  return ok('Required certificates valid on the flight date.');
+  }
+  return ok(say('Required certificates valid on the flight date.', 'readiness.certsOk'));
 }
 
 function currencyCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
-  if (s.pax <= 0) return ok('No passengers aboard: recency not required.');
-  if (!s.pic_id) return ok('No pilot in command yet.');
-  if (!f.currency) return notHeld("the pilot's recent flights");
+  if (s.pax <= 0) return ok(say('No passengers aboard: recency not required.', 'readiness.noPax'));
+  if (!s.pic_id) return ok(say('No pilot in command yet.', 'readiness.noPic'));
+  if (!f.currency) return notHeld("the pilot's recent flights", 'readiness.notHeldFlights');
   const c = f.settings.currency;
   const recent = flightsInWindow(f.currency.flights, s.start, c.days);
   const landings = recent.reduce((n, x) => n + Math.max(0, Math.trunc(x.landings)), 0);
   const night = recent.reduce((n, x) => n + Math.max(0, Math.trunc(x.night_landings ?? 0)), 0);
   const short: string[] = [];
-  if (landings < c.landings) short.push(`${landings} of ${c.landings} landings`);
-  if (s.night && night < c.night_landings) short.push(`${night} of ${c.night_landings} night landings`);
+  const dayShort = landings < c.landings;
+  const nightShort = s.night && night < c.night_landings;
+  if (dayShort) short.push(`${landings} of ${c.landings} landings`);
+  if (nightShort) short.push(`${night} of ${c.night_landings} night landings`);
   if (short.length)
     return fail(
-      `The pilot in command has ${short.join(' and ')} in the last ${c.days} days and would carry passengers.`,
-      'Fly the landings first, or fly without passengers.',
+      say(
+        `The pilot in command has ${short.join(' and ')} in the last ${c.days} days and would carry passengers.`,
+        dayShort && nightShort ? 'readiness.shortBoth' : dayShort ? 'readiness.shortDay' : 'readiness.shortNight',
+        {
+          values: {
+            landings: String(landings),
+            required: String(c.landings),
+            night: String(night),
+            requiredNight: String(c.night_landings),
+            days: String(c.days),
+          },
+        },
+      ),
+      say('Fly the landings first, or fly without passengers.', 'readiness.currencyFix'),
     );
-  return ok(`${landings} landings in the last ${c.days} days.`);
+  return ok(
+    say(`${landings} landings in the last ${c.days} days.`, 'readiness.currencyOk', {
+      values: { landings, days: String(c.days) },
+    }),
+  );
 }
 
 /** The maintenance projection: each item due by date before the flight ends or by hours with the booked time flown. */
@@ -183,69 +231,100 @@ export function maintenanceDue(
   start: number,
   end: number,
   zone: string,
-): { due: string[]; unknown: string[] } {
+): { due: string[]; unknown: string[]; parts: TextPart[] } {
   const due: string[] = [];
+  const parts: TextPart[] = [];
   const unknown: string[] = [];
   const booked = Math.max(0, end - start) / 3600;
-  for (const j of m.open_jobs) if (j.start !== null && j.start < end) due.push(`${j.name} (due ${day(j.start, zone)})`);
+  const byDate = (name: string, at: number) => {
+    due.push(`${name} (due ${day(at, zone)})`);
+    parts.push({ id: 'readiness.dueByDate', values: { name }, dates: { date: at } });
+  };
+  for (const j of m.open_jobs) if (j.start !== null && j.start < end) byDate(j.name, j.start);
   for (const p of m.plans) {
     if (p.last_done === null) continue; // never done on this aircraft: its first job is planned by hand
     const next = nextJobStart(p.repeat, p.last_done, p.crs_expiration, zone);
     if (next !== null && next < end) {
-      due.push(`${p.name} (due ${day(next, zone)})`);
+      byDate(p.name, next);
       continue;
     }
     if (p.hours_interval !== null && p.hours_interval > 0) {
       if (p.hours_since === null) unknown.push(p.name);
-      else if (p.hours_since + booked >= p.hours_interval)
-        due.push(`${p.name} (${hours(p.hours_since + booked)} of ${hours(p.hours_interval)} with this flight)`);
+      else if (p.hours_since + booked >= p.hours_interval) {
+        const used = hours(p.hours_since + booked);
+        const interval = hours(p.hours_interval);
+        due.push(`${p.name} (${used} of ${interval} with this flight)`);
+        parts.push({ id: 'readiness.dueByHours', values: { name: p.name, used, interval } });
+      }
     }
   }
-  return { due, unknown };
+  return { due, unknown, parts };
 }
 
 function maintenanceCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
-  if (!s.aircraft_id) return ok('No aircraft yet.');
-  if (!f.maintenance) return notHeld("the aircraft's maintenance programme");
-  const { due, unknown } = maintenanceDue(f.maintenance, s.start, s.end, f.zone);
+  if (!s.aircraft_id) return ok(say('No aircraft yet.', 'readiness.noAircraft'));
+  if (!f.maintenance) return notHeld("the aircraft's maintenance programme", 'readiness.notHeldMaintenance');
+  const { due, unknown, parts } = maintenanceDue(f.maintenance, s.start, s.end, f.zone);
   if (due.length)
     return fail(
-      `Maintenance due before the flight ends: ${due.join('; ')}.`,
-      'Choose another aircraft or sign the job off first.',
+      say(`Maintenance due before the flight ends: ${due.join('; ')}.`, 'readiness.maintDue', {
+        lists: { due: parts },
+        zone: f.zone,
+      }),
+      say('Choose another aircraft or sign the job off first.', 'readiness.maintFix'),
     );
   if (unknown.length)
-    return caution(`Hours since the last ${unknown.join(', ')} are not known on this device.`, 'Go online to check.');
-  return ok('No maintenance due.');
+    return caution(
+      say(`Hours since the last ${unknown.join(', ')} are not known on this device.`, 'readiness.maintUnknown', {
+        values: { items: unknown.join(', ') },
+      }),
+      goOnline(),
+    );
+  return ok(say('No maintenance due.', 'readiness.maintOk'));
 }
 
 function melCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
-  if (!s.aircraft_id) return ok('No aircraft yet.');
-  if (!f.mel) return notHeld("the aircraft's open MEL items");
+  if (!s.aircraft_id) return ok(say('No aircraft yet.', 'readiness.noAircraft'));
+  if (!f.mel) return notHeld("the aircraft's open MEL items", 'readiness.notHeldMel');
   // A grounded aircraft is refused at dispatch and booking whatever the policy; the panel says so first.
-  if (f.mel.grounded?.length) return fail(f.mel.grounded.join(' '), 'Rectify and close the report before flying.');
-  const expired = f.mel.items.filter((i) => i.expired);
-  if (expired.length)
+  // Its sentences come from the aircraft reports' own rule, in English for now (no message id).
+  if (f.mel.grounded?.length)
     return fail(
-      `Expired MEL/CDL item: ${expired.map((i) => i.label).join('; ')}.`,
-      'Rectify or extend the item before flying.',
+      { en: f.mel.grounded.join(' '), text: null },
+      say('Rectify and close the report before flying.', 'readiness.groundedFix'),
     );
-  if (f.mel.items.length) {
-    const limits = [...new Set(f.mel.items.flatMap((i) => i.limitations))];
-    return caution(
-      `Open MEL/CDL items: ${f.mel.items.map((i) => i.label).join('; ')}.`,
-      limits.length ? `Fly within the limitations: ${limits.join(', ')}.` : 'Read the items before flying.',
+  const expired = f.mel.items.filter((i) => i.expired);
+  if (expired.length) {
+    const items = expired.map((i) => i.label).join('; ');
+    return fail(
+      say(`Expired MEL/CDL item: ${items}.`, 'readiness.melExpired', { values: { items } }),
+      say('Rectify or extend the item before flying.', 'readiness.melExpiredFix'),
     );
   }
-  return ok('No open MEL items.');
+  if (f.mel.items.length) {
+    const items = f.mel.items.map((i) => i.label).join('; ');
+    const limits = [...new Set(f.mel.items.flatMap((i) => i.limitations))].join(', ');
+    return caution(
+      say(`Open MEL/CDL items: ${items}.`, 'readiness.melOpen', { values: { items } }),
+      limits
+        ? say(`Fly within the limitations: ${limits}.`, 'readiness.melLimits', { values: { limits } })
+        : say('Read the items before flying.', 'readiness.melRead'),
+    );
+  }
+  return ok(say('No open MEL items.', 'readiness.melOk'));
 }
 
 function dutyCheck(_s: ReadinessSubject, f: ReadinessFacts): Finding {
-  if (!f.duty) return notHeld('the crew duty');
+  if (!f.duty) return notHeld('the crew duty', 'readiness.notHeldDuty');
   for (const p of f.duty.people) {
     const r = checkDuty(p);
-    if (r) return fail(r.message, 'Choose other crew or a shorter or later slot.');
+    if (r)
+      return fail(
+        { en: r.message, text: r.text },
+        say('Choose other crew or a shorter or later slot.', 'readiness.dutyFix'),
+      );
   }
-  return ok('Within duty limits.');
+  return ok(say('Within duty limits.', 'readiness.dutyOk'));
 }
 
 const METAR_AHEAD = 2 * 3600;
@@ -260,22 +339,35 @@ const describe = (c: Conditions): string =>
     .filter(Boolean)
     .join(', ');
 
+const BREACH_ID = {
+  ceiling: 'readiness.belowCeiling',
+  visibility: 'readiness.belowVisibility',
+  wind: 'readiness.aboveWind',
+  crosswind: 'readiness.aboveCrosswind',
+} as const;
+
 function weatherCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
-  if (!isStudentPilot(s.pic_role)) return ok('Student minimums do not apply.');
-  if (!s.departure_airport) return caution('No departure airport: no current report.', 'Set the departure airport.');
+  if (!isStudentPilot(s.pic_role)) return ok(say('Student minimums do not apply.', 'readiness.notStudent'));
+  if (!s.departure_airport)
+    return caution(
+      say('No departure airport: no current report.', 'readiness.noAirport'),
+      say('Set the departure airport.', 'readiness.setAirport'),
+    );
   const w = f.weather;
-  if (w === undefined) return notHeld('a weather report');
+  if (w === undefined) return notHeld('a weather report', 'readiness.notHeldWeather');
   if (w === null)
     return caution(
-      `No current report for ${s.departure_airport}: the weather service did not answer.`,
-      'Check the weather yourself before flying.',
+      say(`No current report for ${s.departure_airport}: the weather service did not answer.`, 'readiness.noAnswer', {
+        values: { icao: s.departure_airport },
+      }),
+      say('Check the weather yourself before flying.', 'readiness.checkYourself'),
     );
   const min = f.settings.weather.flight_types[s.flight_type_id ?? ''] ?? f.settings.weather.default;
   const runways = f.settings.weather.runways[w.icao] ?? [];
-  const age =
-    w.fetched !== null && f.now - w.fetched > 600
-      ? ` (held on this device, ${hours((f.now - w.fetched) / 3600)} old)`
-      : '';
+  const old = w.fetched !== null && f.now - w.fetched > 600 ? hours((f.now - w.fetched) / 3600) : null;
+  const age = old ? ` (held on this device, ${old} old)` : '';
+  // The age is a list of at most one piece: empty when the report is fresh.
+  const held: TextPart[] = old ? [{ id: 'readiness.heldAge', values: { age: old } }] : [];
   const used: { name: string; c: Conditions }[] = [];
   if (w.metar && s.start - f.now <= METAR_AHEAD && f.now - w.metar.time <= METAR_MAX_AGE)
     used.push({ name: 'METAR', c: parseMetar(w.metar.raw) });
@@ -285,18 +377,38 @@ function weatherCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
   }
   if (!used.length)
     return caution(
-      `No current report for ${w.icao} covering the flight${age}.`,
-      'Check the forecast closer to the flight.',
+      say(`No current report for ${w.icao} covering the flight${age}.`, 'readiness.noCovering', {
+        values: { icao: w.icao },
+        lists: { held },
+      }),
+      say('Check the forecast closer to the flight.', 'readiness.checkForecast'),
     );
   const problems = used.flatMap((u) => belowMinimums(u.c, min, runways).map((p) => `${u.name} ${p}`));
+  const parts = used.flatMap((u) =>
+    breaches(u.c, min, runways).map(
+      (b): TextPart => ({
+        id: BREACH_ID[b.kind],
+        values: { report: u.name, value: String(b.value), min: String(b.min) },
+      }),
+    ),
+  );
   const detail = used.map((u) => `${u.name}: ${describe(u.c)}`).join('; ');
   if (problems.length)
     return fail(
-      `Below student minimums at ${w.icao}: ${problems.join('; ')}${age}.`,
-      'Fly dual or choose another time.',
+      say(`Below student minimums at ${w.icao}: ${problems.join('; ')}${age}.`, 'readiness.below', {
+        values: { icao: w.icao },
+        lists: { problems: parts, held },
+      }),
+      say('Fly dual or choose another time.', 'readiness.flyDual'),
       detail,
     );
-  return ok(`Within student minimums at ${w.icao}${age}.`, detail);
+  return ok(
+    say(`Within student minimums at ${w.icao}${age}.`, 'readiness.weatherOk', {
+      values: { icao: w.icao },
+      lists: { held },
+    }),
+    detail,
+  );
 }
 
 const CHECKS: Record<ReadinessCheck, (s: ReadinessSubject, f: ReadinessFacts) => Finding> = {
@@ -324,11 +436,22 @@ export function readiness(subject: ReadinessSubject, facts: ReadinessFacts): Rea
       found = CHECKS[code](subject, facts);
     } catch {
       // A malformed fact is a doubt, never a crash of the booking.
-      found = caution('This check could not be computed.', 'Ask the office.');
+      found = caution(
+        say('This check could not be computed.', 'readiness.notComputed'),
+        say('Ask the office.', 'readiness.askOffice'),
+      );
     }
     const level: ReadinessLevel =
       found.kind === 'ok' ? 'ok' : found.kind === 'caution' ? 'warn' : action === 'block' ? 'block' : 'warn';
-    out.push({ code, level, message: found.message, detail: found.detail ?? null, fix: found.fix ?? null });
+    out.push({
+      code,
+      level,
+      message: found.message.en,
+      detail: found.detail ?? null,
+      fix: found.fix?.en ?? null,
+      text: found.message.text,
+      fix_text: found.fix?.text ?? null,
+    });
   }
   return out;
 }

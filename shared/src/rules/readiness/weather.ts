@@ -205,18 +205,37 @@ export function crosswind(c: Conditions, runways: readonly number[]): number | n
   return best;
 }
 
+/** Each minimum the conditions break: which, the value found and the minimum. */
+export function breaches(
+  c: Conditions,
+  min: WeatherMinimums,
+  runways: readonly number[] = [],
+): { kind: 'ceiling' | 'visibility' | 'wind' | 'crosswind'; value: number; min: number }[] {
+  const out: { kind: 'ceiling' | 'visibility' | 'wind' | 'crosswind'; value: number; min: number }[] = [];
+  if (c.ceiling_ft !== null && c.ceiling_ft < min.ceiling_ft)
+    out.push({ kind: 'ceiling', value: c.ceiling_ft, min: min.ceiling_ft });
+  if (c.visibility_m !== null && c.visibility_m < min.visibility_m)
+    out.push({ kind: 'visibility', value: c.visibility_m, min: min.visibility_m });
+  const wind = Math.max(c.wind_kt ?? 0, c.gust_kt ?? 0);
+  if (c.wind_kt !== null && wind > min.wind_kt) out.push({ kind: 'wind', value: wind, min: min.wind_kt });
+  const xw = crosswind(c, runways);
+  if (xw !== null && xw > min.crosswind_kt) out.push({ kind: 'crosswind', value: xw, min: min.crosswind_kt });
+  return out;
+}
+
+const BREACH_WORDS = {
+  ceiling: ['ceiling', 'ft below', 'ft'],
+  visibility: ['visibility', 'm below', 'm'],
+  wind: ['wind', 'kt above', 'kt'],
+  crosswind: ['crosswind', 'kt above', 'kt'],
+} as const;
+
 /** Each minimum the conditions break, as a sentence; empty when they meet them. */
 export function belowMinimums(c: Conditions, min: WeatherMinimums, runways: readonly number[] = []): string[] {
-  const out: string[] = [];
-  if (c.ceiling_ft !== null && c.ceiling_ft < min.ceiling_ft)
-    out.push(`ceiling ${c.ceiling_ft} ft below ${min.ceiling_ft} ft`);
-  if (c.visibility_m !== null && c.visibility_m < min.visibility_m)
-    out.push(`visibility ${c.visibility_m} m below ${min.visibility_m} m`);
-  const wind = Math.max(c.wind_kt ?? 0, c.gust_kt ?? 0);
-  if (c.wind_kt !== null && wind > min.wind_kt) out.push(`wind ${wind} kt above ${min.wind_kt} kt`);
-  const xw = crosswind(c, runways);
-  if (xw !== null && xw > min.crosswind_kt) out.push(`crosswind ${xw} kt above ${min.crosswind_kt} kt`);
-  return out;
+  return breaches(c, min, runways).map((b) => {
+    const [what, relation, unit] = BREACH_WORDS[b.kind];
+    return `${what} ${b.value} ${relation} ${b.min} ${unit}`;
+  });
 }
 
 /** The issue or observation time of a report (`DDHHMMZ`), in the month of `ref` or the one before; null when absent. */

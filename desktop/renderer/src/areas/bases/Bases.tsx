@@ -18,6 +18,18 @@ import {
   usePages,
   useFormats,
 } from '../office-kit.tsx';
+import type { MessageId } from '@ops/shared/i18n/index';
+import { useT } from '../../i18n.tsx';
+
+/** Schedule types stay codes in data; people read their names. */
+const TYPE_NAME: Record<(typeof SCHEDULE_TYPES)[number], MessageId> = {
+  DUTY: 'bases.typeDuty',
+  OFF: 'bases.typeOff',
+  STANDBY: 'bases.typeStandby',
+  REST: 'bases.typeRest',
+};
+const typeName = (t: ReturnType<typeof useT>, type: string) =>
+  type in TYPE_NAME ? t(TYPE_NAME[type as keyof typeof TYPE_NAME]) : type;
 
 interface Base {
   Base: { id: string; name: string; default: boolean; airport_id: string | null };
@@ -37,6 +49,7 @@ const unixOf = (v: string) => (v ? Math.floor(new Date(v).getTime() / 1000) : Nu
 
 export default function Bases() {
   const ws = useWorkspace();
+  const t = useT();
   const canManage = allows(GATES.managers, ws.user.user_group_id);
   const { post } = useApi();
   const bases = useLoad<{ bases: Base[] }>('/bases/index.json');
@@ -54,36 +67,41 @@ export default function Bases() {
       await post(form.id ? `/bases/edit/${form.id}.json` : '/bases/add.json', body);
       setForm(null);
       bases.reload();
-      return form.id ? 'Base saved' : 'Base created';
+      return form.id ? t('bases.saved') : t('bases.created');
     });
   };
 
   const remove = (b: Base['Base']) => {
-    if (!window.confirm(`Delete the base ${b.name}?`)) return;
+    if (!window.confirm(t('bases.confirmDelete', { name: b.name }))) return;
     void act.run(async () => {
       await post(`/bases/delete/${b.id}.json`);
       bases.reload();
-      return `Base ${b.name} deleted`;
+      return t('bases.deleted', { name: b.name });
     });
   };
 
   const current = bases.data?.bases.find((b) => b.Base.id === selected)?.Base ?? bases.data?.bases[0]?.Base;
   return (
     <section data-testid="bases">
-      <ScreenHead title="Bases">
+      <ScreenHead title={t('shell.screenBases')}>
         {canManage && !form && (
           <button type="button" onClick={() => setForm({ name: '', airport_id: '', default: false })}>
-            New base
+            {t('bases.newBase')}
           </button>
         )}
       </ScreenHead>
       {form && (
-        <form className="card-form" onSubmit={submit} aria-label={form.id ? 'Edit base' : 'New base'} noValidate>
+        <form
+          className="card-form"
+          onSubmit={submit}
+          aria-label={form.id ? t('bases.editBase') : t('bases.newBase')}
+          noValidate
+        >
           <div className="grid">
-            <FormField label="Name" error={errorOf(act.errors, 'name')}>
+            <FormField label={t('bases.name')} error={errorOf(act.errors, 'name')}>
               {(p) => <input {...p} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />}
             </FormField>
-            <FormField label="Airport (ICAO)" error={errorOf(act.errors, 'airport_id')}>
+            <FormField label={t('bases.airport')} error={errorOf(act.errors, 'airport_id')}>
               {(p) => (
                 <input
                   {...p}
@@ -93,14 +111,18 @@ export default function Bases() {
                 />
               )}
             </FormField>
-            <Check label="Default base" checked={form.default} onChange={(v) => setForm({ ...form, default: v })} />
+            <Check
+              label={t('bases.defaultBase')}
+              checked={form.default}
+              onChange={(v) => setForm({ ...form, default: v })}
+            />
           </div>
           <div className="actions-row">
             <button type="submit" disabled={act.busy}>
-              {act.busy ? 'Saving…' : 'Save base'}
+              {act.busy ? t('bases.saving') : t('bases.saveBase')}
             </button>
             <button type="button" className="secondary" onClick={() => setForm(null)}>
-              Cancel
+              {t('bases.cancel')}
             </button>
           </div>
         </form>
@@ -114,7 +136,7 @@ export default function Bases() {
         )
       ) : (
         <div className="split">
-          <ul className="base-list" aria-label="Bases">
+          <ul className="base-list" aria-label={t('bases.bases')}>
             {bases.data.bases.map(({ Base: b }) => (
               <li key={b.id}>
                 <button
@@ -124,7 +146,7 @@ export default function Bases() {
                   onClick={() => setSelected(b.id)}
                 >
                   {b.name} {b.airport_id && <span className="muted small">{b.airport_id}</span>}{' '}
-                  {b.default && <span className="badge badge-info">default</span>}
+                  {b.default && <span className="badge badge-info">{t('bases.default')}</span>}
                 </button>
                 {canManage && (
                   <span className="row-actions">
@@ -135,10 +157,12 @@ export default function Bases() {
                         setForm({ id: b.id, name: b.name, airport_id: b.airport_id ?? '', default: b.default })
                       }
                     >
-                      Edit<span className="sr-only"> {b.name}</span>
+                      {t('bases.edit')}
+                      <span className="sr-only"> {b.name}</span>
                     </button>
                     <button type="button" className="link small danger" onClick={() => remove(b)}>
-                      Delete<span className="sr-only"> {b.name}</span>
+                      {t('bases.delete')}
+                      <span className="sr-only"> {b.name}</span>
                     </button>
                   </span>
                 )}
@@ -154,6 +178,7 @@ export default function Bases() {
 
 function BaseDetail({ base }: { base: Base['Base'] }) {
   const fmt = useFormats();
+  const t = useT();
   const ws = useWorkspace();
   const { get, post } = useApi();
   const crew = useLoad<Crew[]>(`/bases/crew/${base.id}.json`);
@@ -180,39 +205,39 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
     await act.run(async () => {
       await post('/bases/add_schedule.json', { base: base.id, ...value });
       schedules.reload();
-      return 'Duty added';
+      return t('bases.dutyAdded');
     });
   };
   const remove = (id: string) =>
     act.run(async () => {
       await get(`/bases/delete_schedule/${id}.json`);
       schedules.reload();
-      return 'Entry removed';
+      return t('bases.entryRemoved');
     });
 
   return (
     <div className="base-detail">
-      <h2>{base.name}: crew</h2>
+      <h2>{t('bases.crewHeading', { name: base.name })}</h2>
       {!crew.data ? (
         <Busy />
       ) : (
-        <ul className="chips" aria-label={`Crew of ${base.name}`}>
+        <ul className="chips" aria-label={t('bases.crewOf', { name: base.name })}>
           {crew.data.map((c) => (
             <li key={c.id}>
               <span className="swatch" style={{ background: c.eventColor }} aria-hidden="true" />
               <a href={`#pilot/${c.id}`}>{c.title}</a>
             </li>
           ))}
-          {crew.data.length === 0 && <li className="empty">No active pilot at this base.</li>}
+          {crew.data.length === 0 && <li className="empty">{t('bases.noCrew')}</li>}
         </ul>
       )}
-      <h2>Duty schedule</h2>
+      <h2>{t('bases.schedule')}</h2>
       {canWrite && (
-        <form className="inline-form" onSubmit={add} aria-label="Add a duty" noValidate>
-          <FormField label="Pilot" error={errorOf(act.errors, 'pilot')}>
+        <form className="inline-form" onSubmit={add} aria-label={t('bases.addDuty')} noValidate>
+          <FormField label={t('bases.pilot')} error={errorOf(act.errors, 'pilot')}>
             {(p) => (
               <select {...p} value={draft.pilot} onChange={(e) => setDraft({ ...draft, pilot: e.target.value })}>
-                <option value="">Choose…</option>
+                <option value="">{t('bases.choose')}</option>
                 {crew.data?.map((c) => (
                   <option key={c.id} value={c.id}>
                     {c.title}
@@ -221,7 +246,7 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
               </select>
             )}
           </FormField>
-          <FormField label="From" error={errorOf(act.errors, 'start')}>
+          <FormField label={t('bases.from')} error={errorOf(act.errors, 'start')}>
             {(p) => (
               <input
                 {...p}
@@ -231,7 +256,7 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
               />
             )}
           </FormField>
-          <FormField label="Until" error={errorOf(act.errors, 'end')}>
+          <FormField label={t('bases.until')} error={errorOf(act.errors, 'end')}>
             {(p) => (
               <input
                 {...p}
@@ -241,21 +266,23 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
               />
             )}
           </FormField>
-          <FormField label="Type">
+          <FormField label={t('bases.type')}>
             {(p) => (
               <select
                 {...p}
                 value={draft.type}
                 onChange={(e) => setDraft({ ...draft, type: e.target.value as typeof draft.type })}
               >
-                {SCHEDULE_TYPES.map((t) => (
-                  <option key={t}>{t}</option>
+                {SCHEDULE_TYPES.map((type) => (
+                  <option key={type} value={type}>
+                    {typeName(t, type)}
+                  </option>
                 ))}
               </select>
             )}
           </FormField>
           <button type="submit" disabled={act.busy}>
-            Add
+            {t('bases.add')}
           </button>
         </form>
       )}
@@ -265,15 +292,15 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
       ) : (
         <>
           <table className="data-table">
-            <caption className="sr-only">Upcoming duty of {base.name}</caption>
+            <caption className="sr-only">{t('bases.caption', { name: base.name })}</caption>
             <thead>
               <tr>
-                <th scope="col">Pilot</th>
-                <th scope="col">Type</th>
-                <th scope="col">From</th>
-                <th scope="col">Until</th>
+                <th scope="col">{t('bases.pilot')}</th>
+                <th scope="col">{t('bases.type')}</th>
+                <th scope="col">{t('bases.from')}</th>
+                <th scope="col">{t('bases.until')}</th>
                 <th scope="col">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('bases.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -281,13 +308,14 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
               {pages.rows.map((s) => (
                 <tr key={s.BaseSchedule.id}>
                   <td>{s.Pilot.title}</td>
-                  <td>{s.BaseSchedule.type}</td>
-                  <td>{s.BaseSchedule.always ? 'always available' : fmt.dateTime(s.BaseSchedule.start)}</td>
+                  <td>{typeName(t, s.BaseSchedule.type)}</td>
+                  <td>{s.BaseSchedule.always ? t('bases.alwaysAvailable') : fmt.dateTime(s.BaseSchedule.start)}</td>
                   <td>{s.BaseSchedule.always ? '' : fmt.dateTime(s.BaseSchedule.end)}</td>
                   <td>
                     {canWrite && (
                       <button type="button" className="link small" onClick={() => remove(s.BaseSchedule.id)}>
-                        remove<span className="sr-only"> entry of {s.Pilot.title}</span>
+                        {t('bases.remove')}
+                        <span className="sr-only">{t('bases.removeEntryOf', { name: s.Pilot.title })}</span>
                       </button>
                     )}
                   </td>
@@ -295,8 +323,8 @@ function BaseDetail({ base }: { base: Base['Base'] }) {
               ))}
             </tbody>
           </table>
-          {upcoming.length === 0 && <p className="empty">Nothing scheduled ahead.</p>}
-          <Pager paginate={pages.paginate} onPage={pages.setPage} label="Schedule pages" />
+          {upcoming.length === 0 && <p className="empty">{t('bases.nothingAhead')}</p>}
+          <Pager paginate={pages.paginate} onPage={pages.setPage} label={t('bases.pages')} />
         </>
       )}
     </div>

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import type { MessageId } from '@ops/shared/i18n/index';
+import { useT } from '../../i18n.tsx';
 import { Busy, Outcome, ScreenHead, useLoad, useFormats } from '../office-kit.tsx';
 
 interface Alert {
@@ -12,17 +14,17 @@ interface Alert {
 }
 
 const GROUPS = [
-  { cls: 'text-danger', title: 'Expired', tone: 'danger' },
-  { cls: 'text-warning', title: 'Within a month', tone: 'warn' },
-  { cls: 'text-muted', title: 'Within three months', tone: 'info' },
-] as const;
+  { cls: 'text-danger', title: 'company.expired', tone: 'danger' },
+  { cls: 'text-warning', title: 'company.withinMonth', tone: 'warn' },
+  { cls: 'text-muted', title: 'company.withinThreeMonths', tone: 'info' },
+] as const satisfies readonly { cls: string; title: MessageId; tone: string }[];
 
-const TYPE_LABEL: Record<string, string> = {
-  UserCertificate: 'Certificate',
-  Aircraft: 'Aircraft document',
-  Maintenance: 'Maintenance',
-  AircraftUpload: 'Aircraft file',
-  Document: 'Document',
+const TYPE_LABEL: Record<string, MessageId> = {
+  UserCertificate: 'company.typeCertificate',
+  Aircraft: 'company.typeAircraft',
+  Maintenance: 'company.typeMaintenance',
+  AircraftUpload: 'company.typeAircraftUpload',
+  Document: 'company.typeDocument',
 };
 
 /** The app's screen for an alert's link (`/pilots/view/{id}` and the aircraft screens); null when the app has none. */
@@ -36,19 +38,20 @@ export function hrefOf(link: string): string | null {
 
 export default function Alerts() {
   const fmt = useFormats();
+  const t = useT();
   const [type, setType] = useState('');
   const alerts = useLoad<Alert[]>(`/companies/alerts.json${type ? `?types=${type}` : ''}`);
   const list = alerts.data ?? [];
   return (
     <section data-testid="alerts">
-      <ScreenHead title="Alerts">
+      <ScreenHead title={t('shell.screenAlerts')}>
         <label className="inline-label">
-          Show{' '}
+          {t('company.show')}{' '}
           <select value={type} onChange={(e) => setType(e.target.value)}>
-            <option value="">Everything</option>
+            <option value="">{t('company.everything')}</option>
             {Object.entries(TYPE_LABEL).map(([k, v]) => (
               <option key={k} value={k}>
-                {v}
+                {t(v)}
               </option>
             ))}
           </select>
@@ -67,15 +70,15 @@ export default function Alerts() {
               data-group={g.tone}
             >
               <h2 id={`alerts-${g.tone}`}>
-                {g.title} <span className={`badge badge-${g.tone}`}>{rows.length}</span>
+                {t(g.title)} <span className={`badge badge-${g.tone}`}>{rows.length}</span>
               </h2>
-              {rows.length === 0 && <p className="empty">Nothing here.</p>}
+              {rows.length === 0 && <p className="empty">{t('company.nothingHere')}</p>}
               <ul>
                 {rows.map((a) => {
                   const href = hrefOf(a.link);
                   return (
                     <li key={`${a.link}:${a.name}:${a.date}`}>
-                      <span className="badge badge-neutral">{TYPE_LABEL[a.type] ?? a.type}</span>{' '}
+                      <span className="badge badge-neutral">{TYPE_LABEL[a.type] ? t(TYPE_LABEL[a.type]) : a.type}</span>{' '}
                       {href ? <a href={href}>{a.name}</a> : a.name}
                       <div className="muted small">
                         {a.details} · {fmt.date(a.date)}

@@ -13,6 +13,7 @@ import {
   useApi,
   useLoad,
 } from '../office-kit.tsx';
+import { useT } from '../../i18n.tsx';
 
 interface Settings {
   Company: { name: string; plan: string };
@@ -85,6 +86,7 @@ const ZONES =
     : ['UTC'];
 
 export default function CompanySettings() {
+  const t = useT();
   const { post } = useApi();
   const loaded = useLoad<Settings>('/manager/companies/settings.json');
   const [form, setForm] = useState<CompanySettingsForm | null>(null);
@@ -105,7 +107,7 @@ export default function CompanySettings() {
     await act.run(async () => {
       const fresh = await post<Settings>('/manager/companies/edit.json', form);
       setForm(toForm(fresh));
-      return 'Settings saved';
+      return t('company.settingsSaved');
     });
   };
 
@@ -113,25 +115,31 @@ export default function CompanySettings() {
   const cs = form.CompanySetting;
   return (
     <section data-testid="company-settings">
-      <ScreenHead title="Company settings">
-        <span className="badge badge-info">Plan: {loaded.data?.Company.plan}</span>
+      <ScreenHead title={t('shell.screenCompany')}>
+        <span className="badge badge-info">{t('company.plan', { plan: loaded.data?.Company.plan })}</span>
         {admin && (
           <span className="muted small">
-            {admin.user_count} users · {admin.pilot_count} pilots{admin.pilot_limit ? ` of ${admin.pilot_limit}` : ''} ·{' '}
-            {admin.base_count} bases · {admin.active_api_keys} API keys
+            {[
+              t('company.users', { count: admin.user_count }),
+              admin.pilot_limit
+                ? t('company.pilotsOfLimit', { count: admin.pilot_count, limit: admin.pilot_limit })
+                : t('company.pilots', { count: admin.pilot_count }),
+              t('company.bases', { count: admin.base_count }),
+              t('company.apiKeys', { count: admin.active_api_keys }),
+            ].join(' · ')}
           </span>
         )}
       </ScreenHead>
-      <form onSubmit={save} className="card-form" aria-label="Company settings" noValidate>
+      <form onSubmit={save} className="card-form" aria-label={t('shell.screenCompany')} noValidate>
         <fieldset>
-          <legend>Profile and theme</legend>
+          <legend>{t('company.profileTheme')}</legend>
           <div className="grid">
-            <FormField label="Company name" error={e('Company.name')}>
+            <FormField label={t('company.companyName')} error={e('Company.name')}>
               {(p) => (
                 <input {...p} value={form.Company.name} onChange={(v) => set('Company', { name: v.target.value })} />
               )}
             </FormField>
-            <FormField label="Theme colour" error={e('CompanyTheme.color')} hint="Hex, such as #1f6feb">
+            <FormField label={t('company.themeColour')} error={e('CompanyTheme.color')} hint={t('company.themeHint')}>
               {(p) => (
                 <span className="color-row">
                   <input
@@ -148,7 +156,7 @@ export default function CompanySettings() {
                 </span>
               )}
             </FormField>
-            <FormField label="Logo URL" error={e('CompanyTheme.logo')} wide>
+            <FormField label={t('company.logoUrl')} error={e('CompanyTheme.logo')} wide>
               {(p) => (
                 <input
                   {...p}
@@ -158,7 +166,7 @@ export default function CompanySettings() {
                 />
               )}
             </FormField>
-            <FormField label="ICAO code" error={e('CompanyDetail.icao')}>
+            <FormField label={t('company.icao')} error={e('CompanyDetail.icao')}>
               {(p) => (
                 <input
                   {...p}
@@ -168,7 +176,7 @@ export default function CompanySettings() {
                 />
               )}
             </FormField>
-            <FormField label="Country (ISO code)" error={e('CompanyDetail.country_id')}>
+            <FormField label={t('company.country')} error={e('CompanyDetail.country_id')}>
               {(p) => (
                 <input
                   {...p}
@@ -178,7 +186,7 @@ export default function CompanySettings() {
                 />
               )}
             </FormField>
-            <FormField label="Postcode" error={e('CompanyDetail.zip')}>
+            <FormField label={t('company.postcode')} error={e('CompanyDetail.zip')}>
               {(p) => (
                 <input
                   {...p}
@@ -187,7 +195,7 @@ export default function CompanySettings() {
                 />
               )}
             </FormField>
-            <FormField label="Currency" error={e('CompanyDetail.currency')}>
+            <FormField label={t('company.currency')} error={e('CompanyDetail.currency')}>
               {(p) => (
                 <input
                   {...p}
@@ -200,9 +208,13 @@ export default function CompanySettings() {
           </div>
         </fieldset>
         <fieldset>
-          <legend>Formats and time zones</legend>
+          <legend>{t('company.formatsZones')}</legend>
           <div className="grid">
-            <FormField label="Company time zone" error={e('CompanyDetail.timezone_id')} hint="Schedules and trainings">
+            <FormField
+              label={t('company.companyZone')}
+              error={e('CompanyDetail.timezone_id')}
+              hint={t('company.companyZoneHint')}
+            >
               {(p) => (
                 <select
                   {...p}
@@ -216,9 +228,9 @@ export default function CompanySettings() {
               )}
             </FormField>
             <FormField
-              label="Flight time zone"
+              label={t('company.flightZone')}
               error={e('CompanySetting.flight_timezone_id')}
-              hint="Flight times only; empty is the company zone"
+              hint={t('company.flightZoneHint')}
             >
               {(p) => (
                 <select
@@ -226,14 +238,14 @@ export default function CompanySettings() {
                   value={cs.flight_timezone_id ?? ''}
                   onChange={(v) => set('CompanySetting', { flight_timezone_id: v.target.value })}
                 >
-                  <option value="">Same as the company</option>
+                  <option value="">{t('company.sameAsCompany')}</option>
                   {ZONES.map((z) => (
                     <option key={z}>{z}</option>
                   ))}
                 </select>
               )}
             </FormField>
-            <FormField label="Date format" error={e('CompanySetting.date_format')}>
+            <FormField label={t('company.dateFormat')} error={e('CompanySetting.date_format')}>
               {(p) => (
                 <select
                   {...p}
@@ -246,7 +258,7 @@ export default function CompanySettings() {
                 </select>
               )}
             </FormField>
-            <FormField label="Clock" error={e('CompanySetting.time_format')}>
+            <FormField label={t('company.clock')} error={e('CompanySetting.time_format')}>
               {(p) => (
                 <select
                   {...p}
@@ -255,13 +267,13 @@ export default function CompanySettings() {
                 >
                   {TIME_FORMATS.map((f) => (
                     <option key={f} value={f}>
-                      {f}-hour
+                      {t('company.hourClock', { hours: f })}
                     </option>
                   ))}
                 </select>
               )}
             </FormField>
-            <FormField label="Flight time shown as" error={e('CompanySetting.duration_format')}>
+            <FormField label={t('company.flightTimeAs')} error={e('CompanySetting.duration_format')}>
               {(p) => (
                 <select
                   {...p}
@@ -272,7 +284,7 @@ export default function CompanySettings() {
                 >
                   {DURATION_FORMATS.map((f) => (
                     <option key={f} value={f}>
-                      {f === 'decimal' ? 'Decimal (1.5)' : 'Hours and minutes (1:30)'}
+                      {f === 'decimal' ? t('company.decimal') : t('company.hoursMinutes')}
                     </option>
                   ))}
                 </select>
@@ -281,20 +293,20 @@ export default function CompanySettings() {
           </div>
         </fieldset>
         <fieldset>
-          <legend>Operations</legend>
+          <legend>{t('company.operations')}</legend>
           <div className="grid">
-            <Check label="Holds an AOC" checked={cs.aoc} onChange={(v) => set('CompanySetting', { aoc: v })} />
+            <Check label={t('company.aoc')} checked={cs.aoc} onChange={(v) => set('CompanySetting', { aoc: v })} />
             <Check
-              label="Extra crew tracking"
+              label={t('company.extraCrew')}
               checked={cs.extracrew}
               onChange={(v) => set('CompanySetting', { extracrew: v })}
             />
             <Check
-              label="Cabin crew tracking"
+              label={t('company.cabinCrew')}
               checked={cs.cabincrew}
               onChange={(v) => set('CompanySetting', { cabincrew: v })}
             />
-            <FormField label="Maximum duty hours (per day)" error={e('CompanySetting.max_duty_hours')}>
+            <FormField label={t('company.maxDuty')} error={e('CompanySetting.max_duty_hours')}>
               {(p) => (
                 <input
                   {...p}
@@ -304,7 +316,7 @@ export default function CompanySettings() {
                 />
               )}
             </FormField>
-            <FormField label="Maximum flight hours (per year)" error={e('CompanySetting.max_flight_hours_year')}>
+            <FormField label={t('company.maxFlightYear')} error={e('CompanySetting.max_flight_hours_year')}>
               {(p) => (
                 <input
                   {...p}
@@ -315,8 +327,8 @@ export default function CompanySettings() {
               )}
             </FormField>
             <FormField
-              label="Booking horizon (days ahead)"
-              hint="Empty: 365 days. Bookings further ahead are refused."
+              label={t('company.bookingHorizon')}
+              hint={t('company.bookingHorizonHint')}
               error={e('CompanySetting.booking_horizon_days')}
             >
               {(p) => (
@@ -332,19 +344,19 @@ export default function CompanySettings() {
           </div>
         </fieldset>
         <fieldset>
-          <legend>Billing</legend>
+          <legend>{t('company.billing')}</legend>
           <div className="grid">
             <Check
-              label="Billing enabled"
+              label={t('company.billingEnabled')}
               checked={form.CompanyBillingSetting.enabled}
               onChange={(v) => set('CompanyBillingSetting', { enabled: v })}
             />
             <Check
-              label="Send billing notifications"
+              label={t('company.billingNotifications')}
               checked={form.CompanyBillingSetting.send_notification}
               onChange={(v) => set('CompanyBillingSetting', { send_notification: v })}
             />
-            <FormField label="Tax (%)" error={e('CompanyBillingSetting.tax')}>
+            <FormField label={t('company.tax')} error={e('CompanyBillingSetting.tax')}>
               {(p) => (
                 <input
                   {...p}
@@ -354,7 +366,7 @@ export default function CompanySettings() {
                 />
               )}
             </FormField>
-            <FormField label="Billed person" error={e('CompanyBillingSetting.billed_person')}>
+            <FormField label={t('company.billedPerson')} error={e('CompanyBillingSetting.billed_person')}>
               {(p) => (
                 <input
                   {...p}
@@ -367,7 +379,7 @@ export default function CompanySettings() {
         </fieldset>
         <div className="actions-row">
           <button type="submit" disabled={act.busy}>
-            {act.busy ? 'Saving…' : 'Save settings'}
+            {act.busy ? t('company.saving') : t('company.saveSettings')}
           </button>
           <Outcome error={act.error} done={act.done} />
         </div>

@@ -5,7 +5,14 @@ import {
   WEEKDAY_NAMES,
 } from '@ops/shared/rules/company/operating-hours';
 import { useEffect, useMemo, useState } from 'react';
+import { useLocale, useT } from '../../i18n.tsx';
 import { Busy, Outcome, ScreenHead, todayIn, useAction, useApi, useLoad } from '../office-kit.tsx';
+
+/** The weekday's name in the reader's language (weekday 0 is Monday; 2024-01-01 was one). */
+function weekdayName(wd: number, locale: string): string {
+  const name = new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, 1 + wd));
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
 
 interface Row extends HoursRow {
   id?: string;
@@ -65,6 +72,8 @@ const rowOf = (d: Draft, baseId: string | null): HoursRow => ({
 });
 
 export default function OperatingHours() {
+  const t = useT();
+  const { locale } = useLocale();
   const { post } = useApi();
   const hours = useLoad<HoursAnswer>('/manager/companies/operating_hours.json');
   const bases = useLoad<BasesAnswer>('/bases/index.json');
@@ -108,41 +117,40 @@ export default function OperatingHours() {
         })),
       });
       hours.reload();
-      return rows.length === 0 && baseId ? 'Saved: this base follows the company week again' : 'Operating hours saved';
+      return rows.length === 0 && baseId ? t('company.savedFollows') : t('company.hoursSaved');
     });
   };
 
-  const scopeName = baseId ? (bases.data?.bases.find((b) => b.Base.id === baseId)?.Base.name ?? 'Base') : 'Company';
+  const baseName = baseId ? (bases.data?.bases.find((b) => b.Base.id === baseId)?.Base.name ?? '') : null;
   const overrides = list.filter((d) => d.weekday === null);
 
   return (
     <section data-testid="operating-hours">
-      <ScreenHead title="Operating hours">
+      <ScreenHead title={t('shell.screenHours')}>
         <label className="inline-label">
-          Scope{' '}
-          <select value={scope} onChange={(e) => setScope(e.target.value)} aria-label="Scope">
-            <option value="">Company default</option>
+          {t('company.scope')}{' '}
+          <select value={scope} onChange={(e) => setScope(e.target.value)} aria-label={t('company.scope')}>
+            <option value="">{t('company.companyDefault')}</option>
             {bases.data?.bases.map((b) => (
               <option key={b.Base.id} value={b.Base.id}>
-                Base: {b.Base.name}
+                {t('company.baseOption', { name: b.Base.name })}
               </option>
             ))}
           </select>
         </label>
-        <span className="muted small">Times in {zone}, on a 15-minute grid; 24:00 is the end of the day.</span>
+        <span className="muted small">{t('company.timesIn', { zone })}</span>
       </ScreenHead>
-      {baseId && list.every((d) => d.weekday === null) && (
-        <p className="notice">
-          This base has no week of its own: it follows the company week. Add a window to give it its own.
-        </p>
-      )}
-      <table className="data-table week-grid" aria-label={`Week of ${scopeName}`}>
+      {baseId && list.every((d) => d.weekday === null) && <p className="notice">{t('company.noOwnWeek')}</p>}
+      <table
+        className="data-table week-grid"
+        aria-label={baseName === null ? t('company.weekOfCompany') : t('company.weekOf', { name: baseName })}
+      >
         <thead>
           <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Windows</th>
+            <th scope="col">{t('company.day')}</th>
+            <th scope="col">{t('company.windows')}</th>
             <th scope="col">
-              <span className="sr-only">Timeline</span>
+              <span className="sr-only">{t('company.timeline')}</span>
               <span aria-hidden="true" className="timeline-scale">
                 <span>00</span>
                 <span>06</span>
@@ -154,16 +162,15 @@ export default function OperatingHours() {
           </tr>
         </thead>
         <tbody>
-          {WEEKDAY_NAMES.map((name, wd) => {
+          {WEEKDAY_NAMES.map((key, wd) => {
+            const name = weekdayName(wd, locale);
             const day = list.filter((d) => d.weekday === wd);
             return (
-              <tr key={name} data-weekday={wd}>
+              <tr key={key} data-weekday={wd}>
                 <th scope="row">{name}</th>
                 <td>
                   {day.length === 0 && (
-                    <span className="muted small">
-                      {baseId ? 'closed (when the base has its own week)' : 'no window'}
-                    </span>
+                    <span className="muted small">{baseId ? t('company.closedOwnWeek') : t('company.noWindow')}</span>
                   )}
                   {day.map((d) => (
                     <WindowEditor
@@ -182,7 +189,8 @@ export default function OperatingHours() {
                       add({ weekday: wd, override_date: null, closed: false, start: '09:00', end: '17:00' })
                     }
                   >
-                    + window<span className="sr-only"> on {name}</span>
+                    {t('company.addWindow')}
+                    <span className="sr-only">{t('company.addWindowOn', { day: name })}</span>
                   </button>
                 </td>
                 <td>
@@ -194,17 +202,19 @@ export default function OperatingHours() {
         </tbody>
       </table>
 
-      <h2>Dated overrides</h2>
+      <h2>{t('company.datedOverrides')}</h2>
       <p className="muted small">
-        A date here replaces the week on that day (from {hours.data.OperatingHours.overrides_from} to{' '}
-        {hours.data.OperatingHours.overrides_to} shown).
+        {t('company.overridesHint', {
+          from: hours.data.OperatingHours.overrides_from,
+          to: hours.data.OperatingHours.overrides_to,
+        })}
       </p>
-      {overrides.length === 0 && <p className="empty">No override.</p>}
+      {overrides.length === 0 && <p className="empty">{t('company.noOverride')}</p>}
       <ul className="overrides">
         {overrides.map((d) => (
           <li key={d.key}>
             <label>
-              <span className="sr-only">Date of row {number.get(d.key)}</span>
+              <span className="sr-only">{t('company.dateOfRow', { n: number.get(d.key) })}</span>
               <input
                 type="date"
                 value={d.override_date ?? ''}
@@ -214,7 +224,7 @@ export default function OperatingHours() {
             <WindowEditor
               d={d}
               n={number.get(d.key) ?? 0}
-              label={d.override_date ?? 'override'}
+              label={d.override_date ?? t('company.override')}
               onChange={(p) => update(d.key, p)}
               onRemove={() => remove(d.key)}
             />
@@ -229,12 +239,12 @@ export default function OperatingHours() {
             add({ weekday: null, override_date: todayIn(zone), closed: true, start: '09:00', end: '17:00' })
           }
         >
-          Add a dated override
+          {t('company.addOverride')}
         </button>
       </div>
       {act.rows.length > 0 && (
         <div role="alert" className="form-error" data-testid="hours-server-rows">
-          <strong>The server refused the hours:</strong>
+          <strong>{t('company.serverRefused')}</strong>
           <ul>
             {act.rows.map((m) => (
               <li key={m}>{m}</li>
@@ -244,7 +254,7 @@ export default function OperatingHours() {
       )}
       {messages.length > 0 && (
         <div role="alert" className="form-error" data-testid="hours-messages">
-          <strong>Not saved:</strong>
+          <strong>{t('company.notSaved')}</strong>
           <ul>
             {messages.map((m) => (
               <li key={m}>{m}</li>
@@ -254,7 +264,11 @@ export default function OperatingHours() {
       )}
       <div className="actions-row">
         <button type="button" onClick={save} disabled={act.busy}>
-          {act.busy ? 'Saving…' : `Save ${scopeName.toLowerCase() === 'company' ? 'company' : scopeName} hours`}
+          {act.busy
+            ? t('company.saving')
+            : baseName === null
+              ? t('company.saveCompanyHours')
+              : t('company.saveBaseHours', { name: baseName })}
         </button>
         <Outcome error={messages.length || act.rows.length ? null : act.error} done={act.done} />
       </div>
@@ -275,20 +289,21 @@ function WindowEditor({
   onChange(p: Partial<Draft>): void;
   onRemove(): void;
 }) {
+  const t = useT();
   return (
     <span className="window" data-row={n}>
-      <span className="row-no" title="Row number in messages">
+      <span className="row-no" title={t('company.rowNumber')}>
         #{n}
       </span>
       <label className="check">
         <input type="checkbox" checked={d.closed} onChange={(e) => onChange({ closed: e.target.checked })} />
-        Closed
+        {t('company.closed')}
       </label>
       {!d.closed && (
         <>
           <input
             className="time"
-            aria-label={`${label} row ${n} from`}
+            aria-label={t('company.rowFrom', { label, n })}
             value={d.start}
             onChange={(e) => onChange({ start: e.target.value })}
             placeholder="HH:MM"
@@ -296,15 +311,15 @@ function WindowEditor({
           –
           <input
             className="time"
-            aria-label={`${label} row ${n} until`}
+            aria-label={t('company.rowUntil', { label, n })}
             value={d.end}
             onChange={(e) => onChange({ end: e.target.value })}
             placeholder="HH:MM"
           />
         </>
       )}
-      <button type="button" className="link small" onClick={onRemove} aria-label={`Remove row ${n} (${label})`}>
-        remove
+      <button type="button" className="link small" onClick={onRemove} aria-label={t('company.removeRow', { n, label })}>
+        {t('company.remove')}
       </button>
     </span>
   );

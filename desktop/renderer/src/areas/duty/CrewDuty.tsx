@@ -3,6 +3,8 @@ import { DateTime } from 'luxon';
 import { useState } from 'react';
 import { useCompany } from '../../hooks.ts';
 import { Badge } from '../../ui.tsx';
+import type { MessageId } from '@ops/shared/i18n/index';
+import { useLocale, useT } from '../../i18n.tsx';
 import { Busy, useLoad } from '../office-kit.tsx';
 import './duty.css';
 
@@ -23,7 +25,7 @@ interface Board {
   }[];
 }
 
-const LEVEL_WORDS: Record<Level, string> = { over: 'Over a limit', near: 'Near a limit', ok: 'Within limits' };
+const LEVEL_WORDS: Record<Level, MessageId> = { over: 'duty.levelOver', near: 'duty.levelNear', ok: 'duty.levelOk' };
 const rank: Record<Level, number> = { over: 0, near: 1, ok: 2 };
 
 /**
@@ -33,6 +35,9 @@ const rank: Record<Level, number> = { over: 0, near: 1, ok: 2 };
  */
 export default function CrewDuty() {
   const { display } = useCompany();
+  const t = useT();
+  const { locale } = useLocale();
+  const day = (iso: string) => DateTime.fromISO(iso).setLocale(locale);
   const [from, setFrom] = useState(
     () => DateTime.now().setZone(display.companyZone).startOf('week').toISODate() as string,
   );
@@ -51,33 +56,35 @@ export default function CrewDuty() {
   return (
     <section className="duty" aria-labelledby="crew-duty-title">
       <div className="screen-head">
-        <h2 id="crew-duty-title">Crew duty</h2>
+        <h2 id="crew-duty-title">{t('shell.screenCrewDuty')}</h2>
       </div>
       <div className="board-controls">
         <button type="button" className="secondary" onClick={() => shift(-7)}>
-          ← Previous week
+          {t('duty.previousWeek')}
         </button>
-        <strong>
-          {data
-            ? `${DateTime.fromISO(data.from).toFormat('d LLL')} – ${DateTime.fromISO(data.to).toFormat('d LLL yyyy')}`
-            : from}
-        </strong>
+        <strong>{data ? `${day(data.from).toFormat('d LLL')} – ${day(data.to).toFormat('d LLL yyyy')}` : from}</strong>
         <button type="button" className="secondary" onClick={() => shift(7)}>
-          Next week →
+          {t('duty.nextWeek')}
         </button>
       </div>
       {data && (
         <p className="muted" data-testid="duty-limits">
-          Daily duty limit: {data.limits.duty_seconds === null ? 'none' : `${hhmm(data.limits.duty_seconds)} h`} ·
-          Yearly flight limit:{' '}
-          {data.limits.year_flight_seconds === null ? 'none' : `${hhmm(data.limits.year_flight_seconds)} h`} · Duty
-          includes bookings and dispatched flights (planned).
+          {t('duty.limits', {
+            day:
+              data.limits.duty_seconds === null
+                ? t('duty.noLimit')
+                : t('duty.hoursValue', { hours: hhmm(data.limits.duty_seconds) }),
+            year:
+              data.limits.year_flight_seconds === null
+                ? t('duty.noLimit')
+                : t('duty.hoursValue', { hours: hhmm(data.limits.year_flight_seconds) }),
+          })}
         </p>
       )}
       <div className="legend">
-        <span className="level-over">past a limit</span>
-        <span className="level-near">at 90 % or more</span>
-        <span className="level-ok">within</span>
+        <span className="level-over">{t('duty.legendOver')}</span>
+        <span className="level-near">{t('duty.legendNear')}</span>
+        <span className="level-ok">{t('duty.legendOk')}</span>
       </div>
       {board.loading && !data && <Busy />}
       {board.error && <p className="form-error">{board.error}</p>}
@@ -85,13 +92,13 @@ export default function CrewDuty() {
         <table className="duty-table" data-testid="duty-board">
           <thead>
             <tr>
-              <th>Crew</th>
-              {Array.from({ length: 7 }, (_, i) => DateTime.fromISO(data.from).plus({ days: i })).map((d) => (
+              <th>{t('duty.crew')}</th>
+              {Array.from({ length: 7 }, (_, i) => day(data.from).plus({ days: i })).map((d) => (
                 <th key={d.toISODate()}>{d.toFormat('ccc d')}</th>
               ))}
-              <th>Week</th>
-              <th>Year flight</th>
-              <th>Status</th>
+              <th>{t('duty.week')}</th>
+              <th>{t('duty.yearFlight')}</th>
+              <th>{t('duty.status')}</th>
             </tr>
           </thead>
           <tbody>
@@ -102,7 +109,7 @@ export default function CrewDuty() {
                   <td
                     key={d.date}
                     className={`level-${d.level}`}
-                    title={`${d.flights} flight(s), ${hhmm(d.flight_seconds)} flight time`}
+                    title={t('duty.dayTitle', { count: d.flights, time: hhmm(d.flight_seconds) })}
                   >
                     {d.duty_seconds ? hhmm(d.duty_seconds) : '·'}
                   </td>
@@ -116,7 +123,7 @@ export default function CrewDuty() {
                 </td>
                 <td>
                   <Badge tone={p.level === 'over' ? 'danger' : p.level === 'near' ? 'warn' : 'ok'}>
-                    {LEVEL_WORDS[p.level]}
+                    {t(LEVEL_WORDS[p.level])}
                   </Badge>
                 </td>
               </tr>
@@ -124,7 +131,7 @@ export default function CrewDuty() {
           </tbody>
         </table>
       )}
-      {data && quiet > 0 && <p className="muted">{quiet} more crew without duty this week.</p>}
+      {data && quiet > 0 && <p className="muted">{t('duty.quiet', { count: quiet })}</p>}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { dutyReport, hhmm, levelOf, limitSeconds, type DutyDay } from '@ops/shar
 import { DateTime } from 'luxon';
 import { useMemo } from 'react';
 import { useWorkspace } from '../../hooks.ts';
+import { useLocale, useT } from '../../i18n.tsx';
 import { Empty } from '../../ui.tsx';
 import { spansOf, useDeviceDuty } from './device-duty.ts';
 import './duty.css';
@@ -9,27 +10,32 @@ import './duty.css';
 /** Both halves of a day: what happened (rostered DUTY and flown) and what is planned on top (bookings, dispatched flights). */
 function DaysTable({
   title,
+  testId,
   days,
   planned,
   limit,
 }: {
   title: string;
+  /** Stable in every language (tests find the table by it). */
+  testId: string;
   days: DutyDay[];
   planned: Map<string, number>;
   limit: number | null;
 }) {
+  const t = useT();
+  const { locale } = useLocale();
   return (
     <>
       <h3>{title}</h3>
-      <table className="duty-table" data-testid={`duty-${title.toLowerCase().replace(/\s+/g, '-')}`}>
+      <table className="duty-table" data-testid={`duty-${testId}`}>
         <thead>
           <tr>
-            <th>Day</th>
-            <th>Duty</th>
-            <th>With planned</th>
-            <th>Flight time</th>
-            <th>Flights</th>
-            <th>Daily limit</th>
+            <th>{t('duty.day')}</th>
+            <th>{t('duty.duty')}</th>
+            <th>{t('duty.withPlanned')}</th>
+            <th>{t('duty.flightTime')}</th>
+            <th>{t('duty.flights')}</th>
+            <th>{t('duty.dayLimit')}</th>
           </tr>
         </thead>
         <tbody>
@@ -37,7 +43,7 @@ function DaysTable({
             const withPlanned = planned.get(d.date) ?? d.duty_seconds;
             return (
               <tr key={d.date}>
-                <td>{DateTime.fromISO(d.date).toFormat('ccc d LLL')}</td>
+                <td>{DateTime.fromISO(d.date).setLocale(locale).toFormat('ccc d LLL')}</td>
                 <td className={`level-${levelOf(d.duty_seconds, limit)}`}>{hhmm(d.duty_seconds)}</td>
                 <td className={`level-${levelOf(withPlanned, limit)}`}>{hhmm(withPlanned)}</td>
                 <td>{hhmm(d.flight_seconds)}</td>
@@ -59,6 +65,7 @@ function DaysTable({
  */
 export default function MyDuty() {
   const ws = useWorkspace();
+  const t = useT();
   const me = ws.user.id;
   const d = useDeviceDuty();
   const view = useMemo(() => {
@@ -97,15 +104,12 @@ export default function MyDuty() {
   return (
     <section className="duty" aria-labelledby="my-duty-title">
       <div className="screen-head">
-        <h2 id="my-duty-title">My duty</h2>
+        <h2 id="my-duty-title">{t('shell.screenMyDuty')}</h2>
       </div>
-      <p className="muted">
-        Computed on this device from your flights, base schedule and bookings; it works offline. Duty counts 30 minutes
-        before off-blocks to 15 minutes after on-blocks.
-      </p>
+      <p className="muted">{t('duty.intro')}</p>
       <div className="duty-summary">
         <div className="duty-card" data-testid="duty-year">
-          Flight hours {view.yearNo}
+          {t('duty.flightHoursYear', { year: String(view.yearNo) })}
           <strong className={`level-${yearLevel}`}>
             {hhmm(view.year.flight_seconds)}
             {yearLimit !== null && <span className="muted"> / {hhmm(yearLimit)}</span>}
@@ -118,31 +122,43 @@ export default function MyDuty() {
               />
             </div>
           ) : (
-            <span className="muted">No yearly limit</span>
+            <span className="muted">{t('duty.noYearlyLimit')}</span>
           )}
         </div>
         <div className="duty-card">
-          Duty, last 7 days
+          {t('duty.duty7')}
           <strong>{hhmm(view.rolling.duty_7d_seconds)}</strong>
-          <span className="muted">28 days: {hhmm(view.rolling.duty_28d_seconds)}</span>
+          <span className="muted">{t('duty.days28', { time: hhmm(view.rolling.duty_28d_seconds) })}</span>
         </div>
         <div className="duty-card">
-          Flight time, last 28 days
+          {t('duty.flight28')}
           <strong>{hhmm(view.rolling.flight_28d_seconds)}</strong>
-          <span className="muted">12 months: {hhmm(view.rolling.flight_12m_seconds)}</span>
+          <span className="muted">{t('duty.months12', { time: hhmm(view.rolling.flight_12m_seconds) })}</span>
         </div>
         <div className="duty-card">
-          Daily duty limit
-          <strong>{dayLimit === null ? 'None' : hhmm(dayLimit)}</strong>
+          {t('duty.dailyLimit')}
+          <strong>{dayLimit === null ? t('duty.none') : hhmm(dayLimit)}</strong>
         </div>
       </div>
-      <DaysTable title="This week" days={view.week.days} planned={view.plannedDays} limit={dayLimit} />
+      <DaysTable
+        title={t('duty.thisWeek')}
+        testId="this-week"
+        days={view.week.days}
+        planned={view.plannedDays}
+        limit={dayLimit}
+      />
       {view.month.length ? (
-        <DaysTable title="This month" days={view.month} planned={view.plannedDays} limit={dayLimit} />
+        <DaysTable
+          title={t('duty.thisMonth')}
+          testId="this-month"
+          days={view.month}
+          planned={view.plannedDays}
+          limit={dayLimit}
+        />
       ) : (
         <>
-          <h3>This month</h3>
-          <Empty>No duty this month yet.</Empty>
+          <h3>{t('duty.thisMonth')}</h3>
+          <Empty>{t('duty.noDutyMonth')}</Empty>
         </>
       )}
     </section>

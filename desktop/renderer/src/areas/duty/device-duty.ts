@@ -193,7 +193,13 @@ export function deviceDispatchRefusal(
       zone: d.zone,
       limits: d.limits,
     });
-    if (r) return { ...r, message: `Dispatch refused: ${r.message}` };
+    if (r)
+      return {
+        ...r,
+        message: `Dispatch refused: ${r.message}`,
+        // The refusal's own sentence is the one piece of the `reason` list.
+        text: { id: 'duty.dispatchRefused', lists: { reason: [r.text] } },
+      };
   }
   return null;
 }

@@ -19,6 +19,8 @@ import {
   useApi,
   useLoad,
 } from '../office-kit.tsx';
+import { useT } from '../../i18n.tsx';
+import { useRoleName } from '../users/role-names.ts';
 
 interface NewsItem {
   News: {
@@ -55,6 +57,7 @@ export default function News({ route }: Pick<ScreenProps, 'route'>) {
 
 function NewsIndex() {
   const ws = useWorkspace();
+  const t = useT();
   const [page, setPage] = useState(1);
   const list = useLoad<NewsList>(`/news.json?page=${page}`);
   const writer = mayManageNews({ role: ws.user.user_group_id });
@@ -62,10 +65,10 @@ function NewsIndex() {
   const toSign = items.filter((n) => n.News.sign && n.NewsSignature.length === 0);
   return (
     <section data-testid="news">
-      <ScreenHead title="News">
+      <ScreenHead title={t('shell.screenNews')}>
         {writer && (
           <button type="button" onClick={() => goTo('news', 'new')}>
-            Write an article
+            {t('news.write')}
           </button>
         )}
       </ScreenHead>
@@ -73,8 +76,7 @@ function NewsIndex() {
       <Outcome error={list.error} />
       {toSign.length > 0 && (
         <p className="notice" data-testid="to-sign">
-          {toSign.length === 1 ? 'One article on this page needs' : `${toSign.length} articles on this page need`} your
-          signature.
+          {t('news.toSign', { count: toSign.length })}
         </p>
       )}
       <ul className="news-list">
@@ -88,9 +90,9 @@ function NewsIndex() {
               {n.News.category && <span className="badge badge-neutral">{n.News.category}</span>}{' '}
               {n.News.sign &&
                 (signed ? (
-                  <span className="badge badge-ok">signed</span>
+                  <span className="badge badge-ok">{t('news.signed')}</span>
                 ) : (
-                  <span className="badge badge-warn">signature needed</span>
+                  <span className="badge badge-warn">{t('news.signatureNeeded')}</span>
                 ))}
               <div className="muted small">{n.News.created}</div>
               {n.News.summary && <p>{n.News.summary}</p>}
@@ -98,14 +100,16 @@ function NewsIndex() {
           );
         })}
       </ul>
-      {list.data && items.length === 0 && <p className="empty">No news.</p>}
-      <Pager paginate={list.data?.pagination} onPage={setPage} label="News pages" />
+      {list.data && items.length === 0 && <p className="empty">{t('news.noNews')}</p>}
+      <Pager paginate={list.data?.pagination} onPage={setPage} label={t('news.pages')} />
     </section>
   );
 }
 
 function NewsArticle({ slug }: { slug: string }) {
   const ws = useWorkspace();
+  const t = useT();
+  const roleName = useRoleName();
   const { post } = useApi();
   const article = useLoad<Article>(`/news/news/view/${encodeURIComponent(slug)}.json`);
   const [password, setPassword] = useState('');
@@ -124,12 +128,12 @@ function NewsArticle({ slug }: { slug: string }) {
       await post(`/news/news/sign/${a.News.id}.json`, { password });
       setPassword('');
       article.reload();
-      return 'Signed: your acknowledgement is recorded';
+      return t('news.signedDone');
     });
   };
 
   const remove = () => {
-    if (!window.confirm(`Delete the article ${a.News.name}?`)) return;
+    if (!window.confirm(t('news.confirmDelete', { name: a.News.name }))) return;
     void act.run(async () => {
       await post(`/manager/news/news/delete/${a.News.id}.json`);
       goTo('news');
@@ -140,14 +144,14 @@ function NewsArticle({ slug }: { slug: string }) {
   return (
     <article data-testid="news-article">
       <ScreenHead title={a.News.name}>
-        <a href="#news">All news</a>
+        <a href="#news">{t('news.allNews')}</a>
         {writer && (
           <>
             <button type="button" className="secondary small" onClick={() => goTo('news', `edit:${a.News.slug}`)}>
-              Edit
+              {t('news.edit')}
             </button>
             <button type="button" className="secondary small danger" onClick={remove}>
-              Delete
+              {t('news.delete')}
             </button>
           </>
         )}
@@ -165,14 +169,14 @@ function NewsArticle({ slug }: { slug: string }) {
       {a.News.sign &&
         (signedByMe ? (
           <p className="badge badge-ok" data-testid="signed">
-            You signed this article
+            {t('news.youSigned')}
           </p>
         ) : (
-          <form className="card-form sign-form" onSubmit={sign} aria-label="Acknowledge with your password" noValidate>
+          <form className="card-form sign-form" onSubmit={sign} aria-label={t('news.signForm')} noValidate>
             <p>
-              <strong>This article needs your signature.</strong> Enter your password to confirm you read it.
+              <strong>{t('news.needsSignature')}</strong> {t('news.enterPassword')}
             </p>
-            <FormField label="Your password" error={errorOf(act.errors, 'password')}>
+            <FormField label={t('news.yourPassword')} error={errorOf(act.errors, 'password')}>
               {(p) => (
                 <input
                   {...p}
@@ -184,28 +188,29 @@ function NewsArticle({ slug }: { slug: string }) {
               )}
             </FormField>
             <button type="submit" disabled={act.busy}>
-              {act.busy ? 'Signing…' : 'Sign'}
+              {act.busy ? t('news.signing') : t('news.sign')}
             </button>
           </form>
         ))}
       <Outcome error={act.error} done={act.done} />
       {a.NewsRecipientUsers !== undefined && (
         <section className="card" aria-labelledby="receipts" data-testid="receipts">
-          <h2 id="receipts">Read receipts</h2>
+          <h2 id="receipts">{t('news.receipts')}</h2>
           <p>
-            For{' '}
-            {a.NewsRecipient?.length
-              ? (a.NewsRecipient ?? []).map((r) => ROLE_NAMES[r as Role] ?? r).join(', ')
-              : 'every role'}{' '}
-            · {a.NewsRecipientUsers} recipients
-            {a.News.sign ? ` · ${signers.length} signed` : ''}
+            {t('news.forRoles', {
+              roles: a.NewsRecipient?.length
+                ? (a.NewsRecipient ?? []).map((r) => roleName(r, ROLE_NAMES[r as Role])).join(', ')
+                : t('news.everyRole'),
+            })}{' '}
+            · {t('news.recipients', { count: a.NewsRecipientUsers })}
+            {a.News.sign ? ` · ${t('news.signedCount', { count: signers.length })}` : ''}
           </p>
           {a.News.sign && (
             <ul className="plain">
               {signers.map(([id, name]) => (
                 <li key={id}>✓ {name}</li>
               ))}
-              {signers.length === 0 && <li className="empty">Nobody signed yet.</li>}
+              {signers.length === 0 && <li className="empty">{t('news.nobodySigned')}</li>}
             </ul>
           )}
         </section>
@@ -218,6 +223,8 @@ function NewsArticle({ slug }: { slug: string }) {
 const WRITABLE_ROLES = (Object.keys(ROLE_NAMES).map(Number) as Role[]).filter((r) => r !== ROLES.PLATFORM_ADMIN);
 
 function NewsWrite({ slug }: { slug?: string }) {
+  const t = useT();
+  const roleName = useRoleName();
   const { post } = useApi();
   const existing = useLoad<Article>(slug ? `/news/news/view/${encodeURIComponent(slug)}.json` : null);
   const bases = useLoad<{ bases: Array<{ Base: { id: string; name: string } }> }>('/bases/index.json');
@@ -273,22 +280,22 @@ function NewsWrite({ slug }: { slug?: string }) {
     <form
       className="card-form"
       onSubmit={submit}
-      aria-label={form.id ? 'Edit article' : 'Write an article'}
+      aria-label={form.id ? t('news.editArticle') : t('news.write')}
       noValidate
       data-testid="news-write"
     >
-      <h1>{form.id ? 'Edit article' : 'Write an article'}</h1>
+      <h1>{form.id ? t('news.editArticle') : t('news.write')}</h1>
       <div className="grid">
-        <FormField label="Title" error={e('News.name')} wide>
+        <FormField label={t('news.title')} error={e('News.name')} wide>
           {(p) => <input {...p} value={form.News.name} onChange={(v) => setN({ name: v.target.value })} />}
         </FormField>
-        <FormField label="Category" error={e('News.category')}>
+        <FormField label={t('news.category')} error={e('News.category')}>
           {(p) => <input {...p} value={form.News.category} onChange={(v) => setN({ category: v.target.value })} />}
         </FormField>
-        <FormField label="Base" error={e('News.base_id')} hint="Empty: every base">
+        <FormField label={t('news.base')} error={e('News.base_id')} hint={t('news.everyBaseHint')}>
           {(p) => (
             <select {...p} value={form.News.base_id} onChange={(v) => setN({ base_id: v.target.value })}>
-              <option value="">Every base</option>
+              <option value="">{t('news.everyBase')}</option>
               {bases.data?.bases.map((b) => (
                 <option key={b.Base.id} value={b.Base.id}>
                   {b.Base.name}
@@ -297,19 +304,19 @@ function NewsWrite({ slug }: { slug?: string }) {
             </select>
           )}
         </FormField>
-        <FormField label="Text" error={e('News.content')} wide>
+        <FormField label={t('news.text')} error={e('News.content')} wide>
           {(p) => (
             <textarea {...p} rows={8} value={form.News.content} onChange={(v) => setN({ content: v.target.value })} />
           )}
         </FormField>
       </div>
       <fieldset>
-        <legend>Recipients</legend>
+        <legend>{t('news.recipientsLegend')}</legend>
         <div className="grid">
           {WRITABLE_ROLES.map((r) => (
             <Check
               key={r}
-              label={ROLE_NAMES[r]}
+              label={roleName(r, ROLE_NAMES[r])}
               checked={recipients.includes(r)}
               onChange={(on) => toggleRole(r, on)}
             />
@@ -318,23 +325,15 @@ function NewsWrite({ slug }: { slug?: string }) {
         {e('NewsRecipient.user_group_id') && <p className="field-error">{e('NewsRecipient.user_group_id')}</p>}
       </fieldset>
       <div className="actions-row">
-        <Check
-          label="Notify the recipients"
-          checked={form.News.notification}
-          onChange={(v) => setN({ notification: v })}
-        />
-        <Check
-          label="Needs a read acknowledgement (signed with the password)"
-          checked={form.News.sign}
-          onChange={(v) => setN({ sign: v })}
-        />
+        <Check label={t('news.notify')} checked={form.News.notification} onChange={(v) => setN({ notification: v })} />
+        <Check label={t('news.needsAck')} checked={form.News.sign} onChange={(v) => setN({ sign: v })} />
       </div>
       <div className="actions-row">
         <button type="submit" disabled={act.busy}>
-          {act.busy ? 'Publishing…' : form.id ? 'Save article' : 'Publish'}
+          {act.busy ? t('news.publishing') : form.id ? t('news.saveArticle') : t('news.publish')}
         </button>
         <button type="button" className="secondary" onClick={() => goTo('news')}>
-          Cancel
+          {t('news.cancel')}
         </button>
         <Outcome error={act.error} />
       </div>

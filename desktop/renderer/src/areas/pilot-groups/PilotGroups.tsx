@@ -1,5 +1,6 @@
 import { ZPilotGroupForm } from '@ops/shared/forms/office';
 import { type FormEvent, useState } from 'react';
+import { useT } from '../../i18n.tsx';
 import { Busy, check, errorOf, FormField, Outcome, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
 
 interface Group {
@@ -18,6 +19,7 @@ interface PilotList {
 }
 
 export default function PilotGroups() {
+  const t = useT();
   const { ws, get, post } = useApi();
   const groups = useLoad<{ pilotGroups: Group[] }>('/pilot_groups/manager_index.json');
   const [open, setOpen] = useState<string | null>(null);
@@ -32,7 +34,7 @@ export default function PilotGroups() {
       await post('/pilot_groups/manager_add.json', { PilotGroup: { name } });
       setName('');
       groups.reload();
-      return `Group ${name} created`;
+      return t('pilot-groups.created', { name });
     });
   };
 
@@ -40,11 +42,14 @@ export default function PilotGroups() {
     act.run(async () => {
       if (what === 'welcome') {
         const r = await post<{ message?: string; sent?: number }>(`/pilot_groups/manager_welcomize/${g.id}.json`);
-        return r.message ?? `Welcome mails sent to ${g.name}`;
+        return r.message ?? t('pilot-groups.welcomeSent', { name: g.name });
       }
       const r = await get<{ message?: string; changed?: number }>(`/pilot_groups/manager_do/${g.id}/${what}.json`);
       groups.reload();
-      return r.message ?? `${g.name}: members ${what === '1' ? 'activated' : 'deactivated'}`;
+      return (
+        r.message ??
+        (what === '1' ? t('pilot-groups.activated', { name: g.name }) : t('pilot-groups.deactivated', { name: g.name }))
+      );
     });
 
   /**
@@ -61,16 +66,10 @@ export default function PilotGroups() {
     }
     const losing = members.filter((m) => m.active && m.id !== ws.user.id).length;
     if (losing === 0) {
-      void act.run(async () => `${g.name}: no active member to deactivate.`);
+      void act.run(async () => t('pilot-groups.noneToDeactivate', { name: g.name }));
       return;
     }
-    const who = losing === 1 ? '1 member' : `${losing} members`;
-    if (
-      !window.confirm(
-        `Deactivate ${who} of ${g.name}? They lose access at once: they cannot sign in, sync or be booked until someone activates them again. Your own account stays active.`,
-      )
-    )
-      return;
+    if (!window.confirm(t('pilot-groups.confirmDeactivate', { count: losing, name: g.name }))) return;
     void bulk(g, '0');
   };
 
@@ -85,40 +84,34 @@ export default function PilotGroups() {
     }
     const receiving = members.filter((m) => m.active && m.email).length;
     if (receiving === 0) {
-      void act.run(async () => `${g.name}: no active member with an email address.`);
+      void act.run(async () => t('pilot-groups.noneWithEmail', { name: g.name }));
       return;
     }
-    const who = receiving === 1 ? '1 active member' : `${receiving} active members`;
-    if (
-      !window.confirm(
-        `Send a welcome mail to ${who} of ${g.name}? Each gets a mail at once: a welcome with the sign-in link, or a new confirmation link when their address is not confirmed yet.`,
-      )
-    )
-      return;
+    if (!window.confirm(t('pilot-groups.confirmWelcome', { count: receiving, name: g.name }))) return;
     void bulk(g, 'welcome');
   };
 
   const remove = (g: Group['PilotGroup']) => {
-    if (!window.confirm(`Delete the group ${g.name}? Its members stay.`)) return;
+    if (!window.confirm(t('pilot-groups.confirmDelete', { name: g.name }))) return;
     void act.run(async () => {
       await post(`/pilot_groups/manager_delete/${g.id}.json`);
       groups.reload();
-      return `Group ${g.name} deleted`;
+      return t('pilot-groups.deleted', { name: g.name });
     });
   };
 
   return (
     <section data-testid="pilot-groups">
-      <ScreenHead title="Pilot groups" />
-      <form className="inline-form" onSubmit={add} aria-label="New pilot group" noValidate>
-        <FormField label="New group name" error={errorOf(act.errors, 'name')}>
+      <ScreenHead title={t('shell.screenGroups')} />
+      <form className="inline-form" onSubmit={add} aria-label={t('pilot-groups.newGroup')} noValidate>
+        <FormField label={t('pilot-groups.newGroupName')} error={errorOf(act.errors, 'name')}>
           {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
         </FormField>
         <button type="submit" disabled={act.busy}>
-          Create group
+          {t('pilot-groups.createGroup')}
         </button>
       </form>
-      {act.busy && <Busy what="Working…" />}
+      {act.busy && <Busy what={t('pilot-groups.working')} />}
       <Outcome error={act.error} done={act.done} />
       {!groups.data ? (
         groups.error ? (
@@ -132,7 +125,8 @@ export default function PilotGroups() {
             <li key={g.id} data-group={g.name}>
               <div className="group-head">
                 <span className="swatch" style={{ background: g.color }} aria-hidden="true" />
-                <strong>{g.name}</strong> <span className="muted small">{g.pilot_count} members</span>
+                <strong>{g.name}</strong>{' '}
+                <span className="muted small">{t('pilot-groups.memberCount', { count: g.pilot_count })}</span>
                 <span className="row-actions">
                   <button
                     type="button"
@@ -140,10 +134,12 @@ export default function PilotGroups() {
                     aria-expanded={open === g.id}
                     onClick={() => setOpen(open === g.id ? null : g.id)}
                   >
-                    Members<span className="sr-only"> of {g.name}</span>
+                    {t('pilot-groups.members')}
+                    <span className="sr-only">{t('pilot-groups.ofGroup', { name: g.name })}</span>
                   </button>
                   <button type="button" className="link small" disabled={act.busy} onClick={() => bulk(g, '1')}>
-                    Activate all<span className="sr-only"> of {g.name}</span>
+                    {t('pilot-groups.activateAll')}
+                    <span className="sr-only">{t('pilot-groups.ofGroup', { name: g.name })}</span>
                   </button>
                   <button
                     type="button"
@@ -151,13 +147,16 @@ export default function PilotGroups() {
                     disabled={act.busy}
                     onClick={() => void deactivateAll(g)}
                   >
-                    Deactivate all<span className="sr-only"> of {g.name}</span>
+                    {t('pilot-groups.deactivateAll')}
+                    <span className="sr-only">{t('pilot-groups.ofGroup', { name: g.name })}</span>
                   </button>
                   <button type="button" className="link small" disabled={act.busy} onClick={() => void welcomeAll(g)}>
-                    Send welcome mails<span className="sr-only"> to {g.name}</span>
+                    {t('pilot-groups.sendWelcome')}
+                    <span className="sr-only">{t('pilot-groups.toGroup', { name: g.name })}</span>
                   </button>
                   <button type="button" className="link small danger" onClick={() => remove(g)}>
-                    Delete<span className="sr-only"> {g.name}</span>
+                    {t('pilot-groups.delete')}
+                    <span className="sr-only"> {g.name}</span>
                   </button>
                 </span>
               </div>
@@ -171,6 +170,7 @@ export default function PilotGroups() {
 }
 
 function Members({ group, onChanged }: { group: Group['PilotGroup']; onChanged(): void }) {
+  const t = useT();
   const { post } = useApi();
   const members = useLoad<Member[]>(`/pilot_groups/manager_pilots/${group.id}.json`);
   const everyone = useLoad<PilotList>('/pilots/list/active:all/pilot:all.json');
@@ -192,25 +192,25 @@ function Members({ group, onChanged }: { group: Group['PilotGroup']; onChanged()
   const candidates = (everyone.data?.pilots ?? []).filter((p) => !ids.includes(p.id));
   return (
     <div className="members">
-      {members.data.length === 0 && <p className="empty">No member yet.</p>}
+      {members.data.length === 0 && <p className="empty">{t('pilot-groups.noMember')}</p>}
       <ul className="plain">
         {members.data.map((m) => (
           <li key={m.id}>
             <a href={`#pilot/${m.id}`}>
               {m.name} {m.surname}
             </a>{' '}
-            {!m.active && <span className="badge badge-neutral">inactive</span>}{' '}
+            {!m.active && <span className="badge badge-neutral">{t('pilot-groups.inactive')}</span>}{' '}
             <button
               type="button"
               className="link small"
               onClick={() =>
                 save(
                   ids.filter((i) => i !== m.id),
-                  `${m.name} ${m.surname} removed`,
+                  t('pilot-groups.removed', { name: `${m.name} ${m.surname}` }),
                 )
               }
             >
-              remove
+              {t('pilot-groups.remove')}
               <span className="sr-only">
                 {' '}
                 {m.name} {m.surname}
@@ -221,9 +221,9 @@ function Members({ group, onChanged }: { group: Group['PilotGroup']; onChanged()
       </ul>
       <div className="inline-form">
         <label>
-          Add a member{' '}
+          {t('pilot-groups.addMember')}{' '}
           <select value={adding} onChange={(e) => setAdding(e.target.value)}>
-            <option value="">Choose…</option>
+            <option value="">{t('pilot-groups.choose')}</option>
             {candidates.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name} {p.surname}
@@ -235,9 +235,9 @@ function Members({ group, onChanged }: { group: Group['PilotGroup']; onChanged()
           type="button"
           className="secondary small"
           disabled={!adding || act.busy}
-          onClick={() => save([...ids, adding], 'Member added').then(() => setAdding(''))}
+          onClick={() => save([...ids, adding], t('pilot-groups.added')).then(() => setAdding(''))}
         >
-          Add
+          {t('pilot-groups.add')}
         </button>
         <Outcome error={act.error} done={act.done} />
       </div>

@@ -8,11 +8,14 @@ import type {
   ReferenceDoc,
   UserDoc,
 } from '@ops/shared';
+import type { MessageId } from '@ops/shared/i18n/index';
 import type { ReadinessLine, ReadinessSubject } from '@ops/shared/rules/readiness/readiness';
+import { renderText } from '@ops/shared/rules/readiness/text';
 import type { ReadinessSettings } from '@ops/shared/rules/readiness/settings';
 import { seatsFor } from '@ops/shared/rules/schedules/booking';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useCompany, useDocs, useUsers, useWorkspace } from '../../hooks.ts';
+import { useLocale, useT } from '../../i18n.tsx';
 import { useDeviceDuty } from '../duty/device-duty.ts';
 import {
   type DeviceData,
@@ -24,15 +27,19 @@ import {
 } from './device-readiness.ts';
 import './readiness.css';
 
-const LEVEL_WORD = { ok: 'Ready', warn: 'Check', block: 'Blocked' } as const;
-const CHECK_NAME: Record<ReadinessLine['code'], string> = {
-  BALANCE: 'Balance',
-  CERTIFICATES: 'Certificates',
-  CURRENCY: 'Recency',
-  MAINTENANCE: 'Maintenance',
-  MEL: 'MEL items',
-  DUTY: 'Duty',
-  WEATHER: 'Weather',
+const LEVEL_WORD: Record<ReadinessLine['level'], MessageId> = {
+  ok: 'readiness.levelOk',
+  warn: 'readiness.levelWarn',
+  block: 'readiness.levelBlock',
+};
+const CHECK_NAME: Record<ReadinessLine['code'], MessageId> = {
+  BALANCE: 'readiness.nameBalance',
+  CERTIFICATES: 'readiness.nameCertificates',
+  CURRENCY: 'readiness.nameCurrency',
+  MAINTENANCE: 'readiness.nameMaintenance',
+  MEL: 'readiness.nameMel',
+  DUTY: 'readiness.nameDuty',
+  WEATHER: 'readiness.nameWeather',
 };
 
 /** Every local document the device-side rule reads, live. */
@@ -94,6 +101,8 @@ type Source = { kind: 'plan'; plan: PlanInput } | { kind: 'flight'; flight: Flig
  */
 export function ReadinessPanel({ source }: { source: Source }) {
   const ws = useWorkspace();
+  const t = useT();
+  const { locale } = useLocale();
   const data = useDeviceData();
   const { docs: flightTypes } = useDocs<ReferenceDoc>('reference', { selector: { type: 'flight_type' } });
   const planAirport = useAirportOf(source.kind === 'plan' ? source.plan.aircraft_id : null);
@@ -195,14 +204,14 @@ export function ReadinessPanel({ source }: { source: Source }) {
   if (!lines)
     return (
       <p className="muted small" data-testid="readiness-panel">
-        Readiness checks load the first time this device is online.
+        {t('readiness.firstOnline')}
       </p>
     );
   if (!lines.length) return null;
   return (
-    <section className="readiness-panel" aria-label="Readiness" data-testid="readiness-panel">
+    <section className="readiness-panel" aria-label={t('readiness.panel')} data-testid="readiness-panel">
       <h4>
-        Readiness <span className="muted small">{fromServer ? '' : '(this device, offline)'}</span>
+        {t('readiness.panel')} <span className="muted small">{fromServer ? '' : t('readiness.offline')}</span>
       </h4>
       <ul>
         {lines.map((l) => (
@@ -213,11 +222,12 @@ export function ReadinessPanel({ source }: { source: Source }) {
             data-code={l.code}
             data-level={l.level}
           >
-            <strong>
-              {CHECK_NAME[l.code]}: {LEVEL_WORD[l.level]}
-            </strong>{' '}
-            {l.message}
-            {l.fix && l.level !== 'ok' ? <span className="fix"> {l.fix}</span> : null}
+            <strong>{t('readiness.line', { check: t(CHECK_NAME[l.code]), level: t(LEVEL_WORD[l.level]) })}</strong>{' '}
+            {/* The rule's sentence in the reader's language; a line without a message id stays as the server wrote it. */}
+            {l.text ? renderText(t, l.text, locale) : l.message}
+            {l.fix && l.level !== 'ok' ? (
+              <span className="fix"> {l.fix_text ? renderText(t, l.fix_text, locale) : l.fix}</span>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -19,6 +19,16 @@ import {
   useLoad,
   usePages,
 } from '../office-kit.tsx';
+import type { MessageId } from '@ops/shared/i18n/index';
+import { useT } from '../../i18n.tsx';
+import { useRoleName } from './role-names.ts';
+
+/** Two-factor modes stay codes in data; people read their names. */
+const TWO_FACTOR_NAME: Record<string, MessageId> = {
+  OFF: 'users.twoFactorOff',
+  EMAIL: 'users.twoFactorEmail',
+  TOTP: 'users.twoFactorTotp',
+};
 
 interface UserRow {
   User: {
@@ -56,6 +66,8 @@ const EMPTY: Draft = {
 /** Roles a user administrator may hand out: their own level and below (the server checks again). */
 export default function Users() {
   const ws = useWorkspace();
+  const t = useT();
+  const roleName = useRoleName();
   const canWrite = allows(GATES.managers, ws.user.user_group_id);
   const users = useLoad<UserRow[]>('/manager/users.json');
   const [search, setSearch] = useState('');
@@ -68,11 +80,11 @@ export default function Users() {
     const all = users.data ?? [];
     if (!q) return all;
     return all.filter((u) =>
-      `${u.UserDetail.name} ${u.UserDetail.surname} ${u.User.email ?? ''} ${u.UserGroup.name}`
+      `${u.UserDetail.name} ${u.UserDetail.surname} ${u.User.email ?? ''} ${u.UserGroup.name} ${roleName(u.User.user_group_id, u.UserGroup.name)}`
         .toLowerCase()
         .includes(q),
     );
-  }, [users.data, search]);
+  }, [users.data, search, roleName]);
   const pages = usePages(filtered, 20);
 
   const startEdit = async (id: string) => {
@@ -100,32 +112,28 @@ export default function Users() {
     act.run(async () => {
       await post('/manager/users/edit.json', { User: { id: u.User.id, active } });
       users.reload();
-      return `${u.UserDetail.name} ${u.UserDetail.surname} ${active ? 'reactivated' : 'deactivated'}`;
+      const name = `${u.UserDetail.name} ${u.UserDetail.surname}`;
+      return active ? t('users.reactivated', { name }) : t('users.deactivated', { name });
     });
 
   const remove = (u: UserRow) => {
-    if (
-      !window.confirm(
-        `Delete ${u.UserDetail.name} ${u.UserDetail.surname}? Their flights and records stay; the login of this company is removed.`,
-      )
-    )
-      return;
+    if (!window.confirm(t('users.confirmDelete', { name: `${u.UserDetail.name} ${u.UserDetail.surname}` }))) return;
     void act.run(async () => {
       await post(`/manager/users/delete/${u.User.id}.json`, { confirm: true });
       users.reload();
-      return 'User deleted';
+      return t('users.deleted');
     });
   };
 
   return (
     <section data-testid="users">
-      <ScreenHead title="Users">
+      <ScreenHead title={t('shell.screenUsers')}>
         <label className="inline-label">
-          <span className="sr-only">Search users</span>
+          <span className="sr-only">{t('users.search')}</span>
           <input
             type="search"
             className="search"
-            placeholder="Search name, email or role"
+            placeholder={t('users.searchPlaceholder')}
             value={search}
             onChange={(e) => {
               setSearch(e.target.value);
@@ -135,7 +143,7 @@ export default function Users() {
         </label>
         {canWrite && !editing && (
           <button type="button" onClick={() => setEditing(EMPTY)}>
-            New user
+            {t('users.newUser')}
           </button>
         )}
       </ScreenHead>
@@ -160,16 +168,16 @@ export default function Users() {
       ) : (
         <>
           <table className="data-table">
-            <caption className="sr-only">Users of the company</caption>
+            <caption className="sr-only">{t('users.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">State</th>
-                <th scope="col">Two-factor</th>
+                <th scope="col">{t('users.name')}</th>
+                <th scope="col">{t('users.email')}</th>
+                <th scope="col">{t('users.role')}</th>
+                <th scope="col">{t('users.state')}</th>
+                <th scope="col">{t('users.twoFactor')}</th>
                 <th scope="col">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('users.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -186,20 +194,24 @@ export default function Users() {
                     </a>
                   </td>
                   <td>
-                    {u.User.email ?? <span className="muted">none</span>}{' '}
+                    {u.User.email ?? <span className="muted">{t('users.none')}</span>}{' '}
                     {u.User.email && u.User.email_status !== 'confirmed' && (
-                      <span className="badge badge-warn">{u.User.email_status}</span>
+                      <span className="badge badge-warn" title={u.User.email_status}>
+                        {t('users.emailPending')}
+                      </span>
                     )}
                   </td>
-                  <td>{u.UserGroup.name}</td>
+                  <td>{roleName(u.User.user_group_id, u.UserGroup.name)}</td>
                   <td>
                     {u.User.active ? (
-                      <span className="badge badge-ok">active</span>
+                      <span className="badge badge-ok">{t('users.active')}</span>
                     ) : (
-                      <span className="badge badge-neutral">inactive</span>
+                      <span className="badge badge-neutral">{t('users.inactive')}</span>
                     )}
                   </td>
-                  <td>{u.User.two_factor}</td>
+                  <td>
+                    {TWO_FACTOR_NAME[u.User.two_factor] ? t(TWO_FACTOR_NAME[u.User.two_factor]) : u.User.two_factor}
+                  </td>
                   <td>
                     {canWrite && (
                       <span className="row-actions">
@@ -207,18 +219,20 @@ export default function Users() {
                           type="button"
                           className="link small"
                           onClick={() => startEdit(u.User.id)}
-                          aria-label={`Edit ${u.UserDetail.name} ${u.UserDetail.surname}`}
+                          aria-label={t('users.editWho', { name: `${u.UserDetail.name} ${u.UserDetail.surname}` })}
                         >
-                          Edit
+                          {t('users.edit')}
                         </button>
                         {u.User.id !== ws.user.id && (
                           <button
                             type="button"
                             className="link small"
                             onClick={() => setActive(u, !u.User.active)}
-                            aria-label={`${u.User.active ? 'Deactivate' : 'Reactivate'} ${u.UserDetail.name} ${u.UserDetail.surname}`}
+                            aria-label={t(u.User.active ? 'users.deactivateWho' : 'users.reactivateWho', {
+                              name: `${u.UserDetail.name} ${u.UserDetail.surname}`,
+                            })}
                           >
-                            {u.User.active ? 'Deactivate' : 'Reactivate'}
+                            {u.User.active ? t('users.deactivate') : t('users.reactivate')}
                           </button>
                         )}
                         {u.User.id !== ws.user.id && (
@@ -226,9 +240,9 @@ export default function Users() {
                             type="button"
                             className="link small danger"
                             onClick={() => remove(u)}
-                            aria-label={`Delete ${u.UserDetail.name} ${u.UserDetail.surname}`}
+                            aria-label={t('users.deleteWho', { name: `${u.UserDetail.name} ${u.UserDetail.surname}` })}
                           >
-                            Delete
+                            {t('users.delete')}
                           </button>
                         )}
                       </span>
@@ -238,8 +252,8 @@ export default function Users() {
               ))}
             </tbody>
           </table>
-          {filtered.length === 0 && <p className="empty">No user matches.</p>}
-          <Pager paginate={pages.paginate} onPage={pages.setPage} label="User pages" />
+          {filtered.length === 0 && <p className="empty">{t('users.noMatch')}</p>}
+          <Pager paginate={pages.paginate} onPage={pages.setPage} label={t('users.pages')} />
         </>
       )}
     </section>
@@ -248,6 +262,8 @@ export default function Users() {
 
 function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; onSaved(message: string): void }) {
   const ws = useWorkspace();
+  const t = useT();
+  const roleName = useRoleName();
   const { post } = useApi();
   const [d, setD] = useState<Draft>(draft);
   const act = useAction();
@@ -269,20 +285,29 @@ function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; 
         d.id ? '/manager/users/edit.json' : '/manager/users/create.json',
         body,
       );
-      onSaved(res.message ?? 'Saved');
+      onSaved(res.message ?? t('users.saved'));
     });
   };
 
   return (
-    <form className="card-form" onSubmit={submit} aria-label={d.id ? 'Edit user' : 'New user'} noValidate>
-      <h2>{d.id ? `Edit ${draft.UserDetail.name} ${draft.UserDetail.surname}` : 'New user'}</h2>
+    <form
+      className="card-form"
+      onSubmit={submit}
+      aria-label={d.id ? t('users.editUser') : t('users.newUser')}
+      noValidate
+    >
+      <h2>
+        {d.id
+          ? t('users.editWho', { name: `${draft.UserDetail.name} ${draft.UserDetail.surname}` })
+          : t('users.newUser')}
+      </h2>
       <div className="grid">
-        <FormField label="Name" error={e('UserDetail.name')}>
+        <FormField label={t('users.name')} error={e('UserDetail.name')}>
           {(p) => (
             <input {...p} name="name" value={d.UserDetail.name} onChange={(v) => setDetail({ name: v.target.value })} />
           )}
         </FormField>
-        <FormField label="Surname" error={e('UserDetail.surname')}>
+        <FormField label={t('users.surname')} error={e('UserDetail.surname')}>
           {(p) => (
             <input
               {...p}
@@ -292,7 +317,7 @@ function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; 
             />
           )}
         </FormField>
-        <FormField label="Email" error={e('User.email')}>
+        <FormField label={t('users.email')} error={e('User.email')}>
           {(p) => (
             <input
               {...p}
@@ -303,7 +328,7 @@ function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; 
             />
           )}
         </FormField>
-        <FormField label="Role" error={e('User.user_group_id')}>
+        <FormField label={t('users.role')} error={e('User.user_group_id')}>
           {(p) => (
             <select
               {...p}
@@ -313,16 +338,13 @@ function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; 
             >
               {assignableRoles(ws.user.user_group_id).map((r) => (
                 <option key={r} value={r}>
-                  {ROLE_NAMES[r]}
+                  {roleName(r, ROLE_NAMES[r])}
                 </option>
               ))}
             </select>
           )}
         </FormField>
-        <FormField
-          label={auditor ? 'Account expires (required, at most 90 days)' : 'Account expires'}
-          error={e('User.expiration')}
-        >
+        <FormField label={auditor ? t('users.expiresAuditor') : t('users.expires')} error={e('User.expiration')}>
           {(p) => (
             <input
               {...p}
@@ -333,35 +355,31 @@ function UserForm({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; 
             />
           )}
         </FormField>
-        <Check label="Active" checked={d.User.active} onChange={(v) => setU({ active: v })} />
+        <Check label={t('users.activeBox')} checked={d.User.active} onChange={(v) => setU({ active: v })} />
         <Check
-          label="Flies (pilot)"
+          label={t('users.flies')}
           checked={d.User.pilot && !auditor}
           disabled={auditor}
           onChange={(v) => setU({ pilot: v })}
         />
         <Check
-          label={d.id ? 'Mail them if the email changes' : 'Send a welcome mail'}
+          label={d.id ? t('users.mailIfChanged') : t('users.welcomeMail')}
           checked={d.User.send_email}
           onChange={(v) => setU({ send_email: v })}
         />
       </div>
-      {auditor && (
-        <p className="muted small">
-          External auditors sign in with an email code and see personal contact data masked.
-        </p>
-      )}
+      {auditor && <p className="muted small">{t('users.auditorNote')}</p>}
       <div className="actions-row">
         <button type="submit" disabled={act.busy}>
-          {act.busy ? 'Saving…' : d.id ? 'Save user' : 'Create user'}
+          {act.busy ? t('users.saving') : d.id ? t('users.saveUser') : t('users.createUser')}
         </button>
         <button type="button" className="secondary" onClick={onClose}>
-          Cancel
+          {t('users.cancel')}
         </button>
         <Outcome error={act.error} />
         {d.id && (
           <button type="button" className="link small" onClick={() => goTo('pilot', d.id)}>
-            Open the full page
+            {t('users.fullPage')}
           </button>
         )}
       </div>
