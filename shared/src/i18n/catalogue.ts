@@ -9,6 +9,10 @@ import { notificationsMessages } from './notifications/index.ts';
 import { profileMessages } from './profile/index.ts';
 import { refusalsMessages } from './refusals/index.ts';
 import { shellMessages } from './shell/index.ts';
+import { safetyReportsMessages } from './safety-reports/index.ts';
+import { trainingsMessages } from './trainings/index.ts';
+import { reportsMessages } from './reports/index.ts';
+import { pilotsMessages } from './pilots/index.ts';
 
 export const AREA_MESSAGES = {
   errors: errorsMessages,
@@ -18,4 +22,8 @@ export const AREA_MESSAGES = {
   shell: shellMessages,
   refusals: refusalsMessages,
   profile: profileMessages,
+  'safety-reports': safetyReportsMessages,
+  trainings: trainingsMessages,
+  reports: reportsMessages,
+  pilots: pilotsMessages,
 } as const;

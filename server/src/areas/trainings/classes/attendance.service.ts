@@ -1,3 +1,4 @@
+import { english } from '../../../http/messages.ts';
 import {
   type AttendanceStatus,
   attendanceEditRefusal,
@@ -147,7 +148,7 @@ export async function signClass(
     }
     return { missed: missedUsers, signedOk: true };
   });
-  if (!signedOk) throw badRequest('The attendance of this class is already signed.', { code: 'CLASS_SIGNED' });
+  if (!signedOk) throw badRequest(english('trainings.refAlreadySigned'), { code: 'CLASS_SIGNED' });
   if (missed.length) await sendMissedMails(ctx, actor, c.id, missed);
   return {
     result: true as const,

@@ -1,3 +1,4 @@
+import { english } from '../../../http/messages.ts';
 import { mayReadStudentWork } from '@ops/shared/rules/trainings/policy';
 import { randomBytes } from 'node:crypto';
 import type { AttendanceStatus } from '@ops/shared/rules/trainings/attendance';
@@ -162,7 +163,7 @@ export async function revokeFeed(ctx: AppContext, actor: Actor) {
     .where('company_id', '=', actor.companyId)
     .where('user_id', '=', actor.userId)
     .executeTakeFirst();
-  if (Number(r.numDeletedRows) === 0) throw notFound('No calendar feed');
+  if (Number(r.numDeletedRows) === 0) throw notFound(english('trainings.errNoCalendarFeed'));
   return { result: true as const };
 }
 
@@ -177,7 +178,7 @@ export async function serveFeed(ctx: AppContext, token: string, res: Response): 
     .select(['f.company_id', 'f.user_id', 'c.name as company', 'c.timezone'])
     .where('f.token_hash', '=', sha256(token))
     .executeTakeFirst();
-  if (!feed) throw notFound('Calendar not found');
+  if (!feed) throw notFound(english('trainings.errCalendarNotFound'));
   const now = nowSeconds();
   const rows = await classesFor(
     ctx.db, // A personal feed: the classes the user teaches or attends, whatever their role.

@@ -1,3 +1,4 @@
+import { english } from '../../../http/messages.ts';
 import { maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { type AttendanceStatus, defaultDeadline } from '@ops/shared/rules/trainings/attendance';
@@ -28,7 +29,7 @@ export async function requireClass(db: Db, companyId: string, id: string): Promi
     .where('id', '=', id)
     .where('deleted', '=', 0)
     .executeTakeFirst();
-  if (!c) throw notFound('Class not found');
+  if (!c) throw notFound(english('trainings.errClassNotFound'));
   return c;
 }
 
@@ -50,7 +51,7 @@ export async function classStudent(db: Db, companyId: string, classId: string, u
 export async function classVisibility(db: Db, actor: Actor, c: SessionRow): Promise<'all' | 'own'> {
   if (maySeeAllStudentsOf(actor, c)) return 'all';
   if (await classStudent(db, actor.companyId, c.id, actor.userId)) return 'own';
-  throw forbidden('You are not invited to this class');
+  throw forbidden(english('trainings.errNotInvited'));
 }
 
 const fullName = (u: { name: string | null; surname: string | null } | undefined) =>
@@ -193,7 +194,7 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
   const db = ctx.db;
   const existing = input.id ? await requireClass(db, actor.companyId, input.id) : null;
   if (existing?.signed_at != null)
-    throw badRequest('The attendance of this class is signed; unsign it before changing the class', {
+    throw badRequest(english('trainings.errSignedChange'), {
       code: 'CLASS_SIGNED',
     });
   const subject = await db
@@ -203,7 +204,7 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
     .where('id', '=', input.training_subject_id)
     .where('deleted', '=', 0)
     .executeTakeFirst();
-  if (!subject) throw notFound('Subject not found');
+  if (!subject) throw notFound(english('trainings.errSubjectNotFound'));
   if (existing && existing.subject_id !== subject.id && existing.training_id !== subject.training_id)
     throw validationFailed({ training_subject_id: ['A class stays in its training'] });
   const training = await requireTraining(db, actor.companyId, subject.training_id);
@@ -491,7 +492,7 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
 export async function deleteClass(ctx: AppContext, actor: Actor, id: string) {
   const c = await requireClass(ctx.db, actor.companyId, id);
   if (c.signed_at != null)
-    throw badRequest('The attendance of this class is signed; unsign it before deleting the class', {
+    throw badRequest(english('trainings.errSignedDelete'), {
       code: 'CLASS_SIGNED',
     });
   await ctx.tx(async (uow) => {
