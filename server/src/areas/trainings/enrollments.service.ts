@@ -172,7 +172,9 @@ export async function enroll(ctx: AppContext, actor: Actor, raw: EnrollInput | u
         await notify(uow, {
           companyId: actor.companyId,
           userIds: [userId],
-          title: `Enrolled in ${training.name}`,
+          title: english('trainings.notifyEnrolled', { training: training.name }),
+          titleId: 'trainings.notifyEnrolled',
+          titleValues: { training: training.name },
           body: null,
           link: `/trainings/trainings/view/${row.id}`,
         });

@@ -123,6 +123,15 @@ const en = {
   msgDraftSaved: 'Draft saved',
   msgSaved: 'Safety report saved',
   msgDeleted: 'Safety report deleted',
+  notifyNewTitle: 'Safety report {idn}: {name}',
+  notifyNewBody:
+    'New {severity, select, incident {incident} accident {accident} information {information} hazard {hazard} other {{severity}}} report at {location} on {date}, filed by {anonymous, select, yes {an anonymous reporter} other {{by}}}.',
+  notifyEditedTitle: 'Safety report {idn} updated',
+  notifyMovedTitle:
+    'Safety report {idn} updated: {from, select, draft {Draft} open {Open} reviewed {Reviewed} closed {Closed} published {Published} other {{from}}} → {to, select, draft {Draft} open {Open} reviewed {Reviewed} closed {Closed} published {Published} other {{to}}}',
+  notifyMovedBody:
+    'Status changed from {from, select, draft {Draft} open {Open} reviewed {Reviewed} closed {Closed} published {Published} other {{from}}} to {to, select, draft {Draft} open {Open} reviewed {Reviewed} closed {Closed} published {Published} other {{to}}} by {by}.',
+  notifyEditedBody: '{name} was edited by {by}.',
 } as const;
 
 export const safetyReportsMessages: AreaMessages<typeof en> = {
@@ -249,6 +258,15 @@ export const safetyReportsMessages: AreaMessages<typeof en> = {
     msgDraftSaved: 'Borrador guardado',
     msgSaved: 'Notificación de seguridad guardada',
     msgDeleted: 'Notificación de seguridad eliminada',
+    notifyNewTitle: 'Notificación de seguridad {idn}: {name}',
+    notifyNewBody:
+      'Nueva notificación ({severity, select, incident {Incidente} accident {Accidente} information {Información} hazard {Peligro} other {{severity}}}) en {location} el {date}, enviada por {anonymous, select, yes {un notificante anónimo} other {{by}}}.',
+    notifyEditedTitle: 'Notificación de seguridad {idn} actualizada',
+    notifyMovedTitle:
+      'Notificación de seguridad {idn} actualizada: {from, select, draft {Borrador} open {Abierta} reviewed {Revisada} closed {Cerrada} published {Publicada} other {{from}}} → {to, select, draft {Borrador} open {Abierta} reviewed {Revisada} closed {Cerrada} published {Publicada} other {{to}}}',
+    notifyMovedBody:
+      'Estado cambiado de {from, select, draft {Borrador} open {Abierta} reviewed {Revisada} closed {Cerrada} published {Publicada} other {{from}}} a {to, select, draft {Borrador} open {Abierta} reviewed {Revisada} closed {Cerrada} published {Publicada} other {{to}}} por {by}.',
+    notifyEditedBody: '{by} ha editado {name}.',
   },
   fr: {
     title: 'Comptes rendus de sécurité',
@@ -373,6 +391,15 @@ export const safetyReportsMessages: AreaMessages<typeof en> = {
     msgDraftSaved: 'Brouillon enregistré',
     msgSaved: 'Compte rendu de sécurité enregistré',
     msgDeleted: 'Compte rendu de sécurité supprimé',
+    notifyNewTitle: 'Compte rendu de sécurité {idn} : {name}',
+    notifyNewBody:
+      'Nouveau compte rendu ({severity, select, incident {Incident} accident {Accident} information {Information} hazard {Danger} other {{severity}}}) à {location} le {date}, envoyé par {anonymous, select, yes {un rédacteur anonyme} other {{by}}}.',
+    notifyEditedTitle: 'Compte rendu de sécurité {idn} mis à jour',
+    notifyMovedTitle:
+      'Compte rendu de sécurité {idn} mis à jour : {from, select, draft {Brouillon} open {Ouvert} reviewed {Examiné} closed {Clôturé} published {Publié} other {{from}}} → {to, select, draft {Brouillon} open {Ouvert} reviewed {Examiné} closed {Clôturé} published {Publié} other {{to}}}',
+    notifyMovedBody:
+      'Statut passé de {from, select, draft {Brouillon} open {Ouvert} reviewed {Examiné} closed {Clôturé} published {Publié} other {{from}}} à {to, select, draft {Brouillon} open {Ouvert} reviewed {Examiné} closed {Clôturé} published {Publié} other {{to}}} par {by}.',
+    notifyEditedBody: '{name} a été modifié par {by}.',
   },
   de: {
     title: 'Sicherheitsmeldungen',
@@ -498,5 +525,14 @@ export const safetyReportsMessages: AreaMessages<typeof en> = {
     msgDraftSaved: 'Entwurf gespeichert',
     msgSaved: 'Sicherheitsmeldung gespeichert',
     msgDeleted: 'Sicherheitsmeldung gelöscht',
+    notifyNewTitle: 'Sicherheitsmeldung {idn}: {name}',
+    notifyNewBody:
+      'Neue Meldung ({severity, select, incident {Störung} accident {Unfall} information {Information} hazard {Gefahr} other {{severity}}}) in {location} am {date}, erstellt von {anonymous, select, yes {einem anonymen Melder} other {{by}}}.',
+    notifyEditedTitle: 'Sicherheitsmeldung {idn} aktualisiert',
+    notifyMovedTitle:
+      'Sicherheitsmeldung {idn} aktualisiert: {from, select, draft {Entwurf} open {Offen} reviewed {Geprüft} closed {Geschlossen} published {Veröffentlicht} other {{from}}} → {to, select, draft {Entwurf} open {Offen} reviewed {Geprüft} closed {Geschlossen} published {Veröffentlicht} other {{to}}}',
+    notifyMovedBody:
+      'Status von {from, select, draft {Entwurf} open {Offen} reviewed {Geprüft} closed {Geschlossen} published {Veröffentlicht} other {{from}}} zu {to, select, draft {Entwurf} open {Offen} reviewed {Geprüft} closed {Geschlossen} published {Veröffentlicht} other {{to}}} geändert durch {by}.',
+    notifyEditedBody: '{name} wurde von {by} bearbeitet.',
   },
 };

@@ -142,6 +142,19 @@ const en = {
   msgAlreadyFinished: 'Already finished',
   msgPassed: 'Passed',
   msgNotPassed: 'Not passed',
+  notifyEnrolled: 'Enrolled in {training}',
+  notifyAttendance:
+    'Attendance signed: {status, select, attended {attended} attended_post_class {attended (after the class)} absent {absent} absent_justified {absent (justified)} other {{status}}}',
+  notifyClass: 'Class: {activity}',
+  notifyJustificationFrom: 'Absence justification from {name}',
+  notifyJustification:
+    'Justification {status, select, approved {approved} rejected {rejected} pending {pending} other {{status}}}',
+  notifyClassworkRequested: 'Class work requested',
+  notifyClassworkGraded: 'Class work graded: {score}',
+  mailNoDeadline: 'no deadline',
+  mailPlace: ' at {place}',
+  feedName: '{company} classes',
+  feedExam: '{subject} · exam: {exam}',
 } as const;
 
 export const trainingsMessages: AreaMessages<typeof en> = {
@@ -285,6 +298,19 @@ export const trainingsMessages: AreaMessages<typeof en> = {
     msgAlreadyFinished: 'Ya terminado',
     msgPassed: 'Aprobado',
     msgNotPassed: 'No aprobado',
+    notifyEnrolled: 'Inscrito en {training}',
+    notifyAttendance:
+      'Asistencia firmada: {status, select, attended {asistió} attended_post_class {asistió (tras la clase)} absent {ausente} absent_justified {ausente (justificado)} other {{status}}}',
+    notifyClass: 'Clase: {activity}',
+    notifyJustificationFrom: 'Justificación de ausencia de {name}',
+    notifyJustification:
+      'Justificación {status, select, approved {aceptada} rejected {rechazada} pending {pendiente} other {{status}}}',
+    notifyClassworkRequested: 'Trabajo de clase solicitado',
+    notifyClassworkGraded: 'Trabajo de clase calificado: {score}',
+    mailNoDeadline: 'sin plazo',
+    mailPlace: ' en {place}',
+    feedName: 'Clases de {company}',
+    feedExam: '{subject} · examen: {exam}',
   },
   fr: {
     myTitle: 'Ma formation',
@@ -425,6 +451,19 @@ export const trainingsMessages: AreaMessages<typeof en> = {
     msgAlreadyFinished: 'Déjà terminée',
     msgPassed: 'Réussi',
     msgNotPassed: 'Non réussi',
+    notifyEnrolled: 'Inscrit à {training}',
+    notifyAttendance:
+      'Présence signée : {status, select, attended {présent} attended_post_class {présent (après le cours)} absent {absent} absent_justified {absent (justifié)} other {{status}}}',
+    notifyClass: 'Cours : {activity}',
+    notifyJustificationFrom: 'Justificatif d’absence de {name}',
+    notifyJustification:
+      'Justificatif {status, select, approved {accepté} rejected {refusé} pending {en attente} other {{status}}}',
+    notifyClassworkRequested: 'Devoir demandé',
+    notifyClassworkGraded: 'Devoir noté : {score}',
+    mailNoDeadline: 'sans date limite',
+    mailPlace: ' (lieu : {place})',
+    feedName: 'Cours de {company}',
+    feedExam: '{subject} · examen : {exam}',
   },
   de: {
     myTitle: 'Meine Ausbildung',
@@ -567,5 +606,18 @@ export const trainingsMessages: AreaMessages<typeof en> = {
     msgAlreadyFinished: 'Bereits beendet',
     msgPassed: 'Bestanden',
     msgNotPassed: 'Nicht bestanden',
+    notifyEnrolled: 'Eingeschrieben in {training}',
+    notifyAttendance:
+      'Anwesenheit unterschrieben: {status, select, attended {anwesend} attended_post_class {anwesend (nachträglich)} absent {abwesend} absent_justified {abwesend (entschuldigt)} other {{status}}}',
+    notifyClass: 'Unterricht: {activity}',
+    notifyJustificationFrom: 'Entschuldigung für Abwesenheit von {name}',
+    notifyJustification:
+      'Entschuldigung {status, select, approved {anerkannt} rejected {abgelehnt} pending {offen} other {{status}}}',
+    notifyClassworkRequested: 'Hausarbeit angefordert',
+    notifyClassworkGraded: 'Hausarbeit benotet: {score}',
+    mailNoDeadline: 'keine Frist',
+    mailPlace: ' in {place}',
+    feedName: 'Unterricht von {company}',
+    feedExam: '{subject} · Prüfung: {exam}',
   },
 };

@@ -1,3 +1,12 @@
+import { DATE_FORMATS } from '@ops/shared';
+import {
+  type CompanyFormats,
+  DEFAULT_FORMATS,
+  DEFAULT_LOCALE,
+  formatDateTime,
+  localeOf,
+  translator,
+} from '@ops/shared/i18n/index';
 import { english } from '../../../http/messages.ts';
 import { maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
@@ -442,7 +451,9 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
       await notify(uow, {
         companyId: actor.companyId,
         userIds: added,
-        title: `Class: ${activityName}`,
+        title: english('trainings.notifyClass', { activity: activityName }),
+        titleId: 'trainings.notifyClass',
+        titleValues: { activity: activityName },
         body: `${training.name} · ${subject.name}`,
         link: `/trainings/onsite/class/${id}`,
       });
@@ -451,17 +462,16 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
   });
 
   if (invitedNow.length) {
-    const tz = actor.company.timezone || 'UTC';
-    const when = DateTime.fromSeconds(input.start, { zone: tz }).toFormat('yyyy-LL-dd HH:mm ZZZZ');
+    const when = await mailDates(db, actor.companyId);
     const recipients = await db
       .selectFrom('users')
-      .select(['email', 'name'])
+      .select(['email', 'name', 'language'])
       .where('company_id', '=', actor.companyId)
       .where('id', 'in', invitedNow)
       .where('deleted', '=', 0)
       .execute();
     const mails: OutgoingMail[] = recipients
-      .filter((r): r is { email: string; name: string } => !!r.email)
+      .filter((r): r is { email: string; name: string; language: string } => !!r.email)
       .map((r) => ({
         to: r.email,
         template: 'class_invitation',
@@ -471,9 +481,9 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
           subject: subject.name,
           activity: activityName,
           training: training.name,
-          when,
+          when: when(input.start, r.language),
           minutes,
-          place: location ? ` at ${location.name}` : '',
+          place: location ? translator(r.language)('trainings.mailPlace', { place: location.name }) : '',
           teacher: fullName(teacher) ?? '',
         },
       }));
@@ -511,4 +521,30 @@ export async function deleteClass(ctx: AppContext, actor: Actor, id: string) {
       .execute();
   });
   return { result: true as const, id };
+}
+
+/**
+ * An instant as a mail's recipient reads it (issue 33): the company's date and
+ * time formats and zone, the recipient's language, and the zone's short name.
+ */
+export async function mailDates(db: Db, companyId: string): Promise<(unix: number, language: string | null) => string> {
+  const co = await db
+    .selectFrom('companies')
+    .select(['timezone', 'date_format', 'time_format', 'duration_format'])
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  const zone = co?.timezone && DateTime.local().setZone(co.timezone).isValid ? co.timezone : 'UTC';
+  const f: CompanyFormats = {
+    dateFormat: (DATE_FORMATS as readonly string[]).includes(co?.date_format ?? '')
+      ? (co?.date_format as CompanyFormats['dateFormat'])
+      : DEFAULT_FORMATS.dateFormat,
+    timeFormat: co?.time_format === '12' ? '12' : '24',
+    durationFormat: co?.duration_format === 'decimal' ? 'decimal' : 'time',
+    zone,
+  };
+  return (unix, language) => {
+    const locale = localeOf(language) ?? DEFAULT_LOCALE;
+    const zoneName = DateTime.fromSeconds(unix, { zone, locale }).toFormat('ZZZZ');
+    return `${formatDateTime(unix, locale, f)} ${zoneName}`;
+  };
 }

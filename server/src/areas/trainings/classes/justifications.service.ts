@@ -237,7 +237,9 @@ export async function submitJustification(
       await notify(uow, {
         companyId: actor.companyId,
         userIds: [c.teacher_id],
-        title: `Absence justification from ${actor.name} ${actor.surname}`,
+        title: english('trainings.notifyJustificationFrom', { name: `${actor.name} ${actor.surname}` }),
+        titleId: 'trainings.notifyJustificationFrom',
+        titleValues: { name: `${actor.name} ${actor.surname}` },
         body: input.text.slice(0, 200),
         link: `/trainings/onsite/class/${c.id}`,
       });
@@ -311,7 +313,9 @@ export async function reviewJustification(
     await notify(uow, {
       companyId: actor.companyId,
       userIds: [j.user_id],
-      title: `Justification ${input.status}`,
+      title: english('trainings.notifyJustification', { status: input.status }),
+      titleId: 'trainings.notifyJustification',
+      titleValues: { status: input.status },
       body: input.review_note ?? null,
       link: `/trainings/onsite/class/${c.id}`,
     });
@@ -396,7 +400,8 @@ export async function requestClasswork(
     return notify(uow, {
       companyId: actor.companyId,
       userIds: students.map((s) => s.user_id),
-      title: 'Class work requested',
+      title: english('trainings.notifyClassworkRequested'),
+      titleId: 'trainings.notifyClassworkRequested',
       body: input.classwork_description ?? c.classwork_description ?? null,
       link: `/trainings/onsite/class/${c.id}`,
     });
@@ -493,7 +498,9 @@ export async function gradeClasswork(
     await notify(uow, {
       companyId: actor.companyId,
       userIds: [input.user_id],
-      title: `Class work graded: ${input.score}`,
+      title: english('trainings.notifyClassworkGraded', { score: input.score }),
+      titleId: 'trainings.notifyClassworkGraded',
+      titleValues: { score: input.score },
       body: input.feedback ?? null,
       link: `/trainings/onsite/class/${c.id}`,
     });
