@@ -137,10 +137,10 @@ const en = {
 export const safetyReportsMessages: AreaMessages<typeof en> = {
   en,
   es: {
-    title: 'Notificaciones de seguridad',
+    title: 'Informes de seguridad',
     yourCompany: 'Su empresa',
     offPlan: 'El plan de {company} ({plan}) no incluye notificaciones de seguridad; los planes premium e ilimitado sí.',
-    tabList: 'Notificaciones',
+    tabList: 'Informes',
     tabFile: 'Notificar un suceso',
     tabStats: 'Estadísticas',
     tabRisk: 'Matriz de riesgo',
@@ -176,7 +176,7 @@ export const safetyReportsMessages: AreaMessages<typeof en> = {
     perMonth: 'Notificaciones por mes y gravedad',
     byCategory: 'Por categoría',
     matrixCorner: 'Probabilidad \\ Gravedad',
-    reportFallback: 'Notificación de seguridad',
+    reportFallback: 'Informe de seguridad',
     back: 'Volver',
     events: 'Descripción',
     riskLine: 'Riesgo antes de la mitigación: {before}; después: {after}',
