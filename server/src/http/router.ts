@@ -7,7 +7,11 @@ import type { Actor } from './actor.ts';
 import { authenticate, bearerToken } from './authenticate.ts';
 import type { Method, RouteDef } from './define-route.ts';
 import { Reply } from './define-route.ts';
+import { requestLocale, translateBody } from './messages.ts';
 import { forbidden, HttpError, notFound, unauthorized, validationFailed, zodFieldErrors } from './errors.ts';
+
+const isBody = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { message?: unknown }).message === 'string';
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
 export const methodsOf = (r: RouteDef): Method[] => (Array.isArray(r.method) ? [...r.method] : [r.method as Method]);
@@ -142,7 +146,8 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
         const result = await route.handler({ actor: actor as Actor, params, query, body, ctx, req, res } as never);
         if (res.headersSent || result === undefined) return;
         if (result instanceof Reply) res.status(result.status).json(result.body);
-        else res.json(result);
+        // A success body's `message` in the caller's language too (issue 33).
+        else res.json(isBody(result) ? translateBody(result, requestLocale(req)) : result);
       } catch (err) {
         next(err);
       }

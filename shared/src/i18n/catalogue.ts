@@ -25,6 +25,10 @@ import { newsMessages } from './news/index.ts';
 import { pilotGroupsMessages } from './pilot-groups/index.ts';
 import { dutyMessages } from './duty/index.ts';
 import { readinessMessages } from './readiness/index.ts';
+import { safetyReportsMessages } from './safety-reports/index.ts';
+import { trainingsMessages } from './trainings/index.ts';
+import { reportsMessages } from './reports/index.ts';
+import { pilotsMessages } from './pilots/index.ts';
 
 export const AREA_MESSAGES = {
   errors: errorsMessages,
@@ -50,4 +54,8 @@ export const AREA_MESSAGES = {
   'pilot-groups': pilotGroupsMessages,
   duty: dutyMessages,
   readiness: readinessMessages,
+  'safety-reports': safetyReportsMessages,
+  trainings: trainingsMessages,
+  reports: reportsMessages,
+  pilots: pilotsMessages,
 } as const;

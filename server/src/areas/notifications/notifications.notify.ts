@@ -20,6 +20,9 @@ export interface NotificationMessage {
   /** A catalogue message for the title, written in each recipient's language (issue 33). */
   titleId?: MessageId;
   titleValues?: MessageValues;
+  /** The same for the body (`body` is then the English fallback only). */
+  bodyId?: MessageId;
+  bodyValues?: MessageValues;
 }
 
 /**
@@ -56,7 +59,7 @@ export async function notify(uow: UnitOfWork, msg: NotificationMessage): Promise
     modified: now,
     user_id: userId,
     title: (msg.titleId ? translator(languageOf.get(userId))(msg.titleId, msg.titleValues) : msg.title).slice(0, 255),
-    body: msg.body ?? null,
+    body: msg.bodyId ? translator(languageOf.get(userId))(msg.bodyId, msg.bodyValues) : (msg.body ?? null),
     link: msg.link ?? null,
     read: 0,
   }));

@@ -1,3 +1,4 @@
+import { english } from '../../http/messages.ts';
 import { maySeeAccountHistory } from '@ops/shared/rules/pilots/policy';
 import { uuidv7 } from '@ops/shared';
 import type { Kysely } from 'kysely';
@@ -89,7 +90,7 @@ export async function userChanges(
   page: { page: number; limit: number },
 ) {
   const target = await companyUser(ctx.db, actor.companyId, userId);
-  if (!maySeeAccountHistory(actor, target)) throw forbidden('You can only see the history of your own account');
+  if (!maySeeAccountHistory(actor, target)) throw forbidden(english('pilots.errOwnHistory'));
   const scoped = () =>
     ctx.db
       .selectFrom('user_changes as c')

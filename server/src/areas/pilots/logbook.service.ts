@@ -1,3 +1,4 @@
+import { english } from '../../http/messages.ts';
 import { isStaff } from '@ops/shared';
 import {
   checkCurrency,
@@ -112,7 +113,7 @@ async function logbookFlights(db: Kysely<DB>, companyIds: readonly string[], use
 export async function pilotTotals(ctx: AppContext, actor: Actor, userId: string | undefined) {
   const target = await companyUser(ctx.db, actor.companyId, userId ?? actor.userId);
   if (!isStaff(actor.role) && target.id !== actor.userId && target.supervisor_id !== actor.userId)
-    throw forbidden('You can only see your own totals and those of your students');
+    throw forbidden(english('pilots.errOwnTotals'));
   const own = await logbookFlights(ctx.db, [actor.companyId], [target.id]);
   let other = 0;
   if (target.identity_id || target.email) {

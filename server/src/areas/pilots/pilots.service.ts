@@ -1,3 +1,4 @@
+import { english, said } from '../../http/messages.ts';
 import { uuidv7 } from '@ops/shared';
 import {
   DEFAULT_PILOT_ROLE,
@@ -86,7 +87,7 @@ async function checkRefs(
       .where('id', '=', supervisorId)
       .where('deleted', '=', 0)
       .executeTakeFirst();
-    if (!s) throw notFound('Supervisor not found');
+    if (!s) throw notFound(english('pilots.errSupervisorNotFound'));
   }
 }
 
@@ -131,7 +132,7 @@ export async function createPilot(ctx: AppContext, actor: Actor, input: TPilotCr
     throw new HttpError(400, {
       id: null,
       result: false,
-      message: limit ? `The free plan holds at most ${FREE_PLAN_PILOT_LIMIT} pilots` : 'Validation failed',
+      ...(limit ? said('pilots.errFreePlan', { limit: FREE_PLAN_PILOT_LIMIT }) : { message: 'Validation failed' }),
       validation: errors,
     });
   }
@@ -316,7 +317,7 @@ export async function editPilot(ctx: AppContext, actor: Actor, raw: unknown) {
     .where('deleted', '=', 0)
     .executeTakeFirst();
   if (!target) throw notFound('Pilot not found');
-  if (!mayChangeAccount(actor, target)) throw forbidden('You cannot edit an account above your own role');
+  if (!mayChangeAccount(actor, target)) throw forbidden(english('pilots.errAboveRole'));
 
   const role = u.user_group_id ?? target.user_group_id;
   const roleChanged = role !== target.user_group_id;

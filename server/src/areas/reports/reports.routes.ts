@@ -1,9 +1,10 @@
+import { english, said } from '../../http/messages.ts';
 import { GATES } from '@ops/shared';
 import { clampMonths, isEmptyPathValue, isWeatherIcao } from '@ops/shared/rules/reports/index';
 import type { Response } from 'express';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
 import { weatherReports } from '../../weather/weather.service.ts';
 import {
   flightHoursByMonth,
@@ -42,7 +43,11 @@ const userParam = z.object({ userId: zId.optional() });
 function unixParam(v: string | undefined, field: string): number | null {
   if (v === undefined || isEmptyPathValue(v)) return v?.trim() === '0' ? 0 : null;
   if (!/^\d{1,12}$/.test(v.trim()))
-    throw badRequest(`${field} must be unix seconds`, { errors: { [field]: ['Expected unix seconds'] } });
+    throw new HttpError(400, {
+      result: false,
+      ...said('reports.errUnixSeconds', { field }),
+      errors: { [field]: ['Expected unix seconds'] },
+    });
   return Number(v.trim());
 }
 
@@ -191,7 +196,7 @@ export const reportsRoutes = [
       headers: CACHE_HEADERS,
       handler: async ({ ctx, params, res }) => {
         const icao = params.airport?.toUpperCase();
-        if (!isWeatherIcao(icao)) throw notFound('Invalid airport code');
+        if (!isWeatherIcao(icao)) throw notFound(english('reports.errInvalidAirport'));
         const date = unixParam(params.date, 'date');
         const body = await weatherReports(ctx, kind, icao, date);
         cache(res, 300);

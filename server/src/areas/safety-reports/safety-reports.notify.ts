@@ -1,7 +1,7 @@
 import { safetyGates } from '@ops/shared/rules/safety-reports/policy';
-import { SAFETY_STATUSES } from '@ops/shared/rules/safety-reports/safety';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
+import { english } from '../../http/messages.ts';
 import { notify } from '../notifications/notifications.notify.ts';
 import type { SafetyReportsTable } from './safety-reports.tables.ts';
 
@@ -23,19 +23,30 @@ async function managers(uow: UnitOfWork, companyId: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-const label = (status: string) => SAFETY_STATUSES.find((s) => s.key === status)?.label ?? status;
 const link = (id: string) => `/safety_reports/view/${id}.json`;
 
 /** Creation as open, or a draft submitted: the listed crew and every manager, once. */
 export async function notifySubmitted(uow: UnitOfWork, actor: Actor, r: SafetyReportsTable): Promise<number> {
   const crew = JSON.parse(r.involved_user_ids) as string[];
   const userIds = [...crew, ...(await managers(uow, actor.companyId))].filter((id) => id !== actor.userId);
-  const by = r.user_id ? `${actor.name} ${actor.surname}` : 'an anonymous reporter';
+  // Each recipient reads it in their own language (issue 33); the English is the fallback.
+  const bodyValues = {
+    severity: r.severity,
+    location: r.location,
+    date: r.datetime.slice(0, 10),
+    anonymous: r.user_id ? 'no' : 'yes',
+    by: `${actor.name} ${actor.surname}`,
+  };
+  const titleValues = { idn: r.idn, name: r.name };
   return notify(uow, {
     companyId: actor.companyId,
     userIds,
-    title: `Safety report ${r.idn}: ${r.name}`,
-    body: `New ${r.severity} report at ${r.location} on ${r.datetime.slice(0, 10)}, filed by ${by}.`,
+    title: english('safety-reports.notifyNewTitle', titleValues),
+    titleId: 'safety-reports.notifyNewTitle',
+    titleValues,
+    body: english('safety-reports.notifyNewBody', bodyValues),
+    bodyId: 'safety-reports.notifyNewBody',
+    bodyValues,
     link: link(r.id),
   });
 }
@@ -49,13 +60,24 @@ export async function notifyEdited(
 ): Promise<number> {
   const userIds = [...(await managers(uow, actor.companyId)), after.author_id].filter((id) => id !== actor.userId);
   const moved = before.status !== after.status;
+  const values = {
+    idn: after.idn,
+    name: after.name,
+    from: before.status,
+    to: after.status,
+    by: `${actor.name} ${actor.surname}`,
+  };
+  const titleId = moved ? 'safety-reports.notifyMovedTitle' : 'safety-reports.notifyEditedTitle';
+  const bodyId = moved ? 'safety-reports.notifyMovedBody' : 'safety-reports.notifyEditedBody';
   return notify(uow, {
     companyId: actor.companyId,
     userIds,
-    title: `Safety report ${after.idn} updated${moved ? `: ${label(before.status)} → ${label(after.status)}` : ''}`,
-    body: moved
-      ? `Status changed from ${label(before.status)} to ${label(after.status)} by ${actor.name} ${actor.surname}.`
-      : `${after.name} was edited by ${actor.name} ${actor.surname}.`,
+    title: english(titleId, values),
+    titleId,
+    titleValues: values,
+    body: english(bodyId, values),
+    bodyId,
+    bodyValues: values,
     link: link(after.id),
   });
 }

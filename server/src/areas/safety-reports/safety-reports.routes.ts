@@ -1,3 +1,4 @@
+import { english } from '../../http/messages.ts';
 import { z } from 'zod';
 import { MEDIA } from '../../http/responses.ts';
 import { defineRoute } from '../../http/define-route.ts';
@@ -137,7 +138,8 @@ export const safetyReportsRoutes = [
           id: row.id,
           idn: row.idn,
           status: row.status,
-          message: row.status === 'draft' ? 'Draft saved' : 'Safety report saved',
+          message:
+            row.status === 'draft' ? english('safety-reports.msgDraftSaved') : english('safety-reports.msgSaved'),
         };
       },
     }),
@@ -155,7 +157,13 @@ export const safetyReportsRoutes = [
       const raw = (req.params as { id?: string }).id ?? body.SafetyReport?.id ?? body.data?.SafetyReport?.id;
       const id = parse(z.object({ id: zId }), { id: typeof raw === 'number' ? String(raw) : raw }).id;
       const row = await ctx.tx((uow) => editSafetyReport(uow, actor, id, req.body));
-      return { result: true, id: row.id, idn: row.idn, status: row.status, message: 'Safety report saved' };
+      return {
+        result: true,
+        id: row.id,
+        idn: row.idn,
+        status: row.status,
+        message: english('safety-reports.msgSaved'),
+      };
     },
   }),
   defineRoute({
@@ -168,7 +176,7 @@ export const safetyReportsRoutes = [
     response: ZSafetyReportsDelete,
     handler: async ({ ctx, actor, params }) => {
       const n = await ctx.tx((uow) => deleteSafetyReport(uow, actor, params.id));
-      return { result: true, deleted: n, message: 'Safety report deleted' };
+      return { result: true, deleted: n, message: english('safety-reports.msgDeleted') };
     },
   }),
   defineRoute({

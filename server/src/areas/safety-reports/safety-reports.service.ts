@@ -1,3 +1,4 @@
+import { english } from '../../http/messages.ts';
 import { uuidv7 } from '@ops/shared';
 import {
   AIR_SPACES,
@@ -37,7 +38,7 @@ import { emitSubmittedWebhook } from './safety-reports.webhooks.ts';
 type Row = SafetyReportsTable;
 
 export const notAuthorized = () =>
-  new HttpError(403, { result: false, message: 'You are not authorized to edit this safety report' });
+  new HttpError(403, { result: false, message: english('safety-reports.errNotAuthorized') });
 
 /** A report of the actor's company the actor may see (drafts: the author only); 404 otherwise. */
 export async function loadVisible(
@@ -53,7 +54,7 @@ export async function loadVisible(
     .where('id', '=', id);
   if (!opts.includeDeleted) q = q.where('deleted', '=', 0);
   const row = (await q.executeTakeFirst()) as Row | undefined;
-  if (!row || !maySeeSafetyReport(actor, row)) throw notFound('Safety report not found');
+  if (!row || !maySeeSafetyReport(actor, row)) throw notFound(english('safety-reports.errNotFound'));
   return row;
 }
 

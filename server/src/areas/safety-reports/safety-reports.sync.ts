@@ -1,3 +1,4 @@
+import { english } from '../../http/messages.ts';
 import { type SafetyDoc, safetyCollection } from '@ops/shared';
 import { isUuid } from '@ops/shared';
 import { z } from 'zod';
@@ -60,7 +61,7 @@ export const safetyServerCollection = defineCollection<SafetyDoc>({
 
 function requirePlan(actor: Actor) {
   if (!(SAFETY_PLANS as readonly string[]).includes(actor.plan))
-    throw new CommandRejected('Your company plan does not include safety reports');
+    throw new CommandRejected(english('safety-reports.errPlan'));
 }
 
 /** REST refusals become command rejections with the same message. */
@@ -104,7 +105,8 @@ export const safetySubmitCommand = defineCommand({
   async run(_ctx, uow, actor, args) {
     requirePlan(actor);
     const current = await decided(() => loadVisible(uow, actor, args.id));
-    if (current.status !== 'draft') throw new CommandRejected(`This report was already submitted as ${current.idn}`);
+    if (current.status !== 'draft')
+      throw new CommandRejected(english('safety-reports.errAlreadySubmitted', { idn: current.idn }));
     const row = await decided(() =>
       editSafetyReport(uow, actor, args.id, { SafetyReport: { ...(args.SafetyReport ?? {}), status: 'open' } }),
     );

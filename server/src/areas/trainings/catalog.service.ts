@@ -1,3 +1,4 @@
+import { english } from '../../http/messages.ts';
 import { uuidv7 } from '@ops/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
@@ -389,7 +390,7 @@ export async function createTraining(
       .execute();
     if (template) await copyStructure(uow, actor.companyId, template.id, id);
     const row = await uow.trx.selectFrom('trainings').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    return { result: true, message: 'Training created', id, Training: presentTraining(row) };
+    return { result: true, message: english('trainings.msgTrainingCreated'), id, Training: presentTraining(row) };
   });
 }
 
@@ -412,7 +413,7 @@ export async function editTraining(ctx: AppContext, actor: Actor, input: Trainin
       .selectAll()
       .where('id', '=', existing.id)
       .executeTakeFirstOrThrow();
-    return { result: true, message: 'Training saved', id: row.id, Training: presentTraining(row) };
+    return { result: true, message: english('trainings.msgTrainingSaved'), id: row.id, Training: presentTraining(row) };
   });
 }
 

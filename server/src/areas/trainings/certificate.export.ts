@@ -1,3 +1,4 @@
+import { english } from '../../http/messages.ts';
 import { maySeeEnrollment } from '@ops/shared/rules/trainings/policy';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +29,9 @@ export async function sendCertificate(
   res: Response,
 ): Promise<undefined> {
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
-  if (!maySeeEnrollment(actor, e)) throw forbidden('Not your enrollment');
+  if (!maySeeEnrollment(actor, e)) throw forbidden(english('trainings.errNotYourEnrollment'));
   if (e.status !== 'COMPLETED')
-    throw badRequest('A certificate is issued for a completed enrollment only', { code: 'NOT_COMPLETED' });
+    throw badRequest(english('trainings.errCertificateCompleted'), { code: 'NOT_COMPLETED' });
   const db = ctx.db;
   const student = await db
     .selectFrom('users')

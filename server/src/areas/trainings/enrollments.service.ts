@@ -1,3 +1,4 @@
+import { english, said } from '../../http/messages.ts';
 import { maySeeTrainingSummary } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import {
@@ -10,7 +11,7 @@ import {
 } from '@ops/shared/rules/trainings/progress';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
-import { badRequest, forbidden, notFound, validationFailed } from '../../http/errors.ts';
+import { badRequest, forbidden, HttpError, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { notify } from '../notifications/notifications.notify.ts';
 import { emitWebhook } from '../webhooks/outbox.service.ts';
@@ -171,7 +172,9 @@ export async function enroll(ctx: AppContext, actor: Actor, raw: EnrollInput | u
         await notify(uow, {
           companyId: actor.companyId,
           userIds: [userId],
-          title: `Enrolled in ${training.name}`,
+          title: english('trainings.notifyEnrolled', { training: training.name }),
+          titleId: 'trainings.notifyEnrolled',
+          titleValues: { training: training.name },
           body: null,
           link: `/trainings/trainings/view/${row.id}`,
         });
@@ -310,7 +313,7 @@ export async function saveNotes(ctx: AppContext, actor: Actor, input: { id: stri
       .where('id', '=', e.id)
       .execute();
   });
-  return { result: true, message: 'Notes saved', id: e.id, notes: input.notes };
+  return { result: true, message: english('trainings.msgNotesSaved'), id: e.id, notes: input.notes };
 }
 
 /**
@@ -326,9 +329,15 @@ export async function changeStatus(
   const e = await requireEnrollment(ctx.db, actor.companyId, input.id);
   const from = e.status as EnrollmentStatus;
   if (from === input.status)
-    return { result: false, message: `The enrollment is already ${from}`, TrainingsUser: presentEnrollment(e, true) };
+    return {
+      result: false,
+      ...said('trainings.errEnrollmentAlready', { status: from }),
+      TrainingsUser: presentEnrollment(e, true),
+    };
   if (!canTransition(from, input.status))
-    throw badRequest(`An enrollment cannot go from ${from} to ${input.status}`, {
+    throw new HttpError(400, {
+      result: false,
+      ...said('trainings.errEnrollmentMove', { from, to: input.status }),
       errors: { status: [`Not allowed from ${from}`] },
     });
   const reason = input.status_reason?.trim() || null;
@@ -345,7 +354,7 @@ export async function changeStatus(
       .where('finished', '=', 0)
       .where('status', '=', 'ACTIVE')
       .executeTakeFirst();
-    if (other) throw badRequest('The student has another active enrollment in this training');
+    if (other) throw badRequest(english('trainings.errOtherEnrollment'));
   }
   const changed = await ctx.tx(async (uow) => {
     // Conditional on the status read above: of two simultaneous changes only one applies (and emits).
@@ -373,17 +382,21 @@ export async function changeStatus(
   if (!changed)
     return {
       result: false,
-      message: `The enrollment changed meanwhile; it is now ${fresh.status}`,
+      ...said('trainings.errEnrollmentChanged', { status: fresh.status }),
       TrainingsUser: presentEnrollment(fresh, true),
     };
-  return { result: true, message: `Enrollment ${input.status}`, TrainingsUser: presentEnrollment(fresh, true) };
+  return {
+    result: true,
+    ...said('trainings.msgEnrollment', { status: input.status }),
+    TrainingsUser: presentEnrollment(fresh, true),
+  };
 }
 
 /** GET /trainings/students/summary/{enrollmentId}.json (item 5). */
 export async function studentSummary(ctx: AppContext, actor: Actor, id: string | undefined) {
   if (!id) throw badRequest('Enrollment id is required');
   const e = await requireEnrollment(ctx.db, actor.companyId, id);
-  if (!maySeeTrainingSummary(actor, e)) throw forbidden('You can only see your own training summary');
+  if (!maySeeTrainingSummary(actor, e)) throw forbidden(english('trainings.errOwnSummary'));
   const now = nowSeconds();
   // Independent reads together: the structure (cached by company version), progress, sessions and mission flights.
   const [structures, datas, sessions, missions] = await Promise.all([

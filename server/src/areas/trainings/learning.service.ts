@@ -1,3 +1,4 @@
+import { english, said } from '../../http/messages.ts';
 import { mayReadStudentWork, maySeeAllStudentsOf, maySeeEnrollment } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { attemptAllowed, gradeAttempt } from '@ops/shared/rules/trainings/grading';
@@ -5,7 +6,7 @@ import { attemptsAfterReset } from '@ops/shared/rules/trainings/progress';
 import type { AppContext } from '../../context.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { bool, num, requireEnrollment, stamp, teaches } from './trainings.repository.ts';
 import { ensureActivity, presentExam, requireSubject } from './subjects.service.ts';
@@ -20,7 +21,7 @@ async function requireLesson(ctx: AppContext, companyId: string, id: string) {
     .where('l.id', '=', id)
     .where('l.deleted', '=', 0)
     .executeTakeFirst();
-  if (!l) throw notFound('Lesson not found');
+  if (!l) throw notFound(english('trainings.errLessonNotFound'));
   return l;
 }
 
@@ -39,15 +40,15 @@ async function requireLessonReader(
     .where('user_id', '=', actor.userId)
     .where('deleted', '=', 0)
     .executeTakeFirst();
-  if (!e) throw notFound('Lesson not found');
+  if (!e) throw notFound(english('trainings.errLessonNotFound'));
 }
 
 /** The enrollment a caller acts on: their own (students), or any of the company for staff and the training's teachers. */
 async function enrollmentFor(ctx: AppContext, actor: Actor, enrollmentId: string, trainingId: string) {
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
-  if (e.training_id !== trainingId) throw notFound('Enrollment not found');
+  if (e.training_id !== trainingId) throw notFound(english('trainings.errEnrollmentNotFound'));
   if (!maySeeEnrollment(actor, e) && !(await teaches(ctx.db, actor, { trainingId })))
-    throw forbidden('Not your enrollment');
+    throw forbidden(english('trainings.errNotYourEnrollment'));
   return e;
 }
 
@@ -247,9 +248,10 @@ export async function completeLesson(
 ) {
   const lesson = await requireLesson(ctx, actor.companyId, input.lessonId);
   const e = await requireEnrollment(ctx.db, actor.companyId, input.enrollmentId);
-  if (e.training_id !== lesson.training_id) throw notFound('Lesson not found');
-  if (e.user_id !== actor.userId) throw forbidden('Only the student completes their lesson');
-  if (e.status !== 'ACTIVE') throw badRequest(`The enrollment is ${e.status}`);
+  if (e.training_id !== lesson.training_id) throw notFound(english('trainings.errLessonNotFound'));
+  if (e.user_id !== actor.userId) throw forbidden(english('trainings.errOnlyStudentLesson'));
+  if (e.status !== 'ACTIVE')
+    throw new HttpError(400, { result: false, ...said('trainings.errEnrollmentIs', { status: e.status }) });
   return ctx.tx(async (uow) => {
     const subject = await requireSubject(uow.trx, actor.companyId, lesson.subject_id);
     let activity = await uow.trx
@@ -264,7 +266,7 @@ export async function completeLesson(
     await setProgress(uow, actor.companyId, e.id, activity.id, { value: 1, timeSpent: input.timeSpent });
     return {
       result: true,
-      message: 'Lesson completed',
+      message: english('trainings.msgLessonCompleted'),
       lessonId: lesson.id,
       enrollmentId: e.id,
       activityId: activity.id,
@@ -285,7 +287,7 @@ export async function subjectAttendance(ctx: AppContext, actor: Actor, subjectId
       .where('user_id', '=', actor.userId)
       .where('deleted', '=', 0)
       .executeTakeFirst();
-    if (!e) throw notFound('Subject not found');
+    if (!e) throw notFound(english('trainings.errSubjectNotFound'));
   }
   let q = ctx.db
     .selectFrom('training_sessions as c')
@@ -346,7 +348,7 @@ async function requireExam(ctx: AppContext, companyId: string, id: string) {
     .where('x.id', '=', id)
     .where('x.deleted', '=', 0)
     .executeTakeFirst();
-  if (!x) throw notFound('Exam not found');
+  if (!x) throw notFound(english('trainings.errExamNotFound'));
   return x;
 }
 
@@ -383,9 +385,10 @@ export async function examIndex(ctx: AppContext, actor: Actor, spec: string) {
 async function examContext(ctx: AppContext, actor: Actor, enrollmentId: string, examId: string) {
   const exam = await requireExam(ctx, actor.companyId, examId);
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
-  if (e.training_id !== exam.training_id) throw notFound('Exam not found');
-  if (!maySeeEnrollment(actor, e) && exam.teacher_id !== actor.userId) throw forbidden('Not your enrollment');
-  if (exam.type !== 'ONLINE') throw badRequest('Only online exams are taken here');
+  if (e.training_id !== exam.training_id) throw notFound(english('trainings.errExamNotFound'));
+  if (!maySeeEnrollment(actor, e) && exam.teacher_id !== actor.userId)
+    throw forbidden(english('trainings.errNotYourEnrollment'));
+  if (exam.type !== 'ONLINE') throw badRequest(english('trainings.errOnlyOnline'));
   const activity = await activityOf(ctx, actor.companyId, exam.id);
   const progress = activity
     ? await ctx.db
@@ -471,11 +474,13 @@ export async function examPreview(ctx: AppContext, actor: Actor, enrollmentId: s
  */
 export async function examStart(ctx: AppContext, actor: Actor, enrollmentId: string, examId: string) {
   const c = await examContext(ctx, actor, enrollmentId, examId);
-  if (c.e.user_id !== actor.userId) throw forbidden('Only the student takes the exam');
-  if (c.e.status !== 'ACTIVE') throw badRequest(`The enrollment is ${c.e.status}`);
+  if (c.e.user_id !== actor.userId) throw forbidden(english('trainings.errOnlyStudentExam'));
+  if (c.e.status !== 'ACTIVE')
+    throw new HttpError(400, { result: false, ...said('trainings.errEnrollmentIs', { status: c.e.status }) });
   const open = c.attempts.find((a) => a.finished_at === null);
-  if (open) return { result: true, message: 'Attempt already open', attempt_id: open.id };
-  if (!c.check.ok) return { result: false, message: `Cannot start: ${c.check.reason}`, reason: c.check.reason };
+  if (open) return { result: true, message: english('trainings.msgAttemptOpen'), attempt_id: open.id };
+  if (!c.check.ok)
+    return { result: false, ...said('trainings.errCannotStart', { reason: c.check.reason }), reason: c.check.reason };
   const questions = await ctx.db
     .selectFrom('training_questions')
     .select('id')
@@ -483,7 +488,7 @@ export async function examStart(ctx: AppContext, actor: Actor, enrollmentId: str
     .where('deleted', '=', 0)
     .orderBy('position')
     .execute();
-  if (!questions.length) throw badRequest('The exam has no questions');
+  if (!questions.length) throw badRequest(english('trainings.errNoQuestions'));
   const drawn = num(c.exam.questions) > 0 ? questions.slice(0, num(c.exam.questions)) : questions;
   return ctx.tx(async (uow) => {
     const id = uuidv7();
@@ -524,7 +529,7 @@ export async function examStart(ctx: AppContext, actor: Actor, enrollmentId: str
         })),
       )
       .execute();
-    return { result: true, message: 'Attempt started', attempt_id: id };
+    return { result: true, message: english('trainings.msgAttemptStarted'), attempt_id: id };
   });
 }
 
@@ -536,8 +541,9 @@ async function requireOwnAttempt(ctx: AppContext, actor: Actor, attemptId: strin
     .where('id', '=', attemptId)
     .where('deleted', '=', 0)
     .executeTakeFirst();
-  if (!a) throw notFound('Attempt not found');
-  if (a.user_id !== actor.userId && !(staffMayRead && mayReadStudentWork(actor))) throw notFound('Attempt not found');
+  if (!a) throw notFound(english('trainings.errAttemptNotFound'));
+  if (a.user_id !== actor.userId && !(staffMayRead && mayReadStudentWork(actor)))
+    throw notFound(english('trainings.errAttemptNotFound'));
   return a;
 }
 
@@ -567,7 +573,7 @@ async function attemptQuestions(ctx: AppContext, attemptId: string) {
 /** GET /trainings/exams/do/{attemptId}.json: the questions of the caller's open attempt, without answers. */
 export async function examDo(ctx: AppContext, actor: Actor, attemptId: string) {
   const a = await requireOwnAttempt(ctx, actor, attemptId, false);
-  if (a.finished_at !== null) throw badRequest('The attempt is finished');
+  if (a.finished_at !== null) throw badRequest(english('trainings.errAttemptFinished'));
   const exam = await requireExam(ctx, actor.companyId, a.exam_id);
   const { details, options } = await attemptQuestions(ctx, a.id);
   return {
@@ -597,7 +603,7 @@ export async function examAnswer(
     .executeTakeFirst();
   if (!d) throw notFound('Question not found');
   const a = await requireOwnAttempt(ctx, actor, d.attempt_id, false);
-  if (a.finished_at !== null) throw badRequest('The attempt is finished');
+  if (a.finished_at !== null) throw badRequest(english('trainings.errAttemptFinished'));
   const o = await ctx.db
     .selectFrom('training_question_options')
     .select('id')
@@ -615,7 +621,8 @@ export async function examAnswer(
 /** GET /trainings/exams/finish/{attemptId}.json: grades the caller's attempt (shared rule); finishing twice answers the grade. */
 export async function examFinish(ctx: AppContext, actor: Actor, attemptId: string) {
   const a = await requireOwnAttempt(ctx, actor, attemptId, false);
-  if (a.finished_at !== null) return { result: true, message: 'Already finished', ExamAttempt: presentAttempt(a) };
+  if (a.finished_at !== null)
+    return { result: true, message: english('trainings.msgAlreadyFinished'), ExamAttempt: presentAttempt(a) };
   const exam = await requireExam(ctx, actor.companyId, a.exam_id);
   const { details, options } = await attemptQuestions(ctx, a.id);
   const grade = gradeAttempt(
@@ -656,7 +663,11 @@ export async function examFinish(ctx: AppContext, actor: Actor, attemptId: strin
       .selectAll()
       .where('id', '=', a.id)
       .executeTakeFirstOrThrow();
-    return { result: true, message: grade.passed ? 'Passed' : 'Not passed', ExamAttempt: presentAttempt(fresh) };
+    return {
+      result: true,
+      message: grade.passed ? english('trainings.msgPassed') : english('trainings.msgNotPassed'),
+      ExamAttempt: presentAttempt(fresh),
+    };
   });
 }
 

@@ -1,3 +1,4 @@
+import { english } from '../../http/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
@@ -83,12 +84,13 @@ export async function signMission(
   ip: string | null,
 ) {
   const r = await missionQuery(ctx, actor).where('mf.id', '=', input.user_training_flight_id).executeTakeFirst();
-  if (!r) throw notFound('Mission not found');
-  if (r.user_id !== actor.userId) throw forbidden('Only the student who flew the mission may sign its debriefing');
-  if (r.debrief_signed_at !== null) return { result: false, message: 'Already signed', Mission: present(r) };
+  if (!r) throw notFound(english('trainings.errMissionNotFound'));
+  if (r.user_id !== actor.userId) throw forbidden(english('trainings.errSignDebriefing'));
+  if (r.debrief_signed_at !== null)
+    return { result: false, message: english('trainings.msgAlreadySigned'), Mission: present(r) };
   const day = today(actor.company.timezone || 'UTC');
   if (!num(r.training_active) || (r.start_date && day < r.start_date) || (r.end_date && day > r.end_date)) {
-    throw badRequest('The training is not active or not within its dates', { code: 'TRAINING_NOT_ACTIVE' });
+    throw badRequest(english('trainings.errTrainingNotActive'), { code: 'TRAINING_NOT_ACTIVE' });
   }
   if (!(await verifyOwnPassword(ctx, actor, input.pass, ip)))
     throw badRequest('Wrong password', { code: 'WRONG_PASSWORD', errors: { pass: ['Wrong password'] } });
@@ -104,5 +106,9 @@ export async function signMission(
     return Number(res.numUpdatedRows);
   });
   const after = await missionQuery(ctx, actor).where('mf.id', '=', r.id).executeTakeFirstOrThrow();
-  return { result: updated === 1, ...(updated === 1 ? {} : { message: 'Already signed' }), Mission: present(after) };
+  return {
+    result: updated === 1,
+    ...(updated === 1 ? {} : { message: english('trainings.msgAlreadySigned') }),
+    Mission: present(after),
+  };
 }

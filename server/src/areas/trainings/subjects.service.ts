@@ -1,3 +1,4 @@
+import { english } from '../../http/messages.ts';
 import { mayEditSubject, mayManageTrainings, maySeeEnrollment } from '@ops/shared/rules/trainings/policy';
 import { ROLES, uuidv7 } from '@ops/shared';
 import { accessWindowDays } from '@ops/shared/rules/trainings/grading';
@@ -32,7 +33,7 @@ export async function requireSubject(db: Db, companyId: string, id: string) {
     .where('s.id', '=', id)
     .where('s.deleted', '=', 0)
     .executeTakeFirst();
-  if (!s) throw notFound('Subject not found');
+  if (!s) throw notFound(english('trainings.errSubjectNotFound'));
   return s;
 }
 
@@ -146,7 +147,7 @@ export async function saveSubject(
 ) {
   const training = await requireTraining(ctx.db, actor.companyId, input.training_id);
   const existing = input.id ? await requireSubject(ctx.db, actor.companyId, input.id) : null;
-  if (existing && existing.training_id !== training.id) throw notFound('Subject not found');
+  if (existing && existing.training_id !== training.id) throw notFound(english('trainings.errSubjectNotFound'));
   if (input.teacher_id) {
     const u = await ctx.db
       .selectFrom('users')
@@ -212,7 +213,8 @@ export async function saveLesson(
         .where('deleted', '=', 0)
         .executeTakeFirst()
     : null;
-  if (input.id && (!existing || existing.subject_id !== subject.id)) throw notFound('Lesson not found');
+  if (input.id && (!existing || existing.subject_id !== subject.id))
+    throw notFound(english('trainings.errLessonNotFound'));
   return ctx.tx(async (uow) => {
     const id = existing?.id ?? uuidv7();
     const fields = {
@@ -303,7 +305,7 @@ export async function saveMission(
         .where('deleted', '=', 0)
         .executeTakeFirst()
     : null;
-  if (input.id && !existing) throw notFound('Mission not found');
+  if (input.id && !existing) throw notFound(english('trainings.errMissionNotFound'));
   return ctx.tx(async (uow) => {
     const id = existing?.id ?? uuidv7();
     const fields = { name: input.name, flight_type_id: input.flight_type_id ?? null, minutes: input.minutes };
@@ -371,7 +373,8 @@ export async function saveExam(ctx: AppContext, actor: Actor, input: ExamInput) 
         .where('deleted', '=', 0)
         .executeTakeFirst()
     : null;
-  if (input.id && (!existing || existing.subject_id !== subject.id)) throw notFound('Exam not found');
+  if (input.id && (!existing || existing.subject_id !== subject.id))
+    throw notFound(english('trainings.errExamNotFound'));
   const lessonId =
     input.training_subject_lesson_id === undefined
       ? (existing?.lesson_id ?? null)
@@ -666,7 +669,7 @@ export async function activityImpact(ctx: AppContext, actor: Actor, input: { les
       .where('company_id', '=', actor.companyId)
       .where('id', '=', input.lesson_id)
       .executeTakeFirst();
-    if (!l) throw notFound('Lesson not found');
+    if (!l) throw notFound(english('trainings.errLessonNotFound'));
     const gates = await ctx.db
       .selectFrom('training_exams')
       .select('id')
@@ -684,7 +687,7 @@ export async function activityImpact(ctx: AppContext, actor: Actor, input: { les
       .where('company_id', '=', actor.companyId)
       .where('id', '=', input.exam_id as string)
       .executeTakeFirst();
-    if (!x) throw notFound('Exam not found');
+    if (!x) throw notFound(english('trainings.errExamNotFound'));
     examIds = [x.id];
     entityIds = [x.id];
     sessionFilter = { column: 'exam_id', id: x.id };
@@ -752,7 +755,7 @@ export async function sessionExams(ctx: AppContext, actor: Actor, subjectId: str
 async function requireSubjectReader(ctx: AppContext, actor: Actor, enrollmentId: string, subjectId: string) {
   const e = await requireEnrollment(ctx.db, actor.companyId, enrollmentId);
   const subject = await requireSubject(ctx.db, actor.companyId, subjectId);
-  if (subject.training_id !== e.training_id) throw notFound('Subject not found');
+  if (subject.training_id !== e.training_id) throw notFound(english('trainings.errSubjectNotFound'));
   if (!maySeeEnrollment(actor, e) && subject.teacher_id !== actor.userId)
     throw forbidden('You cannot see this student’s subject');
   return { e, subject };

@@ -1,3 +1,4 @@
+import { english } from '../../http/messages.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
@@ -33,7 +34,7 @@ export async function requireTraining(db: Db, companyId: string, id: string) {
     .where('id', '=', id)
     .where('deleted', '=', 0)
     .executeTakeFirst();
-  if (!t) throw notFound('Training not found');
+  if (!t) throw notFound(english('trainings.errTrainingNotFound'));
   return t;
 }
 
@@ -118,7 +119,7 @@ export async function requireEnrollment(db: Db, companyId: string, id: string) {
     .where('e.id', '=', id)
     .where('e.deleted', '=', 0)
     .executeTakeFirst();
-  if (!e) throw notFound('Enrollment not found');
+  if (!e) throw notFound(english('trainings.errEnrollmentNotFound'));
   return e;
 }
 

@@ -1,6 +1,7 @@
 import { allows, GATES } from '@ops/shared';
 import { useState } from 'react';
 import { useWorkspace } from '../../hooks.ts';
+import { useT } from '../../i18n.tsx';
 import { Busy, messageOf, Outcome, type Paginate, Pager, ScreenHead, useLoad } from '../office-kit.tsx';
 
 interface PilotRow {
@@ -50,6 +51,7 @@ export function directoryPath(f: Filters, extra: Record<string, string | number>
 }
 
 export default function Pilots() {
+  const t = useT();
   const ws = useWorkspace();
   const [draft, setDraft] = useState<Filters>(INITIAL);
   const [filters, setFilters] = useState<Filters>(INITIAL);
@@ -70,14 +72,14 @@ export default function Pilots() {
 
   /** The same filters as an .xlsx file (every matching row), downloaded with the session token. */
   const exportXlsx = async () => {
-    setExporting('Preparing the spreadsheet…');
+    setExporting(t('pilots.preparing'));
     setExportError(null);
     try {
       const res = await fetch(`${ws.baseUrl}${directoryPath(filters, { excel: 1 })}`, {
         headers: { authorization: `Bearer ${ws.token}` },
       });
-      if (!res.ok) throw new Error(`The export failed (HTTP ${res.status})`);
-      setExporting('Downloading…');
+      if (!res.ok) throw new Error(t('pilots.exportFailed', { status: res.status }));
+      setExporting(t('pilots.downloading'));
       const blob = await res.blob();
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
@@ -94,36 +96,36 @@ export default function Pilots() {
   const set = (p: Partial<Filters>) => setDraft({ ...draft, ...p });
   return (
     <section data-testid="pilots">
-      <ScreenHead title="Pilot directory">
+      <ScreenHead title={t('pilots.directoryTitle')}>
         <button type="button" className="secondary" onClick={exportXlsx} disabled={exporting !== null}>
-          {exporting ?? 'Export .xlsx'}
+          {exporting ?? t('pilots.exportXlsx')}
         </button>
         <Outcome error={exportError} />
       </ScreenHead>
-      <form className="filters" onSubmit={apply} aria-label="Filters">
+      <form className="filters" onSubmit={apply} aria-label={t('pilots.filters')}>
         <label>
-          Search
+          {t('pilots.search')}
           <input
             type="search"
             value={draft.search}
             onChange={(e) => set({ search: e.target.value })}
-            placeholder="Name, email, passport…"
+            placeholder={t('pilots.searchPlaceholder')}
           />
         </label>
         <label>
-          Role
+          {t('pilots.role')}
           <select value={draft.user_group_id} onChange={(e) => set({ user_group_id: e.target.value })}>
-            <option value="">Any</option>
-            <option value="150">Instructors and staff (≤ 150)</option>
-            <option value="190">Pilots</option>
-            <option value="200">Students</option>
+            <option value="">{t('pilots.any')}</option>
+            <option value="150">{t('pilots.roleStaff')}</option>
+            <option value="190">{t('pilots.rolePilots')}</option>
+            <option value="200">{t('pilots.roleStudents')}</option>
           </select>
         </label>
         {groups.data && (
           <label>
-            Pilot group
+            {t('pilots.pilotGroup')}
             <select value={draft.pilot_group} onChange={(e) => set({ pilot_group: e.target.value })}>
-              <option value="">Any</option>
+              <option value="">{t('pilots.any')}</option>
               {groups.data.pilotGroups.map((g) => (
                 <option key={g.PilotGroup.id} value={g.PilotGroup.id}>
                   {g.PilotGroup.name}
@@ -133,9 +135,9 @@ export default function Pilots() {
           </label>
         )}
         <label>
-          Base
+          {t('pilots.base')}
           <select value={draft.base_id} onChange={(e) => set({ base_id: e.target.value })}>
-            <option value="">Any</option>
+            <option value="">{t('pilots.any')}</option>
             {bases.data?.bases.map((b) => (
               <option key={b.Base.id} value={b.Base.id}>
                 {b.Base.name}
@@ -144,37 +146,37 @@ export default function Pilots() {
           </select>
         </label>
         <label>
-          State
+          {t('pilots.state')}
           <select value={draft.active} onChange={(e) => set({ active: e.target.value })}>
-            <option value="true">Active</option>
-            <option value="false">Inactive</option>
-            <option value="">Both</option>
+            <option value="true">{t('pilots.active')}</option>
+            <option value="false">{t('pilots.inactive')}</option>
+            <option value="">{t('pilots.both')}</option>
           </select>
         </label>
         <label>
-          Flies
+          {t('pilots.flies')}
           <select value={draft.pilot} onChange={(e) => set({ pilot: e.target.value })}>
-            <option value="">Everyone</option>
-            <option value="true">Pilots only</option>
-            <option value="false">Non-flying only</option>
+            <option value="">{t('pilots.everyone')}</option>
+            <option value="true">{t('pilots.pilotsOnly')}</option>
+            <option value="false">{t('pilots.nonFlying')}</option>
           </select>
         </label>
-        <button type="submit">Apply</button>
+        <button type="submit">{t('pilots.apply')}</button>
       </form>
-      {dir.loading && <Busy />}
+      {dir.loading && <Busy what={t('shell.loading')} />}
       <Outcome error={dir.error} />
       {dir.data && (
         <>
           <table className="data-table" data-testid="pilot-table">
-            <caption className="sr-only">Pilots</caption>
+            <caption className="sr-only">{t('pilots.tableCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Base</th>
-                <th scope="col">Groups</th>
-                <th scope="col">Contact</th>
-                <th scope="col">State</th>
+                <th scope="col">{t('pilots.name')}</th>
+                <th scope="col">{t('pilots.role')}</th>
+                <th scope="col">{t('pilots.base')}</th>
+                <th scope="col">{t('pilots.groups')}</th>
+                <th scope="col">{t('pilots.contact')}</th>
+                <th scope="col">{t('pilots.state')}</th>
               </tr>
             </thead>
             <tbody>
@@ -198,13 +200,13 @@ export default function Pilots() {
                   <td className="small">
                     {[p.User.email, p.UserDetail.phone, p.UserDetail.city].filter(Boolean).join(' · ')}
                   </td>
-                  <td>{p.User.active ? 'active' : 'inactive'}</td>
+                  <td>{p.User.active ? t('pilots.stateActive') : t('pilots.stateInactive')}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {dir.data.pilots.length === 0 && <p className="empty">No one matches these filters.</p>}
-          <Pager paginate={dir.data.paginate} onPage={setPage} label="Directory pages" />
+          {dir.data.pilots.length === 0 && <p className="empty">{t('pilots.noMatch')}</p>}
+          <Pager paginate={dir.data.paginate} onPage={setPage} label={t('pilots.directoryPages')} />
         </>
       )}
     </section>

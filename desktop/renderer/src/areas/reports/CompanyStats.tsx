@@ -4,6 +4,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useDocs } from '../../hooks.ts';
+import { useT } from '../../i18n.tsx';
+import { typeName } from './local-reports.ts';
 import { Busy, messageOf, Outcome, ScreenHead, useApi } from '../office-kit.tsx';
 
 /** Months shown: this one and the 11 before it. */
@@ -32,6 +34,7 @@ const hours = (seconds: number) => Math.round((seconds / 3600) * 10) / 10;
  * the fleet. Flights without an aircraft are not in these figures.
  */
 export default function CompanyStats() {
+  const t = useT();
   const { get } = useApi();
   const { docs: fleet, ready } = useDocs<AircraftDoc>('aircraft');
   const [stats, setStats] = useState<AircraftStats[] | null>(null);
@@ -83,22 +86,20 @@ export default function CompanyStats() {
         flights: old.map((m) => m.flights),
       },
       aircraft: { labels: perAircraft.map((a) => a.label), values: perAircraft.map((a) => hours(a.seconds)) },
-      types: { labels: perType.map((t) => t.name), values: perType.map((t) => hours(t.total)) },
+      types: { labels: perType.map((x) => typeName(x.name, x.id, t)), values: perType.map((x) => hours(x.total)) },
     };
-  }, [company, perAircraft, perType]);
+  }, [company, perAircraft, perType, t]);
 
   return (
     <section data-testid="company-stats">
-      <ScreenHead title="Company statistics" />
-      <p className="hint">
-        Landed flights of the fleet: the last 12 months by month and by aircraft; all time by flight type.
-      </p>
-      {!stats && !error && <Busy />}
+      <ScreenHead title={t('reports.statsTitle')} />
+      <p className="hint">{t('reports.statsHint')}</p>
+      {!stats && !error && <Busy what={t('shell.loading')} />}
       <Outcome error={error} />
       {stats && (
         <>
           <article aria-labelledby="cs-months">
-            <h3 id="cs-months">Flights and hours per month</h3>
+            <h3 id="cs-months">{t('reports.perMonth')}</h3>
             <BarChart
               testId="company-stats-months-chart"
               labels={charts.months.labels}
@@ -106,13 +107,13 @@ export default function CompanyStats() {
               second={charts.months.flights}
             />
             <table data-testid="company-stats-months" className="sr-table">
-              <caption>Block hours, flights and landings per month, newest first</caption>
+              <caption>{t('reports.monthsCaption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Month</th>
-                  <th scope="col">Block time</th>
-                  <th scope="col">Flights</th>
-                  <th scope="col">Landings</th>
+                  <th scope="col">{t('reports.month')}</th>
+                  <th scope="col">{t('reports.blockTime')}</th>
+                  <th scope="col">{t('reports.flights')}</th>
+                  <th scope="col">{t('reports.landings')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -128,19 +129,19 @@ export default function CompanyStats() {
             </table>
           </article>
           <article aria-labelledby="cs-aircraft">
-            <h3 id="cs-aircraft">Per aircraft (12 months)</h3>
+            <h3 id="cs-aircraft">{t('reports.perAircraft')}</h3>
             <BarChart
               testId="company-stats-aircraft-chart"
               labels={charts.aircraft.labels}
               values={charts.aircraft.values}
             />
             <table data-testid="company-stats-aircraft" className="sr-table">
-              <caption>Block time and flights per aircraft over the last 12 months</caption>
+              <caption>{t('reports.aircraftCaption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Aircraft</th>
-                  <th scope="col">Block time</th>
-                  <th scope="col">Flights</th>
+                  <th scope="col">{t('reports.aircraft')}</th>
+                  <th scope="col">{t('reports.blockTime')}</th>
+                  <th scope="col">{t('reports.flights')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -155,23 +156,24 @@ export default function CompanyStats() {
             </table>
           </article>
           <article aria-labelledby="cs-types">
-            <h3 id="cs-types">Per flight type (all time)</h3>
+            <h3 id="cs-types">{t('reports.perType')}</h3>
             <BarChart testId="company-stats-types-chart" labels={charts.types.labels} values={charts.types.values} />
             <table data-testid="company-stats-types" className="sr-table">
-              <caption>Block time per flight type, most first</caption>
+              <caption>{t('reports.typesCaption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Flight type</th>
-                  <th scope="col">Block time</th>
+                  <th scope="col">{t('reports.flightType')}</th>
+                  <th scope="col">{t('reports.blockTime')}</th>
                 </tr>
               </thead>
               <tbody>
-                {perType.map((t) => (
-                  <tr key={t.id ?? 'none'}>
+                {perType.map((x) => (
+                  <tr key={x.id ?? 'none'}>
                     <th scope="row">
-                      <span className="swatch" style={{ background: t.color }} aria-hidden="true" /> {t.name}
+                      <span className="swatch" style={{ background: x.color }} aria-hidden="true" />{' '}
+                      {typeName(x.name, x.id, t)}
                     </th>
-                    <td>{hhmm(t.total)}</td>
+                    <td>{hhmm(x.total)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -219,6 +221,9 @@ function BarChart({
   second?: number[];
   testId: string;
 }) {
+  const t = useT();
+  const hoursLabel = t('reports.hours');
+  const flightsLabel = t('reports.flights');
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -229,7 +234,7 @@ function BarChart({
     const series: uPlot.Series[] = [
       {},
       {
-        label: 'Hours',
+        label: hoursLabel,
         stroke: '#1f6feb',
         fill: 'rgba(31,111,235,0.35)',
         paths: uPlot.paths.bars?.({ size: [0.6, 60] }),
@@ -237,7 +242,7 @@ function BarChart({
       },
     ];
     const data: uPlot.AlignedData = second ? [xs, values, second] : [xs, values];
-    if (second) series.push({ label: 'Flights', stroke: '#d97706', width: 2, scale: 'flights' });
+    if (second) series.push({ label: flightsLabel, stroke: '#d97706', width: 2, scale: 'flights' });
     const plot = new uPlot(
       {
         width,
@@ -252,14 +257,14 @@ function BarChart({
             values: (_u, ticks) => ticks.map((t) => labels[t] ?? ''),
             ...(slant ? { rotate: -40, size: 80 } : {}),
           },
-          { label: 'Hours' },
-          ...(second ? [{ side: 1, scale: 'flights', label: 'Flights', grid: { show: false } }] : []),
+          { label: hoursLabel },
+          ...(second ? [{ side: 1, scale: 'flights', label: flightsLabel, grid: { show: false } }] : []),
         ],
       },
       data,
       el,
     );
     return () => plot.destroy();
-  }, [labels, values, second]);
+  }, [labels, values, second, hoursLabel, flightsLabel]);
   return <div ref={box} className="logbook-chart" data-testid={testId} aria-hidden="true" />;
 }

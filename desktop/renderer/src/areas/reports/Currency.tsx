@@ -1,9 +1,10 @@
 import type { FlightDoc } from '@ops/shared';
 import { flightsInWindow } from '@ops/shared/rules/pilots/currency';
+import { type CompanyFormats, formatDate, type MessageId, type Translate } from '@ops/shared/i18n/index';
 import { useMemo } from 'react';
-import { formatDate } from '../../format.ts';
 import './reports.css';
 import { useCompany, useDocs, useNow } from '../../hooks.ts';
+import { useLocale, useT } from '../../i18n.tsx';
 
 interface CountWindow {
   days: number;
@@ -27,18 +28,36 @@ type Rule = 'landings' | 'night_landings' | 'hours';
 const hhmm = (seconds: number) =>
   `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
 
-/** One rule in words: what it asks, what the pilot has, and whether it is met. */
-function ruleLine(rule: Rule, w: CountWindow | HoursWindow): { name: string; have: string; need: string } {
+// A rule's summary line and its part of the "not current" sentence, per language (no lowercasing of names).
+const RULE_LINE: Record<Rule, MessageId> = {
+  landings: 'reports.ruleLandings',
+  night_landings: 'reports.ruleNightLandings',
+  hours: 'reports.ruleHours',
+};
+const RULE_FAILURE: Record<Rule, MessageId> = {
+  landings: 'reports.failLandings',
+  night_landings: 'reports.failNightLandings',
+  hours: 'reports.failHours',
+};
+
+/** One rule's figures: what the pilot has and what it asks. */
+function ruleFigures(rule: Rule, w: CountWindow | HoursWindow): { have: string; need: string; days: number } {
   if (rule === 'hours') {
     const h = w as HoursWindow;
-    return { name: 'Flight hours', have: hhmm(h.seconds ?? 0), need: hhmm(h.required_seconds ?? 0) };
+    return { have: hhmm(h.seconds ?? 0), need: hhmm(h.required_seconds ?? 0), days: w.days };
   }
   const c = w as CountWindow;
-  return {
-    name: rule === 'landings' ? 'Landings' : 'Night landings',
-    have: String(c.count ?? 0),
-    need: String(c.required),
-  };
+  return { have: String(c.count ?? 0), need: String(c.required), days: w.days };
+}
+
+/** The verdict in words ("Not current: night landings (0 of 1 needed in 90 days)."). */
+export function verdictText(answer: CurrencyAnswer, t: Translate): string {
+  const rules: Rule[] = ['landings', 'night_landings', 'hours'];
+  const failing = rules.filter((r) => !answer.windows[r].current);
+  if (answer.current) return t('reports.verdictCurrent');
+  return t('reports.verdictNot', {
+    failures: failing.map((r) => t(RULE_FAILURE[r], { ...ruleFigures(r, answer.windows[r]) })).join('; '),
+  });
 }
 
 /**
@@ -48,7 +67,16 @@ function ruleLine(rule: Rule, w: CountWindow | HoursWindow): { name: string; hav
  * flights with the same rolling windows (shared rule `flightsInWindow`).
  */
 export function CurrencyCard({ answer, userId }: { answer: CurrencyAnswer; userId: string }) {
+  const t = useT();
+  const { locale } = useLocale();
   const { display } = useCompany();
+  // Flight dates in the flight zone, the company's order and the reader's separators.
+  const flightDates: CompanyFormats = {
+    dateFormat: display.dateFormat,
+    timeFormat: display.timeFormat,
+    durationFormat: display.durationFormat,
+    zone: display.flightZone,
+  };
   const now = useNow(60_000);
   const { docs } = useDocs<FlightDoc>('flights', { selector: { status: 'LANDED' } });
   const mine = useMemo(
@@ -60,23 +88,15 @@ export function CurrencyCard({ answer, userId }: { answer: CurrencyAnswer; userI
     [docs, userId],
   );
   const rules: Rule[] = ['landings', 'night_landings', 'hours'];
-  const failing = rules.filter((r) => !answer.windows[r].current);
   return (
     <>
       <p className={answer.current ? 'ok' : 'warn'} data-testid="currency-verdict">
-        {answer.current
-          ? 'Current: every rule is met.'
-          : `Not current: ${failing
-              .map((r) => {
-                const l = ruleLine(r, answer.windows[r]);
-                return `${l.name.toLowerCase()} (${l.have} of ${l.need} needed in ${answer.windows[r].days} days)`;
-              })
-              .join('; ')}.`}
+        {verdictText(answer, t)}
       </p>
       <ul className="currency-rules">
         {rules.map((r) => {
           const w = answer.windows[r];
-          const l = ruleLine(r, w);
+          const l = ruleFigures(r, w);
           if (r === 'hours' && !(w as HoursWindow).required_seconds) return null;
           const counted = flightsInWindow(mine, now, w.days).filter((f) =>
             r === 'landings'
@@ -89,25 +109,33 @@ export function CurrencyCard({ answer, userId }: { answer: CurrencyAnswer; userI
             <li key={r} data-rule={r} data-met={w.current ? 'true' : 'false'}>
               <details>
                 <summary>
-                  {l.name}: {l.have} of {l.need} in {w.days} days{' '}
-                  <strong className={w.current ? 'ok' : 'warn'}>{w.current ? 'met' : 'not met'}</strong>
+                  {t(RULE_LINE[r], { ...l })}{' '}
+                  <strong className={w.current ? 'ok' : 'warn'}>
+                    {w.current ? t('reports.met') : t('reports.notMet')}
+                  </strong>
                 </summary>
                 {counted.length === 0 ? (
-                  <p className="muted small">No flight in the last {w.days} days counts towards this rule.</p>
+                  <p className="muted small">{t('reports.noFlightCounts', { days: w.days })}</p>
                 ) : (
                   <table className="currency-flights">
                     <thead>
                       <tr>
-                        <th scope="col">Date</th>
-                        <th scope="col">Flight</th>
-                        <th scope="col">Route</th>
-                        <th scope="col">{r === 'hours' ? 'Block' : r === 'landings' ? 'Landings' : 'Night ldg'}</th>
+                        <th scope="col">{t('reports.date')}</th>
+                        <th scope="col">{t('reports.flight')}</th>
+                        <th scope="col">{t('reports.route')}</th>
+                        <th scope="col">
+                          {r === 'hours'
+                            ? t('reports.block')
+                            : r === 'landings'
+                              ? t('reports.landings')
+                              : t('reports.nightLdg')}
+                        </th>
                       </tr>
                     </thead>
                     <tbody>
                       {counted.map((f) => (
                         <tr key={f.id}>
-                          <td>{formatDate(f.onblocks, display, display.flightZone)}</td>
+                          <td>{formatDate(f.onblocks, locale, flightDates)}</td>
                           <td>{f.callsign ?? '—'}</td>
                           <td>
                             {f.departure_airport ?? '?'}–{f.landing_airport ?? '?'}

@@ -1,3 +1,4 @@
+import type { Translate } from '@ops/shared/i18n/index';
 import type { FlightDoc, ReferenceDoc } from '@ops/shared';
 import {
   type FlightTypeInfo,
@@ -100,3 +101,7 @@ export function useLocalReports(scope: ReportScope, months: number) {
     };
   }, [flights, docs, ready, types, airport, display.flightZone, marks, now, userId, aircraftId, months]);
 }
+
+/** The shared rule's names for flights without a (live) flight type, in the reader's words. */
+export const typeName = (name: string, id: string | null, t: Translate) =>
+  id === null ? t('reports.noFlightType') : name === 'Deleted type' ? t('reports.deletedType') : name;

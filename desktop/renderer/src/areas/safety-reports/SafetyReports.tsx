@@ -5,6 +5,7 @@ import {
   icaoRiskMatrix,
   RISK_PROBABILITIES,
   RISK_SEVERITIES,
+  EVENT_IN_FUTURE,
   eventDateProblem,
   type RiskMatrix,
   SAFETY_SEVERITIES,
@@ -24,6 +25,8 @@ import {
 } from '@ops/shared/rules/safety-reports/policy';
 import { Busy, Outcome, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
 import { fullName, useUsers } from '../../hooks.ts';
+import type { MessageId, Translate } from '@ops/shared/i18n/index';
+import { useT } from '../../i18n.tsx';
 
 declare module '@ops/client-core' {
   interface OpsCommands {
@@ -47,10 +50,69 @@ interface Options {
 }
 
 const color = (sev: string) => SAFETY_SEVERITIES.find((s) => s.key === sev)?.color ?? '#64748b';
-const statusLabel = (k: string) => SAFETY_STATUSES.find((s) => s.key === k)?.label ?? k;
+
+// Display names of the shared rule's codes (the codes stay in the data); ids named so the catalogue check sees them.
+const STATUS_NAMES: Record<string, MessageId> = {
+  draft: 'safety-reports.statusDraft',
+  open: 'safety-reports.statusOpen',
+  reviewed: 'safety-reports.statusReviewed',
+  closed: 'safety-reports.statusClosed',
+  published: 'safety-reports.statusPublished',
+};
+const SEVERITY_NAMES: Record<string, MessageId> = {
+  incident: 'safety-reports.sevIncident',
+  accident: 'safety-reports.sevAccident',
+  information: 'safety-reports.sevInformation',
+  hazard: 'safety-reports.sevHazard',
+};
+const PHASE_NAMES: Record<string, MessageId> = {
+  APR: 'safety-reports.phaseAPR',
+  EMG: 'safety-reports.phaseEMG',
+  ENR: 'safety-reports.phaseENR',
+  ICL: 'safety-reports.phaseICL',
+  LDG: 'safety-reports.phaseLDG',
+  MNV: 'safety-reports.phaseMNV',
+  PIM: 'safety-reports.phasePIM',
+  PBT: 'safety-reports.phasePBT',
+  STD: 'safety-reports.phaseSTD',
+  TOF: 'safety-reports.phaseTOF',
+  TXI: 'safety-reports.phaseTXI',
+  UND: 'safety-reports.phaseUND',
+  UNK: 'safety-reports.phaseUNK',
+};
+const PROBABILITY_NAMES: Record<string, MessageId> = {
+  likely: 'safety-reports.probLikely',
+  probable: 'safety-reports.probProbable',
+  possible: 'safety-reports.probPossible',
+  improbable: 'safety-reports.probImprobable',
+  remote: 'safety-reports.probRemote',
+};
+const RISK_SEVERITY_NAMES: Record<string, MessageId> = {
+  catastrophic: 'safety-reports.sevCatastrophic',
+  hazardous: 'safety-reports.sevHazardous',
+  critical: 'safety-reports.sevCritical',
+  marginal: 'safety-reports.sevMarginal',
+  negligible: 'safety-reports.sevNegligible',
+};
+const TOLERABILITY_NAMES: Record<string, MessageId> = {
+  intolerable: 'safety-reports.tolIntolerable',
+  tolerable: 'safety-reports.tolTolerable',
+  acceptable: 'safety-reports.tolAcceptable',
+};
+/** A code's display name, or the code itself when the catalogue does not know it. */
+const named = (t: Translate, names: Record<string, MessageId>, code: string | null | undefined) => {
+  const id = code ? names[code] : undefined;
+  return id ? t(id) : (code ?? '');
+};
+const statusName = (t: Translate, k: string) => named(t, STATUS_NAMES, k);
+const severityName = (t: Translate, k: string) => named(t, SEVERITY_NAMES, k);
+/** `4B intolerable` in the reader's words. */
+const riskText = (t: Translate, r: { index: string; tolerability: string } | null | undefined) =>
+  r ? `${r.index} ${named(t, TOLERABILITY_NAMES, r.tolerability)}` : '—';
 
 /** Part B 4.4 in the app: file (offline as a command), list with filters, statistics, risk matrix, trail. */
 export default function SafetyReports({ route, go }: Pick<ScreenProps, 'route' | 'go'>) {
+  const t = useT();
   const [tab, setTab] = useState<'list' | 'file' | 'stats' | 'risk'>(route.id === 'new' ? 'file' : 'list');
   const company = useCompany();
   const plan = (company.data?.Company as { plan?: unknown } | undefined)?.plan;
@@ -58,26 +120,34 @@ export default function SafetyReports({ route, go }: Pick<ScreenProps, 'route' |
   if (typeof plan === 'string' && !(SAFETY_PLANS as readonly string[]).includes(plan))
     return (
       <section data-testid="safety">
-        <ScreenHead title="Safety reports" />
+        <ScreenHead title={t('safety-reports.title')} />
         <p className="empty" data-testid="safety-off">
-          {company.name || 'Your company'}’s plan ({plan}) does not include safety reports; the premium and unlimited
-          plans do.
+          {t('safety-reports.offPlan', { company: company.name || t('safety-reports.yourCompany'), plan })}
         </p>
       </section>
     );
   if (route.id && route.id !== 'new') return <ReportView id={route.id} back={() => go({ screen: 'safety' })} />;
   return (
     <section data-testid="safety">
-      <ScreenHead title="Safety reports">
-        {(['list', 'file', 'stats', 'risk'] as const).map((t) => (
+      <ScreenHead title={t('safety-reports.title')}>
+        {(['list', 'file', 'stats', 'risk'] as const).map((k) => (
           <button
-            key={t}
+            key={k}
             type="button"
-            aria-pressed={tab === t}
-            onClick={() => setTab(t)}
-            data-testid={`safety-tab-${t}`}
+            aria-pressed={tab === k}
+            onClick={() => setTab(k)}
+            data-testid={`safety-tab-${k}`}
           >
-            {{ list: 'Reports', file: 'File a report', stats: 'Statistics', risk: 'Risk matrix' }[t]}
+            {t(
+              (
+                {
+                  list: 'safety-reports.tabList',
+                  file: 'safety-reports.tabFile',
+                  stats: 'safety-reports.tabStats',
+                  risk: 'safety-reports.tabRisk',
+                } as const
+              )[k],
+            )}
           </button>
         ))}
       </ScreenHead>
@@ -91,6 +161,7 @@ export default function SafetyReports({ route, go }: Pick<ScreenProps, 'route' |
 
 /** The replicated `safety` collection (what the server lets this person see), filtered locally. */
 function ReportList({ open }: { open(id: string): void }) {
+  const t = useT();
   const [status, setStatus] = useState('');
   const [severity, setSeverity] = useState('');
   const selector: Record<string, unknown> = {};
@@ -102,44 +173,44 @@ function ReportList({ open }: { open(id: string): void }) {
     <div>
       <div className="filters">
         <label>
-          Status{' '}
+          {t('safety-reports.status')}{' '}
           <select value={status} onChange={(e) => setStatus(e.target.value)} data-testid="safety-filter-status">
-            <option value="">All</option>
+            <option value="">{t('safety-reports.all')}</option>
             {SAFETY_STATUSES.map((s) => (
               <option key={s.key} value={s.key}>
-                {s.label}
+                {statusName(t, s.key)}
               </option>
             ))}
           </select>
         </label>{' '}
         <label>
-          Severity{' '}
+          {t('safety-reports.severity')}{' '}
           <select value={severity} onChange={(e) => setSeverity(e.target.value)}>
-            <option value="">All</option>
+            <option value="">{t('safety-reports.all')}</option>
             {SAFETY_SEVERITIES.map((s) => (
               <option key={s.key} value={s.key}>
-                {s.label}
+                {severityName(t, s.key)}
               </option>
             ))}
           </select>
         </label>
       </div>
-      {!ready && <Busy />}
+      {!ready && <Busy what={t('shell.loading')} />}
       <table className="safety-table" data-testid="safety-list">
         <thead>
           <tr>
-            <th>Number</th>
-            <th>Date (UTC)</th>
-            <th>Name</th>
-            <th>Severity</th>
-            <th>Status</th>
-            <th>Location</th>
+            <th>{t('safety-reports.number')}</th>
+            <th>{t('safety-reports.dateUtc')}</th>
+            <th>{t('safety-reports.name')}</th>
+            <th>{t('safety-reports.severity')}</th>
+            <th>{t('safety-reports.status')}</th>
+            <th>{t('safety-reports.location')}</th>
           </tr>
         </thead>
         <tbody>
           {top.map((d) => (
             <tr key={d.id} onClick={() => open(d.id)} style={{ cursor: 'pointer' }}>
-              <td>{d.idn ?? <em>not numbered yet</em>}</td>
+              <td>{d.idn ?? <em>{t('safety-reports.notNumbered')}</em>}</td>
               <td>{d.datetime}</td>
               <td>{d.name}</td>
               <td>
@@ -147,16 +218,16 @@ function ReportList({ open }: { open(id: string): void }) {
                   className="chip"
                   style={{ background: color(d.severity), color: '#fff', padding: '1px 6px', borderRadius: 4 }}
                 >
-                  {SAFETY_SEVERITIES.find((s) => s.key === d.severity)?.label ?? d.severity}
+                  {severityName(t, d.severity)}
                 </span>
               </td>
-              <td>{statusLabel(d.status)}</td>
+              <td>{statusName(t, d.status)}</td>
               <td>{d.location}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      {ready && top.length === 0 && <p>No reports.</p>}
+      {ready && top.length === 0 && <p>{t('safety-reports.noReports')}</p>}
     </div>
   );
 }
@@ -189,7 +260,22 @@ function useOptions(): Options | null {
  * with the submission, so a second press (or a replayed queue) answers the
  * report already filed; a successful filing empties the form and takes a new id.
  */
+// The form's required fields by the label a person sees.
+const FIELD_NAMES: Record<string, MessageId> = {
+  name: 'safety-reports.event',
+  datetime: 'safety-reports.dateTimeUtc',
+  location: 'safety-reports.location',
+  events: 'safety-reports.whatHappened',
+  flight_phase: 'safety-reports.flightPhase',
+  safety_report_category_id: 'safety-reports.category',
+};
+
+/** The shared date rule's English refusal in the reader's words. */
+const dateProblemText = (t: Translate, problem: string) =>
+  problem === EVENT_IN_FUTURE ? t('safety-reports.eventInFuture') : problem;
+
 function FileReport({ done }: { done(): void }) {
+  const t = useT();
   const ws = useWorkspace();
   const options = useOptions();
   const [formId, setFormId] = useState(() => crypto.randomUUID());
@@ -208,11 +294,11 @@ function FileReport({ done }: { done(): void }) {
       (k) => !get(k),
     );
     if (missing.length) {
-      setError(`Fill in: ${missing.join(', ')}`);
+      setError(t('safety-reports.fillIn', { fields: missing.map((k) => named(t, FIELD_NAMES, k)).join(', ') }));
       return;
     }
     const future = eventDateProblem(get('datetime'));
-    setDateError(future);
+    setDateError(future && dateProblemText(t, future));
     if (future) {
       setError(null);
       setSent(null);
@@ -234,17 +320,13 @@ function FileReport({ done }: { done(): void }) {
     try {
       await ws.run('safety.file', { id: formId, client_id: formId, SafetyReport });
     } catch (err) {
-      setError(`The report could not be saved on this device: ${err instanceof Error ? err.message : String(err)}`);
+      setError(t('safety-reports.notSaved', { error: err instanceof Error ? err.message : String(err) }));
       return;
     } finally {
       setBusy(false);
     }
     setError(null);
-    setSent(
-      navigator.onLine
-        ? 'Report sent; the number arrives with the server’s answer.'
-        : 'Saved on this device; it is sent and numbered when you are back online.',
-    );
+    setSent(navigator.onLine ? t('safety-reports.sentOnline') : t('safety-reports.savedOffline'));
     form.reset();
     setFormId(crypto.randomUUID());
   };
@@ -253,14 +335,14 @@ function FileReport({ done }: { done(): void }) {
       onSubmit={submit}
       className="form safety-form"
       data-testid="safety-form"
-      aria-label="File a safety report"
+      aria-label={t('safety-reports.formLabel')}
       style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(15rem, 1fr))', gap: 12, maxWidth: 760 }}
     >
       <label>
-        Event <input name="name" maxLength={255} required />
+        {t('safety-reports.event')} <input name="name" maxLength={255} required />
       </label>
       <label>
-        Date and time (UTC){' '}
+        {t('safety-reports.dateTimeUtc')}{' '}
         <input
           name="datetime"
           type="datetime-local"
@@ -276,26 +358,27 @@ function FileReport({ done }: { done(): void }) {
         )}
       </label>
       <label>
-        Location <input name="location" maxLength={255} placeholder="ICAO code or place" required />
+        {t('safety-reports.location')}{' '}
+        <input name="location" maxLength={255} placeholder={t('safety-reports.locationPlaceholder')} required />
       </label>
       <label>
-        Flight phase{' '}
+        {t('safety-reports.flightPhase')}{' '}
         <select name="flight_phase" required defaultValue="">
           <option value="" disabled>
-            Choose
+            {t('safety-reports.choose')}
           </option>
-          {Object.entries(FLIGHT_PHASES).map(([k, v]) => (
+          {Object.keys(FLIGHT_PHASES).map((k) => (
             <option key={k} value={k}>
-              {k} {v}
+              {k} {named(t, PHASE_NAMES, k)}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Category{' '}
+        {t('safety-reports.category')}{' '}
         <select name="safety_report_category_id" required defaultValue="">
           <option value="" disabled>
-            {options ? 'Choose' : 'Categories load when online'}
+            {options ? t('safety-reports.choose') : t('safety-reports.categoriesOffline')}
           </option>
           {options?.departments.map((d) => (
             <optgroup key={d.SafetyReportDepartment.id} label={d.SafetyReportDepartment.name}>
@@ -309,42 +392,42 @@ function FileReport({ done }: { done(): void }) {
         </select>
       </label>
       <label style={{ gridColumn: '1 / -1' }}>
-        What happened <textarea name="events" rows={5} maxLength={20000} required />
+        {t('safety-reports.whatHappened')} <textarea name="events" rows={5} maxLength={20000} required />
       </label>
       <label>
-        Risk probability{' '}
+        {t('safety-reports.riskProbability')}{' '}
         <select name="risk_probability" defaultValue="">
           <option value="">—</option>
           {Object.entries(RISK_PROBABILITIES).map(([k, v]) => (
             <option key={k} value={k}>
-              {v.value} {v.label}
+              {v.value} {named(t, PROBABILITY_NAMES, k)}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Risk severity{' '}
+        {t('safety-reports.riskSeverity')}{' '}
         <select name="risk_severity" defaultValue="">
           <option value="">—</option>
           {Object.entries(RISK_SEVERITIES).map(([k, v]) => (
             <option key={k} value={k}>
-              {v.letter} {v.label}
+              {v.letter} {named(t, RISK_SEVERITY_NAMES, k)}
             </option>
           ))}
         </select>
       </label>
       <label>
-        <input type="checkbox" name="anonymous" /> File anonymously
+        <input type="checkbox" name="anonymous" /> {t('safety-reports.anonymous')}
       </label>
       <label>
-        <input type="checkbox" name="draft" /> Keep as a draft (only you see it)
+        <input type="checkbox" name="draft" /> {t('safety-reports.keepDraft')}
       </label>
       <div>
         <button type="submit" disabled={busy}>
-          File report
+          {t('safety-reports.fileReport')}
         </button>{' '}
         <button type="button" onClick={done}>
-          Back to the list
+          {t('safety-reports.backToList')}
         </button>
       </div>
       <Outcome error={error} done={sent} />
@@ -354,6 +437,7 @@ function FileReport({ done }: { done(): void }) {
 
 /** Counts by month (uPlot bars per severity) and by category (table); online. */
 function Statistics() {
+  const t = useT();
   const months = useLoad<{ data: Record<string, number | string>[] }>('/safety_reports/reports_by_month/12.json');
   const cats = useLoad<{ data: { key: string; label: string; count: number }[] }>(
     '/safety_reports/reports_by_category.json',
@@ -372,20 +456,25 @@ function Statistics() {
         axes: [{ values: (_u, ticks) => ticks.map((t) => String(rows[t]?.month ?? '')) }, {}],
         series: [
           {},
-          ...SAFETY_SEVERITIES.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: true } })),
+          ...SAFETY_SEVERITIES.map((s) => ({
+            label: severityName(t, s.key),
+            stroke: s.color,
+            width: 2,
+            points: { show: true },
+          })),
         ],
       },
       data,
       ref.current,
     );
     return () => plot.destroy();
-  }, [months.data]);
+  }, [months.data, t]);
   return (
     <div data-testid="safety-stats">
       <Outcome error={months.error ?? cats.error} />
-      <h3>Reports per month by severity</h3>
+      <h3>{t('safety-reports.perMonth')}</h3>
       <div ref={ref} />
-      <h3>By category</h3>
+      <h3>{t('safety-reports.byCategory')}</h3>
       <table className="safety-table">
         <tbody>
           {cats.data?.data.map((c) => (
@@ -403,16 +492,17 @@ function Statistics() {
 const TOL_COLOR = { intolerable: '#ef4444', tolerable: '#facc15', acceptable: '#22c55e' } as const;
 
 function RiskMatrixView() {
+  const t = useT();
   const options = useOptions();
   const matrix = options?.riskMatrix ?? icaoRiskMatrix();
   return (
     <table className="safety-table risk-matrix" data-testid="safety-risk">
       <thead>
         <tr>
-          <th>Probability \ Severity</th>
-          {Object.values(RISK_SEVERITIES).map((s) => (
+          <th>{t('safety-reports.matrixCorner')}</th>
+          {Object.entries(RISK_SEVERITIES).map(([sk, s]) => (
             <th key={s.letter}>
-              {s.letter} {s.label}
+              {s.letter} {named(t, RISK_SEVERITY_NAMES, sk)}
             </th>
           ))}
         </tr>
@@ -421,13 +511,13 @@ function RiskMatrixView() {
         {Object.entries(RISK_PROBABILITIES).map(([pk, p]) => (
           <tr key={pk}>
             <th>
-              {p.value} {p.label}
+              {p.value} {named(t, PROBABILITY_NAMES, pk)}
             </th>
             {Object.keys(RISK_SEVERITIES).map((sk) => {
               const r = assessRisk(pk, sk, matrix);
               return (
                 <td key={sk} style={{ background: r ? TOL_COLOR[r.tolerability] : undefined, textAlign: 'center' }}>
-                  {r?.index} {r?.tolerability}
+                  {r ? riskText(t, r) : null}
                 </td>
               );
             })}
@@ -466,6 +556,7 @@ interface View {
 
 /** One report (online): details, risk before and after mitigation, the trail for managers. */
 function ReportView({ id, back }: { id: string; back(): void }) {
+  const t = useT();
   const ws = useWorkspace();
   const v = useLoad<View>(`/safety_reports/view/${id}.json`);
   const local = useDocs<SafetyDoc>('safety', { selector: { id } }).docs[0];
@@ -478,9 +569,11 @@ function ReportView({ id, back }: { id: string; back(): void }) {
   );
   return (
     <section data-testid="safety-view">
-      <ScreenHead title={r ? `${r.idn ?? 'Draft'} ${r.name}` : 'Safety report'}>
+      <ScreenHead
+        title={r ? `${r.idn ?? t('safety-reports.statusDraft')} ${r.name}` : t('safety-reports.reportFallback')}
+      >
         <button type="button" onClick={back}>
-          Back
+          {t('safety-reports.back')}
         </button>
         {v.data && (
           <a href={pdf} target="_blank" rel="noreferrer">
@@ -491,26 +584,22 @@ function ReportView({ id, back }: { id: string; back(): void }) {
       <Outcome error={v.error} />
       {r && (
         <dl>
-          <dt>Status</dt>
-          <dd>{statusLabel(r.status)}</dd>
-          <dt>Date (UTC)</dt>
+          <dt>{t('safety-reports.status')}</dt>
+          <dd>{statusName(t, r.status)}</dd>
+          <dt>{t('safety-reports.dateUtc')}</dt>
           <dd>{r.datetime}</dd>
-          <dt>Location</dt>
+          <dt>{t('safety-reports.location')}</dt>
           <dd>{r.location}</dd>
-          <dt>Events</dt>
+          <dt>{t('safety-reports.events')}</dt>
           <dd>{r.events}</dd>
         </dl>
       )}
       {v.data && (
         <p data-testid="safety-risk-view">
-          Risk before mitigation:{' '}
-          {v.data.report.Risk.before
-            ? `${v.data.report.Risk.before.index} ${v.data.report.Risk.before.tolerability}`
-            : '—'}
-          ; after:{' '}
-          {v.data.report.Risk.after
-            ? `${v.data.report.Risk.after.index} ${v.data.report.Risk.after.tolerability}`
-            : '—'}
+          {t('safety-reports.riskLine', {
+            before: riskText(t, v.data.report.Risk.before),
+            after: riskText(t, v.data.report.Risk.after),
+          })}
         </p>
       )}
       {v.data && r && mayReviewSafetyReport(me, accessRow(v.data.report.SafetyReport)) && (
@@ -518,19 +607,17 @@ function ReportView({ id, back }: { id: string; back(): void }) {
       )}
       {v.data && r && !mayReviewSafetyReport(me, accessRow(v.data.report.SafetyReport)) && (
         <p className="muted" data-testid="safety-review-none">
-          {r.status === 'draft'
-            ? 'A draft is reviewed once its author files it.'
-            : 'The safety manager and the assigned reviewer review, classify and close this report.'}
+          {r.status === 'draft' ? t('safety-reports.draftReviewNote') : t('safety-reports.reviewersNote')}
         </p>
       )}
       {mayManageSafetyReports({ role: ws.user.user_group_id }) && v.data?.report.SafetyReportChange && (
         <table className="safety-trail" data-testid="safety-trail">
           <thead>
             <tr>
-              <th>When</th>
-              <th>Action</th>
-              <th>By</th>
-              <th>Changes</th>
+              <th>{t('safety-reports.when')}</th>
+              <th>{t('safety-reports.action')}</th>
+              <th>{t('safety-reports.by')}</th>
+              <th>{t('safety-reports.changes')}</th>
             </tr>
           </thead>
           <tbody>
@@ -544,7 +631,7 @@ function ReportView({ id, back }: { id: string; back(): void }) {
                     {c.fields.map((f) => (
                       <li key={f.field}>
                         {f.kind === 'text'
-                          ? `${f.label}: ${show(f.from)} → ${show(f.to)} characters`
+                          ? t('safety-reports.textChange', { label: f.label, from: show(f.from), to: show(f.to) })
                           : `${f.label}: ${show(f.from_label ?? f.from)} → ${show(f.to_label ?? f.to)}`}
                       </li>
                     ))}
@@ -570,33 +657,28 @@ const accessRow = (r: SafetyDoc & Record<string, unknown>) => ({
   deleted: Boolean(r.deleted),
 });
 
-const STATUS_STEPS: Record<string, { to: string; label: string; confirm?: string }[]> = {
+const STATUS_STEPS: Record<string, { to: string; label: MessageId; confirm?: MessageId }[]> = {
   open: [
-    { to: 'reviewed', label: 'Mark reviewed' },
-    {
-      to: 'closed',
-      label: 'Close report',
-      confirm: 'Close this report? It leaves the open list; the reporter and managers are told.',
-    },
+    { to: 'reviewed', label: 'safety-reports.markReviewed' },
+    { to: 'closed', label: 'safety-reports.closeReport', confirm: 'safety-reports.closeConfirm' },
   ],
   reviewed: [
-    {
-      to: 'closed',
-      label: 'Close report',
-      confirm: 'Close this report? It leaves the open list; the reporter and managers are told.',
-    },
-    { to: 'open', label: 'Reopen' },
+    { to: 'closed', label: 'safety-reports.closeReport', confirm: 'safety-reports.closeConfirm' },
+    { to: 'open', label: 'safety-reports.reopen' },
   ],
   closed: [
-    {
-      to: 'published',
-      label: 'Publish',
-      confirm:
-        'Publish this report? Every member of the company can then read it (an anonymous reporter stays hidden).',
-    },
-    { to: 'open', label: 'Reopen' },
+    { to: 'published', label: 'safety-reports.publish', confirm: 'safety-reports.publishConfirm' },
+    { to: 'open', label: 'safety-reports.reopen' },
   ],
-  published: [{ to: 'closed', label: 'Unpublish' }],
+  published: [{ to: 'closed', label: 'safety-reports.unpublish' }],
+};
+
+// What a step's success says, by the status it reached.
+const STEP_DONE: Record<string, MessageId> = {
+  reviewed: 'safety-reports.doneReviewed',
+  closed: 'safety-reports.doneClosed',
+  published: 'safety-reports.donePublished',
+  open: 'safety-reports.doneOpen',
 };
 
 /**
@@ -613,6 +695,7 @@ function ReviewPanel({
   report: SafetyDoc & Record<string, unknown>;
   onSaved(): void;
 }) {
+  const t = useT();
   const { ws, post } = useApi();
   const users = useUsers();
   const act = useAction();
@@ -643,29 +726,30 @@ function ReviewPanel({
       ...(assign ? ['reviewer_id'] : []),
     ])
       if (f.has(k)) fields[k] = String(f.get(k) ?? '');
-    void save(fields, 'Review saved.');
+    void save(fields, t('safety-reports.reviewSaved'));
   };
-  const step = (to: string, confirm?: string) => {
-    if (confirm && !window.confirm(confirm)) return;
-    void save({ status: to }, `Report ${statusLabel(to).toLowerCase()}.`);
+  const step = (to: string, confirm?: MessageId) => {
+    if (confirm && !window.confirm(t(confirm))) return;
+    const done = STEP_DONE[to];
+    void save({ status: to }, done ? t(done) : statusName(t, to));
   };
   const riskSelect = (name: string, kind: 'p' | 's') => (
     <select id={`safety-review-${name}`} name={name} defaultValue={text(name)}>
       <option value="">—</option>
       {Object.entries(kind === 'p' ? RISK_PROBABILITIES : RISK_SEVERITIES).map(([k, v]) => (
         <option key={k} value={k}>
-          {'value' in v ? v.value : v.letter} {v.label}
+          {'value' in v ? v.value : v.letter} {named(t, kind === 'p' ? PROBABILITY_NAMES : RISK_SEVERITY_NAMES, k)}
         </option>
       ))}
     </select>
   );
   const people = [...users.values()].filter((u) => u.active).sort((a, b) => fullName(a).localeCompare(fullName(b)));
   return (
-    <section className="safety-review" data-testid="safety-review" aria-label="Review, classify and close">
-      <h3>Review</h3>
+    <section className="safety-review" data-testid="safety-review" aria-label={t('safety-reports.reviewLabel')}>
+      <h3>{t('safety-reports.review')}</h3>
       <div className="safety-steps" data-testid="safety-steps">
         <span>
-          Status: <strong>{statusLabel(report.status)}</strong>
+          {t('safety-reports.statusNow')} <strong>{statusName(t, report.status)}</strong>
         </span>
         {(STATUS_STEPS[report.status] ?? []).map((st) => (
           <button
@@ -675,34 +759,35 @@ function ReviewPanel({
             onClick={() => step(st.to, st.confirm)}
             data-testid={`safety-step-${st.to}`}
           >
-            {st.label}
+            {t(st.label)}
           </button>
         ))}
       </div>
-      <form onSubmit={submit} className="form safety-form safety-review-form" aria-label="Classify the report">
+      <form
+        onSubmit={submit}
+        className="form safety-form safety-review-form"
+        aria-label={t('safety-reports.classifyLabel')}
+      >
         <label>
-          Type{' '}
+          {t('safety-reports.type')}{' '}
           <select name="type" value={type} onChange={(e) => setType(e.target.value)}>
-            <option value="OCCURRENCE">Occurrence</option>
-            <option value="INFORMATION">Safety information</option>
+            <option value="OCCURRENCE">{t('safety-reports.typeOccurrence')}</option>
+            <option value="INFORMATION">{t('safety-reports.typeInformation')}</option>
           </select>
         </label>
         {type === 'INFORMATION' ? (
           <label>
-            Severity{' '}
+            {t('safety-reports.severity')}{' '}
             <select name="severity" defaultValue={report.severity === 'hazard' ? 'hazard' : 'information'}>
-              <option value="information">Information</option>
-              <option value="hazard">Hazard</option>
+              <option value="information">{t('safety-reports.sevInformation')}</option>
+              <option value="hazard">{t('safety-reports.sevHazard')}</option>
             </select>
           </label>
         ) : (
-          <p className="muted">
-            Severity follows the damages:{' '}
-            {SAFETY_SEVERITIES.find((x) => x.key === report.severity)?.label ?? report.severity}.
-          </p>
+          <p className="muted">{t('safety-reports.severityFollows', { severity: severityName(t, report.severity) })}</p>
         )}
         <label>
-          Category{' '}
+          {t('safety-reports.category')}{' '}
           <select name="safety_report_category_id" defaultValue={report.safety_report_category_id ?? ''}>
             {options?.departments.map((d) => (
               <optgroup key={d.SafetyReportDepartment.id} label={d.SafetyReportDepartment.name}>
@@ -717,9 +802,9 @@ function ReviewPanel({
         </label>
         {assign && (
           <label>
-            Reviewer{' '}
+            {t('safety-reports.reviewer')}{' '}
             <select name="reviewer_id" defaultValue={report.reviewer_id ?? ''}>
-              <option value="">Nobody assigned</option>
+              <option value="">{t('safety-reports.nobodyAssigned')}</option>
               {people.map((u) => (
                 <option key={u.id} value={u.id}>
                   {fullName(u)}
@@ -729,30 +814,32 @@ function ReviewPanel({
           </label>
         )}
         <span className="field">
-          <label htmlFor="safety-review-risk_probability">Risk probability</label> {riskSelect('risk_probability', 'p')}
+          <label htmlFor="safety-review-risk_probability">{t('safety-reports.riskProbability')}</label>{' '}
+          {riskSelect('risk_probability', 'p')}
         </span>
         <span className="field">
-          <label htmlFor="safety-review-risk_severity">Risk severity</label> {riskSelect('risk_severity', 's')}
+          <label htmlFor="safety-review-risk_severity">{t('safety-reports.riskSeverity')}</label>{' '}
+          {riskSelect('risk_severity', 's')}
         </span>
         <span className="field">
-          <label htmlFor="safety-review-mitigated_risk_probability">Mitigated probability</label>{' '}
+          <label htmlFor="safety-review-mitigated_risk_probability">{t('safety-reports.mitigatedProbability')}</label>{' '}
           {riskSelect('mitigated_risk_probability', 'p')}
         </span>
         <span className="field">
-          <label htmlFor="safety-review-mitigated_risk_severity">Mitigated severity</label>{' '}
+          <label htmlFor="safety-review-mitigated_risk_severity">{t('safety-reports.mitigatedSeverity')}</label>{' '}
           {riskSelect('mitigated_risk_severity', 's')}
         </span>
         <label style={{ gridColumn: '1 / -1' }}>
-          Reviewer outcome{' '}
+          {t('safety-reports.reviewerOutcome')}{' '}
           <textarea name="reviewer_outcome" rows={3} maxLength={20000} defaultValue={text('reviewer_outcome')} />
         </label>
         <label style={{ gridColumn: '1 / -1' }}>
-          Corrective measures{' '}
+          {t('safety-reports.correctiveMeasures')}{' '}
           <textarea name="corrective_measures" rows={3} maxLength={20000} defaultValue={text('corrective_measures')} />
         </label>
         <div>
           <button type="submit" disabled={act.busy} data-testid="safety-review-save">
-            Save review
+            {t('safety-reports.saveReview')}
           </button>
         </div>
       </form>

@@ -1,14 +1,22 @@
 import { uuidv7 } from '@ops/shared';
 import { isComplete } from '@ops/shared/rules/trainings/progress';
+import type { MessageId } from '@ops/shared/i18n/index';
 import { useMemo } from 'react';
-import { formatDate, formatDateTime } from '../../format.ts';
-import { fullName, useCompany, useNow, useUsers, useWorkspace } from '../../hooks.ts';
+import { fullName, useNow, useUsers, useWorkspace } from '../../hooks.ts';
+import { useT } from '../../i18n.tsx';
 import { Badge, Empty } from '../../ui.tsx';
 import { Busy, ScreenHead } from '../office-kit.tsx';
 import { Bar } from './Bar.tsx';
 import { completion, enrollmentProgress, myClasses } from './training-data.ts';
 import './trainings.css';
-import { useTraining, useTrainingSave } from './use-training.ts';
+import { ENROLLMENT_NAMES, useTraining, useTrainingFormats, useTrainingSave } from './use-training.ts';
+
+// Display names of justification statuses (the codes stay in the data).
+const JUSTIFICATION_NAMES: Record<string, MessageId> = {
+  pending: 'trainings.justPending',
+  approved: 'trainings.justApproved',
+  rejected: 'trainings.justRejected',
+};
 
 /**
  * "My training" (issue 18 item 7, issue 19 item 9): the student's enrollments
@@ -18,10 +26,11 @@ import { useTraining, useTrainingSave } from './use-training.ts';
  * progress row pushed when online, which the server re-decides.
  */
 export default function MyTraining() {
+  const t = useT();
+  const fmt = useTrainingFormats();
   const ws = useWorkspace();
   const me = ws.user.id;
   const data = useTraining();
-  const { display } = useCompany();
   const users = useUsers();
   const now = useNow();
   const { save, pending } = useTrainingSave();
@@ -38,9 +47,12 @@ export default function MyTraining() {
     .flatMap((c) =>
       c
         ? [
-            c.classwork_deadline && { what: `Classwork: ${subjectName(c.subject_id)}`, at: c.classwork_deadline },
+            c.classwork_deadline && {
+              what: t('trainings.deadlineClasswork', { subject: subjectName(c.subject_id) }),
+              at: c.classwork_deadline,
+            },
             c.justification_deadline && {
-              what: `Justification: ${subjectName(c.subject_id)}`,
+              what: t('trainings.deadlineJustification', { subject: subjectName(c.subject_id) }),
               at: c.justification_deadline,
             },
           ]
@@ -50,19 +62,21 @@ export default function MyTraining() {
   for (const e of mine)
     if (e.finish_before && e.finish_before >= now)
       deadlines.push({
-        what: `Finish ${data.trainings.find((t) => t.id === e.training_id)?.name ?? 'training'}`,
+        what: t('trainings.deadlineFinish', {
+          training: data.trainings.find((x) => x.id === e.training_id)?.name ?? t('trainings.training'),
+        }),
         at: e.finish_before,
       });
   deadlines.sort((a, b) => a.at - b.at);
   const classes = myClasses(data, me);
 
-  if (!data.ready) return <Busy />;
+  if (!data.ready) return <Busy what={t('shell.loading')} />;
   return (
     <section className="trainings" data-testid="my-training">
-      <ScreenHead title="My training" />
-      {mine.length === 0 && <Empty>You are not enrolled in a training.</Empty>}
+      <ScreenHead title={t('trainings.myTitle')} />
+      {mine.length === 0 && <Empty>{t('trainings.notEnrolled')}</Empty>}
       {mine.map((e) => {
-        const t = data.trainings.find((x) => x.id === e.training_id);
+        const tr = data.trainings.find((x) => x.id === e.training_id);
         const p = enrollmentProgress(data, e);
         const subjects = data.subjects.filter((s) => s.training_id === e.training_id);
         const done = (activityId: string) =>
@@ -70,15 +84,20 @@ export default function MyTraining() {
         return (
           <article key={e.id} className="tr-card" data-testid="enrollment">
             <header>
-              <h2>{t?.name ?? 'Training'}</h2>
-              <Badge tone={e.status === 'ACTIVE' ? 'info' : e.status === 'COMPLETED' ? 'ok' : 'warn'}>{e.status}</Badge>
-              <Bar value={p.percentage} label={`Progress of ${t?.name ?? 'training'}`} />
+              <h2>{tr?.name ?? t('trainings.training')}</h2>
+              <Badge tone={e.status === 'ACTIVE' ? 'info' : e.status === 'COMPLETED' ? 'ok' : 'warn'}>
+                {ENROLLMENT_NAMES[e.status] ? t(ENROLLMENT_NAMES[e.status]) : e.status}
+              </Badge>
+              <Bar
+                value={p.percentage}
+                label={t('trainings.progressOf', { name: tr?.name ?? t('trainings.training') })}
+              />
               <span className="tr-muted">
-                {p.completed} of {p.total} done
-                {e.finish_before ? ` · finish before ${formatDate(e.finish_before, display)}` : ''}
+                {t('trainings.doneOf', { completed: p.completed, total: p.total })}
+                {e.finish_before ? ` · ${t('trainings.finishBefore', { date: fmt.date(e.finish_before) })}` : ''}
               </span>
             </header>
-            {t?.announcement && <p className="tr-muted">{t.announcement}</p>}
+            {tr?.announcement && <p className="tr-muted">{tr.announcement}</p>}
             {subjects.map((s) => (
               <details key={s.id} open>
                 <summary>
@@ -102,28 +121,34 @@ export default function MyTraining() {
                       return (
                         <li key={a.id} data-testid="activity" data-name={lesson?.name ?? exam?.name}>
                           {lesson?.name ?? exam?.name}
-                          {lesson && <span className="tr-muted"> {lesson.minutes} min</span>}
-                          {lesson && done(a.id) && <Badge tone="ok">Done</Badge>}
-                          {progressRow && pending.has(progressRow.id) && <Badge tone="pending">Waiting to sync</Badge>}
+                          {lesson && (
+                            <span className="tr-muted"> {t('trainings.minutes', { minutes: lesson.minutes })}</span>
+                          )}
+                          {lesson && done(a.id) && <Badge tone="ok">{t('trainings.done')}</Badge>}
+                          {progressRow && pending.has(progressRow.id) && (
+                            <Badge tone="pending">{t('trainings.waitingSync')}</Badge>
+                          )}
                           {lesson && !done(a.id) && e.status === 'ACTIVE' && (
                             <button
                               type="button"
                               className="tr-small"
                               onClick={() => void save(completion(data, e.id, a.id, me, uuidv7(), now))}
                             >
-                              Mark complete
+                              {t('trainings.markComplete')}
                             </button>
                           )}
                           {exam && (
                             <>
                               <span className="tr-muted">
                                 {' '}
-                                {exam.exam_type === 'ONLINE' ? 'online exam' : 'onsite exam'}
+                                {exam.exam_type === 'ONLINE' ? t('trainings.onlineExam') : t('trainings.onsiteExam')}
                               </span>
                               {passed ? (
-                                <Badge tone="ok">Passed{best !== null ? ` ${best}%` : ''}</Badge>
+                                <Badge tone="ok">
+                                  {best !== null ? t('trainings.passedScore', { score: best }) : t('trainings.passed')}
+                                </Badge>
                               ) : best !== null ? (
-                                <Badge tone="warn">Best {best}%</Badge>
+                                <Badge tone="warn">{t('trainings.bestScore', { score: best })}</Badge>
                               ) : null}
                             </>
                           )}
@@ -138,13 +163,13 @@ export default function MyTraining() {
       })}
       <div className="tr-columns">
         <article className="tr-card">
-          <h2>Next classes</h2>
-          {next.length === 0 && <Empty>No classes planned.</Empty>}
+          <h2>{t('trainings.nextClasses')}</h2>
+          {next.length === 0 && <Empty>{t('trainings.noClassesPlanned')}</Empty>}
           <ul data-testid="next-classes">
             {next.map(({ row, c }) =>
               c ? (
                 <li key={row.id}>
-                  {formatDateTime(c.datetime, display)} · {subjectName(c.subject_id)}
+                  {fmt.dateTime(c.datetime)} · {subjectName(c.subject_id)}
                   {c.lesson_id ? ` · ${data.lessons.find((l) => l.id === c.lesson_id)?.name ?? ''}` : ''}{' '}
                   <span className="tr-muted">{fullName(users.get(c.teacher_id ?? ''))}</span>
                 </li>
@@ -153,29 +178,29 @@ export default function MyTraining() {
           </ul>
         </article>
         <article className="tr-card">
-          <h2>Deadlines</h2>
-          {deadlines.length === 0 && <Empty>No deadlines.</Empty>}
+          <h2>{t('trainings.deadlines')}</h2>
+          {deadlines.length === 0 && <Empty>{t('trainings.noDeadlines')}</Empty>}
           <ul data-testid="deadlines">
             {deadlines.map((d) => (
               <li key={`${d.what}-${d.at}`}>
-                {formatDate(d.at, display)} · {d.what}
+                {fmt.date(d.at)} · {d.what}
               </li>
             ))}
           </ul>
         </article>
       </div>
       <article className="tr-card">
-        <h2>My classes</h2>
-        {classes.length === 0 && <Empty>No classes yet.</Empty>}
+        <h2>{t('trainings.myClasses')}</h2>
+        {classes.length === 0 && <Empty>{t('trainings.noClassesYet')}</Empty>}
         <table className="tr-my-classes" data-testid="my-classes">
           {classes.length > 0 && (
             <thead>
               <tr>
-                <th>Class</th>
-                <th>Class work due</th>
-                <th>Justify before</th>
-                <th>Grade</th>
-                <th>Justification</th>
+                <th>{t('trainings.colClass')}</th>
+                <th>{t('trainings.colClassworkDue')}</th>
+                <th>{t('trainings.colJustifyBefore')}</th>
+                <th>{t('trainings.colGrade')}</th>
+                <th>{t('trainings.colJustification')}</th>
               </tr>
             </thead>
           )}
@@ -183,11 +208,11 @@ export default function MyTraining() {
             {classes.map(({ row, class: c, grade, justification }) => (
               <tr key={row.id} data-testid="my-class" data-class={c.id}>
                 <td>
-                  {formatDateTime(c.datetime, display)} · {subjectName(c.subject_id)}
+                  {fmt.dateTime(c.datetime)} · {subjectName(c.subject_id)}
                   {c.lesson_id ? ` · ${data.lessons.find((l) => l.id === c.lesson_id)?.name ?? ''}` : ''}
                 </td>
-                <td>{c.classwork_deadline ? formatDate(c.classwork_deadline, display) : '–'}</td>
-                <td>{c.justification_deadline ? formatDate(c.justification_deadline, display) : '–'}</td>
+                <td>{c.classwork_deadline ? fmt.date(c.classwork_deadline) : '–'}</td>
+                <td>{c.justification_deadline ? fmt.date(c.justification_deadline) : '–'}</td>
                 <td data-testid="grade">
                   {grade ? (
                     <>
@@ -201,7 +226,11 @@ export default function MyTraining() {
                 <td data-testid="justification">
                   {justification ? (
                     <>
-                      <Badge tone={JUSTIFICATION_TONE[justification.status] ?? 'neutral'}>{justification.status}</Badge>
+                      <Badge tone={JUSTIFICATION_TONE[justification.status] ?? 'neutral'}>
+                        {JUSTIFICATION_NAMES[justification.status]
+                          ? t(JUSTIFICATION_NAMES[justification.status])
+                          : justification.status}
+                      </Badge>
                       {justification.review_note && <span className="tr-muted"> {justification.review_note}</span>}
                     </>
                   ) : (

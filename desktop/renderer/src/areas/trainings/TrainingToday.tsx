@@ -8,20 +8,22 @@ import {
   signRefusal,
   unsignRefusal,
 } from '@ops/shared/rules/trainings/attendance';
+import type { MessageId } from '@ops/shared/i18n/index';
 import { type FormEvent, useState } from 'react';
-import { formatTime, isoDateIn } from '../../format.ts';
+import { isoDateIn } from '../../format.ts';
+import { useT } from '../../i18n.tsx';
 import { fullName, useCompany, useDocs, useNow, useUsers, useWorkspace } from '../../hooks.ts';
 import { Badge, Empty } from '../../ui.tsx';
 import { Busy, ScreenHead } from '../office-kit.tsx';
 import { addDays, type TrainingData, weekOf } from './training-data.ts';
 import './trainings.css';
-import { useTraining, useTrainingSave } from './use-training.ts';
+import { ruleText, useTraining, useTrainingFormats, useTrainingSave } from './use-training.ts';
 
-const STATUS_LABELS: Record<AttendanceStatus, string> = {
-  attended: 'Attended',
-  attended_post_class: 'Attended (after class)',
-  absent: 'Absent',
-  absent_justified: 'Absent (justified)',
+const STATUS_LABELS: Record<AttendanceStatus, MessageId> = {
+  attended: 'trainings.attAttended',
+  attended_post_class: 'trainings.attAttendedPost',
+  absent: 'trainings.attAbsent',
+  absent_justified: 'trainings.attAbsentJustified',
 };
 
 /**
@@ -32,6 +34,7 @@ const STATUS_LABELS: Record<AttendanceStatus, string> = {
  * online step. A week calendar of classes next to it.
  */
 export default function TrainingToday() {
+  const t = useT();
   const ws = useWorkspace();
   const data = useTraining();
   const { display } = useCompany();
@@ -45,19 +48,19 @@ export default function TrainingToday() {
     (c) => attendanceEditRefusal(actor, { teacher_id: c.teacher_id, signed_at: null }) === null,
   );
   const todays = mine.filter((c) => isoDateIn(c.datetime, zone) === today);
-  if (!data.ready) return <Busy />;
+  if (!data.ready) return <Busy what={t('shell.loading')} />;
   return (
     <section className="trainings" data-testid="training-today">
-      <ScreenHead title="Classes">
-        {(['today', 'week'] as const).map((t) => (
-          <button key={t} type="button" aria-pressed={tab === t} onClick={() => setTab(t)}>
-            {t === 'today' ? 'Today' : 'Week'}
+      <ScreenHead title={t('trainings.classesTitle')}>
+        {(['today', 'week'] as const).map((k) => (
+          <button key={k} type="button" aria-pressed={tab === k} onClick={() => setTab(k)}>
+            {k === 'today' ? t('trainings.today') : t('trainings.week')}
           </button>
         ))}
       </ScreenHead>
       {tab === 'today' && (
         <>
-          {todays.length === 0 && <Empty>No classes today.</Empty>}
+          {todays.length === 0 && <Empty>{t('trainings.noClassesToday')}</Empty>}
           {todays.map((c) => (
             <ClassCard key={c.id} data={data} session={c} />
           ))}
@@ -69,18 +72,20 @@ export default function TrainingToday() {
 }
 
 function ClassCard({ data, session: stored }: { data: TrainingData; session: TrainingClassDoc }) {
+  const t = useT();
+  const fmt = useTrainingFormats();
   const ws = useWorkspace();
   // The signature (or unsigning) the server just accepted, shown before the pull brings the class back.
   const [signedNow, setSignedNow] = useState<{ from: number | null; to: number | null } | null>(null);
   const session = signedNow && signedNow.from === stored.signed_at ? { ...stored, signed_at: signedNow.to } : stored;
   const users = useUsers();
-  const { display } = useCompany();
   const { save, pending, online } = useTrainingSave();
   const rows = data.classStudents.filter((r) => r.session_id === session.id);
   const { docs: outcomes } = useDocs<OutcomeDoc>('outcome', { sort: [{ created: 'desc' }] });
   const refusalOf = (id: string) => outcomes.find((o) => o.document_id === id && o.status === 'rejected');
   const actor = { id: ws.user.id, role: ws.user.user_group_id };
-  const locked = attendanceEditRefusal(actor, session);
+  const lockedRule = attendanceEditRefusal(actor, session);
+  const locked = lockedRule && ruleText(lockedRule, t);
   const subject = data.subjects.find((s) => s.id === session.subject_id);
   const lesson = data.lessons.find((l) => l.id === session.lesson_id);
   const exam = data.exams.find((x) => x.id === session.exam_id);
@@ -95,18 +100,22 @@ function ClassCard({ data, session: stored }: { data: TrainingData; session: Tra
     >
       <header>
         <h2>
-          {formatTime(session.datetime, display)} · {subject?.name ?? 'Class'}
+          {fmt.time(session.datetime)} · {subject?.name ?? t('trainings.colClass')}
           {lesson ? ` · ${lesson.name}` : exam ? ` · ${exam.name}` : ''}
         </h2>
-        <span className="tr-muted">{session.minutes} min</span>
-        {session.signed_at ? <Badge tone="ok">Signed</Badge> : <Badge tone="info">Not signed</Badge>}
+        <span className="tr-muted">{t('trainings.minutes', { minutes: session.minutes })}</span>
+        {session.signed_at ? (
+          <Badge tone="ok">{t('trainings.signed')}</Badge>
+        ) : (
+          <Badge tone="info">{t('trainings.notSigned')}</Badge>
+        )}
       </header>
       {session.remarks && <p className="tr-muted">{session.remarks}</p>}
       <table className="tr-table">
         <thead>
           <tr>
-            <th>Student</th>
-            <th>Attendance</th>
+            <th>{t('trainings.colStudent')}</th>
+            <th>{t('trainings.colAttendance')}</th>
             <th />
           </tr>
         </thead>
@@ -117,7 +126,10 @@ function ClassCard({ data, session: stored }: { data: TrainingData; session: Tra
               <tr key={r.id} data-testid="class-student" data-student={r.user_id}>
                 <td>{fullName(users.get(r.user_id)) || r.user_id}</td>
                 <td>
-                  <fieldset className="tr-choices" aria-label={`Attendance of ${fullName(users.get(r.user_id))}`}>
+                  <fieldset
+                    className="tr-choices"
+                    aria-label={t('trainings.attendanceOf', { name: fullName(users.get(r.user_id)) })}
+                  >
                     {ATTENDANCE_STATUSES.map((st) => (
                       <button
                         key={st}
@@ -128,16 +140,16 @@ function ClassCard({ data, session: stored }: { data: TrainingData; session: Tra
                         data-status={st}
                         onClick={() => void mark(r, st)}
                       >
-                        {STATUS_LABELS[st]}
+                        {t(STATUS_LABELS[st])}
                       </button>
                     ))}
                   </fieldset>
                 </td>
                 <td>
-                  {pending.has(r.id) && <Badge tone="pending">Waiting to sync</Badge>}
+                  {pending.has(r.id) && <Badge tone="pending">{t('trainings.waitingSync')}</Badge>}
                   {refused && (
                     <span className="tr-refused" data-testid="attendance-refused">
-                      Refused: {humanRefusal(refused.reason)}
+                      {t('trainings.refused', { reason: ruleText(humanRefusal(refused.reason, null, t), t) })}
                     </span>
                   )}
                 </td>
@@ -146,7 +158,7 @@ function ClassCard({ data, session: stored }: { data: TrainingData; session: Tra
           })}
         </tbody>
       </table>
-      {rows.length === 0 && <Empty>No students invited.</Empty>}
+      {rows.length === 0 && <Empty>{t('trainings.noStudents')}</Empty>}
       {/* Why the marks are disabled (a signed class: unsign first), so nothing is marked only to be refused at sync. */}
       {locked && (
         <p className="tr-muted" data-testid="attendance-locked">
@@ -175,40 +187,36 @@ function SignClass({
   waiting: boolean;
   onSigned: (signedAt: number | null) => void;
 }) {
+  const t = useT();
+  const fmt = useTrainingFormats();
   const ws = useWorkspace();
-  const { display } = useCompany();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (session.signed_at != null) {
     // Unsign: only for whom the shared rule allows (the teacher or a training manager), and online.
     const mayUnsign = unsignRefusal({ id: ws.user.id, role: ws.user.user_group_id }, session) === null;
     const unsign = async () => {
-      if (
-        !window.confirm(
-          'Unsign the attendance of this class? The marks can be changed again, and the class must be signed again with the teacher’s password.',
-        )
-      )
-        return;
+      if (!window.confirm(t('trainings.unsignConfirm'))) return;
       setError(null);
       try {
         await ws.rest('POST', '/trainings/onsite/unsign_class.json', { classId: session.id });
         onSigned(null);
         ws.client.resync();
       } catch (err) {
-        setError(humanRefusal(err instanceof Error ? err.message : String(err)));
+        setError(humanRefusal(err instanceof Error ? err.message : String(err), null, t));
       }
     };
     return (
       <div className="tr-sign">
         <p role="status" data-testid="class-signed">
-          Attendance signed at {formatTime(session.signed_at, display)}.
+          {t('trainings.signedAt', { time: fmt.time(session.signed_at) })}
         </p>
         {mayUnsign && (
           <button type="button" disabled={!online} onClick={unsign} data-testid="unsign-class">
-            Unsign
+            {t('trainings.unsign')}
           </button>
         )}
-        {mayUnsign && !online && <span className="tr-muted"> Unsigning needs a connection.</span>}
+        {mayUnsign && !online && <span className="tr-muted"> {t('trainings.unsignOffline')}</span>}
         {error && (
           <p role="alert" className="form-error">
             {error}
@@ -218,7 +226,7 @@ function SignClass({
     );
   }
   const refusal = signRefusal({ id: ws.user.id, role: ws.user.user_group_id }, session);
-  if (refusal) return <p className="tr-muted">{refusal}</p>;
+  if (refusal) return <p className="tr-muted">{ruleText(refusal, t)}</p>;
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -238,27 +246,24 @@ function SignClass({
       setError(err instanceof Error ? err.message : String(err));
     }
   };
-  const why = !online
-    ? 'Signing needs a connection (your password is checked by the server).'
-    : waiting
-      ? 'Waiting for the attendance to reach the server…'
-      : null;
+  const why = !online ? t('trainings.signOffline') : waiting ? t('trainings.waitingAttendance') : null;
   return (
     <div className="tr-sign">
       {!open && (
         <button type="button" disabled={!!why} onClick={() => setOpen(true)} data-testid="sign-class">
-          Sign attendance
+          {t('trainings.signAttendance')}
         </button>
       )}
       {why && <span className="tr-muted"> {why}</span>}
       {open && (
-        <form onSubmit={submit} aria-label="Sign attendance">
+        <form onSubmit={submit} aria-label={t('trainings.signAttendance')}>
           <label>
-            Your password <input name="password" type="password" autoComplete="current-password" required />
+            {t('trainings.yourPassword')}{' '}
+            <input name="password" type="password" autoComplete="current-password" required />
           </label>{' '}
-          <button type="submit">Sign</button>{' '}
+          <button type="submit">{t('trainings.sign')}</button>{' '}
           <button type="button" onClick={() => setOpen(false)}>
-            Cancel
+            {t('trainings.cancel')}
           </button>
         </form>
       )}
@@ -273,6 +278,8 @@ function SignClass({
 
 /** Monday to Sunday of a week, the classes of each day in order. */
 function WeekCalendar({ data, classes, today }: { data: TrainingData; classes: TrainingClassDoc[]; today: string }) {
+  const t = useT();
+  const fmt = useTrainingFormats();
   const { display } = useCompany();
   const [anchor, setAnchor] = useState(today);
   const days = weekOf(anchor);
@@ -281,13 +288,13 @@ function WeekCalendar({ data, classes, today }: { data: TrainingData; classes: T
     <div data-testid="training-week">
       <div className="tr-controls">
         <button type="button" onClick={() => setAnchor(addDays(anchor, -7))}>
-          ‹ Previous week
+          {t('trainings.prevWeek')}
         </button>
         <button type="button" onClick={() => setAnchor(today)}>
-          This week
+          {t('trainings.thisWeek')}
         </button>
         <button type="button" onClick={() => setAnchor(addDays(anchor, 7))}>
-          Next week ›
+          {t('trainings.nextWeek')}
         </button>
       </div>
       <table className="tr-week">
@@ -295,12 +302,7 @@ function WeekCalendar({ data, classes, today }: { data: TrainingData; classes: T
           <tr>
             {days.map((d) => (
               <th key={d} className={d === today ? 'tr-today' : undefined}>
-                {new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', {
-                  weekday: 'short',
-                  day: 'numeric',
-                  month: 'short',
-                  timeZone: 'UTC',
-                })}
+                {fmt.weekday(d)}
               </th>
             ))}
           </tr>
@@ -317,8 +319,7 @@ function WeekCalendar({ data, classes, today }: { data: TrainingData; classes: T
                       className="tr-event"
                       style={{ borderColor: data.trainings.find((t) => t.id === c.training_id)?.color ?? undefined }}
                     >
-                      <strong>{formatTime(c.datetime, display)}</strong>{' '}
-                      {data.subjects.find((s) => s.id === c.subject_id)?.name}
+                      <strong>{fmt.time(c.datetime)}</strong> {data.subjects.find((s) => s.id === c.subject_id)?.name}
                       <br />
                       <span className="tr-muted">
                         {data.lessons.find((l) => l.id === c.lesson_id)?.name ??

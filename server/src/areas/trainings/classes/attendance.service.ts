@@ -1,3 +1,5 @@
+import { translator } from '@ops/shared/i18n/index';
+import { english } from '../../../http/messages.ts';
 import {
   type AttendanceStatus,
   attendanceEditRefusal,
@@ -5,7 +7,6 @@ import {
   signRefusal,
   unsignRefusal,
 } from '@ops/shared/rules/trainings/attendance';
-import { DateTime } from 'luxon';
 import type { AppContext } from '../../../context.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { badRequest, forbidden, validationFailed } from '../../../http/errors.ts';
@@ -13,20 +14,13 @@ import { nowSeconds } from '../../../lib/tokens.ts';
 import { notify } from '../../notifications/notifications.notify.ts';
 import { verifyOwnPassword } from '../../profile/password.service.ts';
 import { mayRunClass } from '@ops/shared/rules/trainings/policy';
-import { presentClass, requireClass } from './classes.service.ts';
+import { mailDates, presentClass, requireClass } from './classes.service.ts';
 import { chunks, stamp } from '../trainings.repository.ts';
 
 /**
  * Attendance (Part B 4.7 item 15). Storing, signing and unsigning; the rules
  * are the shared ones (attendance.ts) so the offline app refuses the same edits.
  */
-
-const STATUS_LABEL: Record<AttendanceStatus, string> = {
-  attended: 'attended',
-  attended_post_class: 'attended (after the class)',
-  absent: 'absent',
-  absent_justified: 'absent (justified)',
-};
 
 export interface StoreInput {
   classId: string;
@@ -138,7 +132,9 @@ export async function signClass(
           await notify(uow, {
             companyId: actor.companyId,
             userIds: [s.user_id],
-            title: `Attendance signed: ${STATUS_LABEL[s.attendance_status as AttendanceStatus] ?? s.attendance_status}`,
+            title: english('trainings.notifyAttendance', { status: s.attendance_status }),
+            titleId: 'trainings.notifyAttendance',
+            titleValues: { status: s.attendance_status },
             body: null,
             link: `/trainings/onsite/class/${c.id}`,
           });
@@ -147,7 +143,7 @@ export async function signClass(
     }
     return { missed: missedUsers, signedOk: true };
   });
-  if (!signedOk) throw badRequest('The attendance of this class is already signed.', { code: 'CLASS_SIGNED' });
+  if (!signedOk) throw badRequest(english('trainings.refAlreadySigned'), { code: 'CLASS_SIGNED' });
   if (missed.length) await sendMissedMails(ctx, actor, c.id, missed);
   return {
     result: true as const,
@@ -160,12 +156,11 @@ export async function signClass(
 async function sendMissedMails(ctx: AppContext, actor: Actor, classId: string, userIds: string[]) {
   const c = await requireClass(ctx.db, actor.companyId, classId);
   const view = await presentClass(ctx.db, actor.companyId, c, null);
-  const tz = actor.company.timezone || 'UTC';
-  const fmt = (t: number) => DateTime.fromSeconds(t, { zone: tz }).toFormat('yyyy-LL-dd HH:mm ZZZZ');
+  const when = await mailDates(ctx.db, actor.companyId);
   for (const part of chunks(userIds)) {
     const users = await ctx.db
       .selectFrom('users')
-      .select(['email', 'name'])
+      .select(['email', 'name', 'language'])
       .where('company_id', '=', actor.companyId)
       .where('id', 'in', part)
       .execute();
@@ -180,8 +175,12 @@ async function sendMissedMails(ctx: AppContext, actor: Actor, classId: string, u
           subject: view.Subject?.name ?? '',
           activity: view.Lesson?.name ?? view.Exam?.name ?? view.Subject?.name ?? '',
           training: view.Training?.name ?? '',
-          when: fmt(view.datetime),
-          deadline: view.justification_deadline === null ? 'no deadline' : fmt(view.justification_deadline),
+          // Dates in the recipient's language and the company's formats (issue 33), like the rest of the mail.
+          when: when(view.datetime, u.language),
+          deadline:
+            view.justification_deadline === null
+              ? translator(u.language)('trainings.mailNoDeadline')
+              : when(view.justification_deadline, u.language),
           classId,
         },
       });

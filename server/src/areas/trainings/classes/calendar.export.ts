@@ -1,3 +1,5 @@
+import { translator } from '@ops/shared/i18n/index';
+import { english } from '../../../http/messages.ts';
 import { mayReadStudentWork } from '@ops/shared/rules/trainings/policy';
 import { randomBytes } from 'node:crypto';
 import type { AttendanceStatus } from '@ops/shared/rules/trainings/attendance';
@@ -162,7 +164,7 @@ export async function revokeFeed(ctx: AppContext, actor: Actor) {
     .where('company_id', '=', actor.companyId)
     .where('user_id', '=', actor.userId)
     .executeTakeFirst();
-  if (Number(r.numDeletedRows) === 0) throw notFound('No calendar feed');
+  if (Number(r.numDeletedRows) === 0) throw notFound(english('trainings.errNoCalendarFeed'));
   return { result: true as const };
 }
 
@@ -174,10 +176,10 @@ export async function serveFeed(ctx: AppContext, token: string, res: Response): 
       j.onRef('u.id', '=', 'f.user_id').onRef('u.company_id', '=', 'f.company_id').on('u.deleted', '=', 0),
     )
     .innerJoin('companies as c', 'c.id', 'f.company_id')
-    .select(['f.company_id', 'f.user_id', 'c.name as company', 'c.timezone'])
+    .select(['f.company_id', 'f.user_id', 'c.name as company', 'c.timezone', 'u.language'])
     .where('f.token_hash', '=', sha256(token))
     .executeTakeFirst();
-  if (!feed) throw notFound('Calendar not found');
+  if (!feed) throw notFound(english('trainings.errCalendarNotFound'));
   const now = nowSeconds();
   const rows = await classesFor(
     ctx.db, // A personal feed: the classes the user teaches or attends, whatever their role.
@@ -185,8 +187,10 @@ export async function serveFeed(ctx: AppContext, token: string, res: Response): 
     now - FEED_PAST,
     now + FEED_AHEAD,
   );
+  // The feed's own words in its owner's language (issue 33); subject, lesson and exam names are data.
+  const t = translator(feed.language);
   const cal = ical({
-    name: `${feed.company} classes`,
+    name: t('trainings.feedName', { company: feed.company }),
     prodId: { company: 'ops', product: 'trainings' },
     timezone: feed.timezone,
     ttl: 900,
@@ -197,7 +201,10 @@ export async function serveFeed(ctx: AppContext, token: string, res: Response): 
       start: new Date(num(r.datetime) * 1000),
       end: new Date((num(r.datetime) + num(r.minutes) * 60) * 1000),
       stamp: new Date(num(r.modified) * 1000),
-      summary: titleOf(r),
+      summary:
+        r.exam_name && !r.lesson_name
+          ? t('trainings.feedExam', { subject: r.subject_name, exam: r.exam_name })
+          : titleOf(r),
       description: [r.training_name, r.remarks].filter(Boolean).join('\n'),
       location: [r.location_name, r.location_address].filter(Boolean).join(', ') || undefined,
     });

@@ -1,3 +1,13 @@
+import { DATE_FORMATS } from '@ops/shared';
+import {
+  type CompanyFormats,
+  DEFAULT_FORMATS,
+  DEFAULT_LOCALE,
+  formatDateTime,
+  localeOf,
+  translator,
+} from '@ops/shared/i18n/index';
+import { english } from '../../../http/messages.ts';
 import { maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { type AttendanceStatus, defaultDeadline } from '@ops/shared/rules/trainings/attendance';
@@ -28,7 +38,7 @@ export async function requireClass(db: Db, companyId: string, id: string): Promi
     .where('id', '=', id)
     .where('deleted', '=', 0)
     .executeTakeFirst();
-  if (!c) throw notFound('Class not found');
+  if (!c) throw notFound(english('trainings.errClassNotFound'));
   return c;
 }
 
@@ -50,7 +60,7 @@ export async function classStudent(db: Db, companyId: string, classId: string, u
 export async function classVisibility(db: Db, actor: Actor, c: SessionRow): Promise<'all' | 'own'> {
   if (maySeeAllStudentsOf(actor, c)) return 'all';
   if (await classStudent(db, actor.companyId, c.id, actor.userId)) return 'own';
-  throw forbidden('You are not invited to this class');
+  throw forbidden(english('trainings.errNotInvited'));
 }
 
 const fullName = (u: { name: string | null; surname: string | null } | undefined) =>
@@ -193,7 +203,7 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
   const db = ctx.db;
   const existing = input.id ? await requireClass(db, actor.companyId, input.id) : null;
   if (existing?.signed_at != null)
-    throw badRequest('The attendance of this class is signed; unsign it before changing the class', {
+    throw badRequest(english('trainings.errSignedChange'), {
       code: 'CLASS_SIGNED',
     });
   const subject = await db
@@ -203,7 +213,7 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
     .where('id', '=', input.training_subject_id)
     .where('deleted', '=', 0)
     .executeTakeFirst();
-  if (!subject) throw notFound('Subject not found');
+  if (!subject) throw notFound(english('trainings.errSubjectNotFound'));
   if (existing && existing.subject_id !== subject.id && existing.training_id !== subject.training_id)
     throw validationFailed({ training_subject_id: ['A class stays in its training'] });
   const training = await requireTraining(db, actor.companyId, subject.training_id);
@@ -441,7 +451,9 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
       await notify(uow, {
         companyId: actor.companyId,
         userIds: added,
-        title: `Class: ${activityName}`,
+        title: english('trainings.notifyClass', { activity: activityName }),
+        titleId: 'trainings.notifyClass',
+        titleValues: { activity: activityName },
         body: `${training.name} · ${subject.name}`,
         link: `/trainings/onsite/class/${id}`,
       });
@@ -450,17 +462,16 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
   });
 
   if (invitedNow.length) {
-    const tz = actor.company.timezone || 'UTC';
-    const when = DateTime.fromSeconds(input.start, { zone: tz }).toFormat('yyyy-LL-dd HH:mm ZZZZ');
+    const when = await mailDates(db, actor.companyId);
     const recipients = await db
       .selectFrom('users')
-      .select(['email', 'name'])
+      .select(['email', 'name', 'language'])
       .where('company_id', '=', actor.companyId)
       .where('id', 'in', invitedNow)
       .where('deleted', '=', 0)
       .execute();
     const mails: OutgoingMail[] = recipients
-      .filter((r): r is { email: string; name: string } => !!r.email)
+      .filter((r): r is { email: string; name: string; language: string } => !!r.email)
       .map((r) => ({
         to: r.email,
         template: 'class_invitation',
@@ -470,9 +481,9 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
           subject: subject.name,
           activity: activityName,
           training: training.name,
-          when,
+          when: when(input.start, r.language),
           minutes,
-          place: location ? ` at ${location.name}` : '',
+          place: location ? translator(r.language)('trainings.mailPlace', { place: location.name }) : '',
           teacher: fullName(teacher) ?? '',
         },
       }));
@@ -491,7 +502,7 @@ export async function saveClass(ctx: AppContext, actor: Actor, input: ClassInput
 export async function deleteClass(ctx: AppContext, actor: Actor, id: string) {
   const c = await requireClass(ctx.db, actor.companyId, id);
   if (c.signed_at != null)
-    throw badRequest('The attendance of this class is signed; unsign it before deleting the class', {
+    throw badRequest(english('trainings.errSignedDelete'), {
       code: 'CLASS_SIGNED',
     });
   await ctx.tx(async (uow) => {
@@ -510,4 +521,30 @@ export async function deleteClass(ctx: AppContext, actor: Actor, id: string) {
       .execute();
   });
   return { result: true as const, id };
+}
+
+/**
+ * An instant as a mail's recipient reads it (issue 33): the company's date and
+ * time formats and zone, the recipient's language, and the zone's short name.
+ */
+export async function mailDates(db: Db, companyId: string): Promise<(unix: number, language: string | null) => string> {
+  const co = await db
+    .selectFrom('companies')
+    .select(['timezone', 'date_format', 'time_format', 'duration_format'])
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  const zone = co?.timezone && DateTime.local().setZone(co.timezone).isValid ? co.timezone : 'UTC';
+  const f: CompanyFormats = {
+    dateFormat: (DATE_FORMATS as readonly string[]).includes(co?.date_format ?? '')
+      ? (co?.date_format as CompanyFormats['dateFormat'])
+      : DEFAULT_FORMATS.dateFormat,
+    timeFormat: co?.time_format === '12' ? '12' : '24',
+    durationFormat: co?.duration_format === 'decimal' ? 'decimal' : 'time',
+    zone,
+  };
+  return (unix, language) => {
+    const locale = localeOf(language) ?? DEFAULT_LOCALE;
+    const zoneName = DateTime.fromSeconds(unix, { zone, locale }).toFormat('ZZZZ');
+    return `${formatDateTime(unix, locale, f)} ${zoneName}`;
+  };
 }

@@ -1,3 +1,4 @@
+import { english } from '../../../http/messages.ts';
 import { mayRunClass, maySeeEvaluation } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import type { AppContext } from '../../../context.ts';
@@ -22,7 +23,7 @@ async function evaluationTarget(ctx: AppContext, actor: Actor, classId: string, 
 
 export async function getEvaluation(ctx: AppContext, actor: Actor, classId: string, userId: string) {
   const c = await evaluationTarget(ctx, actor, classId, userId);
-  if (!maySeeEvaluation(actor, c, userId)) throw forbidden('Not your evaluation');
+  if (!maySeeEvaluation(actor, c, userId)) throw forbidden(english('trainings.errNotYourEvaluation'));
   const e = await ctx.db
     .selectFrom('training_evaluations')
     .selectAll()
@@ -66,7 +67,7 @@ export interface EvaluationInput {
 
 export async function saveEvaluation(ctx: AppContext, actor: Actor, input: EvaluationInput) {
   const c = await evaluationTarget(ctx, actor, input.class_id, input.student_id);
-  if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may evaluate');
+  if (!mayRunClass(actor, c)) throw forbidden(english('trainings.errEvaluate'));
   await ctx.tx(async (uow) => {
     const st = await stamp(uow, actor.companyId, 'training_evaluations');
     const e = await uow.trx

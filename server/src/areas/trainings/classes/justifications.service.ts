@@ -1,3 +1,4 @@
+import { english, said } from '../../../http/messages.ts';
 import { mayRunClass, maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import {
@@ -12,7 +13,7 @@ import {
 import type { AppContext } from '../../../context.ts';
 import type { UnitOfWork } from '../../../db/unit-of-work.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { badRequest, forbidden, notFound, validationFailed } from '../../../http/errors.ts';
+import { badRequest, forbidden, HttpError, notFound, validationFailed } from '../../../http/errors.ts';
 import { nowSeconds } from '../../../lib/tokens.ts';
 import { notify } from '../../notifications/notifications.notify.ts';
 import { attachUploads, type UploadModel } from '../../uploads/attachments.service.ts';
@@ -67,7 +68,7 @@ export const classUploadModels: Record<string, UploadModel> = {
 
 async function ownRow(ctx: AppContext, actor: Actor, c: SessionRow) {
   const row = await classStudent(ctx.db, actor.companyId, c.id, actor.userId);
-  if (!row) throw forbidden('You are not a student of this class');
+  if (!row) throw forbidden(english('trainings.errNotStudent'));
   return row;
 }
 
@@ -196,7 +197,7 @@ export async function submitJustification(
     .where('status', 'in', ['pending', 'approved'])
     .executeTakeFirst();
   if (previous?.status === 'approved')
-    throw badRequest('This absence is already justified', { code: 'ALREADY_JUSTIFIED' });
+    throw badRequest(english('trainings.refAlreadyJustified'), { code: 'ALREADY_JUSTIFIED' });
   const id = previous?.id ?? uuidv7();
   await ctx.tx(async (uow) => {
     if (input.upload_id) {
@@ -236,7 +237,9 @@ export async function submitJustification(
       await notify(uow, {
         companyId: actor.companyId,
         userIds: [c.teacher_id],
-        title: `Absence justification from ${actor.name} ${actor.surname}`,
+        title: english('trainings.notifyJustificationFrom', { name: `${actor.name} ${actor.surname}` }),
+        titleId: 'trainings.notifyJustificationFrom',
+        titleValues: { name: `${actor.name} ${actor.surname}` },
         body: input.text.slice(0, 200),
         link: `/trainings/onsite/class/${c.id}`,
       });
@@ -266,11 +269,15 @@ export async function reviewJustification(
     .where('id', '=', input.id)
     .where('deleted', '=', 0)
     .executeTakeFirst();
-  if (!j) throw notFound('Justification not found');
+  if (!j) throw notFound(english('trainings.errJustificationNotFound'));
   const c = await requireClass(ctx.db, actor.companyId, j.session_id);
-  if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may review justifications');
+  if (!mayRunClass(actor, c)) throw forbidden(english('trainings.errReviewJustifications'));
   if (j.status !== 'pending')
-    throw badRequest(`This justification is already ${j.status}`, { code: 'ALREADY_REVIEWED' });
+    throw new HttpError(400, {
+      result: false,
+      ...said('trainings.errJustificationAlready', { status: j.status }),
+      code: 'ALREADY_REVIEWED',
+    });
   const now = nowSeconds();
   const status = await ctx.tx(async (uow) => {
     await uow.trx
@@ -306,7 +313,9 @@ export async function reviewJustification(
     await notify(uow, {
       companyId: actor.companyId,
       userIds: [j.user_id],
-      title: `Justification ${input.status}`,
+      title: english('trainings.notifyJustification', { status: input.status }),
+      titleId: 'trainings.notifyJustification',
+      titleValues: { status: input.status },
       body: input.review_note ?? null,
       link: `/trainings/onsite/class/${c.id}`,
     });
@@ -359,7 +368,7 @@ export async function requestClasswork(
   },
 ) {
   const c = await requireClass(ctx.db, actor.companyId, input.class_id);
-  if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may request class work');
+  if (!mayRunClass(actor, c)) throw forbidden(english('trainings.errRequestClasswork'));
   const training = await requireTraining(ctx.db, actor.companyId, c.training_id);
   const deadline =
     input.classwork_deadline !== undefined
@@ -391,7 +400,8 @@ export async function requestClasswork(
     return notify(uow, {
       companyId: actor.companyId,
       userIds: students.map((s) => s.user_id),
-      title: 'Class work requested',
+      title: english('trainings.notifyClassworkRequested'),
+      titleId: 'trainings.notifyClassworkRequested',
       body: input.classwork_description ?? c.classwork_description ?? null,
       link: `/trainings/onsite/class/${c.id}`,
     });
@@ -408,7 +418,7 @@ export async function submitClasswork(ctx: AppContext, actor: Actor, input: { cl
   const c = await requireClass(ctx.db, actor.companyId, input.class_id);
   const row = await ownRow(ctx, actor, c);
   if (!num(c.allow_classwork_upload))
-    throw badRequest('This class does not take class work', { code: 'CLASSWORK_CLOSED' });
+    throw badRequest(english('trainings.errNoClasswork'), { code: 'CLASSWORK_CLOSED' });
   const deadline = c.classwork_deadline === null ? null : num(c.classwork_deadline);
   const late = isLate(nowSeconds(), deadline);
   await ctx.tx(async (uow) => {
@@ -441,7 +451,7 @@ export async function gradeClasswork(
   input: { class_id: string; user_id: string; score: number; feedback?: string | null; upload_id?: string | null },
 ) {
   const c = await requireClass(ctx.db, actor.companyId, input.class_id);
-  if (!mayRunClass(actor, c)) throw forbidden('Only the class teacher or a training manager may grade class work');
+  if (!mayRunClass(actor, c)) throw forbidden(english('trainings.errGradeClasswork'));
   const row = await classStudent(ctx.db, actor.companyId, c.id, input.user_id);
   if (!row) throw validationFailed({ user_id: ['Not a student of this class'] });
   if (input.upload_id) {
@@ -488,7 +498,9 @@ export async function gradeClasswork(
     await notify(uow, {
       companyId: actor.companyId,
       userIds: [input.user_id],
-      title: `Class work graded: ${input.score}`,
+      title: english('trainings.notifyClassworkGraded', { score: input.score }),
+      titleId: 'trainings.notifyClassworkGraded',
+      titleValues: { score: input.score },
       body: input.feedback ?? null,
       link: `/trainings/onsite/class/${c.id}`,
     });

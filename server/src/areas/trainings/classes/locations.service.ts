@@ -1,3 +1,4 @@
+import { english } from '../../../http/messages.ts';
 import { uuidv7 } from '@ops/shared';
 import type { AppContext } from '../../../context.ts';
 import type { Actor } from '../../../http/actor.ts';
@@ -31,7 +32,7 @@ async function requireLocation(db: Db, companyId: string, id: string) {
     .where('id', '=', id)
     .where('deleted', '=', 0)
     .executeTakeFirst();
-  if (!l) throw notFound('Location not found');
+  if (!l) throw notFound(english('trainings.errLocationNotFound'));
   return l;
 }
 
