@@ -13,7 +13,7 @@ import type { RequiredCertificatePair } from '../flight-types/required-certifica
 import { nextJobStart } from '../maintenance-plans/schedule.ts';
 import { type CurrencyFlight, flightsInWindow } from '../pilots/currency.ts';
 import { isStudentPilot } from './policy.ts';
-import { READINESS_CHECKS, type ReadinessCheck, type ReadinessSettings } from './settings.ts';
+import { minimumsFor, READINESS_CHECKS, type ReadinessCheck, type ReadinessSettings } from './settings.ts';
 import { belowMinimums, type Conditions, parseMetar, tafConditions } from './weather.ts';
 
 export type ReadinessLevel = 'ok' | 'warn' | 'block';
@@ -97,6 +97,8 @@ export interface ReadinessFacts {
   duty?: { people: readonly DutyCheckInput[] };
   /** null: the weather provider did not answer. */
   weather?: WeatherFacts | null;
+  /** The pilot groups of the PIC (for group minimums); absent: none known. */
+  pic_groups?: readonly string[];
 }
 
 type Finding = { kind: 'ok' | 'caution' | 'fail'; message: string; detail?: string | null; fix?: string | null };
@@ -270,8 +272,14 @@ function weatherCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
       `No current report for ${s.departure_airport}: the weather service did not answer.`,
       'Check the weather yourself before flying.',
     );
-  const min = f.settings.weather.flight_types[s.flight_type_id ?? ''] ?? f.settings.weather.default;
+  const chosen = minimumsFor(f.settings.weather, s.flight_type_id, f.pic_groups ?? []);
+  const min = chosen.minimums;
+  const whose = chosen.from.length ? ` (minimums of the ${chosen.from.join(' and ')})` : '';
   const runways = f.settings.weather.runways[w.icao] ?? [];
+  // Without runway headings the crosswind cannot be computed: say so rather than stay silent.
+  const noCrosswind = runways.length
+    ? ''
+    : ` Crosswind not checked: no runway headings for ${w.icao} in the readiness settings.`;
   const age =
     w.fetched !== null && f.now - w.fetched > 600
       ? ` (held on this device, ${hours((f.now - w.fetched) / 3600)} old)`
@@ -292,11 +300,17 @@ function weatherCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
   const detail = used.map((u) => `${u.name}: ${describe(u.c)}`).join('; ');
   if (problems.length)
     return fail(
-      `Below student minimums at ${w.icao}: ${problems.join('; ')}${age}.`,
+      `Below student minimums at ${w.icao}${whose}: ${problems.join('; ')}${age}.${noCrosswind}`,
       'Fly dual or choose another time.',
       detail,
     );
-  return ok(`Within student minimums at ${w.icao}${age}.`, detail);
+  if (noCrosswind)
+    return caution(
+      `Within student minimums at ${w.icao}${whose}${age}, but crosswind not checked: no runway headings for ${w.icao}.`,
+      'A manager adds the runway headings in the readiness settings.',
+      detail,
+    );
+  return ok(`Within student minimums at ${w.icao}${whose}${age}.`, detail);
 }
 
 const CHECKS: Record<ReadinessCheck, (s: ReadinessSubject, f: ReadinessFacts) => Finding> = {
