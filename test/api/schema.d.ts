@@ -11793,6 +11793,10 @@ export interface components {
             flight_types: {
                 [key: string]: components["schemas"]["Default"];
             };
+            /** @default {} */
+            pilot_groups: {
+                [key: string]: components["schemas"]["Default"];
+            };
             runways: {
                 [key: string]: number[];
             };
@@ -11800,6 +11804,10 @@ export interface components {
         Weather3: {
             default: components["schemas"]["Default2"];
             flight_types: {
+                [key: string]: components["schemas"]["Default2"];
+            };
+            /** @default {} */
+            pilot_groups: {
                 [key: string]: components["schemas"]["Default2"];
             };
             runways: {

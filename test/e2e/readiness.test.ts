@@ -2,7 +2,9 @@
  * Readiness end to end (issue 31): a student, offline, on a day whose TAF is
  * below the student minimums, sees the amber weather line computed on the
  * device from the last TAF it held, and books; an office user dispatches a
- * flight on an aircraft with maintenance due and is blocked with the reason.
+ * flight on an aircraft with maintenance due and is blocked with the reason; a
+ * device that never opened a panel online decides offline with the policy it
+ * synced (the `readiness` reference document).
  * Screenshots in docs/screenshots/readiness-*.png.
  */
 import { uuidv7 } from '@ops/shared';
@@ -66,6 +68,38 @@ describe.skipIf(!hasChromium)('flight readiness (Chromium, offline-first)', () =
     await browser?.close();
     await s?.close();
     await fake?.close();
+  });
+
+  it('a device that never opened the panel online decides offline with the company policy it synced', async () => {
+    await policy({ WEATHER: 'warn', BALANCE: 'ignore' });
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, url, 'student@skyline.test');
+      await waitOnline(page);
+      // The policy arrives with the first sync (the reference collection); no panel has asked the server yet.
+      await page.waitForSelector('[data-testid=first-sync][data-done=true]', { state: 'attached', timeout: 90_000 });
+      await context.setOffline(true);
+      await waitOffline(page);
+      await page.click('nav button:has-text("Schedule")');
+      await page.waitForSelector('[data-testid=lesson-flow]');
+      await page.waitForSelector('select[aria-label="Lesson aircraft"] option:has-text("EC-ABC")', {
+        state: 'attached',
+      });
+      await page.waitForSelector('select[aria-label="Lesson type"] option:has-text("Solo")', { state: 'attached' });
+      await page.locator('[data-testid=lesson-flow] input[type=date]').fill(tomorrow());
+      await page.selectOption('select[aria-label="Lesson aircraft"]', { label: 'EC-ABC' });
+      await page.selectOption('select[aria-label="Lesson type"]', { label: 'Solo' });
+      const panel = page.locator('[data-testid=readiness-panel]');
+      await expect.poll(() => panel.textContent(), { timeout: 15_000 }).toContain('this device, offline');
+      // The company warns on weather and ignores the rest: one line, amber, saying what the device lacks.
+      const weather = page.locator('[data-testid=readiness-line][data-code=WEATHER]');
+      expect(await weather.getAttribute('data-level')).toBe('warn');
+      expect(await weather.textContent()).toContain('does not hold a weather report');
+      expect(await page.locator('[data-testid=readiness-line]').count()).toBe(1);
+      await screenshot(page, 'readiness-offline-synced-policy');
+    } finally {
+      await context.close();
+    }
   });
 
   it('a student offline on a day whose TAF is below minimums sees the amber weather line and books', async () => {

@@ -15,6 +15,7 @@ export const REFERENCE_TYPES = [
   'airport',
   'certificate_type',
   'maintenance_plan',
+  'readiness',
 ] as const;
 export type ReferenceType = (typeof REFERENCE_TYPES)[number];
 

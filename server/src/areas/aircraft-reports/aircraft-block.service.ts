@@ -126,6 +126,8 @@ export async function dispatchBlockers(
   companyId: string,
   aircraftId: string,
   now: number,
+  /** The aircraft's MEL state at `now` when the caller already read it (readiness). */
+  known?: AircraftBlockState,
 ): Promise<AircraftBlocker[]> {
   const grounding = await db
     .selectFrom('aircraft_reports')
@@ -138,7 +140,7 @@ export async function dispatchBlockers(
     .orderBy('created')
     .orderBy('id')
     .execute();
-  const mel = await aircraftBlockState(db, companyId, aircraftId, now);
+  const mel = known ?? (await aircraftBlockState(db, companyId, aircraftId, now));
   const grounded = new Set(grounding.map((r) => r.id));
   return aircraftBlockers(
     [
@@ -164,6 +166,7 @@ export async function groundingBlockers(
   companyId: string,
   aircraftId: string,
   at: number,
+  known?: AircraftBlockState,
 ): Promise<AircraftBlocker[]> {
-  return (await dispatchBlockers(db, companyId, aircraftId, at)).filter((b) => b.kind === 'GROUNDED');
+  return (await dispatchBlockers(db, companyId, aircraftId, at, known)).filter((b) => b.kind === 'GROUNDED');
 }

@@ -12,6 +12,7 @@ import { FREE_PLAN_PILOT_LIMIT } from '../company/company.service.ts';
 import { activationPending, issueToken } from '../users/identities.repository.ts';
 import type { TPilotGroupWrite } from './pilot-groups.schema.ts';
 import './pilot-groups.tables.ts';
+import { touchReadiness } from '../readiness/readiness.repository.ts';
 
 /** Colours handed to new groups in turn (the directory shows a group as its colour). */
 export const GROUP_PALETTE = [
@@ -206,6 +207,8 @@ async function replaceMembers(uow: UnitOfWork, companyId: string, groupId: strin
       )
       .execute();
   }
+  // Devices hold the members of groups with their own weather minimums (readiness).
+  await touchReadiness(uow, companyId);
 }
 
 /** POST /pilot_groups/manager_add.json: a new group gets the next palette colour unless one is given. */
@@ -268,6 +271,7 @@ export async function deleteGroup(ctx: AppContext, actor: Actor, id: string) {
       .where('company_id', '=', actor.companyId)
       .where('id', '=', group.id)
       .execute();
+    await touchReadiness(uow, actor.companyId);
   });
   return { result: true, id: group.id, message: 'Pilot group deleted' };
 }

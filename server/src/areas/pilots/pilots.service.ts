@@ -23,6 +23,7 @@ import { diff, type FieldChange, recordUserChange } from './history.repository.t
 import { loginForNewAccount, moveToEmail, staffConfirmMail } from './identity.service.ts';
 import { type TPilotCreate, type TPilotEdit, ZPilotEdit } from './pilots.schema.ts';
 import './pilots.tables.ts';
+import { touchReadiness } from '../readiness/readiness.repository.ts';
 
 /** `User.created` may lie at most this far ahead. */
 export const CREATED_MAX_AHEAD = 48 * 3600;
@@ -426,6 +427,8 @@ export async function editPilot(ctx: AppContext, actor: Actor, raw: unknown) {
       const after = [...new Set(ids)].sort();
       changes.push(...diff({ [name]: before }, { [name]: after }));
       await replaceJoin(uow, table, actor.companyId, target.id, after);
+      // Devices hold the members of groups with their own weather minimums (readiness).
+      if (table === 'pilot_group_members') await touchReadiness(uow, actor.companyId);
     }
 
     // A changed role ends every session of the account: its rights change at the next sign-in.

@@ -5,6 +5,7 @@ import type { MaintenanceFacts } from '@ops/shared/rules/readiness/readiness';
 import { type ReadinessSettings, readSettings } from '@ops/shared/rules/readiness/settings';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import './readiness.tables.ts';
 
 /**
@@ -13,33 +14,195 @@ import './readiness.tables.ts';
  * flight's answer costs a dozen small queries whatever the company's history.
  */
 
+const parseSettings = (raw: string | null | undefined): ReadinessSettings => {
+  if (!raw) return readSettings(null);
+  try {
+    return readSettings(JSON.parse(raw));
+  } catch {
+    return readSettings(null);
+  }
+};
+
 export async function loadSettings(db: Kysely<DB>, companyId: string): Promise<ReadinessSettings> {
   const row = await db
     .selectFrom('readiness_settings')
     .select('settings')
     .where('company_id', '=', companyId)
     .executeTakeFirst();
-  if (!row) return readSettings(null);
-  try {
-    return readSettings(JSON.parse(row.settings));
-  } catch {
-    return readSettings(null);
-  }
+  return parseSettings(row?.settings);
+}
+
+/**
+ * The small facts every answer needs, in one round trip (scalar subqueries,
+ * each on a primary key or a company-first index): the policy, the booking
+ * made for the flight, the aircraft's simulator flag and the duty limits.
+ */
+export async function readinessContext(
+  db: Kysely<DB>,
+  companyId: string,
+  refs: { flightId: string | null; aircraftId: string | null },
+) {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('readiness_settings').select('settings').where('company_id', '=', companyId).as('settings'),
+      eb
+        .selectFrom('schedules')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('flight_id', '=', refs.flightId ?? '')
+        .limit(1)
+        .as('booking_id'),
+      eb
+        .selectFrom('aircraft')
+        .select('simulator')
+        .where('company_id', '=', companyId)
+        .where('id', '=', refs.aircraftId ?? '')
+        .as('simulator'),
+      eb.selectFrom('companies').select('max_duty_hours').where('id', '=', companyId).as('max_duty_hours'),
+      eb
+        .selectFrom('companies')
+        .select('max_flight_hours_year')
+        .where('id', '=', companyId)
+        .as('max_flight_hours_year'),
+      eb.selectFrom('companies').select('timezone').where('id', '=', companyId).as('timezone'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    settings: parseSettings(row.settings),
+    bookingId: refs.flightId ? (row.booking_id ?? null) : null,
+    simulator: Number(row.simulator ?? 0) === 1,
+    limits: {
+      max_duty_hours: row.max_duty_hours === null ? null : Number(row.max_duty_hours),
+      max_flight_hours_year: row.max_flight_hours_year === null ? null : Number(row.max_flight_hours_year),
+      timezone: row.timezone ?? 'UTC',
+    },
+  };
+}
+export type ReadinessContext = Awaited<ReturnType<typeof readinessContext>>;
+
+/** The flight row and its readiness context in one round trip (the GET endpoint); undefined: no such flight here. */
+export async function flightWithContext(db: Kysely<DB>, companyId: string, flightId: string) {
+  const row = await db
+    .selectFrom('flights as f')
+    .selectAll('f')
+    .select((eb) => [
+      eb.selectFrom('readiness_settings').select('settings').where('company_id', '=', companyId).as('rc_settings'),
+      eb
+        .selectFrom('schedules as s')
+        .select('s.id')
+        .where('s.company_id', '=', companyId)
+        .whereRef('s.flight_id', '=', 'f.id')
+        .limit(1)
+        .as('rc_booking_id'),
+      eb
+        .selectFrom('aircraft as a')
+        .select('a.simulator')
+        .where('a.company_id', '=', companyId)
+        .whereRef('a.id', '=', 'f.aircraft_id')
+        .as('rc_simulator'),
+      eb.selectFrom('companies').select('max_duty_hours').where('id', '=', companyId).as('rc_max_duty_hours'),
+      eb
+        .selectFrom('companies')
+        .select('max_flight_hours_year')
+        .where('id', '=', companyId)
+        .as('rc_max_flight_hours_year'),
+      eb.selectFrom('companies').select('timezone').where('id', '=', companyId).as('rc_timezone'),
+    ])
+    .where('f.company_id', '=', companyId)
+    .where('f.id', '=', flightId)
+    .where('f.deleted', '=', 0)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const {
+    rc_settings,
+    rc_booking_id,
+    rc_simulator,
+    rc_max_duty_hours,
+    rc_max_flight_hours_year,
+    rc_timezone,
+    ...flight
+  } = row;
+  const context: ReadinessContext = {
+    settings: parseSettings(rc_settings),
+    bookingId: rc_booking_id ?? null,
+    simulator: Number(rc_simulator ?? 0) === 1,
+    limits: {
+      max_duty_hours: rc_max_duty_hours === null ? null : Number(rc_max_duty_hours),
+      max_flight_hours_year: rc_max_flight_hours_year === null ? null : Number(rc_max_flight_hours_year),
+      timezone: rc_timezone ?? 'UTC',
+    },
+  };
+  return { flight, context };
 }
 
 export async function storeSettings(
-  db: Kysely<DB>,
+  uow: UnitOfWork,
   companyId: string,
   settings: ReadinessSettings,
   userId: string,
   now: number,
 ): Promise<void> {
-  const values = { settings: JSON.stringify(settings), modified: now, modified_by: userId };
-  await db
+  const values = {
+    settings: JSON.stringify(settings),
+    modified: now,
+    modified_by: userId,
+    change_no: await uow.changeNo(companyId, 'readiness_settings'),
+  };
+  await uow.trx
     .insertInto('readiness_settings')
     .values({ company_id: companyId, ...values })
     .onConflict((oc) => oc.column('company_id').doUpdateSet(values))
     .execute();
+}
+
+/**
+ * Sends the policy document to devices again because the members of a pilot
+ * group changed (it carries the members of the groups with their own
+ * minimums). Nothing when the company has no policy or no group minimums.
+ */
+export async function touchReadiness(uow: UnitOfWork, companyId: string): Promise<void> {
+  const row = await uow.trx
+    .selectFrom('readiness_settings')
+    .select('settings')
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  if (!row || !Object.keys(parseSettings(row.settings).weather.pilot_groups).length) return;
+  await uow.trx
+    .updateTable('readiness_settings')
+    .set({ change_no: await uow.changeNo(companyId, 'readiness_settings') })
+    .where('company_id', '=', companyId)
+    .execute();
+}
+
+/** Members of the given pilot groups, by group (what a device needs for group minimums). */
+export async function membersOf(
+  db: Kysely<DB>,
+  companyId: string,
+  groupIds: readonly string[],
+): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = Object.fromEntries(groupIds.map((g) => [g, []]));
+  if (!groupIds.length) return out;
+  const rows = await db
+    .selectFrom('pilot_group_members')
+    .select(['pilot_group_id', 'user_id'])
+    .where('company_id', '=', companyId)
+    .where('pilot_group_id', 'in', [...groupIds])
+    .orderBy('user_id')
+    .execute();
+  for (const r of rows) out[r.pilot_group_id]?.push(r.user_id);
+  return out;
+}
+
+/** The stored row as the sync source reads it (null: the company never chose). */
+export async function settingsRow(db: Kysely<DB>, companyId: string) {
+  const row = await db
+    .selectFrom('readiness_settings')
+    .select(['settings', 'change_no', 'modified'])
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  return row
+    ? { settings: parseSettings(row.settings), change_no: Number(row.change_no), modified: Number(row.modified) }
+    : null;
 }
 
 /** Names and roles of the people aboard (active or not: a past flight still names them). */
@@ -130,35 +293,26 @@ export async function recentFlightsOf(
  * (one SUM per distinct date, on company_id, aircraft_id, status, offblocks).
  */
 export async function maintenanceOf(db: Kysely<DB>, companyId: string, aircraftId: string): Promise<MaintenanceFacts> {
-  const [open, plans, signed] = await Promise.all([
-    db
-      .selectFrom('maintenance_jobs')
-      .select(['name', 'start'])
-      .where('company_id', '=', companyId)
-      .where('aircraft_id', '=', aircraftId)
-      .where('crs_signed', '=', 0)
-      .where('deleted', '=', 0)
-      .execute(),
-    db
-      .selectFrom('plan_aircraft as pa')
-      .innerJoin('maintenance_plans as p', (j) =>
-        j.onRef('p.id', '=', 'pa.maintenance_plan_id').on('p.company_id', '=', companyId),
-      )
-      .select(['p.id', 'p.name', 'p.hours_interval', 'p.repeat'])
-      .where('pa.company_id', '=', companyId)
-      .where('pa.aircraft_id', '=', aircraftId)
-      .where('p.deleted', '=', 0)
-      .execute(),
-    db
-      .selectFrom('maintenance_jobs')
-      .select(['maintenance_plan_id', 'finish', 'crs_signed_at', 'crs_expiration'])
-      .where('company_id', '=', companyId)
-      .where('aircraft_id', '=', aircraftId)
-      .where('crs_signed', '=', 1)
-      .where('deleted', '=', 0)
-      .where('maintenance_plan_id', 'is not', null)
-      .execute(),
-  ]);
+  // Open and signed jobs in one read (split here); the linked programme items in another.
+  const jobs = await db
+    .selectFrom('maintenance_jobs')
+    .select(['name', 'start', 'crs_signed', 'maintenance_plan_id', 'finish', 'crs_signed_at', 'crs_expiration'])
+    .where('company_id', '=', companyId)
+    .where('aircraft_id', '=', aircraftId)
+    .where('deleted', '=', 0)
+    .execute();
+  const open = jobs.filter((j) => Number(j.crs_signed) === 0);
+  const signed = jobs.filter((j) => Number(j.crs_signed) === 1 && j.maintenance_plan_id !== null);
+  const plans = await db
+    .selectFrom('plan_aircraft as pa')
+    .innerJoin('maintenance_plans as p', (j) =>
+      j.onRef('p.id', '=', 'pa.maintenance_plan_id').on('p.company_id', '=', companyId),
+    )
+    .select(['p.id', 'p.name', 'p.hours_interval', 'p.repeat'])
+    .where('pa.company_id', '=', companyId)
+    .where('pa.aircraft_id', '=', aircraftId)
+    .where('p.deleted', '=', 0)
+    .execute();
   const last = new Map<string, { done: number; crs: number | null }>();
   for (const j of signed) {
     const done = Number(j.finish ?? j.crs_signed_at ?? 0);
@@ -222,7 +376,7 @@ export async function limitationsOf(
 export async function heldWeather(db: Kysely<DB>, icao: string) {
   const rows = await db
     .selectFrom('weather_cache')
-    .select(['key', 'body', 'fetched'])
+    .select(['key', 'body', 'fetched', 'expires'])
     .where('key', 'in', [`metar:${icao}`, `taf:${icao}`])
     .execute();
   const pick = (kind: string) => {
@@ -230,10 +384,36 @@ export async function heldWeather(db: Kysely<DB>, icao: string) {
     if (!r) return null;
     try {
       const body = JSON.parse(r.body) as unknown;
-      return Array.isArray(body) && typeof body[0] === 'string' ? { raw: body[0], fetched: Number(r.fetched) } : null;
+      return Array.isArray(body) && typeof body[0] === 'string'
+        ? { raw: body[0], fetched: Number(r.fetched), expires: Number(r.expires) }
+        : null;
     } catch {
       return null;
     }
   };
   return { metar: pick('metar'), taf: pick('taf') };
+}
+
+/** The pilot groups a person belongs to (index company_id, user_id), for group weather minimums. */
+export async function groupsOf(db: Kysely<DB>, companyId: string, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('pilot_group_members')
+    .select('pilot_group_id')
+    .where('company_id', '=', companyId)
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((r) => r.pilot_group_id);
+}
+
+/** Pilot group ids of the list that are not the company's (a policy naming them is refused). */
+export async function unknownGroups(db: Kysely<DB>, companyId: string, ids: readonly string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .selectFrom('pilot_groups')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...ids])
+    .execute();
+  const known = new Set(rows.map((r) => r.id));
+  return ids.filter((id) => !known.has(id));
 }

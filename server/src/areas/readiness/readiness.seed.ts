@@ -30,6 +30,7 @@ export const readinessSeedStep: SeedStep = {
           settings: JSON.stringify(DEMO_READINESS),
           modified: refs.now,
           modified_by: null,
+          change_no: await uow.changeNo(companyId, 'readiness_settings'),
         })
         .execute();
     }

@@ -33,19 +33,24 @@ import { forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { weatherReports } from '../../weather/weather.service.ts';
 import { aircraftBlockState, groundingBlockers } from '../aircraft-reports/aircraft-block.service.ts';
-import { companyLimits, crewFlights, dutyEntries, flightSecondsBy, plannedBookings } from '../duty/duty.repository.ts';
+import { crewFlights, dutyEntries, flightSecondsBy, plannedBookings } from '../duty/duty.repository.ts';
 import { type FlightRow, flightActor, loadFlightRow } from '../flights/flights.service.ts';
 import { recordChange } from '../flights/history.repository.ts';
 import {
   balanceOf,
   certificatesOf,
+  flightWithContext,
+  groupsOf,
   heldWeather,
   limitationsOf,
   loadSettings,
   maintenanceOf,
+  type ReadinessContext,
+  readinessContext,
   peopleOf,
   recentFlightsOf,
   storeSettings,
+  unknownGroups,
 } from './readiness.repository.ts';
 import type { TReadinessPlan } from './readiness.schema.ts';
 
@@ -69,8 +74,8 @@ async function dutyPeople(
   names: Record<string, string>,
   simulator: boolean,
   except: Gather['except'],
+  limits: ReadinessContext['limits'],
 ): Promise<DutyCheckInput[]> {
-  const limits = await companyLimits(db, companyId);
   const people = [...new Set([s.pic_id, s.sic_id, s.supervisor_id].filter((x): x is string => !!x))];
   if (
     !people.length ||
@@ -85,12 +90,17 @@ async function dutyPeople(
     .startOf('day')
     .toUnixInteger();
   const year = DateTime.fromSeconds(s.start, { zone }).startOf('year');
-  const [entries, flights, bookings, years] = await Promise.all([
-    dutyEntries(db, companyId, people, from, to),
-    crewFlights(db, companyId, people, from, to, ['LANDED', 'DISPATCHED'], except.flightId),
-    plannedBookings(db, companyId, people, from, to, except),
-    flightSecondsBy(db, companyId, people, year.toUnixInteger(), year.plus({ years: 1 }).toUnixInteger()),
-  ]);
+  // One after another: on PostgreSQL they share the answer's one connection (see gatherFacts).
+  const entries = await dutyEntries(db, companyId, people, from, to);
+  const flights = await crewFlights(db, companyId, people, from, to, ['LANDED', 'DISPATCHED'], except.flightId);
+  const bookings = await plannedBookings(db, companyId, people, from, to, except);
+  const years = await flightSecondsBy(
+    db,
+    companyId,
+    people,
+    year.toUnixInteger(),
+    year.plus({ years: 1 }).toUnixInteger(),
+  );
   return people.map((id) => {
     const duty: Span[] = [
       ...entries.filter((e) => e.user_id === id),
@@ -115,8 +125,10 @@ async function weatherFacts(db: Kysely<DB>, icao: string, g: Gather, now: number
     const time = reportTime(raw, ref);
     return time === null ? null : { raw, time };
   };
-  if (g.source === 'held' || !g.ctx) {
-    const held = await heldWeather(db, icao);
+  // Both reports in one read of the cache; the provider only when the read endpoints find them stale.
+  const held = await heldWeather(db, icao);
+  const fresh = !!held.metar && !!held.taf && held.metar.expires > now && held.taf.expires > now;
+  if (g.source === 'held' || !g.ctx || fresh) {
     if (!held.metar && !held.taf) return null;
     return {
       icao,
@@ -126,6 +138,7 @@ async function weatherFacts(db: Kysely<DB>, icao: string, g: Gather, now: number
     };
   }
   try {
+    // weatherReports uses the pool (ctx.db), never the connection this answer holds.
     const [m, t] = await Promise.all([
       weatherReports(g.ctx, 'metar', icao, null),
       weatherReports(g.ctx, 'taf', icao, null),
@@ -137,16 +150,23 @@ async function weatherFacts(db: Kysely<DB>, icao: string, g: Gather, now: number
   }
 }
 
-/** Everything the rule needs for this subject, only for the checks the company does not ignore. */
+/**
+ * Everything the rule needs for this subject, only for the checks the
+ * company does not ignore. The reads run one after another: inside a
+ * transaction (the hook) they share its connection anyway, and the read
+ * endpoints hand in one pinned PostgreSQL connection (`onOneConnection`), which
+ * costs less than a dozen pool checkouts racing each other.
+ */
 async function gatherFacts(
   db: Kysely<DB>,
   actor: Actor,
   s: ReadinessSubject,
-  settings: ReadinessSettings,
+  rc: ReadinessContext,
   now: number,
   g: Gather,
 ): Promise<ReadinessFacts> {
   const c = actor.companyId;
+  const settings = rc.settings;
   const on = (k: keyof ReadinessSettings['checks']) => settings.checks[k] !== 'ignore';
   const ids = [...new Set([s.pic_id, s.sic_id, s.supervisor_id, s.billed_id].filter((x): x is string => !!x))];
   const people = await peopleOf(db, c, ids);
@@ -156,70 +176,50 @@ async function gatherFacts(
   s.pic_role = picRole === undefined ? null : Number(picRole);
   const facts: ReadinessFacts = { now, zone: actor.company.timezone, settings, names };
   const seated = [s.pic_id, s.sic_id, s.supervisor_id].filter((x): x is string => !!x);
-  const aircraft = s.aircraft_id
-    ? await db
-        .selectFrom('aircraft')
-        .select(['simulator'])
-        .where('company_id', '=', c)
-        .where('id', '=', s.aircraft_id)
-        .executeTakeFirst()
-    : undefined;
-  await Promise.all([
-    on('BALANCE') && s.billed_id && settings.balance_minimum !== null
-      ? balanceOf(db, c, s.billed_id).then((b) => {
-          facts.balance = b;
-        })
-      : null,
-    on('CERTIFICATES') && s.flight_type_id
-      ? certificatesOf(db, c, s.flight_type_id, seated).then((x) => {
-          facts.certificates = x;
-        })
-      : null,
-    on('CURRENCY') && s.pic_id && s.pax > 0
-      ? recentFlightsOf(db, c, s.pic_id, s.start - (settings.currency.days + 1) * DAY, s.start).then((flights) => {
-          facts.currency = { flights };
-        })
-      : null,
-    on('MAINTENANCE') && s.aircraft_id
-      ? maintenanceOf(db, c, s.aircraft_id).then((m) => {
-          facts.maintenance = m;
-        })
-      : null,
-    on('MEL') && s.aircraft_id
-      ? aircraftBlockState(db, c, s.aircraft_id, Math.max(now, s.start)).then(async (b) => {
-          const grounding = await groundingBlockers(db, c, s.aircraft_id as string, Math.max(now, s.start));
-          const limits = await limitationsOf(
-            db,
-            c,
-            b.items.map((i) => i.mel_item_id),
-          );
-          facts.mel = {
-            items: b.items.map((i) => ({
-              label: `${i.type} ${i.ata_chapter ?? ''}${i.category ? ` (${i.category})` : ''} ${i.title}`.replace(
-                /\s+/g,
-                ' ',
-              ),
-              expired: i.status === 'EXPIRED',
-              limitations: limits.get(i.mel_item_id) ?? [],
-            })),
-            grounded: grounding.map((g) => g.sentence),
-          };
-        })
-      : null,
-    on('DUTY')
-      ? dutyPeople(db, c, s, names, Number(aircraft?.simulator ?? 0) === 1, g.except).then((p) => {
-          facts.duty = { people: p };
-        })
-      : null,
-    on('WEATHER') && isStudentPilot(s.pic_role) && s.departure_airport && isWeatherIcao(s.departure_airport)
-      ? weatherFacts(db, s.departure_airport, g, now).then((w) => {
-          facts.weather = w;
-        })
-      : null,
-  ]);
+  if (on('BALANCE') && s.billed_id && settings.balance_minimum !== null)
+    facts.balance = await balanceOf(db, c, s.billed_id);
+  if (on('CERTIFICATES') && s.flight_type_id)
+    facts.certificates = await certificatesOf(db, c, s.flight_type_id, seated);
+  if (on('CURRENCY') && s.pic_id && s.pax > 0)
+    facts.currency = {
+      flights: await recentFlightsOf(db, c, s.pic_id, s.start - (settings.currency.days + 1) * DAY, s.start),
+    };
+  if (on('MAINTENANCE') && s.aircraft_id) facts.maintenance = await maintenanceOf(db, c, s.aircraft_id);
+  if (on('MEL') && s.aircraft_id) {
+    const at = Math.max(now, s.start);
+    const b = await aircraftBlockState(db, c, s.aircraft_id, at);
+    // The MEL state just read is handed over, so the grounding rule does not read it again.
+    const grounding = await groundingBlockers(db, c, s.aircraft_id, at, b);
+    const limits = await limitationsOf(
+      db,
+      c,
+      b.items.map((i) => i.mel_item_id),
+    );
+    facts.mel = {
+      items: b.items.map((i) => ({
+        label: `${i.type} ${i.ata_chapter ?? ''}${i.category ? ` (${i.category})` : ''} ${i.title}`.replace(
+          /\s+/g,
+          ' ',
+        ),
+        expired: i.status === 'EXPIRED',
+        limitations: limits.get(i.mel_item_id) ?? [],
+      })),
+      grounded: grounding.map((x) => x.sentence),
+    };
+  }
+  if (on('DUTY')) facts.duty = { people: await dutyPeople(db, c, s, names, rc.simulator, g.except, rc.limits) };
+  if (on('WEATHER') && isStudentPilot(s.pic_role) && s.departure_airport && isWeatherIcao(s.departure_airport)) {
+    facts.weather = await weatherFacts(db, s.departure_airport, g, now);
+    if (s.pic_id && Object.keys(settings.weather.pilot_groups).length)
+      facts.pic_groups = await groupsOf(db, c, s.pic_id);
+  }
   if (on('WEATHER') && facts.weather === undefined) facts.weather = null;
   return facts;
 }
+
+/** The read endpoints' reads on one PostgreSQL connection (SQLite has only one anyway). */
+const onOneConnection = <T>(ctx: AppContext, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> =>
+  ctx.database.dialect === 'postgres' ? ctx.db.connection().execute(fn) : fn(ctx.db);
 
 /** A flight as the rule sees it: its block times (or its planned start and an hour), its crew, its passengers. */
 export function subjectOfFlight(f: FlightRow): ReadinessSubject {
@@ -266,25 +266,21 @@ const answer = (lines: ReadinessLine[], facts?: ReadinessFacts): ReadinessAnswer
 
 /** GET /flights/readiness/{id}.json: another company's flight is 404, one the caller cannot reach 403. */
 export async function flightReadiness(ctx: AppContext, actor: Actor, id: string): Promise<ReadinessAnswer> {
-  const f = await loadFlightRow(ctx.db, actor.companyId, id);
-  if (!f) throw notFound('Flight not found');
-  if (!reachesFlight(await flightActor(ctx.db, actor), f))
-    throw forbidden('You can only see flights you are involved in');
-  const settings = await loadSettings(ctx.db, actor.companyId);
-  if (allIgnored(settings)) return answer([]);
-  const s = subjectOfFlight(f);
-  const booking = await ctx.db
-    .selectFrom('schedules')
-    .select('id')
-    .where('company_id', '=', actor.companyId)
-    .where('flight_id', '=', f.id)
-    .executeTakeFirst();
-  const facts = await gatherFacts(ctx.db, actor, s, settings, nowSeconds(), {
-    source: 'provider',
-    ctx,
-    except: { flightId: f.id, bookingId: booking?.id },
+  return onOneConnection(ctx, async (db) => {
+    const found = await flightWithContext(db, actor.companyId, id);
+    if (!found) throw notFound('Flight not found');
+    const { flight: f, context: rc } = found;
+    if (!reachesFlight(await flightActor(db, actor), f))
+      throw forbidden('You can only see flights you are involved in');
+    if (allIgnored(rc.settings)) return answer([]);
+    const s = subjectOfFlight(f);
+    const facts = await gatherFacts(db, actor, s, rc, nowSeconds(), {
+      source: 'provider',
+      ctx,
+      except: { flightId: f.id, bookingId: rc.bookingId ?? undefined },
+    });
+    return answer(readiness(s, facts), facts);
   });
-  return answer(readiness(s, facts), facts);
 }
 
 /** POST /schedules/readiness.json: a booking not made yet, with the refs resolved inside the company (unknown: 400). */
@@ -317,8 +313,8 @@ export async function planReadiness(ctx: AppContext, actor: Actor, p: TReadiness
     errors.instructor_id = ['Unknown user in your company'];
   if (p.end <= p.start) errors.end = ['Must be after start'];
   if (Object.keys(errors).length || !aircraft || !type) throw validationFailed(errors);
-  const settings = await loadSettings(ctx.db, c);
-  if (allIgnored(settings)) return answer([]);
+  const rc = await readinessContext(ctx.db, c, { flightId: null, aircraftId: aircraft.id });
+  if (allIgnored(rc.settings)) return answer([]);
   let airport = p.departure_airport ?? null;
   const baseId = p.base_id ?? aircraft.base_id;
   if (!airport && baseId) {
@@ -343,11 +339,9 @@ export async function planReadiness(ctx: AppContext, actor: Actor, p: TReadiness
     night: p.night ?? false,
     departure_airport: airport,
   };
-  const facts = await gatherFacts(ctx.db, actor, s, settings, nowSeconds(), {
-    source: 'provider',
-    ctx,
-    except: { bookingId: p.id },
-  });
+  const facts = await onOneConnection(ctx, (db) =>
+    gatherFacts(db, actor, s, rc, nowSeconds(), { source: 'provider', ctx, except: { bookingId: p.id } }),
+  );
   return answer(readiness(s, facts), facts);
 }
 
@@ -376,7 +370,8 @@ export async function decideReadiness(
   const f = await loadFlightRow(db, actor.companyId, flightId);
   if (!f) return { blocked: false, lines: [] };
   const s = subjectOfFlight(f);
-  const facts = await gatherFacts(db, actor, s, settings, opts.now ?? nowSeconds(), {
+  const rc = await readinessContext(db, actor.companyId, { flightId: null, aircraftId: f.aircraft_id });
+  const facts = await gatherFacts(db, actor, s, rc, opts.now ?? nowSeconds(), {
     source: 'held',
     except: { flightId, bookingId: opts.bookingId },
   });
@@ -401,6 +396,8 @@ export async function getSettings(ctx: AppContext, actor: Actor) {
 /** POST /readiness/settings.json: the posted document replaces the stored one (validated whole: a bad value is a 400, nothing saved). */
 export async function saveSettings(ctx: AppContext, actor: Actor, input: ReadinessSettings) {
   const settings = readSettings(input);
-  await storeSettings(ctx.db, actor.companyId, settings, actor.userId, nowSeconds());
+  const unknown = await unknownGroups(ctx.db, actor.companyId, Object.keys(settings.weather.pilot_groups));
+  if (unknown.length) throw validationFailed({ 'weather.pilot_groups': ['Unknown pilot group in your company'] });
+  await ctx.tx((uow) => storeSettings(uow, actor.companyId, settings, actor.userId, nowSeconds()));
   return { result: true as const, settings };
 }

@@ -11,7 +11,7 @@ import {
 } from './readiness.ts';
 import { translator } from '../../i18n/index.ts';
 import { renderText } from './text.ts';
-import { DEFAULT_READINESS_SETTINGS, type ReadinessSettings, readSettings } from './settings.ts';
+import { DEFAULT_READINESS_SETTINGS, minimumsFor, type ReadinessSettings, readSettings } from './settings.ts';
 import { belowMinimums, crosswind, parseMetar, parseTaf, tafConditions } from './weather.ts';
 
 // Every line the tests below produce, for the language check at the end.
@@ -27,6 +27,8 @@ const D = 86400;
 const now = Date.UTC(2026, 5, 10, 8, 0) / 1000;
 const all = (action: 'warn' | 'block'): ReadinessSettings => ({
   ...DEFAULT_READINESS_SETTINGS,
+  // Runway headings for the airport of these tests, so the crosswind is checked.
+  weather: { ...DEFAULT_READINESS_SETTINGS.weather, runways: { LEMD: [140, 320] } },
   checks: {
     BALANCE: action,
     CERTIFICATES: action,
@@ -199,6 +201,60 @@ describe('readiness', () => {
     ).toMatchObject({ level: 'ok' });
   });
 
+  it('WEATHER: without runway headings for the airport the crosswind is not checked, and the line says so in amber', () => {
+    const noRunways = { ...good.settings, weather: { ...good.settings.weather, runways: {} } };
+    const calm = line({ settings: noRunways }, {}, 'WEATHER');
+    expect(calm).toMatchObject({ level: 'warn' });
+    expect(calm!.message).toContain('crosswind not checked: no runway headings for LEMD');
+    // A crosswind that would break the minimum on the known runways is found once they are set.
+    const across = {
+      ...good.weather!,
+      metar: { raw: 'LEMD 100730Z 05015KT 9999 FEW030 15/09 Q1015', time: now - 600 },
+    };
+    expect(line({ weather: across }, {}, 'WEATHER')).toMatchObject({
+      level: 'block',
+      message: expect.stringContaining('crosswind'),
+    });
+    const unchecked = line({ weather: across, settings: noRunways }, {}, 'WEATHER');
+    expect(unchecked).toMatchObject({ level: 'warn', message: expect.stringContaining('crosswind not checked') });
+    // Still below minimums on other counts: red, and the sentence adds that the crosswind was not checked.
+    const windy = {
+      ...good.weather!,
+      metar: { raw: 'LEMD 100730Z 27025G35KT 3000 BKN008 15/09 Q1015', time: now - 600 },
+    };
+    const red = line({ weather: windy, settings: noRunways }, {}, 'WEATHER');
+    expect(red).toMatchObject({ level: 'block', message: expect.stringContaining('Crosswind not checked') });
+  });
+
+  it('WEATHER: minimums per pilot group; with those of the flight type too, the stricter of each number', () => {
+    const w = {
+      ...good.settings.weather,
+      flight_types: { ft1: { ceiling_ft: 1000, visibility_m: 8000, wind_kt: 25, crosswind_kt: 12 } },
+      pilot_groups: {
+        g1: { ceiling_ft: 3000, visibility_m: 5000, wind_kt: 15, crosswind_kt: 15 },
+        g2: { ceiling_ft: 2000, visibility_m: 6000, wind_kt: 20, crosswind_kt: 8 },
+      },
+    };
+    expect(minimumsFor(w, null, [])).toEqual({ minimums: w.default, from: [] });
+    expect(minimumsFor(w, 'ft1', [])).toEqual({ minimums: w.flight_types.ft1, from: ['flight type'] });
+    expect(minimumsFor(w, null, ['g1', 'unknown'])).toEqual({ minimums: w.pilot_groups.g1, from: ['pilot group'] });
+    expect(minimumsFor(w, 'ft1', ['g1', 'g2'])).toEqual({
+      minimums: { ceiling_ft: 3000, visibility_m: 8000, wind_kt: 15, crosswind_kt: 8 },
+      from: ['flight type', 'pilot group'],
+    });
+    // 18 kt of wind: within the default (20) and the flight type (25), above the group's 15.
+    const breezy = {
+      ...good.weather!,
+      metar: { raw: 'LEMD 100730Z 32018KT 9999 FEW040 15/09 Q1015', time: now - 600 },
+    };
+    const settings = { ...good.settings, weather: w };
+    expect(line({ weather: breezy, settings }, {}, 'WEATHER')).toMatchObject({ level: 'ok' });
+    const grouped = line({ weather: breezy, settings, pic_groups: ['g1'] }, {}, 'WEATHER');
+    expect(grouped).toMatchObject({ level: 'block' });
+    expect(grouped!.message).toContain('minimums of the flight type and pilot group');
+    expect(grouped!.message).toContain('wind 18 kt above 15 kt');
+  });
+
   it('offline: a fact the device does not hold is amber, never a crash; old reports say their age', () => {
     const lines = readiness(subject, { now, zone: 'UTC', settings: all('block') });
     expect(lines).toHaveLength(7);
@@ -267,6 +323,12 @@ describe('weather reading', () => {
     expect(s.checks.MEL).toBe('block');
     expect(s.checks.WEATHER).toBe('ignore');
     expect(s.balance_minimum).toBe(0);
+    // A document saved before pilot group minimums existed keeps its weather part.
+    const old = readSettings({
+      weather: { ...DEFAULT_READINESS_SETTINGS.weather, pilot_groups: undefined, runways: { LEMD: [140] } },
+    });
+    expect(old.weather.runways).toEqual({ LEMD: [140] });
+    expect(old.weather.pilot_groups).toEqual({});
   });
 });
 

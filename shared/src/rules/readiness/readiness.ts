@@ -12,7 +12,7 @@ import type { RequiredCertificatePair } from '../flight-types/required-certifica
 import { nextJobStart } from '../maintenance-plans/schedule.ts';
 import { type CurrencyFlight, flightsInWindow } from '../pilots/currency.ts';
 import { isStudentPilot } from './policy.ts';
-import { READINESS_CHECKS, type ReadinessCheck, type ReadinessSettings } from './settings.ts';
+import { minimumsFor, READINESS_CHECKS, type ReadinessCheck, type ReadinessSettings } from './settings.ts';
 import { type RuleText, ruleDate, type TextPart } from './text.ts';
 import { belowMinimums, breaches, type Conditions, parseMetar, tafConditions } from './weather.ts';
 
@@ -100,6 +100,8 @@ export interface ReadinessFacts {
   duty?: { people: readonly DutyCheckInput[] };
   /** null: the weather provider did not answer. */
   weather?: WeatherFacts | null;
+  /** The pilot groups of the PIC (for group minimums); absent: none known. */
+  pic_groups?: readonly string[];
 }
 
 /** A sentence in English (what the API and the history keep) with its message for other languages. */
@@ -362,12 +364,27 @@ function weatherCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
       }),
       say('Check the weather yourself before flying.', 'readiness.checkYourself'),
     );
-  const min = f.settings.weather.flight_types[s.flight_type_id ?? ''] ?? f.settings.weather.default;
+  const chosen = minimumsFor(f.settings.weather, s.flight_type_id, f.pic_groups ?? []);
+  const min = chosen.minimums;
+  const whose = chosen.from.length ? ` (minimums of the ${chosen.from.join(' and ')})` : '';
   const runways = f.settings.weather.runways[w.icao] ?? [];
   const old = w.fetched !== null && f.now - w.fetched > 600 ? hours((f.now - w.fetched) / 3600) : null;
   const age = old ? ` (held on this device, ${old} old)` : '';
   // The age is a list of at most one piece: empty when the report is fresh.
   const held: TextPart[] = old ? [{ id: 'readiness.heldAge', values: { age: old } }] : [];
+  // Whose minimums applied (flight type, pilot group or both), as a list of at most one piece.
+  const whoseId =
+    chosen.from.length === 2
+      ? 'readiness.whoseBoth'
+      : chosen.from[0] === 'pilot group'
+        ? 'readiness.whoseGroup'
+        : 'readiness.whoseType';
+  const whoseParts: TextPart[] = chosen.from.length ? [{ id: whoseId }] : [];
+  // Without runway headings the crosswind cannot be computed: say so rather than stay silent.
+  const noCrosswind = runways.length
+    ? ''
+    : ` Crosswind not checked: no runway headings for ${w.icao} in the readiness settings.`;
+  const crosswindParts: TextPart[] = runways.length ? [] : [{ id: 'readiness.noCrosswind', values: { icao: w.icao } }];
   const used: { name: string; c: Conditions }[] = [];
   if (w.metar && s.start - f.now <= METAR_AHEAD && f.now - w.metar.time <= METAR_MAX_AGE)
     used.push({ name: 'METAR', c: parseMetar(w.metar.raw) });
@@ -395,17 +412,31 @@ function weatherCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
   const detail = used.map((u) => `${u.name}: ${describe(u.c)}`).join('; ');
   if (problems.length)
     return fail(
-      say(`Below student minimums at ${w.icao}: ${problems.join('; ')}${age}.`, 'readiness.below', {
-        values: { icao: w.icao },
-        lists: { problems: parts, held },
-      }),
+      say(
+        `Below student minimums at ${w.icao}${whose}: ${problems.join('; ')}${age}.${noCrosswind}`,
+        'readiness.below',
+        {
+          values: { icao: w.icao },
+          lists: { problems: parts, held, whose: whoseParts, crosswind: crosswindParts },
+        },
+      ),
       say('Fly dual or choose another time.', 'readiness.flyDual'),
       detail,
     );
+  if (noCrosswind)
+    return caution(
+      say(
+        `Within student minimums at ${w.icao}${whose}${age}, but crosswind not checked: no runway headings for ${w.icao}.`,
+        'readiness.weatherNoCrosswind',
+        { values: { icao: w.icao }, lists: { held, whose: whoseParts } },
+      ),
+      say('A manager adds the runway headings in the readiness settings.', 'readiness.addRunways'),
+      detail,
+    );
   return ok(
-    say(`Within student minimums at ${w.icao}${age}.`, 'readiness.weatherOk', {
+    say(`Within student minimums at ${w.icao}${whose}${age}.`, 'readiness.weatherOk', {
       values: { icao: w.icao },
-      lists: { held },
+      lists: { held, whose: whoseParts },
     }),
     detail,
   );

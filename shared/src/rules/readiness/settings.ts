@@ -45,10 +45,15 @@ export const ZReadinessSettings = z.object({
     landings: z.number().int().min(0).max(99),
     night_landings: z.number().int().min(0).max(99),
   }),
-  /** WEATHER: student minimums; per flight type where set, else the default. */
+  /**
+   * WEATHER: student minimums. Per flight type and per pilot group where set,
+   * else the default; a flight that has both uses the stricter of each number.
+   */
   weather: z.object({
     default: ZWeatherMinimums,
     flight_types: z.record(z.string().max(64), ZWeatherMinimums),
+    /** By pilot group id (Part A 4.7); a document saved before groups existed reads as none. */
+    pilot_groups: z.record(z.string().max(64), ZWeatherMinimums).default({}),
     /** Runway headings (degrees) per ICAO, for the crosswind. */
     runways: z.record(z.string().max(8), z.array(z.number().int().min(1).max(360)).max(8)),
   }),
@@ -71,6 +76,7 @@ export const DEFAULT_READINESS_SETTINGS: ReadinessSettings = {
   weather: {
     default: { ceiling_ft: 1500, visibility_m: 5000, wind_kt: 20, crosswind_kt: 10 },
     flight_types: {},
+    pilot_groups: {},
     runways: {},
   },
 };
@@ -96,3 +102,44 @@ export function readSettings(raw: unknown): ReadinessSettings {
 
 /** True when every check is ignored: the server then reads nothing else. */
 export const allIgnored = (s: ReadinessSettings): boolean => READINESS_CHECKS.every((c) => s.checks[c] === 'ignore');
+
+export interface ChosenMinimums {
+  minimums: WeatherMinimums;
+  /** Where they come from: 'flight type', 'pilot group' or both; empty for the company default. */
+  from: string[];
+}
+
+/**
+ * The student minimums of a flight: those of its flight type and of each of
+ * the pilot's groups that has its own, combined by taking the stricter of each
+ * number (highest ceiling and visibility, lowest wind and crosswind); the
+ * company default when none is set.
+ */
+export function minimumsFor(
+  weather: ReadinessSettings['weather'],
+  flightTypeId: string | null,
+  pilotGroups: readonly string[],
+): ChosenMinimums {
+  const found: WeatherMinimums[] = [];
+  const from: string[] = [];
+  const byType = flightTypeId ? weather.flight_types[flightTypeId] : undefined;
+  if (byType) {
+    found.push(byType);
+    from.push('flight type');
+  }
+  const byGroup = pilotGroups.map((g) => weather.pilot_groups[g]).filter((m): m is WeatherMinimums => !!m);
+  if (byGroup.length) {
+    found.push(...byGroup);
+    from.push('pilot group');
+  }
+  if (!found.length) return { minimums: weather.default, from };
+  return {
+    minimums: {
+      ceiling_ft: Math.max(...found.map((m) => m.ceiling_ft)),
+      visibility_m: Math.max(...found.map((m) => m.visibility_m)),
+      wind_kt: Math.min(...found.map((m) => m.wind_kt)),
+      crosswind_kt: Math.min(...found.map((m) => m.crosswind_kt)),
+    },
+    from,
+  };
+}

@@ -11,20 +11,12 @@ import type {
 import type { MessageId } from '@ops/shared/i18n/index';
 import type { ReadinessLine, ReadinessSubject } from '@ops/shared/rules/readiness/readiness';
 import { renderText } from '@ops/shared/rules/readiness/text';
-import type { ReadinessSettings } from '@ops/shared/rules/readiness/settings';
 import { seatsFor } from '@ops/shared/rules/schedules/booking';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useCompany, useDocs, useUsers, useWorkspace } from '../../hooks.ts';
 import { useLocale, useT } from '../../i18n.tsx';
 import { useDeviceDuty } from '../duty/device-duty.ts';
-import {
-  type DeviceData,
-  deviceReadiness,
-  heldSettings,
-  heldWeather,
-  keepSettings,
-  keepWeather,
-} from './device-readiness.ts';
+import { type DeviceData, deviceReadiness, heldWeather, keepWeather, policyOf } from './device-readiness.ts';
 import './readiness.css';
 
 const LEVEL_WORD: Record<ReadinessLine['level'], MessageId> = {
@@ -43,7 +35,7 @@ const CHECK_NAME: Record<ReadinessLine['code'], MessageId> = {
 };
 
 /** Every local document the device-side rule reads, live. */
-function useDeviceData(): Omit<DeviceData, 'now' | 'settings'> {
+function useDeviceData(): Omit<DeviceData, 'now' | 'settings' | 'pilotGroups'> {
   const ws = useWorkspace();
   const { display } = useCompany();
   const { docs: flights } = useDocs<FlightDoc>('flights');
@@ -107,7 +99,9 @@ export function ReadinessPanel({ source }: { source: Source }) {
   const { docs: flightTypes } = useDocs<ReferenceDoc>('reference', { selector: { type: 'flight_type' } });
   const planAirport = useAirportOf(source.kind === 'plan' ? source.plan.aircraft_id : null);
   const [server, setServer] = useState<{ key: string; lines: ReadinessLine[] } | null>(null);
-  const [settings, setSettings] = useState<ReadinessSettings | null>(() => heldSettings());
+  // The company's policy as replicated to this device (read-only), also when it never opened a panel online.
+  const { docs: policyDocs } = useDocs<ReferenceDoc>('reference', { selector: { type: 'readiness' } });
+  const policy = useMemo(() => policyOf(policyDocs[0]), [policyDocs]);
 
   const subject = useMemo<ReadinessSubject | null>(() => {
     if (source.kind === 'flight') {
@@ -161,9 +155,6 @@ export function ReadinessPanel({ source }: { source: Source }) {
     let live = true;
     const timer = setTimeout(async () => {
       try {
-        const s = await ws.rest<{ settings: ReadinessSettings }>('GET', '/readiness/settings.json');
-        keepSettings(s.settings);
-        if (live) setSettings(s.settings);
         type Answer = { lines: ReadinessLine[]; weather?: { icao: string; metar: string | null; taf: string | null } };
         const r =
           source.kind === 'flight'
@@ -192,11 +183,15 @@ export function ReadinessPanel({ source }: { source: Source }) {
   }, [key, ws]);
 
   const local = useMemo(() => {
-    if (!subject || !settings) return null;
+    if (!subject || !policy) return null;
     const except =
       source.kind === 'flight' ? { flightId: source.flight.id } : source.plan.id ? { bookingId: source.plan.id } : {};
-    return deviceReadiness(subject, { ...data, settings, now: Math.floor(Date.now() / 1000) }, except);
-  }, [subject, settings, data, source]);
+    return deviceReadiness(
+      subject,
+      { ...data, settings: policy.settings, pilotGroups: policy.pilotGroups, now: Math.floor(Date.now() / 1000) },
+      except,
+    );
+  }, [subject, policy, data, source]);
 
   const fromServer = server && server.key === key && navigator.onLine;
   const lines = fromServer ? server.lines : local;

@@ -1,8 +1,9 @@
 /**
  * Readiness on the device (issue 31): the shared rule over what the device
- * holds. The policy and the last METAR/TAF are kept from the last time the
- * device was online (localStorage); a fact the device does not hold stays
- * undefined, so its line says so in amber.
+ * holds. The policy is the replicated `readiness` reference document (with
+ * the members of pilot groups that have their own minimums); the last
+ * METAR/TAF is kept from the last online answer (localStorage). A fact the
+ * device does not hold stays undefined, so its line says so in amber.
  */
 import type { AircraftReportDoc, BookingDoc, FlightDoc, PersonalDoc, ReferenceDoc } from '@ops/shared';
 import { aircraftBlockers } from '@ops/shared/rules/aircraft-reports/blockers';
@@ -22,19 +23,19 @@ import { type ReadinessSettings, readSettings } from '@ops/shared/rules/readines
 import { reportTime } from '@ops/shared/rules/readiness/weather';
 import { type DeviceDuty, spansOf, yearFlightSeconds } from '../duty/device-duty.ts';
 
-const SETTINGS_KEY = 'ops.readiness.settings';
 const WEATHER_KEY = 'ops.readiness.weather.';
 
-/** The policy as last fetched online (null: never fetched on this device). */
-export function heldSettings(): ReadinessSettings | null {
-  try {
-    const raw = localStorage.getItem(SETTINGS_KEY);
-    return raw ? readSettings(JSON.parse(raw)) : null;
-  } catch {
-    return null;
-  }
+/** The policy and group members of the replicated `readiness` reference document (null: not synced yet). */
+export function policyOf(
+  doc: ReferenceDoc | undefined,
+): { settings: ReadinessSettings; pilotGroups: Record<string, string[]> } | null {
+  if (!doc?.data) return null;
+  const groups = doc.data.pilot_groups;
+  return {
+    settings: readSettings(doc.data.settings),
+    pilotGroups: groups && typeof groups === 'object' ? (groups as Record<string, string[]>) : {},
+  };
 }
-export const keepSettings = (s: ReadinessSettings) => localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
 
 interface HeldWeather {
   metar: string | null;
@@ -82,6 +83,8 @@ export interface DeviceData {
   reports: readonly AircraftReportDoc[];
   duty: DeviceDuty;
   roles: ReadonlyMap<string, number>;
+  /** Members of each pilot group with its own weather minimums (from the policy document). */
+  pilotGroups: Readonly<Record<string, readonly string[]>>;
   weather: (icao: string) => HeldWeather | null;
 }
 
@@ -169,6 +172,8 @@ export function deviceFacts(
     }));
   facts.duty = { people };
   if (s.departure_airport) facts.weather = weatherFactsOf(s.departure_airport, d.weather(s.departure_airport));
+  const pic = s.pic_id;
+  if (pic) facts.pic_groups = Object.keys(d.pilotGroups).filter((g) => d.pilotGroups[g]?.includes(pic));
   return facts;
 }
 
