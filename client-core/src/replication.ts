@@ -24,6 +24,7 @@ export interface Checkpoint {
 interface PullAnswer {
   documents: WithDeleted<OpsDoc>[];
   checkpoint: Checkpoint;
+  total?: number;
 }
 
 type StreamItem = RxReplicationPullStreamItem<OpsDoc, Checkpoint>;
@@ -226,43 +227,76 @@ export class Replicator {
     return fresh;
   }
 
-  /** Bootstraps the fresh collections one after the other (the person's own data first), each then replicating live. */
+  /**
+   * Bootstraps the fresh collections one after the other (the person's own
+   * data first). The pipeline never waits on itself: the next collection's
+   * first page is asked for while the current one writes its last, and a
+   * loaded collection starts its live replication in the background while the
+   * next one loads (its `ready` promise holds local writes until it runs).
+   */
   private async bootstrapAll(fresh: ReplicatedCollection[], signal: AbortSignal): Promise<void> {
     const rank = (n: string) => {
       const i = FIRST_SYNC_ORDER.indexOf(n);
       return i < 0 ? FIRST_SYNC_ORDER.length : i;
     };
     const ordered = [...fresh].sort((a, b) => rank(a.def.name) - rank(b.def.name));
-    for (const c of ordered) {
-      if (signal.aborted) return;
-      const name = c.def.name;
-      const started = Date.now();
-      this.setProgress(name, { phase: 'loading', documents: 0, startedAt: started });
-      const result = await bootstrapCollection<Checkpoint>(
-        c.collection,
-        (cp) => this.bootstrapPage(name, cp, signal),
-        this.pullBatchSize,
-        (documents) => this.setProgress(name, { phase: 'loading', documents, startedAt: started }),
-        signal,
-      ).catch((err: unknown) => {
-        // The server does not replicate it (older server) or refused: RxDB's replication reports and retries.
-        this.fail(name, errorMessage(err));
-        return null;
-      });
-      if (signal.aborted) return;
-      if (result) {
-        await c.collection.database.upsertLocal(`bootstrap-${this.identifierOf(c.def)}`, {
-          documents: result.documents,
-          at: Date.now(),
+    const replicating: Promise<void>[] = [];
+    let prefetched: Promise<BootstrapPage<Checkpoint>> | null = null;
+    try {
+      for (const [i, c] of ordered.entries()) {
+        if (signal.aborted) return;
+        const name = c.def.name;
+        const following = ordered[i + 1];
+        const started = Date.now();
+        this.setProgress(name, { phase: 'loading', documents: 0, startedAt: started });
+        let first = prefetched;
+        prefetched = null;
+        const result = await bootstrapCollection<Checkpoint>(
+          c.collection,
+          (cp) => {
+            if (cp === null && first) {
+              const page = first;
+              first = null;
+              return page;
+            }
+            return this.bootstrapPage(name, cp, signal);
+          },
+          this.pullBatchSize,
+          (documents, total) => this.setProgress(name, { phase: 'loading', documents, total, startedAt: started }),
+          signal,
+          () => {
+            if (!following) return;
+            prefetched = this.bootstrapPage(following.def.name, null, signal);
+            // Its own bootstrap reports a failure; an abort meanwhile is no error.
+            prefetched.catch(() => {});
+          },
+        ).catch((err: unknown) => {
+          // The server does not replicate it (older server) or refused: RxDB's replication reports and retries.
+          this.fail(name, errorMessage(err));
+          return null;
         });
+        if (signal.aborted) return;
+        if (result) {
+          await c.collection.database.upsertLocal(`bootstrap-${this.identifierOf(c.def)}`, {
+            documents: result.documents,
+            at: Date.now(),
+          });
+        }
+        const total = this.progress[name]?.total;
+        // Ready: its documents are stored. RxDB's replication starts from the load's checkpoint meanwhile.
+        this.setProgress(name, {
+          phase: 'ready',
+          documents: result?.documents ?? 0,
+          ...(total === undefined ? {} : { total }),
+          startedAt: started,
+          finishedAt: Date.now(),
+        });
+        replicating.push(
+          this.replicate(c, result ?? undefined).catch((err: unknown) => this.fail(name, errorMessage(err))),
+        );
       }
-      await this.replicate(c, result ?? undefined);
-      this.setProgress(name, {
-        phase: 'ready',
-        documents: result?.documents ?? 0,
-        startedAt: started,
-        finishedAt: Date.now(),
-      });
+    } finally {
+      await Promise.all(replicating);
     }
   }
 
@@ -277,6 +311,8 @@ export class Replicator {
         const out = await this.transport.post<PullAnswer>(`/sync/${name}/pull.json`, {
           checkpoint,
           limit: this.pullBatchSize,
+          // The first page says how many documents the load brings: the sync bar shows a share.
+          ...(checkpoint === null ? { count: true } : {}),
         });
         this.synced(name);
         return out;

@@ -14,6 +14,7 @@
  * `bulkInsert` of the same documents into a fresh database on the same Dexie
  * storage (`device-ceiling.ts`).
  *
+ * BENCH_DIALECT=postgres runs the server on PostgreSQL (default SQLite).
  * BENCH_SCALE=0.1 seeds a tenth of the company (a quick check), BENCH_WHO=office|pilot runs one.
  */
 import os from 'node:os';
@@ -27,6 +28,7 @@ import { COMPANY_SIZE, seedDeviceBench } from './device-seed.ts';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const WHO = (process.env.BENCH_WHO ?? 'office,pilot').split(',');
+const DIALECT = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
 /** Collections the person's own screens need (home, profile, messages, their commands). */
 const OWN = ['reference', 'people', 'device', 'inbox'];
@@ -175,11 +177,11 @@ const bundle = await build({
 });
 const ceilingJs = bundle.outputFiles[0].text;
 
-const s = await startTestServer('sqlite', { seed: 'demo' });
+const s = await startTestServer(DIALECT, { seed: 'demo' });
 const size = Object.fromEntries(
   Object.entries(COMPANY_SIZE).map(([k, v]) => [k, Math.max(1, Math.round(v * SCALE))]),
 ) as unknown as typeof COMPANY_SIZE;
-console.log(`company: ${JSON.stringify(size)}; load average ${load()} on ${os.cpus().length} cores`);
+console.log(`${DIALECT}; company: ${JSON.stringify(size)}; load average ${load()} on ${os.cpus().length} cores`);
 await seedDeviceBench(s, size);
 const browser = await launch();
 const report: Record<string, unknown> = {};
@@ -268,4 +270,4 @@ try {
   await browser.close();
   await s.close();
 }
-console.log(`\n${JSON.stringify({ scale: SCALE, load: load(), ...report })}`);
+console.log(`\n${JSON.stringify({ dialect: DIALECT, scale: SCALE, load: load(), ...report })}`);

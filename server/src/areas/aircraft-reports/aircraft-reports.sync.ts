@@ -10,7 +10,8 @@ import { createReport, deleteReport, editReport, raisedAtOf } from './aircraft-r
 import { nowSeconds } from '../../lib/tokens.ts';
 import { recordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
-import { monthsAgo } from '../../sync/table-source.ts';
+import { sql } from 'kysely';
+import { countCompanyRows, monthsAgo } from '../../sync/table-source.ts';
 
 /**
  * What a device loads first (docs/sync.md, "Bounded devices"): every open or
@@ -49,6 +50,14 @@ const source: SyncSource<FleetReportDoc> = {
       doc: toFleetReport(docs[i]),
     }));
   },
+  count: (db, companyId, upTo) =>
+    countCompanyRows(
+      db,
+      'aircraft_reports',
+      companyId,
+      upTo,
+      sql<boolean>`(status != 'CLOSED' or modified >= ${monthsAgo(DEVICE_CLOSED_REPORT_MONTHS)})`,
+    ),
 };
 
 const isMel = (t: unknown) => t === 'MEL' || t === 'CDL';

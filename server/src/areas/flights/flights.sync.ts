@@ -15,7 +15,7 @@ import { saveFlight } from './flights.service.ts';
 import type { DB } from '../../db/schema.ts';
 import { validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { defineCollection, type SourceRow, type SyncSource } from '../../sync/registry.ts';
-import { monthsAgo, tableSource } from '../../sync/table-source.ts';
+import { countCompanyRows, monthsAgo, tableSource } from '../../sync/table-source.ts';
 import { seesAllFlights } from '@ops/shared/rules/flights/policy';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
@@ -186,6 +186,7 @@ const flightTypeReferenceSource: SyncSource<ReferenceDoc> = {
       }),
     );
   },
+  count: (db, companyId, upTo) => countCompanyRows(db, 'flight_types', companyId, upTo),
 };
 
 /** Airports the company's flights used (company_airports), as `airport` reference documents. */
@@ -229,6 +230,7 @@ const baseAirportSource: SyncSource<ReferenceDoc> = {
       }),
     );
   },
+  count: (db, companyId, upTo) => countCompanyRows(db, 'bases', companyId, upTo, sql<boolean>`airport_id is not null`),
 };
 
 /** Flight types and airports as `reference` documents. */
