@@ -68,8 +68,19 @@ export async function bootstrapCollection<C>(
   let upstream: ForkCheckpoint | undefined;
   let foreign = false;
   const sub = collection.storageInstance.changeStream().subscribe((bulk) => {
-    if (bulk.context !== BOOTSTRAP_CONTEXT) foreign = true;
-    else if (!foreign) upstream = bulk.checkpoint as ForkCheckpoint;
+    if (bulk.context !== BOOTSTRAP_CONTEXT) {
+      foreign = true;
+      return;
+    }
+    if (foreign) return;
+    // The latest (lwt, id) of the write, not its last row: RxDB stamps one lwt on a whole bulk and the
+    // upstream reads on in (lwt, id) order, so a row with a higher id than the last would be read as a
+    // local change and pushed as a new record (a page is in change order, not id order).
+    for (const e of bulk.events) {
+      const lwt = (e.documentData as { _meta: { lwt: number } })._meta.lwt;
+      if (!upstream || lwt > upstream.lwt || (lwt === upstream.lwt && e.documentId > upstream.id))
+        upstream = { id: e.documentId, lwt };
+    }
   });
   let written = 0;
   let total: number | undefined;

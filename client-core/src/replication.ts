@@ -7,6 +7,7 @@ import { type BootstrapPage, bootstrapCollection, rememberServerState } from './
 import type { OpsDoc } from './database.ts';
 import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
 import type { PendingWrites } from './pending-writes.ts';
+import { PRUNED_COLLECTIONS, pruneCollection } from './prune.ts';
 import { SseParser } from './sse.ts';
 import type { CollectionProgress, SyncStateStore } from './sync-state.ts';
 import type { CarriedMasters } from './upgrade.ts';
@@ -52,6 +53,10 @@ export interface ReplicatorOptions {
   bootstrap?: boolean;
   /** Reconnect the live stream when nothing (not even a `: ping`, every 25 s) arrived for this long. Default 60000. */
   streamSilenceMs?: number;
+  /** The signed-in person: what names them is never pruned. Without it nothing is pruned. */
+  userId?: string;
+  /** Milliseconds between two prunes of what aged out of the device's window (the first after the first sync). Default one day. */
+  pruneEveryMs?: number;
 }
 
 /**
@@ -110,6 +115,8 @@ export class Replicator {
   private lifetime: AbortController | null = null;
   private streamDone: Promise<void> = Promise.resolve();
   private bootstrapDone: Promise<void> = Promise.resolve();
+  private pruneDone: Promise<unknown> = Promise.resolve();
+  private pruneTimer: ReturnType<typeof setInterval> | null = null;
   /** Collections still loading their first sync: resolved when their replication runs. */
   private readonly ready = new Map<string, { promise: Promise<void>; resolve(): void }>();
   private progress: Record<string, CollectionProgress> = {};
@@ -156,6 +163,68 @@ export class Replicator {
     this.attempt = 0;
     this.bootstrapDone = this.bootstrapAll(later, lifetime.signal);
     this.streamDone = this.discover().then(() => this.runStream(lifetime.signal));
+    // At start (once the first sync stored everything) and then once a day.
+    const prune = () => {
+      this.pruneDone = this.pruneDone
+        .then(() => (lifetime.signal.aborted ? null : this.prune()))
+        .catch((err: unknown) => this.fail('prune', errorMessage(err)));
+    };
+    this.pruneDone = this.bootstrapDone;
+    prune();
+    this.pruneTimer = setInterval(prune, this.options.pruneEveryMs ?? 86_400_000);
+  }
+
+  /**
+   * Removes what aged out of the device's window (client-core/src/prune.ts):
+   * never a document naming the person, never one with a local change the
+   * server has not acknowledged. Answers the documents removed per collection.
+   */
+  async prune(at: Date = new Date()): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    const userId = this.options.userId;
+    if (!userId) return out;
+    for (const name of PRUNED_COLLECTIONS) {
+      const c = this.collections.find((x) => x.def.name === name);
+      const rs = this.states.get(name);
+      if (!c || !rs?.internalReplicationState) continue;
+      out[name] = await pruneCollection(
+        {
+          name,
+          collection: c.collection,
+          state: rs.internalReplicationState,
+          pending: this.pending.pendingIds(name),
+        },
+        userId,
+        at,
+      );
+      if (out[name] > 0) await this.purgeTombstones(name, c.collection, rs);
+    }
+    return out;
+  }
+
+  /**
+   * Frees the pruned documents' space (RxDB keeps a deleted document as a
+   * tombstone until a cleanup). A tombstone may also be a local deletion the
+   * server has not seen yet: the purge runs for a collection devices cannot
+   * write, or once the replication's first round is done (every unpushed
+   * change was sent) and nothing of the collection is pending; otherwise the
+   * next prune tries again.
+   */
+  private async purgeTombstones(
+    name: string,
+    collection: RxCollection<OpsDoc>,
+    rs: RxReplicationState<OpsDoc, Checkpoint>,
+  ): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settled = await Promise.race([
+      rs.awaitInitialReplication().then(() => true),
+      new Promise<boolean>((r) => {
+        timer = setTimeout(() => r(false), 10_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!settled || this.pending.pendingIds(name).size > 0 || collection.closed) return;
+    await collection.storageInstance.cleanup(0);
   }
 
   /** Starts RxDB's replication of one collection, from the bootstrap's checkpoints when it just loaded. */
@@ -387,8 +456,11 @@ export class Replicator {
     if (!this.lifetime) return;
     this.lifetime.abort();
     this.lifetime = null;
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    this.pruneTimer = null;
     await this.streamDone;
     await this.bootstrapDone;
+    await this.pruneDone;
     for (const name of this.states.keys()) this.pending.detach(name);
     await Promise.all([...this.states.values()].map((s) => s.cancel()));
     for (const s of this.streams.values()) s.complete();

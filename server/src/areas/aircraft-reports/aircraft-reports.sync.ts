@@ -1,5 +1,6 @@
 import {
   AIRCRAFT_REPORT_WRITABLE,
+  DEVICE_WINDOW_MONTHS,
   FLEET_TYPES,
   type FleetReportDoc,
   fleetCollection,
@@ -18,7 +19,7 @@ import { countCompanyRows, monthsAgo } from '../../sync/table-source.ts';
  * deferred report, and closed ones changed in the last 12 months; older
  * closed reports (the aircraft's history) come through REST when a screen asks.
  */
-export const DEVICE_CLOSED_REPORT_MONTHS = 12;
+export const DEVICE_CLOSED_REPORT_MONTHS = DEVICE_WINDOW_MONTHS.closedReports;
 
 /**
  * Aircraft reports with their MEL/CDL item, limitations and derived status

@@ -1,4 +1,5 @@
 import {
+  DEVICE_WINDOW_MONTHS,
   FLIGHT_WRITABLE_FIELDS,
   type FlightDoc,
   flightsCollection,
@@ -104,7 +105,7 @@ function bodyOf(next: FlightDoc, master: FlightDoc | null): TFlightFields {
  * the future, older ones through REST when a screen asks; a pilot's device
  * every flight naming the pilot (their logbook).
  */
-export const OFFICE_DEVICE_FLIGHT_MONTHS = 12;
+export const OFFICE_DEVICE_FLIGHT_MONTHS = DEVICE_WINDOW_MONTHS.flights;
 
 const flightsFirstPull = (viewer: { role: number }) =>
   seesAllFlights(viewer)
