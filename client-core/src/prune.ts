@@ -81,13 +81,14 @@ async function outsideWindows(
   userId: string,
   at: Date,
 ): Promise<RxDocumentData<OpsDoc>[]> {
-  const docs = await collection
-    .find(windows.every((w) => w.type) ? { selector: { type: { $in: windows.map((w) => w.type) } } } : {})
-    .exec();
   const ids: string[] = [];
-  for (const d of docs) {
-    const data = d.toJSON() as Record<string, unknown>;
-    if (windows.some((w) => (!w.type || data.type === w.type) && w.outside(data, userId, at))) ids.push(d.primary);
+  for (const w of windows) {
+    // Only documents below the window's bound are read (a day's worth after the first prune), not the collection.
+    const { field, value } = w.below(at);
+    const docs = await collection
+      .find({ selector: { [field]: { $lt: value }, ...(w.type ? { type: w.type } : {}) } })
+      .exec();
+    for (const d of docs) if (w.outside(d.toJSON() as Record<string, unknown>, userId, at)) ids.push(d.primary);
   }
   if (!ids.length) return [];
   return collection.storageInstance.findDocumentsById(ids, false);

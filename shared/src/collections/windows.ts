@@ -35,6 +35,8 @@ export interface DeviceWindow {
    * (their logbook), whatever their role, so this never depends on the role.
    */
   outside(doc: Doc, userId: string, now: Date): boolean;
+  /** The field and bound every document outside has below it: the device's query reads only those. */
+  below(now: Date): { field: string; value: string | number };
 }
 
 const names = (doc: Doc, fields: readonly string[], userId: string) => fields.some((f) => doc[f] === userId);
@@ -46,6 +48,10 @@ export const DEVICE_WINDOWS: readonly DeviceWindow[] = [
       typeof doc.date === 'string' &&
       doc.date < new Date(monthsBefore(DEVICE_WINDOW_MONTHS.flights, now) * 1000).toISOString().slice(0, 10) &&
       !names(doc, FLIGHT_INVOLVED_FIELDS, userId),
+    below: (now) => ({
+      field: 'date',
+      value: new Date(monthsBefore(DEVICE_WINDOW_MONTHS.flights, now) * 1000).toISOString().slice(0, 10),
+    }),
   },
   {
     collection: 'bookings',
@@ -53,6 +59,7 @@ export const DEVICE_WINDOWS: readonly DeviceWindow[] = [
       typeof doc.start_at === 'number' &&
       doc.start_at < monthsBefore(DEVICE_WINDOW_MONTHS.bookings, now) &&
       !names(doc, BOOKING_SCOPE_FIELDS, userId),
+    below: (now) => ({ field: 'start_at', value: monthsBefore(DEVICE_WINDOW_MONTHS.bookings, now) }),
   },
   {
     collection: 'fleet',
@@ -62,5 +69,6 @@ export const DEVICE_WINDOWS: readonly DeviceWindow[] = [
       typeof doc.modified === 'number' &&
       doc.modified < monthsBefore(DEVICE_WINDOW_MONTHS.closedReports, now) &&
       doc.user_id !== userId,
+    below: (now) => ({ field: 'modified', value: monthsBefore(DEVICE_WINDOW_MONTHS.closedReports, now) }),
   },
 ];
