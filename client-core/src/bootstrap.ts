@@ -32,6 +32,8 @@ type ForkCheckpoint = { id: string; lwt: number };
 export interface BootstrapPage<C> {
   documents: WithDeleted<OpsDoc>[];
   checkpoint: C;
+  /** First page only, when the server counts: the documents the whole load brings (progress as a share). */
+  total?: number;
 }
 
 export interface BootstrapResult<C> {
@@ -52,21 +54,36 @@ export interface BootstrapResult<C> {
  * requested while the current one is written) and writes the visible
  * documents into its storage. `fetchPage` retries on its own; an abort ends
  * the bootstrap with what was written (the caller then falls back to RxDB).
+ * `onLastPage` runs when the last page arrived, before it is written: the
+ * caller asks for the next collection's first page meanwhile.
  */
 export async function bootstrapCollection<C>(
   collection: RxCollection<OpsDoc>,
   fetchPage: (checkpoint: C | null) => Promise<BootstrapPage<C>>,
   limit: number,
-  onProgress: (documents: number) => void,
+  onProgress: (documents: number, total: number | undefined) => void,
   signal: AbortSignal,
+  onLastPage: () => void = () => {},
 ): Promise<BootstrapResult<C> | null> {
   let upstream: ForkCheckpoint | undefined;
   let foreign = false;
   const sub = collection.storageInstance.changeStream().subscribe((bulk) => {
-    if (bulk.context !== BOOTSTRAP_CONTEXT) foreign = true;
-    else if (!foreign) upstream = bulk.checkpoint as ForkCheckpoint;
+    if (bulk.context !== BOOTSTRAP_CONTEXT) {
+      foreign = true;
+      return;
+    }
+    if (foreign) return;
+    // The latest (lwt, id) of the write, not its last row: RxDB stamps one lwt on a whole bulk and the
+    // upstream reads on in (lwt, id) order, so a row with a higher id than the last would be read as a
+    // local change and pushed as a new record (a page is in change order, not id order).
+    for (const e of bulk.events) {
+      const lwt = (e.documentData as { _meta: { lwt: number } })._meta.lwt;
+      if (!upstream || lwt > upstream.lwt || (lwt === upstream.lwt && e.documentId > upstream.id))
+        upstream = { id: e.documentId, lwt };
+    }
   });
   let written = 0;
+  let total: number | undefined;
   let checkpoint: C | null = null;
   try {
     let next = fetchPage(null);
@@ -75,20 +92,27 @@ export async function bootstrapCollection<C>(
       if (signal.aborted) return null;
       const last = page.documents.length < limit;
       if (!last) next = fetchPage(page.checkpoint);
+      else onLastPage();
+      if (checkpoint === null && page.total !== undefined) total = page.total;
       // A first pull sends rows the viewer may not see as deletions: nothing local to delete yet.
+      // The parsed page is ours: its documents become storage rows in place, without a copy each.
       const rows = [];
-      for (const d of page.documents)
-        if (!d._deleted)
-          rows.push({
-            document: { ...d, _deleted: false, _attachments: {}, _meta: { lwt: 0, [FROM_BOOTSTRAP]: 1 }, _rev: '' },
-          });
+      for (const d of page.documents) {
+        if (d._deleted) continue;
+        const doc = d as Record<string, unknown>;
+        doc._deleted = false;
+        doc._attachments = {};
+        doc._meta = { lwt: 0, [FROM_BOOTSTRAP]: 1 };
+        doc._rev = '';
+        rows.push({ document: doc });
+      }
       if (rows.length) {
         // A 409 is a document the device wrote itself meanwhile: its own state stays and is pushed.
         await collection.storageInstance.bulkWrite(rows as never, BOOTSTRAP_CONTEXT);
         written += rows.length;
       }
       checkpoint = page.checkpoint;
-      onProgress(written);
+      onProgress(written, total);
       if (last) break;
     }
   } finally {

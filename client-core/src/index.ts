@@ -104,7 +104,7 @@ export function verifySignIn(
   return postPublic(`${baseUrl}/login/verify.json`, { challenge, code }, fetchImpl);
 }
 
-export interface OpsClientOptions extends Omit<ReplicatorOptions, 'identifier'> {
+export interface OpsClientOptions extends Omit<ReplicatorOptions, 'identifier' | 'userId'> {
   /** e.g. `http://127.0.0.1:3000/api/v1` */
   baseUrl: string;
   credentials: Credentials;
@@ -134,6 +134,12 @@ export interface OpsClient {
   awaitInSync(): Promise<void>;
   /** Pulls every collection from its checkpoint now. */
   resync(): void;
+  /**
+   * Removes what aged out of the device's window (docs/sync.md, "Bounded
+   * devices"; runs by itself after the first sync and once a day). `at`: the
+   * moment to measure the windows from. Answers the documents removed per collection.
+   */
+  prune(at?: Date): Promise<Record<string, number>>;
   /** Stops and closes the local database; `removeData` also deletes it (signing out on a shared device). */
   destroy(options?: { removeData?: boolean }): Promise<void>;
 }
@@ -188,6 +194,8 @@ export async function createOpsClient(opts: OpsClientOptions): Promise<OpsClient
     pushBatchSize: opts.pushBatchSize,
     streamSilenceMs: opts.streamSilenceMs,
     bootstrap: opts.bootstrap,
+    userId: opts.user.id,
+    pruneEveryMs: opts.pruneEveryMs,
   });
   const writable = new Set(defs.filter((d) => d.def.writableFields.length).map((d) => d.def.name));
 
@@ -210,6 +218,7 @@ export async function createOpsClient(opts: OpsClientOptions): Promise<OpsClient
     stop: () => replicator.stop(),
     awaitInSync: () => replicator.awaitInSync(),
     resync: () => replicator.resync(),
+    prune: (at) => replicator.prune(at),
     async destroy(options = {}) {
       await replicator.stop();
       for (const s of subs) s.unsubscribe();

@@ -93,6 +93,11 @@ export class PendingWrites {
     return t.queue;
   }
 
+  /** Ids of `name` whose local state the server has not acknowledged (as far as compared so far). */
+  pendingIds(name: string): ReadonlySet<string> {
+    return this.tracked.get(name)?.pending ?? new Set();
+  }
+
   /** Waits until every queued evaluation ran. */
   async settled(): Promise<void> {
     await Promise.all([...this.tracked.values()].map((t) => t.queue));

@@ -377,4 +377,82 @@ describe('replication with a server speaking docs/sync.md', () => {
     server.write('fleet', aircraft('a5', 'EC-LIVE'));
     expect(await until(async () => (await registrations(c)).join() === 'EC-LIVE')).toBe(true);
   });
+
+  it("prunes what aged out of the window: never the person's own records nor an unacknowledged local change, and never pushes the removal", async () => {
+    const server = new FakeServer();
+    const DAY = 86_400_000;
+    const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const recent = Date.now() - 30 * DAY;
+    // Inside every window today; two years on, outside it.
+    const flight = (id: string, pic: string) => ({ id, date: iso(recent), pic_id: pic, sic_id: null, remarks: null });
+    server.write('flights', flight('f-other', 'u9'));
+    server.write('flights', flight('f-own', 'u1'));
+    server.write('flights', flight('f-edited', 'u9'));
+    server.write('flights', { ...flight('f-new', 'u9'), date: iso(Date.now() + 700 * DAY) });
+    const booking = (id: string, instructor: string | null) => ({
+      id,
+      start_at: Math.floor(recent / 1000),
+      pilot_id: 'u9',
+      instructor_id: instructor,
+      user_id: 'u9',
+    });
+    server.write('bookings', booking('b-other', null));
+    server.write('bookings', booking('b-teaching', 'u1'));
+    const report = (id: string, status: string) => ({
+      id,
+      type: 'aircraft_report',
+      status,
+      modified: Math.floor(recent / 1000),
+      user_id: 'u9',
+    });
+    server.write('fleet', report('r-closed', 'CLOSED'));
+    server.write('fleet', report('r-open', 'OPEN'));
+    server.write('fleet', aircraft('a1', 'EC-ABC'));
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    // A flight the server changes after the first sync: stored by RxDB's downstream, with its assumed master.
+    server.write('flights', { ...flight('f-live', 'u9'), remarks: 'late' });
+    expect(await until(async () => (await c.collections.flights.findOne('f-live').exec()) !== null)).toBe(true);
+    // Nothing is outside the window today (the prune after the first sync removed nothing).
+    expect(await c.prune()).toEqual({ flights: 0, bookings: 0, fleet: 0 });
+    // An edit made offline, not acknowledged yet.
+    server.reachable = false;
+    server.closeStreams();
+    const edited = (await c.collections.flights.findOne('f-edited').exec())!.toJSON() as Doc;
+    await c.save('flights', { ...edited, remarks: 'mine, offline' });
+    expect(await until(() => c.syncState$.value.pendingWrites === 1)).toBe(true);
+
+    const later = new Date(Date.now() + 2 * 365 * DAY);
+    expect(await c.prune(later)).toEqual({ flights: 2, bookings: 1, fleet: 1 });
+    const ids = async (name: string) => (await c.collections[name].find().exec()).map((d) => d.primary).sort();
+    expect(await ids('flights')).toEqual(['f-edited', 'f-new', 'f-own']);
+    expect(await ids('bookings')).toEqual(['b-teaching']);
+    expect(await ids('fleet')).toEqual(['a1', 'r-open']);
+    // Read-only collections free the space at once; flights wait while an edit of theirs is unacknowledged.
+    expect(await c.collections.bookings.storageInstance.findDocumentsById(['b-other'], true)).toEqual([]);
+    expect(await c.collections.fleet.storageInstance.findDocumentsById(['r-closed'], true)).toEqual([]);
+    expect(await c.collections.flights.storageInstance.findDocumentsById(['f-other'], true)).toHaveLength(1);
+
+    // Back online: the edit is pushed, no removal ever is, and the server keeps every record.
+    server.reachable = true;
+    c.resync();
+    expect(await until(() => c.syncState$.value.pendingWrites === 0)).toBe(true);
+    await c.awaitInSync();
+    const pushed = server.pushes.flatMap((p) => p.rows.map((r) => r.newDocumentState));
+    expect(pushed.map((d) => d.id)).toEqual(['f-edited']);
+    expect(server.docs('flights').every((d) => !d._deleted)).toBe(true);
+    // The next prune purges the flights' tombstones too; the edited flight, acknowledged now, leaves.
+    expect(await c.prune(later)).toMatchObject({ flights: 1 });
+    expect(await c.collections.flights.storageInstance.findDocumentsById(['f-edited'], true)).toEqual([]);
+    expect(await ids('flights')).toEqual(['f-new', 'f-own']);
+
+    // A restart pushes nothing either; a later server change of a pruned record brings it back.
+    await c.stop();
+    await c.start();
+    await c.awaitInSync();
+    expect(server.pushes.flatMap((p) => p.rows.map((r) => r.newDocumentState.id))).toEqual(['f-edited']);
+    server.write('flights', { ...flight('f-other', 'u9'), remarks: 'corrected' });
+    expect(await until(async () => (await c.collections.flights.findOne('f-other').exec()) !== null)).toBe(true);
+  });
 });

@@ -7,6 +7,7 @@ import { type BootstrapPage, bootstrapCollection, rememberServerState } from './
 import type { OpsDoc } from './database.ts';
 import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
 import type { PendingWrites } from './pending-writes.ts';
+import { PRUNED_COLLECTIONS, pruneCollection } from './prune.ts';
 import { SseParser } from './sse.ts';
 import type { CollectionProgress, SyncStateStore } from './sync-state.ts';
 import type { CarriedMasters } from './upgrade.ts';
@@ -24,6 +25,7 @@ export interface Checkpoint {
 interface PullAnswer {
   documents: WithDeleted<OpsDoc>[];
   checkpoint: Checkpoint;
+  total?: number;
 }
 
 type StreamItem = RxReplicationPullStreamItem<OpsDoc, Checkpoint>;
@@ -51,6 +53,10 @@ export interface ReplicatorOptions {
   bootstrap?: boolean;
   /** Reconnect the live stream when nothing (not even a `: ping`, every 25 s) arrived for this long. Default 60000. */
   streamSilenceMs?: number;
+  /** The signed-in person: what names them is never pruned. Without it nothing is pruned. */
+  userId?: string;
+  /** Milliseconds between two prunes of what aged out of the device's window (the first after the first sync). Default one day. */
+  pruneEveryMs?: number;
 }
 
 /**
@@ -109,6 +115,8 @@ export class Replicator {
   private lifetime: AbortController | null = null;
   private streamDone: Promise<void> = Promise.resolve();
   private bootstrapDone: Promise<void> = Promise.resolve();
+  private pruneDone: Promise<unknown> = Promise.resolve();
+  private pruneTimer: ReturnType<typeof setInterval> | null = null;
   /** Collections still loading their first sync: resolved when their replication runs. */
   private readonly ready = new Map<string, { promise: Promise<void>; resolve(): void }>();
   private progress: Record<string, CollectionProgress> = {};
@@ -155,6 +163,68 @@ export class Replicator {
     this.attempt = 0;
     this.bootstrapDone = this.bootstrapAll(later, lifetime.signal);
     this.streamDone = this.discover().then(() => this.runStream(lifetime.signal));
+    // At start (once the first sync stored everything) and then once a day.
+    const prune = () => {
+      this.pruneDone = this.pruneDone
+        .then(() => (lifetime.signal.aborted ? null : this.prune()))
+        .catch((err: unknown) => this.fail('prune', errorMessage(err)));
+    };
+    this.pruneDone = this.bootstrapDone;
+    prune();
+    this.pruneTimer = setInterval(prune, this.options.pruneEveryMs ?? 86_400_000);
+  }
+
+  /**
+   * Removes what aged out of the device's window (client-core/src/prune.ts):
+   * never a document naming the person, never one with a local change the
+   * server has not acknowledged. Answers the documents removed per collection.
+   */
+  async prune(at: Date = new Date()): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    const userId = this.options.userId;
+    if (!userId) return out;
+    for (const name of PRUNED_COLLECTIONS) {
+      const c = this.collections.find((x) => x.def.name === name);
+      const rs = this.states.get(name);
+      if (!c || !rs?.internalReplicationState) continue;
+      out[name] = await pruneCollection(
+        {
+          name,
+          collection: c.collection,
+          state: rs.internalReplicationState,
+          pending: this.pending.pendingIds(name),
+        },
+        userId,
+        at,
+      );
+      if (out[name] > 0) await this.purgeTombstones(name, c.collection, rs);
+    }
+    return out;
+  }
+
+  /**
+   * Frees the pruned documents' space (RxDB keeps a deleted document as a
+   * tombstone until a cleanup). A tombstone may also be a local deletion the
+   * server has not seen yet: the purge runs for a collection devices cannot
+   * write, or once the replication's first round is done (every unpushed
+   * change was sent) and nothing of the collection is pending; otherwise the
+   * next prune tries again.
+   */
+  private async purgeTombstones(
+    name: string,
+    collection: RxCollection<OpsDoc>,
+    rs: RxReplicationState<OpsDoc, Checkpoint>,
+  ): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settled = await Promise.race([
+      rs.awaitInitialReplication().then(() => true),
+      new Promise<boolean>((r) => {
+        timer = setTimeout(() => r(false), 10_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!settled || this.pending.pendingIds(name).size > 0 || collection.closed) return;
+    await collection.storageInstance.cleanup(0);
   }
 
   /** Starts RxDB's replication of one collection, from the bootstrap's checkpoints when it just loaded. */
@@ -226,43 +296,76 @@ export class Replicator {
     return fresh;
   }
 
-  /** Bootstraps the fresh collections one after the other (the person's own data first), each then replicating live. */
+  /**
+   * Bootstraps the fresh collections one after the other (the person's own
+   * data first). The pipeline never waits on itself: the next collection's
+   * first page is asked for while the current one writes its last, and a
+   * loaded collection starts its live replication in the background while the
+   * next one loads (its `ready` promise holds local writes until it runs).
+   */
   private async bootstrapAll(fresh: ReplicatedCollection[], signal: AbortSignal): Promise<void> {
     const rank = (n: string) => {
       const i = FIRST_SYNC_ORDER.indexOf(n);
       return i < 0 ? FIRST_SYNC_ORDER.length : i;
     };
     const ordered = [...fresh].sort((a, b) => rank(a.def.name) - rank(b.def.name));
-    for (const c of ordered) {
-      if (signal.aborted) return;
-      const name = c.def.name;
-      const started = Date.now();
-      this.setProgress(name, { phase: 'loading', documents: 0, startedAt: started });
-      const result = await bootstrapCollection<Checkpoint>(
-        c.collection,
-        (cp) => this.bootstrapPage(name, cp, signal),
-        this.pullBatchSize,
-        (documents) => this.setProgress(name, { phase: 'loading', documents, startedAt: started }),
-        signal,
-      ).catch((err: unknown) => {
-        // The server does not replicate it (older server) or refused: RxDB's replication reports and retries.
-        this.fail(name, errorMessage(err));
-        return null;
-      });
-      if (signal.aborted) return;
-      if (result) {
-        await c.collection.database.upsertLocal(`bootstrap-${this.identifierOf(c.def)}`, {
-          documents: result.documents,
-          at: Date.now(),
+    const replicating: Promise<void>[] = [];
+    let prefetched: Promise<BootstrapPage<Checkpoint>> | null = null;
+    try {
+      for (const [i, c] of ordered.entries()) {
+        if (signal.aborted) return;
+        const name = c.def.name;
+        const following = ordered[i + 1];
+        const started = Date.now();
+        this.setProgress(name, { phase: 'loading', documents: 0, startedAt: started });
+        let first = prefetched;
+        prefetched = null;
+        const result = await bootstrapCollection<Checkpoint>(
+          c.collection,
+          (cp) => {
+            if (cp === null && first) {
+              const page = first;
+              first = null;
+              return page;
+            }
+            return this.bootstrapPage(name, cp, signal);
+          },
+          this.pullBatchSize,
+          (documents, total) => this.setProgress(name, { phase: 'loading', documents, total, startedAt: started }),
+          signal,
+          () => {
+            if (!following) return;
+            prefetched = this.bootstrapPage(following.def.name, null, signal);
+            // Its own bootstrap reports a failure; an abort meanwhile is no error.
+            prefetched.catch(() => {});
+          },
+        ).catch((err: unknown) => {
+          // The server does not replicate it (older server) or refused: RxDB's replication reports and retries.
+          this.fail(name, errorMessage(err));
+          return null;
         });
+        if (signal.aborted) return;
+        if (result) {
+          await c.collection.database.upsertLocal(`bootstrap-${this.identifierOf(c.def)}`, {
+            documents: result.documents,
+            at: Date.now(),
+          });
+        }
+        const total = this.progress[name]?.total;
+        // Ready: its documents are stored. RxDB's replication starts from the load's checkpoint meanwhile.
+        this.setProgress(name, {
+          phase: 'ready',
+          documents: result?.documents ?? 0,
+          ...(total === undefined ? {} : { total }),
+          startedAt: started,
+          finishedAt: Date.now(),
+        });
+        replicating.push(
+          this.replicate(c, result ?? undefined).catch((err: unknown) => this.fail(name, errorMessage(err))),
+        );
       }
-      await this.replicate(c, result ?? undefined);
-      this.setProgress(name, {
-        phase: 'ready',
-        documents: result?.documents ?? 0,
-        startedAt: started,
-        finishedAt: Date.now(),
-      });
+    } finally {
+      await Promise.all(replicating);
     }
   }
 
@@ -277,6 +380,8 @@ export class Replicator {
         const out = await this.transport.post<PullAnswer>(`/sync/${name}/pull.json`, {
           checkpoint,
           limit: this.pullBatchSize,
+          // The first page says how many documents the load brings: the sync bar shows a share.
+          ...(checkpoint === null ? { count: true } : {}),
         });
         this.synced(name);
         return out;
@@ -351,8 +456,11 @@ export class Replicator {
     if (!this.lifetime) return;
     this.lifetime.abort();
     this.lifetime = null;
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    this.pruneTimer = null;
     await this.streamDone;
     await this.bootstrapDone;
+    await this.pruneDone;
     for (const name of this.states.keys()) this.pending.detach(name);
     await Promise.all([...this.states.values()].map((s) => s.cancel()));
     for (const s of this.streams.values()) s.complete();

@@ -20,10 +20,12 @@ export interface SyncState {
   firstSync: Readonly<Record<string, CollectionProgress>>;
 }
 
-/** One collection's first sync: waiting its turn, loading (documents stored so far), or ready (replicating live). */
+/** One collection's first sync: waiting its turn, loading (documents stored so far), or ready (stored; replicating live). */
 export interface CollectionProgress {
   phase: 'waiting' | 'loading' | 'ready';
   documents: number;
+  /** Documents the whole load brings, as the server counted them (absent from an older server): progress as a share. */
+  total?: number;
   /** Unix ms. */
   startedAt?: number;
   finishedAt?: number;

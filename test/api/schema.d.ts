@@ -10318,12 +10318,14 @@ export interface components {
             checkpoint?: components["schemas"]["Checkpoint"] | null;
             /** @default 200 */
             limit: number;
+            count?: boolean;
         };
         PostSyncPullByCollectionResponse: {
             documents: {
                 [key: string]: unknown;
             }[];
             checkpoint: components["schemas"]["Checkpoint2"];
+            total?: number;
         };
         PostSyncPushByCollectionRequest: {
             rows: components["schemas"]["Row"][];

@@ -1,8 +1,8 @@
 /**
  * First sync in the real app (issue 35): a fresh browser profile signs in as
  * an office user of a company with a few thousand records. The sync bar lists
- * every collection with its progress (waiting, documents loaded, ready), the
- * person's own data (company settings, requests, people, messages) is ready
+ * every collection with its progress (waiting, its share of what the server
+ * counted for the load, "People 76 %", ready), the person's own data (company settings, requests, people, messages) is ready
  * before the office-wide record sets start loading, the list hides once all
  * is ready, and the device holds what the server sends: flights of the last
  * 12 months, not the whole history.
@@ -18,13 +18,14 @@ interface Row {
   name: string;
   phase: string;
   documents: number;
+  total: number | null;
   started: number;
   finished: number;
 }
 
 const readList = `[...document.querySelectorAll('[data-testid=first-sync] li[data-collection]')].map((li) => ({
   name: li.dataset.collection, phase: li.dataset.phase, documents: Number(li.dataset.documents),
-  started: Number(li.dataset.started ?? 0), finished: Number(li.dataset.finished ?? 0),
+  total: li.dataset.total === undefined ? null : Number(li.dataset.total), started: Number(li.dataset.started ?? 0), finished: Number(li.dataset.finished ?? 0),
 }))`;
 
 describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
@@ -35,8 +36,9 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
     buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     // Four years of flights (one in 60 the fixture pilot's), enough that loading them takes a while.
+    // 1,300 people: two pages, so the directory is seen half loaded.
     await seedDeviceBench(s, {
-      users: 300,
+      users: 1_300,
       students: 20,
       flights: 4_000,
       bookings: 1_500,
@@ -53,6 +55,12 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
   it('shows per-collection progress, own data first, and hides when everything is ready', async () => {
     const { context, page } = await newPage(browser);
     try {
+      // The directory's second page takes its time (a slow line), so its share is on screen meanwhile.
+      await page.route('**/api/v1/sync/people/pull.json', async (route) => {
+        const body = route.request().postDataJSON() as { checkpoint: { snap?: number } | null };
+        if (body.checkpoint?.snap !== undefined) await new Promise((r) => setTimeout(r, 3000));
+        await route.continue();
+      });
       await page.goto(`${s.url}/app/`);
       await page.fill('form[aria-label="Sign in"] input[name=email]', 'admin@skyline.test');
       await page.fill('form[aria-label="Sign in"] input[name=password]', 'demo1234');
@@ -62,6 +70,15 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
       await expect.poll(() => list.textContent()).toMatch(/Setting up this device: \d+ of 10 ready/);
       // Sentences, not collection names: "Flights", "People".
       await expect.poll(() => list.locator('li[data-collection=flights]').textContent()).toMatch(/^Flights /);
+      // A share of what the server counted for this person: "People 76 %" (1,000 of about 1,310).
+      const people = list.locator('li[data-collection=people]');
+      await expect.poll(() => people.textContent(), { timeout: 60_000 }).toMatch(/^People \d{1,2} %$/);
+      const share = Number(/(\d+) %/.exec((await people.textContent()) ?? '')?.[1]);
+      const [loaded, counted] = (await people.evaluate((li) => [li.dataset.documents, li.dataset.total])).map(Number);
+      expect(share).toBe(Math.floor((loaded * 100) / counted));
+      expect(share).toBeGreaterThan(50);
+      expect(share).toBeLessThan(100);
+      expect(await people.locator('progress').getAttribute('value')).toBe(String(share));
       await screenshot(page, 'first-sync-progress');
       // The shell is usable meanwhile: the navigation answers.
       await page.waitForSelector('header.topbar');
@@ -72,6 +89,9 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
       const by = new Map(rows.map((r) => [r.name, r]));
       expect(rows.map((r) => r.phase)).toEqual(rows.map(() => 'ready'));
       expect(rows).toHaveLength(10);
+      // The server's count is what arrived (reference may count an airport twice, from a flight and a base).
+      for (const r of rows)
+        if (r.name !== 'reference') expect({ [r.name]: r.total }).toEqual({ [r.name]: r.documents });
       // Own data is complete before the office-wide sets start.
       for (const own of ['reference', 'device', 'people', 'inbox'])
         for (const office of ['bookings', 'fleet', 'flights'])
@@ -80,7 +100,7 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
       const flights = by.get('flights')?.documents ?? 0;
       expect(flights).toBeGreaterThan(300);
       expect(flights).toBeLessThan(1_000);
-      expect(by.get('people')?.documents).toBeGreaterThanOrEqual(300);
+      expect(by.get('people')?.documents).toBeGreaterThanOrEqual(1_300);
       // What the list says is what the database holds.
       const stored = (await page.evaluate(
         '(async () => { const n = {}; for (const { name } of await indexedDB.databases()) { const m = /^rxdb-dexie-ops_.*--\\d+--([a-z_]+)$/.exec(name ?? ""); if (!m) continue; const db = await new Promise((ok) => { const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); }); n[m[1]] = await new Promise((ok) => { const r = db.transaction("docs").objectStore("docs").count(); r.onsuccess = () => ok(r.result); }); db.close(); } return n; })()',

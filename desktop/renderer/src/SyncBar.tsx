@@ -94,15 +94,29 @@ const LABELS: Record<string, MessageId> = {
   flights: 'shell.flights',
 };
 
+/**
+ * The share of a loading collection, from the server's count of what the load
+ * brings; 99 % at most until it is stored (a collection fed by several sources
+ * may count a document twice). Null without a count (an older server).
+ */
+export function loadedShare(p: CollectionProgress): number | null {
+  if (p.total === undefined) return null;
+  if (p.total <= 0) return p.phase === 'ready' ? 100 : 0;
+  if (p.phase === 'ready') return 100;
+  return Math.min(99, Math.floor((p.documents * 100) / p.total));
+}
+
 function line(p: CollectionProgress, t: Translate): string {
   if (p.phase === 'waiting') return t('shell.syncWaiting');
-  if (p.phase === 'loading') return t('shell.syncLoaded', { count: p.documents });
+  const share = loadedShare(p);
+  if (p.phase === 'loading') return share === null ? t('shell.syncLoaded', { count: p.documents }) : `${share} %`;
   return p.documents ? t('shell.syncReadyCount', { count: p.documents }) : t('shell.syncReady');
 }
 
 /**
  * The first sync of this device, collection by collection: what is ready,
- * what is loading (documents stored so far) and what waits its turn. The
+ * what is loading (its share, "Flights 45 %", when the server counted the
+ * load; documents stored so far otherwise) and what waits its turn. The
  * person's own data loads first, so their screens work while the office-wide
  * records are still coming. Shown only until every collection is ready.
  */
@@ -134,10 +148,14 @@ export function FirstSync() {
             data-collection={name}
             data-phase={p.phase}
             data-documents={p.documents}
+            data-total={p.total}
             data-started={p.startedAt}
             data-finished={p.finishedAt}
           >
             <span className="first-sync-name">{LABELS[name] ? t(LABELS[name]) : name}</span> {line(p, t)}
+            {p.phase === 'loading' && loadedShare(p) !== null && (
+              <progress max={100} value={loadedShare(p) ?? 0} aria-hidden="true" />
+            )}
           </li>
         ))}
       </ul>

@@ -19,6 +19,29 @@ async function companySeq(ctx: AppContext, companyId: string): Promise<number> {
 export interface PullResult {
   documents: Record<string, unknown>[];
   checkpoint: Checkpoint;
+  /** On the first page of a load from nothing, when asked: how many documents the whole load brings (progress). */
+  total?: number;
+}
+
+/**
+ * How many documents a load from nothing up to `snap` brings this viewer (the
+ * sources' `count`: role-filtered and bounded like the load itself), or
+ * undefined when a source cannot count. A collection fed by several sources
+ * may send a document twice (reference airports), so this is an upper bound.
+ */
+async function loadTotal(
+  ctx: AppContext,
+  actor: Actor,
+  collection: RegisteredCollection,
+  snap: number,
+): Promise<number | undefined> {
+  const viewer = viewerOf(actor);
+  const counts = await Promise.all(
+    collection.sources.map(({ source, type }) =>
+      source.count ? source.count(ctx.db, actor.companyId, snap, viewer, type) : Promise.resolve(undefined),
+    ),
+  );
+  return counts.every((n) => n !== undefined) ? counts.reduce((a, b) => a + b, 0) : undefined;
 }
 
 /**
@@ -37,6 +60,7 @@ export async function pullCollection(
   collection: RegisteredCollection,
   checkpoint: Checkpoint | null,
   limit: number,
+  withTotal = false,
 ): Promise<PullResult> {
   const viewer = viewerOf(actor);
   const fp = visibilityFingerprint(viewer);
@@ -65,7 +89,12 @@ export async function pullCollection(
     if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return rows;
   };
-  if (snap !== undefined) return loadPage(ctx, actor, def, viewer, fp, after, snap, limit, read);
+  if (snap !== undefined) {
+    // Counted before the page is read: both stop at `snap`, so later writes change neither.
+    const total = withTotal && checkpoint === null ? await loadTotal(ctx, actor, collection, snap) : undefined;
+    const page = await loadPage(ctx, actor, def, viewer, fp, after, snap, limit, read);
+    return total === undefined ? page : { ...page, total };
+  }
   const rows = await read(after);
   // Read after the rows: a purge commits its horizon with its deletions, so a tombstone this pull missed shows here.
   const horizon = await horizonOf(ctx.db, actor.companyId);

@@ -29,6 +29,15 @@ export interface SyncSource<Doc> {
     limit: number,
     onlyVisibleTo: Viewer | null,
   ): Promise<SourceRow<Doc>[]>;
+  /**
+   * How many documents a load from nothing up to change number `upTo` (its
+   * `snap`) brings `viewer`: the rows `read` sends with `onlyVisibleTo`,
+   * deletions left out. Counted in SQL where the row scope allows; never a row
+   * the viewer may not see. `type`: the record type the kernel stamps on this
+   * source's documents (null for a plain collection). Optional: without it the
+   * collection has no total.
+   */
+  count?(db: Kysely<DB>, companyId: string, upTo: number, viewer: Viewer, type: string | null): Promise<number>;
 }
 
 export type PushDecision = { ok: true; doc?: unknown } | { ok: false; reason: string };

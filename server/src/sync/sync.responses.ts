@@ -26,6 +26,8 @@ export const ZSyncPull = z.strictObject({
     fp: z.string(),
     snap: z.number().optional(),
   }),
+  /** First page of a load from nothing asked with `count: true`: documents the whole load brings. */
+  total: z.number().int().nonnegative().optional(),
 });
 
 /** POST /sync/:collection/push.json */

@@ -43,10 +43,12 @@ export const syncRoutes = [
     body: z.object({
       checkpoint: ZCheckpoint.nullable().optional(),
       limit: z.number().int().min(1).max(1000).default(200),
+      /** With a null checkpoint: answer `total`, the documents the whole load brings (a device's progress). */
+      count: z.boolean().optional(),
     }),
     response: ZSyncPull,
     handler: ({ ctx, actor, params, body }) =>
-      pullCollection(ctx, actor, find(params.collection), body.checkpoint ?? null, body.limit),
+      pullCollection(ctx, actor, find(params.collection), body.checkpoint ?? null, body.limit, body.count === true),
   }),
   defineRoute({
     method: 'POST',

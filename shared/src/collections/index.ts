@@ -33,6 +33,7 @@ export * from './schedules.ts';
 export * from './safety.ts';
 export * from './files.ts';
 export * from './training.ts';
+export * from './windows.ts';
 
 /**
  * Every replicated collection, in one list the server and clients share: one

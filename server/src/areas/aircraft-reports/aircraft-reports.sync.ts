@@ -1,5 +1,6 @@
 import {
   AIRCRAFT_REPORT_WRITABLE,
+  DEVICE_WINDOW_MONTHS,
   FLEET_TYPES,
   type FleetReportDoc,
   fleetCollection,
@@ -10,14 +11,15 @@ import { createReport, deleteReport, editReport, raisedAtOf } from './aircraft-r
 import { nowSeconds } from '../../lib/tokens.ts';
 import { recordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
-import { monthsAgo } from '../../sync/table-source.ts';
+import { sql } from 'kysely';
+import { countCompanyRows, monthsAgo } from '../../sync/table-source.ts';
 
 /**
  * What a device loads first (docs/sync.md, "Bounded devices"): every open or
  * deferred report, and closed ones changed in the last 12 months; older
  * closed reports (the aircraft's history) come through REST when a screen asks.
  */
-export const DEVICE_CLOSED_REPORT_MONTHS = 12;
+export const DEVICE_CLOSED_REPORT_MONTHS = DEVICE_WINDOW_MONTHS.closedReports;
 
 /**
  * Aircraft reports with their MEL/CDL item, limitations and derived status
@@ -49,6 +51,14 @@ const source: SyncSource<FleetReportDoc> = {
       doc: toFleetReport(docs[i]),
     }));
   },
+  count: (db, companyId, upTo) =>
+    countCompanyRows(
+      db,
+      'aircraft_reports',
+      companyId,
+      upTo,
+      sql<boolean>`(status != 'CLOSED' or modified >= ${monthsAgo(DEVICE_CLOSED_REPORT_MONTHS)})`,
+    ),
 };
 
 const isMel = (t: unknown) => t === 'MEL' || t === 'CDL';

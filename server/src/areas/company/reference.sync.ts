@@ -65,6 +65,16 @@ function stampedSource(
       };
       return [row];
     },
+    async count(db, companyId, upTo) {
+      const stamp = await db
+        .selectFrom('reference_stamps')
+        .select('change_no')
+        .where('id', '=', docId(companyId, type))
+        .where('company_id', '=', companyId)
+        .executeTakeFirst();
+      // Before its first write the document exists at change number 0: a load always brings it.
+      return Number(stamp?.change_no ?? 0) <= upTo ? 1 : 0;
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  DEVICE_WINDOW_MONTHS,
   FLIGHT_WRITABLE_FIELDS,
   type FlightDoc,
   flightsCollection,
@@ -15,7 +16,7 @@ import { saveFlight } from './flights.service.ts';
 import type { DB } from '../../db/schema.ts';
 import { validationFailed, zodFieldErrors } from '../../http/errors.ts';
 import { defineCollection, type SourceRow, type SyncSource } from '../../sync/registry.ts';
-import { monthsAgo, tableSource } from '../../sync/table-source.ts';
+import { countCompanyRows, monthsAgo, tableSource } from '../../sync/table-source.ts';
 import { seesAllFlights } from '@ops/shared/rules/flights/policy';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 
@@ -104,7 +105,7 @@ function bodyOf(next: FlightDoc, master: FlightDoc | null): TFlightFields {
  * the future, older ones through REST when a screen asks; a pilot's device
  * every flight naming the pilot (their logbook).
  */
-export const OFFICE_DEVICE_FLIGHT_MONTHS = 12;
+export const OFFICE_DEVICE_FLIGHT_MONTHS = DEVICE_WINDOW_MONTHS.flights;
 
 const flightsFirstPull = (viewer: { role: number }) =>
   seesAllFlights(viewer)
@@ -186,6 +187,7 @@ const flightTypeReferenceSource: SyncSource<ReferenceDoc> = {
       }),
     );
   },
+  count: (db, companyId, upTo) => countCompanyRows(db, 'flight_types', companyId, upTo),
 };
 
 /** Airports the company's flights used (company_airports), as `airport` reference documents. */
@@ -229,6 +231,7 @@ const baseAirportSource: SyncSource<ReferenceDoc> = {
       }),
     );
   },
+  count: (db, companyId, upTo) => countCompanyRows(db, 'bases', companyId, upTo, sql<boolean>`airport_id is not null`),
 };
 
 /** Flight types and airports as `reference` documents. */

@@ -2,6 +2,7 @@ import { FLEET_TYPES, fleetCollection, type InventoryPartDoc } from '@ops/shared
 import { partDocs } from './inventory.repository.ts';
 import { recordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
+import { countCompanyRows } from '../../sync/table-source.ts';
 
 /** Inventory parts with their units and providers (read-only offline); unit changes stamp their part. */
 const source: SyncSource<InventoryPartDoc> = {
@@ -17,6 +18,7 @@ const source: SyncSource<InventoryPartDoc> = {
     const docs = await partDocs(db, companyId, rows);
     return rows.map((r, i) => ({ seq: Number(r.change_no), id: r.id, deleted: !!r.deleted, scope: {}, doc: docs[i] }));
   },
+  count: (db, companyId, upTo) => countCompanyRows(db, 'inventory_parts', companyId, upTo),
 };
 
 /** The `inventory_part` record type of `fleet` (read-only on devices). */

@@ -3,6 +3,7 @@ import { jobDocs } from './maintenance-jobs.repository.ts';
 import { createJob, deleteJob, editJob, saveWorkOrder } from './maintenance-jobs.service.ts';
 import { recordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
+import { countCompanyRows } from '../../sync/table-source.ts';
 
 /** Maintenance jobs with their work orders; a work-order change stamps its job's change number. */
 const source: SyncSource<MaintenanceJobDoc> = {
@@ -18,6 +19,7 @@ const source: SyncSource<MaintenanceJobDoc> = {
     const docs = await jobDocs(db, companyId, rows);
     return rows.map((r, i) => ({ seq: Number(r.change_no), id: r.id, deleted: !!r.deleted, scope: {}, doc: docs[i] }));
   },
+  count: (db, companyId, upTo) => countCompanyRows(db, 'maintenance_jobs', companyId, upTo),
 };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

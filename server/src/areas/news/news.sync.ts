@@ -5,6 +5,7 @@ import './news.tables.ts';
 import type { DB } from '../../db/schema.ts';
 import { recordType, type SourceRow, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
+import { countCompanyRows } from '../../sync/table-source.ts';
 
 /**
  * Company articles with their recipients and signers, read for a whole page
@@ -61,6 +62,8 @@ const newsSource: SyncSource<NewsDoc> = {
       }),
     );
   },
+  // Every live article replicates (those not addressed to the viewer blanked), so every one counts.
+  count: (db, companyId, upTo) => countCompanyRows(db, 'news', companyId, upTo),
 };
 
 async function signersOf(db: Kysely<DB>, companyId: string, ids: string[]): Promise<Map<string, string[]>> {

@@ -1,4 +1,4 @@
-import { type BookingDoc, bookingsCollection } from '@ops/shared';
+import { type BookingDoc, bookingsCollection, DEVICE_WINDOW_MONTHS } from '@ops/shared';
 import { seesAllBookings } from '@ops/shared/rules/schedules/policy';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
@@ -43,7 +43,7 @@ export function toBookingDoc(r: Row): BookingDoc {
  * sees every booking (office, auditor, mechanics) the bookings starting in the
  * last 12 months and all future ones; a pilot's or student's device all their own.
  */
-export const OFFICE_DEVICE_BOOKING_MONTHS = 12;
+export const OFFICE_DEVICE_BOOKING_MONTHS = DEVICE_WINDOW_MONTHS.bookings;
 
 const bookingsFirstPull = (viewer: { role: number }) =>
   seesAllBookings(viewer.role) ? sql<boolean>`s.start_at >= ${monthsAgo(OFFICE_DEVICE_BOOKING_MONTHS)}` : null;
