@@ -191,6 +191,13 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const count = opts.cluster ? 3 : 1;
     for (let i = 0; i < count; i++) procs.push(await spawnServer(opts.dialect, s.where, i > 0 ? { JOBS: 'off' } : {}));
     cluster.procs = procs;
+    // A server's 500s (unhandled errors) are part of the result: printed as they happen.
+    const watch = (p: ServerProcess, i: number) =>
+      p.child.stdout?.on('data', (x: Buffer) => {
+        for (const l of x.toString().split('\n'))
+          if (l.includes('unhandled error')) log(`server ${i}: ${l.slice(0, 1500)}`);
+      });
+    procs.forEach(watch);
     const victim = count > 1 ? 1 : 0;
     server = procs[victim] as ServerProcess;
     const port = new URL(server.baseUrl).port;
@@ -206,7 +213,21 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       log(`3 server processes behind HAProxy at ${lb.url}`);
     }
     const emails = Array.from({ length: opts.devices }, (_, i) => USERS[i % USERS.length] as string);
-    for (const email of emails) devices.push(await Device.open(baseUrl, email));
+    // A few at a time: each device is a process with its own sign-in and first sync. Retried: on a loaded
+    // machine the balancer may answer 503 for a moment (every process's health check slower than its timeout).
+    const open = async (email: string): Promise<Device> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await Device.open(baseUrl, email);
+        } catch (err) {
+          if (attempt >= 5) throw err;
+          log(`device open failed (${(err as Error).message}); retrying`);
+          await sleep(2000 * attempt);
+        }
+      }
+    };
+    for (let i = 0; i < emails.length; i += 4)
+      devices.push(...(await Promise.all(emails.slice(i, i + 4).map((email) => open(email)))));
     log(`devices open after ${Date.now() - started} ms`);
 
     const offlineUntil = new Array<number>(opts.devices).fill(-1);
@@ -243,13 +264,15 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
             });
             b.child.once('exit', (code) => log(`restarted server exited (${code}): ${tail}`));
             cluster.procs[victim] = b;
+            watch(b, victim);
             return b;
           },
         );
       }
       if (pgAt.has(op)) {
         // Not awaited: the devices go on editing and pushing while the database is away (their pushes meet 503s).
-        const prev = pgRestart;
+        // After the killed process is back: a process starting while the database restarts is not what this measures.
+        const prev = Promise.all([pgRestart, restart]);
         pgRestart = prev.then(async () => {
           const t0 = Date.now();
           log(`op ${op}: restarting PostgreSQL`);
