@@ -8,6 +8,7 @@
  * device was told its edit landed, and it never did. Now the check is made
  * again inside the write's transaction under a lock on the document.
  */
+import { uuidv7 } from '@ops/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, PG_URL } from '../../setup/dialects.ts';
@@ -135,6 +136,32 @@ describe.each(DIALECTS)('pushes retried after a 503 on %s', (dialect) => {
       for (const r of answers)
         if (r.body.conflicts.length) expect(r.body.conflicts[0]).toMatchObject({ registration: stored });
       master = { ...master, registration: stored };
+    }
+  });
+
+  it('a refused command pushed several times at once (a device retrying a push still in flight) is decided once, never a 500', async () => {
+    const mech = await s.login('mechanic@skyline.test');
+    for (let round = 0; round < 4; round++) {
+      const command = {
+        id: uuidv7(),
+        type: 'command',
+        name: 'mel.close',
+        // No such report: the handler refuses it, after the accepted row was inserted and rolled back.
+        args: { report_id: uuidv7() },
+        client_time: Date.now(),
+        status: 'pending',
+      };
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          s.api('POST', '/sync/device/push.json', {
+            token: mech,
+            body: { rows: [{ assumedMasterState: null, newDocumentState: command }] },
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      const stored = await s.ctx.db.selectFrom('commands').select(['status']).where('id', '=', command.id).execute();
+      expect(stored).toEqual([{ status: 'rejected' }]);
     }
   });
 });
