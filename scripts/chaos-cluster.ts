@@ -60,21 +60,40 @@ export async function startCluster(n: number, balancer: boolean, env: Record<str
     for (let i = 1; i < n; i++) procs.push(await startProd({ ...base, SEED: 'none', JOBS: 'off' }));
     if (!balancer)
       return { procs, baseUrl: procs[0]?.baseUrl as string, url: procs[0]?.url as string, schema: schema.schema, stop };
-    const bin = ensureHaproxy();
-    const port = await freePort();
-    const servers = procs.map((p, i) => `    server app${i} ${new URL(p.url).host} check`).join('\n');
-    const cfg = fs
-      .readFileSync(path.join(root, 'deploy/haproxy.local.cfg'), 'utf8')
-      .replace('@FRONT_PORT@', String(port))
-      .replace('@SERVERS@', servers);
-    const file = path.join(tmp, 'haproxy.cfg');
-    fs.writeFileSync(file, cfg);
-    haproxy = spawn(bin, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    haproxy.stderr?.on('data', (d: Buffer) => {
-      err = (err + d.toString()).slice(-2000);
-    });
-    const url = `http://127.0.0.1:${port}`;
+    const lb = await startHaproxy(
+      procs.map((p) => new URL(p.url).host),
+      tmp,
+    );
+    haproxy = lb.child;
+    const url = lb.url;
+    return { procs, baseUrl: `${url}/api/v1`, url, schema: schema.schema, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/**
+ * HAProxy (deploy/haproxy.local.cfg) in front of `hosts` (127.0.0.1:port each), health checks on
+ * /health/ready; resolves once every server is up in its eyes. `dir` holds the generated configuration.
+ */
+export async function startHaproxy(hosts: string[], dir: string): Promise<{ url: string; child: ChildProcess }> {
+  const bin = ensureHaproxy();
+  const port = await freePort();
+  const servers = hosts.map((h, i) => `    server app${i} ${h} check`).join('\n');
+  const cfg = fs
+    .readFileSync(path.join(root, 'deploy/haproxy.local.cfg'), 'utf8')
+    .replace('@FRONT_PORT@', String(port))
+    .replace('@SERVERS@', servers);
+  const file = path.join(dir, 'haproxy.cfg');
+  fs.writeFileSync(file, cfg);
+  const child = spawn(bin, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    err = (err + d.toString()).slice(-2000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
     for (let t0 = performance.now(); ; ) {
       const ok = await fetch(`${url}/health/ready`).then(
         (r) => r.status === 200,
@@ -84,13 +103,13 @@ export async function startCluster(n: number, balancer: boolean, env: Record<str
       if (performance.now() - t0 > 15_000) throw new Error(`haproxy not serving: ${err}`);
       await sleep(100);
     }
-    // Every server up in HAProxy's eyes (rise 2 × 500 ms).
-    await sleep(1500);
-    return { procs, baseUrl: `${url}/api/v1`, url, schema: schema.schema, stop };
-  } catch (err) {
-    await stop();
-    throw err;
+  } catch (e) {
+    child.kill('SIGTERM');
+    throw e;
   }
+  // Every server up in HAProxy's eyes (rise 2 × 500 ms).
+  await sleep(1500);
+  return { url, child };
 }
 
 export interface DeviceReport {

@@ -69,22 +69,10 @@ export function createApp(
     next();
   });
 
-  app.get('/health', async (_req, res) => {
-    try {
-      await ctx.db.selectFrom('companies').select('id').limit(1).execute();
-      res.json({ status: 'ok', version: ctx.version, database: ctx.database.dialect });
-    } catch {
-      res.status(503).json({ status: 'unavailable' });
-    }
-  });
-
-  mountOpsRoutes(app, ctx);
-
   const openapi = buildOpenApi(routes, ctx.version);
   app.get(['/openapi.json', `${API_BASE}/openapi.json`], (_req, res) => {
     res.json(openapi);
   });
-  mountApiDocs(app);
 
   // Test servers only: the contract test sees every API response (test/setup/contract.ts).
   const observe = observerMiddleware(ctx.database.dialect);
@@ -103,6 +91,20 @@ export function createApp(
     parseJson(req, res, (err?: unknown) => (err ? next(err) : parseForm(req, res, next)));
   });
   app.use(API_BASE, buildRouter(ctx, routes));
+  // Health, metrics and the API reference after the API: Express tries every earlier layer's path on each API
+  // request, and these paths are outside API_BASE (issue 34 item 5).
+  app.get('/health', async (_req, res) => {
+    try {
+      await ctx.db.selectFrom('companies').select('id').limit(1).execute();
+      res.json({ status: 'ok', version: ctx.version, database: ctx.database.dialect });
+    } catch {
+      res.status(503).json({ status: 'unavailable' });
+    }
+  });
+
+  mountOpsRoutes(app, ctx);
+
+  mountApiDocs(app);
   extra?.(app);
 
   app.use((req: Request, res: Response) => {

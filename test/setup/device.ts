@@ -25,7 +25,13 @@ export class Device {
       child.once('exit', (code) => reject(new Error(`device exited ${code}`)));
     });
     const d = new Device(child);
-    await d.call('open', { baseUrl, email });
+    try {
+      await d.call('open', { baseUrl, email });
+    } catch (err) {
+      // A failed sign-in or first sync (server busy, balancer answering 503) leaves no process behind.
+      await d.close();
+      throw err;
+    }
     return d;
   }
 

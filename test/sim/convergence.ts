@@ -12,7 +12,15 @@
  * to 0, every balance equals its entries (CONTRACT 6); the duty running
  * totals equal a recount from the flights (issue 30).
  *
+ * Cluster mode (issue 34 item 4, PostgreSQL only): three server processes on
+ * one schema behind HAProxy (deploy/haproxy.local.cfg, health checks on
+ * /health/ready); the devices talk to the balancer. Mid-run one process is
+ * killed with SIGKILL (restarted on its port, so the balancer takes it back)
+ * and PostgreSQL is restarted (`pg_ctlcluster restart`) while devices push, so
+ * pushes meet 503s; PostgreSQL is always left running.
+ *
  *   npm run sim:convergence -- [--dialect sqlite|postgres] [--devices 10] [--ops 1000] [--seed S]
+ *   npm run sim:convergence -- --cluster [--pg-restarts 1] [--devices 50] [--ops 10000]
  */
 import { uuidv7 } from '@ops/shared';
 import { flightCharges, type Seats } from '@ops/shared/rules/billing/charges';
@@ -25,6 +33,12 @@ import type { TestDialect } from '../setup/dialects.ts';
 import { type ServerProcess, spawnServer } from '../setup/process.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { pullAll } from '../setup/sync.ts';
+import { ensurePostgresRunning, restartPostgres } from '../integration/ops/pg-cluster.ts';
+import { startHaproxy } from '../../scripts/chaos-cluster.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 
 export interface SimOptions {
   dialect: TestDialect;
@@ -32,6 +46,10 @@ export interface SimOptions {
   ops: number;
   seed: number;
   log?: (line: string) => void;
+  /** Three server processes behind HAProxy (PostgreSQL only), one SIGKILLed mid-run. */
+  cluster?: boolean;
+  /** PostgreSQL restarts (pg_ctlcluster) during the second half of the schedule (PostgreSQL only). */
+  pgRestarts?: number;
 }
 
 export interface SimResult {
@@ -39,6 +57,8 @@ export interface SimResult {
   devices: number;
   operations: number;
   durationMs: number;
+  /** PostgreSQL restarts done and pushes answered 503 by a server (seen by the devices). */
+  pgRestarts: number;
   commands: number;
   accepted: number;
   rejected: number;
@@ -135,6 +155,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
   const s: TestServer = await startTestServer(opts.dialect);
   let server: ServerProcess | null = null;
   const devices: Device[] = [];
+  const cluster: { procs: ServerProcess[]; haproxy?: ChildProcess; tmp?: string } = { procs: [] };
   try {
     const company = s.refs.companies.skyline;
     const aircraftIds = Object.values(s.refs.aircraft);
@@ -163,11 +184,50 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       .where('deleted', '=', 0)
       .execute();
 
-    server = await spawnServer(opts.dialect, s.where);
-    const baseUrl = server.baseUrl;
-    const port = new URL(baseUrl).port;
+    if ((opts.cluster || opts.pgRestarts) && opts.dialect !== 'postgres')
+      throw new Error('--cluster and --pg-restarts need --dialect postgres');
+    // One process (the original mode), or three behind the balancer; `server` is the one killed mid-run.
+    const procs: ServerProcess[] = [];
+    const count = opts.cluster ? 3 : 1;
+    for (let i = 0; i < count; i++) procs.push(await spawnServer(opts.dialect, s.where, i > 0 ? { JOBS: 'off' } : {}));
+    cluster.procs = procs;
+    // A server's 500s (unhandled errors) are part of the result: printed as they happen.
+    const watch = (p: ServerProcess, i: number) =>
+      p.child.stdout?.on('data', (x: Buffer) => {
+        for (const l of x.toString().split('\n'))
+          if (l.includes('unhandled error')) log(`server ${i}: ${l.slice(0, 1500)}`);
+      });
+    procs.forEach(watch);
+    const victim = count > 1 ? 1 : 0;
+    server = procs[victim] as ServerProcess;
+    const port = new URL(server.baseUrl).port;
+    let baseUrl = server.baseUrl;
+    if (opts.cluster) {
+      cluster.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-sim-'));
+      const lb = await startHaproxy(
+        procs.map((p) => new URL(p.baseUrl).host),
+        cluster.tmp,
+      );
+      cluster.haproxy = lb.child;
+      baseUrl = `${lb.url}/api/v1`;
+      log(`3 server processes behind HAProxy at ${lb.url}`);
+    }
     const emails = Array.from({ length: opts.devices }, (_, i) => USERS[i % USERS.length] as string);
-    for (const email of emails) devices.push(await Device.open(server.baseUrl, email));
+    // A few at a time: each device is a process with its own sign-in and first sync. Retried: on a loaded
+    // machine the balancer may answer 503 for a moment (every process's health check slower than its timeout).
+    const open = async (email: string): Promise<Device> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await Device.open(baseUrl, email);
+        } catch (err) {
+          if (attempt >= 5) throw err;
+          log(`device open failed (${(err as Error).message}); retrying`);
+          await sleep(2000 * attempt);
+        }
+      }
+    };
+    for (let i = 0; i < emails.length; i += 4)
+      devices.push(...(await Promise.all(emails.slice(i, i + 4).map((email) => open(email)))));
     log(`devices open after ${Date.now() - started} ms`);
 
     const offlineUntil = new Array<number>(opts.devices).fill(-1);
@@ -178,6 +238,13 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     let restart: Promise<ServerProcess> | null = null;
     let partitions = 0;
     const killAt = Math.floor(opts.ops / 2);
+    // PostgreSQL restarts spread over the second half, away from the kill.
+    const pgRestarts = opts.pgRestarts ?? 0;
+    const pgAt = new Set(
+      Array.from({ length: pgRestarts }, (_, i) => Math.floor(opts.ops * (0.6 + (0.35 * i) / pgRestarts))),
+    );
+    let pgRestart: Promise<void> = Promise.resolve();
+    let pgDone = 0;
     let markerNo = 0;
     const marker = (d: number) => `S${d.toString(36)}${(markerNo++).toString(36)}`.toUpperCase();
     const today = new Date().toISOString().slice(0, 10);
@@ -189,13 +256,34 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       if (op === killAt) {
         log(`op ${op}: SIGKILL server`);
         await server.kill();
-        restart = spawnServer(opts.dialect, s.where, { PORT: port }).then((b) => {
-          let tail = '';
-          b.child.stderr?.on('data', (x: Buffer) => {
-            tail = (tail + x.toString()).slice(-2000);
-          });
-          b.child.once('exit', (code) => log(`restarted server exited (${code}): ${tail}`));
-          return b;
+        restart = spawnServer(opts.dialect, s.where, { PORT: port, ...(victim > 0 ? { JOBS: 'off' } : {}) }).then(
+          (b) => {
+            let tail = '';
+            b.child.stderr?.on('data', (x: Buffer) => {
+              tail = (tail + x.toString()).slice(-2000);
+            });
+            b.child.once('exit', (code) => log(`restarted server exited (${code}): ${tail}`));
+            cluster.procs[victim] = b;
+            watch(b, victim);
+            return b;
+          },
+        );
+      }
+      if (pgAt.has(op)) {
+        // Not awaited: the devices go on editing and pushing while the database is away (their pushes meet 503s).
+        // After the killed process is back: a process starting while the database restarts is not what this measures.
+        const prev = Promise.all([pgRestart, restart]);
+        pgRestart = prev.then(async () => {
+          const t0 = Date.now();
+          log(`op ${op}: restarting PostgreSQL`);
+          try {
+            const ms = await restartPostgres();
+            pgDone++;
+            log(`op ${op}: PostgreSQL accepts connections again after ${Math.round(ms)} ms`);
+          } catch (err) {
+            log(`PostgreSQL restart failed after ${Date.now() - t0} ms: ${(err as Error).message}`);
+            await ensurePostgresRunning();
+          }
         });
       }
       const d = rnd.int(0, opts.devices - 1);
@@ -316,17 +404,20 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       } else if (r < 0.94) {
         if (reportIds.length) {
           const reportId = rnd.pick(reportIds);
-          const item = await s.ctx.db
-            .selectFrom('mel_items')
-            .select(['expires'])
-            .where('aircraft_report_id', '=', reportId)
-            .executeTakeFirst();
+          const item = await retrying(() =>
+            s.ctx.db
+              .selectFrom('mel_items')
+              .select(['expires'])
+              .where('aircraft_report_id', '=', reportId)
+              .executeTakeFirst(),
+          );
           const base = item?.expires ? Number(item.expires) : Math.floor(Date.now() / 1000) + 3 * 86400;
           const args = { report_id: reportId, extended_until: base + rnd.int(1, 3) * 86400, reason: `Sim ${op}` };
           cmds.push({ device: d, id: await dev.run('mel.extend', args), name: 'mel.extend', args });
         }
       } else {
-        const pool = rnd.next() < 0.15 ? [await expiredReportId(s, aircraftIds[0] as string)] : reportIds;
+        const pool =
+          rnd.next() < 0.15 ? [await retrying(() => expiredReportId(s, aircraftIds[0] as string))] : reportIds;
         if (pool.length && pool[0]) {
           const args = { report_id: rnd.pick(pool) as string };
           cmds.push({ device: d, id: await dev.run('mel.close', args), name: 'mel.close', args });
@@ -335,7 +426,10 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       await sleep(rnd.int(0, 3));
     }
     if (restart) server = await restart;
-    log(`schedule done after ${Date.now() - started} ms (server restarted: ${restart !== null})`);
+    await pgRestart;
+    log(
+      `schedule done after ${Date.now() - started} ms (server restarted: ${restart !== null}; PostgreSQL restarts: ${pgDone})`,
+    );
 
     // Reconnect everyone and let the queues drain.
     for (let i = 0; i < opts.devices; i++) if (offlineUntil[i] !== -1) await (devices[i] as Device).online();
@@ -478,7 +572,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const ok = violations.length === 0 && lostWrites.length === 0 && mismatches.length === 0;
     for (const v of [...violations, ...lostWrites, ...mismatches].slice(0, 30)) log(`  ${v}`);
     const durationMs = Date.now() - started;
-    log(`partitions: ${partitions}; server kills: ${restart ? 1 : 0}`);
+    log(`partitions: ${partitions}; server kills: ${restart ? 1 : 0}; PostgreSQL restarts: ${pgDone}`);
     log(
       `commands: ${cmds.length} decided once (${accepted} accepted, ${rejected} rejected); edits: ${edits.length} (${editRejections} rejected with an outcome); state mismatches: ${mismatches.length}; ${durationMs} ms`,
     );
@@ -491,6 +585,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       devices: opts.devices,
       operations: opts.ops,
       durationMs,
+      pgRestarts: pgDone,
       commands: cmds.length,
       accepted,
       rejected,
@@ -503,8 +598,24 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     };
   } finally {
     await Promise.all(devices.map((d) => d.close()));
-    await server?.stop().catch(() => {});
+    cluster.haproxy?.kill('SIGTERM');
+    await Promise.all(cluster.procs.map((p) => p.stop().catch(() => {})));
+    if (!cluster.procs.length) await server?.stop().catch(() => {});
+    if (cluster.tmp) fs.rmSync(cluster.tmp, { recursive: true, force: true });
+    if (opts.dialect === 'postgres' && opts.pgRestarts) await ensurePostgresRunning();
     await s.close();
+  }
+}
+
+/** A read of the sim's own (in-process) connection, retried while PostgreSQL restarts. */
+async function retrying<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (attempt >= 100) throw err;
+      await sleep(200);
+    }
   }
 }
 
@@ -719,11 +830,13 @@ function arg(name: string, fallback: string): string {
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() as string)) {
-  const dialect = arg('dialect', 'sqlite') as TestDialect;
+  const dialect = arg('dialect', process.argv.includes('--cluster') ? 'postgres' : 'sqlite') as TestDialect;
   const result = await runConvergence({
     dialect,
     devices: Number(arg('devices', '10')),
     ops: Number(arg('ops', '1000')),
+    cluster: process.argv.includes('--cluster'),
+    pgRestarts: Number(arg('pg-restarts', process.argv.includes('--cluster') ? '1' : '0')),
     seed: Number(arg('seed', String(Math.floor(Math.random() * 2 ** 31)))),
     log: (l) => console.log(l),
   });

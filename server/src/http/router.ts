@@ -23,9 +23,14 @@ declare module 'express-serve-static-core' {
 }
 
 /** Resolves the caller and applies the route's declared gates; throws the spec's answer when one fails. */
-async function admit(ctx: AppContext, route: RouteDef, req: Request): Promise<Actor | null> {
+async function admit(
+  ctx: AppContext,
+  route: RouteDef,
+  req: Request,
+  query: Record<string, unknown>,
+): Promise<Actor | null> {
   const access = route.access;
-  const fromQuery = !access.public && access.queryToken && typeof req.query.token === 'string' ? req.query.token : null;
+  const fromQuery = !access.public && access.queryToken && typeof query.token === 'string' ? query.token : null;
   const token = bearerToken(req.headers.authorization) ?? fromQuery;
   let actor: Actor | null = null;
   if (token) {
@@ -60,15 +65,30 @@ function holdsNul(value: unknown, depth = 0): boolean {
  * string (`?status=LANDED&page=2`, what a generated client sends) are appended as segments, and a segment
  * holding an encoded `/` is split, so every form gives the same answer.
  */
-function namedFromQuery(route: RouteDef, req: Request): void {
-  const wildcard = /\*(\w+)/.exec(route.path)?.[1];
-  if (!wildcard || !route.named) return;
-  // Only the declared filters: other query keys are ignored, as an ordinary query schema strips them.
-  const keys = new Set(route.named instanceof z.ZodObject ? Object.keys(route.named.shape) : []);
+const namedShapes = new WeakMap<RouteDef, { wildcard: string; keys: Set<string> } | null>();
+/** The route's wildcard name and declared filter keys, worked out once per route (this runs on every request). */
+function namedShapeOf(route: RouteDef): { wildcard: string; keys: Set<string> } | null {
+  let shape = namedShapes.get(route);
+  if (shape === undefined) {
+    const wildcard = /\*(\w+)/.exec(route.path)?.[1];
+    // Only the declared filters: other query keys are ignored, as an ordinary query schema strips them.
+    shape =
+      wildcard && route.named
+        ? { wildcard, keys: new Set(route.named instanceof z.ZodObject ? Object.keys(route.named.shape) : []) }
+        : null;
+    namedShapes.set(route, shape);
+  }
+  return shape;
+}
+
+function namedFromQuery(route: RouteDef, req: Request, query: Record<string, unknown>): void {
+  const shape = namedShapeOf(route);
+  if (!shape) return;
+  const { wildcard, keys } = shape;
   const params = req.params as Record<string, unknown>;
   const own = params[wildcard];
   const segments = (own === undefined ? [] : Array.isArray(own) ? own : [own]).flatMap((s) => String(s).split('/'));
-  for (const [key, value] of Object.entries(req.query)) {
+  for (const [key, value] of Object.entries(query)) {
     if (!keys.has(key)) continue;
     const values = Array.isArray(value) ? value : [value];
     // A nested value (`a[b]=1`) is no filter: left without `:` so the route refuses it like a bad segment.
@@ -138,10 +158,12 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
       req.routePattern = route.path;
       req.onRouteMatched?.();
       try {
-        const actor = await admit(ctx, route, req);
-        namedFromQuery(route, req);
+        // Express 5 parses the query string again on every read of req.query: read it once, and not at all without one.
+        const rawQuery: Record<string, unknown> = req.url.includes('?') ? req.query : {};
+        const actor = await admit(ctx, route, req, rawQuery);
+        namedFromQuery(route, req, rawQuery);
         const params = parsePart(route, 'params', req.params);
-        const query = parsePart(route, 'query', req.query);
+        const query = parsePart(route, 'query', rawQuery);
         const body = parsePart(route, 'body', req.body);
         const result = await route.handler({ actor: actor as Actor, params, query, body, ctx, req, res } as never);
         if (res.headersSent || result === undefined) return;

@@ -80,8 +80,16 @@ async function insertCommand(uow: UnitOfWork, actor: Actor, doc: CommandDoc, dec
  */
 export async function executeCommand(ctx: AppContext, actor: Actor, doc: CommandDoc): Promise<void> {
   const handler = handlers.get(doc.name);
-  const reject = (reason: string, details: Record<string, unknown> | null = null) =>
-    ctx.tx((uow) => insertCommand(uow, actor, doc, { status: 'rejected', reason, details, result: null }));
+  const reject = async (reason: string, details: Record<string, unknown> | null = null) => {
+    try {
+      await ctx.tx((uow) => insertCommand(uow, actor, doc, { status: 'rejected', reason, details, result: null }));
+    } catch (err) {
+      // A concurrent replay of the same id (a device retrying a push still in flight) stored its decision between
+      // our rollback and this insert: decided once, by it (was a duplicate-key 500 in sim:convergence --cluster).
+      if (await exists(ctx, doc.id)) return;
+      throw err;
+    }
+  };
   if (!handler) return reject(`Unknown command ${doc.name}`);
   const parsed = handler.args.safeParse(doc.args ?? {});
   if (!parsed.success) return reject('Invalid command arguments', { errors: zodFieldErrors(parsed.error) });
