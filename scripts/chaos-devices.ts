@@ -86,9 +86,9 @@ function apply(d: Device, docs: Array<Record<string, unknown>>, at: number) {
       d.seq.set(id, s);
       // Writes it skipped were superseded by this value: they reached the device now too.
       for (let k = Math.max(had + 1, s - 1000); k <= s && arrivalCount < MAX_ARRIVALS; k++, arrivalCount++) {
-        let list = arrivals.get(k);
-        if (!list) arrivals.set(k, (list = []));
-        list.push(at);
+        const list = arrivals.get(k);
+        if (list) list.push(at);
+        else arrivals.set(k, [at]);
       }
     }
   }
