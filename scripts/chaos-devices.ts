@@ -8,10 +8,12 @@
  * checkpoint, and whenever its stream (re)opens (event `resync`) it pulls from
  * that checkpoint, so whatever changed while it was away comes in. When its
  * stream ends or fails it reconnects through the same address (the balancer)
- * after client-core's back-off (`backoffDelay`: 250-500 ms, doubling with
- * jitter on every failed attempt up to 30 s, reset once it is back), so a
- * herd of devices that lost their process does not keep a loaded server at
- * its limit with retries every few hundred milliseconds. For the tracked aircraft it keeps the highest
+ * after client-core's back-off function (`backoffDelay`) with a 250 ms base and
+ * a 2 s cap: 125-250 ms, doubling with jitter on every failed attempt, reset
+ * once it is back. So a herd of devices that lost their process spreads out
+ * instead of retrying every few hundred milliseconds for ever, and a device
+ * still tries again within 2 s (the 30 s cap of the app's own reconnect made
+ * the reconnect p99 40 s when the loaded balancer marked healthy processes down). For the tracked aircraft it keeps the highest
  * marker number seen (`<tag>-<n>` in registration): a lower one after a higher
  * one counts as a regression; the scenario compares the finals with the
  * database. Latency: a device records when it first holds each marker number
@@ -151,7 +153,7 @@ function down(d: Device) {
   d.req = null;
   d.downAt ??= now();
   d.connected = false;
-  if (!stopping) setTimeout(() => connect(d), backoffDelay(d.attempt++));
+  if (!stopping) setTimeout(() => connect(d), backoffDelay(d.attempt++, Math.random, 250, 2000));
 }
 
 function connect(d: Device) {
