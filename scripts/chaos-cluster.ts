@@ -35,19 +35,31 @@ export interface Cluster {
   /** The balancer's API base (or the single process's when there is no balancer). */
   baseUrl: string;
   url: string;
+  /** With several balancers (`balancers` > 1), each one's API base; devices are spread over them. */
+  baseUrls: string[];
+  balancerPids: number[];
   schema: string;
   stop(): Promise<void>;
 }
 
-/** `n` processes; with `balancer` they sit behind HAProxy (health checks on /health/ready). */
-export async function startCluster(n: number, balancer: boolean, env: Record<string, string> = {}): Promise<Cluster> {
+/**
+ * `n` processes; with `balancer` they sit behind HAProxy (health checks on /health/ready). `balancers`
+ * starts that many HAProxy instances in front of the same processes: one instance holds at most 9,900
+ * connections here (two descriptors each, 20,000 per process and not raisable in this container).
+ */
+export async function startCluster(
+  n: number,
+  balancer: boolean,
+  env: Record<string, string> = {},
+  balancers = 1,
+): Promise<Cluster> {
   buildServer();
   const schema = await createPgSchema();
   const procs: ProdProcess[] = [];
-  let haproxy: ChildProcess | null = null;
+  const haproxies: ChildProcess[] = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-chaos-'));
   const stop = async () => {
-    haproxy?.kill('SIGTERM');
+    for (const h of haproxies) h.kill('SIGTERM');
     await Promise.all(
       procs.map((p) => (p.child.exitCode === null && p.child.signalCode === null ? p.stop() : Promise.resolve())),
     );
@@ -58,15 +70,38 @@ export async function startCluster(n: number, balancer: boolean, env: Record<str
     const base = { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema.schema, LOG_LEVEL: 'warn', ...env };
     procs.push(await startProd({ ...base, SEED: 'fixtures' }));
     for (let i = 1; i < n; i++) procs.push(await startProd({ ...base, SEED: 'none', JOBS: 'off' }));
-    if (!balancer)
-      return { procs, baseUrl: procs[0]?.baseUrl as string, url: procs[0]?.url as string, schema: schema.schema, stop };
-    const lb = await startHaproxy(
-      procs.map((p) => new URL(p.url).host),
-      tmp,
-    );
-    haproxy = lb.child;
-    const url = lb.url;
-    return { procs, baseUrl: `${url}/api/v1`, url, schema: schema.schema, stop };
+    if (!balancer) {
+      const only = procs[0] as ProdProcess;
+      return {
+        procs,
+        baseUrl: only.baseUrl,
+        url: only.url,
+        baseUrls: [only.baseUrl],
+        balancerPids: [],
+        schema: schema.schema,
+        stop,
+      };
+    }
+    const urls: string[] = [];
+    for (let b = 0; b < Math.max(1, balancers); b++) {
+      const lb = await startHaproxy(
+        procs.map((p) => new URL(p.url).host),
+        tmp,
+        `haproxy-${b}.cfg`,
+      );
+      haproxies.push(lb.child);
+      urls.push(lb.url);
+    }
+    const url = urls[0] as string;
+    return {
+      procs,
+      baseUrl: `${url}/api/v1`,
+      url,
+      baseUrls: urls.map((u) => `${u}/api/v1`),
+      balancerPids: haproxies.map((h) => h.pid ?? 0),
+      schema: schema.schema,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
@@ -77,7 +112,11 @@ export async function startCluster(n: number, balancer: boolean, env: Record<str
  * HAProxy (deploy/haproxy.local.cfg) in front of `hosts` (127.0.0.1:port each), health checks on
  * /health/ready; resolves once every server is up in its eyes. `dir` holds the generated configuration.
  */
-export async function startHaproxy(hosts: string[], dir: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startHaproxy(
+  hosts: string[],
+  dir: string,
+  name = 'haproxy.cfg',
+): Promise<{ url: string; child: ChildProcess }> {
   const bin = ensureHaproxy();
   const port = await freePort();
   const servers = hosts.map((h, i) => `    server app${i} ${h} check`).join('\n');
@@ -85,7 +124,7 @@ export async function startHaproxy(hosts: string[], dir: string): Promise<{ url:
     .readFileSync(path.join(root, 'deploy/haproxy.local.cfg'), 'utf8')
     .replace('@FRONT_PORT@', String(port))
     .replace('@SERVERS@', servers);
-  const file = path.join(dir, 'haproxy.cfg');
+  const file = path.join(dir, name);
   fs.writeFileSync(file, cfg);
   const child = spawn(bin, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -127,15 +166,19 @@ export interface DeviceReport {
 export interface DeviceGroup {
   children: ChildProcess[];
   report(expected: Record<string, number>): Promise<DeviceReport[]>;
-  latencies(): Promise<number[]>;
-  announce(seq: number, at: number): void;
+  /** Per write (marker number → its start time): how long each device took to hold it or a later value. */
+  latencies(starts: Record<number, number>): Promise<{ latencies: number[]; last: Record<number, number> }>;
   stop(): Promise<void>;
 }
 
 /** `total` devices over `processes` child processes, each opening its share of streams. */
 export async function startDevices(o: {
   baseUrl: string;
+  /** Device child process i connects through baseUrls[i % length] when given (several balancers). */
+  baseUrls?: string[];
   token: string;
+  /** Device n of a child uses tokens[n % length] when given (one session per device). */
+  tokens?: string[];
   total: number;
   processes: number;
   ids: string[];
@@ -148,8 +191,9 @@ export async function startDevices(o: {
     const count = Math.min(per, o.total - i * per);
     if (count <= 0) break;
     const arg = JSON.stringify({
-      baseUrl: o.baseUrl,
+      baseUrl: o.baseUrls?.length ? o.baseUrls[i % o.baseUrls.length] : o.baseUrl,
       token: o.token,
+      tokens: o.tokens?.slice(i * per, i * per + count),
       count,
       ids: o.ids,
       checkpoint: o.checkpoint,
@@ -177,12 +221,16 @@ export async function startDevices(o: {
     children,
     report: (expected) =>
       Promise.all(children.map((c) => ask<DeviceReport>(c, { type: 'report', expected }, 'report'))),
-    latencies: async () =>
-      (
-        await Promise.all(children.map((c) => ask<{ latencies: number[] }>(c, { type: 'latencies' }, 'latencies')))
-      ).flatMap((r) => r.latencies),
-    announce: (seq, at) => {
-      for (const c of children) c.send({ type: 'write', seq, at });
+    latencies: async (starts) => {
+      const parts = await Promise.all(
+        children.map((c) =>
+          ask<{ latencies: number[]; last: Record<number, number> }>(c, { type: 'latencies', starts }, 'latencies'),
+        ),
+      );
+      const last: Record<number, number> = {};
+      for (const p of parts)
+        for (const [k, v] of Object.entries(p.last)) last[Number(k)] = Math.max(last[Number(k)] ?? 0, v);
+      return { latencies: parts.flatMap((p) => p.latencies), last };
     },
     stop: async () => {
       await Promise.all(

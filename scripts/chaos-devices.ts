@@ -7,18 +7,27 @@
  * A device follows the protocol a client follows: it keeps its pull
  * checkpoint, and whenever its stream (re)opens (event `resync`) it pulls from
  * that checkpoint, so whatever changed while it was away comes in. When its
- * stream ends or fails it reconnects after 100-400 ms (jitter), through the
- * same address (the balancer). For the tracked aircraft it keeps the highest
+ * stream ends or fails it reconnects through the same address (the balancer)
+ * after client-core's back-off function (`backoffDelay`) with a 250 ms base and
+ * a 2 s cap: 125-250 ms, doubling with jitter on every failed attempt, reset
+ * once it is back. So a herd of devices that lost their process spreads out
+ * instead of retrying every few hundred milliseconds for ever, and a device
+ * still tries again within 2 s (the 30 s cap of the app's own reconnect made
+ * the reconnect p99 40 s when the loaded balancer marked healthy processes down). For the tracked aircraft it keeps the highest
  * marker number seen (`<tag>-<n>` in registration): a lower one after a higher
  * one counts as a regression; the scenario compares the finals with the
- * database. Latency: the parent announces each write's start time; arrival
- * minus start is recorded the first time a device sees that marker.
+ * database. Latency: a device records when it first holds each marker number
+ * (a later value covers the earlier writes it superseded); the parent sends
+ * the writes' start times at the end and gets arrival minus start back.
  */
 import http from 'node:http';
+import { backoffDelay } from '../client-core/src/backoff.ts';
 
 interface Args {
   baseUrl: string;
   token: string;
+  /** One per device when given (device n uses tokens[n]); else every device uses `token`. */
+  tokens?: string[];
   count: number;
   ids: string[];
   checkpoint: unknown;
@@ -34,17 +43,21 @@ const seqOf = (registration: unknown) => {
   return m ? Number(m[1]) : -1;
 };
 const tracked = new Set(args.ids);
-const writeStart = new Map<number, number>();
-const latencies: number[] = [];
-const MAX_LATENCIES = 2_000_000;
+/** Marker number → when each device first held it (or a later one). */
+const arrivals = new Map<number, number[]>();
+const MAX_ARRIVALS = 4_000_000;
+let arrivalCount = 0;
 
 interface Device {
   n: number;
+  token: string;
   seq: Map<string, number>;
   checkpoint: unknown;
   connected: boolean;
   downAt: number | null;
   req: http.ClientRequest | null;
+  /** Failed attempts since it was last connected (the back-off's exponent). */
+  attempt: number;
 }
 let stopping = false;
 let regressions = 0;
@@ -55,11 +68,13 @@ const failedBy: Record<string, number> = {};
 const reconnectMs: number[] = [];
 const devices: Device[] = Array.from({ length: args.count }, (_, n) => ({
   n,
+  token: args.tokens?.[n] ?? args.token,
   seq: new Map(Object.entries(args.initial)),
   checkpoint: args.checkpoint,
   connected: false,
   downAt: null,
   req: null,
+  attempt: 0,
 }));
 
 function apply(d: Device, docs: Array<Record<string, unknown>>, at: number) {
@@ -71,13 +86,18 @@ function apply(d: Device, docs: Array<Record<string, unknown>>, at: number) {
     if (s < had) regressions++;
     else if (s > had) {
       d.seq.set(id, s);
-      const t0 = writeStart.get(s);
-      if (t0 !== undefined && latencies.length < MAX_LATENCIES) latencies.push(at - t0);
+      // Writes it skipped were superseded by this value: they reached the device now too.
+      for (let k = Math.max(had + 1, s - 1000); k <= s && arrivalCount < MAX_ARRIVALS; k++, arrivalCount++) {
+        const list = arrivals.get(k);
+        if (list) list.push(at);
+        else arrivals.set(k, [at]);
+      }
     }
   }
 }
 
 function post(
+  token: string,
   path: string,
   body: unknown,
 ): Promise<{ status: number; body: { documents?: Array<Record<string, unknown>>; checkpoint?: unknown } | null }> {
@@ -89,7 +109,7 @@ function post(
         method: 'POST',
         agent,
         headers: {
-          authorization: `Bearer ${args.token}`,
+          authorization: `Bearer ${token}`,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(data),
         },
@@ -119,7 +139,7 @@ function post(
 /** Pulls everything after the device's checkpoint (bounded: 50 pages). */
 async function catchUp(d: Device): Promise<boolean> {
   for (let page = 0; page < 50; page++) {
-    const r = await post('/sync/fleet/pull.json', { checkpoint: d.checkpoint, limit: 200 });
+    const r = await post(d.token, '/sync/fleet/pull.json', { checkpoint: d.checkpoint, limit: 200 });
     if (r.status !== 200 || !Array.isArray(r.body?.documents)) return false;
     apply(d, r.body.documents, now());
     d.checkpoint = r.body.checkpoint;
@@ -133,7 +153,7 @@ function down(d: Device) {
   d.req = null;
   d.downAt ??= now();
   d.connected = false;
-  if (!stopping) setTimeout(() => connect(d), 100 + Math.random() * 300);
+  if (!stopping) setTimeout(() => connect(d), backoffDelay(d.attempt++, Math.random, 250, 2000));
 }
 
 function connect(d: Device) {
@@ -148,7 +168,7 @@ function connect(d: Device) {
   };
   const req = http.get(
     `${args.baseUrl}/sync/stream.json?collections=fleet`,
-    { agent: false, headers: { authorization: `Bearer ${args.token}`, accept: 'text/event-stream' } },
+    { agent: false, headers: { authorization: `Bearer ${d.token}`, accept: 'text/event-stream' } },
     (res) => {
       if (res.statusCode !== 200) {
         res.resume();
@@ -171,6 +191,7 @@ function connect(d: Device) {
             void catchUp(d).then((ok) => {
               if (!ok) return fail('pull');
               connects++;
+              d.attempt = 0;
               if (d.downAt !== null) reconnectMs.push(now() - d.downAt);
               d.downAt = null;
               d.connected = true;
@@ -190,9 +211,8 @@ function connect(d: Device) {
   d.req = req;
 }
 
-process.on('message', (m: { type: string; seq?: number; at?: number; expected?: Record<string, number> }) => {
-  if (m.type === 'write' && m.seq !== undefined && m.at !== undefined) writeStart.set(m.seq, m.at);
-  else if (m.type === 'report') {
+process.on('message', (m: { type: string; expected?: Record<string, number>; starts?: Record<string, number> }) => {
+  if (m.type === 'report') {
     const expected = m.expected ?? {};
     const behind = devices.filter((d) => Object.entries(expected).some(([id, s]) => (d.seq.get(id) ?? -1) < s)).length;
     send({
@@ -208,8 +228,14 @@ process.on('message', (m: { type: string; seq?: number; at?: number; expected?: 
       mem: process.memoryUsage().rss,
     });
   } else if (m.type === 'latencies') {
-    send({ type: 'latencies', latencies });
-    latencies.length = 0;
+    const latencies: number[] = [];
+    const last: Record<number, number> = {};
+    for (const [k, t0] of Object.entries(m.starts ?? {})) {
+      const list = arrivals.get(Number(k)) ?? [];
+      for (const at of list) latencies.push(at - t0);
+      if (list.length) last[Number(k)] = Math.max(...list.map((at) => at - t0));
+    }
+    send({ type: 'latencies', latencies, last });
   } else if (m.type === 'stop') {
     stopping = true;
     for (const d of devices) d.req?.destroy();

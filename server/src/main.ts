@@ -22,3 +22,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       });
   });
 }
+
+// Memory benches (bench:fanout) read the heap after a full collection: started with `node --expose-gc`,
+// SIGUSR2 collects. Without the flag nothing is installed.
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc) process.on('SIGUSR2', () => gc());

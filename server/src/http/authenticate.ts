@@ -18,18 +18,30 @@ export function bearerToken(header: string | undefined): string | null {
   return m ? m[1] : null;
 }
 
-function credentialQuery(db: Kysely<DB>, isKey: boolean, hash: string) {
+function credentialQuery(db: Kysely<DB>, isKey: boolean, hashes: string | string[]) {
   const base = isKey
     ? db
         .selectFrom('api_keys as k')
         .innerJoin('users as u', 'u.id', 'k.user_id')
-        .select(['k.id as credential_id', 'k.revoked as revoked', 'k.expires as expires', 'k.last_used_at as touched'])
-        .where('k.key_hash', '=', hash)
+        .select([
+          'k.id as credential_id',
+          'k.key_hash as hash',
+          'k.revoked as revoked',
+          'k.expires as expires',
+          'k.last_used_at as touched',
+        ])
+        .where('k.key_hash', typeof hashes === 'string' ? '=' : 'in', hashes)
     : db
         .selectFrom('sessions as k')
         .innerJoin('users as u', 'u.id', 'k.user_id')
-        .select(['k.id as credential_id', 'k.revoked as revoked', 'k.expires as expires', 'k.last_seen as touched'])
-        .where('k.token_hash', '=', hash);
+        .select([
+          'k.id as credential_id',
+          'k.token_hash as hash',
+          'k.revoked as revoked',
+          'k.expires as expires',
+          'k.last_seen as touched',
+        ])
+        .where('k.token_hash', typeof hashes === 'string' ? '=' : 'in', hashes);
   return base
     .innerJoin('companies as c', 'c.id', 'u.company_id')
     .select((eb) => [
@@ -82,7 +94,6 @@ async function lookup(db: Kysely<DB>, isKey: boolean, hash: string): Promise<Cre
 
 /** Resolves a session token or an API key (`svc_...`) to the caller and the company's data version, in one indexed query. */
 export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthResult> {
-  const now = nowSeconds();
   const isKey = token.startsWith('svc_');
   const hash = sha256(token);
   // A per-process cache of at most ~1 s (ops/credential-cache.ts), both dialects; off in test servers (AUTH_CACHE_MS=0).
@@ -92,6 +103,79 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
     row = await lookup(db, isKey, hash);
     if (row && cache) cache.set(hash, row);
   }
+  const touch = (id: string, now: number) => {
+    // Fire and forget: a lost update only delays last_seen/last_used_at.
+    const q = isKey
+      ? db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id)
+      : db.updateTable('sessions').set({ last_seen: now }).where('id', '=', id);
+    void q.execute().catch(() => {});
+  };
+  return judge(db, row, isKey, nowSeconds(), touch);
+}
+
+/** How many credentials one query of `authenticateMany` looks up (bound parameters stay well under both dialects' limits). */
+const MANY_CHUNK = 500;
+
+/**
+ * `authenticate` for many tokens at once: one query per kind and 500 distinct tokens (cache hits
+ * skip it), and one last-seen update per kind. The live fan-out re-checks every stream it is about
+ * to deliver to with it (sync/fanout.ts), so revocation ends streams as before without a query per stream.
+ */
+export async function authenticateMany(db: Kysely<DB>, tokens: Iterable<string>): Promise<Map<string, AuthResult>> {
+  const now = nowSeconds();
+  const cache = credentialCacheOf<NonNullable<CredentialRow>>(db);
+  const hashOf = new Map<string, string>();
+  for (const t of tokens) if (!hashOf.has(t)) hashOf.set(t, sha256(t));
+  const rows = new Map<string, NonNullable<CredentialRow>>();
+  const missing: Record<'key' | 'session', string[]> = { key: [], session: [] };
+  for (const [token, hash] of hashOf) {
+    const hit = cache?.get(hash);
+    if (hit) rows.set(hash, hit);
+    else missing[token.startsWith('svc_') ? 'key' : 'session'].push(hash);
+  }
+  for (const kind of ['key', 'session'] as const)
+    for (let i = 0; i < missing[kind].length; i += MANY_CHUNK) {
+      const found = await credentialQuery(db, kind === 'key', missing[kind].slice(i, i + MANY_CHUNK)).execute();
+      for (const row of found) {
+        rows.set(row.hash, row);
+        cache?.set(row.hash, row);
+      }
+    }
+  const touched: Record<'key' | 'session', string[]> = { key: [], session: [] };
+  const out = new Map<string, AuthResult>();
+  for (const [token, hash] of hashOf) {
+    const isKey = token.startsWith('svc_');
+    out.set(
+      token,
+      judge(db, rows.get(hash), isKey, now, (id) => touched[isKey ? 'key' : 'session'].push(id)),
+    );
+  }
+  // Fire and forget, one statement per kind: a lost update only delays last_seen/last_used_at.
+  for (let i = 0; i < touched.key.length; i += MANY_CHUNK)
+    void db
+      .updateTable('api_keys')
+      .set({ last_used_at: now })
+      .where('id', 'in', touched.key.slice(i, i + MANY_CHUNK))
+      .execute()
+      .catch(() => {});
+  for (let i = 0; i < touched.session.length; i += MANY_CHUNK)
+    void db
+      .updateTable('sessions')
+      .set({ last_seen: now })
+      .where('id', 'in', touched.session.slice(i, i + MANY_CHUNK))
+      .execute()
+      .catch(() => {});
+  return out;
+}
+
+/** The answer for a credential row (or its absence); `touch` is called when last_seen/last_used_at is due. */
+function judge(
+  db: Kysely<DB>,
+  row: CredentialRow,
+  isKey: boolean,
+  now: number,
+  touch: (credentialId: string, now: number) => void,
+): AuthResult {
   if (!row) return { ok: false, message: 'Invalid token' };
   if (row.revoked) return { ok: false, message: isKey ? 'API key revoked' : 'Session ended' };
   if (row.expires !== null && row.expires <= now)
@@ -103,12 +187,9 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
   }
   if (row.touched === null || now - row.touched >= TOUCH_INTERVAL) {
     row.touched = now; // a cached row touches once, not on every hit
-    // Fire and forget: a lost update only delays last_seen/last_used_at.
-    const touch = isKey
-      ? db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.credential_id)
-      : db.updateTable('sessions').set({ last_seen: now }).where('id', '=', row.credential_id);
-    void touch.execute().catch(() => {});
+    touch(row.credential_id, now);
   }
+  const cache = credentialCacheOf<NonNullable<CredentialRow>>(db);
   return {
     ok: true,
     actor: {

@@ -1,4 +1,4 @@
-import { blankDoc, rowVisible, scopeFields, visibilityFingerprint } from '@ops/shared';
+import { blankDoc, rowVisible, scopeFields, type Viewer, visibilityFingerprint } from '@ops/shared';
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../http/actor.ts';
 import type { Checkpoint } from './checkpoint.ts';
@@ -14,6 +14,51 @@ async function companySeq(ctx: AppContext, companyId: string): Promise<number> {
     .where('company_id', '=', companyId)
     .executeTakeFirst();
   return Number(row?.value ?? 0);
+}
+
+/**
+ * Rows of one collection after `from`, every source merged in (change_no, id) order (up to `limit` per
+ * source; the caller keeps the first `limit`). `onlyVisibleTo` is set on a first pull. Also the live
+ * fan-out's single read per change batch (fanout.ts), with `onlyVisibleTo` null.
+ */
+export async function readSources(
+  ctx: AppContext,
+  companyId: string,
+  collection: RegisteredCollection,
+  from: { seq: number; id: string },
+  limit: number,
+  onlyVisibleTo: Viewer | null,
+): Promise<SourceRow<unknown>[]> {
+  const typed = scopeFields(collection.def.rows).includes('type');
+  const batches = await Promise.all(
+    collection.sources.map(async ({ source, type }) => {
+      const rows = await source.read(ctx.db, companyId, from, limit, onlyVisibleTo);
+      // A record type's part: stamp its `type` on the document and on what the row scope reads (both fresh objects of the source).
+      if (type !== null)
+        for (const r of rows) {
+          (r.doc as Record<string, unknown>).type = type;
+          r.scope.type = type;
+        }
+      else if (typed) for (const r of rows) r.scope.type = (r.doc as { type?: unknown }).type;
+      return rows;
+    }),
+  );
+  const rows = batches.length === 1 ? (batches[0] as SourceRow<unknown>[]) : batches.flat();
+  if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows;
+}
+
+/**
+ * A changed row as one viewer receives it on an incremental pull: masked when visible, else a deletion
+ * carrying only the id and type defaults (no content). Pure, so the pull and the live fan-out agree.
+ */
+export function changeDocument(
+  def: RegisteredCollection['def'],
+  r: SourceRow<unknown>,
+  viewer: Viewer,
+): Record<string, unknown> {
+  if (!rowVisible(def.rows, r.scope, viewer)) return { ...blankDoc(def, r.id), _deleted: true };
+  return { ...def.visible(r.doc as { id: string }, viewer), _deleted: r.deleted };
 }
 
 export interface PullResult {
@@ -70,25 +115,8 @@ export async function pullCollection(
   const snap = checkpoint === null ? await companySeq(ctx, actor.companyId) : sameViewer ? checkpoint.snap : undefined;
   const firstPull = snap !== undefined;
   const def = collection.def;
-  const typed = scopeFields(def.rows).includes('type');
-  const read = async (from: { seq: number; id: string }) => {
-    const batches = await Promise.all(
-      collection.sources.map(async ({ source, type }) => {
-        const rows = await source.read(ctx.db, actor.companyId, from, limit, firstPull ? viewer : null);
-        // A record type's part: stamp its `type` on the document and on what the row scope reads (both fresh objects of the source).
-        if (type !== null)
-          for (const r of rows) {
-            (r.doc as Record<string, unknown>).type = type;
-            r.scope.type = type;
-          }
-        else if (typed) for (const r of rows) r.scope.type = (r.doc as { type?: unknown }).type;
-        return rows;
-      }),
-    );
-    const rows = batches.length === 1 ? batches[0] : batches.flat();
-    if (batches.length > 1) rows.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return rows;
-  };
+  const read = (from: { seq: number; id: string }) =>
+    readSources(ctx, actor.companyId, collection, from, limit, firstPull ? viewer : null);
   if (snap !== undefined) {
     // Counted before the page is read: both stop at `snap`, so later writes change neither.
     const total = withTotal && checkpoint === null ? await loadTotal(ctx, actor, collection, snap) : undefined;
@@ -106,11 +134,7 @@ export async function pullCollection(
     });
   }
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
-  const documents = page.map((r) => {
-    const visible = rowVisible(def.rows, r.scope, viewer);
-    if (!visible) return { ...blankDoc(def, r.id), _deleted: true };
-    return { ...def.visible(r.doc, viewer), _deleted: r.deleted };
-  });
+  const documents = page.map((r) => changeDocument(def, r, viewer));
   const last = page.at(-1);
   const next = last ? { seq: last.seq, id: last.id, fp } : { ...after, fp };
   // Read to the end: the checkpoint moves up to the horizon, so the next pull is not taken for one from before it.

@@ -1,0 +1,314 @@
+/**
+ * `npm run bench:fanout` (issue 34 item 3): live devices on 1 and on 3 server
+ * processes (PostgreSQL, behind HAProxy as `chaos:processes` runs them), writes
+ * at a steady rate, and what it costs to deliver them.
+ *
+ * Each run starts a fresh cluster (scripts/chaos-cluster.ts), gives every device
+ * a session of its own (rows inserted for the company's users, so streams of
+ * different people and roles share the processes and the credential re-check
+ * is real), opens N live streams from separate client processes
+ * (scripts/chaos-devices.ts; 2,500 devices per process), then one writer
+ * pushes an aircraft registration `FA-<n>` `--rate` times a second for
+ * `--seconds`. Printed per run:
+ *
+ * - write-to-device latency p50 / p99 over every (device, write) pair, from the
+ *   push's start to the device holding that value (or a later one), and the
+ *   time until the LAST device held it (p50 / p99 over the writes);
+ * - memory per idle connection: the server processes' RSS and V8 heap with
+ *   all devices connected and idle, minus before they connected, over N;
+ * - CPU per delivered change: the server processes' user+system CPU during the
+ *   writes over the (device, write) pairs delivered;
+ * - where it breaks: devices that never connected or never caught up, writes
+ *   the writer could not make at the rate, p99 over 250 ms.
+ *
+ * Not part of CI (a .ts under test/bench, not a .test.ts). Loopback only.
+ *
+ *   npm run bench:fanout -- [--runs 1x1000,1x5000,1x10000,3x3000,3x15000] [--rate 2] [--seconds 15]
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { fleetStart, percentile, sleep, startCluster, startDevices } from '../../scripts/chaos-cluster.ts';
+import { PG_URL } from '../setup/dialects.ts';
+import { push } from '../setup/sync.ts';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '1x1000,1x5000,1x10000,3x1000,3x5000,3x10000,3x15000' },
+    rate: { type: 'string', default: '2' },
+    seconds: { type: 'string', default: '15' },
+    'per-client': { type: 'string', default: '2500' },
+    'connect-timeout': { type: 'string', default: '240' },
+  },
+});
+const RUNS = values.runs.split(',').map((r) => {
+  const [p, n] = r.split('x').map(Number);
+  return { processes: Math.min(5, Math.max(1, p ?? 1)), devices: Math.min(30_000, Math.max(1, n ?? 1000)) };
+});
+const RATE = Math.min(50, Math.max(0.2, Number(values.rate)));
+const SECONDS = Math.min(120, Math.max(3, Number(values.seconds)));
+const PER_CLIENT = Math.max(100, Number(values['per-client']));
+const CONNECT_TIMEOUT_MS = Number(values['connect-timeout']) * 1000;
+/** A balancer holds at most 9,900 proxied connections here (deploy/haproxy.local.cfg); keep room for pulls. */
+const PER_BALANCER = 8000;
+/** /proc/<pid>/stat CPU times are in clock ticks, 1/100 s on Linux. */
+const TICK = 100;
+
+const now = () => performance.timeOrigin + performance.now();
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
+
+/** User+system CPU seconds of a process, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICK;
+}
+
+function rssBytes(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+async function heapBytes(url: string): Promise<number> {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text());
+  return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? 0);
+}
+
+/** One session per device, for the company's users in turn (inserted: a login per device would take minutes). */
+async function deviceSessions(schema: string, email: string, count: number): Promise<string[]> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(`SET search_path TO "${schema}"`);
+    const company = await client.query<{ company_id: string }>('SELECT company_id FROM users WHERE email = $1', [
+      email,
+    ]);
+    const users = await client.query<{ id: string; identity_id: string }>(
+      'SELECT id, identity_id FROM users WHERE company_id = $1 AND active = 1 AND deleted = 0 ORDER BY id',
+      [company.rows[0]?.company_id],
+    );
+    const t = Math.floor(Date.now() / 1000);
+    const tokens: string[] = [];
+    for (let i = 0; i < count; i += 1000) {
+      const rows: unknown[] = [];
+      const marks: string[] = [];
+      for (let k = i; k < Math.min(count, i + 1000); k++) {
+        const u = users.rows[k % users.rows.length] as { id: string; identity_id: string };
+        const token = crypto.randomBytes(24).toString('base64url');
+        tokens.push(token);
+        const hash = crypto.createHash('sha256').update(token).digest('hex');
+        const b = rows.length;
+        marks.push(`($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8}, 0)`);
+        rows.push(crypto.randomUUID(), hash, u.identity_id, u.id, company.rows[0]?.company_id, t, t + 86_400, t);
+      }
+      await client.query(
+        `INSERT INTO sessions (id, token_hash, identity_id, user_id, company_id, created, expires, last_seen, revoked) VALUES ${marks.join(', ')}`,
+        rows,
+      );
+    }
+    return tokens;
+  } finally {
+    await client.end();
+  }
+}
+
+interface RunResult {
+  processes: number;
+  devices: number;
+  connected: number;
+  connectS: number;
+  writes: number;
+  ratePerS: number;
+  p50: number;
+  p99: number;
+  lastP50: number;
+  lastP99: number;
+  missing: number;
+  kbPerConnRss: number;
+  kbPerConnHeap: number;
+  cpuUsPerDelivery: number;
+  cpuS: number;
+  haproxyCpuS: number;
+  loadBefore: string;
+  loadAfter: string;
+  breaks: string[];
+}
+
+async function run(processes: number, devicesWanted: number): Promise<RunResult> {
+  const balancers = Math.ceil(devicesWanted / PER_BALANCER);
+  const clients = Math.max(2, Math.ceil(devicesWanted / PER_CLIENT));
+  console.log(
+    `\n== ${devicesWanted} devices on ${processes} process(es), ${balancers} HAProxy, ${clients} client processes; load ${load()}`,
+  );
+  const loadBefore = load();
+  // --expose-gc: the server collects on SIGUSR2 (server/src/main.ts), so memory is read without garbage.
+  const cluster = await startCluster(processes, true, { AUTH_CACHE_MS: '500', NODE_OPTIONS: '--expose-gc' }, balancers);
+  let devices: Awaited<ReturnType<typeof startDevices>> | null = null;
+  const breaks: string[] = [];
+  try {
+    const first = cluster.procs[0] as NonNullable<(typeof cluster.procs)[0]>;
+    const { token } = await first.login('mechanic@skyline.test');
+    const api = first.api;
+    const start = await fleetStart({ api }, token, 1);
+    const aircraft = start.aircraft[0] as Record<string, unknown>;
+    const tokens = await deviceSessions(cluster.schema, 'mechanic@skyline.test', devicesWanted);
+    const pids = cluster.procs.map((p) => p.child.pid as number);
+    const collect = async () => {
+      for (const pid of pids) process.kill(pid, 'SIGUSR2');
+      await sleep(1500);
+    };
+    await sleep(1000);
+    await collect();
+    const rss0 = pids.map(rssBytes);
+    const heap0 = await Promise.all(cluster.procs.map((p) => heapBytes(p.url)));
+
+    const t0 = performance.now();
+    devices = await startDevices({
+      baseUrl: cluster.baseUrl,
+      baseUrls: cluster.baseUrls,
+      token,
+      tokens,
+      total: devicesWanted,
+      processes: clients,
+      ids: [String(aircraft.id)],
+      checkpoint: start.checkpoint,
+      initial: {},
+    });
+    let connected = 0;
+    for (;;) {
+      const rep = await devices.report({});
+      connected = rep.reduce((s, r) => s + r.connected, 0);
+      if (connected >= devicesWanted) break;
+      if (performance.now() - t0 > CONNECT_TIMEOUT_MS) {
+        const failedBy: Record<string, number> = {};
+        for (const r of rep) for (const [k, v] of Object.entries(r.failedBy)) failedBy[k] = (failedBy[k] ?? 0) + v;
+        breaks.push(
+          `only ${connected} of ${devicesWanted} connected after ${CONNECT_TIMEOUT_MS / 1000} s (failures ${JSON.stringify(failedBy)})`,
+        );
+        break;
+      }
+      await sleep(500);
+    }
+    const connectS = (performance.now() - t0) / 1000;
+    const perProcess = await Promise.all(
+      cluster.procs.map((p) =>
+        fetch(`${p.url}/metrics`)
+          .then((r) => r.text())
+          .then((m) => /^sync_streams_open (\d+)/m.exec(m)?.[1]),
+      ),
+    );
+    const failedBy: Record<string, number> = {};
+    for (const r of await devices.report({}))
+      for (const [k, v] of Object.entries(r.failedBy)) failedBy[k] = (failedBy[k] ?? 0) + v;
+    console.log(
+      `${connected} connected in ${connectS.toFixed(1)} s; streams per process ${perProcess.join(', ')}; connection failures ${JSON.stringify(failedBy)}`,
+    );
+    // Idle: every device connected, no writes; let the connect burst's garbage go.
+    await sleep(3000);
+    await collect();
+    const rss1 = pids.map(rssBytes);
+    const heap1 = await Promise.all(cluster.procs.map((p) => heapBytes(p.url)));
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    const kbPerConnRss = (sum(rss1) - sum(rss0)) / 1024 / Math.max(1, connected);
+    const kbPerConnHeap = (sum(heap1) - sum(heap0)) / 1024 / Math.max(1, connected);
+
+    // Steady writes through the balancer, one at a time, started every 1/RATE s.
+    const cpu0 = pids.map(cpuSeconds);
+    const hcpu0 = cluster.balancerPids.map(cpuSeconds);
+    const starts: Record<number, number> = {};
+    const pushMs: number[] = [];
+    let master = aircraft;
+    let seq = 0;
+    let failed = 0;
+    const interval = 1000 / RATE;
+    const w0 = performance.now();
+    for (let k = 0; performance.now() - w0 < SECONDS * 1000; k++) {
+      const due = w0 + k * interval;
+      if (performance.now() < due) await sleep(due - performance.now());
+      const next = { ...master, registration: `FA-${seq + 1}` };
+      const at = now();
+      const r = await push({ api }, token, 'aircraft', [{ assumedMasterState: master, newDocumentState: next }]);
+      pushMs.push(now() - at);
+      if (r.status === 200 && Array.isArray(r.body?.conflicts) && r.body.conflicts.length === 0) {
+        seq++;
+        starts[seq] = at;
+        master = next;
+      } else failed++;
+    }
+    const writeS = (performance.now() - w0) / 1000;
+    // Every device holds the last value (bounded wait).
+    const expected = { [String(aircraft.id)]: seq };
+    let rep = await devices.report(expected);
+    for (const d0 = performance.now(); rep.some((r) => r.behind > 0) && performance.now() - d0 < 30_000; ) {
+      await sleep(250);
+      rep = await devices.report(expected);
+    }
+    const cpuS = sum(pids.map(cpuSeconds)) - sum(cpu0);
+    const haproxyCpuS = sum(cluster.balancerPids.map(cpuSeconds)) - sum(hcpu0);
+    const behind = rep.reduce((s, r) => s + r.behind, 0);
+    const { latencies, last } = await devices.latencies(starts);
+    const missing = seq * connected - latencies.length;
+    const lasts = Object.values(last);
+    const res: RunResult = {
+      processes,
+      devices: devicesWanted,
+      connected,
+      connectS,
+      writes: seq,
+      ratePerS: seq / writeS,
+      p50: percentile(latencies, 0.5),
+      p99: percentile(latencies, 0.99),
+      lastP50: percentile(lasts, 0.5),
+      lastP99: percentile(lasts, 0.99),
+      missing,
+      kbPerConnRss,
+      kbPerConnHeap,
+      cpuUsPerDelivery: (cpuS * 1e6) / Math.max(1, latencies.length),
+      cpuS,
+      haproxyCpuS,
+      loadBefore,
+      loadAfter: load(),
+      breaks,
+    };
+    if (failed) breaks.push(`${failed} writes failed`);
+    if (res.ratePerS < RATE * 0.9) breaks.push(`writer reached ${res.ratePerS.toFixed(2)}/s of ${RATE}/s`);
+    if (behind) breaks.push(`${behind} devices never caught up (30 s)`);
+    if (missing > 0) breaks.push(`${missing} (device, write) deliveries missing`);
+    if (res.p99 >= 250) breaks.push(`p99 ${Math.round(res.p99)} ms >= 250 ms`);
+    if (res.kbPerConnRss >= 30) breaks.push(`${res.kbPerConnRss.toFixed(1)} kB RSS per idle connection >= 30`);
+    console.log(
+      `writes ${seq} at ${res.ratePerS.toFixed(2)}/s (push answered p50 ${percentile(pushMs, 0.5).toFixed(0)} ms, p99 ${percentile(pushMs, 0.99).toFixed(0)} ms); latency p50 ${res.p50.toFixed(0)} ms p99 ${res.p99.toFixed(0)} ms; last device p50 ${res.lastP50.toFixed(0)} ms p99 ${res.lastP99.toFixed(0)} ms; ` +
+        `idle ${kbPerConnRss.toFixed(1)} kB RSS (${kbPerConnHeap.toFixed(1)} kB heap) per connection; server CPU ${cpuS.toFixed(1)} s = ${res.cpuUsPerDelivery.toFixed(1)} µs per delivery, HAProxy ${haproxyCpuS.toFixed(1)} s; load ${res.loadAfter}` +
+        (breaks.length ? `\n   BREAKS: ${breaks.join('; ')}` : ''),
+    );
+    return res;
+  } finally {
+    await devices?.stop();
+    await cluster.stop();
+  }
+}
+
+const results: RunResult[] = [];
+for (const r of RUNS) {
+  try {
+    results.push(await run(r.processes, r.devices));
+  } catch (err) {
+    console.log(`run ${r.processes}x${r.devices} failed: ${(err as Error).message}`);
+  }
+}
+console.log(
+  `\nbench:fanout (writes ${RATE}/s for ${SECONDS} s; latency from push start; CPU = server processes)\n` +
+    '| Processes | Devices | Connected (s) | Writes/s | p50 / p99 ms | last device p50 / p99 ms | kB per idle conn (RSS / heap) | CPU µs per delivery | Load before → after | Breaks |\n' +
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+);
+for (const r of results)
+  console.log(
+    `| ${r.processes} | ${r.devices} | ${r.connected} (${r.connectS.toFixed(0)}) | ${r.ratePerS.toFixed(2)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} | ${r.lastP50.toFixed(0)} / ${r.lastP99.toFixed(0)} | ${r.kbPerConnRss.toFixed(1)} / ${r.kbPerConnHeap.toFixed(1)} | ${r.cpuUsPerDelivery.toFixed(1)} | ${r.loadBefore} → ${r.loadAfter} | ${r.breaks.join('; ') || 'none'} |`,
+  );
+process.exit(0);
