@@ -38,6 +38,11 @@ const readinessSource: SyncSource<ReferenceDoc> = {
     };
     return [out];
   },
+  // Always one document (the defaults before a manager chose), part of a load when written by its snap.
+  async count(db, companyId, upTo) {
+    const row = await settingsRow(db, companyId);
+    return (row?.change_no ?? 0) <= upTo ? 1 : 0;
+  },
 };
 
 export const readinessReference = defineCollection<ReferenceDoc>({
