@@ -93,8 +93,8 @@ const SPANISH: Walk[] = [
   },
   {
     area: 'readiness',
-    // The menu's own name belongs to the shell's catalogue (not translated there yet).
-    menu: 'Readiness',
+    // The menu's own name comes from the shell's catalogue.
+    menu: 'Comprobaciones prevuelo',
     ready: 'form.readiness-settings select',
     has: ['Aptitud para el vuelo', 'Saldo por debajo del mínimo', 'Bloquear', 'Mínimo de alumnos: viento cruzado (kt)'],
     hasNot: ['Flight readiness', 'Balance below the minimum', 'Ignore', 'Warn', 'Student minimum'],

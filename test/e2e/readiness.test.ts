@@ -125,7 +125,9 @@ describe.skipIf(!hasChromium)('flight readiness (Chromium, offline-first)', () =
       await page.selectOption('select[aria-label="Lesson type"]', { label: 'Solo' });
       // Online: the server's answer; the device keeps the policy and the TAF it used.
       const weather = page.locator('[data-testid=readiness-line][data-code=WEATHER]');
-      await expect.poll(() => weather.getAttribute('data-level'), { timeout: 30_000 }).toBe('warn');
+      // The server's line, not the device's own amber "does not hold a weather report" shown meanwhile.
+      await expect.poll(() => weather.textContent(), { timeout: 30_000 }).toContain('Below student minimums at LECU');
+      expect(await weather.getAttribute('data-level')).toBe('warn');
 
       await context.setOffline(true);
       await waitOffline(page);

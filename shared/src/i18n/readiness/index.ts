@@ -124,6 +124,9 @@ const en = {
   runwayAirport: 'Airport (ICAO)',
   runwayHeadingsInput: 'Runway headings (e.g. 09, 27)',
   addRunwaysButton: 'Add runways',
+  groupMinimums: 'Student minimums per pilot group',
+  groupMinimumsHint:
+    'A student in a group listed here flies to its minimums; with minimums for the flight type too, the stricter of each number applies.',
   notComputed: 'This check could not be computed.',
   askOffice: 'Ask the office.',
 } as const;
@@ -255,6 +258,9 @@ export const readinessMessages: AreaMessages<typeof en> = {
     runwayAirport: 'Aeródromo (OACI)',
     runwayHeadingsInput: 'Rumbos de pista (p. ej. 09, 27)',
     addRunwaysButton: 'Añadir pistas',
+    groupMinimums: 'Mínimos de alumnos por grupo de pilotos',
+    groupMinimumsHint:
+      'Un alumno de un grupo de esta lista vuela con los mínimos del grupo; si el tipo de vuelo también tiene mínimos, se aplica el más estricto de cada valor.',
     notComputed: 'No se pudo calcular esta comprobación.',
     askOffice: 'Consulte a la oficina.',
   },
@@ -384,6 +390,9 @@ export const readinessMessages: AreaMessages<typeof en> = {
     runwayAirport: 'Aérodrome (OACI)',
     runwayHeadingsInput: 'Orientations de piste (p. ex. 09, 27)',
     addRunwaysButton: 'Ajouter les pistes',
+    groupMinimums: 'Minima élèves par groupe de pilotes',
+    groupMinimumsHint:
+      'Un élève d’un groupe de cette liste vole avec les minima du groupe ; si le type de vol a aussi des minima, la valeur la plus stricte s’applique.',
     notComputed: 'Ce contrôle n’a pas pu être calculé.',
     askOffice: 'Adressez-vous au bureau.',
   },
@@ -510,6 +519,9 @@ export const readinessMessages: AreaMessages<typeof en> = {
     runwayAirport: 'Flugplatz (ICAO)',
     runwayHeadingsInput: 'Pistenrichtungen (z. B. 09, 27)',
     addRunwaysButton: 'Pisten hinzufügen',
+    groupMinimums: 'Schülerminima je Pilotengruppe',
+    groupMinimumsHint:
+      'Ein Schüler einer hier aufgeführten Gruppe fliegt nach deren Minima; hat auch die Flugart Minima, gilt jeweils der strengere Wert.',
     notComputed: 'Diese Prüfung konnte nicht berechnet werden.',
     askOffice: 'Wenden Sie sich an das Büro.',
   },

@@ -150,11 +150,8 @@ export default function ReadinessSettingsScreen() {
             </Field>
           ))}
         </div>
-        <h3>Student minimums per pilot group</h3>
-        <p className="muted small">
-          A student in a group listed here flies to its minimums; with minimums for the flight type too, the stricter of
-          each number applies.
-        </p>
+        <h3>{t('readiness.groupMinimums')}</h3>
+        <p className="muted small">{t('readiness.groupMinimumsHint')}</p>
         {Object.entries(s.weather.pilot_groups).map(([gid, m]) => {
           const name = groups.find((g) => g.id === gid)?.name ?? 'A group that no longer exists';
           const setGroup = (next: WeatherMinimums | null) => {
