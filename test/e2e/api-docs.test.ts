@@ -6,11 +6,11 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { CHROMIUM, hasChromium, launch, newPage, screenshot } from './support.ts';
+import { CHROMIUM, hasChromium, launch, newPage, screenshot, screensHalf } from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
-describe.skipIf(!hasChromium)('API reference at /docs (Chromium)', () => {
+describe.skipIf(!hasChromium || !screensHalf)('API reference at /docs (Chromium)', () => {
   let s: TestServer;
   let browser: Browser;
 

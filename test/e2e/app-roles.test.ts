@@ -23,6 +23,7 @@ import {
   signIn,
   waitOffline,
   waitOnline,
+  screensHalf,
 } from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
@@ -30,7 +31,7 @@ if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 /** A refusal code as the server names them (CONTRACT 5): none may reach the screen. */
 const RAW_CODE = /[A-Z]+_[A-Z_]+/;
 
-describe.skipIf(!hasChromium)('the app, role by role (Chromium, demo data)', () => {
+describe.skipIf(!hasChromium || !screensHalf)('the app, role by role (Chromium, demo data)', () => {
   let s: TestServer;
   let browser: Browser;
   let url: string;

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn } from './support.ts';
+import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
 
 /** One screen: its menu name, what shows it is loaded, words it must show and English words it must not. */
 interface Walk {
@@ -112,83 +112,86 @@ const SHOT: Record<string, string> = {
   readiness: 'readiness',
 };
 
-describe.skipIf(!hasChromium)('languages: the L2 office screens in Spanish and German (Chromium)', () => {
-  let s: TestServer;
-  let browser: Browser;
+describe.skipIf(!hasChromium || !screensHalf)(
+  'languages: the L2 office screens in Spanish and German (Chromium)',
+  () => {
+    let s: TestServer;
+    let browser: Browser;
 
-  beforeAll(async () => {
-    buildRenderer();
-    s = await startTestServer(DIALECTS[0], { seed: 'demo' });
-    browser = await launch();
-    // The profile's language is what a new sign-in opens in (the browser itself is English).
-    for (const [email, language] of [
-      ['admin@skyline.test', 'es'],
-      ['ops@skyline.test', 'de'],
-    ]) {
-      const token = await s.login(email);
-      const r = await s.api('POST', '/users/edit.json', { token, body: { User: { language } } });
-      expect(r.status).toBe(200);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await s?.close();
-  });
-
-  const open = async (page: Page, w: Walk) => {
-    await page.click(`nav.sidenav button:text-is("${w.menu}")`);
-    await page.waitForSelector(w.ready);
-  };
-  const mainText = async (page: Page) => (await page.locator('main.content').textContent()) ?? '';
-
-  it('an administrator in Spanish walks every screen: Spanish texts, no English left', async () => {
-    const { context, page } = await newPage(browser);
-    try {
-      await signIn(page, `${s.url}/app/`, 'admin@skyline.test');
-      await page.waitForSelector('nav.sidenav button:text-is("Mi cuenta")');
-      for (const w of SPANISH) {
-        await open(page, w);
-        // Wait for the Spanish texts (some arrive with the screen's data), then nothing English may remain.
-        await expect.poll(() => mainText(page), { timeout: 15_000 }).toContain(w.has[0]);
-        const text = await mainText(page);
-        for (const es of w.has) expect(text, `${w.area} shows "${es}"`).toContain(es);
-        for (const en of w.hasNot) expect(text, `${w.area} still shows "${en}"`).not.toContain(en);
-        if (SHOT[w.area]) await screenshot(page, `languages-es-${SHOT[w.area]}`);
-
-        if (w.area === 'pilot-groups') {
-          // The confirmation before mails go out is Spanish too; dismissed, nothing is sent.
-          let asked = '';
-          page.once('dialog', (d) => {
-            asked = d.message();
-            void d.dismiss();
-          });
-          await page
-            .locator('[data-group="Private pilots"]')
-            .getByRole('button', { name: /^Enviar correos de bienvenida/ })
-            .click();
-          await expect.poll(() => asked).toMatch(/^¿Enviar un correo de bienvenida a \d+ miembros? activos? de /);
-          expect(asked).not.toContain('welcome');
-        }
+    beforeAll(async () => {
+      buildRenderer();
+      s = await startTestServer(DIALECTS[0], { seed: 'demo' });
+      browser = await launch();
+      // The profile's language is what a new sign-in opens in (the browser itself is English).
+      for (const [email, language] of [
+        ['admin@skyline.test', 'es'],
+        ['ops@skyline.test', 'de'],
+      ]) {
+        const token = await s.login(email);
+        const r = await s.api('POST', '/users/edit.json', { token, body: { User: { language } } });
+        expect(r.status).toBe(200);
       }
-    } finally {
-      await context.close();
-    }
-  });
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await s?.close();
+    });
 
-  it('the operations manager reads the crew duty board in German', async () => {
-    const { context, page } = await newPage(browser);
-    try {
-      await signIn(page, `${s.url}/app/`, 'ops@skyline.test');
-      await page.click('nav.sidenav button:text-is("Dienst der Besatzung")');
-      await page.waitForSelector('[data-testid=duty-limits]');
-      const text = await mainText(page);
-      for (const de of ['Vorige Woche', 'Nächste Woche', 'Tägliche Dienstzeitgrenze', 'über einer Grenze'])
-        expect(text).toContain(de);
-      for (const en of ['Previous week', 'Next week', 'Daily duty limit', 'past a limit', 'Crew duty'])
-        expect(text).not.toContain(en);
-      await screenshot(page, 'languages-de-crew-duty');
-    } finally {
-      await context.close();
-    }
-  });
-});
+    const open = async (page: Page, w: Walk) => {
+      await page.click(`nav.sidenav button:text-is("${w.menu}")`);
+      await page.waitForSelector(w.ready);
+    };
+    const mainText = async (page: Page) => (await page.locator('main.content').textContent()) ?? '';
+
+    it('an administrator in Spanish walks every screen: Spanish texts, no English left', async () => {
+      const { context, page } = await newPage(browser);
+      try {
+        await signIn(page, `${s.url}/app/`, 'admin@skyline.test');
+        await page.waitForSelector('nav.sidenav button:text-is("Mi cuenta")');
+        for (const w of SPANISH) {
+          await open(page, w);
+          // Wait for the Spanish texts (some arrive with the screen's data), then nothing English may remain.
+          await expect.poll(() => mainText(page), { timeout: 15_000 }).toContain(w.has[0]);
+          const text = await mainText(page);
+          for (const es of w.has) expect(text, `${w.area} shows "${es}"`).toContain(es);
+          for (const en of w.hasNot) expect(text, `${w.area} still shows "${en}"`).not.toContain(en);
+          if (SHOT[w.area]) await screenshot(page, `languages-es-${SHOT[w.area]}`);
+
+          if (w.area === 'pilot-groups') {
+            // The confirmation before mails go out is Spanish too; dismissed, nothing is sent.
+            let asked = '';
+            page.once('dialog', (d) => {
+              asked = d.message();
+              void d.dismiss();
+            });
+            await page
+              .locator('[data-group="Private pilots"]')
+              .getByRole('button', { name: /^Enviar correos de bienvenida/ })
+              .click();
+            await expect.poll(() => asked).toMatch(/^¿Enviar un correo de bienvenida a \d+ miembros? activos? de /);
+            expect(asked).not.toContain('welcome');
+          }
+        }
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('the operations manager reads the crew duty board in German', async () => {
+      const { context, page } = await newPage(browser);
+      try {
+        await signIn(page, `${s.url}/app/`, 'ops@skyline.test');
+        await page.click('nav.sidenav button:text-is("Dienst der Besatzung")');
+        await page.waitForSelector('[data-testid=duty-limits]');
+        const text = await mainText(page);
+        for (const de of ['Vorige Woche', 'Nächste Woche', 'Tägliche Dienstzeitgrenze', 'über einer Grenze'])
+          expect(text).toContain(de);
+        for (const en of ['Previous week', 'Next week', 'Daily duty limit', 'past a limit', 'Crew duty'])
+          expect(text).not.toContain(en);
+        await screenshot(page, 'languages-de-crew-duty');
+      } finally {
+        await context.close();
+      }
+    });
+  },
+);

@@ -8,9 +8,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn } from './support.ts';
+import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
 
-describe.skipIf(!hasChromium)('languages: the L4 screens in Spanish and German (Chromium)', () => {
+describe.skipIf(!hasChromium || !screensHalf)('languages: the L4 screens in Spanish and German (Chromium)', () => {
   let s: TestServer;
   let browser: Browser;
 

@@ -7,9 +7,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn } from './support.ts';
+import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
 
-describe.skipIf(!hasChromium)('languages: a user switches to Spanish (Chromium)', () => {
+describe.skipIf(!hasChromium || !screensHalf)('languages: a user switches to Spanish (Chromium)', () => {
   let s: TestServer;
   let browser: Browser;
 

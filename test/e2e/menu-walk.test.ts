@@ -10,7 +10,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, CHROMIUM, hasChromium, launch, signIn, signInWithEmailCode, waitOnline } from './support.ts';
+import {
+  buildRenderer,
+  CHROMIUM,
+  hasChromium,
+  launch,
+  signIn,
+  signInWithEmailCode,
+  waitOnline,
+  screensHalf,
+} from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
@@ -27,7 +36,7 @@ interface Finding {
   what: string;
 }
 
-describe.skipIf(!hasChromium)('every menu entry of every role (Chromium, demo data)', () => {
+describe.skipIf(!hasChromium || !screensHalf)('every menu entry of every role (Chromium, demo data)', () => {
   let s: TestServer;
   let browser: Browser;
   let url: string;

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn } from './support.ts';
+import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
 
-describe.skipIf(!hasChromium)('office: own account and navigation (Chromium)', () => {
+describe.skipIf(!hasChromium || !screensHalf)('office: own account and navigation (Chromium)', () => {
   let s: TestServer;
   let browser: Browser;
 

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, scriptRecorder } from './support.ts';
+import { buildRenderer, hasChromium, launch, newPage, screenshot, scriptRecorder, screensHalf } from './support.ts';
 
-describe.skipIf(!hasChromium)('office: company (Chromium)', () => {
+describe.skipIf(!hasChromium || !screensHalf)('office: company (Chromium)', () => {
   let s: TestServer;
   let browser: Browser;
   let admin: string;

@@ -8,9 +8,18 @@ import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { startWeatherFake, type WeatherFake } from '../setup/weather-fake.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, waitOffline } from './support.ts';
+import {
+  buildRenderer,
+  hasChromium,
+  launch,
+  newPage,
+  screenshot,
+  signIn,
+  waitOffline,
+  screensHalf,
+} from './support.ts';
 
-describe.skipIf(!hasChromium)('reports: the pilot logbook (Chromium)', () => {
+describe.skipIf(!hasChromium || !screensHalf)('reports: the pilot logbook (Chromium)', () => {
   let s: TestServer;
   let browser: Browser;
   let fake: WeatherFake;

@@ -14,13 +14,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { openScreen } from './office-support.ts';
-import { buildRenderer, CHROMIUM, hasChromium, launch, screenshot, signIn, waitOnline } from './support.ts';
+import {
+  buildRenderer,
+  CHROMIUM,
+  hasChromium,
+  launch,
+  screenshot,
+  signIn,
+  waitOnline,
+  screensHalf,
+} from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
 const PHONE = { width: 390, height: 844 };
 
-describe.skipIf(!hasChromium)('role actions of issue 28 (Chromium, demo data)', () => {
+describe.skipIf(!hasChromium || !screensHalf)('role actions of issue 28 (Chromium, demo data)', () => {
   let s: TestServer;
   let browser: Browser;
   let url: string;

@@ -5,9 +5,17 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { uuidv7 } from '@ops/shared';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { DIALECTS } from '../setup/dialects.ts';
 import type { TestServer } from '../setup/server.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * Whether screen-only e2e files run here: in the SQLite half of CI (and locally), not again in the
+ * PostgreSQL half, which keeps the whole CI run under 45 minutes. What they check (menus, texts,
+ * forms, languages, layout) does not depend on the database; the files that exercise sync, offline
+ * decisions and server rules (field client, first sync, bookings, readiness, billing...) run in both.
+ */
+export const screensHalf = DIALECTS[0] === 'sqlite';
 /** Without Chromium the suite skips locally; under CI it runs and fails, so a missing browser is never silent. */
 export const hasChromium = fs.existsSync(CHROMIUM) || !!process.env.CI;
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
