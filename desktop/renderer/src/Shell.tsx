@@ -1,4 +1,4 @@
-import type { Plan, Role } from '@ops/shared';
+import type { Plan } from '@ops/shared';
 import { isLocale, type MessageId } from '@ops/shared/i18n/index';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocale, useT } from './i18n.tsx';
@@ -20,6 +20,7 @@ import { ScreenBoundary } from './ScreenBoundary.tsx';
 import { type StoredSession, SWITCH_EVENT } from './session.ts';
 import { SignInForm } from './SignIn.tsx';
 import { SyncBar } from './SyncBar.tsx';
+import { useRoleName } from './areas/users/role-names.ts';
 import type { Workspace } from './workspace.ts';
 
 function parseHash(hash: string, role: number): Route | null {
@@ -75,22 +76,6 @@ const SCREEN_LABELS: Record<string, MessageId> = {
   'readiness-settings': 'shell.screenReadiness',
 };
 
-/** Role names as people read them (the role stays a number in data). */
-const ROLE_LABELS: Record<Role, MessageId> = {
-  1: 'shell.role1',
-  100: 'shell.role100',
-  105: 'shell.role105',
-  110: 'shell.role110',
-  120: 'shell.role120',
-  135: 'shell.role135',
-  150: 'shell.role150',
-  170: 'shell.role170',
-  190: 'shell.role190',
-  200: 'shell.role200',
-  250: 'shell.role250',
-  300: 'shell.role300',
-};
-
 /** Mechanics and managers start on the fleet, pilots and students on their flights. */
 const homeOf = (role: number): string => (startsOnFlights(role) ? 'flights' : 'fleet');
 
@@ -140,6 +125,7 @@ function ShellBody({
     return id ? t(id) : s.label;
   };
   const role = ws.user.user_group_id;
+  const roleName = useRoleName();
   const screens = useMemo(() => screensFor(role), [role]);
   const company = useCompany();
   // The menu leaves out screens the company's plan does not include; a link to one still opens and says why.
@@ -189,9 +175,7 @@ function ShellBody({
             <strong>{company.name || 'Ops Platform'}</strong>
             <small>
               {fullName(me) || ws.user.email} ·{' '}
-              {ROLE_LABELS[ws.user.user_group_id as Role]
-                ? t(ROLE_LABELS[ws.user.user_group_id as Role])
-                : t('shell.roleOther', { id: ws.user.user_group_id })}
+              {roleName(ws.user.user_group_id, t('shell.roleOther', { id: ws.user.user_group_id }))}
             </small>
           </div>
         </div>
