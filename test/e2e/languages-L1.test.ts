@@ -76,7 +76,7 @@ describe.skipIf(!hasChromium || !screensHalf)(
         expect(labels).toContain('Vuelos de la escuela');
         expect(labels).toContain('Comprobaciones prevuelo');
         // The top bar names the role in Spanish too.
-        expect(await page.locator('header.topbar .brand small').textContent()).toContain('Administrador de la escuela');
+        expect(await page.locator('header.topbar .brand small').textContent()).toContain('Administrador de la empresa');
 
         // Accounts: the list, one person's account, the add form's check and the confirm dialog.
         await open(page, 'Cuentas');
