@@ -16,14 +16,21 @@
  *
  * BENCH_DIALECT=postgres runs the server on PostgreSQL (default SQLite).
  * BENCH_SCALE=0.1 seeds a tenth of the company (a quick check), BENCH_WHO=office|pilot runs one.
+ * BENCH_KEEP=<name> keeps the seeded database (SQLite: a data dir in the temp dir; PostgreSQL: a schema
+ * `devbench_<name>`, not `t_…`, which test clean-ups drop) and reuses it on the next run with the same name:
+ * the seed takes minutes, and a run before and after a server change then reads the same rows (the
+ * server migrates the kept database on start, so a new index is built on it).
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { COLLECTIONS } from '@ops/shared';
 import { buildRenderer, launch, ROOT } from '../e2e/support.ts';
+import { PG_URL } from '../setup/dialects.ts';
 import { startTestServer } from '../setup/server.ts';
+import pg from 'pg';
 import { COMPANY_SIZE, seedDeviceBench } from './device-seed.ts';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -177,12 +184,33 @@ const bundle = await build({
 });
 const ceilingJs = bundle.outputFiles[0].text;
 
-const s = await startTestServer(DIALECT, { seed: 'demo' });
+/** Where a kept database lives (BENCH_KEEP), created empty the first time. */
+async function kept(name: string): Promise<{ schema?: string; dataDir?: string }> {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error('BENCH_KEEP: lower-case letters, digits and _ only');
+  if (DIALECT === 'sqlite') {
+    const dataDir = path.join(os.tmpdir(), `ops-devbench-${name}`);
+    fs.mkdirSync(dataDir, { recursive: true });
+    return { dataDir };
+  }
+  const schema = `devbench_${name}`;
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  await c.end();
+  return { schema };
+}
+
+const KEEP = process.env.BENCH_KEEP;
+const s = await startTestServer(DIALECT, { seed: 'demo', ...(KEEP ? { reuse: await kept(KEEP) } : {}) });
 const size = Object.fromEntries(
   Object.entries(COMPANY_SIZE).map(([k, v]) => [k, Math.max(1, Math.round(v * SCALE))]),
 ) as unknown as typeof COMPANY_SIZE;
 console.log(`${DIALECT}; company: ${JSON.stringify(size)}; load average ${load()} on ${os.cpus().length} cores`);
-await seedDeviceBench(s, size);
+// A kept database seeded before (its bench users exist) is read as it is; the size printed is the one asked then.
+const seededBefore =
+  KEEP && (await s.ctx.db.selectFrom('users').select('id').where('email', '=', 'pilot0@bench.test').executeTakeFirst());
+if (seededBefore) console.log(`reusing the kept database ${KEEP}`);
+else await seedDeviceBench(s, size);
 const browser = await launch();
 const report: Record<string, unknown> = {};
 try {
