@@ -19,6 +19,7 @@ import { defineCollection, type SourceRow, type SyncSource } from '../../sync/re
 import { countCompanyRows, monthsAgo, tableSource } from '../../sync/table-source.ts';
 import { seesAllFlights } from '@ops/shared/rules/flights/policy';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
+import { type NamingRows, namingSource } from '../../db/naming-rows.ts';
 
 const query = (db: Kysely<DB>, companyId: string) =>
   db
@@ -112,19 +113,41 @@ const flightsFirstPull = (viewer: { role: number }) =>
     ? sql<boolean>`f.date >= ${new Date(monthsAgo(OFFICE_DEVICE_FLIGHT_MONTHS) * 1000).toISOString().slice(0, 10)}`
     : null;
 
+const flightsScope = flightsCollection.rows;
+if (flightsScope.kind !== 'involved') throw new Error('flights: the adapter reads an involved row scope');
+
+/**
+ * Flights of the company. A pilot's (or student's) load from nothing reads the
+ * flights naming them per crew column (`namingSource`, one index range of
+ * migration 0147 each) instead of walking the company's 100,000 flights;
+ * office loads and every later pull are the table source's.
+ */
+/** The crew columns a non-staff viewer's flights are read by (the row scope's own fields). */
+export const flightNaming: NamingRows = { table: 'flights', alias: 'f', columns: flightsScope.fields };
+
+const flightsSource = namingSource(
+  tableSource({
+    tables: ['flights'],
+    alias: 'f',
+    rows: flightsScope,
+    query,
+    toDoc: toFlightDoc,
+    firstPull: flightsFirstPull,
+  }),
+  {
+    ...flightNaming,
+    naming: (viewer) => viewer.role > flightsScope.staffMaxRole,
+    bound: (viewer) => flightsFirstPull(viewer),
+    load: (db, companyId, ids) => query(db, companyId).where('f.id', 'in', ids).execute(),
+    toDoc: toFlightDoc,
+    scopeFields: flightsScope.fields,
+  },
+);
+
 /** The `flights` collection (involved scope: staff see every flight, others those naming them). */
 export const flightsServerCollection = defineCollection<FlightDoc>({
   def: flightsCollection,
-  sources: [
-    tableSource({
-      tables: ['flights'],
-      alias: 'f',
-      rows: flightsCollection.rows,
-      query,
-      toDoc: toFlightDoc,
-      firstPull: flightsFirstPull,
-    }),
-  ],
+  sources: [flightsSource],
   async load(db, companyId, id) {
     const row = await query(db, companyId).where('f.id', '=', id).executeTakeFirst();
     return row ? { ...toFlightDoc(row), _deleted: !!row.deleted } : null;
