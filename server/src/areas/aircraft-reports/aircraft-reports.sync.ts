@@ -6,13 +6,13 @@ import {
   fleetCollection,
   toFleetReport,
 } from '@ops/shared';
-import { reportDocs } from './aircraft-reports.repository.ts';
+import { type ReportRow, reportDocs } from './aircraft-reports.repository.ts';
 import { createReport, deleteReport, editReport, raisedAtOf } from './aircraft-reports.service.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { recordType, type SyncSource } from '../../sync/registry.ts';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 import { sql } from 'kysely';
-import { countCompanyRows, monthsAgo } from '../../sync/table-source.ts';
+import { monthsAgo } from '../../sync/table-source.ts';
 
 /**
  * What a device loads first (docs/sync.md, "Bounded devices"): every open or
@@ -20,6 +20,26 @@ import { countCompanyRows, monthsAgo } from '../../sync/table-source.ts';
  * closed reports (the aircraft's history) come through REST when a screen asks.
  */
 export const DEVICE_CLOSED_REPORT_MONTHS = DEVICE_WINDOW_MONTHS.closedReports;
+
+/**
+ * A device's first pull of reports, as ids in (change_no, id) order: the
+ * union of the open and deferred ones (a partial index of migration 0147,
+ * `status != 'CLOSED'`, in change order) and the ones changed since `since`
+ * ((company_id, modified) index: the window's few thousand), each cut at
+ * `limit`. Before, a page walked the company's change order and tested every
+ * report: 20,000 rows read for 2,000 sent.
+ */
+function firstPullIds(companyId: string, after: { seq: number; id: string }, limit: number, since: number) {
+  const tail = sql`and r.deleted = 0 and ${afterCheckpoint('r.change_no', 'r.id', after)} order by r.change_no, r.id limit ${limit}`;
+  // The literal `r.status != 'CLOSED'` is the partial index's own condition (a parameter would not match it).
+  return sql<{ id: string }>`select u.id from (
+    select id, change_no from (select r.id, r.change_no from aircraft_reports as r
+      where r.company_id = ${companyId} and r.status != 'CLOSED' ${tail}) as o
+    union
+    select id, change_no from (select r.id, r.change_no from aircraft_reports as r
+      where r.company_id = ${companyId} and r.modified >= ${since} ${tail}) as m
+  ) as u order by u.change_no, u.id limit ${limit}`;
+}
 
 /**
  * Aircraft reports with their MEL/CDL item, limitations and derived status
@@ -30,18 +50,35 @@ export const DEVICE_CLOSED_REPORT_MONTHS = DEVICE_WINDOW_MONTHS.closedReports;
 const source: SyncSource<FleetReportDoc> = {
   tables: ['aircraft_reports'],
   async read(db, companyId, after, limit, onlyVisibleTo) {
-    let q = db
-      .selectFrom('aircraft_reports as r')
-      .selectAll('r')
-      .where('r.company_id', '=', companyId)
-      .where(afterCheckpoint('r.change_no', 'r.id', after));
-    if (onlyVisibleTo)
-      q = q
-        .where('r.deleted', '=', 0)
-        .where((eb) =>
-          eb.or([eb('r.status', '!=', 'CLOSED'), eb('r.modified', '>=', monthsAgo(DEVICE_CLOSED_REPORT_MONTHS))]),
-        );
-    const rows = await q.orderBy('r.change_no').orderBy('r.id').limit(limit).execute();
+    let rows: ReportRow[];
+    if (onlyVisibleTo) {
+      const ids = (
+        await firstPullIds(companyId, after, limit, monthsAgo(DEVICE_CLOSED_REPORT_MONTHS)).execute(db)
+      ).rows.map((r) => r.id);
+      const byId = new Map(
+        ids.length
+          ? (
+              await db
+                .selectFrom('aircraft_reports as r')
+                .selectAll('r')
+                .where('r.company_id', '=', companyId)
+                .where('r.id', 'in', ids)
+                .execute()
+            ).map((r) => [r.id, r])
+          : [],
+      );
+      // The database's (change_no, id) order, kept as the ids came.
+      rows = ids.flatMap((id) => byId.get(id) ?? []);
+    } else
+      rows = await db
+        .selectFrom('aircraft_reports as r')
+        .selectAll('r')
+        .where('r.company_id', '=', companyId)
+        .where(afterCheckpoint('r.change_no', 'r.id', after))
+        .orderBy('r.change_no')
+        .orderBy('r.id')
+        .limit(limit)
+        .execute();
     const docs = await reportDocs(db, companyId, rows, nowSeconds());
     return rows.map((r, i) => ({
       seq: Number(r.change_no),
@@ -51,14 +88,16 @@ const source: SyncSource<FleetReportDoc> = {
       doc: toFleetReport(docs[i]),
     }));
   },
-  count: (db, companyId, upTo) =>
-    countCompanyRows(
-      db,
-      'aircraft_reports',
-      companyId,
-      upTo,
-      sql<boolean>`(status != 'CLOSED' or modified >= ${monthsAgo(DEVICE_CLOSED_REPORT_MONTHS)})`,
-    ),
+  // The same two ranges, counted once each report (an open report changed lately is in both).
+  async count(db, companyId, upTo) {
+    const since = monthsAgo(DEVICE_CLOSED_REPORT_MONTHS);
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from (
+      select r.id from aircraft_reports as r where r.company_id = ${companyId} and r.status != 'CLOSED' and r.deleted = 0 and r.change_no <= ${upTo}
+      union
+      select r.id from aircraft_reports as r where r.company_id = ${companyId} and r.modified >= ${since} and r.deleted = 0 and r.change_no <= ${upTo}
+    ) as u`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  },
 };
 
 const isMel = (t: unknown) => t === 'MEL' || t === 'CDL';

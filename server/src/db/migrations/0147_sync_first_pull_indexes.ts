@@ -11,12 +11,6 @@ import type { Kysely } from 'kysely';
  * and a count is read from the indexes; `deleted` is carried so neither needs
  * the table for it. The list filters' indexes (0041: crew column then
  * `starts`) cannot give change order.
- *
- * Fleet (aircraft reports): a device's first pull sends open and deferred
- * reports and the ones changed in the last 12 months. (company_id, status,
- * change_no, id) gives the open ones in change order and (company_id,
- * modified) the recent ones, so a page no longer walks the company's closed
- * reports (aircraft-reports.sync.ts).
  */
 const NAMING = [
   ['flights', 'pic_id', 'pic'],
