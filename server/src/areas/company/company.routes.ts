@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { badRequest } from '../../http/errors.ts';
+import { requestLocale } from '../../http/messages.ts';
 import { zBoolish, zId, zIntish } from '../../http/zod.ts';
 import { ALERT_TYPES, type AlertType, companyAlerts } from './alerts/alerts.service.ts';
 import { ZCompanyEdit } from './company.schema.ts';
@@ -116,7 +117,9 @@ export const companyRoutes = [
     access: manager,
     body: ZSaveHours,
     response: ZManagerCompaniesSaveOperatingHours,
-    handler: ({ ctx, actor, body }) => saveOperatingHours(ctx, actor, { base_id: body.base_id, rows: body.rows }),
+    // The row messages in the caller's language (Accept-Language, else the user's).
+    handler: ({ ctx, actor, body, req }) =>
+      saveOperatingHours(ctx, actor, { base_id: body.base_id, rows: body.rows }, requestLocale(req)),
   }),
   defineRoute({
     method: 'GET',
