@@ -193,14 +193,19 @@ export const companyRoutes = [
       user_id: z.string().trim().max(64).optional(),
     }),
     response: ZCompaniesAlerts,
-    handler: async ({ ctx, actor, query }) => {
+    handler: async ({ ctx, actor, query, req }) => {
       const zone = actor.company.timezone;
-      return companyAlerts(ctx, actor, {
-        from: alertBound(query.from, 'start', zone, 'from'),
-        to: alertBound(query.to, 'end', zone, 'to'),
-        types: query.types,
-        user_id: query.user_id || null,
-      });
+      return companyAlerts(
+        ctx,
+        actor,
+        {
+          from: alertBound(query.from, 'start', zone, 'from'),
+          to: alertBound(query.to, 'end', zone, 'to'),
+          types: query.types,
+          user_id: query.user_id || null,
+        },
+        requestLocale(req),
+      );
     },
   }),
 ];

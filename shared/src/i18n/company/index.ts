@@ -117,6 +117,11 @@ const en = {
   rowStartRequired: 'Row {n}: the start time is required when the day is open.',
   rowEndRequired: 'Row {n}: the end time is required when the day is open.',
   hoursNotSaved: 'Operating hours not saved: fix the rows',
+  typeDuty: 'Flight hours',
+  alertCertificate:
+    '{registration}: {certificate, select, insurance {Insurance} airworthiness {Airworthiness certificate} registration {Registration certificate} weight_balance {Weight and balance} radio {Radio licence} other {Avionics check}}',
+  alertMaintenanceDue: '{registration}: maintenance due',
+  alertFlightHours: '{used} of {limit} flight hours in {year} ({percent} %)',
 } as const;
 
 export const companyMessages: AreaMessages<typeof en> = {
@@ -237,6 +242,11 @@ export const companyMessages: AreaMessages<typeof en> = {
     rowStartRequired: 'Fila {n}: la hora de inicio es obligatoria cuando el día está abierto.',
     rowEndRequired: 'Fila {n}: la hora de fin es obligatoria cuando el día está abierto.',
     hoursNotSaved: 'Horario de operación no guardado: corrija las filas',
+    typeDuty: 'Horas de vuelo',
+    alertCertificate:
+      '{registration}: {certificate, select, insurance {Seguro} airworthiness {Certificado de aeronavegabilidad} registration {Certificado de matrícula} weight_balance {Peso y centrado} radio {Licencia de radio} other {Revisión de aviónica}}',
+    alertMaintenanceDue: '{registration}: mantenimiento pendiente',
+    alertFlightHours: '{used} de {limit} horas de vuelo en {year} ({percent} %)',
   },
   fr: {
     plan: 'Formule : {plan}',
@@ -355,6 +365,11 @@ export const companyMessages: AreaMessages<typeof en> = {
     rowStartRequired: 'Ligne {n} : l’heure de début est obligatoire quand la journée est ouverte.',
     rowEndRequired: 'Ligne {n} : l’heure de fin est obligatoire quand la journée est ouverte.',
     hoursNotSaved: 'Heures d’ouverture non enregistrées : corrigez les lignes',
+    typeDuty: 'Heures de vol',
+    alertCertificate:
+      '{registration} : {certificate, select, insurance {Assurance} airworthiness {Certificat de navigabilité} registration {Certificat d’immatriculation} weight_balance {Masse et centrage} radio {Licence radio} other {Contrôle avionique}}',
+    alertMaintenanceDue: '{registration} : maintenance à faire',
+    alertFlightHours: '{used} sur {limit} heures de vol en {year} ({percent} %)',
   },
   de: {
     plan: 'Tarif: {plan}',
@@ -474,5 +489,10 @@ export const companyMessages: AreaMessages<typeof en> = {
     rowStartRequired: 'Zeile {n}: Die Anfangszeit ist erforderlich, wenn der Tag geöffnet ist.',
     rowEndRequired: 'Zeile {n}: Die Endzeit ist erforderlich, wenn der Tag geöffnet ist.',
     hoursNotSaved: 'Betriebszeiten nicht gespeichert: Korrigieren Sie die Zeilen',
+    typeDuty: 'Flugstunden',
+    alertCertificate:
+      '{registration}: {certificate, select, insurance {Versicherung} airworthiness {Lufttüchtigkeitszeugnis} registration {Eintragungsschein} weight_balance {Wägebericht} radio {Funklizenz} other {Avionikprüfung}}',
+    alertMaintenanceDue: '{registration}: Wartung fällig',
+    alertFlightHours: '{used} von {limit} Flugstunden in {year} ({percent} %)',
   },
 };
