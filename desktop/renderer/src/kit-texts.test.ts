@@ -6,8 +6,9 @@ import { createElement, type ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { IntlProvider } from 'react-intl';
 import { describe, expect, it } from 'vitest';
-import { type Locale, messagesOf } from '@ops/shared/i18n/index';
+import { type Locale, messagesOf, translator } from '@ops/shared/i18n/index';
 import { Busy, Pager } from './areas/office-kit.tsx';
+import { TRACKED_FIELDS } from '@ops/shared/rules/safety-reports/safety';
 import { PendingBadge } from './ui.tsx';
 
 const inLocale = (locale: Locale, el: ReactElement) =>
@@ -54,5 +55,31 @@ describe('shared UI pieces in the app language', () => {
     expect(inLocale('fr', createElement(Pager, { paginate: many, onPage() {}, label: 'Historique' }))).toContain(
       'aria-label="Historique"',
     );
+  });
+});
+
+describe('audit-trail labels (safety-report trail, pilot account history)', () => {
+  it('name a stored field or action code in the reader’s language; an unknown code falls back to what was stored', () => {
+    const es = translator('es');
+    expect(es('safety-reports.trailField', { field: 'risk_severity', label: 'Risk severity' })).toBe(
+      'Gravedad del riesgo',
+    );
+    expect(es('safety-reports.trailField', { field: 'new_column', label: 'New column' })).toBe('New column');
+    expect(es('safety-reports.trailAction', { action: 'submit' })).toBe('Enviado');
+    expect(translator('fr')('pilots.historyField', { field: 'preferences_newsletter' })).toBe('Lettre d’information');
+    expect(translator('de')('pilots.historyAction', { action: 'edit' })).toBe('Änderung');
+    expect(es('pilots.historyField', { field: 'some_field' })).toBe('some_field');
+    // English reads as the stored labels did.
+    expect(translator('en')('safety-reports.trailField', { field: 'met_conditions', label: 'x' })).toBe(
+      'Meteorological conditions',
+    );
+    expect(translator('en')('pilots.historyAction', { action: 'create' })).toBe('created');
+  });
+
+  it('every tracked safety-report field has a name in the catalogue, the English one equal to the stored label', () => {
+    for (const [field, def] of Object.entries(TRACKED_FIELDS)) {
+      expect(translator('en')('safety-reports.trailField', { field, label: '?' }), field).toBe(def.label);
+      expect(translator('fr')('safety-reports.trailField', { field, label: '?' }), field).not.toBe('?');
+    }
   });
 });
