@@ -177,6 +177,36 @@ describe.skipIf(!hasChromium || !screensHalf)(
       }
     });
 
+    it('the operating-hours row messages and the pager count read Spanish too (shared rule, office kit)', async () => {
+      const { context, page } = await newPage(browser);
+      try {
+        await signIn(page, `${s.url}/app/`, 'admin@skyline.test');
+        await page.click('nav.sidenav button:text-is("Horario de operación")');
+        await page.waitForSelector('[data-testid=operating-hours] tr[data-weekday="0"]');
+        // Two windows 09:00-17:00 on Monday overlap: the shared rule refuses before anything is sent.
+        const monday = page.locator('[data-testid=operating-hours] tr[data-weekday="0"]');
+        await monday.getByRole('button', { name: /^\+ franja/ }).click();
+        await monday.getByRole('button', { name: /^\+ franja/ }).click();
+        await page.getByRole('button', { name: 'Guardar el horario de la empresa' }).click();
+        const rows = page.locator('[data-testid=hours-messages]');
+        await expect
+          .poll(async () => (await rows.textContent()) ?? '', { timeout: 15_000 })
+          .toMatch(/se solapan el lunes\./);
+        const said = (await rows.textContent()) ?? '';
+        expect(said).toMatch(/Las filas \d+ y \d+ se solapan el lunes\./);
+        expect(said).not.toMatch(/overlap|Monday|Row/);
+        await screenshot(page, 'languages-es-hours-rows');
+
+        // The users list's count under its pager (office-kit) is Spanish.
+        await page.click('nav.sidenav button:text-is("Usuarios")');
+        await page.waitForSelector('[data-testid=users] tbody tr');
+        await expect.poll(() => mainText(page), { timeout: 15_000 }).toMatch(/\d+ en total|Página \d+ de \d+/);
+        expect(await mainText(page)).not.toMatch(/ in all|Previous|Next/);
+      } finally {
+        await context.close();
+      }
+    });
+
     it('the operations manager reads the crew duty board in German', async () => {
       const { context, page } = await newPage(browser);
       try {

@@ -24,11 +24,12 @@ export function Badge({
 }
 
 /** "Waiting for the server" marker on an item changed on this device. */
-export function PendingBadge({ what = 'pending' }: { what?: string }) {
+export function PendingBadge({ what }: { what?: string }) {
+  const t = useT();
   return (
-    <Badge tone="pending" title="Saved on this device; the server has not decided yet">
+    <Badge tone="pending" title={t('shell.kitPendingTitle')}>
       <span className="pending-dot" aria-hidden="true" />
-      {what}
+      {what ?? t('shell.kitPending')}
     </Badge>
   );
 }

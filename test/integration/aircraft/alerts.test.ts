@@ -115,6 +115,30 @@ describe.each(DIALECTS)('fleet alerts on %s', (dialect) => {
     expect((await alerts('?types=Aircraft')).some((a) => a.link.startsWith('/maintenance/'))).toBe(false);
   });
 
+  it('words the certificate and maintenance names in the caller’s language; registrations and job names stay', async () => {
+    const es = await s.api('GET', '/companies/alerts.json?types=Aircraft,Maintenance', {
+      token: await t('admin@skyline.test'),
+      headers: { 'Accept-Language': 'es' },
+    });
+    expect(es.status).toBe(200);
+    const names = (es.body as any[]).filter((a) => a.name.startsWith('EC-ALR')).map((a) => a.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'EC-ALR: Licencia de radio',
+        'EC-ALR: Seguro',
+        'EC-ALR: Certificado de aeronavegabilidad',
+        'EC-ALR: mantenimiento pendiente',
+      ]),
+    );
+    expect(names.join()).not.toMatch(/Insurance|licence|maintenance due/);
+    const de = await s.api('GET', '/companies/alerts.json?types=Maintenance', {
+      token: await t('admin@skyline.test'),
+      headers: { 'Accept-Language': 'de-DE' },
+    });
+    const job = (de.body as any[]).find((a) => a.details === 'Overdue check');
+    expect(job).toMatchObject({ name: 'EC-ALR: Wartung fällig', details: 'Overdue check' });
+  });
+
   it('leaves out inactive aircraft, other companies and callers who are not managers', async () => {
     expect(mine(await alerts('?types=Aircraft', 'pilot@skyline.test'))).toEqual([]);
     expect(

@@ -97,6 +97,35 @@ describe.each(DIALECTS)('operating hours on %s', (dialect) => {
     expect(await rowsOf()).toEqual(before);
   });
 
+  it('words the refusal and its `rows` in the caller’s language (Accept-Language), changing nothing', async () => {
+    const before = await rowsOf();
+    const rows = [open(3, 480, 720), open(3, 690, 900), open(2, 605, 720), { weekday: 4, closed: 0 }];
+    const es = await s.api('POST', '/manager/companies/save_operating_hours.json', {
+      token: admin,
+      body: { rows },
+      headers: { 'Accept-Language': 'es-ES,es;q=0.9' },
+    });
+    expect(es.status).toBe(400);
+    expect(es.body).toMatchObject({ result: false, message: 'Horario de operación no guardado: corrija las filas' });
+    expect(es.body.rows).toEqual([
+      'Fila 4: la hora de inicio es obligatoria cuando el día está abierto.',
+      'Fila 4: la hora de fin es obligatoria cuando el día está abierto.',
+      'Fila 3: la hora de inicio debe caer en la cuadrícula de 15 minutos.',
+      'Las filas 1 y 2 se solapan el jueves.',
+    ]);
+    const de = await s.api('POST', '/manager/companies/save_operating_hours.json', {
+      token: admin,
+      body: { rows: [open(0, 480, 720), open(0, 600, 660)] },
+      headers: { 'Accept-Language': 'de' },
+    });
+    expect(de.body.rows).toEqual(['Die Zeilen 1 und 2 überschneiden sich am Montag.']);
+    // No preference and an English-speaking user: the English of before.
+    const en = await save({ rows: [open(0, 480, 720), open(0, 600, 660)] });
+    expect(en.body).toMatchObject({ message: 'Operating hours not saved: fix the rows' });
+    expect(en.body.rows).toEqual(['Rows 1 and 2 overlap on Monday.']);
+    expect(await rowsOf()).toEqual(before);
+  });
+
   it('replaces the whole set of one scope; other scopes stay', async () => {
     const sabadell = s.refs.bases.Sabadell;
     expect((await save({ base_id: sabadell, rows: [open(0, 540, 780)] })).status).toBe(200);

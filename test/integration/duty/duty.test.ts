@@ -544,6 +544,17 @@ describe.each(DIALECTS)('Duty and flight-time limits on %s', (dialect) => {
         const mine = alerts.body.alerts ?? alerts.body;
         expect(JSON.stringify(mine)).toMatch(/Hugo Head/);
         expect(JSON.stringify(mine)).toMatch(/"type":"duty"/);
+        const hugoAlert = (mine as any[]).find((a) => a.name === 'Hugo Head');
+        expect(hugoAlert.details).toMatch(new RegExp(`^\\d+:\\d\\d of 1:36 flight hours in ${year} \\(\\d+ %\\)$`));
+        // In the caller's language (issue 33): the words change, the figures and the year stay.
+        const fr = await s.api('GET', '/companies/alerts.json?types=duty', {
+          token: await t('admin@skyline.test'),
+          headers: { 'Accept-Language': 'fr' },
+        });
+        const hugoFr = (fr.body as any[]).find((a) => a.name === 'Hugo Head');
+        expect(hugoFr.details).toBe(
+          hugoAlert.details.replace(' of ', ' sur ').replace('flight hours in', 'heures de vol en'),
+        );
         const board = await s.api('GET', `/duty/board.json?from=${date}`, { token: await t('dispatch@skyline.test') });
         expect(board.status).toBe(200);
         const hugo = board.body.people.find((p: { user_id: string }) => p.user_id === marco);

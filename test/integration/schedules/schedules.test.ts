@@ -1055,6 +1055,46 @@ describe.each(DIALECTS)('Schedules on %s', (dialect) => {
       expect((await s.api('GET', '/schedules/ics/cal_not-a-real-token.ics')).status).toBe(404);
     });
 
+    it('the feed speaks its owner’s language: calendar name and event lines in Spanish, read by an iCalendar reader', async () => {
+      const start = day() + 13 * HOUR;
+      const r = ok(await edit('dispatch@skyline.test', dual(start, { remarks: 'Pérdidas' })));
+      const created = await s.api('POST', '/schedules/feeds/create.json', {
+        token: await t('student@skyline.test'),
+        body: { kind: 'user' },
+      });
+      const url = created.body.path.replace('/api/v1', '');
+      const read = async () => {
+        const feed = await s.api('GET', url);
+        expect(feed.status).toBe(200);
+        const text = typeof feed.body === 'string' ? feed.body : JSON.stringify(feed.body);
+        const parsed = ical.sync.parseICS(text);
+        const ev = (Object.values(parsed) as any[]).find((e) => e.type === 'VEVENT' && e.uid === `${r.id}@schedules`);
+        const name = (Object.values(parsed) as any[]).find((e) => e.type === 'VCALENDAR')?.['WR-CALNAME'];
+        return { ev, name: name ?? /X-WR-CALNAME:(.*)/.exec(text)?.[1]?.trim() };
+      };
+      const english = await read();
+      expect(english.name).toMatch(/ bookings$/);
+      expect(english.ev.summary).toBe('EC-ABC · Dual training');
+      expect(english.ev.description).toMatch(/^Pilot: .+\nInstructor: .+\nRemarks: Pérdidas$/);
+      // The owner switches to Spanish: the same URL answers in Spanish, no new token needed.
+      const own = await s.ctx.db
+        .selectFrom('users')
+        .select('language')
+        .where('id', '=', student)
+        .executeTakeFirstOrThrow();
+      await s.ctx.db.updateTable('users').set({ language: 'es' }).where('id', '=', student).execute();
+      try {
+        const spanish = await read();
+        expect(spanish.name).toMatch(/^Reservas de /);
+        expect(spanish.ev.summary).toBe('EC-ABC · Dual training');
+        expect(spanish.ev.description).toMatch(/^Piloto: .+\nInstructor: .+\nObservaciones: Pérdidas$/);
+        expect(spanish.ev.description).not.toMatch(/Pilot:|Remarks/);
+        expect(spanish.ev.start.getTime() / 1000).toBe(start);
+      } finally {
+        await s.ctx.db.updateTable('users').set({ language: own.language }).where('id', '=', student).execute();
+      }
+    });
+
     it('aircraft feeds are for staff: a pilot gets 403, another company 404', async () => {
       expect(
         (

@@ -9,7 +9,7 @@ import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useStat
 import type { ZodType } from 'zod';
 import { type CompanyFormats, formatDate, formatDateTime, formatMoney, translator } from '@ops/shared/i18n/index';
 import { formMessage } from '@ops/shared/forms/messages';
-import { appLocale, useLocale } from '../i18n.tsx';
+import { appLocale, useLocale, useT } from '../i18n.tsx';
 import { useCompany, useWorkspace } from '../hooks.ts';
 import { RestError } from '../workspace.ts';
 import './office.css';
@@ -122,6 +122,7 @@ export function useLoad<T>(path: string | null): Loaded<T> {
 
 /** A form submit with progress and outcome: `run` gets the work, answers whether it succeeded. */
 export function useAction() {
+  const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -148,11 +149,14 @@ export function useAction() {
     }
   }, []);
   /** Client-side validation failed: show the field errors without calling the server. */
-  const invalid = useCallback((e: FieldErrors) => {
-    setErrors(e);
-    setDone(null);
-    setError('Check the highlighted fields');
-  }, []);
+  const invalid = useCallback(
+    (e: FieldErrors) => {
+      setErrors(e);
+      setDone(null);
+      setError(t('shell.kitCheckFields'));
+    },
+    [t],
+  );
   return { busy, error, errors, rows, done, run, invalid, setDone };
 }
 
@@ -223,34 +227,33 @@ export interface Paginate {
 export function Pager({
   paginate,
   onPage,
-  label = 'Pages',
+  label,
 }: {
   paginate: Paginate | null | undefined;
   onPage(page: number): void;
   label?: string;
 }) {
+  const t = useT();
   if (!paginate || paginate.pageCount <= 1)
-    return paginate ? <p className="muted small">{paginate.count} in all</p> : null;
+    return paginate ? <p className="muted small">{t('shell.kitInAll', { count: paginate.count })}</p> : null;
   return (
-    <nav className="pager" aria-label={label}>
+    <nav className="pager" aria-label={label ?? t('shell.kitPages')}>
       <button
         type="button"
         className="secondary small"
         disabled={!paginate.prevPage}
         onClick={() => onPage(paginate.page - 1)}
       >
-        Previous
+        {t('shell.kitPrevious')}
       </button>
-      <span>
-        Page {paginate.page} of {paginate.pageCount} · {paginate.count} in all
-      </span>
+      <span>{t('shell.kitPageOf', { page: paginate.page, pages: paginate.pageCount, count: paginate.count })}</span>
       <button
         type="button"
         className="secondary small"
         disabled={!paginate.nextPage}
         onClick={() => onPage(paginate.page + 1)}
       >
-        Next
+        {t('shell.kitNext')}
       </button>
     </nav>
   );
@@ -269,11 +272,12 @@ export function usePages<T>(items: readonly T[], size = 25) {
 }
 
 /** Progress of a load or a long operation. */
-export function Busy({ what = 'Loading…' }: { what?: string }) {
+export function Busy({ what }: { what?: string }) {
+  const t = useT();
   return (
     <p className="busy" role="status" aria-live="polite">
       <span className="spinner" aria-hidden="true" />
-      {what}
+      {what ?? t('shell.loading')}
     </p>
   );
 }

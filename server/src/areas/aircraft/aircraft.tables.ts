@@ -22,11 +22,3 @@ export const CERTIFICATES = [
 ] as const;
 export type Certificate = (typeof CERTIFICATES)[number];
 export const certificateColumn = (c: Certificate) => `${c}_expiration` as const;
-export const CERTIFICATE_LABELS: Record<Certificate, string> = {
-  insurance: 'Insurance',
-  airworthiness: 'Airworthiness certificate',
-  registration: 'Registration certificate',
-  weight_balance: 'Weight and balance',
-  radio: 'Radio licence',
-  avionics: 'Avionics check',
-};

@@ -1,3 +1,4 @@
+import { type Translate, translator } from '@ops/shared/i18n/index';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import {
@@ -8,7 +9,7 @@ import {
   lapseOf,
   urgencyClass,
 } from '../company/alerts/sources.alerts.ts';
-import { CERTIFICATE_LABELS, CERTIFICATES, certificateColumn } from './aircraft.tables.ts';
+import { CERTIFICATES, certificateColumn } from './aircraft.tables.ts';
 
 /**
  * Company alerts of the fleet (Part A 2.4, 4.2 item 6): `Aircraft` for
@@ -23,6 +24,8 @@ export interface AlertWindow {
   /** Explicit bounds replace the default window (30 days back, about 3 months ahead). */
   from?: number | null;
   to?: number | null;
+  /** The reader's language for the alert's words; English when not given. */
+  t?: Translate;
 }
 
 const bounds = (w: AlertWindow) => ({
@@ -33,6 +36,7 @@ const bounds = (w: AlertWindow) => ({
 /** Certificate expiry dates of active aircraft lapsing in the window; one query for all six certificates. */
 export async function aircraftAlerts(db: Kysely<DB>, w: AlertWindow): Promise<Alert[]> {
   const { from, to } = bounds(w);
+  const t = w.t ?? translator('en');
   const { first, last } = dateBounds(from, to, w.timeZone);
   const rows = await db
     .selectFrom('aircraft as a')
@@ -68,7 +72,7 @@ export async function aircraftAlerts(db: Kysely<DB>, w: AlertWindow): Promise<Al
         icon: 'fa fa-plane',
         class: urgencyClass(date, w.now, w.timeZone),
         link: `/aircraft/view/${r.id}`,
-        name: `${r.registration}: ${CERTIFICATE_LABELS[c]}`,
+        name: t('company.alertCertificate', { registration: r.registration, certificate: c }),
         date,
         details: [r.maker, r.model].filter(Boolean).join(' '),
       });
@@ -80,6 +84,7 @@ export async function aircraftAlerts(db: Kysely<DB>, w: AlertWindow): Promise<Al
 /** Open maintenance jobs (CRS not signed) whose start falls in the window; overdue ones count as expired. */
 export async function maintenanceAlerts(db: Kysely<DB>, w: AlertWindow): Promise<Alert[]> {
   const { from, to } = bounds(w);
+  const t = w.t ?? translator('en');
   const rows = await db
     .selectFrom('maintenance_jobs as j')
     .innerJoin('aircraft as a', (jn) => jn.onRef('a.id', '=', 'j.aircraft_id').on('a.company_id', '=', w.companyId))
@@ -98,7 +103,7 @@ export async function maintenanceAlerts(db: Kysely<DB>, w: AlertWindow): Promise
     icon: 'fa fa-wrench',
     class: urgencyClass(Number(r.start), w.now, w.timeZone),
     link: `/maintenance/jobs/view/${r.id}`,
-    name: `${r.registration}: maintenance due`,
+    name: t('company.alertMaintenanceDue', { registration: r.registration }),
     date: Number(r.start),
     details: r.name,
   }));

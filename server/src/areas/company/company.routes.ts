@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { badRequest } from '../../http/errors.ts';
+import { requestLocale } from '../../http/messages.ts';
 import { zBoolish, zId, zIntish } from '../../http/zod.ts';
 import { ALERT_TYPES, type AlertType, companyAlerts } from './alerts/alerts.service.ts';
 import { ZCompanyEdit } from './company.schema.ts';
@@ -116,7 +117,9 @@ export const companyRoutes = [
     access: manager,
     body: ZSaveHours,
     response: ZManagerCompaniesSaveOperatingHours,
-    handler: ({ ctx, actor, body }) => saveOperatingHours(ctx, actor, { base_id: body.base_id, rows: body.rows }),
+    // The row messages in the caller's language (Accept-Language, else the user's).
+    handler: ({ ctx, actor, body, req }) =>
+      saveOperatingHours(ctx, actor, { base_id: body.base_id, rows: body.rows }, requestLocale(req)),
   }),
   defineRoute({
     method: 'GET',
@@ -190,14 +193,19 @@ export const companyRoutes = [
       user_id: z.string().trim().max(64).optional(),
     }),
     response: ZCompaniesAlerts,
-    handler: async ({ ctx, actor, query }) => {
+    handler: async ({ ctx, actor, query, req }) => {
       const zone = actor.company.timezone;
-      return companyAlerts(ctx, actor, {
-        from: alertBound(query.from, 'start', zone, 'from'),
-        to: alertBound(query.to, 'end', zone, 'to'),
-        types: query.types,
-        user_id: query.user_id || null,
-      });
+      return companyAlerts(
+        ctx,
+        actor,
+        {
+          from: alertBound(query.from, 'start', zone, 'from'),
+          to: alertBound(query.to, 'end', zone, 'to'),
+          types: query.types,
+          user_id: query.user_id || null,
+        },
+        requestLocale(req),
+      );
     },
   }),
 ];

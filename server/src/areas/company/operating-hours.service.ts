@@ -1,10 +1,18 @@
 import { uuidv7 } from '@ops/shared';
-import { type HoursRow, isValidDate, resolveRange, validateHoursRows } from '@ops/shared/rules/company/operating-hours';
+import { type Locale, translator } from '@ops/shared/i18n/index';
+import {
+  type HoursRow,
+  isValidDate,
+  resolveRange,
+  sayRows,
+  validateHoursRows,
+} from '@ops/shared/rules/company/operating-hours';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, HttpError, notFound } from '../../http/errors.ts';
+import { said } from '../../http/messages.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { stampReference } from './reference.sync.ts';
 import { loadHoursRows, overridesWindow, rowsForResolution } from './operating-hours.repository.ts';
@@ -84,33 +92,58 @@ function rowList(raw: unknown): unknown[] | null {
  * Turns the posted rows into HoursRow values plus messages for what the
  * shared rules cannot word (missing `closed`, missing minutes). A row with such
  * a problem is checked further as closed, so it adds no misleading message.
+ * The messages are in `locale` (the caller's, issue 33); English without it.
  */
-export function parseHoursRows(raw: unknown, baseId: string | null): { rows: HoursRow[]; messages: string[] } {
+export function parseHoursRows(
+  raw: unknown,
+  baseId: string | null,
+  locale?: Locale,
+): { rows: HoursRow[]; messages: string[] } {
+  const t = locale ? translator(locale) : undefined;
+  const say = sayRows(t);
   const list = rowList(raw);
-  if (list === null) return { rows: [], messages: ['Rows must be a list of rows.'] };
+  if (list === null) return { rows: [], messages: [say('company.rowsNotList', {}, 'Rows must be a list of rows.')] };
   if (list.length > MAX_HOURS_ROWS)
-    return { rows: [], messages: [`At most ${MAX_HOURS_ROWS} rows can be saved at once.`] };
+    return {
+      rows: [],
+      messages: [
+        // A string, so no language groups the digits differently from the English text.
+        say(
+          'company.rowsTooMany',
+          { max: String(MAX_HOURS_ROWS) },
+          `At most ${MAX_HOURS_ROWS} rows can be saved at once.`,
+        ),
+      ],
+    };
   const messages: string[] = [];
   const rows = list.map((item, i): HoursRow => {
     const n = i + 1;
     const r = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
     if (typeof item !== 'object' || item === null)
-      messages.push(`Row ${n}: expected an object with weekday or override_date, closed, start_minute and end_minute.`);
+      messages.push(
+        say(
+          'company.rowNotObject',
+          { n },
+          `Row ${n}: expected an object with weekday or override_date, closed, start_minute and end_minute.`,
+        ),
+      );
     const weekday = blank(r.weekday) ? null : int(r.weekday);
     const override_date = blank(r.override_date) ? null : String(r.override_date).trim();
     const closed = flag(r.closed);
     let usable = true;
     if (closed === null) {
-      messages.push(`Row ${n}: closed is required (1 shuts the day, 0 opens it).`);
+      messages.push(
+        say('company.rowClosedRequired', { n }, `Row ${n}: closed is required (1 shuts the day, 0 opens it).`),
+      );
       usable = false;
     }
     if (closed === false) {
-      for (const [field, label] of [
-        ['start_minute', 'start'],
-        ['end_minute', 'end'],
+      for (const [field, label, id] of [
+        ['start_minute', 'start', 'company.rowStartRequired'],
+        ['end_minute', 'end', 'company.rowEndRequired'],
       ] as const) {
         if (blank(r[field])) {
-          messages.push(`Row ${n}: the ${label} time is required when the day is open.`);
+          messages.push(say(id, { n }, `Row ${n}: the ${label} time is required when the day is open.`));
           usable = false;
         }
       }
@@ -125,7 +158,7 @@ export function parseHoursRows(raw: unknown, baseId: string | null): { rows: Hou
       end_minute: open ? int(r.end_minute) : 0,
     };
   });
-  return { rows, messages: [...messages, ...validateHoursRows(rows)] };
+  return { rows, messages: [...messages, ...validateHoursRows(rows, t)] };
 }
 
 /**
@@ -137,12 +170,12 @@ export async function saveOperatingHours(
   ctx: AppContext,
   actor: Actor,
   input: { base_id: string | null; rows: unknown },
+  locale?: Locale,
 ) {
   const baseId = input.base_id;
   if (baseId !== null) await requireBase(ctx.db, actor.companyId, baseId);
-  const { rows, messages } = parseHoursRows(input.rows, baseId);
-  if (messages.length)
-    throw new HttpError(400, { result: false, message: 'Operating hours not saved: fix the rows', rows: messages });
+  const { rows, messages } = parseHoursRows(input.rows, baseId, locale);
+  if (messages.length) throw new HttpError(400, { result: false, ...said('company.hoursNotSaved'), rows: messages });
   const now = nowSeconds();
   const saved = rows.map((r) => ({
     id: uuidv7(),

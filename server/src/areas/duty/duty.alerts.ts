@@ -36,7 +36,13 @@ export const dutyAlertSource: AlertSource = {
         link: `/duty/${c.id}`,
         name: `${c.name} ${c.surname}`.trim(),
         date: scope.now,
-        details: `${hhmm(seconds)} of ${hhmm(limit)} flight hours in ${year.year} (${Math.round((seconds / limit) * 100)} %)`,
+        // Year as text: no language groups its digits (2.026).
+        details: scope.t('company.alertFlightHours', {
+          used: hhmm(seconds),
+          limit: hhmm(limit),
+          year: String(year.year),
+          percent: Math.round((seconds / limit) * 100),
+        }),
       });
     }
     return out;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { uuidv7 } from '@ops/shared';
+import { translator } from '@ops/shared/i18n/index';
 import { mayPublishAircraftFeed } from '@ops/shared/rules/schedules/policy';
 import type { Request, Response } from 'express';
 import ical from 'ical-generator';
@@ -110,7 +111,7 @@ export async function serveFeed(ctx: AppContext, token: string, res: Response): 
       j.onRef('u.id', '=', 'f.user_id').onRef('u.company_id', '=', 'f.company_id').on('u.deleted', '=', 0),
     )
     .innerJoin('companies as c', 'c.id', 'f.company_id')
-    .select(['f.company_id', 'f.kind', 'f.subject_id', 'c.name as company', 'c.timezone'])
+    .select(['f.company_id', 'f.kind', 'f.subject_id', 'c.name as company', 'c.timezone', 'u.language'])
     .where('f.token_hash', '=', sha256(token))
     .where('f.revoked_at', 'is', null)
     .executeTakeFirst();
@@ -146,23 +147,29 @@ export async function serveFeed(ctx: AppContext, token: string, res: Response): 
   else
     q = q.where((eb) => eb.or([eb('s.pilot_id', '=', feed.subject_id), eb('s.instructor_id', '=', feed.subject_id)]));
   const rows = await q.orderBy('s.start_at').orderBy('s.id').limit(5000).execute();
+  // The feed's words in the language of the user who made it (issue 33): the calendar app
+  // fetches with the token only. Registrations, flight types, names and remarks are data.
+  const t = translator(feed.language);
   const cal = ical({
-    name: `${feed.company} bookings`,
+    name: t('schedules.icsName', { company: feed.company }),
     prodId: { company: 'ops', product: 'schedules' },
     timezone: feed.timezone,
     ttl: 900,
   });
   for (const r of rows) {
-    const people = [`${r.p_name} ${r.p_surname}`, r.i_name ? `instructor ${r.i_name} ${r.i_surname}` : null]
-      .filter(Boolean)
-      .join(', ');
     cal.createEvent({
       id: `${r.id}@schedules`,
       start: new Date(Number(r.start_at) * 1000),
       end: new Date(Number(r.end_at) * 1000),
       stamp: new Date(Number(r.modified) * 1000),
-      summary: `${r.registration} · ${r.t_name}`,
-      description: [people, r.remarks].filter(Boolean).join('\n'),
+      summary: t('schedules.icsTitle', { registration: r.registration, type: r.t_name }),
+      description: [
+        t('schedules.icsPilot', { name: `${r.p_name} ${r.p_surname}`.trim() }),
+        r.i_name ? t('schedules.icsInstructor', { name: `${r.i_name} ${r.i_surname}`.trim() }) : null,
+        r.remarks ? t('schedules.icsRemarks', { remarks: r.remarks }) : null,
+      ]
+        .filter(Boolean)
+        .join('\n'),
       location: r.departure_airport ?? undefined,
     });
   }

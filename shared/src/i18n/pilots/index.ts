@@ -80,6 +80,9 @@ const en = {
   errOwnTotals: 'You can only see your own totals and those of your students',
   errAboveRole: 'You cannot edit an account above your own role',
   errFreePlan: 'The free plan holds at most {limit} pilots',
+  historyField:
+    '{field, select, name {Name} surname {Surname} email {Email} passport {Passport} companyid {Company ID} dob {Date of birth} phonecode {Phone prefix} phone {Phone} phonecode2 {Second phone prefix} phone2 {Second phone} emergency_contact {Emergency contact} public_phone {Public phone} address {Address} pc {Postcode} city {City} country_id {Country} timezone_id {Time zone} nationality {Nationality} birthcountry_id {Country of birth} color {Colour} notes {Notes} flight_hours {Flight hours} active {Active} billing {Billing} base_id {Base} supervisor_id {Supervisor} language {Language} expiration {Account expiry} user_group_id {Role} created {Created} pilot {Pilot} two_factor {Two-factor sign-in} preferences_alerts {Alert emails} preferences_message_alerts {Message emails} preferences_newsletter {Newsletter} preferences_whatsapp {WhatsApp} AttributedAircraft {Attributed aircraft} FlightType {Flight types} PilotGroup {Pilot groups} other {{field}}}',
+  historyAction: '{action, select, create {created} edit {edit} other {{action}}}',
 } as const;
 
 export const pilotsMessages: AreaMessages<typeof en> = {
@@ -162,6 +165,9 @@ export const pilotsMessages: AreaMessages<typeof en> = {
     errOwnTotals: 'Solo puede ver sus propios totales y los de sus alumnos',
     errAboveRole: 'No puede editar una cuenta de rol superior al suyo',
     errFreePlan: 'El plan gratuito admite como máximo {limit} pilotos',
+    historyField:
+      '{field, select, name {Nombre} surname {Apellidos} email {Correo electrónico} passport {Pasaporte} companyid {Identificador en la empresa} dob {Fecha de nacimiento} phonecode {Prefijo telefónico} phone {Teléfono} phonecode2 {Prefijo del segundo teléfono} phone2 {Segundo teléfono} emergency_contact {Contacto de emergencia} public_phone {Teléfono público} address {Dirección} pc {Código postal} city {Ciudad} country_id {País} timezone_id {Zona horaria} nationality {Nacionalidad} birthcountry_id {País de nacimiento} color {Color} notes {Notas} flight_hours {Horas de vuelo} active {Activo} billing {Facturación} base_id {Base} supervisor_id {Supervisor} language {Idioma} expiration {Caducidad de la cuenta} user_group_id {Rol} created {Creación} pilot {Piloto} two_factor {Verificación en dos pasos} preferences_alerts {Correos de alertas} preferences_message_alerts {Correos de mensajes} preferences_newsletter {Boletín} preferences_whatsapp {WhatsApp} AttributedAircraft {Aeronaves asignadas} FlightType {Tipos de vuelo} PilotGroup {Grupos de pilotos} other {{field}}}',
+    historyAction: '{action, select, create {creación} edit {edición} other {{action}}}',
   },
   fr: {
     directoryTitle: 'Annuaire des pilotes',
@@ -241,6 +247,9 @@ export const pilotsMessages: AreaMessages<typeof en> = {
     errOwnTotals: 'Vous ne pouvez voir que vos propres totaux et ceux de vos élèves',
     errAboveRole: 'Vous ne pouvez pas modifier un compte d’un rôle supérieur au vôtre',
     errFreePlan: 'L’offre gratuite compte au plus {limit} pilotes',
+    historyField:
+      '{field, select, name {Prénom} surname {Nom} email {Adresse e-mail} passport {Passeport} companyid {Identifiant dans l’entreprise} dob {Date de naissance} phonecode {Indicatif téléphonique} phone {Téléphone} phonecode2 {Indicatif du second téléphone} phone2 {Second téléphone} emergency_contact {Contact d’urgence} public_phone {Téléphone public} address {Adresse} pc {Code postal} city {Ville} country_id {Pays} timezone_id {Fuseau horaire} nationality {Nationalité} birthcountry_id {Pays de naissance} color {Couleur} notes {Notes internes} flight_hours {Heures de vol} active {Actif} billing {Facturation} base_id {Base} supervisor_id {Superviseur} language {Langue} expiration {Expiration du compte} user_group_id {Rôle} created {Création} pilot {Pilote} two_factor {Connexion à deux facteurs} preferences_alerts {E-mails d’alerte} preferences_message_alerts {E-mails de messages} preferences_newsletter {Lettre d’information} preferences_whatsapp {WhatsApp} AttributedAircraft {Aéronefs attribués} FlightType {Types de vol} PilotGroup {Groupes de pilotes} other {{field}}}',
+    historyAction: '{action, select, create {création} edit {modification} other {{action}}}',
   },
   de: {
     directoryTitle: 'Pilotenverzeichnis',
@@ -320,5 +329,8 @@ export const pilotsMessages: AreaMessages<typeof en> = {
     errOwnTotals: 'Sie können nur Ihre eigenen Summen und die Ihrer Flugschüler sehen',
     errAboveRole: 'Sie können kein Konto mit einer höheren Rolle als Ihrer eigenen bearbeiten',
     errFreePlan: 'Der kostenlose Tarif umfasst höchstens {limit} Piloten',
+    historyField:
+      '{field, select, name {Vorname} surname {Nachname} email {E-Mail} passport {Reisepass} companyid {Personalnummer} dob {Geburtsdatum} phonecode {Telefonvorwahl} phone {Telefon} phonecode2 {Vorwahl des zweiten Telefons} phone2 {Zweites Telefon} emergency_contact {Notfallkontakt} public_phone {Öffentliches Telefon} address {Adresse} pc {Postleitzahl} city {Stadt} country_id {Land} timezone_id {Zeitzone} nationality {Staatsangehörigkeit} birthcountry_id {Geburtsland} color {Farbe} notes {Notizen} flight_hours {Flugstunden} active {Aktiv} billing {Abrechnung} base_id {Basis} supervisor_id {Betreuer} language {Sprache} expiration {Kontoablauf} user_group_id {Rolle} created {Angelegt} pilot {Pilot} two_factor {Zwei-Faktor-Anmeldung} preferences_alerts {Warn-E-Mails} preferences_message_alerts {Nachrichten-E-Mails} preferences_newsletter {Newsletter} preferences_whatsapp {WhatsApp} AttributedAircraft {Zugewiesene Luftfahrzeuge} FlightType {Flugarten} PilotGroup {Pilotengruppen} other {{field}}}',
+    historyAction: '{action, select, create {Anlage} edit {Änderung} other {{action}}}',
   },
 };

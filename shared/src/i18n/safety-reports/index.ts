@@ -132,6 +132,9 @@ const en = {
   notifyMovedBody:
     'Status changed from {from, select, draft {Draft} open {Open} reviewed {Reviewed} closed {Closed} published {Published} other {{from}}} to {to, select, draft {Draft} open {Open} reviewed {Reviewed} closed {Closed} published {Published} other {{to}}} by {by}.',
   notifyEditedBody: '{name} was edited by {by}.',
+  trailField:
+    '{field, select, idn {Number} type {Type} status {Status} severity {Severity} name {Name} datetime {Date and time} location {Location} safety_report_department_id {Department} safety_report_category_id {Category} flight_phase {Flight phase} air_space {Air space} damages {Damages} personal_damages {Personal damages} immediate_consequences {Immediate consequences} flight_id {Flight} flight_type_id {Flight type} parent_id {Parent report} user_id {Reporter} reviewer_id {Reviewer} reviewer_outcome {Reviewer outcome} risk_probability {Risk probability} risk_severity {Risk severity} mitigated_risk_probability {Mitigated risk probability} mitigated_risk_severity {Mitigated risk severity} events {Events} actions {Actions} result {Result} corrective_measures {Corrective measures} met_conditions {Meteorological conditions} involved_users {Involved users} aircraft {Aircraft} other {{label}}}',
+  trailAction: '{action, select, create {Created} edit {Edited} submit {Submitted} delete {Deleted} other {{action}}}',
 } as const;
 
 export const safetyReportsMessages: AreaMessages<typeof en> = {
@@ -267,6 +270,10 @@ export const safetyReportsMessages: AreaMessages<typeof en> = {
     notifyMovedBody:
       'Estado cambiado de {from, select, draft {Borrador} open {Abierta} reviewed {Revisada} closed {Cerrada} published {Publicada} other {{from}}} a {to, select, draft {Borrador} open {Abierta} reviewed {Revisada} closed {Cerrada} published {Publicada} other {{to}}} por {by}.',
     notifyEditedBody: '{by} ha editado {name}.',
+    trailField:
+      '{field, select, idn {Número} type {Tipo} status {Estado} severity {Gravedad} name {Nombre} datetime {Fecha y hora} location {Lugar} safety_report_department_id {Departamento} safety_report_category_id {Categoría} flight_phase {Fase de vuelo} air_space {Espacio aéreo} damages {Daños} personal_damages {Daños personales} immediate_consequences {Consecuencias inmediatas} flight_id {Vuelo} flight_type_id {Tipo de vuelo} parent_id {Informe principal} user_id {Informante} reviewer_id {Revisor} reviewer_outcome {Conclusión del revisor} risk_probability {Probabilidad del riesgo} risk_severity {Gravedad del riesgo} mitigated_risk_probability {Probabilidad del riesgo mitigado} mitigated_risk_severity {Gravedad del riesgo mitigado} events {Hechos} actions {Acciones} result {Resultado} corrective_measures {Medidas correctoras} met_conditions {Condiciones meteorológicas} involved_users {Personas implicadas} aircraft {Aeronaves} other {{label}}}',
+    trailAction:
+      '{action, select, create {Creado} edit {Editado} submit {Enviado} delete {Eliminado} other {{action}}}',
   },
   fr: {
     title: 'Comptes rendus de sécurité',
@@ -400,6 +407,9 @@ export const safetyReportsMessages: AreaMessages<typeof en> = {
     notifyMovedBody:
       'Statut passé de {from, select, draft {Brouillon} open {Ouvert} reviewed {Examiné} closed {Clôturé} published {Publié} other {{from}}} à {to, select, draft {Brouillon} open {Ouvert} reviewed {Examiné} closed {Clôturé} published {Publié} other {{to}}} par {by}.',
     notifyEditedBody: '{name} a été modifié par {by}.',
+    trailField:
+      '{field, select, idn {Numéro} type {Type de rapport} status {Statut} severity {Gravité} name {Nom} datetime {Date et heure} location {Lieu} safety_report_department_id {Service} safety_report_category_id {Catégorie} flight_phase {Phase de vol} air_space {Espace aérien} damages {Dommages} personal_damages {Dommages corporels} immediate_consequences {Conséquences immédiates} flight_id {Vol} flight_type_id {Type de vol} parent_id {Rapport parent} user_id {Déclarant} reviewer_id {Examinateur} reviewer_outcome {Conclusion de l’examinateur} risk_probability {Probabilité du risque} risk_severity {Gravité du risque} mitigated_risk_probability {Probabilité du risque atténué} mitigated_risk_severity {Gravité du risque atténué} events {Événements} actions {Actions menées} result {Résultat} corrective_measures {Mesures correctives} met_conditions {Conditions météorologiques} involved_users {Personnes impliquées} aircraft {Aéronefs} other {{label}}}',
+    trailAction: '{action, select, create {Créé} edit {Modifié} submit {Soumis} delete {Supprimé} other {{action}}}',
   },
   de: {
     title: 'Sicherheitsmeldungen',
@@ -534,5 +544,9 @@ export const safetyReportsMessages: AreaMessages<typeof en> = {
     notifyMovedBody:
       'Status von {from, select, draft {Entwurf} open {Offen} reviewed {Geprüft} closed {Geschlossen} published {Veröffentlicht} other {{from}}} zu {to, select, draft {Entwurf} open {Offen} reviewed {Geprüft} closed {Geschlossen} published {Veröffentlicht} other {{to}}} geändert durch {by}.',
     notifyEditedBody: '{name} wurde von {by} bearbeitet.',
+    trailField:
+      '{field, select, idn {Nummer} type {Art} status {Status} severity {Schweregrad} name {Name} datetime {Datum und Uhrzeit} location {Ort} safety_report_department_id {Abteilung} safety_report_category_id {Kategorie} flight_phase {Flugphase} air_space {Luftraum} damages {Schäden} personal_damages {Personenschäden} immediate_consequences {Unmittelbare Folgen} flight_id {Flug} flight_type_id {Flugart} parent_id {Übergeordneter Bericht} user_id {Meldender} reviewer_id {Prüfer} reviewer_outcome {Ergebnis des Prüfers} risk_probability {Risikowahrscheinlichkeit} risk_severity {Risikoschwere} mitigated_risk_probability {Wahrscheinlichkeit des geminderten Risikos} mitigated_risk_severity {Schwere des geminderten Risikos} events {Ereignisse} actions {Maßnahmen} result {Ergebnis} corrective_measures {Korrekturmaßnahmen} met_conditions {Wetterbedingungen} involved_users {Beteiligte Personen} aircraft {Luftfahrzeuge} other {{label}}}',
+    trailAction:
+      '{action, select, create {Angelegt} edit {Bearbeitet} submit {Eingereicht} delete {Gelöscht} other {{action}}}',
   },
 };

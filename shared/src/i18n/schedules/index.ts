@@ -80,6 +80,11 @@ const en = {
     '{type} item{ata, select, none {} other { {ata}}}{category, select, none {} other { (category {category})}}: {title}',
   melBlocked:
     '{registration} cannot be booked: {label} {when, select, start {is expired at the start} other {expires before the end}}.',
+  icsName: '{company} bookings',
+  icsTitle: '{registration} · {type}',
+  icsPilot: 'Pilot: {name}',
+  icsInstructor: 'Instructor: {name}',
+  icsRemarks: 'Remarks: {remarks}',
 } as const;
 
 export const schedulesMessages: AreaMessages<typeof en> = {
@@ -160,6 +165,11 @@ export const schedulesMessages: AreaMessages<typeof en> = {
       'Elemento {type}{ata, select, none {} other { {ata}}}{category, select, none {} other { (categoría {category})}}: {title}',
     melBlocked:
       'No se puede reservar {registration}: {label} {when, select, start {está vencido al inicio} other {vence antes del final}}.',
+    icsName: 'Reservas de {company}',
+    icsTitle: '{registration} · {type}',
+    icsPilot: 'Piloto: {name}',
+    icsInstructor: 'Instructor: {name}',
+    icsRemarks: 'Observaciones: {remarks}',
   },
   fr: {
     title: 'Planning',
@@ -236,6 +246,11 @@ export const schedulesMessages: AreaMessages<typeof en> = {
       'Élément {type}{ata, select, none {} other { {ata}}}{category, select, none {} other { (catégorie {category})}} : {title}',
     melBlocked:
       '{registration} ne peut pas être réservé : {label} {when, select, start {est échu au début} other {arrive à échéance avant la fin}}.',
+    icsName: 'Réservations de {company}',
+    icsTitle: '{registration} · {type}',
+    icsPilot: 'Pilote : {name}',
+    icsInstructor: 'Instructeur : {name}',
+    icsRemarks: 'Remarques : {remarks}',
   },
   de: {
     title: 'Buchungsplan',
@@ -312,5 +327,10 @@ export const schedulesMessages: AreaMessages<typeof en> = {
       '{type}-Eintrag{ata, select, none {} other { {ata}}}{category, select, none {} other { (Kategorie {category})}}: {title}',
     melBlocked:
       '{registration} kann nicht gebucht werden: {label} {when, select, start {ist zu Beginn abgelaufen} other {läuft vor dem Ende ab}}.',
+    icsName: 'Buchungen von {company}',
+    icsTitle: '{registration} · {type}',
+    icsPilot: 'Pilot: {name}',
+    icsInstructor: 'Fluglehrer: {name}',
+    icsRemarks: 'Bemerkungen: {remarks}',
   },
 };

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../i18n/index.ts';
 import { type HoursRow, MAX_RANGE_DAYS, resolveDay, resolveRange, validateHoursRows } from './operating-hours.ts';
 
 const MADRID = 'Europe/Madrid';
@@ -130,6 +131,48 @@ describe('validateHoursRows', () => {
     expect(validateHoursRows([week(0, 480, 725), week(0, 600, 900)])).toEqual([
       'Row 1: the end time must be on the 15-minute grid.',
     ]);
+  });
+});
+
+describe('validateHoursRows in the reader’s language', () => {
+  it('words every message with the translator it is given; the same rows, the same checks', () => {
+    const rows = [
+      { ...week(0, 480, 600), weekday: null },
+      week(9, 0, 60),
+      dated('2026-02-30', 0, 60),
+      week(1, 485, 1455),
+    ];
+    expect(validateHoursRows(rows, translator('fr'))).toEqual([
+      'Ligne 1 : indiquez un jour de la semaine ou une date d’exception.',
+      'Ligne 2 : le jour de la semaine doit être un nombre entier de 0 (lundi) à 6 (dimanche).',
+      'Ligne 3 : la date d’exception doit être une date réelle écrite AAAA-MM-JJ.',
+      'Ligne 4 : l’heure de début doit tomber sur la grille de 15 minutes.',
+      'Ligne 4 : l’heure de fin doit être comprise entre 0 et 1440 minutes.',
+    ]);
+    expect(validateHoursRows([week(5, 480, 720), week(5, 600, 900)], translator('es'))).toEqual([
+      'Las filas 1 y 2 se solapan el sábado.',
+    ]);
+    expect(validateHoursRows([dated('2026-12-24', 480, 720), dated('2026-12-24', 600, 900)], translator('de'))).toEqual(
+      ['Die Zeilen 1 und 2 überschneiden sich am 2026-12-24.'],
+    );
+  });
+
+  it('the English catalogue says exactly what the rule says without a translator', () => {
+    const rows = [
+      { ...week(0, 480, 600), override_date: '2026-06-01' },
+      { ...week(0, 480, 600), weekday: null },
+      week(7, 0, 60),
+      dated('2026-02-30', 0, 60),
+      week(1, -15, 601),
+      week(2, 600, 600),
+      week(6, 480, 720),
+      week(6, 600, 900),
+      dated('2026-12-24', 480, 720),
+      dated('2026-12-24', 600, 900),
+    ];
+    const english = validateHoursRows(rows);
+    expect(english).toHaveLength(9);
+    expect(validateHoursRows(rows, translator('en'))).toEqual(english);
   });
 });
 

@@ -4,6 +4,7 @@
  * checks and offline clients must agree on whether a slot is open.
  */
 import { IANAZone } from 'luxon';
+import type { MessageId, MessageValues, Translate } from '../../i18n/index.ts';
 
 export interface HoursRow {
   /** Null is the company default scope. */
@@ -83,30 +84,50 @@ export function isValidDate(date: string): boolean {
 
 const inMinuteRange = (v: number): boolean => Number.isFinite(v) && v >= 0 && v <= MINUTES_PER_DAY;
 
+/**
+ * A row message: with `t` in the reader's language (the hours screen, the API's `rows` in the
+ * caller's language); without it the English the rule has always answered (its tests).
+ */
+type Say = (id: MessageId, values: MessageValues, english: string) => string;
+export const sayRows =
+  (t?: Translate): Say =>
+  (id, values, english) =>
+    t ? t(id, values) : english;
+
 /** Per-row problems; the row is usable for the overlap check only when this is empty. */
-function rowMessages(row: HoursRow, n: number): string[] {
+function rowMessages(row: HoursRow, n: number, say: Say): string[] {
   const out: string[] = [];
   const hasWeekday = row.weekday !== null && row.weekday !== undefined;
   const hasDate = row.override_date !== null && row.override_date !== undefined && row.override_date !== '';
-  if (hasWeekday && hasDate) out.push(`Row ${n}: give either a weekday or an override date, not both.`);
-  if (!hasWeekday && !hasDate) out.push(`Row ${n}: give a weekday or an override date.`);
+  if (hasWeekday && hasDate)
+    out.push(say('company.rowDayAndDate', { n }, `Row ${n}: give either a weekday or an override date, not both.`));
+  if (!hasWeekday && !hasDate)
+    out.push(say('company.rowNoDay', { n }, `Row ${n}: give a weekday or an override date.`));
   if (hasWeekday && !(Number.isInteger(row.weekday) && row.weekday! >= 0 && row.weekday! <= 6)) {
-    out.push(`Row ${n}: the weekday must be a whole number from 0 (Monday) to 6 (Sunday).`);
+    out.push(
+      say(
+        'company.rowBadWeekday',
+        { n },
+        `Row ${n}: the weekday must be a whole number from 0 (Monday) to 6 (Sunday).`,
+      ),
+    );
   }
   if (hasDate && !isValidDate(row.override_date!)) {
-    out.push(`Row ${n}: the override date must be a real date written YYYY-MM-DD.`);
+    out.push(say('company.rowBadDate', { n }, `Row ${n}: the override date must be a real date written YYYY-MM-DD.`));
   }
   if (row.closed) return out; // minutes carry no meaning on a closed row
   const fields = [
-    ['start', row.start_minute],
-    ['end', row.end_minute],
+    ['start', row.start_minute, 'company.rowStartRange', 'company.rowStartGrid'],
+    ['end', row.end_minute, 'company.rowEndRange', 'company.rowEndGrid'],
   ] as const;
-  for (const [label, v] of fields) {
-    if (!inMinuteRange(v)) out.push(`Row ${n}: the ${label} time must be between 0 and 1440 minutes.`);
-    else if (v % MINUTE_GRID !== 0) out.push(`Row ${n}: the ${label} time must be on the 15-minute grid.`);
+  for (const [label, v, range, grid] of fields) {
+    if (!inMinuteRange(v))
+      out.push(say(range, { n }, `Row ${n}: the ${label} time must be between 0 and 1440 minutes.`));
+    else if (v % MINUTE_GRID !== 0)
+      out.push(say(grid, { n }, `Row ${n}: the ${label} time must be on the 15-minute grid.`));
   }
   if (Number.isFinite(row.start_minute) && Number.isFinite(row.end_minute) && row.end_minute <= row.start_minute) {
-    out.push(`Row ${n}: the end time must be after the start time.`);
+    out.push(say('company.rowEndBeforeStart', { n }, `Row ${n}: the end time must be after the start time.`));
   }
   return out;
 }
@@ -115,14 +136,15 @@ function rowMessages(row: HoursRow, n: number): string[] {
  * Messages for the save rules; empty means the set may be saved. Overlap is checked per scope and
  * day (same weekday, or same override date). Windows that only touch (10:00-12:00 and 12:00-14:00)
  * do not overlap. A closed row next to windows on the same day is not rejected: the spec does not
- * list it, and resolution makes the day closed.
+ * list it, and resolution makes the day closed. With `t` the messages are in its language.
  */
-export function validateHoursRows(rows: readonly HoursRow[]): string[] {
+export function validateHoursRows(rows: readonly HoursRow[], t?: Translate): string[] {
+  const say = sayRows(t);
   const messages: string[] = [];
   const byDay = new Map<string, { n: number; row: HoursRow }[]>();
   rows.forEach((row, i) => {
     const n = i + 1;
-    const own = rowMessages(row, n);
+    const own = rowMessages(row, n, say);
     messages.push(...own);
     if (own.length > 0 || row.closed) return;
     const day = row.weekday !== null ? `w${row.weekday}` : `d${row.override_date}`;
@@ -136,8 +158,19 @@ export function validateHoursRows(rows: readonly HoursRow[]): string[] {
     for (let i = 0; i < sorted.length; i++) {
       for (let j = i + 1; j < sorted.length && sorted[j].row.start_minute < sorted[i].row.end_minute; j++) {
         const [a, b] = sorted[i].n < sorted[j].n ? [sorted[i], sorted[j]] : [sorted[j], sorted[i]];
-        const on = a.row.weekday !== null ? WEEKDAY_NAMES[a.row.weekday] : a.row.override_date;
-        messages.push(`Rows ${a.n} and ${b.n} overlap on ${on}.`);
+        messages.push(
+          a.row.weekday !== null
+            ? say(
+                'company.rowsOverlapWeekday',
+                { a: a.n, b: b.n, weekday: String(a.row.weekday) },
+                `Rows ${a.n} and ${b.n} overlap on ${WEEKDAY_NAMES[a.row.weekday]}.`,
+              )
+            : say(
+                'company.rowsOverlapDate',
+                { a: a.n, b: b.n, date: a.row.override_date },
+                `Rows ${a.n} and ${b.n} overlap on ${a.row.override_date}.`,
+              ),
+        );
       }
     }
   }

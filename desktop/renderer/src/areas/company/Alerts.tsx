@@ -25,6 +25,7 @@ const TYPE_LABEL: Record<string, MessageId> = {
   Maintenance: 'company.typeMaintenance',
   AircraftUpload: 'company.typeAircraftUpload',
   Document: 'company.typeDocument',
+  duty: 'company.typeDuty',
 };
 
 /** The app's screen for an alert's link (`/pilots/view/{id}` and the aircraft screens); null when the app has none. */

@@ -102,7 +102,7 @@ export default function OperatingHours() {
 
   const save = async () => {
     const rows = list.map((d) => rowOf(d, baseId));
-    const problems = validateHoursRows(rows);
+    const problems = validateHoursRows(rows, t);
     setMessages(problems);
     if (problems.length) return;
     await act.run(async () => {

@@ -314,13 +314,17 @@ export default function PilotPage({ route }: Pick<ScreenProps, 'route'>) {
                 <strong>{fmt.dateTime(c.UserChange.created)}</strong> ·{' '}
                 {c.ChangedBy
                   ? t('pilots.changedBy', {
-                      action: c.UserChange.action,
+                      action: t('pilots.historyAction', { action: c.UserChange.action }),
                       name: `${c.ChangedBy.name} ${c.ChangedBy.surname}`,
                     })
-                  : c.UserChange.action}
+                  : t('pilots.historyAction', { action: c.UserChange.action })}
                 :{' '}
                 {c.UserChange.fields
-                  .map((f) => `${f.field} ${String(f.from ?? '—')} → ${String(f.to ?? '—')}`)
+                  // Field names read in the app's language; ICU select keys cannot hold the dot of `preferences.x`.
+                  .map(
+                    (f) =>
+                      `${t('pilots.historyField', { field: f.field.replace('.', '_') })} ${String(f.from ?? '—')} → ${String(f.to ?? '—')}`,
+                  )
                   .join('; ')}
               </li>
             ))}

@@ -624,15 +624,20 @@ function ReportView({ id, back }: { id: string; back(): void }) {
             {v.data.report.SafetyReportChange.map((c) => (
               <tr key={c.id}>
                 <td>{new Date(c.created * 1000).toISOString().slice(0, 16).replace('T', ' ')}</td>
-                <td>{c.action}</td>
+                <td>{t('safety-reports.trailAction', { action: c.action })}</td>
                 <td>{c.user?.name ?? '—'}</td>
                 <td>
                   <ul className="trail-fields">
                     {c.fields.map((f) => (
                       <li key={f.field}>
+                        {/* The stored English label is the fallback for a field this catalogue does not name. */}
                         {f.kind === 'text'
-                          ? t('safety-reports.textChange', { label: f.label, from: show(f.from), to: show(f.to) })
-                          : `${f.label}: ${show(f.from_label ?? f.from)} → ${show(f.to_label ?? f.to)}`}
+                          ? t('safety-reports.textChange', {
+                              label: t('safety-reports.trailField', { field: f.field, label: f.label }),
+                              from: show(f.from),
+                              to: show(f.to),
+                            })
+                          : `${t('safety-reports.trailField', { field: f.field, label: f.label })}: ${show(f.from_label ?? f.from)} → ${show(f.to_label ?? f.to)}`}
                       </li>
                     ))}
                   </ul>

@@ -1,3 +1,4 @@
+import { type Locale, translator } from '@ops/shared/i18n/index';
 import { maySeeAllAlerts } from '@ops/shared/rules/company/policy';
 import type { AppContext } from '../../../context.ts';
 import type { Actor } from '../../../http/actor.ts';
@@ -40,9 +41,14 @@ async function ownPeople(ctx: AppContext, actor: Actor): Promise<string[]> {
  * merged and sorted by date ascending. `user_id` is clamped to what the caller
  * may see: a manager may name any user of the company (another company's is
  * 404); anyone else asking about someone outside themselves and their
- * students gets their own alerts.
+ * students gets their own alerts. Names and details are worded in `locale`.
  */
-export async function companyAlerts(ctx: AppContext, actor: Actor, q: AlertQuery): Promise<Alert[]> {
+export async function companyAlerts(
+  ctx: AppContext,
+  actor: Actor,
+  q: AlertQuery,
+  locale: Locale = 'en',
+): Promise<Alert[]> {
   if (q.from != null && q.to != null && q.from > q.to)
     throw badRequest('`from` must not be after `to`', { errors: { from: ['Must not be after `to`'] } });
   const manager = maySeeAllAlerts(actor);
@@ -71,6 +77,7 @@ export async function companyAlerts(ctx: AppContext, actor: Actor, q: AlertQuery
     to: q.to ?? null,
     userIds,
     viewer: { userId: actor.userId, role: actor.role },
+    t: translator(locale),
   };
   const wanted = q.types?.length ? q.types : ALERT_TYPES;
   const chosen = [...sources.values()].filter((s) => wanted.includes(s.type));

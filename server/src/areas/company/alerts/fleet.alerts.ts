@@ -17,6 +17,7 @@ export const aircraftAlertSource: AlertSource = {
           now: scope.now,
           from: scope.from,
           to: scope.to,
+          t: scope.t,
         }),
 };
 
@@ -31,5 +32,6 @@ export const maintenanceAlertSource: AlertSource = {
           now: scope.now,
           from: scope.from,
           to: scope.to,
+          t: scope.t,
         }),
 };

@@ -1,3 +1,4 @@
+import type { Translate } from '@ops/shared/i18n/index';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { DB } from '../../../db/schema.ts';
@@ -51,6 +52,8 @@ export interface AlertScope {
   userIds: readonly string[] | null;
   /** The caller (`maySeeAllAlerts` of rules/company/policy.ts tells a manager). */
   viewer: { userId: string; role: number };
+  /** The words of names and details in the caller's language (issue 33); data (registrations, names) stays. */
+  t: Translate;
 }
 
 /** One alert type. Areas implement it and list it in their manifest (`alerts`). */
