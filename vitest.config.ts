@@ -15,7 +15,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'test/e2e/**', 'test/integration/ops/pg-restart.test.ts'],
     pool: 'forks',
     // The contract test: every API response of the suite checked against /openapi.json (test/setup/contract.ts).
-    globalSetup: ['test/setup/contract-global.ts'],
+    // The migrated, seeded database each test server copies (test/setup/template.ts).
+    globalSetup: ['test/setup/contract-global.ts', 'test/setup/template-global.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // CI asks for a JSON report to count passes per dialect (.ci/run).

@@ -1,0 +1,37 @@
+/**
+ * `tsx test/bench/server-start.ts`: what one test server start costs, split into migrations and the
+ * fixture seed, per dialect (BENCH_DIALECTS=sqlite,postgres; BENCH_RUNS=5). Wall and this process's CPU;
+ * PostgreSQL's own CPU is not in the figure. Used to decide what the test setup copies (docs/testing.md).
+ */
+import { startTestServer } from '../setup/server.ts';
+import type { TestDialect } from '../setup/dialects.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',') as TestDialect[];
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+}
+
+for (const dialect of dialects) {
+  for (const seed of ['none', 'fixtures'] as const) {
+    const walls: number[] = [];
+    const cpus: number[] = [];
+    for (let i = 0; i < RUNS + 1; i++) {
+      const cpu = process.cpuUsage();
+      const t = performance.now();
+      const s = await startTestServer(dialect, { seed });
+      const wall = performance.now() - t;
+      const used = process.cpuUsage(cpu);
+      await s.close();
+      // The first start also loads the modules: left out.
+      if (i === 0) continue;
+      walls.push(wall);
+      cpus.push((used.user + used.system) / 1000);
+    }
+    console.log(
+      `${dialect} seed=${seed}: median wall ${median(walls).toFixed(0)} ms, median CPU ${median(cpus).toFixed(0)} ms (${RUNS} runs)`,
+    );
+  }
+}
