@@ -59,18 +59,18 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
     ...opts.env,
   });
   // A new fixture database is a copy of the run's template (test/setup/template.ts) when there is one.
-  const fromTemplate = config.seed === 'fixtures' && !opts.reuse;
+  const fromTemplate = config.seed !== 'none' && !opts.reuse ? config.seed : null;
   let templateRefs: SeedRefs | null = null;
   let pgSchema: { schema: string; drop(): Promise<void> } | null = null;
   if (dialect === 'postgres') {
     if (opts.reuse?.schema) pgSchema = { schema: opts.reuse.schema, drop: async () => {} };
     else if (fromTemplate) {
       const schema = pgSchemaName();
-      templateRefs = await copyPgTemplate(schema);
+      templateRefs = await copyPgTemplate(schema, fromTemplate, startTestServer);
       if (templateRefs) pgSchema = { schema, drop: () => dropPgSchema(schema) };
     }
     pgSchema ??= await createPgSchema();
-  } else if (fromTemplate) templateRefs = copySqliteTemplate(dataDir);
+  } else if (fromTemplate) templateRefs = await copySqliteTemplate(dataDir, fromTemplate, startTestServer);
   markDialectRan(dialect);
   const running = await startServer({ ...config, databaseSchema: pgSchema?.schema ?? null }, { poolSize: 5 });
   if (process.env.OPS_SERVER_LOG)
