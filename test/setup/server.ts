@@ -6,7 +6,7 @@ import { observeResponses } from '@ops/server/http/observe';
 import { CONTRACT_DIR_ENV, contractRecorder } from './contract.ts';
 import type { SeedRefs } from '../../server/src/seed/refs.ts';
 import { createPgSchema, dropPgSchema, markDialectRan, PG_URL, pgSchemaName, type TestDialect } from './dialects.ts';
-import { copyPgTemplate, copySqliteTemplate } from './template.ts';
+import { copyPgTemplate, copySqliteTemplate, dropSchemaLater } from './template.ts';
 
 export interface TestServer extends RunningServer {
   dialect: TestDialect;
@@ -70,6 +70,8 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
       if (templateRefs) pgSchema = { schema, drop: () => dropPgSchema(schema) };
     }
     pgSchema ??= await createPgSchema();
+    const { schema, drop } = pgSchema;
+    if (!opts.reuse?.schema) pgSchema = { schema, drop: async () => (dropSchemaLater(schema) ? undefined : drop()) };
   } else if (fromTemplate) templateRefs = await copySqliteTemplate(dataDir, fromTemplate, startTestServer);
   markDialectRan(dialect);
   const running = await startServer({ ...config, databaseSchema: pgSchema?.schema ?? null }, { poolSize: 5 });

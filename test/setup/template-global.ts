@@ -6,12 +6,15 @@
 import fs from 'node:fs';
 import { DIALECTS } from './dialects.ts';
 import { startTestServer } from './server.ts';
-import { makeTemplate, TEMPLATE_DIR_ENV, templateDir } from './template.ts';
+import { dropRunSchemas, makeTemplate, TEMPLATE_DIR_ENV, templateDir } from './template.ts';
 
-export default async function setup(): Promise<(() => void) | undefined> {
+export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env.OPS_TEST_TEMPLATE === '0') return undefined;
   const dir = templateDir();
   for (const dialect of DIALECTS) await makeTemplate(dir, dialect, 'fixtures', startTestServer);
   process.env[TEMPLATE_DIR_ENV] = dir;
-  return () => fs.rmSync(dir, { recursive: true, force: true });
+  return async () => {
+    await dropRunSchemas(dir);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
 }

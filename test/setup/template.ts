@@ -90,7 +90,34 @@ export async function makeTemplate(
     fs.writeFileSync(f.pgName, placeholder);
     fs.writeFileSync(f.refs, JSON.stringify(s.refs));
   } finally {
-    await schema.drop();
+    if (!dropSchemaLater(schema.schema)) await schema.drop();
+  }
+}
+
+/**
+ * Schemas of this run's servers are dropped by the global teardown, not when each server closes:
+ * Kysely's migrator reads the tables of every schema of the database when a server starts, and a
+ * schema dropped during that query makes it fail ("schema … does not exist") once files run in
+ * parallel. Returns false when there is no run directory (drop it now).
+ */
+export function dropSchemaLater(schema: string): boolean {
+  const dir = process.env[TEMPLATE_DIR_ENV];
+  if (!dir || !fs.existsSync(dir)) return false;
+  fs.appendFileSync(path.join(dir, 'drop-schemas.txt'), `${schema}\n`);
+  return true;
+}
+
+/** The global teardown: drops the schemas the run's servers left (see dropSchemaLater). */
+export async function dropRunSchemas(dir: string): Promise<void> {
+  const list = path.join(dir, 'drop-schemas.txt');
+  if (!fs.existsSync(list)) return;
+  const schemas = fs.readFileSync(list, 'utf8').split('\n').filter(Boolean);
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
+  } finally {
+    await client.end();
   }
 }
 
