@@ -24,6 +24,8 @@ export function pgSchemaName(): string {
 
 export async function dropPgSchema(schema: string): Promise<void> {
   const c = new pg.Client({ connectionString: PG_URL });
+  // A restart of the shared PostgreSQL (fault tests) then fails the query instead of the process.
+  c.on('error', () => {});
   await c.connect();
   await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   await c.end();
@@ -33,6 +35,8 @@ export async function dropPgSchema(schema: string): Promise<void> {
 export async function createPgSchema(): Promise<{ schema: string; drop(): Promise<void> }> {
   const schema = pgSchemaName();
   const client = new pg.Client({ connectionString: PG_URL });
+  // A restart of the shared PostgreSQL (fault tests) then fails the query instead of the process.
+  client.on('error', () => {});
   await client.connect();
   await client.query(`CREATE SCHEMA ${schema}`);
   await client.end();

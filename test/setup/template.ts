@@ -113,6 +113,8 @@ export async function dropRunSchemas(dir: string): Promise<void> {
   if (!fs.existsSync(list)) return;
   const schemas = fs.readFileSync(list, 'utf8').split('\n').filter(Boolean);
   const client = new pg.Client({ connectionString: PG_URL });
+  // A restart of the shared PostgreSQL (fault tests) then fails the query instead of the process.
+  client.on('error', () => {});
   await client.connect();
   try {
     for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
@@ -181,6 +183,8 @@ export async function copyPgTemplate(
   if (!f) return null;
   const script = fs.readFileSync(f.pgScript, 'utf8').replaceAll(fs.readFileSync(f.pgName, 'utf8'), schema);
   const client = new pg.Client({ connectionString: PG_URL });
+  // A restart of the shared PostgreSQL (fault tests) then fails the query instead of the process.
+  client.on('error', () => {});
   await client.connect();
   try {
     await client.query(`BEGIN;\n${script};\nCOMMIT`);
