@@ -11,6 +11,8 @@ export default defineConfig({
     include: ['test/e2e/**/*.test.ts'],
     pool: 'forks',
     fileParallelism: false,
+    // The migrated, seeded database each test server copies (test/setup/template.ts).
+    globalSetup: ['test/setup/template-global.ts'],
     testTimeout: 120_000,
     hookTimeout: 240_000,
     reporters: ['default'],

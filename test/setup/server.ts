@@ -4,7 +4,9 @@ import path from 'node:path';
 import { loadConfig, type RunningServer, startServer } from '@ops/server';
 import { observeResponses } from '@ops/server/http/observe';
 import { CONTRACT_DIR_ENV, contractRecorder } from './contract.ts';
-import { createPgSchema, markDialectRan, PG_URL, type TestDialect } from './dialects.ts';
+import type { SeedRefs } from '../../server/src/seed/refs.ts';
+import { createPgSchema, dropPgSchema, markDialectRan, PG_URL, pgSchemaName, type TestDialect } from './dialects.ts';
+import { copyPgTemplate, copySqliteTemplate, dropSchemaLater } from './template.ts';
 
 export interface TestServer extends RunningServer {
   dialect: TestDialect;
@@ -35,14 +37,15 @@ const contractDir = process.env[CONTRACT_DIR_ENV];
 const recorder = contractDir && fs.existsSync(contractDir) ? contractRecorder(contractDir) : null;
 if (recorder) observeResponses(recorder.observe);
 
+/** The test file that asked for a server, for OPS_SERVER_LOG (counting server starts per file, docs/testing.md). */
+function callerTestFile(): string {
+  const line = new Error().stack?.split('\n').find((l) => /\.test\.tsx?/.test(l)) ?? '';
+  return /([^\s(]*\.test\.tsx?)/.exec(line)?.[1]?.replace(/^file:\/\//, '') ?? 'unknown';
+}
+
 export async function startTestServer(dialect: TestDialect, opts: TestServerOptions = {}): Promise<TestServer> {
+  const startedAt = performance.now();
   const dataDir = opts.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ops-test-'));
-  const pgSchema =
-    dialect === 'postgres'
-      ? opts.reuse?.schema
-        ? { schema: opts.reuse.schema, drop: async () => {} }
-        : await createPgSchema()
-      : null;
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -55,8 +58,28 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
     ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}),
     ...opts.env,
   });
+  // A new fixture database is a copy of the run's template (test/setup/template.ts) when there is one.
+  const fromTemplate = config.seed !== 'none' && !opts.reuse ? config.seed : null;
+  let templateRefs: SeedRefs | null = null;
+  let pgSchema: { schema: string; drop(): Promise<void> } | null = null;
+  if (dialect === 'postgres') {
+    if (opts.reuse?.schema) pgSchema = { schema: opts.reuse.schema, drop: async () => {} };
+    else if (fromTemplate) {
+      const schema = pgSchemaName();
+      templateRefs = await copyPgTemplate(schema, fromTemplate, startTestServer);
+      if (templateRefs) pgSchema = { schema, drop: () => dropPgSchema(schema) };
+    }
+    pgSchema ??= await createPgSchema();
+    const { schema, drop } = pgSchema;
+    if (!opts.reuse?.schema) pgSchema = { schema, drop: async () => (dropSchemaLater(schema) ? undefined : drop()) };
+  } else if (fromTemplate) templateRefs = await copySqliteTemplate(dataDir, fromTemplate, startTestServer);
   markDialectRan(dialect);
   const running = await startServer({ ...config, databaseSchema: pgSchema?.schema ?? null }, { poolSize: 5 });
+  if (process.env.OPS_SERVER_LOG)
+    fs.appendFileSync(
+      process.env.OPS_SERVER_LOG,
+      `${callerTestFile()}\t${dialect}\t${config.seed}${templateRefs ? ' (copy)' : ''}\t${Math.round(performance.now() - startedAt)}\n`,
+    );
   const api: TestServer['api'] = async (method, pathname, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
@@ -78,13 +101,14 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
     }
     return { status: res.status, body: parsed, headers: res.headers };
   };
-  const refs = running.seeded?.refs ?? {
-    companies: { skyline: '', harbor: '' },
-    users: { skyline: {}, harbor: {} },
-    bases: {},
-    aircraft: {},
-    now: 0,
-  };
+  const refs = running.seeded?.refs ??
+    templateRefs ?? {
+      companies: { skyline: '', harbor: '' },
+      users: { skyline: {}, harbor: {} },
+      bases: {},
+      aircraft: {},
+      now: 0,
+    };
   return {
     ...running,
     dialect,
