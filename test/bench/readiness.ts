@@ -12,11 +12,19 @@
  *     flight of the year, the jobs, the MEL reports, duty inputs), computed in
  *     Node with the renderer's own `deviceReadiness`. Target median < 20 ms.
  * SQLite by default; BENCH_DIALECT=postgres runs in a fresh PostgreSQL schema.
+ * BENCH_PROFILE=<dir> writes a V8 CPU profile of (1) and of (2) there
+ * (readiness-<dialect>-http.cpuprofile, …-hook.cpuprofile), taken in-process
+ * around the timed loops only, so the seeding is not in it.
+ * BENCH_EXPLAIN=1 prints every statement of one request and of one hook run
+ * with its plan on this database (EXPLAIN ANALYZE / EXPLAIN QUERY PLAN).
  * Beside wall time each line prints the CPU this Node process spent per run
  * (server and client share the process; PostgreSQL's own CPU is not in it)
  * and the load average, since the machine is shared with other engineers.
  */
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
+import path from 'node:path';
 import type {
   AircraftReportDoc,
   BookingDoc,
@@ -27,10 +35,11 @@ import type {
   UserDoc,
 } from '@ops/shared';
 import { uuidv7 } from '@ops/shared';
+import { rebuildDutyTotals } from '@ops/server/areas/duty/duty.repository';
 import { decideReadiness } from '@ops/server/areas/readiness/readiness.service';
 import type { Actor } from '@ops/server/http/actor';
 import { DEFAULT_READINESS_SETTINGS, type ReadinessSettings } from '@ops/shared/rules/readiness/settings';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { ReadinessLine, ReadinessSubject } from '@ops/shared/rules/readiness/readiness';
 import { startTestServer } from '../setup/server.ts';
 
@@ -59,6 +68,25 @@ async function timed(fn: () => Promise<unknown>): Promise<{ wall: number; cpu: n
   return { wall, cpu: (c.user + c.system) / 1000 };
 }
 
+/** Runs fn under the V8 profiler when BENCH_PROFILE names a directory; the profile is written as <name>.cpuprofile. */
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `readiness-${dialect}-${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 // The renderer's own device code, loaded by path: it is type-checked with the renderer (DOM), not here.
 const rendererDir = '../../desktop/renderer/src/areas';
 const { deviceDutyOf } = (await import(`${rendererDir}/duty/device-duty.ts`)) as {
@@ -70,6 +98,31 @@ const { deviceReadiness } = (await import(`${rendererDir}/readiness/device-readi
 
 const s = await startTestServer(dialect);
 const db = s.ctx.db;
+
+/**
+ * Counts the statements every Kysely executor of this process runs from now on
+ * (the prototype is shared by the server's, the transactions' and the
+ * connections' executors) and keeps the first `keep` of them (SQL and
+ * parameters, for BENCH_EXPLAIN); the returned function stops counting.
+ */
+function countQueries(keep = 0): () => { n: number; statements: CompiledQuery[] } {
+  let n = 0;
+  const statements: CompiledQuery[] = [];
+  const proto = Object.getPrototypeOf(db.getExecutor()) as {
+    executeQuery: (q: CompiledQuery, ...a: unknown[]) => Promise<unknown>;
+  };
+  const target = Object.hasOwn(proto, 'executeQuery') ? proto : (Object.getPrototypeOf(proto) as typeof proto);
+  const original = target.executeQuery;
+  target.executeQuery = function (this: unknown, q: CompiledQuery, ...a: unknown[]) {
+    n++;
+    if (statements.length < keep) statements.push(q);
+    return original.call(this, q, ...a);
+  };
+  return () => {
+    target.executeQuery = original;
+    return { n, statements };
+  };
+}
 try {
   const company = s.refs.companies.skyline;
   const t0 = performance.now();
@@ -219,6 +272,36 @@ try {
       .insertInto('base_schedules')
       .values(entries.slice(i, i + 500))
       .execute();
+  // Three programme items on each aircraft (50 h, 100 h and yearly), so MAINTENANCE projects hours and dates.
+  const plans = [
+    { name: '50 h check', hours_interval: 50, repeat: 'NEVER' },
+    { name: '100 h inspection', hours_interval: 100, repeat: 'NEVER' },
+    { name: 'Annual', hours_interval: null, repeat: 'YEAR' },
+  ].map((p, i) => ({
+    ...p,
+    id: uuidv7(),
+    company_id: company,
+    change_no: 0,
+    deleted: 0,
+    created: now,
+    modified: now,
+    user_id: null,
+    description: null,
+    landings_interval: null,
+    maintenance_programme_id: null,
+    sort_order: i,
+  }));
+  await db.insertInto('maintenance_plans').values(plans).execute();
+  await db
+    .insertInto('plan_aircraft')
+    .values(
+      plans.flatMap((p) =>
+        aircraft.map((a) => ({ company_id: company, maintenance_plan_id: p.id, aircraft_id: a as string })),
+      ),
+    )
+    .execute();
+  // The duty running totals of those flights, as the flights area would have kept them.
+  await rebuildDutyTotals(db, company);
   // Signed jobs of each programme item linked to each aircraft, every month of the year.
   const links = await db
     .selectFrom('plan_aircraft')
@@ -284,21 +367,24 @@ try {
   const httpCpu: number[] = [];
   let lines = 0;
   console.log(`before (1): ${load()}`);
-  for (let i = 0; i < RUNS + 5; i++) {
-    let r: Awaited<ReturnType<typeof s.api>> | null = null;
-    const spent = await timed(async () => {
-      r = await s.api('GET', `/flights/readiness/${planned[i % planned.length]}.json`, { token: ops });
-    });
-    const got = r as unknown as Awaited<ReturnType<typeof s.api>>;
-    if (got.status !== 200) throw new Error(`readiness: ${got.status} ${JSON.stringify(got.body)}`);
-    lines = got.body.lines.length;
-    if (i >= 5) {
-      http.push(spent.wall);
-      httpCpu.push(spent.cpu);
+  const httpQueries = countQueries();
+  await profiled('http', async () => {
+    for (let i = 0; i < RUNS + 5; i++) {
+      let r: Awaited<ReturnType<typeof s.api>> | null = null;
+      const spent = await timed(async () => {
+        r = await s.api('GET', `/flights/readiness/${planned[i % planned.length]}.json`, { token: ops });
+      });
+      const got = r as unknown as Awaited<ReturnType<typeof s.api>>;
+      if (got.status !== 200) throw new Error(`readiness: ${got.status} ${JSON.stringify(got.body)}`);
+      lines = got.body.lines.length;
+      if (i >= 5) {
+        http.push(spent.wall);
+        httpCpu.push(spent.cpu);
+      }
     }
-  }
+  });
   console.log(
-    `(1) GET /flights/readiness/{id}.json (${lines} lines): median ${ms(median(http))}, p95 ${ms(p95(http))} (target < 10 ms); CPU per request median ${ms(median(httpCpu))}; ${load()}`,
+    `(1) GET /flights/readiness/{id}.json (${lines} lines): median ${ms(median(http))}, p95 ${ms(p95(http))} (target < 10 ms); CPU per request median ${ms(median(httpCpu))}; ${(httpQueries().n / (RUNS + 5)).toFixed(1)} queries per request; ${load()}`,
   );
 
   const c = await db.selectFrom('companies').selectAll().where('id', '=', company).executeTakeFirstOrThrow();
@@ -317,23 +403,58 @@ try {
   };
   const hook: number[] = [];
   const hookCpu: number[] = [];
-  for (let i = 0; i < RUNS + 5; i++) {
-    const spent = await timed(() =>
+  const hookQueries = countQueries();
+  let amber = 0;
+  await profiled('hook', async () => {
+    for (let i = 0; i < RUNS + 5; i++) {
+      const spent = await timed(() =>
+        s.ctx
+          .tx(async (uow) => {
+            amber = (await decideReadiness(uow, actor, planned[(i * 3) % planned.length])).lines.length;
+            throw new Error('rollback');
+          })
+          .catch(() => undefined),
+      );
+      if (i >= 5) {
+        hook.push(spent.wall);
+        hookCpu.push(spent.cpu);
+      }
+    }
+  });
+  console.log(
+    `(2) decideReadiness (booking/dispatch hook, in a rolled-back transaction, ${amber} amber lines): median ${ms(median(hook))}, p95 ${ms(p95(hook))} (target < 10 ms); CPU median ${ms(median(hookCpu))}; ${(hookQueries().n / (RUNS + 5)).toFixed(1)} queries per run (BEGIN/ROLLBACK not counted); ${load()}`,
+  );
+
+  if (process.env.BENCH_EXPLAIN) {
+    const one = async (label: string, run: () => Promise<unknown>) => {
+      const stop = countQueries(100);
+      await run();
+      const { statements } = stop();
+      console.log(`\n--- ${label}: ${statements.length} statements`);
+      for (const q of statements) {
+        console.log(`\n${q.sql}\n  parameters: ${JSON.stringify(q.parameters)}`);
+        if (!/^\s*(select|with)/i.test(q.sql)) continue;
+        const plan = await db.executeQuery<Record<string, unknown>>(
+          CompiledQuery.raw(
+            `${dialect === 'postgres' ? 'EXPLAIN (ANALYZE, COSTS OFF, SUMMARY ON)' : 'EXPLAIN QUERY PLAN'} ${q.sql}`,
+            [...q.parameters],
+          ),
+        );
+        for (const r of plan.rows) console.log(`  | ${dialect === 'postgres' ? r['QUERY PLAN'] : r.detail}`);
+      }
+    };
+    await one('GET /flights/readiness/{id}.json', () =>
+      s.api('GET', `/flights/readiness/${planned[0]}.json`, { token: ops }),
+    );
+    await one('decideReadiness', () =>
       s.ctx
         .tx(async (uow) => {
-          await decideReadiness(uow, actor, planned[(i * 3) % planned.length]);
+          await decideReadiness(uow, actor, planned[0]);
           throw new Error('rollback');
         })
         .catch(() => undefined),
     );
-    if (i >= 5) {
-      hook.push(spent.wall);
-      hookCpu.push(spent.cpu);
-    }
   }
-  console.log(
-    `(2) decideReadiness (booking/dispatch hook, in a rolled-back transaction): median ${ms(median(hook))}, p95 ${ms(p95(hook))} (target < 10 ms); CPU median ${ms(median(hookCpu))}; ${load()}`,
-  );
 
   // (3) The device: the documents an office device holds, in their replicated shapes.
   const asDoc = (f: typeof row): FlightDoc =>

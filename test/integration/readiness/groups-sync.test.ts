@@ -168,4 +168,45 @@ describe.each(DIALECTS)('Readiness pilot groups and policy sync on %s', (dialect
     // The other company's document never carries this one's policy.
     expect((await readinessDoc('pilot@harbor.test')).doc.data.settings.checks.MEL).toBe('ignore');
   });
+  it('a deleted account leaves its pilot groups: devices get the document again without it (membership stamp)', async () => {
+    // A member who is only here to be deleted, added to the group with its own minimums.
+    const made = await s.api('POST', '/manager/users/create.json', {
+      token: await t('admin@skyline.test'),
+      body: { UserDetail: { name: 'Gone', surname: 'Soon' } },
+    });
+    expect(made.body.result, JSON.stringify(made.body)).toBe(true);
+    const gone = made.body.id as string;
+    expect((await save(policy({ [group]: strict }))).status).toBe(200);
+    await s.api('POST', `/pilot_groups/manager_edit/${group}.json`, {
+      token: await t('admin@skyline.test'),
+      body: { PilotGroup: { name: 'First solo', User: [{ id: student }, { id: gone }] } },
+    });
+    const before = await readinessDoc('student@skyline.test');
+    expect(before.doc.data.pilot_groups[group].sort()).toEqual([student, gone].sort());
+
+    const del = await s.api('POST', `/manager/users/delete/${gone}.json`, {
+      token: await t('admin@skyline.test'),
+      body: { confirm: true },
+    });
+    expect(del.body.result, JSON.stringify(del.body)).toBe(true);
+    const after = await readinessDoc('student@skyline.test', before.checkpoint);
+    expect(after.doc, 'the document is sent again after the deletion').toBeDefined();
+    expect(after.doc.data.pilot_groups).toEqual({ [group]: [student] });
+    const rows = await s.ctx.db
+      .selectFrom('pilot_group_members')
+      .select('user_id')
+      .where('user_id', '=', gone)
+      .execute();
+    expect(rows).toEqual([]);
+    // Deleting an account in no group stamps nothing: the next pull does not send the document again.
+    const loner = await s.api('POST', '/manager/users/create.json', {
+      token: await t('admin@skyline.test'),
+      body: { UserDetail: { name: 'No', surname: 'Group' } },
+    });
+    await s.api('POST', `/manager/users/delete/${loner.body.id}.json`, {
+      token: await t('admin@skyline.test'),
+      body: { confirm: true },
+    });
+    expect((await readinessDoc('student@skyline.test', after.checkpoint)).doc).toBeUndefined();
+  });
 });

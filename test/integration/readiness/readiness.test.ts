@@ -282,6 +282,138 @@ describe.each(DIALECTS)('Flight readiness on %s', (dialect) => {
       }
     });
 
+    it('MAINTENANCE: a programme item by hours since its latest signed job (summed in SQL), by date from that job', async () => {
+      await only('MAINTENANCE', 'block');
+      const db = s.ctx.db;
+      const t0 = now();
+      const latest = t0 - 10 * D;
+      const planId = uuidv7();
+      // A draft long ago as the row to copy (every column filled as the flights area fills it).
+      const template = await flightRow(
+        s,
+        await createFlight(s, await t('admin@skyline.test'), {
+          date: '2020-03-01',
+          aircraft_id: def,
+          flight_type_id: types.Solo,
+          pic_id: paula,
+          departure_airport: 'LECU',
+          landing_airport: 'LECU',
+          offblocks_time: '10:00',
+          onblocks_time: '11:00',
+        }),
+      );
+      const landed = (offblocks: number, seconds: number) => ({
+        ...template,
+        id: uuidv7(),
+        status: 'LANDED',
+        deleted: 0,
+        aircraft_id: def,
+        offblocks,
+        onblocks: offblocks + seconds,
+        starts: offblocks,
+        block_time: seconds,
+        flight_time: seconds,
+      });
+      const job = (done: number, crsExpiration: number | null) => ({
+        id: uuidv7(),
+        company_id: sky,
+        change_no: 0,
+        deleted: 0,
+        created: t0,
+        modified: t0,
+        user_id: null,
+        aircraft_id: def,
+        name: 'Programme job',
+        description: null,
+        status: 'COMPLETED',
+        start: done - D,
+        finish: done,
+        crs_signed: 1,
+        crs_signed_by: null,
+        crs_signed_at: done,
+        crs_expiration: crsExpiration,
+        maintenance_plan_id: planId,
+        repeat: 'NEVER',
+      });
+      // What the aircraft already flew since the latest job (fixtures), counted here the plain way.
+      const before = await db
+        .selectFrom('flights')
+        .select(['flight_time'])
+        .where('company_id', '=', sky)
+        .where('aircraft_id', '=', def)
+        .where('status', '=', 'LANDED')
+        .where('deleted', '=', 0)
+        .where('offblocks', '>=', latest)
+        .execute();
+      const flownHours = before.reduce((a, r) => a + Number(r.flight_time), 0) / H + 48;
+      const ids = [landed(t0 - 40 * D, 20 * H), landed(t0 - 5 * D, 30 * H), landed(t0 - 3 * D, 18 * H)];
+      await db.insertInto('flights').values(ids).execute();
+      await db
+        .insertInto('maintenance_plans')
+        .values({
+          id: planId,
+          company_id: sky,
+          change_no: 0,
+          deleted: 0,
+          created: t0,
+          modified: t0,
+          user_id: null,
+          name: '50 h check',
+          description: null,
+          hours_interval: flownHours + 1.5,
+          landings_interval: null,
+          repeat: 'NEVER',
+          maintenance_programme_id: null,
+          sort_order: 0,
+        })
+        .execute();
+      await db
+        .insertInto('plan_aircraft')
+        .values({ company_id: sky, maintenance_plan_id: planId, aircraft_id: def })
+        .execute();
+      // An older signed job with the 20 h flight after it: if it counted, a one-hour flight would be due too.
+      await db
+        .insertInto('maintenance_jobs')
+        .values([job(t0 - 100 * D, null), job(latest, null)] as never)
+        .execute();
+      try {
+        const two = await plan(soloPlan({ aircraft_id: def }));
+        expect(lineOf(two.body, 'MAINTENANCE')).toMatchObject({
+          level: 'block',
+          message: expect.stringContaining(`50 h check (${Math.round((flownHours + 2) * 10) / 10} h of`),
+        });
+        const one = soloPlan({ aircraft_id: def });
+        expect(lineOf((await plan({ ...one, end: one.start + H })).body, 'MAINTENANCE')).toMatchObject({ level: 'ok' });
+        // A yearly item whose signed jobs are all more than a year old is due by date.
+        await db
+          .updateTable('maintenance_plans')
+          .set({ repeat: 'YEAR', hours_interval: null })
+          .where('id', '=', planId)
+          .execute();
+        await db
+          .updateTable('maintenance_jobs')
+          .set({ finish: t0 - 400 * D, crs_signed_at: t0 - 400 * D })
+          .where('maintenance_plan_id', '=', planId)
+          .execute();
+        expect(lineOf((await plan(soloPlan({ aircraft_id: def }))).body, 'MAINTENANCE')).toMatchObject({
+          level: 'block',
+          message: expect.stringContaining('50 h check (due'),
+        });
+      } finally {
+        await db.deleteFrom('maintenance_jobs').where('maintenance_plan_id', '=', planId).execute();
+        await db.deleteFrom('plan_aircraft').where('maintenance_plan_id', '=', planId).execute();
+        await db.deleteFrom('maintenance_plans').where('id', '=', planId).execute();
+        await db
+          .deleteFrom('flights')
+          .where(
+            'id',
+            'in',
+            ids.map((f) => f.id),
+          )
+          .execute();
+      }
+    });
+
     it('MEL: an expired item blocks', async () => {
       await only('MEL', 'block');
       const n123 = s.refs.aircraft['EC-JET'];

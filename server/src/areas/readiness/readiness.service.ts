@@ -34,21 +34,17 @@ import { nowSeconds } from '../../lib/tokens.ts';
 import { weatherReports } from '../../weather/weather.service.ts';
 import { aircraftBlockState, groundingBlockers } from '../aircraft-reports/aircraft-block.service.ts';
 import { crewFlights, dutyEntries, flightSecondsBy, plannedBookings } from '../duty/duty.repository.ts';
-import { type FlightRow, flightActor, loadFlightRow } from '../flights/flights.service.ts';
+import { type FlightRow, flightActor } from '../flights/flights.service.ts';
 import { recordChange } from '../flights/history.repository.ts';
 import {
-  balanceOf,
-  certificatesOf,
   flightWithContext,
-  groupsOf,
-  heldWeather,
   limitationsOf,
   loadSettings,
-  maintenanceOf,
-  type ReadinessContext,
-  readinessContext,
   peopleOf,
-  recentFlightsOf,
+  type ReadinessContext,
+  type ReadinessReads,
+  readinessContext,
+  readinessReads,
   storeSettings,
   unknownGroups,
 } from './readiness.repository.ts';
@@ -119,14 +115,33 @@ async function dutyPeople(
   });
 }
 
-async function weatherFacts(db: Kysely<DB>, icao: string, g: Gather, now: number): Promise<WeatherFacts | null> {
+/** A cached report row (the body is the provider's JSON list) as the raw report and its times; null when unreadable. */
+function heldReport(rows: ReadinessReads['weather'], key: string) {
+  const r = rows.find((x) => x.key === key);
+  if (!r) return null;
+  try {
+    const body = JSON.parse(r.body) as unknown;
+    return Array.isArray(body) && typeof body[0] === 'string'
+      ? { raw: body[0], fetched: Number(r.fetched), expires: Number(r.expires) }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+async function weatherFacts(
+  icao: string,
+  cached: ReadinessReads['weather'],
+  g: Gather,
+  now: number,
+): Promise<WeatherFacts | null> {
   const withTime = (raw: string | undefined, ref: number) => {
     if (!raw || raw === NIL) return null;
     const time = reportTime(raw, ref);
     return time === null ? null : { raw, time };
   };
-  // Both reports in one read of the cache; the provider only when the read endpoints find them stale.
-  const held = await heldWeather(db, icao);
+  // The cached METAR and TAF came with the other reads; the provider only when the read endpoints find them stale.
+  const held = { metar: heldReport(cached, `metar:${icao}`), taf: heldReport(cached, `taf:${icao}`) };
   const fresh = !!held.metar && !!held.taf && held.metar.expires > now && held.taf.expires > now;
   if (g.source === 'held' || !g.ctx || fresh) {
     if (!held.metar && !held.taf) return null;
@@ -152,10 +167,12 @@ async function weatherFacts(db: Kysely<DB>, icao: string, g: Gather, now: number
 
 /**
  * Everything the rule needs for this subject, only for the checks the
- * company does not ignore. The reads run one after another: inside a
- * transaction (the hook) they share its connection anyway, and the read
- * endpoints hand in one pinned PostgreSQL connection (`onOneConnection`), which
- * costs less than a dozen pool checkouts racing each other.
+ * company does not ignore: readiness's own tables in one statement
+ * (`readinessReads`), then the MEL state and the duty reads of their areas.
+ * The reads run one after another: inside a transaction (the hook) they share
+ * its connection anyway, and the read endpoints hand in one pinned PostgreSQL
+ * connection (`onOneConnection`), which costs less than pool checkouts racing
+ * each other.
  */
 async function gatherFacts(
   db: Kysely<DB>,
@@ -169,22 +186,31 @@ async function gatherFacts(
   const settings = rc.settings;
   const on = (k: keyof ReadinessSettings['checks']) => settings.checks[k] !== 'ignore';
   const ids = [...new Set([s.pic_id, s.sic_id, s.supervisor_id, s.billed_id].filter((x): x is string => !!x))];
-  const people = await peopleOf(db, c, ids);
-  const names: Record<string, string> = {};
-  for (const p of people) names[p.id] = `${p.name} ${p.surname}`.trim();
-  const picRole = people.find((p) => p.id === s.pic_id)?.user_group_id;
-  s.pic_role = picRole === undefined ? null : Number(picRole);
-  const facts: ReadinessFacts = { now, zone: actor.company.timezone, settings, names };
   const seated = [s.pic_id, s.sic_id, s.supervisor_id].filter((x): x is string => !!x);
-  if (on('BALANCE') && s.billed_id && settings.balance_minimum !== null)
-    facts.balance = await balanceOf(db, c, s.billed_id);
-  if (on('CERTIFICATES') && s.flight_type_id)
-    facts.certificates = await certificatesOf(db, c, s.flight_type_id, seated);
-  if (on('CURRENCY') && s.pic_id && s.pax > 0)
-    facts.currency = {
-      flights: await recentFlightsOf(db, c, s.pic_id, s.start - (settings.currency.days + 1) * DAY, s.start),
-    };
-  if (on('MAINTENANCE') && s.aircraft_id) facts.maintenance = await maintenanceOf(db, c, s.aircraft_id);
+  // The PIC's role is only known after the read, so the weather inputs are read whenever WEATHER could apply.
+  const weatherAt =
+    on('WEATHER') && s.departure_airport && isWeatherIcao(s.departure_airport) ? s.departure_airport : null;
+  const read = await readinessReads(db, c, {
+    people: ids,
+    balanceOf: on('BALANCE') && settings.balance_minimum !== null ? s.billed_id : null,
+    certificates: on('CERTIFICATES') && s.flight_type_id ? { flightTypeId: s.flight_type_id, seated } : null,
+    currency:
+      on('CURRENCY') && s.pic_id && s.pax > 0
+        ? { picId: s.pic_id, from: s.start - (settings.currency.days + 1) * DAY, to: s.start }
+        : null,
+    maintenanceOf: on('MAINTENANCE') ? s.aircraft_id : null,
+    groupsOf: weatherAt && Object.keys(settings.weather.pilot_groups).length ? s.pic_id : null,
+    weatherAt,
+  });
+  const names: Record<string, string> = {};
+  for (const p of read.people) names[p.id] = `${p.name} ${p.surname}`.trim();
+  const picRole = read.people.find((p) => p.id === s.pic_id)?.user_group_id;
+  s.pic_role = picRole === undefined ? null : picRole;
+  const facts: ReadinessFacts = { now, zone: actor.company.timezone, settings, names };
+  if (on('BALANCE') && s.billed_id && settings.balance_minimum !== null) facts.balance = read.balance;
+  if (on('CERTIFICATES') && s.flight_type_id) facts.certificates = read.certificates;
+  if (on('CURRENCY') && s.pic_id && s.pax > 0) facts.currency = { flights: read.recent };
+  if (on('MAINTENANCE') && s.aircraft_id) facts.maintenance = read.maintenance;
   if (on('MEL') && s.aircraft_id) {
     const at = Math.max(now, s.start);
     const b = await aircraftBlockState(db, c, s.aircraft_id, at);
@@ -208,10 +234,9 @@ async function gatherFacts(
     };
   }
   if (on('DUTY')) facts.duty = { people: await dutyPeople(db, c, s, names, rc.simulator, g.except, rc.limits) };
-  if (on('WEATHER') && isStudentPilot(s.pic_role) && s.departure_airport && isWeatherIcao(s.departure_airport)) {
-    facts.weather = await weatherFacts(db, s.departure_airport, g, now);
-    if (s.pic_id && Object.keys(settings.weather.pilot_groups).length)
-      facts.pic_groups = await groupsOf(db, c, s.pic_id);
+  if (weatherAt && isStudentPilot(s.pic_role)) {
+    facts.weather = await weatherFacts(weatherAt, read.weather, g, now);
+    if (s.pic_id && Object.keys(settings.weather.pilot_groups).length) facts.pic_groups = read.groups;
   }
   if (on('WEATHER') && facts.weather === undefined) facts.weather = null;
   return facts;
@@ -365,13 +390,11 @@ export async function decideReadiness(
   opts: { bookingId?: string; now?: number } = {},
 ): Promise<ReadinessDecision> {
   const db = uow.trx;
-  const settings = await loadSettings(db, actor.companyId);
-  if (allIgnored(settings)) return { blocked: false, lines: [] };
-  const f = await loadFlightRow(db, actor.companyId, flightId);
-  if (!f) return { blocked: false, lines: [] };
-  const s = subjectOfFlight(f);
-  const rc = await readinessContext(db, actor.companyId, { flightId: null, aircraftId: f.aircraft_id });
-  const facts = await gatherFacts(db, actor, s, rc, opts.now ?? nowSeconds(), {
+  // The flight, the policy and the small context in one read; nothing more when every check is ignored.
+  const found = await flightWithContext(db, actor.companyId, flightId);
+  if (!found || allIgnored(found.context.settings)) return { blocked: false, lines: [] };
+  const s = subjectOfFlight(found.flight);
+  const facts = await gatherFacts(db, actor, s, found.context, opts.now ?? nowSeconds(), {
     source: 'held',
     except: { flightId, bookingId: opts.bookingId },
   });

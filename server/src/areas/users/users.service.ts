@@ -23,6 +23,7 @@ import { maskForAuditor, NO_PREFERENCES, type Preferences, presentUser, presentU
 import type { TUserWrite } from './users.schema.ts';
 import { defined, detailColumns, flag } from './user-detail.repository.ts';
 import { paginate } from '../../http/paging.ts';
+import { touchReadiness } from '../readiness/readiness.repository.ts';
 
 /** External auditor accounts last at most this many days (Part A 4.4, 8). */
 export const AUDITOR_MAX_DAYS = 90;
@@ -670,6 +671,14 @@ export async function deleteUser(ctx: AppContext, actor: Actor, id: string, conf
       .where('user_id', '=', target.id)
       .where('revoked', '=', 0)
       .execute();
+    // The account leaves its pilot groups; devices get the readiness document again, so none keeps applying a
+    // deleted member's group minimums.
+    const left = await uow.trx
+      .deleteFrom('pilot_group_members')
+      .where('company_id', '=', actor.companyId)
+      .where('user_id', '=', target.id)
+      .executeTakeFirst();
+    if (Number(left.numDeletedRows) > 0) await touchReadiness(uow, actor.companyId);
   });
   return { result: true, id: target.id, message: 'User deleted' };
 }
