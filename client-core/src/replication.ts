@@ -525,15 +525,6 @@ export class Replicator {
     }
   }
 
-  /**
-   * RxDB pull handler. On 410 (checkpoint older than the server's tombstones)
-   * the collection starts over from a `null` checkpoint: the pages of that full
-   * pull are applied as usual, and with the last page every local document the
-   * server did not send again is deleted. The deletions come in as pulled
-   * master state, so they are never pushed back, and documents with local
-   * changes not yet pushed are kept (RxDB's downstream skips them; the
-   * upstream pushes them and adopts the server's answer).
-   */
   /** RxDB pull handler: one page, noting what it read for the live changes that wait on it. */
   private async pull(
     name: string,
@@ -583,6 +574,15 @@ export class Replicator {
     this.streams.get(name)?.next(item);
   }
 
+  /**
+   * One page for the pull handler. On 410 (checkpoint older than the server's tombstones)
+   * the collection starts over from a `null` checkpoint: the pages of that full
+   * pull are applied as usual, and with the last page every local document the
+   * server did not send again is deleted. The deletions come in as pulled
+   * master state, so they are never pushed back, and documents with local
+   * changes not yet pushed are kept (RxDB's downstream skips them; the
+   * upstream pushes them and adopts the server's answer).
+   */
   private async pullPage(
     name: string,
     collection: RxCollection<OpsDoc>,
