@@ -272,6 +272,9 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
           watch(b, victim);
           return b;
         });
+        // Handled where it is awaited (after the schedule): an unhandled rejection here ended the run at
+        // once and left the other processes, the balancer and 50 device processes running.
+        restart.catch(() => {});
       }
       if (pgAt.has(op)) {
         // Not awaited: the devices go on editing and pushing while the database is away (their pushes meet 503s).
