@@ -30,6 +30,8 @@ class FakeServer {
   known: Set<string> | null = null;
   readonly pushes: Array<{ collection: string; rows: Array<{ newDocumentState: Doc }> }> = [];
   readonly pulls: Array<{ collection: string; checkpoint: unknown }> = [];
+  /** While set, pulls wait for it before reading (a pull in flight while changes commit and stream). */
+  pullGate: Promise<void> | null = null;
   private readonly tables = new Map<string, Map<string, { doc: Doc; seq: number }>>();
   private readonly streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
 
@@ -44,9 +46,14 @@ class FakeServer {
   }
 
   write(collection: string, doc: Doc) {
+    this.send('change', this.commit(collection, doc));
+  }
+
+  /** Commits a change without streaming it: the caller sends its event later (a fan-out that reads late). */
+  commit(collection: string, doc: Doc) {
     const row = { doc: { ...doc, _deleted: !!doc._deleted }, seq: ++this.seq };
     this.table(collection).set(doc.id, row);
-    this.send('change', { collection, documents: [row.doc], checkpoint: { seq: row.seq, id: doc.id, fp: 'fp' } });
+    return { collection, documents: [row.doc], checkpoint: { seq: row.seq, id: doc.id, fp: 'fp' } };
   }
 
   /** Forgets a document entirely (tombstone purged): only a full pull can tell a client. */
@@ -98,6 +105,7 @@ class FakeServer {
     if (op === 'pull') {
       const cp = body.checkpoint as Cp | null;
       this.pulls.push({ collection, checkpoint: cp });
+      if (this.pullGate) await this.pullGate;
       if (cp && cp.seq < this.horizon) return json(410, { result: false, message: 'Checkpoint too old' });
       const after = cp ?? { seq: 0, id: '' };
       const rows = [...this.table(collection).values()]
@@ -364,6 +372,41 @@ describe('replication with a server speaking docs/sync.md', () => {
     server.write('fleet', aircraft('a2', 'EC-DEF'));
     expect(await until(async () => (await registrations(c)).length === 2)).toBe(true);
     expect(server.connects).toBe(1);
+  });
+
+  it('never applies a live change older than what a running pull read (no older version after a newer one)', async () => {
+    const server = new FakeServer();
+    server.write('fleet', aircraft('a1', 'R-1'));
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    const seen: string[] = [];
+    const sub = c.collections.fleet.$.subscribe((ev) => {
+      const doc = ev.documentData as unknown as Doc;
+      if (doc.id === 'a1') seen.push(String(doc.registration));
+    });
+    // A resync pull is on its way; meanwhile R-2 commits and streams, R-3 commits and streams later.
+    let open_ = () => {};
+    server.pullGate = new Promise<void>((r) => {
+      open_ = r;
+    });
+    const pulls = server.pulls.length;
+    c.resync();
+    expect(await until(() => server.pulls.some((p, i) => i >= pulls && p.collection === 'fleet'))).toBe(true);
+    server.write('fleet', aircraft('a1', 'R-2'));
+    const late = server.commit('fleet', aircraft('a1', 'R-3'));
+    await new Promise((r) => setTimeout(r, 100));
+    // The pull reads now: R-3. The R-2 event arrived while it ran; applied after it, the device would go back.
+    server.pullGate = null;
+    open_();
+    await new Promise((r) => setTimeout(r, 300));
+    server.send('change', late);
+    expect(await until(async () => (await registrations(c))[0] === 'R-3')).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    sub.unsubscribe();
+    const order = seen.map((r) => Number(r.slice(2)));
+    expect(order.every((n, i) => i === 0 || n >= (order[i - 1] as number))).toBe(true);
+    expect(order.at(-1)).toBe(3);
   });
 
   it('reconnects the stream after the server closed it', async () => {

@@ -122,6 +122,12 @@ export class Replicator {
   private progress: Record<string, CollectionProgress> = {};
   /** Live changes per collection, applied in the order they arrived. */
   private readonly liveQueue = new Map<string, Promise<void>>();
+  /**
+   * Per collection, what its pulls read: the checkpoint of the last answered pull and, from a pull's
+   * request until RxDB gets an answer (it retries failed ones), a promise settled then. Live changes
+   * wait for it and are dropped when the pull read past them (deliverAfterPulls).
+   */
+  private readonly downstream = new Map<string, { pulled: Checkpoint | null; pulling: Deferred | null }>();
   private attempt = 0;
   private readonly retryTime: number;
   private readonly pullBatchSize: number;
@@ -472,6 +478,8 @@ export class Replicator {
     for (const r of this.ready.values()) r.resolve();
     this.ready.clear();
     this.liveQueue.clear();
+    for (const d of this.downstream.values()) d.pulling?.resolve();
+    this.downstream.clear();
     this.state.patch({ online: false, lastError: null });
   }
 
@@ -517,8 +525,57 @@ export class Replicator {
     }
   }
 
+  /** RxDB pull handler: one page, noting what it read for the live changes that wait on it. */
+  private async pull(
+    name: string,
+    collection: RxCollection<OpsDoc>,
+    checkpoint: Checkpoint | null,
+    batchSize: number,
+  ): Promise<ReplicationPullHandlerResult<OpsDoc, Checkpoint>> {
+    const down = this.downstreamOf(name);
+    // Set in the same turn RxDB stamps the request: a change streamed from now on is ordered after this answer.
+    down.pulling ??= deferred();
+    // A failure keeps `pulling`: RxDB asks again after retryTime, and that answer releases the changes.
+    const out = await this.pullPage(name, collection, checkpoint, batchSize);
+    // The furthest read stands: a change at or before it is no newer than what that pull applied.
+    const cp = out.checkpoint;
+    if (cp && !(down.pulled && readPast(down.pulled, cp))) down.pulled = cp;
+    down.pulling?.resolve();
+    down.pulling = null;
+    return out;
+  }
+
+  private downstreamOf(name: string) {
+    let d = this.downstream.get(name);
+    if (!d) {
+      d = { pulled: null, pulling: null };
+      this.downstream.set(name, d);
+    }
+    return d;
+  }
+
   /**
-   * RxDB pull handler. On 410 (checkpoint older than the server's tombstones)
+   * Hands a live change to RxDB after any pull of its collection, unless a pull read past it.
+   * RxDB's downstream applies a change that reached it while a pull ran after that pull's answer,
+   * without comparing versions: when the pull had read a newer state (the change was streamed late,
+   * or came from the previous connection), the device went back to an older version (the
+   * chaos:processes "older-after-newer"). Pages of one resync follow each other within microtasks,
+   * so a change waits one macrotask after each answer to see whether the next page began.
+   */
+  private async deliverAfterPulls(name: string, item: { documents: WithDeleted<OpsDoc>[]; checkpoint: Checkpoint }) {
+    const down = this.downstreamOf(name);
+    for (;;) {
+      const pulling = down.pulling;
+      if (!pulling) break;
+      await pulling.promise;
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    if (readPast(down.pulled, item.checkpoint)) return;
+    this.streams.get(name)?.next(item);
+  }
+
+  /**
+   * One page for the pull handler. On 410 (checkpoint older than the server's tombstones)
    * the collection starts over from a `null` checkpoint: the pages of that full
    * pull are applied as usual, and with the last page every local document the
    * server did not send again is deleted. The deletions come in as pulled
@@ -526,7 +583,7 @@ export class Replicator {
    * changes not yet pushed are kept (RxDB's downstream skips them; the
    * upstream pushes them and adopts the server's answer).
    */
-  private async pull(
+  private async pullPage(
     name: string,
     collection: RxCollection<OpsDoc>,
     checkpoint: Checkpoint | null,
@@ -705,7 +762,7 @@ export class Replicator {
       const next = previous
         .then(() => (c ? this.beforeServerWrite(name, c.collection, documents) : undefined))
         .catch(() => {})
-        .then(() => stream$.next({ documents, checkpoint }));
+        .then(() => this.deliverAfterPulls(name, { documents, checkpoint }));
       this.liveQueue.set(name, next);
       this.synced('stream');
     } else if (event === 'error') {
@@ -715,6 +772,30 @@ export class Replicator {
       this.fail('stream', payload?.message ?? data);
     }
   }
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+}
+
+function deferred(): Deferred {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * The pull answered at `pulled` already read every row of a change at `cp`, in the same or a newer
+ * state: change numbers of a company commit in order. Only the change number is compared (a tie needs
+ * the same id: the server orders ids by its collation); a first load (`snap`) or another visibility
+ * (`fp`) proves nothing.
+ */
+function readPast(pulled: Checkpoint | null, cp: Checkpoint): boolean {
+  if (!pulled || pulled.snap !== undefined || cp.snap !== undefined || pulled.fp !== cp.fp) return false;
+  return cp.seq < pulled.seq || (cp.seq === pulled.seq && cp.id === pulled.id);
 }
 
 function safeJson(text: string): unknown {

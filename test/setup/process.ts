@@ -33,6 +33,8 @@ export async function spawnServer(
   dialect: TestDialect,
   where: { dataDir?: string; schema?: string },
   env: Record<string, string> = {},
+  /** How long it may take to print its ready line (a restart on a machine at load 70 took more than 120 s). */
+  startMs = 120_000,
 ): Promise<ServerProcess> {
   const port = await freePort();
   // SERVER_CPU_PROFILE=<dir> writes a V8 CPU profile of the server when it stops (benchmarks).
@@ -56,7 +58,7 @@ export async function spawnServer(
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start in ${startMs} ms: ${output}`)), startMs);
     const onData = (d: Buffer) => {
       output += d.toString();
       if (output.includes('listening on')) {

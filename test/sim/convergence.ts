@@ -256,18 +256,25 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       if (op === killAt) {
         log(`op ${op}: SIGKILL server`);
         await server.kill();
-        restart = spawnServer(opts.dialect, s.where, { PORT: port, ...(victim > 0 ? { JOBS: 'off' } : {}) }).then(
-          (b) => {
-            let tail = '';
-            b.child.stderr?.on('data', (x: Buffer) => {
-              tail = (tail + x.toString()).slice(-2000);
-            });
-            b.child.once('exit', (code) => log(`restarted server exited (${code}): ${tail}`));
-            cluster.procs[victim] = b;
-            watch(b, victim);
-            return b;
-          },
-        );
+        // 10 minutes to start: the seed-34 run lost everything at op 5000 when the restart took over 120 s at load 76.
+        restart = spawnServer(
+          opts.dialect,
+          s.where,
+          { PORT: port, ...(victim > 0 ? { JOBS: 'off' } : {}) },
+          600_000,
+        ).then((b) => {
+          let tail = '';
+          b.child.stderr?.on('data', (x: Buffer) => {
+            tail = (tail + x.toString()).slice(-2000);
+          });
+          b.child.once('exit', (code) => log(`restarted server exited (${code}): ${tail}`));
+          cluster.procs[victim] = b;
+          watch(b, victim);
+          return b;
+        });
+        // Handled where it is awaited (after the schedule): an unhandled rejection here ended the run at
+        // once and left the other processes, the balancer and 50 device processes running.
+        restart.catch(() => {});
       }
       if (pgAt.has(op)) {
         // Not awaited: the devices go on editing and pushing while the database is away (their pushes meet 503s).
