@@ -77,6 +77,18 @@ function rssBytes(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
+/** Open sockets of a process (its descriptors that are sockets). */
+function socketCount(pid: number): number {
+  let n = 0;
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`))
+    try {
+      if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) n++;
+    } catch {
+      // closed meanwhile
+    }
+  return n;
+}
+
 async function heapBytes(url: string): Promise<number> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
   return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? 0);
@@ -186,8 +198,10 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
     console.log(
       `${connected} connected in ${connectS.toFixed(1)} s; streams per process ${perProcess.join(', ')}; connection failures ${JSON.stringify(failedBy)}`,
     );
-    // Idle: every device connected, no writes; let the connect burst's garbage go.
-    await sleep(3000);
+    // Idle: every device connected, no writes; let the connect burst's garbage go, and the catch-up pulls'
+    // keep-alive connections (HAProxy keeps them for reuse; the server closes them after 5 s idle), which are
+    // not streams.
+    await sleep(6000);
     await collect();
     const rss1 = pids.map(rssBytes);
     const heap1 = await Promise.all(cluster.procs.map((p) => heapBytes(p.url)));
@@ -195,6 +209,9 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     const kbPerConnRss = (sum(rss1) - sum(rss0)) / 1024 / Math.max(1, connected);
     const kbPerConnHeap = (sum(heap1) - sum(heap0)) / 1024 / Math.max(1, connected);
+    // What the memory is spread over: the processes' TCP sockets (streams, plus pool and idle connections).
+    const sockets = sum(pids.map(socketCount));
+    console.log(`idle: ${sockets} server sockets for ${connected} streams`);
 
     // Steady writes through the balancer, one at a time, started every 1/RATE s.
     const cpu0 = pids.map(cpuSeconds);
