@@ -34,7 +34,10 @@ const load = () =>
 
 /** Client mode: open one stream per token and keep reading; report to the parent once every stream said `resync`. */
 async function clientMain(): Promise<void> {
-  const { baseUrl, tokens } = JSON.parse(process.argv[3] ?? '{}') as { baseUrl: string; tokens: string[] };
+  // The tokens come over IPC: thousands of them do not fit in a command line (E2BIG).
+  const { baseUrl, tokens } = await new Promise<{ baseUrl: string; tokens: string[] }>((resolve) =>
+    process.once('message', (m: { baseUrl: string; tokens: string[] }) => resolve(m)),
+  );
   let open = 0;
   let failed = 0;
   const report = () => process.send?.({ type: 'progress', open, failed });
@@ -102,13 +105,10 @@ async function measure(devices: number, snapshotDir: string | null): Promise<str
       await sleep(500);
     };
     // Warm the stream path once (code compiled, caches made) so the first stream's one-off costs are in the baseline.
-    client = fork(
-      fileURLToPath(import.meta.url),
-      ['--client', JSON.stringify({ baseUrl: proc.baseUrl, tokens: tokens.slice(0, 5) })],
-      {
-        execArgv: ['--import', 'tsx'],
-      },
-    );
+    client = fork(fileURLToPath(import.meta.url), ['--client'], {
+      execArgv: ['--import', 'tsx'],
+    });
+    client.send({ baseUrl: proc.baseUrl, tokens: tokens.slice(0, 5) });
     await new Promise<void>((resolve) =>
       client?.on('message', (m: { open: number; failed: number }) => {
         if (m.open + m.failed >= 5) resolve();
@@ -124,9 +124,10 @@ async function measure(devices: number, snapshotDir: string | null): Promise<str
       await sleep(5000);
     }
     const t0 = performance.now();
-    client = fork(fileURLToPath(import.meta.url), ['--client', JSON.stringify({ baseUrl: proc.baseUrl, tokens })], {
+    client = fork(fileURLToPath(import.meta.url), ['--client'], {
       execArgv: ['--max-old-space-size=2048', '--import', 'tsx'],
     });
+    client.send({ baseUrl: proc.baseUrl, tokens });
     const { open, failed } = await new Promise<{ open: number; failed: number }>((resolve) =>
       client?.on('message', (m: { open: number; failed: number }) => {
         if (m.open + m.failed >= devices) resolve(m);
