@@ -25,14 +25,12 @@
  *
  *   npm run bench:fanout -- [--runs 1x1000,1x5000,1x10000,3x3000,3x15000] [--rate 2] [--seconds 15]
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { fleetStart, percentile, sleep, startCluster, startDevices } from '../../scripts/chaos-cluster.ts';
-import { PG_URL } from '../setup/dialects.ts';
 import { push } from '../setup/sync.ts';
+import { deviceSessions } from './fanout-sessions.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,6 +39,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '15' },
     'per-client': { type: 'string', default: '2500' },
     'connect-timeout': { type: 'string', default: '240' },
+    /** Also write V8 heap snapshots of the server processes before the devices connect and once they are idle. */
+    snapshot: { type: 'string' },
   },
 });
 const RUNS = values.runs.split(',').map((r) => {
@@ -51,6 +51,8 @@ const RATE = Math.min(50, Math.max(0.2, Number(values.rate)));
 const SECONDS = Math.min(120, Math.max(3, Number(values.seconds)));
 const PER_CLIENT = Math.max(100, Number(values['per-client']));
 const CONNECT_TIMEOUT_MS = Number(values['connect-timeout']) * 1000;
+const SNAPSHOT_DIR = values.snapshot ?? null;
+if (SNAPSHOT_DIR) fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
 /** A balancer holds at most 9,900 proxied connections here (deploy/haproxy.local.cfg); keep room for pulls. */
 const PER_BALANCER = 8000;
 /** /proc/<pid>/stat CPU times are in clock ticks, 1/100 s on Linux. */
@@ -75,47 +77,21 @@ function rssBytes(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
+/** Open sockets of a process (its descriptors that are sockets). */
+function socketCount(pid: number): number {
+  let n = 0;
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`))
+    try {
+      if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) n++;
+    } catch {
+      // closed meanwhile
+    }
+  return n;
+}
+
 async function heapBytes(url: string): Promise<number> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
   return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? 0);
-}
-
-/** One session per device, for the company's users in turn (inserted: a login per device would take minutes). */
-async function deviceSessions(schema: string, email: string, count: number): Promise<string[]> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(`SET search_path TO "${schema}"`);
-    const company = await client.query<{ company_id: string }>('SELECT company_id FROM users WHERE email = $1', [
-      email,
-    ]);
-    const users = await client.query<{ id: string; identity_id: string }>(
-      'SELECT id, identity_id FROM users WHERE company_id = $1 AND active = 1 AND deleted = 0 ORDER BY id',
-      [company.rows[0]?.company_id],
-    );
-    const t = Math.floor(Date.now() / 1000);
-    const tokens: string[] = [];
-    for (let i = 0; i < count; i += 1000) {
-      const rows: unknown[] = [];
-      const marks: string[] = [];
-      for (let k = i; k < Math.min(count, i + 1000); k++) {
-        const u = users.rows[k % users.rows.length] as { id: string; identity_id: string };
-        const token = crypto.randomBytes(24).toString('base64url');
-        tokens.push(token);
-        const hash = crypto.createHash('sha256').update(token).digest('hex');
-        const b = rows.length;
-        marks.push(`($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8}, 0)`);
-        rows.push(crypto.randomUUID(), hash, u.identity_id, u.id, company.rows[0]?.company_id, t, t + 86_400, t);
-      }
-      await client.query(
-        `INSERT INTO sessions (id, token_hash, identity_id, user_id, company_id, created, expires, last_seen, revoked) VALUES ${marks.join(', ')}`,
-        rows,
-      );
-    }
-    return tokens;
-  } finally {
-    await client.end();
-  }
 }
 
 interface RunResult {
@@ -148,7 +124,14 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
   );
   const loadBefore = load();
   // --expose-gc: the server collects on SIGUSR2 (server/src/main.ts), so memory is read without garbage.
-  const cluster = await startCluster(processes, true, { AUTH_CACHE_MS: '500', NODE_OPTIONS: '--expose-gc' }, balancers);
+  const nodeOptions = ['--expose-gc'];
+  if (SNAPSHOT_DIR) nodeOptions.push('--heapsnapshot-signal=SIGTTIN', `--diagnostic-dir=${SNAPSHOT_DIR}`);
+  const cluster = await startCluster(
+    processes,
+    true,
+    { AUTH_CACHE_MS: '500', NODE_OPTIONS: nodeOptions.join(' ') },
+    balancers,
+  );
   let devices: Awaited<ReturnType<typeof startDevices>> | null = null;
   const breaks: string[] = [];
   try {
@@ -163,10 +146,16 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
       for (const pid of pids) process.kill(pid, 'SIGUSR2');
       await sleep(1500);
     };
+    const snapshot = async () => {
+      if (!SNAPSHOT_DIR) return;
+      for (const pid of pids) process.kill(pid, 'SIGTTIN');
+      await sleep(5000 + devicesWanted * 5);
+    };
     await sleep(1000);
     await collect();
     const rss0 = pids.map(rssBytes);
     const heap0 = await Promise.all(cluster.procs.map((p) => heapBytes(p.url)));
+    await snapshot();
 
     const t0 = performance.now();
     devices = await startDevices({
@@ -209,14 +198,20 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
     console.log(
       `${connected} connected in ${connectS.toFixed(1)} s; streams per process ${perProcess.join(', ')}; connection failures ${JSON.stringify(failedBy)}`,
     );
-    // Idle: every device connected, no writes; let the connect burst's garbage go.
-    await sleep(3000);
+    // Idle: every device connected, no writes; let the connect burst's garbage go, and the catch-up pulls'
+    // keep-alive connections (HAProxy keeps them for reuse; the server closes them after 5 s idle), which are
+    // not streams.
+    await sleep(6000);
     await collect();
     const rss1 = pids.map(rssBytes);
     const heap1 = await Promise.all(cluster.procs.map((p) => heapBytes(p.url)));
+    await snapshot();
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     const kbPerConnRss = (sum(rss1) - sum(rss0)) / 1024 / Math.max(1, connected);
     const kbPerConnHeap = (sum(heap1) - sum(heap0)) / 1024 / Math.max(1, connected);
+    // What the memory is spread over: the processes' TCP sockets (streams, plus pool and idle connections).
+    const sockets = sum(pids.map(socketCount));
+    console.log(`idle: ${sockets} server sockets for ${connected} streams`);
 
     // Steady writes through the balancer, one at a time, started every 1/RATE s.
     const cpu0 = pids.map(cpuSeconds);

@@ -53,7 +53,15 @@ export class CredentialCache<Row> {
 
   set(hash: string, row: Row, at = performance.now()): void {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
+    // Re-inserted, so the map stays in the order entries were made and expired ones are all at its front.
+    this.entries.delete(hash);
     this.entries.set(hash, { row, at });
+    // Expired rows go now, not when their token is next seen: thousands of idle streams, each with a token of
+    // its own, left one stale row each (issue 34: memory per idle connection).
+    for (const [key, e] of this.entries) {
+      if (at - e.at < this.ttlMs) break;
+      this.entries.delete(key);
+    }
   }
 
   clear(): void {

@@ -172,6 +172,8 @@ export class Metrics {
       // The route is known once the router matched it; track in-flight from then.
       const track = () => {
         if (key !== null || !req.routePattern) return;
+        // Called once: a long-lived request (a sync stream) need not keep this closure.
+        req.onRouteMatched = undefined;
         key = `${req.method} ${req.routePattern}`;
         this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
         if (req.routePattern === PUSH_ROUTE && req.params?.collection === 'device' && Array.isArray(req.body?.rows)) {

@@ -2,7 +2,7 @@ import { type Viewer, visibilityFingerprint } from '@ops/shared';
 import type { AppContext } from '../context.ts';
 import type { ChangeEvent } from '../db/unit-of-work.ts';
 import { authenticateMany } from '../http/authenticate.ts';
-import type { Checkpoint } from './checkpoint.ts';
+import { onShutdown } from '../server.ts';
 import { changeDocument, readSources } from './pull.ts';
 import type { RegisteredCollection, SourceRow } from './registry.ts';
 import { horizonOf } from './retention.ts';
@@ -13,15 +13,22 @@ const BATCH = 500;
 const RETRY_MS = 500;
 const PING_MS = 25_000;
 
+/** Where a stream is in one collection: the last row it has been given (or was past when it opened). */
+export interface StreamCheckpoint {
+  seq: number;
+  id: string;
+}
+
 /** One live stream as the fan-out sees it (stream.ts creates it). */
 export interface LiveStream {
   readonly companyId: string;
   readonly token: string;
+  /** Shared by the streams of one viewer (`LiveFanout.viewer`), not copied per stream. */
   readonly fp: string;
   readonly viewer: Viewer;
   readonly collections: readonly RegisteredCollection[];
-  /** Per collection: the last row this stream has been given (or was past when it opened). */
-  readonly checkpoints: Map<string, Checkpoint>;
+  /** One per entry of `collections`, in the same order. */
+  readonly checkpoints: StreamCheckpoint[];
   /** Writes one already-serialised event. */
   write(chunk: string): void;
   /** Ends the stream (after a last event, if any). */
@@ -39,6 +46,8 @@ export interface FanoutStats {
 interface Company {
   id: string;
   streams: Set<LiveStream>;
+  /** Fingerprint → one viewer object for every stream of that viewer (a few bytes per stream instead of a copy). */
+  viewers: Map<string, { viewer: Viewer; fp: string }>;
   /** Collection name → the streams following it. */
   groups: Map<string, { collection: RegisteredCollection; streams: Set<LiveStream> }>;
   dirty: Set<string>;
@@ -50,6 +59,11 @@ interface Company {
 const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 const before = (a: { seq: number; id: string }, b: { seq: number; id: string }) =>
   a.seq < b.seq || (a.seq === b.seq && a.id < b.id);
+/** A stream's checkpoint in the named collection (a stream follows a handful of collections: a scan is cheapest). */
+function checkpointOf(s: LiveStream, name: string): StreamCheckpoint | undefined {
+  for (let i = 0; i < s.collections.length; i++) if (s.collections[i]?.def.name === name) return s.checkpoints[i];
+  return undefined;
+}
 
 /**
  * Live delivery for every stream of one server process. A committed change
@@ -73,6 +87,7 @@ export class LiveFanout {
   private readonly companies = new Map<string, Company>();
   readonly stats: FanoutStats = { reads: 0, delivered: 0 };
   private readonly ping: NodeJS.Timeout;
+  private readonly offShutdown: () => void;
 
   constructor(private readonly ctx: AppContext) {
     ctx.changes.subscribe((events) => this.changed(events));
@@ -88,6 +103,22 @@ export class LiveFanout {
       for (const c of this.companies.values()) for (const s of c.streams) s.write(': ping\n\n');
     }, PING_MS);
     this.ping.unref();
+    // One hook for every stream of this server, not one each: a shutting-down server ends its streams.
+    this.offShutdown = onShutdown(() => this.stop());
+  }
+
+  /**
+   * The viewer object and fingerprint for a stream, shared with the company's other streams of the same viewer
+   * while any is open. Visibility is decided from these three fields only (`visibilityFingerprint`).
+   */
+  viewer(v: Viewer): { viewer: Viewer; fp: string } {
+    const fp = visibilityFingerprint(v);
+    const c = this.companies.get(v.companyId);
+    const known = c?.viewers.get(fp);
+    if (known) return known;
+    const shared = { viewer: v, fp };
+    c?.viewers.set(fp, shared);
+    return shared;
   }
 
   get streams(): number {
@@ -103,6 +134,7 @@ export class LiveFanout {
       c = {
         id: stream.companyId,
         streams: new Set(),
+        viewers: new Map(),
         groups: new Map(),
         dirty: new Set(),
         running: Promise.resolve(),
@@ -113,6 +145,7 @@ export class LiveFanout {
     }
     const company = c;
     company.streams.add(stream);
+    if (!company.viewers.has(stream.fp)) company.viewers.set(stream.fp, { viewer: stream.viewer, fp: stream.fp });
     for (const collection of stream.collections) {
       let g = company.groups.get(collection.def.name);
       if (!g) {
@@ -219,7 +252,7 @@ export class LiveFanout {
   ): Promise<void> {
     const name = collection.def.name;
     let live = streams.filter((s) => {
-      const cp = s.checkpoints.get(name);
+      const cp = checkpointOf(s, name);
       if (cp && cp.seq >= horizon) return true;
       // Deletions it would need are purged: its pull answers 410 and it reloads the collection.
       s.write(event('resync', { reason: 'checkpoint below the tombstone horizon' }));
@@ -228,20 +261,20 @@ export class LiveFanout {
     });
     for (;;) {
       if (!live.length) return;
-      let from = live[0]?.checkpoints.get(name) as Checkpoint;
+      let from = checkpointOf(live[0] as LiveStream, name) as StreamCheckpoint;
       for (const s of live) {
-        const cp = s.checkpoints.get(name) as Checkpoint;
+        const cp = checkpointOf(s, name) as StreamCheckpoint;
         if (before(cp, from)) from = cp;
       }
       this.stats.reads++;
-      const rows = await readSources(this.ctx, companyId, collection, from, BATCH, null);
+      const rows = await readSources(this.ctx, companyId, collection, { seq: from.seq, id: from.id }, BATCH, null);
       const page = rows.length > BATCH ? rows.slice(0, BATCH) : rows;
       const last = page.at(-1);
       if (!last) return;
       // Same viewer and same starting point, same event: built once.
       const built = new Map<string, string>();
       for (const s of live) {
-        const cp = s.checkpoints.get(name) as Checkpoint;
+        const cp = checkpointOf(s, name) as StreamCheckpoint;
         let start = 0;
         while (start < page.length && !before(cp, page[start] as SourceRow<unknown>)) start++;
         if (start === page.length) continue;
@@ -256,7 +289,8 @@ export class LiveFanout {
           });
           built.set(key, chunk);
         }
-        s.checkpoints.set(name, { seq: last.seq, id: last.id, fp: s.fp });
+        cp.seq = last.seq;
+        cp.id = last.id;
         s.write(chunk);
         this.stats.delivered++;
       }
@@ -269,8 +303,11 @@ export class LiveFanout {
     return this.companies.get(s.companyId)?.streams.has(s) ?? false;
   }
 
+  /** Ends every stream (server shutdown) and the ping. */
   stop(): void {
     clearInterval(this.ping);
+    this.offShutdown();
+    for (const c of [...this.companies.values()]) for (const s of [...c.streams]) s.end();
   }
 }
 

@@ -1,12 +1,53 @@
 import type { Request, Response } from 'express';
-import { visibilityFingerprint } from '@ops/shared';
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../http/actor.ts';
 import { bearerToken } from '../http/authenticate.ts';
-import { onShutdown } from '../server.ts';
 import { type RegisteredCollection, viewerOf } from './registry.ts';
-import type { Checkpoint } from './checkpoint.ts';
-import { fanoutOf, type LiveStream } from './fanout.ts';
+import { fanoutOf, type LiveStream, type StreamCheckpoint } from './fanout.ts';
+import { releaseRequestState } from '../http/release-request.ts';
+
+/**
+ * One open stream as the fan-out holds it. A class, so the per-stream state is
+ * a few fields (ids, shared viewer, checkpoints, the response) and its methods
+ * live once on the prototype instead of as closures per stream (issue 34:
+ * memory per idle connection).
+ */
+class OpenStream implements LiveStream {
+  private closed = false;
+  leave: () => void = () => {};
+
+  constructor(
+    readonly companyId: string,
+    readonly token: string,
+    readonly fp: string,
+    readonly viewer: LiveStream['viewer'],
+    readonly collections: readonly RegisteredCollection[],
+    readonly checkpoints: StreamCheckpoint[],
+    private readonly res: Response,
+  ) {}
+
+  write(chunk: string): void {
+    if (!this.closed) this.res.write(chunk);
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.leave();
+    this.res.end();
+  }
+}
+
+/** Streams asking for the same collections share one list. Bounded: a client may name any combination. */
+const lists = new Map<string, readonly RegisteredCollection[]>();
+function sharedList(collections: readonly RegisteredCollection[]): readonly RegisteredCollection[] {
+  const key = collections.map((c) => c.def.name).join(',');
+  const known = lists.get(key);
+  if (known) return known;
+  if (lists.size >= 256) lists.clear();
+  lists.set(key, collections);
+  return collections;
+}
 
 /**
  * One server-sent-event stream per client for all its collections. It starts at
@@ -18,21 +59,27 @@ import { fanoutOf, type LiveStream } from './fanout.ts';
 export async function openStream(
   ctx: AppContext,
   actor: Actor,
-  collections: RegisteredCollection[],
+  collections: readonly RegisteredCollection[],
   req: Request,
   res: Response,
 ) {
   const token = bearerToken(req.headers.authorization) ?? '';
-  const counter = await ctx.db
-    .selectFrom('sync_counters')
-    .select('value')
-    .where('company_id', '=', actor.companyId)
-    .executeTakeFirst();
-  const viewer = viewerOf(actor);
-  const fp = visibilityFingerprint(viewer);
-  const checkpoints = new Map<string, Checkpoint>(
-    collections.map((c) => [c.def.name, { seq: Number(counter?.value ?? 0), id: '', fp }]),
-  );
+  // The company's change number came with the credential (authenticate reads it); a second query per stream
+  // was a share of what a herd of reconnecting devices costs. A cached value can only be older, which re-sends
+  // rows the client's own pull also brings (harmless), never skips one.
+  const seq =
+    actor.companyVersion ??
+    Number(
+      (
+        await ctx.db
+          .selectFrom('sync_counters')
+          .select('value')
+          .where('company_id', '=', actor.companyId)
+          .executeTakeFirst()
+      )?.value ?? 0,
+    );
+  const fanout = fanoutOf(ctx);
+  const { viewer, fp } = fanout.viewer(viewerOf(actor));
 
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -40,33 +87,21 @@ export async function openStream(
   res.setHeader('Connection', 'keep-alive');
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
+  releaseRequestState(req);
 
-  let closed = false;
-  const stream: LiveStream = {
-    companyId: actor.companyId,
+  const stream = new OpenStream(
+    actor.companyId,
     token,
     fp,
     viewer,
-    collections,
-    checkpoints,
-    write: (chunk) => {
-      if (!closed) res.write(chunk);
-    },
-    end,
-  };
+    sharedList(collections),
+    collections.map(() => ({ seq, id: '' })),
+    res,
+  );
   // Joined before `resync` is written: the client pulls after it, so a change committed after the join reaches
   // the stream and one committed before it is in that pull.
-  const leave = fanoutOf(ctx).join(stream);
+  stream.leave = fanout.join(stream);
   stream.write('event: resync\ndata: {}\n\n');
-  const offShutdown = onShutdown(end);
-  function end() {
-    if (closed) return;
-    closed = true;
-    leave();
-    offShutdown();
-    res.end();
-  }
   // The client went away (the response closes with its socket).
-  req.on('close', end);
-  res.on('close', end);
+  res.once('close', () => stream.end());
 }
