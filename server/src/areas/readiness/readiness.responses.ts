@@ -6,10 +6,17 @@ const zTextPart = z.object({
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   /** Dates as unix seconds, shown in `zone`. */
   dates: z.record(z.string(), z.number()).optional(),
+  /** Amounts in cents with their currency, formatted in the reader's language. */
+  money: z.record(z.string(), z.object({ cents: z.number(), currency: z.string() })).optional(),
+  /** Decimal hours, formatted in the reader's language. */
+  hours: z.record(z.string(), z.number()).optional(),
 });
-/** A sentence as a catalogue message id and its values (lists of pieces are joined with "; "). */
-const zRuleText = zTextPart.extend({
-  lists: z.record(z.string(), z.array(zTextPart)).optional(),
+/** A sentence as a catalogue message id and its values (lists of nested sentences are joined with "; " or `joins`). */
+export const zRuleText = zTextPart.extend({
+  get lists() {
+    return z.record(z.string(), z.array(zRuleText)).optional();
+  },
+  joins: z.record(z.string(), z.string()).optional(),
   zone: z.string().optional(),
 });
 
