@@ -498,3 +498,13 @@ export const refusalMessage = (lines: readonly ReadinessLine[]): string =>
   `Not ready: ${blocking(lines)
     .map((l) => l.message)
     .join(' ')}`;
+
+/** `refusalMessage` as a message with its values; a line without a message id goes in as the server wrote it. */
+export const refusalText = (lines: readonly ReadinessLine[]): RuleText => ({
+  id: 'readiness.notReady',
+  lists: {
+    lines: blocking(lines).map((l): RuleText => l.text ?? { id: 'refusals.asIs', values: { text: l.message } }),
+  },
+  joins: { lines: ' ' },
+  zone: blocking(lines).find((l) => l.text?.zone)?.text?.zone,
+});
