@@ -11,14 +11,21 @@ const zTextPart = z.object({
   /** Decimal hours, formatted in the reader's language. */
   hours: z.record(z.string(), z.number()).optional(),
 });
-/** A sentence as a catalogue message id and its values (lists of nested sentences are joined with "; " or `joins`). */
-export const zRuleText = zTextPart.extend({
-  get lists() {
-    return z.record(z.string(), z.array(zRuleText)).optional();
-  },
-  joins: z.record(z.string(), z.string()).optional(),
-  zone: z.string().optional(),
-});
+/** A sentence nesting `depth` levels of sentences in its list values, spelled out (OpenAPI has no recursive $ref here). */
+function zNested(depth: number): typeof zTextPart {
+  if (depth === 0) return zTextPart;
+  return zTextPart.extend({
+    lists: z.record(z.string(), z.array(zNested(depth - 1))).optional(),
+    /** The separator of a list value ("; " when absent). */
+    joins: z.record(z.string(), z.string()).optional(),
+    zone: z.string().optional(),
+  });
+}
+/**
+ * A sentence as a catalogue message id and its values; list values are sentences of their own, joined with "; "
+ * or `joins` (three levels: a booking refusal naming a grounding report naming its details is the deepest).
+ */
+export const zRuleText = zNested(3);
 
 /** One check's line: green (`ok`), amber (`warn`) or red (`block`), with the reason and what would fix it. */
 export const zReadinessLine = z.object({
