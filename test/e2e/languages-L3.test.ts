@@ -174,7 +174,7 @@ describe.skipIf(!hasChromium || !screensHalf)(
           token: admin,
           body: {
             Schedule: {
-              aircraft_id: s.refs.aircraft['EC-DEF'],
+              aircraft_id: s.refs.aircraft['EC-ABC'],
               pilot_id: s.userId('pilot@skyline.test'),
               flight_type_id: (await typeIds(s, admin)).Solo,
               start: monday.toUnixInteger(),
@@ -183,7 +183,7 @@ describe.skipIf(!hasChromium || !screensHalf)(
           },
         });
         expect(taken.body.result, JSON.stringify(taken.body)).toBe(true);
-        await form.getByLabel('Aeronave').selectOption({ label: 'EC-DEF' });
+        await form.getByLabel('Aeronave').selectOption({ label: 'EC-ABC' });
         await form.getByLabel('Fecha').fill(monday.toISODate() ?? '');
         await form.getByLabel('Hora de inicio').selectOption('10');
         await form.getByLabel('Minuto de inicio').selectOption('00');
