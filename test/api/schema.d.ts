@@ -9093,6 +9093,56 @@ export interface components {
             dates?: {
                 [key: string]: number;
             };
+            money?: {
+                [key: string]: components["schemas"]["Money"];
+            };
+            hours?: {
+                [key: string]: number;
+            };
+        };
+        List2: {
+            id: string;
+            values?: {
+                [key: string]: string | number;
+            };
+            dates?: {
+                [key: string]: number;
+            };
+            money?: {
+                [key: string]: components["schemas"]["Money"];
+            };
+            hours?: {
+                [key: string]: number;
+            };
+            lists?: {
+                [key: string]: components["schemas"]["List"][];
+            };
+            joins?: {
+                [key: string]: string;
+            };
+            zone?: string;
+        };
+        List3: {
+            id: string;
+            values?: {
+                [key: string]: string | number;
+            };
+            dates?: {
+                [key: string]: number;
+            };
+            money?: {
+                [key: string]: components["schemas"]["Money"];
+            };
+            hours?: {
+                [key: string]: number;
+            };
+            lists?: {
+                [key: string]: components["schemas"]["List2"][];
+            };
+            joins?: {
+                [key: string]: string;
+            };
+            zone?: string;
         };
         Location: {
             id: string;
@@ -9249,6 +9299,10 @@ export interface components {
         Model: {
             AircraftModel: components["schemas"]["AircraftModel2"];
             AircraftManufacturer: components["schemas"]["AircraftManufacturer2"];
+        };
+        Money: {
+            cents: number;
+            currency: string;
         };
         Moved: {
             aircraft: number;
@@ -9615,6 +9669,7 @@ export interface components {
             result: false;
             message: string;
             code: string;
+            text?: components["schemas"]["Text"] | null;
             readiness?: components["schemas"]["Readiness"][];
         };
         PostFlightsEditRequest: {
@@ -10286,6 +10341,7 @@ export interface components {
             /** @enum {string} */
             code: "CONFLICT_AIRCRAFT" | "CONFLICT_PILOT" | "CONFLICT_INSTRUCTOR" | "OUTSIDE_HOURS" | "AIRCRAFT_BLOCKED" | "INSTRUCTOR_UNAVAILABLE" | "DOCUMENTS" | "NOT_ALLOWED" | "FLIGHT_LOCKED" | "PAST" | "HORIZON" | "DUTY_LIMIT" | "FLIGHT_HOURS_LIMIT" | "READINESS";
             message: string;
+            text: components["schemas"]["Text"] | null;
             conflicts?: components["schemas"]["Conflict2"][];
             readiness?: components["schemas"]["Readiness"][];
         };
@@ -11268,8 +11324,17 @@ export interface components {
             dates?: {
                 [key: string]: number;
             };
+            money?: {
+                [key: string]: components["schemas"]["Money"];
+            };
+            hours?: {
+                [key: string]: number;
+            };
             lists?: {
-                [key: string]: components["schemas"]["List"][];
+                [key: string]: components["schemas"]["List3"][];
+            };
+            joins?: {
+                [key: string]: string;
             };
             zone?: string;
         };

@@ -3,14 +3,16 @@
  * schedules in Spanish (one in German), as the demo roles who use them: the
  * mechanic grounds EC-JET from the Spanish technical log and reads the grounding
  * in Spanish; the office reads the board's "Inmovilizada" badge, the booking
- * form and Company flights; the pilot reads My flights, the flight form's field
+ * form, a booking the server refuses (slot taken) in Spanish, and Company flights; the pilot reads My flights, the flight form's field
  * sentences and the lesson flow's grounded sentence. Each screen fails on known
  * English words of its own left in the main area.
  */
+import { DateTime } from 'luxon';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
+import { typeIds } from '../integration/flights/helpers.ts';
 import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, waitOnline, screensHalf } from './support.ts';
 
 /** Switches the signed-in user's language on their account screen (saved to the profile, applied at once). */
@@ -164,7 +166,33 @@ describe.skipIf(!hasChromium || !screensHalf)(
           ['Nueva reserva', 'Aeronave', 'Piloto', 'Tipo de vuelo', 'Duración', 'Reservar', 'Cerrar'],
           ['New booking', 'Aircraft', 'Flight type', 'Length', 'Remarks', 'Start (', 'Book', 'Close'],
         );
-        await form.locator('button:has-text("Cerrar")').click();
+        // Issue 33: a refusal only the server decides (the device does not know the slot is taken) reads in Spanish.
+        const day = DateTime.now().setZone('Europe/Madrid').plus({ days: 20 }).startOf('day');
+        const monday = day.plus({ days: (8 - day.weekday) % 7 }).set({ hour: 10 });
+        const admin = await s.login('admin@skyline.test');
+        const taken = await s.api('POST', '/schedules/edit.json', {
+          token: admin,
+          body: {
+            Schedule: {
+              aircraft_id: s.refs.aircraft['EC-ABC'],
+              pilot_id: s.userId('pilot@skyline.test'),
+              flight_type_id: (await typeIds(s, admin)).Solo,
+              start: monday.toUnixInteger(),
+              end: monday.plus({ hours: 1 }).toUnixInteger(),
+            },
+          },
+        });
+        expect(taken.body.result, JSON.stringify(taken.body)).toBe(true);
+        await form.getByLabel('Aeronave').selectOption({ label: 'EC-ABC' });
+        await form.getByLabel('Fecha').fill(monday.toISODate() ?? '');
+        await form.getByLabel('Hora de inicio').selectOption('10');
+        await form.getByLabel('Minuto de inicio').selectOption('00');
+        await form.locator('button[type=submit]').click();
+        const refused = page.locator('[data-testid=booking-refused]');
+        await refused.waitFor({ timeout: 30_000 });
+        expect(await refused.textContent()).toContain('La aeronave ya está reservada a esa hora (1 reserva).');
+        expect(await refused.textContent()).not.toContain('already booked');
+        await screenshot(page, 'languages-es-booking-refused');
 
         text = await open(page, 'company-flights', 'h2:text-is("Vuelos de la empresa")');
         await page.waitForSelector('[data-testid=company-flights], main.content p.muted');

@@ -1,9 +1,9 @@
 import type { MessageId } from '@ops/shared/i18n/index';
-import { codeOf, humanRefusal } from './refusals.ts';
+import { commandRefusal, refusalSentence } from './refusals.ts';
 import { type Rejection, describeCommand } from './decisions.ts';
 import { formatDateTime } from './format.ts';
 import { useCommands, useCompany, useDeferred, useMarks, useSyncState, useWorkspace } from './hooks.ts';
-import { useT } from './i18n.tsx';
+import { useLocale, useT } from './i18n.tsx';
 import { Badge, Empty } from './ui.tsx';
 
 const COLLECTION_LABEL: Record<string, MessageId> = {
@@ -17,6 +17,7 @@ const COLLECTION_LABEL: Record<string, MessageId> = {
 export default function Changes({ rejected }: { rejected: Rejection[] }) {
   const ws = useWorkspace();
   const t = useT();
+  const { locale } = useLocale();
   const sync = useSyncState();
   const { docs: commands } = useCommands();
   const deferred = useDeferred();
@@ -52,7 +53,7 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
                   </Badge>{' '}
                   <span className="muted small">{formatDateTime(r.at, display)}</span>
                 </div>
-                <p className="reason">{humanRefusal(r.reason, null, t)}</p>
+                <p className="reason">{refusalSentence({ message: r.reason, text: r.text }, t, locale)}</p>
                 {r.conflicts.length > 0 && (
                   <ul className="conflicts">
                     {r.conflicts.map((c) => (
@@ -116,7 +117,7 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
               <Badge tone={c.status === 'accepted' ? 'ok' : 'danger'}>
                 {c.status === 'accepted' ? t('shell.badgeAccepted') : t('shell.badgeRejected')}
               </Badge>
-              {c.reason ? <span className="small"> {humanRefusal(c.reason, codeOf(c), t)}</span> : null}{' '}
+              {c.reason ? <span className="small"> {commandRefusal(c, t, locale)}</span> : null}{' '}
               <span className="muted small">{c.decided_at ? formatDateTime(c.decided_at, display) : ''}</span>
             </li>
           ))}

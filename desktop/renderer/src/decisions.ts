@@ -30,6 +30,8 @@ export interface Rejection {
   /** What was attempted, in words. */
   what: string;
   reason: string;
+  /** A command's reason as the server's message id and values (issue 33), shown in the reader's language. */
+  text?: unknown;
   /** Unix seconds of the decision. */
   at: number;
   target: Target | null;
@@ -123,6 +125,7 @@ export function rejections(
       kind: 'command',
       what: describeCommand(c, t),
       reason: c.reason ?? t('shell.refusedByServer'),
+      text: c.details?.text,
       at: c.decided_at ?? Math.floor(c.client_time / 1000),
       target: commandTarget(c),
       conflicts: conflictsOf(c.details),

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { translator } from '@ops/shared/i18n/index';
-import { humanRefusal, offlineLine, sentenceFor, supersededRejections } from './refusals.ts';
+import {
+  commandRefusal,
+  humanRefusal,
+  offlineLine,
+  refusalSentence,
+  ruleTextOf,
+  sentenceFor,
+  supersededRejections,
+} from './refusals.ts';
 
 describe('refusals in words', () => {
   it('takes a trailing raw code off the message and never shows it', () => {
@@ -37,5 +45,63 @@ describe('refusals in words', () => {
     expect(humanRefusal(null, 'SOMETHING_NEW', translator('fr'))).toBe('Refusé par le serveur.');
     expect(offlineLine(1, es)).toBe('Sin conexión, 1 cambio pendiente');
     expect(offlineLine(3, es)).toBe('Sin conexión, 3 cambios pendientes');
+  });
+});
+
+describe('a server refusal in the reader’s language (issue 33)', () => {
+  const horizon = {
+    reason: 'Bookings can be made at most 30 days ahead (until 2026-12-26); 2027-01-04 is too far.',
+    details: {
+      code: 'HORIZON',
+      text: { id: 'schedules.sHorizon', values: { days: '30', last: '2026-12-26', date: '2027-01-04' } },
+    },
+  };
+
+  it('renders the command’s text with the reader’s translator; English gives the server’s bytes', () => {
+    expect(commandRefusal(horizon)).toBe(horizon.reason);
+    expect(commandRefusal(horizon, translator('es'), 'es')).toBe(
+      'Solo se puede reservar con 30 días de antelación como máximo (hasta el 2026-12-26); el 2027-01-04 queda demasiado lejos.',
+    );
+    expect(commandRefusal(horizon, translator('fr'), 'fr')).toMatch(/^On ne peut réserver que 30 jours/);
+  });
+
+  it('a REST body’s text the same way; money inside is formatted for the language', () => {
+    const body = {
+      message: 'Not ready: The balance is -20.00 EUR, below the company minimum of 0.00 EUR.',
+      code: 'READINESS',
+      text: {
+        id: 'readiness.notReady',
+        lists: {
+          lines: [
+            {
+              id: 'readiness.balanceLow',
+              money: { balance: { cents: -2000, currency: 'EUR' }, minimum: { cents: 0, currency: 'EUR' } },
+            },
+          ],
+        },
+        joins: { lines: ' ' },
+      },
+    };
+    expect(refusalSentence(body)).toBe(body.message);
+    expect(refusalSentence(body, translator('de'), 'de').replace(/\u00a0/g, ' ')).toBe(
+      'Nicht bereit: Das Guthaben beträgt -20,00 €, unter dem Firmenminimum von 0,00 €.',
+    );
+  });
+
+  it('without a text, or with an id this app does not know (a newer server), the English reason is shown', () => {
+    expect(
+      commandRefusal(
+        { reason: 'The aircraft is grounded.', details: { code: 'AIRCRAFT_BLOCKED' } },
+        translator('es'),
+        'es',
+      ),
+    ).toBe('The aircraft is grounded.');
+    const newer = { reason: 'Something new.', details: { text: { id: 'schedules.fromTheFuture' } } };
+    expect(commandRefusal(newer, translator('es'), 'es')).toBe('Something new.');
+    const nestedUnknown = { id: 'readiness.notReady', lists: { lines: [{ id: 'nope.nope' }] } };
+    expect(ruleTextOf(nestedUnknown)).toBeNull();
+    expect(refusalSentence({ message: null, code: 'HORIZON', text: 'junk' }, translator('es'), 'es')).toBe(
+      'Esa fecha está más lejos de lo que se permite reservar.',
+    );
   });
 });

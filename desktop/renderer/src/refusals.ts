@@ -3,7 +3,8 @@
  * command outcomes as sentences a person reads, never the raw code. Pure.
  */
 import type { CommandDoc } from '@ops/shared';
-import { type MessageId, type Translate, translator } from '@ops/shared/i18n/index';
+import { type MessageId, messagesOf, type Translate, translator } from '@ops/shared/i18n/index';
+import { type RuleText, renderText } from '@ops/shared/rules/readiness/text';
 
 // The code→sentence mapping; the sentences are catalogue messages (shared/src/i18n/refusals).
 const SENTENCES: Record<string, MessageId> = {
@@ -60,6 +61,41 @@ export function humanRefusal(message: string | null | undefined, code?: string |
   if (!text) return sentence ?? t('refusals.refused');
   return /[.!?)]$/.test(text) ? text : `${text}.`;
 }
+
+/** A refusal's sentence as the server sent it (`text`: message id and values), when every id in it is one this app knows. */
+export function ruleTextOf(v: unknown): RuleText | null {
+  const known = messagesOf('en');
+  const ok = (x: unknown, depth: number): boolean => {
+    if (!x || typeof x !== 'object' || depth > 4) return false;
+    const p = x as { id?: unknown; lists?: unknown };
+    if (typeof p.id !== 'string' || !(p.id in known)) return false;
+    if (p.lists === undefined) return true;
+    if (!p.lists || typeof p.lists !== 'object') return false;
+    return Object.values(p.lists).every((l) => Array.isArray(l) && l.every((y) => ok(y, depth + 1)));
+  };
+  return ok(v, 0) ? (v as RuleText) : null;
+}
+
+/**
+ * A server refusal in the reader's language (issue 33): its `text` rendered
+ * with `t` when it carries one this app knows (a newer server's ids fall back),
+ * else the English message made readable (`humanRefusal`).
+ */
+export function refusalSentence(
+  r: { message: string | null | undefined; code?: string | null; text?: unknown },
+  t: Translate = english,
+  locale = 'en',
+): string {
+  const text = ruleTextOf(r.text);
+  return text ? renderText(t, text, locale) : humanRefusal(r.message, r.code, t);
+}
+
+/** A rejected command's reason in the reader's language: its `details.text` when the server sent one. */
+export const commandRefusal = (
+  cmd: Pick<CommandDoc, 'reason' | 'details'>,
+  t: Translate = english,
+  locale = 'en',
+): string => refusalSentence({ message: cmd.reason, code: codeOf(cmd), text: cmd.details?.text }, t, locale);
 
 /** The refusal code a rejected command carries in `details.code`, if any. */
 export function codeOf(cmd: Pick<CommandDoc, 'details'>): string | null {

@@ -1,8 +1,8 @@
 import type { CommandDoc, OutcomeDoc } from '@ops/shared';
 import type { ReactNode } from 'react';
 import { conflictsOf } from './decisions.ts';
-import { codeOf, humanRefusal } from './refusals.ts';
-import { useT } from './i18n.tsx';
+import { commandRefusal, humanRefusal } from './refusals.ts';
+import { useLocale, useT } from './i18n.tsx';
 import type { MelDeadline } from '@ops/shared/rules/aircraft-reports/mel';
 import { type DisplaySettings, formatDateTime, formatDeadline } from './format.ts';
 
@@ -57,6 +57,7 @@ export function DecisionNote({
   display: DisplaySettings;
 }) {
   const t = useT();
+  const { locale } = useLocale();
   if (outcome && (!command || outcome.created >= (command.decided_at ?? 0))) {
     return (
       <div className="decision decision-rejected" role="alert">
@@ -79,7 +80,7 @@ export function DecisionNote({
   const conflicts = conflictsOf(command.details);
   return (
     <div className="decision decision-rejected" role="alert">
-      <strong>{t('shell.refusedByServer')}:</strong> {humanRefusal(command.reason, codeOf(command), t)}
+      <strong>{t('shell.refusedByServer')}:</strong> {commandRefusal(command, t, locale)}
       {conflicts.length > 0 && (
         <ul className="conflicts">
           {conflicts.map((c) => (

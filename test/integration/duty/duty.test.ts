@@ -357,6 +357,11 @@ describe.each(DIALECTS)('Duty and flight-time limits on %s', (dialect) => {
           result: false,
           code: 'DUTY_LIMIT',
           message: `Ivan Instructor would be on duty 9:15 hours on ${date}, over the daily limit of 8:00 hours.`,
+          // Issue 33: the sentence as a message id and values, for the app's reader.
+          text: {
+            id: 'duty.refusalDutyLimit',
+            values: { name: 'Ivan Instructor', hours: '9:15', date, limit: '8:00' },
+          },
         });
         expect(await bookings()).toBe(before);
         // A short one that fits: 15:00-15:30 adds 14:30-15:45 → 7:45.

@@ -218,6 +218,8 @@ describe.each(DIALECTS)('Booking sanity on %s', (dialect) => {
         result: false,
         code: 'OUTSIDE_HOURS',
         message: `The base is closed on Sunday ${iso}.`,
+        // Issue 33: the weekday as an instant (noon UTC, milliseconds), so the app names it in its language.
+        text: { id: 'schedules.sClosed', values: { day: Date.parse(`${iso}T12:00:00Z`), date: iso } },
       });
       // Saturday 18:00-20:00 UTC is 19:00-21:00 or 20:00-22:00 in Madrid: over the 20:00 closing.
       const late = await edit(
@@ -275,6 +277,7 @@ describe.each(DIALECTS)('Booking sanity on %s', (dialect) => {
       result: false,
       code: 'PAST',
       message: 'This booking has already started; ask the office to cancel it.',
+      text: { id: 'schedules.rStartedCancel' },
     });
     expect(
       (await s.ctx.db.selectFrom('schedules').select('status').where('id', '=', lesson.id).executeTakeFirstOrThrow())

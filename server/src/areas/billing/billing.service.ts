@@ -1,4 +1,9 @@
 import { type ChargeLine, flightCharges, type Seats } from '@ops/shared/rules/billing/charges';
+import {
+  chargeLineDescription,
+  flightChangedDescription,
+  reversalDescription,
+} from '@ops/shared/rules/billing/descriptions';
 import { includedTax, taxBasisPoints } from '@ops/shared/rules/billing/money';
 import { mayReverseEntry, mayViewAccount } from '@ops/shared/rules/billing/policy';
 import type { Kysely } from 'kysely';
@@ -274,7 +279,7 @@ export async function reverseEntry(ctx: AppContext, actor: Actor, id: string, de
       throw badRequest(entry.kind === 'reversal' ? 'A reversal cannot be reversed' : 'This entry is already reversed');
     }
     const [row] = await appendEntries(uow, actor.companyId, entry.user_id, actor.userId, [
-      reversalEntry(entry, description ?? `Reversal of ${entry.kind}`),
+      reversalEntry(entry, description ?? reversalDescription(entry.kind)),
     ]);
     await announceEntries(uow, actor.companyId, [row]);
     return { result: true as const, id: row.id };
@@ -390,14 +395,15 @@ export async function settleFlightCharges(
 
   const written: BillingEntriesTable[] = [];
   for (const userId of [...new Set(live.map((e) => e.user_id))]) {
-    const rows = live.filter((e) => e.user_id === userId).map((e) => reversalEntry(e, `Flight ${f.date} changed`));
+    const rows = live
+      .filter((e) => e.user_id === userId)
+      .map((e) => reversalEntry(e, flightChangedDescription(f.date)));
     written.push(...(await appendEntries(uow, companyId, userId, byUserId, rows)));
   }
   if (target.userId && target.lines.length) {
-    const label = `${f.registration ?? 'aircraft'} ${f.date}`;
     const rows: NewEntry[] = target.lines.map((l) => ({
       ...l,
-      description: `${l.description}: ${label}`,
+      description: chargeLineDescription(l.description, f.registration ?? 'aircraft', f.date),
       flight_id: flightId,
       reverses_id: null,
       reference: null,

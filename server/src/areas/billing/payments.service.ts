@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { ONLINE_PAYMENT } from '@ops/shared/rules/billing/descriptions';
 import type { Request } from 'express';
 import Stripe from 'stripe';
 import type { AppContext } from '../../context.ts';
@@ -183,7 +184,7 @@ export async function receiveStripeEvent(ctx: AppContext, companyId: string, req
         flight_id: null,
         reverses_id: null,
         reference: event.id,
-        description: 'Online payment',
+        description: ONLINE_PAYMENT,
       },
     ]);
     await announceEntries(uow, companyId, rows);

@@ -171,7 +171,7 @@ export async function bookingDutyRefusal(
     bookingId?: string;
     flightId?: string;
   },
-): Promise<{ code: DutyCode; message: string } | null> {
+): Promise<Pick<DutyRefusal, 'code' | 'message' | 'text'> | null> {
   const r = await plannedDutyRefusal(db, actor, {
     people: [b.pilot_id, ...(b.instructor_id ? [b.instructor_id] : [])],
     span: { start: b.start, end: b.end },
@@ -179,7 +179,8 @@ export async function bookingDutyRefusal(
     bookingId: b.bookingId,
     flightId: b.flightId,
   });
-  return r ? { code: r.code, message: r.message } : null;
+  // The text too, so the booking refusal reads in the app's language (issue 33).
+  return r ? { code: r.code, message: r.message, text: r.text } : null;
 }
 
 /** Hook of dispatch (flights): the crew of a flight against both limits; the message names the person and the limit. */
@@ -195,7 +196,7 @@ export async function dispatchDutyRefusal(
     offblocks: number | null;
     onblocks: number | null;
   },
-): Promise<{ code: DutyCode; message: string } | null> {
+): Promise<Pick<DutyRefusal, 'code' | 'message' | 'text'> | null> {
   if (f.offblocks === null || f.onblocks === null) return null;
   const people = [f.pic_id, f.sic_id, f.supervisor_id].filter((x): x is string => !!x);
   const r = await plannedDutyRefusal(db, actor, {
@@ -204,7 +205,12 @@ export async function dispatchDutyRefusal(
     simulator: isSimulator(db, actor.companyId, f.aircraft_id),
     flightId: f.id,
   });
-  return r ? { code: r.code, message: `Dispatch refused: ${r.message}` } : null;
+  if (!r) return null;
+  return {
+    code: r.code,
+    message: `Dispatch refused: ${r.message}`,
+    text: { id: 'duty.dispatchRefused', lists: { reason: [r.text] } },
+  };
 }
 
 export interface DutyWarning {

@@ -23,7 +23,12 @@ export const flightDispatchCommand = defineCommand({
   async run(_ctx, uow, actor, args) {
     const r = await dispatchFlight(uow, actor, args.flight_id);
     if (!r.result)
-      throw new CommandRejected(r.message, { code: r.code, ...(r.readiness ? { readiness: r.readiness } : {}) });
+      throw new CommandRejected(r.message, {
+        code: r.code,
+        // The reason as a message id (issue 33): the device shows it in its reader's language.
+        ...(r.text ? { text: r.text } : {}),
+        ...(r.readiness ? { readiness: r.readiness } : {}),
+      });
     return { flight_id: args.flight_id, status: r.status };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zReadinessLines } from '../readiness/readiness.responses.ts';
+import { zReadinessLines, zRuleText } from '../readiness/readiness.responses.ts';
 import { zDutyWarnings } from '../duty/duty.responses.ts';
 import { ZAttachedUpload } from '../uploads/uploads.responses.ts';
 import type { presentFlightRow } from './flights.presenter.ts';
@@ -243,6 +243,8 @@ export const ZFlightsDispatch = z.union([
     result: z.literal(false),
     message: z.string(),
     code: z.string(),
+    /** `message` as a message id and values (issue 33); absent for refusals that have none yet. */
+    text: zRuleText.nullable().optional(),
     readiness: zReadinessLines.optional(),
   }),
 ]);

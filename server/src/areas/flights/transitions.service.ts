@@ -6,7 +6,8 @@ import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { dispatchBlockers } from '../aircraft-reports/aircraft-block.service.ts';
-import { blockedRefusal, blockerCode } from '@ops/shared/rules/aircraft-reports/blockers';
+import { blockedRefusal, blockedRefusalText, blockerCode } from '@ops/shared/rules/aircraft-reports/blockers';
+import type { RuleText } from '@ops/shared/rules/readiness/text';
 import { companyFlags } from '../company/company.presenter.ts';
 import type { ReadinessLine } from '@ops/shared/rules/readiness/readiness';
 import { decideReadiness } from '../readiness/readiness.service.ts';
@@ -134,7 +135,7 @@ export async function confirmFlight(
 
 export type DispatchResult =
   | { result: true; status: 'DISPATCHED'; readiness?: ReadinessLine[] }
-  | { result: false; message: string; code: string; readiness?: ReadinessLine[] };
+  | { result: false; message: string; code: string; text?: RuleText | null; readiness?: ReadinessLine[] };
 
 /**
  * POST /flights/dispatch/{id}.json and the `flight.dispatch` command. After the
@@ -159,8 +160,15 @@ export async function dispatchFlight(
   if (f.aircraft_id) {
     // Issue 28: an open grounding report blocks as an expired MEL item does (Part B 2.2), one shared rule.
     const blockers = await dispatchBlockers(trx, actor.companyId, f.aircraft_id, now);
-    const refusal = blockedRefusal(await registrationOf(trx, actor.companyId, f.aircraft_id), 'dispatched', blockers);
-    if (refusal && blockers[0]) return { result: false, code: blockerCode(blockers[0]), message: refusal };
+    const registration = await registrationOf(trx, actor.companyId, f.aircraft_id);
+    const refusal = blockedRefusal(registration, 'dispatched', blockers);
+    if (refusal && blockers[0])
+      return {
+        result: false,
+        code: blockerCode(blockers[0]),
+        message: refusal,
+        text: blockedRefusalText(registration, 'dispatched', blockers),
+      };
   }
   const flags = await companyFlagsOf(trx, actor.companyId);
   if (flags.schedule_dispatch_frat && isCrew(who, f)) {
@@ -216,7 +224,8 @@ export async function dispatchFlight(
   }
   // Readiness hook (issue 31): blocks refuse before anything is written; warnings go to the history.
   const ready = await decideReadiness(uow, actor, f.id, { now });
-  if (ready.blocked) return { result: false, code: 'READINESS', message: ready.message, readiness: ready.lines };
+  if (ready.blocked)
+    return { result: false, code: 'READINESS', message: ready.message, text: ready.text, readiness: ready.lines };
   await setStatus(uow, actor, f, 'DISPATCHED', { dispatched_at: now, dispatched_by: actor.userId });
   await recordChange(uow, {
     companyId: actor.companyId,

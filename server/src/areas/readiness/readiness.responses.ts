@@ -6,12 +6,26 @@ const zTextPart = z.object({
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   /** Dates as unix seconds, shown in `zone`. */
   dates: z.record(z.string(), z.number()).optional(),
+  /** Amounts in cents with their currency, formatted in the reader's language. */
+  money: z.record(z.string(), z.object({ cents: z.number(), currency: z.string() })).optional(),
+  /** Decimal hours, formatted in the reader's language. */
+  hours: z.record(z.string(), z.number()).optional(),
 });
-/** A sentence as a catalogue message id and its values (lists of pieces are joined with "; "). */
-const zRuleText = zTextPart.extend({
-  lists: z.record(z.string(), z.array(zTextPart)).optional(),
-  zone: z.string().optional(),
-});
+/** A sentence nesting `depth` levels of sentences in its list values, spelled out (OpenAPI has no recursive $ref here). */
+function zNested(depth: number): typeof zTextPart {
+  if (depth === 0) return zTextPart;
+  return zTextPart.extend({
+    lists: z.record(z.string(), z.array(zNested(depth - 1))).optional(),
+    /** The separator of a list value ("; " when absent). */
+    joins: z.record(z.string(), z.string()).optional(),
+    zone: z.string().optional(),
+  });
+}
+/**
+ * A sentence as a catalogue message id and its values; list values are sentences of their own, joined with "; "
+ * or `joins` (three levels: a booking refusal naming a grounding report naming its details is the deepest).
+ */
+export const zRuleText = zNested(3);
 
 /** One check's line: green (`ok`), amber (`warn`) or red (`block`), with the reason and what would fix it. */
 export const zReadinessLine = z.object({

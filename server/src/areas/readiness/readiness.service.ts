@@ -14,10 +14,12 @@ import {
   type ReadinessSubject,
   readiness,
   refusalMessage,
+  refusalText,
   warnings,
   type WeatherFacts,
 } from '@ops/shared/rules/readiness/readiness';
 import { isStudentPilot } from '@ops/shared/rules/readiness/policy';
+import type { RuleText } from '@ops/shared/rules/readiness/text';
 import { allIgnored, type ReadinessSettings, readSettings } from '@ops/shared/rules/readiness/settings';
 import { reportTime } from '@ops/shared/rules/readiness/weather';
 import { isWeatherIcao, NIL } from '@ops/shared/rules/reports/index';
@@ -372,7 +374,7 @@ export async function planReadiness(ctx: AppContext, actor: Actor, p: TReadiness
 
 export type ReadinessDecision =
   | { blocked: false; lines: ReadinessLine[] }
-  | { blocked: true; lines: ReadinessLine[]; message: string };
+  | { blocked: true; lines: ReadinessLine[]; message: string; text: RuleText };
 
 /**
  * The one call of booking (schedules), dispatch (flights) and their offline
@@ -399,7 +401,7 @@ export async function decideReadiness(
     except: { flightId, bookingId: opts.bookingId },
   });
   const lines = readiness(s, facts);
-  if (blocking(lines).length) return { blocked: true, lines, message: refusalMessage(lines) };
+  if (blocking(lines).length) return { blocked: true, lines, message: refusalMessage(lines), text: refusalText(lines) };
   const amber = warnings(lines);
   if (amber.length)
     await recordChange(uow, {

@@ -1,4 +1,4 @@
-import { melItemLabel, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
+import { melItemLabel, melItemText, type TimedMelItem } from '@ops/shared/rules/schedules/booking';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { aircraftBlockState, openMelItemsQuery } from '../aircraft-reports/aircraft-block.service.ts';
@@ -17,6 +17,7 @@ export async function timedMelItems(
   const block = await aircraftBlockState(db, companyId, aircraftId, at);
   return block.items.map((i) => ({
     label: melItemLabel(i),
+    labelText: melItemText(i),
     expiredAtStart: i.status === 'EXPIRED',
     expires: i.deadline.kind === 'time' ? i.deadline.expires : null,
   }));

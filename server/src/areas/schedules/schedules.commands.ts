@@ -21,6 +21,8 @@ export const scheduleBookCommand = defineCommand({
       if (e instanceof BookingRefused)
         throw new CommandRejected(e.answer.message, {
           code: e.answer.code,
+          // The reason as a message id and values: the device shows it in its reader's language (issue 33).
+          text: e.answer.text,
           conflicts: e.answer.conflicts ?? [],
           ...(e.answer.readiness ? { readiness: e.answer.readiness } : {}),
         });
@@ -41,7 +43,8 @@ export const scheduleCancelCommand = defineCommand({
       await decideCancel(uow, actor, args.id);
       return { id: args.id };
     } catch (e) {
-      if (e instanceof BookingRefused) throw new CommandRejected(e.answer.message, { code: e.answer.code });
+      if (e instanceof BookingRefused)
+        throw new CommandRejected(e.answer.message, { code: e.answer.code, text: e.answer.text });
       throw e;
     }
   },

@@ -1,6 +1,6 @@
 import { BOOKING_CODES } from '@ops/shared/rules/schedules/booking';
 import { z } from 'zod';
-import { zReadinessLines } from '../readiness/readiness.responses.ts';
+import { zReadinessLines, zRuleText } from '../readiness/readiness.responses.ts';
 import type { listBookings } from './reads.service.ts';
 
 /**
@@ -13,7 +13,10 @@ import type { listBookings } from './reads.service.ts';
 const zBookingRefused = z.object({
   result: z.literal(false),
   code: z.enum(BOOKING_CODES),
+  /** English, as API clients have always read it. */
   message: z.string(),
+  /** `message` as a message id and values, so an app shows it in its reader's language (issue 33). */
+  text: zRuleText.nullable(),
   conflicts: z
     .array(
       z.object({

@@ -1,9 +1,11 @@
 import { uuidv7 } from '@ops/shared';
 
 import type { ReadinessLine } from '@ops/shared/rules/readiness/readiness';
+import type { RuleText } from '@ops/shared/rules/readiness/text';
 import {
   aircraftBlockedFor,
   aircraftBlockedMessage,
+  aircraftBlockedText,
   type BookingCode,
   documentsDecision,
   findConflict,
@@ -35,7 +37,7 @@ import { timedMelItems } from './blocking.repository.ts';
 import { operatingHoursRefusal, pilotSeatRefusal, startRefusal } from './sanity.service.ts';
 
 import { groundingBlockers } from '../aircraft-reports/aircraft-block.service.ts';
-import { blockedRefusal } from '@ops/shared/rules/aircraft-reports/blockers';
+import { blockedRefusal, blockedRefusalText } from '@ops/shared/rules/aircraft-reports/blockers';
 import type { TScheduleFields } from './schedules.schema.ts';
 import type { SchedulesTable } from './schedules.tables.ts';
 import { emitBookingWebhook } from './schedules.webhooks.ts';
@@ -72,7 +74,16 @@ export interface ConflictEntry {
 
 export type BookingAnswer =
   | { result: true; id: string; flight_id: string | null; warning?: string; readiness?: ReadinessLine[] }
-  | { result: false; code: BookingCode; message: string; conflicts?: ConflictEntry[]; readiness?: ReadinessLine[] };
+  | {
+      result: false;
+      code: BookingCode;
+      /** English, byte for byte what API clients have always read. */
+      message: string;
+      /** `message` as a message id and values: the app shows it in its reader's language (issue 33). */
+      text: RuleText | null;
+      conflicts?: ConflictEntry[];
+      readiness?: ReadinessLine[];
+    };
 
 /** A rule refusal: thrown inside the transaction so nothing it did is kept, answered as `result: false`. */
 export class BookingRefused extends Error {
@@ -80,9 +91,12 @@ export class BookingRefused extends Error {
     super(answer.message);
   }
 }
-const refuse = (code: BookingCode, message: string, conflicts?: ConflictEntry[]): never => {
-  throw new BookingRefused({ result: false, code, message, ...(conflicts ? { conflicts } : {}) });
+const refuse = (code: BookingCode, message: string, text: RuleText | null, conflicts?: ConflictEntry[]): never => {
+  throw new BookingRefused({ result: false, code, message, text, ...(conflicts ? { conflicts } : {}) });
 };
+/** A rule's refusal as it comes from the shared rules: code, English message and its text. */
+const refuseWith = (r: { code: BookingCode; message: string; text: RuleText | null }): never =>
+  refuse(r.code, r.message, r.text);
 
 const BOOKING_COLUMNS = [
   'id',
@@ -301,7 +315,7 @@ export async function decideBooking(
   if (current && current.status !== 'BOOKED') throw badRequest('A canceled booking cannot be changed; book again');
   const self = isSelfBooker(actor.role);
   if (current && self && current.pilot_id !== actor.userId && current.user_id !== actor.userId)
-    refuse('NOT_ALLOWED', 'You can only change your own bookings.');
+    refuse('NOT_ALLOWED', 'You can only change your own bookings.', { id: 'schedules.rOnlyOwnChange' });
 
   const refs = await resolveRefs(trx, actor, input);
   const company = await trx
@@ -317,11 +331,11 @@ export async function decideBooking(
     selfSchedule: flags.self_schedule,
     typeBookable: !!refs.type.booking,
   });
-  if (who) refuse(who.code, who.message);
+  if (who) refuseWith(who);
   const now = opts.now ?? nowSeconds();
   // Sanity (issue 28): a pilot in the pilot's seat, a start neither past nor beyond the horizon.
   const seat = await pilotSeatRefusal(trx, actor, input.pilot_id);
-  if (seat) refuse(seat.code, seat.message);
+  if (seat) refuseWith(seat);
   const early = startRefusal(
     actor,
     span,
@@ -329,7 +343,7 @@ export async function decideBooking(
     current ? Number(current.start_at) : null,
     company.booking_horizon_days === null ? null : Number(company.booking_horizon_days),
   );
-  if (early) refuse(early.code, early.message);
+  if (early) refuseWith(early);
 
   // The company's write lock, before anything that decides between competing bookings is read.
   const changeNo = await uow.changeNo(actor.companyId, 'schedules');
@@ -339,6 +353,7 @@ export async function decideBooking(
     refuse(
       'FLIGHT_LOCKED',
       `The flight of this booking is already ${linked.status === 'LANDED' ? 'confirmed' : 'dispatched'}; it can no longer be moved.`,
+      { id: 'schedules.rLockedMove', values: { status: linked.status } },
     );
   }
 
@@ -351,21 +366,24 @@ export async function decideBooking(
   };
   const people = [input.pilot_id, ...(input.instructor_id ? [input.instructor_id] : [])];
   const clash = findConflict(candidate, await competing(trx, actor.companyId, span, input.aircraft_id, people));
-  if (clash) refuse(clash.code, clash.message, clash.conflicts);
+  if (clash) refuse(clash.code, clash.message, clash.text, clash.conflicts);
 
   // Operating hours bind everyone (issue 28): the office too books inside the saved hours.
   const hours = await operatingHoursRefusal(trx, actor, refs.baseId, span);
-  if (hours) refuse(hours.code, hours.message);
+  if (hours) refuseWith(hours);
 
   const blocking = aircraftBlockedFor(await timedMelItems(trx, actor.companyId, input.aircraft_id, span.start), span);
-  if (blocking) refuse('AIRCRAFT_BLOCKED', aircraftBlockedMessage(refs.aircraft.registration, blocking));
+  if (blocking)
+    refuse(
+      'AIRCRAFT_BLOCKED',
+      aircraftBlockedMessage(refs.aircraft.registration, blocking),
+      aircraftBlockedText(refs.aircraft.registration, blocking),
+    );
   // Issue 28: an open report grounding the aircraft refuses the booking too (the fleet area's shared rule).
-  const grounded = blockedRefusal(
-    refs.aircraft.registration,
-    'booked',
-    await groundingBlockers(trx, actor.companyId, input.aircraft_id, span.start),
-  );
-  if (grounded) refuse('AIRCRAFT_BLOCKED', grounded);
+  const blockers = await groundingBlockers(trx, actor.companyId, input.aircraft_id, span.start);
+  const grounded = blockedRefusal(refs.aircraft.registration, 'booked', blockers);
+  if (grounded)
+    refuse('AIRCRAFT_BLOCKED', grounded, blockedRefusalText(refs.aircraft.registration, 'booked', blockers));
 
   if (input.instructor_id) {
     const duty = await trx
@@ -387,16 +405,18 @@ export async function decideBooking(
       })),
       span,
     );
-    if (off)
-      refuse(
-        'INSTRUCTOR_UNAVAILABLE',
-        `The instructor is ${off.type === 'OFF' ? 'off' : 'resting'} during ${describeSpan(Number(off.start), Number(off.end), actor.company.timezone)}.`,
-      );
+    if (off) {
+      const away = describeSpan(Number(off.start), Number(off.end), actor.company.timezone);
+      refuse('INSTRUCTOR_UNAVAILABLE', `The instructor is ${off.type === 'OFF' ? 'off' : 'resting'} during ${away}.`, {
+        id: 'schedules.rInstructorAway',
+        values: { type: off.type, span: away },
+      });
+    }
   }
 
   // Duty hook (issue 30): the pilot's and instructor's duty day and flight year (CONTRACT 7).
   const dutyStop = await bookingDutyRefusal(trx, actor, { ...candidate, bookingId: current?.id, flightId: linked?.id });
-  if (dutyStop) refuse(dutyStop.code, dutyStop.message);
+  if (dutyStop) refuseWith(dutyStop);
 
   const seats = seatsFor(refs.type, input.pilot_id, input.instructor_id ?? null);
   const missing = flags.require_pic_docs
@@ -409,7 +429,7 @@ export async function decideBooking(
     blockWithoutDocs: flags.block_pic_without_docs,
     missing,
   });
-  if (!docs.ok) refuse('DOCUMENTS', docs.message);
+  if (!docs.ok) refuseWith(docs);
   const warning = docs.ok ? docs.warning : null;
 
   // The linked SCHEDULED flight, through the flights service (wall clock in the flight zone).
@@ -437,7 +457,13 @@ export async function decideBooking(
   // Readiness hook (issue 31): the company's policy per check; a block rolls the booking back.
   const ready = flightId ? await decideReadiness(uow, actor, flightId, { bookingId: current?.id ?? opts.newId }) : null;
   if (ready?.blocked)
-    throw new BookingRefused({ result: false, code: 'READINESS', message: ready.message, readiness: ready.lines });
+    throw new BookingRefused({
+      result: false,
+      code: 'READINESS',
+      message: ready.message,
+      text: ready.text,
+      readiness: ready.lines,
+    });
 
   const ts = now;
   const values = {
@@ -536,13 +562,14 @@ export async function decideCancel(uow: UnitOfWork, actor: Actor, id: string, no
   if (!b || !bookingVisible(b, actor)) throw notFound('Booking not found');
   if (b.status !== 'BOOKED') return;
   const no = cancelRefusal(actor, { ...b, start: Number(b.start_at) }, now);
-  if (no) refuse(no.code, no.message);
+  if (no) refuseWith(no);
   const changeNo = await uow.changeNo(actor.companyId, 'schedules');
   const flight = b.flight_id ? await loadFlightRow(trx, actor.companyId, b.flight_id) : undefined;
   if (flight && LOCKED_FLIGHT.includes(flight.status)) {
     refuse(
       'FLIGHT_LOCKED',
       `The flight of this booking is already ${flight.status === 'LANDED' ? 'confirmed' : 'dispatched'}; the booking can no longer be canceled.`,
+      { id: 'schedules.rLockedCancel', values: { status: flight.status } },
     );
   }
   if (flight) await cancelFlight(uow, actor, { id: flight.id, reason: 'Booking canceled' }, { trusted: true });

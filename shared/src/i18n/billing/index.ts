@@ -175,6 +175,13 @@ const en = {
   serverFailed: 'The server failed to answer; try again in a moment.',
   refusedWhy: 'The server refused this ({message}).',
   unexpectedAnswer: 'The server answered in an unexpected form; try again later.',
+  // Issue 33: the descriptions the server writes on ledger entries (rules/billing/descriptions.ts).
+  descChargeLine:
+    '{line, select, aircraft {Aircraft} instructor {Instructor} other {Prepaid hours used}}: {registration} {date}',
+  descFlightChanged: 'Flight {date} changed',
+  descReversalOf:
+    'Reversal of {kind, select, flight {flight} instructor {instructor} package {package} payment {payment} adjustment {adjustment} other {reversal}}',
+  descOnlinePayment: 'Online payment',
 } as const;
 
 export const billingMessages: AreaMessages<typeof en> = {
@@ -355,6 +362,12 @@ export const billingMessages: AreaMessages<typeof en> = {
     serverFailed: 'El servidor no ha respondido; inténtelo de nuevo en un momento.',
     refusedWhy: 'El servidor lo ha rechazado ({message}).',
     unexpectedAnswer: 'El servidor ha respondido de forma inesperada; inténtelo más tarde.',
+    descChargeLine:
+      '{line, select, aircraft {Aeronave} instructor {Instructor} other {Horas prepagadas usadas}}: {registration} {date}',
+    descFlightChanged: 'Vuelo del {date} modificado',
+    descReversalOf:
+      'Anulación de {kind, select, flight {vuelo} instructor {instructor} package {bono} payment {pago} adjustment {ajuste} other {anulación}}',
+    descOnlinePayment: 'Pago en línea',
   },
   fr: {
     myTitle: 'Mon compte pilote',
@@ -533,6 +546,12 @@ export const billingMessages: AreaMessages<typeof en> = {
     serverFailed: 'Le serveur n’a pas répondu ; réessayez dans un instant.',
     refusedWhy: 'Le serveur a refusé ({message}).',
     unexpectedAnswer: 'Le serveur a répondu sous une forme inattendue ; réessayez plus tard.',
+    descChargeLine:
+      '{line, select, aircraft {Aéronef} instructor {Instructeur} other {Heures prépayées utilisées}} : {registration} {date}',
+    descFlightChanged: 'Vol du {date} modifié',
+    descReversalOf:
+      'Annulation de {kind, select, flight {vol} instructor {instructeur} package {forfait} payment {paiement} adjustment {ajustement} other {annulation}}',
+    descOnlinePayment: 'Paiement en ligne',
   },
   de: {
     myTitle: 'Mein Abrechnungskonto',
@@ -715,5 +734,11 @@ export const billingMessages: AreaMessages<typeof en> = {
     serverFailed: 'Der Server hat nicht geantwortet; versuchen Sie es gleich noch einmal.',
     refusedWhy: 'Der Server hat das abgelehnt ({message}).',
     unexpectedAnswer: 'Der Server hat unerwartet geantwortet; versuchen Sie es später erneut.',
+    descChargeLine:
+      '{line, select, aircraft {Luftfahrzeug} instructor {Fluglehrer} other {Vorausbezahlte Stunden genutzt}}: {registration} {date}',
+    descFlightChanged: 'Flug vom {date} geändert',
+    descReversalOf:
+      'Storno von {kind, select, flight {Flug} instructor {Fluglehrer} package {Paket} payment {Zahlung} adjustment {Korrektur} other {Storno}}',
+    descOnlinePayment: 'Online-Zahlung',
   },
 };

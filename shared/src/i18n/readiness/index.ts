@@ -129,6 +129,8 @@ const en = {
     'A student in a group listed here flies to its minimums; with minimums for the flight type too, the stricter of each number applies.',
   notComputed: 'This check could not be computed.',
   askOffice: 'Ask the office.',
+  // Issue 33: the refusal of a blocked booking or dispatch (refusalText).
+  notReady: 'Not ready: {lines}',
 } as const;
 
 export const readinessMessages: AreaMessages<typeof en> = {
@@ -263,6 +265,7 @@ export const readinessMessages: AreaMessages<typeof en> = {
       'Un alumno de un grupo de esta lista vuela con los mínimos del grupo; si el tipo de vuelo también tiene mínimos, se aplica el más estricto de cada valor.',
     notComputed: 'No se pudo calcular esta comprobación.',
     askOffice: 'Consulte a la oficina.',
+    notReady: 'No está listo: {lines}',
   },
   fr: {
     title: 'Aptitude au vol',
@@ -395,6 +398,7 @@ export const readinessMessages: AreaMessages<typeof en> = {
       'Un élève d’un groupe de cette liste vole avec les minima du groupe ; si le type de vol a aussi des minima, la valeur la plus stricte s’applique.',
     notComputed: 'Ce contrôle n’a pas pu être calculé.',
     askOffice: 'Adressez-vous au bureau.',
+    notReady: 'Pas prêt : {lines}',
   },
   de: {
     title: 'Flugbereitschaft',
@@ -524,5 +528,6 @@ export const readinessMessages: AreaMessages<typeof en> = {
       'Ein Schüler einer hier aufgeführten Gruppe fliegt nach deren Minima; hat auch die Flugart Minima, gilt jeweils der strengere Wert.',
     notComputed: 'Diese Prüfung konnte nicht berechnet werden.',
     askOffice: 'Wenden Sie sich an das Büro.',
+    notReady: 'Nicht bereit: {lines}',
   },
 };

@@ -19,6 +19,10 @@ const en = {
   CONFLICT: 'Someone else changed this record first.',
   READINESS: 'The flight is not ready: a check the school blocks on failed (see the readiness lines).',
   refused: 'Refused by the server.',
+  // A piece of a sentence that has no message yet: shown as the server wrote it.
+  asIs: '{text}',
+  // A nested sentence that lacks its full stop (the English adds one).
+  withStop: '{text}.',
   offlineWaiting: 'Offline, {count, plural, one {# change} other {# changes}} waiting',
   offlineSaved: 'Offline, everything saved',
 } as const;
@@ -44,6 +48,8 @@ export const refusalsMessages: AreaMessages<typeof en> = {
     READINESS:
       'El vuelo no está listo: ha fallado una comprobación que la escuela bloquea (ver las líneas de preparación).',
     refused: 'Rechazado por el servidor.',
+    asIs: '{text}',
+    withStop: '{text}.',
     offlineWaiting: 'Sin conexión, {count, plural, one {# cambio pendiente} other {# cambios pendientes}}',
     offlineSaved: 'Sin conexión, todo guardado',
   },
@@ -66,6 +72,8 @@ export const refusalsMessages: AreaMessages<typeof en> = {
     READINESS:
       'Le vol n’est pas prêt : un contrôle que l’école rend bloquant a échoué (voir les lignes de préparation).',
     refused: 'Refusé par le serveur.',
+    asIs: '{text}',
+    withStop: '{text}.',
     offlineWaiting: 'Hors ligne, {count, plural, one {# modification en attente} other {# modifications en attente}}',
     offlineSaved: 'Hors ligne, tout est enregistré',
   },
@@ -88,6 +96,8 @@ export const refusalsMessages: AreaMessages<typeof en> = {
     READINESS:
       'Der Flug ist nicht bereit: eine Prüfung, die die Schule als sperrend festgelegt hat, ist fehlgeschlagen (siehe die Bereitschaftszeilen).',
     refused: 'Vom Server abgelehnt.',
+    asIs: '{text}',
+    withStop: '{text}.',
     offlineWaiting: 'Offline, {count, plural, one {# Änderung wartet} other {# Änderungen warten}}',
     offlineSaved: 'Offline, alles gespeichert',
   },

@@ -85,6 +85,23 @@ const en = {
   icsPilot: 'Pilot: {name}',
   icsInstructor: 'Instructor: {name}',
   icsRemarks: 'Remarks: {remarks}',
+  // Issue 33: the server's booking refusals as messages (shared/src/rules/schedules, schedules.service.ts).
+  rConflictAircraft:
+    'The aircraft is already booked at that time ({count, plural, one {# booking} other {# bookings}}).',
+  rRoleCannotBook: 'Your role cannot book aircraft.',
+  rSelfOff: 'Self-booking is not enabled in your company; ask the office to book for you.',
+  rOnlyYourself: 'You can only book yourself as the pilot.',
+  rTypeNotSelf: 'This flight type cannot be self-booked.',
+  rDocuments: 'The PIC lacks valid required certificates: {types}.',
+  rRoleCannotCancel: 'Your role cannot cancel bookings.',
+  rOnlyOwnCancel: 'You can only cancel your own bookings.',
+  rStartedCancel: 'This booking has already started; ask the office to cancel it.',
+  rOnlyOwnChange: 'You can only change your own bookings.',
+  rLockedMove:
+    'The flight of this booking is already {status, select, LANDED {confirmed} other {dispatched}}; it can no longer be moved.',
+  rLockedCancel:
+    'The flight of this booking is already {status, select, LANDED {confirmed} other {dispatched}}; the booking can no longer be canceled.',
+  rInstructorAway: 'The instructor is {type, select, OFF {off} other {resting}} during {span}.',
 } as const;
 
 export const schedulesMessages: AreaMessages<typeof en> = {
@@ -170,6 +187,22 @@ export const schedulesMessages: AreaMessages<typeof en> = {
     icsPilot: 'Piloto: {name}',
     icsInstructor: 'Instructor: {name}',
     icsRemarks: 'Observaciones: {remarks}',
+    rConflictAircraft:
+      'La aeronave ya está reservada a esa hora ({count, plural, one {# reserva} other {# reservas}}).',
+    rRoleCannotBook: 'Su rol no puede reservar aeronaves.',
+    rSelfOff: 'La reserva por cuenta propia no está activada en su empresa; pida a la oficina que reserve por usted.',
+    rOnlyYourself: 'Solo puede reservarse a sí mismo como piloto.',
+    rTypeNotSelf: 'Este tipo de vuelo no se puede reservar por cuenta propia.',
+    rDocuments: 'Al piloto al mando le faltan certificados requeridos válidos: {types}.',
+    rRoleCannotCancel: 'Su rol no puede cancelar reservas.',
+    rOnlyOwnCancel: 'Solo puede cancelar sus propias reservas.',
+    rStartedCancel: 'Esta reserva ya ha empezado; pida a la oficina que la cancele.',
+    rOnlyOwnChange: 'Solo puede cambiar sus propias reservas.',
+    rLockedMove:
+      'El vuelo de esta reserva ya está {status, select, LANDED {confirmado} other {despachado}}; ya no se puede mover.',
+    rLockedCancel:
+      'El vuelo de esta reserva ya está {status, select, LANDED {confirmado} other {despachado}}; la reserva ya no se puede cancelar.',
+    rInstructorAway: 'El instructor está {type, select, OFF {libre} other {en descanso}} durante {span}.',
   },
   fr: {
     title: 'Planning',
@@ -251,6 +284,23 @@ export const schedulesMessages: AreaMessages<typeof en> = {
     icsPilot: 'Pilote : {name}',
     icsInstructor: 'Instructeur : {name}',
     icsRemarks: 'Remarques : {remarks}',
+    rConflictAircraft:
+      'L’aéronef est déjà réservé à cette heure ({count, plural, one {# réservation} other {# réservations}}).',
+    rRoleCannotBook: 'Votre rôle ne permet pas de réserver des aéronefs.',
+    rSelfOff:
+      'La réservation par soi-même n’est pas activée dans votre société ; demandez au bureau de réserver pour vous.',
+    rOnlyYourself: 'Vous ne pouvez réserver que vous-même comme pilote.',
+    rTypeNotSelf: 'Ce type de vol ne peut pas être réservé par soi-même.',
+    rDocuments: 'Il manque au commandant de bord des certificats requis valides : {types}.',
+    rRoleCannotCancel: 'Votre rôle ne permet pas d’annuler des réservations.',
+    rOnlyOwnCancel: 'Vous ne pouvez annuler que vos propres réservations.',
+    rStartedCancel: 'Cette réservation a déjà commencé ; demandez au bureau de l’annuler.',
+    rOnlyOwnChange: 'Vous ne pouvez modifier que vos propres réservations.',
+    rLockedMove:
+      'Le vol de cette réservation est déjà {status, select, LANDED {confirmé} other {lancé}} ; il ne peut plus être déplacé.',
+    rLockedCancel:
+      'Le vol de cette réservation est déjà {status, select, LANDED {confirmé} other {lancé}} ; la réservation ne peut plus être annulée.',
+    rInstructorAway: 'L’instructeur est {type, select, OFF {en congé} other {en repos}} pendant {span}.',
   },
   de: {
     title: 'Buchungsplan',
@@ -332,5 +382,21 @@ export const schedulesMessages: AreaMessages<typeof en> = {
     icsPilot: 'Pilot: {name}',
     icsInstructor: 'Fluglehrer: {name}',
     icsRemarks: 'Bemerkungen: {remarks}',
+    rConflictAircraft:
+      'Das Luftfahrzeug ist zu dieser Zeit bereits gebucht ({count, plural, one {# Buchung} other {# Buchungen}}).',
+    rRoleCannotBook: 'Ihre Rolle kann keine Luftfahrzeuge buchen.',
+    rSelfOff: 'Selbstbuchung ist in Ihrer Firma nicht aktiviert; bitten Sie das Büro, für Sie zu buchen.',
+    rOnlyYourself: 'Sie können nur sich selbst als Pilot buchen.',
+    rTypeNotSelf: 'Diese Flugart kann nicht selbst gebucht werden.',
+    rDocuments: 'Dem verantwortlichen Piloten fehlen gültige erforderliche Nachweise: {types}.',
+    rRoleCannotCancel: 'Ihre Rolle kann keine Buchungen stornieren.',
+    rOnlyOwnCancel: 'Sie können nur Ihre eigenen Buchungen stornieren.',
+    rStartedCancel: 'Diese Buchung hat bereits begonnen; bitten Sie das Büro, sie zu stornieren.',
+    rOnlyOwnChange: 'Sie können nur Ihre eigenen Buchungen ändern.',
+    rLockedMove:
+      'Der Flug dieser Buchung ist bereits {status, select, LANDED {bestätigt} other {freigegeben}}; er kann nicht mehr verschoben werden.',
+    rLockedCancel:
+      'Der Flug dieser Buchung ist bereits {status, select, LANDED {bestätigt} other {freigegeben}}; die Buchung kann nicht mehr storniert werden.',
+    rInstructorAway: 'Der Fluglehrer ist während {span} {type, select, OFF {frei} other {in Ruhezeit}}.',
   },
 };

@@ -4,6 +4,7 @@ import {
   aircraftBlockers,
   type BlockerCandidate,
   blockedRefusal,
+  blockedRefusalText,
   blockerCode,
   groundsAircraft,
   releasesAircraft,
@@ -11,6 +12,7 @@ import {
 } from './blockers.ts';
 import { mayCloseAircraftReport } from './policy.ts';
 import { translator } from '../../i18n/index.ts';
+import { renderText } from '../readiness/text.ts';
 
 const report = (over: Partial<BlockerCandidate> = {}): BlockerCandidate => ({
   id: 'r1',
@@ -35,7 +37,7 @@ describe('aircraftBlockers', () => {
 
   it('blocks on aircraft_status GROUNDED or dispatch_condition GROUNDED, naming the report', () => {
     const a = aircraftBlockers([report({ aircraft_status: 'GROUNDED' })], 200);
-    expect(a).toEqual([
+    expect(a).toMatchObject([
       {
         report_id: 'r1',
         kind: 'GROUNDED',
@@ -155,5 +157,24 @@ describe('the blockers rule in the reader language (issue 33)', () => {
     expect(blockedRefusal('D-EABC', 'dispatched', aircraftBlockers(expired, 200, de), de)).toBe(
       'D-EABC kann nicht freigegeben werden: MEL-Eintrag 32 (Kategorie C) abgelaufen: Nose gear shimmy.',
     );
+  });
+
+  it('the server refusal carries its message id: English renders its bytes, other languages the device words', () => {
+    const expired = [report({ type: 'MEL', mel: { category: 'C', status: 'EXPIRED' } })];
+    const cases = [grounded, expired, [report({ dispatch_condition: 'GROUNDED', ata_chapter: null, severity: 'LOW' })]];
+    for (const reports of cases)
+      for (const action of ['booked', 'dispatched'] as const) {
+        const text = blockedRefusalText('EC-JET', action, aircraftBlockers(reports, 200));
+        expect(text).not.toBeNull();
+        if (!text) continue;
+        expect(renderText(translator('en'), text)).toBe(
+          blockedRefusal('EC-JET', action, aircraftBlockers(reports, 200)),
+        );
+        for (const l of ['es', 'fr', 'de']) {
+          const t = translator(l);
+          expect(renderText(t, text, l)).toBe(blockedRefusal('EC-JET', action, aircraftBlockers(reports, 200, t), t));
+        }
+      }
+    expect(blockedRefusalText('EC-JET', 'booked', [])).toBeNull();
   });
 });

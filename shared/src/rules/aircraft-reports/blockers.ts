@@ -9,6 +9,7 @@
  * Part B 4.2 item 8: an EXPIRED MEL or CDL item blocks too.
  */
 import type { Translate } from '../../i18n/index.ts';
+import type { RuleText } from '../readiness/text.ts';
 import type { MelCategory, MelStatus } from './mel.ts';
 
 export interface BlockerCandidate {
@@ -36,6 +37,8 @@ export interface AircraftBlocker {
   kind: BlockerKind;
   /** Why, as a person reads it ("Open defect “Nose gear shimmy” (ATA 32, CRITICAL) grounds the aircraft."). */
   sentence: string;
+  /** The English `sentence` as a message id and values, for a reader of another language (issue 33). */
+  text?: RuleText;
 }
 
 /** A report that grounds its aircraft while it is open (Part B 2.2). */
@@ -113,10 +116,16 @@ export function aircraftBlockers(
     report_id: r.id,
     kind: 'GROUNDED',
     sentence: t ? groundingSentenceIn(r, t) : groundingSentence(r),
+    text: groundingText(r),
   }));
   const expired: AircraftBlocker[] = open
     .filter((r) => !groundsAircraft(r) && r.mel && r.mel.status === 'EXPIRED')
-    .map((r) => ({ report_id: r.id, kind: 'MEL_EXPIRED', sentence: t ? expiredSentenceIn(r, t) : expiredSentence(r) }));
+    .map((r) => ({
+      report_id: r.id,
+      kind: 'MEL_EXPIRED',
+      sentence: t ? expiredSentenceIn(r, t) : expiredSentence(r),
+      text: expiredText(r),
+    }));
   return [...grounded, ...expired];
 }
 
@@ -139,6 +148,51 @@ export function blockedRefusal(
   const why = /[.!?]$/.test(first.sentence) ? first.sentence : `${first.sentence}.`;
   return `${subject} cannot be ${action}: ${why}${more}`;
 }
+
+/**
+ * `blockedRefusal` (English) as a message id and values (issue 33): what the
+ * server's refusal carries so a device shows it in its reader's language.
+ */
+export function blockedRefusalText(
+  subject: string,
+  action: 'dispatched' | 'booked',
+  blockers: readonly AircraftBlocker[],
+): RuleText | null {
+  const first = blockers[0];
+  if (!first) return null;
+  const sentence: RuleText = first.text ?? { id: 'refusals.asIs', values: { text: first.sentence } };
+  // The English adds a full stop when the sentence has none (the expired-item sentence ends on the title).
+  const why: RuleText = /[.!?]$/.test(first.sentence)
+    ? sentence
+    : { id: 'refusals.withStop', lists: { text: [sentence] } };
+  return {
+    id: 'aircraft-reports.blockedRefusal',
+    values: { action, subject, more: blockers.length - 1 },
+    lists: { why: [why] },
+  };
+}
+
+function groundingText(r: BlockerCandidate): RuleText {
+  const details: RuleText[] = [];
+  // "ATA 32" reads the same in every language.
+  if (r.ata_chapter) details.push({ id: 'refusals.asIs', values: { text: `ATA ${r.ata_chapter}` } });
+  if (r.severity && r.severity !== 'LOW')
+    details.push({ id: 'aircraft-reports.severityName', values: { severity: r.severity } });
+  const values = { type: r.type, title: r.title };
+  return details.length
+    ? { id: 'aircraft-reports.groundingDetails', values, lists: { details }, joins: { details: ', ' } }
+    : { id: 'aircraft-reports.grounding', values };
+}
+
+const expiredText = (r: BlockerCandidate): RuleText => ({
+  id: 'aircraft-reports.expired',
+  values: {
+    kind: r.type === 'CDL' ? 'CDL' : 'MEL',
+    ata: r.ata_chapter || 'none',
+    category: r.mel?.category || 'none',
+    title: r.title,
+  },
+});
 
 /** The refusal code of a dispatch: MEL_EXPIRED keeps its meaning; grounding has its own. */
 export const blockerCode = (b: AircraftBlocker): 'AIRCRAFT_GROUNDED' | 'MEL_EXPIRED' =>

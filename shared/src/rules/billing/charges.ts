@@ -1,3 +1,4 @@
+import type { ChargeLineWords } from './descriptions.ts';
 import { netFor, taxOf } from './money.ts';
 
 /** Seat classifications (Part B 2.6) that bill their holder instead of the PIC. */
@@ -48,7 +49,8 @@ export interface ChargeLine {
   seconds: number;
   package_seconds: number;
   aircraft_id: string | null;
-  description: string;
+  /** The line's words; the stored description adds the registration and date (descriptions.ts). */
+  description: ChargeLineWords;
 }
 
 export interface FlightCharges {
@@ -88,7 +90,7 @@ function money(
   seconds: number,
   taxBp: number,
   aircraftId: string | null,
-  description: string,
+  description: ChargeLineWords,
 ): ChargeLine | null {
   const net = netFor(centsPerHour, seconds);
   if (net === 0) return null;

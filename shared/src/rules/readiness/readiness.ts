@@ -13,7 +13,7 @@ import { nextJobStart } from '../maintenance-plans/schedule.ts';
 import { type CurrencyFlight, flightsInWindow } from '../pilots/currency.ts';
 import { isStudentPilot } from './policy.ts';
 import { minimumsFor, READINESS_CHECKS, type ReadinessCheck, type ReadinessSettings } from './settings.ts';
-import { type RuleText, ruleDate, type TextPart } from './text.ts';
+import { type RuleText, ruleDate, ruleHours, ruleMoney, type TextPart } from './text.ts';
 import { belowMinimums, breaches, type Conditions, parseMetar, tafConditions } from './weather.ts';
 
 export type ReadinessLevel = 'ok' | 'warn' | 'block';
@@ -132,9 +132,9 @@ const goOnline = () => say('Go online to check.', 'readiness.goOnline');
 const notHeld = (what: string, id: RuleText['id']): Finding =>
   caution(say(`This device does not hold ${what}; the server checks again when it syncs.`, id), goOnline());
 
-const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
+const money = ruleMoney;
 const day = (at: number, zone: string) => ruleDate(at, zone);
-const hours = (h: number) => `${Math.round(h * 10) / 10} h`;
+const hours = ruleHours;
 
 function balanceCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
   const min = f.settings.balance_minimum;
@@ -148,13 +148,13 @@ function balanceCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
       say(
         `The balance is ${money(balance, currency)}, below the company minimum of ${money(min, currency)}.`,
         'readiness.balanceLow',
-        { values: { balance: money(balance, currency), minimum: money(min, currency) } },
+        { money: { balance: { cents: balance, currency }, minimum: { cents: min, currency } } },
       ),
       say('Top up the account or ask the office.', 'readiness.topUp'),
     );
   return ok(
     say(`Balance ${money(balance, currency)}.`, 'readiness.balanceOk', {
-      values: { balance: money(balance, currency) },
+      money: { balance: { cents: balance, currency } },
     }),
   );
 }
@@ -253,10 +253,13 @@ export function maintenanceDue(
     if (p.hours_interval !== null && p.hours_interval > 0) {
       if (p.hours_since === null) unknown.push(p.name);
       else if (p.hours_since + booked >= p.hours_interval) {
-        const used = hours(p.hours_since + booked);
-        const interval = hours(p.hours_interval);
-        due.push(`${p.name} (${used} of ${interval} with this flight)`);
-        parts.push({ id: 'readiness.dueByHours', values: { name: p.name, used, interval } });
+        const used = p.hours_since + booked;
+        due.push(`${p.name} (${hours(used)} of ${hours(p.hours_interval)} with this flight)`);
+        parts.push({
+          id: 'readiness.dueByHours',
+          values: { name: p.name },
+          hours: { used, interval: p.hours_interval },
+        });
       }
     }
   }
@@ -368,10 +371,10 @@ function weatherCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
   const min = chosen.minimums;
   const whose = chosen.from.length ? ` (minimums of the ${chosen.from.join(' and ')})` : '';
   const runways = f.settings.weather.runways[w.icao] ?? [];
-  const old = w.fetched !== null && f.now - w.fetched > 600 ? hours((f.now - w.fetched) / 3600) : null;
-  const age = old ? ` (held on this device, ${old} old)` : '';
+  const old = w.fetched !== null && f.now - w.fetched > 600 ? (f.now - w.fetched) / 3600 : null;
+  const age = old !== null ? ` (held on this device, ${hours(old)} old)` : '';
   // The age is a list of at most one piece: empty when the report is fresh.
-  const held: TextPart[] = old ? [{ id: 'readiness.heldAge', values: { age: old } }] : [];
+  const held: TextPart[] = old !== null ? [{ id: 'readiness.heldAge', hours: { age: old } }] : [];
   // Whose minimums applied (flight type, pilot group or both), as a list of at most one piece.
   const whoseId =
     chosen.from.length === 2
@@ -495,3 +498,13 @@ export const refusalMessage = (lines: readonly ReadinessLine[]): string =>
   `Not ready: ${blocking(lines)
     .map((l) => l.message)
     .join(' ')}`;
+
+/** `refusalMessage` as a message with its values; a line without a message id goes in as the server wrote it. */
+export const refusalText = (lines: readonly ReadinessLine[]): RuleText => ({
+  id: 'readiness.notReady',
+  lists: {
+    lines: blocking(lines).map((l): RuleText => l.text ?? { id: 'refusals.asIs', values: { text: l.message } }),
+  },
+  joins: { lines: ' ' },
+  zone: blocking(lines).find((l) => l.text?.zone)?.text?.zone,
+});

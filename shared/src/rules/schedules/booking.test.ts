@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { translator } from '../../i18n/index.ts';
 import { resolveRange } from '../company/operating-hours.ts';
+import { renderText } from '../readiness/text.ts';
 import {
   aircraftBlockedFor,
   aircraftBlockedMessage,
+  aircraftBlockedText,
+  melItemText,
   melItemLabel,
   blockedFrom,
   documentsDecision,
@@ -254,5 +257,60 @@ describe('bookingVisible', () => {
     expect(bookingVisible(row, { userId: 'p', role: 200 })).toBe(true);
     expect(bookingVisible(row, { userId: 'i', role: 150 })).toBe(true);
     expect(bookingVisible(row, { userId: 'u', role: 190 })).toBe(true);
+  });
+});
+
+describe('the booking refusals carry a message id (issue 33)', () => {
+  const en = translator('en');
+  const base = { actorId: 'me', pilotId: 'me', selfSchedule: true, typeBookable: true };
+  const item = { type: 'MEL', ata_chapter: '33', category: 'C', title: 'Landing light' };
+  const mel = { label: melItemLabel(item), labelText: melItemText(item), expiredAtStart: false, expires: 5 };
+
+  it('English renders the very bytes of the message; Spanish, French and German say it in theirs', () => {
+    const refusals = [
+      findConflict(b('new', 0, H), [b('x', 0, H), b('y', 0, 2 * H)]),
+      findConflict(b('new', 0, H), [b('x', 0, H)]),
+      findConflict(b('new', 0, H, 'A2'), [b('x', 0, H)]),
+      findConflict(b('new', 0, H, 'A2', 'P2', 'I1'), [b('x', 0, H, 'A3', 'P3', 'I1')]),
+      selfBookingRefusal({ ...base, role: 250 }),
+      selfBookingRefusal({ ...base, role: 190, selfSchedule: false }),
+      selfBookingRefusal({ ...base, role: 200, pilotId: 'other' }),
+      selfBookingRefusal({ ...base, role: 190, typeBookable: false }),
+    ];
+    const docs = documentsDecision({
+      selfBooking: true,
+      requirePicDocs: true,
+      allowNoDocs: false,
+      blockWithoutDocs: false,
+      missing: ['medical', 'sep'],
+    });
+    const texts = [
+      ...refusals.map((r) => ({ message: r?.message, text: r?.text })),
+      docs.ok ? { message: undefined, text: undefined } : docs,
+      { message: aircraftBlockedMessage('EC-JET', mel), text: aircraftBlockedText('EC-JET', mel) },
+      {
+        message: aircraftBlockedMessage('EC-JET', { ...mel, expiredAtStart: true }),
+        text: aircraftBlockedText('EC-JET', { ...mel, expiredAtStart: true }),
+      },
+    ];
+    for (const { message, text } of texts) {
+      expect(text).toBeTruthy();
+      if (!text) continue;
+      expect(renderText(en, text)).toBe(message);
+      for (const l of ['es', 'fr', 'de']) expect(renderText(translator(l), text, l)).not.toBe(message);
+    }
+  });
+
+  it('the counted conflict and the MEL item read naturally in Spanish', () => {
+    const es = translator('es');
+    const two = findConflict(b('new', 0, H), [b('x', 0, H), b('y', 0, 2 * H)]);
+    expect(two?.text && renderText(es, two.text, 'es')).toBe('La aeronave ya está reservada a esa hora (2 reservas).');
+    // The device's own wording of the item (label made with the same translator) is what the server's text gives.
+    expect(renderText(es, aircraftBlockedText('EC-JET', mel), 'es')).toBe(
+      aircraftBlockedMessage('EC-JET', { ...mel, label: melItemLabel(item, es) }, es),
+    );
+    // An item known only by its English label is named as written, the rest translated.
+    const bare = aircraftBlockedText('EC-JET', { ...mel, labelText: undefined });
+    expect(renderText(es, bare, 'es')).toContain('MEL item 33 (category C): Landing light');
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { Translate } from '../../i18n/index.ts';
 import type { DatedDayHours } from '../company/operating-hours.ts';
+import type { RuleText, TextPart } from '../readiness/text.ts';
 import { isSelfBooker, mayBook } from './policy.ts';
 
 export const BOOKING_CODES = [
@@ -58,6 +59,7 @@ export const spansOverlap = (a: BookingSpan, b: BookingSpan): boolean => a.start
 export interface ConflictResult<B extends BookingLike> {
   code: 'CONFLICT_AIRCRAFT' | 'CONFLICT_PILOT' | 'CONFLICT_INSTRUCTOR';
   message: string;
+  text: RuleText;
   conflicts: B[];
 }
 
@@ -80,17 +82,24 @@ export function findConflict<B extends BookingLike>(
     return {
       code: 'CONFLICT_AIRCRAFT',
       message: `The aircraft is already booked at that time (${aircraft.length} booking${aircraft.length > 1 ? 's' : ''}).`,
+      text: { id: 'schedules.rConflictAircraft', values: { count: aircraft.length } },
       conflicts: aircraft,
     };
   const pilot = live.filter((b) => people(b).includes(candidate.pilot_id));
   if (pilot.length)
-    return { code: 'CONFLICT_PILOT', message: 'The pilot already has a booking at that time.', conflicts: pilot };
+    return {
+      code: 'CONFLICT_PILOT',
+      message: 'The pilot already has a booking at that time.',
+      text: { id: 'refusals.CONFLICT_PILOT' },
+      conflicts: pilot,
+    };
   if (candidate.instructor_id) {
     const instructor = live.filter((b) => people(b).includes(candidate.instructor_id as string));
     if (instructor.length)
       return {
         code: 'CONFLICT_INSTRUCTOR',
         message: 'The instructor already has a booking at that time.',
+        text: { id: 'refusals.CONFLICT_INSTRUCTOR' },
         conflicts: instructor,
       };
   }
@@ -133,20 +142,32 @@ export interface SelfBookingInput {
 
 export interface RuleRefusal {
   code: BookingCode;
+  /** English, as the API has always said it. */
   message: string;
+  /** `message` as a message id and values, for a reader of another language (issue 33). */
+  text: RuleText | null;
 }
+
+/** A refusal whose sentence is one catalogue message without values: the English text comes from the catalogue id. */
+const fixed = (code: BookingCode, message: string, id: TextPart['id']): RuleRefusal => ({
+  code,
+  message,
+  text: { id },
+});
 
 /** Rule 2 (who): a self-booker needs `self_schedule`, books only themself, only bookable flight types. */
 export function selfBookingRefusal(i: SelfBookingInput): RuleRefusal | null {
-  if (!mayBook(i.role)) return { code: 'NOT_ALLOWED', message: 'Your role cannot book aircraft.' };
+  if (!mayBook(i.role)) return fixed('NOT_ALLOWED', 'Your role cannot book aircraft.', 'schedules.rRoleCannotBook');
   if (!isSelfBooker(i.role)) return null;
   if (!i.selfSchedule)
-    return {
-      code: 'NOT_ALLOWED',
-      message: 'Self-booking is not enabled in your company; ask the office to book for you.',
-    };
-  if (i.pilotId !== i.actorId) return { code: 'NOT_ALLOWED', message: 'You can only book yourself as the pilot.' };
-  if (!i.typeBookable) return { code: 'NOT_ALLOWED', message: 'This flight type cannot be self-booked.' };
+    return fixed(
+      'NOT_ALLOWED',
+      'Self-booking is not enabled in your company; ask the office to book for you.',
+      'schedules.rSelfOff',
+    );
+  if (i.pilotId !== i.actorId)
+    return fixed('NOT_ALLOWED', 'You can only book yourself as the pilot.', 'schedules.rOnlyYourself');
+  if (!i.typeBookable) return fixed('NOT_ALLOWED', 'This flight type cannot be self-booked.', 'schedules.rTypeNotSelf');
   return null;
 }
 
@@ -161,7 +182,7 @@ export interface DocumentsInput {
 
 export type DocumentsDecision =
   | { ok: true; warning: string | null }
-  | { ok: false; code: 'DOCUMENTS'; message: string };
+  | { ok: false; code: 'DOCUMENTS'; message: string; text: RuleText };
 
 /**
  * Rule 2 (documents), with the spec's compliance note (Part B 4.5): a
@@ -173,8 +194,9 @@ export type DocumentsDecision =
 export function documentsDecision(i: DocumentsInput): DocumentsDecision {
   if (!i.requirePicDocs || i.missing.length === 0) return { ok: true, warning: null };
   const what = `The PIC lacks valid required certificates: ${i.missing.join(', ')}.`;
-  if (i.blockWithoutDocs) return { ok: false, code: 'DOCUMENTS', message: what };
-  if (i.selfBooking && !i.allowNoDocs) return { ok: false, code: 'DOCUMENTS', message: what };
+  const text: RuleText = { id: 'schedules.rDocuments', values: { types: i.missing.join(', ') } };
+  if (i.blockWithoutDocs) return { ok: false, code: 'DOCUMENTS', message: what, text };
+  if (i.selfBooking && !i.allowNoDocs) return { ok: false, code: 'DOCUMENTS', message: what, text };
   return { ok: true, warning: what };
 }
 
@@ -199,6 +221,8 @@ export function instructorUnavailable(entries: readonly DutyEntry[], span: Booki
 
 export interface TimedMelItem {
   label: string;
+  /** `label` as a message (melItemText), so a refusal naming the item reads in any language. */
+  labelText?: TextPart;
   /** Status at the booking's start. */
   expiredAtStart: boolean;
   /** Time deadline (unix), null for counters or none. */
@@ -221,6 +245,21 @@ export function aircraftBlockedMessage(registration: string, item: TimedMelItem,
     });
   return `${registration} cannot be booked: ${item.label} ${item.expiredAtStart ? 'is expired at the start' : 'expires before the end'}.`;
 }
+
+/** `aircraftBlockedMessage` as a message id and values (issue 33); an item without `labelText` is named as written. */
+export function aircraftBlockedText(registration: string, item: TimedMelItem): RuleText {
+  return {
+    id: 'schedules.melBlocked',
+    values: { registration, when: item.expiredAtStart ? 'start' : 'end' },
+    lists: { label: [item.labelText ?? { id: 'refusals.asIs', values: { text: item.label } }] },
+  };
+}
+
+/** `melItemLabel` as a message id and values. */
+export const melItemText = (i: Parameters<typeof melItemLabel>[0]): TextPart => ({
+  id: 'schedules.melLabel',
+  values: { type: i.type, ata: i.ata_chapter || 'none', category: i.category || 'none', title: i.title },
+});
 
 /** The label of an open MEL/CDL item in a refusal (type, ATA chapter, category, title). */
 export function melItemLabel(

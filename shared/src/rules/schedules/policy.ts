@@ -1,4 +1,5 @@
 import { ALL_ROLES, isStaff, type PolicyActor, ROLES, roleGate } from '../../roles.ts';
+import type { RuleText } from '../readiness/text.ts';
 
 /** Roles that never book (read-only auditor, mechanic). */
 export const NON_BOOKING_ROLES: readonly number[] = [ROLES.AUDITOR, ROLES.MECHANIC];
@@ -69,11 +70,25 @@ export function cancelRefusal(
   actor: PolicyActor,
   booking: { pilot_id: string | null; user_id: string | null; start: number },
   now: number,
-): { code: 'NOT_ALLOWED' | 'PAST'; message: string } | null {
-  if (!mayBook(actor.role)) return { code: 'NOT_ALLOWED', message: 'Your role cannot cancel bookings.' };
+): { code: 'NOT_ALLOWED' | 'PAST'; message: string; text: RuleText } | null {
+  // `text`: the sentence as a message id, so a reader of another language sees it in theirs (issue 33).
+  if (!mayBook(actor.role))
+    return {
+      code: 'NOT_ALLOWED',
+      message: 'Your role cannot cancel bookings.',
+      text: { id: 'schedules.rRoleCannotCancel' },
+    };
   if (!mayCancelBooking(actor, booking))
-    return { code: 'NOT_ALLOWED', message: 'You can only cancel your own bookings.' };
+    return {
+      code: 'NOT_ALLOWED',
+      message: 'You can only cancel your own bookings.',
+      text: { id: 'schedules.rOnlyOwnCancel' },
+    };
   if (isSelfBooker(actor.role) && booking.start <= now)
-    return { code: 'PAST', message: 'This booking has already started; ask the office to cancel it.' };
+    return {
+      code: 'PAST',
+      message: 'This booking has already started; ask the office to cancel it.',
+      text: { id: 'schedules.rStartedCancel' },
+    };
   return null;
 }

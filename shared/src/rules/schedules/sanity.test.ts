@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { translator } from '../../i18n/index.ts';
 import type { HoursRow } from '../company/operating-hours.ts';
 import { cancelRefusal, mayBookLesson, mayChangeBooking } from './policy.ts';
+import { renderText } from '../readiness/text.ts';
 import { DEFAULT_BOOKING_HORIZON_DAYS, hoursRefusal, pilotRefusal, timeRefusal } from './sanity.ts';
 
 const H = 3600;
@@ -26,7 +27,7 @@ const week: HoursRow[] = [
 
 describe('pilotRefusal', () => {
   it('refuses a non-pilot and an inactive account with a sentence naming them', () => {
-    expect(pilotRefusal({ name: 'Marco Mechanic', pilot: false, active: true })).toEqual({
+    expect(pilotRefusal({ name: 'Marco Mechanic', pilot: false, active: true })).toMatchObject({
       code: 'NOT_ALLOWED',
       message: 'Marco Mechanic is not a pilot and cannot be booked as pilot.',
     });
@@ -79,14 +80,14 @@ describe('hoursRefusal', () => {
   });
 
   it('a closed Sunday is named as such', () => {
-    expect(check(span(6, 9, 11))).toEqual({
+    expect(check(span(6, 9, 11))).toMatchObject({
       code: 'OUTSIDE_HOURS',
       message: 'The base is closed on Sunday 2026-11-29.',
     });
   });
 
   it('over the closing time gives the open hours', () => {
-    expect(check(span(5, 13, 15))).toEqual({
+    expect(check(span(5, 13, 15))).toMatchObject({
       code: 'OUTSIDE_HOURS',
       message: '2026-11-28 13:00–15:00 is outside the operating hours of the base (open 09:00–14:00 Europe/Madrid).',
     });
@@ -135,5 +136,49 @@ describe('schedules policy for the screens', () => {
     expect(cancelRefusal({ userId: 'x', role: 200 }, own, 1_000)?.code).toBe('NOT_ALLOWED');
     expect(cancelRefusal({ userId: 'a', role: 250 }, own, 1_000)?.code).toBe('NOT_ALLOWED');
     expect(cancelRefusal(office, own, 3_000)).toBeNull();
+  });
+});
+
+describe('the server’s sanity refusals carry a message id (issue 33)', () => {
+  const en = translator('en');
+  const at = (day: number, from: number, to: number) => ({
+    start: MONDAY + day * DAY + from * H,
+    end: MONDAY + day * DAY + to * H,
+  });
+  const refusals = [
+    pilotRefusal({ name: 'Marco Mechanic', pilot: false, active: true }),
+    pilotRefusal({ name: 'Ana', pilot: true, active: false }),
+    pilotRefusal({ name: ' ', pilot: true, active: false }),
+    timeRefusal({ span: at(0, 9, 10), now: MONDAY + 12 * H, zone: ZONE }),
+    timeRefusal({ span: at(40, 9, 10), now: MONDAY, zone: ZONE, horizonDays: 30 }),
+    hoursRefusal({ rows: week, baseId: null, span: at(6, 9, 11), zone: ZONE }),
+    hoursRefusal({ rows: week, baseId: null, span: at(5, 13, 15), zone: ZONE }),
+    cancelRefusal({ userId: 'u2', role: 200 }, { pilot_id: 'u1', user_id: 'u1', start: MONDAY }, MONDAY - H),
+  ];
+
+  it('English renders the very bytes of the message; the other languages say it in theirs', () => {
+    for (const r of refusals) {
+      expect(r).not.toBeNull();
+      if (!r) continue;
+      expect(renderText(en, r.text)).toBe(r.message);
+      for (const l of ['es', 'fr', 'de']) expect(renderText(translator(l), r.text, l)).not.toBe(r.message);
+    }
+  });
+
+  it('the server’s text in Spanish is the device’s sentence', () => {
+    const es = translator('es');
+    const horizon = timeRefusal({ span: at(40, 9, 10), now: MONDAY, zone: ZONE, horizonDays: 30 });
+    expect(horizon?.code).toBe('HORIZON');
+    expect(horizon && renderText(es, horizon.text, 'es')).toBe(
+      timeRefusal({ span: at(40, 9, 10), now: MONDAY, zone: ZONE, horizonDays: 30, t: es })?.message,
+    );
+    expect(horizon && renderText(es, horizon.text, 'es')).toContain('30');
+    const closed = hoursRefusal({ rows: week, baseId: null, span: at(6, 9, 11), zone: ZONE });
+    expect(closed && renderText(es, closed.text, 'es')).toBe('La base está cerrada el domingo 2026-11-29.');
+    // A blank name is "This person" in the reader's language, not an English value.
+    const blank = pilotRefusal({ name: '', pilot: false, active: true });
+    expect(blank && renderText(es, blank.text, 'es')).toBe(
+      pilotRefusal({ name: '', pilot: false, active: true }, es)?.message,
+    );
   });
 });

@@ -10,6 +10,7 @@
 import { DateTime } from 'luxon';
 import type { Translate } from '../../i18n/index.ts';
 import { type HoursRow, resolveRange } from '../company/operating-hours.ts';
+import type { RuleText } from '../readiness/text.ts';
 import { type BookingSpan, insideHours } from './booking.ts';
 
 /** CONTRACT 5: the default booking horizon when the company sets none. */
@@ -18,6 +19,8 @@ export const DEFAULT_BOOKING_HORIZON_DAYS = 365;
 export interface SanityRefusal {
   code: 'NOT_ALLOWED' | 'PAST' | 'HORIZON' | 'OUTSIDE_HOURS';
   message: string;
+  /** `message` as a message id and values, for a reader of another language (issue 33). */
+  text: RuleText;
 }
 
 /** The person named as pilot, as the rule needs them (`User.pilot`, `active`). */
@@ -32,18 +35,22 @@ export interface PilotCandidate {
  * mechanic, auditor and root have it off). Null when they may be booked.
  */
 export function pilotRefusal(p: PilotCandidate, t?: Translate): SanityRefusal | null {
+  if (p.active && p.pilot) return null;
+  const id = !p.active ? 'schedules.sInactive' : 'schedules.sNotPilot';
+  // A blank name reads "This person" in the reader's language: a nested message, not an English value.
+  const name = p.name.trim();
+  const text: RuleText = name
+    ? { id, values: { who: name } }
+    : { id, lists: { who: [{ id: 'schedules.sThisPerson' }] } };
   // `t`: the reader's language (the device); without it, the server's English, unchanged.
   if (t) {
-    const who = p.name.trim() || t('schedules.sThisPerson');
-    if (!p.active) return { code: 'NOT_ALLOWED', message: t('schedules.sInactive', { who }) };
-    if (!p.pilot) return { code: 'NOT_ALLOWED', message: t('schedules.sNotPilot', { who }) };
-    return null;
+    const who = name || t('schedules.sThisPerson');
+    return { code: 'NOT_ALLOWED', message: t(id, { who }), text };
   }
-  const who = p.name.trim() || 'This person';
+  const who = name || 'This person';
   if (!p.active)
-    return { code: 'NOT_ALLOWED', message: `${who}'s account is inactive, so they cannot be booked as pilot.` };
-  if (!p.pilot) return { code: 'NOT_ALLOWED', message: `${who} is not a pilot and cannot be booked as pilot.` };
-  return null;
+    return { code: 'NOT_ALLOWED', message: `${who}'s account is inactive, so they cannot be booked as pilot.`, text };
+  return { code: 'NOT_ALLOWED', message: `${who} is not a pilot and cannot be booked as pilot.`, text };
 }
 
 const stamp = (t: number, zone: string): string => DateTime.fromSeconds(t, { zone }).toFormat('yyyy-MM-dd HH:mm');
@@ -71,26 +78,31 @@ export interface TimeInput {
  */
 export function timeRefusal(i: TimeInput): SanityRefusal | null {
   const { span, now, zone } = i;
-  if (span.start < now && span.start !== i.keptStart)
+  if (span.start < now && span.start !== i.keptStart) {
+    const text: RuleText = { id: 'schedules.sPast', values: { when: stamp(span.start, zone), zone } };
     return {
       code: 'PAST',
       message: i.t
-        ? i.t('schedules.sPast', { when: stamp(span.start, zone), zone })
+        ? i.t(text.id, text.values)
         : `The booking would start in the past (${stamp(span.start, zone)} ${zone}); pick a time from now on.`,
+      text,
     };
+  }
   const days = i.horizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS;
   const last = now + days * 86_400;
-  if (span.start > last)
+  if (span.start > last) {
+    const text: RuleText = {
+      id: 'schedules.sHorizon',
+      values: { days: String(days), last: stamp(last, zone).slice(0, 10), date: stamp(span.start, zone).slice(0, 10) },
+    };
     return {
       code: 'HORIZON',
       message: i.t
-        ? i.t('schedules.sHorizon', {
-            days: String(days),
-            last: stamp(last, zone).slice(0, 10),
-            date: stamp(span.start, zone).slice(0, 10),
-          })
+        ? i.t(text.id, text.values)
         : `Bookings can be made at most ${days} days ahead (until ${stamp(last, zone).slice(0, 10)}); ${stamp(span.start, zone).slice(0, 10)} is too far.`,
+      text,
     };
+  }
   return null;
 }
 
@@ -116,27 +128,25 @@ export function hoursRefusal(i: HoursInput): SanityRefusal | null {
   if (insideHours(days, span)) return null;
   const closed = days.find((d) => d.closed);
   if (closed) {
-    if (i.t)
-      // Noon UTC of that date: its weekday is the same in every zone the device may be in.
-      return {
-        code: 'OUTSIDE_HOURS',
-        message: i.t('schedules.sClosed', { day: new Date(`${closed.date}T12:00:00Z`), date: closed.date }),
-      };
+    // Noon UTC of that date (milliseconds, so the text stays JSON): its weekday is the same in every zone the device may be in.
+    const text: RuleText = {
+      id: 'schedules.sClosed',
+      values: { day: Date.parse(`${closed.date}T12:00:00Z`), date: closed.date },
+    };
+    if (i.t) return { code: 'OUTSIDE_HOURS', message: i.t(text.id, text.values), text };
     const weekday = DateTime.fromISO(closed.date, { zone }).setLocale('en').toFormat('cccc');
-    return { code: 'OUTSIDE_HOURS', message: `The base is closed on ${weekday} ${closed.date}.` };
+    return { code: 'OUTSIDE_HOURS', message: `The base is closed on ${weekday} ${closed.date}.`, text };
   }
   const open = days[0].windows.map(
     (w) => `${stamp(w.start, zone).slice(11)}–${w.end_minute >= 1440 ? '24:00' : stamp(w.end, zone).slice(11)}`,
   );
   const end = stamp(span.end, zone);
   const range = `${stamp(span.start, zone)}–${end.slice(0, 10) === from ? end.slice(11) : end}`;
-  if (i.t)
-    return {
-      code: 'OUTSIDE_HOURS',
-      message: i.t('schedules.sOutside', { range, windows: open.join(', '), zone }),
-    };
+  const text: RuleText = { id: 'schedules.sOutside', values: { range, windows: open.join(', '), zone } };
+  if (i.t) return { code: 'OUTSIDE_HOURS', message: i.t(text.id, text.values), text };
   return {
     code: 'OUTSIDE_HOURS',
     message: `${stamp(span.start, zone)}–${end.slice(0, 10) === from ? end.slice(11) : end} is outside the operating hours of the base (open ${open.join(', ')} ${zone}).`,
+    text,
   };
 }

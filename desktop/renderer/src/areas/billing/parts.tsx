@@ -6,6 +6,8 @@ import type { Translate } from '@ops/shared/i18n/index';
 import { useFormats } from '../office-kit.tsx';
 import { useBillingText } from './billing-data.ts';
 import { type Entry, kindLabel } from './money.ts';
+import { entryText } from '@ops/shared/rules/billing/descriptions';
+import { renderText } from '@ops/shared/rules/readiness/text';
 import './billing.css';
 
 /** An amount in the company currency; negative (owed) in red. */
@@ -22,7 +24,10 @@ export function useAircraftNames(): Map<string, string> {
 }
 
 /** An entry's description, or what it is when it has none. */
-export function describeEntry(e: Entry, aircraft: ReadonlyMap<string, string>, t: Translate): string {
+export function describeEntry(e: Entry, aircraft: ReadonlyMap<string, string>, t: Translate, locale = 'en'): string {
+  // A description the server wrote reads in the reader's language (issue 33); free text and old rows as stored.
+  const written = entryText(e);
+  if (written) return renderText(t, written, locale);
   if (e.description) return e.description;
   const reg = e.aircraft_id ? aircraft.get(e.aircraft_id) : undefined;
   if (e.kind === 'flight') return reg ? t('billing.flightOn', { registration: reg }) : t('billing.flight');
@@ -45,7 +50,7 @@ export function EntriesTable({
   compact?: boolean;
 }) {
   const f = useFormats();
-  const { t, hours } = useBillingText();
+  const { t, hours, locale } = useBillingText();
   const aircraft = useAircraftNames();
   if (entries.length === 0) return <p className="empty">{t('billing.noEntries')}</p>;
   // The office panel is narrow: no net column (amount less tax), hours only when an entry has some.
@@ -86,7 +91,7 @@ export function EntriesTable({
               <td>
                 <span className={`kind kind-${e.kind}`}>{kindLabel(e.kind, t)}</span>
               </td>
-              <td>{describeEntry(e, aircraft, t)}</td>
+              <td>{describeEntry(e, aircraft, t, locale)}</td>
               {showHours && <td className="num">{e.hours ? hours(e.hours) : ''}</td>}
               {showNet && (
                 <td className="num">

@@ -2,7 +2,7 @@ import type { BookingDoc, CommandDoc } from '@ops/shared';
 import { useState } from 'react';
 import { mayBookLesson } from '@ops/shared/rules/schedules/policy';
 import { type DisplaySettings, formatDateTime, formatTime, isoDateIn } from '../../format.ts';
-import { codeOf, humanRefusal } from '../../refusals.ts';
+import { commandRefusal, humanRefusal } from '../../refusals.ts';
 import { useWorkspace } from '../../hooks.ts';
 import { Badge } from '../../ui.tsx';
 import './schedules.css';
@@ -11,7 +11,7 @@ import { BookingForm, type Draft, draftOf, newDraft } from './BookingForm.tsx';
 import { LessonFlow } from './LessonFlow.tsx';
 import { ScheduleBoard } from './ScheduleBoard.tsx';
 import { useSchedules } from './use-schedules.ts';
-import { useT } from '../../i18n.tsx';
+import { useLocale, useT } from '../../i18n.tsx';
 
 interface Conflict {
   id: string;
@@ -132,10 +132,13 @@ function RefusedBooking({
   const conflicts = conflictsOf(command.details);
   const ws = useWorkspace();
   const t = useT();
+  const { locale } = useLocale();
+  // The server's reason in the reader's language (its text), else its English made readable.
+  const reason = commandRefusal(command, t, locale);
   if (command.name === 'schedule.cancel')
     return (
       <div className="decision decision-rejected" role="alert" data-testid="booking-refused">
-        <strong>{t('schedules.notCanceled')}</strong>: {humanRefusal(command.reason, codeOf(command), t)}{' '}
+        <strong>{t('schedules.notCanceled')}</strong>: {reason}{' '}
         <button type="button" className="link" onClick={() => ws.dismiss([command.id])}>
           {t('schedules.dismiss')}
         </button>
@@ -148,7 +151,7 @@ function RefusedBooking({
         aircraft: registration.get(String(a.aircraft_id)) ?? t('schedules.aircraftFallback'),
         when: formatDateTime(Number(a.start), display),
       })}
-      : {humanRefusal(command.reason, codeOf(command), t)}{' '}
+      : {reason}{' '}
       <button type="button" className="link" onClick={() => ws.dismiss([command.id])}>
         {t('schedules.dismiss')}
       </button>
