@@ -75,6 +75,7 @@ const RENDERER_SHELL = [
   'hooks.ts',
   'session.ts',
   'ui.tsx',
+  'ui.test.ts',
   'format.ts',
   'format.test.ts',
   'perf.ts',

@@ -136,7 +136,7 @@ const flightsSource = namingSource(
   }),
   {
     ...flightNaming,
-    naming: (viewer) => viewer.role > flightsScope.staffMaxRole,
+    naming: (viewer) => !seesAllFlights(viewer),
     bound: (viewer) => flightsFirstPull(viewer),
     load: (db, companyId, ids) => query(db, companyId).where('f.id', 'in', ids).execute(),
     toDoc: toFlightDoc,
