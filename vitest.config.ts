@@ -15,9 +15,10 @@ export default defineConfig({
     // pg-restart restarts the PostgreSQL every suite shares: it runs alone afterwards (npm run test:faults).
     exclude: ['**/node_modules/**', 'test/e2e/**', 'test/integration/ops/pg-restart.test.ts'],
     pool: 'forks',
-    // The PostgreSQL half waits on the database: at least two forks even on the 2-core CI machine, where the
-    // default (cores - 1) is one. Measured in docs/testing.md (CI time, worker count).
-    maxWorkers: process.env.TEST_DIALECTS === 'postgres' ? Math.max(2, os.availableParallelism() - 1) : undefined,
+    // At least two forks even on the 2-core CI machine, where the default (cores - 1) is one: the PostgreSQL half
+    // waits on the database, and both halves spend half their time importing modules, which a second fork overlaps
+    // (docs/testing.md, CI time, worker count).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // The contract test: every API response of the suite checked against /openapi.json (test/setup/contract.ts).
     // The migrated, seeded database each test server copies (test/setup/template.ts).
     globalSetup: ['test/setup/contract-global.ts', 'test/setup/template-global.ts'],
