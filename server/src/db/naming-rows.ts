@@ -111,8 +111,6 @@ export function namingSource<O extends SyncedRow, Doc>(
     bound: (viewer: Viewer) => Expression<SqlBool> | null;
     load: (db: Kysely<DB>, companyId: string, ids: string[]) => Promise<O[]>;
     toDoc: (row: O) => Doc;
-    /** The row columns the collection's row scope reads (they travel with each row for the pull's check). */
-    scopeFields: readonly string[];
   },
 ): SyncSource<Doc> {
   return {
@@ -132,7 +130,8 @@ export function namingSource<O extends SyncedRow, Doc>(
           seq: Number(r.change_no),
           id: r.id,
           deleted: !!r.deleted,
-          scope: Object.fromEntries(spec.scopeFields.map((f) => [f, row[f]])),
+          // The naming columns are the row scope's fields: they travel with each row for the pull's check.
+          scope: Object.fromEntries(spec.columns.map((f) => [f, row[f]])),
           doc: spec.toDoc(r),
         });
       }

@@ -116,15 +116,15 @@ const flightsFirstPull = (viewer: { role: number }) =>
 const flightsScope = flightsCollection.rows;
 if (flightsScope.kind !== 'involved') throw new Error('flights: the adapter reads an involved row scope');
 
+/** The crew columns a non-staff viewer's flights are read by (the row scope's own fields). */
+export const flightNaming: NamingRows = { table: 'flights', alias: 'f', columns: flightsScope.fields };
+
 /**
  * Flights of the company. A pilot's (or student's) load from nothing reads the
  * flights naming them per crew column (`namingSource`, one index range of
  * migration 0147 each) instead of walking the company's 100,000 flights;
  * office loads and every later pull are the table source's.
  */
-/** The crew columns a non-staff viewer's flights are read by (the row scope's own fields). */
-export const flightNaming: NamingRows = { table: 'flights', alias: 'f', columns: flightsScope.fields };
-
 const flightsSource = namingSource(
   tableSource({
     tables: ['flights'],
@@ -140,7 +140,6 @@ const flightsSource = namingSource(
     bound: (viewer) => flightsFirstPull(viewer),
     load: (db, companyId, ids) => query(db, companyId).where('f.id', 'in', ids).execute(),
     toDoc: toFlightDoc,
-    scopeFields: flightsScope.fields,
   },
 );
 

@@ -71,6 +71,9 @@ export function bookingVisibleSql(viewer: Pick<Viewer, 'userId' | 'role'>): RawB
   )})`;
 }
 
+/** The columns of the booking rule a pilot's, student's or instructor's bookings are read by. */
+export const bookingNaming: NamingRows = { table: 'schedules', alias: 's', columns: BOOKING_SCOPE_FIELDS };
+
 /**
  * Bookings of the company. A pilot's, student's or instructor's load from
  * nothing (and its count) reads their bookings per column of the rule
@@ -78,9 +81,6 @@ export function bookingVisibleSql(viewer: Pick<Viewer, 'userId' | 'role'>): RawB
  * the company's 50,000 bookings and applying the rule in JS; office loads and
  * every later pull are the table source's, which checks each row with the rule.
  */
-/** The columns of the booking rule a pilot's, student's or instructor's bookings are read by. */
-export const bookingNaming: NamingRows = { table: 'schedules', alias: 's', columns: BOOKING_SCOPE_FIELDS };
-
 const bookingsSource = namingSource(
   tableSource({
     tables: ['schedules'],
@@ -92,11 +92,10 @@ const bookingsSource = namingSource(
   }),
   {
     ...bookingNaming,
-    naming: (viewer) => bookingVisibleSql(viewer) !== null,
+    naming: (viewer) => !seesAllBookings(viewer.role),
     bound: (viewer) => bookingsFirstPull(viewer),
     load: (db, companyId, ids) => query(db, companyId).where('s.id', 'in', ids).execute(),
     toDoc: toBookingDoc,
-    scopeFields: BOOKING_SCOPE_FIELDS,
   },
 );
 
