@@ -20,6 +20,8 @@ export async function freePort(): Promise<number> {
 export interface ServerProcess {
   baseUrl: string;
   child: ChildProcess;
+  /** Everything the process printed so far (for a failing test's message). */
+  output(): string;
   /** SIGKILL: no graceful shutdown, like a crash. */
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -79,6 +81,7 @@ export async function spawnServer(
   return {
     baseUrl: `http://127.0.0.1:${port}/api/v1`,
     child,
+    output: () => output,
     async kill() {
       child.kill('SIGKILL');
       await exited;

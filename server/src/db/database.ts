@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 
@@ -66,8 +75,33 @@ export function openDatabase(opts: OpenOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', pool: null, pgConnection: null, close: () => db.destroy() };
+}
+
+/**
+ * Transactions begin with `begin immediate`: they take SQLite's write lock when
+ * they begin, waiting up to busy_timeout for it. Kysely's plain (deferred)
+ * `begin` reads first and asks for the lock at the first write; if another
+ * process committed in between, SQLite fails that write at once with
+ * SQLITE_BUSY_SNAPSHOT, no waiting (a 500 seen with two processes on one file:
+ * a push's read-then-write while the other process ran a job).
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 /**

@@ -69,7 +69,7 @@ describe.each(DIALECTS)('server processes on %s', (dialect) => {
     // The client retries the same batch against the restarted server.
     const b2 = await spawnServer(dialect, s.where);
     const retry = await post(b2.baseUrl, '/sync/device/push.json', admin, { rows });
-    expect(retry.status).toBe(200);
+    expect(retry.status, b2.output()).toBe(200);
     expect(retry.body.conflicts).toHaveLength(300);
     expect(retry.body.conflicts.every((c: any) => c.status === 'accepted')).toBe(true);
     await b2.stop();
