@@ -82,14 +82,31 @@ export async function aircraftBlockState(
   now: number,
 ): Promise<AircraftBlockState> {
   const rows = await openMelItemsQuery(db, companyId).where('r.aircraft_id', '=', aircraftId).execute();
+  return blockStateOf(db, companyId, rows, now);
+}
+
+export type OpenMelRow = Awaited<ReturnType<ReturnType<typeof openMelItemsQuery>['execute']>>[number];
+
+/**
+ * The block state from the open items already read (`openMelItemsQuery` of
+ * one aircraft, oldest first): their derived status at `now`, which reads
+ * the LANDED flights only for items counted in flights, cycles or days, and
+ * the company zone unless given.
+ */
+export async function blockStateOf(
+  db: Kysely<DB>,
+  companyId: string,
+  rows: readonly OpenMelRow[],
+  now: number,
+  zone?: string,
+): Promise<AircraftBlockState> {
   if (!rows.length) return { blocked: false, blockReason: null, items: [] };
-  const zone = await companyTimeZone(db, companyId);
   const derived = await deriveAll(
     db,
     companyId,
     rows.map((r) => ({ ...r, key: r.report_id, raisedAt: Number(r.raised_at) })),
     now,
-    zone,
+    zone ?? (await companyTimeZone(db, companyId)),
   );
   const items: OpenMelItem[] = rows.map((r) => {
     const d = derived.get(r.report_id);
@@ -129,7 +146,14 @@ export async function dispatchBlockers(
   /** The aircraft's MEL state at `now` when the caller already read it (readiness). */
   known?: AircraftBlockState,
 ): Promise<AircraftBlocker[]> {
-  const grounding = await db
+  const grounding = await groundingReportsQuery(db, companyId, aircraftId).execute();
+  const mel = known ?? (await aircraftBlockState(db, companyId, aircraftId, now));
+  return blockersOf(grounding, mel, now);
+}
+
+/** Open reports of an aircraft that ground it by themselves (aircraft status or dispatch condition), oldest first. */
+export function groundingReportsQuery(db: Kysely<DB>, companyId: string, aircraftId: string) {
+  return db
     .selectFrom('aircraft_reports')
     .select(['id', 'type', 'title', 'ata_chapter', 'severity', 'status', 'aircraft_status', 'dispatch_condition'])
     .where('company_id', '=', companyId)
@@ -138,9 +162,16 @@ export async function dispatchBlockers(
     .where('status', '!=', 'CLOSED')
     .where((eb) => eb.or([eb('aircraft_status', '=', 'GROUNDED'), eb('dispatch_condition', '=', 'GROUNDED')]))
     .orderBy('created')
-    .orderBy('id')
-    .execute();
-  const mel = known ?? (await aircraftBlockState(db, companyId, aircraftId, now));
+    .orderBy('id');
+}
+export type GroundingReportRow = Awaited<ReturnType<ReturnType<typeof groundingReportsQuery>['execute']>>[number];
+
+/** The shared rule over the grounding reports and the MEL state already read. */
+export function blockersOf(
+  grounding: readonly GroundingReportRow[],
+  mel: AircraftBlockState,
+  now: number,
+): AircraftBlocker[] {
   const grounded = new Set(grounding.map((r) => r.id));
   return aircraftBlockers(
     [

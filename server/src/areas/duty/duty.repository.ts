@@ -63,66 +63,103 @@ export async function crewFlights(
   exceptFlightId?: string,
 ): Promise<PersonFlight[]> {
   if (!userIds.length) return [];
+  const others = statuses.filter((x) => x !== 'LANDED');
+  return crewFlightsOf(userIds, {
+    landed: statuses.includes('LANDED')
+      ? await landedCrewQuery(db, companyId, userIds, start, end, exceptFlightId).execute()
+      : [],
+    others: others.length ? await otherCrewQuery(db, companyId, others, start, end, exceptFlightId).execute() : [],
+  });
+}
+
+/** LANDED flights of `crewFlights` (one `duty_flights` row per flight and person); readiness folds it into its statement. */
+export function landedCrewQuery(
+  db: Kysely<DB>,
+  companyId: string,
+  userIds: readonly string[],
+  start: number,
+  end: number,
+  exceptFlightId?: string,
+) {
+  let q = db
+    .selectFrom('duty_flights')
+    .select(['flight_id', 'user_id', 'offblocks', 'onblocks', 'flight_time', 'simulator'])
+    .where('company_id', '=', companyId)
+    .where('offblocks', '>=', start - LONGEST_FLIGHT_SECONDS)
+    .where('offblocks', '<', end);
+  if (userIds.length <= MANY) q = q.where('user_id', 'in', [...userIds]);
+  if (exceptFlightId) q = q.where('flight_id', '!=', exceptFlightId);
+  return q;
+}
+
+/** Flights of `crewFlights` in other statuses (DISPATCHED), from the flights' (company, status, starts) index. */
+export function otherCrewQuery(
+  db: Kysely<DB>,
+  companyId: string,
+  statuses: readonly string[],
+  start: number,
+  end: number,
+  exceptFlightId?: string,
+) {
+  let q = db
+    .selectFrom('flights as f')
+    .leftJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'f.aircraft_id').on('a.company_id', '=', companyId))
+    .select([
+      'f.id',
+      'f.status',
+      'f.pic_id',
+      'f.sic_id',
+      'f.supervisor_id',
+      'f.offblocks',
+      'f.onblocks',
+      'f.flight_time',
+      'a.simulator',
+    ])
+    .where('f.company_id', '=', companyId)
+    .where('f.status', 'in', [...statuses])
+    .where('f.starts', '>=', start - LONGEST_FLIGHT_SECONDS)
+    .where('f.starts', '<', end)
+    .where('f.deleted', '=', 0)
+    .where('f.offblocks', 'is not', null)
+    .where('f.onblocks', 'is not', null);
+  if (exceptFlightId) q = q.where('f.id', '!=', exceptFlightId);
+  return q;
+}
+
+type Row<Q extends { execute(): Promise<unknown[]> }> = Awaited<ReturnType<Q['execute']>>[number];
+export type LandedCrewRow = Row<ReturnType<typeof landedCrewQuery>>;
+export type OtherCrewRow = Row<ReturnType<typeof otherCrewQuery>>;
+
+/** The rows of both crew-flight reads as one person's flights each (numbers may come as text or JSON numbers). */
+export function crewFlightsOf(
+  userIds: readonly string[],
+  rows: { landed: readonly LandedCrewRow[]; others: readonly OtherCrewRow[] },
+): PersonFlight[] {
   const wanted = new Set(userIds);
   const out: PersonFlight[] = [];
-  if (statuses.includes('LANDED')) {
-    let q = db
-      .selectFrom('duty_flights')
-      .select(['flight_id', 'user_id', 'offblocks', 'onblocks', 'flight_time', 'simulator'])
-      .where('company_id', '=', companyId)
-      .where('offblocks', '>=', start - LONGEST_FLIGHT_SECONDS)
-      .where('offblocks', '<', end);
-    if (userIds.length <= MANY) q = q.where('user_id', 'in', [...userIds]);
-    if (exceptFlightId) q = q.where('flight_id', '!=', exceptFlightId);
-    for (const r of await q.execute())
-      if (wanted.has(r.user_id))
+  for (const r of rows.landed)
+    if (wanted.has(r.user_id))
+      out.push({
+        id: r.flight_id,
+        user_id: r.user_id,
+        status: 'LANDED',
+        offblocks: Number(r.offblocks),
+        onblocks: Number(r.onblocks),
+        flight_time: Number(r.flight_time),
+        simulator: Number(r.simulator) === 1,
+      });
+  for (const r of rows.others)
+    for (const userId of new Set([r.pic_id, r.sic_id, r.supervisor_id]))
+      if (userId && wanted.has(userId))
         out.push({
-          id: r.flight_id,
-          user_id: r.user_id,
-          status: 'LANDED',
+          id: r.id,
+          user_id: userId,
+          status: r.status,
           offblocks: Number(r.offblocks),
           onblocks: Number(r.onblocks),
           flight_time: Number(r.flight_time),
-          simulator: Number(r.simulator) === 1,
+          simulator: Number(r.simulator ?? 0) === 1,
         });
-  }
-  const others = statuses.filter((x) => x !== 'LANDED');
-  if (others.length) {
-    let q = db
-      .selectFrom('flights as f')
-      .leftJoin('aircraft as a', (j) => j.onRef('a.id', '=', 'f.aircraft_id').on('a.company_id', '=', companyId))
-      .select([
-        'f.id',
-        'f.status',
-        'f.pic_id',
-        'f.sic_id',
-        'f.supervisor_id',
-        'f.offblocks',
-        'f.onblocks',
-        'f.flight_time',
-        'a.simulator',
-      ])
-      .where('f.company_id', '=', companyId)
-      .where('f.status', 'in', others)
-      .where('f.starts', '>=', start - LONGEST_FLIGHT_SECONDS)
-      .where('f.starts', '<', end)
-      .where('f.deleted', '=', 0)
-      .where('f.offblocks', 'is not', null)
-      .where('f.onblocks', 'is not', null);
-    if (exceptFlightId) q = q.where('f.id', '!=', exceptFlightId);
-    for (const r of await q.execute())
-      for (const userId of new Set([r.pic_id, r.sic_id, r.supervisor_id]))
-        if (userId && wanted.has(userId))
-          out.push({
-            id: r.id,
-            user_id: userId,
-            status: r.status,
-            offblocks: Number(r.offblocks),
-            onblocks: Number(r.onblocks),
-            flight_time: Number(r.flight_time),
-            simulator: Number(r.simulator ?? 0) === 1,
-          });
-  }
   return out;
 }
 
@@ -139,7 +176,18 @@ export async function dutyEntries(
   end: number,
 ): Promise<PersonSpan[]> {
   if (!userIds.length) return [];
-  const rows = await db
+  return entrySpansOf(await dutyEntriesQuery(db, companyId, userIds, start, end).execute());
+}
+
+/** The statement of `dutyEntries` (readiness folds it into its own). */
+export function dutyEntriesQuery(
+  db: Kysely<DB>,
+  companyId: string,
+  userIds: readonly string[],
+  start: number,
+  end: number,
+) {
+  return db
     .selectFrom('base_schedules')
     .select(['user_id', 'start_at', 'end_at'])
     .where('company_id', '=', companyId)
@@ -149,10 +197,11 @@ export async function dutyEntries(
     .where('end_at', '>', start)
     .where('type', '=', 'DUTY')
     .where('always', '=', 0)
-    .where('deleted', '=', 0)
-    .execute();
-  return rows.map((r) => ({ user_id: r.user_id, start: Number(r.start_at), end: Number(r.end_at) }));
+    .where('deleted', '=', 0);
 }
+
+export const entrySpansOf = (rows: readonly Row<ReturnType<typeof dutyEntriesQuery>>[]): PersonSpan[] =>
+  rows.map((r) => ({ user_id: r.user_id, start: Number(r.start_at), end: Number(r.end_at) }));
 
 /**
  * Live bookings of `userIds` (pilot or instructor) overlapping [start, end)
@@ -168,26 +217,49 @@ export async function plannedBookings(
   except: { bookingId?: string; flightId?: string } = {},
 ): Promise<PersonSpan[]> {
   if (!userIds.length) return [];
+  const rows: BookingSeatRow[] = [];
+  for (const seat of BOOKING_SEATS)
+    rows.push(...(await bookingSeatQuery(db, companyId, seat, userIds, start, end, except).execute()));
+  return bookingSpansOf(rows);
+}
+
+/** The seats a booking names a person in; `plannedBookings` reads each with its own index. */
+export const BOOKING_SEATS = ['pilot_id', 'instructor_id'] as const;
+
+/** One seat's statement of `plannedBookings` (readiness folds both into its own). */
+export function bookingSeatQuery(
+  db: Kysely<DB>,
+  companyId: string,
+  seat: (typeof BOOKING_SEATS)[number],
+  userIds: readonly string[],
+  start: number,
+  end: number,
+  except: { bookingId?: string; flightId?: string } = {},
+) {
+  let q = db
+    .selectFrom('schedules as s')
+    .leftJoin('flights as f', (j) => j.onRef('f.id', '=', 's.flight_id').on('f.company_id', '=', companyId))
+    .select(['s.id', `s.${seat} as user_id`, 's.start_at', 's.end_at', 'f.status as flight_status'])
+    .where('s.company_id', '=', companyId)
+    .where(`s.${seat}`, 'in', [...userIds])
+    .where('s.start_at', '>=', start - LONGEST_ENTRY_SECONDS)
+    .where('s.start_at', '<', end)
+    .where('s.end_at', '>', start)
+    .where('s.status', '=', 'BOOKED')
+    .where('s.deleted', '=', 0);
+  if (except.bookingId) q = q.where('s.id', '!=', except.bookingId);
+  if (except.flightId)
+    q = q.where((eb) => eb.or([eb('s.flight_id', 'is', null), eb('s.flight_id', '!=', except.flightId as string)]));
+  return q;
+}
+export type BookingSeatRow = Row<ReturnType<typeof bookingSeatQuery>>;
+
+/** Booked spans of the seat rows, leaving out bookings whose flight has flown or ended (the flight counts instead). */
+export function bookingSpansOf(rows: readonly BookingSeatRow[]): PersonSpan[] {
   const out: PersonSpan[] = [];
-  for (const seat of ['pilot_id', 'instructor_id'] as const) {
-    let q = db
-      .selectFrom('schedules as s')
-      .leftJoin('flights as f', (j) => j.onRef('f.id', '=', 's.flight_id').on('f.company_id', '=', companyId))
-      .select(['s.id', `s.${seat} as user_id`, 's.start_at', 's.end_at', 'f.status as flight_status'])
-      .where('s.company_id', '=', companyId)
-      .where(`s.${seat}`, 'in', [...userIds])
-      .where('s.start_at', '>=', start - LONGEST_ENTRY_SECONDS)
-      .where('s.start_at', '<', end)
-      .where('s.end_at', '>', start)
-      .where('s.status', '=', 'BOOKED')
-      .where('s.deleted', '=', 0);
-    if (except.bookingId) q = q.where('s.id', '!=', except.bookingId);
-    if (except.flightId)
-      q = q.where((eb) => eb.or([eb('s.flight_id', 'is', null), eb('s.flight_id', '!=', except.flightId as string)]));
-    for (const r of await q.execute()) {
-      if (r.flight_status && ['LANDED', 'CANCELED', 'DELETED', 'DISPATCHED'].includes(r.flight_status)) continue;
-      out.push({ user_id: r.user_id as string, start: Number(r.start_at), end: Number(r.end_at) });
-    }
+  for (const r of rows) {
+    if (r.flight_status && ['LANDED', 'CANCELED', 'DELETED', 'DISPATCHED'].includes(r.flight_status)) continue;
+    out.push({ user_id: r.user_id as string, start: Number(r.start_at), end: Number(r.end_at) });
   }
   return out;
 }
@@ -215,8 +287,18 @@ export async function flightSecondsBy(
   start: number,
   end: number,
 ): Promise<Map<string, number>> {
-  const totals = new Map<string, number>();
-  if (!userIds.length || start >= end) return totals;
+  if (!userIds.length || start >= end) return new Map();
+  return secondsByPerson(userIds, await flightSecondsQuery(db, companyId, userIds, start, end).execute());
+}
+
+/** The one statement of `flightSecondsBy` (readiness folds it into its own); `start < end`. */
+export function flightSecondsQuery(
+  db: Kysely<DB>,
+  companyId: string,
+  userIds: readonly string[],
+  start: number,
+  end: number,
+) {
   const few = userIds.length <= MANY;
   const flown = (from: number, to: number, sign: number) => {
     let q = db
@@ -237,16 +319,23 @@ export async function flightSecondsBy(
     .where('company_id', '=', companyId)
     .where('month', '>=', from)
     .where('month', '<', to);
-  const q =
-    from >= to
-      ? flown(start, end, 1)
-      : (few ? months.where('user_id', 'in', [...userIds]) : months)
-          .groupBy('user_id')
-          // Boundary before `start`: its flights up to `start` are in the months, not the range; after it, the other way round. Same at `end`.
-          .unionAll(from <= start ? flown(from, start, -1) : flown(start, from, 1))
-          .unionAll(to <= end ? flown(to, end, 1) : flown(end, to, -1));
+  return from >= to
+    ? flown(start, end, 1)
+    : (few ? months.where('user_id', 'in', [...userIds]) : months)
+        .groupBy('user_id')
+        // Boundary before `start`: its flights up to `start` are in the months, not the range; after it, the other way round. Same at `end`.
+        .unionAll(from <= start ? flown(from, start, -1) : flown(start, from, 1))
+        .unionAll(to <= end ? flown(to, end, 1) : flown(end, to, -1));
+}
+
+/** The partial sums of `flightSecondsQuery` added up per wanted person. */
+export function secondsByPerson(
+  userIds: readonly string[],
+  rows: readonly { user_id: string; seconds: number | string | null }[],
+): Map<string, number> {
+  const totals = new Map<string, number>();
   const wanted = new Set(userIds);
-  for (const r of await q.execute())
+  for (const r of rows)
     if (wanted.has(r.user_id)) totals.set(r.user_id, (totals.get(r.user_id) ?? 0) + Number(r.seconds ?? 0));
   return totals;
 }

@@ -68,17 +68,16 @@ export function diffFields(before: Record<string, unknown>, after: Record<string
   return out;
 }
 
-export async function recordChange(
-  uow: UnitOfWork,
-  entry: {
-    companyId: string;
-    flightId: string;
-    userId: string | null;
-    action: ChangeAction;
-    fields?: FieldChange[] | null;
-    comments?: string | null;
-  },
-): Promise<void> {
+interface HistoryEntry {
+  companyId: string;
+  flightId: string;
+  userId: string | null;
+  action: ChangeAction;
+  fields?: FieldChange[] | null;
+  comments?: string | null;
+}
+
+async function insertHistoryRow(uow: UnitOfWork, entry: HistoryEntry): Promise<void> {
   await uow.trx
     .insertInto('flight_changes')
     .values({
@@ -92,8 +91,25 @@ export async function recordChange(
       created: nowSeconds(),
     })
     .execute();
+}
+
+/** A change of the flight: its history row, then the totals that follow from the flight re-settled. */
+export async function recordChange(uow: UnitOfWork, entry: HistoryEntry): Promise<void> {
+  await insertHistoryRow(uow, entry);
   // Every change of a flight (confirm, edit, revert, cancel; REST or a device's command) passes here in its
   // transaction: billing brings the flight's charges to what it costs now (CONTRACT 6), idempotently.
   await settleFlightCharges(uow, entry.companyId, entry.flightId, entry.userId);
   await settleDutyFlight(uow.trx, entry.companyId, entry.flightId);
+}
+
+/**
+ * A note in the flight's history that changes nothing of the flight (readiness
+ * warnings): one row, nothing re-settled, since charges and duty totals follow
+ * from the flight's fields and those did not move. Shown as an edit.
+ */
+export async function recordNote(
+  uow: UnitOfWork,
+  note: { companyId: string; flightId: string; userId: string | null; comments: string },
+): Promise<void> {
+  await insertHistoryRow(uow, { ...note, action: 'edit', fields: null });
 }

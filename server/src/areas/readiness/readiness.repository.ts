@@ -8,6 +8,18 @@ import { jsonArrayFrom as pgArrayFrom, jsonObjectFrom as pgObjectFrom } from 'ky
 import { jsonArrayFrom as sqliteArrayFrom, jsonObjectFrom as sqliteObjectFrom } from 'kysely/helpers/sqlite';
 import type { DB } from '../../db/schema.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import { groundingReportsQuery, openMelItemsQuery } from '../aircraft-reports/aircraft-block.service.ts';
+import {
+  bookingSeatQuery,
+  bookingSpansOf,
+  crewFlightsOf,
+  dutyEntriesQuery,
+  entrySpansOf,
+  flightSecondsQuery,
+  landedCrewQuery,
+  otherCrewQuery,
+  secondsByPerson,
+} from '../duty/duty.repository.ts';
 import './readiness.tables.ts';
 
 /**
@@ -156,6 +168,21 @@ export interface ReadsWanted {
   groupsOf: string | null;
   /** The airport whose cached METAR and TAF are read (WEATHER). */
   weatherAt: string | null;
+  /** The aircraft whose open MEL/CDL items, their limitations and its grounding reports are read (MEL). */
+  melOf: string | null;
+  /** The crew and windows of the duty area's reads (DUTY): the same statements as its booking check. */
+  duty: DutyReads | null;
+}
+
+/** What the duty rule reads for the crew: their duty in [from, to), their flight seconds in [yearFrom, yearTo). */
+export interface DutyReads {
+  people: readonly string[];
+  from: number;
+  to: number;
+  yearFrom: number;
+  yearTo: number;
+  /** The subject itself, left out of the crew's other duty. */
+  except: { bookingId?: string; flightId?: string };
 }
 
 type JsonList<T> = T[] | string | null;
@@ -180,6 +207,10 @@ export async function readinessReads(db: Kysely<DB>, companyId: string, w: Reads
   const objectFrom = pg ? pgObjectFrom : sqliteObjectFrom;
   const none = '';
   const aircraftId = w.maintenanceOf ?? none;
+  const melOf = w.melOf ?? none;
+  // Not wanted: no one in an empty window, so each duty subquery is an index probe that finds nothing.
+  const duty: DutyReads = w.duty ?? { people: [none], from: 0, to: 0, yearFrom: 0, yearTo: 0, except: {} };
+  const openMel = openMelItemsQuery(db, companyId).where('r.aircraft_id', '=', melOf);
   const row = await db
     .selectNoFrom((eb) => [
       arrayFrom(
@@ -254,6 +285,29 @@ export async function readinessReads(db: Kysely<DB>, companyId: string, w: Reads
           .select(['key', 'body', 'fetched', 'expires'])
           .where('key', 'in', w.weatherAt ? [`metar:${w.weatherAt}`, `taf:${w.weatherAt}`] : [none]),
       ).as('weather'),
+      arrayFrom(openMel).as('mel_items'),
+      arrayFrom(
+        eb
+          .selectFrom('mel_item_limitations')
+          .select(['mel_item_id', 'code'])
+          .where('company_id', '=', companyId)
+          .where('mel_item_id', 'in', openMel.clearSelect().clearOrderBy().select('m.id')),
+      ).as('mel_limitations'),
+      arrayFrom(groundingReportsQuery(db, companyId, melOf)).as('grounding'),
+      arrayFrom(dutyEntriesQuery(db, companyId, duty.people, duty.from, duty.to)).as('duty_entries'),
+      arrayFrom(landedCrewQuery(db, companyId, duty.people, duty.from, duty.to, duty.except.flightId)).as(
+        'duty_landed',
+      ),
+      arrayFrom(otherCrewQuery(db, companyId, ['DISPATCHED'], duty.from, duty.to, duty.except.flightId)).as(
+        'duty_dispatched',
+      ),
+      arrayFrom(bookingSeatQuery(db, companyId, 'pilot_id', duty.people, duty.from, duty.to, duty.except)).as(
+        'duty_booked_pilot',
+      ),
+      arrayFrom(bookingSeatQuery(db, companyId, 'instructor_id', duty.people, duty.from, duty.to, duty.except)).as(
+        'duty_booked_instructor',
+      ),
+      arrayFrom(flightSecondsQuery(db, companyId, duty.people, duty.yearFrom, duty.yearTo)).as('duty_seconds'),
     ])
     .executeTakeFirstOrThrow();
   const balance = fromJson(row.balance);
@@ -298,8 +352,28 @@ export async function readinessReads(db: Kysely<DB>, companyId: string, w: Reads
     } satisfies MaintenanceFacts,
     groups: fromJson(row.groups).map((g) => g.pilot_group_id),
     weather: fromJson(row.weather),
+    mel: {
+      items: fromJson(row.mel_items),
+      grounding: fromJson(row.grounding),
+      limitations: limitationsByItem(fromJson(row.mel_limitations)),
+    },
+    duty: {
+      entries: entrySpansOf(fromJson(row.duty_entries)),
+      flights: crewFlightsOf(duty.people, {
+        landed: fromJson(row.duty_landed),
+        others: fromJson(row.duty_dispatched),
+      }),
+      bookings: bookingSpansOf([...fromJson(row.duty_booked_pilot), ...fromJson(row.duty_booked_instructor)]),
+      yearSeconds: secondsByPerson(duty.people, fromJson(row.duty_seconds)),
+    },
   };
 }
+
+const limitationsByItem = (rows: readonly { mel_item_id: string; code: string }[]): Map<string, string[]> => {
+  const out = new Map<string, string[]>();
+  for (const r of rows) out.set(r.mel_item_id, [...(out.get(r.mel_item_id) ?? []), r.code]);
+  return out;
+};
 export type ReadinessReads = Awaited<ReturnType<typeof readinessReads>>;
 
 /**
@@ -451,24 +525,6 @@ export async function peopleOf(db: Kysely<DB>, companyId: string, ids: readonly 
     .where('company_id', '=', companyId)
     .where('id', 'in', [...ids])
     .execute();
-}
-
-/** Limitation codes of open MEL items (index company_id, mel_item_id). */
-export async function limitationsOf(
-  db: Kysely<DB>,
-  companyId: string,
-  melItemIds: readonly string[],
-): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (!melItemIds.length) return out;
-  const rows = await db
-    .selectFrom('mel_item_limitations')
-    .select(['mel_item_id', 'code'])
-    .where('company_id', '=', companyId)
-    .where('mel_item_id', 'in', [...melItemIds])
-    .execute();
-  for (const r of rows) out.set(r.mel_item_id, [...(out.get(r.mel_item_id) ?? []), r.code]);
-  return out;
 }
 
 /** Pilot group ids of the list that are not the company's (a policy naming them is refused). */

@@ -34,13 +34,12 @@ import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { weatherReports } from '../../weather/weather.service.ts';
-import { aircraftBlockState, groundingBlockers } from '../aircraft-reports/aircraft-block.service.ts';
-import { crewFlights, dutyEntries, flightSecondsBy, plannedBookings } from '../duty/duty.repository.ts';
+import { blockersOf, blockStateOf } from '../aircraft-reports/aircraft-block.service.ts';
 import { type FlightRow, flightActor } from '../flights/flights.service.ts';
-import { recordChange } from '../flights/history.repository.ts';
+import { recordNote } from '../flights/history.repository.ts';
 import {
+  type DutyReads,
   flightWithContext,
-  limitationsOf,
   loadSettings,
   peopleOf,
   type ReadinessContext,
@@ -64,54 +63,59 @@ interface Gather {
   ctx?: AppContext;
 }
 
-/** The duty rule's input for each person aboard: the same reads as the duty area's own booking check. */
-async function dutyPeople(
-  db: Kysely<DB>,
-  companyId: string,
+/**
+ * The crew and windows the duty rule needs read (the same as the duty area's
+ * own booking check); null when no one sits or the company sets no limit.
+ */
+function dutyWindow(
   s: ReadinessSubject,
-  names: Record<string, string>,
-  simulator: boolean,
-  except: Gather['except'],
   limits: ReadinessContext['limits'],
-): Promise<DutyCheckInput[]> {
+  except: Gather['except'],
+): DutyReads | null {
   const people = [...new Set([s.pic_id, s.sic_id, s.supervisor_id].filter((x): x is string => !!x))];
   if (
     !people.length ||
     (limitSeconds(limits.max_duty_hours) === null && limitSeconds(limits.max_flight_hours_year) === null)
   )
-    return [];
+    return null;
   const zone = limits.timezone;
   const padded = dutySpanOf(s.start, s.end);
-  const from = dayStart(dateOf(padded.start, zone), zone);
-  const to = DateTime.fromSeconds(padded.end - 1, { zone })
-    .plus({ days: 1 })
-    .startOf('day')
-    .toUnixInteger();
   const year = DateTime.fromSeconds(s.start, { zone }).startOf('year');
-  // One after another: on PostgreSQL they share the answer's one connection (see gatherFacts).
-  const entries = await dutyEntries(db, companyId, people, from, to);
-  const flights = await crewFlights(db, companyId, people, from, to, ['LANDED', 'DISPATCHED'], except.flightId);
-  const bookings = await plannedBookings(db, companyId, people, from, to, except);
-  const years = await flightSecondsBy(
-    db,
-    companyId,
+  return {
     people,
-    year.toUnixInteger(),
-    year.plus({ years: 1 }).toUnixInteger(),
-  );
-  return people.map((id) => {
+    from: dayStart(dateOf(padded.start, zone), zone),
+    to: DateTime.fromSeconds(padded.end - 1, { zone })
+      .plus({ days: 1 })
+      .startOf('day')
+      .toUnixInteger(),
+    yearFrom: year.toUnixInteger(),
+    yearTo: year.plus({ years: 1 }).toUnixInteger(),
+    except,
+  };
+}
+
+/** The duty rule's input for each person aboard, from the duty reads of the combined statement. */
+function dutyPeople(
+  s: ReadinessSubject,
+  w: DutyReads,
+  read: ReadinessReads['duty'],
+  names: Record<string, string>,
+  simulator: boolean,
+  limits: ReadinessContext['limits'],
+): DutyCheckInput[] {
+  return w.people.map((id) => {
     const duty: Span[] = [
-      ...entries.filter((e) => e.user_id === id),
-      ...flights.filter((f) => f.user_id === id).map((f) => dutySpanOf(f.offblocks, f.onblocks)),
-      ...bookings.filter((b) => b.user_id === id).map((b) => dutySpanOf(b.start, b.end)),
+      ...read.entries.filter((e) => e.user_id === id),
+      ...read.flights.filter((f) => f.user_id === id).map((f) => dutySpanOf(f.offblocks, f.onblocks)),
+      ...read.bookings.filter((b) => b.user_id === id).map((b) => dutySpanOf(b.start, b.end)),
     ];
     return {
       name: names[id] ?? 'This person',
       planned: { start: s.start, end: s.end },
       plannedFlightSeconds: simulator ? 0 : s.end - s.start,
       duty,
-      yearFlightSeconds: years.get(id) ?? 0,
-      zone,
+      yearFlightSeconds: read.yearSeconds.get(id) ?? 0,
+      zone: limits.timezone,
       limits,
     };
   });
@@ -169,12 +173,11 @@ async function weatherFacts(
 
 /**
  * Everything the rule needs for this subject, only for the checks the
- * company does not ignore: readiness's own tables in one statement
- * (`readinessReads`), then the MEL state and the duty reads of their areas.
- * The reads run one after another: inside a transaction (the hook) they share
- * its connection anyway, and the read endpoints hand in one pinned PostgreSQL
- * connection (`onOneConnection`), which costs less than pool checkouts racing
- * each other.
+ * company does not ignore, in one statement (`readinessReads`): readiness's
+ * own tables and the MEL and duty reads of their areas (their own query
+ * builders). What may follow reads one after another on the same connection
+ * (the hook's transaction, or the pinned one of the read endpoints): MEL
+ * counters when an item counts flights, the provider when the weather is stale.
  */
 async function gatherFacts(
   db: Kysely<DB>,
@@ -192,6 +195,7 @@ async function gatherFacts(
   // The PIC's role is only known after the read, so the weather inputs are read whenever WEATHER could apply.
   const weatherAt =
     on('WEATHER') && s.departure_airport && isWeatherIcao(s.departure_airport) ? s.departure_airport : null;
+  const duty = on('DUTY') ? dutyWindow(s, rc.limits, g.except) : null;
   const read = await readinessReads(db, c, {
     people: ids,
     balanceOf: on('BALANCE') && settings.balance_minimum !== null ? s.billed_id : null,
@@ -203,6 +207,8 @@ async function gatherFacts(
     maintenanceOf: on('MAINTENANCE') ? s.aircraft_id : null,
     groupsOf: weatherAt && Object.keys(settings.weather.pilot_groups).length ? s.pic_id : null,
     weatherAt,
+    melOf: on('MEL') ? s.aircraft_id : null,
+    duty,
   });
   const names: Record<string, string> = {};
   for (const p of read.people) names[p.id] = `${p.name} ${p.surname}`.trim();
@@ -215,14 +221,11 @@ async function gatherFacts(
   if (on('MAINTENANCE') && s.aircraft_id) facts.maintenance = read.maintenance;
   if (on('MEL') && s.aircraft_id) {
     const at = Math.max(now, s.start);
-    const b = await aircraftBlockState(db, c, s.aircraft_id, at);
-    // The MEL state just read is handed over, so the grounding rule does not read it again.
-    const grounding = await groundingBlockers(db, c, s.aircraft_id, at, b);
-    const limits = await limitationsOf(
-      db,
-      c,
-      b.items.map((i) => i.mel_item_id),
-    );
+    // The open items, their limitations and the grounding reports came with the other reads; deriving the
+    // items' status reads flights only for items counted in flights, cycles or days.
+    const b = await blockStateOf(db, c, read.mel.items, at, rc.limits.timezone);
+    const grounding = blockersOf(read.mel.grounding, b, at).filter((x) => x.kind === 'GROUNDED');
+    const limits = read.mel.limitations;
     facts.mel = {
       items: b.items.map((i) => ({
         label: `${i.type} ${i.ata_chapter ?? ''}${i.category ? ` (${i.category})` : ''} ${i.title}`.replace(
@@ -235,7 +238,7 @@ async function gatherFacts(
       grounded: grounding.map((x) => x.sentence),
     };
   }
-  if (on('DUTY')) facts.duty = { people: await dutyPeople(db, c, s, names, rc.simulator, g.except, rc.limits) };
+  if (on('DUTY')) facts.duty = { people: duty ? dutyPeople(s, duty, read.duty, names, rc.simulator, rc.limits) : [] };
   if (weatherAt && isStudentPilot(s.pic_role)) {
     facts.weather = await weatherFacts(weatherAt, read.weather, g, now);
     if (s.pic_id && Object.keys(settings.weather.pilot_groups).length) facts.pic_groups = read.groups;
@@ -404,11 +407,10 @@ export async function decideReadiness(
   if (blocking(lines).length) return { blocked: true, lines, message: refusalMessage(lines), text: refusalText(lines) };
   const amber = warnings(lines);
   if (amber.length)
-    await recordChange(uow, {
+    await recordNote(uow, {
       companyId: actor.companyId,
       flightId,
       userId: actor.userId,
-      action: 'edit',
       comments: `Readiness warnings: ${amber.map((l) => `${l.code}: ${l.message}`).join(' ')}`,
     });
   return { blocked: false, lines: amber };
