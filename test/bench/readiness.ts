@@ -96,7 +96,8 @@ const { deviceReadiness } = (await import(`${rendererDir}/readiness/device-readi
   deviceReadiness(s: ReadinessSubject, d: Record<string, unknown>, except: { flightId?: string }): ReadinessLine[];
 };
 
-const s = await startTestServer(dialect);
+// No periodic jobs in this process: their lease statements would be counted with the readiness requests.
+const s = await startTestServer(dialect, { env: { JOBS: 'off' } });
 const db = s.ctx.db;
 
 /**

@@ -97,7 +97,15 @@ export async function readinessContext(
 }
 export type ReadinessContext = Awaited<ReturnType<typeof readinessContext>>;
 
-/** The flight row and its readiness context in one round trip (the GET endpoint); undefined: no such flight here. */
+type JsonList<T> = T[] | string | null;
+/** SQLite answers the JSON helpers as text; PostgreSQL's driver has parsed them already. */
+function fromJson<T>(v: JsonList<T>): T[];
+function fromJson<T>(v: T | string | null): T | null;
+function fromJson<T>(v: T | string | null): T | null {
+  return typeof v === 'string' ? (JSON.parse(v) as T) : (v ?? null);
+}
+
+/** The flight row and its readiness context in one round trip; undefined: no such flight here. */
 export async function flightWithContext(db: Kysely<DB>, companyId: string, flightId: string) {
   const row = await db
     .selectFrom('flights as f')
@@ -183,14 +191,6 @@ export interface DutyReads {
   yearTo: number;
   /** The subject itself, left out of the crew's other duty. */
   except: { bookingId?: string; flightId?: string };
-}
-
-type JsonList<T> = T[] | string | null;
-/** SQLite answers the JSON helpers as text; PostgreSQL's driver has parsed them already. */
-function fromJson<T>(v: JsonList<T>): T[];
-function fromJson<T>(v: T | string | null): T | null;
-function fromJson<T>(v: T | string | null): T | null {
-  return typeof v === 'string' ? (JSON.parse(v) as T) : (v ?? null);
 }
 
 /**

@@ -35,7 +35,7 @@ import { forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { weatherReports } from '../../weather/weather.service.ts';
 import { blockersOf, blockStateOf } from '../aircraft-reports/aircraft-block.service.ts';
-import { type FlightRow, flightActor } from '../flights/flights.service.ts';
+import type { FlightRow } from '../flights/flights.service.ts';
 import { recordNote } from '../flights/history.repository.ts';
 import {
   type DutyReads,
@@ -300,8 +300,8 @@ export async function flightReadiness(ctx: AppContext, actor: Actor, id: string)
     const found = await flightWithContext(db, actor.companyId, id);
     if (!found) throw notFound('Flight not found');
     const { flight: f, context: rc } = found;
-    if (!reachesFlight(await flightActor(db, actor), f))
-      throw forbidden('You can only see flights you are involved in');
+    // Reaching a flight is a question of role and seat only: no permission keys to read.
+    if (!reachesFlight(actor, f)) throw forbidden('You can only see flights you are involved in');
     if (allIgnored(rc.settings)) return answer([]);
     const s = subjectOfFlight(f);
     const facts = await gatherFacts(db, actor, s, rc, nowSeconds(), {
