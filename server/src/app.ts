@@ -3,9 +3,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { mountApiDocs } from './api-docs.ts';
 import type { AppContext } from './context.ts';
 import type { RouteDef } from './http/define-route.ts';
-import { translator } from '@ops/shared/i18n/index';
 import { HttpError } from './http/errors.ts';
-import { requestLocale, translateBody } from './http/messages.ts';
+import { localize, said } from './http/messages.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { observerMiddleware } from './http/observe.ts';
 import { buildRouter } from './http/router.ts';
@@ -108,22 +107,24 @@ export function createApp(
   extra?.(app);
 
   app.use((req: Request, res: Response) => {
-    const t = translator(requestLocale(req));
-    res.status(404).json({ result: false, message: t('errors.noRoute', { method: req.method, path: req.path }) });
+    res
+      .status(404)
+      .json(localize(req, res, { result: false, ...said('errors.noRoute', { method: req.method, path: req.path }) }));
   });
 
+  // The one place an error becomes its JSON body: every `message` leaves in the request's language (`localize`).
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
-      res.status(err.status).json(translateBody(err.body, requestLocale(req)));
+      res.status(err.status).json(localize(req, res, err.body));
       return;
     }
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.parse.failed') {
-      res.status(400).json({ result: false, message: translator(requestLocale(req))('errors.malformedBody') });
+      res.status(400).json(localize(req, res, { result: false, ...said('errors.malformedBody') }));
       return;
     }
     if (e?.type === 'entity.too.large') {
-      res.status(413).json({ result: false, message: 'Request body too large' });
+      res.status(413).json(localize(req, res, { result: false, ...said('errors.tooLarge') }));
       return;
     }
     if (isDatabaseUnavailable(err)) {
@@ -131,14 +132,12 @@ export function createApp(
       req.log.warn({ err: (err as Error).message }, 'database unavailable');
       if (res.headersSent) return;
       res.setHeader('Retry-After', '1');
-      res.status(503).json({ result: false, message: 'Database temporarily unavailable; try again shortly' });
+      res.status(503).json(localize(req, res, { result: false, ...said('errors.databaseUnavailable') }));
       return;
     }
     req.log.error({ err }, 'unhandled error');
     if (res.headersSent) return;
-    res
-      .status(500)
-      .json({ result: false, message: translator(requestLocale(req))('errors.internal'), request_id: req.id });
+    res.status(500).json(localize(req, res, { result: false, ...said('errors.internal'), request_id: req.id }));
   });
   return app;
 }

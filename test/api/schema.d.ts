@@ -11931,12 +11931,15 @@ export interface components {
         /** @description Validation failed: `{result: false, message, errors|validation}` (field → messages) */
         ValidationFailed: {
             headers: {
+                /** @description The language of `message`: en, es, fr or de (en when the text is not translated yet) */
+                "Content-Language"?: "en" | "es" | "fr" | "de";
                 [name: string]: unknown;
             };
             content: {
                 "application/json": {
                     /** @constant */
                     result: false;
+                    /** @description For a person, in the request's language (Accept-Language, else the caller's own, else English); match on `code` */
                     message: string;
                     code?: string;
                     error?: string;
@@ -11967,12 +11970,15 @@ export interface components {
         /** @description Missing, unknown, expired or revoked token */
         Unauthorized: {
             headers: {
+                /** @description The language of `message`: en, es, fr or de (en when the text is not translated yet) */
+                "Content-Language"?: "en" | "es" | "fr" | "de";
                 [name: string]: unknown;
             };
             content: {
                 "application/json": {
                     /** @constant */
                     result: false;
+                    /** @description For a person, in the request's language (Accept-Language, else the caller's own, else English); match on `code` */
                     message: string;
                     code?: string;
                     error?: string;
@@ -11984,12 +11990,15 @@ export interface components {
         /** @description A role, plan, permission or session-only gate refused the caller */
         Forbidden: {
             headers: {
+                /** @description The language of `message`: en, es, fr or de (en when the text is not translated yet) */
+                "Content-Language"?: "en" | "es" | "fr" | "de";
                 [name: string]: unknown;
             };
             content: {
                 "application/json": {
                     /** @constant */
                     result: false;
+                    /** @description For a person, in the request's language (Accept-Language, else the caller's own, else English); match on `code` */
                     message: string;
                     code?: string;
                     error?: string;
@@ -12001,12 +12010,15 @@ export interface components {
         /** @description No such record in the caller’s company (another company’s record is also 404) */
         NotFound: {
             headers: {
+                /** @description The language of `message`: en, es, fr or de (en when the text is not translated yet) */
+                "Content-Language"?: "en" | "es" | "fr" | "de";
                 [name: string]: unknown;
             };
             content: {
                 "application/json": {
                     /** @constant */
                     result: false;
+                    /** @description For a person, in the request's language (Accept-Language, else the caller's own, else English); match on `code` */
                     message: string;
                     code?: string;
                     error?: string;
@@ -12018,12 +12030,15 @@ export interface components {
         /** @description Throttled (sign-in, password or code attempts); `retry_after` seconds */
         TooManyRequests: {
             headers: {
+                /** @description The language of `message`: en, es, fr or de (en when the text is not translated yet) */
+                "Content-Language"?: "en" | "es" | "fr" | "de";
                 [name: string]: unknown;
             };
             content: {
                 "application/json": {
                     /** @constant */
                     result: false;
+                    /** @description For a person, in the request's language (Accept-Language, else the caller's own, else English); match on `code` */
                     message: string;
                     code?: string;
                     error?: string;
@@ -12035,12 +12050,15 @@ export interface components {
         /** @description Other errors (405, 409, 410, 413, 5xx) in the same envelope */
         Error: {
             headers: {
+                /** @description The language of `message`: en, es, fr or de (en when the text is not translated yet) */
+                "Content-Language"?: "en" | "es" | "fr" | "de";
                 [name: string]: unknown;
             };
             content: {
                 "application/json": {
                     /** @constant */
                     result: false;
+                    /** @description For a person, in the request's language (Accept-Language, else the caller's own, else English); match on `code` */
                     message: string;
                     code?: string;
                     error?: string;

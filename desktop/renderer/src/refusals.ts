@@ -3,8 +3,8 @@
  * command outcomes as sentences a person reads, never the raw code. Pure.
  */
 import type { CommandDoc } from '@ops/shared';
-import { type MessageId, messagesOf, type Translate, translator } from '@ops/shared/i18n/index';
-import { type RuleText, renderText } from '@ops/shared/rules/readiness/text';
+import { type MessageId, type Translate, translator } from '@ops/shared/i18n/index';
+import { renderText, ruleTextOf } from '@ops/shared/rules/readiness/text';
 
 // The code→sentence mapping; the sentences are catalogue messages (shared/src/i18n/refusals).
 const SENTENCES: Record<string, MessageId> = {
@@ -62,19 +62,8 @@ export function humanRefusal(message: string | null | undefined, code?: string |
   return /[.!?)]$/.test(text) ? text : `${text}.`;
 }
 
-/** A refusal's sentence as the server sent it (`text`: message id and values), when every id in it is one this app knows. */
-export function ruleTextOf(v: unknown): RuleText | null {
-  const known = messagesOf('en');
-  const ok = (x: unknown, depth: number): boolean => {
-    if (!x || typeof x !== 'object' || depth > 4) return false;
-    const p = x as { id?: unknown; lists?: unknown };
-    if (typeof p.id !== 'string' || !(p.id in known)) return false;
-    if (p.lists === undefined) return true;
-    if (!p.lists || typeof p.lists !== 'object') return false;
-    return Object.values(p.lists).every((l) => Array.isArray(l) && l.every((y) => ok(y, depth + 1)));
-  };
-  return ok(v, 0) ? (v as RuleText) : null;
-}
+/** A refusal's sentence as the server sent it (shared with the server, which words its `message` from it). */
+export { ruleTextOf };
 
 /**
  * A server refusal in the reader's language (issue 33): its `text` rendered

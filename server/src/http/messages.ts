@@ -1,8 +1,10 @@
 /**
  * The REST API's messages in the caller's language (issue 33): Accept-Language
- * when it names a supported language, else the user's `language`, else English.
- * Services throw English texts; the ones in the `errors` catalogue are translated
- * here on the way out. Codes and field names never change.
+ * when it names a supported language, else the user's `language` (an API key
+ * speaks as its user), else English. Services throw or answer English; every
+ * JSON body with a `message` passes `localize` on its way out (the router's
+ * answers, `reply`, the error handler), so no endpoint can forget it. Only
+ * `message` changes; codes, field names and `text` never do.
  */
 import {
   idOfEnglish,
@@ -12,22 +14,40 @@ import {
   pickLocale,
   translator,
 } from '@ops/shared/i18n/index';
-import type { Request } from 'express';
+import { renderText, ruleTextOf } from '@ops/shared/rules/readiness/text';
+import type { Request, Response } from 'express';
 
 export function requestLocale(req: Request): Locale {
   const header = req.headers['accept-language'];
   return pickLocale(typeof header === 'string' ? header : null, req.actor?.language ?? null);
 }
 
-/** An error body with its `message` in `locale` when the catalogue knows the text; otherwise unchanged. */
-export function translateBody(body: Record<string, unknown>, locale: Locale): Record<string, unknown> {
+/**
+ * A body in `locale`, and the language its `message` is now in: `locale` when the
+ * message was worded there, English when the catalogue does not know the text.
+ * A `said()` message, then a refusal's `text` (message id and values), then an
+ * English text the catalogue holds as is.
+ */
+export function translateBody(
+  body: Record<string, unknown>,
+  locale: Locale,
+): { body: Record<string, unknown>; language: Locale } {
   const said = (body as { [SAID]?: Said })[SAID];
-  if (said) return { ...body, message: translator(locale)(said.id, said.values) };
-  if (locale === 'en' || typeof body.message !== 'string') return body;
-  const text = body.message;
+  if (said) return { body: { ...body, message: translator(locale)(said.id, said.values) }, language: locale };
+  if (locale === 'en' || typeof body.message !== 'string') return { body, language: 'en' };
+  const text = ruleTextOf(body.text);
+  if (text) return { body: { ...body, message: renderText(translator(locale), text, locale) }, language: locale };
   let id: MessageId | null = null;
-  for (const area of SERVER_TEXT_AREAS) id ??= idOfEnglish(text, area);
-  return id ? { ...body, message: translator(locale)(id) } : body;
+  for (const area of SERVER_TEXT_AREAS) id ??= idOfEnglish(body.message, area);
+  return id ? { body: { ...body, message: translator(locale)(id) }, language: locale } : { body, language: 'en' };
+}
+
+/** `body` in the request's language with `Content-Language` naming it; a body without a `message` is unchanged. */
+export function localize(req: Request, res: Response, body: Record<string, unknown>): Record<string, unknown> {
+  if (typeof body.message !== 'string') return body;
+  const out = translateBody(body, requestLocale(req));
+  res.setHeader('Content-Language', out.language);
+  return out.body;
 }
 
 // Issue 33 leftovers: areas whose catalogues also hold the texts their services answer with.

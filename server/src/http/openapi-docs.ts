@@ -60,6 +60,10 @@ curl -s "$OPS/aircraft/index.json" -H "Authorization: Bearer svc_…"
 - **Errors** are \`{result: false, message}\`; a 400 adds \`errors\` (or \`validation\`): field → messages,
   and nothing was written. 403 is a role, plan or permission gate; **another company's record is 404**,
   never 403; 429 carries \`Retry-After\`; a 500 carries \`request_id\` (also in the \`X-Request-Id\` header).
+- **Languages.** \`message\` (errors and refusals) is for a person: in the language of
+  \`Accept-Language\` when it names en, es, fr or de (q weights count), else the caller's own language (an
+  API key's user), else English; \`Content-Language\` says which. \`code\`, \`text\` (a refusal's message
+  id and values) and field names never change: match on \`code\`, send \`Accept-Language: en\` for stable English.
 - **Versioning.** \`/api/v1\` only grows: fields and operations are added, never renamed or removed.
   Ignore unknown fields.
 `;

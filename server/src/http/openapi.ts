@@ -67,6 +67,11 @@ const toSchema = (s: z.ZodType) => jsonSchema(s, 'input');
 const toOutSchema = (s: z.ZodType) => jsonSchema(s, 'output');
 
 const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+/** The header every body with a `message` carries (issue 33): the language that message is in. */
+const CONTENT_LANGUAGE = {
+  description: 'The language of `message`: en, es, fr or de (en when the text is not translated yet)',
+  schema: { type: 'string', enum: ['en', 'es', 'fr', 'de'] },
+};
 const ERROR_RESPONSES = {
   ValidationFailed: {
     description: 'Validation failed: `{result: false, message, errors|validation}` (field → messages)',
@@ -385,7 +390,11 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       responses: Object.fromEntries(
         Object.entries(ERROR_RESPONSES).map(([name, e]) => [
           name,
-          { description: e.description, content: { 'application/json': { schema: toOutSchema(e.schema) } } },
+          {
+            description: e.description,
+            headers: { 'Content-Language': CONTENT_LANGUAGE },
+            content: { 'application/json': { schema: toOutSchema(e.schema) } },
+          },
         ]),
       ),
       securitySchemes: {

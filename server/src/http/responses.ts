@@ -16,7 +16,11 @@ const zFieldError = z.record(z.string(), z.string());
  */
 export const ZError = z.strictObject({
   result: z.literal(false),
-  message: z.string(),
+  message: z
+    .string()
+    .describe(
+      "For a person, in the request's language (Accept-Language, else the caller's own, else English); match on `code`",
+    ),
   code: z.string().optional(),
   error: z.string().optional(),
   retry_after: z.number().optional(),

@@ -7,7 +7,7 @@ import type { Actor } from './actor.ts';
 import { authenticate, bearerToken } from './authenticate.ts';
 import type { Method, RouteDef } from './define-route.ts';
 import { Reply } from './define-route.ts';
-import { requestLocale, translateBody } from './messages.ts';
+import { localize, said } from './messages.ts';
 import { forbidden, HttpError, notFound, unauthorized, validationFailed, zodFieldErrors } from './errors.ts';
 
 const isBody = (v: unknown): v is Record<string, unknown> =>
@@ -47,7 +47,7 @@ async function admit(
   if (access.plans && !access.plans.includes(actor.plan))
     throw forbidden('Your company plan does not include this feature');
   if (access.permission && !(await hasPermission(ctx.db, actor.companyId, actor.role, access.permission))) {
-    throw forbidden(`Missing permission ${access.permission}`);
+    throw new HttpError(403, { result: false, ...said('errors.missingPermission', { permission: access.permission }) });
   }
   return actor;
 }
@@ -167,9 +167,10 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
         const body = parsePart(route, 'body', req.body);
         const result = await route.handler({ actor: actor as Actor, params, query, body, ctx, req, res } as never);
         if (res.headersSent || result === undefined) return;
-        if (result instanceof Reply) res.status(result.status).json(result.body);
-        // A success body's `message` in the caller's language too (issue 33).
-        else res.json(isBody(result) ? translateBody(result, requestLocale(req)) : result);
+        // Every `message` in the caller's language (issue 33): answers, refusals and declared statuses alike.
+        if (result instanceof Reply)
+          res.status(result.status).json(isBody(result.body) ? localize(req, res, result.body) : result.body);
+        else res.json(isBody(result) ? localize(req, res, result) : result);
       } catch (err) {
         next(err);
       }
@@ -190,9 +191,11 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
     if (!status && !onlyPost) continue;
     const list = [...allowed];
     for (const m of METHODS.filter((x) => !allowed.has(x))) {
-      router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path, (_req, res) => {
+      router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path, (req, res) => {
         res.status(status ?? 400).setHeader('Allow', list.join(', '));
-        res.json({ result: false, message: `Method not allowed; use ${list.join(' or ')}` });
+        res.json(
+          localize(req, res, { result: false, ...said('errors.methodNotAllowed', { methods: list.join(', ') }) }),
+        );
       });
     }
   }

@@ -67,9 +67,21 @@ describe.each(DIALECTS)('billing statements and export on %s', (dialect) => {
     expect(text).toContain('Closing balance: -990.50 EUR');
     // Next month: the whole balance opens it, no entries.
     const next = DateTime.fromFormat(month, 'yyyy-MM').plus({ months: 1 }).toFormat('yyyy-MM');
-    expect(
-      await pdfText((await get(`/billing/statement/${paula}/${next}.pdf`, 'dispatch@skyline.test')).body),
-    ).toContain('Opening balance: -990.50 EUR');
+    const empty = await pdfText((await get(`/billing/statement/${paula}/${next}.pdf`, 'dispatch@skyline.test')).body);
+    expect(empty).toContain('Opening balance: -990.50 EUR');
+    expect(empty).toContain('No entries this month');
+    // In the requester's language (issue 33): the closing line and the empty month too.
+    const dispatcher = s.userId('dispatch@skyline.test');
+    await s.ctx.db.updateTable('users').set({ language: 'es' }).where('id', '=', dispatcher).execute();
+    try {
+      const spanish = await pdfText(
+        (await get(`/billing/statement/${paula}/${next}.pdf`, 'dispatch@skyline.test')).body,
+      );
+      expect(spanish).toContain('Saldo final: -990.50 EUR');
+      expect(spanish).toContain('No hay movimientos este mes');
+    } finally {
+      await s.ctx.db.updateTable('users').set({ language: 'en' }).where('id', '=', dispatcher).execute();
+    }
   });
 
   // Looks at the statement as a reader would: page 1 rendered by poppler (installed by .ci/e2e-setup).

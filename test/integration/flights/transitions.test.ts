@@ -326,7 +326,21 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       expect((await changesOf(s, id)).map((c) => c.action)).toEqual(['create', 'dispatch']);
       const again = await dispatch(id);
       expect(again.status).toBe(200);
-      expect(again.body).toMatchObject({ result: false, message: 'Only draft or scheduled flights can be dispatched' });
+      expect(again.body).toMatchObject({
+        result: false,
+        code: 'STATUS',
+        message: 'Only draft or scheduled flights can be dispatched',
+        text: { id: 'flights.dispatchStatus' },
+      });
+      // The same refusal in the caller's language (issue 33): only the message changes.
+      const spanish = await s.api('POST', `/flights/dispatch/${id}.json`, {
+        token: await t('dispatch@skyline.test'),
+        headers: { 'Accept-Language': 'es' },
+      });
+      expect(spanish.body).toEqual({
+        ...again.body,
+        message: 'Solo se pueden despachar vuelos en borrador o programados',
+      });
       // A dispatched flight can still be confirmed.
       expect((await confirm(id)).status).toBe(200);
       expect((await dispatch(id)).body.result).toBe(false);
@@ -390,7 +404,12 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       await setFlag(s, s.refs.companies.skyline, 'schedule_dispatch_frat', true);
       try {
         const r = await dispatch(id, 'pilot@skyline.test');
-        expect(r.body).toMatchObject({ result: false, message: expect.stringMatching(/risk assessment/) });
+        expect(r.body).toMatchObject({
+          result: false,
+          code: 'FRAT_REQUIRED',
+          message: expect.stringMatching(/risk assessment/),
+          text: { id: 'flights.dispatchFrat' },
+        });
         // Staff who are not crew dispatch without one.
         expect((await dispatch(other, 'dispatch@skyline.test')).body.result).toBe(true);
         const form = await s.api('GET', `/flights/frat/${id}.json`, { token: pilot });

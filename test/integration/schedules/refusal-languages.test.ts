@@ -1,8 +1,10 @@
 /**
  * Issue 33, booking refusals the server decides: each carries `text` (message
- * id and values) beside its English `message`, which stays byte for byte what
- * API clients have always read, in REST answers and in a rejected offline
- * command's `details`; the app renders `text` in its reader's language.
+ * id and values) beside its `message`. Over REST the message is in the
+ * request's language (English without a preference, byte for byte what API
+ * clients have always read); a rejected offline command keeps the English
+ * reason with the text in `details`, and the app renders `text` in its
+ * reader's language.
  */
 import { uuidv7 } from '@ops/shared';
 import { translator } from '@ops/shared/i18n/index';
@@ -83,17 +85,18 @@ describe.each(DIALECTS)('booking refusals in the reader’s language on %s', (di
       .conflicts[0];
   };
 
-  it('HORIZON over REST: the English message is unchanged whatever the language asked; its text reads in Spanish and French', async () => {
+  it('HORIZON over REST: English without a preference, Spanish when asked; the same text, read in any language', async () => {
     const before = await bookings();
     const far = Math.ceil((Date.now() / 1000 + 366 * DAY) / GRID) * GRID;
     const plain = await edit('dispatch@skyline.test', solo('EC-DEF', pilot, far));
     const spanish = await edit('dispatch@skyline.test', solo('EC-DEF', pilot, far), 'es');
     expect(spanish.status).toBe(200);
     expect(spanish.body).toMatchObject({ result: false, code: 'HORIZON' });
-    expect(spanish.body.message).toBe(plain.body.message);
-    expect(spanish.body.message).toMatch(/^Bookings can be made at most 365 days ahead \(until \d{4}-\d\d-\d\d\); /);
+    expect(plain.body.message).toMatch(/^Bookings can be made at most 365 days ahead \(until \d{4}-\d\d-\d\d\); /);
+    expect(spanish.body.message).toBe(inLang(spanish.body.text, 'es'));
+    expect(spanish.body.text).toEqual(plain.body.text);
     expect(spanish.body.text).toMatchObject({ id: 'schedules.sHorizon', values: { days: '365' } });
-    expect(renderText(translator('en'), spanish.body.text)).toBe(spanish.body.message);
+    expect(renderText(translator('en'), spanish.body.text)).toBe(plain.body.message);
     expect(inLang(spanish.body.text, 'es')).toMatch(/^Solo se puede reservar con 365 días de antelación como máximo/);
     expect(inLang(spanish.body.text, 'fr')).toMatch(/^On ne peut réserver que 365 jours à l’avance/);
     expect(await bookings()).toBe(before);
@@ -135,10 +138,10 @@ describe.each(DIALECTS)('booking refusals in the reader’s language on %s', (di
     const before = await bookings();
     const rest = await edit('dispatch@skyline.test', solo('EC-ABC', pilot, start + 2 * HOUR), 'fr');
     expect(rest.body).toMatchObject({ result: false, code: 'AIRCRAFT_BLOCKED' });
-    expect(rest.body.message).toBe(
+    expect(rest.body.message).toBe(inLang(rest.body.text, 'fr'));
+    expect(renderText(translator('en'), rest.body.text)).toBe(
       'EC-ABC cannot be booked: Open defect “Nose gear shimmy” (ATA 32, CRITICAL) grounds the aircraft.',
     );
-    expect(renderText(translator('en'), rest.body.text)).toBe(rest.body.message);
     expect(inLang(rest.body.text, 'es')).toBe(
       'No se puede reservar EC-ABC: El defecto abierto «Nose gear shimmy» (ATA 32, CRÍTICA) inmoviliza la aeronave.',
     );

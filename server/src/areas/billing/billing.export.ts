@@ -106,13 +106,13 @@ export async function sendStatement(
     const when = DateTime.fromSeconds(Number(e.created), { zone }).toFormat('yyyy-LL-dd');
     line([when, e.kind, e.description ?? '', money(Number(e.tax)), money(Number(e.amount)), money(balance)], 'regular');
   }
-  if (!rows.length) line(['', '', 'No entries this month', '', '', ''], 'regular');
+  if (!rows.length) line(['', '', t('documents.noEntriesMonth'), '', '', ''], 'regular');
   doc.moveDown(0.8);
   doc.x = 50;
   doc
     .font('bold')
     .fontSize(10)
-    .text(`Closing balance: ${money(balance)} ${currency}`);
+    .text(t('documents.closingBalance', { amount: `${money(balance)} ${currency}` }));
   doc.end();
   await done;
   res.setHeader('Content-Type', 'application/pdf');

@@ -4,9 +4,11 @@ import type { DB } from '../../db/schema.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { english } from '../../http/messages.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { dispatchBlockers } from '../aircraft-reports/aircraft-block.service.ts';
 import { blockedRefusal, blockedRefusalText, blockerCode } from '@ops/shared/rules/aircraft-reports/blockers';
+import type { MessageId } from '@ops/shared/i18n/index';
 import type { RuleText } from '@ops/shared/rules/readiness/text';
 import { companyFlags } from '../company/company.presenter.ts';
 import type { ReadinessLine } from '@ops/shared/rules/readiness/readiness';
@@ -137,6 +139,14 @@ export type DispatchResult =
   | { result: true; status: 'DISPATCHED'; readiness?: ReadinessLine[] }
   | { result: false; message: string; code: string; text?: RuleText | null; readiness?: ReadinessLine[] };
 
+/** A dispatch refusal worded by the catalogue: the English `message` and its `text` for other languages (issue 33). */
+const refused = (code: string, id: MessageId, values?: Record<string, string>): DispatchResult => ({
+  result: false,
+  code,
+  message: english(id, values),
+  text: values ? { id, values } : { id },
+});
+
 /**
  * POST /flights/dispatch/{id}.json and the `flight.dispatch` command. After the
  * status and authorization checks, preconditions in order, each a
@@ -155,8 +165,7 @@ export async function dispatchFlight(
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, id);
   if (!mayDispatchFlight(who, f)) throw badRequest('Not authorized');
-  if (f.status !== 'DRAFT' && f.status !== 'SCHEDULED')
-    return { result: false, code: 'STATUS', message: 'Only draft or scheduled flights can be dispatched' };
+  if (f.status !== 'DRAFT' && f.status !== 'SCHEDULED') return refused('STATUS', 'flights.dispatchStatus');
   if (f.aircraft_id) {
     // Issue 28: an open grounding report blocks as an expired MEL item does (Part B 2.2), one shared rule.
     const blockers = await dispatchBlockers(trx, actor.companyId, f.aircraft_id, now);
@@ -178,15 +187,9 @@ export async function dispatchFlight(
       .where('company_id', '=', actor.companyId)
       .where('flight_id', '=', f.id)
       .executeTakeFirst();
-    if (!frat)
-      return {
-        result: false,
-        code: 'FRAT_REQUIRED',
-        message: 'Complete the flight risk assessment (FRAT) before dispatching this flight',
-      };
+    if (!frat) return refused('FRAT_REQUIRED', 'flights.dispatchFrat');
   }
-  if (!f.aircraft_id)
-    return { result: false, code: 'NO_AIRCRAFT', message: 'A flight needs an aircraft to be dispatched' };
+  if (!f.aircraft_id) return refused('NO_AIRCRAFT', 'flights.dispatchNoAircraft');
   // Duty hook (issue 30): the crew's duty day and flight year (CONTRACT 7).
   const dutyStop = await dispatchDutyRefusal(trx, actor, f);
   if (dutyStop) return { result: false, ...dutyStop };
@@ -214,11 +217,7 @@ export async function dispatchFlight(
       );
       if (!seat.compliant) {
         const missing = seat.required.filter((t) => !seat.ok.includes(t));
-        return {
-          result: false,
-          code: 'PIC_DOCUMENTS',
-          message: `The PIC lacks valid required certificates: ${missing.join(', ')}`,
-        };
+        return refused('PIC_DOCUMENTS', 'flights.dispatchPicDocuments', { types: missing.join(', ') });
       }
     }
   }

@@ -235,7 +235,7 @@ async function gatherFacts(
         expired: i.status === 'EXPIRED',
         limitations: limits.get(i.mel_item_id) ?? [],
       })),
-      grounded: grounding.map((x) => x.sentence),
+      grounded: grounding.map((x) => ({ sentence: x.sentence, text: x.text })),
     };
   }
   if (on('DUTY')) facts.duty = { people: duty ? dutyPeople(s, duty, read.duty, names, rc.simulator, rc.limits) : [] };

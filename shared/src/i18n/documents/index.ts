@@ -27,6 +27,8 @@ const en = {
   certificateSigner: 'Training manager',
   statementTitle: 'Statement {month}',
   openingBalance: 'Opening balance: {amount}',
+  closingBalance: 'Closing balance: {amount}',
+  noEntriesMonth: 'No entries this month',
 } as const;
 
 export const documentsMessages: AreaMessages<typeof en> = {
@@ -57,6 +59,8 @@ export const documentsMessages: AreaMessages<typeof en> = {
     certificateSigner: 'Responsable de formación',
     statementTitle: 'Extracto {month}',
     openingBalance: 'Saldo inicial: {amount}',
+    closingBalance: 'Saldo final: {amount}',
+    noEntriesMonth: 'No hay movimientos este mes',
   },
   fr: {
     safetyReportTitle: 'Rapport de sécurité {number}',
@@ -84,6 +88,8 @@ export const documentsMessages: AreaMessages<typeof en> = {
     certificateSigner: 'Responsable de la formation',
     statementTitle: 'Relevé {month}',
     openingBalance: 'Solde d’ouverture : {amount}',
+    closingBalance: 'Solde de clôture : {amount}',
+    noEntriesMonth: 'Aucune écriture ce mois-ci',
   },
   de: {
     safetyReportTitle: 'Sicherheitsbericht {number}',
@@ -111,5 +117,7 @@ export const documentsMessages: AreaMessages<typeof en> = {
     certificateSigner: 'Ausbildungsleitung',
     statementTitle: 'Kontoauszug {month}',
     openingBalance: 'Anfangssaldo: {amount}',
+    closingBalance: 'Endsaldo: {amount}',
+    noEntriesMonth: 'Keine Buchungen in diesem Monat',
   },
 };

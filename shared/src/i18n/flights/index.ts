@@ -122,6 +122,10 @@ const en = {
   vCallsignLong: 'A callsign has at most {max} characters; this text has {length}.',
   vRemarksLong: 'Remarks have at most {max} characters; this text has {length}.',
   vRouteLong: 'A route has at most {max} characters; this text has {length}.',
+  dispatchStatus: 'Only draft or scheduled flights can be dispatched',
+  dispatchFrat: 'Complete the flight risk assessment (FRAT) before dispatching this flight',
+  dispatchNoAircraft: 'A flight needs an aircraft to be dispatched',
+  dispatchPicDocuments: 'The PIC lacks valid required certificates: {types}',
 } as const;
 
 export const flightsMessages: AreaMessages<typeof en> = {
@@ -245,6 +249,10 @@ export const flightsMessages: AreaMessages<typeof en> = {
     vCallsignLong: 'Un indicativo tiene como máximo {max} caracteres; este texto tiene {length}.',
     vRemarksLong: 'Las observaciones tienen como máximo {max} caracteres; este texto tiene {length}.',
     vRouteLong: 'Una ruta tiene como máximo {max} caracteres; este texto tiene {length}.',
+    dispatchStatus: 'Solo se pueden despachar vuelos en borrador o programados',
+    dispatchFrat: 'Complete la evaluación de riesgos del vuelo (FRAT) antes de despachar este vuelo',
+    dispatchNoAircraft: 'Un vuelo necesita una aeronave para ser despachado',
+    dispatchPicDocuments: 'Al PIC le faltan certificados obligatorios válidos: {types}',
   },
   fr: {
     title: 'Mes vols',
@@ -366,6 +374,10 @@ export const flightsMessages: AreaMessages<typeof en> = {
     vCallsignLong: 'Un indicatif compte au maximum {max} caractères ; ce texte en compte {length}.',
     vRemarksLong: 'Les remarques comptent au maximum {max} caractères ; ce texte en compte {length}.',
     vRouteLong: 'Un trajet compte au maximum {max} caractères ; ce texte en compte {length}.',
+    dispatchStatus: 'Seuls les vols en brouillon ou programmés peuvent être lancés',
+    dispatchFrat: 'Remplissez l’évaluation des risques du vol (FRAT) avant de lancer ce vol',
+    dispatchNoAircraft: 'Un vol doit avoir un aéronef pour être lancé',
+    dispatchPicDocuments: 'Il manque au PIC des certificats obligatoires valides : {types}',
   },
   de: {
     title: 'Meine Flüge',
@@ -487,5 +499,9 @@ export const flightsMessages: AreaMessages<typeof en> = {
     vCallsignLong: 'Ein Rufzeichen hat höchstens {max} Zeichen; dieser Text hat {length}.',
     vRemarksLong: 'Bemerkungen haben höchstens {max} Zeichen; dieser Text hat {length}.',
     vRouteLong: 'Eine Strecke hat höchstens {max} Zeichen; dieser Text hat {length}.',
+    dispatchStatus: 'Nur Flüge im Entwurf oder geplante Flüge können freigegeben werden',
+    dispatchFrat: 'Füllen Sie die Flugrisikobewertung (FRAT) aus, bevor Sie diesen Flug freigeben',
+    dispatchNoAircraft: 'Ein Flug braucht ein Luftfahrzeug, um freigegeben zu werden',
+    dispatchPicDocuments: 'Dem PIC fehlen gültige vorgeschriebene Zertifikate: {types}',
   },
 };

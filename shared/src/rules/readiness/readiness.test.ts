@@ -10,6 +10,7 @@ import {
   refusalMessage,
 } from './readiness.ts';
 import { translator } from '../../i18n/index.ts';
+import { aircraftBlockers } from '../aircraft-reports/blockers.ts';
 import { renderText } from './text.ts';
 import { DEFAULT_READINESS_SETTINGS, minimumsFor, type ReadinessSettings, readSettings } from './settings.ts';
 import { belowMinimums, crosswind, parseMetar, parseTaf, tafConditions } from './weather.ts';
@@ -160,6 +161,41 @@ describe('readiness', () => {
     const open = line({ mel: { items: [{ label: '33-2 C', expired: false, limitations: ['NO_NIGHT'] }] } }, {}, 'MEL');
     expect(open).toMatchObject({ level: 'warn' });
     expect(open!.fix).toContain('NO_NIGHT');
+  });
+
+  it('MEL: a grounded aircraft fails first, its line a message in every language (one report, or several joined)', () => {
+    const report = (id: string, title: string, severity: string | null) => ({
+      id,
+      type: 'DEFECT',
+      title,
+      ata_chapter: '32',
+      severity,
+      status: 'OPEN',
+      aircraft_status: 'GROUNDED',
+    });
+    const grounded = aircraftBlockers(
+      [report('r1', 'Nose gear shimmy', 'CRITICAL'), report('r2', 'Flat tyre', 'LOW')],
+      now,
+    );
+    const one = line({ mel: { items: [], grounded: grounded.slice(0, 1) } }, {}, 'MEL');
+    expect(one).toMatchObject({
+      level: 'block',
+      message: 'Open defect “Nose gear shimmy” (ATA 32, CRITICAL) grounds the aircraft.',
+      text: { id: 'aircraft-reports.groundingDetails' },
+    });
+    expect(renderText(translator('es'), one!.text!, 'es')).toBe(
+      'El defecto abierto «Nose gear shimmy» (ATA 32, CRÍTICA) inmoviliza la aeronave.',
+    );
+    const two = line({ mel: { items: [], grounded } }, {}, 'MEL');
+    expect(two!.message).toBe(
+      'Open defect “Nose gear shimmy” (ATA 32, CRITICAL) grounds the aircraft. Open defect “Flat tyre” (ATA 32) grounds the aircraft.',
+    );
+    expect(renderText(translator('en'), two!.text!)).toBe(two!.message);
+    expect(renderText(translator('fr'), two!.text!, 'fr')).toBe(
+      'Le défaut ouvert « Nose gear shimmy » (ATA 32, CRITIQUE) immobilise l’aéronef. Le défaut ouvert « Flat tyre » (ATA 32) immobilise l’aéronef.',
+    );
+    // A sentence that came without its message (an older device) keeps the line English-only rather than half translated.
+    expect(line({ mel: { items: [], grounded: [{ sentence: 'Grounded.' }] } }, {}, 'MEL')!.text).toBeNull();
   });
 
   it('DUTY: the duty rule of CONTRACT 7', () => {
@@ -337,7 +373,7 @@ describe('readiness sentences in other languages (issue 33)', () => {
     const en = translator('en');
     const es = translator('es');
     const withText = seen.filter((l) => l.text);
-    // Every check's sentences went by above, nearly all with a message id (grounded aircraft: English only).
+    // Every check's sentences went by above, nearly all with a message id (a grounding sentence without one: English only).
     expect(new Set(withText.map((l) => l.text?.id)).size).toBeGreaterThan(25);
     for (const l of seen) {
       if (l.text) {

@@ -93,8 +93,8 @@ export interface ReadinessFacts {
   maintenance?: MaintenanceFacts;
   mel?: {
     items: readonly { label: string; expired: boolean; limitations: readonly string[] }[];
-    /** Sentences of open reports that ground the aircraft (aircraftBlockers, Part B 2.2); absent = none known. */
-    grounded?: readonly string[];
+    /** Open reports that ground the aircraft (aircraftBlockers, Part B 2.2): the English sentence and its message; absent = none known. */
+    grounded?: readonly { sentence: string; text?: RuleText }[];
   };
   /** Duty inputs for each person aboard (the duty rule of CONTRACT 7). */
   duty?: { people: readonly DutyCheckInput[] };
@@ -288,14 +288,21 @@ function maintenanceCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
   return ok(say('No maintenance due.', 'readiness.maintOk'));
 }
 
+/** The grounding sentences as one message: each report's own, joined by a space as the English is; null when one has none. */
+function groundedText(grounded: readonly { sentence: string; text?: RuleText }[]): RuleText | null {
+  const texts = grounded.map((g) => g.text);
+  if (!texts.every((t): t is RuleText => !!t)) return null;
+  return texts.length === 1 ? texts[0] : { id: 'refusals.asIs', lists: { text: texts }, joins: { text: ' ' } };
+}
+
 function melCheck(s: ReadinessSubject, f: ReadinessFacts): Finding {
   if (!s.aircraft_id) return ok(say('No aircraft yet.', 'readiness.noAircraft'));
   if (!f.mel) return notHeld("the aircraft's open MEL items", 'readiness.notHeldMel');
   // A grounded aircraft is refused at dispatch and booking whatever the policy; the panel says so first.
-  // Its sentences come from the aircraft reports' own rule, in English for now (no message id).
+  // Its sentences come from the aircraft reports' own rule, each with its message (aircraft-reports.grounding…).
   if (f.mel.grounded?.length)
     return fail(
-      { en: f.mel.grounded.join(' '), text: null },
+      { en: f.mel.grounded.map((g) => g.sentence).join(' '), text: groundedText(f.mel.grounded) },
       say('Rectify and close the report before flying.', 'readiness.groundedFix'),
     );
   const expired = f.mel.items.filter((i) => i.expired);

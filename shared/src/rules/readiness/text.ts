@@ -5,7 +5,7 @@
  * the English catalogue renders the very same bytes.
  */
 import { DateTime } from 'luxon';
-import { formatMoney, formatNumber, type MessageId, type Translate } from '../../i18n/index.ts';
+import { formatMoney, formatNumber, type MessageId, messagesOf, type Translate } from '../../i18n/index.ts';
 
 /** An amount in cents with its currency code ("" when the account has none yet). */
 export interface TextMoney {
@@ -76,4 +76,21 @@ function render(t: Translate, text: RuleText, zone: string, locale: string): str
 /** The sentence in the language of `t` (`locale` names the months of its dates and formats its numbers). */
 export function renderText(t: Translate, text: RuleText, locale = 'en'): string {
   return render(t, text, text.zone ?? 'UTC', locale);
+}
+
+/**
+ * A sentence received as data (a server answer, a stored command) when every id in it is one this
+ * catalogue knows; null otherwise, so the reader falls back to the English `message`.
+ */
+export function ruleTextOf(v: unknown): RuleText | null {
+  const known = messagesOf('en');
+  const ok = (x: unknown, depth: number): boolean => {
+    if (!x || typeof x !== 'object' || depth > 4) return false;
+    const p = x as { id?: unknown; lists?: unknown };
+    if (typeof p.id !== 'string' || !(p.id in known)) return false;
+    if (p.lists === undefined) return true;
+    if (!p.lists || typeof p.lists !== 'object') return false;
+    return Object.values(p.lists).every((l) => Array.isArray(l) && l.every((y) => ok(y, depth + 1)));
+  };
+  return ok(v, 0) ? (v as RuleText) : null;
 }

@@ -156,7 +156,7 @@ export function deviceFacts(
         Math.max(d.now, s.start),
       )
         .filter((b) => b.kind === 'GROUNDED')
-        .map((b) => b.sentence),
+        .map((b) => ({ sentence: b.sentence, text: b.text })),
     };
   }
   const people: DutyCheckInput[] = [s.pic_id, s.sic_id, s.supervisor_id]
