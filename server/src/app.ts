@@ -114,6 +114,7 @@ export function createApp(
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
+      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
       res.status(err.status).json(translateBody(err.body, requestLocale(req)));
       return;
     }

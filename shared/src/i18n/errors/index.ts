@@ -21,6 +21,7 @@ const en = {
   wrongCurrentPassword: 'Wrong current password',
   malformedBody: 'Malformed request body: not valid JSON',
   noRoute: 'No route for {method} {path}',
+  busy: 'The server is busy; try again in {seconds} s',
 } as const;
 
 export const errorsMessages: AreaMessages<typeof en> = {
@@ -45,6 +46,7 @@ export const errorsMessages: AreaMessages<typeof en> = {
     wrongCurrentPassword: 'La contraseña actual no es correcta',
     malformedBody: 'Cuerpo de la petición mal formado: no es JSON válido',
     noRoute: 'No hay ruta para {method} {path}',
+    busy: 'El servidor está ocupado; vuelva a intentarlo en {seconds} s',
   },
   fr: {
     authRequired: 'Authentification requise',
@@ -66,6 +68,7 @@ export const errorsMessages: AreaMessages<typeof en> = {
     wrongCurrentPassword: 'Le mot de passe actuel est incorrect',
     malformedBody: 'Corps de requête mal formé : JSON non valide',
     noRoute: 'Aucune route pour {method} {path}',
+    busy: 'Le serveur est occupé ; réessayez dans {seconds} s',
   },
   de: {
     authRequired: 'Anmeldung erforderlich',
@@ -87,5 +90,6 @@ export const errorsMessages: AreaMessages<typeof en> = {
     wrongCurrentPassword: 'Das aktuelle Passwort ist falsch',
     malformedBody: 'Fehlerhafter Anfragetext: kein gültiges JSON',
     noRoute: 'Keine Route für {method} {path}',
+    busy: 'Der Server ist ausgelastet; bitte in {seconds} s erneut versuchen',
   },
 };
