@@ -243,7 +243,9 @@ function connect(d: Device) {
     (res) => {
       if (res.statusCode !== 200) {
         res.resume();
-        return fail(String(res.statusCode), retryAfterMs(res.headers['retry-after']));
+        // The server's own refusals carry Retry-After; the balancer's (no server up in its eyes) do not.
+        const retryAfter = retryAfterMs(res.headers['retry-after']);
+        return fail(retryAfter === null ? `${res.statusCode} (no Retry-After)` : String(res.statusCode), retryAfter);
       }
       res.setEncoding('utf8');
       let buf = '';

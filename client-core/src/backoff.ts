@@ -19,7 +19,13 @@ export function retryAfterMs(header: string | null | undefined, now = Date.now()
  * The wait before trying again: the back-off, or the server's Retry-After when it asks for longer, spread by
  * up to half of it again so a refused herd does not come back in the same second (issue 34).
  */
-export function retryDelay(attempt: number, retryAfter: number | null, random: () => number = Math.random, base = 500, cap = 30_000): number {
+export function retryDelay(
+  attempt: number,
+  retryAfter: number | null,
+  random: () => number = Math.random,
+  base = 500,
+  cap = 30_000,
+): number {
   const backoff = backoffDelay(attempt, random, base, cap);
   if (retryAfter === null) return backoff;
   return Math.max(backoff, Math.round(retryAfter * (1 + random() / 2)));

@@ -87,7 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: env.JOBS !== 'off',
     authCacheMs: Math.min(1000, Math.max(0, Number(env.AUTH_CACHE_MS ?? 500) || 0)),
     syncPullConcurrency: Number(env.SYNC_PULL_CONCURRENCY) >= 1 ? Math.floor(Number(env.SYNC_PULL_CONCURRENCY)) : null,
-    syncPullQueue: Number(env.SYNC_PULL_QUEUE) >= 0 && env.SYNC_PULL_QUEUE ? Math.floor(Number(env.SYNC_PULL_QUEUE)) : null,
+    syncPullQueue:
+      Number(env.SYNC_PULL_QUEUE) >= 0 && env.SYNC_PULL_QUEUE ? Math.floor(Number(env.SYNC_PULL_QUEUE)) : null,
     syncTombstoneDays: Number(env.SYNC_TOMBSTONE_DAYS) > 0 ? Number(env.SYNC_TOMBSTONE_DAYS) : 90,
     billing: {
       stripeApiUrl: (env.STRIPE_API_URL?.trim() || 'https://api.stripe.com').replace(/\/+$/, ''),

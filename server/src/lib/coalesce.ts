@@ -56,21 +56,23 @@ export class Coalescer<K, V> {
     }
     for (const k of batch.keys()) this.queued.delete(k);
     this.running++;
-    this.run([...batch.keys()]).then(
-      (found) => {
-        for (const [k, waiters] of batch) {
-          const v = found.has(k) ? (found.get(k) as V) : this.fallback;
-          for (const w of waiters) w(v);
-        }
-      },
-      (err: unknown) => {
-        const e = err instanceof Error ? err : new Error(String(err));
-        for (const waiters of batch.values()) for (const w of waiters) w(e);
-      },
-    ).finally(() => {
-      this.running--;
-      this.kick();
-    });
+    this.run([...batch.keys()])
+      .then(
+        (found) => {
+          for (const [k, waiters] of batch) {
+            const v = found.has(k) ? (found.get(k) as V) : this.fallback;
+            for (const w of waiters) w(v);
+          }
+        },
+        (err: unknown) => {
+          const e = err instanceof Error ? err : new Error(String(err));
+          for (const waiters of batch.values()) for (const w of waiters) w(e);
+        },
+      )
+      .finally(() => {
+        this.running--;
+        this.kick();
+      });
     // More than one batch's worth queued: start another while under the limit.
     if (this.queued.size) this.kick();
   }

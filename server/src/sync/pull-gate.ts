@@ -10,7 +10,8 @@ const POOL_RESERVE = 3;
 const DEFAULT_MAX_QUEUED = 5000;
 
 interface Waiting {
-  start: () => void;
+  /** Its turn came (true), or it was skipped because its client left (false). */
+  start: (run: boolean) => void;
   gone: () => boolean;
 }
 
@@ -58,10 +59,14 @@ export class PullGate {
       if (this.queued >= this.maxQueued) {
         this.stats.refused++;
         const seconds = this.retryAfter();
-        throw new HttpError(503, { result: false, ...said('errors.busy', { seconds }) }, { 'Retry-After': String(seconds) });
+        throw new HttpError(
+          503,
+          { result: false, ...said('errors.busy', { seconds }) },
+          { 'Retry-After': String(seconds) },
+        );
       }
       this.stats.waited++;
-      const turn = await new Promise<boolean>((resolve) => this.enqueue(company, { start: () => resolve(true), gone }));
+      const turn = await new Promise<boolean>((resolve) => this.enqueue(company, { start: resolve, gone }));
       if (!turn) return null;
     } else this.running++;
     const t0 = performance.now();
@@ -97,10 +102,11 @@ export class PullGate {
       if (q.length) this.queues.set(company, q);
       if (w.gone()) {
         this.stats.skipped++;
+        w.start(false);
         continue;
       }
       this.running++;
-      w.start();
+      w.start(true);
     }
   }
 }
@@ -113,8 +119,7 @@ export function pullGateOf(ctx: AppContext): PullGate {
   if (!g) {
     const poolMax = ctx.database.pool?.options.max;
     const concurrency =
-      ctx.config.syncPullConcurrency ??
-      (poolMax ? Math.max(1, poolMax - POOL_RESERVE) : DEFAULT_CONCURRENCY);
+      ctx.config.syncPullConcurrency ?? (poolMax ? Math.max(1, poolMax - POOL_RESERVE) : DEFAULT_CONCURRENCY);
     g = new PullGate(concurrency, ctx.config.syncPullQueue ?? DEFAULT_MAX_QUEUED);
     gates.set(ctx.database, g);
   }
