@@ -159,6 +159,8 @@ export interface DeviceReport {
   connects: number;
   failures: number;
   failedBy: Record<string, number>;
+  /** Catch-up pulls asked again after a 503 with Retry-After. */
+  retried?: number;
   reconnectMs: number[];
   mem: number;
 }

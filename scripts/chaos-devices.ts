@@ -31,7 +31,7 @@
  * the writes' start times at the end and gets arrival minus start back.
  */
 import http from 'node:http';
-import { backoffDelay } from '../client-core/src/backoff.ts';
+import { firstConnectDelay, retryAfterMs, retryDelay } from '../client-core/src/backoff.ts';
 
 interface Args {
   baseUrl: string;
@@ -42,6 +42,8 @@ interface Args {
   ids: string[];
   checkpoint: unknown;
   initial: Record<string, number>;
+  /** Milliseconds over which the devices open their first stream (client-core's firstStreamSpreadMs). */
+  spreadMs?: number;
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args;
@@ -91,6 +93,8 @@ let stopping = false;
 let regressions = 0;
 let connects = 0;
 let failures = 0;
+/** Catch-up pulls asked again after a 503 with Retry-After. */
+let retried = 0;
 /** Why connections failed: HTTP status, or `error` / `end` / `pull` (catch-up failed). */
 const failedBy: Record<string, number> = {};
 const reconnectMs: number[] = [];
@@ -132,7 +136,11 @@ function post(
   token: string,
   path: string,
   body: unknown,
-): Promise<{ status: number; body: { documents?: Array<Record<string, unknown>>; checkpoint?: unknown } | null }> {
+): Promise<{
+  status: number;
+  body: { documents?: Array<Record<string, unknown>>; checkpoint?: unknown } | null;
+  retryAfter: number | null;
+}> {
   return new Promise((resolve) => {
     const data = JSON.stringify(body);
     const req = http.request(
@@ -153,17 +161,18 @@ function post(
           text += c;
         });
         res.on('end', () => {
+          const retryAfter = retryAfterMs(res.headers['retry-after']);
           try {
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), retryAfter });
           } catch {
-            resolve({ status: res.statusCode ?? 0, body: null });
+            resolve({ status: res.statusCode ?? 0, body: null, retryAfter });
           }
         });
-        res.on('error', () => resolve({ status: 0, body: null }));
+        res.on('error', () => resolve({ status: 0, body: null, retryAfter: null }));
       },
     );
     req.setTimeout(15_000, () => req.destroy());
-    req.on('error', () => resolve({ status: 0, body: null }));
+    req.on('error', () => resolve({ status: 0, body: null, retryAfter: null }));
     req.end(data);
   });
 }
@@ -173,7 +182,13 @@ async function catchUp(d: Device): Promise<boolean> {
   for (let page = 0; page < 50; page++) {
     // As RxDB: events queued before this request began are covered by its answer and will be dropped.
     d.lastPullStamp = d.timer++;
-    const r = await post(d.token, '/sync/fleet/pull.json', { checkpoint: d.checkpoint, limit: 200 });
+    let r = await post(d.token, '/sync/fleet/pull.json', { checkpoint: d.checkpoint, limit: 200 });
+    // As client-core: a busy server's 503 is asked again when it said (a few times).
+    for (let attempt = 0; r.status === 503 && r.retryAfter !== null && attempt < 4 && !stopping; attempt++) {
+      retried++;
+      await new Promise((done) => setTimeout(done, retryDelay(attempt, r.retryAfter)));
+      r = await post(d.token, '/sync/fleet/pull.json', { checkpoint: d.checkpoint, limit: 200 });
+    }
     if (r.status !== 200 || !Array.isArray(r.body?.documents)) return false;
     apply(d, r.body.documents, now());
     d.checkpoint = r.body.checkpoint;
@@ -204,23 +219,23 @@ function enqueue(d: Device, task: Task, done?: (ok: boolean) => void) {
   });
 }
 
-function down(d: Device) {
+function down(d: Device, retryAfter: number | null = null) {
   if (d.req) d.req.destroy();
   d.req = null;
   d.downAt ??= now();
   d.connected = false;
-  if (!stopping) setTimeout(() => connect(d), backoffDelay(d.attempt++, Math.random, 250, 2000));
+  if (!stopping) setTimeout(() => connect(d), retryDelay(d.attempt++, retryAfter, Math.random, 250, 2000));
 }
 
 function connect(d: Device) {
   if (stopping) return;
   let ended = false;
-  const fail = (why: string) => {
+  const fail = (why: string, retryAfter: number | null = null) => {
     if (ended) return;
     ended = true;
     failures++;
     failedBy[why] = (failedBy[why] ?? 0) + 1;
-    down(d);
+    down(d, retryAfter);
   };
   const req = http.get(
     `${args.baseUrl}/sync/stream.json?collections=fleet`,
@@ -228,7 +243,9 @@ function connect(d: Device) {
     (res) => {
       if (res.statusCode !== 200) {
         res.resume();
-        return fail(String(res.statusCode));
+        // The server's own refusals carry Retry-After; the balancer's (no server up in its eyes) do not.
+        const retryAfter = retryAfterMs(res.headers['retry-after']);
+        return fail(retryAfter === null ? `${res.statusCode} (no Retry-After)` : String(res.statusCode), retryAfter);
       }
       res.setEncoding('utf8');
       let buf = '';
@@ -278,6 +295,7 @@ process.on('message', (m: { type: string; expected?: Record<string, number>; sta
       connects,
       failures,
       failedBy,
+      retried,
       reconnectMs,
       mem: process.memoryUsage().rss,
     });
@@ -297,12 +315,10 @@ process.on('message', (m: { type: string; expected?: Record<string, number>; sta
   }
 });
 
-// Connect in bursts so a thousand devices do not all handshake in the same millisecond.
-for (let i = 0; i < devices.length; i += 50) {
-  for (const d of devices.slice(i, i + 50)) {
-    d.downAt = null;
-    connect(d);
-  }
-  await new Promise((r) => setTimeout(r, 20));
+// Each device opens its first stream at a random point of the spread, as client-core does (firstStreamSpreadMs).
+const SPREAD_MS = args.spreadMs ?? 1000;
+for (const d of devices) {
+  d.downAt = null;
+  setTimeout(() => connect(d), firstConnectDelay(SPREAD_MS));
 }
 send({ type: 'started' });

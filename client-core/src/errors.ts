@@ -25,6 +25,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
+    /** The server's `Retry-After` in milliseconds (a busy server's 503), or null. */
+    readonly retryAfterMs: number | null = null,
   ) {
     const message =
       typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string'

@@ -193,6 +193,7 @@ export async function createOpsClient(opts: OpsClientOptions): Promise<OpsClient
     pullBatchSize: opts.pullBatchSize,
     pushBatchSize: opts.pushBatchSize,
     streamSilenceMs: opts.streamSilenceMs,
+    firstStreamSpreadMs: opts.firstStreamSpreadMs,
     bootstrap: opts.bootstrap,
     userId: opts.user.id,
     pruneEveryMs: opts.pruneEveryMs,

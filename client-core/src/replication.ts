@@ -2,7 +2,7 @@ import type { CollectionDef } from '@ops/shared';
 import type { ReplicationPullHandlerResult, RxCollection, RxReplicationPullStreamItem, WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { Subject, type Subscription } from 'rxjs';
-import { backoffDelay } from './backoff.ts';
+import { firstConnectDelay, retryAfterMs, retryDelay } from './backoff.ts';
 import { type BootstrapPage, bootstrapCollection, rememberServerState } from './bootstrap.ts';
 import type { OpsDoc } from './database.ts';
 import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
@@ -53,6 +53,11 @@ export interface ReplicatorOptions {
   bootstrap?: boolean;
   /** Reconnect the live stream when nothing (not even a `: ping`, every 25 s) arrived for this long. Default 60000. */
   streamSilenceMs?: number;
+  /**
+   * The first live stream opens at a random point of this many milliseconds (default 1000), so devices started
+   * together spread their connections; the collections' own first pulls do not wait for it.
+   */
+  firstStreamSpreadMs?: number;
   /** The signed-in person: what names them is never pruned. Without it nothing is pruned. */
   userId?: string;
   /** Milliseconds between two prunes of what aged out of the device's window (the first after the first sync). Default one day. */
@@ -401,7 +406,7 @@ export class Replicator {
             this.transport.tokenChanged(),
             new Promise((r) => signal.addEventListener('abort', r, { once: true })),
           ]);
-        else await sleepAbortable(backoffDelay(attempt), signal);
+        else await sleepAbortable(retryDelay(attempt, err instanceof HttpError ? err.retryAfterMs : null), signal);
         if (signal.aborted) throw err;
       }
     }
@@ -589,8 +594,19 @@ export class Replicator {
     checkpoint: Checkpoint | null,
     batchSize: number,
   ): Promise<ReplicationPullHandlerResult<OpsDoc, Checkpoint>> {
-    const request = (cp: Checkpoint | null) =>
-      this.transport.post<PullAnswer>(`/sync/${name}/pull.json`, { checkpoint: cp, limit: batchSize });
+    const request = async (cp: Checkpoint | null): Promise<PullAnswer> => {
+      // A busy server (503 with Retry-After) is asked again when it said, a few times, before RxDB's own retry.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await this.transport.post<PullAnswer>(`/sync/${name}/pull.json`, { checkpoint: cp, limit: batchSize });
+        } catch (err) {
+          const signal = this.lifetime?.signal;
+          if (!(err instanceof HttpError) || err.retryAfterMs === null || attempt >= 4 || !signal || signal.aborted)
+            throw err;
+          await sleepAbortable(retryDelay(attempt, err.retryAfterMs), signal);
+        }
+      }
+    };
     let reset = this.resets.get(name);
     let out: PullAnswer;
     try {
@@ -677,7 +693,9 @@ export class Replicator {
    * than `streamSilenceMs` is presumed dead (hangar Wi-Fi) and reopened.
    */
   private async runStream(lifetime: AbortSignal): Promise<void> {
+    await sleepAbortable(firstConnectDelay(this.options.firstStreamSpreadMs ?? 1000), lifetime);
     while (!lifetime.aborted) {
+      let retryAfter: number | null = null;
       const known = this.serverCollections;
       const names = this.collections
         .map((c) => c.def.name)
@@ -705,7 +723,7 @@ export class Replicator {
         });
         if (!res.ok || !res.body) {
           const body = await res.text().catch(() => '');
-          throw new HttpError(res.status, safeJson(body));
+          throw new HttpError(res.status, safeJson(body), retryAfterMs(res.headers.get('retry-after')));
         }
         parser.lastChunkAt = Date.now();
         watchdog = setInterval(
@@ -729,6 +747,7 @@ export class Replicator {
         if (lifetime.aborted) break;
         const reason: unknown = connection.signal.aborted ? connection.signal.reason : err;
         if (reason instanceof AuthError) continue; // the transport set needsSignIn; wait for a token above
+        if (reason instanceof HttpError) retryAfter = reason.retryAfterMs;
         if (!(reason instanceof HttpError)) this.state.patch({ online: false });
         this.fail('stream', (reason as Error)?.message ?? String(reason));
         // 404: a collection the server does not know; ask again which ones it replicates.
@@ -738,8 +757,8 @@ export class Replicator {
         lifetime.removeEventListener('abort', stop);
       }
       if (lifetime.aborted) break;
-      // Ended (server restart, role change, network): reconnect after a back-off.
-      await sleepAbortable(backoffDelay(this.attempt++), lifetime);
+      // Ended (server restart, role change, network): reconnect after a back-off, or when a busy server asked.
+      await sleepAbortable(retryDelay(this.attempt++, retryAfter), lifetime);
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay } from './backoff.ts';
+import { backoffDelay, firstConnectDelay, retryAfterMs, retryDelay } from './backoff.ts';
 import { type SseEvent, SseParser } from './sse.ts';
 
 // What the server writes (server/src/sync/stream.ts): resync at connect, pings, changes.
@@ -102,5 +102,40 @@ describe('backoffDelay', () => {
     expect(Math.min(...samples)).toBeGreaterThanOrEqual(4000);
     expect(Math.max(...samples)).toBeLessThanOrEqual(8000);
     expect(new Set(samples).size).toBeGreaterThan(10);
+  });
+});
+
+describe('Retry-After and the first connection (issue 34)', () => {
+  it('reads Retry-After in seconds or as a date, capped at two minutes, and ignores junk', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs(' 0 ')).toBe(0);
+    expect(retryAfterMs('86400')).toBe(120_000);
+    const now = Date.parse('2026-11-26T12:00:00Z');
+    expect(retryAfterMs('Thu, 26 Nov 2026 12:00:05 GMT', now)).toBe(5000);
+    expect(retryAfterMs('Thu, 26 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon')).toBeNull();
+    expect(retryAfterMs(null)).toBeNull();
+    expect(retryAfterMs(undefined)).toBeNull();
+  });
+
+  it('waits at least what the server asked, spread by up to half of it, and the back-off when that is longer', () => {
+    expect(retryDelay(0, 4000, () => 0)).toBe(4000);
+    expect(retryDelay(0, 4000, () => 1)).toBe(6000);
+    const samples = Array.from({ length: 200 }, () => retryDelay(0, 2000));
+    expect(Math.min(...samples)).toBeGreaterThanOrEqual(2000);
+    expect(Math.max(...samples)).toBeLessThanOrEqual(3000);
+    expect(new Set(samples).size).toBeGreaterThan(10);
+    // Without Retry-After, or when the back-off is already longer, the back-off stands.
+    expect(retryDelay(3, null, () => 1)).toBe(backoffDelay(3, () => 1));
+    expect(retryDelay(6, 1000, () => 1)).toBe(30_000);
+  });
+
+  it('spreads first connections over the window', () => {
+    expect(firstConnectDelay(1000, () => 0)).toBe(0);
+    expect(firstConnectDelay(1000, () => 0.999)).toBe(999);
+    expect(firstConnectDelay(-5, () => 0.5)).toBe(0);
+    const samples = Array.from({ length: 500 }, () => firstConnectDelay(1000));
+    expect(Math.max(...samples)).toBeLessThanOrEqual(1000);
+    expect(new Set(samples.map((x) => Math.floor(x / 100))).size).toBeGreaterThan(8);
   });
 });

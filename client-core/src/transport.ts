@@ -1,3 +1,4 @@
+import { retryAfterMs } from './backoff.ts';
 import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
 
 export interface Credentials {
@@ -190,6 +191,6 @@ export async function readJson<T>(res: Response, path = ''): Promise<T> {
     // keep the text for the error
   }
   if (res.status === 410) throw new ResetRequired(`${path}: checkpoint too old, start over`);
-  if (!res.ok) throw new HttpError(res.status, parsed);
+  if (!res.ok) throw new HttpError(res.status, parsed, retryAfterMs(res.headers.get('retry-after')));
   return parsed as T;
 }

@@ -115,6 +115,7 @@ export function createApp(
   // The one place an error becomes its JSON body: every `message` leaves in the request's language (`localize`).
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
+      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
       res.status(err.status).json(localize(req, res, err.body));
       return;
     }

@@ -29,6 +29,10 @@ export interface Config {
   jobs: boolean;
   /** How long a resolved credential is trusted in this process (`AUTH_CACHE_MS`, 0 off, at most 1000). */
   authCacheMs: number;
+  /** Sync pulls run at once per process (`SYNC_PULL_CONCURRENCY`; default: the pool size minus 3). */
+  syncPullConcurrency: number | null;
+  /** Sync pulls waiting per process before a new one is refused with 503 (`SYNC_PULL_QUEUE`, default 5000). */
+  syncPullQueue: number | null;
   /** Days sync tombstones are kept (`SYNC_TOMBSTONE_DAYS`, default 90; docs/sync.md). */
   syncTombstoneDays: number;
   /** Billing (docs/areas/billing.md): the payment provider's API base (`STRIPE_API_URL`) and the key sealing its secrets (`SECRETS_KEY`, 32 bytes base64 or hex; null: keys cannot be stored). */
@@ -82,6 +86,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     jobs: env.JOBS !== 'off',
     authCacheMs: Math.min(1000, Math.max(0, Number(env.AUTH_CACHE_MS ?? 500) || 0)),
+    syncPullConcurrency: Number(env.SYNC_PULL_CONCURRENCY) >= 1 ? Math.floor(Number(env.SYNC_PULL_CONCURRENCY)) : null,
+    syncPullQueue:
+      Number(env.SYNC_PULL_QUEUE) >= 0 && env.SYNC_PULL_QUEUE ? Math.floor(Number(env.SYNC_PULL_QUEUE)) : null,
     syncTombstoneDays: Number(env.SYNC_TOMBSTONE_DAYS) > 0 ? Number(env.SYNC_TOMBSTONE_DAYS) : 90,
     billing: {
       stripeApiUrl: (env.STRIPE_API_URL?.trim() || 'https://api.stripe.com').replace(/\/+$/, ''),

@@ -5,6 +5,7 @@ import type { DB } from '../db/schema.ts';
 import { credentialCacheOf } from '../ops/credential-cache.ts';
 import { nowSeconds, sha256 } from '../lib/tokens.ts';
 import type { Actor } from './actor.ts';
+import { Coalescer } from '../lib/coalesce.ts';
 
 export const SESSION_TTL_SECONDS = 14 * 24 * 3600;
 /** last_seen / last_used_at are refreshed at most this often, so reads stay reads. */
@@ -77,7 +78,7 @@ type CredentialRow = Awaited<ReturnType<ReturnType<typeof credentialQuery>['exec
 // kind, then execute the compiled SQL with the token hash as its only parameter.
 const compiled = new WeakMap<Kysely<DB>, { key: string; session: string }>();
 
-async function lookup(db: Kysely<DB>, isKey: boolean, hash: string): Promise<CredentialRow> {
+async function lookupOne(db: Kysely<DB>, isKey: boolean, hash: string): Promise<CredentialRow> {
   let sqlText = compiled.get(db);
   if (!sqlText) {
     sqlText = {
@@ -92,6 +93,61 @@ async function lookup(db: Kysely<DB>, isKey: boolean, hash: string): Promise<Cre
   return result.rows[0];
 }
 
+/** How many credentials one query looks up (bound parameters stay well under both dialects' limits). */
+const MANY_CHUNK = 500;
+
+/**
+ * Per database and kind: lookups that miss the cache while others run go together in one query
+ * (lib/coalesce.ts), at most two at a time. A herd of 5,000 devices opening streams and catch-up pulls
+ * took one pooled connection per request and exhausted the pool (issue 34); now a handful of queries.
+ * A lookup never joins a query already running, so it sees every revocation committed before it.
+ */
+interface Loaders {
+  key: Coalescer<string, CredentialRow>;
+  session: Coalescer<string, CredentialRow>;
+  touchKey: Coalescer<string, true>;
+  touchSession: Coalescer<string, true>;
+}
+const loaders = new WeakMap<Kysely<DB>, Loaders>();
+
+function loadersOf(db: Kysely<DB>): Loaders {
+  let l = loaders.get(db);
+  if (l) return l;
+  const lookup = (isKey: boolean) => async (hashes: string[]) => {
+    const out = new Map<string, CredentialRow>();
+    if (hashes.length === 1) {
+      const row = await lookupOne(db, isKey, hashes[0] as string);
+      if (row) out.set(row.hash, row);
+      return out;
+    }
+    for (const row of await credentialQuery(db, isKey, hashes).execute()) out.set(row.hash, row);
+    return out;
+  };
+  // Fire and forget, one statement per batch: a lost update only delays last_seen/last_used_at.
+  const touch = (isKey: boolean) => async (ids: string[]) => {
+    const now = nowSeconds();
+    const q = isKey
+      ? db.updateTable('api_keys').set({ last_used_at: now }).where('id', 'in', ids)
+      : db.updateTable('sessions').set({ last_seen: now }).where('id', 'in', ids);
+    await q.execute().catch(() => {});
+    return new Map<string, true>();
+  };
+  l = {
+    key: new Coalescer(lookup(true), undefined, 2, MANY_CHUNK),
+    session: new Coalescer(lookup(false), undefined, 2, MANY_CHUNK),
+    touchKey: new Coalescer(touch(true), true, 1, MANY_CHUNK),
+    touchSession: new Coalescer(touch(false), true, 1, MANY_CHUNK),
+  };
+  loaders.set(db, l);
+  return l;
+}
+
+/** Queues a last-seen touch (batched with others; nobody waits for it). */
+function touchLater(db: Kysely<DB>, isKey: boolean, id: string): void {
+  const l = loadersOf(db);
+  void (isKey ? l.touchKey : l.touchSession).load(id).catch(() => {});
+}
+
 /** Resolves a session token or an API key (`svc_...`) to the caller and the company's data version, in one indexed query. */
 export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthResult> {
   const isKey = token.startsWith('svc_');
@@ -100,21 +156,12 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
   const cache = credentialCacheOf<NonNullable<CredentialRow>>(db);
   let row = cache?.get(hash);
   if (!row) {
-    row = await lookup(db, isKey, hash);
+    const l = loadersOf(db);
+    row = await (isKey ? l.key : l.session).load(hash);
     if (row && cache) cache.set(hash, row);
   }
-  const touch = (id: string, now: number) => {
-    // Fire and forget: a lost update only delays last_seen/last_used_at.
-    const q = isKey
-      ? db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id)
-      : db.updateTable('sessions').set({ last_seen: now }).where('id', '=', id);
-    void q.execute().catch(() => {});
-  };
-  return judge(db, row, isKey, nowSeconds(), touch);
+  return judge(db, row, isKey, nowSeconds(), (id) => touchLater(db, isKey, id));
 }
-
-/** How many credentials one query of `authenticateMany` looks up (bound parameters stay well under both dialects' limits). */
-const MANY_CHUNK = 500;
 
 /**
  * `authenticate` for many tokens at once: one query per kind and 500 distinct tokens (cache hits

@@ -5,6 +5,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,
+    /** Response headers that go with it (e.g. `Retry-After` on a 503). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(typeof body.message === 'string' ? body.message : `HTTP ${status}`);
   }

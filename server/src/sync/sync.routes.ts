@@ -4,6 +4,7 @@ import { defineRoute } from '../http/define-route.ts';
 import { notFound } from '../http/errors.ts';
 import { ZCheckpoint } from './checkpoint.ts';
 import { pullCollection } from './pull.ts';
+import { pullGateOf } from './pull-gate.ts';
 import { pushCollection } from './push.ts';
 import { allCollections, getCollection } from './registry.ts';
 import { openStream } from './stream.ts';
@@ -47,8 +48,16 @@ export const syncRoutes = [
       count: z.boolean().optional(),
     }),
     response: ZSyncPull,
-    handler: ({ ctx, actor, params, body }) =>
-      pullCollection(ctx, actor, find(params.collection), body.checkpoint ?? null, body.limit, body.count === true),
+    handler: async ({ ctx, actor, params, body, req, res }) => {
+      const collection = find(params.collection);
+      // Queued per process (pull-gate.ts) rather than left to the pool's wait; a client gone meanwhile is skipped.
+      const page = await pullGateOf(ctx).run(
+        actor.companyId,
+        () => res.destroyed || req.socket.destroyed,
+        () => pullCollection(ctx, actor, collection, body.checkpoint ?? null, body.limit, body.count === true),
+      );
+      return page ?? undefined;
+    },
   }),
   defineRoute({
     method: 'POST',

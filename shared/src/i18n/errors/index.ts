@@ -39,6 +39,7 @@ const en = {
   aircraftReportNotFound: 'Aircraft report not found',
   bookingNotFound: 'Booking not found',
   invalidCredentials: 'Invalid email or password',
+  busy: 'The server is busy; try again in {seconds} s',
 } as const;
 
 export const errorsMessages: AreaMessages<typeof en> = {
@@ -81,6 +82,7 @@ export const errorsMessages: AreaMessages<typeof en> = {
     aircraftReportNotFound: 'Informe de aeronave no encontrado',
     bookingNotFound: 'Reserva no encontrada',
     invalidCredentials: 'Correo electrónico o contraseña no válidos',
+    busy: 'El servidor está ocupado; vuelva a intentarlo en {seconds} s',
   },
   fr: {
     authRequired: 'Authentification requise',
@@ -120,6 +122,7 @@ export const errorsMessages: AreaMessages<typeof en> = {
     aircraftReportNotFound: 'Compte rendu d’aéronef introuvable',
     bookingNotFound: 'Réservation introuvable',
     invalidCredentials: 'Adresse e-mail ou mot de passe incorrect',
+    busy: 'Le serveur est occupé ; réessayez dans {seconds} s',
   },
   de: {
     authRequired: 'Anmeldung erforderlich',
@@ -159,5 +162,6 @@ export const errorsMessages: AreaMessages<typeof en> = {
     aircraftReportNotFound: 'Luftfahrzeugbericht nicht gefunden',
     bookingNotFound: 'Buchung nicht gefunden',
     invalidCredentials: 'E-Mail-Adresse oder Passwort ungültig',
+    busy: 'Der Server ist ausgelastet; bitte in {seconds} s erneut versuchen',
   },
 };
