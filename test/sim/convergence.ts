@@ -101,20 +101,33 @@ const USERS = [
 const DRAIN_MS = Number(process.env.SIM_DRAIN_MS ?? 120_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Devices signing in and taking their first sync at the same time (SIM_OPEN). */
-const OPEN_AT_ONCE = Math.max(1, Number(process.env.SIM_OPEN ?? 10));
+const OPEN_AT_ONCE = Math.max(1, Number(process.env.SIM_OPEN ?? 5));
 
-/** `f` over `xs`, at most `limit` at a time, results in order. */
-async function mapLimit<T, R>(xs: readonly T[], limit: number, f: (x: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(xs.length);
+/**
+ * `f` over `xs`, at most `limit` at a time, each result handed to `done` as it comes (so the caller can clean up
+ * what was made before a failure); after the first failure no new call starts, and it is thrown once the calls
+ * in flight have ended.
+ */
+async function eachLimit<T, R>(
+  xs: readonly T[],
+  limit: number,
+  f: (x: T) => Promise<R>,
+  done: (r: R, i: number) => void,
+): Promise<void> {
   let next = 0;
+  let failure: unknown = null;
   const worker = async () => {
-    while (next < xs.length) {
+    while (next < xs.length && failure === null) {
       const i = next++;
-      out[i] = await f(xs[i] as T);
+      try {
+        done(await f(xs[i] as T), i);
+      } catch (err) {
+        failure ??= err;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, xs.length) }, worker));
-  return out;
+  if (failure !== null) throw failure;
 }
 
 /** An acknowledged local edit: `marker` written into `field`, over `prev` as the device saw it. */
@@ -231,18 +244,29 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const emails = Array.from({ length: opts.devices }, (_, i) => USERS[i % USERS.length] as string);
     // A few at a time: each device is a process with its own sign-in and first sync. Retried: on a loaded
     // machine the balancer may answer 503 for a moment (every process's health check slower than its timeout).
+    // For up to SIM_OPEN_MS (10 min): at load 40 every process missed its 3 s health checks for minutes while
+    // the devices signed in, and five attempts over 20 s ended a 50-device run before its first operation.
+    const openUntil = Date.now() + Number(process.env.SIM_OPEN_MS ?? 600_000);
     const open = async (email: string): Promise<Device> => {
       for (let attempt = 1; ; attempt++) {
         try {
           return await Device.open(baseUrl, email);
         } catch (err) {
-          if (attempt >= 5) throw err;
+          if (Date.now() > openUntil) throw err;
           log(`device open failed (${(err as Error).message}); retrying`);
-          await sleep(2000 * attempt);
+          await sleep(Math.min(2000 * attempt, 10_000));
         }
       }
     };
-    devices.push(...(await mapLimit(emails, OPEN_AT_ONCE, open)));
+    const opened: Device[] = [];
+    try {
+      await eachLimit(emails, OPEN_AT_ONCE, open, (dev, i) => {
+        opened[i] = dev;
+      });
+    } finally {
+      // In schedule order; on a failure the ones already open are closed by the clean-up below.
+      devices.push(...opened.filter((x) => x !== undefined));
+    }
     log(`devices open after ${Date.now() - started} ms`);
 
     const offlineUntil = new Array<number>(opts.devices).fill(-1);
