@@ -122,6 +122,14 @@ async function handle(op: string, args: any): Promise<unknown> {
       );
       return docs.filter(view.owns).map(view.toRecord);
     }
+    case 'pick': {
+      const view = recordView(args.collection);
+      const docs = (await client!.collections[view.collection].find().exec()).filter((d) =>
+        view.owns(d.toJSON() as Record<string, unknown>),
+      );
+      const doc = docs[Math.floor(args.u * docs.length)];
+      return doc ? view.toRecord(doc.toJSON() as Record<string, unknown>) : null;
+    }
     case 'run': {
       const q = await client!.commands.run(args.name, args.args);
       queued.set(q.id, q.done);

@@ -100,6 +100,35 @@ const USERS = [
 /** How long the devices get to push what they queued once everyone is back online (SIM_DRAIN_MS; a loaded machine needs more). */
 const DRAIN_MS = Number(process.env.SIM_DRAIN_MS ?? 120_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Devices signing in and taking their first sync at the same time (SIM_OPEN). */
+const OPEN_AT_ONCE = Math.max(1, Number(process.env.SIM_OPEN ?? 5));
+
+/**
+ * `f` over `xs`, at most `limit` at a time, each result handed to `done` as it comes (so the caller can clean up
+ * what was made before a failure); after the first failure no new call starts, and it is thrown once the calls
+ * in flight have ended.
+ */
+async function eachLimit<T, R>(
+  xs: readonly T[],
+  limit: number,
+  f: (x: T) => Promise<R>,
+  done: (r: R, i: number) => void,
+): Promise<void> {
+  let next = 0;
+  let failure: unknown = null;
+  const worker = async () => {
+    while (next < xs.length && failure === null) {
+      const i = next++;
+      try {
+        done(await f(xs[i] as T), i);
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, xs.length) }, worker));
+  if (failure !== null) throw failure;
+}
 
 /** An acknowledged local edit: `marker` written into `field`, over `prev` as the device saw it. */
 interface Edit {
@@ -215,19 +244,29 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const emails = Array.from({ length: opts.devices }, (_, i) => USERS[i % USERS.length] as string);
     // A few at a time: each device is a process with its own sign-in and first sync. Retried: on a loaded
     // machine the balancer may answer 503 for a moment (every process's health check slower than its timeout).
+    // For up to SIM_OPEN_MS (10 min): at load 40 every process missed its 3 s health checks for minutes while
+    // the devices signed in, and five attempts over 20 s ended a 50-device run before its first operation.
+    const openUntil = Date.now() + Number(process.env.SIM_OPEN_MS ?? 600_000);
     const open = async (email: string): Promise<Device> => {
       for (let attempt = 1; ; attempt++) {
         try {
           return await Device.open(baseUrl, email);
         } catch (err) {
-          if (attempt >= 5) throw err;
+          if (Date.now() > openUntil) throw err;
           log(`device open failed (${(err as Error).message}); retrying`);
-          await sleep(2000 * attempt);
+          await sleep(Math.min(2000 * attempt, 10_000));
         }
       }
     };
-    for (let i = 0; i < emails.length; i += 4)
-      devices.push(...(await Promise.all(emails.slice(i, i + 4).map((email) => open(email)))));
+    const opened: Device[] = [];
+    try {
+      await eachLimit(emails, OPEN_AT_ONCE, open, (dev, i) => {
+        opened[i] = dev;
+      });
+    } finally {
+      // In schedule order; on a failure the ones already open are closed by the clean-up below.
+      devices.push(...opened.filter((x) => x !== undefined));
+    }
     log(`devices open after ${Date.now() - started} ms`);
 
     const offlineUntil = new Array<number>(opts.devices).fill(-1);
@@ -252,7 +291,46 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     const userIdOf = (email: string) => s.userId(email);
     const mechanic = userIdOf('mechanic@skyline.test');
 
+    const opMs = new Map<string, { n: number; ms: number }>();
+    const tally = (k: string, t0: number) => {
+      const e = opMs.get(k) ?? { n: 0, ms: 0 };
+      e.n++;
+      e.ms += performance.now() - t0;
+      opMs.set(k, e);
+    };
+    // Devices work at the same time: each device runs its operations in schedule order (one chain per
+    // device, so a device's edit still reads what that device holds), and at most WINDOW operations are
+    // in flight. Every random choice is drawn here, in schedule order (an operation's own choices from
+    // its own generator), so the seed fixes the schedule whatever the timing.
+    const chains: Promise<void>[] = devices.map(() => Promise.resolve());
+    const window = Math.max(1, Number(process.env.SIM_WINDOW ?? opts.devices));
+    let inFlight = 0;
+    let failure: Error | null = null;
+    let freed: (() => void) | null = null;
+    const enqueue = (d: number, kind: string, work: () => Promise<void>) => {
+      inFlight++;
+      chains[d] = (chains[d] as Promise<void>)
+        .then(async () => {
+          if (failure) return;
+          const t0 = performance.now();
+          await work();
+          tally(kind, t0);
+        })
+        .catch((err: Error) => {
+          failure ??= err;
+        })
+        .finally(() => {
+          inFlight--;
+          freed?.();
+        });
+    };
+    const slot = async () => {
+      while (inFlight >= window && !failure) await new Promise<void>((r) => (freed = r));
+      if (failure) throw failure;
+    };
     for (let op = 0; op < opts.ops; op++) {
+      await slot();
+      if (op % 500 === 0) log(`op ${op} at ${Date.now() - started} ms`);
       if (op === killAt) {
         log(`op ${op}: SIGKILL server`);
         await server.kill();
@@ -299,139 +377,162 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       for (let i = 0; i < opts.devices; i++) {
         if (offlineUntil[i] !== -1 && offlineUntil[i] <= op) {
           offlineUntil[i] = -1;
-          await (devices[i] as Device).online();
+          const back = devices[i] as Device;
+          enqueue(i, 'online', async () => {
+            await back.online();
+          });
         }
       }
       const r = rnd.next();
+      const o = prng(rnd.int(0, 2 ** 31));
       if (r < 0.08) {
         // Partition: cut this device off for a random span of operations.
         if (offlineUntil[d] === -1) {
           offlineUntil[d] = op + rnd.int(5, Math.max(6, Math.floor(opts.ops / 8)));
           partitions++;
-          await dev.offline();
-        }
-      } else if (r < 0.33) {
-        const flights = await dev.find('flights');
-        if (flights.length) {
-          const f = rnd.pick(flights);
-          const m = marker(d);
-          await dev.save('flights', { ...f, remarks: m });
-          edits.push({
-            device: d,
-            collection: 'flights',
-            id: f.id,
-            field: 'remarks',
-            marker: m,
-            prev: f.remarks ?? null,
+          enqueue(d, 'partition', async () => {
+            await dev.offline();
           });
         }
-      } else if (r < 0.45) {
-        const aircraft = await dev.find('aircraft');
-        if (aircraft.length) {
-          const a = rnd.pick(aircraft);
-          const m = marker(d);
-          await dev.save('aircraft', { ...a, registration: m });
-          edits.push({
-            device: d,
-            collection: 'aircraft',
-            id: a.id,
-            field: 'registration',
-            marker: m,
-            prev: a.registration ?? null,
-          });
-        }
-      } else if (r < 0.6) {
-        const start = rnd.int(6 * 60, 17 * 60);
-        const id = uuidv7();
-        const m = marker(d);
-        const doc = {
-          id,
-          date: today,
-          status: 'SCHEDULED',
-          callsign: null,
-          aircraft_id: rnd.pick(aircraftIds),
-          flight_type_id: types.length ? rnd.pick(types).id : null,
-          base_id: null,
-          pic_id: userIdOf(rnd.pick(['pilot@skyline.test', 'instructor@skyline.test'])),
-          sic_id: null,
-          supervisor_id: null,
-          user_id: null,
-          departure_airport: 'LECU',
-          landing_airport: 'LELL',
-          offblocks_time: hhmm(start),
-          takeoff_time: hhmm(start + 10),
-          landing_time: hhmm(start + 50),
-          onblocks_time: hhmm(start + 60),
-          offblocks: null,
-          takeoff: null,
-          landing: null,
-          onblocks: null,
-          starts: 0,
-          block_time: 0,
-          flight_time: 0,
-          night_flight_time: null,
-          ifr_flight_time: 0,
-          rules: 'VFR',
-          crosscountry: true,
-          multiengine: false,
-          landings: 1,
-          night_landings: 0,
-          pax: 0,
-          route: null,
-          remarks: m,
-          confirmed_at: null,
-          dispatched_at: null,
-          modified: 0,
-        };
-        await dev.save('flights', doc);
-        flightIds.push(id);
-        edits.push({ device: d, collection: 'flights', id, field: 'remarks', marker: m, prev: null });
-      } else if (r < 0.72) {
-        const flights = await dev.find('flights');
-        const f = flights.length ? rnd.pick(flights) : null;
-        if (f) {
-          const name = rnd.next() < 0.5 ? 'flight.confirm' : 'flight.dispatch';
-          const args = { flight_id: f.id };
-          cmds.push({ device: d, id: await dev.run(name, args), name, args });
-        }
-      } else if (r < 0.82) {
-        const id = uuidv7();
-        const args = {
-          id,
-          AircraftReport: {
-            aircraft_id: rnd.pick(aircraftIds),
-            type: 'MEL',
-            title: `Sim item ${op}`,
-            ata_chapter: '33-41',
-          },
-          MelItem: { category: rnd.pick(['B', 'C']), released_by: mechanic },
-        };
-        cmds.push({ device: d, id: await dev.run('mel.raise', args), name: 'mel.raise', args });
-        reportIds.push(id);
-      } else if (r < 0.94) {
-        if (reportIds.length) {
-          const reportId = rnd.pick(reportIds);
-          const item = await retrying(() =>
-            s.ctx.db
-              .selectFrom('mel_items')
-              .select(['expires'])
-              .where('aircraft_report_id', '=', reportId)
-              .executeTakeFirst(),
-          );
-          const base = item?.expires ? Number(item.expires) : Math.floor(Date.now() / 1000) + 3 * 86400;
-          const args = { report_id: reportId, extended_until: base + rnd.int(1, 3) * 86400, reason: `Sim ${op}` };
-          cmds.push({ device: d, id: await dev.run('mel.extend', args), name: 'mel.extend', args });
-        }
-      } else {
-        const pool =
-          rnd.next() < 0.15 ? [await retrying(() => expiredReportId(s, aircraftIds[0] as string))] : reportIds;
-        if (pool.length && pool[0]) {
-          const args = { report_id: rnd.pick(pool) as string };
-          cmds.push({ device: d, id: await dev.run('mel.close', args), name: 'mel.close', args });
-        }
+        continue;
       }
-      await sleep(rnd.int(0, 3));
+      const kind =
+        r < 0.33
+          ? 'flight edit'
+          : r < 0.45
+            ? 'aircraft edit'
+            : r < 0.6
+              ? 'flight create'
+              : r < 0.72
+                ? 'flight command'
+                : r < 0.82
+                  ? 'mel.raise'
+                  : r < 0.94
+                    ? 'mel.extend'
+                    : 'mel.close';
+      enqueue(d, kind, async () => {
+        if (r < 0.33) {
+          const f = await dev.pick('flights', o.next());
+          if (f) {
+            const m = marker(d);
+            await dev.save('flights', { ...f, remarks: m });
+            edits.push({
+              device: d,
+              collection: 'flights',
+              id: f.id,
+              field: 'remarks',
+              marker: m,
+              prev: f.remarks ?? null,
+            });
+          }
+        } else if (r < 0.45) {
+          const a = await dev.pick('aircraft', o.next());
+          if (a) {
+            const m = marker(d);
+            await dev.save('aircraft', { ...a, registration: m });
+            edits.push({
+              device: d,
+              collection: 'aircraft',
+              id: a.id,
+              field: 'registration',
+              marker: m,
+              prev: a.registration ?? null,
+            });
+          }
+        } else if (r < 0.6) {
+          const start = o.int(6 * 60, 17 * 60);
+          const id = uuidv7();
+          const m = marker(d);
+          const doc = {
+            id,
+            date: today,
+            status: 'SCHEDULED',
+            callsign: null,
+            aircraft_id: o.pick(aircraftIds),
+            flight_type_id: types.length ? o.pick(types).id : null,
+            base_id: null,
+            pic_id: userIdOf(o.pick(['pilot@skyline.test', 'instructor@skyline.test'])),
+            sic_id: null,
+            supervisor_id: null,
+            user_id: null,
+            departure_airport: 'LECU',
+            landing_airport: 'LELL',
+            offblocks_time: hhmm(start),
+            takeoff_time: hhmm(start + 10),
+            landing_time: hhmm(start + 50),
+            onblocks_time: hhmm(start + 60),
+            offblocks: null,
+            takeoff: null,
+            landing: null,
+            onblocks: null,
+            starts: 0,
+            block_time: 0,
+            flight_time: 0,
+            night_flight_time: null,
+            ifr_flight_time: 0,
+            rules: 'VFR',
+            crosscountry: true,
+            multiengine: false,
+            landings: 1,
+            night_landings: 0,
+            pax: 0,
+            route: null,
+            remarks: m,
+            confirmed_at: null,
+            dispatched_at: null,
+            modified: 0,
+          };
+          await dev.save('flights', doc);
+          flightIds.push(id);
+          edits.push({ device: d, collection: 'flights', id, field: 'remarks', marker: m, prev: null });
+        } else if (r < 0.72) {
+          const f = await dev.pick('flights', o.next());
+          if (f) {
+            const name = o.next() < 0.5 ? 'flight.confirm' : 'flight.dispatch';
+            const args = { flight_id: f.id };
+            cmds.push({ device: d, id: await dev.run(name, args), name, args });
+          }
+        } else if (r < 0.82) {
+          const id = uuidv7();
+          const args = {
+            id,
+            AircraftReport: {
+              aircraft_id: o.pick(aircraftIds),
+              type: 'MEL',
+              title: `Sim item ${op}`,
+              ata_chapter: '33-41',
+            },
+            MelItem: { category: o.pick(['B', 'C']), released_by: mechanic },
+          };
+          cmds.push({ device: d, id: await dev.run('mel.raise', args), name: 'mel.raise', args });
+          reportIds.push(id);
+        } else if (r < 0.94) {
+          if (reportIds.length) {
+            const reportId = o.pick(reportIds);
+            const item = await retrying(() =>
+              s.ctx.db
+                .selectFrom('mel_items')
+                .select(['expires'])
+                .where('aircraft_report_id', '=', reportId)
+                .executeTakeFirst(),
+            );
+            const base = item?.expires ? Number(item.expires) : Math.floor(Date.now() / 1000) + 3 * 86400;
+            const args = { report_id: reportId, extended_until: base + o.int(1, 3) * 86400, reason: `Sim ${op}` };
+            cmds.push({ device: d, id: await dev.run('mel.extend', args), name: 'mel.extend', args });
+          }
+        } else {
+          const pool =
+            o.next() < 0.15 ? [await retrying(() => expiredReportId(s, aircraftIds[0] as string))] : reportIds;
+          if (pool.length && pool[0]) {
+            const args = { report_id: o.pick(pool) as string };
+            cmds.push({ device: d, id: await dev.run('mel.close', args), name: 'mel.close', args });
+          }
+        }
+      });
     }
+    await Promise.all(chains);
+    if (failure) throw failure;
+    log(`op time: ${[...opMs].map(([k, v]) => `${k} ${v.n}x ${Math.round(v.ms)} ms`).join('; ')}`);
     if (restart) server = await restart;
     await pgRestart;
     log(
@@ -449,6 +550,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
         `warning: queues did not drain in ${DRAIN_MS / 1000} s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`,
       );
 
+    log(`drained after ${Date.now() - started} ms`);
     // Commands: decided exactly once, and the device knows the server's decision.
     const decisions = await Promise.all(
       cmds.map((c) => Promise.race([(devices[c.device] as Device).decided(c.id), sleep(30_000).then(() => null)])),
@@ -479,6 +581,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       if (row?.status === 'rejected') rejected++;
     });
 
+    log(`decisions known after ${Date.now() - started} ms`);
     violations.push(...(await serverInvariants(s, company)));
     violations.push(...(await billingInvariants(s, company)));
 
@@ -491,14 +594,24 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     };
     const compare = async (): Promise<string[]> => {
       const problems: string[] = [];
+      // A full pull depends only on the user: read once per user and collection in each comparison.
+      const pulls = new Map<string, Promise<Map<string, string>>>();
+      const serverView = (email: string, name: string) => {
+        const key = `${email} ${name}`;
+        let p = pulls.get(key);
+        if (!p) {
+          p = pullAll(api as never, tokens.get(email) as string, name).then(
+            (r) => new Map(r.docs.filter((x) => x._deleted !== true).map((x) => [x.id as string, strip(x)])),
+          );
+          pulls.set(key, p);
+        }
+        return p;
+      };
       for (let i = 0; i < opts.devices; i++) {
         const local = await (devices[i] as Device).dump();
         for (const [name, docs] of Object.entries(local)) {
-          const remote = (await pullAll(api as never, tokens.get(emails[i] as string) as string, name)).docs.filter(
-            (x) => x._deleted !== true,
-          );
+          const theirs = await serverView(emails[i] as string, name);
           const mine = new Map(docs.map((x) => [x.id as string, strip(x)]));
-          const theirs = new Map(remote.map((x) => [x.id as string, strip(x)]));
           // Queued commands and outcomes the device wrote itself replicate too; both sides must agree on them as well.
           for (const [id, v] of theirs)
             if (mine.get(id) !== v)
@@ -521,6 +634,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
       500,
     );
 
+    log(`compared after ${Date.now() - started} ms`);
     // Lost writes (after convergence, so every outcome has reached its device): every acknowledged edit is on the chain that leads to the server's value, or its device has a rejection outcome for the record.
     const lostWrites: string[] = [];
     let editRejections = 0;
