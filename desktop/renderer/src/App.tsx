@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { useT } from './i18n.tsx';
 import { SignInScreen } from './SignIn.tsx';
 import { clearSession, loadSession, resolveApiBase, type StoredSession, saveSession } from './session.ts';
+import { markStartup } from './perf.ts';
 import type { Workspace } from './workspace.ts';
 
 // The signed-in app (RxDB, screens) loads after the sign-in screen is up.
@@ -29,6 +30,7 @@ export function App() {
     setPhase({ kind: 'opening', baseUrl: session.baseUrl });
     try {
       const { Workspace } = await import('./workspace.ts');
+      markStartup('workspace-code');
       const ws = await Workspace.open(session);
       setPhase({ kind: 'open', ws });
     } catch (err) {

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useT } from './i18n.tsx';
+import { markStartup } from './perf.ts';
 import type { StoredSession } from './session.ts';
 
 type Step = { kind: 'password' } | { kind: 'code'; challenge: string; mode: 'EMAIL' | 'TOTP' };
@@ -40,6 +41,7 @@ export function SignInForm({
             ? await signIn(baseUrl, email.trim(), password)
             : await verifySignIn(baseUrl, step.challenge, code.trim());
         if (res.result) {
+          markStartup('signed-in');
           await onSignedIn({ baseUrl, token: res.token, expires: res.expires, user: res.user });
           return;
         }

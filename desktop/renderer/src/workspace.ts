@@ -30,6 +30,7 @@ import {
   uuidv7,
 } from '@ops/shared';
 import { BehaviorSubject, type Subscription } from 'rxjs';
+import { markStartup } from './perf.ts';
 import { type StoredSession, saveSession } from './session.ts';
 import { appLocale } from './i18n.tsx';
 
@@ -146,9 +147,12 @@ export class Workspace {
       storage: 'dexie',
       retryTime: 3000,
     });
+    markStartup('database-open');
     const ws = new Workspace(client, session);
     ws.watch();
-    await client.start();
+    const started = client.start();
+    markStartup('sync-started');
+    await started;
     return ws;
   }
 
