@@ -58,6 +58,17 @@ export function App() {
     };
   }, [open]);
 
+  // While the sign-in form shows (it opened with the smallest script), the signed-in app's code loads:
+  // the submit then waits for the server only, not for RxDB, the storage and the shell to download.
+  useEffect(() => {
+    if (phase.kind !== 'signin') return;
+    const timer = setTimeout(() => {
+      void import('./workspace.ts').then((m) => m.preloadWorkspace()).catch(() => {});
+      void import('./Shell.tsx').catch(() => {});
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [phase.kind]);
+
   const signedIn = useCallback(
     async (session: StoredSession) => {
       saveSession(session);

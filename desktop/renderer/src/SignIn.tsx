@@ -7,8 +7,8 @@ type Step = { kind: 'password' } | { kind: 'code'; challenge: string; mode: 'EMA
 
 /**
  * Email and password, then the two-factor code when the account asks for one.
- * client-core (RxDB) is loaded only when the person submits, so this screen
- * opens with the smallest script.
+ * client-core (RxDB) is not part of this screen's script, so it opens with
+ * the smallest one; the app loads it once the form shows (App.tsx).
  */
 export function SignInForm({
   baseUrl,

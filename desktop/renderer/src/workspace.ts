@@ -14,6 +14,7 @@ import {
   type CommandName,
   createOpsClient,
   databaseName,
+  loadStorage,
   type OpsClient,
   type OpsDoc,
 } from '@ops/client-core';
@@ -109,6 +110,11 @@ const isDeferred = (v: unknown): v is DeferredCommand =>
   isString((v as DeferredCommand).id) &&
   isString((v as DeferredCommand).name) &&
   isString((v as DeferredCommand).after);
+
+/** Loads the code a session needs (the local database's storage) ahead of the sign-in. */
+export function preloadWorkspace(): Promise<unknown> {
+  return loadStorage('dexie');
+}
 
 export class Workspace {
   /** `collection:id` of documents saved here and not yet acknowledged by the server. */
