@@ -78,8 +78,14 @@ export function useDocs<T>(name: string, query: MangoQuery<OpsDoc> = {}): Docs<T
     const q = JSON.parse(key) as MangoQuery<OpsDoc>;
     const typed: MangoQuery<OpsDoc> = where.type ? { ...q, selector: { type: where.type, ...(q.selector ?? {}) } } : q;
     const read = where.read ?? ((d: Record<string, unknown>) => d);
-    const show = (docs: Array<{ toJSON(): unknown }>) =>
+    // A read that finds the same documents in the same versions renders nothing again (the once-a-second reads).
+    let shown: string | null = null;
+    const show = (docs: Array<{ primary: string; revision: string; toJSON(): unknown }>) => {
+      const seen = docs.map((d) => `${d.primary}@${d.revision}`).join(',');
+      if (seen === shown) return;
+      shown = seen;
       setState({ docs: docs.map((d) => read(d.toJSON() as Record<string, unknown>) as unknown as T), ready: true });
+    };
     if (!loading) {
       const sub = c.find(typed).$.subscribe(show);
       return () => sub.unsubscribe();
