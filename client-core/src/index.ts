@@ -35,7 +35,7 @@ export { PendingWrites } from './pending-writes.ts';
 export { CarriedMasters, upgradeLayout } from './upgrade.ts';
 export type { Checkpoint } from './replication.ts';
 export type { CollectionProgress, SyncState, SyncStateObservable } from './sync-state.ts';
-export { FIRST_SYNC_ORDER } from './replication.ts';
+export { FIRST_SYNC_ORDER, FIRST_SYNC_OWN, FIRST_SYNC_PARALLEL } from './replication.ts';
 export { Transport, type Credentials } from './transport.ts';
 
 export interface SignedInUser {
@@ -144,12 +144,26 @@ export interface OpsClient {
   destroy(options?: { removeData?: boolean }): Promise<void>;
 }
 
-async function resolveStorage(storage: OpsClientOptions['storage']): Promise<RxStorage<unknown, unknown>> {
-  if (storage === 'memory')
-    return (await import('rxdb/plugins/storage-memory')).getRxStorageMemory() as RxStorage<unknown, unknown>;
-  if (storage === 'dexie')
-    return (await import('rxdb/plugins/storage-dexie')).getRxStorageDexie() as RxStorage<unknown, unknown>;
-  return storage;
+const storages = new Map<'memory' | 'dexie', Promise<RxStorage<unknown, unknown>>>();
+
+/**
+ * The code of a built-in storage, loaded once. An app may call it early (while
+ * the sign-in form shows) so the first sync does not wait for it.
+ */
+export function loadStorage(kind: 'memory' | 'dexie'): Promise<RxStorage<unknown, unknown>> {
+  let loaded = storages.get(kind);
+  if (!loaded) {
+    loaded =
+      kind === 'memory'
+        ? import('rxdb/plugins/storage-memory').then((m) => m.getRxStorageMemory() as RxStorage<unknown, unknown>)
+        : import('rxdb/plugins/storage-dexie').then((m) => m.getRxStorageDexie() as RxStorage<unknown, unknown>);
+    storages.set(kind, loaded);
+  }
+  return loaded;
+}
+
+function resolveStorage(storage: OpsClientOptions['storage']): Promise<RxStorage<unknown, unknown>> {
+  return typeof storage === 'string' ? loadStorage(storage) : Promise.resolve(storage);
 }
 
 /**

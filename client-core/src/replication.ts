@@ -82,6 +82,19 @@ export const FIRST_SYNC_ORDER = [
   'flights',
 ];
 
+/**
+ * What the person's own screens need (company settings, their commands, the
+ * directory, their messages): loaded first, before the office-wide record sets.
+ */
+export const FIRST_SYNC_OWN = ['reference', 'device', 'people', 'inbox'];
+
+/**
+ * Collections loading at once on first sync. Each holds at most one pull in
+ * flight; a browser opens about six connections per server and the live
+ * stream keeps one, so four leave one for the screens' REST calls.
+ */
+export const FIRST_SYNC_PARALLEL = 4;
+
 const sleepAbortable = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
@@ -308,11 +321,18 @@ export class Replicator {
   }
 
   /**
-   * Bootstraps the fresh collections one after the other (the person's own
-   * data first). The pipeline never waits on itself: the next collection's
-   * first page is asked for while the current one writes its last, and a
-   * loaded collection starts its live replication in the background while the
-   * next one loads (its `ready` promise holds local writes until it runs).
+   * Bootstraps the fresh collections in two rounds: the person's own data
+   * (FIRST_SYNC_OWN) first, then the rest, each round's collections loading
+   * side by side, at most FIRST_SYNC_PARALLEL at once (in FIRST_SYNC_ORDER).
+   * Side by side because one collection at a time left the device idle while
+   * it waited for each collection's first answer and the server idle while
+   * the device wrote (each collection is its own IndexedDB database, so the
+   * writes do not queue behind each other's transactions). The pipeline never
+   * waits on itself: a collection asks for its next page while it writes the
+   * current one, the next round's first pages are asked for once every
+   * collection of this round has its last page, and a loaded collection
+   * starts its live replication in the background (its `ready` promise holds
+   * local writes until it runs).
    */
   private async bootstrapAll(fresh: ReplicatedCollection[], signal: AbortSignal): Promise<void> {
     const rank = (n: string) => {
@@ -320,64 +340,102 @@ export class Replicator {
       return i < 0 ? FIRST_SYNC_ORDER.length : i;
     };
     const ordered = [...fresh].sort((a, b) => rank(a.def.name) - rank(b.def.name));
+    const rounds = [
+      ordered.filter((c) => FIRST_SYNC_OWN.includes(c.def.name)),
+      ordered.filter((c) => !FIRST_SYNC_OWN.includes(c.def.name)),
+    ].filter((r) => r.length > 0);
     const replicating: Promise<void>[] = [];
-    let prefetched: Promise<BootstrapPage<Checkpoint>> | null = null;
+    const prefetched = new Map<string, Promise<BootstrapPage<Checkpoint>>>();
     try {
-      for (const [i, c] of ordered.entries()) {
-        if (signal.aborted) return;
-        const name = c.def.name;
-        const following = ordered[i + 1];
-        const started = Date.now();
-        this.setProgress(name, { phase: 'loading', documents: 0, startedAt: started });
-        let first = prefetched;
-        prefetched = null;
-        const result = await bootstrapCollection<Checkpoint>(
-          c.collection,
-          (cp) => {
-            if (cp === null && first) {
-              const page = first;
-              first = null;
-              return page;
-            }
-            return this.bootstrapPage(name, cp, signal);
-          },
-          this.pullBatchSize,
-          (documents, total) => this.setProgress(name, { phase: 'loading', documents, total, startedAt: started }),
-          signal,
-          () => {
-            if (!following) return;
-            prefetched = this.bootstrapPage(following.def.name, null, signal);
+      for (const [r, round] of rounds.entries()) {
+        const following = rounds[r + 1] ?? [];
+        let awaitingLastPage = round.length;
+        const lastPage = () => {
+          if (--awaitingLastPage > 0) return;
+          for (const c of following.slice(0, FIRST_SYNC_PARALLEL)) {
+            const page = this.bootstrapPage(c.def.name, null, signal);
             // Its own bootstrap reports a failure; an abort meanwhile is no error.
-            prefetched.catch(() => {});
-          },
-        ).catch((err: unknown) => {
-          // The server does not replicate it (older server) or refused: RxDB's replication reports and retries.
-          this.fail(name, errorMessage(err));
-          return null;
-        });
+            page.catch(() => {});
+            prefetched.set(c.def.name, page);
+          }
+        };
+        const queue = [...round];
+        const worker = async () => {
+          for (let c = queue.shift(); c && !signal.aborted; c = queue.shift()) {
+            const first = prefetched.get(c.def.name) ?? null;
+            prefetched.delete(c.def.name);
+            const loaded = await this.bootstrapOne(c, first, lastPage, signal);
+            replicating.push(loaded.replicating);
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(FIRST_SYNC_PARALLEL, round.length) }, worker));
         if (signal.aborted) return;
-        if (result) {
-          await c.collection.database.upsertLocal(`bootstrap-${this.identifierOf(c.def)}`, {
-            documents: result.documents,
-            at: Date.now(),
-          });
-        }
-        const total = this.progress[name]?.total;
-        // Ready: its documents are stored. RxDB's replication starts from the load's checkpoint meanwhile.
-        this.setProgress(name, {
-          phase: 'ready',
-          documents: result?.documents ?? 0,
-          ...(total === undefined ? {} : { total }),
-          startedAt: started,
-          finishedAt: Date.now(),
-        });
-        replicating.push(
-          this.replicate(c, result ?? undefined).catch((err: unknown) => this.fail(name, errorMessage(err))),
-        );
       }
     } finally {
       await Promise.all(replicating);
     }
+  }
+
+  /**
+   * Loads one fresh collection (its first page possibly asked for already) and
+   * answers its live replication, started in the background from the load's
+   * checkpoint (wrapped: awaiting the load must not wait for it). A failed
+   * load leaves the collection to RxDB's replication.
+   */
+  private async bootstrapOne(
+    c: ReplicatedCollection,
+    prefetched: Promise<BootstrapPage<Checkpoint>> | null,
+    onLastPage: () => void,
+    signal: AbortSignal,
+  ): Promise<{ replicating: Promise<void> }> {
+    const name = c.def.name;
+    const started = Date.now();
+    this.setProgress(name, { phase: 'loading', documents: 0, startedAt: started });
+    let first = prefetched;
+    let sawLastPage = false;
+    const result = await bootstrapCollection<Checkpoint>(
+      c.collection,
+      (cp) => {
+        if (cp === null && first) {
+          const page = first;
+          first = null;
+          return page;
+        }
+        return this.bootstrapPage(name, cp, signal);
+      },
+      this.pullBatchSize,
+      (documents, total) => this.setProgress(name, { phase: 'loading', documents, total, startedAt: started }),
+      signal,
+      () => {
+        sawLastPage = true;
+        onLastPage();
+      },
+    ).catch((err: unknown) => {
+      // The server does not replicate it (older server) or refused: RxDB's replication reports and retries.
+      this.fail(name, errorMessage(err));
+      return null;
+    });
+    // A load that ended without its last page still counts as done for the next round's early start.
+    if (!sawLastPage) onLastPage();
+    if (signal.aborted) return { replicating: Promise.resolve() };
+    if (result) {
+      await c.collection.database.upsertLocal(`bootstrap-${this.identifierOf(c.def)}`, {
+        documents: result.documents,
+        at: Date.now(),
+      });
+    }
+    const total = this.progress[name]?.total;
+    // Ready: its documents are stored. RxDB's replication starts from the load's checkpoint meanwhile.
+    this.setProgress(name, {
+      phase: 'ready',
+      documents: result?.documents ?? 0,
+      ...(total === undefined ? {} : { total }),
+      startedAt: started,
+      finishedAt: Date.now(),
+    });
+    return {
+      replicating: this.replicate(c, result ?? undefined).catch((err: unknown) => this.fail(name, errorMessage(err))),
+    };
   }
 
   /** One page of a bootstrap; waits and retries (offline, server errors, a new sign-in) until it has it or stop() is called. */

@@ -16,6 +16,9 @@
  *
  * BENCH_DIALECT=postgres runs the server on PostgreSQL (default SQLite).
  * BENCH_SCALE=0.1 seeds a tenth of the company (a quick check), BENCH_WHO=office|pilot runs one.
+ * BENCH_PROFILE=1 records a CPU profile of the app's page during the first sync (CDP) and prints
+ * where the main thread's time went (self time per function; build the renderer with
+ * `npx vite build --minify false` in desktop/ and run with E2E_SKIP_BUILD=1 for readable names).
  * BENCH_KEEP=<name> keeps the seeded database (SQLite: a data dir in the temp dir; PostgreSQL: a schema
  * `devbench_<name>`, not `t_…`, which test clean-ups drop) and reuses it on the next run with the same name:
  * the seed takes minutes, and a run before and after a server change then reads the same rows (the
@@ -39,6 +42,7 @@ const DIALECT = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite'
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
 /** Collections the person's own screens need (home, profile, messages, their commands). */
 const OWN = ['reference', 'people', 'device', 'inbox'];
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const PEOPLE = { office: 'admin@skyline.test', pilot: 'pilot@skyline.test' } as const;
 
 const load = () =>
@@ -110,15 +114,45 @@ interface Timing {
   doneAt: number | null;
 }
 
+/** A pull of the first sync as the browser saw it: when it was sent, the server's wait, when it was read (ms from the submit). */
+interface PullSeen {
+  collection: string;
+  sentAt: number;
+  waitMs: number;
+  doneAt: number;
+}
+
 async function firstSync(page: Page, appUrl: string, email: string, expected: Map<string, number>) {
   const timings = new Map<string, Timing>(
     [...expected].map(([collection, n]) => [collection, { collection, expected: n, firstAt: null, doneAt: null }]),
   );
+  const pulls: PullSeen[] = [];
+  let t0 = 0;
+  page.on('requestfinished', (req) => {
+    const m = /\/sync\/([a-z_]+)\/pull\.json$/.exec(req.url());
+    if (!m || !t0) return;
+    const timing = req.timing();
+    // startTime is epoch ms; the others are ms after it (-1 when not applicable).
+    const sentAt = timing.startTime - t0;
+    pulls.push({
+      collection: m[1],
+      sentAt,
+      waitMs: Math.max(0, timing.responseStart - Math.max(0, timing.requestStart)),
+      doneAt: sentAt + timing.responseEnd,
+    });
+  });
   await page.goto(appUrl);
   await page.fill('form[aria-label="Sign in"] input[name=email]', email);
   await page.fill('form[aria-label="Sign in"] input[name=password]', 'demo1234');
   const pageT0 = (await page.evaluate('Date.now()')) as number;
-  const t0 = performance.now();
+  const cdp = PROFILE ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
+  t0 = Date.now();
+  const started = performance.now();
   await page.click('form[aria-label="Sign in"] button[type=submit]');
   // The app's own first-sync display (data-started/data-finished, page clock) when it has one; IndexedDB counts otherwise.
   let appSignal = false;
@@ -126,9 +160,8 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
   let ownMs: number | null = null;
   let completeMs: number | null = null;
   let samples = 0;
-  const started = performance.now();
   void page.waitForSelector('header.topbar').then(() => {
-    shellMs = performance.now() - t0;
+    shellMs = performance.now() - started;
   });
   while (performance.now() - started < TIMEOUT_MS) {
     const dom = (await page.evaluate(DOM_SCRIPT).catch(() => null)) as DomProgress | null;
@@ -146,7 +179,7 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
         if (!dom.collections.some((p) => p.name === t.collection)) t.doneAt = t.doneAt ?? 0;
     } else if (!appSignal) {
       const counts = (await page.evaluate(COUNT_SCRIPT).catch(() => ({}))) as Record<string, number>;
-      const at = performance.now() - t0;
+      const at = performance.now() - started;
       for (const t of timings.values()) {
         const n = counts[t.collection] ?? 0;
         if (n > 0 && t.firstAt === null) t.firstAt = at;
@@ -162,11 +195,54 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  const profile = cdp ? ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile : null;
   // The app's signal is checked against the database itself: every collection holds what the server sends.
   const counts = (await page.evaluate(COUNT_SCRIPT).catch(() => ({}))) as Record<string, number>;
   const short = [...timings.values()].filter((t) => (counts[t.collection] ?? 0) < t.expected);
   for (const t of short) console.log(`!! ${t.collection}: ${counts[t.collection] ?? 0} stored, ${t.expected} expected`);
-  return { shellMs, ownMs, completeMs, timings: [...timings.values()], samples, appSignal };
+  // The app's own marks of its start (desktop/renderer/src/perf.ts), ms from the submit.
+  const marks = (await page.evaluate(
+    `performance.getEntriesByType('mark').filter((m) => m.name.startsWith('ops:')).map((m) => ({ name: m.name.slice(4), at: performance.timeOrigin + m.startTime }))`,
+  )) as Array<{ name: string; at: number }>;
+  const startup = Object.fromEntries(marks.map((m) => [m.name, Math.round(m.at - t0)]));
+  return {
+    shellMs,
+    ownMs,
+    completeMs,
+    timings: [...timings.values()],
+    samples,
+    appSignal,
+    pulls,
+    startup,
+    profile,
+  };
+}
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time per function of a CPU profile, the largest first. */
+function topFunctions(profile: CpuProfile, n: number) {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const self = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const f = byNode.get(id);
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    total += dt;
+    const key = f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}` : '?';
+    self.set(key, (self.get(key) ?? 0) + dt);
+  });
+  return {
+    totalMs: Math.round(total),
+    top: [...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([fn, ms]) => ({ fn, ms: Math.round(ms) })),
+  };
 }
 
 const fmt = (ms: number | null) => (ms === null ? 'timeout' : `${(ms / 1000).toFixed(1)} s`);
@@ -248,6 +324,28 @@ try {
       };
     });
     console.table(rows);
+    const firstPull = Math.min(...r.pulls.map((p) => p.sentAt));
+    console.log(
+      `start: ${JSON.stringify(r.startup)} (ms from the submit); first sync request ${Number.isFinite(firstPull) ? `${Math.round(firstPull)} ms` : '-'} after the submit`,
+    );
+    // Per collection, the pulls as the browser saw them: the server's wait against the time the collection took.
+    console.table(
+      [...expected.keys()].map((name) => {
+        const mine = r.pulls.filter((p) => p.collection === name);
+        return {
+          collection: name,
+          pulls: mine.length,
+          'first sent': mine.length ? fmt(Math.min(...mine.map((p) => p.sentAt))) : '-',
+          'last read': mine.length ? fmt(Math.max(...mine.map((p) => p.doneAt))) : '-',
+          'server wait ms': Math.round(mine.reduce((a, p) => a + p.waitMs, 0)),
+        };
+      }),
+    );
+    if (r.profile) {
+      const top = topFunctions(r.profile, 25);
+      console.log(`main thread profile: ${top.totalMs} ms sampled`);
+      console.table(top.top);
+    }
 
     // The ceiling, same browser and profile: a page of the same origin that does not run the app.
     const ceilingPage = await context.newPage();
@@ -295,6 +393,7 @@ try {
       ceilingDocsPerSecond: Math.round(ceilingRate),
       ratio: appRate && Number((appRate / ceilingRate).toFixed(2)),
       syncOnlyRatio: syncRate && Number((syncRate / ceilingRate).toFixed(2)),
+      firstRequestMs: Number.isFinite(firstPull) ? Math.round(firstPull) : null,
     };
     await context.close();
   }

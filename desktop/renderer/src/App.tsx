@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { useT } from './i18n.tsx';
 import { SignInScreen } from './SignIn.tsx';
 import { clearSession, loadSession, resolveApiBase, type StoredSession, saveSession } from './session.ts';
+import { markStartup } from './perf.ts';
 import type { Workspace } from './workspace.ts';
 
 // The signed-in app (RxDB, screens) loads after the sign-in screen is up.
@@ -29,6 +30,7 @@ export function App() {
     setPhase({ kind: 'opening', baseUrl: session.baseUrl });
     try {
       const { Workspace } = await import('./workspace.ts');
+      markStartup('workspace-code');
       const ws = await Workspace.open(session);
       setPhase({ kind: 'open', ws });
     } catch (err) {
@@ -55,6 +57,17 @@ export function App() {
       cancelled = true;
     };
   }, [open]);
+
+  // While the sign-in form shows (it opened with the smallest script), the signed-in app's code loads:
+  // the submit then waits for the server only, not for RxDB, the storage and the shell to download.
+  useEffect(() => {
+    if (phase.kind !== 'signin') return;
+    const timer = setTimeout(() => {
+      void import('./workspace.ts').then((m) => m.preloadWorkspace()).catch(() => {});
+      void import('./Shell.tsx').catch(() => {});
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [phase.kind]);
 
   const signedIn = useCallback(
     async (session: StoredSession) => {

@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { useT } from './i18n.tsx';
+import { markStartup } from './perf.ts';
 import type { StoredSession } from './session.ts';
 
 type Step = { kind: 'password' } | { kind: 'code'; challenge: string; mode: 'EMAIL' | 'TOTP' };
 
 /**
  * Email and password, then the two-factor code when the account asks for one.
- * client-core (RxDB) is loaded only when the person submits, so this screen
- * opens with the smallest script.
+ * client-core (RxDB) is not part of this screen's script, so it opens with
+ * the smallest one; the app loads it once the form shows (App.tsx).
  */
 export function SignInForm({
   baseUrl,
@@ -40,6 +41,7 @@ export function SignInForm({
             ? await signIn(baseUrl, email.trim(), password)
             : await verifySignIn(baseUrl, step.challenge, code.trim());
         if (res.result) {
+          markStartup('signed-in');
           await onSignedIn({ baseUrl, token: res.token, expires: res.expires, user: res.user });
           return;
         }

@@ -2,7 +2,7 @@ import type { OpsDoc, SyncState } from '@ops/client-core';
 import type { CommandDoc, OutcomeDoc, ReferenceDoc, UserDoc } from '@ops/shared';
 import { createContext, useContext, useEffect, useMemo, useState } from 'react';
 import type { MangoQuery } from 'rxdb';
-import type { Observable } from 'rxjs';
+import { distinctUntilChanged, map, type Observable } from 'rxjs';
 import { type DisplaySettings, displaySettingsOf } from './format.ts';
 import { recordLocation, type Workspace } from './workspace.ts';
 
@@ -30,18 +30,46 @@ export interface Docs<T> {
   ready: boolean;
 }
 
+/** Milliseconds between two reads of a collection that is still loading its first sync. */
+const FIRST_SYNC_READ_EVERY_MS = 1000;
+
+/** Whether `collection` is still loading its first sync on this device (waiting or loading, not ready). */
+function useFirstSyncLoading(ws: Workspace, collection: string): boolean {
+  const state$ = ws.client.syncState$;
+  const source = useMemo(
+    () =>
+      state$.pipe(
+        map((s) => firstSyncLoading(s, collection)),
+        distinctUntilChanged(),
+      ),
+    [state$, collection],
+  );
+  return useObservable(source, firstSyncLoading(state$.value, collection));
+}
+
+function firstSyncLoading(s: SyncState, collection: string): boolean {
+  const p = s.firstSync[collection];
+  return p !== undefined && p.phase !== 'ready';
+}
+
 /**
  * Live documents of a local collection, or of one record type of an area
  * collection (`recordLocation`: `aircraft_report` reads `fleet` where
  * `type` is `aircraft_report`, through its type-led index), as plain objects.
  * `query` is compared by value, so callers may build it inline.
+ *
+ * While the collection loads its first sync, the query is read once a second
+ * instead of live: a live query runs again on every stored page (1,000
+ * documents) and the screen renders again each time, which took most of the
+ * device's time on a pilot's first sync (bench:device, docs/performance.md).
  */
 export function useDocs<T>(name: string, query: MangoQuery<OpsDoc> = {}): Docs<T> {
   const ws = useWorkspace();
   const key = JSON.stringify(query);
+  const where = recordLocation(name);
+  const loading = useFirstSyncLoading(ws, where.collection);
   const [state, setState] = useState<Docs<T>>({ docs: [], ready: false });
   useEffect(() => {
-    const where = recordLocation(name);
     const c = ws.client.collections[where.collection];
     if (!c) {
       setState({ docs: [], ready: true });
@@ -50,13 +78,38 @@ export function useDocs<T>(name: string, query: MangoQuery<OpsDoc> = {}): Docs<T
     const q = JSON.parse(key) as MangoQuery<OpsDoc>;
     const typed: MangoQuery<OpsDoc> = where.type ? { ...q, selector: { type: where.type, ...(q.selector ?? {}) } } : q;
     const read = where.read ?? ((d: Record<string, unknown>) => d);
-    const sub = c
-      .find(typed)
-      .$.subscribe((docs) =>
-        setState({ docs: docs.map((d) => read(d.toJSON() as Record<string, unknown>) as unknown as T), ready: true }),
-      );
-    return () => sub.unsubscribe();
-  }, [ws, name, key]);
+    // A read that finds the same documents in the same versions renders nothing again (the once-a-second reads).
+    let shown: string | null = null;
+    const show = (docs: Array<{ primary: string; revision: string; toJSON(): unknown }>) => {
+      const seen = docs.map((d) => `${d.primary}@${d.revision}`).join(',');
+      if (seen === shown) return;
+      shown = seen;
+      setState({ docs: docs.map((d) => read(d.toJSON() as Record<string, unknown>) as unknown as T), ready: true });
+    };
+    if (!loading) {
+      const sub = c.find(typed).$.subscribe(show);
+      return () => sub.unsubscribe();
+    }
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = () => {
+      c.find(typed)
+        .exec()
+        .then((docs) => {
+          if (!stopped) show(docs);
+        })
+        // The database closed (sign-out): nothing more to show.
+        .catch(() => {})
+        .finally(() => {
+          if (!stopped) timer = setTimeout(poll, FIRST_SYNC_READ_EVERY_MS);
+        });
+    };
+    poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [ws, where.collection, where.type, where.read, key, loading]);
   return state;
 }
 

@@ -33,3 +33,11 @@ export function reportRender(screen: string, renderStart: number, size: Record<s
   };
   delete store.navigatedAt[screen];
 }
+
+/**
+ * A step of the way from the sign-in to the first sync (`ops:<step>` in the
+ * page's performance timeline): bench:device prints them from the submit.
+ */
+export function markStartup(step: 'signed-in' | 'workspace-code' | 'database-open' | 'sync-started'): void {
+  performance.mark(`ops:${step}`);
+}

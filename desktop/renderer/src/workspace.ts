@@ -14,6 +14,7 @@ import {
   type CommandName,
   createOpsClient,
   databaseName,
+  loadStorage,
   type OpsClient,
   type OpsDoc,
 } from '@ops/client-core';
@@ -30,6 +31,7 @@ import {
   uuidv7,
 } from '@ops/shared';
 import { BehaviorSubject, type Subscription } from 'rxjs';
+import { markStartup } from './perf.ts';
 import { type StoredSession, saveSession } from './session.ts';
 import { appLocale } from './i18n.tsx';
 
@@ -109,6 +111,11 @@ const isDeferred = (v: unknown): v is DeferredCommand =>
   isString((v as DeferredCommand).name) &&
   isString((v as DeferredCommand).after);
 
+/** Loads the code a session needs (the local database's storage) ahead of the sign-in. */
+export function preloadWorkspace(): Promise<unknown> {
+  return loadStorage('dexie');
+}
+
 export class Workspace {
   /** `collection:id` of documents saved here and not yet acknowledged by the server. */
   readonly marks$: BehaviorSubject<ReadonlySet<string>>;
@@ -146,9 +153,12 @@ export class Workspace {
       storage: 'dexie',
       retryTime: 3000,
     });
+    markStartup('database-open');
     const ws = new Workspace(client, session);
     ws.watch();
-    await client.start();
+    const started = client.start();
+    markStartup('sync-started');
+    await started;
     return ws;
   }
 
