@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { NotNull } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PullGate, pullGateOf } from '../../../server/src/sync/pull-gate.ts';
 import { DIALECTS } from '../../setup/dialects.ts';
@@ -11,6 +12,8 @@ async function sessionsFor(s: TestServer, email: string, count: number): Promise
     .selectFrom('users')
     .select(['id', 'identity_id', 'company_id'])
     .where('email', '=', email)
+    .where('identity_id', 'is not', null)
+    .$narrowType<{ identity_id: NotNull }>()
     .executeTakeFirstOrThrow();
   const t = Math.floor(Date.now() / 1000);
   const tokens = Array.from({ length: count }, () => crypto.randomBytes(24).toString('base64url'));
