@@ -150,21 +150,27 @@ export const setPlan = (s: TestServer, company: 'skyline' | 'harbor', plan: stri
   (s.ctx.db as any).updateTable('companies').set({ plan }).where('id', '=', s.refs.companies[company]).execute();
 
 /**
- * SQL statements the server runs while `fn` runs (the test server is in this
- * process): a list answering with a constant count whatever its size has no N+1.
+ * SQL statements the server runs while `fn` (a read) runs, the fewest of three runs: the test
+ * server is in this process and its background work (job leases, batched last-seen touches)
+ * shares the executor and can only add. A list answering with a constant count whatever its
+ * size has no N+1.
  */
-export async function countQueries(s: TestServer, fn: () => Promise<unknown>): Promise<number> {
+export async function countQueries(s: TestServer, fn: () => Promise<unknown>, runs = 3): Promise<number> {
   const executor = s.ctx.db.getExecutor() as any;
   const original = executor.executeQuery;
-  let n = 0;
-  executor.executeQuery = function (this: unknown, ...args: unknown[]) {
-    n += 1;
-    return original.apply(this, args);
-  };
-  try {
-    await fn();
-  } finally {
-    executor.executeQuery = original;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i++) {
+    let n = 0;
+    executor.executeQuery = function (this: unknown, ...args: unknown[]) {
+      n += 1;
+      return original.apply(this, args);
+    };
+    try {
+      await fn();
+    } finally {
+      executor.executeQuery = original;
+    }
+    fewest = Math.min(fewest, n);
   }
-  return n;
+  return fewest;
 }
