@@ -253,8 +253,12 @@ describe.skipIf(!hasChromium || !screensHalf)('the app, role by role (Chromium, 
       const rule = page.locator('[data-testid=logbook-currency] li[data-rule=landings]');
       expect(await rule.getAttribute('data-met')).toBe(w.landings.count >= 1 ? 'true' : 'false');
       await rule.locator('summary').click();
-      const cells = await rule.locator('tbody tr td:last-child').allTextContents();
-      expect(cells.reduce((sum, c) => sum + Number(c), 0)).toBe(w.landings.count);
+      // The local flights may still be arriving (a loading collection is read once a second).
+      await expect
+        .poll(async () =>
+          (await rule.locator('tbody tr td:last-child').allTextContents()).reduce((sum, c) => sum + Number(c), 0),
+        )
+        .toBe(w.landings.count);
       await page.locator('[data-testid=logbook-currency] li[data-rule=night_landings] summary').click();
       await page.locator('[data-testid=logbook-currency]').scrollIntoViewIfNeeded();
       await screenshot(page, 'app-logbook-currency');
