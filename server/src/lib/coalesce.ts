@@ -32,11 +32,6 @@ export class Coalescer<K, V> {
     });
   }
 
-  /** Items queued and not yet in a batch (tests, metrics). */
-  get pending(): number {
-    return this.queued.size;
-  }
-
   private kick(): void {
     if (this.scheduled || this.running >= this.concurrency || !this.queued.size) return;
     this.scheduled = true;
