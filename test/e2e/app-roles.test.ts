@@ -13,7 +13,6 @@ import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { openScreen } from './office-support.ts';
 import {
-  buildRenderer,
   CHROMIUM,
   eventually,
   hasChromium,
@@ -37,7 +36,6 @@ describe.skipIf(!hasChromium || !screensHalf)('the app, role by role (Chromium, 
   let url: string;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
     url = `${s.url}/app/`;

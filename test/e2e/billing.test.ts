@@ -14,7 +14,6 @@ import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
 import {
-  buildRenderer,
   eventually,
   hasChromium,
   launch,
@@ -43,7 +42,6 @@ describe.skipIf(!hasChromium)('billing (Chromium)', () => {
   let office: string;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
     url = `${s.url}/app/`;

@@ -8,17 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import {
-  buildRenderer,
-  CHROMIUM,
-  hasChromium,
-  launch,
-  newPage,
-  screenshot,
-  signIn,
-  waitOffline,
-  waitOnline,
-} from './support.ts';
+import { CHROMIUM, hasChromium, launch, newPage, screenshot, signIn, waitOffline, waitOnline } from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
@@ -38,7 +28,6 @@ describe.skipIf(!hasChromium)('duty limits (Chromium, offline-first)', () => {
   };
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'fixtures' });
     browser = await launch();
     url = `${s.url}/app/`;

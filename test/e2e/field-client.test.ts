@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { DIALECTS } from '../setup/dialects.ts';
 import {
-  buildRenderer,
   CHROMIUM,
   eventually,
   hasChromium,
@@ -44,7 +43,6 @@ describe.skipIf(!hasChromium)('field client (Chromium, offline-first)', () => {
   const sky = () => s.refs.companies.skyline;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'fixtures' });
     browser = await launch();
     url = `${s.url}/app/`;

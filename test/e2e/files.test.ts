@@ -14,7 +14,6 @@ import sharp from 'sharp';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import {
-  buildRenderer,
   CHROMIUM,
   eventually,
   hasChromium,
@@ -56,7 +55,6 @@ describe.skipIf(!hasChromium)('offline photos in the technical log (Chromium)', 
   let url: string;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'fixtures' });
     browser = await launch();
     url = `${s.url}/app/`;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDeviceBench } from '../bench/device-seed.ts';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot } from './support.ts';
+import { hasChromium, launch, newPage, screenshot } from './support.ts';
 
 interface Row {
   name: string;
@@ -33,7 +33,6 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     // Four years of flights (one in 60 the fixture pilot's), enough that loading them takes a while.
     // 1,300 people: two pages, so the directory is seen half loaded.

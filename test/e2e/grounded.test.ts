@@ -11,17 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import {
-  buildRenderer,
-  eventually,
-  hasChromium,
-  launch,
-  newPage,
-  screenshot,
-  signIn,
-  waitOffline,
-  waitOnline,
-} from './support.ts';
+import { eventually, hasChromium, launch, newPage, screenshot, signIn, waitOffline, waitOnline } from './support.ts';
 
 const blockedCount = async (page: Page): Promise<number> => {
   const text = (await page.locator('section[aria-labelledby=fleet-title] .screen-head p').textContent()) ?? '';
@@ -37,7 +27,6 @@ describe.skipIf(!hasChromium)('a grounded aircraft (Chromium, demo data)', () =>
   const date = new Date(Date.now() + 3 * 86400000).toISOString().slice(0, 10);
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
     url = `${s.url}/app/`;

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, waitOnline, screensHalf } from './support.ts';
+import { hasChromium, launch, newPage, screenshot, signIn, waitOnline, screensHalf } from './support.ts';
 
 /** English words a screen must no longer show, as whole words (so "Editar" does not count as "Edit"). */
 function englishLeft(text: string, words: readonly string[]): string[] {
@@ -33,7 +33,6 @@ describe.skipIf(!hasChromium || !screensHalf)(
     let url: string;
 
     beforeAll(async () => {
-      buildRenderer();
       s = await startTestServer(DIALECTS[0], { seed: 'demo' });
       browser = await launch();
       url = `${s.url}/app/`;

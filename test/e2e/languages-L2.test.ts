@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
+import { hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
 
 /** One screen: its menu name, what shows it is loaded, words it must show and English words it must not. */
 interface Walk {
@@ -119,7 +119,6 @@ describe.skipIf(!hasChromium || !screensHalf)(
     let browser: Browser;
 
     beforeAll(async () => {
-      buildRenderer();
       s = await startTestServer(DIALECTS[0], { seed: 'demo' });
       browser = await launch();
       // The profile's language is what a new sign-in opens in (the browser itself is English).

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { typeIds } from '../integration/flights/helpers.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, waitOnline, screensHalf } from './support.ts';
+import { hasChromium, launch, newPage, screenshot, signIn, waitOnline, screensHalf } from './support.ts';
 
 /** Switches the signed-in user's language on their account screen (saved to the profile, applied at once). */
 async function switchTo(page: Page, locale: 'es' | 'de'): Promise<void> {
@@ -53,7 +53,6 @@ describe.skipIf(!hasChromium || !screensHalf)(
     let url: string;
 
     beforeAll(async () => {
-      buildRenderer();
       s = await startTestServer(DIALECTS[0], { seed: 'demo' });
       browser = await launch();
       url = `${s.url}/app/`;

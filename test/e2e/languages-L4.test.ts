@@ -8,14 +8,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
+import { hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
 
 describe.skipIf(!hasChromium || !screensHalf)('languages: the L4 screens in Spanish and German (Chromium)', () => {
   let s: TestServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
   });

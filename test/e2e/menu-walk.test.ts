@@ -10,16 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
-import {
-  buildRenderer,
-  CHROMIUM,
-  hasChromium,
-  launch,
-  signIn,
-  signInWithEmailCode,
-  waitOnline,
-  screensHalf,
-} from './support.ts';
+import { CHROMIUM, hasChromium, launch, signIn, signInWithEmailCode, waitOnline, screensHalf } from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
@@ -42,7 +33,6 @@ describe.skipIf(!hasChromium || !screensHalf)('every menu entry of every role (C
   let url: string;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
     url = `${s.url}/app/`;

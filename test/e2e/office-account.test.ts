@@ -10,14 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
+import { hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
 
 describe.skipIf(!hasChromium || !screensHalf)('office: own account and navigation (Chromium)', () => {
   let s: TestServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
   });

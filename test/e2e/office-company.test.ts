@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, scriptRecorder, screensHalf } from './support.ts';
+import { hasChromium, launch, newPage, screenshot, scriptRecorder, screensHalf } from './support.ts';
 
 describe.skipIf(!hasChromium || !screensHalf)('office: company (Chromium)', () => {
   let s: TestServer;
@@ -17,7 +17,6 @@ describe.skipIf(!hasChromium || !screensHalf)('office: company (Chromium)', () =
   let admin: string;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
     admin = await s.login('admin@skyline.test');

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
-import { buildRenderer, hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
+import { hasChromium, launch, newPage, screenshot, signIn, screensHalf } from './support.ts';
 
 describe.skipIf(!hasChromium || !screensHalf)('office: people (Chromium)', () => {
   let s: TestServer;
@@ -20,7 +20,6 @@ describe.skipIf(!hasChromium || !screensHalf)('office: people (Chromium)', () =>
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
     admin = await s.login('admin@skyline.test');

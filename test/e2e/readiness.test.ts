@@ -15,7 +15,6 @@ import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { startWeatherFake, type WeatherFake } from '../setup/weather-fake.ts';
 import {
-  buildRenderer,
   CHROMIUM,
   eventually,
   hasChromium,
@@ -50,7 +49,6 @@ describe.skipIf(!hasChromium)('flight readiness (Chromium, offline-first)', () =
   };
 
   beforeAll(async () => {
-    buildRenderer();
     fake = await startWeatherFake();
     s = await startTestServer(DIALECTS[0], {
       seed: 'fixtures',

@@ -8,16 +8,7 @@ import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { startWeatherFake, type WeatherFake } from '../setup/weather-fake.ts';
 import { checkAccessibility, openScreen } from './office-support.ts';
-import {
-  buildRenderer,
-  hasChromium,
-  launch,
-  newPage,
-  screenshot,
-  signIn,
-  waitOffline,
-  screensHalf,
-} from './support.ts';
+import { hasChromium, launch, newPage, screenshot, signIn, waitOffline, screensHalf } from './support.ts';
 
 describe.skipIf(!hasChromium || !screensHalf)('reports: the pilot logbook (Chromium)', () => {
   let s: TestServer;
@@ -25,7 +16,6 @@ describe.skipIf(!hasChromium || !screensHalf)('reports: the pilot logbook (Chrom
   let fake: WeatherFake;
 
   beforeAll(async () => {
-    buildRenderer();
     fake = await startWeatherFake();
     const t = Math.floor(Date.now() / 1000) - 900;
     fake.metars.push({ station: 'LEMD', time: t, raw: 'LEMD 231200Z 27008KT CAVOK 15/09 Q1015 NOSIG' });

@@ -14,16 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { openScreen } from './office-support.ts';
-import {
-  buildRenderer,
-  CHROMIUM,
-  hasChromium,
-  launch,
-  screenshot,
-  signIn,
-  waitOnline,
-  screensHalf,
-} from './support.ts';
+import { CHROMIUM, hasChromium, launch, screenshot, signIn, waitOnline, screensHalf } from './support.ts';
 
 if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} not found`);
 
@@ -35,7 +26,6 @@ describe.skipIf(!hasChromium || !screensHalf)('role actions of issue 28 (Chromiu
   let url: string;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
     url = `${s.url}/app/`;

@@ -10,7 +10,6 @@ import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { openScreen } from './office-support.ts';
 import {
-  buildRenderer,
   eventually,
   hasChromium,
   launch,
@@ -26,7 +25,6 @@ describe.skipIf(!hasChromium)('safety reports (Chromium, offline filing)', () =>
   let s: TestServer;
   let browser: Browser;
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
   });

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import {
-  buildRenderer,
   CHROMIUM,
   eventually,
   hasChromium,
@@ -44,7 +43,6 @@ describe.skipIf(!hasChromium)('booking sanity, cancel and zones (Chromium, demo 
   let url: string;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
     url = `${s.url}/app/`;

@@ -10,7 +10,6 @@ import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { addUser } from '../integration/pilots/people-helpers.ts';
 import {
-  buildRenderer,
   CHROMIUM,
   eventually,
   hasChromium,
@@ -31,7 +30,6 @@ describe.skipIf(!hasChromium)('scheduling (Chromium, offline-first)', () => {
   let url: string;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'fixtures' });
     browser = await launch();
     url = `${s.url}/app/`;

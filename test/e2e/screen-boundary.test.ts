@@ -9,14 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { openScreen } from './office-support.ts';
-import { buildRenderer, hasChromium, launch, newPage, signIn, signInWithEmailCode, screensHalf } from './support.ts';
+import { hasChromium, launch, newPage, signIn, signInWithEmailCode, screensHalf } from './support.ts';
 
 describe.skipIf(!hasChromium || !screensHalf)('a screen that fails stays inside its screen (Chromium)', () => {
   let s: TestServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
   });

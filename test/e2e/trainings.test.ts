@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import {
-  buildRenderer,
   CHROMIUM,
   eventually,
   hasChromium,
@@ -35,7 +34,6 @@ describe.skipIf(!hasChromium)('trainings (Chromium, offline-first)', () => {
   let url: string;
 
   beforeAll(async () => {
-    buildRenderer();
     s = await startTestServer(DIALECTS[0], { seed: 'demo' });
     browser = await launch();
     url = `${s.url}/app/`;
