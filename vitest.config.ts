@@ -1,6 +1,22 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that open no database: pure rules, client-core and renderer units, and the integration files that
+ * check the code rather than a server. CI runs `npm test` once per dialect; these run in the run that
+ * includes SQLite (the first half), not again in a PostgreSQL-only run, where they would check the same
+ * bytes a second time (docs/testing.md, CI time).
+ */
+const DIALECT_FREE = [
+  'shared/src/**/*.test.ts',
+  'client-core/src/**/*.test.ts',
+  'desktop/renderer/src/**/*.test.ts',
+  'test/integration/system/{api-types,contract,layout,registration,registry}.test.ts',
+  'test/integration/i18n/{catalogue,format}.test.ts',
+  'test/integration/ops/{credential-cache,sqlite-transactions}.test.ts',
+];
+const postgresOnly = !(process.env.TEST_DIALECTS ?? 'sqlite,postgres').includes('sqlite');
+
 // One run covers every workspace: pure rules in shared/, client-core units and the
 // cross-package HTTP/sync suites in test/. Database suites loop over TEST_DIALECTS.
 export default defineConfig({
@@ -13,7 +29,12 @@ export default defineConfig({
       'test/**/*.test.ts',
     ],
     // pg-restart restarts the PostgreSQL every suite shares: it runs alone afterwards (npm run test:faults).
-    exclude: ['**/node_modules/**', 'test/e2e/**', 'test/integration/ops/pg-restart.test.ts'],
+    exclude: [
+      '**/node_modules/**',
+      'test/e2e/**',
+      'test/integration/ops/pg-restart.test.ts',
+      ...(postgresOnly ? DIALECT_FREE : []),
+    ],
     pool: 'forks',
     // At least two forks even on the 2-core CI machine, where the default (cores - 1) is one: the PostgreSQL half
     // waits on the database, and both halves spend half their time importing modules, which a second fork overlaps
