@@ -11,6 +11,8 @@ export default defineConfig({
     include: ['test/e2e/**/*.test.ts'],
     pool: 'forks',
     fileParallelism: false,
+    // One evaluation of the server's modules for every file, as in the main run (vitest.config.ts).
+    isolate: false,
     // The renderer, built once for the run; the migrated, seeded database each test server copies (test/setup/template.ts).
     globalSetup: ['test/e2e/renderer-global.ts', 'test/setup/template-global.ts'],
     testTimeout: 120_000,
