@@ -70,6 +70,24 @@ function translateFieldErrors(body: Record<string, unknown>, locale: Locale): Re
   return out;
 }
 
+/** A READINESS refusal's lines (`readiness`): each `message` and `fix` worded in `locale` from its `text`/`fix_text`. */
+function translateReadiness(body: Record<string, unknown>, locale: Locale): Record<string, unknown> {
+  if (!Array.isArray(body.readiness)) return body;
+  const t = translator(locale);
+  const readiness = body.readiness.map((line: unknown) => {
+    if (!line || typeof line !== 'object') return line;
+    const l = line as Record<string, unknown>;
+    const text = typeof l.message === 'string' ? ruleTextOf(l.text) : null;
+    const fix = typeof l.fix === 'string' ? ruleTextOf(l.fix_text) : null;
+    return {
+      ...l,
+      ...(text ? { message: renderText(t, text, locale) } : {}),
+      ...(fix ? { fix: renderText(t, fix, locale) } : {}),
+    };
+  });
+  return { ...body, readiness };
+}
+
 /**
  * A body in `locale`, and the language its `message` is now in: `locale` when the
  * message was worded there, English when the catalogue does not know the text.
@@ -81,7 +99,7 @@ export function translateBody(
   locale: Locale,
 ): { body: Record<string, unknown>; language: Locale } {
   if (locale === 'en') return translateMessage(body, locale);
-  const fields = translateFieldErrors(body, locale);
+  const fields = translateReadiness(translateFieldErrors(body, locale), locale);
   const out = translateMessage(fields, locale);
   // A message that only lists field errors is in `locale` once they are.
   return fields.message !== body.message ? { body: out.body, language: locale } : out;
