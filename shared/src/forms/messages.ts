@@ -23,6 +23,7 @@ const EXACT: Record<string, MessageId> = {
   'Too long': 'forms.tooLong',
   // The server's own field texts (server/src/http/zod.ts and the area schemas), translated in a 400's `errors`.
   Required: 'forms.required',
+  'Required: a date YYYY-MM-DD': 'forms.requiredDate',
   'Expected an integer': 'forms.expectedInteger',
   'Expected a positive integer': 'forms.expectedPositive',
   'Expected a boolean': 'forms.expectedBoolean',
