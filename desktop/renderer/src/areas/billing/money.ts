@@ -5,7 +5,7 @@
  * Money is added up in integer cents: the API's amounts have at most two
  * decimals, and 0.1 + 0.2 must stay 0.30 on screen too.
  */
-import { formatNumber, type MessageId, type Translate, translator } from '@ops/shared/i18n/index';
+import { formatNumber, type Translate, translator } from '@ops/shared/i18n/index';
 import { z } from 'zod';
 
 /** English, for callers (and tests) that pass no language: the screens pass their `t`. */
