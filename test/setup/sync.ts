@@ -38,11 +38,13 @@ export async function push(
   token: string,
   name: string,
   rows: Array<{ assumedMasterState: unknown; newDocumentState: unknown }>,
+  headers?: Record<string, string>,
 ) {
   const view = recordView(name);
   const stored = (d: unknown) => (d && typeof d === 'object' ? view.toStored(d as Record<string, unknown>) : d);
   const r = await s.api('POST', `/sync/${view.collection}/push.json`, {
     token,
+    ...(headers ? { headers } : {}),
     body: {
       rows: rows.map((x) => ({
         assumedMasterState: stored(x.assumedMasterState),

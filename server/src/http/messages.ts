@@ -6,6 +6,8 @@
  * answers, `reply`, the error handler), so no endpoint can forget it. Only
  * `message` changes; codes, field names and `text` never do.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { formMessage } from '@ops/shared/forms/messages';
 import {
   idOfEnglish,
   type Locale,
@@ -16,6 +18,8 @@ import {
 } from '@ops/shared/i18n/index';
 import { renderText, ruleTextOf } from '@ops/shared/rules/readiness/text';
 import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { errorsMessage, type FieldErrors } from './errors.ts';
 
 export function requestLocale(req: Request): Locale {
   const header = req.headers['accept-language'];
@@ -23,12 +27,85 @@ export function requestLocale(req: Request): Locale {
 }
 
 /**
+ * The language zod words its own issues in ("Invalid input: expected string…"): a route
+ * runs its validation and handler inside `inLanguage(requestLocale(req))`, so every
+ * parse of the request, the router's and a service's own, answers in the caller's
+ * language with zod's locales; outside one (jobs, stored command refusals) English.
+ * Texts a schema gives itself ('Required') stay English there and are translated on
+ * the way out (`translateBody`, through the forms catalogue).
+ */
+const zodLanguage = new AsyncLocalStorage<Locale>();
+const ZOD_LOCALES: Record<Locale, ReturnType<typeof z.locales.en>> = {
+  en: z.locales.en(),
+  es: z.locales.es(),
+  fr: z.locales.fr(),
+  de: z.locales.de(),
+};
+z.config({ localeError: (issue) => ZOD_LOCALES[zodLanguage.getStore() ?? 'en'].localeError(issue) });
+export const inLanguage = <T>(locale: Locale, run: () => T): T => zodLanguage.run(locale, run);
+
+const FIELD_ERROR_KEYS = ['errors', 'validation'] as const;
+const isFieldErrors = (v: unknown): v is FieldErrors =>
+  !!v &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  Object.values(v).every((list) => Array.isArray(list) && list.every((m) => typeof m === 'string'));
+
+/**
+ * The field texts of a 400's `errors`/`validation` in `locale` (field keys unchanged); a
+ * `message` that listed them (`errorsMessage`) is listed again from the translated texts.
+ */
+function translateFieldErrors(body: Record<string, unknown>, locale: Locale): Record<string, unknown> {
+  const t = translator(locale);
+  let out = body;
+  for (const key of FIELD_ERROR_KEYS) {
+    const errors = body[key];
+    if (!isFieldErrors(errors)) continue;
+    const worded: FieldErrors = Object.fromEntries(
+      Object.entries(errors).map(([field, list]) => [field, list.map((m) => formMessage(m, t))]),
+    );
+    out = { ...out, [key]: worded };
+    if (body.message === errorsMessage(errors)) out.message = errorsMessage(worded);
+  }
+  return out;
+}
+
+/** A READINESS refusal's lines (`readiness`): each `message` and `fix` worded in `locale` from its `text`/`fix_text`. */
+function translateReadiness(body: Record<string, unknown>, locale: Locale): Record<string, unknown> {
+  if (!Array.isArray(body.readiness)) return body;
+  const t = translator(locale);
+  const readiness = body.readiness.map((line: unknown) => {
+    if (!line || typeof line !== 'object') return line;
+    const l = line as Record<string, unknown>;
+    const text = typeof l.message === 'string' ? ruleTextOf(l.text) : null;
+    const fix = typeof l.fix === 'string' ? ruleTextOf(l.fix_text) : null;
+    return {
+      ...l,
+      ...(text ? { message: renderText(t, text, locale) } : {}),
+      ...(fix ? { fix: renderText(t, fix, locale) } : {}),
+    };
+  });
+  return { ...body, readiness };
+}
+
+/**
  * A body in `locale`, and the language its `message` is now in: `locale` when the
  * message was worded there, English when the catalogue does not know the text.
  * A `said()` message, then a refusal's `text` (message id and values), then an
- * English text the catalogue holds as is.
+ * English text the catalogue holds as is. Field errors follow `locale` too.
  */
 export function translateBody(
+  body: Record<string, unknown>,
+  locale: Locale,
+): { body: Record<string, unknown>; language: Locale } {
+  if (locale === 'en') return translateMessage(body, locale);
+  const fields = translateReadiness(translateFieldErrors(body, locale), locale);
+  const out = translateMessage(fields, locale);
+  // A message that only lists field errors is in `locale` once they are.
+  return fields.message !== body.message ? { body: out.body, language: locale } : out;
+}
+
+function translateMessage(
   body: Record<string, unknown>,
   locale: Locale,
 ): { body: Record<string, unknown>; language: Locale } {

@@ -7,7 +7,7 @@ import type { Actor } from './actor.ts';
 import { authenticate, bearerToken } from './authenticate.ts';
 import type { Method, RouteDef } from './define-route.ts';
 import { Reply } from './define-route.ts';
-import { localize, said } from './messages.ts';
+import { inLanguage, localize, requestLocale, said } from './messages.ts';
 import { forbidden, HttpError, notFound, unauthorized, validationFailed, zodFieldErrors } from './errors.ts';
 
 const isBody = (v: unknown): v is Record<string, unknown> =>
@@ -162,10 +162,13 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
         const rawQuery: Record<string, unknown> = req.url.includes('?') ? req.query : {};
         const actor = await admit(ctx, route, req, rawQuery);
         namedFromQuery(route, req, rawQuery);
-        const params = parsePart(route, 'params', req.params);
-        const query = parsePart(route, 'query', rawQuery);
-        const body = parsePart(route, 'body', req.body);
-        const result = await route.handler({ actor: actor as Actor, params, query, body, ctx, req, res } as never);
+        // zod words its issues in the caller's language in every parse of the request (issue 33).
+        const result = await inLanguage(requestLocale(req), () => {
+          const params = parsePart(route, 'params', req.params);
+          const query = parsePart(route, 'query', rawQuery);
+          const body = parsePart(route, 'body', req.body);
+          return route.handler({ actor: actor as Actor, params, query, body, ctx, req, res } as never);
+        });
         if (res.headersSent || result === undefined) return;
         // Every `message` in the caller's language (issue 33): answers, refusals and declared statuses alike.
         if (result instanceof Reply)

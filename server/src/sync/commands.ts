@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { Actor } from '../http/actor.ts';
 import { HttpError, zodFieldErrors } from '../http/errors.ts';
+import { inLanguage } from '../http/messages.ts';
 import { nowSeconds } from '../lib/tokens.ts';
 
 /** A server-decided refusal: the reason in words, and details the client can show. */
@@ -78,7 +79,12 @@ async function insertCommand(uow: UnitOfWork, actor: Actor, doc: CommandDoc, dec
  * nothing, so the client's retry runs it exactly once. A refusal is stored in
  * a transaction of its own after the handler's writes were rolled back.
  */
-export async function executeCommand(ctx: AppContext, actor: Actor, doc: CommandDoc): Promise<void> {
+export function executeCommand(ctx: AppContext, actor: Actor, doc: CommandDoc): Promise<void> {
+  // A refusal is stored and read later by devices in any language: zod words its issues in English here.
+  return inLanguage('en', () => decideCommand(ctx, actor, doc));
+}
+
+async function decideCommand(ctx: AppContext, actor: Actor, doc: CommandDoc): Promise<void> {
   const handler = handlers.get(doc.name);
   const reject = async (reason: string, details: Record<string, unknown> | null = null) => {
     try {

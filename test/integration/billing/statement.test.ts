@@ -79,6 +79,18 @@ describe.each(DIALECTS)('billing statements and export on %s', (dialect) => {
       );
       expect(spanish).toContain('Saldo final: -990.50 EUR');
       expect(spanish).toContain('No hay movimientos este mes');
+      // This month's entries: kind names, month name and the file's title in Spanish, the codes nowhere.
+      const pdf = (await get(`/billing/statement/${paula}/${month}.pdf`, 'dispatch@skyline.test')).body;
+      const entries = await pdfText(pdf);
+      for (const want of ['Pago', 'Ajuste', 'Bono', 'Clase', 'Saldo inicial'])
+        expect(entries, want).toMatch(new RegExp(`\\b${want}\\b`));
+      for (const english of ['payment', 'adjustment', 'package', 'Payment', 'Kind', 'Statement', 'Opening'])
+        expect(entries, english).not.toMatch(new RegExp(`\\b${english}\\b`));
+      const monthName = DateTime.fromFormat(month, 'yyyy-MM').setLocale('es').toFormat('LLLL yyyy');
+      expect(entries).toContain(`Extracto ${monthName}`);
+      const meta = await getDocument({ data: new Uint8Array(pdf), isEvalSupported: false }).promise;
+      const info = (await meta.getMetadata()).info as { Title?: string };
+      expect(info.Title).toBe(`Extracto ${month} Paula Pilot`);
     } finally {
       await s.ctx.db.updateTable('users').set({ language: 'en' }).where('id', '=', dispatcher).execute();
     }

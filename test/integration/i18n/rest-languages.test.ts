@@ -122,7 +122,9 @@ describe.each(DIALECTS)('REST messages in the request’s language on %s', (dial
     expect(english.body.message).toBe('Validation failed');
     expect(spanish.body.message).toBe('La validación ha fallado');
     expect(spanish.headers.get('content-language')).toBe('es');
-    expect(spanish.body.errors).toEqual(english.body.errors);
+    // The field keys stay; the texts follow the language (issue 33).
+    expect(english.body.errors).toEqual({ body: ['Text may not contain NUL characters'] });
+    expect(spanish.body.errors).toEqual({ body: ['El texto no puede contener caracteres NUL'] });
     // Malformed JSON, before any route: the same.
     const malformed = await s.api('POST', '/login.json', {
       body: '{"email": "x@y.z",',
@@ -133,6 +135,43 @@ describe.each(DIALECTS)('REST messages in the request’s language on %s', (dial
       body: { result: false, message: 'Corps de requête mal formé : JSON non valide' },
     });
     expect((await s.api('GET', '/bases/index.json', { token })).body).toEqual(before);
+  });
+
+  it('the field errors of a 400 in the request’s language: zod’s own texts and the schemas’ texts, keys unchanged', async () => {
+    const ask = async (path: string, email: string, body: unknown, language?: string) =>
+      s.api('POST', path, {
+        token: await t(email),
+        body,
+        ...(language ? { headers: { 'Accept-Language': language } } : {}),
+      });
+    // Bases: the router's validation; a schema's own text (name) and zod's own words (default).
+    const badBase = { Base: { name: 42, default: [1] } };
+    const baseEn = await ask('/bases/add.json', 'admin@skyline.test', badBase);
+    const baseEs = await ask('/bases/add.json', 'admin@skyline.test', badBase, 'es');
+    expect(baseEn.status).toBe(400);
+    expect(baseEn.body.errors).toEqual({
+      name: ['Name is required'],
+      default: [expect.stringMatching(/^Invalid input/)],
+    });
+    expect(baseEs.status).toBe(400);
+    expect(baseEs.body.errors).toEqual({
+      name: [translator('es')('forms.nameRequired')],
+      default: [expect.stringMatching(/^Entrada inválida/)],
+    });
+    expect(baseEs.headers.get('content-language')).toBe('es');
+    // Safety reports: the route parses the report itself (a service-side parse) with the schema's own 'Required'.
+    const badReport = { SafetyReport: { name: '', location: '' } };
+    const srEn = await ask('/safety_reports/create.json', 'pilot@skyline.test', badReport);
+    const srEs = await ask('/safety_reports/create.json', 'pilot@skyline.test', badReport, 'es');
+    expect(srEn.status, JSON.stringify(srEn.body)).toBe(400);
+    expect(srEs.status).toBe(400);
+    const enErrors = (srEn.body.errors ?? srEn.body.validation) as Record<string, string[]>;
+    const esErrors = (srEs.body.errors ?? srEs.body.validation) as Record<string, string[]>;
+    expect(Object.keys(esErrors).sort()).toEqual(Object.keys(enErrors).sort());
+    expect(Object.values(enErrors).flat()).toContain('Required');
+    expect(Object.values(esErrors).flat()).toContain('Obligatorio');
+    expect(Object.values(esErrors).flat()).not.toContain('Required');
+    expect(srEs.headers.get('content-language')).toBe('es');
   });
 
   it('a declared status (`reply`) too; a message the catalogue does not hold stays English and says so', async () => {
@@ -146,7 +185,11 @@ describe.each(DIALECTS)('REST messages in the request’s language on %s', (dial
       errors: { page: [expect.any(String)] },
     });
     expect(spanish.status).toBe(400);
-    expect(spanish.body).toEqual({ ...english.body, message: 'La validación ha fallado' });
+    expect(spanish.body).toEqual({
+      result: false,
+      message: 'La validación ha fallado',
+      errors: { page: ['Se esperaba un número entero positivo'] },
+    });
     expect(spanish.headers.get('content-language')).toBe('es');
     // The local file store's signed link: not in the catalogue yet.
     const link = await s.api('GET', '/files/object/not-a-token', { headers: { 'Accept-Language': 'de' } });

@@ -60,16 +60,17 @@ describe.each(DIALECTS)('languages of the L4 areas on the server on %s', (dialec
     await setPlan(s, 'harbor', 'free');
   });
 
-  it('a message with a placeholder (reports) keeps its value and the field errors; a bad value changes nothing', async () => {
+  it('a message with a placeholder (reports) keeps its value; field texts in the language, keys kept', async () => {
     const bad = await s.api('GET', '/reports/total_landings/-/-/yesterday.json', { token: pilot, headers: lang('de') });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({
       result: false,
       message: 'since muss in Unix-Sekunden angegeben werden',
-      errors: { since: ['Expected unix seconds'] },
+      errors: { since: ['Unix-Sekunden erwartet'] },
     });
     const en = await s.api('GET', '/reports/total_landings/-/-/yesterday.json', { token: pilot });
     expect(en.body.message).toBe('since must be unix seconds');
+    expect(en.body.errors).toEqual({ since: ['Expected unix seconds'] });
     const metar = await s.api('GET', '/reports/metar/12.json', { token: pilot, headers: lang('es') });
     expect(metar.status).toBe(404);
     expect(metar.body.message).toBe('Código de aeródromo no válido');

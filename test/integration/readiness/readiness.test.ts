@@ -485,6 +485,23 @@ describe.each(DIALECTS)('Flight readiness on %s', (dialect) => {
         expect(r.body).toMatchObject({ result: false, code: 'READINESS' });
         expect(r.body.message).toContain('50 h inspection');
         expect(r.body.readiness).toEqual([expect.objectContaining({ code: 'MAINTENANCE', level: 'block' })]);
+        // In Spanish (issue 33): the refusal and each line's message and fix, worded from their `text`.
+        const es = await s.api('POST', '/schedules/edit.json', {
+          token: await t('dispatch@skyline.test'),
+          body: { Schedule: p },
+          headers: { 'Accept-Language': 'es' },
+        });
+        expect(es.headers.get('content-language')).toBe('es');
+        expect(es.body).toMatchObject({ result: false, code: 'READINESS' });
+        const [line] = r.body.readiness as ReadinessLine[];
+        const [esLine] = es.body.readiness as ReadinessLine[];
+        const text = line.text;
+        if (!text) throw new Error('the MAINTENANCE line carries no text');
+        expect(esLine.message).toBe(renderText(translator('es'), text, 'es'));
+        expect(esLine.message).not.toBe(line.message);
+        if (line.fix_text) expect(esLine.fix).toBe(renderText(translator('es'), line.fix_text, 'es'));
+        // Everything else of the line is what an English caller reads.
+        expect({ ...esLine, message: null, fix: null }).toEqual({ ...line, message: null, fix: null });
         expect(await bookingCount()).toBe(before);
       } finally {
         await s.ctx.db

@@ -113,6 +113,66 @@ describe.each(DIALECTS)('safety report exports on %s', (dialect) => {
     }
   });
 
+  it('words the PDF in the requesting user’s language: every label, section and code name (issue 33)', async () => {
+    const safety = s.userId('safety@skyline.test');
+    await s.ctx.db.updateTable('users').set({ language: 'es' }).where('id', '=', safety).execute();
+    try {
+      const token = await t('safety@skyline.test');
+      const r = await download(s, `/safety_reports/view/${reportId}/pdf:true?token=${encodeURIComponent(token)}`);
+      expect(r.status).toBe(200);
+      const text = (await pdfText(r.body)).replace(/\s+/g, ' ');
+      for (const want of [
+        `Informe de seguridad ${idn}`,
+        'Incidente',
+        'Abierta · Suceso',
+        'Fecha y hora (UTC)',
+        'Lugar',
+        'Fase de vuelo APR Aproximación',
+        'Departamento / Categoría',
+        'Informante',
+        'Vuelo',
+        'Daños Mínimos',
+        'Daños personales Sin heridos',
+        'Riesgo antes de la mitigación 3C (tolerable)',
+        'Riesgo después de la mitigación 2D (aceptable)',
+        'Hechos',
+        'Acciones',
+        'Medidas correctoras',
+        'Historial de cambios',
+        'Creado',
+        'Impreso el',
+      ])
+        expect(text, want).toContain(want);
+      // Whole words: the Spanish "Incidente" contains "Incident".
+      for (const english of [
+        'Safety report',
+        'Incident',
+        'Open',
+        'Occurrence',
+        'Date and time',
+        'Location',
+        'Flight phase',
+        'Approach',
+        'Department',
+        'Reporter',
+        'Damages',
+        'Minimal',
+        'No injuries',
+        'Risk',
+        'acceptable',
+        'Events',
+        'Actions',
+        'Corrective measures',
+        'Change history',
+        'Created',
+        'Printed',
+      ])
+        expect(text, english).not.toMatch(new RegExp(`\\b${english}\\b`));
+    } finally {
+      await s.ctx.db.updateTable('users').set({ language: 'en' }).where('id', '=', safety).execute();
+    }
+  });
+
   it('applies the view rules to the PDF: 401 without a token, 404 for a report the caller cannot see', async () => {
     expect((await download(s, `/safety_reports/view/${reportId}/pdf:true`)).status).toBe(401);
     expect((await download(s, `/safety_reports/view/${reportId}/pdf:true?token=nope`)).status).toBe(401);

@@ -314,6 +314,21 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
       },
     ]);
     expect(badArgs.body.conflicts[0].reason).toBe('Invalid command arguments');
+    // A stored refusal is read later in any language: zod's texts stay English whatever the pusher asks (issue 33).
+    const spanish = await push(
+      s,
+      pilot,
+      'commands',
+      [
+        {
+          assumedMasterState: null,
+          newDocumentState: { id: uuidv7(), name: 'base.set_default', args: {}, client_time: 1, status: 'pending' },
+        },
+      ],
+      { 'Accept-Language': 'es' },
+    );
+    expect(spanish.body.conflicts[0].details.errors).toEqual(badArgs.body.conflicts[0].details.errors);
+    expect(JSON.stringify(badArgs.body.conflicts[0].details.errors)).toMatch(/Invalid input/);
     const def = await s.ctx.db
       .selectFrom('bases')
       .select('name')

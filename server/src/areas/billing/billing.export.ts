@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Locale, localeOf, translator } from '@ops/shared/i18n/index';
+import { kindLabel } from '@ops/shared/rules/billing/charges';
 import { fromCents, secondsToHours } from '@ops/shared/rules/billing/money';
 import ExcelJS from 'exceljs';
 import type { Response } from 'express';
@@ -9,7 +11,6 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest } from '../../http/errors.ts';
 import { billingSettingsOf, companyEntriesBetween, entriesBetween } from './billing.repository.ts';
-import { translator } from '@ops/shared/i18n/index';
 
 /** DejaVu Sans ships with the server (accented names whatever fonts the host has). */
 const FONTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets/fonts');
@@ -21,9 +22,9 @@ export const EXPORT_MAX_ROWS = 100_000;
 
 const money = (cents: number) => fromCents(cents).toFixed(2);
 
-/** The month `YYYY-MM` in the company zone as unix `[from, to)`; 400 for a month that is not one. */
-function monthRange(month: string, zone: string): { from: number; to: number; label: string } {
-  const start = DateTime.fromFormat(month, 'yyyy-MM', { zone });
+/** The month `YYYY-MM` in the company zone as unix `[from, to)` and its name in `locale`; 400 for a month that is not one. */
+function monthRange(month: string, zone: string, locale: Locale = 'en'): { from: number; to: number; label: string } {
+  const start = DateTime.fromFormat(month, 'yyyy-MM', { zone }).setLocale(locale);
   if (!start.isValid) throw badRequest('Expected a month YYYY-MM', { errors: { month: ['Expected a month YYYY-MM'] } });
   return {
     from: Math.floor(start.toSeconds()),
@@ -46,13 +47,17 @@ export async function sendStatement(
 ): Promise<void> {
   const settings = await billingSettingsOf(ctx.db, actor.companyId);
   const zone = settings.timezone || 'UTC';
-  const range = monthRange(month, zone);
+  const t = translator(actor.language);
+  const range = monthRange(month, zone, localeOf(actor.language) ?? 'en');
   const { opening, rows } = await entriesBetween(ctx.db, actor.companyId, user.id, range.from, range.to);
   const currency = settings.currency ?? 'EUR';
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
-    info: { Title: `Statement ${month} ${user.name} ${user.surname}`, Author: settings.name },
+    info: {
+      Title: t('documents.statementFileTitle', { month, name: `${user.name} ${user.surname}` }),
+      Author: settings.name,
+    },
   });
   doc.registerFont('regular', REGULAR);
   doc.registerFont('bold', BOLD);
@@ -60,7 +65,6 @@ export async function sendStatement(
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
 
-  const t = translator(actor.language);
   doc.font('bold').fontSize(9).fillColor('#64748b').text(settings.name.toUpperCase());
   doc.moveDown(0.3);
   doc
@@ -104,7 +108,10 @@ export async function sendStatement(
   for (const e of rows) {
     balance += Number(e.amount);
     const when = DateTime.fromSeconds(Number(e.created), { zone }).toFormat('yyyy-LL-dd');
-    line([when, e.kind, e.description ?? '', money(Number(e.tax)), money(Number(e.amount)), money(balance)], 'regular');
+    line(
+      [when, kindLabel(e.kind, t), e.description ?? '', money(Number(e.tax)), money(Number(e.amount)), money(balance)],
+      'regular',
+    );
   }
   if (!rows.length) line(['', '', t('documents.noEntriesMonth'), '', '', ''], 'regular');
   doc.moveDown(0.8);

@@ -6,7 +6,8 @@ import type { DB } from '../../db/schema.ts';
 import type { FlightsTable } from '../../db/domain-tables.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { badRequest, type FieldErrors, forbidden, notFound, validationFailed } from '../../http/errors.ts';
+import { badRequest, type FieldErrors, forbidden, HttpError, notFound, validationFailed } from '../../http/errors.ts';
+import { said } from '../../http/messages.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { permissionsFor } from '../company/permissions.repository.ts';
 import { type BookEntry, rebook } from './books.repository.ts';
@@ -348,7 +349,8 @@ export async function saveFlight(
     if (current && (current.status === 'CANCELED' || current.status === 'DELETED'))
       throw badRequest('A canceled or deleted flight cannot be edited');
   } else if (!current) {
-    if (!mayCreateFlight(who)) throw forbidden('Missing permission Flight.create');
+    if (!mayCreateFlight(who))
+      throw new HttpError(403, { result: false, ...said('errors.missingPermission', { permission: 'Flight.create' }) });
   } else {
     if (!reachesFlight(who, current)) throw forbidden('You can only change flights you are involved in');
     if (current.status === 'CANCELED' || current.status === 'DELETED')

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { english } from '../../http/messages.ts';
+import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.ts';
+import { english, said } from '../../http/messages.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { dispatchBlockers } from '../aircraft-reports/aircraft-block.service.ts';
 import { blockedRefusal, blockedRefusalText, blockerCode } from '@ops/shared/rules/aircraft-reports/blockers';
@@ -97,9 +97,14 @@ export async function confirmFlight(
   const who = await flightActor(trx, actor);
   const f = await requireFlight(trx, actor, id);
   if (!reachesFlight(who, f)) throw forbidden('You can only confirm flights you are involved in');
-  if (!who.perms['Flight.confirm']) throw forbidden('Missing permission Flight.confirm');
+  if (!who.perms['Flight.confirm'])
+    throw new HttpError(403, { result: false, ...said('errors.missingPermission', { permission: 'Flight.confirm' }) });
   if (!UNCONFIRMED.includes(f.status))
-    throw badRequest(`Only unconfirmed flights can be confirmed; this one is ${f.status}`, { code: 'NOT_UNCONFIRMED' });
+    throw new HttpError(400, {
+      result: false,
+      ...said('errors.onlyUnconfirmed', { status: f.status }),
+      code: 'NOT_UNCONFIRMED',
+    });
   const problem = landedProblems(f);
   if (problem) throw badRequest(problem, { code: 'INCOMPLETE' });
   if ((await companyFlagsOf(trx, actor.companyId)).require_flight_password) {

@@ -1,12 +1,17 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { translator } from '@ops/shared/i18n/index';
 import {
-  DAMAGES,
-  FLIGHT_PHASES,
-  PERSONAL_DAMAGES,
-  SAFETY_SEVERITIES,
-  SAFETY_STATUSES,
-} from '@ops/shared/rules/safety-reports/safety';
+  DAMAGE_NAMES,
+  named,
+  PERSONAL_DAMAGE_NAMES,
+  PHASE_NAMES,
+  severityName,
+  statusName,
+  TOLERABILITY_NAMES,
+  TYPE_NAMES,
+} from '@ops/shared/rules/safety-reports/names';
+import { SAFETY_SEVERITIES } from '@ops/shared/rules/safety-reports/safety';
 import ExcelJS from 'exceljs';
 import type { Response } from 'express';
 import type { Kysely } from 'kysely';
@@ -15,7 +20,6 @@ import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { filteredQuery, viewSafetyReport } from './safety-reports.repository.ts';
 import type { ListFilters } from './safety-reports.schema.ts';
-import { translator } from '@ops/shared/i18n/index';
 
 /** DejaVu Sans ships with the server (accented names in every PDF, whatever fonts the host has). */
 const FONTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets/fonts');
@@ -25,8 +29,6 @@ const BOLD = path.join(FONTS, 'DejaVuSans-Bold.ttf');
 /** Rows of the spreadsheet: the whole filtered list, capped so one download stays bounded. */
 export const EXCEL_MAX_ROWS = 10000;
 
-const statusLabel = (k: string) => SAFETY_STATUSES.find((s) => s.key === k)?.label ?? k;
-const severityLabel = (k: string) => SAFETY_SEVERITIES.find((s) => s.key === k)?.label ?? k;
 const plain = (v: unknown) =>
   v === null || v === undefined
     ? ''
@@ -82,23 +84,26 @@ export async function sendExcel(db: Kysely<DB>, actor: Actor, f: ListFilters, re
   ws.getRow(1).font = { bold: true };
   for (const r of rows)
     ws.addRow({
-      idn: r.idn ?? 'Draft',
+      idn: r.idn ?? t('safety-reports.statusDraft'),
       datetime: r.datetime,
       name: r.name,
-      status: statusLabel(r.status),
+      status: statusName(t, r.status),
       type: r.type,
-      severity: severityLabel(r.severity),
+      severity: severityName(t, r.severity),
       location: r.location,
-      phase: r.flight_phase ? ((FLIGHT_PHASES as Record<string, string>)[r.flight_phase] ?? r.flight_phase) : '',
+      phase: named(t, PHASE_NAMES, r.flight_phase),
       department: r.department ?? '',
       category: r.category ?? '',
-      reporter: r.rname ? `${r.rname} ${r.rsurname}` : 'Anonymous',
+      reporter: r.rname ? `${r.rname} ${r.rsurname}` : t('documents.srAnonymous'),
     });
   const buf = Buffer.from(await wb.xlsx.writeBuffer());
   res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   res.setHeader('Content-Disposition', 'attachment; filename="safety-reports.xlsx"');
   res.end(buf);
 }
+
+/** A unix time as `YYYY-MM-DD HH:MM` (UTC; the PDF says so). */
+const stamp = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
 
 /** GET view/{id}/pdf:true?token=: one report as a PDF (same visibility as the view; the trail for managers). */
 export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Response): Promise<void> {
@@ -130,15 +135,17 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
     .font('bold')
     .fontSize(9)
     .fillColor('#ffffff')
-    .text(severityLabel(r.severity), 50, y + 5, { width: 90, align: 'center' });
+    .text(severityName(t, r.severity), 50, y + 5, { width: 90, align: 'center' });
   doc
     .font('regular')
     .fontSize(9)
     .fillColor('#111111')
-    .text(`${statusLabel(r.status)} · ${r.type === 'INFORMATION' ? 'Information' : 'Occurrence'}`, 150, y + 5);
+    .text(`${statusName(t, r.status)} · ${named(t, TYPE_NAMES, r.type)}`, 150, y + 5);
   doc.x = 50;
   doc.y = y + 30;
 
+  // A report field's name as the audit trail words it (one translation per field).
+  const fieldName = (field: string) => t('safety-reports.trailField', { field, label: field });
   const field = (label: string, value: unknown) => {
     doc.font('bold').fontSize(9).fillColor('#475569').text(label, { continued: true });
     doc
@@ -146,29 +153,27 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
       .fillColor('#111111')
       .text(`  ${plain(value) || '—'}`);
   };
-  field('Date and time (UTC)', r.datetime);
-  field('Location', r.location);
+  const risk = (r: { index: string; tolerability: string } | null) =>
+    r ? `${r.index} (${named(t, TOLERABILITY_NAMES, r.tolerability)})` : '';
+  field(t('safety-reports.dateTimeUtc'), r.datetime);
+  field(fieldName('location'), r.location);
+  field(fieldName('flight_phase'), r.flight_phase ? `${r.flight_phase} ${named(t, PHASE_NAMES, r.flight_phase)}` : '');
   field(
-    'Flight phase',
-    r.flight_phase ? `${r.flight_phase} ${(FLIGHT_PHASES as Record<string, string>)[r.flight_phase] ?? ''}` : '',
-  );
-  field(
-    'Department / category',
+    `${fieldName('safety_report_department_id')} / ${fieldName('safety_report_category_id')}`,
     [rep.SafetyReportDepartment?.name, rep.SafetyReportCategory?.name].filter(Boolean).join(' / '),
   );
-  field('Reporter', rep.User ? `${rep.User.name} ${rep.User.surname}` : 'Anonymous');
-  if (rep.Reviewer) field('Reviewer', `${rep.Reviewer.name} ${rep.Reviewer.surname}`);
+  field(fieldName('user_id'), rep.User ? `${rep.User.name} ${rep.User.surname}` : t('documents.srAnonymous'));
+  if (rep.Reviewer) field(fieldName('reviewer_id'), `${rep.Reviewer.name} ${rep.Reviewer.surname}`);
   if (rep.Flight)
     field(
-      'Flight',
+      fieldName('flight_id'),
       `${rep.Flight.date} ${rep.Flight.registration ?? ''} ${rep.Flight.departure_airport ?? ''}–${rep.Flight.landing_airport ?? ''}`,
     );
-  if (rep.Aircraft?.length) field('Aircraft', rep.Aircraft.map((a) => a.registration).join(', '));
-  field('Damages', r.damages ? (DAMAGES as Record<string, string>)[r.damages] : '');
-  field('Personal damages', r.personal_damages ? (PERSONAL_DAMAGES as Record<string, string>)[r.personal_damages] : '');
-  const risk = rep.Risk;
-  field('Risk before mitigation', risk.before ? `${risk.before.index} (${risk.before.tolerability})` : '');
-  field('Risk after mitigation', risk.after ? `${risk.after.index} (${risk.after.tolerability})` : '');
+  if (rep.Aircraft?.length) field(fieldName('aircraft'), rep.Aircraft.map((a) => a.registration).join(', '));
+  field(fieldName('damages'), r.damages ? named(t, DAMAGE_NAMES, r.damages) : '');
+  field(fieldName('personal_damages'), r.personal_damages ? named(t, PERSONAL_DAMAGE_NAMES, r.personal_damages) : '');
+  field(t('documents.srRiskBefore'), risk(rep.Risk.before));
+  field(t('documents.srRiskAfter'), risk(rep.Risk.after));
 
   const section = (title: string, text: unknown) => {
     if (!plain(text)) return;
@@ -176,28 +181,34 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
     doc.font('bold').fontSize(11).fillColor('#111111').text(title);
     doc.font('regular').fontSize(10).fillColor('#222222').text(plain(text), { align: 'left' });
   };
-  section('Events', r.events);
-  section('Actions', r.actions);
-  section('Immediate consequences', r.immediate_consequences);
-  section('Meteorological conditions', r.met_conditions);
-  section('Result', r.result);
-  section('Corrective measures', r.corrective_measures);
-  section('Reviewer outcome', r.reviewer_outcome);
+  for (const k of [
+    'events',
+    'actions',
+    'immediate_consequences',
+    'met_conditions',
+    'result',
+    'corrective_measures',
+    'reviewer_outcome',
+  ] as const)
+    section(fieldName(k), r[k]);
   if (rep.Children?.length)
-    section('Related reports', rep.Children.map((c) => `${c.idn ?? 'draft'}  ${c.name}`).join('\n'));
+    section(
+      t('documents.srRelated'),
+      rep.Children.map((c) => `${c.idn ?? t('safety-reports.statusDraft')}  ${c.name}`).join('\n'),
+    );
   if (rep.SafetyReportChange?.length) {
     const lines = rep.SafetyReportChange.map(
-      (t) =>
-        `${new Date(t.created * 1000).toISOString().slice(0, 16).replace('T', ' ')}  ${t.action}  ${t.user?.name ?? '—'}  ${t.fields.map((f) => f.label).join(', ')}`,
+      (c) =>
+        `${stamp(c.created)}  ${t('safety-reports.trailAction', { action: c.action })}  ${c.user?.name ?? '—'}  ${c.fields.map((f) => t('safety-reports.trailField', { field: f.field, label: f.label })).join(', ')}`,
     );
-    section('Change history', lines.join('\n'));
+    section(t('documents.srHistory'), lines.join('\n'));
   }
   doc.moveDown(1);
   doc
     .font('regular')
     .fontSize(8)
     .fillColor('#64748b')
-    .text(`Printed ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by ${actor.name} ${actor.surname}`);
+    .text(t('documents.srPrinted', { date: stamp(Date.now() / 1000), name: `${actor.name} ${actor.surname}` }));
   doc.end();
   await done;
   const buf = Buffer.concat(chunks);

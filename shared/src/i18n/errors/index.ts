@@ -40,6 +40,11 @@ const en = {
   bookingNotFound: 'Booking not found',
   invalidCredentials: 'Invalid email or password',
   busy: 'The server is busy; try again in {seconds} s',
+  entryNotFound: 'Entry not found',
+  ownAccountOnly: 'You can only see your own account',
+  ownDutyOnly: 'You can only see your own duty',
+  melChangeRoles: 'Only managers and mechanics can change MEL or CDL items',
+  onlyUnconfirmed: 'Only unconfirmed flights can be confirmed; this one is {status}',
 } as const;
 
 export const errorsMessages: AreaMessages<typeof en> = {
@@ -82,6 +87,11 @@ export const errorsMessages: AreaMessages<typeof en> = {
     aircraftReportNotFound: 'Informe de aeronave no encontrado',
     bookingNotFound: 'Reserva no encontrada',
     invalidCredentials: 'Correo electrónico o contraseña no válidos',
+    entryNotFound: 'Movimiento no encontrado',
+    ownAccountOnly: 'Solo puede ver su propia cuenta',
+    ownDutyOnly: 'Solo puede ver su propio registro de servicio',
+    melChangeRoles: 'Solo los responsables y los mecánicos pueden modificar elementos MEL o CDL',
+    onlyUnconfirmed: 'Solo se pueden confirmar vuelos sin confirmar; este está en {status}',
     busy: 'El servidor está ocupado; vuelva a intentarlo en {seconds} s',
   },
   fr: {
@@ -122,6 +132,11 @@ export const errorsMessages: AreaMessages<typeof en> = {
     aircraftReportNotFound: 'Compte rendu d’aéronef introuvable',
     bookingNotFound: 'Réservation introuvable',
     invalidCredentials: 'Adresse e-mail ou mot de passe incorrect',
+    entryNotFound: 'Écriture introuvable',
+    ownAccountOnly: 'Vous ne pouvez voir que votre propre compte',
+    ownDutyOnly: 'Vous ne pouvez voir que votre propre temps de service',
+    melChangeRoles: 'Seuls les responsables et les mécaniciens peuvent modifier les éléments MEL ou CDL',
+    onlyUnconfirmed: 'Seuls les vols non confirmés peuvent être confirmés ; celui-ci est {status}',
     busy: 'Le serveur est occupé ; réessayez dans {seconds} s',
   },
   de: {
@@ -162,6 +177,11 @@ export const errorsMessages: AreaMessages<typeof en> = {
     aircraftReportNotFound: 'Luftfahrzeugbericht nicht gefunden',
     bookingNotFound: 'Buchung nicht gefunden',
     invalidCredentials: 'E-Mail-Adresse oder Passwort ungültig',
+    entryNotFound: 'Kontobuchung nicht gefunden',
+    ownAccountOnly: 'Sie können nur Ihr eigenes Konto sehen',
+    ownDutyOnly: 'Sie können nur Ihre eigenen Dienstzeiten sehen',
+    melChangeRoles: 'Nur Verantwortliche und Mechaniker können MEL- oder CDL-Einträge ändern',
+    onlyUnconfirmed: 'Nur unbestätigte Flüge können bestätigt werden; dieser ist {status}',
     busy: 'Der Server ist ausgelastet; bitte in {seconds} s erneut versuchen',
   },
 };

@@ -1,3 +1,4 @@
+import { type MessageId, type Translate, translator } from '../../i18n/index.ts';
 import type { ChargeLineWords } from './descriptions.ts';
 import { netFor, taxOf } from './money.ts';
 
@@ -8,6 +9,22 @@ export const INSTRUCTOR_SEATS: readonly string[] = ['fi', 'cri', 'iri', 'fifi', 
 
 export const ENTRY_KINDS = ['flight', 'instructor', 'package', 'payment', 'adjustment', 'reversal'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+/** The names people read for the entry kinds (screens and the statement PDF; the kinds stay codes in data). */
+export const KIND_LABELS: Record<EntryKind, MessageId> = {
+  flight: 'billing.kindFlight',
+  instructor: 'billing.kindInstructor',
+  package: 'billing.kindPackage',
+  payment: 'billing.kindPayment',
+  adjustment: 'billing.kindAdjustment',
+  reversal: 'billing.kindReversal',
+};
+
+/** An entry kind's name in the language of `t` (English without one); an unknown kind shows its code. */
+export function kindLabel(kind: string, t: Translate = translator('en')): string {
+  const id = (KIND_LABELS as Record<string, MessageId | undefined>)[kind];
+  return id ? t(id) : kind;
+}
 
 export interface BilledFlight {
   status: string;

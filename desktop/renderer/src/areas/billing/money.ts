@@ -5,30 +5,14 @@
  * Money is added up in integer cents: the API's amounts have at most two
  * decimals, and 0.1 + 0.2 must stay 0.30 on screen too.
  */
-import { formatNumber, type MessageId, type Translate, translator } from '@ops/shared/i18n/index';
+import { formatNumber, type Translate, translator } from '@ops/shared/i18n/index';
 import { z } from 'zod';
 
 /** English, for callers (and tests) that pass no language: the screens pass their `t`. */
 const EN: Translate = translator('en');
 
-export const ENTRY_KINDS = ['flight', 'instructor', 'package', 'payment', 'adjustment', 'reversal'] as const;
-export type EntryKind = (typeof ENTRY_KINDS)[number];
-
-/** The names people read for the entry kinds (the kinds stay codes in data). */
-export const KIND_LABELS: Record<EntryKind, MessageId> = {
-  flight: 'billing.kindFlight',
-  instructor: 'billing.kindInstructor',
-  package: 'billing.kindPackage',
-  payment: 'billing.kindPayment',
-  adjustment: 'billing.kindAdjustment',
-  reversal: 'billing.kindReversal',
-};
-
-/** An entry kind's name in the language of `t`; an unknown kind shows its code. */
-export function kindLabel(kind: string, t: Translate = EN): string {
-  const id = (KIND_LABELS as Record<string, MessageId | undefined>)[kind];
-  return id ? t(id) : kind;
-}
+// Entry kinds and their names live with the billing rule (the server's statement PDF names them too).
+export { ENTRY_KINDS, type EntryKind, KIND_LABELS, kindLabel } from '@ops/shared/rules/billing/charges';
 
 const zNum = z.coerce.number();
 const zNullableNum = z

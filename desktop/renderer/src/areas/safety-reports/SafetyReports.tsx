@@ -26,6 +26,15 @@ import {
 import { Busy, Outcome, ScreenHead, useAction, useApi, useLoad } from '../office-kit.tsx';
 import { fullName, useUsers } from '../../hooks.ts';
 import type { MessageId, Translate } from '@ops/shared/i18n/index';
+import {
+  named,
+  PHASE_NAMES,
+  PROBABILITY_NAMES,
+  RISK_SEVERITY_NAMES,
+  severityName,
+  statusName,
+  TOLERABILITY_NAMES,
+} from '@ops/shared/rules/safety-reports/names';
 import { useT } from '../../i18n.tsx';
 
 declare module '@ops/client-core' {
@@ -51,61 +60,6 @@ interface Options {
 
 const color = (sev: string) => SAFETY_SEVERITIES.find((s) => s.key === sev)?.color ?? '#64748b';
 
-// Display names of the shared rule's codes (the codes stay in the data); ids named so the catalogue check sees them.
-const STATUS_NAMES: Record<string, MessageId> = {
-  draft: 'safety-reports.statusDraft',
-  open: 'safety-reports.statusOpen',
-  reviewed: 'safety-reports.statusReviewed',
-  closed: 'safety-reports.statusClosed',
-  published: 'safety-reports.statusPublished',
-};
-const SEVERITY_NAMES: Record<string, MessageId> = {
-  incident: 'safety-reports.sevIncident',
-  accident: 'safety-reports.sevAccident',
-  information: 'safety-reports.sevInformation',
-  hazard: 'safety-reports.sevHazard',
-};
-const PHASE_NAMES: Record<string, MessageId> = {
-  APR: 'safety-reports.phaseAPR',
-  EMG: 'safety-reports.phaseEMG',
-  ENR: 'safety-reports.phaseENR',
-  ICL: 'safety-reports.phaseICL',
-  LDG: 'safety-reports.phaseLDG',
-  MNV: 'safety-reports.phaseMNV',
-  PIM: 'safety-reports.phasePIM',
-  PBT: 'safety-reports.phasePBT',
-  STD: 'safety-reports.phaseSTD',
-  TOF: 'safety-reports.phaseTOF',
-  TXI: 'safety-reports.phaseTXI',
-  UND: 'safety-reports.phaseUND',
-  UNK: 'safety-reports.phaseUNK',
-};
-const PROBABILITY_NAMES: Record<string, MessageId> = {
-  likely: 'safety-reports.probLikely',
-  probable: 'safety-reports.probProbable',
-  possible: 'safety-reports.probPossible',
-  improbable: 'safety-reports.probImprobable',
-  remote: 'safety-reports.probRemote',
-};
-const RISK_SEVERITY_NAMES: Record<string, MessageId> = {
-  catastrophic: 'safety-reports.sevCatastrophic',
-  hazardous: 'safety-reports.sevHazardous',
-  critical: 'safety-reports.sevCritical',
-  marginal: 'safety-reports.sevMarginal',
-  negligible: 'safety-reports.sevNegligible',
-};
-const TOLERABILITY_NAMES: Record<string, MessageId> = {
-  intolerable: 'safety-reports.tolIntolerable',
-  tolerable: 'safety-reports.tolTolerable',
-  acceptable: 'safety-reports.tolAcceptable',
-};
-/** A code's display name, or the code itself when the catalogue does not know it. */
-const named = (t: Translate, names: Record<string, MessageId>, code: string | null | undefined) => {
-  const id = code ? names[code] : undefined;
-  return id ? t(id) : (code ?? '');
-};
-const statusName = (t: Translate, k: string) => named(t, STATUS_NAMES, k);
-const severityName = (t: Translate, k: string) => named(t, SEVERITY_NAMES, k);
 /** `4B intolerable` in the reader's words. */
 const riskText = (t: Translate, r: { index: string; tolerability: string } | null | undefined) =>
   r ? `${r.index} ${named(t, TOLERABILITY_NAMES, r.tolerability)}` : '—';
