@@ -455,6 +455,48 @@ try {
         })
         .catch(() => undefined),
     );
+    if (dialect === 'postgres') await planCache();
+  }
+
+  /**
+   * PostgreSQL only: the combined statement (the request's longest) prepared on one connection and
+   * EXPLAIN ANALYZE EXECUTEd 8 times under the server's plan_cache_mode (auto: custom plans for the first
+   * five, then the generic one if it costs no more), then with force_custom_plan and force_generic_plan;
+   * prints planning and execution time of each run (a reused generic plan plans in a few hundredths of a
+   * millisecond) and whether the rows of the generic plan equal those of
+   * the unnamed statement.
+   */
+  async function planCache() {
+    const stop = countQueries(100);
+    await s.api('GET', `/flights/readiness/${planned[0]}.json`, { token: ops });
+    const q = stop().statements.reduce((a, b) => (b.sql.length > a.sql.length ? b : a));
+    const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+    const args = q.parameters.map(literal).join(', ');
+    await db.connection().execute(async (c) => {
+      const run = (text: string) => c.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text));
+      // Another text (a comment in front), so it is not sent under the name executeNamed gave the statement.
+      const unnamed = JSON.stringify(
+        (await c.executeQuery(CompiledQuery.raw(`/* unnamed */ ${q.sql}`, [...q.parameters]))).rows,
+      );
+      for (const mode of ['auto', 'force_custom_plan', 'force_generic_plan']) {
+        await run(`set plan_cache_mode = ${mode}`);
+        await run(`prepare bench_reads as ${q.sql}`);
+        const times: string[] = [];
+        for (let i = 0; i < 8; i++) {
+          const plan = (await run(`explain (analyze, summary) execute bench_reads(${args})`)).rows.map(
+            (r) => r['QUERY PLAN'] as string,
+          );
+          const t = (label: string) => plan.find((l) => l.startsWith(label))?.replace(/.*: /, '') ?? '?';
+          times.push(`${t('Planning Time')} / ${t('Execution Time')}`);
+        }
+        const same = JSON.stringify((await run(`execute bench_reads(${args})`)).rows) === unnamed;
+        await run('deallocate bench_reads');
+        console.log(
+          `\n--- plan cache ${mode}: planning / execution of runs 1-8\n  ${times.join('\n  ')}\n  rows equal to the unnamed statement's: ${same}`,
+        );
+      }
+      await run('reset plan_cache_mode');
+    });
   }
 
   // (3) The device: the documents an office device holds, in their replicated shapes.
