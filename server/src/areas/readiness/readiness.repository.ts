@@ -97,6 +97,7 @@ export async function readinessContext(
   };
 }
 export type ReadinessContext = Awaited<ReturnType<typeof readinessContext>>;
+export type SubjectFlight = NonNullable<Awaited<ReturnType<typeof flightWithContext>>>['flight'];
 
 type JsonList<T> = T[] | string | null;
 /** SQLite answers the JSON helpers as text; PostgreSQL's driver has parsed them already. */
@@ -106,11 +107,33 @@ function fromJson<T>(v: T | string | null): T | null {
   return typeof v === 'string' ? (JSON.parse(v) as T) : (v ?? null);
 }
 
-/** The flight row and its readiness context in one round trip; undefined: no such flight here. */
+/**
+ * The flight's columns readiness uses: the rule's subject (`subjectOfFlight`)
+ * and who may reach it (`reachesFlight`). Not the whole row: PostgreSQL's
+ * driver parses every column's description anew for each answer.
+ */
+const SUBJECT_COLUMNS = [
+  'f.id',
+  'f.offblocks',
+  'f.onblocks',
+  'f.starts',
+  'f.block_time',
+  'f.aircraft_id',
+  'f.flight_type_id',
+  'f.pic_id',
+  'f.sic_id',
+  'f.supervisor_id',
+  'f.user_id',
+  'f.pax',
+  'f.night_flight_time',
+  'f.departure_airport',
+] as const;
+
+/** The flight (its subject columns) and its readiness context in one round trip; undefined: no such flight here. */
 export async function flightWithContext(db: Kysely<DB>, companyId: string, flightId: string) {
   const row = await db
     .selectFrom('flights as f')
-    .selectAll('f')
+    .select(SUBJECT_COLUMNS)
     .select((eb) => [
       eb.selectFrom('readiness_settings').select('settings').where('company_id', '=', companyId).as('rc_settings'),
       eb
