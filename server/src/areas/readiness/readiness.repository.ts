@@ -131,7 +131,7 @@ const SUBJECT_COLUMNS = [
 
 /** The flight (its subject columns) and its readiness context in one round trip; undefined: no such flight here. */
 export async function flightWithContext(db: Kysely<DB>, companyId: string, flightId: string) {
-  const row = await db
+  const query = db
     .selectFrom('flights as f')
     .select(SUBJECT_COLUMNS)
     .select((eb) => [
@@ -159,8 +159,9 @@ export async function flightWithContext(db: Kysely<DB>, companyId: string, fligh
     ])
     .where('f.company_id', '=', companyId)
     .where('f.id', '=', flightId)
-    .where('f.deleted', '=', 0)
-    .executeTakeFirst();
+    .where('f.deleted', '=', 0);
+  // Named on PostgreSQL too: one text for every flight, and its plan (six subqueries) costs more than its run.
+  const [row] = await executeNamed(db, 'readiness_flight', query);
   if (!row) return undefined;
   const {
     rc_settings,
