@@ -53,6 +53,7 @@ const DAY = 86400;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
 const ms = (n: number) => `${n.toFixed(2)} ms`;
+const dbPer = (total: number | null) => (total === null ? 'not measured' : ms(total / (RUNS + 5)));
 const load = () =>
   `load average ${os
     .loadavg()
@@ -123,6 +124,30 @@ function countQueries(keep = 0): () => { n: number; statements: CompiledQuery[] 
     target.executeQuery = original;
     return { n, statements };
   };
+}
+/**
+ * PostgreSQL only: CPU milliseconds (user + system, /proc, 10 ms ticks) the server's pooled backends
+ * have spent so far: the database's share of a request, which wall time under load does not show.
+ * The pool's five connections are checked out at once to learn their backend pids.
+ */
+async function backendCpu(): Promise<() => number | null> {
+  if (dialect !== 'postgres' || !fs.existsSync('/proc/self/stat')) return () => null;
+  const pids = await Promise.all(
+    Array.from({ length: 5 }, () =>
+      db.connection().execute(async (c) => {
+        const r = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(c);
+        await new Promise((done) => setTimeout(done, 50));
+        return r.rows[0].pid;
+      }),
+    ),
+  );
+  const ticks = () =>
+    pids.reduce((sum, pid) => {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return sum + Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
+    }, 0);
+  const start = ticks();
+  return () => ((ticks() - start) * 1000) / 100;
 }
 try {
   const company = s.refs.companies.skyline;
@@ -368,6 +393,7 @@ try {
   const httpCpu: number[] = [];
   let lines = 0;
   console.log(`before (1): ${load()}`);
+  const httpDb = await backendCpu();
   const httpQueries = countQueries();
   await profiled('http', async () => {
     for (let i = 0; i < RUNS + 5; i++) {
@@ -385,7 +411,7 @@ try {
     }
   });
   console.log(
-    `(1) GET /flights/readiness/{id}.json (${lines} lines): median ${ms(median(http))}, p95 ${ms(p95(http))} (target < 10 ms); CPU per request median ${ms(median(httpCpu))}; ${(httpQueries().n / (RUNS + 5)).toFixed(1)} queries per request; ${load()}`,
+    `(1) GET /flights/readiness/{id}.json (${lines} lines): median ${ms(median(http))}, p95 ${ms(p95(http))} (target < 10 ms); CPU per request median ${ms(median(httpCpu))}; ${(httpQueries().n / (RUNS + 5)).toFixed(1)} queries per request; PostgreSQL backend CPU per request ${dbPer(httpDb())}; ${load()}`,
   );
 
   const c = await db.selectFrom('companies').selectAll().where('id', '=', company).executeTakeFirstOrThrow();
@@ -404,6 +430,7 @@ try {
   };
   const hook: number[] = [];
   const hookCpu: number[] = [];
+  const hookDb = await backendCpu();
   const hookQueries = countQueries();
   let amber = 0;
   await profiled('hook', async () => {
@@ -423,7 +450,7 @@ try {
     }
   });
   console.log(
-    `(2) decideReadiness (booking/dispatch hook, in a rolled-back transaction, ${amber} amber lines): median ${ms(median(hook))}, p95 ${ms(p95(hook))} (target < 10 ms); CPU median ${ms(median(hookCpu))}; ${(hookQueries().n / (RUNS + 5)).toFixed(1)} queries per run (BEGIN/ROLLBACK not counted); ${load()}`,
+    `(2) decideReadiness (booking/dispatch hook, in a rolled-back transaction, ${amber} amber lines): median ${ms(median(hook))}, p95 ${ms(p95(hook))} (target < 10 ms); CPU median ${ms(median(hookCpu))}; ${(hookQueries().n / (RUNS + 5)).toFixed(1)} queries per run (BEGIN/ROLLBACK not counted); PostgreSQL backend CPU per run ${dbPer(hookDb())}; ${load()}`,
   );
 
   if (process.env.BENCH_EXPLAIN) {
@@ -455,6 +482,48 @@ try {
         })
         .catch(() => undefined),
     );
+    if (dialect === 'postgres') await planCache();
+  }
+
+  /**
+   * PostgreSQL only: the combined statement (the request's longest) prepared on one connection and
+   * EXPLAIN ANALYZE EXECUTEd 8 times under the server's plan_cache_mode (auto: custom plans for the first
+   * five, then the generic one if it costs no more), then with force_custom_plan and force_generic_plan;
+   * prints planning and execution time of each run (a reused generic plan plans in a few hundredths of a
+   * millisecond) and whether the rows of the generic plan equal those of
+   * the unnamed statement.
+   */
+  async function planCache() {
+    const stop = countQueries(100);
+    await s.api('GET', `/flights/readiness/${planned[0]}.json`, { token: ops });
+    const q = stop().statements.reduce((a, b) => (b.sql.length > a.sql.length ? b : a));
+    const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+    const args = q.parameters.map(literal).join(', ');
+    await db.connection().execute(async (c) => {
+      const run = (text: string) => c.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text));
+      // Another text (a comment in front), so it is not sent under the name executeNamed gave the statement.
+      const unnamed = JSON.stringify(
+        (await c.executeQuery(CompiledQuery.raw(`/* unnamed */ ${q.sql}`, [...q.parameters]))).rows,
+      );
+      for (const mode of ['auto', 'force_custom_plan', 'force_generic_plan']) {
+        await run(`set plan_cache_mode = ${mode}`);
+        await run(`prepare bench_reads as ${q.sql}`);
+        const times: string[] = [];
+        for (let i = 0; i < 8; i++) {
+          const plan = (await run(`explain (analyze, summary) execute bench_reads(${args})`)).rows.map(
+            (r) => r['QUERY PLAN'] as string,
+          );
+          const t = (label: string) => plan.find((l) => l.startsWith(label))?.replace(/.*: /, '') ?? '?';
+          times.push(`${t('Planning Time')} / ${t('Execution Time')}`);
+        }
+        const same = JSON.stringify((await run(`execute bench_reads(${args})`)).rows) === unnamed;
+        await run('deallocate bench_reads');
+        console.log(
+          `\n--- plan cache ${mode}: planning / execution of runs 1-8\n  ${times.join('\n  ')}\n  rows equal to the unnamed statement's: ${same}`,
+        );
+      }
+      await run('reset plan_cache_mode');
+    });
   }
 
   // (3) The device: the documents an office device holds, in their replicated shapes.

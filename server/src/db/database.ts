@@ -1,12 +1,16 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  type Compilable,
   CompiledQuery,
   type DatabaseConnection,
   type Driver,
   Kysely,
   PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -55,7 +59,7 @@ export function openDatabase(opts: OpenOptions): Database {
     // with no listener of the pool's on it, which would end the process. The statement in flight fails on its
     // own; the broken client is dropped by the pool when released (it is no longer queryable).
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
     return {
       db,
       dialect: 'postgres',
@@ -77,6 +81,55 @@ export function openDatabase(opts: OpenOptions): Database {
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', pool: null, pgConnection: null, close: () => db.destroy() };
+}
+
+/**
+ * SQL texts `executeNamed` was asked to run as named statements, and their
+ * names (the caller's label and a hash of the text: an `in` list of another
+ * length is another text, and one name must always mean one text on a
+ * connection). Bounded; a text that fell out runs unnamed.
+ */
+const statementNames = new Map<string, string>();
+const MAX_NAMED = 200;
+
+/**
+ * Runs a hot, large statement as a named (prepared) statement on PostgreSQL.
+ * Each connection then parses it once, and after five runs PostgreSQL keeps
+ * one generic plan when it costs no more than the custom ones
+ * (`plan_cache_mode = auto`): planning a statement of many subqueries costs
+ * more than running it. SQLite needs nothing: its statement cache
+ * (`withStatementCache`) keeps every prepared statement already.
+ */
+export async function executeNamed<O>(db: Kysely<DB>, label: string, query: Compilable<O>): Promise<O[]> {
+  const compiled = query.compile();
+  if (!statementNames.has(compiled.sql)) {
+    if (statementNames.size >= MAX_NAMED) statementNames.delete(statementNames.keys().next().value as string);
+    statementNames.set(compiled.sql, `${label}_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`);
+  }
+  return (await db.executeQuery(compiled)).rows;
+}
+
+/**
+ * The pool as Kysely sees it: a statement whose text `executeNamed` named is
+ * sent with its name (pg prepares it once per connection and then only binds);
+ * every other statement goes as before. One wrapper per client, so Kysely's
+ * own per-client connection cache still holds.
+ */
+function namingPool(pool: pg.Pool): PostgresPool {
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    const known = wrapped.get(client);
+    if (known) return known;
+    const query = (sqlOrCursor: unknown, values?: ReadonlyArray<unknown>) => {
+      const name = typeof sqlOrCursor === 'string' ? statementNames.get(sqlOrCursor) : undefined;
+      if (name) return client.query({ name, text: sqlOrCursor as string, values: [...(values ?? [])] });
+      return (client.query as (...a: unknown[]) => unknown)(sqlOrCursor, values);
+    };
+    const w: PostgresPoolClient = { query: query as PostgresPoolClient['query'], release: () => client.release() };
+    wrapped.set(client, w);
+    return w;
+  };
+  return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
 }
 
 /**

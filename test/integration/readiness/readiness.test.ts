@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { push } from '../../setup/sync.ts';
+import { readinessReads } from '@ops/server/areas/readiness/readiness.repository';
+import { sql } from 'kysely';
 import { startWeatherFake, type WeatherFake } from '../../setup/weather-fake.ts';
 import { changesOf, createFlight, flightRow, insertExpiredMel, tokenCache, typeIds } from '../flights/helpers.ts';
 
@@ -473,6 +475,37 @@ describe.each(DIALECTS)('Flight readiness on %s', (dialect) => {
       }
     });
   });
+
+  it.runIf(dialect === 'postgres')(
+    'the combined read is a named statement: PostgreSQL keeps a generic plan for it, and the facts stay the same',
+    async () => {
+      const t0 = now();
+      const wanted = {
+        people: [paula, student],
+        balanceOf: paula,
+        certificates: { flightTypeId: types.Solo, seated: [paula] },
+        currency: { picId: paula, from: t0 - 90 * D, to: t0 },
+        maintenanceOf: abc,
+        groupsOf: paula,
+        weatherAt: 'LECU',
+        melOf: abc,
+        duty: { people: [paula], from: t0 - D, to: t0 + D, yearFrom: t0 - 365 * D, yearTo: t0 + D, except: {} },
+      };
+      await s.ctx.db.connection().execute(async (db) => {
+        const first = await readinessReads(db, sky, wanted);
+        // Five custom plans, then the generic one is made and kept (plan_cache_mode auto).
+        for (let i = 0; i < 7; i++) expect(await readinessReads(db, sky, wanted)).toEqual(first);
+        const { rows } = await sql<{ name: string; generic_plans: number; custom_plans: number }>`
+          select name, generic_plans, custom_plans from pg_prepared_statements where name like 'readiness_reads_%'`.execute(
+          db,
+        );
+        // Earlier tests prepared other texts on this connection (another number of people is another text).
+        const ours = rows.find((r) => Number(r.generic_plans) + Number(r.custom_plans) >= 8);
+        expect(ours, JSON.stringify(rows)).toBeDefined();
+        expect(Number(ours?.generic_plans)).toBeGreaterThanOrEqual(2);
+      });
+    },
+  );
 
   describe('the policy at booking, dispatch and offline', () => {
     it('block: the booking is refused with READINESS and the list, nothing written', async () => {

@@ -35,7 +35,6 @@ import { forbidden, notFound, validationFailed } from '../../http/errors.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 import { weatherReports } from '../../weather/weather.service.ts';
 import { blockersOf, blockStateOf } from '../aircraft-reports/aircraft-block.service.ts';
-import type { FlightRow } from '../flights/flights.service.ts';
 import { recordNote } from '../flights/history.repository.ts';
 import {
   type DutyReads,
@@ -46,6 +45,7 @@ import {
   type ReadinessReads,
   readinessContext,
   readinessReads,
+  type SubjectFlight,
   storeSettings,
   unknownGroups,
 } from './readiness.repository.ts';
@@ -252,7 +252,7 @@ const onOneConnection = <T>(ctx: AppContext, fn: (db: Kysely<DB>) => Promise<T>)
   ctx.database.dialect === 'postgres' ? ctx.db.connection().execute(fn) : fn(ctx.db);
 
 /** A flight as the rule sees it: its block times (or its planned start and an hour), its crew, its passengers. */
-export function subjectOfFlight(f: FlightRow): ReadinessSubject {
+export function subjectOfFlight(f: SubjectFlight): ReadinessSubject {
   const start = Number(f.offblocks ?? f.starts);
   const end = f.onblocks !== null ? Number(f.onblocks) : start + Math.max(Number(f.block_time), 3600);
   return {
