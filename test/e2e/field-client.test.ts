@@ -124,11 +124,11 @@ describe.skipIf(!hasChromium)('field client (Chromium, offline-first)', () => {
   it('(a) a mechanic raises an MEL item offline; it reaches the server when back online', async () => {
     const { context, page } = await newPage(browser);
     try {
-      const js = scriptRecorder(page);
+      const js = await scriptRecorder(page, 'form[aria-label="Sign in"]');
       await page.goto(url);
       await page.waitForSelector('form[aria-label="Sign in"]');
       await screenshot(page, 'sign-in');
-      const signInKb = js.totalKb();
+      const signInKb = await js.firstScreenKb();
       await signIn(page, url, 'mechanic@skyline.test');
       await page.waitForSelector('[data-testid=fleet-board] [data-registration=EC-JET] .items li');
       await waitOnline(page);

@@ -131,7 +131,12 @@ export async function eventually<T>(
 }
 
 /** Records every script the page loads, to sum their gzip sizes. */
-export function scriptRecorder(page: Page) {
+/**
+ * Records the scripts a page loads (gzip size by URL). With `firstScreen` (a selector), it also tells which
+ * of them the page asked for before that element first showed: the screen's own load, not the code the app
+ * preloads once it shows (the sign-in screen loads the signed-in app's code while the person types).
+ */
+export async function scriptRecorder(page: Page, firstScreen?: string) {
   const scripts = new Map<string, number>();
   page.on('response', async (res) => {
     if (res.request().resourceType() !== 'script' || !res.ok()) return;
@@ -141,9 +146,26 @@ export function scriptRecorder(page: Page) {
       // A body the browser did not keep (redirects): nothing to count.
     }
   });
+  if (firstScreen) {
+    // A mutation observer's callback runs before any timer the render set, so before the preload starts.
+    await page.addInitScript({
+      content: `new MutationObserver((_, o) => {
+        if (!document.querySelector(${JSON.stringify(firstScreen)})) return;
+        window.firstScreenAt = performance.now();
+        o.disconnect();
+      }).observe(document, { childList: true, subtree: true });`,
+    });
+  }
+  const kb = (urls: Iterable<string>) => [...urls].reduce((a, u) => a + (scripts.get(u) ?? 0), 0) / 1024;
   return {
     scripts,
-    totalKb: () => [...scripts.values()].reduce((a, b) => a + b, 0) / 1024,
+    totalKb: () => kb(scripts.keys()),
+    /** kB of the scripts requested before `firstScreen` showed. */
+    firstScreenKb: async () =>
+      kb(
+        await page.evaluate<string[]>(`performance.getEntriesByType('resource')
+          .filter((e) => e.startTime < (window.firstScreenAt ?? Infinity)).map((e) => e.name)`),
+      ),
   };
 }
 
