@@ -57,8 +57,12 @@ const SNAPSHOT_DIR = values.snapshot ?? null;
 if (SNAPSHOT_DIR) fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
 const CPU_PROF_DIR = values['cpu-prof'] ?? null;
 if (CPU_PROF_DIR) fs.mkdirSync(CPU_PROF_DIR, { recursive: true });
-/** A balancer holds at most 9,900 proxied connections here (deploy/haproxy.local.cfg); keep room for pulls. */
-const PER_BALANCER = 8000;
+/**
+ * A balancer holds at most 9,900 proxied connections here (deploy/haproxy.local.cfg: 20,000 descriptors, two per
+ * connection). A device catching up holds two (its stream and its pull, which waits in the server's pull gate while
+ * a herd connects), so one balancer takes 4,000 devices: at 8,000, 5,000 devices could fill it while they connect.
+ */
+const PER_BALANCER = 4000;
 /** /proc/<pid>/stat CPU times are in clock ticks, 1/100 s on Linux. */
 const TICK = 100;
 
