@@ -147,11 +147,11 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
   // --expose-gc: the server collects on SIGUSR2 (server/src/main.ts), so memory is read without garbage.
   const nodeOptions = ['--expose-gc'];
   if (SNAPSHOT_DIR) nodeOptions.push('--heapsnapshot-signal=SIGTTIN', `--diagnostic-dir=${SNAPSHOT_DIR}`);
-  if (CPU_PROF_DIR) nodeOptions.push('--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`);
+  const nodeArgs = CPU_PROF_DIR ? `--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR}` : '';
   const cluster = await startCluster(
     processes,
     true,
-    { AUTH_CACHE_MS: '500', NODE_OPTIONS: nodeOptions.join(' ') },
+    { AUTH_CACHE_MS: '500', NODE_OPTIONS: nodeOptions.join(' '), NODE_ARGS: nodeArgs },
     balancers,
   );
   let devices: Awaited<ReturnType<typeof startDevices>> | null = null;
