@@ -226,7 +226,7 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
     const lb = cluster.balancerEvents();
     console.log(
       `${connected} connected in ${connectS.toFixed(1)} s; streams per process ${perProcess.join(', ')}; connection failures ${JSON.stringify(failedBy)}; catch-up pulls asked again after 503 + Retry-After ${retried}; ` +
-        `503s answered by the servers ${JSON.stringify(answered503)}; HAProxy marked a server down ${lb.down} times (up ${lb.up}); load ${load()}`,
+        `503s answered by the servers ${JSON.stringify(answered503)}; HAProxy marked a server down ${lb.down} times (up ${lb.up})${lb.reasons.length ? ` ${JSON.stringify(lb.reasons)}` : ''}; load ${load()}`,
     );
     // Idle: every device connected, no writes; let the connect burst's garbage go, and the catch-up pulls'
     // keep-alive connections (HAProxy keeps them for reuse; the server closes them after 5 s idle), which are
