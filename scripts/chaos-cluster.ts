@@ -147,7 +147,8 @@ export async function startHaproxy(
     events.down += text.match(/ is DOWN\b/g)?.length ?? 0;
     events.up += text.match(/ is UP\b/g)?.length ?? 0;
     for (const line of text.split('\n'))
-      if (/ is DOWN\b/.test(line) && events.reasons.length < 5) events.reasons.push(line.replace(/^.*?Server /, '').trim());
+      if (/ is DOWN\b/.test(line) && events.reasons.length < 5)
+        events.reasons.push(line.replace(/^.*?Server /, '').trim());
   });
   const url = `http://127.0.0.1:${port}`;
   try {

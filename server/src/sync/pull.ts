@@ -47,7 +47,11 @@ function currentSeq(ctx: AppContext, companyId: string): Promise<number> {
  * the counter). One batched read instead of one query per source, outside the pull gate: a herd of 5,000
  * devices reconnecting with current checkpoints cost 5,000 × (sources + 1) queries (issue 34).
  */
-export async function currentPull(ctx: AppContext, actor: Actor, checkpoint: Checkpoint | null): Promise<PullResult | null> {
+export async function currentPull(
+  ctx: AppContext,
+  actor: Actor,
+  checkpoint: Checkpoint | null,
+): Promise<PullResult | null> {
   if (!checkpoint?.tail || checkpoint.snap !== undefined) return null;
   if (checkpoint.fp !== visibilityFingerprint(viewerOf(actor))) return null;
   if (checkpoint.seq < (await currentSeq(ctx, actor.companyId))) return null;
