@@ -38,6 +38,8 @@ export interface Cluster {
   /** With several balancers (`balancers` > 1), each one's API base; devices are spread over them. */
   baseUrls: string[];
   balancerPids: number[];
+  /** Servers the balancers marked down and up again since they started (HAProxy's warnings on stderr), with the first reasons. */
+  balancerEvents(): { down: number; up: number; reasons: string[] };
   schema: string;
   stop(): Promise<void>;
 }
@@ -57,6 +59,12 @@ export async function startCluster(
   const schema = await createPgSchema();
   const procs: ProdProcess[] = [];
   const haproxies: ChildProcess[] = [];
+  const events: Array<{ down: number; up: number; reasons: string[] }> = [];
+  const balancerEvents = () => ({
+    down: events.reduce((n, e) => n + e.down, 0),
+    up: events.reduce((n, e) => n + e.up, 0),
+    reasons: events.flatMap((e) => e.reasons),
+  });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-chaos-'));
   const stop = async () => {
     for (const h of haproxies) h.kill('SIGTERM');
@@ -78,6 +86,7 @@ export async function startCluster(
         url: only.url,
         baseUrls: [only.baseUrl],
         balancerPids: [],
+        balancerEvents,
         schema: schema.schema,
         stop,
       };
@@ -90,6 +99,7 @@ export async function startCluster(
         `haproxy-${b}.cfg`,
       );
       haproxies.push(lb.child);
+      events.push(lb.events);
       urls.push(lb.url);
     }
     const url = urls[0] as string;
@@ -99,6 +109,7 @@ export async function startCluster(
       url,
       baseUrls: urls.map((u) => `${u}/api/v1`),
       balancerPids: haproxies.map((h) => h.pid ?? 0),
+      balancerEvents,
       schema: schema.schema,
       stop,
     };
@@ -116,7 +127,7 @@ export async function startHaproxy(
   hosts: string[],
   dir: string,
   name = 'haproxy.cfg',
-): Promise<{ url: string; child: ChildProcess }> {
+): Promise<{ url: string; child: ChildProcess; events: { down: number; up: number; reasons: string[] } }> {
   const bin = ensureHaproxy();
   const port = await freePort();
   const servers = hosts.map((h, i) => `    server app${i} ${h} check`).join('\n');
@@ -128,8 +139,16 @@ export async function startHaproxy(
   fs.writeFileSync(file, cfg);
   const child = spawn(bin, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
+  const events = { down: 0, up: 0, reasons: [] as string[] };
   child.stderr?.on('data', (d: Buffer) => {
-    err = (err + d.toString()).slice(-2000);
+    const text = d.toString();
+    err = (err + text).slice(-2000);
+    // "Server app/app0 is DOWN, reason: …" / "… is UP" (printed in -db mode); counted after startup below.
+    events.down += text.match(/ is DOWN\b/g)?.length ?? 0;
+    events.up += text.match(/ is UP\b/g)?.length ?? 0;
+    for (const line of text.split('\n'))
+      if (/ is DOWN\b/.test(line) && events.reasons.length < 5)
+        events.reasons.push(line.replace(/^.*?Server /, '').trim());
   });
   const url = `http://127.0.0.1:${port}`;
   try {
@@ -148,7 +167,10 @@ export async function startHaproxy(
   }
   // Every server up in HAProxy's eyes (rise 2 × 500 ms).
   await sleep(1500);
-  return { url, child };
+  events.down = 0;
+  events.up = 0;
+  events.reasons.length = 0;
+  return { url, child, events };
 }
 
 export interface DeviceReport {

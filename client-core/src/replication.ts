@@ -20,6 +20,8 @@ export interface Checkpoint {
   fp: string;
   /** While a collection loads from nothing: the change number the load began at (server/src/sync/checkpoint.ts). */
   snap?: number;
+  /** The pull read to the end (server/src/sync/checkpoint.ts): a pull from it at the current change number reads nothing. */
+  tail?: true;
 }
 
 interface PullAnswer {

@@ -9,7 +9,7 @@ import { openDatabase, type OpenOptions } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { withCredentialCache } from './ops/credential-cache.ts';
-import { bootHandler, readinessOf } from './ops/index.ts';
+import { answerProbe, bootHandler, readinessOf, watchDatabase } from './ops/index.ts';
 import { Mailer } from './mail/mailer.ts';
 import { seedDatabase } from './seed/index.ts';
 import { startJobs } from './jobs/scheduler.ts';
@@ -24,6 +24,13 @@ export interface RunningServer {
   baseUrl: string;
   close(): Promise<void>;
 }
+
+/**
+ * Connections the kernel holds for the process before it accepts them (capped by net.core.somaxconn; Node's
+ * default is 511). A herd of thousands of devices reconnecting through the balancer overflowed 511: the
+ * dropped SYNs, the balancer's health checks among them, were retried only after 1 s and 3 s (issue 34).
+ */
+const LISTEN_BACKLOG = 4096;
 
 /** Opens the database, migrates, seeds an empty database, and listens. */
 export async function startServer(config: Config, dbOptions?: Partial<OpenOptions>): Promise<RunningServer> {
@@ -45,7 +52,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
   const server = createServer((req, res) => handle(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => {
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });
@@ -90,7 +97,13 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
 
   const routes = allRoutes();
   const app = createApp(ctx, routes, (a) => mountFieldClient(a));
-  handle = app;
+  // Probes first, on the raw request: they never wait for Express, the API's middleware or the database.
+  handle = (req, res) => {
+    if (!answerProbe(database, req, res)) app(req, res);
+  };
+  // Migrations and the seed just used the database: it answered.
+  state.database = 'ok';
+  const stopWatching = watchDatabase(database);
   state.phase = 'ready';
   const stopJobs = config.jobs ? startJobs(ctx) : () => {};
   const { port } = server.address() as AddressInfo;
@@ -111,6 +124,7 @@ export async function startServer(config: Config, dbOptions?: Partial<OpenOption
         for (const s of sockets) s.destroy();
       }, 2000);
       stopJobs();
+      stopWatching();
       for (const fn of shutdownHooks) fn();
       await done;
       clearTimeout(timer);

@@ -7464,12 +7464,16 @@ export interface components {
             id: string;
             fp: string;
             snap?: number;
+            /** @constant */
+            tail?: true;
         };
         Checkpoint2: {
             seq: number;
             id: string;
             fp: string;
             snap?: number;
+            /** @constant */
+            tail?: true;
         };
         Class: {
             id: string;

@@ -41,6 +41,8 @@ const { values } = parseArgs({
     'connect-timeout': { type: 'string', default: '240' },
     /** Also write V8 heap snapshots of the server processes before the devices connect and once they are idle. */
     snapshot: { type: 'string' },
+    /** Write a V8 CPU profile of each server process into this folder (node --cpu-prof; written when it stops). */
+    'cpu-prof': { type: 'string' },
   },
 });
 const RUNS = values.runs.split(',').map((r) => {
@@ -53,8 +55,14 @@ const PER_CLIENT = Math.max(100, Number(values['per-client']));
 const CONNECT_TIMEOUT_MS = Number(values['connect-timeout']) * 1000;
 const SNAPSHOT_DIR = values.snapshot ?? null;
 if (SNAPSHOT_DIR) fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
-/** A balancer holds at most 9,900 proxied connections here (deploy/haproxy.local.cfg); keep room for pulls. */
-const PER_BALANCER = 8000;
+const CPU_PROF_DIR = values['cpu-prof'] ?? null;
+if (CPU_PROF_DIR) fs.mkdirSync(CPU_PROF_DIR, { recursive: true });
+/**
+ * A balancer holds at most 9,900 proxied connections here (deploy/haproxy.local.cfg: 20,000 descriptors, two per
+ * connection). A device catching up holds two (its stream and its pull, which waits in the server's pull gate while
+ * a herd connects), so one balancer takes 4,000 devices: at 8,000, 5,000 devices could fill it while they connect.
+ */
+const PER_BALANCER = 4000;
 /** /proc/<pid>/stat CPU times are in clock ticks, 1/100 s on Linux. */
 const TICK = 100;
 
@@ -87,6 +95,19 @@ function socketCount(pid: number): number {
       // closed meanwhile
     }
   return n;
+}
+
+/** 503s the server process answered itself (its own metrics), by route: apart from the balancer's. */
+async function server503s(url: string): Promise<Record<string, number>> {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text());
+  const by: Record<string, number> = {};
+  for (const m of text.matchAll(/^http_requests_total\{(.*)\} (\S+)$/gm)) {
+    const labels = m[1] ?? '';
+    if (!labels.includes('status="503"')) continue;
+    const route = /route="([^"]*)"/.exec(labels)?.[1] ?? '?';
+    by[route] = (by[route] ?? 0) + Number(m[2]);
+  }
+  return by;
 }
 
 async function heapBytes(url: string): Promise<number> {
@@ -126,10 +147,11 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
   // --expose-gc: the server collects on SIGUSR2 (server/src/main.ts), so memory is read without garbage.
   const nodeOptions = ['--expose-gc'];
   if (SNAPSHOT_DIR) nodeOptions.push('--heapsnapshot-signal=SIGTTIN', `--diagnostic-dir=${SNAPSHOT_DIR}`);
+  const nodeArgs = CPU_PROF_DIR ? `--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR}` : '';
   const cluster = await startCluster(
     processes,
     true,
-    { AUTH_CACHE_MS: '500', NODE_OPTIONS: nodeOptions.join(' ') },
+    { AUTH_CACHE_MS: '500', NODE_OPTIONS: nodeOptions.join(' '), NODE_ARGS: nodeArgs },
     balancers,
   );
   let devices: Awaited<ReturnType<typeof startDevices>> | null = null;
@@ -198,8 +220,13 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
       for (const [k, v] of Object.entries(r.failedBy)) failedBy[k] = (failedBy[k] ?? 0) + v;
       retried += r.retried ?? 0;
     }
+    const answered503: Record<string, number> = {};
+    for (const by of await Promise.all(cluster.procs.map((p) => server503s(p.url))))
+      for (const [k, v] of Object.entries(by)) answered503[k] = (answered503[k] ?? 0) + v;
+    const lb = cluster.balancerEvents();
     console.log(
-      `${connected} connected in ${connectS.toFixed(1)} s; streams per process ${perProcess.join(', ')}; connection failures ${JSON.stringify(failedBy)}; catch-up pulls asked again after 503 + Retry-After ${retried}`,
+      `${connected} connected in ${connectS.toFixed(1)} s; streams per process ${perProcess.join(', ')}; connection failures ${JSON.stringify(failedBy)}; catch-up pulls asked again after 503 + Retry-After ${retried}; ` +
+        `503s answered by the servers ${JSON.stringify(answered503)}; HAProxy marked a server down ${lb.down} times (up ${lb.up})${lb.reasons.length ? ` ${JSON.stringify(lb.reasons)}` : ''}; load ${load()}`,
     );
     // Idle: every device connected, no writes; let the connect burst's garbage go, and the catch-up pulls'
     // keep-alive connections (HAProxy keeps them for reuse; the server closes them after 5 s idle), which are

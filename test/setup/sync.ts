@@ -1,11 +1,8 @@
 import { recordView } from './records.ts';
 import type { TestServer } from './server.ts';
 
-export interface Checkpoint {
-  seq: number;
-  id: string;
-  fp: string;
-}
+export type { Checkpoint } from '@ops/server/sync/checkpoint';
+import type { Checkpoint } from '@ops/server/sync/checkpoint';
 
 /**
  * Pulls a whole collection page by page (the protocol a client follows). A

@@ -1,9 +1,8 @@
 import type express from 'express';
 import type { AppContext } from '../context.ts';
-import { LIVE_PATH, liveness, READY_PATH, readiness } from './health.ts';
 import { metricsAuthorized, metricsOf } from './metrics.ts';
 
-export { bootHandler, readinessOf } from './health.ts';
+export { answerProbe, bootHandler, readinessOf, watchDatabase } from './health.ts';
 export { metricsOf, runJob } from './metrics.ts';
 
 /** First middleware of the app: request metrics by route pattern. */
@@ -11,17 +10,8 @@ export function mountMetricsMiddleware(app: express.Express, ctx: AppContext): v
   app.use(metricsOf(ctx.database).middleware());
 }
 
-/** GET /health/live, GET /health/ready and GET /metrics (Prometheus text format). */
+/** GET /metrics (Prometheus text format). GET /health/live and /health/ready are answered before Express (answerProbe). */
 export function mountOpsRoutes(app: express.Express, ctx: AppContext): void {
-  app.get(LIVE_PATH, (_req, res) => {
-    const a = liveness(ctx.database);
-    res.status(a.status).json(a.body);
-  });
-  app.get(READY_PATH, async (_req, res) => {
-    const a = await readiness(ctx.database);
-    if (a.status === 503) res.setHeader('Retry-After', '1');
-    res.status(a.status).json(a.body);
-  });
   app.get('/metrics', async (req, res) => {
     if (!metricsAuthorized(req)) {
       res.status(401).json({ result: false, message: 'Metrics need the METRICS_TOKEN bearer token' });

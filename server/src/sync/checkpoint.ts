@@ -13,6 +13,13 @@ export const ZCheckpoint = z.object({
    * the rows changed since are read as changes (deletions included).
    */
   snap: z.number().int().nonnegative().optional(),
+  /**
+   * The pull that answered it read to the end: no row of the collection is left at `seq` after `id`. With it, a
+   * pull from a checkpoint at the company's current change number is answered without reading the collection
+   * (issue 34: a herd of reconnecting devices). Without it (older servers, a page cut short, the live stream's
+   * checkpoints) the pull reads as before.
+   */
+  tail: z.literal(true).optional(),
 });
 export type Checkpoint = z.infer<typeof ZCheckpoint>;
 

@@ -25,6 +25,7 @@ export const ZSyncPull = z.strictObject({
     id: z.string(),
     fp: z.string(),
     snap: z.number().optional(),
+    tail: z.literal(true).optional(),
   }),
   /** First page of a load from nothing asked with `count: true`: documents the whole load brings. */
   total: z.number().int().nonnegative().optional(),

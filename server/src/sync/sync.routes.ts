@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { notFound } from '../http/errors.ts';
 import { ZCheckpoint } from './checkpoint.ts';
-import { pullCollection } from './pull.ts';
+import { currentPull, pullCollection } from './pull.ts';
 import { pullGateOf } from './pull-gate.ts';
 import { pushCollection } from './push.ts';
 import { allCollections, getCollection } from './registry.ts';
@@ -50,6 +50,9 @@ export const syncRoutes = [
     response: ZSyncPull,
     handler: async ({ ctx, actor, params, body, req, res }) => {
       const collection = find(params.collection);
+      // A checkpoint already at the company's change number is answered without reading the collection.
+      const current = await currentPull(ctx, actor, body.checkpoint ?? null);
+      if (current) return current;
       // Queued per process (pull-gate.ts) rather than left to the pool's wait; a client gone meanwhile is skipped.
       const page = await pullGateOf(ctx).run(
         actor.companyId,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, startServer } from '@ops/server';
 import { runJob } from '@ops/server/ops/index';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSchema, DIALECTS, PG_URL } from '../../setup/dialects.ts';
@@ -49,6 +50,47 @@ describe.each(DIALECTS)('health and metrics on %s', (dialect) => {
     expect(ready.status).toBe(200);
     expect(JSON.parse(ready.text)).toEqual({ status: 'ready', phase: 'ready', database: 'ok' });
   });
+
+  it('probes are answered from state kept in the background: no SQL statement per probe', async () => {
+    const executor = s.ctx.database.db.getExecutor();
+    const original = executor.executeQuery;
+    // The fewest over three rounds: the background ping (every 0.5 s) may fall inside one.
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 3; round++) {
+      let n = 0;
+      executor.executeQuery = function (this: typeof executor, ...args: Parameters<typeof original>) {
+        n += 1;
+        return original.apply(this, args);
+      } as typeof original;
+      try {
+        for (let i = 0; i < 5; i++) expect((await get(`${origin(s)}/health/ready`)).status).toBe(200);
+      } finally {
+        executor.executeQuery = original;
+      }
+      fewest = Math.min(fewest, n);
+    }
+    expect(fewest).toBe(0);
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'readiness stays 200 and answers at once while every pooled connection is busy',
+    async () => {
+      const busy = Array.from({ length: 8 }, () =>
+        sql`select pg_sleep(2)`.execute(s.ctx.database.db).catch(() => undefined),
+      );
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        for (let i = 0; i < 10; i++) {
+          const t0 = performance.now();
+          expect((await get(`${origin(s)}/health/ready`)).status).toBe(200);
+          expect(performance.now() - t0).toBeLessThan(500);
+          await new Promise((r) => setTimeout(r, 150));
+        }
+      } finally {
+        await Promise.all(busy);
+      }
+    },
+  );
 
   it('counts requests, errors and latency per route pattern, never per raw URL', async () => {
     const token = await s.login('admin@skyline.test');
@@ -198,8 +240,17 @@ describe.each(DIALECTS)('health and metrics on %s', (dialect) => {
         expect((await get(`${running.url}/health/ready`)).status).toBe(200);
         open = false;
         for (const sock of sockets) sock.destroy();
-        const down = await get(`${running.url}/health/ready`);
-        expect(down.status).toBe(503);
+        // Probes answer from the background ping's state (every 0.5 s, 1.5 s timeout): the cut shows within ~2 s
+        // (the listener may be reported down first, also a 503).
+        let down = await get(`${running.url}/health/ready`);
+        const unreachable = () => down.status === 503 && JSON.parse(down.text).database === 'unreachable';
+        expect(
+          await waitUntil(async () => {
+            down = await get(`${running.url}/health/ready`);
+            expect(down.status).toBe(503);
+            return unreachable();
+          }, 5000),
+        ).toBe(true);
         expect(JSON.parse(down.text)).toMatchObject({ status: 'unavailable', database: 'unreachable' });
         expect((await get(`${running.url}/health/live`)).status).toBe(200);
         open = true;

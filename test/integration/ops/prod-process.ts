@@ -37,7 +37,9 @@ export async function startProd(env: Record<string, string>): Promise<ProdProces
 
 async function startProdOnce(env: Record<string, string>): Promise<ProdProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+  // NODE_ARGS: flags Node refuses in NODE_OPTIONS (--cpu-prof, for bench:fanout), given on the command line.
+  const nodeArgs = (env.NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'server/dist/main.js')], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

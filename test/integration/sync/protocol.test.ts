@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { openStream, pullAll, push } from '../../setup/sync.ts';
+import { countQueries } from '../aircraft-reports/fleet-helpers.ts';
 
 describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
   let s: TestServer;
@@ -124,6 +125,50 @@ describe.each(DIALECTS)('sync protocol on %s', (dialect) => {
     });
     expect(again.body.documents).toEqual([]);
     expect(again.body.checkpoint).toEqual(rest.checkpoint);
+  });
+
+  it('a pull from a current checkpoint that read to the end costs one batched read, and a change is still read', async () => {
+    const token = await t('mechanic@skyline.test');
+    const loaded = await pullAll(s, token, 'fleet');
+    // Read to the end: the checkpoint says so. A page cut short does not.
+    expect(loaded.checkpoint).toMatchObject({ tail: true });
+    const cut = await s.api('POST', '/sync/fleet/pull.json', {
+      token,
+      body: { checkpoint: { seq: 0, id: '', fp: loaded.checkpoint.fp }, limit: 1 },
+    });
+    expect(cut.body.documents).toHaveLength(1);
+    expect(cut.body.checkpoint.tail).toBeUndefined();
+
+    const pull = () => s.api('POST', '/sync/fleet/pull.json', { token, body: { checkpoint: loaded.checkpoint } });
+    const { tail: _, ...unmarked } = loaded.checkpoint;
+    const reading = await countQueries(s, () =>
+      s.api('POST', '/sync/fleet/pull.json', { token, body: { checkpoint: unmarked } }),
+    );
+    const current = await countQueries(s, pull);
+    // The credential (when not cached) and the company's change number, instead of fleet's four sources + the horizon.
+    expect(current).toBeLessThanOrEqual(2);
+    expect(reading - current).toBe(4);
+    const idle = await pull();
+    expect(idle.status).toBe(200);
+    expect(idle.body).toEqual({ documents: [], checkpoint: loaded.checkpoint });
+
+    // A change committed since: the same checkpoint reads the collection and gets it.
+    const aircraft = (await pullAll(s, token, 'aircraft')).docs[0];
+    const { _deleted, ...master } = aircraft;
+    const edited = { ...master, registration: 'EC-TAIL' };
+    const pushed = await push(s, token, 'aircraft', [{ assumedMasterState: master, newDocumentState: edited }]);
+    expect(pushed.body.conflicts).toEqual([]);
+    const after = await pull();
+    expect(after.body.documents.map((d: { id: string }) => d.id)).toContain(aircraft.id);
+    expect(after.body.documents.find((d: { id: string }) => d.id === aircraft.id).registration).toBe('EC-TAIL');
+    expect(after.body.checkpoint.seq).toBeGreaterThan(loaded.checkpoint.seq);
+    expect(after.body.checkpoint.tail).toBe(true);
+    // Put the registration back: later tests find aircraft by it.
+    const { _deleted: _d, ...now } = (await pullAll(s, token, 'aircraft')).docs.find((d) => d.id === aircraft.id);
+    const back = await push(s, token, 'aircraft', [
+      { assumedMasterState: now, newDocumentState: { ...now, registration: master.registration } },
+    ]);
+    expect(back.body.conflicts).toEqual([]);
   });
 
   it('a role change restarts the pull: the client receives what it may now see', async () => {
