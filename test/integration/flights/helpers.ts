@@ -15,6 +15,21 @@ export async function typeIds(s: TestServer, token: string): Promise<Record<stri
   return Object.fromEntries(r.body.flight_types.map((x: any) => [x.FlightType.name, x.FlightType.id]));
 }
 
+/** A landed one-hour solo flight of the fixtures' pilot on EC-ABC at Cuatro Vientos (LECU), on `date`. */
+export const soloFlight = (s: TestServer, types: Record<string, string>, date: string) => ({
+  date,
+  aircraft_id: s.refs.aircraft['EC-ABC'],
+  flight_type_id: types.Solo,
+  pic_id: s.userId('pilot@skyline.test'),
+  departure_airport: 'LECU',
+  landing_airport: 'LECU',
+  offblocks_time: '10:00',
+  takeoff_time: '10:10',
+  landing_time: '11:05',
+  onblocks_time: '11:15',
+  landings: 1,
+});
+
 export const saveFlight = (s: TestServer, token: string, Flight: Record<string, unknown>) =>
   s.api('POST', '/flights/edit.json', { token, body: { Flight } });
 

@@ -12,6 +12,7 @@ import {
   setFlag,
   tokenCache,
   typeIds,
+  soloFlight,
   utc,
 } from './helpers.ts';
 
@@ -26,16 +27,7 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
     return new Date(Date.UTC(2023, 0, 1) + day * 86400000).toISOString().slice(0, 10);
   };
   const flight = (over: Record<string, unknown> = {}) => ({
-    date: nextDate(),
-    aircraft_id: s.refs.aircraft['EC-ABC'],
-    flight_type_id: types.Solo,
-    pic_id: s.userId('pilot@skyline.test'),
-    departure_airport: 'LECU',
-    landing_airport: 'LECU',
-    offblocks_time: '10:00',
-    takeoff_time: '10:10',
-    landing_time: '11:05',
-    onblocks_time: '11:15',
+    ...soloFlight(s, types, nextDate()),
     landings: 3,
     ...over,
   });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { createReport, melBody } from '../aircraft-reports/fleet-helpers.ts';
-import { createFlight, tokenCache, typeIds } from '../flights/helpers.ts';
+import { createFlight, soloFlight, tokenCache, typeIds } from '../flights/helpers.ts';
 
 interface Ask {
   name: string;
@@ -31,19 +31,7 @@ describe.each(DIALECTS)('refusals in Spanish on %s', (dialect) => {
     s = await startTestServer(dialect);
     types = await typeIds(s, await t('admin@skyline.test'));
     const dispatcher = await t('dispatch@skyline.test');
-    landed = await createFlight(s, dispatcher, {
-      date: '2023-02-01',
-      aircraft_id: s.refs.aircraft['EC-ABC'],
-      flight_type_id: types.Solo,
-      pic_id: s.userId('pilot@skyline.test'),
-      departure_airport: 'LECU',
-      landing_airport: 'LECU',
-      offblocks_time: '10:00',
-      takeoff_time: '10:10',
-      landing_time: '11:05',
-      onblocks_time: '11:15',
-      landings: 1,
-    });
+    landed = await createFlight(s, dispatcher, soloFlight(s, types, '2023-02-01'));
     const confirmed = await s.api('POST', `/flights/confirm/${landed}.json`, { token: dispatcher, body: {} });
     expect(confirmed.body.result, JSON.stringify(confirmed.body)).toBe(true);
     const mechanic = await t('mechanic@skyline.test');
