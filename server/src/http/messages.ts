@@ -133,8 +133,19 @@ export function localize(req: Request, res: Response, body: Record<string, unkno
   return out.body;
 }
 
-// Issue 33 leftovers: areas whose catalogues also hold the texts their services answer with.
-const SERVER_TEXT_AREAS = ['errors', 'safety-reports', 'trainings', 'reports', 'pilots'] as const;
+// Areas whose catalogues hold texts services answer with as is (`errors` most; a few success and field texts the
+// screens share: "Base saved", "User deleted", "Password changed", "The addresses do not match").
+const SERVER_TEXT_AREAS = [
+  'errors',
+  'safety-reports',
+  'trainings',
+  'reports',
+  'pilots',
+  'bases',
+  'users',
+  'profile',
+  'forms',
+] as const;
 
 /** The catalogue message a body's English `message` came from (a symbol key: JSON never shows it). */
 const SAID = Symbol('said');
