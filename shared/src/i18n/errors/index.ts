@@ -188,6 +188,10 @@ const en = {
   noSignatureAsked: 'This article does not ask for a signature',
   arrivalBeforeDeparture: 'The arrival time is before the departure time',
   providerNoAnswer: 'The payment provider did not answer; try again later',
+  flightOverlaps:
+    '{total, plural, one {This flight overlaps # confirmed flight of the same aircraft} other {This flight overlaps # confirmed flights of the same aircraft}}',
+  flightOverlapsListed:
+    'This flight overlaps {total} confirmed flights of the same aircraft; the first {shown} are listed',
 } as const;
 
 export const errorsMessages: AreaMessages<typeof en> = {
@@ -384,6 +388,10 @@ export const errorsMessages: AreaMessages<typeof en> = {
     noSignatureAsked: 'Este artículo no pide firma',
     arrivalBeforeDeparture: 'La hora de llegada es anterior a la de salida',
     providerNoAnswer: 'El proveedor de pago no ha respondido; inténtelo más tarde',
+    flightOverlaps:
+      '{total, plural, one {Este vuelo se solapa con # vuelo confirmado de la misma aeronave} other {Este vuelo se solapa con # vuelos confirmados de la misma aeronave}}',
+    flightOverlapsListed:
+      'Este vuelo se solapa con {total} vuelos confirmados de la misma aeronave; se muestran los {shown} primeros',
   },
   fr: {
     authRequired: 'Authentification requise',
@@ -576,6 +584,9 @@ export const errorsMessages: AreaMessages<typeof en> = {
     noSignatureAsked: 'Cet article ne demande pas de signature',
     arrivalBeforeDeparture: 'L’heure d’arrivée précède l’heure de départ',
     providerNoAnswer: 'Le prestataire de paiement n’a pas répondu ; réessayez plus tard',
+    flightOverlaps:
+      '{total, plural, one {Ce vol chevauche # vol confirmé du même aéronef} other {Ce vol chevauche # vols confirmés du même aéronef}}',
+    flightOverlapsListed: 'Ce vol chevauche {total} vols confirmés du même aéronef ; les {shown} premiers sont listés',
   },
   de: {
     authRequired: 'Anmeldung erforderlich',
@@ -768,5 +779,9 @@ export const errorsMessages: AreaMessages<typeof en> = {
     noSignatureAsked: 'Dieser Artikel verlangt keine Unterschrift',
     arrivalBeforeDeparture: 'Die Ankunftszeit liegt vor der Abflugzeit',
     providerNoAnswer: 'Der Zahlungsanbieter hat nicht geantwortet; versuchen Sie es später erneut',
+    flightOverlaps:
+      '{total, plural, one {Dieser Flug überschneidet sich mit # bestätigten Flug desselben Luftfahrzeugs} other {Dieser Flug überschneidet sich mit # bestätigten Flügen desselben Luftfahrzeugs}}',
+    flightOverlapsListed:
+      'Dieser Flug überschneidet sich mit {total} bestätigten Flügen desselben Luftfahrzeugs; die ersten {shown} sind aufgeführt',
   },
 };
