@@ -60,6 +60,7 @@ const EXACT: Record<string, MessageId> = {
   'An entry wholly in the past cannot be added': 'forms.entryInPast',
   // Rarer texts of the server's schemas and services (issue 33).
   'At least one student': 'forms.atLeastOneStudent',
+  'Already in use': 'forms.alreadyInUse',
   'Invalid registration': 'forms.invalidRegistration',
   'Registration must be 2 to 10 letters, digits or dashes': 'forms.registrationFormat',
   'Expected an ISO 8601 date and time': 'forms.isoDateTime',

@@ -37,7 +37,7 @@ describe.each(DIALECTS)('services’ own texts in Spanish on %s', (dialect) => {
     for (const language of ['en', 'es']) {
       const r = await s.api('POST', '/pilot_groups/manager_add.json', {
         token: await t('admin@skyline.test'),
-        body: { PilotGroup: { name: `Delete me ${language}`, User: [{ id: s.userId('pilot@skyline.test') }] } },
+        body: { PilotGroup: { name: `Delete me ${language}`, User: [{ id: s.userId('ground@skyline.test') }] } },
       });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       groups[language] = r.body.id;
@@ -102,6 +102,25 @@ describe.each(DIALECTS)('services’ own texts in Spanish on %s', (dialect) => {
       status: 403,
       english: () => 'This link is invalid or has expired',
       id: 'errors.linkInvalid',
+    },
+    {
+      name: 'a text with a value, once a template string: unknown airport',
+      method: 'GET',
+      path: () => '/airports/view/ZZZZ.json',
+      email: 'pilot@skyline.test',
+      status: 404,
+      english: () => 'Unknown airport ZZZZ',
+      id: 'errors.unknownAirportCode',
+      values: () => ({ icao: 'ZZZZ' }),
+    },
+    {
+      name: 'a refusal: another person’s certificates',
+      method: 'GET',
+      path: () => `/pilots/certificates/${s.userId('dispatch@skyline.test')}.json`,
+      email: 'pilot@skyline.test',
+      status: 403,
+      english: () => 'You can only see your own certificates',
+      id: 'errors.certificatesOwnSee',
     },
     {
       name: 'a rare field text of a schema: at most 500 students',

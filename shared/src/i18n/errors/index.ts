@@ -192,6 +192,11 @@ const en = {
     '{total, plural, one {This flight overlaps # confirmed flight of the same aircraft} other {This flight overlaps # confirmed flights of the same aircraft}}',
   flightOverlapsListed:
     'This flight overlaps {total} confirmed flights of the same aircraft; the first {shown} are listed',
+  certificatesOwnSee: 'You can only see your own certificates',
+  certificatesOwnChange: 'You can only change your own certificates',
+  whatsappCodeSent: 'We sent a verification code by WhatsApp to {phone}',
+  registrationInUse: 'Registration {registration} is already used by another aircraft',
+  unknownAirportCode: 'Unknown airport {icao}',
 } as const;
 
 export const errorsMessages: AreaMessages<typeof en> = {
@@ -392,6 +397,11 @@ export const errorsMessages: AreaMessages<typeof en> = {
       '{total, plural, one {Este vuelo se solapa con # vuelo confirmado de la misma aeronave} other {Este vuelo se solapa con # vuelos confirmados de la misma aeronave}}',
     flightOverlapsListed:
       'Este vuelo se solapa con {total} vuelos confirmados de la misma aeronave; se muestran los {shown} primeros',
+    certificatesOwnSee: 'Solo puede ver sus propios certificados',
+    certificatesOwnChange: 'Solo puede modificar sus propios certificados',
+    whatsappCodeSent: 'Hemos enviado un código de verificación por WhatsApp al {phone}',
+    registrationInUse: 'La matrícula {registration} ya la usa otra aeronave',
+    unknownAirportCode: 'Aeródromo desconocido: {icao}',
   },
   fr: {
     authRequired: 'Authentification requise',
@@ -587,6 +597,11 @@ export const errorsMessages: AreaMessages<typeof en> = {
     flightOverlaps:
       '{total, plural, one {Ce vol chevauche # vol confirmé du même aéronef} other {Ce vol chevauche # vols confirmés du même aéronef}}',
     flightOverlapsListed: 'Ce vol chevauche {total} vols confirmés du même aéronef ; les {shown} premiers sont listés',
+    certificatesOwnSee: 'Vous ne pouvez voir que vos propres certificats',
+    certificatesOwnChange: 'Vous ne pouvez modifier que vos propres certificats',
+    whatsappCodeSent: 'Nous avons envoyé un code de vérification par WhatsApp au {phone}',
+    registrationInUse: 'L’immatriculation {registration} est déjà utilisée par un autre aéronef',
+    unknownAirportCode: 'Aérodrome inconnu : {icao}',
   },
   de: {
     authRequired: 'Anmeldung erforderlich',
@@ -783,5 +798,10 @@ export const errorsMessages: AreaMessages<typeof en> = {
       '{total, plural, one {Dieser Flug überschneidet sich mit # bestätigten Flug desselben Luftfahrzeugs} other {Dieser Flug überschneidet sich mit # bestätigten Flügen desselben Luftfahrzeugs}}',
     flightOverlapsListed:
       'Dieser Flug überschneidet sich mit {total} bestätigten Flügen desselben Luftfahrzeugs; die ersten {shown} sind aufgeführt',
+    certificatesOwnSee: 'Sie können nur Ihre eigenen Zeugnisse sehen',
+    certificatesOwnChange: 'Sie können nur Ihre eigenen Zeugnisse ändern',
+    whatsappCodeSent: 'Wir haben einen Bestätigungscode per WhatsApp an {phone} gesendet',
+    registrationInUse: 'Das Kennzeichen {registration} wird bereits von einem anderen Luftfahrzeug verwendet',
+    unknownAirportCode: 'Unbekannter Flugplatz: {icao}',
   },
 };

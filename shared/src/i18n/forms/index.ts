@@ -96,6 +96,7 @@ const en = {
   atMostADay: 'At most a day',
   atMostOneDecimal: 'At most one decimal',
   between0and100: 'Between 0 and 100',
+  alreadyInUse: 'Already in use',
 } as const;
 
 export const formsMessages: AreaMessages<typeof en> = {
@@ -192,6 +193,7 @@ export const formsMessages: AreaMessages<typeof en> = {
     atMostADay: 'Como máximo un día',
     atMostOneDecimal: 'Como máximo un decimal',
     between0and100: 'Entre 0 y 100',
+    alreadyInUse: 'Ya está en uso',
   },
   fr: {
     atMostChars: '{count} caractères au maximum',
@@ -285,6 +287,7 @@ export const formsMessages: AreaMessages<typeof en> = {
     atMostADay: 'Au plus un jour',
     atMostOneDecimal: 'Au plus une décimale',
     between0and100: 'Entre 0 et 100',
+    alreadyInUse: 'Déjà utilisé',
   },
   de: {
     atMostChars: 'Höchstens {count} Zeichen',
@@ -378,5 +381,6 @@ export const formsMessages: AreaMessages<typeof en> = {
     atMostADay: 'Höchstens ein Tag',
     atMostOneDecimal: 'Höchstens eine Nachkommastelle',
     between0and100: 'Zwischen 0 und 100',
+    alreadyInUse: 'Bereits vergeben',
   },
 };
