@@ -4,7 +4,6 @@ import { companyFormats } from '../../company/company.repository.ts';
 import { maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { type AttendanceStatus, defaultDeadline } from '@ops/shared/rules/trainings/attendance';
-import { DateTime } from 'luxon';
 import type { AppContext } from '../../../context.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { badRequest, forbidden, notFound, validationFailed } from '../../../http/errors.ts';
