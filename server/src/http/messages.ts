@@ -70,11 +70,14 @@ function translateFieldErrors(body: Record<string, unknown>, locale: Locale): Re
   return out;
 }
 
-/** A READINESS refusal's lines (`readiness`): each `message` and `fix` worded in `locale` from its `text`/`fix_text`. */
-function translateReadiness(body: Record<string, unknown>, locale: Locale): Record<string, unknown> {
-  if (!Array.isArray(body.readiness)) return body;
+/**
+ * Readiness lines with each `message` and `fix` worded in `locale` from its `text`/`fix_text`: the lines of a
+ * READINESS refusal (`readiness`) and the readiness answers' `lines` (which have no `message` to localize).
+ */
+export function wordReadinessLines<T>(lines: readonly T[], locale: Locale): T[] {
+  if (locale === 'en') return [...lines];
   const t = translator(locale);
-  const readiness = body.readiness.map((line: unknown) => {
+  return lines.map((line) => {
     if (!line || typeof line !== 'object') return line;
     const l = line as Record<string, unknown>;
     const text = typeof l.message === 'string' ? ruleTextOf(l.text) : null;
@@ -83,9 +86,12 @@ function translateReadiness(body: Record<string, unknown>, locale: Locale): Reco
       ...l,
       ...(text ? { message: renderText(t, text, locale) } : {}),
       ...(fix ? { fix: renderText(t, fix, locale) } : {}),
-    };
+    } as T;
   });
-  return { ...body, readiness };
+}
+
+function translateReadiness(body: Record<string, unknown>, locale: Locale): Record<string, unknown> {
+  return Array.isArray(body.readiness) ? { ...body, readiness: wordReadinessLines(body.readiness, locale) } : body;
 }
 
 /**
@@ -127,8 +133,19 @@ export function localize(req: Request, res: Response, body: Record<string, unkno
   return out.body;
 }
 
-// Issue 33 leftovers: areas whose catalogues also hold the texts their services answer with.
-const SERVER_TEXT_AREAS = ['errors', 'safety-reports', 'trainings', 'reports', 'pilots'] as const;
+// Areas whose catalogues hold texts services answer with as is (`errors` most; a few success and field texts the
+// screens share: "Base saved", "User deleted", "Password changed", "The addresses do not match").
+const SERVER_TEXT_AREAS = [
+  'errors',
+  'safety-reports',
+  'trainings',
+  'reports',
+  'pilots',
+  'bases',
+  'users',
+  'profile',
+  'forms',
+] as const;
 
 /** The catalogue message a body's English `message` came from (a symbol key: JSON never shows it). */
 const SAID = Symbol('said');

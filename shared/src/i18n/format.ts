@@ -4,7 +4,7 @@
  * The company picks the order of a date's parts; the language picks separators,
  * digits grouping, the currency sign's place and the AM/PM words.
  */
-import type { DATE_FORMATS, DURATION_FORMATS, TIME_FORMATS } from '../enums.ts';
+import { DATE_FORMATS, type DURATION_FORMATS, type TIME_FORMATS } from '../enums.ts';
 
 export interface CompanyFormats {
   dateFormat: (typeof DATE_FORMATS)[number];
@@ -20,6 +20,33 @@ export const DEFAULT_FORMATS: CompanyFormats = {
   durationFormat: 'time',
   zone: 'UTC',
 };
+
+/** A zone Intl knows, else UTC (a company row may hold an old or mistyped zone). */
+function knownZone(zone: string | null | undefined): string {
+  if (!zone) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** The formats of a company row (Part A 2.2 settings, stored as free text); an unknown value reads as the default. */
+export function companyFormatsOf(row: {
+  timezone?: string | null;
+  date_format?: string | null;
+  time_format?: string | null;
+  duration_format?: string | null;
+}): CompanyFormats {
+  const date = DATE_FORMATS.find((d) => d === row.date_format);
+  return {
+    dateFormat: date ?? DEFAULT_FORMATS.dateFormat,
+    timeFormat: row.time_format === '12' ? '12' : '24',
+    durationFormat: row.duration_format === 'decimal' ? 'decimal' : 'time',
+    zone: knownZone(row.timezone),
+  };
+}
 
 // Building Intl formatters is the costly part: one per (locale, options).
 const cache = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
@@ -80,6 +107,20 @@ export function formatTime(
 export function formatDateTime(unix: number | null | undefined, locale: string, f: CompanyFormats = DEFAULT_FORMATS) {
   if (unix === null || unix === undefined || !Number.isFinite(unix)) return '';
   return `${formatDate(unix, locale, f)} ${formatTime(unix, locale, f)}`;
+}
+
+/** The zone's short name at that instant in the locale's words ("CET", "GMT+1"), so a printed time says its zone. */
+export function zoneName(unix: number, locale: string, zone: string): string {
+  const fmt = cached(
+    `z|${locale}|${zone}`,
+    () => new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }),
+  );
+  return fmt.formatToParts(new Date(unix * 1000)).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+}
+
+/** Date, time and the zone's short name: an instant on paper or in a mail, read away from the screen's zone. */
+export function formatInstant(unix: number, locale: string, f: CompanyFormats = DEFAULT_FORMATS): string {
+  return `${formatDateTime(unix, locale, f)} ${zoneName(unix, locale, f.zone)}`;
 }
 
 /** Seconds as hours: `1,5` / `1.5` (decimal, the locale's separator) or `1:30` (time). */

@@ -62,26 +62,41 @@ describe.each(DIALECTS)('billing statements and export on %s', (dialect) => {
     expect(r.status).toBe(200);
     expect(r.type).toContain('application/pdf');
     const text = await pdfText(r.body);
-    expect(text).toContain('Opening balance: 0.00 EUR');
+    expect(text).toContain('Opening balance: €0.00');
     expect(text).toContain('Landing fee, Sabadell');
-    expect(text).toContain('Closing balance: -990.50 EUR');
+    expect(text).toContain('Closing balance: -€990.50');
     // Next month: the whole balance opens it, no entries.
     const next = DateTime.fromFormat(month, 'yyyy-MM').plus({ months: 1 }).toFormat('yyyy-MM');
     const empty = await pdfText((await get(`/billing/statement/${paula}/${next}.pdf`, 'dispatch@skyline.test')).body);
-    expect(empty).toContain('Opening balance: -990.50 EUR');
+    expect(empty).toContain('Opening balance: -€990.50');
     expect(empty).toContain('No entries this month');
     // In the requester's language (issue 33): the closing line and the empty month too.
     const dispatcher = s.userId('dispatch@skyline.test');
     await s.ctx.db.updateTable('users').set({ language: 'es' }).where('id', '=', dispatcher).execute();
+    // The company's date order (Part A 2.2); the language picks the separator.
+    await s.ctx.db
+      .updateTable('companies')
+      .set({ date_format: 'DD-MM-YYYY' })
+      .where('id', '=', s.refs.companies.skyline)
+      .execute();
     try {
       const spanish = await pdfText(
         (await get(`/billing/statement/${paula}/${next}.pdf`, 'dispatch@skyline.test')).body,
       );
-      expect(spanish).toContain('Saldo final: -990.50 EUR');
+      // Money as the Spanish screens show it (issue 33): comma decimals, the sign after, a no-break space.
+      expect(spanish.replace(/\s+/g, ' ')).toContain('Saldo final: -990,50 €');
+      expect(spanish).not.toContain('EUR');
       expect(spanish).toContain('No hay movimientos este mes');
       // This month's entries: kind names, month name and the file's title in Spanish, the codes nowhere.
       const pdf = (await get(`/billing/statement/${paula}/${month}.pdf`, 'dispatch@skyline.test')).body;
       const entries = await pdfText(pdf);
+      const words = entries.replace(/\s+/g, ' ');
+      expect(words).toContain('Saldo inicial: 0,00 €');
+      // Grouped thousands and the entries' day in the company's order, Spanish separators.
+      expect(words).toContain('1.210,00 €');
+      expect(words).toContain(DateTime.fromFormat(today, 'yyyy-MM-dd').toFormat('dd/MM/yyyy'));
+      expect(words).not.toContain(today);
+      expect(words).not.toMatch(/\d\.\d\d\b/);
       for (const want of ['Pago', 'Ajuste', 'Bono', 'Clase', 'Saldo inicial'])
         expect(entries, want).toMatch(new RegExp(`\\b${want}\\b`));
       for (const english of ['payment', 'adjustment', 'package', 'Payment', 'Kind', 'Statement', 'Opening'])
@@ -93,6 +108,11 @@ describe.each(DIALECTS)('billing statements and export on %s', (dialect) => {
       expect(info.Title).toBe(`Extracto ${month} Paula Pilot`);
     } finally {
       await s.ctx.db.updateTable('users').set({ language: 'en' }).where('id', '=', dispatcher).execute();
+      await s.ctx.db
+        .updateTable('companies')
+        .set({ date_format: 'YYYY-MM-DD' })
+        .where('id', '=', s.refs.companies.skyline)
+        .execute();
     }
   });
 

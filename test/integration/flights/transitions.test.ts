@@ -303,6 +303,17 @@ describe.each(DIALECTS)('flight status machine on %s', (dialect) => {
       expect(r.body.conflicts).toHaveLength(20);
       expect(r.body.conflicts.map((c: any) => c.id)).toEqual(ids.slice(0, 20));
       expect(r.body.message).toMatch(/overlaps 25 confirmed flights.*first 20/);
+      // In Spanish (issue 33): the counted sentence is an ICU plural, the conflicts the same.
+      const es = await s.api('POST', `/flights/confirm/${long}.json`, {
+        token: await t('dispatch@skyline.test'),
+        body: {},
+        headers: { 'Accept-Language': 'es' },
+      });
+      expect(es.headers.get('content-language')).toBe('es');
+      expect(es.body.message).toBe(
+        'Este vuelo se solapa con 25 vuelos confirmados de la misma aeronave; se muestran los 20 primeros',
+      );
+      expect({ ...es.body, message: null }).toEqual({ ...r.body, message: null });
     });
   });
 

@@ -2,7 +2,15 @@
  * The Intl formatters (shared/src/i18n/format.ts): the company's formats decide the
  * order and the clock, the language the separators; English reads as it did before.
  */
-import { type CompanyFormats, formatDate, formatDateTime, formatDuration, formatMoney } from '@ops/shared/i18n/index';
+import {
+  type CompanyFormats,
+  companyFormatsOf,
+  formatDate,
+  formatDateTime,
+  formatDuration,
+  formatInstant,
+  formatMoney,
+} from '@ops/shared/i18n/index';
 import { describe, expect, it } from 'vitest';
 import {
   formatDateTime as oldDateTime,
@@ -48,5 +56,19 @@ describe('formatters in a language and the company formats', () => {
     // A no-break space before the sign, as Intl writes it.
     expect(formatMoney(1234.5, 'EUR', 'es')).toMatch(/^1\.234,50\s€$/);
     expect(formatMoney(1234.5, 'EUR', 'en')).toBe('€1,234.50');
+  });
+
+  it('a company row reads as its formats; unknown values and zones as the defaults; a printed instant names its zone', () => {
+    const row = { timezone: 'Europe/Madrid', date_format: 'DD-MM-YYYY', time_format: '12', duration_format: 'decimal' };
+    expect(companyFormatsOf(row)).toEqual(madrid({ timeFormat: '12', durationFormat: 'decimal' }));
+    expect(companyFormatsOf({ timezone: 'Mars/Olympus', date_format: 'D/M/Y', time_format: '13' })).toEqual({
+      dateFormat: 'YYYY-MM-DD',
+      timeFormat: '24',
+      durationFormat: 'time',
+      zone: 'UTC',
+    });
+    expect(formatInstant(at, 'es', madrid())).toBe('25/11/2026 15:05 CET');
+    expect(formatInstant(at, 'de', madrid())).toBe('25.11.2026 15:05 MEZ');
+    expect(formatInstant(at, 'en', madrid({ zone: 'UTC' }))).toBe('25-11-2026 14:05 UTC');
   });
 });

@@ -191,11 +191,14 @@ describe.each(DIALECTS)('REST messages in the request’s language on %s', (dial
       errors: { page: ['Se esperaba un número entero positivo'] },
     });
     expect(spanish.headers.get('content-language')).toBe('es');
-    // The local file store's signed link: not in the catalogue yet.
-    const link = await s.api('GET', '/files/object/not-a-token', { headers: { 'Accept-Language': 'de' } });
-    expect(link.status).toBe(403);
-    expect(link.body.message).toBe('This link is invalid or has expired');
-    expect(link.headers.get('content-language')).toBe('en');
+    // A sync protocol text for devices, which no person reads: left English on purpose, and the header says so.
+    const stream = await s.api('GET', '/sync/stream.json?collections=nope', {
+      token,
+      headers: { 'Accept-Language': 'de' },
+    });
+    expect(stream.status).toBe(404);
+    expect(stream.body.message).toBe('No known collection requested');
+    expect(stream.headers.get('content-language')).toBe('en');
   });
 
   it('an API key speaks as its user; the declared 403 of a session-only route in German', async () => {

@@ -508,6 +508,49 @@ describe.each(DIALECTS)('Flight readiness on %s', (dialect) => {
   );
 
   describe('the policy at booking, dispatch and offline', () => {
+    it("the booking form's answer in the request's language: each line's message and fix, the rest unchanged (issue 33)", async () => {
+      await only('MAINTENANCE', 'block');
+      const p = soloPlan({ aircraft_id: def });
+      await openJob(def, p.start);
+      const dispatcher = s.userId('dispatch@skyline.test');
+      try {
+        const en = await plan(p);
+        expect(en.body).toMatchObject({ result: true, ready: false });
+        const [line] = en.body.lines as ReadinessLine[];
+        expect(line).toMatchObject({ code: 'MAINTENANCE', level: 'block', message: expect.stringContaining('50 h') });
+        const text = line.text;
+        if (!text || !line.fix || !line.fix_text) throw new Error('the MAINTENANCE line carries no text or fix');
+        const ask = async (headers: Record<string, string>) =>
+          s.api('POST', '/schedules/readiness.json', { token: await t('dispatch@skyline.test'), body: p, headers });
+        // Accept-Language first, then the caller's own language.
+        await s.ctx.db.updateTable('users').set({ language: 'fr' }).where('id', '=', dispatcher).execute();
+        for (const [locale, r] of [
+          ['es', await ask({ 'Accept-Language': 'es-ES,es;q=0.9' })],
+          ['fr', await ask({})],
+        ] as const) {
+          expect(r.status, locale).toBe(200);
+          const [worded] = r.body.lines as ReadinessLine[];
+          expect(worded.message, locale).toBe(renderText(translator(locale), text, locale));
+          expect(worded.message, locale).not.toBe(line.message);
+          expect(worded.fix, locale).toBe(renderText(translator(locale), line.fix_text, locale));
+          expect(worded.fix, locale).not.toBe(line.fix);
+          expect({ ...r.body, lines: [{ ...worded, message: null, fix: null }] }).toEqual({
+            ...en.body,
+            lines: [{ ...line, message: null, fix: null }],
+          });
+        }
+        // English stays byte for byte what it was.
+        expect((await ask({ 'Accept-Language': 'en' })).body).toEqual(en.body);
+      } finally {
+        await s.ctx.db.updateTable('users').set({ language: 'en' }).where('id', '=', dispatcher).execute();
+        await s.ctx.db
+          .deleteFrom('maintenance_jobs')
+          .where('aircraft_id', '=', def)
+          .where('crs_signed', '=', 0)
+          .execute();
+      }
+    });
+
     it('block: the booking is refused with READINESS and the list, nothing written', async () => {
       await only('MAINTENANCE', 'block');
       const p = soloPlan({ aircraft_id: def });

@@ -88,6 +88,8 @@ describe.each(DIALECTS)('safety report exports on %s', (dialect) => {
       '2D (acceptable)',
       'EC-ABC',
       'Change history',
+      // The event time in the company's zone (Europe/Madrid, summer time) and formats, its zone named.
+      'Date and time 2026-04-02 11:15 GMT+2',
     ]) {
       expect(text.replace(/\s+/g, ' '), want).toContain(want);
     }
@@ -116,6 +118,13 @@ describe.each(DIALECTS)('safety report exports on %s', (dialect) => {
   it('words the PDF in the requesting user’s language: every label, section and code name (issue 33)', async () => {
     const safety = s.userId('safety@skyline.test');
     await s.ctx.db.updateTable('users').set({ language: 'es' }).where('id', '=', safety).execute();
+    // The company's formats (Part A 2.2): day first, 12 hours; the language picks "/" and "a. m.".
+    const sky = s.refs.companies.skyline;
+    await s.ctx.db
+      .updateTable('companies')
+      .set({ date_format: 'DD-MM-YYYY', time_format: '12' })
+      .where('id', '=', sky)
+      .execute();
     try {
       const token = await t('safety@skyline.test');
       const r = await download(s, `/safety_reports/view/${reportId}/pdf:true?token=${encodeURIComponent(token)}`);
@@ -125,7 +134,7 @@ describe.each(DIALECTS)('safety report exports on %s', (dialect) => {
         `Informe de seguridad ${idn}`,
         'Incidente',
         'Abierta · Suceso',
-        'Fecha y hora (UTC)',
+        'Fecha y hora 02/04/2026 11:15 a. m. CEST',
         'Lugar',
         'Fase de vuelo APR Aproximación',
         'Departamento / Categoría',
@@ -143,6 +152,10 @@ describe.each(DIALECTS)('safety report exports on %s', (dialect) => {
         'Impreso el',
       ])
         expect(text, want).toContain(want);
+      // Printed and trail times the same way: no ISO dates, no UTC left.
+      expect(text).toMatch(/Impreso el \d\d\/\d\d\/\d{4} \d{1,2}:\d\d [ap]\. m\. CES?T por/);
+      expect(text).not.toMatch(/\d{4}-\d\d-\d\d/);
+      expect(text).not.toMatch(/\bUTC\b/);
       // Whole words: the Spanish "Incidente" contains "Incident".
       for (const english of [
         'Safety report',
@@ -170,6 +183,11 @@ describe.each(DIALECTS)('safety report exports on %s', (dialect) => {
         expect(text, english).not.toMatch(new RegExp(`\\b${english}\\b`));
     } finally {
       await s.ctx.db.updateTable('users').set({ language: 'en' }).where('id', '=', safety).execute();
+      await s.ctx.db
+        .updateTable('companies')
+        .set({ date_format: 'YYYY-MM-DD', time_format: '24' })
+        .where('id', '=', sky)
+        .execute();
     }
   });
 

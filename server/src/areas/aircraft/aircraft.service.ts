@@ -1,6 +1,7 @@
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Actor } from '../../http/actor.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, HttpError, notFound } from '../../http/errors.ts';
+import { said } from '../../http/messages.ts';
 import { nowSeconds } from '../../lib/tokens.ts';
 
 export interface AircraftPatch {
@@ -41,7 +42,9 @@ export async function updateAircraft(uow: UnitOfWork, actor: Actor, id: string, 
       .where('deleted', '=', 0)
       .executeTakeFirst();
     if (clash)
-      throw badRequest(`Registration ${reg} is already used by another aircraft`, {
+      throw new HttpError(400, {
+        result: false,
+        ...said('errors.registrationInUse', { registration: reg }),
         errors: { registration: ['Already in use'] },
       });
     set.registration = reg;

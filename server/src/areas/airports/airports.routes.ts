@@ -4,7 +4,8 @@ import { MAX_FLIGHT_SECONDS, nightSeconds, sunTimes } from '@ops/shared/rules/ai
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, HttpError } from '../../http/errors.ts';
+import { said } from '../../http/messages.ts';
 import { presentTimezone } from '../company/company.presenter.ts';
 import { presentAirport } from './airports.presenter.ts';
 import { ZAirportsSearch, ZAirportsView, ZAirportsNightTime } from './airports.responses.ts';
@@ -20,7 +21,7 @@ const zIcao = z
 
 function findAirport(icao: string) {
   const a = getAirport(icao);
-  if (!a) throw notFound(`Unknown airport ${icao}`);
+  if (!a) throw new HttpError(404, { result: false, ...said('errors.unknownAirportCode', { icao }) });
   return a;
 }
 

@@ -9,6 +9,7 @@ import { nowSeconds } from '../../lib/tokens.ts';
 import { DEFAULT_EVENT_COLOR, findBase } from './bases.service.ts';
 import type { BaseSchedulesTable } from './bases.tables.ts';
 import type { TScheduleAdd, TScheduleEdit } from './bases.schema.ts';
+import { said } from '../../http/messages.ts';
 
 type ScheduleRow = Pick<BaseSchedulesTable, 'id' | 'base_id' | 'user_id' | 'start_at' | 'end_at' | 'type' | 'always'>;
 
@@ -249,7 +250,7 @@ export async function deleteSchedule(ctx: AppContext, actor: Actor, id: string, 
       q = id === 'always' ? q.where('always', '=', 1) : q.where('always', '=', 0).where('start_at', '>', now);
       return Number((await q.executeTakeFirst()).numUpdatedRows);
     });
-    return { result: true, deleted, message: `${deleted} schedule entr${deleted === 1 ? 'y' : 'ies'} deleted` };
+    return { result: true, deleted, ...said('errors.entriesDeleted', { count: deleted }) };
   }
   if (!UUID_RE.test(id))
     throw badRequest('Expected a schedule id (UUID), `all` or `always`', {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Locale, localeOf, translator } from '@ops/shared/i18n/index';
+import { formatDate, formatMoney, type Locale, localeOf, translator } from '@ops/shared/i18n/index';
 import { kindLabel } from '@ops/shared/rules/billing/charges';
 import { fromCents, secondsToHours } from '@ops/shared/rules/billing/money';
 import ExcelJS from 'exceljs';
@@ -10,6 +10,7 @@ import PDFDocument from 'pdfkit';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest } from '../../http/errors.ts';
+import { companyFormats } from '../company/company.repository.ts';
 import { billingSettingsOf, companyEntriesBetween, entriesBetween } from './billing.repository.ts';
 
 /** DejaVu Sans ships with the server (accented names whatever fonts the host has). */
@@ -19,8 +20,6 @@ const BOLD = path.join(FONTS, 'DejaVuSans-Bold.ttf');
 
 /** Rows of one export, so a download stays bounded. */
 export const EXPORT_MAX_ROWS = 100_000;
-
-const money = (cents: number) => fromCents(cents).toFixed(2);
 
 /** The month `YYYY-MM` in the company zone as unix `[from, to)` and its name in `locale`; 400 for a month that is not one. */
 function monthRange(month: string, zone: string, locale: Locale = 'en'): { from: number; to: number; label: string } {
@@ -48,9 +47,13 @@ export async function sendStatement(
   const settings = await billingSettingsOf(ctx.db, actor.companyId);
   const zone = settings.timezone || 'UTC';
   const t = translator(actor.language);
-  const range = monthRange(month, zone, localeOf(actor.language) ?? 'en');
+  const locale = localeOf(actor.language) ?? 'en';
+  const range = monthRange(month, zone, locale);
   const { opening, rows } = await entriesBetween(ctx.db, actor.companyId, user.id, range.from, range.to);
   const currency = settings.currency ?? 'EUR';
+  // Figures as the screens show them (issue 33): the reader's language, the company's date order, in its zone.
+  const formats = await companyFormats(ctx.db, actor.companyId);
+  const money = (cents: number) => formatMoney(fromCents(cents), currency, locale);
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
@@ -77,14 +80,14 @@ export async function sendStatement(
   doc
     .font('bold')
     .fontSize(10)
-    .text(t('documents.openingBalance', { amount: `${money(opening)} ${currency}` }));
+    .text(t('documents.openingBalance', { amount: money(opening) }));
   doc.moveDown(0.6);
 
   const cols = [
     { title: t('documents.colDate'), x: 50, w: 70 },
     { title: t('documents.colKind'), x: 120, w: 65 },
-    { title: t('documents.colDescription'), x: 185, w: 160 },
-    { title: t('documents.colTax'), x: 345, w: 55, right: true },
+    { title: t('documents.colDescription'), x: 185, w: 150 },
+    { title: t('documents.colTax'), x: 335, w: 65, right: true },
     { title: t('documents.colAmount'), x: 400, w: 65, right: true },
     { title: t('documents.colBalance'), x: 465, w: 80, right: true },
   ];
@@ -107,9 +110,15 @@ export async function sendStatement(
   let balance = opening;
   for (const e of rows) {
     balance += Number(e.amount);
-    const when = DateTime.fromSeconds(Number(e.created), { zone }).toFormat('yyyy-LL-dd');
     line(
-      [when, kindLabel(e.kind, t), e.description ?? '', money(Number(e.tax)), money(Number(e.amount)), money(balance)],
+      [
+        formatDate(Number(e.created), locale, formats),
+        kindLabel(e.kind, t),
+        e.description ?? '',
+        money(Number(e.tax)),
+        money(Number(e.amount)),
+        money(balance),
+      ],
       'regular',
     );
   }
@@ -119,7 +128,7 @@ export async function sendStatement(
   doc
     .font('bold')
     .fontSize(10)
-    .text(t('documents.closingBalance', { amount: `${money(balance)} ${currency}` }));
+    .text(t('documents.closingBalance', { amount: money(balance) }));
   doc.end();
   await done;
   res.setHeader('Content-Type', 'application/pdf');

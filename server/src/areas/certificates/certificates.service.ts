@@ -67,7 +67,10 @@ async function companyUser(db: Kysely<DB>, companyId: string, id: string) {
 
 /** Another person's certificates: instructors and above only (certificates/policy.ts). A refusal is 403, not an empty list that would read as "holds none". */
 function requireAccess(actor: Actor, userId: string, verb: 'see' | 'change'): void {
-  if (!mayManageCertificatesOf(actor, userId)) throw forbidden(`You can only ${verb} your own certificates`);
+  if (!mayManageCertificatesOf(actor, userId))
+    throw forbidden(
+      verb === 'see' ? 'You can only see your own certificates' : 'You can only change your own certificates',
+    );
 }
 
 /** Live certificates of one user, by type (one indexed query). */

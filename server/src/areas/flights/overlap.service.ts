@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
 import { HttpError } from '../../http/errors.ts';
+import { said } from '../../http/messages.ts';
 import { DEFAULT_OVERLAP_LIMIT, findOverlaps, MAX_BLOCK_SECONDS } from '@ops/shared/rules/flights/flight-times';
 
 /** Part B 8: at most 20 conflicts are returned. */
@@ -72,7 +73,9 @@ export async function assertNoOverlap(
   throw new HttpError(400, {
     result: false,
     code: 'FLIGHT_OVERLAP',
-    message: `This flight overlaps ${total} confirmed flight${total === 1 ? '' : 's'} of the same aircraft${total > rows.length ? `; the first ${rows.length} are listed` : ''}`,
+    ...(total > rows.length
+      ? said('errors.flightOverlapsListed', { total, shown: rows.length })
+      : said('errors.flightOverlaps', { total })),
     url: `/flights/load/aircraft:${f.aircraft_id}/from:${f.date}/to:${f.date}.json`,
     conflicts,
   });

@@ -13,6 +13,7 @@ import { activationPending, issueToken } from '../users/identities.repository.ts
 import type { TPilotGroupWrite } from './pilot-groups.schema.ts';
 import './pilot-groups.tables.ts';
 import { touchReadiness } from '../readiness/readiness.repository.ts';
+import { said } from '../../http/messages.ts';
 
 /** Colours handed to new groups in turn (the directory shows a group as its colour). */
 export const GROUP_PALETTE = [
@@ -346,7 +347,7 @@ export async function bulkActivate(ctx: AppContext, actor: Actor, id: string, ac
     action: active ? 1 : 0,
     changed: ids,
     skipped: skipped.map((m) => m.id),
-    message: `${ids.length} member${ids.length === 1 ? '' : 's'} ${active ? 'activated' : 'deactivated'}`,
+    ...said(active ? 'errors.membersActivated' : 'errors.membersDeactivated', { count: ids.length }),
   };
 }
 
@@ -410,7 +411,7 @@ export async function welcomize(ctx: AppContext, actor: Actor, id: string) {
     result: true,
     sent: mails.length,
     mails: { activation: count('activation'), confirm: count('confirm'), welcome: count('welcome') },
-    message: `${mails.length} mail${mails.length === 1 ? '' : 's'} sent`,
+    ...said('errors.mailsSent', { count: mails.length }),
   };
 }
 

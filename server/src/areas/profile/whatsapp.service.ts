@@ -3,6 +3,7 @@ import { uuidv7 } from '@ops/shared';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badRequest, notFound, tooManyRequests, validationFailed } from '../../http/errors.ts';
+import { said } from '../../http/messages.ts';
 import { nowSeconds, safeEqual, sha256 } from '../../lib/tokens.ts';
 import { sendMessage } from '../../mail/messages.ts';
 import './whatsapp.tables.ts';
@@ -142,7 +143,7 @@ export async function requestWhatsappCode(ctx: AppContext, actor: Actor, phoneIn
   });
   return {
     result: true,
-    message: `We sent a verification code by WhatsApp to ${phone}`,
+    ...said('errors.whatsappCodeSent', { phone }),
     phone,
     expires: now + WHATSAPP.codeTtl,
   };

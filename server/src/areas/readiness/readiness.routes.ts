@@ -1,8 +1,27 @@
 import { readinessGates } from '@ops/shared/rules/readiness/policy';
+import type { Request } from 'express';
 import { defineRoute } from '../../http/define-route.ts';
+import { requestLocale, wordReadinessLines } from '../../http/messages.ts';
 import { ZReadiness, ZReadinessSettingsAnswer } from './readiness.responses.ts';
 import { ZFlightParams, ZReadinessPlan, ZSettingsBody } from './readiness.schema.ts';
-import { flightReadiness, getSettings, planReadiness, saveSettings } from './readiness.service.ts';
+import {
+  flightReadiness,
+  getSettings,
+  planReadiness,
+  type ReadinessAnswer,
+  saveSettings,
+} from './readiness.service.ts';
+
+/**
+ * The lines' `message` and `fix` in the request's language (issue 33), as a READINESS refusal's are: the answer
+ * has no top-level `message`, so the way-out `localize` leaves it alone. `text`/`fix_text` stay for offline readers.
+ */
+const worded =
+  (req: Request) =>
+  (answer: ReadinessAnswer): ReadinessAnswer => ({
+    ...answer,
+    lines: wordReadinessLines(answer.lines, requestLocale(req)),
+  });
 
 /**
  * Readiness (issue 31). The two questions sit under the paths of what they
@@ -20,7 +39,7 @@ export const readinessRoutes = [
     access: { who: readinessGates.read },
     params: ZFlightParams,
     response: ZReadiness,
-    handler: ({ ctx, actor, params }) => flightReadiness(ctx, actor, params.id),
+    handler: ({ ctx, actor, params, req }) => flightReadiness(ctx, actor, params.id).then(worded(req)),
   }),
   defineRoute({
     method: 'POST',
@@ -31,7 +50,7 @@ export const readinessRoutes = [
     access: { who: readinessGates.read },
     body: ZReadinessPlan,
     response: ZReadiness,
-    handler: ({ ctx, actor, body }) => planReadiness(ctx, actor, body),
+    handler: ({ ctx, actor, body, req }) => planReadiness(ctx, actor, body).then(worded(req)),
   }),
   defineRoute({
     method: 'GET',

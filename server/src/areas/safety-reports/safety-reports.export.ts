@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { translator } from '@ops/shared/i18n/index';
+import { DEFAULT_LOCALE, formatDate, formatInstant, localeOf, translator } from '@ops/shared/i18n/index';
 import {
   DAMAGE_NAMES,
   named,
@@ -15,9 +15,11 @@ import { SAFETY_SEVERITIES } from '@ops/shared/rules/safety-reports/safety';
 import ExcelJS from 'exceljs';
 import type { Response } from 'express';
 import type { Kysely } from 'kysely';
+import { DateTime } from 'luxon';
 import PDFDocument from 'pdfkit';
 import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../http/actor.ts';
+import { companyFormats } from '../company/company.repository.ts';
 import { filteredQuery, viewSafetyReport } from './safety-reports.repository.ts';
 import type { ListFilters } from './safety-reports.schema.ts';
 
@@ -102,8 +104,11 @@ export async function sendExcel(db: Kysely<DB>, actor: Actor, f: ListFilters, re
   res.end(buf);
 }
 
-/** A unix time as `YYYY-MM-DD HH:MM` (UTC; the PDF says so). */
-const stamp = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
+/** Unix seconds of a stored UTC `YYYY-MM-DD[ HH:MM[:SS]]` (the report's event time, a flight's date), or null. */
+function utcSeconds(text: string | null | undefined): number | null {
+  const d = DateTime.fromSQL(text ?? '', { zone: 'UTC' });
+  return d.isValid ? d.toSeconds() : null;
+}
 
 /** GET view/{id}/pdf:true?token=: one report as a PDF (same visibility as the view; the trail for managers). */
 export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Response): Promise<void> {
@@ -111,6 +116,10 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
   const rep = view.report;
   const r = rep.SafetyReport;
   const t = translator(actor.language);
+  // Times in the company's formats and zone, named, in the reader's language (issue 33).
+  const locale = localeOf(actor.language) ?? DEFAULT_LOCALE;
+  const formats = await companyFormats(db, actor.companyId);
+  const stamp = (seconds: number) => formatInstant(seconds, locale, formats);
   const title = t('documents.safetyReportTitle', { number: r.idn ?? t('documents.safetyReportDraft') });
   const doc = new PDFDocument({
     size: 'A4',
@@ -155,7 +164,8 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
   };
   const risk = (r: { index: string; tolerability: string } | null) =>
     r ? `${r.index} (${named(t, TOLERABILITY_NAMES, r.tolerability)})` : '';
-  field(t('safety-reports.dateTimeUtc'), r.datetime);
+  const eventAt = utcSeconds(r.datetime);
+  field(fieldName('datetime'), eventAt === null ? r.datetime : stamp(eventAt));
   field(fieldName('location'), r.location);
   field(fieldName('flight_phase'), r.flight_phase ? `${r.flight_phase} ${named(t, PHASE_NAMES, r.flight_phase)}` : '');
   field(
@@ -164,10 +174,12 @@ export async function sendPdf(db: Kysely<DB>, actor: Actor, id: string, res: Res
   );
   field(fieldName('user_id'), rep.User ? `${rep.User.name} ${rep.User.surname}` : t('documents.srAnonymous'));
   if (rep.Reviewer) field(fieldName('reviewer_id'), `${rep.Reviewer.name} ${rep.Reviewer.surname}`);
+  // A flight's date is a calendar day, not an instant: shown as written, in the company's order.
+  const flightDate = rep.Flight ? utcSeconds(rep.Flight.date) : null;
   if (rep.Flight)
     field(
       fieldName('flight_id'),
-      `${rep.Flight.date} ${rep.Flight.registration ?? ''} ${rep.Flight.departure_airport ?? ''}–${rep.Flight.landing_airport ?? ''}`,
+      `${flightDate === null ? rep.Flight.date : formatDate(flightDate, locale, { ...formats, zone: 'UTC' })} ${rep.Flight.registration ?? ''} ${rep.Flight.departure_airport ?? ''}–${rep.Flight.landing_airport ?? ''}`,
     );
   if (rep.Aircraft?.length) field(fieldName('aircraft'), rep.Aircraft.map((a) => a.registration).join(', '));
   field(fieldName('damages'), r.damages ? named(t, DAMAGE_NAMES, r.damages) : '');

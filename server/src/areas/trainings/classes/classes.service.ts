@@ -1,17 +1,9 @@
-import { DATE_FORMATS } from '@ops/shared';
-import {
-  type CompanyFormats,
-  DEFAULT_FORMATS,
-  DEFAULT_LOCALE,
-  formatDateTime,
-  localeOf,
-  translator,
-} from '@ops/shared/i18n/index';
+import { DEFAULT_LOCALE, formatInstant, localeOf, translator } from '@ops/shared/i18n/index';
 import { english } from '../../../http/messages.ts';
+import { companyFormats } from '../../company/company.repository.ts';
 import { maySeeAllStudentsOf } from '@ops/shared/rules/trainings/policy';
 import { uuidv7 } from '@ops/shared';
 import { type AttendanceStatus, defaultDeadline } from '@ops/shared/rules/trainings/attendance';
-import { DateTime } from 'luxon';
 import type { AppContext } from '../../../context.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { badRequest, forbidden, notFound, validationFailed } from '../../../http/errors.ts';
@@ -528,23 +520,6 @@ export async function deleteClass(ctx: AppContext, actor: Actor, id: string) {
  * time formats and zone, the recipient's language, and the zone's short name.
  */
 export async function mailDates(db: Db, companyId: string): Promise<(unix: number, language: string | null) => string> {
-  const co = await db
-    .selectFrom('companies')
-    .select(['timezone', 'date_format', 'time_format', 'duration_format'])
-    .where('id', '=', companyId)
-    .executeTakeFirst();
-  const zone = co?.timezone && DateTime.local().setZone(co.timezone).isValid ? co.timezone : 'UTC';
-  const f: CompanyFormats = {
-    dateFormat: (DATE_FORMATS as readonly string[]).includes(co?.date_format ?? '')
-      ? (co?.date_format as CompanyFormats['dateFormat'])
-      : DEFAULT_FORMATS.dateFormat,
-    timeFormat: co?.time_format === '12' ? '12' : '24',
-    durationFormat: co?.duration_format === 'decimal' ? 'decimal' : 'time',
-    zone,
-  };
-  return (unix, language) => {
-    const locale = localeOf(language) ?? DEFAULT_LOCALE;
-    const zoneName = DateTime.fromSeconds(unix, { zone, locale }).toFormat('ZZZZ');
-    return `${formatDateTime(unix, locale, f)} ${zoneName}`;
-  };
+  const f = await companyFormats(db, companyId);
+  return (unix, language) => formatInstant(unix, localeOf(language) ?? DEFAULT_LOCALE, f);
 }
