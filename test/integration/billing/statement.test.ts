@@ -245,4 +245,53 @@ describe.each(DIALECTS)('billing statements and export on %s', (dialect) => {
       (await get(`/manager/billing/entries/export.json?from=${today}&to=${today}`, 'admin@harbor.test')).status,
     ).toBe(403);
   });
+
+  // Runs last: the reversal changes the balances and rows the tests above count.
+  it('words the descriptions the server wrote in the reader’s language, in the PDF and the spreadsheet; free text as typed', async () => {
+    const payment = await s.ctx.db
+      .selectFrom('billing_entries')
+      .select('id')
+      .where('user_id', '=', paula)
+      .where('description', '=', 'Bank transfer')
+      .executeTakeFirstOrThrow();
+    const r = await s.api('POST', `/manager/billing/entries/reverse/${payment.id}.json`, {
+      token: await t('dispatch@skyline.test'),
+      body: {},
+    });
+    expect(r.status).toBe(200);
+    const english = (
+      await pdfText((await get(`/billing/statement/${paula}/${month}.pdf`, 'pilot@skyline.test')).body)
+    ).replace(/\s+/g, ' ');
+    expect(english).toContain('Reversal of payment');
+    const dispatcher = s.userId('dispatch@skyline.test');
+    await s.ctx.db.updateTable('users').set({ language: 'es' }).where('id', '=', dispatcher).execute();
+    try {
+      const spanish = (
+        await pdfText((await get(`/billing/statement/${paula}/${month}.pdf`, 'dispatch@skyline.test')).body)
+      ).replace(/\s+/g, ' ');
+      expect(spanish).toContain('Anulación de pago');
+      expect(spanish).not.toContain('Reversal of payment');
+      expect(spanish).toContain('Landing fee, Sabadell');
+      const x = await get(
+        `/manager/billing/entries/export.json?from=${today}&to=${today}&format=xlsx`,
+        'dispatch@skyline.test',
+      );
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(x.body as unknown as ArrayBuffer);
+      const column = wb.getWorksheet('Entries')?.getColumn(5).values.slice(2);
+      expect(column).toEqual([
+        'Bank transfer',
+        'Landing fee, Sabadell',
+        'Ten hours, any aircraft',
+        'Anulación de pago',
+      ]);
+      // The kind stays the code an accounting import reads.
+      const csv = (
+        await get(`/manager/billing/entries/export.json?from=${today}&to=${today}&format=csv`, 'dispatch@skyline.test')
+      ).body.toString('utf8');
+      expect(csv).toMatch(/,reversal,Anulación de pago,/);
+    } finally {
+      await s.ctx.db.updateTable('users').set({ language: 'en' }).where('id', '=', dispatcher).execute();
+    }
+  });
 });

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatDate, formatMoney, type Locale, localeOf, translator } from '@ops/shared/i18n/index';
+import { formatDate, formatMoney, type Locale, localeOf, type Translate, translator } from '@ops/shared/i18n/index';
 import { kindLabel } from '@ops/shared/rules/billing/charges';
+import { entryText } from '@ops/shared/rules/billing/descriptions';
 import { fromCents, secondsToHours } from '@ops/shared/rules/billing/money';
+import { renderText } from '@ops/shared/rules/readiness/text';
 import ExcelJS from 'exceljs';
 import type { Response } from 'express';
 import { DateTime } from 'luxon';
@@ -30,6 +32,16 @@ function monthRange(month: string, zone: string, locale: Locale = 'en'): { from:
     to: Math.floor(start.plus({ months: 1 }).toSeconds()),
     label: start.toFormat('LLLL yyyy'),
   };
+}
+
+/** An entry's description as the screens word it: one the server wrote in the reader's language, free text as typed. */
+function describe(
+  e: { kind: string; flight_id: string | null; description: string | null },
+  t: Translate,
+  locale: Locale,
+): string {
+  const written = entryText(e);
+  return written ? renderText(t, written, locale) : (e.description ?? '');
 }
 
 /**
@@ -114,7 +126,7 @@ export async function sendStatement(
       [
         formatDate(Number(e.created), locale, formats),
         kindLabel(e.kind, t),
-        e.description ?? '',
+        describe(e, t, locale),
         money(Number(e.tax)),
         money(Number(e.amount)),
         money(balance),
@@ -171,6 +183,9 @@ export async function sendEntriesExport(
   const to = DateTime.fromISO(q.to, { zone });
   if (!from.isValid || !to.isValid || to < from)
     throw badRequest('Expected from <= to, both YYYY-MM-DD', { errors: { to: ['Expected a date on or after from'] } });
+  // Headers, codes, dates and figures stay machine-readable (CONTRACT 6); descriptions are for people (issue 33).
+  const t = translator(actor.language);
+  const locale = localeOf(actor.language) ?? 'en';
   const rows = (
     await companyEntriesBetween(
       ctx.db,
@@ -187,7 +202,7 @@ export async function sendEntriesExport(
       e.user_id,
       [e.name, e.surname].filter(Boolean).join(' '),
       e.kind,
-      e.description ?? '',
+      describe(e, t, locale),
       fromCents(amount - tax),
       fromCents(tax),
       fromCents(amount),
