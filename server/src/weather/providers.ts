@@ -1,4 +1,5 @@
 import { HttpError } from '../http/errors.ts';
+import { said } from '../http/messages.ts';
 
 /**
  * Weather providers (Part A 4.11, docs/areas/reports.md "Weather providers").
@@ -29,15 +30,28 @@ export interface ProviderConfig {
   timeoutMs: number;
 }
 
-const unavailable = (name: string) =>
-  new HttpError(503, { result: false, message: `The ${name} is unavailable, try again later` });
-const badGateway = (name: string, why: string) =>
-  new HttpError(502, { result: false, message: `The ${name} answered with an error (${why})` });
+/** Which provider failed: the `provider` select of `errors.weather…` (issue 33). */
+type Provider = 'aviation' | 'archive';
+/** Why its answer was refused: the `reason` select of `errors.weatherBadGateway`. */
+type Why = { reason: 'status'; status: number } | { reason: 'json' | 'list' | 'csv' };
 
-const AVIATION = 'aviation weather provider';
-const ARCHIVE = 'weather archive';
+const unavailable = (provider: Provider) =>
+  new HttpError(503, { result: false, ...said('errors.weatherUnavailable', { provider }) });
+// The status as a string, so ICU does not group its digits.
+const badGateway = (provider: Provider, why: Why) =>
+  new HttpError(502, {
+    result: false,
+    ...said('errors.weatherBadGateway', {
+      provider,
+      reason: why.reason,
+      status: 'status' in why ? String(why.status) : '',
+    }),
+  });
 
-async function get(url: string, name: string, timeoutMs: number): Promise<string> {
+const AVIATION: Provider = 'aviation';
+const ARCHIVE: Provider = 'archive';
+
+async function get(url: string, name: Provider, timeoutMs: number): Promise<string> {
   let res: Response;
   try {
     res = await fetch(url, {
@@ -55,7 +69,7 @@ async function get(url: string, name: string, timeoutMs: number): Promise<string
   }
   if (!res.ok) {
     await res.body?.cancel();
-    throw badGateway(name, `HTTP ${res.status}`);
+    throw badGateway(name, { reason: 'status', status: res.status });
   }
   try {
     return await res.text();
@@ -68,15 +82,15 @@ const iso = (unix: number) => new Date(unix * 1000).toISOString().replace(/\.\d{
 /** IEM wants minutes precision: `2024-06-10T12:00Z`. */
 const isoMinutes = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 16) + 'Z';
 
-function parseJsonArray(text: string, name: string): Record<string, unknown>[] {
+function parseJsonArray(text: string, name: Provider): Record<string, unknown>[] {
   if (!text.trim()) return [];
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch {
-    throw badGateway(name, 'not JSON');
+    throw badGateway(name, { reason: 'json' });
   }
-  if (!Array.isArray(v)) throw badGateway(name, 'not a list');
+  if (!Array.isArray(v)) throw badGateway(name, { reason: 'list' });
   return v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null);
 }
 
@@ -161,14 +175,14 @@ export function parseCsv(text: string): string[][] {
   return out;
 }
 
-function csvReports(text: string, name: string, timeCol: string, rawCol: string): WeatherReport[] {
+function csvReports(text: string, name: Provider, timeCol: string, rawCol: string): WeatherReport[] {
   // The archive writes `#` comment lines (e.g. a rate-limit or error notice) before or instead of the header.
   const lines = parseCsv(text).filter((r) => !(r[0] ?? '').startsWith('#'));
   if (!lines.length) return [];
   const header = lines[0]!.map((h) => h.trim().toLowerCase());
   const t = header.indexOf(timeCol);
   const r = header.indexOf(rawCol);
-  if (t < 0 || r < 0) throw badGateway(name, 'unexpected CSV header');
+  if (t < 0 || r < 0) throw badGateway(name, { reason: 'csv' });
   const out: WeatherReport[] = [];
   for (const line of lines.slice(1)) {
     const time = toUnix(line[t]?.trim());

@@ -93,6 +93,14 @@ const EXACT: Record<string, MessageId> = {
   'Between 0 and 100': 'forms.between0and100',
 };
 
+/** The flights' long-text messages by their first words (the same ids the flight form's own check says). */
+const LONG_TEXT: Record<string, MessageId> = {
+  'A callsign has': 'flights.vCallsignLong',
+  'A route has': 'flights.vRouteLong',
+  'Remarks have': 'flights.vRemarksLong',
+  'This field has': 'flights.vTextLong',
+};
+
 // Messages with a number in them: the number is kept as written (a string, so English is unchanged).
 const PATTERNS: [RegExp, MessageId, string][] = [
   [/^At most (\d+) characters$/, 'forms.atMostChars', 'count'],
@@ -107,6 +115,9 @@ const PATTERNS: [RegExp, MessageId, string][] = [
   [/^At least (\d+)$/, 'forms.atLeast', 'min'],
 ];
 
+const LONG_TEXT_RE =
+  /^(A callsign has|A route has|Remarks have|This field has) at most (\d+) characters; this text has (\d+)\.$/;
+
 /** A form message in the reader's language; a text this list does not know stays as it is. */
 export function formMessage(text: string, t: Translate): string {
   const id = EXACT[text];
@@ -115,5 +126,8 @@ export function formMessage(text: string, t: Translate): string {
     const m = re.exec(text);
     if (m) return t(pid, { [name]: m[1] });
   }
+  // The flights' long-text field (flights.schema.ts on the server, validation.ts on a device).
+  const long = LONG_TEXT_RE.exec(text);
+  if (long) return t(LONG_TEXT[long[1]], { max: long[2], length: long[3] });
   return text;
 }

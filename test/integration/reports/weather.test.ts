@@ -178,6 +178,12 @@ describe.each(DIALECTS)('Weather reports on %s', (dialect) => {
       ['answers 500', 'error', 502],
       ['answers something not in its format', 'garbage', 502],
     ];
+    const SPANISH: Record<(typeof cases)[number][1], string> = {
+      down: 'El proveedor de meteorología aeronáutica no está disponible; inténtelo más tarde',
+      slow: 'El proveedor de meteorología aeronáutica no está disponible; inténtelo más tarde',
+      error: 'El proveedor de meteorología aeronáutica ha respondido con un error (HTTP 500)',
+      garbage: 'El proveedor de meteorología aeronáutica ha respondido con un error (no es JSON)',
+    };
     it.each(cases)('data API %s: %s with a message, nothing cached', async (_name, mode, status) => {
       fake.mode.aviation = mode;
       try {
@@ -185,6 +191,11 @@ describe.each(DIALECTS)('Weather reports on %s', (dialect) => {
         expect(r.status).toBe(status);
         expect(r.body.result).toBe(false);
         expect(r.body.message).toMatch(/aviation weather provider/);
+        // In the caller's language (issue 33), the status and the reason worded too.
+        const es = await s.api('GET', '/reports/metar/LEZL.json', { token, headers: { 'Accept-Language': 'es' } });
+        expect(es.status).toBe(status);
+        expect(es.headers.get('content-language')).toBe('es');
+        expect(es.body.message).toBe(SPANISH[mode]);
       } finally {
         fake.mode.aviation = 'up';
       }

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
+import { english } from '../../http/messages.ts';
 import { zBoolish, zId, zIntish } from '../../http/zod.ts';
 import { unwrapModel } from '../flight-types/flight-types.schema.ts';
 import { FLIGHT_LIMITS } from '@ops/shared/rules/flights/validation';
@@ -49,8 +50,15 @@ const zAmount = z
       .transform(Number),
   ])
   .pipe(z.number().min(0, 'Must not be negative'));
-/** Too long is a 400 naming the field, never a silent cut (issue 28 item 5). */
-const zText = (max: number, subject = 'This field has') =>
+/** Too long is a 400 naming the field, never a silent cut (issue 28 item 5); the text is the catalogue's (issue 33). */
+const zText = (
+  max: number,
+  id:
+    | 'flights.vCallsignLong'
+    | 'flights.vRouteLong'
+    | 'flights.vRemarksLong'
+    | 'flights.vTextLong' = 'flights.vTextLong',
+) =>
   z
     .string()
     .trim()
@@ -59,7 +67,8 @@ const zText = (max: number, subject = 'This field has') =>
         c.issues.push({
           code: 'custom',
           input: c.value,
-          message: `${subject} at most ${max} characters; this text has ${c.value.length}.`,
+          // Strings, so ICU does not group the digits: "1000", as the 400 always said.
+          message: english(id, { max: String(max), length: String(c.value.length) }),
         });
     });
 
@@ -68,7 +77,7 @@ export const ZFlightFields = z.object({
   id: zId.optional(),
   date: zDate.optional(),
   status: z.enum(['DRAFT', 'SCHEDULED'], 'Only DRAFT or SCHEDULED can be set here').optional(),
-  callsign: nullable(zText(FLIGHT_LIMITS.callsign, 'A callsign has')),
+  callsign: nullable(zText(FLIGHT_LIMITS.callsign, 'flights.vCallsignLong')),
   aircraft_id: nullable(zId),
   flight_type_id: nullable(zId),
   pic_id: nullable(zId),
@@ -97,8 +106,8 @@ export const ZFlightFields = z.object({
   oil: nullable(zAmount),
   fuel: nullable(zAmount),
   cargo: nullable(zAmount),
-  route: nullable(zText(FLIGHT_LIMITS.route, 'A route has')),
-  remarks: nullable(zText(FLIGHT_LIMITS.remarks, 'Remarks have')),
+  route: nullable(zText(FLIGHT_LIMITS.route, 'flights.vRouteLong')),
+  remarks: nullable(zText(FLIGHT_LIMITS.remarks, 'flights.vRemarksLong')),
   pf: nullable(zText(20)),
 });
 export type TFlightFields = z.output<typeof ZFlightFields>;

@@ -211,7 +211,7 @@ async function checkIds(
   table: 'aircraft' | 'flight_types' | 'pilot_groups',
   companyId: string,
   ids: readonly string[] | undefined,
-  what: string,
+  missing: 'errors.aircraftNotFound' | 'errors.flightTypeNotFound' | 'errors.pilotGroupNotFound',
 ) {
   if (!ids?.length) return;
   const found =
@@ -229,7 +229,7 @@ async function checkIds(
           .where('deleted', '=', 0)
           .where('id', 'in', [...ids])
           .execute();
-  if (found.length !== new Set(ids).size) throw notFound(`${what} not found`);
+  if (found.length !== new Set(ids).size) throw new HttpError(404, { result: false, ...said(missing) });
 }
 
 type JoinTable = 'pilot_aircraft' | 'pilot_flight_types' | 'pilot_group_members';
@@ -354,9 +354,9 @@ export async function editPilot(ctx: AppContext, actor: Actor, raw: unknown) {
   await checkRefs(ctx.db, actor.companyId, u.base_id, u.supervisor_id);
   if (u.supervisor_id === target.id)
     throw editFailure(target.id, { 'User.supervisor_id': ['A person cannot supervise themself'] });
-  await checkIds(ctx.db, 'aircraft', actor.companyId, input.AttributedAircraft, 'Aircraft');
-  await checkIds(ctx.db, 'flight_types', actor.companyId, input.FlightType, 'Flight type');
-  await checkIds(ctx.db, 'pilot_groups', actor.companyId, input.PilotGroup, 'Pilot group');
+  await checkIds(ctx.db, 'aircraft', actor.companyId, input.AttributedAircraft, 'errors.aircraftNotFound');
+  await checkIds(ctx.db, 'flight_types', actor.companyId, input.FlightType, 'errors.flightTypeNotFound');
+  await checkIds(ctx.db, 'pilot_groups', actor.companyId, input.PilotGroup, 'errors.pilotGroupNotFound');
 
   const now = nowSeconds();
   // Every editor of this endpoint has role <= 150, the spec's condition for writing `created`.

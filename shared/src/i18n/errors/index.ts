@@ -197,6 +197,10 @@ const en = {
   whatsappCodeSent: 'We sent a verification code by WhatsApp to {phone}',
   registrationInUse: 'Registration {registration} is already used by another aircraft',
   unknownAirportCode: 'Unknown airport {icao}',
+  weatherUnavailable:
+    'The {provider, select, archive {weather archive} other {aviation weather provider}} is unavailable, try again later',
+  weatherBadGateway:
+    'The {provider, select, archive {weather archive} other {aviation weather provider}} answered with an error ({reason, select, status {HTTP {status}} json {not JSON} list {not a list} other {unexpected CSV header}})',
 } as const;
 
 export const errorsMessages: AreaMessages<typeof en> = {
@@ -402,6 +406,10 @@ export const errorsMessages: AreaMessages<typeof en> = {
     whatsappCodeSent: 'Hemos enviado un código de verificación por WhatsApp al {phone}',
     registrationInUse: 'La matrícula {registration} ya la usa otra aeronave',
     unknownAirportCode: 'Aeródromo desconocido: {icao}',
+    weatherUnavailable:
+      '{provider, select, archive {El archivo meteorológico no está disponible} other {El proveedor de meteorología aeronáutica no está disponible}}; inténtelo más tarde',
+    weatherBadGateway:
+      '{provider, select, archive {El archivo meteorológico} other {El proveedor de meteorología aeronáutica}} ha respondido con un error ({reason, select, status {HTTP {status}} json {no es JSON} list {no es una lista} other {cabecera CSV inesperada}})',
   },
   fr: {
     authRequired: 'Authentification requise',
@@ -602,6 +610,10 @@ export const errorsMessages: AreaMessages<typeof en> = {
     whatsappCodeSent: 'Nous avons envoyé un code de vérification par WhatsApp au {phone}',
     registrationInUse: 'L’immatriculation {registration} est déjà utilisée par un autre aéronef',
     unknownAirportCode: 'Aérodrome inconnu : {icao}',
+    weatherUnavailable:
+      '{provider, select, archive {L’archive météo est indisponible} other {Le fournisseur de météo aéronautique est indisponible}} ; réessayez plus tard',
+    weatherBadGateway:
+      '{provider, select, archive {L’archive météo} other {Le fournisseur de météo aéronautique}} a répondu par une erreur ({reason, select, status {HTTP {status}} json {pas du JSON} list {pas une liste} other {en-tête CSV inattendu}})',
   },
   de: {
     authRequired: 'Anmeldung erforderlich',
@@ -803,5 +815,9 @@ export const errorsMessages: AreaMessages<typeof en> = {
     whatsappCodeSent: 'Wir haben einen Bestätigungscode per WhatsApp an {phone} gesendet',
     registrationInUse: 'Das Kennzeichen {registration} wird bereits von einem anderen Luftfahrzeug verwendet',
     unknownAirportCode: 'Unbekannter Flugplatz: {icao}',
+    weatherUnavailable:
+      '{provider, select, archive {Das Wetterarchiv ist nicht erreichbar} other {Der Flugwetterdienst ist nicht erreichbar}}; versuchen Sie es später erneut',
+    weatherBadGateway:
+      '{provider, select, archive {Das Wetterarchiv} other {Der Flugwetterdienst}} hat mit einem Fehler geantwortet ({reason, select, status {HTTP {status}} json {kein JSON} list {keine Liste} other {unerwarteter CSV-Kopf}})',
   },
 };
