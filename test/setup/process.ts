@@ -28,7 +28,7 @@ export interface ServerProcess {
 }
 
 /**
- * A real server process (`tsx server/src/main.ts`) on a given SQLite data dir or
+ * A real server process (`tsx server/src/main.ts`, or the build) on a given SQLite data dir or
  * PostgreSQL schema, resolved when it prints its ready line.
  */
 export async function spawnServer(
@@ -37,13 +37,23 @@ export async function spawnServer(
   env: Record<string, string> = {},
   /** How long it may take to print its ready line (a restart on a machine at load 70 took more than 120 s). */
   startMs = 120_000,
+  /**
+   * `built`: the production build (`node server/dist/main.js`, see scripts/build-server.mjs, built by the
+   * caller). Scenarios that kill and restart processes under load use it: under tsx a restart compiles the
+   * whole server again, which took more than 10 minutes at load 80 (sim:convergence, 50 devices).
+   */
+  entry: 'source' | 'built' = 'source',
 ): Promise<ServerProcess> {
   const port = await freePort();
   // SERVER_CPU_PROFILE=<dir> writes a V8 CPU profile of the server when it stops (benchmarks).
   const profile = process.env.SERVER_CPU_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROFILE}`]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  const main =
+    entry === 'built'
+      ? [path.join(root, 'server/dist/main.js')]
+      : ['--import', 'tsx', path.join(root, 'server/src/main.ts')];
+  const child = spawn(process.execPath, [...profile, ...main], {
     cwd: root,
     env: {
       ...process.env,

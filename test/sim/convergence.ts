@@ -38,7 +38,10 @@ import { startHaproxy } from '../../scripts/chaos-cluster.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface SimOptions {
   dialect: TestDialect;
@@ -218,7 +221,13 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     // One process (the original mode), or three behind the balancer; `server` is the one killed mid-run.
     const procs: ServerProcess[] = [];
     const count = opts.cluster ? 3 : 1;
-    for (let i = 0; i < count; i++) procs.push(await spawnServer(opts.dialect, s.where, i > 0 ? { JOBS: 'off' } : {}));
+    // The cluster runs the production build, as an operator would: the killed process's restart must not
+    // compile the server again under tsx on a machine the 50 device processes keep at load 80.
+    const entry = opts.cluster ? 'built' : 'source';
+    if (entry === 'built')
+      execFileSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], { stdio: 'inherit' });
+    for (let i = 0; i < count; i++)
+      procs.push(await spawnServer(opts.dialect, s.where, i > 0 ? { JOBS: 'off' } : {}, undefined, entry));
     cluster.procs = procs;
     // A server's 500s (unhandled errors) are part of the result: printed as they happen.
     const watch = (p: ServerProcess, i: number) =>
@@ -340,6 +349,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
           s.where,
           { PORT: port, ...(victim > 0 ? { JOBS: 'off' } : {}) },
           600_000,
+          entry,
         ).then((b) => {
           let tail = '';
           b.child.stderr?.on('data', (x: Buffer) => {
@@ -764,13 +774,22 @@ async function callApi(
 ) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
-  const res = await fetch(`${baseUrl}${pathname}`, {
-    method,
-    headers,
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  // HAProxy answers 503 with its own HTML page while it holds every server down (a starved or restarting
+  // process) and sends such a request nowhere, so it is safe to repeat; wait it out for up to a minute.
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${baseUrl}${pathname}`, {
+      method,
+      headers,
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    });
+    const text = await res.text();
+    const fromBalancer = res.status === 503 && !res.headers.get('content-type')?.includes('json');
+    if (fromBalancer && attempt < 120) {
+      await new Promise((r) => setTimeout(r, 500));
+      continue;
+    }
+    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  }
 }
 
 async function expiredReportId(s: TestServer, aircraftId: string): Promise<string | undefined> {
