@@ -34,14 +34,12 @@ import { type ServerProcess, spawnServer } from '../setup/process.ts';
 import { startTestServer, type TestServer } from '../setup/server.ts';
 import { pullAll } from '../setup/sync.ts';
 import { ensurePostgresRunning, restartPostgres } from '../integration/ops/pg-cluster.ts';
+import { buildServer } from '../integration/ops/prod-process.ts';
 import { startHaproxy } from '../../scripts/chaos-cluster.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type ChildProcess, execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import type { ChildProcess } from 'node:child_process';
 
 export interface SimOptions {
   dialect: TestDialect;
@@ -224,8 +222,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     // The cluster runs the production build, as an operator would: the killed process's restart must not
     // compile the server again under tsx on a machine the 50 device processes keep at load 80.
     const entry = opts.cluster ? 'built' : 'source';
-    if (entry === 'built')
-      execFileSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], { stdio: 'inherit' });
+    if (entry === 'built') buildServer();
     for (let i = 0; i < count; i++)
       procs.push(await spawnServer(opts.dialect, s.where, i > 0 ? { JOBS: 'off' } : {}, undefined, entry));
     cluster.procs = procs;
