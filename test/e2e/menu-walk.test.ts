@@ -77,21 +77,23 @@ describe.skipIf(!hasChromium || !screensHalf)('every menu entry of every role (C
       return { done: !!text && !${LOADING}.test(text) && !busy, error: text ? null : 'empty main area', text };
     })()`;
     type State = { done: boolean; error: string | null; text?: string };
+    // The verdict comes from the same evaluation that ended the wait: a screen
+    // may show a refresh indicator (`.busy`) again a moment after it settled.
     try {
-      await page.waitForFunction(
-        `(() => { const s = ${STATE}; return s.done || (s.error && s.error !== 'empty main area'); })()`,
+      const handle = await page.waitForFunction(
+        `(() => { const s = ${STATE}; return s.done || (s.error && s.error !== 'empty main area') ? s : null; })()`,
         null,
         {
           timeout: 10_000,
           polling: 100,
         },
       );
+      const st = (await handle.jsonValue()) as State;
+      return st.error;
     } catch {
       const st = (await page.evaluate(STATE)) as State;
       return st.error ?? `still loading: ${String(st.text).slice(0, 80)}`;
     }
-    const st = (await page.evaluate(STATE)) as State;
-    return st.done && !st.error ? null : (st.error ?? 'not settled');
   }
 
   /** Signs in and opens every menu entry; answers the findings and the entries walked. */

@@ -100,10 +100,11 @@ export interface Loaded<T> {
 /** Loads `path` (none while null) and again on `reload()`; a newer load wins over an older one. */
 export function useLoad<T>(path: string | null): Loaded<T> {
   const { get } = useApi();
-  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean; path: string | null }>({
     data: null,
     error: null,
     loading: path !== null,
+    path,
   });
   const [tick, setTick] = useState(0);
   const seq = useRef(0);
@@ -111,13 +112,16 @@ export function useLoad<T>(path: string | null): Loaded<T> {
   useEffect(() => {
     if (path === null) return;
     const mine = ++seq.current;
-    setState((s) => ({ ...s, loading: true, error: null }));
+    setState((s) => ({ ...s, loading: true, error: null, path }));
     get<T>(path).then(
-      (data) => mine === seq.current && setState({ data, error: null, loading: false }),
-      (err) => mine === seq.current && setState((s) => ({ data: s.data, error: messageOf(err), loading: false })),
+      (data) => mine === seq.current && setState({ data, error: null, loading: false, path }),
+      (err) => mine === seq.current && setState((s) => ({ data: s.data, error: messageOf(err), loading: false, path })),
     );
   }, [path, tick, get]);
-  return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };
+  // A new path is loading from the render that names it, not from the effect after it:
+  // otherwise that one render shows the screen's "nothing here" state between two loading states.
+  const loading = state.loading || (path !== null && state.path !== path);
+  return { data: state.data, error: state.error, loading, reload: useCallback(() => setTick((t) => t + 1), []) };
 }
 
 /** A form submit with progress and outcome: `run` gets the work, answers whether it succeeded. */

@@ -146,10 +146,11 @@ export function useBillingLoad<T>(path: string | null, parse: (raw: unknown) => 
   // The sentences follow the language without re-running the load.
   const tr = useRef(t);
   tr.current = t;
-  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean; path: string | null }>({
     data: null,
     error: null,
     loading: path !== null,
+    path,
   });
   const [tick, setTick] = useState(0);
   const seq = useRef(0);
@@ -158,27 +159,32 @@ export function useBillingLoad<T>(path: string | null, parse: (raw: unknown) => 
   // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-runs the load on purpose
   useEffect(() => {
     if (path === null) {
-      setState({ data: null, error: null, loading: false });
+      setState({ data: null, error: null, loading: false, path });
       return;
     }
     const mine = ++seq.current;
-    setState((s) => ({ ...s, loading: true, error: null }));
+    setState((s) => ({ ...s, loading: true, error: null, path }));
     get<unknown>(path).then(
       (raw) => {
         if (mine !== seq.current) return;
         try {
-          setState({ data: parser.current(raw), error: null, loading: false });
+          setState({ data: parser.current(raw), error: null, loading: false, path });
         } catch {
           setState({
             data: null,
             error: tr.current('billing.unexpectedAnswer'),
             loading: false,
+            path,
           });
         }
       },
       (err) =>
-        mine === seq.current && setState((s) => ({ data: s.data, error: sentenceOf(err, tr.current), loading: false })),
+        mine === seq.current &&
+        setState((s) => ({ data: s.data, error: sentenceOf(err, tr.current), loading: false, path })),
     );
   }, [path, tick, get]);
-  return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };
+  // A new path loads from the render that names it, not from the effect after it:
+  // otherwise that one render shows the "nothing here" state between two loading states.
+  const loading = state.loading || (path !== null && state.path !== path);
+  return { data: state.data, error: state.error, loading, reload: useCallback(() => setTick((t) => t + 1), []) };
 }
