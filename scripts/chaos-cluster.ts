@@ -130,7 +130,11 @@ export async function startHaproxy(
 ): Promise<{ url: string; child: ChildProcess; events: { down: number; up: number; reasons: string[] } }> {
   const bin = ensureHaproxy();
   const port = await freePort();
-  const servers = hosts.map((h, i) => `    server app${i} ${h} check`).join('\n');
+  // Each process twice: checked, and as an unchecked backup used only while every checked one is down
+  // (deploy/haproxy.local.cfg, "fail open").
+  const servers = hosts
+    .flatMap((h, i) => [`    server app${i} ${h} check`, `    server open${i} ${h} backup`])
+    .join('\n');
   const cfg = fs
     .readFileSync(path.join(root, 'deploy/haproxy.local.cfg'), 'utf8')
     .replace('@FRONT_PORT@', String(port))

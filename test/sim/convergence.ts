@@ -100,6 +100,14 @@ const USERS = [
 ];
 /** How long the devices get to push what they queued once everyone is back online (SIM_DRAIN_MS; a loaded machine needs more). */
 const DRAIN_MS = Number(process.env.SIM_DRAIN_MS ?? 120_000);
+/** The drain's limit in all, however it moves. */
+const DRAIN_MAX_MS = Number(process.env.SIM_DRAIN_MAX_MS ?? 600_000);
+/** The drain stopped moving (thrown out of `until`). */
+class Stall extends Error {
+  constructor(readonly left: number) {
+    super(`drain stalled with ${left} queued`);
+  }
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Devices signing in and taking their first sync at the same time (SIM_OPEN). */
 const OPEN_AT_ONCE = Math.max(1, Number(process.env.SIM_OPEN ?? 5));
@@ -184,6 +192,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
   // Seed the fixtures in-process (it also gives direct DB access for the invariants), then run the real server as its own process.
   const s: TestServer = await startTestServer(opts.dialect);
   let server: ServerProcess | null = null;
+  let balancer: Awaited<ReturnType<typeof startHaproxy>> | null = null;
   const devices: Device[] = [];
   const cluster: { procs: ServerProcess[]; haproxy?: ChildProcess; tmp?: string } = { procs: [] };
   try {
@@ -244,6 +253,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
         cluster.tmp,
       );
       cluster.haproxy = lb.child;
+      balancer = lb;
       baseUrl = `${lb.url}/api/v1`;
       log(`3 server processes behind HAProxy at ${lb.url}`);
     }
@@ -548,10 +558,24 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
 
     // Reconnect everyone and let the queues drain.
     for (let i = 0; i < opts.devices; i++) if (offlineUntil[i] !== -1) await (devices[i] as Device).online();
+    // Done when every queue is empty; given up after DRAIN_MS without the queues shrinking (a slow but
+    // moving drain on a loaded machine is not a fault), or after DRAIN_MAX_MS in all.
+    let least = Number.POSITIVE_INFINITY;
+    let movedAt = Date.now();
+    const drainStart = Date.now();
     const drained = await until(async () => {
       const states = await Promise.all(devices.map((x) => x.state()));
-      return states.every((st) => st.pendingWrites === 0 && st.pendingCommands === 0);
-    }, DRAIN_MS);
+      const left = states.reduce((n, st) => n + st.pendingWrites + st.pendingCommands, 0);
+      if (left < least) [least, movedAt] = [left, Date.now()];
+      if (left > 0 && Date.now() - movedAt > DRAIN_MS) throw new Stall(left);
+      return left === 0;
+    }, DRAIN_MAX_MS).catch((e: unknown) => {
+      if (e instanceof Stall) return false;
+      throw e;
+    });
+    log(
+      `drain: ${drained ? 'empty' : 'NOT empty'} after ${Date.now() - drainStart} ms; balancer: ${balancer ? JSON.stringify(balancer.events) : 'none'}`,
+    );
     if (!drained)
       log(
         `warning: queues did not drain in ${DRAIN_MS / 1000} s: ${JSON.stringify(await Promise.all(devices.map((x) => x.state())))}`,
@@ -623,7 +647,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
           for (const [id, v] of theirs)
             if (mine.get(id) !== v)
               problems.push(
-                `device ${i} ${name} ${id}: ${mine.has(id) ? `differs: ${diff(mine.get(id) as string, v)}` : 'missing'}`,
+                `device ${i} ${name} ${id}: ${mine.has(id) ? `differs: ${diff(mine.get(id) as string, v)}` : `missing: ${v.slice(0, 300)}`}`,
               );
           for (const [id, v] of mine)
             if (!theirs.has(id)) problems.push(`device ${i} ${name} ${id}: not on the server: ${v.slice(0, 300)}`);
