@@ -49,7 +49,11 @@ export interface ReplicatorOptions {
    * are paid half as often as with 500 (bench:sync, docs/sync.md).
    */
   pullBatchSize?: number;
-  /** Rows per push (server maximum 500). Default 50. */
+  /**
+   * Rows per push (server maximum 500). Default 20: the server applies rows one by one, and one company's
+   * writes commit in order (its change counter); 50 devices draining their queues at once made a push of
+   * 50 outlast the 60 s answer limit, so no device saw its queue shrink (sim:convergence, issue 34).
+   */
   pushBatchSize?: number;
   /** First sync of a fresh collection through the bootstrap (docs/sync.md). Default true; false: RxDB replication only. */
   bootstrap?: boolean;
@@ -164,7 +168,7 @@ export class Replicator {
   ) {
     this.retryTime = options.retryTime ?? 5000;
     this.pullBatchSize = options.pullBatchSize ?? 1000;
-    this.pushBatchSize = options.pushBatchSize ?? 50;
+    this.pushBatchSize = options.pushBatchSize ?? 20;
     this.streamSilenceMs = options.streamSilenceMs ?? 60_000;
   }
 

@@ -621,7 +621,7 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     for (const email of new Set(emails)) tokens.set(email, await s.login(email));
     const api = {
       api: (method: string, pathname: string, o: { token?: string | null; body?: unknown } = {}) =>
-        callApi(baseUrl, method, pathname, o),
+        callApi(baseUrl, method, pathname, o, true),
     };
     const compare = async (): Promise<string[]> => {
       const problems: string[] = [];
@@ -792,24 +792,28 @@ async function callApi(
   method: string,
   pathname: string,
   o: { token?: string | null; body?: unknown },
+  /** A read (the comparison's pulls): the server's own 503 is repeated too. */
+  read = false,
 ) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
-  // HAProxy answers 503 with its own HTML page while it holds every server down (a starved or restarting
-  // process) and sends such a request nowhere, so it is safe to repeat; wait it out for up to a minute.
-  for (let attempt = 0; ; attempt++) {
+  // HAProxy's own 503 (an HTML page: it held every server down) sent the request nowhere; the server's
+  // (JSON: pool wait over, pull queue full, database restarting) is repeated for reads only, since a write
+  // cut by a restart during its commit may have landed. Waited out, Retry-After when given, up to two minutes.
+  const until = Date.now() + 120_000;
+  for (;;) {
     const res = await fetch(`${baseUrl}${pathname}`, {
       method,
       headers,
       body: o.body === undefined ? undefined : JSON.stringify(o.body),
     });
     const text = await res.text();
-    const fromBalancer = res.status === 503 && !res.headers.get('content-type')?.includes('json');
-    if (fromBalancer && attempt < 120) {
-      await new Promise((r) => setTimeout(r, 500));
+    const json = res.headers.get('content-type')?.includes('json');
+    if (res.status === 503 && (read || !json) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, Math.min(5000, 1000 * Number(res.headers.get('retry-after') ?? 0.5))));
       continue;
     }
-    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+    return { status: res.status, body: text && json ? JSON.parse(text) : text || null, headers: res.headers };
   }
 }
 

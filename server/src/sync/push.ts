@@ -103,12 +103,17 @@ export async function pushCollection(
   actor: Actor,
   collection: RegisteredCollection,
   rows: PushRow[],
+  /** The client left: the rows after the current one are not applied (no one reads the answer; it pushes them again). */
+  gone: () => boolean = () => false,
 ): Promise<Doc[]> {
   const def = collection.def;
   const viewer = viewerOf(actor);
   const conflicts: Doc[] = [];
   const name = def.name;
   nextRow: for (const row of rows) {
+    // A push that outlived its client's timeout (a herd draining its queues behind one company's counter)
+    // would otherwise keep the database busy with rows the device sends again anyway.
+    if (gone()) throw new HttpError(499, { result: false, message: 'Client closed the request' });
     const id = row.newDocumentState.id;
     const type = row.newDocumentState.type;
     const part = partFor(collection, type);

@@ -80,7 +80,7 @@ export const syncRoutes = [
         .max(500),
     }),
     response: ZSyncPush,
-    handler: async ({ ctx, actor, params, body }) => ({
+    handler: async ({ ctx, actor, params, body, req, res }) => ({
       conflicts: await pushCollection(
         ctx,
         actor,
@@ -89,6 +89,7 @@ export const syncRoutes = [
           assumedMasterState: r.assumedMasterState ?? null,
           newDocumentState: r.newDocumentState,
         })),
+        () => res.destroyed || req.socket.destroyed,
       ),
     }),
   }),

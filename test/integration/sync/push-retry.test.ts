@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, PG_URL } from '../../setup/dialects.ts';
 import { type ServerProcess, spawnServer } from '../../setup/process.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
+import { recordView } from '../../setup/records.ts';
 import { pullAll, push } from '../../setup/sync.ts';
 import { startPgRelay } from '../ops/pg-relay.ts';
 
@@ -112,6 +113,49 @@ describe.each(DIALECTS)('pushes retried after a 503 on %s', (dialect) => {
       }
     },
     90_000,
+  );
+
+  it.runIf(dialect === 'postgres')(
+    'a push whose client left stops at the next row: the rows after it are not applied',
+    async () => {
+      const mech = await s.login('mechanic@skyline.test');
+      const docs = (await pullAll(s, mech, 'aircraft')).docs.filter((d) => !d._deleted).slice(0, 3);
+      expect(docs.length).toBe(3);
+      const view = recordView('aircraft');
+      const rows = docs.map(({ _deleted, ...m }, i) => ({
+        assumedMasterState: view.toStored(m),
+        newDocumentState: view.toStored({ ...m, registration: `EC-GO${i}` }),
+      }));
+      const before = await Promise.all(docs.map((d) => registration(d.id)));
+      // The first row waits behind a held row lock; the client gives up meanwhile.
+      const locker = new pg.Client({ connectionString: PG_URL });
+      await locker.connect();
+      try {
+        await locker.query(`SET search_path TO "${s.where.schema}"`);
+        await locker.query('BEGIN');
+        await locker.query('SELECT id FROM aircraft WHERE id = $1 FOR UPDATE', [docs[0].id]);
+        const abort = new AbortController();
+        const sent = fetch(`${s.baseUrl}/sync/${view.collection}/push.json`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${mech}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ rows }),
+          signal: abort.signal,
+        }).catch((e: Error) => e.name);
+        await sleep(500);
+        abort.abort();
+        expect(await sent).toBe('AbortError');
+        await sleep(200);
+        await locker.query('COMMIT');
+        // The first row was under way when the client left and lands; the two after it are never started.
+        expect(await until(async () => (await registration(docs[0].id)) === 'EC-GO0', 10_000)).toBe(true);
+        await sleep(500);
+        expect(await registration(docs[1].id)).toBe(before[1]);
+        expect(await registration(docs[2].id)).toBe(before[2]);
+      } finally {
+        await locker.query('ROLLBACK').catch(() => {});
+        await locker.end().catch(() => {});
+      }
+    },
   );
 
   it('concurrent pushes over one master: exactly one is acknowledged each round, and the chain of values holds', async () => {
