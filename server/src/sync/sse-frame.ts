@@ -65,9 +65,9 @@ export const pingFrame = (): SseFrame => {
  * per delivery, docs/performance.md). Otherwise `res.write`, which keeps the
  * order behind what is queued. The bytes on the wire are the same either way.
  * A response without a body (HEAD) always takes `res.write`, which writes
- * nothing for it.
+ * nothing for it. Returns whether the frame went straight to the socket.
  */
-export function writeFrame(res: ServerResponse, frame: SseFrame): void {
+export function writeFrame(res: ServerResponse, frame: SseFrame): boolean {
   const socket = res.socket;
   if (
     socket &&
@@ -80,7 +80,8 @@ export function writeFrame(res: ServerResponse, frame: SseFrame): void {
     res.req.method !== 'HEAD'
   ) {
     socket.write(res.chunkedEncoding ? frame.chunk : frame.bytes);
-    return;
+    return true;
   }
   res.write(frame.text);
+  return false;
 }

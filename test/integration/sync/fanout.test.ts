@@ -292,8 +292,9 @@ describe('a pre-framed event on the wire', () => {
           socketWrites++;
           return socketWrite.apply(this, args);
         } as net.Socket['write'];
-        writeFrame(res, frame);
+        const direct = writeFrame(res, frame);
         socket.write = socketWrite;
+        expect(direct).toBe(socketWrites === 1 && mode !== 'corked' && req.method !== 'HEAD');
         if (mode === 'corked') socket.uncork();
         // One socket write is the direct path; res.write makes several (length, data, CRLF) or queues.
         if (req.method !== 'HEAD' && mode === 'direct' && before.socket === 0 && before.res === 0) {
