@@ -24,6 +24,11 @@
  * Not part of CI (a .ts under test/bench, not a .test.ts). Loopback only.
  *
  *   npm run bench:fanout -- [--runs 1x1000,1x5000,1x10000,3x3000,3x15000] [--rate 2] [--seconds 15]
+ *
+ * `--runs` takes `PxN` (P processes, N devices in all: `3x15000` is 5,000 per
+ * process) or `PxNeach` (N devices per process: `3x5000each` is 15,000 in all).
+ * The server processes run with MALLOC_ARENA_MAX=2 as the image does, unless
+ * the environment sets another value.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,9 +50,13 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
   },
 });
+/** `PxN`: P processes, N devices in all; `PxNeach`: P processes, N devices each (P × N in all). */
 const RUNS = values.runs.split(',').map((r) => {
-  const [p, n] = r.split('x').map(Number);
-  return { processes: Math.min(5, Math.max(1, p ?? 1)), devices: Math.min(30_000, Math.max(1, n ?? 1000)) };
+  const m = /^\s*(\d+)x(\d+)(each)?\s*$/.exec(r);
+  if (!m) throw new Error(`--runs: "${r}" is neither PxN (N devices in all) nor PxNeach (N devices per process)`);
+  const processes = Math.min(5, Math.max(1, Number(m[1])));
+  const devices = Number(m[2]) * (m[3] ? processes : 1);
+  return { processes, devices: Math.min(30_000, Math.max(1, devices)) };
 });
 const RATE = Math.min(50, Math.max(0.2, Number(values.rate)));
 const SECONDS = Math.min(120, Math.max(3, Number(values.seconds)));
@@ -141,7 +150,7 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
   const balancers = Math.ceil(devicesWanted / PER_BALANCER);
   const clients = Math.max(2, Math.ceil(devicesWanted / PER_CLIENT));
   console.log(
-    `\n== ${devicesWanted} devices on ${processes} process(es), ${balancers} HAProxy, ${clients} client processes; load ${load()}`,
+    `\n== ${devicesWanted} devices on ${processes} process(es), ${balancers} HAProxy, ${clients} client processes, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}; load ${load()}`,
   );
   const loadBefore = load();
   // --expose-gc: the server collects on SIGUSR2 (server/src/main.ts), so memory is read without garbage.
@@ -151,7 +160,13 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
   const cluster = await startCluster(
     processes,
     true,
-    { AUTH_CACHE_MS: '500', NODE_OPTIONS: nodeOptions.join(' '), NODE_ARGS: nodeArgs },
+    {
+      AUTH_CACHE_MS: '500',
+      NODE_OPTIONS: nodeOptions.join(' '),
+      NODE_ARGS: nodeArgs,
+      // As the image runs the server (Dockerfile); MALLOC_ARENA_MAX=8 in the environment compares with glibc's default.
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    },
     balancers,
   );
   let devices: Awaited<ReturnType<typeof startDevices>> | null = null;

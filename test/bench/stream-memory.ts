@@ -92,7 +92,11 @@ async function heapBytes(url: string): Promise<number> {
 async function measure(devices: number, snapshotDir: string | null): Promise<string> {
   const options = ['--expose-gc'];
   if (snapshotDir) options.push('--heapsnapshot-signal=SIGTTIN', `--diagnostic-dir=${snapshotDir}`);
-  const cluster = await startCluster(1, false, { NODE_OPTIONS: options.join(' ') });
+  // As the image runs the server (Dockerfile); MALLOC_ARENA_MAX=8 in the environment compares with glibc's default.
+  const cluster = await startCluster(1, false, {
+    NODE_OPTIONS: options.join(' '),
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+  });
   let client: ChildProcess | null = null;
   try {
     const proc = cluster.procs[0] as NonNullable<(typeof cluster.procs)[0]>;

@@ -6,6 +6,7 @@ import { onShutdown } from '../server.ts';
 import { changeDocument, readSources } from './pull.ts';
 import type { RegisteredCollection, SourceRow } from './registry.ts';
 import { horizonOf } from './retention.ts';
+import { pingFrame, type SseFrame, sseEvent } from './sse-frame.ts';
 
 /** Rows read per page of a change batch (as the per-stream re-read did). */
 const BATCH = 500;
@@ -29,8 +30,8 @@ export interface LiveStream {
   readonly collections: readonly RegisteredCollection[];
   /** One per entry of `collections`, in the same order. */
   readonly checkpoints: StreamCheckpoint[];
-  /** Writes one already-serialised event. */
-  write(chunk: string): void;
+  /** Writes one already-encoded event (the same frame object for every stream that gets it). */
+  write(frame: SseFrame): void;
   /** Ends the stream (after a last event, if any). */
   end(): void;
 }
@@ -56,7 +57,6 @@ interface Company {
   retry: NodeJS.Timeout | null;
 }
 
-const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 const before = (a: { seq: number; id: string }, b: { seq: number; id: string }) =>
   a.seq < b.seq || (a.seq === b.seq && a.id < b.id);
 /** A stream's checkpoint in the named collection (a stream follows a handful of collections: a scan is cheapest). */
@@ -81,7 +81,8 @@ function checkpointOf(s: LiveStream, name: string): StreamCheckpoint | undefined
  * from the same checkpoints.
  *
  * Streams with the same viewer fingerprint and checkpoint get the same
- * serialised event (built once per page).
+ * event, serialised and encoded once per page (sse-frame.ts) and written with
+ * one socket write per stream.
  */
 export class LiveFanout {
   private readonly companies = new Map<string, Company>();
@@ -100,7 +101,7 @@ export class LiveFanout {
     });
     // One timer for every stream, not one each: a comment keeps proxies from closing idle streams.
     this.ping = setInterval(() => {
-      for (const c of this.companies.values()) for (const s of c.streams) s.write(': ping\n\n');
+      for (const c of this.companies.values()) for (const s of c.streams) s.write(pingFrame());
     }, PING_MS);
     this.ping.unref();
     // One hook for every stream of this server, not one each: a shutting-down server ends its streams.
@@ -219,13 +220,13 @@ export class LiveFanout {
       for (const s of concerned) {
         const a = auth.get(s.token);
         if (!a?.ok) {
-          s.write(event('error', { status: 401, message: a?.message ?? 'Invalid token' }));
+          s.write(sseEvent('error', { status: 401, message: a?.message ?? 'Invalid token' }));
           s.end();
         } else if (
           visibilityFingerprint({ userId: a.actor.userId, companyId: a.actor.companyId, role: a.actor.role }) !== s.fp
         ) {
           // Role changed: the client re-pulls and loses what it may no longer see.
-          s.write(event('resync', { reason: 'visibility changed' }));
+          s.write(sseEvent('resync', { reason: 'visibility changed' }));
           s.end();
         }
       }
@@ -255,7 +256,7 @@ export class LiveFanout {
       const cp = checkpointOf(s, name);
       if (cp && cp.seq >= horizon) return true;
       // Deletions it would need are purged: its pull answers 410 and it reloads the collection.
-      s.write(event('resync', { reason: 'checkpoint below the tombstone horizon' }));
+      s.write(sseEvent('resync', { reason: 'checkpoint below the tombstone horizon' }));
       s.end();
       return false;
     });
@@ -271,27 +272,27 @@ export class LiveFanout {
       const page = rows.length > BATCH ? rows.slice(0, BATCH) : rows;
       const last = page.at(-1);
       if (!last) return;
-      // Same viewer and same starting point, same event: built once.
-      const built = new Map<string, string>();
+      // Same viewer and same starting point, same event: serialised and encoded once, one frame for all of them.
+      const built = new Map<string, SseFrame>();
       for (const s of live) {
         const cp = checkpointOf(s, name) as StreamCheckpoint;
         let start = 0;
         while (start < page.length && !before(cp, page[start] as SourceRow<unknown>)) start++;
         if (start === page.length) continue;
         const key = `${s.fp}\u0000${start}`;
-        let chunk = built.get(key);
-        if (chunk === undefined) {
+        let frame = built.get(key);
+        if (frame === undefined) {
           const documents = page.slice(start).map((r) => changeDocument(collection.def, r, s.viewer));
-          chunk = event('change', {
+          frame = sseEvent('change', {
             collection: name,
             documents,
             checkpoint: { seq: last.seq, id: last.id, fp: s.fp },
           });
-          built.set(key, chunk);
+          built.set(key, frame);
         }
         cp.seq = last.seq;
         cp.id = last.id;
-        s.write(chunk);
+        s.write(frame);
         this.stats.delivered++;
       }
       if (page.length < BATCH) return;

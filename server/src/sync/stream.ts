@@ -5,6 +5,7 @@ import { bearerToken } from '../http/authenticate.ts';
 import { type RegisteredCollection, viewerOf } from './registry.ts';
 import { fanoutOf, type LiveStream, type StreamCheckpoint } from './fanout.ts';
 import { releaseRequestState } from '../http/release-request.ts';
+import { resyncFrame, type SseFrame, writeFrame } from './sse-frame.ts';
 
 /**
  * One open stream as the fan-out holds it. A class, so the per-stream state is
@@ -26,8 +27,8 @@ class OpenStream implements LiveStream {
     private readonly res: Response,
   ) {}
 
-  write(chunk: string): void {
-    if (!this.closed) this.res.write(chunk);
+  write(frame: SseFrame): void {
+    if (!this.closed) writeFrame(this.res, frame);
   }
 
   end(): void {
@@ -101,7 +102,7 @@ export async function openStream(
   // Joined before `resync` is written: the client pulls after it, so a change committed after the join reaches
   // the stream and one committed before it is in that pull.
   stream.leave = fanout.join(stream);
-  stream.write('event: resync\ndata: {}\n\n');
+  stream.write(resyncFrame());
   // The client went away (the response closes with its socket).
   res.once('close', () => stream.end());
 }

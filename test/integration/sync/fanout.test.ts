@@ -1,6 +1,9 @@
 import type { EventEmitter } from 'node:events';
+import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fanoutOf } from '../../../server/src/sync/fanout.ts';
+import { pingFrame, resyncFrame, type SseFrame, sseEvent, writeFrame } from '../../../server/src/sync/sse-frame.ts';
 import { inTransaction } from '../../../server/src/db/unit-of-work.ts';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
@@ -147,6 +150,69 @@ describe.each(DIALECTS)('live fan-out on %s', (dialect) => {
     await Promise.all(streams.map(({ stream }) => stream.close()));
   });
 
+  it('the bytes on the wire are SSE events, each in one exact HTTP chunk (HTTP/1.1) or bare (HTTP/1.0)', async () => {
+    const token = await s.login('dispatch@skyline.test');
+    const flight = await s.ctx.db
+      .selectFrom('flights')
+      .select('id')
+      .where('company_id', '=', s.refs.companies.skyline)
+      .executeTakeFirstOrThrow();
+    const { port, hostname, pathname } = new URL(s.baseUrl);
+    // A raw connection: what the server wrote, byte for byte (fetch would undo the chunking).
+    const raw = (version: '1.0' | '1.1') => {
+      const socket = net.connect(Number(port), hostname);
+      const chunks: Buffer[] = [];
+      socket.on('data', (b) => chunks.push(b));
+      socket.write(
+        `GET ${pathname.replace(/\/$/, '')}/sync/stream.json?collections=flights HTTP/${version}\r\nHost: ${hostname}\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+      );
+      return { socket, bytes: () => Buffer.concat(chunks) };
+    };
+    const v11 = raw('1.1');
+    const v10 = raw('1.0');
+    onTestFinished(() => {
+      v11.socket.destroy();
+      v10.socket.destroy();
+    });
+    const body = (b: Buffer) => b.subarray(b.indexOf('\r\n\r\n') + 4);
+    const has = (c: { bytes: () => Buffer }, text: string) => body(c.bytes()).includes(text);
+    for (let i = 0; i < 100 && !(has(v11, 'event: resync') && has(v10, 'event: resync')); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const n = await write('flights', flight.id, { remarks: 'on the wire' });
+    const done = (c: { bytes: () => Buffer }) => has(c, `"seq":${n},`);
+    for (let i = 0; i < 250 && !(done(v11) && done(v10)); i++) await new Promise((r) => setTimeout(r, 20));
+
+    const head11 = v11.bytes().subarray(0, v11.bytes().indexOf('\r\n\r\n')).toString('latin1');
+    expect(head11).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head11.toLowerCase()).toContain('transfer-encoding: chunked');
+    // Chunk by chunk: `<hex length>\r\n<exactly that many bytes>\r\n`, each one whole event.
+    const events11: string[] = [];
+    let rest = body(v11.bytes());
+    while (rest.length) {
+      const eol = rest.indexOf('\r\n');
+      const len = Number.parseInt(rest.subarray(0, eol).toString('latin1'), 16);
+      expect(rest.subarray(0, eol).toString('latin1')).toBe(len.toString(16));
+      const data = rest.subarray(eol + 2, eol + 2 + len);
+      expect(data.length).toBe(len);
+      expect(rest.subarray(eol + 2 + len, eol + 4 + len).toString('latin1')).toBe('\r\n');
+      events11.push(data.toString('utf8'));
+      rest = rest.subarray(eol + 4 + len);
+    }
+    expect(events11[0]).toBe('event: resync\ndata: {}\n\n');
+    const change = events11.find((e) => e.startsWith('event: change\n')) as string;
+    expect(change).toMatch(/^event: change\ndata: [^\n]+\n\n$/);
+    expect(JSON.parse(change.slice('event: change\ndata: '.length))).toMatchObject({
+      collection: 'flights',
+      checkpoint: { seq: n },
+    });
+    expect(change).toContain('on the wire');
+
+    // HTTP/1.0: no chunking, the events' bytes as they are; the same change event for the same viewer.
+    const head10 = v10.bytes().subarray(0, v10.bytes().indexOf('\r\n\r\n')).toString('latin1');
+    expect(head10.toLowerCase()).not.toContain('transfer-encoding');
+    expect(body(v10.bytes()).toString('utf8')).toBe(`event: resync\ndata: {}\n\n${change}`);
+  });
+
   it('a change nobody was told about reaches every stream when the listener is back, read once from the checkpoints', async () => {
     const fanout = fanoutOf(s.ctx);
     const token = await s.login('dispatch@skyline.test');
@@ -186,5 +252,97 @@ describe.each(DIALECTS)('live fan-out on %s', (dialect) => {
     // Every collection followed on the company is re-read once, not once per stream.
     expect(fanout.stats.reads - reads).toBe(1);
     await Promise.all(streams.map((stream) => stream.close()));
+  });
+});
+
+/**
+ * The fan-out writes a pre-framed event straight to the socket when nothing is queued ahead of it, and through
+ * `res.write` otherwise (sse-frame.ts). Both must put the same bytes on the wire as `res.write` of the text always
+ * did: chunked framing with the length in bytes (not characters), bare bytes for HTTP/1.0, nothing for HEAD.
+ */
+describe('a pre-framed event on the wire', () => {
+  const frames: SseFrame[] = [
+    resyncFrame(),
+    sseEvent('change', { collection: 'flights', documents: [{ id: 'a', remarks: 'pilot’s ✈ 😀' }] }),
+    pingFrame(),
+    sseEvent('error', { status: 401, message: 'Invalid token' }),
+  ];
+  type Mode = 'res.write' | 'direct' | 'corked';
+  const paths = { direct: 0, fallback: 0 };
+  let server: http.Server;
+  let port = 0;
+  beforeAll(async () => {
+    server = http.createServer(async (req, res) => {
+      const mode = req.url?.slice(1) as Mode;
+      res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+      res.flushHeaders();
+      for (const frame of frames) {
+        // A turn apart, as events of the fan-out are: a previous res.write corks the socket until the next tick.
+        await new Promise((r) => setImmediate(r));
+        if (mode === 'res.write') {
+          res.write(frame.text);
+          continue;
+        }
+        const socket = res.socket as net.Socket;
+        if (mode === 'corked') socket.cork();
+        const before = { socket: socket.writableLength, res: res.writableLength };
+        const socketWrite = socket.write;
+        let socketWrites = 0;
+        socket.write = function (this: net.Socket, ...args: Parameters<net.Socket['write']>) {
+          socketWrites++;
+          return socketWrite.apply(this, args);
+        } as net.Socket['write'];
+        const direct = writeFrame(res, frame);
+        socket.write = socketWrite;
+        expect(direct).toBe(socketWrites === 1 && mode !== 'corked' && req.method !== 'HEAD');
+        if (mode === 'corked') socket.uncork();
+        // One socket write is the direct path; res.write makes several (length, data, CRLF) or queues.
+        if (req.method !== 'HEAD' && mode === 'direct' && before.socket === 0 && before.res === 0) {
+          expect(socketWrites).toBe(1);
+          paths.direct++;
+        } else if (mode === 'corked') paths.fallback++;
+      }
+      res.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as net.AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const fetchRaw = (method: string, mode: Mode, version: '1.0' | '1.1') =>
+    new Promise<Buffer>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (b) => {
+        chunks.push(b);
+        // A chunked answer ends with its last chunk; HTTP/1.0 and HEAD close the connection.
+        if (Buffer.concat(chunks).subarray(-5).toString('latin1') === '0\r\n\r\n') socket.end();
+      });
+      socket.on('end', () => resolve(Buffer.concat(chunks)));
+      socket.on('error', reject);
+      socket.write(`${method} /${mode} HTTP/${version}\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    });
+  /** The answer without its head's Date line (the only bytes that differ between two answers). */
+  const noDate = (b: Buffer) => b.toString('latin1').replace(/\r\nDate: [^\r]*/, '');
+
+  it('is byte for byte what res.write sent, on the direct path and on the fallback', async () => {
+    for (const version of ['1.1', '1.0'] as const) {
+      const reference = await fetchRaw('GET', 'res.write', version);
+      const direct = await fetchRaw('GET', 'direct', version);
+      const corked = await fetchRaw('GET', 'corked', version);
+      expect(noDate(direct), `HTTP/${version} direct`).toBe(noDate(reference));
+      expect(noDate(corked), `HTTP/${version} fallback`).toBe(noDate(reference));
+      const body = reference.subarray(reference.indexOf('\r\n\r\n') + 4);
+      if (version === '1.1')
+        expect(body.toString('latin1')).toBe(
+          `${frames.map((f) => `${Buffer.byteLength(f.text).toString(16)}\r\n${Buffer.from(f.text).toString('latin1')}\r\n`).join('')}0\r\n\r\n`,
+        );
+      else expect(body.toString('utf8')).toBe(frames.map((f) => f.text).join(''));
+    }
+    const head = await fetchRaw('HEAD', 'direct', '1.1');
+    expect(head.subarray(head.indexOf('\r\n\r\n') + 4).length).toBe(0);
+    // Both paths were taken (the direct one unless a write was still queued, which loopback does not do).
+    expect(paths.direct).toBeGreaterThan(0);
+    expect(paths.fallback).toBe(frames.length * 2);
   });
 });
