@@ -121,7 +121,8 @@ export async function readBootstrapStream<C extends LoadCheckpoint>(
       lastChunkAt = Date.now();
       const lines = ended ? splitter.end() : splitter.push(value);
       for (const l of lines) await handle(l);
-      if (ended || done) break;
+      // Read to the end after `done` too: the response completes instead of being left half read.
+      if (ended) break;
     }
     await Promise.all(writes.splice(0));
     if (!done) throw new OfflineError('bootstrap stream ended before its last line');

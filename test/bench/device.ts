@@ -28,7 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { COLLECTIONS } from '@ops/shared';
 import { buildRenderer, launch, ROOT } from '../e2e/support.ts';
 import { PG_URL } from '../setup/dialects.ts';
@@ -131,7 +131,7 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
   );
   const pulls: PullSeen[] = [];
   let t0 = 0;
-  page.on('requestfinished', (req) => {
+  const seen = (req: Request) => {
     const m = /\/sync\/(?:([a-z_]+)\/pull|(bootstrap))\.json$/.exec(req.url());
     if (!m || !t0) return;
     const timing = req.timing();
@@ -143,6 +143,12 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
       waitMs: Math.max(0, timing.responseStart - Math.max(0, timing.requestStart)),
       doneAt: sentAt + timing.responseEnd,
     });
+  };
+  page.on('requestfinished', seen);
+  // Chromium reports a `no-store` fetch stream read to its end as aborted (microsoft/playwright#42742): the
+  // bootstrap stream arrives here; the app's own first-sync list says whether it was complete.
+  page.on('requestfailed', (req) => {
+    if (/\/sync\/bootstrap\.json$/.test(req.url())) seen(req);
   });
   await page.goto(appUrl);
   await page.fill('form[aria-label="Sign in"] input[name=email]', email);

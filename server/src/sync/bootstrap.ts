@@ -101,7 +101,7 @@ export async function answerBootstrap(
 ): Promise<void> {
   res.status(200);
   res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('X-Accel-Buffering', 'no');
   const sink = responseSink(req, res);
   try {
