@@ -5,7 +5,9 @@
  * counted for the load, "People 76 %", ready), the person's own data (company settings, requests, people, messages) is ready
  * before the office-wide record sets start loading, the list hides once all
  * is ready, and the device holds what the server sends: flights of the last
- * 12 months, not the whole history.
+ * 12 months, not the whole history. The first test breaks the bootstrap stream
+ * after the directory's first page (the pulls that continue it show their
+ * progress); the second reads the whole stream and pulls nothing from `null`.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
