@@ -107,6 +107,8 @@ export async function answerBootstrap(
   try {
     await streamBootstrap(ctx, actor, token, collections, limit, sink);
   } catch (err) {
+    // Nothing sent yet: the ordinary error answer (a busy gate's 503 with its Retry-After).
+    if (!res.headersSent) throw err;
     // The head is sent: the failure becomes the last line (a busy gate's 503, a 410, the database gone).
     const status = err instanceof HttpError ? err.status : 500;
     if (status >= 500) ctx.log.warn({ err: (err as Error).message }, 'bootstrap stream failed');
