@@ -50,75 +50,93 @@ export interface BootstrapResult<C> {
 }
 
 /**
- * Pulls a collection from a null checkpoint page by page (the next page is
- * requested while the current one is written) and writes the visible
- * documents into its storage. `fetchPage` retries on its own; an abort ends
- * the bootstrap with what was written (the caller then falls back to RxDB).
- * `onLastPage` runs when the last page arrived, before it is written: the
- * caller asks for the next collection's first page meanwhile.
+ * One collection's load from nothing, page by page, whatever brings the pages
+ * (the bootstrap stream, or pulls): writes the visible documents of each page
+ * into the collection's storage and keeps the checkpoint of the last page
+ * written, so a load broken off continues from there (nothing lost, nothing
+ * written twice). `close()` answers where replication starts.
  */
-export async function bootstrapCollection<C>(
-  collection: RxCollection<OpsDoc>,
+export class CollectionLoad<C> {
+  /** The server checkpoint after the last page written; null before the first. */
+  checkpoint: C | null = null;
+  written = 0;
+  /** The documents the whole load brings, when the server counted them (first page). */
+  total: number | undefined;
+  private upstream: ForkCheckpoint | undefined;
+  private foreign = false;
+  private readonly sub: { unsubscribe(): void };
+
+  constructor(private readonly collection: RxCollection<OpsDoc>) {
+    this.sub = collection.storageInstance.changeStream().subscribe((bulk) => {
+      if (bulk.context !== BOOTSTRAP_CONTEXT) {
+        this.foreign = true;
+        return;
+      }
+      if (this.foreign) return;
+      // The latest (lwt, id) of the write, not its last row: RxDB stamps one lwt on a whole bulk and the
+      // upstream reads on in (lwt, id) order, so a row with a higher id than the last would be read as a
+      // local change and pushed as a new record (a page is in change order, not id order).
+      for (const e of bulk.events) {
+        const lwt = (e.documentData as { _meta: { lwt: number } })._meta.lwt;
+        const u = this.upstream;
+        if (!u || lwt > u.lwt || (lwt === u.lwt && e.documentId > u.id)) this.upstream = { id: e.documentId, lwt };
+      }
+    });
+  }
+
+  /** Stores one page (in order: a page is written after the one before it). */
+  async write(page: BootstrapPage<C>): Promise<void> {
+    if (this.checkpoint === null && page.total !== undefined) this.total = page.total;
+    // A first pull sends rows the viewer may not see as deletions: nothing local to delete yet.
+    // The parsed page is ours: its documents become storage rows in place, without a copy each.
+    const rows = [];
+    for (const d of page.documents) {
+      if (d._deleted) continue;
+      const doc = d as Record<string, unknown>;
+      doc._deleted = false;
+      doc._attachments = {};
+      doc._meta = { lwt: 0, [FROM_BOOTSTRAP]: 1 };
+      doc._rev = '';
+      rows.push({ document: doc });
+    }
+    if (rows.length) {
+      // A 409 is a document the device wrote itself meanwhile: its own state stays and is pushed.
+      await this.collection.storageInstance.bulkWrite(rows as never, BOOTSTRAP_CONTEXT);
+      this.written += rows.length;
+    }
+    this.checkpoint = page.checkpoint;
+  }
+
+  /** Stops watching the storage; answers where replication continues. */
+  close(): BootstrapResult<C> {
+    this.sub.unsubscribe();
+    return { checkpoint: this.checkpoint, upstream: this.upstream, documents: this.written };
+  }
+}
+
+/**
+ * Pulls the rest of a load page by page (from its last checkpoint, or from
+ * `null`; the next page is requested while the current one is written)
+ * until a page is short. `fetchPage` retries on its own; an abort ends it
+ * with false (what was written stays).
+ */
+export async function pullRest<C>(
+  load: CollectionLoad<C>,
   fetchPage: (checkpoint: C | null) => Promise<BootstrapPage<C>>,
   limit: number,
   onProgress: (documents: number, total: number | undefined) => void,
   signal: AbortSignal,
-  onLastPage: () => void = () => {},
-): Promise<BootstrapResult<C> | null> {
-  let upstream: ForkCheckpoint | undefined;
-  let foreign = false;
-  const sub = collection.storageInstance.changeStream().subscribe((bulk) => {
-    if (bulk.context !== BOOTSTRAP_CONTEXT) {
-      foreign = true;
-      return;
-    }
-    if (foreign) return;
-    // The latest (lwt, id) of the write, not its last row: RxDB stamps one lwt on a whole bulk and the
-    // upstream reads on in (lwt, id) order, so a row with a higher id than the last would be read as a
-    // local change and pushed as a new record (a page is in change order, not id order).
-    for (const e of bulk.events) {
-      const lwt = (e.documentData as { _meta: { lwt: number } })._meta.lwt;
-      if (!upstream || lwt > upstream.lwt || (lwt === upstream.lwt && e.documentId > upstream.id))
-        upstream = { id: e.documentId, lwt };
-    }
-  });
-  let written = 0;
-  let total: number | undefined;
-  let checkpoint: C | null = null;
-  try {
-    let next = fetchPage(null);
-    for (;;) {
-      const page = await next;
-      if (signal.aborted) return null;
-      const last = page.documents.length < limit;
-      if (!last) next = fetchPage(page.checkpoint);
-      else onLastPage();
-      if (checkpoint === null && page.total !== undefined) total = page.total;
-      // A first pull sends rows the viewer may not see as deletions: nothing local to delete yet.
-      // The parsed page is ours: its documents become storage rows in place, without a copy each.
-      const rows = [];
-      for (const d of page.documents) {
-        if (d._deleted) continue;
-        const doc = d as Record<string, unknown>;
-        doc._deleted = false;
-        doc._attachments = {};
-        doc._meta = { lwt: 0, [FROM_BOOTSTRAP]: 1 };
-        doc._rev = '';
-        rows.push({ document: doc });
-      }
-      if (rows.length) {
-        // A 409 is a document the device wrote itself meanwhile: its own state stays and is pushed.
-        await collection.storageInstance.bulkWrite(rows as never, BOOTSTRAP_CONTEXT);
-        written += rows.length;
-      }
-      checkpoint = page.checkpoint;
-      onProgress(written, total);
-      if (last) break;
-    }
-  } finally {
-    sub.unsubscribe();
+): Promise<boolean> {
+  let next = fetchPage(load.checkpoint);
+  for (;;) {
+    const page = await next;
+    if (signal.aborted) return false;
+    const last = page.documents.length < limit;
+    if (!last) next = fetchPage(page.checkpoint);
+    await load.write(page);
+    onProgress(load.written, load.total);
+    if (last) return true;
   }
-  return { checkpoint, upstream, documents: written };
 }
 
 /**

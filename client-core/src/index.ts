@@ -35,7 +35,7 @@ export { PendingWrites } from './pending-writes.ts';
 export { CarriedMasters, upgradeLayout } from './upgrade.ts';
 export type { Checkpoint } from './replication.ts';
 export type { CollectionProgress, SyncState, SyncStateObservable } from './sync-state.ts';
-export { FIRST_SYNC_ORDER, FIRST_SYNC_OWN, FIRST_SYNC_PARALLEL } from './replication.ts';
+export { FIRST_SYNC_ORDER } from './replication.ts';
 export { Transport, type Credentials } from './transport.ts';
 
 export interface SignedInUser {

@@ -30,10 +30,59 @@ class FakeServer {
   known: Set<string> | null = null;
   readonly pushes: Array<{ collection: string; rows: Array<{ newDocumentState: Doc }> }> = [];
   readonly pulls: Array<{ collection: string; checkpoint: unknown }> = [];
+  /**
+   * `POST /sync/bootstrap.json`: absent (404, an older server), or served in chunks of `chunk` bytes
+   * (lines cut anywhere), broken off with a network error after `breakAfter` pages of a collection.
+   */
+  bootstrap: { chunk: number; breakAfter?: { collection: string; pages: number } } | null = null;
+  readonly bootstrapRequests: string[][] = [];
   /** While set, pulls wait for it before reading (a pull in flight while changes commit and stream). */
   pullGate: Promise<void> | null = null;
   private readonly tables = new Map<string, Map<string, { doc: Doc; seq: number }>>();
   private readonly streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+
+  /** The pages of a load from nothing per collection, as NDJSON: full pages carry `snap`, the last one does not. */
+  private bootstrapStream(names: string[], limit: number, how: NonNullable<FakeServer['bootstrap']>) {
+    const lines: string[] = [];
+    const snap = this.seq;
+    for (const name of names) {
+      const rows = [...this.table(name).values()]
+        .filter((r) => !r.doc._deleted)
+        .sort((a, b) => a.seq - b.seq || (a.doc.id < b.doc.id ? -1 : 1));
+      for (let i = 0; ; i += limit) {
+        const page = rows.slice(i, i + limit);
+        const last = page.at(-1);
+        const cp = last ? { seq: last.seq, id: last.doc.id, fp: 'fp' } : { seq: snap, id: '', fp: 'fp' };
+        const final = page.length < limit;
+        lines.push(
+          JSON.stringify({
+            collection: name,
+            documents: page.map((r) => r.doc),
+            checkpoint: final ? { seq: snap, id: '', fp: 'fp', tail: true } : { ...cp, snap },
+            ...(i === 0 ? { total: rows.length } : {}),
+          }),
+        );
+        if (final) break;
+      }
+    }
+    lines.push(JSON.stringify({ done: true }));
+    const b = how.breakAfter;
+    const cut = b ? lines.findIndex((l) => l.startsWith(`{"collection":"${b.collection}"`)) + b.pages : undefined;
+    const bytes = enc.encode(`${lines.slice(0, cut ?? lines.length).join('\n')}\n`);
+    let at = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull: (c) => {
+        if (at >= bytes.length) {
+          if (cut === undefined) c.close();
+          else c.error(new TypeError('network error: connection reset'));
+          return;
+        }
+        c.enqueue(bytes.slice(at, at + how.chunk));
+        at += how.chunk;
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson' } });
+  }
 
   table(name: string) {
     const t = this.tables.get(name) ?? new Map<string, { doc: Doc; seq: number }>();
@@ -96,6 +145,12 @@ class FakeServer {
         ctrl.error(init.signal?.reason);
       });
       return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    }
+    if (path === '/sync/bootstrap.json') {
+      const asked = JSON.parse(String(init.body)) as { collections: string[]; limit: number };
+      this.bootstrapRequests.push(asked.collections);
+      if (!this.bootstrap) return json(404, { result: false, message: 'Not found' });
+      return this.bootstrapStream(asked.collections, asked.limit, this.bootstrap);
     }
     const m = /^\/sync\/([a-z_]+)\/(pull|push)\.json$/.exec(path);
     if (!m) return json(404, { result: false, message: 'Not found' });
@@ -234,6 +289,74 @@ describe('replication with a server speaking docs/sync.md', () => {
     expect(server.pulls.filter((x) => x.collection === 'fleet' && x.checkpoint === null)).toHaveLength(1);
     expect(server.pushes.filter((x) => x.collection === 'fleet')).toEqual([]);
     expect(await c.collections.fleet.count().exec()).toBe(2500);
+  });
+
+  it('first sync reads one bootstrap stream cut anywhere across chunks, then replicates live from its checkpoints', async () => {
+    const server = new FakeServer();
+    server.bootstrap = { chunk: 777 };
+    for (let i = 0; i < 2500; i++)
+      server.write('fleet', aircraft(`a${i}`, `EC-${i}`, { model_name: 'Cessna 172 «Skyhawk» ✈' }));
+    server.write('fleet', { ...aircraft('a7', 'EC-7'), _deleted: true });
+    server.write('people', { id: 'u1', type: 'user', name: 'Mía Núñez' });
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    // One request for every fresh collection, the person's own first; no pull from a null checkpoint.
+    expect(server.bootstrapRequests).toHaveLength(1);
+    expect(server.bootstrapRequests[0].indexOf('people')).toBeLessThan(server.bootstrapRequests[0].indexOf('fleet'));
+    expect(server.pulls.filter((x) => x.checkpoint === null)).toEqual([]);
+    expect(await c.collections.fleet.count().exec()).toBe(2499);
+    const [a1] = await c.collections.fleet.storageInstance.findDocumentsById(['a1'], false);
+    expect(a1).toMatchObject({ model_name: 'Cessna 172 «Skyhawk» ✈', _meta: { opsBootstrap: 1 } });
+    expect((await c.collections.people.findOne('u1').exec())?.get('name')).toBe('Mía Núñez');
+    expect(c.syncState$.value.firstSync.fleet).toMatchObject({ phase: 'ready', documents: 2499, total: 2499 });
+    expect(c.syncState$.value.lastError).toBeNull();
+    // Live replication took over from the stream's checkpoints: a later change arrives, nothing is pushed back.
+    server.write('fleet', aircraft('a1', 'EC-NEW'));
+    expect(
+      await until(async () => (await c.collections.fleet.findOne('a1').exec())?.get('registration') === 'EC-NEW'),
+    ).toBe(true);
+    expect(server.pushes.filter((x) => x.collection === 'fleet')).toEqual([]);
+  });
+
+  it('falls back to pulls from a null checkpoint when the server has no bootstrap stream (404)', async () => {
+    const server = new FakeServer();
+    for (let i = 0; i < 1500; i++) server.write('fleet', aircraft(`a${i}`, `EC-${i}`));
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    expect(server.bootstrapRequests).toHaveLength(1);
+    expect(server.pulls.filter((x) => x.collection === 'fleet' && x.checkpoint === null)).toHaveLength(1);
+    expect(await c.collections.fleet.count().exec()).toBe(1500);
+    expect(c.syncState$.value.firstSync.fleet).toMatchObject({ phase: 'ready', documents: 1500 });
+    expect(c.syncState$.value.lastError).toBeNull();
+  });
+
+  it('a stream broken mid-collection continues with pulls from the last stored page: nothing lost or written twice', async () => {
+    const server = new FakeServer();
+    server.write('people', { id: 'u1', type: 'user', name: 'Mia' });
+    for (let i = 0; i < 3500; i++) server.write('fleet', aircraft(`a${i}`, `EC-${i}`));
+    // The stream breaks after fleet's first two pages of 1,000.
+    server.bootstrap = { chunk: 4096, breakAfter: { collection: 'fleet', pages: 2 } };
+    const c = await open(server);
+    let written = 0;
+    const sub = c.collections.fleet.storageInstance.changeStream().subscribe((b) => {
+      if (b.context === 'replication-bootstrap') written += b.events.length;
+    });
+    await c.start();
+    await c.awaitInSync();
+    sub.unsubscribe();
+    const fleetPulls = server.pulls.filter((x) => x.collection === 'fleet');
+    // The pulls start after fleet's second page (a1999 is its 2,000th row), not from null.
+    expect(fleetPulls[0].checkpoint).toMatchObject({ id: 'a1999' });
+    expect(fleetPulls.some((x) => x.checkpoint === null)).toBe(false);
+    expect(await c.collections.fleet.count().exec()).toBe(3500);
+    // Every document stored by the load: 2,000 from the stream, 1,500 from the pulls.
+    expect(written).toBe(3500);
+    expect(c.syncState$.value.firstSync.fleet).toMatchObject({ phase: 'ready', documents: 3500, total: 3500 });
+    expect((await c.collections.people.findOne('u1').exec())?.get('name')).toBe('Mia');
+    expect(c.syncState$.value.lastError).toBeNull();
+    expect(server.pushes.filter((x) => x.collection === 'fleet')).toEqual([]);
   });
 
   it('counts local writes as pending until the server acknowledged them, also across an outage', async () => {

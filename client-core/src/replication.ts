@@ -3,7 +3,8 @@ import type { ReplicationPullHandlerResult, RxCollection, RxReplicationPullStrea
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { Subject, type Subscription } from 'rxjs';
 import { firstConnectDelay, retryAfterMs, retryDelay } from './backoff.ts';
-import { type BootstrapPage, bootstrapCollection, rememberServerState } from './bootstrap.ts';
+import { type BootstrapPage, CollectionLoad, pullRest, rememberServerState } from './bootstrap.ts';
+import { readBootstrapStream } from './bootstrap-stream.ts';
 import type { OpsDoc } from './database.ts';
 import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
 import type { PendingWrites } from './pending-writes.ts';
@@ -87,19 +88,6 @@ export const FIRST_SYNC_ORDER = [
   'fleet',
   'flights',
 ];
-
-/**
- * What the person's own screens need (company settings, their commands, the
- * directory, their messages): loaded first, before the office-wide record sets.
- */
-export const FIRST_SYNC_OWN = ['reference', 'device', 'people', 'inbox'];
-
-/**
- * Collections loading at once on first sync. Each holds at most one pull in
- * flight; a browser opens about six connections per server and the live
- * stream keeps one, so four leave one for the screens' REST calls.
- */
-export const FIRST_SYNC_PARALLEL = 4;
 
 const sleepAbortable = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -327,121 +315,108 @@ export class Replicator {
   }
 
   /**
-   * Bootstraps the fresh collections in two rounds: the person's own data
-   * (FIRST_SYNC_OWN) first, then the rest, each round's collections loading
-   * side by side, at most FIRST_SYNC_PARALLEL at once (in FIRST_SYNC_ORDER).
-   * Side by side because one collection at a time left the device idle while
-   * it waited for each collection's first answer and the server idle while
-   * the device wrote (each collection is its own IndexedDB database, so the
-   * writes do not queue behind each other's transactions). The pipeline never
-   * waits on itself: a collection asks for its next page while it writes the
-   * current one, the next round's first pages are asked for once every
-   * collection of this round has its last page, and a loaded collection
-   * starts its live replication in the background (its `ready` promise holds
-   * local writes until it runs).
+   * Loads the fresh collections (in FIRST_SYNC_ORDER: the person's own data
+   * first) through one bootstrap stream (`POST /sync/bootstrap.json`): no
+   * round trip per page or per collection, the server's next page read while
+   * the device stores the current one. A collection whose last page is
+   * stored starts its live replication in the background from the load's
+   * checkpoint (its `ready` promise holds local writes until it runs). When
+   * the stream is missing (older server), refused or broken, each collection
+   * not complete continues with ordinary pulls from the last page it stored.
    */
   private async bootstrapAll(fresh: ReplicatedCollection[], signal: AbortSignal): Promise<void> {
+    if (!fresh.length) return;
     const rank = (n: string) => {
       const i = FIRST_SYNC_ORDER.indexOf(n);
       return i < 0 ? FIRST_SYNC_ORDER.length : i;
     };
     const ordered = [...fresh].sort((a, b) => rank(a.def.name) - rank(b.def.name));
-    const rounds = [
-      ordered.filter((c) => FIRST_SYNC_OWN.includes(c.def.name)),
-      ordered.filter((c) => !FIRST_SYNC_OWN.includes(c.def.name)),
-    ].filter((r) => r.length > 0);
+    const loads = new Map(ordered.map((c) => [c.def.name, new CollectionLoad<Checkpoint>(c.collection)]));
+    const startedAt = new Map<string, number>();
+    const complete = new Set<string>();
     const replicating: Promise<void>[] = [];
-    const prefetched = new Map<string, Promise<BootstrapPage<Checkpoint>>>();
-    try {
-      for (const [r, round] of rounds.entries()) {
-        const following = rounds[r + 1] ?? [];
-        let awaitingLastPage = round.length;
-        const lastPage = () => {
-          if (--awaitingLastPage > 0) return;
-          for (const c of following.slice(0, FIRST_SYNC_PARALLEL)) {
-            const page = this.bootstrapPage(c.def.name, null, signal);
-            // Its own bootstrap reports a failure; an abort meanwhile is no error.
-            page.catch(() => {});
-            prefetched.set(c.def.name, page);
-          }
-        };
-        const queue = [...round];
-        const worker = async () => {
-          for (let c = queue.shift(); c && !signal.aborted; c = queue.shift()) {
-            const first = prefetched.get(c.def.name) ?? null;
-            prefetched.delete(c.def.name);
-            const loaded = await this.bootstrapOne(c, first, lastPage, signal);
-            replicating.push(loaded.replicating);
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(FIRST_SYNC_PARALLEL, round.length) }, worker));
-        if (signal.aborted) return;
+    const loading = (name: string, load: CollectionLoad<Checkpoint>) => {
+      let started = startedAt.get(name);
+      if (started === undefined) {
+        started = Date.now();
+        startedAt.set(name, started);
       }
+      this.setProgress(name, { phase: 'loading', documents: load.written, total: load.total, startedAt: started });
+    };
+    const finish = (c: ReplicatedCollection, loaded: boolean) => {
+      const name = c.def.name;
+      complete.add(name);
+      const load = loads.get(name) as CollectionLoad<Checkpoint>;
+      const result = load.close();
+      replicating.push(
+        (async () => {
+          if (loaded)
+            await c.collection.database.upsertLocal(`bootstrap-${this.identifierOf(c.def)}`, {
+              documents: result.documents,
+              at: Date.now(),
+            });
+          // Ready: its documents are stored. RxDB's replication starts from the load's checkpoint meanwhile.
+          this.setProgress(name, {
+            phase: 'ready',
+            documents: result.documents,
+            ...(load.total === undefined ? {} : { total: load.total }),
+            startedAt: startedAt.get(name) ?? Date.now(),
+            finishedAt: Date.now(),
+          });
+          // A failed load is left to RxDB's replication, which compares every document.
+          await this.replicate(c, loaded ? result : undefined);
+        })().catch((err: unknown) => this.fail(name, errorMessage(err))),
+      );
+    };
+    const byName = new Map(ordered.map((c) => [c.def.name, c]));
+    try {
+      try {
+        await readBootstrapStream<Checkpoint>(
+          this.transport,
+          loads,
+          this.pullBatchSize,
+          {
+            arrived: loading,
+            stored: (name, load) => {
+              this.synced(name);
+              loading(name, load);
+            },
+            complete: (name) => finish(byName.get(name) as ReplicatedCollection, true),
+          },
+          signal,
+          this.streamSilenceMs,
+        );
+      } catch (err) {
+        if (signal.aborted) return;
+        // 404: a server without the stream. Otherwise say why, then pull what is missing.
+        if (!(err instanceof HttpError && err.status === 404)) this.fail('bootstrap', errorMessage(err));
+      }
+      for (const c of ordered) {
+        const name = c.def.name;
+        if (complete.has(name)) continue;
+        if (signal.aborted) return;
+        const load = loads.get(name) as CollectionLoad<Checkpoint>;
+        loading(name, load);
+        const loaded = await pullRest<Checkpoint>(
+          load,
+          (cp) => this.bootstrapPage(name, cp, signal),
+          this.pullBatchSize,
+          () => loading(name, load),
+          signal,
+        ).catch((err: unknown) => {
+          // The server does not replicate it (older server) or refused: RxDB's replication reports and retries.
+          this.fail(name, errorMessage(err));
+          return false;
+        });
+        if (signal.aborted) return;
+        finish(c, loaded);
+      }
+      // Whatever broke the stream, the pulls completed the load.
+      if (this.errors.delete('bootstrap')) this.publishErrors();
     } finally {
+      for (const [name, load] of loads) if (!complete.has(name)) load.close();
       await Promise.all(replicating);
     }
-  }
-
-  /**
-   * Loads one fresh collection (its first page possibly asked for already) and
-   * answers its live replication, started in the background from the load's
-   * checkpoint (wrapped: awaiting the load must not wait for it). A failed
-   * load leaves the collection to RxDB's replication.
-   */
-  private async bootstrapOne(
-    c: ReplicatedCollection,
-    prefetched: Promise<BootstrapPage<Checkpoint>> | null,
-    onLastPage: () => void,
-    signal: AbortSignal,
-  ): Promise<{ replicating: Promise<void> }> {
-    const name = c.def.name;
-    const started = Date.now();
-    this.setProgress(name, { phase: 'loading', documents: 0, startedAt: started });
-    let first = prefetched;
-    let sawLastPage = false;
-    const result = await bootstrapCollection<Checkpoint>(
-      c.collection,
-      (cp) => {
-        if (cp === null && first) {
-          const page = first;
-          first = null;
-          return page;
-        }
-        return this.bootstrapPage(name, cp, signal);
-      },
-      this.pullBatchSize,
-      (documents, total) => this.setProgress(name, { phase: 'loading', documents, total, startedAt: started }),
-      signal,
-      () => {
-        sawLastPage = true;
-        onLastPage();
-      },
-    ).catch((err: unknown) => {
-      // The server does not replicate it (older server) or refused: RxDB's replication reports and retries.
-      this.fail(name, errorMessage(err));
-      return null;
-    });
-    // A load that ended without its last page still counts as done for the next round's early start.
-    if (!sawLastPage) onLastPage();
-    if (signal.aborted) return { replicating: Promise.resolve() };
-    if (result) {
-      await c.collection.database.upsertLocal(`bootstrap-${this.identifierOf(c.def)}`, {
-        documents: result.documents,
-        at: Date.now(),
-      });
-    }
-    const total = this.progress[name]?.total;
-    // Ready: its documents are stored. RxDB's replication starts from the load's checkpoint meanwhile.
-    this.setProgress(name, {
-      phase: 'ready',
-      documents: result?.documents ?? 0,
-      ...(total === undefined ? {} : { total }),
-      startedAt: started,
-      finishedAt: Date.now(),
-    });
-    return {
-      replicating: this.replicate(c, result ?? undefined).catch((err: unknown) => this.fail(name, errorMessage(err))),
-    };
   }
 
   /** One page of a bootstrap; waits and retries (offline, server errors, a new sign-in) until it has it or stop() is called. */

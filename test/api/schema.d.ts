@@ -444,6 +444,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sync/bootstrap.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * First sync of several collections as one stream of pull pages from a null checkpoint (NDJSON)
+         * @description First sync of several collections as one stream of pull pages from a null checkpoint (NDJSON).
+         *
+         *     **Who may call**: any signed-in member of the company (gate `member`). A session token or an API key.
+         */
+        post: operations["postSyncBootstrap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sync/{collection}/push.json": {
         parameters: {
             query?: never;
@@ -10374,6 +10396,11 @@ export interface components {
             pax?: number | string;
             night?: boolean | number | string;
         };
+        PostSyncBootstrapRequest: {
+            collections: string[];
+            /** @default 1000 */
+            limit: number;
+        };
         PostSyncPullByCollectionRequest: {
             checkpoint?: components["schemas"]["Checkpoint"] | null;
             /** @default 200 */
@@ -12627,6 +12654,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PostSyncPullByCollectionResponse"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postSyncBootstrap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PostSyncBootstrapRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PostSyncBootstrapRequest"];
+            };
+        };
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["ValidationFailed"];

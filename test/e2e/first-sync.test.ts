@@ -5,7 +5,9 @@
  * counted for the load, "People 76 %", ready), the person's own data (company settings, requests, people, messages) is ready
  * before the office-wide record sets start loading, the list hides once all
  * is ready, and the device holds what the server sends: flights of the last
- * 12 months, not the whole history.
+ * 12 months, not the whole history. The first test breaks the bootstrap stream
+ * after the directory's first page (the pulls that continue it show their
+ * progress); the second reads the whole stream and pulls nothing from `null`.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,10 +55,21 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
 
   it('shows per-collection progress, own data first, and hides when everything is ready', async () => {
     const { context, page } = await newPage(browser);
+    const peoplePulls: Array<{ snap?: number } | null> = [];
     try {
-      // The directory's second page takes its time (a slow line), so its share is on screen meanwhile.
+      // The bootstrap stream breaks after the directory's first page: the device goes on with pulls from
+      // that page's checkpoint, and the directory's second page takes its time (a slow line), so its share
+      // is on screen meanwhile. (The second test reads the whole stream.)
+      await page.route('**/api/v1/sync/bootstrap.json', async (route) => {
+        const res = await route.fetch();
+        const lines = (await res.text()).split('\n');
+        const cut = lines.findIndex((l) => l.startsWith('{"collection":"people"'));
+        expect(cut).toBeGreaterThan(0);
+        await route.fulfill({ response: res, body: `${lines.slice(0, cut + 1).join('\n')}\n` });
+      });
       await page.route('**/api/v1/sync/people/pull.json', async (route) => {
         const body = route.request().postDataJSON() as { checkpoint: { snap?: number } | null };
+        peoplePulls.push(body.checkpoint);
         if (body.checkpoint?.snap !== undefined) await new Promise((r) => setTimeout(r, 3000));
         await route.continue();
       });
@@ -84,6 +97,9 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
 
       await page.waitForSelector('[data-testid=first-sync][data-done=true]', { state: 'attached', timeout: 120_000 });
       expect(await list.isVisible()).toBe(false);
+      // The pulls went on from the stream's page, not from the start.
+      expect(peoplePulls.length).toBeGreaterThan(0);
+      expect(peoplePulls.every((cp) => cp !== null)).toBe(true);
       const rows = (await page.evaluate(readList)) as Row[];
       const by = new Map(rows.map((r) => [r.name, r]));
       expect(rows.map((r) => r.phase)).toEqual(rows.map(() => 'ready'));
@@ -112,6 +128,11 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
 
   it('a second start of the same profile has nothing to set up', async () => {
     const { context, page } = await newPage(browser);
+    const nullPulls: string[] = [];
+    page.on('request', (req) => {
+      const m = /\/sync\/([a-z_]+)\/pull\.json$/.exec(req.url());
+      if (m && (req.postDataJSON() as { checkpoint: unknown }).checkpoint === null) nullPulls.push(m[1]);
+    });
     try {
       await page.goto(`${s.url}/app/`);
       await page.fill('form[aria-label="Sign in"] input[name=email]', 'pilot@skyline.test');
@@ -119,6 +140,8 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
       await page.click('form[aria-label="Sign in"] button[type=submit]');
       await page.waitForSelector('[data-testid=first-sync][data-done=true]', { state: 'attached', timeout: 120_000 });
       const first = (await page.evaluate(readList)) as Row[];
+      // The whole first sync came in the one stream: no pull from a null checkpoint.
+      expect(nullPulls).toEqual([]);
       // A pilot's device: their own flights, all of them (one in 60 of the company's).
       expect(first.find((r) => r.name === 'flights')?.documents).toBeGreaterThan(50);
       await page.reload();

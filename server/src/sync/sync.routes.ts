@@ -2,6 +2,8 @@ import { GATES } from '@ops/shared';
 import { z } from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { notFound } from '../http/errors.ts';
+import { bearerToken } from '../http/authenticate.ts';
+import { answerBootstrap } from './bootstrap.ts';
 import { ZCheckpoint } from './checkpoint.ts';
 import { currentPull, pullCollection } from './pull.ts';
 import { pullGateOf } from './pull-gate.ts';
@@ -60,6 +62,27 @@ export const syncRoutes = [
         () => pullCollection(ctx, actor, collection, body.checkpoint ?? null, body.limit, body.count === true),
       );
       return page ?? undefined;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/sync/bootstrap.json',
+    area: 'sync',
+    summary: 'First sync of several collections as one stream of pull pages from a null checkpoint (NDJSON)',
+    file: { mediaType: 'application/x-ndjson' },
+    access: { who: GATES.member },
+    body: z.object({
+      collections: z
+        .array(z.string().refine((n) => getCollection(n) !== null, 'Unknown collection'))
+        .min(1)
+        .max(50)
+        .refine((names) => new Set(names).size === names.length, 'A collection is named twice'),
+      limit: z.number().int().min(1).max(1000).default(1000),
+    }),
+    handler: async ({ ctx, actor, body, req, res }) => {
+      const token = bearerToken(req.headers.authorization) ?? '';
+      await answerBootstrap(ctx, actor, token, body.collections.map(find), body.limit, req, res);
+      return undefined;
     },
   }),
   defineRoute({
