@@ -30,9 +30,6 @@ export interface Docs<T> {
   ready: boolean;
 }
 
-/** Milliseconds between two reads of a collection that is still loading its first sync. */
-const FIRST_SYNC_READ_EVERY_MS = 1000;
-
 /** Whether `collection` is still loading its first sync on this device (waiting or loading, not ready). */
 function useFirstSyncLoading(ws: Workspace, collection: string): boolean {
   const state$ = ws.client.syncState$;
@@ -58,10 +55,12 @@ function firstSyncLoading(s: SyncState, collection: string): boolean {
  * `type` is `aircraft_report`, through its type-led index), as plain objects.
  * `query` is compared by value, so callers may build it inline.
  *
- * While the collection loads its first sync, the query is read once a second
- * instead of live: a live query runs again on every stored page (1,000
- * documents) and the screen renders again each time, which took most of the
- * device's time on a pilot's first sync (bench:device, docs/performance.md).
+ * While the collection loads its first sync nothing is read: the screen shows
+ * that it is loading (the sync bar its progress) and reads once the last page
+ * is stored. A live query runs again on every stored page and the screen
+ * renders again each time; reading once a second instead still cost a pilot's
+ * device a third of its first-sync rate and 30 MB of heap (bench:device,
+ * docs/performance.md).
  */
 export function useDocs<T>(name: string, query: MangoQuery<OpsDoc> = {}): Docs<T> {
   const ws = useWorkspace();
@@ -78,7 +77,7 @@ export function useDocs<T>(name: string, query: MangoQuery<OpsDoc> = {}): Docs<T
     const q = JSON.parse(key) as MangoQuery<OpsDoc>;
     const typed: MangoQuery<OpsDoc> = where.type ? { ...q, selector: { type: where.type, ...(q.selector ?? {}) } } : q;
     const read = where.read ?? ((d: Record<string, unknown>) => d);
-    // A read that finds the same documents in the same versions renders nothing again (the once-a-second reads).
+    // A read that finds the same documents in the same versions renders nothing again.
     let shown: string | null = null;
     const show = (docs: Array<{ primary: string; revision: string; toJSON(): unknown }>) => {
       const seen = docs.map((d) => `${d.primary}@${d.revision}`).join(',');
@@ -86,29 +85,10 @@ export function useDocs<T>(name: string, query: MangoQuery<OpsDoc> = {}): Docs<T
       shown = seen;
       setState({ docs: docs.map((d) => read(d.toJSON() as Record<string, unknown>) as unknown as T), ready: true });
     };
-    if (!loading) {
-      const sub = c.find(typed).$.subscribe(show);
-      return () => sub.unsubscribe();
-    }
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = () => {
-      c.find(typed)
-        .exec()
-        .then((docs) => {
-          if (!stopped) show(docs);
-        })
-        // The database closed (sign-out): nothing more to show.
-        .catch(() => {})
-        .finally(() => {
-          if (!stopped) timer = setTimeout(poll, FIRST_SYNC_READ_EVERY_MS);
-        });
-    };
-    poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
+    // Still loading its first sync: nothing is read until its last page is stored.
+    if (loading) return;
+    const sub = c.find(typed).$.subscribe(show);
+    return () => sub.unsubscribe();
   }, [ws, where.collection, where.type, where.read, key, loading]);
   return state;
 }
