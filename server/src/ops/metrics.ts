@@ -186,8 +186,6 @@ export class Metrics {
       };
       req.onRouteMatched = track;
       const done = () => {
-        res.removeListener('finish', done);
-        res.removeListener('close', done);
         if (key !== null) {
           const left = (this.inFlight.get(key) ?? 1) - 1;
           if (left > 0) this.inFlight.set(key, left);
@@ -199,7 +197,7 @@ export class Metrics {
         const status = res.statusCode;
         this.seriesOf(method, route, status).observe(Number(process.hrtime.bigint() - started) / 1e9);
       };
-      res.on('finish', done);
+      // One listener: a response emits 'close' once, a tick after 'finish' or when the client went away first.
       res.on('close', done);
       next();
     };
