@@ -84,28 +84,20 @@ export function createApp(
     verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }),
   });
   const parseForm = express.urlencoded({ extended: true, limit: '5mb' });
-  // One layer for the API: the body parsers (skipped for requests without a body, most reads), then the router.
-  // It does the mount of `app.use(API_BASE, …)` itself (prefix in any case, then '/', '?' or the end; the rest as
-  // req.url, restored when the API passes the request on): two path-matching layers and a nested router less on
-  // every request (issue 34 item 5).
-  const api = buildRouter(ctx, routes);
+  // One layer for the API: the body parsers (skipped for requests without a body, most reads), then the router,
+  // whose routes carry API_BASE themselves. What `app.use(API_BASE, …)` matched (the prefix in any case, then '/',
+  // '?' or the end), without its two path-matching layers, nested router and trimmed URL (issue 34 item 5).
+  const api = buildRouter(ctx, routes, API_BASE);
   const mount = API_BASE.length;
   app.use((req: Request, res: Response, next: NextFunction) => {
     const url = req.url;
     const after = url.charCodeAt(mount);
     if (url.slice(0, mount).toLowerCase() !== API_BASE || !(Number.isNaN(after) || after === 0x2f || after === 0x3f))
       return next();
-    req.baseUrl = url.slice(0, mount);
-    req.url = after === 0x2f ? url.slice(mount) : `/${url.slice(mount)}`;
-    const out = (err?: unknown) => {
-      req.url = url;
-      req.baseUrl = '';
-      next(err);
-    };
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
-      return api(req, res, out);
+      return api(req, res, next);
     parseJson(req, res, (err?: unknown) =>
-      err ? out(err) : parseForm(req, res, (e?: unknown) => (e ? out(e) : api(req, res, out))),
+      err ? next(err) : parseForm(req, res, (e?: unknown) => (e ? next(e) : api(req, res, next))),
     );
   });
   // Health, metrics and the API reference after the API: Express tries every earlier layer's path on each API

@@ -137,23 +137,25 @@ const firstSegment = (path: string) => /^\/([\w-]*)/.exec(path)?.[1] ?? '';
 export function buildRouter(
   ctx: AppContext,
   routes: RouteDef[],
+  base: string,
 ): (req: Request, res: Response, next: NextFunction) => void {
   const bySegment = new Map<string, RouteDef[]>();
   for (const route of routes) {
     const key = firstSegment(route.path);
     bySegment.set(key, [...(bySegment.get(key) ?? []), route]);
   }
-  const routers = new Map([...bySegment].map(([key, list]) => [key, buildSegmentRouter(ctx, list)]));
+  const routers = new Map([...bySegment].map(([key, list]) => [key, buildSegmentRouter(ctx, list, base)]));
   const generic = routers.get('');
-  // A plain function, not a Router of its own: one Express layer less on every request (issue 34 item 5).
+  // A plain function, not a Router of its own, and the routes registered under `base` rather than mounted there:
+  // no nested router and no second parse of a trimmed URL on every request (issue 34 item 5).
   return (req: Request, res: Response, next: NextFunction) => {
-    const own = routers.get(firstSegment(req.path));
+    const own = routers.get(firstSegment(req.path.slice(base.length)));
     if (!own || own === generic) return generic ? generic(req, res, next) : next();
     own(req, res, (err?: unknown) => (err || !generic ? next(err) : generic(req, res, next)));
   };
 }
 
-function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
+function buildSegmentRouter(ctx: AppContext, routes: RouteDef[], base: string): Router {
   const router = Router();
   for (const route of routes) {
     const run = async (req: Request, res: Response, next: NextFunction) => {
@@ -180,7 +182,8 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
         next(err);
       }
     };
-    for (const m of methodsOf(route)) router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](route.path, run);
+    for (const m of methodsOf(route))
+      router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](base + route.path, run);
   }
   // Part A 7: a path that only takes POST answers other methods with 400 (or the status a route declares,
   // e.g. 405 for upload complete). Registered after every route so a GET route on the same path still wins.
@@ -196,7 +199,7 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
     if (!status && !onlyPost) continue;
     const list = [...allowed];
     for (const m of METHODS.filter((x) => !allowed.has(x))) {
-      router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path, (req, res) => {
+      router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](base + path, (req, res) => {
         res.status(status ?? 400).setHeader('Allow', list.join(', '));
         res.json(
           localize(req, res, { result: false, ...said('errors.methodNotAllowed', { methods: list.join(', ') }) }),
