@@ -81,12 +81,16 @@ function namedShapeOf(route: RouteDef): { wildcard: string; keys: Set<string> } 
   return shape;
 }
 
+const unsplit = (s: unknown) => typeof s === 'string' && !s.includes('/');
+
 function namedFromQuery(route: RouteDef, req: Request, query: Record<string, unknown>): void {
   const shape = namedShapeOf(route);
   if (!shape) return;
   const { wildcard, keys } = shape;
   const params = req.params as Record<string, unknown>;
   const own = params[wildcard];
+  // Nothing to add or split (most requests): the segments stay as matched, no copy.
+  if (!Object.keys(query).length && (own === undefined || (Array.isArray(own) && own.every(unsplit)))) return;
   const segments = (own === undefined ? [] : Array.isArray(own) ? own : [own]).flatMap((s) => String(s).split('/'));
   for (const [key, value] of Object.entries(query)) {
     if (!keys.has(key)) continue;
