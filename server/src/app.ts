@@ -10,7 +10,7 @@ import { observerMiddleware } from './http/observe.ts';
 import { buildRouter } from './http/router.ts';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
 import type { Logger } from './logger.ts';
-import { mountMetricsMiddleware, mountOpsRoutes } from './ops/index.ts';
+import { metricsOf, mountOpsRoutes } from './ops/index.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -33,7 +33,6 @@ export function createApp(
   const trust = process.env.TRUST_PROXY?.trim() || 'loopback';
   app.set('trust proxy', /^\d+$/.test(trust) ? Number(trust) : trust);
   app.set('query parser', 'extended');
-  mountMetricsMiddleware(app, ctx);
 
   // The access line is only timed when it will be written.
   const accessLog = ctx.log.isLevelEnabled('info');
@@ -51,7 +50,10 @@ export function createApp(
       Object.defineProperty(this, 'log', { value, writable: true, configurable: true });
     },
   });
+  // The first layer: request metrics by route pattern, then the request id (one layer for both, issue 34 item 5).
+  const metrics = metricsOf(ctx.database);
   app.use((req: Request, res: Response, next: NextFunction) => {
+    metrics.begin(req, res);
     const incoming = req.headers['x-request-id'];
     req.id = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', req.id);

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
@@ -168,18 +168,13 @@ export class Metrics {
     return s;
   }
 
-  /** Express middleware: counts, times and tracks every request by its route pattern once it ends. */
-  middleware() {
-    const metrics = this;
-    return (req: Request, res: Response, next: NextFunction) => {
-      // Shared functions and one state object: no closures made per request.
-      const state: RequestState = { metrics, req, res, started: performance.now(), key: null, commands: 0 };
-      req.metricsState = state;
-      req.onRouteMatched = routeMatched;
-      // One listener: a response emits 'close' once, a tick after 'finish' or when the client went away first.
-      res.on('close', requestClosed);
-      next();
-    };
+  /** Counts, times and tracks the request by its route pattern once it ends; the app's first layer calls it. */
+  begin(req: Request, res: Response): void {
+    // Shared functions and one state object: no closures made per request.
+    req.metricsState = { metrics: this, req, res, started: performance.now(), key: null, commands: 0 };
+    req.onRouteMatched = routeMatched;
+    // One listener: a response emits 'close' once, a tick after 'finish' or when the client went away first.
+    res.on('close', requestClosed);
   }
 
   /** The route is known once the router matched it; in flight from then. */
