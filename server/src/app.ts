@@ -10,7 +10,7 @@ import { observerMiddleware } from './http/observe.ts';
 import { buildRouter } from './http/router.ts';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
 import type { Logger } from './logger.ts';
-import { mountMetricsMiddleware, mountOpsRoutes } from './ops/index.ts';
+import { metricsOf, mountOpsRoutes } from './ops/index.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -33,7 +33,6 @@ export function createApp(
   const trust = process.env.TRUST_PROXY?.trim() || 'loopback';
   app.set('trust proxy', /^\d+$/.test(trust) ? Number(trust) : trust);
   app.set('query parser', 'extended');
-  mountMetricsMiddleware(app, ctx);
 
   // The access line is only timed when it will be written.
   const accessLog = ctx.log.isLevelEnabled('info');
@@ -51,7 +50,10 @@ export function createApp(
       Object.defineProperty(this, 'log', { value, writable: true, configurable: true });
     },
   });
+  // The first layer: request metrics by route pattern, then the request id (one layer for both, issue 34 item 5).
+  const metrics = metricsOf(ctx.database);
   app.use((req: Request, res: Response, next: NextFunction) => {
+    metrics.begin(req, res);
     const incoming = req.headers['x-request-id'];
     req.id = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', req.id);
@@ -84,12 +86,22 @@ export function createApp(
     verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }),
   });
   const parseForm = express.urlencoded({ extended: true, limit: '5mb' });
-  // One layer for both parsers, skipped for requests without a body (most reads).
-  app.use(API_BASE, (req: Request, res: Response, next: NextFunction) => {
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
-    parseJson(req, res, (err?: unknown) => (err ? next(err) : parseForm(req, res, next)));
+  // One layer for the API: the body parsers (skipped for requests without a body, most reads), then the router,
+  // whose routes carry API_BASE themselves. What `app.use(API_BASE, …)` matched (the prefix in any case, then '/',
+  // '?' or the end), without its two path-matching layers, nested router and trimmed URL (issue 34 item 5).
+  const api = buildRouter(ctx, routes, API_BASE);
+  const mount = API_BASE.length;
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const url = req.url;
+    const after = url.charCodeAt(mount);
+    if (url.slice(0, mount).toLowerCase() !== API_BASE || !(Number.isNaN(after) || after === 0x2f || after === 0x3f))
+      return next();
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+      return api(req, res, next);
+    parseJson(req, res, (err?: unknown) =>
+      err ? next(err) : parseForm(req, res, (e?: unknown) => (e ? next(e) : api(req, res, next))),
+    );
   });
-  app.use(API_BASE, buildRouter(ctx, routes));
   // Health, metrics and the API reference after the API: Express tries every earlier layer's path on each API
   // request, and these paths are outside API_BASE (issue 34 item 5).
   app.get('/health', async (_req, res) => {

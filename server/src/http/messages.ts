@@ -42,7 +42,12 @@ const ZOD_LOCALES: Record<Locale, ReturnType<typeof z.locales.en>> = {
   de: z.locales.de(),
 };
 z.config({ localeError: (issue) => ZOD_LOCALES[zodLanguage.getStore() ?? 'en'].localeError(issue) });
-export const inLanguage = <T>(locale: Locale, run: () => T): T => zodLanguage.run(locale, run);
+/**
+ * English with no language set around it needs no store (`getStore() ?? 'en'`): an AsyncLocalStorage that never
+ * runs leaves Node's promise hooks off, which every promise of every request otherwise paid (issue 34 item 5).
+ */
+export const inLanguage = <T>(locale: Locale, run: () => T): T =>
+  locale === 'en' && zodLanguage.getStore() === undefined ? run() : zodLanguage.run(locale, run);
 
 const FIELD_ERROR_KEYS = ['errors', 'validation'] as const;
 const isFieldErrors = (v: unknown): v is FieldErrors =>

@@ -81,12 +81,16 @@ function namedShapeOf(route: RouteDef): { wildcard: string; keys: Set<string> } 
   return shape;
 }
 
+const unsplit = (s: unknown) => typeof s === 'string' && !s.includes('/');
+
 function namedFromQuery(route: RouteDef, req: Request, query: Record<string, unknown>): void {
   const shape = namedShapeOf(route);
   if (!shape) return;
   const { wildcard, keys } = shape;
   const params = req.params as Record<string, unknown>;
   const own = params[wildcard];
+  // Nothing to add or split (most requests): the segments stay as matched, no copy.
+  if (!Object.keys(query).length && (own === undefined || (Array.isArray(own) && own.every(unsplit)))) return;
   const segments = (own === undefined ? [] : Array.isArray(own) ? own : [own]).flatMap((s) => String(s).split('/'));
   for (const [key, value] of Object.entries(query)) {
     if (!keys.has(key)) continue;
@@ -134,24 +138,28 @@ const firstSegment = (path: string) => /^\/([\w-]*)/.exec(path)?.[1] ?? '';
  * route in order). Paths that start with a parameter stay in a shared router
  * tried after the segment's own.
  */
-export function buildRouter(ctx: AppContext, routes: RouteDef[]): Router {
+export function buildRouter(
+  ctx: AppContext,
+  routes: RouteDef[],
+  base: string,
+): (req: Request, res: Response, next: NextFunction) => void {
   const bySegment = new Map<string, RouteDef[]>();
   for (const route of routes) {
     const key = firstSegment(route.path);
     bySegment.set(key, [...(bySegment.get(key) ?? []), route]);
   }
-  const routers = new Map([...bySegment].map(([key, list]) => [key, buildSegmentRouter(ctx, list)]));
+  const routers = new Map([...bySegment].map(([key, list]) => [key, buildSegmentRouter(ctx, list, base)]));
   const generic = routers.get('');
-  const router = Router();
-  router.use((req: Request, res: Response, next: NextFunction) => {
-    const own = routers.get(firstSegment(req.path));
+  // A plain function, not a Router of its own, and the routes registered under `base` rather than mounted there:
+  // no nested router and no second parse of a trimmed URL on every request (issue 34 item 5).
+  return (req: Request, res: Response, next: NextFunction) => {
+    const own = routers.get(firstSegment(req.path.slice(base.length)));
     if (!own || own === generic) return generic ? generic(req, res, next) : next();
     own(req, res, (err?: unknown) => (err || !generic ? next(err) : generic(req, res, next)));
-  });
-  return router;
+  };
 }
 
-function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
+function buildSegmentRouter(ctx: AppContext, routes: RouteDef[], base: string): Router {
   const router = Router();
   for (const route of routes) {
     const run = async (req: Request, res: Response, next: NextFunction) => {
@@ -178,7 +186,8 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
         next(err);
       }
     };
-    for (const m of methodsOf(route)) router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](route.path, run);
+    for (const m of methodsOf(route))
+      router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](base + route.path, run);
   }
   // Part A 7: a path that only takes POST answers other methods with 400 (or the status a route declares,
   // e.g. 405 for upload complete). Registered after every route so a GET route on the same path still wins.
@@ -194,7 +203,7 @@ function buildSegmentRouter(ctx: AppContext, routes: RouteDef[]): Router {
     if (!status && !onlyPost) continue;
     const list = [...allowed];
     for (const m of METHODS.filter((x) => !allowed.has(x))) {
-      router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path, (req, res) => {
+      router[m.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](base + path, (req, res) => {
         res.status(status ?? 400).setHeader('Allow', list.join(', '));
         res.json(
           localize(req, res, { result: false, ...said('errors.methodNotAllowed', { methods: list.join(', ') }) }),

@@ -5,11 +5,6 @@ import { metricsAuthorized, metricsOf } from './metrics.ts';
 export { answerProbe, bootHandler, readinessOf, watchDatabase } from './health.ts';
 export { metricsOf, runJob } from './metrics.ts';
 
-/** First middleware of the app: request metrics by route pattern. */
-export function mountMetricsMiddleware(app: express.Express, ctx: AppContext): void {
-  app.use(metricsOf(ctx.database).middleware());
-}
-
 /** GET /metrics (Prometheus text format). GET /health/live and /health/ready are answered before Express (answerProbe). */
 export function mountOpsRoutes(app: express.Express, ctx: AppContext): void {
   app.get('/metrics', async (req, res) => {

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
@@ -34,17 +34,26 @@ export class Metrics {
   constructor(database: Database) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
+    const series = this.series;
     this.requests = new Counter({
       name: 'http_requests_total',
       help: 'HTTP requests answered, by method, route pattern and status',
       labelNames: ['method', 'route', 'status'],
       registers,
+      collect() {
+        this.reset();
+        for (const s of series.values()) this.inc(s.labels, s.count);
+      },
     });
     this.errors = new Counter({
       name: 'http_request_errors_total',
       help: 'HTTP requests answered with an error: kind client (4xx) or server (5xx), by route pattern',
       labelNames: ['method', 'route', 'kind'],
       registers,
+      collect() {
+        this.reset();
+        for (const s of series.values()) if (s.errorLabels) this.inc(s.errorLabels, s.count);
+      },
     });
     this.duration = new Histogram({
       name: 'http_request_duration_seconds',
@@ -139,70 +148,62 @@ export class Metrics {
   }
 
   /**
-   * The label children of one method, route and status, made once: prom-client hashes a label object on every
-   * inc/observe, which was a measurable share of a small request (issue 34). Bounded by routes × statuses.
+   * Requests and errors as plain numbers per method, route and status, given to prom-client only when /metrics is
+   * read (the counters' `collect`): prom-client hashes a label object on every inc, a measurable share of a small
+   * request (issue 34 item 5). The duration histogram keeps one label child per series. Bounded by routes × statuses.
    */
-  private readonly series = new Map<string, { observe(seconds: number): void }>();
-  private seriesOf(method: string, route: string, status: number) {
+  private readonly series = new Map<string, RequestSeries>();
+  private seriesOf(method: string, route: string, status: number): RequestSeries {
     const key = `${method} ${status} ${route}`;
     let s = this.series.get(key);
     if (!s) {
-      const count = this.requests.labels({ method, route, status: String(status) });
-      const error =
-        status >= 400 ? this.errors.labels({ method, route, kind: status >= 500 ? 'server' : 'client' }) : null;
-      const time = this.duration.labels({ method, route });
       s = {
-        observe(seconds: number) {
-          count.inc();
-          error?.inc();
-          time.observe(seconds);
-        },
+        labels: { method, route, status: String(status) },
+        errorLabels: status >= 400 ? { method, route, kind: status >= 500 ? 'server' : 'client' } : null,
+        count: 0,
+        time: this.duration.labels({ method, route }),
       };
       this.series.set(key, s);
     }
     return s;
   }
 
-  /** Express middleware: counts, times and tracks every request by its route pattern once it ends. */
-  middleware() {
-    return (req: Request, res: Response, next: NextFunction) => {
-      const started = process.hrtime.bigint();
-      let key: string | null = null;
-      let commands = 0;
-      // The route is known once the router matched it; track in-flight from then.
-      const track = () => {
-        if (key !== null || !req.routePattern) return;
-        // Called once: a long-lived request (a sync stream) need not keep this closure.
-        req.onRouteMatched = undefined;
-        key = `${req.method} ${req.routePattern}`;
-        this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
-        if (req.routePattern === PUSH_ROUTE && req.params?.collection === 'device' && Array.isArray(req.body?.rows)) {
-          // The device collection carries commands (and outcomes, which devices never push).
-          commands = req.body.rows.filter(
-            (r: { newDocumentState?: { type?: string } }) => r?.newDocumentState?.type === 'command',
-          ).length;
-          this.pendingCommands += commands;
-        }
-      };
-      req.onRouteMatched = track;
-      const done = () => {
-        res.removeListener('finish', done);
-        res.removeListener('close', done);
-        if (key !== null) {
-          const left = (this.inFlight.get(key) ?? 1) - 1;
-          if (left > 0) this.inFlight.set(key, left);
-          else this.inFlight.delete(key);
-          this.pendingCommands -= commands;
-        }
-        const route = req.routePattern ?? (req.path.startsWith('/api/') ? 'unmatched' : 'other');
-        const method = req.method;
-        const status = res.statusCode;
-        this.seriesOf(method, route, status).observe(Number(process.hrtime.bigint() - started) / 1e9);
-      };
-      res.on('finish', done);
-      res.on('close', done);
-      next();
-    };
+  /** Counts, times and tracks the request by its route pattern once it ends; the app's first layer calls it. */
+  begin(req: Request, res: Response): void {
+    // Shared functions and one state object: no closures made per request.
+    req.metricsState = { metrics: this, req, res, started: performance.now(), key: null, commands: 0 };
+    req.onRouteMatched = routeMatched;
+    // One listener: a response emits 'close' once, a tick after 'finish' or when the client went away first.
+    res.on('close', requestClosed);
+  }
+
+  /** The route is known once the router matched it; in flight from then. */
+  track(state: RequestState): void {
+    const { req } = state;
+    if (state.key !== null || !req.routePattern) return;
+    state.key = `${req.method} ${req.routePattern}`;
+    this.inFlight.set(state.key, (this.inFlight.get(state.key) ?? 0) + 1);
+    if (req.routePattern === PUSH_ROUTE && req.params?.collection === 'device' && Array.isArray(req.body?.rows)) {
+      // The device collection carries commands (and outcomes, which devices never push).
+      state.commands = req.body.rows.filter(
+        (r: { newDocumentState?: { type?: string } }) => r?.newDocumentState?.type === 'command',
+      ).length;
+      this.pendingCommands += state.commands;
+    }
+  }
+
+  done(state: RequestState): void {
+    const { req, res, key } = state;
+    if (key !== null) {
+      const left = (this.inFlight.get(key) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(key, left);
+      else this.inFlight.delete(key);
+      this.pendingCommands -= state.commands;
+    }
+    const route = req.routePattern ?? (req.path.startsWith('/api/') ? 'unmatched' : 'other');
+    const s = this.seriesOf(req.method, route, res.statusCode);
+    s.count += 1;
+    s.time.observe((performance.now() - state.started) / 1000);
   }
 
   /** Runs a background job, counting it and timing it; rethrows its error. */
@@ -225,7 +226,41 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** Called by the API router once it matched a route (after `routePattern` is set). */
     onRouteMatched?: () => void;
+    metricsState?: RequestState;
   }
+}
+
+/** What the metrics keep of one request between its start and its end. */
+interface RequestState {
+  metrics: Metrics;
+  req: Request;
+  res: Response;
+  started: number;
+  /** `METHOD pattern` while counted in flight. */
+  key: string | null;
+  commands: number;
+}
+
+interface RequestSeries {
+  labels: { method: string; route: string; status: string };
+  errorLabels: { method: string; route: string; kind: string } | null;
+  count: number;
+  time: { observe(seconds: number): void };
+}
+
+function routeMatched(this: Request): void {
+  const state = this.metricsState;
+  if (!state) return;
+  // Called once: a long-lived request (a sync stream) need not keep it.
+  this.onRouteMatched = undefined;
+  state.metrics.track(state);
+}
+
+function requestClosed(this: Response): void {
+  const state = this.req.metricsState;
+  if (!state) return;
+  this.req.metricsState = undefined;
+  state.metrics.done(state);
 }
 
 const byDatabase = new WeakMap<Database, Metrics>();

@@ -8,7 +8,9 @@
 import { translator } from '@ops/shared/i18n/index';
 import { renderText } from '@ops/shared/rules/readiness/text';
 import { DEFAULT_READINESS_SETTINGS } from '@ops/shared/rules/readiness/settings';
+import { inLanguage } from '@ops/server/http/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
 import { createReport } from '../aircraft-reports/fleet-helpers.ts';
@@ -17,6 +19,17 @@ import { tokenCache, typeIds } from '../flights/helpers.ts';
 const HOUR = 3600;
 const DAY = 86400;
 const GRID = 300;
+
+// English runs without a store (no promise hooks, issue 34 item 5); inside another language it must still set English.
+it('zod words its issues in the language run around it, English inside another language included', () => {
+  const issue = () => z.string().safeParse(1).error?.issues[0]?.message;
+  const english = issue();
+  expect(english).toMatch(/expected string/i);
+  expect(inLanguage('en', issue)).toBe(english);
+  const spanish = inLanguage('es', issue);
+  expect(spanish).not.toBe(english);
+  expect(inLanguage('es', () => inLanguage('en', issue))).toBe(english);
+});
 
 describe.each(DIALECTS)('REST messages in the request’s language on %s', (dialect) => {
   let s: TestServer;

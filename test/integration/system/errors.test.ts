@@ -34,6 +34,19 @@ describe.each(DIALECTS)('public endpoints and errors on %s', (dialect) => {
     expect(r.body.result).toBe(false);
   });
 
+  it('the API answers under its base in any letter case and with a query string; a longer first segment is no API path', async () => {
+    for (const path of ['/api/v1/home/version.json', '/API/V1/home/version.json', '/api/v1/home/version.json?x=1']) {
+      const r = await fetch(`${s.url}${path}`);
+      expect(r.status, path).toBe(200);
+      expect(((await r.json()) as { version: string }).version).toMatch(/^\d+\.\d+\.\d+/);
+    }
+    for (const path of ['/api/v1x/home/version.json', '/api/v1', '/api/v1?x=1']) {
+      const r = await fetch(`${s.url}${path}`);
+      expect(r.status, path).toBe(404);
+      expect(((await r.json()) as { result: boolean }).result).toBe(false);
+    }
+  });
+
   it('malformed JSON answers 400 and changes nothing', async () => {
     const r = await s.api('POST', '/login.json', { body: '{"email": "x@y.z",' });
     expect(r.status).toBe(400);

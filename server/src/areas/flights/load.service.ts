@@ -182,7 +182,14 @@ export async function renderFlightsPageParts(
       storePage(ctx.db, key, page);
     }
   } else page = await renderPage(ctx, actor, p, filters, 0, now);
-  return [page.head, Buffer.from(`${now}"}`)];
+  return [page.head, timeEnding(now)];
+}
+
+/** The page's `time` ending, made once a second: every request of that second shares it. */
+let ending = { now: Number.NaN, bytes: Buffer.alloc(0) };
+function timeEnding(now: number): Buffer {
+  if (ending.now !== now) ending = { now, bytes: Buffer.from(`${now}"}`) };
+  return ending.bytes;
 }
 
 /**
