@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../http/actor.ts';
 import { authenticate } from '../http/authenticate.ts';
+import { drained } from '../http/drained.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Checkpoint } from './checkpoint.ts';
 import { type PullResult, pullCollection } from './pull.ts';
@@ -75,16 +76,7 @@ export function responseSink(req: Request, res: Response): BootstrapSink {
     gone,
     write: (line) => {
       if (gone()) return Promise.resolve();
-      if (res.write(`${JSON.stringify(line)}\n`)) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
+      return res.write(`${JSON.stringify(line)}\n`) ? Promise.resolve() : drained(res);
     },
   };
 }

@@ -20,6 +20,7 @@ import { presentFlightRow } from './flights.presenter.ts';
 import { zDate } from './flights.schema.ts';
 import { seesAllFlights } from '@ops/shared/rules/flights/policy';
 import { paginate } from '../../http/paging.ts';
+import { drained } from '../../http/drained.ts';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 20000;
@@ -273,18 +274,4 @@ async function* rowsOf(
       Math.min(BATCH, left),
     );
   }
-}
-
-/** Resolves when the response takes more, or is closed: a client that went away never drains. */
-function drained(res: Response): Promise<void> {
-  return new Promise((resolve) => {
-    if (res.destroyed) return resolve(); // already closed: no event will come
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
