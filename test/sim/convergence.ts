@@ -666,6 +666,12 @@ export async function runConvergence(opts: SimOptions): Promise<SimResult> {
     );
 
     log(`compared after ${Date.now() - started} ms`);
+    // A device left behind: its sync state (last error, first-sync phases, queues), to tell a stuck downstream
+    // from a change the server never sent (the rare missed change, docs/operations.md).
+    for (const i of new Set(mismatches.map((m) => Number(/^device (\d+) /.exec(m)?.[1])))) {
+      if (Number.isNaN(i)) continue;
+      log(`  device ${i} state: ${JSON.stringify(await (devices[i] as Device).state()).slice(0, 1500)}`);
+    }
     // Lost writes (after convergence, so every outcome has reached its device): every acknowledged edit is on the chain that leads to the server's value, or its device has a rejection outcome for the record.
     const lostWrites: string[] = [];
     let editRejections = 0;
