@@ -38,6 +38,10 @@ class FakeServer {
   readonly bootstrapRequests: string[][] = [];
   /** While set, pulls wait for it before reading (a pull in flight while changes commit and stream). */
   pullGate: Promise<void> | null = null;
+  /** While set, pushes wait for it before applying (a slow push while changes stream and the stream reconnects). */
+  pushGate: Promise<void> | null = null;
+  /** While set, a push's answer waits for it after the push was decided (its conflicts read when it ran). */
+  pushAnswerGate: Promise<void> | null = null;
   private readonly tables = new Map<string, Map<string, { doc: Doc; seq: number }>>();
   private readonly streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
 
@@ -174,6 +178,7 @@ class FakeServer {
         checkpoint: last ? { seq: last.seq, id: last.doc.id, fp: 'fp' } : { ...after, fp: 'fp' },
       });
     }
+    if (this.pushGate) await this.pushGate;
     this.pushes.push({ collection, rows: body.rows });
     const conflicts: Doc[] = [];
     for (const row of body.rows as Array<{ assumedMasterState: Doc | null; newDocumentState: Doc }>) {
@@ -187,6 +192,7 @@ class FakeServer {
         this.write(collection, row.newDocumentState);
       }
     }
+    if (this.pushAnswerGate) await this.pushAnswerGate;
     if (this.loseNextPushAnswer) {
       this.loseNextPushAnswer = false;
       throw new TypeError('fetch failed: connection reset');
@@ -530,6 +536,80 @@ describe('replication with a server speaking docs/sync.md', () => {
     const order = seen.map((r) => Number(r.slice(2)));
     expect(order.every((n, i) => i === 0 || n >= (order[i - 1] as number))).toBe(true);
     expect(order.at(-1)).toBe(3);
+  });
+
+  it('pulls what changed while the stream was away, even when live changes queued behind a push come first', async () => {
+    const server = new FakeServer();
+    server.write('fleet', aircraft('a1', 'R-1'));
+    server.write('fleet', aircraft('a2', 'S-1'));
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    expect(await until(() => server.connects === 1)).toBe(true);
+    // A local edit whose push hangs: RxDB holds the collection's live changes (and its resync) until it ends.
+    let release = () => {};
+    server.pushGate = new Promise<void>((r) => {
+      release = r;
+    });
+    const a1 = await c.collections.fleet.findOne('a1').exec();
+    await c.save('fleet', { ...(a1?.toJSON() as unknown as Doc), registration: 'R-2' } as never);
+    expect(await until(() => server.pushGate !== null && c.syncState$.value.pendingWrites === 1)).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    // A live change arrives; then the stream drops, a2 changes while it is away, and the new stream says resync.
+    server.write('fleet', aircraft('a3', 'T-1'));
+    await new Promise((r) => setTimeout(r, 100));
+    server.closeStreams();
+    server.commit('fleet', aircraft('a2', 'S-2'));
+    expect(await until(() => server.connects === 2)).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    server.pushGate = null;
+    release();
+    // RxDB 16.9 drops a resync queued right behind change events; the device must still pull S-2.
+    const ok = await until(async () => (await registrations(c)).join() === 'R-2,S-2,T-1');
+    console.log(
+      'DEBUG',
+      await registrations(c),
+      JSON.stringify(server.pulls.filter((p) => p.collection === 'fleet')),
+      server.pushes.length,
+    );
+    expect(ok).toBe(true);
+  });
+
+  it('a push answered late with an older server state than a pull read meanwhile ends on the newer state', async () => {
+    const server = new FakeServer();
+    server.write('fleet', aircraft('a1', 'R-1'));
+    const c = await open(server);
+    await c.start();
+    await c.awaitInSync();
+    expect(await until(() => server.connects === 1)).toBe(true);
+    // A pull is on its way (it reads later); someone else changes a1 to R-3.
+    let openPull = () => {};
+    server.pullGate = new Promise<void>((r) => {
+      openPull = r;
+    });
+    const pulls = server.pulls.length;
+    c.resync();
+    expect(await until(() => server.pulls.some((p, i) => i >= pulls && p.collection === 'fleet'))).toBe(true);
+    server.write('fleet', aircraft('a1', 'R-3'));
+    // The device edits a1 from R-1: the push is a conflict, decided now (master R-3), answered later.
+    let answer = () => {};
+    server.pushAnswerGate = new Promise<void>((r) => {
+      answer = r;
+    });
+    const pushes = server.pushes.length;
+    await c.save('fleet', { ...aircraft('a1', 'R-1'), registration: 'R-2' } as never);
+    expect(await until(() => server.pushes.length > pushes)).toBe(true);
+    // a1 changes again; the pull reads R-4 while the device's change is unanswered (RxDB skips it).
+    server.write('fleet', aircraft('a1', 'R-4'));
+    server.pullGate = null;
+    openPull();
+    await new Promise((r) => setTimeout(r, 300));
+    // The push's answer comes now, with the master it read: R-3.
+    server.pushAnswerGate = null;
+    answer();
+    expect(await until(async () => (await registrations(c)).join() === 'R-4')).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await registrations(c)).toEqual(['R-4']);
   });
 
   it('reconnects the stream after the server closed it', async () => {

@@ -139,7 +139,17 @@ export class Replicator {
    * request until RxDB gets an answer (it retries failed ones), a promise settled then. Live changes
    * wait for it and are dropped when the pull read past them (deliverAfterPulls).
    */
-  private readonly downstream = new Map<string, { pulled: Checkpoint | null; pulling: Deferred | null }>();
+  private readonly downstream = new Map<
+    string,
+    {
+      pulled: Checkpoint | null;
+      pulling: Deferred | null;
+      /** A resync asked for (resync()), until its pull begins. */
+      resync: Deferred | null;
+      /** Where the next pull reads from when that is before RxDB's checkpoint (pull: skipped documents). */
+      rewind: Checkpoint | null;
+    }
+  >();
   private attempt = 0;
   private readonly retryTime: number;
   private readonly pullBatchSize: number;
@@ -492,9 +502,51 @@ export class Replicator {
     await rememberServerState(rs.internalReplicationState, c.collection, ids);
   }
 
-  /** Pulls every collection from its checkpoint now (after reconnecting, or on demand). */
+  /**
+   * Pulls every collection from its checkpoint now (after reconnecting, or on demand). Live changes wait
+   * until that pull has begun (deliverAfterPulls): applied first, they would move the checkpoint past what
+   * changed while the device was away.
+   */
   resync(): void {
-    for (const s of this.streams.values()) s.next('RESYNC');
+    for (const name of this.streams.keys()) this.resyncCollection(name);
+  }
+
+  private resyncCollection(name: string): void {
+    const down = this.downstreamOf(name);
+    down.resync ??= deferred();
+    this.streams.get(name)?.next('RESYNC');
+    void this.confirmResync(name, down.resync);
+  }
+
+  /** Once the collection's writes are settled (pushed, answered, conflicts resolved), pulls from its rewind. */
+  private async rereadAfterWrites(name: string): Promise<void> {
+    const signal = this.lifetime?.signal;
+    const rs = this.states.get(name);
+    if (!rs || !signal) return;
+    await rs.awaitInSync().catch(() => {});
+    if (!signal.aborted && this.downstreamOf(name).rewind) this.resyncCollection(name);
+  }
+
+  /**
+   * RxDB 16.9's downstream drops a RESYNC queued right behind change events (replication-protocol/downstream.js,
+   * `addNewTask`: it takes the RESYNC off the queue and stops the batch without it). That happens whenever a push
+   * is running at a reconnect, since RxDB holds both the live changes and the RESYNC until the push ends: what
+   * changed while the device was away was then never pulled (sim:convergence, issue 34). So once the collection's
+   * replication is idle, a RESYNC that started no pull is asked again (the live changes are held meanwhile, so it
+   * comes alone). One too many costs a pull; one lost, changes.
+   */
+  private async confirmResync(name: string, asked: Deferred): Promise<void> {
+    const signal = this.lifetime?.signal;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const rs = this.states.get(name);
+      // Not replicating yet (its first sync is loading): its replication starts with a pull, which ends the wait.
+      if (!rs || !signal || signal.aborted) return;
+      await rs.awaitInSync().catch(() => {});
+      // Changes RxDB held behind a push reach its queue a few ticks after the push ends.
+      await sleepAbortable(50, signal);
+      if (signal.aborted || this.downstreamOf(name).resync !== asked) return;
+      this.streams.get(name)?.next('RESYNC');
+    }
   }
 
   async awaitInSync(): Promise<void> {
@@ -522,7 +574,10 @@ export class Replicator {
     for (const r of this.ready.values()) r.resolve();
     this.ready.clear();
     this.liveQueue.clear();
-    for (const d of this.downstream.values()) d.pulling?.resolve();
+    for (const d of this.downstream.values()) {
+      d.pulling?.resolve();
+      d.resync?.resolve();
+    }
     this.downstream.clear();
     this.state.patch({ online: false, lastError: null });
   }
@@ -579,20 +634,39 @@ export class Replicator {
     const down = this.downstreamOf(name);
     // Set in the same turn RxDB stamps the request: a change streamed from now on is ordered after this answer.
     down.pulling ??= deferred();
+    // The resync asked for has begun: changes held for it now wait for this answer instead.
+    down.resync?.resolve();
+    down.resync = null;
+    // Read again from before a page that held documents RxDB skipped (see below).
+    const rewind = down.rewind;
+    down.rewind = null;
+    const from = rewind && (!checkpoint || before(rewind, checkpoint)) ? rewind : checkpoint;
     // A failure keeps `pulling`: RxDB asks again after retryTime, and that answer releases the changes.
-    const out = await this.pullPage(name, collection, checkpoint, batchSize);
+    const out = await this.pullPage(name, collection, from, batchSize);
+    // RxDB skips a pulled document that has a local change not yet acknowledged, trusting the push's answer to
+    // bring the server's state. That answer was read when the push ran: a push answered after this pull (a slow
+    // push, a retried one) brings an older state than the one skipped here, and the checkpoint has moved past it
+    // (sim:convergence: a flight dispatched and landed stayed SCHEDULED). So once the writes are settled, this
+    // page is read again.
+    const pending = this.pending.pendingIds(name);
+    if (pending.size && out.documents.some((d) => pending.has(d.id))) {
+      // From the start of that change number: the server's id order is its collation's, not JavaScript's.
+      const at = from && { ...from, id: '' };
+      if (!down.rewind || (at && before(at, down.rewind))) down.rewind = at;
+      void this.rereadAfterWrites(name);
+    }
     // The furthest read stands: a change at or before it is no newer than what that pull applied.
     const cp = out.checkpoint;
     if (cp && !(down.pulled && readPast(down.pulled, cp))) down.pulled = cp;
     down.pulling?.resolve();
     down.pulling = null;
-    return out;
+    return cp ? { ...out, checkpoint: exact(cp) } : out;
   }
 
   private downstreamOf(name: string) {
     let d = this.downstream.get(name);
     if (!d) {
-      d = { pulled: null, pulling: null };
+      d = { pulled: null, pulling: null, resync: null, rewind: null };
       this.downstream.set(name, d);
     }
     return d;
@@ -609,9 +683,9 @@ export class Replicator {
   private async deliverAfterPulls(name: string, item: { documents: WithDeleted<OpsDoc>[]; checkpoint: Checkpoint }) {
     const down = this.downstreamOf(name);
     for (;;) {
-      const pulling = down.pulling;
-      if (!pulling) break;
-      await pulling.promise;
+      const wait = down.resync ?? down.pulling;
+      if (!wait) break;
+      await wait.promise;
       await new Promise((r) => setTimeout(r, 0));
     }
     if (readPast(down.pulled, item.checkpoint)) return;
@@ -820,7 +894,7 @@ export class Replicator {
       const next = previous
         .then(() => (c ? this.beforeServerWrite(name, c.collection, documents) : undefined))
         .catch(() => {})
-        .then(() => this.deliverAfterPulls(name, { documents, checkpoint }));
+        .then(() => this.deliverAfterPulls(name, { documents, checkpoint: exact(checkpoint) }));
       this.liveQueue.set(name, next);
       this.synced('stream');
     } else if (event === 'error') {
@@ -854,6 +928,23 @@ function deferred(): Deferred {
 function readPast(pulled: Checkpoint | null, cp: Checkpoint): boolean {
   if (!pulled || pulled.snap !== undefined || cp.snap !== undefined || pulled.fp !== cp.fp) return false;
   return cp.seq < pulled.seq || (cp.seq === pulled.seq && cp.id === pulled.id);
+}
+
+/** A rewind (id '') reads from before `b`, for the same viewer; a load (`snap`) is never rewound to. */
+function before(a: Checkpoint, b: Checkpoint): boolean {
+  if (a.fp !== b.fp || a.snap !== undefined || b.snap !== undefined) return false;
+  return a.seq < b.seq || (a.seq === b.seq && a.id === '' && b.id !== '');
+}
+
+/**
+ * The checkpoint as RxDB must store it: RxDB stacks each new checkpoint over the stored one
+ * (`Object.assign`), so a field the server left out would survive from an older one. A load's `snap`
+ * kept after its last page made every later pull a finished load that reads nothing (only the live
+ * stream brought changes; what changed while away was never pulled), and a kept `tail` claims a page
+ * read to the end. Absent fields are set, as undefined, so they replace the old ones.
+ */
+function exact(cp: Checkpoint): Checkpoint {
+  return { seq: cp.seq, id: cp.id, fp: cp.fp, snap: cp.snap, tail: cp.tail };
 }
 
 function safeJson(text: string): unknown {

@@ -19,7 +19,13 @@ const trace = (line: string) => {
   if (traceFile) appendFileSync(traceFile, `${Date.now()} ${line}\n`);
 };
 const brief = (d: any) =>
-  d ? `${d.id?.slice(-6)}:${d.type ?? ''}:${d.registration ?? d.remarks ?? ''}${d._deleted ? ':DEL' : ''}` : 'null';
+  d
+    ? `${d.id?.slice(-6)}:${d.type ?? ''}:${d.status ?? ''}:${d.registration ?? d.remarks ?? ''}${d._deleted ? ':DEL' : ''}`
+    : 'null';
+const cp = (c: any) =>
+  c
+    ? `${c.seq}/${String(c.id).slice(-6)}${c.snap !== undefined ? `/snap${c.snap}` : ''}${c.tail ? '/tail' : ''}`
+    : 'null';
 const tracedFetch: typeof fetch = async (input, init) => {
   const url = String(input);
   const kind = /\/(push|pull)\.json/.exec(url)?.[1];
@@ -37,17 +43,43 @@ const tracedFetch: typeof fetch = async (input, init) => {
           buf += value;
           const lines = buf.split('\n');
           buf = lines.pop() ?? '';
-          for (const l of lines)
-            if (l.startsWith('data:') && l.includes('registration'))
-              trace(
-                `STREAM ${JSON.parse(l.slice(5))
-                  .documents?.filter((d: any) => d.type === 'aircraft')
-                  .map(brief)
-                  .join(', ')}`,
-              );
+          for (const l of lines) {
+            if (l.startsWith('event:') && !l.includes('change')) trace(`STREAM ${l}`);
+            if (!l.startsWith('data:') || !l.includes('"documents"')) continue;
+            const ev = JSON.parse(l.slice(5));
+            trace(`STREAM ${ev.collection} @${cp(ev.checkpoint)} ${ev.documents?.map(brief).join(', ')}`);
+          }
         }
       } catch {
         trace('STREAM closed');
+      }
+    })();
+    return new Response(theirs, { status: res.status, headers: res.headers });
+  }
+  if (traceFile && url.includes('/bootstrap.json')) {
+    const res = await net.fetch(input, init);
+    if (!res.body) return res;
+    const [mine, theirs] = res.body.tee();
+    void (async () => {
+      const reader = mine.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = '';
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf += value;
+          const lines = buf.split('\n');
+          buf = lines.pop() ?? '';
+          for (const l of lines) {
+            if (!l.trim()) continue;
+            const page = JSON.parse(l);
+            trace(
+              `BOOT ${page.collection ?? JSON.stringify(page)} @${cp(page.checkpoint)} ${page.documents?.map(brief).join(', ') ?? ''}`,
+            );
+          }
+        }
+      } catch {
+        trace('BOOT closed');
       }
     })();
     return new Response(theirs, { status: res.status, headers: res.headers });
@@ -56,7 +88,7 @@ const tracedFetch: typeof fetch = async (input, init) => {
   const n = Math.random().toString(36).slice(2, 7);
   const body = JSON.parse(String(init?.body ?? '{}'));
   trace(
-    `${n} ${kind} ${url.split('/sync/')[1]} ${kind === 'push' ? body.rows.map((r: any) => `${brief(r.newDocumentState)} over ${brief(r.assumedMasterState)}`).join(', ') : JSON.stringify(body.checkpoint)}`,
+    `${n} ${kind} ${url.split('/sync/')[1]} ${kind === 'push' ? body.rows.map((r: any) => `${brief(r.newDocumentState)} over ${brief(r.assumedMasterState)}`).join(', ') : cp(body.checkpoint)}`,
   );
   try {
     const res = await net.fetch(input, init);
@@ -66,10 +98,7 @@ const tracedFetch: typeof fetch = async (input, init) => {
       `${n} -> ${res.status} ${
         kind === 'push'
           ? (out.conflicts ?? []).map(brief).join(', ')
-          : (out.documents ?? [])
-              .filter((d: any) => d.type === 'aircraft' || d.registration)
-              .map(brief)
-              .join(', ')
+          : `@${cp(out.checkpoint)} ${(out.documents ?? []).map(brief).join(', ')}`
       }`,
     );
     return res;
@@ -92,6 +121,7 @@ async function handle(op: string, args: any): Promise<unknown> {
         storage: 'memory',
         fetch: tracedFetch,
         retryTime: 200,
+        ...args.options,
       });
       await client.start();
       await client.awaitInSync();
@@ -105,6 +135,12 @@ async function handle(op: string, args: any): Promise<unknown> {
       trace('ONLINE');
       net.goOnline();
       client!.resync();
+      return null;
+    // Stops and starts the replication (an app closed and opened again): it continues from its stored checkpoints.
+    case 'restart':
+      await client!.stop();
+      await client!.start();
+      await client!.awaitInSync();
       return null;
     case 'state':
       return client!.syncState$.value;

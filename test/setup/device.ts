@@ -48,7 +48,12 @@ export class Device {
     });
   }
 
-  static async open(baseUrl: string, email: string): Promise<Device> {
+  /** `options`: client-core options for this device (e.g. `{ bootstrap: false, pullBatchSize: 3 }`). */
+  static async open(
+    baseUrl: string,
+    email: string,
+    options: { bootstrap?: boolean; pullBatchSize?: number; firstStreamSpreadMs?: number } = {},
+  ): Promise<Device> {
     const child = fork(await deviceScript(), [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     await new Promise<void>((resolve, reject) => {
       child.once('message', () => resolve());
@@ -56,7 +61,7 @@ export class Device {
     });
     const d = new Device(child);
     try {
-      await d.call('open', { baseUrl, email });
+      await d.call('open', { baseUrl, email, options });
     } catch (err) {
       // A failed sign-in or first sync (server busy, balancer answering 503) leaves no process behind.
       await d.close();
@@ -75,6 +80,7 @@ export class Device {
 
   offline = () => this.call('offline');
   online = () => this.call('online');
+  restart = () => this.call('restart');
   state = () =>
     this.call<{ online: boolean; pendingWrites: number; pendingCommands: number; lastError: string | null }>('state');
   save = (collection: string, doc: Record<string, unknown>) => this.call('save', { collection, doc });
