@@ -7,6 +7,7 @@ import { type BootstrapPage, CollectionLoad, pullRest, rememberServerState } fro
 import { readBootstrapStream } from './bootstrap-stream.ts';
 import type { OpsDoc } from './database.ts';
 import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
+import { markFirstSync } from './first-sync-marks.ts';
 import type { PendingWrites } from './pending-writes.ts';
 import { PRUNED_COLLECTIONS, pruneCollection } from './prune.ts';
 import { SseParser } from './sse.ts';
@@ -140,6 +141,8 @@ export class Replicator {
    * wait for it and are dropped when the pull read past them (deliverAfterPulls).
    */
   private readonly downstream = new Map<string, { pulled: Checkpoint | null; pulling: Deferred | null }>();
+  /** Collections just loaded by the first sync whose replication has not answered a pull yet (first-sync-marks.ts). */
+  private readonly firstPulls = new Set<string>();
   private attempt = 0;
   private readonly retryTime: number;
   private readonly pullBatchSize: number;
@@ -348,6 +351,7 @@ export class Replicator {
       complete.add(name);
       const load = loads.get(name) as CollectionLoad<Checkpoint>;
       const result = load.close();
+      markFirstSync(name, 'stored');
       replicating.push(
         (async () => {
           if (loaded)
@@ -355,6 +359,7 @@ export class Replicator {
               documents: result.documents,
               at: Date.now(),
             });
+          markFirstSync(name, 'marked');
           // Ready: its documents are stored. RxDB's replication starts from the load's checkpoint meanwhile.
           this.setProgress(name, {
             phase: 'ready',
@@ -364,7 +369,9 @@ export class Replicator {
             finishedAt: Date.now(),
           });
           // A failed load is left to RxDB's replication, which compares every document.
+          this.firstPulls.add(name);
           await this.replicate(c, loaded ? result : undefined);
+          markFirstSync(name, 'replicating');
         })().catch((err: unknown) => this.fail(name, errorMessage(err))),
       );
     };
@@ -586,6 +593,7 @@ export class Replicator {
     if (cp && !(down.pulled && readPast(down.pulled, cp))) down.pulled = cp;
     down.pulling?.resolve();
     down.pulling = null;
+    if (this.firstPulls.delete(name)) markFirstSync(name, 'pulled');
     return out;
   }
 

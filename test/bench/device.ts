@@ -211,9 +211,18 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
   for (const t of short) console.log(`!! ${t.collection}: ${counts[t.collection] ?? 0} stored, ${t.expected} expected`);
   // The app's own marks of its start (desktop/renderer/src/perf.ts), ms from the submit.
   const marks = (await page.evaluate(
-    `performance.getEntriesByType('mark').filter((m) => m.name.startsWith('ops:')).map((m) => ({ name: m.name.slice(4), at: performance.timeOrigin + m.startTime }))`,
+    `performance.getEntriesByType('mark').filter((m) => m.name.startsWith('ops:') || m.name.startsWith('ops-sync:')).map((m) => ({ name: m.name.replace(/^ops-?/, ''), at: performance.timeOrigin + m.startTime }))`,
   )) as Array<{ name: string; at: number }>;
-  const startup = Object.fromEntries(marks.map((m) => [m.name, Math.round(m.at - t0)]));
+  const startup = Object.fromEntries(
+    marks.filter((m) => !m.name.startsWith('sync:')).map((m) => [m.name, Math.round(m.at - t0)]),
+  );
+  // Each collection's first-sync steps (client-core/src/first-sync-marks.ts), ms from the submit.
+  const steps = new Map<string, Record<string, number>>();
+  for (const m of marks) {
+    const [, collection, step] = m.name.split(':');
+    if (!m.name.startsWith('sync:') || !collection || !step) continue;
+    steps.set(collection, { ...steps.get(collection), [step]: Math.round(m.at - t0) });
+  }
   return {
     shellMs,
     ownMs,
@@ -223,6 +232,7 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
     appSignal,
     pulls,
     startup,
+    steps,
     profile,
   };
 }
@@ -350,6 +360,29 @@ try {
         };
       }),
     );
+    // After each collection's last page: its first-sync mark, its live replication's start (RxDB: meta storage,
+    // checkpoints), its first pull answered; "after stored" is what a collection pays once loaded.
+    const stepRows = [...r.steps]
+      .sort((a, b) => (a[1].stored ?? 0) - (b[1].stored ?? 0))
+      .map(([collection, t]) => {
+        const at = (k: string) => (t[k] === undefined ? '-' : Math.round(t[k]));
+        const after = (k: string) => (t[k] === undefined || t.stored === undefined ? '-' : Math.round(t[k] - t.stored));
+        return {
+          collection,
+          'last page stored': at('stored'),
+          'mark +ms': after('marked'),
+          'replicating +ms': after('replicating'),
+          'first pull +ms': after('pulled'),
+        };
+      });
+    if (stepRows.length) {
+      const last = Math.max(...[...r.steps.values()].map((t) => t.stored ?? 0));
+      const lastReady = Math.max(...[...r.steps.values()].map((t) => t.pulled ?? t.replicating ?? 0));
+      console.log(
+        `first-sync steps (ms from the submit; +ms after the collection's last page was stored); last page of all stored at ${last} ms, last replication running at ${lastReady} ms`,
+      );
+      console.table(stepRows);
+    }
     if (r.profile) {
       const top = topFunctions(r.profile, 25);
       console.log(`main thread profile: ${top.totalMs} ms sampled`);
