@@ -209,6 +209,16 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
   const counts = (await page.evaluate(COUNT_SCRIPT).catch(() => ({}))) as Record<string, number>;
   const short = [...timings.values()].filter((t) => (counts[t.collection] ?? 0) < t.expected);
   for (const t of short) console.log(`!! ${t.collection}: ${counts[t.collection] ?? 0} stored, ${t.expected} expected`);
+  // Every collection is stored; its live replication's start and first pull follow (a few hundred ms): wait for them.
+  await page
+    .waitForFunction(
+      `(() => { const m = performance.getEntriesByType('mark').map((e) => e.name);
+        const stored = m.filter((n) => n.startsWith('ops-sync:') && n.endsWith(':stored')).length;
+        return stored > 0 && m.filter((n) => n.startsWith('ops-sync:') && n.endsWith(':pulled')).length >= stored; })()`,
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => console.log('!! not every loaded collection answered its first pull within 5 s of the end'));
   // The app's own marks of its start (desktop/renderer/src/perf.ts), ms from the submit.
   const marks = (await page.evaluate(
     `performance.getEntriesByType('mark').filter((m) => m.name.startsWith('ops:') || m.name.startsWith('ops-sync:')).map((m) => ({ name: m.name.replace(/^ops-?/, ''), at: performance.timeOrigin + m.startTime }))`,
