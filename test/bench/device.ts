@@ -12,7 +12,9 @@
  * documents as the server sends that person from a null checkpoint (pulled
  * over HTTP by the bench first). Then, in the same browser, the ceiling: a raw
  * `bulkInsert` of the same documents into a fresh database on the same Dexie
- * storage (`device-ceiling.ts`).
+ * storage (`device-ceiling.ts`). Per collection it also prints the first-sync steps the app marks
+ * (`client-core/src/first-sync-marks.ts`): last page stored, then its mark, its live replication running
+ * and its first pull answered, the fixed cost a collection pays once loaded.
  *
  * BENCH_DIALECT=postgres runs the server on PostgreSQL (default SQLite).
  * BENCH_SCALE=0.1 seeds a tenth of the company (a quick check), BENCH_WHO=office|pilot runs one.
