@@ -34,7 +34,12 @@ class FakeServer {
    * `POST /sync/bootstrap.json`: absent (404, an older server), or served in chunks of `chunk` bytes
    * (lines cut anywhere), broken off with a network error after `breakAfter` pages of a collection.
    */
-  bootstrap: { chunk: number; breakAfter?: { collection: string; pages: number } } | null = null;
+  bootstrap: {
+    chunk: number;
+    breakAfter?: { collection: string; pages: number };
+    /** The stream stops before the first page of `collection` until `until` settles (a slow server or network). */
+    hold?: { collection: string; until: Promise<void> };
+  } | null = null;
   readonly bootstrapRequests: string[][] = [];
   /** While set, pulls wait for it before reading (a pull in flight while changes commit and stream). */
   pullGate: Promise<void> | null = null;
@@ -73,16 +78,21 @@ class FakeServer {
     const b = how.breakAfter;
     const cut = b ? lines.findIndex((l) => l.startsWith(`{"collection":"${b.collection}"`)) + b.pages : undefined;
     const bytes = enc.encode(`${lines.slice(0, cut ?? lines.length).join('\n')}\n`);
+    const h = how.hold;
+    const held = h ? lines.findIndex((l) => l.startsWith(`{"collection":"${h.collection}"`)) : -1;
+    const holdAt = h && held >= 0 ? enc.encode(lines.slice(0, held).join('\n')).length + 1 : bytes.length + 1;
     let at = 0;
     const body = new ReadableStream<Uint8Array>({
-      pull: (c) => {
+      pull: async (c) => {
+        if (at === holdAt && h) await h.until;
         if (at >= bytes.length) {
           if (cut === undefined) c.close();
           else c.error(new TypeError('network error: connection reset'));
           return;
         }
-        c.enqueue(bytes.slice(at, at + how.chunk));
-        at += how.chunk;
+        const end = at < holdAt ? Math.min(at + how.chunk, holdAt) : at + how.chunk;
+        c.enqueue(bytes.slice(at, end));
+        at = end;
       },
     });
     return new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson' } });
@@ -323,6 +333,35 @@ describe('replication with a server speaking docs/sync.md', () => {
       await until(async () => (await c.collections.fleet.findOne('a1').exec())?.get('registration') === 'EC-NEW'),
     ).toBe(true);
     expect(server.pushes.filter((x) => x.collection === 'fleet')).toEqual([]);
+  });
+
+  it("a loaded collection is ready at once and starts replicating after the stream's last page, missing nothing of the meantime", async () => {
+    const server = new FakeServer();
+    let release = () => {};
+    const until$ = new Promise<void>((r) => {
+      release = r;
+    });
+    server.bootstrap = { chunk: 512, hold: { collection: 'fleet', until: until$ } };
+    for (let i = 0; i < 1200; i++) server.write('fleet', aircraft(`a${i}`, `EC-${i}`));
+    server.write('people', { id: 'u1', type: 'user', name: 'Mia' });
+    const c = await open(server);
+    await c.start();
+    // `people` is stored while the stream waits before `fleet`: ready for its screens, not replicating yet.
+    expect(await until(() => c.syncState$.value.firstSync.people?.phase === 'ready')).toBe(true);
+    expect(c.syncState$.value.firstSync.fleet?.phase).not.toBe('ready');
+    // A change streamed now reaches no replication of `people`; its first pull after the stream reads it.
+    server.write('people', { id: 'u2', type: 'user', name: 'Noa' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.pulls.filter((x) => x.collection === 'people')).toEqual([]);
+    release();
+    await c.awaitInSync();
+    const first = server.pulls.find((x) => x.collection === 'people');
+    expect(first?.checkpoint).toMatchObject({ tail: true });
+    expect(await until(async () => (await c.collections.people.findOne('u2').exec())?.get('name') === 'Noa')).toBe(
+      true,
+    );
+    expect(await c.collections.fleet.count().exec()).toBe(1200);
+    expect(server.pulls.filter((x) => x.checkpoint === null)).toEqual([]);
   });
 
   it('falls back to pulls from a null checkpoint when the server has no bootstrap stream (404)', async () => {

@@ -7,6 +7,7 @@ import { type BootstrapPage, CollectionLoad, pullRest, rememberServerState } fro
 import { readBootstrapStream } from './bootstrap-stream.ts';
 import type { OpsDoc } from './database.ts';
 import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
+import { markFirstSync } from './first-sync-marks.ts';
 import type { PendingWrites } from './pending-writes.ts';
 import { PRUNED_COLLECTIONS, pruneCollection } from './prune.ts';
 import { SseParser } from './sse.ts';
@@ -89,6 +90,9 @@ export const FIRST_SYNC_ORDER = [
   'flights',
 ];
 
+/** How often a collection's document count may re-render the sync bar while it loads. */
+const PROGRESS_EVERY_MS = 100;
+
 const sleepAbortable = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
@@ -150,6 +154,12 @@ export class Replicator {
       rewind: Checkpoint | null;
     }
   >();
+  /** Collections just loaded by the first sync whose replication has not answered a pull yet (first-sync-marks.ts). */
+  private readonly firstPulls = new Set<string>();
+  /** Settled once the bootstrap stream is no longer read (ended, failed or stopped): loaded collections start then. */
+  private streamRead: Promise<void> = Promise.resolve();
+  /** A document count's progress waits here (PROGRESS_EVERY_MS) so each page does not re-render the sync bar. */
+  private progressTimer: ReturnType<typeof setTimeout> | null = null;
   private attempt = 0;
   private readonly retryTime: number;
   private readonly pullBatchSize: number;
@@ -358,27 +368,40 @@ export class Replicator {
       complete.add(name);
       const load = loads.get(name) as CollectionLoad<Checkpoint>;
       const result = load.close();
-      replicating.push(
+      markFirstSync(name, 'stored');
+      // Ready: its documents are stored, screens may read them. Local writes wait for the replication (`ready`).
+      this.setProgress(name, {
+        phase: 'ready',
+        documents: result.documents,
+        ...(load.total === undefined ? {} : { total: load.total }),
+        startedAt: startedAt.get(name) ?? Date.now(),
+        finishedAt: Date.now(),
+      });
+      // The start (the mark, RxDB's meta storage and checkpoints, a pull from the load's checkpoint) waits for the
+      // stream's last page: started at once, ten collections' small IndexedDB writes and pulls queued between the
+      // pages still coming and slowed them (docs/performance.md). The pull misses nothing: live changes of the
+      // meantime are newer than the load's checkpoint.
+      const start = this.streamRead.then(() =>
         (async () => {
           if (loaded)
             await c.collection.database.upsertLocal(`bootstrap-${this.identifierOf(c.def)}`, {
               documents: result.documents,
               at: Date.now(),
             });
-          // Ready: its documents are stored. RxDB's replication starts from the load's checkpoint meanwhile.
-          this.setProgress(name, {
-            phase: 'ready',
-            documents: result.documents,
-            ...(load.total === undefined ? {} : { total: load.total }),
-            startedAt: startedAt.get(name) ?? Date.now(),
-            finishedAt: Date.now(),
-          });
+          markFirstSync(name, 'marked');
           // A failed load is left to RxDB's replication, which compares every document.
+          this.firstPulls.add(name);
           await this.replicate(c, loaded ? result : undefined);
+          markFirstSync(name, 'replicating');
         })().catch((err: unknown) => this.fail(name, errorMessage(err))),
       );
+      replicating.push(start);
     };
     const byName = new Map(ordered.map((c) => [c.def.name, c]));
+    let streamEnded = () => {};
+    this.streamRead = new Promise((r) => {
+      streamEnded = r;
+    });
     try {
       try {
         await readBootstrapStream<Checkpoint>(
@@ -397,10 +420,12 @@ export class Replicator {
           this.streamSilenceMs,
         );
       } catch (err) {
+        streamEnded();
         if (signal.aborted) return;
         // 404: a server without the stream. Otherwise say why, then pull what is missing.
         if (!(err instanceof HttpError && err.status === 404)) this.fail('bootstrap', errorMessage(err));
       }
+      streamEnded();
       for (const c of ordered) {
         const name = c.def.name;
         if (complete.has(name)) continue;
@@ -424,6 +449,7 @@ export class Replicator {
       // Whatever broke the stream, the pulls completed the load.
       if (this.errors.delete('bootstrap')) this.publishErrors();
     } finally {
+      streamEnded();
       for (const [name, load] of loads) if (!complete.has(name)) load.close();
       await Promise.all(replicating);
     }
@@ -461,12 +487,25 @@ export class Replicator {
     }
   }
 
+  /**
+   * A new phase is published at once (screens wait for `ready`); a document count within a phase at most every
+   * PROGRESS_EVERY_MS: a pilot's first sync stores a page every few milliseconds, and every published state
+   * renders the sync bar and the screens reading the sync state.
+   */
   private setProgress(name: string, p: CollectionProgress): void {
+    const phaseChanged = this.progress[name]?.phase !== p.phase;
     this.progress = { ...this.progress, [name]: p };
-    this.publishProgress();
+    if (phaseChanged) this.publishProgress();
+    else
+      this.progressTimer ??= setTimeout(() => {
+        this.progressTimer = null;
+        this.publishProgress();
+      }, PROGRESS_EVERY_MS);
   }
 
   private publishProgress(): void {
+    if (this.progressTimer) clearTimeout(this.progressTimer);
+    this.progressTimer = null;
     this.state.patch({ firstSync: this.progress });
   }
 
@@ -560,6 +599,8 @@ export class Replicator {
     this.lifetime = null;
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     this.pruneTimer = null;
+    if (this.progressTimer) clearTimeout(this.progressTimer);
+    this.progressTimer = null;
     await this.streamDone;
     await this.bootstrapDone;
     await this.pruneDone;
@@ -660,6 +701,7 @@ export class Replicator {
     if (cp && !(down.pulled && readPast(down.pulled, cp))) down.pulled = cp;
     down.pulling?.resolve();
     down.pulling = null;
+    if (this.firstPulls.delete(name)) markFirstSync(name, 'pulled');
     return cp ? { ...out, checkpoint: exact(cp) } : out;
   }
 

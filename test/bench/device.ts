@@ -12,7 +12,9 @@
  * documents as the server sends that person from a null checkpoint (pulled
  * over HTTP by the bench first). Then, in the same browser, the ceiling: a raw
  * `bulkInsert` of the same documents into a fresh database on the same Dexie
- * storage (`device-ceiling.ts`).
+ * storage (`device-ceiling.ts`). Per collection it also prints the first-sync steps the app marks
+ * (`client-core/src/first-sync-marks.ts`): last page stored, then its mark, its live replication running
+ * and its first pull answered, the fixed cost a collection pays once loaded.
  *
  * BENCH_DIALECT=postgres runs the server on PostgreSQL (default SQLite).
  * BENCH_SCALE=0.1 seeds a tenth of the company (a quick check), BENCH_WHO=office|pilot runs one.
@@ -209,11 +211,30 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
   const counts = (await page.evaluate(COUNT_SCRIPT).catch(() => ({}))) as Record<string, number>;
   const short = [...timings.values()].filter((t) => (counts[t.collection] ?? 0) < t.expected);
   for (const t of short) console.log(`!! ${t.collection}: ${counts[t.collection] ?? 0} stored, ${t.expected} expected`);
+  // Every collection is stored; its live replication's start and first pull follow (a few hundred ms): wait for them.
+  await page
+    .waitForFunction(
+      `(() => { const m = performance.getEntriesByType('mark').map((e) => e.name);
+        const stored = m.filter((n) => n.startsWith('ops-sync:') && n.endsWith(':stored')).length;
+        return stored > 0 && m.filter((n) => n.startsWith('ops-sync:') && n.endsWith(':pulled')).length >= stored; })()`,
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => console.log('!! not every loaded collection answered its first pull within 5 s of the end'));
   // The app's own marks of its start (desktop/renderer/src/perf.ts), ms from the submit.
   const marks = (await page.evaluate(
-    `performance.getEntriesByType('mark').filter((m) => m.name.startsWith('ops:')).map((m) => ({ name: m.name.slice(4), at: performance.timeOrigin + m.startTime }))`,
+    `performance.getEntriesByType('mark').filter((m) => m.name.startsWith('ops:') || m.name.startsWith('ops-sync:')).map((m) => ({ name: m.name.replace(/^ops-?/, ''), at: performance.timeOrigin + m.startTime }))`,
   )) as Array<{ name: string; at: number }>;
-  const startup = Object.fromEntries(marks.map((m) => [m.name, Math.round(m.at - t0)]));
+  const startup = Object.fromEntries(
+    marks.filter((m) => !m.name.startsWith('sync:')).map((m) => [m.name, Math.round(m.at - t0)]),
+  );
+  // Each collection's first-sync steps (client-core/src/first-sync-marks.ts), ms from the submit.
+  const steps = new Map<string, Record<string, number>>();
+  for (const m of marks) {
+    const [, collection, step] = m.name.split(':');
+    if (!m.name.startsWith('sync:') || !collection || !step) continue;
+    steps.set(collection, { ...steps.get(collection), [step]: Math.round(m.at - t0) });
+  }
   return {
     shellMs,
     ownMs,
@@ -223,6 +244,7 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
     appSignal,
     pulls,
     startup,
+    steps,
     profile,
   };
 }
@@ -350,6 +372,29 @@ try {
         };
       }),
     );
+    // After each collection's last page: its first-sync mark, its live replication's start (RxDB: meta storage,
+    // checkpoints), its first pull answered; "after stored" is what a collection pays once loaded.
+    const stepRows = [...r.steps]
+      .sort((a, b) => (a[1].stored ?? 0) - (b[1].stored ?? 0))
+      .map(([collection, t]) => {
+        const at = (k: string) => (t[k] === undefined ? '-' : Math.round(t[k]));
+        const after = (k: string) => (t[k] === undefined || t.stored === undefined ? '-' : Math.round(t[k] - t.stored));
+        return {
+          collection,
+          'last page stored': at('stored'),
+          'mark +ms': after('marked'),
+          'replicating +ms': after('replicating'),
+          'first pull +ms': after('pulled'),
+        };
+      });
+    if (stepRows.length) {
+      const last = Math.max(...[...r.steps.values()].map((t) => t.stored ?? 0));
+      const lastReady = Math.max(...[...r.steps.values()].map((t) => t.pulled ?? t.replicating ?? 0));
+      console.log(
+        `first-sync steps (ms from the submit; +ms after the collection's last page was stored); last page of all stored at ${last} ms, last replication running at ${lastReady} ms`,
+      );
+      console.table(stepRows);
+    }
     if (r.profile) {
       const top = topFunctions(r.profile, 25);
       console.log(`main thread profile: ${top.totalMs} ms sampled`);
