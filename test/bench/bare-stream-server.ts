@@ -16,7 +16,10 @@ const streams = new Set<http.ServerResponse>();
 const server = http.createServer((req, res) => {
   if (req.url === '/metrics') {
     res.setHeader('Content-Type', 'text/plain');
-    res.end(`nodejs_heap_size_used_bytes ${process.memoryUsage().heapUsed}\nsync_streams_open ${streams.size}\n`);
+    const m = process.memoryUsage();
+    res.end(
+      `nodejs_heap_size_used_bytes ${m.heapUsed}\nnodejs_heap_size_total_bytes ${m.heapTotal}\nsync_streams_open ${streams.size}\n`,
+    );
     return;
   }
   res.statusCode = 200;

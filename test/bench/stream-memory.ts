@@ -12,7 +12,8 @@
  * `--floor` also measures, before the app server at each size, the same
  * client against a bare `node:http` process writing the same frames
  * (bare-stream-server.ts: no Express, no database), and prints the
- * difference: what is Node's and what is ours.
+ * difference: what is Node's and what is ours. `--node-options="..."` adds
+ * flags to the server process (both kinds).
  *
  * `--snapshot DIR` also writes a V8 heap snapshot of the server with the
  * devices idle (signal SIGTTIN, `--heapsnapshot-signal`) for
@@ -89,9 +90,13 @@ function rssBytes(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
-async function heapBytes(url: string): Promise<number> {
+/** V8 heap in use (after a collection: live objects) and committed (what RSS holds for it). */
+async function heapBytes(url: string): Promise<{ used: number; committed: number }> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
-  return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? 0);
+  return {
+    used: Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? 0),
+    committed: Number(/^nodejs_heap_size_total_bytes (\S+)/m.exec(text)?.[1] ?? 0),
+  };
 }
 
 /** The process under test: its pid (RSS, signals), its `/metrics` URL, where the clients connect, one token each. */
@@ -152,7 +157,7 @@ async function measure(
   snapshotDir: string | null,
   floor: boolean,
 ): Promise<{ heapKb: number; rssKb: number }> {
-  const options = ['--expose-gc'];
+  const options = ['--expose-gc', ...NODE_EXTRA];
   if (snapshotDir) options.push('--heapsnapshot-signal=SIGTTIN', `--diagnostic-dir=${snapshotDir}`);
   const target = floor ? await bareServer(devices, options) : await appServer(devices, options);
   const { pid, tokens } = target;
@@ -204,9 +209,10 @@ async function measure(
       process.kill(pid, 'SIGTTIN');
       await sleep(Math.max(5000, devices * 10));
     }
-    const heapKb = (heap1 - heap0) / 1024 / Math.max(1, open);
+    const heapKb = (heap1.used - heap0.used) / 1024 / Math.max(1, open);
+    const committedKb = (heap1.committed - heap0.committed) / 1024 / Math.max(1, open);
     const rssKb = (rss1 - rss0) / 1024 / Math.max(1, open);
-    const line = `${floor ? 'bare node:http' : 'app server'}, ${devices} devices (${open} open, ${failed} failed, ${connectS.toFixed(1)} s): heap ${heapKb.toFixed(1)} kB, RSS ${rssKb.toFixed(1)} kB per idle connection (heap ${(heap0 / 1e6).toFixed(1)} → ${(heap1 / 1e6).toFixed(1)} MB, RSS ${(rss0 / 1e6).toFixed(1)} → ${(rss1 / 1e6).toFixed(1)} MB); load ${load()}`;
+    const line = `${floor ? 'bare node:http' : 'app server'}, ${devices} devices (${open} open, ${failed} failed, ${connectS.toFixed(1)} s): heap ${heapKb.toFixed(1)} kB (committed ${committedKb.toFixed(1)} kB), RSS ${rssKb.toFixed(1)} kB per idle connection (heap ${(heap0.used / 1e6).toFixed(1)} → ${(heap1.used / 1e6).toFixed(1)} MB, committed ${(heap0.committed / 1e6).toFixed(1)} → ${(heap1.committed / 1e6).toFixed(1)} MB, RSS ${(rss0 / 1e6).toFixed(1)} → ${(rss1 / 1e6).toFixed(1)} MB); load ${load()}`;
     console.log(line);
     return { heapKb, rssKb };
   } finally {
@@ -215,10 +221,23 @@ async function measure(
   }
 }
 
+/** `--node-options="..."`: more flags for the server process (e.g. `--max-semi-space-size=1`). */
+const NODE_EXTRA =
+  process.argv[2] === '--client'
+    ? []
+    : ((
+        parseArgs({ strict: false, options: { 'node-options': { type: 'string' } } }).values['node-options'] as
+          | string
+          | undefined
+      )
+        ?.split(' ')
+        .filter(Boolean) ?? []);
+
 if (process.argv[2] === '--client') await clientMain();
 else {
   const { values } = parseArgs({
     options: {
+      'node-options': { type: 'string' },
       devices: { type: 'string', default: '1000' },
       snapshot: { type: 'string' },
       /** Also measure the bare node:http floor (bare-stream-server.ts) at each size, before the app server. */
