@@ -9,7 +9,10 @@
  *
  * - `res.write`: the text written with `res.write` per stream (before f40/f41);
  * - `frame`: one `SseFrame` (sse-frame.ts) encoded once and written with
- *   `writeFrame` (one socket write per stream when nothing is queued).
+ *   `writeFrame` (one socket write per stream when nothing is queued);
+ * - `socket`: the floor, the same pre-encoded chunk written with
+ *   `res.socket.write` and no checks (one socket write per stream, Node's
+ *   stream machinery and the kernel's send and nothing else).
  *
  * Printed: µs per delivery (median and p90 over rounds: the write loop and
  * the sends `res.write` leaves to the next tick), the share of `frame` writes
@@ -34,7 +37,7 @@ const { values } = parseArgs({
 const STREAMS = Math.min(20_000, Math.max(1, Number(values.streams)));
 const ROUNDS = Math.min(10_000, Math.max(2, Number(values.rounds)));
 const DOCUMENTS = Math.min(500, Math.max(1, Number(values.documents)));
-type Mode = 'res.write' | 'frame';
+type Mode = 'res.write' | 'frame' | 'socket';
 
 /** A change event like the fan-out's: a page of flight documents with a checkpoint. */
 const event = (round: number) =>
@@ -65,7 +68,8 @@ async function streams(mode: Mode) {
     responses.push(res);
     if (responses.length === STREAMS) opened();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  // A backlog for thousands of connects in a burst (the default 511 resets some of them).
+  await new Promise<void>((r) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, r));
   const { port } = server.address() as net.AddressInfo;
   let received = 0;
   const first: Buffer[] = [];
@@ -105,6 +109,7 @@ function round(mode: Mode, s: Streams, n: number): Promise<number> {
   const t0 = process.hrtime.bigint();
   const frame = event(n);
   if (mode === 'res.write') for (const res of s.responses) res.write(frame.text);
+  else if (mode === 'socket') for (const res of s.responses) res.socket?.write(frame.chunk);
   else for (const res of s.responses) if (writeFrame(res, frame)) direct++;
   return new Promise((resolve) => process.nextTick(() => resolve(Number(process.hrtime.bigint() - t0) / 1000)));
 }
@@ -122,12 +127,20 @@ const percentile = (xs: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 };
 
-const modes: Mode[] = ['res.write', 'frame'];
-const all = { 'res.write': await streams('res.write'), frame: await streams('frame') };
-const times: Record<Mode, number[]> = { 'res.write': [], frame: [] };
+const modes: Mode[] = ['res.write', 'frame', 'socket'];
+const all = {
+  'res.write': await streams('res.write'),
+  frame: await streams('frame'),
+  socket: await streams('socket'),
+};
+const times: Record<Mode, number[]> = { 'res.write': [], frame: [], socket: [] };
 // What each client has before the first round: the response head.
 await new Promise((r) => setTimeout(r, 200));
-const expected = { 'res.write': all['res.write'].received(), frame: all.frame.received() };
+const expected = {
+  'res.write': all['res.write'].received(),
+  frame: all.frame.received(),
+  socket: all.socket.received(),
+};
 for (let n = 0; n < ROUNDS; n++)
   for (const mode of n % 2 ? [...modes].reverse() : modes) {
     const s = all[mode];
@@ -137,7 +150,9 @@ for (let n = 0; n < ROUNDS; n++)
   }
 
 const noDate = (b: Buffer) => b.toString('latin1').replace(/\r\nDate: [^\r]*/, '');
-const same = noDate(all['res.write'].firstBytes()) === noDate(all.frame.firstBytes());
+const same =
+  noDate(all['res.write'].firstBytes()) === noDate(all.frame.firstBytes()) &&
+  noDate(all.frame.firstBytes()) === noDate(all.socket.firstBytes());
 console.log(
   `bench:fanout-write: ${STREAMS} streams, ${ROUNDS} rounds, ${DOCUMENTS} documents per event (${event(0).chunk.length} bytes on the wire)`,
 );

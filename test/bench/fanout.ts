@@ -17,7 +17,11 @@
  * - memory per idle connection: the server processes' RSS and V8 heap with
  *   all devices connected and idle, minus before they connected, over N;
  * - CPU per delivered change: the server processes' user+system CPU during the
- *   writes over the (device, write) pairs delivered;
+ *   writes over the (device, write) pairs delivered, its kernel share (socket
+ *   writes), and per write (one change to every stream: with P processes
+ *   their sum, so the least the last device waits on one core is that over P);
+ * - who had the cores during the writes (server, HAProxy, device clients, the
+ *   rest of the machine) and which one bound the p99;
  * - where it breaks: devices that never connected or never caught up, writes
  *   the writer could not make at the rate, p99 over 250 ms.
  *
@@ -82,11 +86,28 @@ const load = () =>
     .map((x) => x.toFixed(1))
     .join(' / ');
 
-/** User+system CPU seconds of a process, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICK;
+/** User and system (kernel) CPU seconds of a process, from /proc (Linux); 0 once it is gone. */
+function cpuSplit(pid: number): { user: number; sys: number } {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]) / TICK, sys: Number(fields[12]) / TICK };
+  } catch {
+    return { user: 0, sys: 0 };
+  }
+}
+const cpuSeconds = (pid: number) => {
+  const c = cpuSplit(pid);
+  return c.user + c.sys;
+};
+/** The whole machine's busy and total CPU seconds (every core), from /proc/stat: what else ran beside the bench. */
+function machineCpu(): { busy: number; total: number } {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] as string;
+  const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  // idle and iowait
+  const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+  return { busy: (total - idle) / TICK, total: total / TICK };
 }
 
 function rssBytes(pid: number): number {
@@ -139,6 +160,10 @@ interface RunResult {
   kbPerConnRss: number;
   kbPerConnHeap: number;
   cpuUsPerDelivery: number;
+  /** Share of the server CPU spent in the kernel (socket writes). */
+  kernelShare: number;
+  /** Server CPU per write (ms): one change to every stream, the least a push's answer to the last device can take. */
+  cpuMsPerWrite: number;
   cpuS: number;
   haproxyCpuS: number;
   loadBefore: string;
@@ -259,8 +284,11 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
     console.log(`idle: ${sockets} server sockets for ${connected} streams`);
 
     // Steady writes through the balancer, one at a time, started every 1/RATE s.
-    const cpu0 = pids.map(cpuSeconds);
+    const cpu0 = pids.map(cpuSplit);
     const hcpu0 = cluster.balancerPids.map(cpuSeconds);
+    const devicePids = devices.children.map((c) => c.pid ?? 0);
+    const dcpu0 = devicePids.map(cpuSeconds);
+    const m0 = machineCpu();
     const starts: Record<number, number> = {};
     /** When each write's push was answered: delivery is also measured from there, apart from the push's own time. */
     const answered: Record<number, number> = {};
@@ -292,8 +320,17 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
       await sleep(250);
       rep = await devices.report(expected);
     }
-    const cpuS = sum(pids.map(cpuSeconds)) - sum(cpu0);
+    const m1 = machineCpu();
+    const cpu1 = pids.map(cpuSplit);
+    const userS = sum(cpu1.map((c) => c.user)) - sum(cpu0.map((c) => c.user));
+    const sysS = sum(cpu1.map((c) => c.sys)) - sum(cpu0.map((c) => c.sys));
+    const cpuS = userS + sysS;
     const haproxyCpuS = sum(cluster.balancerPids.map(cpuSeconds)) - sum(hcpu0);
+    const deviceCpuS = sum(devicePids.map(cpuSeconds)) - sum(dcpu0);
+    const windowS = (performance.now() - w0) / 1000;
+    const cores = os.cpus().length;
+    const machineBusyS = m1.busy - m0.busy;
+    const otherS = Math.max(0, machineBusyS - cpuS - haproxyCpuS - deviceCpuS);
     const behind = rep.reduce((s, r) => s + r.behind, 0);
     const { latencies, last } = await devices.latencies(starts);
     const afterAnswer = (await devices.latencies(answered)).latencies;
@@ -314,6 +351,8 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
       kbPerConnRss,
       kbPerConnHeap,
       cpuUsPerDelivery: (cpuS * 1e6) / Math.max(1, latencies.length),
+      kernelShare: sysS / Math.max(1e-9, cpuS),
+      cpuMsPerWrite: (cpuS * 1000) / Math.max(1, seq),
       cpuS,
       haproxyCpuS,
       loadBefore,
@@ -330,6 +369,26 @@ async function run(processes: number, devicesWanted: number): Promise<RunResult>
       `writes ${seq} at ${res.ratePerS.toFixed(2)}/s (push answered p50 ${percentile(pushMs, 0.5).toFixed(0)} ms, p99 ${percentile(pushMs, 0.99).toFixed(0)} ms); latency p50 ${res.p50.toFixed(0)} ms p99 ${res.p99.toFixed(0)} ms (after the push's answer p50 ${percentile(afterAnswer, 0.5).toFixed(0)} ms p99 ${percentile(afterAnswer, 0.99).toFixed(0)} ms); last device p50 ${res.lastP50.toFixed(0)} ms p99 ${res.lastP99.toFixed(0)} ms; ` +
         `idle ${kbPerConnRss.toFixed(1)} kB RSS (${kbPerConnHeap.toFixed(1)} kB heap) per connection; server CPU ${cpuS.toFixed(1)} s = ${res.cpuUsPerDelivery.toFixed(1)} µs per delivery, HAProxy ${haproxyCpuS.toFixed(1)} s; load ${res.loadAfter}` +
         (breaks.length ? `\n   BREAKS: ${breaks.join('; ')}` : ''),
+    );
+    // Where the time went while writing: who had the cores, and how much server CPU one write to every stream takes.
+    const pct = (x: number) => `${((100 * x) / windowS).toFixed(0)}%`;
+    const afterP99 = percentile(afterAnswer, 0.99);
+    // Each process writes to its own streams: the last device waits for the busiest one, about the sum over P.
+    const perProcessMs = res.cpuMsPerWrite / processes;
+    console.log(
+      `   CPU during the ${windowS.toFixed(1)} s of writes (share of one core): server ${pct(cpuS)} (user ${userS.toFixed(1)} s, kernel ${sysS.toFixed(1)} s = ${(100 * res.kernelShare).toFixed(0)}%), ` +
+        `HAProxy ${pct(haproxyCpuS)}, device clients ${pct(deviceCpuS)}, everything else (PostgreSQL, other work) ${pct(otherS)}; machine ${((100 * machineBusyS) / (m1.total - m0.total || 1)).toFixed(0)}% busy of ${cores} cores`,
+    );
+    console.log(
+      `   server CPU per write ${perProcessMs.toFixed(0)} ms per process (${connected} streams on ${processes}): a push's answer to the last device takes at least that; ` +
+        `delivery p99 after the answer ${afterP99.toFixed(0)} ms = ${perProcessMs > 0 ? (afterP99 / perProcessMs).toFixed(1) : '-'} × it` +
+        (res.p99 >= 250
+          ? perProcessMs >= 0.6 * afterP99
+            ? ' (bound by the server process: its CPU per write is most of the p99)'
+            : machineBusyS / (m1.total - m0.total || 1) > 0.85
+              ? ' (bound by the machine: the cores were busy with the other processes too)'
+              : ' (not CPU-bound: the wait is elsewhere, the balancer or the clients)'
+          : ''),
     );
     return res;
   } finally {
@@ -348,11 +407,11 @@ for (const r of RUNS) {
 }
 console.log(
   `\nbench:fanout (writes ${RATE}/s for ${SECONDS} s; latency from push start; CPU = server processes)\n` +
-    '| Processes | Devices | Connected (s) | Writes/s | p50 / p99 ms | last device p50 / p99 ms | kB per idle conn (RSS / heap) | CPU µs per delivery | Load before → after | Breaks |\n' +
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| Processes | Devices | Connected (s) | Writes/s | p50 / p99 ms | last device p50 / p99 ms | kB per idle conn (RSS / heap) | CPU µs per delivery (kernel share) | Server CPU ms per write | Load before → after | Breaks |\n' +
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 );
 for (const r of results)
   console.log(
-    `| ${r.processes} | ${r.devices} | ${r.connected} (${r.connectS.toFixed(0)}) | ${r.ratePerS.toFixed(2)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} | ${r.lastP50.toFixed(0)} / ${r.lastP99.toFixed(0)} | ${r.kbPerConnRss.toFixed(1)} / ${r.kbPerConnHeap.toFixed(1)} | ${r.cpuUsPerDelivery.toFixed(1)} | ${r.loadBefore} → ${r.loadAfter} | ${r.breaks.join('; ') || 'none'} |`,
+    `| ${r.processes} | ${r.devices} | ${r.connected} (${r.connectS.toFixed(0)}) | ${r.ratePerS.toFixed(2)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} | ${r.lastP50.toFixed(0)} / ${r.lastP99.toFixed(0)} | ${r.kbPerConnRss.toFixed(1)} / ${r.kbPerConnHeap.toFixed(1)} | ${r.cpuUsPerDelivery.toFixed(1)} (${(100 * r.kernelShare).toFixed(0)}%) | ${r.cpuMsPerWrite.toFixed(0)} | ${r.loadBefore} → ${r.loadAfter} | ${r.breaks.join('; ') || 'none'} |`,
   );
 process.exit(0);

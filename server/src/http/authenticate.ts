@@ -163,22 +163,38 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthR
   return judge(db, row, isKey, nowSeconds(), (id) => touchLater(db, isKey, id));
 }
 
+/** A credential as a long-lived holder keeps it: its hash (what the lookup needs) and whether it is an API key. */
+export interface HashedCredential {
+  hash: string;
+  isKey: boolean;
+}
+
+/** `token` hashed once, for a holder that re-checks it many times (a live stream: `authenticateHashed`). */
+export const hashedCredential = (token: string): HashedCredential => ({
+  hash: sha256(token),
+  isKey: token.startsWith('svc_'),
+});
+
 /**
- * `authenticate` for many tokens at once: one query per kind and 500 distinct tokens (cache hits
- * skip it), and one last-seen update per kind. The live fan-out re-checks every stream it is about
- * to deliver to with it (sync/fanout.ts), so revocation ends streams as before without a query per stream.
+ * `authenticate` for many credentials at once, by hash: one query per kind and 500 distinct hashes
+ * (cache hits skip it), and one last-seen update per kind. The live fan-out re-checks every stream it is
+ * about to deliver to with it (sync/fanout.ts), so revocation ends streams as before without a query per
+ * stream; the streams hash their token once when they open, not at every delivery. Keyed by hash.
  */
-export async function authenticateMany(db: Kysely<DB>, tokens: Iterable<string>): Promise<Map<string, AuthResult>> {
+export async function authenticateHashed(
+  db: Kysely<DB>,
+  credentials: Iterable<HashedCredential>,
+): Promise<Map<string, AuthResult>> {
   const now = nowSeconds();
   const cache = credentialCacheOf<NonNullable<CredentialRow>>(db);
-  const hashOf = new Map<string, string>();
-  for (const t of tokens) if (!hashOf.has(t)) hashOf.set(t, sha256(t));
+  const isKeyOf = new Map<string, boolean>();
+  for (const c of credentials) isKeyOf.set(c.hash, c.isKey);
   const rows = new Map<string, NonNullable<CredentialRow>>();
   const missing: Record<'key' | 'session', string[]> = { key: [], session: [] };
-  for (const [token, hash] of hashOf) {
+  for (const [hash, isKey] of isKeyOf) {
     const hit = cache?.get(hash);
     if (hit) rows.set(hash, hit);
-    else missing[token.startsWith('svc_') ? 'key' : 'session'].push(hash);
+    else missing[isKey ? 'key' : 'session'].push(hash);
   }
   for (const kind of ['key', 'session'] as const)
     for (let i = 0; i < missing[kind].length; i += MANY_CHUNK) {
@@ -190,13 +206,11 @@ export async function authenticateMany(db: Kysely<DB>, tokens: Iterable<string>)
     }
   const touched: Record<'key' | 'session', string[]> = { key: [], session: [] };
   const out = new Map<string, AuthResult>();
-  for (const [token, hash] of hashOf) {
-    const isKey = token.startsWith('svc_');
+  for (const [hash, isKey] of isKeyOf)
     out.set(
-      token,
+      hash,
       judge(db, rows.get(hash), isKey, now, (id) => touched[isKey ? 'key' : 'session'].push(id)),
     );
-  }
   // Fire and forget, one statement per kind: a lost update only delays last_seen/last_used_at.
   for (let i = 0; i < touched.key.length; i += MANY_CHUNK)
     void db

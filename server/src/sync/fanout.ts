@@ -1,7 +1,7 @@
 import { type Viewer, visibilityFingerprint } from '@ops/shared';
 import type { AppContext } from '../context.ts';
 import type { ChangeEvent } from '../db/unit-of-work.ts';
-import { authenticateMany } from '../http/authenticate.ts';
+import { authenticateHashed, type HashedCredential } from '../http/authenticate.ts';
 import { onShutdown } from '../server.ts';
 import { changeDocument, readSources } from './pull.ts';
 import type { RegisteredCollection, SourceRow } from './registry.ts';
@@ -23,7 +23,8 @@ export interface StreamCheckpoint {
 /** One live stream as the fan-out sees it (stream.ts creates it). */
 export interface LiveStream {
   readonly companyId: string;
-  readonly token: string;
+  /** Its credential, hashed once when it opened: re-checked before every delivery without hashing again. */
+  readonly credential: HashedCredential;
   /** Shared by the streams of one viewer (`LiveFanout.viewer`), not copied per stream. */
   readonly fp: string;
   readonly viewer: Viewer;
@@ -213,12 +214,11 @@ export class LiveFanout {
       for (const name of names) for (const s of c.groups.get(name)?.streams ?? []) concerned.add(s);
       if (!concerned.size) return;
       // Revocation and role changes end streams before anything is delivered, as at every re-read before.
-      const auth = await authenticateMany(
-        this.ctx.db,
-        [...concerned].map((s) => s.token),
-      );
+      const credentials: HashedCredential[] = [];
+      for (const s of concerned) credentials.push(s.credential);
+      const auth = await authenticateHashed(this.ctx.db, credentials);
       for (const s of concerned) {
-        const a = auth.get(s.token);
+        const a = auth.get(s.credential.hash);
         if (!a?.ok) {
           s.write(sseEvent('error', { status: 401, message: a?.message ?? 'Invalid token' }));
           s.end();
@@ -273,14 +273,19 @@ export class LiveFanout {
       const last = page.at(-1);
       if (!last) return;
       // Same viewer and same starting point, same event: serialised and encoded once, one frame for all of them.
-      const built = new Map<string, SseFrame>();
+      // Fingerprint → frame by starting row: no key string built per stream (thousands per write).
+      const built = new Map<string, SseFrame[]>();
       for (const s of live) {
         const cp = checkpointOf(s, name) as StreamCheckpoint;
         let start = 0;
         while (start < page.length && !before(cp, page[start] as SourceRow<unknown>)) start++;
         if (start === page.length) continue;
-        const key = `${s.fp}\u0000${start}`;
-        let frame = built.get(key);
+        let byStart = built.get(s.fp);
+        if (byStart === undefined) {
+          byStart = [];
+          built.set(s.fp, byStart);
+        }
+        let frame = byStart[start];
         if (frame === undefined) {
           const documents = page.slice(start).map((r) => changeDocument(collection.def, r, s.viewer));
           frame = sseEvent('change', {
@@ -288,7 +293,7 @@ export class LiveFanout {
             documents,
             checkpoint: { seq: last.seq, id: last.id, fp: s.fp },
           });
-          built.set(key, frame);
+          byStart[start] = frame;
         }
         cp.seq = last.seq;
         cp.id = last.id;

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../http/actor.ts';
-import { bearerToken } from '../http/authenticate.ts';
+import { bearerToken, type HashedCredential, hashedCredential } from '../http/authenticate.ts';
 import { type RegisteredCollection, viewerOf } from './registry.ts';
 import { fanoutOf, type LiveStream, type StreamCheckpoint } from './fanout.ts';
 import { releaseRequestState } from '../http/release-request.ts';
@@ -19,7 +19,7 @@ class OpenStream implements LiveStream {
 
   constructor(
     readonly companyId: string,
-    readonly token: string,
+    readonly credential: HashedCredential,
     readonly fp: string,
     readonly viewer: LiveStream['viewer'],
     readonly collections: readonly RegisteredCollection[],
@@ -92,7 +92,7 @@ export async function openStream(
 
   const stream = new OpenStream(
     actor.companyId,
-    token,
+    hashedCredential(token),
     fp,
     viewer,
     sharedList(collections),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../setup/dialects.ts';
 import { startTestServer, type TestServer } from '../../setup/server.ts';
+import { authenticate, authenticateHashed, hashedCredential } from '../../../server/src/http/authenticate.ts';
 
 describe.each(DIALECTS)('API keys on %s', (dialect) => {
   let s: TestServer;
@@ -33,6 +34,22 @@ describe.each(DIALECTS)('API keys on %s', (dialect) => {
     // The stored hash is not the key.
     const stored = await s.ctx.db.selectFrom('api_keys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
     expect(stored.key_hash).not.toContain(key.plaintext);
+  });
+
+  it('the live fan-out re-check by hash (authenticateHashed) answers as authenticate: session, key, revoked key, unknown', async () => {
+    const key = (await create(admin, { name: 'Stream key', user_id: s.userId('dispatch@skyline.test') })).body.key;
+    const gone = (await create(admin, { name: 'Gone key', user_id: s.userId('ops@skyline.test') })).body.key;
+    await s.api('POST', `/manager/api_keys/revoke/${gone.id}.json`, { token: admin });
+    const tokens = [admin, key.plaintext as string, gone.plaintext as string, 'not-a-token', 'svc_not-a-key'];
+    const many = await authenticateHashed(s.ctx.db, tokens.map(hashedCredential));
+    for (const t of tokens) {
+      const one = await authenticate(s.ctx.db, t);
+      const batched = many.get(hashedCredential(t).hash);
+      expect(batched?.ok, t).toBe(one.ok);
+      if (one.ok && batched?.ok) expect(batched.actor.userId).toBe(one.actor.userId);
+      if (!one.ok && batched && !batched.ok) expect(batched.message).toBe(one.message);
+    }
+    expect(tokens.map((t) => many.get(hashedCredential(t).hash)?.ok)).toEqual([true, true, false, false, false]);
   });
 
   it('never accepts an API key on key management, even for an admin-bound key', async () => {
