@@ -26,64 +26,46 @@ const cp = (c: any) =>
   c
     ? `${c.seq}/${String(c.id).slice(-6)}${c.snap !== undefined ? `/snap${c.snap}` : ''}${c.tail ? '/tail' : ''}`
     : 'null';
+/** Hands each line of a streamed answer to `onLine` as the app reads it (the app gets an untouched copy). */
+function traceLines(res: Response, label: string, onLine: (line: string) => void): Response {
+  if (!res.body) return res;
+  const [mine, theirs] = res.body.tee();
+  void (async () => {
+    const reader = mine.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += value;
+        const lines = buf.split('\n');
+        buf = lines.pop() ?? '';
+        for (const l of lines) onLine(l);
+      }
+    } catch {
+      trace(`${label} closed`);
+    }
+  })();
+  return new Response(theirs, { status: res.status, headers: res.headers });
+}
 const tracedFetch: typeof fetch = async (input, init) => {
   const url = String(input);
   const kind = /\/(push|pull)\.json/.exec(url)?.[1];
-  if (traceFile && url.includes('/stream.json')) {
-    const res = await net.fetch(input, init);
-    if (!res.body) return res;
-    const [mine, theirs] = res.body.tee();
-    void (async () => {
-      const reader = mine.pipeThrough(new TextDecoderStream()).getReader();
-      let buf = '';
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buf += value;
-          const lines = buf.split('\n');
-          buf = lines.pop() ?? '';
-          for (const l of lines) {
-            if (l.startsWith('event:') && !l.includes('change')) trace(`STREAM ${l}`);
-            if (!l.startsWith('data:') || !l.includes('"documents"')) continue;
-            const ev = JSON.parse(l.slice(5));
-            trace(`STREAM ${ev.collection} @${cp(ev.checkpoint)} ${ev.documents?.map(brief).join(', ')}`);
-          }
-        }
-      } catch {
-        trace('STREAM closed');
-      }
-    })();
-    return new Response(theirs, { status: res.status, headers: res.headers });
-  }
-  if (traceFile && url.includes('/bootstrap.json')) {
-    const res = await net.fetch(input, init);
-    if (!res.body) return res;
-    const [mine, theirs] = res.body.tee();
-    void (async () => {
-      const reader = mine.pipeThrough(new TextDecoderStream()).getReader();
-      let buf = '';
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buf += value;
-          const lines = buf.split('\n');
-          buf = lines.pop() ?? '';
-          for (const l of lines) {
-            if (!l.trim()) continue;
-            const page = JSON.parse(l);
-            trace(
-              `BOOT ${page.collection ?? JSON.stringify(page)} @${cp(page.checkpoint)} ${page.documents?.map(brief).join(', ') ?? ''}`,
-            );
-          }
-        }
-      } catch {
-        trace('BOOT closed');
-      }
-    })();
-    return new Response(theirs, { status: res.status, headers: res.headers });
-  }
+  if (traceFile && url.includes('/stream.json'))
+    return traceLines(await net.fetch(input, init), 'STREAM', (l) => {
+      if (l.startsWith('event:') && !l.includes('change')) trace(`STREAM ${l}`);
+      if (!l.startsWith('data:') || !l.includes('"documents"')) return;
+      const ev = JSON.parse(l.slice(5));
+      trace(`STREAM ${ev.collection} @${cp(ev.checkpoint)} ${ev.documents?.map(brief).join(', ')}`);
+    });
+  if (traceFile && url.includes('/bootstrap.json'))
+    return traceLines(await net.fetch(input, init), 'BOOT', (l) => {
+      if (!l.trim()) return;
+      const page = JSON.parse(l);
+      trace(
+        `BOOT ${page.collection ?? JSON.stringify(page)} @${cp(page.checkpoint)} ${page.documents?.map(brief).join(', ') ?? ''}`,
+      );
+    });
   if (!traceFile || !kind) return net.fetch(input, init);
   const n = Math.random().toString(36).slice(2, 7);
   const body = JSON.parse(String(init?.body ?? '{}'));
