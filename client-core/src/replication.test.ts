@@ -37,6 +37,8 @@ class FakeServer {
   bootstrap: {
     chunk: number;
     breakAfter?: { collection: string; pages: number };
+    /** At the break the network goes too (a laptop leaving the hangar's Wi-Fi mid first sync). */
+    offlineAtBreak?: boolean;
     /** The stream stops before the first page of `collection` until `until` settles (a slow server or network). */
     hold?: { collection: string; until: Promise<void> };
   } | null = null;
@@ -87,7 +89,10 @@ class FakeServer {
         if (at === holdAt && h) await h.until;
         if (at >= bytes.length) {
           if (cut === undefined) c.close();
-          else c.error(new TypeError('network error: connection reset'));
+          else {
+            if (how.offlineAtBreak) this.reachable = false;
+            c.error(new TypeError('network error: connection reset'));
+          }
           return;
         }
         const end = at < holdAt ? Math.min(at + how.chunk, holdAt) : at + how.chunk;
@@ -403,6 +408,34 @@ describe('replication with a server speaking docs/sync.md', () => {
     expect(c.syncState$.value.lastError).toBeNull();
     expect(server.pushes.filter((x) => x.collection === 'fleet')).toEqual([]);
   });
+
+  it('a first sync cut off by the network waits, and continues at once when the network is back (resync)', async () => {
+    const server = new FakeServer();
+    for (let i = 0; i < 3500; i++) server.write('fleet', aircraft(`a${i}`, `EC-${i}`));
+    server.bootstrap = { chunk: 4096, breakAfter: { collection: 'fleet', pages: 2 }, offlineAtBreak: true };
+    const serve = server.fetch;
+    let failedPulls = 0;
+    server.fetch = (async (input: string | URL, init?: RequestInit) => {
+      if (!server.reachable && String(input).endsWith('/sync/fleet/pull.json')) failedPulls++;
+      return serve(input, init);
+    }) as typeof fetch;
+    const c = await open(server);
+    await c.start();
+    // Five failed pulls: the sixth waits 4 to 8 s (back-off 0.5 s doubling, with jitter).
+    expect(await until(() => failedPulls >= 5, 15_000)).toBe(true);
+    expect(c.syncState$.value.firstSync.fleet).toMatchObject({ phase: 'loading', documents: 2000, total: 3500 });
+    expect(c.syncState$.value.online).toBe(false);
+    expect(c.syncState$.value.lastError).not.toBeNull();
+    server.reachable = true;
+    const back = Date.now();
+    c.resync(); // what the app does on the browser's `online` event
+    expect(await until(() => c.syncState$.value.firstSync.fleet?.phase === 'ready', 10_000)).toBe(true);
+    expect(Date.now() - back).toBeLessThan(2000);
+    await c.awaitInSync();
+    expect(await c.collections.fleet.count().exec()).toBe(3500);
+    expect(c.syncState$.value.firstSync.fleet).toMatchObject({ phase: 'ready', documents: 3500, total: 3500 });
+    expect(c.syncState$.value).toMatchObject({ online: true, lastError: null });
+  }, 30_000);
 
   it('counts local writes as pending until the server acknowledged them, also across an outage', async () => {
     const server = new FakeServer();

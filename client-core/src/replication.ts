@@ -93,7 +93,8 @@ export const FIRST_SYNC_ORDER = [
 /** How often a collection's document count may re-render the sync bar while it loads. */
 const PROGRESS_EVERY_MS = 100;
 
-const sleepAbortable = (ms: number, signal: AbortSignal) =>
+/** Sleeps `ms`, less when aborted or when `wake` settles first. */
+const sleepAbortable = (ms: number, signal: AbortSignal, wake?: Promise<void>) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
@@ -103,6 +104,7 @@ const sleepAbortable = (ms: number, signal: AbortSignal) =>
       resolve();
     }
     signal.addEventListener('abort', done, { once: true });
+    void wake?.then(done);
   });
 
 const errorMessage = (e: unknown): string => {
@@ -123,6 +125,8 @@ export class Replicator {
   /** Collections restarting after a 410: local ids the server has not sent again yet. */
   private readonly resets = new Map<string, Set<string>>();
   private readonly subs: Subscription[] = [];
+  /** Settles at the next resync(): ends the back-off sleeps that no server asked for. */
+  private retryNow = deferred();
   /** Current failures by source (a collection or `stream`); `lastError` shows the latest one. */
   private readonly errors = new Map<string, string>();
   /** Collections the server replicates (`GET /sync/collections.json`); null until it answered. */
@@ -481,7 +485,10 @@ export class Replicator {
             this.transport.tokenChanged(),
             new Promise((r) => signal.addEventListener('abort', r, { once: true })),
           ]);
-        else await sleepAbortable(retryDelay(attempt, err instanceof HttpError ? err.retryAfterMs : null), signal);
+        else {
+          const retryAfter = err instanceof HttpError ? err.retryAfterMs : null;
+          await this.backOff(retryDelay(attempt, retryAfter), retryAfter, signal);
+        }
         if (signal.aborted) throw err;
       }
     }
@@ -547,7 +554,15 @@ export class Replicator {
    * changed while the device was away.
    */
   resync(): void {
+    // The network is back or the person asked: back-offs of our own end now (a server's Retry-After is kept).
+    const woken = this.retryNow;
+    this.retryNow = deferred();
+    woken.resolve();
     for (const name of this.streams.keys()) this.resyncCollection(name);
+  }
+
+  private backOff(ms: number, retryAfterMs: number | null, signal: AbortSignal): Promise<void> {
+    return sleepAbortable(ms, signal, retryAfterMs === null ? this.retryNow.promise : undefined);
   }
 
   private resyncCollection(name: string): void {
@@ -913,7 +928,7 @@ export class Replicator {
       }
       if (lifetime.aborted) break;
       // Ended (server restart, role change, network): reconnect after a back-off, or when a busy server asked.
-      await sleepAbortable(retryDelay(this.attempt++, retryAfter), lifetime);
+      await this.backOff(retryDelay(this.attempt++, retryAfter), retryAfter, lifetime);
     }
   }
 

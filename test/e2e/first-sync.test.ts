@@ -7,7 +7,8 @@
  * is ready, and the device holds what the server sends: flights of the last
  * 12 months, not the whole history. The first test breaks the bootstrap stream
  * after the directory's first page (the pulls that continue it show their
- * progress); the second reads the whole stream and pulls nothing from `null`.
+ * progress); the second goes offline in the middle and completes when the
+ * network is back; the third reads the whole stream and pulls nothing from `null`.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +122,81 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
         '(async () => { const n = {}; for (const { name } of await indexedDB.databases()) { const m = /^rxdb-dexie-ops_.*--\\d+--([a-z_]+)$/.exec(name ?? ""); if (!m) continue; const db = await new Promise((ok) => { const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); }); n[m[1]] = await new Promise((ok) => { const r = db.transaction("docs").objectStore("docs").count(); r.onsuccess = () => ok(r.result); }); db.close(); } return n; })()',
       )) as Record<string, number>;
       expect(stored.flights).toBe(flights);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('offline in the middle: says so, keeps what is ready, and completes when the network is back', async () => {
+    const { context, page } = await newPage(browser);
+    let cut = false;
+    const streamed: string[][] = [];
+    const pulls: unknown[] = [];
+    try {
+      // The laptop leaves the Wi-Fi while the directory loads: the stream ends after its first page and the
+      // pull that would continue it finds no network.
+      await page.route('**/api/v1/sync/bootstrap.json', async (route) => {
+        const res = await route.fetch();
+        const lines = (await res.text()).split('\n');
+        const at = lines.findIndex((l) => l.startsWith('{"collection":"people"'));
+        streamed.push(lines.slice(0, at + 1).map((l) => l.slice(0, 60)));
+        await route.fulfill({ response: res, body: `${lines.slice(0, at + 1).join('\n')}\n` });
+      });
+      await page.route('**/api/v1/sync/people/pull.json', async (route) => {
+        pulls.push((route.request().postDataJSON() as { checkpoint: unknown }).checkpoint);
+        if (cut) return route.continue();
+        cut = true;
+        await context.setOffline(true);
+        await route.abort('internetdisconnected');
+      });
+      await page.goto(`${s.url}/app/`);
+      await page.fill('form[aria-label="Sign in"] input[name=email]', 'admin@skyline.test');
+      await page.fill('form[aria-label="Sign in"] input[name=password]', 'demo1234');
+      await page.click('form[aria-label="Sign in"] button[type=submit]');
+      const list = page.locator('[data-testid=first-sync][data-paused=true]');
+      await list.waitFor({ state: 'visible', timeout: 60_000 });
+      // One stream, cut after the directory's first page; the directory's pulls continue from that page.
+      expect(streamed.map((lines) => lines.at(-1))).toEqual([expect.stringMatching(/^\{"collection":"people"/)]);
+      expect(pulls[0]).not.toBeNull();
+      expect(await list.locator('strong').textContent()).toMatch(
+        /^Offline: 2 of 10 ready\. The rest loads when the connection is back; what is ready works meanwhile\.$/,
+      );
+      const phase = (name: string) => list.locator(`li[data-collection=${name}]`).getAttribute('data-phase');
+      expect([await phase('reference'), await phase('device'), await phase('people')]).toEqual([
+        'ready',
+        'ready',
+        'loading',
+      ]);
+      const people = list.locator('li[data-collection=people]');
+      expect(await people.textContent()).toMatch(/^People \d{1,2} %$/);
+      const loadedOffline = await people.getAttribute('data-documents');
+      // The status line says it in a sentence, and the shell answers.
+      await expect.poll(() => page.locator('[data-testid=sync-status] .sync-state').textContent()).toMatch(/^Offline/);
+      await page.waitForSelector('header.topbar');
+      // The screen (the fleet board, an office user's home) says its records are not there yet, not "0 aircraft".
+      const screenLoading = page.locator('main [data-testid=screen-loading]');
+      expect(await screenLoading.textContent()).toMatch(
+        /^Still loading on this device: .*Aircraft and defects.*\. This screen is complete once they are ready\.$/,
+      );
+      await screenshot(page, 'first-sync-offline');
+      // Nothing moves while offline: no progress is invented.
+      await page.waitForTimeout(2000);
+      expect(await people.getAttribute('data-documents')).toBe(loadedOffline);
+
+      const back = Date.now();
+      await context.setOffline(false);
+      await page.waitForSelector('[data-testid=first-sync][data-done=true]', { state: 'attached', timeout: 120_000 });
+      // The browser's `online` event ends the back-off at once; the rest of the load follows.
+      expect(Date.now() - back).toBeLessThan(30_000);
+      const rows = (await page.evaluate(readList)) as Row[];
+      expect(rows.map((r) => r.phase)).toEqual(rows.map(() => 'ready'));
+      for (const r of rows)
+        if (r.name !== 'reference') expect({ [r.name]: r.documents }).toEqual({ [r.name]: r.total });
+      expect(await screenLoading.count()).toBe(0);
+      expect(rows.find((r) => r.name === 'people')?.documents).toBeGreaterThanOrEqual(1_300);
+      await expect
+        .poll(() => page.locator('[data-testid=sync-status] .sync-state').getAttribute('data-online'))
+        .toBe('true');
     } finally {
       await context.close();
     }

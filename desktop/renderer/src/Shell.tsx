@@ -17,6 +17,7 @@ import { markNavigation } from './perf.ts';
 import { menuFor, type NavGroup, type Route, screensFor } from './nav.ts';
 import { startsOnFlights } from '@ops/shared/rules/flights/policy';
 import { ScreenBoundary } from './ScreenBoundary.tsx';
+import { ScreenLoading } from './ScreenLoading.tsx';
 import { type StoredSession, SWITCH_EVENT } from './session.ts';
 import { SignInForm } from './SignIn.tsx';
 import { SyncBar } from './SyncBar.tsx';
@@ -219,9 +220,11 @@ function ShellBody({
         <main className="content">
           {current && Current && (
             <ScreenBoundary key={current.screen} label={labelOf(current)} onHome={() => go({ screen: homeOf(role) })}>
-              <Suspense fallback={<p className="muted">{t('shell.loading')}</p>}>
-                <Current route={route} go={go} rejected={rejected} />
-              </Suspense>
+              <ScreenLoading>
+                <Suspense fallback={<p className="muted">{t('shell.loading')}</p>}>
+                  <Current route={route} go={go} rejected={rejected} />
+                </Suspense>
+              </ScreenLoading>
             </ScreenBoundary>
           )}
         </main>

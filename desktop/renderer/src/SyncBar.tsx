@@ -3,7 +3,8 @@ import { formatDateTime, formatTime, isoDateIn } from './format.ts';
 import { useCompany, useDeferred, useNetwork, useNow, useSyncState, useWorkspace } from './hooks.ts';
 import { usePendingFileCount } from './areas/uploads/files.ts';
 import { offlineLine } from './refusals.ts';
-import type { MessageId, Translate } from '@ops/shared/i18n/index';
+import type { Translate } from '@ops/shared/i18n/index';
+import { COLLECTION_LABELS } from './collection-labels.ts';
 import { useT } from './i18n.tsx';
 
 /**
@@ -80,20 +81,6 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
   );
 }
 
-/** What each collection holds, in the words of the screens that show it. */
-const LABELS: Record<string, MessageId> = {
-  reference: 'shell.screenCompany',
-  device: 'shell.syncDevice',
-  people: 'shell.groupPeople',
-  inbox: 'shell.syncInbox',
-  files: 'shell.syncFiles',
-  training: 'shell.groupTraining',
-  safety: 'shell.screenSafety',
-  bookings: 'shell.syncBookings',
-  fleet: 'shell.syncFleet',
-  flights: 'shell.flights',
-};
-
 /**
  * The share of a loading collection, from the server's count of what the load
  * brings; 99 % at most until it is stored (a collection fed by several sources
@@ -121,7 +108,8 @@ function line(p: CollectionProgress, t: Translate): string {
  * records are still coming. Shown only until every collection is ready.
  */
 export function FirstSync() {
-  const { firstSync } = useSyncState();
+  const { firstSync, online, lastError } = useSyncState();
+  const network = useNetwork();
   const t = useT();
   const entries = Object.entries(firstSync);
   if (!entries.length) return null;
@@ -131,6 +119,9 @@ export function FirstSync() {
     (FIRST_SYNC_ORDER.indexOf(n) + FIRST_SYNC_ORDER.length + 1) % (FIRST_SYNC_ORDER.length + 1);
   entries.sort(([a], [b]) => rank(a) - rank(b));
   const ready = entries.filter(([, p]) => p.phase === 'ready').length;
+  // Offline mid-way (no network, or a request failed and none answered since; `online` alone is false until the
+  // first answer): the load waits for the connection (client-core retries), and the ready screens work meanwhile.
+  const paused = !done && (!network || (!online && lastError !== null));
   return (
     <section
       className="first-sync"
@@ -139,8 +130,9 @@ export function FirstSync() {
       aria-live="polite"
       hidden={done}
       data-done={done ? 'true' : 'false'}
+      data-paused={paused ? 'true' : 'false'}
     >
-      <strong>{t('shell.settingUp', { ready, total: entries.length })}</strong>
+      <strong>{t(paused ? 'shell.settingUpPaused' : 'shell.settingUp', { ready, total: entries.length })}</strong>
       <ul>
         {entries.map(([name, p]) => (
           <li
@@ -152,7 +144,8 @@ export function FirstSync() {
             data-started={p.startedAt}
             data-finished={p.finishedAt}
           >
-            <span className="first-sync-name">{LABELS[name] ? t(LABELS[name]) : name}</span> {line(p, t)}
+            <span className="first-sync-name">{COLLECTION_LABELS[name] ? t(COLLECTION_LABELS[name]) : name}</span>{' '}
+            {line(p, t)}
             {p.phase === 'loading' && loadedShare(p) !== null && (
               <progress max={100} value={loadedShare(p) ?? 0} aria-hidden="true" />
             )}

@@ -4,6 +4,7 @@ import { createContext, useContext, useEffect, useMemo, useState } from 'react';
 import type { MangoQuery } from 'rxdb';
 import { distinctUntilChanged, map, type Observable } from 'rxjs';
 import { type DisplaySettings, displaySettingsOf } from './format.ts';
+import { useReportLoading } from './ScreenLoading.tsx';
 import { recordLocation, type Workspace } from './workspace.ts';
 
 export const WorkspaceContext = createContext<Workspace | null>(null);
@@ -67,6 +68,7 @@ export function useDocs<T>(name: string, query: MangoQuery<OpsDoc> = {}): Docs<T
   const key = JSON.stringify(query);
   const where = recordLocation(name);
   const loading = useFirstSyncLoading(ws, where.collection);
+  useReportLoading(where.collection, loading);
   const [state, setState] = useState<Docs<T>>({ docs: [], ready: false });
   useEffect(() => {
     const c = ws.client.collections[where.collection];
