@@ -93,19 +93,29 @@ export const FIRST_SYNC_ORDER = [
 /** How often a collection's document count may re-render the sync bar while it loads. */
 const PROGRESS_EVERY_MS = 100;
 
-/** Sleeps `ms`, less when aborted or when `wake` settles first. */
-const sleepAbortable = (ms: number, signal: AbortSignal, wake?: Promise<void>) =>
+/** Sleeps `ms`, less when aborted or when woken (`wakers`: the callback is in the set while it sleeps). */
+const sleepAbortable = (ms: number, signal: AbortSignal, wakers?: Set<() => void>) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);
+      wakers?.delete(done);
       resolve();
     }
     signal.addEventListener('abort', done, { once: true });
-    void wake?.then(done);
+    wakers?.add(done);
   });
+
+/**
+ * Every collection and the stream wait on the replicator's lifetime at once (eleven for ten collections), so
+ * Node's warning past ten abort listeners would be a false alarm. Browsers have no such limit.
+ */
+function allowManyWaiters(signal: AbortSignal): void {
+  const node = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
+  (node?.getBuiltinModule?.('node:events') as typeof import('node:events') | undefined)?.setMaxListeners(64, signal);
+}
 
 const errorMessage = (e: unknown): string => {
   const cause = (e as { parameters?: { errors?: Array<{ name?: string; message?: string }> } }).parameters?.errors?.[0];
@@ -125,8 +135,8 @@ export class Replicator {
   /** Collections restarting after a 410: local ids the server has not sent again yet. */
   private readonly resets = new Map<string, Set<string>>();
   private readonly subs: Subscription[] = [];
-  /** Settles at the next resync(): ends the back-off sleeps that no server asked for. */
-  private retryNow = deferred();
+  /** Back-off sleeps that no server asked for: resync() ends them. */
+  private readonly wakers = new Set<() => void>();
   /** Current failures by source (a collection or `stream`); `lastError` shows the latest one. */
   private readonly errors = new Map<string, string>();
   /** Collections the server replicates (`GET /sync/collections.json`); null until it answered. */
@@ -191,6 +201,7 @@ export class Replicator {
   async start(): Promise<void> {
     if (this.lifetime) return;
     const lifetime = new AbortController();
+    allowManyWaiters(lifetime.signal);
     this.lifetime = lifetime;
     for (const { def } of this.collections) this.streams.set(def.name, new Subject<StreamItem>());
     // Fresh collections load through the bootstrap first (in FIRST_SYNC_ORDER); the others replicate at once.
@@ -555,14 +566,12 @@ export class Replicator {
    */
   resync(): void {
     // The network is back or the person asked: back-offs of our own end now (a server's Retry-After is kept).
-    const woken = this.retryNow;
-    this.retryNow = deferred();
-    woken.resolve();
+    for (const wake of [...this.wakers]) wake();
     for (const name of this.streams.keys()) this.resyncCollection(name);
   }
 
   private backOff(ms: number, retryAfterMs: number | null, signal: AbortSignal): Promise<void> {
-    return sleepAbortable(ms, signal, retryAfterMs === null ? this.retryNow.promise : undefined);
+    return sleepAbortable(ms, signal, retryAfterMs === null ? this.wakers : undefined);
   }
 
   private resyncCollection(name: string): void {
