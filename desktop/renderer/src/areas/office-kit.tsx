@@ -7,7 +7,14 @@
  */
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ZodType } from 'zod';
-import { type CompanyFormats, formatDate, formatDateTime, formatMoney, translator } from '@ops/shared/i18n/index';
+import {
+  type CompanyFormats,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  type Translate,
+  translator,
+} from '@ops/shared/i18n/index';
 import { formMessage } from '@ops/shared/forms/messages';
 import { appLocale, useLocale, useT } from '../i18n.tsx';
 import { useCompany, useWorkspace } from '../hooks.ts';
@@ -97,9 +104,22 @@ export interface Loaded<T> {
   reload(): void;
 }
 
-/** Loads `path` (none while null) and again on `reload()`; a newer load wins over an older one. */
-export function useLoad<T>(path: string | null): Loaded<T> {
+export interface LoadOptions<T> {
+  /** Checks the answer (a zod schema's parse); an answer it rejects is `shell.unexpectedAnswer`. */
+  parse?(raw: unknown): T;
+  /** A failed request in words (default: the server's message, which is already in the app's language). */
+  describe?(err: unknown, t: Translate): string;
+}
+
+/**
+ * Loads `path` (nothing while null) and again on `reload()`; a newer load wins over an older one. Failures
+ * are sentences in the app's language, which may change without loading again.
+ */
+export function useLoad<T>(path: string | null, options: LoadOptions<T> = {}): Loaded<T> {
   const { get } = useApi();
+  const t = useT();
+  const latest = useRef({ t, options });
+  latest.current = { t, options };
   const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean; path: string | null }>({
     data: null,
     error: null,
@@ -110,12 +130,28 @@ export function useLoad<T>(path: string | null): Loaded<T> {
   const seq = useRef(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-runs the load on purpose
   useEffect(() => {
-    if (path === null) return;
+    if (path === null) {
+      setState({ data: null, error: null, loading: false, path });
+      return;
+    }
     const mine = ++seq.current;
     setState((s) => ({ ...s, loading: true, error: null, path }));
-    get<T>(path).then(
-      (data) => mine === seq.current && setState({ data, error: null, loading: false, path }),
-      (err) => mine === seq.current && setState((s) => ({ data: s.data, error: messageOf(err), loading: false, path })),
+    get<unknown>(path).then(
+      (raw) => {
+        if (mine !== seq.current) return;
+        const { t, options } = latest.current;
+        try {
+          setState({ data: options.parse ? options.parse(raw) : (raw as T), error: null, loading: false, path });
+        } catch {
+          setState({ data: null, error: t('shell.unexpectedAnswer'), loading: false, path });
+        }
+      },
+      (err) => {
+        if (mine !== seq.current) return;
+        const { t, options } = latest.current;
+        const error = options.describe ? options.describe(err, t) : messageOf(err);
+        setState((s) => ({ data: s.data, error, loading: false, path }));
+      },
     );
   }, [path, tick, get]);
   // A new path is loading from the render that names it, not from the effect after it:

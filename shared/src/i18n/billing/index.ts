@@ -174,7 +174,6 @@ const en = {
   badValues: 'The server refused these values; check them and try again.',
   serverFailed: 'The server failed to answer; try again in a moment.',
   refusedWhy: 'The server refused this ({message}).',
-  unexpectedAnswer: 'The server answered in an unexpected form; try again later.',
   // Issue 33: the descriptions the server writes on ledger entries (rules/billing/descriptions.ts).
   descChargeLine:
     '{line, select, aircraft {Aircraft} instructor {Instructor} other {Prepaid hours used}}: {registration} {date}',
@@ -361,7 +360,6 @@ export const billingMessages: AreaMessages<typeof en> = {
     badValues: 'El servidor ha rechazado estos valores; revíselos e inténtelo de nuevo.',
     serverFailed: 'El servidor no ha respondido; inténtelo de nuevo en un momento.',
     refusedWhy: 'El servidor lo ha rechazado ({message}).',
-    unexpectedAnswer: 'El servidor ha respondido de forma inesperada; inténtelo más tarde.',
     descChargeLine:
       '{line, select, aircraft {Aeronave} instructor {Instructor} other {Horas prepagadas usadas}}: {registration} {date}',
     descFlightChanged: 'Vuelo del {date} modificado',
@@ -545,7 +543,6 @@ export const billingMessages: AreaMessages<typeof en> = {
     badValues: 'Le serveur a refusé ces valeurs ; vérifiez-les et réessayez.',
     serverFailed: 'Le serveur n’a pas répondu ; réessayez dans un instant.',
     refusedWhy: 'Le serveur a refusé ({message}).',
-    unexpectedAnswer: 'Le serveur a répondu sous une forme inattendue ; réessayez plus tard.',
     descChargeLine:
       '{line, select, aircraft {Aéronef} instructor {Instructeur} other {Heures prépayées utilisées}} : {registration} {date}',
     descFlightChanged: 'Vol du {date} modifié',
@@ -733,7 +730,6 @@ export const billingMessages: AreaMessages<typeof en> = {
     badValues: 'Der Server hat diese Werte abgelehnt; prüfen Sie sie und versuchen Sie es erneut.',
     serverFailed: 'Der Server hat nicht geantwortet; versuchen Sie es gleich noch einmal.',
     refusedWhy: 'Der Server hat das abgelehnt ({message}).',
-    unexpectedAnswer: 'Der Server hat unerwartet geantwortet; versuchen Sie es später erneut.',
     descChargeLine:
       '{line, select, aircraft {Luftfahrzeug} instructor {Fluglehrer} other {Vorausbezahlte Stunden genutzt}}: {registration} {date}',
     descFlightChanged: 'Flug vom {date} geändert',

@@ -119,6 +119,7 @@ const en = {
     'Change to {what, select, aircraft_report {technical log entry} flights {flight} maintenance_job {maintenance job} aircraft {aircraft} inventory_part {inventory part} other {{what}}}: {title}',
   firstSync: 'First sync',
   settingUp: 'Setting up this device: {ready} of {total} ready',
+  unexpectedAnswer: 'The server answered in an unexpected form; try again later.',
   screenLoading: 'Still loading on this device: {list}. This screen is complete once they are ready.',
   settingUpPaused:
     'Offline: {ready} of {total} ready. The rest loads when the connection is back; what is ready works meanwhile.',
@@ -263,6 +264,7 @@ export const shellMessages: AreaMessages<typeof en> = {
       'Cambio en {what, select, aircraft_report {una anotación del registro técnico} flights {un vuelo} maintenance_job {un trabajo de mantenimiento} aircraft {una aeronave} inventory_part {una pieza del inventario} other {{what}}}: {title}',
     firstSync: 'Primera sincronización',
     settingUp: 'Preparando este dispositivo: {ready} de {total} listos',
+    unexpectedAnswer: 'El servidor ha respondido de forma inesperada; inténtelo más tarde.',
     screenLoading: 'Todavía cargando en este dispositivo: {list}. Esta pantalla estará completa cuando estén listos.',
     settingUpPaused:
       'Sin conexión: {ready} de {total} listos. El resto se cargará cuando vuelva la conexión; lo que está listo ya funciona.',
@@ -404,6 +406,7 @@ export const shellMessages: AreaMessages<typeof en> = {
       'Modification {what, select, aircraft_report {d’une entrée du compte rendu matériel} flights {d’un vol} maintenance_job {d’une visite de maintenance} aircraft {d’un aéronef} inventory_part {d’une pièce du stock} other {de {what}}} : {title}',
     firstSync: 'Première synchronisation',
     settingUp: 'Préparation de cet appareil : {ready} sur {total} prêts',
+    unexpectedAnswer: 'Le serveur a répondu sous une forme inattendue ; réessayez plus tard.',
     screenLoading: 'Encore en chargement sur cet appareil : {list}. Cet écran sera complet quand ils seront prêts.',
     settingUpPaused:
       'Hors ligne : {ready} sur {total} prêts. Le reste se chargera au retour de la connexion ; ce qui est prêt fonctionne déjà.',
@@ -545,6 +548,7 @@ export const shellMessages: AreaMessages<typeof en> = {
       'Änderung an {what, select, aircraft_report {einem Bordbucheintrag} flights {einem Flug} maintenance_job {einem Wartungsauftrag} aircraft {einem Luftfahrzeug} inventory_part {einem Lagerteil} other {{what}}}: {title}',
     firstSync: 'Erste Synchronisierung',
     settingUp: 'Dieses Gerät wird eingerichtet: {ready} von {total} bereit',
+    unexpectedAnswer: 'Der Server hat unerwartet geantwortet; versuchen Sie es später erneut.',
     screenLoading:
       'Wird auf diesem Gerät noch geladen: {list}. Dieser Bildschirm ist vollständig, sobald sie bereit sind.',
     settingUpPaused:

@@ -8,7 +8,7 @@ import { formatNumber, type Translate } from '@ops/shared/i18n/index';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useCompany, useDocs, useWorkspace } from '../../hooks.ts';
 import { appLocale, useLocale, useT } from '../../i18n.tsx';
-import { useApi } from '../office-kit.tsx';
+import { type Loaded, useApi, useLoad } from '../office-kit.tsx';
 import { RestError, type Workspace } from '../../workspace.ts';
 import { accountOfDoc, formatHours, formatMoney, kindLabel, refusalSentence } from './money.ts';
 
@@ -128,63 +128,6 @@ export async function downloadFile(ws: Workspace, path: string, filename: string
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
-export interface BillingLoad<T> {
-  data: T | null;
-  /** Why the load failed, as a sentence. */
-  error: string | null;
-  loading: boolean;
-  reload(): void;
-}
-
-/**
- * GETs `path` (nothing while null) and parses the answer with `parse` (a zod
- * schema's parse); a newer load wins over an older one. Failures are sentences.
- */
-export function useBillingLoad<T>(path: string | null, parse: (raw: unknown) => T): BillingLoad<T> {
-  const { get } = useApi();
-  const t = useT();
-  // The sentences follow the language without re-running the load.
-  const tr = useRef(t);
-  tr.current = t;
-  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean; path: string | null }>({
-    data: null,
-    error: null,
-    loading: path !== null,
-    path,
-  });
-  const [tick, setTick] = useState(0);
-  const seq = useRef(0);
-  const parser = useRef(parse);
-  parser.current = parse;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-runs the load on purpose
-  useEffect(() => {
-    if (path === null) {
-      setState({ data: null, error: null, loading: false, path });
-      return;
-    }
-    const mine = ++seq.current;
-    setState((s) => ({ ...s, loading: true, error: null, path }));
-    get<unknown>(path).then(
-      (raw) => {
-        if (mine !== seq.current) return;
-        try {
-          setState({ data: parser.current(raw), error: null, loading: false, path });
-        } catch {
-          setState({
-            data: null,
-            error: tr.current('billing.unexpectedAnswer'),
-            loading: false,
-            path,
-          });
-        }
-      },
-      (err) =>
-        mine === seq.current &&
-        setState((s) => ({ data: s.data, error: sentenceOf(err, tr.current), loading: false, path })),
-    );
-  }, [path, tick, get]);
-  // A new path loads from the render that names it, not from the effect after it:
-  // otherwise that one render shows the "nothing here" state between two loading states.
-  const loading = state.loading || (path !== null && state.path !== path);
-  return { data: state.data, error: state.error, loading, reload: useCallback(() => setTick((t) => t + 1), []) };
-}
+/** GETs `path` (nothing while null), checks the answer with `parse`; failures are refusal sentences. */
+export const useBillingLoad = <T>(path: string | null, parse: (raw: unknown) => T): Loaded<T> =>
+  useLoad(path, { parse, describe: sentenceOf });
