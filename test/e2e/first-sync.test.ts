@@ -153,6 +153,8 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
       await page.fill('form[aria-label="Sign in"] input[name=email]', 'admin@skyline.test');
       await page.fill('form[aria-label="Sign in"] input[name=password]', 'demo1234');
       await page.click('form[aria-label="Sign in"] button[type=submit]');
+      // The network went when the directory's first pull was asked (after its first page was stored).
+      await expect.poll(() => cut, { timeout: 60_000 }).toBe(true);
       const list = page.locator('[data-testid=first-sync][data-paused=true]');
       await list.waitFor({ state: 'visible', timeout: 60_000 });
       // One stream, cut after the directory's first page; the directory's pulls continue from that page.
