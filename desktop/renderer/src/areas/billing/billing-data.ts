@@ -5,10 +5,10 @@
  * person's account as replicated to this device, and REST for everything else.
  */
 import { formatNumber, type Translate } from '@ops/shared/i18n/index';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { useCompany, useDocs, useWorkspace } from '../../hooks.ts';
 import { appLocale, useLocale, useT } from '../../i18n.tsx';
-import { type Loaded, useApi, useLoad } from '../office-kit.tsx';
+import { type Loaded, useLoad } from '../office-kit.tsx';
 import { RestError, type Workspace } from '../../workspace.ts';
 import { accountOfDoc, formatHours, formatMoney, kindLabel, refusalSentence } from './money.ts';
 
