@@ -1,6 +1,20 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
-import { COLLECTION_LABELS } from './collection-labels.ts';
+import type { MessageId } from '@ops/shared/i18n/index';
 import { useLocale, useT } from './i18n.tsx';
+
+/** What each collection holds, in the words of the screens that show it. */
+export const COLLECTION_LABELS: Record<string, MessageId> = {
+  reference: 'shell.screenCompany',
+  device: 'shell.syncDevice',
+  people: 'shell.groupPeople',
+  inbox: 'shell.syncInbox',
+  files: 'shell.syncFiles',
+  training: 'shell.groupTraining',
+  safety: 'shell.screenSafety',
+  bookings: 'shell.syncBookings',
+  fleet: 'shell.syncFleet',
+  flights: 'shell.flights',
+};
 
 type Report = (collection: string) => () => void;
 const ReportContext = createContext<Report | null>(null);

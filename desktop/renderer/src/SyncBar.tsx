@@ -4,7 +4,7 @@ import { useCompany, useDeferred, useNetwork, useNow, useSyncState, useWorkspace
 import { usePendingFileCount } from './areas/uploads/files.ts';
 import { offlineLine } from './refusals.ts';
 import type { Translate } from '@ops/shared/i18n/index';
-import { COLLECTION_LABELS } from './collection-labels.ts';
+import { COLLECTION_LABELS } from './ScreenLoading.tsx';
 import { useT } from './i18n.tsx';
 
 /**
