@@ -52,6 +52,40 @@ describe.each(DIALECTS)('API keys on %s', (dialect) => {
     expect(tokens.map((t) => many.get(hashedCredential(t).hash)?.ok)).toEqual([true, true, false, false, false]);
   });
 
+  it('the fan-out re-check over thousands of sessions (queries side by side) finds every revoked and expired one', async () => {
+    const me = await s.ctx.db
+      .selectFrom('users')
+      .select(['id', 'identity_id', 'company_id'])
+      .where('id', '=', s.userId('pilot@skyline.test'))
+      .executeTakeFirstOrThrow();
+    const now = Math.floor(Date.now() / 1000);
+    // 2,300 sessions: five queries of 500, in two rounds; the refused ones sit in different queries.
+    const tokens = Array.from({ length: 2_300 }, (_, i) => `fanout-recheck-${dialect}-${i}-${now}`);
+    const revoked = new Set([10, 1_210, 2_290]);
+    const expired = new Set([777]);
+    for (let i = 0; i < tokens.length; i += 200)
+      await s.ctx.db
+        .insertInto('sessions')
+        .values(
+          tokens.slice(i, i + 200).map((t, k) => ({
+            id: `ses-recheck-${dialect}-${i + k}`,
+            token_hash: hashedCredential(t).hash,
+            identity_id: me.identity_id,
+            user_id: me.id,
+            company_id: me.company_id,
+            created: now,
+            expires: expired.has(i + k) ? now - 1 : now + 3_600,
+            last_seen: now,
+            revoked: revoked.has(i + k) ? 1 : 0,
+          })),
+        )
+        .execute();
+    const many = await authenticateHashed(s.ctx.db, tokens.map(hashedCredential));
+    const refused = tokens.flatMap((t, i) => (many.get(hashedCredential(t).hash)?.ok ? [] : [i]));
+    expect(refused).toEqual([10, 777, 1_210, 2_290]);
+    expect(many.size).toBe(2_300);
+  });
+
   it('never accepts an API key on key management, even for an admin-bound key', async () => {
     const r = await create(admin, { name: 'Admin key', user_id: s.userId('admin@skyline.test') });
     const key = r.body.key.plaintext;
