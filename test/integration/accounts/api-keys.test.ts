@@ -58,6 +58,7 @@ describe.each(DIALECTS)('API keys on %s', (dialect) => {
       .select(['id', 'identity_id', 'company_id'])
       .where('id', '=', s.userId('pilot@skyline.test'))
       .executeTakeFirstOrThrow();
+    const identityId = me.identity_id as string; // the fixture pilot has a login
     const now = Math.floor(Date.now() / 1000);
     // 2,300 sessions: five queries of 500, in two rounds; the refused ones sit in different queries.
     const tokens = Array.from({ length: 2_300 }, (_, i) => `fanout-recheck-${dialect}-${i}-${now}`);
@@ -70,7 +71,7 @@ describe.each(DIALECTS)('API keys on %s', (dialect) => {
           tokens.slice(i, i + 200).map((t, k) => ({
             id: `ses-recheck-${dialect}-${i + k}`,
             token_hash: hashedCredential(t).hash,
-            identity_id: me.identity_id,
+            identity_id: identityId,
             user_id: me.id,
             company_id: me.company_id,
             created: now,
