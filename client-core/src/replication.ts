@@ -435,7 +435,6 @@ export class Replicator {
           this.streamSilenceMs,
         );
       } catch (err) {
-        streamEnded();
         if (signal.aborted) return;
         // 404: a server without the stream. Otherwise say why, then pull what is missing.
         if (!(err instanceof HttpError && err.status === 404)) this.fail('bootstrap', errorMessage(err));

@@ -150,21 +150,6 @@ function touchLater(db: Kysely<DB>, isKey: boolean, id: string): void {
   void (isKey ? l.touchKey : l.touchSession).load(id).catch(() => {});
 }
 
-/** Resolves a session token or an API key (`svc_...`) to the caller and the company's data version, in one indexed query. */
-export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthResult> {
-  const isKey = token.startsWith('svc_');
-  const hash = sha256(token);
-  // A per-process cache of at most ~1 s (ops/credential-cache.ts), both dialects; off in test servers (AUTH_CACHE_MS=0).
-  const cache = credentialCacheOf<NonNullable<CredentialRow>>(db);
-  let row = cache?.get(hash);
-  if (!row) {
-    const l = loadersOf(db);
-    row = await (isKey ? l.key : l.session).load(hash);
-    if (row && cache) cache.set(hash, row);
-  }
-  return judge(db, row, isKey, nowSeconds(), (id) => touchLater(db, isKey, id));
-}
-
 /** A credential as a long-lived holder keeps it: its hash (what the lookup needs) and whether it is an API key. */
 export interface HashedCredential {
   hash: string;
@@ -176,6 +161,20 @@ export const hashedCredential = (token: string): HashedCredential => ({
   hash: sha256(token),
   isKey: token.startsWith('svc_'),
 });
+
+/** Resolves a session token or an API key (`svc_...`) to the caller and the company's data version, in one indexed query. */
+export async function authenticate(db: Kysely<DB>, token: string): Promise<AuthResult> {
+  const { hash, isKey } = hashedCredential(token);
+  // A per-process cache of at most ~1 s (ops/credential-cache.ts), both dialects; off in test servers (AUTH_CACHE_MS=0).
+  const cache = credentialCacheOf<NonNullable<CredentialRow>>(db);
+  let row = cache?.get(hash);
+  if (!row) {
+    const l = loadersOf(db);
+    row = await (isKey ? l.key : l.session).load(hash);
+    if (row && cache) cache.set(hash, row);
+  }
+  return judge(db, row, isKey, nowSeconds(), (id) => touchLater(db, isKey, id));
+}
 
 /**
  * `authenticate` for many credentials at once, by hash: one query per kind and 500 distinct hashes
