@@ -181,6 +181,7 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
       expect(await screenLoading.textContent()).toMatch(
         /^Still loading on this device: .*Aircraft and defects.*\. This screen is complete once they are ready\.$/,
       );
+      expect(await page.locator('main').textContent()).not.toContain('0 aircraft');
       await screenshot(page, 'first-sync-offline');
       // Nothing moves while offline: no progress is invented.
       await page.waitForTimeout(2000);

@@ -103,9 +103,12 @@ export function FleetBoard({ onOpen }: { onOpen(aircraftId: string): void }) {
     <section aria-labelledby="fleet-title">
       <div className="screen-head">
         <h2 id="fleet-title">{t('shell.screenFleet')}</h2>
-        <p className="muted">
-          {t('aircraft.summary', { aircraft: rows.length, items, blocked, zone: display.companyZone })}
-        </p>
+        {/* Not "0 aircraft" while the fleet is still loading on this device (the shell says it is loading). */}
+        {ready && (
+          <p className="muted">
+            {t('aircraft.summary', { aircraft: rows.length, items, blocked, zone: display.companyZone })}
+          </p>
+        )}
       </div>
       {ready && rows.length === 0 && <Empty>{t('aircraft.empty')}</Empty>}
       <div className="fleet-grid" data-testid="fleet-board">
