@@ -461,6 +461,11 @@ describe.each(DIALECTS)('Flight readiness on %s', (dialect) => {
         await s.ctx.db.deleteFrom('weather_cache').execute();
         const down = await plan(p);
         expect(down.status).toBe(200);
+        // Nothing the answer started is still running after it: no cache write shows up later (one once leaked into the next test).
+        const cache = () => s.ctx.db.selectFrom('weather_cache').selectAll().orderBy('key').execute();
+        const held = await cache();
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await cache()).toEqual(held);
         expect(down.body.weather).toBeUndefined();
         expect(lineOf(down.body, 'WEATHER')).toMatchObject({
           level: 'warn',

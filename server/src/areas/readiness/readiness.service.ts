@@ -158,17 +158,15 @@ async function weatherFacts(
       fetched: null,
     };
   }
-  try {
-    // weatherReports uses the pool (ctx.db), never the connection this answer holds.
-    const [m, t] = await Promise.all([
-      weatherReports(g.ctx, 'metar', icao, null),
-      weatherReports(g.ctx, 'taf', icao, null),
-    ]);
-    return { icao, metar: withTime(m[0], now), taf: withTime(t[0], now), fetched: null };
-  } catch {
-    // The provider is down or answered garbage: the line says "no current report", never a 500.
-    return null;
-  }
+  // weatherReports uses the pool (ctx.db), never the connection this answer holds. Both are awaited
+  // even when one fails, so no cache write is left running after the answer.
+  const [m, t] = await Promise.allSettled([
+    weatherReports(g.ctx, 'metar', icao, null),
+    weatherReports(g.ctx, 'taf', icao, null),
+  ]);
+  // The provider is down or answered garbage: the line says "no current report", never a 500.
+  if (m.status === 'rejected' || t.status === 'rejected') return null;
+  return { icao, metar: withTime(m.value[0], now), taf: withTime(t.value[0], now), fetched: null };
 }
 
 /**
