@@ -35,3 +35,40 @@ export class HttpError extends Error {
     super(message ? `HTTP ${status}: ${message}` : `HTTP ${status}`);
   }
 }
+
+/**
+ * What a sync failure means for the person, so the app says it in a sentence
+ * of their language (the technical message stays in `lastError`): the server
+ * did not answer, the sign-in must be renewed, the server is busy or failed,
+ * it refused, this app and the server are different versions, or this device
+ * could not do its part (its storage, or an answer it could not read).
+ */
+export type SyncProblemKind = 'offline' | 'signIn' | 'busy' | 'server' | 'refused' | 'version' | 'device';
+
+/** The kind of an HTTP status the server answered a sync request with. */
+export function problemOfStatus(status: number | undefined): SyncProblemKind {
+  if (status === 401) return 'signIn';
+  if (status === 429 || status === 503) return 'busy';
+  if (status === undefined || status >= 500) return 'server';
+  return 'refused';
+}
+
+/**
+ * The kind of a failure: one of the errors above, or its plain JSON copy in an
+ * RxDB error (`parameters.errors[0]`: a name and a message, no status field).
+ */
+export function problemOf(e: unknown): SyncProblemKind {
+  if (e instanceof HttpError) return problemOfStatus(e.status);
+  const cause = (e as { parameters?: { errors?: Array<{ name?: string; message?: string }> } } | null)?.parameters
+    ?.errors?.[0];
+  const name = cause?.name ?? (e instanceof Error ? e.name : undefined);
+  if (name === 'AuthError') return 'signIn';
+  if (name === 'OfflineError') return 'offline';
+  if (name === 'HttpError') {
+    const status = /^HTTP (\d{3})/.exec(cause?.message ?? '')?.[1];
+    return problemOfStatus(status === undefined ? undefined : Number(status));
+  }
+  // An answer cut or garbled on its way (a line that does not parse): the server's side, retried.
+  if (name === 'SyntaxError') return 'server';
+  return 'device';
+}

@@ -11,7 +11,7 @@ import { CarriedMasters, upgradeLayout } from './upgrade.ts';
 import { type Credentials, Transport } from './transport.ts';
 
 export { backoffDelay } from './backoff.ts';
-export { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
+export { AuthError, HttpError, OfflineError, ResetRequired, type SyncProblemKind } from './errors.ts';
 export { SseParser, type SseEvent } from './sse.ts';
 export {
   databaseName,
@@ -34,7 +34,7 @@ export {
 export { PendingWrites } from './pending-writes.ts';
 export { CarriedMasters, upgradeLayout } from './upgrade.ts';
 export type { Checkpoint } from './replication.ts';
-export type { CollectionProgress, SyncState, SyncStateObservable } from './sync-state.ts';
+export type { CollectionProgress, SyncProblem, SyncState, SyncStateObservable } from './sync-state.ts';
 export { FIRST_SYNC_ORDER } from './replication.ts';
 export { Transport, type Credentials } from './transport.ts';
 

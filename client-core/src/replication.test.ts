@@ -426,6 +426,8 @@ describe('replication with a server speaking docs/sync.md', () => {
     expect(c.syncState$.value.firstSync.fleet).toMatchObject({ phase: 'loading', documents: 2000, total: 3500 });
     expect(c.syncState$.value.online).toBe(false);
     expect(c.syncState$.value.lastError).not.toBeNull();
+    // What the app says: the server did not answer (never the transport's own text).
+    expect(c.syncState$.value.problem).toEqual({ source: 'fleet', kind: 'offline' });
     server.reachable = true;
     const back = Date.now();
     c.resync(); // what the app does on the browser's `online` event
@@ -434,7 +436,7 @@ describe('replication with a server speaking docs/sync.md', () => {
     await c.awaitInSync();
     expect(await c.collections.fleet.count().exec()).toBe(3500);
     expect(c.syncState$.value.firstSync.fleet).toMatchObject({ phase: 'ready', documents: 3500, total: 3500 });
-    expect(c.syncState$.value).toMatchObject({ online: true, lastError: null });
+    expect(c.syncState$.value).toMatchObject({ online: true, lastError: null, problem: null });
   }, 30_000);
 
   it('counts local writes as pending until the server acknowledged them, also across an outage', async () => {
@@ -570,6 +572,7 @@ describe('replication with a server speaking docs/sync.md', () => {
     await c.awaitInSync();
     expect(await registrations(c)).toEqual(['EC-ABC']);
     expect(c.syncState$.value.lastError).toMatch(/not replicated by this server/);
+    expect(c.syncState$.value.problem).toMatchObject({ kind: 'version' });
     server.write('fleet', aircraft('a2', 'EC-DEF'));
     expect(await until(async () => (await registrations(c)).length === 2)).toBe(true);
     expect(server.connects).toBe(1);

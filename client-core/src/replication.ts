@@ -6,7 +6,15 @@ import { firstConnectDelay, retryAfterMs, retryDelay } from './backoff.ts';
 import { type BootstrapPage, CollectionLoad, pullRest, rememberServerState } from './bootstrap.ts';
 import { readBootstrapStream } from './bootstrap-stream.ts';
 import type { OpsDoc } from './database.ts';
-import { AuthError, HttpError, OfflineError, ResetRequired } from './errors.ts';
+import {
+  AuthError,
+  HttpError,
+  OfflineError,
+  problemOf,
+  problemOfStatus,
+  ResetRequired,
+  type SyncProblemKind,
+} from './errors.ts';
 import { markFirstSync } from './first-sync-marks.ts';
 import type { PendingWrites } from './pending-writes.ts';
 import { PRUNED_COLLECTIONS, pruneCollection } from './prune.ts';
@@ -138,7 +146,7 @@ export class Replicator {
   /** Back-off sleeps that no server asked for: resync() ends them. */
   private readonly wakers = new Set<() => void>();
   /** Current failures by source (a collection or `stream`); `lastError` shows the latest one. */
-  private readonly errors = new Map<string, string>();
+  private readonly errors = new Map<string, { message: string; kind: SyncProblemKind }>();
   /** Collections the server replicates (`GET /sync/collections.json`); null until it answered. */
   private serverCollections: Set<string> | null = null;
   /** Aborted by stop(): ends the stream, its back-off sleeps and its wait for a new token. */
@@ -220,7 +228,7 @@ export class Replicator {
     const prune = () => {
       this.pruneDone = this.pruneDone
         .then(() => (lifetime.signal.aborted ? null : this.prune()))
-        .catch((err: unknown) => this.fail('prune', errorMessage(err)));
+        .catch((err: unknown) => this.fail('prune', err));
     };
     this.pruneDone = this.bootstrapDone;
     prune();
@@ -316,7 +324,7 @@ export class Replicator {
         const cause = (e as { parameters?: { errors?: Array<{ name?: string }> } }).parameters?.errors?.[0];
         // Offline and sign-in are reported by the transport already; keep the message for the UI.
         if (cause?.name === 'AuthError') this.state.patch({ needsSignIn: true });
-        this.fail(name, errorMessage(e));
+        this.fail(name, e);
       }),
     );
     this.states.set(name, rs);
@@ -408,7 +416,7 @@ export class Replicator {
           this.firstPulls.add(name);
           await this.replicate(c, loaded ? result : undefined);
           markFirstSync(name, 'replicating');
-        })().catch((err: unknown) => this.fail(name, errorMessage(err))),
+        })().catch((err: unknown) => this.fail(name, err)),
       );
       replicating.push(start);
     };
@@ -437,7 +445,7 @@ export class Replicator {
       } catch (err) {
         if (signal.aborted) return;
         // 404: a server without the stream. Otherwise say why, then pull what is missing.
-        if (!(err instanceof HttpError && err.status === 404)) this.fail('bootstrap', errorMessage(err));
+        if (!(err instanceof HttpError && err.status === 404)) this.fail('bootstrap', err);
       }
       streamEnded();
       for (const c of ordered) {
@@ -454,7 +462,7 @@ export class Replicator {
           signal,
         ).catch((err: unknown) => {
           // The server does not replicate it (older server) or refused: RxDB's replication reports and retries.
-          this.fail(name, errorMessage(err));
+          this.fail(name, err);
           return false;
         });
         if (signal.aborted) return;
@@ -489,7 +497,7 @@ export class Replicator {
         if (signal.aborted) throw err;
         // Unknown collection (older server) or sent back (410): RxDB's replication takes over and handles both.
         if ((err instanceof HttpError && err.status === 404) || err instanceof ResetRequired) throw err;
-        this.fail(name, errorMessage(err));
+        this.fail(name, err);
         if (err instanceof AuthError)
           await Promise.race([
             this.transport.tokenChanged(),
@@ -643,7 +651,7 @@ export class Replicator {
       d.resync?.resolve();
     }
     this.downstream.clear();
-    this.state.patch({ online: false, lastError: null });
+    this.state.patch({ online: false, lastError: null, problem: null });
   }
 
   /** The server answered `source` (a collection or the stream) with data. */
@@ -652,15 +660,19 @@ export class Replicator {
     if (this.errors.delete(source)) this.publishErrors();
   }
 
-  private fail(source: string, message: string): void {
+  /** `source` failed: an error (its kind follows from it), or a message and the kind it is. */
+  private fail(source: string, error: unknown, kind: SyncProblemKind = problemOf(error)): void {
     this.errors.delete(source);
-    this.errors.set(source, message);
+    this.errors.set(source, { message: typeof error === 'string' ? error : errorMessage(error), kind });
     this.publishErrors();
   }
 
   private publishErrors(): void {
     const last = [...this.errors].at(-1);
-    this.state.patch({ lastError: last ? `${last[0]}: ${last[1]}` : null });
+    this.state.patch({
+      lastError: last ? `${last[0]}: ${last[1].message}` : null,
+      problem: last ? { source: last[0], kind: last[1].kind } : null,
+    });
   }
 
   /**
@@ -679,10 +691,11 @@ export class Replicator {
       const mine = new Map(this.collections.map((c) => [c.def.name, c.def.version]));
       for (const c of out.collections) {
         if (mine.has(c.name) && mine.get(c.name) !== c.version)
-          this.fail(c.name, `schema version ${mine.get(c.name)} here, ${c.version} on the server`);
+          this.fail(c.name, `schema version ${mine.get(c.name)} here, ${c.version} on the server`, 'version');
       }
       for (const name of mine.keys())
-        if (!this.serverCollections.has(name)) this.fail(name, 'not replicated by this server (older server version?)');
+        if (!this.serverCollections.has(name))
+          this.fail(name, 'not replicated by this server (older server version?)', 'version');
     } catch {
       // Offline or refused: keep what we knew; the stream's own errors say more.
     }
@@ -792,7 +805,7 @@ export class Replicator {
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) {
         // The server does not know this collection (older server): nothing to pull, the others go on.
-        this.fail(name, 'not replicated by this server (older server version?)');
+        this.fail(name, 'not replicated by this server (older server version?)', 'version');
         return { documents: [], checkpoint };
       }
       if (!(err instanceof ResetRequired)) throw err;
@@ -927,7 +940,7 @@ export class Replicator {
         if (reason instanceof AuthError) continue; // the transport set needsSignIn; wait for a token above
         if (reason instanceof HttpError) retryAfter = reason.retryAfterMs;
         if (!(reason instanceof HttpError)) this.state.patch({ online: false });
-        this.fail('stream', (reason as Error)?.message ?? String(reason));
+        this.fail('stream', reason);
         // 404: a collection the server does not know; ask again which ones it replicates.
         if (reason instanceof HttpError && reason.status === 404) await this.discover();
       } finally {
@@ -966,7 +979,7 @@ export class Replicator {
       // e.g. {"status":401} when the token was revoked while connected; the server closes the stream
       // and the reconnect goes through the transport's refresh.
       const payload = safeJson(data) as { status?: number; message?: string } | null;
-      this.fail('stream', payload?.message ?? data);
+      this.fail('stream', payload?.message ?? data, problemOfStatus(payload?.status));
     }
   }
 }

@@ -1,4 +1,5 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
+import type { SyncProblemKind } from './errors.ts';
 
 export interface SyncState {
   /** The server answered the last request, or the live stream is open (a network alone is not enough). */
@@ -9,8 +10,10 @@ export interface SyncState {
   pendingCommands: number;
   /** Last time the server answered a pull, a push or a stream event (unix ms). */
   lastSyncAt: number | null;
-  /** The last failure, in words; cleared when the server answers again. */
+  /** The last failure, its technical message (logs, a tooltip); cleared when the server answers again. */
   lastError: string | null;
+  /** The same failure as the app says it: where (a collection, `stream`, `bootstrap`, `prune`) and what kind. */
+  problem: SyncProblem | null;
   /** Credentials were refused and refreshing failed: ask the person to sign in (local writes stay queued). */
   needsSignIn: boolean;
   /**
@@ -18,6 +21,11 @@ export interface SyncState {
    * (empty when every collection was loaded before): the sync bar shows it.
    */
   firstSync: Readonly<Record<string, CollectionProgress>>;
+}
+
+export interface SyncProblem {
+  source: string;
+  kind: SyncProblemKind;
 }
 
 /** One collection's first sync: waiting its turn, loading (documents stored so far), or ready (stored; replicating live). */
@@ -40,6 +48,7 @@ export const initialSyncState = (): SyncState => ({
   pendingCommands: 0,
   lastSyncAt: null,
   lastError: null,
+  problem: null,
   needsSignIn: false,
   firstSync: {},
 });

@@ -68,9 +68,21 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
         expect(cut).toBeGreaterThan(0);
         await route.fulfill({ response: res, body: `${lines.slice(0, cut + 1).join('\n')}\n` });
       });
+      // The directory's first pull finds the server busy (503, retry after a second): the sync bar says so in a
+      // sentence while online; the next pull answers.
+      let busy = true;
       await page.route('**/api/v1/sync/people/pull.json', async (route) => {
         const body = route.request().postDataJSON() as { checkpoint: { snap?: number } | null };
         peoplePulls.push(body.checkpoint);
+        if (busy) {
+          busy = false;
+          return route.fulfill({
+            status: 503,
+            headers: { 'retry-after': '1' },
+            contentType: 'application/json',
+            body: JSON.stringify({ result: false, message: 'Server busy' }),
+          });
+        }
         if (body.checkpoint?.snap !== undefined) await new Promise((r) => setTimeout(r, 3000));
         await route.continue();
       });
@@ -80,6 +92,11 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
       await page.click('form[aria-label="Sign in"] button[type=submit]');
       const list = page.locator('[data-testid=first-sync]');
       await list.waitFor({ state: 'visible' });
+      const problem = page.locator('[data-testid=sync-status] .sync-error');
+      await expect.poll(() => problem.textContent()).toBe('People: the server is busy. Sync tries again in a moment.');
+      // The technical message stays reachable, as the tooltip.
+      expect(await problem.getAttribute('title')).toMatch(/HTTP 503/);
+      await screenshot(page, 'sync-bar-server-busy');
       await expect.poll(() => list.textContent()).toMatch(/Setting up this device: \d+ of 10 ready/);
       // Sentences, not collection names: "Flights", "People".
       await expect.poll(() => list.locator('li[data-collection=flights]').textContent()).toMatch(/^Flights /);
@@ -98,6 +115,8 @@ describe.skipIf(!hasChromium)('first sync (Chromium)', () => {
 
       await page.waitForSelector('[data-testid=first-sync][data-done=true]', { state: 'attached', timeout: 120_000 });
       expect(await list.isVisible()).toBe(false);
+      // The answer that followed cleared it.
+      expect(await problem.count()).toBe(0);
       // The pulls went on from the stream's page, not from the start.
       expect(peoplePulls.length).toBeGreaterThan(0);
       expect(peoplePulls.every((cp) => cp !== null)).toBe(true);

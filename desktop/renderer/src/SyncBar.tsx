@@ -1,9 +1,9 @@
-import { type CollectionProgress, FIRST_SYNC_ORDER } from '@ops/client-core';
+import { type CollectionProgress, FIRST_SYNC_ORDER, type SyncProblem, type SyncProblemKind } from '@ops/client-core';
 import { formatDateTime, formatTime, isoDateIn } from './format.ts';
 import { useCompany, useDeferred, useNetwork, useNow, useSyncState, useWorkspace } from './hooks.ts';
 import { usePendingFileCount } from './areas/uploads/files.ts';
 import { offlineLine } from './refusals.ts';
-import type { Translate } from '@ops/shared/i18n/index';
+import type { MessageId, Translate } from '@ops/shared/i18n/index';
 import { COLLECTION_LABELS } from './ScreenLoading.tsx';
 import { useT } from './i18n.tsx';
 
@@ -67,10 +67,10 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
       <span className="sync-last" title={display.companyZone}>
         {t('shell.lastSync', { when: lastText })}
       </span>
-      {/* Offline, the transport's own error ("stream: Failed to fetch") says nothing new: the quiet line above says it. */}
-      {online && s.lastError && (
-        <span className="sync-error" title={s.lastError}>
-          {s.lastError}
+      {/* Offline, the failure says nothing new: the quiet line above says it. The technical message is the tooltip. */}
+      {online && s.problem && (
+        <span className="sync-error" title={s.lastError ?? undefined} data-kind={s.problem.kind}>
+          {problemLine(s.problem, t)}
         </span>
       )}
       <button type="button" className="secondary small" onClick={() => ws.client.resync()} disabled={!network}>
@@ -79,6 +79,30 @@ export function SyncBar({ rejected, onShowChanges }: { rejected: number; onShowC
       <FirstSync />
     </section>
   );
+}
+
+const PROBLEM_TEXT: Record<SyncProblemKind, MessageId> = {
+  offline: 'shell.syncProblemOffline',
+  signIn: 'shell.syncProblemSignIn',
+  busy: 'shell.syncProblemBusy',
+  server: 'shell.syncProblemServer',
+  refused: 'shell.syncProblemRefused',
+  version: 'shell.syncProblemVersion',
+  device: 'shell.syncProblemDevice',
+};
+
+/** Where sync failed, in the screens' words: a collection's label, the live updates, the first sync, the clean-up. */
+const SOURCE_LABELS: Record<string, MessageId> = {
+  ...COLLECTION_LABELS,
+  stream: 'shell.syncLive',
+  bootstrap: 'shell.firstSync',
+  prune: 'shell.syncPrune',
+};
+
+/** A sync failure as a sentence: where, what happened and what follows (never the transport's own message). */
+export function problemLine(p: SyncProblem, t: Translate): string {
+  const label = SOURCE_LABELS[p.source];
+  return t(PROBLEM_TEXT[p.kind], { what: label ? t(label) : p.source });
 }
 
 /**

@@ -67,6 +67,7 @@ const RENDERER_SHELL = [
   'Shell.tsx',
   'SignIn.tsx',
   'SyncBar.tsx',
+  'SyncBar.test.ts',
   'ScreenBoundary.tsx',
   'ScreenBoundary.test.ts',
   'main.tsx',

@@ -132,6 +132,16 @@ const en = {
   syncFiles: 'Attachments',
   syncBookings: 'Bookings',
   syncFleet: 'Aircraft and defects',
+  syncLive: 'Live updates',
+  syncPrune: 'Clearing old records',
+  syncProblemOffline: '{what}: the server did not answer. Sync tries again on its own.',
+  syncProblemSignIn: '{what}: sign in again to keep syncing. Your changes stay on this device meanwhile.',
+  syncProblemBusy: '{what}: the server is busy. Sync tries again in a moment.',
+  syncProblemServer: '{what}: the server could not answer. Sync tries again on its own.',
+  syncProblemRefused: '{what}: the server refused to sync this. Ask your office if it stays.',
+  syncProblemVersion: '{what}: this app and the server are different versions. Update the app to sync this.',
+  syncProblemDevice:
+    '{what}: this device could not store what the server sent. Sync tries again; restart the app if this stays.',
   kitPendingTitle: 'Saved on this device; the server has not decided yet',
   kitPending: 'pending',
   kitPages: 'Pages',
@@ -277,6 +287,18 @@ export const shellMessages: AreaMessages<typeof en> = {
     syncFiles: 'Adjuntos',
     syncBookings: 'Reservas',
     syncFleet: 'Aeronaves y defectos',
+    syncLive: 'Actualizaciones en directo',
+    syncPrune: 'Limpieza de registros antiguos',
+    syncProblemOffline: '{what}: el servidor no respondió. La sincronización lo reintenta sola.',
+    syncProblemSignIn:
+      '{what}: inicie sesión de nuevo para seguir sincronizando. Sus cambios se quedan en este dispositivo mientras tanto.',
+    syncProblemBusy: '{what}: el servidor está ocupado. La sincronización lo reintenta en un momento.',
+    syncProblemServer: '{what}: el servidor no pudo responder. La sincronización lo reintenta sola.',
+    syncProblemRefused: '{what}: el servidor rechazó sincronizarlo. Consulte a su oficina si persiste.',
+    syncProblemVersion:
+      '{what}: esta aplicación y el servidor tienen versiones distintas. Actualice la aplicación para sincronizarlo.',
+    syncProblemDevice:
+      '{what}: este dispositivo no pudo guardar lo que envió el servidor. La sincronización lo reintenta; reinicie la aplicación si persiste.',
     kitPendingTitle: 'Guardado en este dispositivo; el servidor aún no ha decidido',
     kitPending: 'pendiente',
     kitPages: 'Páginas',
@@ -419,6 +441,18 @@ export const shellMessages: AreaMessages<typeof en> = {
     syncFiles: 'Pièces jointes',
     syncBookings: 'Réservations',
     syncFleet: 'Aéronefs et défauts',
+    syncLive: 'Mises à jour en direct',
+    syncPrune: 'Nettoyage des anciens enregistrements',
+    syncProblemOffline: '{what} : le serveur n’a pas répondu. La synchronisation réessaie d’elle-même.',
+    syncProblemSignIn:
+      '{what} : reconnectez-vous pour continuer la synchronisation. Vos modifications restent sur cet appareil en attendant.',
+    syncProblemBusy: '{what} : le serveur est occupé. La synchronisation réessaie dans un instant.',
+    syncProblemServer: '{what} : le serveur n’a pas pu répondre. La synchronisation réessaie d’elle-même.',
+    syncProblemRefused: '{what} : le serveur a refusé de le synchroniser. Demandez à votre bureau si cela persiste.',
+    syncProblemVersion:
+      '{what} : cette application et le serveur n’ont pas la même version. Mettez l’application à jour pour le synchroniser.',
+    syncProblemDevice:
+      '{what} : cet appareil n’a pas pu enregistrer ce que le serveur a envoyé. La synchronisation réessaie ; redémarrez l’application si cela persiste.',
     kitPendingTitle: 'Enregistré sur cet appareil ; le serveur n’a pas encore décidé',
     kitPending: 'en attente',
     kitPages: 'Pages de la liste',
@@ -562,6 +596,18 @@ export const shellMessages: AreaMessages<typeof en> = {
     syncFiles: 'Anhänge',
     syncBookings: 'Buchungen',
     syncFleet: 'Luftfahrzeuge und Mängel',
+    syncLive: 'Live-Aktualisierungen',
+    syncPrune: 'Aufräumen alter Einträge',
+    syncProblemOffline: '{what}: Der Server hat nicht geantwortet. Die Synchronisierung versucht es selbst erneut.',
+    syncProblemSignIn:
+      '{what}: Melden Sie sich erneut an, um weiter zu synchronisieren. Ihre Änderungen bleiben so lange auf diesem Gerät.',
+    syncProblemBusy: '{what}: Der Server ist ausgelastet. Die Synchronisierung versucht es gleich erneut.',
+    syncProblemServer: '{what}: Der Server konnte nicht antworten. Die Synchronisierung versucht es selbst erneut.',
+    syncProblemRefused: '{what}: Der Server hat die Synchronisierung abgelehnt. Fragen Sie Ihr Büro, wenn das bleibt.',
+    syncProblemVersion:
+      '{what}: Diese App und der Server haben verschiedene Versionen. Aktualisieren Sie die App, um dies zu synchronisieren.',
+    syncProblemDevice:
+      '{what}: Dieses Gerät konnte nicht speichern, was der Server gesendet hat. Die Synchronisierung versucht es erneut; starten Sie die App neu, wenn das bleibt.',
     kitPendingTitle: 'Auf diesem Gerät gespeichert; der Server hat noch nicht entschieden',
     kitPending: 'ausstehend',
     kitPages: 'Seiten',
