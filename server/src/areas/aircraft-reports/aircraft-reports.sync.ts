@@ -61,7 +61,7 @@ const source: SyncSource<FleetReportDoc> = {
               await db
                 .selectFrom('aircraft_reports as r')
                 .selectAll('r')
-                .where('r.company_id', '=', companyId)
+                // By key alone (namingSource in db/naming-rows.ts says why): the ids were read for the company.
                 .where('r.id', 'in', ids)
                 .execute()
             ).map((r) => [r.id, r])

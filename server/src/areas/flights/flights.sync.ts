@@ -21,13 +21,14 @@ import { seesAllFlights } from '@ops/shared/rules/flights/policy';
 import { afterCheckpoint } from '../../sync/checkpoint.ts';
 import { type NamingRows, namingSource } from '../../db/naming-rows.ts';
 
-const query = (db: Kysely<DB>, companyId: string) =>
+const columns = (db: Kysely<DB>) =>
   db
     .selectFrom('flights as f')
     .innerJoin('companies as c', 'c.id', 'f.company_id')
     .selectAll('f')
-    .select(['c.timezone as company_zone', 'c.flight_timezone as flight_zone'])
-    .where('f.company_id', '=', companyId);
+    .select(['c.timezone as company_zone', 'c.flight_timezone as flight_zone']);
+
+const query = (db: Kysely<DB>, companyId: string) => columns(db).where('f.company_id', '=', companyId);
 
 type Row = Awaited<ReturnType<ReturnType<typeof query>['execute']>>[number];
 
@@ -138,7 +139,7 @@ const flightsSource = namingSource(
     ...flightNaming,
     naming: (viewer) => !seesAllFlights(viewer),
     bound: (viewer) => flightsFirstPull(viewer),
-    load: (db, companyId, ids) => query(db, companyId).where('f.id', 'in', ids).execute(),
+    load: (db, ids) => columns(db).where('f.id', 'in', ids).execute(),
     toDoc: toFlightDoc,
   },
 );

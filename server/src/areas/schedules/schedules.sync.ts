@@ -14,7 +14,7 @@ import { type NamingRows, namingSource } from '../../db/naming-rows.ts';
 import { presentBooking } from './schedules.presenter.ts';
 import './schedules.tables.ts';
 
-const query = (db: Kysely<DB>, companyId: string) =>
+const columns = (db: Kysely<DB>) =>
   db
     .selectFrom('schedules as s')
     .select([
@@ -35,8 +35,9 @@ const query = (db: Kysely<DB>, companyId: string) =>
       's.departure_airport',
       's.landing_airport',
       's.modified',
-    ])
-    .where('s.company_id', '=', companyId);
+    ]);
+
+const query = (db: Kysely<DB>, companyId: string) => columns(db).where('s.company_id', '=', companyId);
 
 type Row = Awaited<ReturnType<ReturnType<typeof query>['execute']>>[number];
 
@@ -94,7 +95,7 @@ const bookingsSource = namingSource(
     ...bookingNaming,
     naming: (viewer) => !seesAllBookings(viewer.role),
     bound: (viewer) => bookingsFirstPull(viewer),
-    load: (db, companyId, ids) => query(db, companyId).where('s.id', 'in', ids).execute(),
+    load: (db, ids) => columns(db).where('s.id', 'in', ids).execute(),
     toDoc: toBookingDoc,
   },
 );
