@@ -75,45 +75,65 @@ async function runCeiling(): Promise<CeilingResult[]> {
   return out;
 }
 
+const bootstrapRequest = (baseUrl: string, token: string) =>
+  fetch(`${baseUrl}/sync/bootstrap.json`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ collections: FIRST_SYNC_ORDER, limit: 1000 }),
+  });
+
+/** The recorded stream, cut as the network delivers it. */
+async function* recorded(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += 65_536) yield bytes.subarray(at, at + 65_536);
+}
+
+async function* live(res: Response): AsyncGenerator<Uint8Array> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    yield value;
+  }
+}
+
 /**
- * The bootstrap stream read, parsed and inserted (`bulkInsert`, pages in
- * arrival order, one at a time) by a page that runs nothing else: the app's first sync without the app.
+ * The bootstrap stream parsed and inserted (`bulkInsert`, pages in arrival order, one at a time) by a page that
+ * runs nothing else: the app's first sync without the app. `recorded`: the stream fetched first (not timed), so
+ * the server produces nothing meanwhile; otherwise read as the server writes it.
  */
 async function runStreamCeiling(
   baseUrl: string,
   token: string,
+  mode: 'live' | 'recorded',
 ): Promise<{ docs: number; ms: number; startedAt: number; endedAt: number }> {
+  const bytes =
+    mode === 'recorded' ? new Uint8Array(await (await bootstrapRequest(baseUrl, token)).arrayBuffer()) : null;
   const db = await openDatabase(`stream_${Date.now()}`, getRxStorageDexie());
   let docs = 0;
+  let ms = 0;
   const seen = new Set<string>();
   const startedAt = Date.now();
   const t0 = performance.now();
   try {
-    const res = await fetch(`${baseUrl}/sync/bootstrap.json`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ collections: FIRST_SYNC_ORDER, limit: 1000 }),
-    });
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const chunks = bytes ? recorded(bytes) : live(await bootstrapRequest(baseUrl, token));
     const splitter = new LineSplitter();
-    for (;;) {
-      const { value, done } = await reader.read();
-      for (const text of done ? splitter.end() : splitter.push(value)) {
-        const line = JSON.parse(text) as { collection?: string; documents?: Array<OpsDoc & { _deleted?: boolean }> };
-        if (!line.collection || !line.documents) continue;
-        // A collection fed by several sources may send a document twice (reference airports): keep the first.
-        const live = line.documents
-          .filter((d) => !d._deleted && !seen.has(d.id) && seen.add(d.id))
-          .map(({ _deleted, ...d }) => d as OpsDoc);
-        await db.collections[line.collection].bulkInsert(live);
-        docs += live.length;
-      }
-      if (done) break;
-    }
+    const store = async (text: string) => {
+      const line = JSON.parse(text) as { collection?: string; documents?: Array<OpsDoc & { _deleted?: boolean }> };
+      if (!line.collection || !line.documents) return;
+      // A collection fed by several sources may send a document twice (reference airports): keep the first.
+      const page = line.documents
+        .filter((d) => !d._deleted && !seen.has(d.id) && seen.add(d.id))
+        .map(({ _deleted, ...d }) => d as OpsDoc);
+      await db.collections[line.collection].bulkInsert(page);
+      docs += page.length;
+    };
+    for await (const chunk of chunks) for (const text of splitter.push(chunk)) await store(text);
+    for (const text of splitter.end()) await store(text);
+    ms = performance.now() - t0;
   } finally {
     await db.remove();
   }
-  return { docs, ms: performance.now() - t0, startedAt, endedAt: Date.now() };
+  return { docs, ms, startedAt, endedAt: startedAt + ms };
 }
 
 Object.assign(globalThis, { fetchCeiling, runCeiling, runStreamCeiling });

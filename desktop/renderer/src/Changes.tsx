@@ -2,7 +2,7 @@ import type { MessageId } from '@ops/shared/i18n/index';
 import { commandRefusal, refusalSentence } from './refusals.ts';
 import { type Rejection, describeCommand } from './decisions.ts';
 import { formatDateTime } from './format.ts';
-import { useCommands, useCompany, useDeferred, useMarks, useSyncState, useWorkspace } from './hooks.ts';
+import { useCommands, useCompany, useDeferred, useMarks, useSyncField, useWorkspace } from './hooks.ts';
 import { useLocale, useT } from './i18n.tsx';
 import { Badge, Empty } from './ui.tsx';
 
@@ -18,7 +18,8 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
   const ws = useWorkspace();
   const t = useT();
   const { locale } = useLocale();
-  const sync = useSyncState();
+  const pendingWrites = useSyncField('pendingWrites');
+  const pendingCommands = useSyncField('pendingCommands');
   const { docs: commands } = useCommands();
   const deferred = useDeferred();
   const marks = useMarks();
@@ -27,7 +28,7 @@ export default function Changes({ rejected }: { rejected: Rejection[] }) {
   const decided = commands.filter((c) => c.status !== 'pending').slice(0, 15);
   const flightZone = display.flightZone;
   // Command documents are local writes too until pushed: count them once, as commands.
-  const changes = Math.max(0, sync.pendingWrites - sync.pendingCommands);
+  const changes = Math.max(0, pendingWrites - pendingCommands);
 
   return (
     <section aria-labelledby="changes-title">

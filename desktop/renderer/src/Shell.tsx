@@ -9,7 +9,7 @@ import {
   useCompany,
   useDismissed,
   useOutcomes,
-  useSyncState,
+  useSyncField,
   useUsers,
   WorkspaceContext,
 } from './hooks.ts';
@@ -163,7 +163,7 @@ function ShellBody({
   const { docs: commands } = useCommands();
   const dismissed = useDismissed();
   const rejected = useMemo(() => rejections(outcomes, commands, dismissed, t), [outcomes, commands, dismissed, t]);
-  const sync = useSyncState();
+  const needsSignIn = useSyncField('needsSignIn');
   const current = screens.find((s) => s.screen === route.screen);
   const Current = current?.component;
 
@@ -185,7 +185,7 @@ function ShellBody({
         </button>
       </header>
       <SyncBar rejected={rejected.length} onShowChanges={() => go({ screen: 'changes' })} />
-      {sync.needsSignIn && <SignInAgain ws={ws} onSwitch={onSwitch} />}
+      {needsSignIn && <SignInAgain ws={ws} onSwitch={onSwitch} />}
       <button
         type="button"
         className="menu-toggle"

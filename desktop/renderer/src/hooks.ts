@@ -95,9 +95,28 @@ export function useDocs<T>(name: string, query: MangoQuery<OpsDoc> = {}): Docs<T
   return state;
 }
 
+/** The whole sync state: for the sync bar, which shows most of it. Elsewhere `useSyncField`. */
 export function useSyncState(): SyncState {
   const ws = useWorkspace();
   return useObservable(ws.client.syncState$, ws.client.syncState$.value);
+}
+
+/**
+ * One field of the sync state, re-rendering only when it changes: during a first sync the state changes with
+ * every page stored and every progress step, and the shell or a screen re-rendered each time took the main
+ * thread from the storing.
+ */
+export function useSyncField<K extends keyof SyncState>(key: K): SyncState[K] {
+  const state$ = useWorkspace().client.syncState$;
+  const source = useMemo(
+    () =>
+      state$.pipe(
+        map((s) => s[key]),
+        distinctUntilChanged(),
+      ),
+    [state$, key],
+  );
+  return useObservable(source, state$.value[key]);
 }
 
 export function useMarks(): ReadonlySet<string> {

@@ -23,7 +23,7 @@ import {
   useNetwork,
   useNow,
   useOutcomes,
-  useSyncState,
+  useSyncField,
   useUsers,
   useWorkspace,
 } from '../../hooks.ts';
@@ -69,9 +69,9 @@ export function TechLog({ aircraftId, onPick }: { aircraftId?: string; onPick(id
   const now = useNow();
   const [form, setForm] = useState<'none' | 'defect' | 'mel'>('none');
   const role = ws.user.user_group_id;
-  const sync = useSyncState();
+  const serverAnswers = useSyncField('online');
   const network = useNetwork();
-  const online = sync.online && network;
+  const online = serverAnswers && network;
   // Kept here: the closed report's card leaves the list as soon as the close replicates.
   const [closedNote, setClosedNote] = useState<string | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());

@@ -36,7 +36,7 @@ import {
   useNow,
   useOutcomes,
   usePermissions,
-  useSyncState,
+  useSyncField,
   useUsers,
   useWorkspace,
 } from '../../hooks.ts';
@@ -93,7 +93,7 @@ export default function Flights() {
   const users = useUsers();
   const { display, flags } = useCompany();
   const permissions = usePermissions(ws.user.user_group_id);
-  const sync = useSyncState();
+  const serverAnswers = useSyncField('online');
   const network = useNetwork();
   const now = useNow();
   const duty = useDeviceDuty();
@@ -127,13 +127,13 @@ export default function Flights() {
         }),
       ),
       all: flights,
-      online: sync.online && network,
+      online: serverAnswers && network,
       actor,
       passwordRequired: flags.require_flight_password === true,
       now,
       duty,
     };
-  }, [aircraft, reports, now, display, users, flights, sync.online, network, actor, flags, duty, t]);
+  }, [aircraft, reports, now, display, users, flights, serverAnswers, network, actor, flags, duty, t]);
   const shown = showPast ? sorted : sorted.filter((f) => !['LANDED', 'CANCELED', 'DELETED'].includes(f.status));
 
   return (

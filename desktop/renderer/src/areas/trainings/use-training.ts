@@ -8,7 +8,7 @@ import {
   translator,
 } from '@ops/shared/i18n/index';
 import { useMemo, useState } from 'react';
-import { useCompany, useDocs, useSyncState, useWorkspace } from '../../hooks.ts';
+import { useCompany, useDocs, useSyncField, useWorkspace } from '../../hooks.ts';
 import { useLocale } from '../../i18n.tsx';
 import { groupTraining, type TrainingData } from './training-data.ts';
 
@@ -24,14 +24,15 @@ export function useTraining(): TrainingData & { ready: boolean } {
  */
 export function useTrainingSave() {
   const ws = useWorkspace();
-  const sync = useSyncState();
+  const pendingWrites = useSyncField('pendingWrites');
+  const online = useSyncField('online');
   const [waiting, setWaiting] = useState<ReadonlySet<string>>(new Set());
-  const pending = sync.pendingWrites > 0 ? waiting : new Set<string>();
+  const pending = pendingWrites > 0 ? waiting : new Set<string>();
   const save = async <D extends { id: string; type: string }>(doc: D) => {
     setWaiting((w) => new Set([...w, doc.id]));
     await ws.client.save('training', doc as never);
   };
-  return { save, pending, online: sync.online };
+  return { save, pending, online };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { QueuedFile } from '@ops/client-core/files/types';
 import type { UploadDoc } from '@ops/shared';
 import { type ChangeEvent, useMemo, useState } from 'react';
-import { useSyncState, useWorkspace } from '../../hooks.ts';
+import { useSyncField, useWorkspace } from '../../hooks.ts';
 import { useLocale, useT } from '../../i18n.tsx';
 import { fileQueueOf, thumbnailOf, useAttachments, useQueuedFiles, useServerThumbnails } from './files.ts';
 
@@ -14,7 +14,7 @@ import { fileQueueOf, thumbnailOf, useAttachments, useQueuedFiles, useServerThum
 export function Photos({ model, foreignKey, canAdd }: { model: string; foreignKey: string; canAdd: boolean }) {
   const ws = useWorkspace();
   const t = useT();
-  const online = useSyncState().online;
+  const online = useSyncField('online');
   const docs = useAttachments(model, foreignKey);
   const queued = useQueuedFiles();
   const waiting = useMemo(
