@@ -426,8 +426,9 @@ describe('replication with a server speaking docs/sync.md', () => {
     expect(c.syncState$.value.firstSync.fleet).toMatchObject({ phase: 'loading', documents: 2000, total: 3500 });
     expect(c.syncState$.value.online).toBe(false);
     expect(c.syncState$.value.lastError).not.toBeNull();
-    // What the app says: the server did not answer (never the transport's own text).
-    expect(c.syncState$.value.problem).toEqual({ source: 'fleet', kind: 'offline' });
+    // What the app says: the server did not answer (never the transport's own text). Which source failed last
+    // (the fleet's pull, a waiting collection, the stream) depends on timing.
+    expect(c.syncState$.value.problem).toMatchObject({ kind: 'offline' });
     server.reachable = true;
     const back = Date.now();
     c.resync(); // what the app does on the browser's `online` event

@@ -22,6 +22,8 @@
  *
  * BENCH_DIALECT=postgres runs the server on PostgreSQL (default SQLite).
  * BENCH_SCALE=0.1 seeds a tenth of the company (a quick check), BENCH_WHO=office|pilot runs one.
+ * BENCH_TRACE=1 records a Chromium trace of the app's first sync and of the first ceiling run, and prints
+ * what each page's main thread did per event (`trace-summary.ts`: IndexedDB requests, React's tasks, layout).
  * BENCH_PROFILE=1 records a CPU profile of the app's page during the first sync (CDP) and prints
  * where the main thread's time went (self time per function; build the renderer with
  * `npx vite build --minify false` in desktop/ and run with E2E_SKIP_BUILD=1 for readable names).
@@ -42,6 +44,7 @@ import { startTestServer } from '../setup/server.ts';
 import pg from 'pg';
 import { COMPANY_SIZE, seedDeviceBench } from './device-seed.ts';
 import { CpuSampler, cpuLine, waitQuiet } from './cpu-share.ts';
+import { summarizeTrace } from './trace-summary.ts';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const WHO = (process.env.BENCH_WHO ?? 'office,pilot').split(',');
@@ -50,6 +53,8 @@ const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
 /** Collections the person's own screens need (home, profile, messages, their commands). */
 const OWN = ['reference', 'people', 'device', 'inbox'];
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** BENCH_TRACE=1: a Chromium trace of the first sync, summed per event on the page's main thread (trace-summary.ts). */
+const TRACE = process.env.BENCH_TRACE === '1';
 /** Runs of the ceiling; its median is the one compared. */
 const CEILING_RUNS = Number(process.env.BENCH_CEILING_RUNS ?? 3);
 /** The bootstrap stream stored by a page that runs nothing else (device-ceiling.ts); BENCH_STREAM_CEILING=0 skips it. */
@@ -172,6 +177,9 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
   }
+  const browserOf = page.context().browser();
+  if (TRACE && browserOf)
+    await browserOf.startTracing(page, { categories: ['devtools.timeline', 'v8', 'v8.execute', 'blink', 'IndexedDB'] });
   const cpu = new CpuSampler();
   cpu.start();
   // The page's clock just before the click: the app's times (data-started, data-finished) are read against it.
@@ -221,6 +229,7 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
     await new Promise((r) => setTimeout(r, 200));
   }
   cpu.stop();
+  const trace = TRACE && browserOf ? await browserOf.stopTracing() : null;
   const profile = cdp ? ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile : null;
   // The app's signal is checked against the database itself: every collection holds what the server sends.
   const counts = (await page.evaluate(COUNT_SCRIPT).catch(() => ({}))) as Record<string, number>;
@@ -263,6 +272,7 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
     profile,
     cpu,
     t0,
+    trace,
   };
 }
 
@@ -386,6 +396,14 @@ try {
       `second start (the same profile reloaded, its data stored): shell drawn in ${fmt(drawn - reopened)}; CPU until then ${cpuLine(again.between(reopened, drawn))}`,
     );
     const firstPull = Math.min(...r.pulls.map((p) => p.sentAt));
+    if (r.trace && r.completeMs && Number.isFinite(firstPull)) {
+      const sum = summarizeTrace(r.trace, firstPull, r.completeMs);
+      console.log(
+        `the page's main thread from the first sync request to complete: busy ${sum.busyMs} of ${Math.round(sum.windowMs)} ms`,
+      );
+      console.table(sum.topLevel);
+      console.table(sum.inside);
+    }
     // Server and browser share the machine's cores; the ceiling below runs with the server idle.
     if (r.completeMs && Number.isFinite(firstPull))
       console.log(
@@ -458,8 +476,25 @@ try {
       const waited = await waitQuiet();
       const cpu = new CpuSampler();
       cpu.start();
+      const tracing = TRACE && i === 0 ? ceilingPage.context().browser() : null;
+      if (tracing)
+        await tracing.startTracing(ceilingPage, {
+          categories: ['devtools.timeline', 'v8', 'v8.execute', 'blink', 'IndexedDB'],
+        });
+      const tracedAt = Date.now();
       const run = await ceilingPage.evaluate(() => (globalThis as unknown as InPage).runCeiling());
       cpu.stop();
+      if (tracing) {
+        const trace = await tracing.stopTracing();
+        const from = Math.min(...run.map((c) => c.startedAt)) - tracedAt;
+        const to = Math.max(...run.map((c) => c.endedAt)) - tracedAt;
+        const sum = summarizeTrace(trace, from, to);
+        console.log(
+          `the ceiling page's main thread during its inserts: busy ${sum.busyMs} of ${Math.round(sum.windowMs)} ms`,
+        );
+        console.table(sum.topLevel);
+        console.table(sum.inside);
+      }
       const window = cpu.between(Math.min(...run.map((c) => c.startedAt)), Math.max(...run.map((c) => c.endedAt)));
       runs.push({ run, ms: run.reduce((a, c) => a + c.ms, 0), cpu: cpuLine(window), waited });
     }
