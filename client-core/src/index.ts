@@ -156,7 +156,10 @@ export function loadStorage(kind: 'memory' | 'dexie'): Promise<RxStorage<unknown
     loaded =
       kind === 'memory'
         ? import('rxdb/plugins/storage-memory').then((m) => m.getRxStorageMemory() as RxStorage<unknown, unknown>)
-        : import('rxdb/plugins/storage-dexie').then((m) => m.getRxStorageDexie() as RxStorage<unknown, unknown>);
+        : // A first sync's pages go in as inserts, without RxDB's read of each document first (first-load-storage.ts).
+          Promise.all([import('rxdb/plugins/storage-dexie'), import('./first-load-storage.ts')]).then(([dexie, fast]) =>
+            fast.firstLoadStorage(dexie.getRxStorageDexie() as RxStorage<unknown, unknown>),
+          );
     storages.set(kind, loaded);
   }
   return loaded;
