@@ -53,14 +53,16 @@ export function problemOfStatus(status: number | undefined): SyncProblemKind {
   return 'refused';
 }
 
-/**
- * The kind of a failure: one of the errors above, or its plain JSON copy in an
- * RxDB error (`parameters.errors[0]`: a name and a message, no status field).
- */
+/** The handler's error inside an RxDB error: its plain JSON copy (`parameters.errors[0]`, a name and a message). */
+export function rxdbCause(e: unknown): { name?: string; message?: string } | undefined {
+  return (e as { parameters?: { errors?: Array<{ name?: string; message?: string }> } } | null)?.parameters
+    ?.errors?.[0];
+}
+
+/** The kind of a failure: one of the errors above, or its copy inside an RxDB error (no status field there). */
 export function problemOf(e: unknown): SyncProblemKind {
   if (e instanceof HttpError) return problemOfStatus(e.status);
-  const cause = (e as { parameters?: { errors?: Array<{ name?: string; message?: string }> } } | null)?.parameters
-    ?.errors?.[0];
+  const cause = rxdbCause(e);
   const name = cause?.name ?? (e instanceof Error ? e.name : undefined);
   if (name === 'AuthError') return 'signIn';
   if (name === 'OfflineError') return 'offline';

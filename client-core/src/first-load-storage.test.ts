@@ -38,10 +38,18 @@ async function scenario(name: string, storage: RxStorage<unknown, unknown>) {
       [row('a1', 'EC-AAA'), row('a4', 'EC-DDD')] as never,
       BOOTSTRAP_CONTEXT,
     );
+    // A page one of whose documents IndexedDB cannot take (cannot be cloned, not an existing key): nothing of it
+    // is written.
+    const bad = { document: { ...row('a6', 'EC-FFF').document, registration: () => 'not storable' } };
+    const broken = await fleet.storageInstance.bulkWrite([row('a5', 'EC-EEE'), bad] as never, BOOTSTRAP_CONTEXT).then(
+      () => 'written',
+      () => 'refused',
+    );
     await new Promise((r) => setTimeout(r, 50));
     sub.unsubscribe();
     const stored = (await fleet.find().exec()).map((d) => `${d.id} ${d.get('registration')}`).sort();
     return {
+      broken,
       stored,
       shown,
       refused: again.error.map((e) => ({
@@ -65,6 +73,7 @@ describe('a first load written as inserts (first-load-storage.ts)', () => {
     expect(fast.stored).toEqual(['a1 EC-AAA', 'a2 MINE', 'a3 EC-CCC', 'a4 EC-DDD']);
     expect(fast.shown).toEqual(fast.stored);
     expect(fast.refused).toEqual([{ status: 409, id: 'a1', inDb: 'EC-AAA' }]);
+    expect(fast.broken).toBe('refused');
     // The load saw the device's write: replication pushes it (upstream from the start).
     expect(fast.result).toMatchObject({ checkpoint: { seq: 3 }, upstream: undefined });
     expect({ ...fast, result: { ...fast.result } }).toEqual({ ...plain, result: { ...plain.result } });

@@ -51,9 +51,14 @@ async function insertAbsent(
     try {
       await state.dexieTable.bulkAdd(rows.map((r) => fromStorageToDexie(state.booleanIndexes, r.document)));
     } catch (err) {
-      // Caught inside the transaction: the rows that were added stay.
+      // Caught inside the transaction: the rows that were added stay. Any failure but an existing key (a full
+      // disk, a bad key) is thrown, which aborts the transaction: nothing of the page is written, and the load
+      // goes on with pulls from its last checkpoint, as when the storage's own write fails.
       if (!isBulkError(err)) throw err;
-      for (const pos of Object.keys(err.failuresByPos)) failed.add(Number(pos));
+      for (const [pos, why] of Object.entries(err.failuresByPos)) {
+        if (why.name !== 'ConstraintError') throw err;
+        failed.add(Number(pos));
+      }
     }
   });
   const error: RxStorageWriteError<{ id: string }>[] = [];

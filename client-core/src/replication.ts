@@ -13,6 +13,7 @@ import {
   problemOf,
   problemOfStatus,
   ResetRequired,
+  rxdbCause,
   type SyncProblemKind,
 } from './errors.ts';
 import { markFirstSync } from './first-sync-marks.ts';
@@ -126,7 +127,7 @@ function allowManyWaiters(signal: AbortSignal): void {
 }
 
 const errorMessage = (e: unknown): string => {
-  const cause = (e as { parameters?: { errors?: Array<{ name?: string; message?: string }> } }).parameters?.errors?.[0];
+  const cause = rxdbCause(e);
   if (cause?.message) return cause.message;
   return e instanceof Error ? e.message : String(e);
 };
@@ -321,7 +322,7 @@ export class Replicator {
     });
     this.subs.push(
       rs.error$.subscribe((e) => {
-        const cause = (e as { parameters?: { errors?: Array<{ name?: string }> } }).parameters?.errors?.[0];
+        const cause = rxdbCause(e);
         // Offline and sign-in are reported by the transport already; keep the message for the UI.
         if (cause?.name === 'AuthError') this.state.patch({ needsSignIn: true });
         this.fail(name, e);
