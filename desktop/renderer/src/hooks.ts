@@ -103,8 +103,7 @@ export function useSyncState(): SyncState {
 
 /**
  * One field of the sync state, re-rendering only when it changes: during a first sync the state changes with
- * every page stored and every progress step, and the shell or a screen re-rendered each time took the main
- * thread from the storing.
+ * every page stored and every progress step, and the shell or a screen need not render again for each.
  */
 export function useSyncField<K extends keyof SyncState>(key: K): SyncState[K] {
   const state$ = useWorkspace().client.syncState$;
