@@ -94,8 +94,6 @@ async function insertAbsent(
 export function firstLoadStorage(dexie: RxStorage<unknown, unknown>): RxStorage<unknown, unknown> {
   return {
     ...dexie,
-    name: dexie.name,
-    rxdbVersion: dexie.rxdbVersion,
     async createStorageInstance<R>(params: RxStorageInstanceCreationParams<R, unknown>) {
       const inner = (await dexie.createStorageInstance(params)) as unknown as Instance;
       const own$ = new Subject<Bulk>();

@@ -19,9 +19,15 @@ interface CeilingResult {
   endedAt: number;
 }
 
+type Sent = OpsDoc & { _deleted?: boolean };
+
+/** A page's documents to insert: not deletions, and each once (a collection fed by several sources, reference's
+ * airports, may send one twice: the first is kept). */
+const toInsert = (documents: Sent[], seen: Set<string>): OpsDoc[] =>
+  documents.filter((d) => !d._deleted && !seen.has(d.id) && seen.add(d.id)).map(({ _deleted, ...d }) => d as OpsDoc);
+
 async function pullAll(baseUrl: string, token: string, name: string): Promise<OpsDoc[][]> {
   const pages: OpsDoc[][] = [];
-  // A collection fed by several sources may send a document twice (reference: airports): keep the first.
   const seen = new Set<string>();
   let checkpoint: unknown = null;
   for (;;) {
@@ -30,11 +36,9 @@ async function pullAll(baseUrl: string, token: string, name: string): Promise<Op
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ checkpoint, limit: 1000 }),
     });
-    const out = (await res.json()) as { documents: Array<OpsDoc & { _deleted?: boolean }>; checkpoint: unknown };
-    const live = out.documents
-      .filter((d) => !d._deleted && !seen.has(d.id) && seen.add(d.id))
-      .map(({ _deleted, ...d }) => d as OpsDoc);
-    if (live.length) pages.push(live);
+    const out = (await res.json()) as { documents: Sent[]; checkpoint: unknown };
+    const page = toInsert(out.documents, seen);
+    if (page.length) pages.push(page);
     checkpoint = out.checkpoint;
     if (out.documents.length < 1000) return pages;
   }
@@ -118,12 +122,9 @@ async function runStreamCeiling(
     const chunks = bytes ? recorded(bytes) : live(await bootstrapRequest(baseUrl, token));
     const splitter = new LineSplitter();
     const store = async (text: string) => {
-      const line = JSON.parse(text) as { collection?: string; documents?: Array<OpsDoc & { _deleted?: boolean }> };
+      const line = JSON.parse(text) as { collection?: string; documents?: Sent[] };
       if (!line.collection || !line.documents) return;
-      // A collection fed by several sources may send a document twice (reference airports): keep the first.
-      const page = line.documents
-        .filter((d) => !d._deleted && !seen.has(d.id) && seen.add(d.id))
-        .map(({ _deleted, ...d }) => d as OpsDoc);
+      const page = toInsert(line.documents, seen);
       await db.collections[line.collection].bulkInsert(page);
       docs += page.length;
     };

@@ -55,6 +55,7 @@ const OWN = ['reference', 'people', 'device', 'inbox'];
 const PROFILE = process.env.BENCH_PROFILE === '1';
 /** BENCH_TRACE=1: a Chromium trace of the first sync, summed per event on the page's main thread (trace-summary.ts). */
 const TRACE = process.env.BENCH_TRACE === '1';
+const TRACE_CATEGORIES = ['devtools.timeline', 'v8', 'v8.execute', 'blink', 'IndexedDB'];
 /** Runs of the ceiling; its median is the one compared. */
 const CEILING_RUNS = Number(process.env.BENCH_CEILING_RUNS ?? 3);
 /** The bootstrap stream stored by a page that runs nothing else (device-ceiling.ts); BENCH_STREAM_CEILING=0 skips it. */
@@ -178,8 +179,7 @@ async function firstSync(page: Page, appUrl: string, email: string, expected: Ma
     await cdp.send('Profiler.start');
   }
   const browserOf = page.context().browser();
-  if (TRACE && browserOf)
-    await browserOf.startTracing(page, { categories: ['devtools.timeline', 'v8', 'v8.execute', 'blink', 'IndexedDB'] });
+  if (TRACE && browserOf) await browserOf.startTracing(page, { categories: TRACE_CATEGORIES });
   const cpu = new CpuSampler();
   cpu.start();
   // The page's clock just before the click: the app's times (data-started, data-finished) are read against it.
@@ -479,7 +479,7 @@ try {
       const tracing = TRACE && i === 0 ? ceilingPage.context().browser() : null;
       if (tracing)
         await tracing.startTracing(ceilingPage, {
-          categories: ['devtools.timeline', 'v8', 'v8.execute', 'blink', 'IndexedDB'],
+          categories: TRACE_CATEGORIES,
         });
       const tracedAt = Date.now();
       const run = await ceilingPage.evaluate(() => (globalThis as unknown as InPage).runCeiling());

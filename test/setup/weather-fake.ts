@@ -28,6 +28,8 @@ export interface WeatherFake {
   tafs: FakeReport[];
   /** Per provider: `aviation` (data API) and `archive` (IEM). */
   mode: { aviation: FakeMode; archive: FakeMode };
+  /** Per path (`/api/data/taf`): a mode that overrides the provider's, and a wait before answering. */
+  paths: Record<string, { mode?: FakeMode; delayMs?: number }>;
   /** Paths with query of every request, in order. */
   requests: string[];
   close(): Promise<void>;
@@ -48,14 +50,17 @@ export async function startWeatherFake(): Promise<WeatherFake> {
     metars: [] as FakeReport[],
     tafs: [] as FakeReport[],
     mode: { aviation: 'up' as FakeMode, archive: 'up' as FakeMode },
+    paths: {} as WeatherFake['paths'],
     requests: [] as string[],
   };
   const sockets = new Set<import('node:net').Socket>();
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(async (req, res) => {
     const u = new URL(req.url ?? '/', 'http://fake');
     fake.requests.push(`${u.pathname}${u.search}`);
     const provider = u.pathname.startsWith('/api/data/') ? 'aviation' : 'archive';
-    const mode = fake.mode[provider];
+    const path = fake.paths[u.pathname];
+    const mode = path?.mode ?? fake.mode[provider];
+    if (path?.delayMs) await new Promise((r) => setTimeout(r, path.delayMs));
     if (mode === 'down') {
       req.socket.destroy();
       return;

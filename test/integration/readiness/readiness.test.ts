@@ -461,11 +461,6 @@ describe.each(DIALECTS)('Flight readiness on %s', (dialect) => {
         await s.ctx.db.deleteFrom('weather_cache').execute();
         const down = await plan(p);
         expect(down.status).toBe(200);
-        // Nothing the answer started is still running after it: no cache write shows up later (one once leaked into the next test).
-        const cache = () => s.ctx.db.selectFrom('weather_cache').selectAll().orderBy('key').execute();
-        const held = await cache();
-        await new Promise((r) => setTimeout(r, 300));
-        expect(await cache()).toEqual(held);
         expect(down.body.weather).toBeUndefined();
         expect(lineOf(down.body, 'WEATHER')).toMatchObject({
           level: 'warn',
@@ -473,7 +468,19 @@ describe.each(DIALECTS)('Flight readiness on %s', (dialect) => {
         });
         fake.mode.aviation = 'garbage';
         expect(lineOf((await plan(p)).body, 'WEATHER')).toMatchObject({ level: 'warn' });
+        // The METAR fails at once, the TAF answers later: the answer waits for it, so nothing it started is still
+        // writing afterwards (a cache write once landed after the answer, in the next test).
+        fake.mode.aviation = 'up';
+        fake.paths['/api/data/metar'] = { mode: 'error' };
+        fake.paths['/api/data/taf'] = { delayMs: 300 };
+        await s.ctx.db.deleteFrom('weather_cache').execute();
+        expect(lineOf((await plan(p)).body, 'WEATHER')).toMatchObject({ level: 'warn' });
+        const cache = () => s.ctx.db.selectFrom('weather_cache').select(['key', 'body']).orderBy('key').execute();
+        const held = await cache();
+        await new Promise((r) => setTimeout(r, 500));
+        expect(await cache()).toEqual(held);
       } finally {
+        fake.paths = {};
         fake.mode.aviation = 'up';
         fake.tafs.length = 0;
         await s.ctx.db.deleteFrom('weather_cache').execute();
